@@ -1,0 +1,76 @@
+# flopscope: see README.md. `make` builds build/flopscope; `make test` installs
+# what is missing, builds and runs every test; `make run` starts the program.
+CC      ?= cc
+PKGS    := vulkan ncursesw libcjson
+CFLAGS  ?= -O2 -g
+CFLAGS  += -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -Wall -Wextra -Werror \
+           -Wshadow -Wstrict-prototypes -Wmissing-prototypes -pthread -MMD -MP \
+           $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+# Debian 12's libshaderc.so.1 does not link (undefined glslang symbols): link it statically.
+SHADERC := -lshaderc_combined -lglslang -lMachineIndependent -lOSDependent -lGenericCodeGen \
+           -lOGLCompiler -lSPIRV -lSPIRV-Tools-opt -lSPIRV-Tools -lstdc++
+LDLIBS  += $(shell pkg-config --libs $(PKGS) 2>/dev/null) $(SHADERC) -lpthread -lm
+
+B       := build
+# Pure modules: no Vulkan, no terminal. Unit tests link only these.
+PURE    := fmt adapt stats ring devsel cli workload report
+ENGINE  := err vkctx shader compute engine listing headless
+OBJ     := $(addprefix $(B)/src/,$(addsuffix .o,$(PURE) $(ENGINE) main))
+PURE_OBJ:= $(addprefix $(B)/src/,$(addsuffix .o,$(PURE)))
+UNIT    := $(patsubst tests/unit/%.c,$(B)/tests/%,$(wildcard tests/unit/test_*.c))
+
+# Debian packages needed to build, run and test.
+DEB_PKGS := gcc make pkg-config libvulkan-dev mesa-vulkan-drivers vulkan-validationlayers \
+            libncurses-dev libcjson-dev libshaderc-dev glslang-dev spirv-tools tmux
+SUDO    := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+
+.PHONY: all deps run test unit integration check-tsan bench clean
+all: $(B)/flopscope
+
+$(B)/flopscope: $(OBJ)
+	$(CC) $(CFLAGS) -o $@ $^ $(LDFLAGS) $(LDLIBS)
+
+$(B)/src/%.o: src/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -c -o $@ $<
+
+$(B)/tests/%.o: tests/unit/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -Isrc -Itests -c -o $@ $<
+
+$(B)/tests/test_%: $(B)/tests/test_%.o $(PURE_OBJ)
+	$(CC) $(CFLAGS) -o $@ $^ $(shell pkg-config --libs libcjson) -lpthread -lm
+
+# The ring under ThreadSanitizer: one producer and one consumer thread.
+$(B)/tsan/ring_stress: tests/unit/ring_stress.c src/ring.c src/ring.h src/sample.h
+	@mkdir -p $(dir $@)
+	$(CC) -std=c11 -D_POSIX_C_SOURCE=200809L -O1 -g -fsanitize=thread -pthread -Isrc \
+	    -o $@ tests/unit/ring_stress.c src/ring.c
+
+deps:
+	@missing=$$(for p in $(DEB_PKGS); do \
+	    dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q 'ok installed' || echo $$p; done); \
+	if [ -n "$$missing" ]; then \
+	    echo "installing:" $$missing; \
+	    $(SUDO) apt-get update -qq && \
+	    DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends $$missing; \
+	fi
+
+run: deps
+	$(MAKE) all
+	./$(B)/flopscope $(ARGS)
+
+test: deps
+	$(MAKE) all $(UNIT) $(B)/tsan/ring_stress
+	tests/run.sh
+
+check-tsan: $(B)/tsan/ring_stress
+	tests/run.sh tsan
+
+bench: all
+	bench/fp32.sh
+
+clean:
+	rm -rf $(B)
+
+-include $(OBJ:.o=.d) $(UNIT:=.d)

@@ -1,0 +1,181 @@
+#include "cli.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char cli_usage[] =
+	"usage: flopscope [options] [-N] [NAME]\n"
+	"\n"
+	"Measures the floating-point throughput a Vulkan compute device delivers with\n"
+	"the adaptive 20 ms loop: start at 1 workgroup, multiply by 10 while a dispatch\n"
+	"takes less than target/10, then rescale so each dispatch takes the target time.\n"
+	"\n"
+	"Device selection (see --list):\n"
+	"  -N                 use entry N of the list (1-based)\n"
+	"  NAME               use the first entry whose name contains NAME\n"
+	"                     (case-insensitive); with -N, the N-th such entry\n"
+	"\n"
+	"Options:\n"
+	"  --list             list devices and compute queue families, then exit\n"
+	"  --verbose          with --list: limits, timestamps, memory, features\n"
+	"  --headless         print a table instead of the dashboard (automatic\n"
+	"                     when stdout is not a terminal)\n"
+	"  --format FMT       headless output: table (default), csv, json (JSON Lines)\n"
+	"  --target-ms MS     wanted time of one dispatch (default 20)\n"
+	"  --duration S       seconds to measure (default 3 headless; 0 = until\n"
+	"                     stopped with Ctrl-C)\n"
+	"  --validate         enable VK_LAYER_KHRONOS_validation; any message it\n"
+	"                     reports makes the run fail (exit 1)\n"
+	"  --shader-dir DIR   read shaders from DIR (default: shaders/ next to the\n"
+	"                     program, or $FLOPSCOPE_SHADER_DIR)\n"
+	"  --help, --version\n"
+	"\n"
+	"Exit status: 0 success, 1 runtime failure, 2 bad usage or input.\n";
+
+static int parse_number(const char *opt, const char *s, double lo, double hi,
+                        bool lo_open, double *out, char *err, size_t errlen)
+{
+	char *end;
+	errno = 0;
+	double v = strtod(s, &end);
+	if (!*s || *end || errno == ERANGE || !isfinite(v)) {
+		snprintf(err, errlen, "%s: \"%s\" is not a number", opt, s);
+		return -1;
+	}
+	if ((lo_open ? v <= lo : v < lo) || v > hi) {
+		snprintf(err, errlen, "%s: %s is out of range (%s%g .. %g)", opt, s,
+		         lo_open ? "above " : "", lo, hi);
+		return -1;
+	}
+	*out = v;
+	return 0;
+}
+
+static bool all_digits(const char *s)
+{
+	if (!*s)
+		return false;
+	for (; *s; s++)
+		if (!isdigit((unsigned char)*s))
+			return false;
+	return true;
+}
+
+int cli_parse(int argc, char **argv, Options *o, char *err, size_t errlen)
+{
+	memset(o, 0, sizeof *o);
+	o->target_ms = CLI_DEFAULT_TARGET_MS;
+	o->duration_s = CLI_DEFAULT_DURATION_S;
+	o->format = FORMAT_TABLE;
+
+	bool format_given = false;
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		char name[32];
+		const char *val = NULL;
+
+		if (a[0] == '-' && all_digits(a + 1)) {
+			unsigned long n = strtoul(a + 1, NULL, 10);
+			if (n == 0 || n > 100000) {
+				snprintf(err, errlen, "%s: entries are numbered from 1 (see --list)", a);
+				return -1;
+			}
+			if (o->dev_index) {
+				snprintf(err, errlen, "%s: a device index was already given (-%u)", a, o->dev_index);
+				return -1;
+			}
+			o->dev_index = (unsigned)n;
+			continue;
+		}
+		if (a[0] != '-' || a[1] == '\0') {
+			if (o->dev_word) {
+				snprintf(err, errlen, "\"%s\": a device name was already given (\"%s\")", a, o->dev_word);
+				return -1;
+			}
+			o->dev_word = a;
+			continue;
+		}
+		/* --name=value or --name value */
+		const char *eq = strchr(a, '=');
+		size_t nlen = eq ? (size_t)(eq - a) : strlen(a);
+		if (nlen >= sizeof name) {
+			snprintf(err, errlen, "unknown option %.40s (see --help)", a);
+			return -1;
+		}
+		memcpy(name, a, nlen);
+		name[nlen] = '\0';
+		if (eq)
+			val = eq + 1;
+
+		static const char *const with_value[] = {
+			"--format", "--target-ms", "--duration", "--shader-dir",
+		};
+		bool needs = false;
+		for (size_t k = 0; k < sizeof with_value / sizeof *with_value; k++)
+			if (!strcmp(name, with_value[k]))
+				needs = true;
+		if (needs && !val) {
+			if (i + 1 >= argc) {
+				snprintf(err, errlen, "%s needs a value (see --help)", name);
+				return -1;
+			}
+			val = argv[++i];
+		} else if (!needs && val) {
+			snprintf(err, errlen, "%s takes no value", name);
+			return -1;
+		}
+
+		if (!strcmp(name, "--help") || !strcmp(name, "-h")) {
+			o->help = true;
+		} else if (!strcmp(name, "--version")) {
+			o->version = true;
+		} else if (!strcmp(name, "--list")) {
+			o->list = true;
+		} else if (!strcmp(name, "--verbose") || !strcmp(name, "-v")) {
+			o->verbose = true;
+		} else if (!strcmp(name, "--headless")) {
+			o->headless = true;
+		} else if (!strcmp(name, "--validate")) {
+			o->validate = true;
+		} else if (!strcmp(name, "--format")) {
+			static const char *const names[FORMAT_COUNT] = { "table", "csv", "json" };
+			int f = -1;
+			for (int k = 0; k < FORMAT_COUNT; k++)
+				if (!strcmp(val, names[k]))
+					f = k;
+			if (f < 0) {
+				snprintf(err, errlen, "--format: \"%s\" is not one of table, csv, json", val);
+				return -1;
+			}
+			o->format = (OutFormat)f;
+			format_given = true;
+		} else if (!strcmp(name, "--target-ms")) {
+			if (parse_number(name, val, 0, CLI_MAX_TARGET_MS, true, &o->target_ms, err, errlen))
+				return -1;
+		} else if (!strcmp(name, "--duration")) {
+			if (parse_number(name, val, 0, CLI_MAX_DURATION_S, false, &o->duration_s, err, errlen))
+				return -1;
+			o->duration_given = true;
+		} else if (!strcmp(name, "--shader-dir")) {
+			if (!*val) {
+				snprintf(err, errlen, "--shader-dir: empty path");
+				return -1;
+			}
+			o->shader_dir = val;
+		} else {
+			snprintf(err, errlen, "unknown option %s (see --help)", name);
+			return -1;
+		}
+	}
+	if (o->verbose && !o->list) {
+		snprintf(err, errlen, "--verbose only applies to --list");
+		return -1;
+	}
+	if (format_given)
+		o->headless = true;
+	return 0;
+}

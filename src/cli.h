@@ -1,0 +1,38 @@
+/* cli: the command line, parsed into Options; pure (no I/O). */
+#ifndef FLOPSCOPE_CLI_H
+#define FLOPSCOPE_CLI_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+typedef enum OutFormat {
+	FORMAT_TABLE,
+	FORMAT_CSV,
+	FORMAT_JSON,
+	FORMAT_COUNT
+} OutFormat;
+
+typedef struct Options {
+	bool help, version, list, verbose, headless, validate;
+	OutFormat format;
+	double target_ms;      /* > 0 */
+	double duration_s;     /* 0: until stopped */
+	bool duration_given;
+	unsigned dev_index;    /* -N, 1-based; 0 when absent */
+	const char *dev_word;  /* name filter or NULL */
+	const char *shader_dir;/* NULL: next to the executable */
+} Options;
+
+#define CLI_DEFAULT_TARGET_MS 20.0
+#define CLI_DEFAULT_DURATION_S 3.0
+#define CLI_MAX_TARGET_MS 10000.0
+#define CLI_MAX_DURATION_S (30.0 * 24 * 3600)
+
+/* Fills o from argv. Returns 0, or -1 with a message in err (a usage error,
+ * exit status 2). */
+int cli_parse(int argc, char **argv, Options *o, char *err, size_t errlen);
+
+/* The --help text. */
+extern const char cli_usage[];
+
+#endif

@@ -1,0 +1,76 @@
+/* compute: one logical device with one compute pipeline and a timed dispatch.
+ * The result buffer lives in device memory; a host-visible copy is made only
+ * for dispatches that are checked. */
+#ifndef FLOPSCOPE_COMPUTE_H
+#define FLOPSCOPE_COMPUTE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <vulkan/vulkan.h>
+
+#include "adapt.h"
+#include "err.h"
+#include "vkctx.h"
+
+typedef struct ComputeSetup {
+	const uint32_t *spirv;
+	size_t spirv_size;               /* bytes */
+	const VkSpecializationMapEntry *spec_map;
+	uint32_t spec_count;
+	const void *spec_data;
+	size_t spec_size;
+	uint32_t push_size;
+	VkDeviceSize result_size;        /* bytes of the storage buffer at binding 0 */
+	uint64_t fence_timeout_ns;       /* longest wait for one dispatch */
+} ComputeSetup;
+
+typedef struct Compute {
+	VkDevice dev;
+	VkQueue queue;
+	VkBuffer result, staging;
+	VkDeviceMemory result_mem, staging_mem;
+	bool staging_coherent;
+	void *staging_map;
+	VkDeviceSize result_size;
+	VkShaderModule module;
+	VkDescriptorSetLayout dsl;
+	VkPipelineLayout layout;
+	VkPipeline pipeline;
+	VkDescriptorPool dpool;
+	VkDescriptorSet set;
+	VkCommandPool cpool;
+	VkCommandBuffer cmd;
+	VkQueryPool queries;
+	VkFence fence;
+	uint32_t push_size;
+	bool timestamps;
+	uint64_t ts_mask;
+	double ts_period_ns;
+	uint64_t fence_timeout_ns;
+} Compute;
+
+typedef struct DispatchTiming {
+	uint64_t gpu_ns;   /* valid when gpu_valid */
+	uint64_t cpu_ns;
+	bool gpu_valid;
+} DispatchTiming;
+
+bool compute_create(Compute *c, const VkCtx *ctx, const DeviceInfo *d,
+                    const ComputeSetup *s, char *err);
+void compute_destroy(Compute *c);
+
+/* Records and runs one dispatch of g groups, timed as Gridwise does: queue
+ * idle, clock, submit, fence, clock; plus timestamp queries around the
+ * dispatch when the queue family has them. The first 16 bytes of the result
+ * buffer are zeroed before the dispatch. With readback the rest is first
+ * filled with 0xff bytes and the whole buffer is copied to host memory, which
+ * compute_results() then returns. *vr receives the failing VkResult. */
+bool compute_dispatch(Compute *c, GroupCount g, const void *push, bool readback,
+                      DispatchTiming *t, VkResult *vr, char *err);
+
+const void *compute_results(const Compute *c);
+
+/* Monotonic clock in nanoseconds. */
+uint64_t compute_now_ns(void);
+
+#endif

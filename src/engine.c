@@ -1,0 +1,296 @@
+#include "engine.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define FMA_SHADER "fma_fp32.comp"
+
+static bool check_results(Engine *e, uint64_t groups, char *msg, size_t len)
+{
+	const uint32_t *hdr = compute_results(&e->comp);
+	const float *values = (const float *)((const char *)hdr + 16);
+	if (hdr[0] != (uint32_t)groups) {
+		snprintf(msg, len, "verification failed: %u of %llu workgroups ran", hdr[0],
+		         (unsigned long long)groups);
+		return false;
+	}
+	char why[512];
+	if (fma_check(&e->check, values, groups * e->params.local_size, why, sizeof why) < 0) {
+		snprintf(msg, len, "verification failed: %s", why);
+		return false;
+	}
+	atomic_fetch_add(&e->checks_passed, 1);
+	return true;
+}
+
+static FmaPush push_constants(const Engine *e)
+{
+	return (FmaPush){ e->params.a, e->params.b, WORKLOAD_SLOTS - 1 };
+}
+
+static bool warm_up(Engine *e, char *err)
+{
+	DispatchTiming t;
+	VkResult vr;
+	FmaPush push = push_constants(e);
+	if (!compute_dispatch(&e->comp, adapt_initial(), &push, true, &t, &vr, err))
+		return false;
+	return check_results(e, 1, err, ERR_LEN);
+}
+
+int engine_create(Engine *e, const EngineConfig *cfg, char *err)
+{
+	memset(e, 0, sizeof *e);
+	e->cfg = *cfg;
+	if (!e->cfg.check_every)
+		e->cfg.check_every = 25;
+	if (!e->cfg.ring_capacity)
+		e->cfg.ring_capacity = 4096;
+	atomic_init(&e->stop, false);
+	atomic_init(&e->restart, 0);
+	atomic_init(&e->state, ENGINE_READY);
+	atomic_init(&e->checks_passed, 0);
+
+	const DeviceInfo *d = cfg->dev;
+	uint32_t max_local = d->max_group_size[0] < d->max_invocations ? d->max_group_size[0]
+	                                                               : d->max_invocations;
+	fma_params_for(&e->params, d->type == VK_PHYSICAL_DEVICE_TYPE_CPU, max_local);
+	const char *shape = getenv("FLOPSCOPE_FMA_SHAPE");
+	if (shape && *shape) {
+		char why[256];
+		if (!fma_params_parse(shape, &e->params, max_local, why, sizeof why)) {
+			snprintf(err, ERR_LEN, "FLOPSCOPE_FMA_SHAPE: %s", why);
+			return -2;
+		}
+	}
+	e->flop_per_invocation = fma_flop_per_invocation(&e->params);
+	fma_check_init(&e->check, &e->params);
+	e->adapt.target_s = cfg->target_ms * 1e-3;
+	memcpy(e->adapt.max, d->max_group_count, sizeof e->adapt.max);
+
+	snprintf(e->shader_path, sizeof e->shader_path, "%s/%s", cfg->shader_dir, FMA_SHADER);
+	char vec4s[16], unroll[16];
+	snprintf(vec4s, sizeof vec4s, "%u", e->params.vec4s);
+	snprintf(unroll, sizeof unroll, "%u", e->params.unroll);
+	ShaderDefine defs[] = { { "VEC4S", vec4s }, { "UNROLL", unroll } };
+	Spirv spv;
+	int rc = shader_compile_file(e->shader_path, defs, 2, &spv, err);
+	if (rc < 0)
+		return -2;
+	e->shader_hash = spv.hash;
+
+	uint32_t spec[2] = { e->params.local_size, e->params.iters };
+	VkSpecializationMapEntry map[2] = {
+		{ 0, 0, sizeof(uint32_t) },
+		{ 1, sizeof(uint32_t), sizeof(uint32_t) },
+	};
+	/* A dispatch may take a few times the target before the loop rescales;
+	 * beyond this something is wrong with the device. */
+	double timeout_s = 100.0 * e->adapt.target_s;
+	if (timeout_s < 10.0)
+		timeout_s = 10.0;
+	ComputeSetup s = {
+		.spirv = spv.words,
+		.spirv_size = spv.size,
+		.spec_map = map,
+		.spec_count = 2,
+		.spec_data = spec,
+		.spec_size = sizeof spec,
+		.push_size = sizeof(FmaPush),
+		.result_size = 16 + (VkDeviceSize)WORKLOAD_SLOTS * sizeof(float),
+		.fence_timeout_ns = (uint64_t)(timeout_s * 1e9),
+	};
+	bool ok = compute_create(&e->comp, cfg->ctx, d, &s, err);
+	shader_free(&spv);
+	if (!ok)
+		return -1;
+	if (!ring_init(&e->ring, e->cfg.ring_capacity)) {
+		snprintf(err, ERR_LEN, "out of memory for the sample ring");
+		compute_destroy(&e->comp);
+		return -1;
+	}
+	if ((errno = pthread_mutex_init(&e->mu, NULL)) || (errno = pthread_cond_init(&e->cv, NULL))) {
+		snprintf(err, ERR_LEN, "pthread mutex/cond init: %s", strerror(errno));
+		ring_done(&e->ring);
+		compute_destroy(&e->comp);
+		return -1;
+	}
+	/* Warm-up: drivers compile the pipeline lazily (lavapipe's JIT takes tens
+	 * of ms at the first dispatch). One checked dispatch of one group, not
+	 * recorded, so the loop's first sample measures the device. */
+	if (!warm_up(e, err)) {
+		engine_destroy(e);
+		return -1;
+	}
+	return 0;
+}
+
+static void fail(Engine *e, VkResult vr, const char *fmt, const char *detail)
+{
+	snprintf(e->error, sizeof e->error, fmt, detail);
+	e->error_vk = vr;
+	atomic_store_explicit(&e->state, ENGINE_ERROR, memory_order_release);
+}
+
+static void *engine_main(void *arg)
+{
+	Engine *e = arg;
+	char err[ERR_LEN];
+	const FmaPush push = push_constants(e);
+	const uint64_t duration_ns = (uint64_t)(e->cfg.duration_s * 1e9);
+
+	GroupCount g = adapt_initial();
+	AdaptRule rule = ADAPT_GROW;
+	bool checked_steady = false;
+	unsigned seen_restart = atomic_load(&e->restart);
+	uint64_t seq = 0, start = compute_now_ns();
+	atomic_store(&e->state, ENGINE_GROWING);
+
+	while (!atomic_load_explicit(&e->stop, memory_order_acquire)) {
+		pthread_mutex_lock(&e->mu);
+		if (e->paused) {
+			int before = atomic_load(&e->state);
+			atomic_store(&e->state, ENGINE_PAUSED);
+			while (e->paused && !atomic_load(&e->stop))
+				pthread_cond_wait(&e->cv, &e->mu);
+			atomic_store(&e->state, before);
+		}
+		pthread_mutex_unlock(&e->mu);
+		if (atomic_load(&e->stop))
+			break;
+
+		unsigned r = atomic_load(&e->restart);
+		if (r != seen_restart) {
+			seen_restart = r;
+			g = adapt_initial();
+			rule = ADAPT_GROW;
+			checked_steady = false;
+			seq = 0;
+			start = compute_now_ns();
+			atomic_store(&e->state, ENGINE_GROWING);
+		}
+
+		bool steady = rule == ADAPT_RESCALE;
+		bool check = seq < 2 || seq % e->cfg.check_every == 0 || (steady && !checked_steady);
+		DispatchTiming t;
+		VkResult vr;
+		if (!compute_dispatch(&e->comp, g, &push, check, &t, &vr, err)) {
+			fail(e, vr, "%s", err);
+			return NULL;
+		}
+		uint64_t groups = adapt_total(g);
+		uint64_t invocations = groups * e->params.local_size;
+		if (check) {
+			if (!check_results(e, groups, err, sizeof err)) {
+				fail(e, VK_SUCCESS, "%s", err);
+				return NULL;
+			}
+			if (steady)
+				checked_steady = true;
+		}
+
+		Sample s = {
+			.seq = seq++,
+			.t_ms = (double)(compute_now_ns() - start) * 1e-6,
+			.x = g.x, .y = g.y, .z = g.z,
+			.groups = groups,
+			.flop = invocations * e->flop_per_invocation,
+			.gpu_ns = t.gpu_valid ? t.gpu_ns : 0,
+			.cpu_ns = t.cpu_ns,
+			.flags = (t.gpu_valid ? SAMPLE_GPU_TIMED : 0) | (steady ? SAMPLE_STEADY : 0) |
+			         (check ? SAMPLE_VERIFIED : 0),
+		};
+		double secs = sample_time_s(&s);
+		s.flops = secs > 0 ? (double)s.flop / secs : 0.0;
+		ring_push(&e->ring, &s);
+
+		rule = adapt_next(&e->adapt, g, secs, &g);
+		if (rule == ADAPT_RESCALE && atomic_load(&e->state) == ENGINE_GROWING)
+			atomic_store(&e->state, ENGINE_STEADY);
+		if (duration_ns && compute_now_ns() - start >= duration_ns)
+			break;
+	}
+	atomic_store_explicit(&e->state, ENGINE_DONE, memory_order_release);
+	return NULL;
+}
+
+bool engine_start(Engine *e, char *err)
+{
+	/* Signals belong to the consumer's thread: block them in the engine. */
+	sigset_t all, old;
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, &old);
+	int rc = pthread_create(&e->thread, NULL, engine_main, e);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (rc) {
+		snprintf(err, ERR_LEN, "cannot start the engine thread: %s", strerror(rc));
+		return false;
+	}
+	e->thread_started = true;
+	return true;
+}
+
+void engine_request_stop(Engine *e)
+{
+	atomic_store_explicit(&e->stop, true, memory_order_release);
+	pthread_mutex_lock(&e->mu);
+	pthread_cond_signal(&e->cv);
+	pthread_mutex_unlock(&e->mu);
+}
+
+void engine_set_paused(Engine *e, bool paused)
+{
+	pthread_mutex_lock(&e->mu);
+	e->paused = paused;
+	pthread_cond_signal(&e->cv);
+	pthread_mutex_unlock(&e->mu);
+}
+
+void engine_request_restart(Engine *e)
+{
+	atomic_fetch_add(&e->restart, 1);
+}
+
+EngineState engine_state(Engine *e)
+{
+	return (EngineState)atomic_load_explicit(&e->state, memory_order_acquire);
+}
+
+const char *engine_state_str(EngineState s)
+{
+	static const char *const names[ENGINE_STATE_COUNT] = {
+		"ready", "growing", "steady", "paused", "done", "error",
+	};
+	return (unsigned)s < ENGINE_STATE_COUNT ? names[s] : "?";
+}
+
+const char *engine_error(Engine *e)
+{
+	return e->error;
+}
+
+uint64_t engine_checks_passed(Engine *e)
+{
+	return atomic_load(&e->checks_passed);
+}
+
+void engine_join(Engine *e)
+{
+	if (e->thread_started) {
+		pthread_join(e->thread, NULL);
+		e->thread_started = false;
+	}
+}
+
+void engine_destroy(Engine *e)
+{
+	engine_request_stop(e);
+	engine_join(e);
+	compute_destroy(&e->comp);
+	ring_done(&e->ring);
+	pthread_cond_destroy(&e->cv);
+	pthread_mutex_destroy(&e->mu);
+}

@@ -1,0 +1,83 @@
+/* engine: the measuring thread. It owns the device, runs the adaptive loop and
+ * hands every sample to one consumer through a lock-free ring; it never waits
+ * for the consumer. Requests (stop, pause, restart) are honoured between two
+ * dispatches. */
+#ifndef FLOPSCOPE_ENGINE_H
+#define FLOPSCOPE_ENGINE_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "adapt.h"
+#include "compute.h"
+#include "err.h"
+#include "ring.h"
+#include "shader.h"
+#include "vkctx.h"
+#include "workload.h"
+
+typedef enum EngineState {
+	ENGINE_READY,    /* created, thread not started */
+	ENGINE_GROWING,  /* dispatches below target/10: x10 per step */
+	ENGINE_STEADY,   /* rescaled to the target time */
+	ENGINE_PAUSED,
+	ENGINE_DONE,     /* duration reached or stopped on request */
+	ENGINE_ERROR,    /* see engine_error() */
+	ENGINE_STATE_COUNT
+} EngineState;
+
+typedef struct EngineConfig {
+	const VkCtx *ctx;
+	const DeviceInfo *dev;
+	double target_ms;
+	double duration_s;      /* 0: until stopped */
+	const char *shader_dir; /* resolved directory */
+	unsigned check_every;   /* CPU check of every N-th dispatch (and the first ones) */
+	size_t ring_capacity;
+} EngineConfig;
+
+typedef struct Engine {
+	EngineConfig cfg;
+	SampleRing ring;
+	Compute comp;
+	FmaParams params;
+	FmaCheck check;
+	AdaptConfig adapt;
+	uint64_t flop_per_invocation;
+	uint64_t shader_hash;
+	char shader_path[4096];
+
+	pthread_t thread;
+	bool thread_started;
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	bool paused;             /* under mu */
+	_Atomic bool stop;
+	_Atomic unsigned restart;
+	_Atomic int state;
+	_Atomic uint64_t checks_passed;
+	char error[ERR_LEN];     /* written before state becomes ENGINE_ERROR */
+	VkResult error_vk;
+} Engine;
+
+/* Compiles the shader and builds the device and pipeline, in the caller's
+ * thread, so a bad shader or device is reported before anything runs.
+ * Returns 0; -2 for bad input (shader that does not compile, missing file);
+ * -1 for a runtime failure. */
+int engine_create(Engine *e, const EngineConfig *cfg, char *err);
+bool engine_start(Engine *e, char *err);
+void engine_request_stop(Engine *e);
+void engine_set_paused(Engine *e, bool paused);
+void engine_request_restart(Engine *e);
+EngineState engine_state(Engine *e);
+const char *engine_state_str(EngineState s);
+/* Meaningful once engine_state() returned ENGINE_ERROR. */
+const char *engine_error(Engine *e);
+uint64_t engine_checks_passed(Engine *e);
+/* Waits for the thread to end (after a stop request, error or duration). */
+void engine_join(Engine *e);
+void engine_destroy(Engine *e);
+
+#endif

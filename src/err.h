@@ -1,0 +1,25 @@
+/* err: failure as a value. Functions that can fail take a char err[ERR_LEN]
+ * and write what failed and why; VK_TRY records the call, its VkResult, file
+ * and line, then jumps to the function's fail label. */
+#ifndef FLOPSCOPE_ERR_H
+#define FLOPSCOPE_ERR_H
+
+#include <stdio.h>
+#include <vulkan/vulkan.h>
+
+#define ERR_LEN 1024
+
+const char *vk_result_str(VkResult r);
+
+#define VK_TRY(call)                                                            \
+	do {                                                                    \
+		VkResult vk_try_r_ = (call);                                    \
+		if (vk_try_r_ != VK_SUCCESS) {                                  \
+			snprintf(err, ERR_LEN, "%s failed: %s (%s:%d)", #call,  \
+			         vk_result_str(vk_try_r_), __FILE__, __LINE__); \
+			vk_last = vk_try_r_;                                    \
+			goto fail;                                              \
+		}                                                               \
+	} while (0)
+
+#endif

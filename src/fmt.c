@@ -1,0 +1,54 @@
+#include "fmt.h"
+
+#include <math.h>
+#include <stdio.h>
+
+static const char PREFIX_UP[] = { 0, 'k', 'M', 'G', 'T', 'P' };
+static const char PREFIX_DOWN[] = { 0, 'm', 'u', 'n' };
+
+char *fmt_si(double v, char *out, size_t len)
+{
+	if (isnan(v)) {
+		snprintf(out, len, "NaN ");
+		return out;
+	}
+	if (isinf(v)) {
+		snprintf(out, len, "%sinf ", v < 0 ? "-" : "");
+		return out;
+	}
+	if (v == 0.0) {
+		snprintf(out, len, "0.00 ");
+		return out;
+	}
+	const char *sign = v < 0 ? "-" : "";
+	double a = fabs(v);
+
+	/* Round to three significant digits first, so 999.6 becomes 1000 and
+	 * then takes the next prefix instead of printing "1000". */
+	int d = (int)floor(log10(a));
+	double scale = pow(10.0, 2 - d);
+	double r = round(a * scale) / scale;
+	d = (int)floor(log10(r) + 1e-12);
+
+	int group = d >= 0 ? d / 3 : -((-d + 2) / 3);
+	int max_up = (int)sizeof PREFIX_UP - 1;
+	int max_down = (int)sizeof PREFIX_DOWN - 1;
+	if (group > max_up || group < -max_down) {
+		/* Outside k..P / n..m: keep the extreme prefix and let %g carry
+		 * the magnitude rather than print a misleading three digits. */
+		int g = group > 0 ? max_up : -max_down;
+		double s = r / pow(1000.0, g);
+		char p = g > 0 ? PREFIX_UP[g] : PREFIX_DOWN[-g];
+		snprintf(out, len, "%s%.3g %c", sign, s, p);
+		return out;
+	}
+	double s = r / pow(1000.0, group);
+	int digits = d - 3 * group; /* 0, 1 or 2 digits before the point, minus one */
+	int decimals = 2 - digits;
+	char p = group > 0 ? PREFIX_UP[group] : group < 0 ? PREFIX_DOWN[-group] : 0;
+	if (p)
+		snprintf(out, len, "%s%.*f %c", sign, decimals, s, p);
+	else
+		snprintf(out, len, "%s%.*f ", sign, decimals, s);
+	return out;
+}

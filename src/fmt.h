@@ -1,0 +1,16 @@
+/* fmt: number formatting shared by every output (headless table, dashboard, logs). */
+#ifndef FLOPSCOPE_FMT_H
+#define FLOPSCOPE_FMT_H
+
+#include <stddef.h>
+
+/* Longest string fmt_si writes, terminator included. */
+#define FMT_SI_LEN 24
+
+/* The tutorial's formatFloatSI: three significant digits, a space, then an SI
+ * prefix (n u m, none, k M G T P), e.g. 3.03e9 -> "3.03 G", 846e-6 -> "846 u",
+ * 999.6 -> "1.00 k", 0 -> "0.00 ". NaN and infinities print "NaN", "inf",
+ * "-inf" with a trailing space so a unit can follow. Returns out. */
+char *fmt_si(double v, char *out, size_t len);
+
+#endif

@@ -1,0 +1,110 @@
+#include "headless.h"
+
+#include <errno.h>
+#include <string.h>
+#include <time.h>
+
+#include "fmt.h"
+#include "report.h"
+
+static void print_preamble(const Engine *e, const Options *o)
+{
+	const DeviceInfo *d = e->cfg.dev;
+	if (o->format != FORMAT_TABLE)
+		return;
+	printf("Using device:\n   %s (compute queue: %u, type: %s)\n", d->name, d->queue_family,
+	       devinfo_type_str(d->type));
+	printf("Workload: fma_fp32, %llu FLOP per invocation, %u invocations per workgroup\n",
+	       (unsigned long long)e->flop_per_invocation, e->params.local_size);
+	printf("Timing: %s; target %.3g ms per dispatch%s\n",
+	       e->comp.timestamps ? "GPU timestamps (CPU wall time alongside)"
+	                          : "CPU wall time (this queue family has no timestamps)",
+	       o->target_ms, o->duration_s > 0 ? "" : ", until Ctrl-C");
+	printf("\n%s", report_table_header);
+}
+
+int headless_run(Engine *e, const Options *o, volatile sig_atomic_t *quit)
+{
+	char err[ERR_LEN];
+	char line[1024];
+	int status = 0;
+	bool out_ok = true;
+	Summary sum;
+	summary_init(&sum);
+
+	print_preamble(e, o);
+	if (o->format == FORMAT_CSV)
+		fputs(report_csv_header, stdout);
+	fflush(stdout);
+
+	if (!engine_start(e, err)) {
+		fprintf(stderr, "flopscope: %s\n", err);
+		summary_done(&sum);
+		return 1;
+	}
+	for (;;) {
+		if (*quit)
+			engine_request_stop(e);
+		EngineState st = engine_state(e);
+		bool finished = st == ENGINE_DONE || st == ENGINE_ERROR;
+		Sample s;
+		bool any = false;
+		while (ring_pop(&e->ring, &s)) {
+			any = true;
+			summary_add(&sum, &s);
+			if (!out_ok)
+				continue;
+			switch (o->format) {
+			case FORMAT_TABLE:
+				report_table_row(&s, line, sizeof line);
+				break;
+			case FORMAT_CSV:
+				report_csv_row(&s, line, sizeof line);
+				break;
+			default:
+				if (!report_json_row(&s, line, sizeof line))
+					snprintf(line, sizeof line, "{\"type\":\"error\",\"what\":\"out of memory\"}");
+				break;
+			}
+			if (printf("%s\n", line) < 0)
+				out_ok = false;
+		}
+		if (any && out_ok && fflush(stdout) != 0)
+			out_ok = false;
+		if (!out_ok && status == 0) {
+			fprintf(stderr, "flopscope: cannot write to standard output: %s; stopping\n",
+			        strerror(errno));
+			engine_request_stop(e);
+			status = 1;
+		}
+		if (finished && !any)
+			break;
+		if (!any) {
+			struct timespec ts = { 0, 2 * 1000 * 1000 };
+			nanosleep(&ts, NULL);
+		}
+	}
+	engine_join(e);
+
+	SummaryResult r;
+	summary_result(&sum, &r);
+	size_t dropped = ring_dropped(&e->ring);
+	uint64_t checks = engine_checks_passed(e);
+	if (out_ok) {
+		if (o->format == FORMAT_JSON)
+			report_summary_json(stdout, &r, dropped, checks);
+		else
+			report_summary_text(o->format == FORMAT_TABLE ? stdout : stderr, &r, dropped, checks,
+			                    o->target_ms);
+		fflush(stdout);
+	}
+	if (sum.oom)
+		fprintf(stderr, "flopscope: out of memory for the summary; statistics cover the first %zu samples\n",
+		        r.steady);
+	if (engine_state(e) == ENGINE_ERROR) {
+		fprintf(stderr, "flopscope: %s\n", engine_error(e));
+		status = 1;
+	}
+	summary_done(&sum);
+	return status;
+}

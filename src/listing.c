@@ -1,0 +1,48 @@
+#include "listing.h"
+
+void listing_entry(const DeviceInfo *d, size_t number, char *buf, size_t len)
+{
+	snprintf(buf, len, "%4zu: %s (compute queue: %u, type: %s)", number, d->name,
+	         d->queue_family, devinfo_type_str(d->type));
+}
+
+static void print_details(FILE *f, const DeviceInfo *d)
+{
+	char api[32], drv[32], uuid[40];
+	devinfo_version_str(d->api_version, api, sizeof api);
+	devinfo_driver_version_str(d, drv, sizeof drv);
+	devinfo_uuid_str(d->uuid, uuid, sizeof uuid);
+	fprintf(f, "        vendor id 0x%04x, device id 0x%04x\n", d->vendor_id, d->device_id);
+	fprintf(f, "        driver: %s %s%s%s%s\n", d->driver_name[0] ? d->driver_name : "(name not reported)",
+	        drv, d->driver_info[0] ? " (" : "", d->driver_info, d->driver_info[0] ? ")" : "");
+	fprintf(f, "        API version %s, device UUID %s\n", api, uuid);
+	fprintf(f, "        queues in family %u: %u (flags 0x%x)\n", d->queue_family, d->queue_count,
+	        d->queue_flags);
+	if (d->timestamp_valid_bits)
+		fprintf(f, "        timestamps: %u valid bits, period %g ns\n", d->timestamp_valid_bits,
+		        (double)d->timestamp_period);
+	else
+		fprintf(f, "        timestamps: none on this queue family (CPU timing only)\n");
+	fprintf(f, "        subgroup size %u\n", d->subgroup_size);
+	fprintf(f, "        max workgroup count %u x %u x %u, size %u x %u x %u, %u invocations\n",
+	        d->max_group_count[0], d->max_group_count[1], d->max_group_count[2],
+	        d->max_group_size[0], d->max_group_size[1], d->max_group_size[2], d->max_invocations);
+	for (uint32_t h = 0; h < d->heap_count; h++)
+		fprintf(f, "        memory heap %u: %.2f GiB%s\n", h,
+		        (double)d->heap_size[h] / (1024.0 * 1024 * 1024),
+		        d->heap_device_local[h] ? " device-local" : "");
+	fprintf(f, "        float16 %s, float64 %s, int8 %s\n", d->float16 ? "yes" : "no",
+	        d->float64 ? "yes" : "no", d->int8 ? "yes" : "no");
+}
+
+void listing_print(FILE *f, const VkCtx *c, bool verbose)
+{
+	char line[512];
+	fprintf(f, "Compatible devices:\n");
+	for (size_t i = 0; i < c->entry_count; i++) {
+		listing_entry(&c->entries[i], i + 1, line, sizeof line);
+		fprintf(f, "%s\n", line);
+		if (verbose)
+			print_details(f, &c->entries[i]);
+	}
+}

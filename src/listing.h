@@ -1,0 +1,14 @@
+/* listing: the device list as the tutorial prints it, and --list --verbose. */
+#ifndef FLOPSCOPE_LISTING_H
+#define FLOPSCOPE_LISTING_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "vkctx.h"
+
+/* "   N: name (compute queue: F, type: T)" */
+void listing_entry(const DeviceInfo *d, size_t number, char *buf, size_t len);
+void listing_print(FILE *f, const VkCtx *c, bool verbose);
+
+#endif

@@ -1,0 +1,135 @@
+/* flopscope: what a Vulkan compute device really delivers. */
+#include <errno.h>
+#include <locale.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "devsel.h"
+#include "engine.h"
+#include "headless.h"
+#include "listing.h"
+#include "shader.h"
+#include "version.h"
+#include "vkctx.h"
+
+static volatile sig_atomic_t quit_flag;
+
+static void on_signal(int sig)
+{
+	quit_flag = sig;
+}
+
+static void install_signals(void)
+{
+	struct sigaction sa;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	/* A closed pipe shows as EPIPE on write, handled where we write. */
+	signal(SIGPIPE, SIG_IGN);
+}
+
+static int pick_device(const VkCtx *ctx, const Options *o)
+{
+	const char **names = calloc(ctx->entry_count, sizeof *names);
+	int *rank = calloc(ctx->entry_count, sizeof *rank);
+	if (!names || !rank) {
+		free(names);
+		free(rank);
+		fprintf(stderr, "flopscope: out of memory\n");
+		return -1;
+	}
+	for (size_t i = 0; i < ctx->entry_count; i++) {
+		names[i] = ctx->entries[i].name;
+		rank[i] = devinfo_type_rank(ctx->entries[i].type);
+	}
+	char err[ERR_LEN];
+	DevselQuery q = { o->dev_word, o->dev_index };
+	int idx = devsel_pick(names, rank, ctx->entry_count, &q, err, sizeof err);
+	free(names);
+	free(rank);
+	if (idx < 0) {
+		fprintf(stderr, "flopscope: %s\n", err);
+		listing_print(stderr, ctx, false);
+	}
+	return idx;
+}
+
+int main(int argc, char **argv)
+{
+	setlocale(LC_ALL, "");
+	Options o;
+	char err[ERR_LEN];
+	if (cli_parse(argc, argv, &o, err, sizeof err) < 0) {
+		fprintf(stderr, "flopscope: %s\n", err);
+		return 2;
+	}
+	if (o.help) {
+		fputs(cli_usage, stdout);
+		return 0;
+	}
+	if (o.version) {
+		printf("flopscope %s\n", FLOPSCOPE_VERSION);
+		return 0;
+	}
+
+	VkCtx ctx;
+	bool no_device;
+	if (!vkctx_create(&ctx, o.validate, err, &no_device)) {
+		fprintf(stderr, "flopscope: %s\n", err);
+		return 1;
+	}
+	int status = 0;
+	if (o.list) {
+		listing_print(stdout, &ctx, o.verbose);
+		goto out;
+	}
+	int idx = pick_device(&ctx, &o);
+	if (idx < 0) {
+		status = 2;
+		goto out;
+	}
+	if (!o.headless && !isatty(STDOUT_FILENO))
+		o.headless = true;
+	if (!o.headless) {
+		fprintf(stderr, "flopscope: this build has no dashboard yet; printing the table instead\n");
+		o.headless = true;
+	}
+
+	char dir[4096];
+	shader_dir_resolve(o.shader_dir, dir, sizeof dir);
+	EngineConfig cfg = {
+		.ctx = &ctx,
+		.dev = &ctx.entries[idx],
+		.target_ms = o.target_ms,
+		.duration_s = o.duration_s,
+		.shader_dir = dir,
+	};
+	Engine e;
+	int rc = engine_create(&e, &cfg, err);
+	if (rc < 0) {
+		fprintf(stderr, "flopscope: %s\n", err);
+		status = rc == -2 ? 2 : 1;
+		goto out;
+	}
+	install_signals();
+	status = headless_run(&e, &o, &quit_flag);
+	engine_destroy(&e);
+out:;
+	vkctx_destroy(&ctx); /* the layer may still report while objects go */
+	unsigned msgs = atomic_load(&ctx.validation_messages);
+	if (o.validate && msgs) {
+		fprintf(stderr, "flopscope: the validation layer reported %u message%s\n", msgs,
+		        msgs == 1 ? "" : "s");
+		if (status == 0)
+			status = 1;
+	}
+	return status;
+}

@@ -1,0 +1,177 @@
+#include "report.h"
+
+#include <cjson/cJSON.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fmt.h"
+
+const char report_table_header[] =
+	" Measurement        Number of         Computation     Performance       CPU\n"
+	"  time stamp     local workgroups         time                          time\n";
+
+const char report_csv_header[] =
+	"seq,t_ms,x,y,z,groups,flop,gpu_ns,cpu_ns,flops,gpu_timed,steady,verified\n";
+
+static void with_unit(double v, const char *unit, char *out, size_t len)
+{
+	char n[FMT_SI_LEN];
+	fmt_si(v, n, sizeof n);
+	snprintf(out, len, "%s%s", n, unit);
+}
+
+void report_table_row(const Sample *s, char *buf, size_t len)
+{
+	char t[40], f[40], c[40];
+	with_unit(sample_time_s(s), "s", t, sizeof t);
+	with_unit(s->flops, "FLOPS", f, sizeof f);
+	with_unit((double)s->cpu_ns * 1e-9, "s", c, sizeof c);
+	snprintf(buf, len, "%9.2fms %16" PRIu64 " %20s %18s %13s", s->t_ms, s->groups, t, f, c);
+}
+
+void report_csv_row(const Sample *s, char *buf, size_t len)
+{
+	snprintf(buf, len, "%" PRIu64 ",%.3f,%u,%u,%u,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64
+	         ",%.9g,%d,%d,%d", s->seq, s->t_ms, s->x, s->y, s->z, s->groups, s->flop,
+	         s->gpu_ns, s->cpu_ns, s->flops, !!(s->flags & SAMPLE_GPU_TIMED),
+	         !!(s->flags & SAMPLE_STEADY), !!(s->flags & SAMPLE_VERIFIED));
+}
+
+bool report_json_row(const Sample *s, char *buf, size_t len)
+{
+	cJSON *o = cJSON_CreateObject();
+	if (!o)
+		return false;
+	bool ok = cJSON_AddStringToObject(o, "type", "sample") &&
+	          cJSON_AddNumberToObject(o, "seq", (double)s->seq) &&
+	          cJSON_AddNumberToObject(o, "t_ms", s->t_ms) &&
+	          cJSON_AddNumberToObject(o, "x", s->x) &&
+	          cJSON_AddNumberToObject(o, "y", s->y) &&
+	          cJSON_AddNumberToObject(o, "z", s->z) &&
+	          cJSON_AddNumberToObject(o, "groups", (double)s->groups) &&
+	          cJSON_AddNumberToObject(o, "flop", (double)s->flop) &&
+	          cJSON_AddNumberToObject(o, "gpu_ns", (double)s->gpu_ns) &&
+	          cJSON_AddNumberToObject(o, "cpu_ns", (double)s->cpu_ns) &&
+	          cJSON_AddNumberToObject(o, "flops", s->flops) &&
+	          cJSON_AddBoolToObject(o, "gpu_timed", s->flags & SAMPLE_GPU_TIMED) &&
+	          cJSON_AddBoolToObject(o, "steady", s->flags & SAMPLE_STEADY) &&
+	          cJSON_AddBoolToObject(o, "verified", s->flags & SAMPLE_VERIFIED);
+	ok = ok && cJSON_PrintPreallocated(o, buf, (int)len, 0);
+	cJSON_Delete(o);
+	return ok;
+}
+
+void summary_init(Summary *s)
+{
+	memset(s, 0, sizeof *s);
+}
+
+static void push(double **arr, size_t *cap, size_t n, double v, bool *oom)
+{
+	if (n == *cap) {
+		size_t nc = *cap ? *cap * 2 : 1024;
+		double *g = realloc(*arr, nc * sizeof *g);
+		if (!g) {
+			*oom = true;
+			return;
+		}
+		*arr = g;
+		*cap = nc;
+	}
+	(*arr)[n] = v;
+}
+
+void summary_add(Summary *s, const Sample *x)
+{
+	s->samples++;
+	if (x->flags & SAMPLE_VERIFIED)
+		s->verified++;
+	if (x->flags & SAMPLE_STEADY) {
+		push(&s->steady_flops, &s->cap_flops, s->steady, x->flops, &s->oom);
+		if (!s->oom)
+			s->steady++;
+	}
+	if ((x->flags & SAMPLE_GPU_TIMED) && x->cpu_ns > 0) {
+		push(&s->ratio, &s->cap_ratio, s->gpu_timed, (double)x->gpu_ns / (double)x->cpu_ns, &s->oom);
+		if (!s->oom)
+			s->gpu_timed++;
+	}
+}
+
+void summary_done(Summary *s)
+{
+	free(s->steady_flops);
+	free(s->ratio);
+	memset(s, 0, sizeof *s);
+}
+
+void summary_result(const Summary *s, SummaryResult *r)
+{
+	memset(r, 0, sizeof *r);
+	r->samples = s->samples;
+	r->steady = s->steady;
+	r->gpu_timed = s->gpu_timed;
+	r->verified = s->verified;
+	stats_compute(s->steady_flops, s->steady, &r->flops);
+	r->ratio_median = NAN;
+	if (s->gpu_timed) {
+		Stats st;
+		if (stats_compute(s->ratio, s->gpu_timed, &st))
+			r->ratio_median = st.median;
+	}
+}
+
+void report_summary_text(FILE *f, const SummaryResult *r, size_t dropped,
+                         uint64_t checks_passed, double target_ms)
+{
+	fprintf(f, "\nSummary: %zu samples, %zu at the %.3g ms target, %zu dropped, "
+	        "%" PRIu64 " result checks passed\n", r->samples, r->steady, target_ms, dropped,
+	        checks_passed);
+	if (r->flops.n) {
+		char med[FMT_SI_LEN], max[FMT_SI_LEN], min[FMT_SI_LEN], mean[FMT_SI_LEN], ci[FMT_SI_LEN];
+		fmt_si(r->flops.median, med, sizeof med);
+		fmt_si(r->flops.max, max, sizeof max);
+		fmt_si(r->flops.min, min, sizeof min);
+		fmt_si(r->flops.mean, mean, sizeof mean);
+		fmt_si(r->flops.ci95, ci, sizeof ci);
+		fprintf(f, "  FLOPS at target: median %sFLOPS, max %sFLOPS, min %sFLOPS\n", med, max, min);
+		fprintf(f, "                   mean %sFLOPS +- %sFLOPS (95%% CI), std %.2f%%\n", mean, ci,
+		        r->flops.mean > 0 ? 100.0 * r->flops.std / r->flops.mean : 0.0);
+	} else {
+		fprintf(f, "  no sample reached the target time: run longer (--duration)\n");
+	}
+	if (!isnan(r->ratio_median))
+		fprintf(f, "  GPU/CPU time: median %.4f (GPU timestamps drive the loop)\n", r->ratio_median);
+	else
+		fprintf(f, "  GPU/CPU time: no GPU timestamps on this queue; CPU wall time drives the loop\n");
+}
+
+bool report_summary_json(FILE *f, const SummaryResult *r, size_t dropped, uint64_t checks_passed)
+{
+	cJSON *o = cJSON_CreateObject();
+	if (!o)
+		return false;
+	bool ok = cJSON_AddStringToObject(o, "type", "summary") &&
+	          cJSON_AddNumberToObject(o, "samples", (double)r->samples) &&
+	          cJSON_AddNumberToObject(o, "steady_samples", (double)r->steady) &&
+	          cJSON_AddNumberToObject(o, "dropped", (double)dropped) &&
+	          cJSON_AddNumberToObject(o, "checks_passed", (double)checks_passed);
+	if (ok && r->flops.n)
+		ok = cJSON_AddNumberToObject(o, "flops_median", r->flops.median) &&
+		     cJSON_AddNumberToObject(o, "flops_max", r->flops.max) &&
+		     cJSON_AddNumberToObject(o, "flops_min", r->flops.min) &&
+		     cJSON_AddNumberToObject(o, "flops_mean", r->flops.mean) &&
+		     cJSON_AddNumberToObject(o, "flops_std", r->flops.std) &&
+		     cJSON_AddNumberToObject(o, "flops_ci95", r->flops.ci95);
+	if (ok && !isnan(r->ratio_median))
+		ok = cJSON_AddNumberToObject(o, "gpu_cpu_ratio_median", r->ratio_median);
+	char *text = ok ? cJSON_PrintUnformatted(o) : NULL;
+	cJSON_Delete(o);
+	if (!text)
+		return false;
+	fprintf(f, "%s\n", text);
+	cJSON_free(text);
+	return true;
+}

@@ -1,0 +1,51 @@
+/* report: the headless outputs (the tutorial's table, CSV, JSON Lines) and the
+ * closing summary. Formatting is pure: rows are written into buffers. */
+#ifndef FLOPSCOPE_REPORT_H
+#define FLOPSCOPE_REPORT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "cli.h"
+#include "sample.h"
+#include "stats.h"
+
+/* Two header lines of the table, each ending in '\n'. */
+extern const char report_table_header[];
+extern const char report_csv_header[];
+
+void report_table_row(const Sample *s, char *buf, size_t len);
+void report_csv_row(const Sample *s, char *buf, size_t len);
+/* One JSON object, no newline; false when out of memory. */
+bool report_json_row(const Sample *s, char *buf, size_t len);
+
+/* Everything the summary needs, accumulated sample by sample. */
+typedef struct Summary {
+	size_t samples, steady, gpu_timed, verified;
+	double *steady_flops;   /* FLOPS of the steady samples */
+	double *ratio;          /* gpu_ns / cpu_ns of GPU-timed samples */
+	size_t cap_flops, cap_ratio;
+	bool oom;
+} Summary;
+
+void summary_init(Summary *s);
+void summary_add(Summary *s, const Sample *x);
+void summary_done(Summary *s);
+
+typedef struct SummaryResult {
+	size_t samples, steady, gpu_timed, verified;
+	Stats flops;            /* over steady samples; n == 0 if none */
+	double ratio_median;    /* NaN without GPU timing */
+} SummaryResult;
+
+void summary_result(const Summary *s, SummaryResult *r);
+
+/* Human summary, several lines. dropped: samples the ring lost. */
+void report_summary_text(FILE *f, const SummaryResult *r, size_t dropped,
+                         uint64_t checks_passed, double target_ms);
+/* {"type":"summary",...} on one line. */
+bool report_summary_json(FILE *f, const SummaryResult *r, size_t dropped,
+                         uint64_t checks_passed);
+
+#endif

@@ -1,0 +1,31 @@
+/* sample: one measured dispatch, the unit every consumer (screen, log) reads. */
+#ifndef FLOPSCOPE_SAMPLE_H
+#define FLOPSCOPE_SAMPLE_H
+
+#include <stdint.h>
+
+enum {
+	SAMPLE_GPU_TIMED = 1u << 0, /* gpu_ns holds a timestamp-query difference */
+	SAMPLE_STEADY    = 1u << 1, /* its group count came from the rescale rule */
+	SAMPLE_VERIFIED  = 1u << 2, /* the output of this dispatch was checked on the CPU */
+};
+
+typedef struct Sample {
+	uint64_t seq;        /* 0, 1, 2, ... within a run */
+	double t_ms;         /* time since the run started, at completion (CPU clock) */
+	uint32_t x, y, z;    /* workgroups dispatched */
+	uint64_t groups;     /* x * y * z */
+	uint64_t flop;       /* exact floating-point operations of the dispatch */
+	uint64_t gpu_ns;     /* timestamp difference; 0 without SAMPLE_GPU_TIMED */
+	uint64_t cpu_ns;     /* wall time: idle queue, submit, fence signalled */
+	double flops;        /* flop / time of the timing source (GPU if timed) */
+	uint32_t flags;
+} Sample;
+
+/* Time the sample's FLOPS figure is based on, in seconds. */
+static inline double sample_time_s(const Sample *s)
+{
+	return (double)((s->flags & SAMPLE_GPU_TIMED) ? s->gpu_ns : s->cpu_ns) * 1e-9;
+}
+
+#endif

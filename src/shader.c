@@ -1,0 +1,175 @@
+#include "shader.h"
+
+#include <errno.h>
+#include <libgen.h>
+#include <shaderc/shaderc.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static uint64_t fnv1a(uint64_t h, const void *p, size_t n)
+{
+	const unsigned char *c = p;
+	for (size_t i = 0; i < n; i++) {
+		h ^= c[i];
+		h *= 0x100000001b3ull;
+	}
+	return h;
+}
+
+static char *read_file(const char *path, size_t *len, char *err)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f) {
+		snprintf(err, ERR_LEN, "cannot open shader %s: %s", path, strerror(errno));
+		return NULL;
+	}
+	char *buf = NULL;
+	size_t cap = 0, n = 0;
+	for (;;) {
+		if (n + 4096 + 1 > cap) {
+			cap = cap ? cap * 2 : 16384;
+			if (cap > (64u << 20)) {
+				snprintf(err, ERR_LEN, "shader %s is larger than 64 MiB", path);
+				goto fail;
+			}
+			char *g = realloc(buf, cap);
+			if (!g) {
+				snprintf(err, ERR_LEN, "out of memory reading %s", path);
+				goto fail;
+			}
+			buf = g;
+		}
+		size_t got = fread(buf + n, 1, cap - n - 1, f);
+		n += got;
+		if (got == 0) {
+			if (ferror(f)) {
+				snprintf(err, ERR_LEN, "cannot read shader %s: %s", path, strerror(errno));
+				goto fail;
+			}
+			break;
+		}
+	}
+	fclose(f);
+	buf[n] = '\0';
+	*len = n;
+	return buf;
+fail:
+	free(buf);
+	fclose(f);
+	return NULL;
+}
+
+int shader_compile_file(const char *path, const ShaderDefine *defs, size_t ndefs,
+                        Spirv *out, char *err)
+{
+	memset(out, 0, sizeof *out);
+	size_t len;
+	char *src = read_file(path, &len, err);
+	if (!src)
+		return -1;
+
+	int rc = -2;
+	shaderc_compiler_t compiler = shaderc_compiler_initialize();
+	shaderc_compile_options_t opts = shaderc_compile_options_initialize();
+	shaderc_compilation_result_t res = NULL;
+	if (!compiler || !opts) {
+		snprintf(err, ERR_LEN, "shaderc could not be initialised");
+		rc = -1;
+		goto done;
+	}
+	uint64_t h = fnv1a(0xcbf29ce484222325ull, src, len);
+	for (size_t i = 0; i < ndefs; i++) {
+		shaderc_compile_options_add_macro_definition(opts, defs[i].name, strlen(defs[i].name),
+		                                             defs[i].value, strlen(defs[i].value));
+		h = fnv1a(h, defs[i].name, strlen(defs[i].name) + 1);
+		h = fnv1a(h, defs[i].value, strlen(defs[i].value) + 1);
+	}
+	shaderc_compile_options_set_target_env(opts, shaderc_target_env_vulkan, shaderc_env_version_vulkan_1_1);
+	shaderc_compile_options_set_optimization_level(opts, shaderc_optimization_level_performance);
+
+	/* shaderc names the input in its messages: keep the file name short and
+	 * recognisable, as the user's editor shows it. */
+	char *copy = strdup(path);
+	const char *shown = copy ? basename(copy) : path;
+	res = shaderc_compile_into_spv(compiler, src, len, shaderc_compute_shader, shown, "main", opts);
+	free(copy);
+	if (!res) {
+		snprintf(err, ERR_LEN, "shaderc returned no result for %s", path);
+		rc = -1;
+		goto done;
+	}
+	if (shaderc_result_get_compilation_status(res) != shaderc_compilation_status_success) {
+		const char *msg = shaderc_result_get_error_message(res);
+		size_t m = strlen(msg);
+		while (m && msg[m - 1] == '\n')
+			m--;
+		snprintf(err, ERR_LEN, "shader %s does not compile:\n%.*s", path, (int)m, msg);
+		goto done;
+	}
+	size_t bytes = shaderc_result_get_length(res);
+	out->words = malloc(bytes ? bytes : 4);
+	if (!out->words) {
+		snprintf(err, ERR_LEN, "out of memory for SPIR-V of %s", path);
+		rc = -1;
+		goto done;
+	}
+	memcpy(out->words, shaderc_result_get_bytes(res), bytes);
+	out->size = bytes;
+	out->hash = h;
+	rc = 0;
+done:
+	if (res)
+		shaderc_result_release(res);
+	if (opts)
+		shaderc_compile_options_release(opts);
+	if (compiler)
+		shaderc_compiler_release(compiler);
+	free(src);
+	return rc;
+}
+
+void shader_free(Spirv *s)
+{
+	free(s->words);
+	s->words = NULL;
+	s->size = 0;
+}
+
+static bool is_dir(const char *p)
+{
+	struct stat st;
+	return stat(p, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+void shader_dir_resolve(const char *dir, char *out, size_t len)
+{
+	if (dir) {
+		snprintf(out, len, "%s", dir);
+		return;
+	}
+	const char *env = getenv("FLOPSCOPE_SHADER_DIR");
+	if (env && *env) {
+		snprintf(out, len, "%s", env);
+		return;
+	}
+	char exe[4096];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+	if (n > 0) {
+		exe[n] = '\0';
+		char *d = dirname(exe);
+		char cand[4200];
+		snprintf(cand, sizeof cand, "%s/../shaders", d);
+		if (is_dir(cand)) {
+			snprintf(out, len, "%s", cand);
+			return;
+		}
+		snprintf(cand, sizeof cand, "%s/../share/flopscope/shaders", d);
+		if (is_dir(cand)) {
+			snprintf(out, len, "%s", cand);
+			return;
+		}
+	}
+	snprintf(out, len, "shaders");
+}

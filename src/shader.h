@@ -1,0 +1,33 @@
+/* shader: GLSL compute shaders compiled to SPIR-V at run time with shaderc. */
+#ifndef FLOPSCOPE_SHADER_H
+#define FLOPSCOPE_SHADER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "err.h"
+
+typedef struct ShaderDefine {
+	const char *name;
+	const char *value;
+} ShaderDefine;
+
+typedef struct Spirv {
+	uint32_t *words;
+	size_t size;   /* bytes */
+	uint64_t hash; /* FNV-1a of the GLSL source and defines */
+} Spirv;
+
+/* Reads path and compiles it as a compute shader. On failure err holds the
+ * reason; for a compile error it is shaderc's text, which names the file and
+ * line ("fma_fp32.comp:12: error: ..."). Returns 0, -1 for a file that cannot
+ * be read, -2 for a shader that does not compile. */
+int shader_compile_file(const char *path, const ShaderDefine *defs, size_t ndefs,
+                        Spirv *out, char *err);
+void shader_free(Spirv *s);
+
+/* Where the shaders are: dir if given, else $FLOPSCOPE_SHADER_DIR, else
+ * ../shaders next to the executable, else ./shaders. */
+void shader_dir_resolve(const char *dir, char *out, size_t len);
+
+#endif

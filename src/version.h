@@ -1,0 +1,4 @@
+#ifndef FLOPSCOPE_VERSION_H
+#define FLOPSCOPE_VERSION_H
+#define FLOPSCOPE_VERSION "0.1.0"
+#endif

@@ -1,0 +1,302 @@
+#include "vkctx.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static VKAPI_ATTR VkBool32 VKAPI_CALL on_validation(
+	VkDebugUtilsMessageSeverityFlagBitsEXT sev, VkDebugUtilsMessageTypeFlagsEXT type,
+	const VkDebugUtilsMessengerCallbackDataEXT *data, void *user)
+{
+	(void)type;
+	VkCtx *c = user;
+	if (sev & (VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT |
+	           VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT)) {
+		atomic_fetch_add(&c->validation_messages, 1);
+		fprintf(stderr, "flopscope: validation %s: %s\n",
+		        sev & VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT ? "error" : "warning",
+		        data->pMessage ? data->pMessage : "(no text)");
+	}
+	return VK_FALSE;
+}
+
+static bool has_instance_layer(const char *name)
+{
+	uint32_t n = 0;
+	if (vkEnumerateInstanceLayerProperties(&n, NULL) != VK_SUCCESS || n == 0)
+		return false;
+	VkLayerProperties *p = calloc(n, sizeof *p);
+	if (!p)
+		return false;
+	bool found = false;
+	if (vkEnumerateInstanceLayerProperties(&n, p) == VK_SUCCESS)
+		for (uint32_t i = 0; i < n; i++)
+			if (!strcmp(p[i].layerName, name))
+				found = true;
+	free(p);
+	return found;
+}
+
+static bool add_entries(VkCtx *c, VkPhysicalDevice pd, uint32_t index, char *err)
+{
+	VkPhysicalDeviceProperties2 props = { .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2 };
+	VkPhysicalDeviceSubgroupProperties sub = { .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_PROPERTIES };
+	VkPhysicalDeviceIDProperties ids = { .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_ID_PROPERTIES };
+	VkPhysicalDeviceDriverProperties drv = { .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DRIVER_PROPERTIES };
+	VkPhysicalDeviceFeatures2 feat = { .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2 };
+	VkPhysicalDeviceShaderFloat16Int8Features f16 = { .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_FLOAT16_INT8_FEATURES };
+
+	VkPhysicalDeviceProperties base;
+	vkGetPhysicalDeviceProperties(pd, &base);
+	bool v12 = base.apiVersion >= VK_API_VERSION_1_2 && c->api_version >= VK_API_VERSION_1_2;
+	props.pNext = &sub;
+	sub.pNext = &ids;
+	if (v12) {
+		ids.pNext = &drv;
+		feat.pNext = &f16;
+	}
+	vkGetPhysicalDeviceProperties2(pd, &props);
+	vkGetPhysicalDeviceFeatures2(pd, &feat);
+
+	VkPhysicalDeviceMemoryProperties mem;
+	vkGetPhysicalDeviceMemoryProperties(pd, &mem);
+
+	uint32_t nq = 0;
+	vkGetPhysicalDeviceQueueFamilyProperties(pd, &nq, NULL);
+	VkQueueFamilyProperties *q = calloc(nq ? nq : 1, sizeof *q);
+	if (!q) {
+		snprintf(err, ERR_LEN, "out of memory listing queue families");
+		return false;
+	}
+	vkGetPhysicalDeviceQueueFamilyProperties(pd, &nq, q);
+
+	for (uint32_t f = 0; f < nq; f++) {
+		if (!(q[f].queueFlags & VK_QUEUE_COMPUTE_BIT) || q[f].queueCount == 0)
+			continue;
+		DeviceInfo *grown = realloc(c->entries, (c->entry_count + 1) * sizeof *grown);
+		if (!grown) {
+			free(q);
+			snprintf(err, ERR_LEN, "out of memory listing devices");
+			return false;
+		}
+		c->entries = grown;
+		DeviceInfo *d = &c->entries[c->entry_count++];
+		memset(d, 0, sizeof *d);
+		const VkPhysicalDeviceProperties *p = &props.properties;
+		snprintf(d->name, sizeof d->name, "%s", p->deviceName);
+		d->phys_index = index;
+		d->queue_family = f;
+		d->queue_count = q[f].queueCount;
+		d->queue_flags = q[f].queueFlags;
+		d->type = p->deviceType;
+		d->vendor_id = p->vendorID;
+		d->device_id = p->deviceID;
+		d->api_version = p->apiVersion;
+		d->driver_version = p->driverVersion;
+		if (v12) {
+			snprintf(d->driver_name, sizeof d->driver_name, "%s", drv.driverName);
+			snprintf(d->driver_info, sizeof d->driver_info, "%s", drv.driverInfo);
+		}
+		memcpy(d->uuid, ids.deviceUUID, VK_UUID_SIZE);
+		d->timestamp_valid_bits = q[f].timestampValidBits;
+		d->timestamp_period = p->limits.timestampPeriod;
+		d->subgroup_size = sub.subgroupSize;
+		memcpy(d->max_group_count, p->limits.maxComputeWorkGroupCount, sizeof d->max_group_count);
+		memcpy(d->max_group_size, p->limits.maxComputeWorkGroupSize, sizeof d->max_group_size);
+		d->max_invocations = p->limits.maxComputeWorkGroupInvocations;
+		d->heap_count = mem.memoryHeapCount < DEVINFO_MAX_HEAPS ? mem.memoryHeapCount : DEVINFO_MAX_HEAPS;
+		for (uint32_t h = 0; h < d->heap_count; h++) {
+			d->heap_size[h] = mem.memoryHeaps[h].size;
+			d->heap_device_local[h] = mem.memoryHeaps[h].flags & VK_MEMORY_HEAP_DEVICE_LOCAL_BIT;
+		}
+		d->float64 = feat.features.shaderFloat64;
+		d->float16 = v12 && f16.shaderFloat16;
+		d->int8 = v12 && f16.shaderInt8;
+	}
+	free(q);
+	return true;
+}
+
+bool vkctx_create(VkCtx *c, bool validate, char *err, bool *no_device)
+{
+	VkResult vk_last = VK_SUCCESS;
+	VkPhysicalDevice *pds = NULL;
+	memset(c, 0, sizeof *c);
+	atomic_init(&c->validation_messages, 0);
+	*no_device = false;
+
+	uint32_t loader = VK_API_VERSION_1_0;
+	if (vkEnumerateInstanceVersion(&loader) != VK_SUCCESS)
+		loader = VK_API_VERSION_1_0;
+	if (loader < VK_API_VERSION_1_1) {
+		snprintf(err, ERR_LEN, "the Vulkan loader supports only API %u.%u; flopscope needs 1.1 or newer",
+		         VK_API_VERSION_MAJOR(loader), VK_API_VERSION_MINOR(loader));
+		return false;
+	}
+	c->api_version = loader < VK_API_VERSION_1_3 ? loader : VK_API_VERSION_1_3;
+
+	const char *layers[] = { "VK_LAYER_KHRONOS_validation" };
+	const char *exts[] = { VK_EXT_DEBUG_UTILS_EXTENSION_NAME };
+	if (validate && !has_instance_layer(layers[0])) {
+		snprintf(err, ERR_LEN, "--validate: VK_LAYER_KHRONOS_validation is not installed "
+		         "(Debian: apt-get install vulkan-validationlayers)");
+		return false;
+	}
+	c->validate = validate;
+
+	VkDebugUtilsMessengerCreateInfoEXT dbg = {
+		.sType = VK_STRUCTURE_TYPE_DEBUG_UTILS_MESSENGER_CREATE_INFO_EXT,
+		.messageSeverity = VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT |
+		                   VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT,
+		.messageType = VK_DEBUG_UTILS_MESSAGE_TYPE_GENERAL_BIT_EXT |
+		               VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT |
+		               VK_DEBUG_UTILS_MESSAGE_TYPE_PERFORMANCE_BIT_EXT,
+		.pfnUserCallback = on_validation,
+		.pUserData = c,
+	};
+	VkApplicationInfo app = {
+		.sType = VK_STRUCTURE_TYPE_APPLICATION_INFO,
+		.pApplicationName = "flopscope",
+		.applicationVersion = 1,
+		.pEngineName = "flopscope",
+		.apiVersion = c->api_version,
+	};
+	VkInstanceCreateInfo ici = {
+		.sType = VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO,
+		.pNext = validate ? &dbg : NULL,
+		.pApplicationInfo = &app,
+		.enabledLayerCount = validate ? 1 : 0,
+		.ppEnabledLayerNames = layers,
+		.enabledExtensionCount = validate ? 1 : 0,
+		.ppEnabledExtensionNames = exts,
+	};
+	VkResult r = vkCreateInstance(&ici, NULL, &c->instance);
+	if (r == VK_ERROR_INCOMPATIBLE_DRIVER) {
+		*no_device = true;
+		snprintf(err, ERR_LEN, "no Vulkan driver found (vkCreateInstance: VK_ERROR_INCOMPATIBLE_DRIVER). "
+		         "For the CPU driver lavapipe: apt-get install mesa-vulkan-drivers");
+		return false;
+	}
+	VK_TRY(r);
+
+	if (validate) {
+		PFN_vkCreateDebugUtilsMessengerEXT create = (PFN_vkCreateDebugUtilsMessengerEXT)
+			vkGetInstanceProcAddr(c->instance, "vkCreateDebugUtilsMessengerEXT");
+		if (!create) {
+			snprintf(err, ERR_LEN, "--validate: vkCreateDebugUtilsMessengerEXT is missing");
+			goto fail;
+		}
+		VK_TRY(create(c->instance, &dbg, NULL, &c->messenger));
+	}
+
+	uint32_t n = 0;
+	VK_TRY(vkEnumeratePhysicalDevices(c->instance, &n, NULL));
+	pds = calloc(n ? n : 1, sizeof *pds);
+	if (!pds) {
+		snprintf(err, ERR_LEN, "out of memory listing %u devices", n);
+		goto fail;
+	}
+	VK_TRY(vkEnumeratePhysicalDevices(c->instance, &n, pds));
+	for (uint32_t i = 0; i < n; i++)
+		if (!add_entries(c, pds[i], i, err))
+			goto fail;
+	free(pds);
+	if (c->entry_count == 0) {
+		*no_device = true;
+		snprintf(err, ERR_LEN, "no Vulkan device with a compute queue found. "
+		         "For the CPU driver lavapipe: apt-get install mesa-vulkan-drivers");
+		vkctx_destroy(c);
+		return false;
+	}
+	return true;
+fail:
+	(void)vk_last;
+	free(pds);
+	vkctx_destroy(c);
+	return false;
+}
+
+void vkctx_destroy(VkCtx *c)
+{
+	if (c->messenger) {
+		PFN_vkDestroyDebugUtilsMessengerEXT destroy = (PFN_vkDestroyDebugUtilsMessengerEXT)
+			vkGetInstanceProcAddr(c->instance, "vkDestroyDebugUtilsMessengerEXT");
+		if (destroy)
+			destroy(c->instance, c->messenger, NULL);
+		c->messenger = VK_NULL_HANDLE;
+	}
+	if (c->instance)
+		vkDestroyInstance(c->instance, NULL);
+	c->instance = VK_NULL_HANDLE;
+	free(c->entries);
+	c->entries = NULL;
+	c->entry_count = 0;
+}
+
+VkPhysicalDevice vkctx_physical(const VkCtx *c, const DeviceInfo *d, char *err)
+{
+	VkResult vk_last = VK_SUCCESS;
+	VkPhysicalDevice out = VK_NULL_HANDLE;
+	uint32_t n = 0;
+	VkPhysicalDevice *pds = NULL;
+	VK_TRY(vkEnumeratePhysicalDevices(c->instance, &n, NULL));
+	pds = calloc(n ? n : 1, sizeof *pds);
+	if (!pds) {
+		snprintf(err, ERR_LEN, "out of memory");
+		return VK_NULL_HANDLE;
+	}
+	VK_TRY(vkEnumeratePhysicalDevices(c->instance, &n, pds));
+	if (d->phys_index >= n) {
+		snprintf(err, ERR_LEN, "device %s disappeared", d->name);
+		goto fail;
+	}
+	out = pds[d->phys_index];
+fail:
+	(void)vk_last;
+	free(pds);
+	return out;
+}
+
+const char *devinfo_type_str(VkPhysicalDeviceType t)
+{
+	switch (t) {
+	case VK_PHYSICAL_DEVICE_TYPE_INTEGRATED_GPU: return "IntegratedGpu";
+	case VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU: return "DiscreteGpu";
+	case VK_PHYSICAL_DEVICE_TYPE_VIRTUAL_GPU: return "VirtualGpu";
+	case VK_PHYSICAL_DEVICE_TYPE_CPU: return "Cpu";
+	default: return "Other";
+	}
+}
+
+int devinfo_type_rank(VkPhysicalDeviceType t)
+{
+	switch (t) {
+	case VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU: return 0;
+	case VK_PHYSICAL_DEVICE_TYPE_INTEGRATED_GPU: return 1;
+	case VK_PHYSICAL_DEVICE_TYPE_VIRTUAL_GPU: return 2;
+	case VK_PHYSICAL_DEVICE_TYPE_CPU: return 3;
+	default: return 4;
+	}
+}
+
+void devinfo_version_str(uint32_t v, char *out, size_t len)
+{
+	snprintf(out, len, "%u.%u.%u", VK_API_VERSION_MAJOR(v), VK_API_VERSION_MINOR(v),
+	         VK_API_VERSION_PATCH(v));
+}
+
+void devinfo_driver_version_str(const DeviceInfo *d, char *out, size_t len)
+{
+	uint32_t v = d->driver_version;
+	if (d->vendor_id == 0x10de) /* NVIDIA: 10.8.8.6 */
+		snprintf(out, len, "%u.%u.%u.%u", v >> 22, (v >> 14) & 0xff, (v >> 6) & 0xff, v & 0x3f);
+	else
+		devinfo_version_str(v, out, len);
+}
+
+void devinfo_uuid_str(const uint8_t u[VK_UUID_SIZE], char *out, size_t len)
+{
+	snprintf(out, len, "%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x",
+	         u[0], u[1], u[2], u[3], u[4], u[5], u[6], u[7], u[8], u[9], u[10], u[11],
+	         u[12], u[13], u[14], u[15]);
+}

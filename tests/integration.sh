@@ -1,0 +1,187 @@
+#!/bin/bash
+# Integration tests on the real Vulkan driver (lavapipe on machines without a
+# GPU). Each t_* function is one test; it fails by returning non-zero, with a
+# reason on stderr. Prints "PASS: name" / "FAIL: name" for tests/run.sh.
+set -u
+cd "$(dirname "$0")/.."
+FS=${FS:-build/flopscope}
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+
+die() { echo "  $*" >&2; return 1; }
+
+# A 2 s headless run in CSV, shared by several tests (run once).
+csv_run() {
+	[ -s "$T/run.csv" ] && return 0
+	"$FS" llvm --format csv --duration 2 >"$T/run.csv" 2>"$T/run.err" ||
+		die "headless run failed: $(cat "$T/run.err")"
+}
+
+t_list_should_show_llvmpipe() {
+	"$FS" --list >"$T/out" 2>&1 || die "exit $?"
+	grep -q '^Compatible devices:$' "$T/out" || die "no header: $(cat "$T/out")"
+	grep -Eq '^ +[0-9]+: llvmpipe .*\(compute queue: [0-9]+, type: Cpu\)$' "$T/out" ||
+		die "no llvmpipe entry: $(cat "$T/out")"
+}
+
+t_list_verbose_should_show_limits_and_features() {
+	"$FS" --list --verbose >"$T/out" 2>&1 || die "exit $?"
+	for w in 'vendor id' 'driver: ' 'API version' 'device UUID' 'queues in family' \
+	         'timestamps: 64 valid bits, period' 'subgroup size' 'max workgroup count 65535' \
+	         'memory heap 0' 'float16' 'float64' 'int8'; do
+		grep -q "$w" "$T/out" || die "missing \"$w\": $(cat "$T/out")"
+	done
+}
+
+t_headless_should_have_twenty_samples_starting_at_one_group() {
+	csv_run || return 1
+	head -1 "$T/run.csv" | grep -q '^seq,t_ms,x,y,z,groups,flop,gpu_ns,cpu_ns,flops' || die "bad header"
+	n=$(($(wc -l <"$T/run.csv") - 1))
+	[ "$n" -ge 20 ] || die "only $n samples"
+	awk -F, 'NR == 2 && $6 != 1 { exit 1 }' "$T/run.csv" || die "first sample is not 1 group"
+}
+
+t_headless_should_grow_by_ten_while_under_two_ms() {
+	csv_run || return 1
+	# until the first dispatch of >= 2 ms, each count is 10x the one before
+	awk -F, 'NR > 2 && !done { if ($6 != prev * 10) { print "sample " $1 ": " $6 " after " prev; exit 1 } }
+	         NR > 1 { if ($8 >= 2000000) done = 1; prev = $6 }' "$T/run.csv" >"$T/why" ||
+		die "growth rule broken: $(cat "$T/why")"
+}
+
+t_headless_should_settle_at_the_target() {
+	csv_run || return 1
+	# steady samples: median dispatch time within 10..40 ms, 80% of them too
+	awk -F, 'NR > 1 && $12 == 1 { print $8 / 1e6 }' "$T/run.csv" | sort -n |
+		awk '{ t[NR] = $1; if ($1 >= 10 && $1 <= 40) ok++ }
+		     END { n = NR; if (n < 10) { print "only " n " steady samples"; exit 1 }
+		           m = t[int((n + 1) / 2)]
+		           if (m < 10 || m > 40 || ok < 0.8 * n) { print "median " m " ms, " ok "/" n " in range"; exit 1 } }' \
+		>"$T/why" || die "$(cat "$T/why")"
+}
+
+t_headless_flops_should_be_positive_and_below_the_cpu_peak() {
+	csv_run || return 1
+	peak=$(tests/cpu_peak.sh) || die "no CPU peak"
+	awk -F, -v peak="$peak" 'NR > 1 && !($10 > 0 && $10 < peak) { print "sample " $1 ": " $10 " FLOPS, peak " peak; exit 1 }' \
+		"$T/run.csv" >"$T/why" || die "$(cat "$T/why")"
+}
+
+t_headless_gpu_time_should_not_exceed_cpu_time() {
+	csv_run || return 1
+	awk -F, 'NR > 1 && ($11 != 1 || $8 > $9) { print "sample " $1 ": gpu " $8 " ns, cpu " $9 " ns, timed " $11; exit 1 }' \
+		"$T/run.csv" >"$T/why" || die "$(cat "$T/why")"
+}
+
+t_headless_should_check_results_on_the_cpu() {
+	csv_run || return 1
+	awk -F, 'NR == 2 && $13 != 1 { exit 1 }' "$T/run.csv" || die "first sample not checked"
+	n=$(awk -F, 'NR > 1 && $13 == 1' "$T/run.csv" | wc -l)
+	[ "$n" -ge 3 ] || die "only $n checked samples"
+	grep -q 'result checks passed' "$T/run.err" || die "no summary on stderr: $(cat "$T/run.err")"
+}
+
+t_table_should_print_the_tutorials_header_and_summary() {
+	"$FS" -1 --duration 0.5 >"$T/out" 2>&1 || die "exit $?: $(cat "$T/out")"
+	grep -q ' Measurement        Number of         Computation     Performance' "$T/out" || die "no header"
+	grep -Eq '^ +[0-9.]+ms +1 +[0-9.]+ [mun]?s +[0-9.]+ [kMGT]?FLOPS +[0-9.]+ [mun]?s$' "$T/out" ||
+		die "no first row: $(head -12 "$T/out")"
+	grep -q '^Summary: ' "$T/out" || die "no summary"
+	grep -q 'GPU/CPU time: median' "$T/out" || die "no GPU/CPU ratio"
+}
+
+t_json_should_be_one_object_per_line() {
+	"$FS" --format json --duration 0.5 >"$T/out" 2>"$T/err" || die "exit $?"
+	python3 - "$T/out" <<'PY' || return 1
+import json, sys
+lines = open(sys.argv[1]).read().splitlines()
+objs = [json.loads(l) for l in lines]
+assert all(o["type"] == "sample" for o in objs[:-1]), "non-sample line"
+assert objs[-1]["type"] == "summary", "no summary last"
+assert objs[0]["groups"] == 1
+assert all(o["flops"] > 0 for o in objs[:-1])
+PY
+}
+
+t_validation_layer_should_report_nothing() {
+	"$FS" llvm --validate --duration 1 --format csv >"$T/out" 2>"$T/err" || die "exit $?: $(head -20 "$T/err")"
+	if grep -qi 'validation' "$T/err"; then die "$(head -20 "$T/err")"; fi
+	[ "$(wc -l <"$T/out")" -ge 5 ] || die "too few samples"
+}
+
+t_unknown_device_should_exit_2_and_list_entries() {
+	"$FS" radeon --duration 1 >"$T/out" 2>"$T/err"
+	rc=$?
+	[ "$rc" = 2 ] || die "exit $rc"
+	grep -q 'no device name contains "radeon"' "$T/err" || die "no reason: $(cat "$T/err")"
+	grep -q 'llvmpipe' "$T/err" || die "entries not listed"
+	"$FS" -99 --duration 1 >"$T/out" 2>"$T/err"
+	rc=$?
+	[ "$rc" = 2 ] || die "-99: exit $rc"
+	grep -q 'device 99 does not exist' "$T/err" || die "-99: $(cat "$T/err")"
+}
+
+t_bad_usage_should_exit_2() {
+	for args in "--target-ms 0" "--duration -3" "--bogus" "-0" "--format xml" "--target-ms"; do
+		# shellcheck disable=SC2086
+		"$FS" $args >"$T/out" 2>"$T/err"
+		rc=$?
+		[ "$rc" = 2 ] || die "$args: exit $rc"
+		grep -q '^flopscope: ' "$T/err" || die "$args: no message"
+	done
+}
+
+t_broken_shader_should_name_file_and_line() {
+	mkdir -p "$T/sh"
+	sed 's/float s = float(slot)/float s = floatt(slot)/' shaders/fma_fp32.comp >"$T/sh/fma_fp32.comp"
+	line=$(grep -n 'floatt' "$T/sh/fma_fp32.comp" | cut -d: -f1)
+	"$FS" --shader-dir "$T/sh" --duration 1 >"$T/out" 2>"$T/err"
+	rc=$?
+	[ "$rc" = 2 ] || die "exit $rc"
+	grep -q "fma_fp32.comp:$line: error" "$T/err" || die "no file:line $line: $(cat "$T/err")"
+}
+
+t_missing_shader_should_exit_2() {
+	"$FS" --shader-dir "$T/nowhere" --duration 1 >"$T/out" 2>"$T/err"
+	rc=$?
+	[ "$rc" = 2 ] || die "exit $rc"
+	grep -q 'cannot open shader .*nowhere/fma_fp32.comp: No such file' "$T/err" || die "$(cat "$T/err")"
+}
+
+t_no_vulkan_driver_should_exit_1_naming_lavapipe() {
+	VK_DRIVER_FILES=/nonexistent/icd.json VK_ICD_FILENAMES=/nonexistent/icd.json \
+		"$FS" --list >"$T/out" 2>"$T/err"
+	rc=$?
+	[ "$rc" = 1 ] || die "exit $rc"
+	grep -q 'mesa-vulkan-drivers' "$T/err" || die "$(cat "$T/err")"
+}
+
+t_sigint_should_end_with_a_summary() {
+	"$FS" --duration 0 >"$T/out" 2>"$T/err" &
+	pid=$!
+	for _ in $(seq 100); do grep -q 'ms' "$T/out" 2>/dev/null && break; sleep 0.1; done
+	kill -INT "$pid"
+	wait "$pid"
+	rc=$?
+	[ "$rc" = 0 ] || die "exit $rc: $(cat "$T/err")"
+	grep -q '^Summary: ' "$T/out" || die "no summary"
+}
+
+t_closed_pipe_should_stop_with_a_message() {
+	timeout 20 "$FS" --duration 0 2>"$T/err" | head -2 >/dev/null
+	rc=${PIPESTATUS[0]}
+	[ "$rc" = 1 ] || die "exit $rc"
+	grep -q 'cannot write to standard output' "$T/err" || die "$(cat "$T/err")"
+}
+
+t_help_and_version() {
+	"$FS" --help >"$T/out" || die "--help exit $?"
+	grep -q '^usage: flopscope' "$T/out" || die "no usage"
+	"$FS" --version | grep -Eq '^flopscope [0-9]+\.[0-9]+\.[0-9]+$' || die "bad --version"
+}
+
+names=$(declare -F | awk '{ print $3 }' | grep '^t_')
+[ $# -gt 0 ] && names=$(printf "t_%s\n" "${@#t_}")
+for t in $names; do
+	if ( $t ); then echo "PASS: ${t#t_}"; else echo "FAIL: ${t#t_}"; fi
+done

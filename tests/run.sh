@@ -1,0 +1,48 @@
+#!/bin/bash
+# Runs every test suite and prints one closing line: "N passed, N failed".
+#   tests/run.sh          unit tests, the ring under TSan, integration tests
+#   tests/run.sh tsan     only the ring under ThreadSanitizer
+# Each suite prints "PASS: name" / "FAIL: name" lines; a suite that exits
+# non-zero without a FAIL line counts as one failure.
+set -u
+cd "$(dirname "$0")/.."
+pass=0
+fail=0
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+
+suite() {
+	echo "== $*"
+	"$@" 2>&1 | tee "$log"
+	rc=${PIPESTATUS[0]}
+	p=$(grep -c '^PASS: ' "$log")
+	f=$(grep -c '^FAIL: ' "$log")
+	if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then
+		echo "FAIL: $* (exit status $rc)"
+		f=1
+	fi
+	pass=$((pass + p))
+	fail=$((fail + f))
+}
+
+case "${1:-all}" in
+tsan)
+	suite build/tsan/ring_stress
+	;;
+all)
+	for t in build/tests/test_*; do
+		case "$t" in *.o|*.d) continue ;; esac
+		suite "$t"
+	done
+	suite build/tsan/ring_stress
+	suite tests/integration.sh
+	;;
+*)
+	echo "usage: tests/run.sh [all|tsan]" >&2
+	exit 2
+	;;
+esac
+
+echo
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]

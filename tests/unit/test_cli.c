@@ -1,0 +1,96 @@
+#include "check.h"
+#include "cli.h"
+
+
+#include <stdarg.h>
+
+static int parse(Options *o, char *err, int argc, ...)
+{
+	char *argv[16] = { "flopscope" };
+	va_list ap;
+	va_start(ap, argc);
+	for (int i = 1; i < argc; i++)
+		argv[i] = va_arg(ap, char *);
+	va_end(ap);
+	return cli_parse(argc, argv, o, err, 256);
+}
+
+static void cli_should_default_to_the_tutorials_settings(void)
+{
+	Options o;
+	char err[256];
+	CHECK(parse(&o, err, 1) == 0);
+	CHECK(o.target_ms == 20.0 && o.duration_s == 3.0);
+	CHECK(o.format == FORMAT_TABLE && !o.headless && !o.list);
+	CHECK(o.dev_index == 0 && o.dev_word == NULL);
+}
+
+static void cli_should_take_dash_n_and_a_name(void)
+{
+	Options o;
+	char err[256];
+	CHECK(parse(&o, err, 3, "-2", "rtx") == 0);
+	CHECK(o.dev_index == 2);
+	CHECK_STR(o.dev_word, "rtx");
+	CHECK(parse(&o, err, 2, "llvm") == 0);
+	CHECK(o.dev_index == 0);
+}
+
+static void cli_should_read_values_in_both_spellings(void)
+{
+	Options o;
+	char err[256];
+	CHECK(parse(&o, err, 4, "--target-ms", "5", "--duration=0.5") == 0);
+	CHECK(o.target_ms == 5.0 && o.duration_s == 0.5 && o.duration_given);
+	CHECK(parse(&o, err, 3, "--format", "csv") == 0);
+	CHECK(o.format == FORMAT_CSV && o.headless);
+	CHECK(parse(&o, err, 2, "--format=json") == 0);
+	CHECK(o.format == FORMAT_JSON);
+	CHECK(parse(&o, err, 3, "--list", "--verbose") == 0);
+	CHECK(o.list && o.verbose);
+	CHECK(parse(&o, err, 3, "--duration", "0") == 0);
+	CHECK(o.duration_s == 0.0);
+}
+
+static void cli_should_refuse_bad_input_with_a_reason(void)
+{
+	Options o;
+	char err[256];
+	CHECK(parse(&o, err, 2, "--bogus") == -1);
+	CHECK(strstr(err, "unknown option --bogus"));
+	CHECK(parse(&o, err, 2, "--target-ms") == -1);
+	CHECK(strstr(err, "needs a value"));
+	CHECK(parse(&o, err, 3, "--target-ms", "0") == -1);
+	CHECK(strstr(err, "out of range"));
+	CHECK(parse(&o, err, 3, "--target-ms", "abc") == -1);
+	CHECK(strstr(err, "not a number"));
+	CHECK(parse(&o, err, 3, "--duration", "-1") == -1);
+	CHECK(parse(&o, err, 3, "--duration", "1e300") == -1);
+	CHECK(parse(&o, err, 3, "--duration", "nan") == -1);
+	CHECK(parse(&o, err, 3, "--format", "xml") == -1);
+	CHECK(parse(&o, err, 2, "-0") == -1);
+	CHECK(strstr(err, "numbered from 1"));
+	CHECK(parse(&o, err, 3, "-1", "-2") == -1);
+	CHECK(parse(&o, err, 3, "a", "b") == -1);
+	CHECK(parse(&o, err, 2, "--verbose") == -1);
+	CHECK(parse(&o, err, 2, "--list=yes") == -1);
+	CHECK(parse(&o, err, 3, "--shader-dir", "") == -1);
+}
+
+static void cli_usage_should_name_every_option(void)
+{
+	const char *opts[] = { "--list", "--verbose", "--headless", "--format", "--target-ms",
+	                       "--duration", "--validate", "--shader-dir", "--help", "--version" };
+	for (size_t i = 0; i < sizeof opts / sizeof *opts; i++)
+		CHECK(strstr(cli_usage, opts[i]));
+}
+
+int main(void)
+{
+	RUN(cli_should_default_to_the_tutorials_settings);
+	RUN(cli_should_take_dash_n_and_a_name);
+	RUN(cli_should_read_values_in_both_spellings);
+	RUN(cli_should_refuse_bad_input_with_a_reason);
+	RUN(cli_usage_should_name_every_option);
+	return CHECK_DONE();
+}

@@ -1,0 +1,67 @@
+#include <math.h>
+
+#include "check.h"
+#include "fmt.h"
+
+static const char *si(double v)
+{
+	static char buf[FMT_SI_LEN];
+	return fmt_si(v, buf, sizeof buf);
+}
+
+static void fmt_si_should_print_the_tutorials_figures(void)
+{
+	CHECK_STR(si(3.03e9), "3.03 G");
+	CHECK_STR(si(49.3e9), "49.3 G");
+	CHECK_STR(si(629e9), "629 G");
+	CHECK_STR(si(846e-6), "846 u");
+	CHECK_STR(si(8.72e-3), "8.72 m");
+	CHECK_STR(si(6.22e12), "6.22 T");
+}
+
+static void fmt_si_should_carry_rounding_into_the_next_prefix(void)
+{
+	CHECK_STR(si(999.6), "1.00 k");
+	CHECK_STR(si(999.4), "999 ");
+	CHECK_STR(si(9.996), "10.0 ");
+	CHECK_STR(si(99.96e6), "100 M");
+	CHECK_STR(si(0.9996e-3), "1.00 m");
+	CHECK_STR(si(999.6e-9), "1.00 u");
+}
+
+static void fmt_si_should_handle_zero_nan_and_negatives(void)
+{
+	CHECK_STR(si(0.0), "0.00 ");
+	CHECK_STR(si(-0.0), "0.00 ");
+	CHECK_STR(si(NAN), "NaN ");
+	CHECK_STR(si(INFINITY), "inf ");
+	CHECK_STR(si(-INFINITY), "-inf ");
+	CHECK_STR(si(-3.03e9), "-3.03 G");
+	CHECK_STR(si(-846e-6), "-846 u");
+	CHECK_STR(si(1.0), "1.00 ");
+}
+
+static void fmt_si_should_keep_the_extreme_prefix_outside_the_range(void)
+{
+	CHECK_STR(si(1e15), "1.00 P");
+	CHECK_STR(si(2.5e18), "2.5e+03 P");
+	CHECK_STR(si(1e-9), "1.00 n");
+	CHECK_STR(si(5e-12), "0.005 n");
+}
+
+static void fmt_si_should_truncate_safely(void)
+{
+	char small[4];
+	fmt_si(3.03e9, small, sizeof small);
+	CHECK_STR(small, "3.0");
+}
+
+int main(void)
+{
+	RUN(fmt_si_should_print_the_tutorials_figures);
+	RUN(fmt_si_should_carry_rounding_into_the_next_prefix);
+	RUN(fmt_si_should_handle_zero_nan_and_negatives);
+	RUN(fmt_si_should_keep_the_extreme_prefix_outside_the_range);
+	RUN(fmt_si_should_truncate_safely);
+	return CHECK_DONE();
+}

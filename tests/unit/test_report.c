@@ -1,0 +1,128 @@
+#include <cjson/cJSON.h>
+#include <math.h>
+#include <stdlib.h>
+
+#include "check.h"
+#include "report.h"
+
+static Sample tutorial_row(void)
+{
+	/* 1.15 ms into the run, one group, 846 us: the tutorial's first line */
+	Sample s = {
+		.seq = 0, .t_ms = 1.15, .x = 1, .y = 1, .z = 1, .groups = 1,
+		.flop = 2560000, .gpu_ns = 846000, .cpu_ns = 1020000,
+		.flags = SAMPLE_GPU_TIMED,
+	};
+	s.flops = (double)s.flop / 846e-6;
+	return s;
+}
+
+static void table_row_should_read_like_the_tutorials(void)
+{
+	Sample s = tutorial_row();
+	char buf[256];
+	report_table_row(&s, buf, sizeof buf);
+	CHECK_STR(buf, "     1.15ms                1               846 us        3.03 GFLOPS       1.02 ms");
+	/* the columns line up with the header */
+	CHECK(strstr(report_table_header, "Measurement") - report_table_header == 1);
+}
+
+static void table_row_should_use_cpu_time_without_timestamps(void)
+{
+	Sample s = tutorial_row();
+	s.flags = 0;
+	s.gpu_ns = 0;
+	s.flops = (double)s.flop / 1.02e-3;
+	char buf[256];
+	report_table_row(&s, buf, sizeof buf);
+	CHECK(strstr(buf, "1.02 ms        2.51 GFLOPS       1.02 ms"));
+}
+
+static void csv_row_should_carry_every_field(void)
+{
+	Sample s = tutorial_row();
+	s.flags |= SAMPLE_STEADY;
+	char buf[256];
+	report_csv_row(&s, buf, sizeof buf);
+	CHECK_STR(buf, "0,1.150,1,1,1,1,2560000,846000,1020000,3.02600473e+09,1,1,0");
+	/* as many fields as the header names */
+	int commas_h = 0, commas_r = 0;
+	for (const char *p = report_csv_header; *p; p++)
+		commas_h += *p == ',';
+	for (const char *p = buf; *p; p++)
+		commas_r += *p == ',';
+	CHECK(commas_h == commas_r);
+}
+
+static void json_row_should_parse_back(void)
+{
+	Sample s = tutorial_row();
+	char buf[512];
+	CHECK(report_json_row(&s, buf, sizeof buf));
+	cJSON *o = cJSON_Parse(buf);
+	CHECK(o != NULL);
+	if (!o)
+		return;
+	CHECK_STR(cJSON_GetObjectItem(o, "type")->valuestring, "sample");
+	CHECK(cJSON_GetObjectItem(o, "groups")->valuedouble == 1);
+	CHECK(cJSON_GetObjectItem(o, "gpu_ns")->valuedouble == 846000);
+	CHECK(cJSON_IsTrue(cJSON_GetObjectItem(o, "gpu_timed")));
+	CHECK(cJSON_IsFalse(cJSON_GetObjectItem(o, "steady")));
+	CHECK_NEAR(cJSON_GetObjectItem(o, "flops")->valuedouble, s.flops, 1);
+	cJSON_Delete(o);
+}
+
+static void summary_should_cover_steady_samples_only(void)
+{
+	Summary sum;
+	summary_init(&sum);
+	for (int i = 0; i < 10; i++) {
+		Sample s = tutorial_row();
+		s.flops = i < 4 ? 1e9 : 100e9 + i * 1e9; /* growth: 4 samples, steady: 6 */
+		s.flags = SAMPLE_GPU_TIMED | (i >= 4 ? SAMPLE_STEADY : 0) | (i == 0 ? SAMPLE_VERIFIED : 0);
+		s.gpu_ns = 90;
+		s.cpu_ns = 100;
+		summary_add(&sum, &s);
+	}
+	SummaryResult r;
+	summary_result(&sum, &r);
+	CHECK(r.samples == 10 && r.steady == 6 && r.verified == 1 && r.gpu_timed == 10);
+	CHECK_NEAR(r.flops.min, 104e9, 1);
+	CHECK_NEAR(r.flops.max, 109e9, 1);
+	CHECK_NEAR(r.flops.median, 106.5e9, 1);
+	CHECK_NEAR(r.ratio_median, 0.9, 1e-12);
+	summary_done(&sum);
+}
+
+static void summary_without_timestamps_should_say_so(void)
+{
+	Summary sum;
+	summary_init(&sum);
+	Sample s = tutorial_row();
+	s.flags = 0;
+	summary_add(&sum, &s);
+	SummaryResult r;
+	summary_result(&sum, &r);
+	CHECK(isnan(r.ratio_median));
+	CHECK(r.flops.n == 0);
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	report_summary_text(f, &r, 0, 1, 20);
+	fclose(f);
+	CHECK(strstr(text, "no GPU timestamps"));
+	CHECK(strstr(text, "no sample reached the target"));
+	free(text);
+	summary_done(&sum);
+}
+
+int main(void)
+{
+	RUN(table_row_should_read_like_the_tutorials);
+	RUN(table_row_should_use_cpu_time_without_timestamps);
+	RUN(csv_row_should_carry_every_field);
+	RUN(json_row_should_parse_back);
+	RUN(summary_should_cover_steady_samples_only);
+	RUN(summary_without_timestamps_should_say_so);
+	return CHECK_DONE();
+}

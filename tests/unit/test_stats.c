@@ -1,0 +1,69 @@
+#include <math.h>
+
+#include "check.h"
+#include "stats.h"
+
+static void stats_should_match_hand_computed_values(void)
+{
+	const double v[] = { 5, 1, 4, 2, 3 };
+	Stats s;
+	CHECK(stats_compute(v, 5, &s));
+	CHECK(s.n == 5);
+	CHECK_NEAR(s.min, 1, 0);
+	CHECK_NEAR(s.max, 5, 0);
+	CHECK_NEAR(s.median, 3, 0);
+	CHECK_NEAR(s.mean, 3, 1e-12);
+	CHECK_NEAR(s.std, sqrt(2.5), 1e-12);
+	CHECK_NEAR(s.ci95, 2.776 * sqrt(2.5) / sqrt(5.0), 1e-9);
+}
+
+static void stats_should_average_the_middle_pair_for_even_counts(void)
+{
+	const double v[] = { 4, 1, 3, 2 };
+	Stats s;
+	CHECK(stats_compute(v, 4, &s));
+	CHECK_NEAR(s.median, 2.5, 0);
+}
+
+static void stats_should_skip_nan_and_refuse_empty_input(void)
+{
+	const double v[] = { NAN, 7, NAN };
+	Stats s;
+	CHECK(stats_compute(v, 3, &s));
+	CHECK(s.n == 1);
+	CHECK_NEAR(s.median, 7, 0);
+	CHECK_NEAR(s.std, 0, 0);
+	CHECK_NEAR(s.ci95, 0, 0);
+	CHECK(!stats_compute(v, 0, &s));
+	CHECK(s.n == 0);
+	const double only_nan[] = { NAN };
+	CHECK(!stats_compute(only_nan, 1, &s));
+}
+
+static void stats_t95_should_follow_students_table(void)
+{
+	CHECK_NEAR(stats_t95(1), 12.706, 1e-3);
+	CHECK_NEAR(stats_t95(10), 2.228, 1e-3);
+	CHECK_NEAR(stats_t95(30), 2.042, 1e-3);
+	CHECK_NEAR(stats_t95(40), 2.021, 2e-3);
+	CHECK_NEAR(stats_t95(100), 1.984, 2e-3);
+	CHECK_NEAR(stats_t95(100000), 1.960, 1e-3);
+}
+
+static void stats_median_inplace_should_sort(void)
+{
+	double v[] = { 3, 1, 2 };
+	CHECK_NEAR(stats_median_inplace(v, 3), 2, 0);
+	CHECK(v[0] == 1 && v[1] == 2 && v[2] == 3);
+	CHECK(isnan(stats_median_inplace(v, 0)));
+}
+
+int main(void)
+{
+	RUN(stats_should_match_hand_computed_values);
+	RUN(stats_should_average_the_middle_pair_for_even_counts);
+	RUN(stats_should_skip_nan_and_refuse_empty_input);
+	RUN(stats_t95_should_follow_students_table);
+	RUN(stats_median_inplace_should_sort);
+	return CHECK_DONE();
+}

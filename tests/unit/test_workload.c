@@ -1,0 +1,129 @@
+#include <math.h>
+#include <stdlib.h>
+
+#include "check.h"
+#include "workload.h"
+
+/* Fills the slots the check reads (the others stay as they are). */
+static void fill(const FmaParams *p, const FmaCheck *c, float *v)
+{
+	for (size_t i = 0; i < c->n; i++)
+		v[c->slot[i]] = fma_reference(p, c->slot[i]);
+}
+
+static void fma_flop_count_should_be_two_per_step_per_chain(void)
+{
+	FmaParams p;
+	fma_params_for(&p, true, 1024);
+	CHECK(fma_flop_per_invocation(&p) == 2ull * 4 * p.vec4s * p.unroll * p.iters);
+	char err[128];
+	CHECK(fma_params_parse("2,16,64,128", &p, 1024, err, sizeof err));
+	CHECK(fma_flop_per_invocation(&p) == 2ull * 8 * 16 * 64);
+	CHECK(p.local_size == 128);
+}
+
+static void fma_params_should_respect_the_local_size_limit(void)
+{
+	FmaParams p;
+	fma_params_for(&p, false, 64);
+	CHECK(p.local_size == 64);
+	char err[128];
+	CHECK(!fma_params_parse("2,16,64,128", &p, 64, err, sizeof err));
+	CHECK(!fma_params_parse("5,16,64,64", &p, 64, err, sizeof err));
+	CHECK(!fma_params_parse("2,16,64", &p, 64, err, sizeof err));
+	CHECK(!fma_params_parse("2,16,64,64x", &p, 64, err, sizeof err));
+}
+
+static void fma_reference_should_stay_bounded_and_depend_on_the_slot(void)
+{
+	FmaParams p;
+	fma_params_for(&p, false, 256);
+	float a = fma_reference(&p, 0), b = fma_reference(&p, 65535);
+	CHECK(isfinite(a) && isfinite(b));
+	CHECK(a > 0 && a < 4 * p.vec4s * 3.0f);
+	CHECK(fabsf(a - b) > 1e-2f);
+}
+
+static void fma_check_should_accept_the_reference_values(void)
+{
+	FmaParams p;
+	fma_params_for(&p, true, 256);
+	FmaCheck c;
+	fma_check_init(&c, &p);
+	float *v = calloc(WORKLOAD_SLOTS, sizeof *v);
+	fill(&p, &c, v);
+	char msg[256];
+	CHECK(fma_check(&c, v, WORKLOAD_SLOTS, msg, sizeof msg) == (int)WORKLOAD_CHECKS);
+	/* one workgroup of 256 reaches only the first slots */
+	CHECK(fma_check(&c, v, 256, msg, sizeof msg) == (int)WORKLOAD_CHECKS / 2);
+	free(v);
+}
+
+static void fma_check_should_catch_a_device_that_skipped_work(void)
+{
+	FmaParams p;
+	fma_params_for(&p, true, 256);
+	FmaCheck c;
+	fma_check_init(&c, &p);
+	float *v = calloc(WORKLOAD_SLOTS, sizeof *v);
+	char msg[256];
+
+	/* 3% fewer loop steps, same constants */
+	FmaParams lazy = p;
+	lazy.iters = p.iters - (p.iters * 3 + 99) / 100;
+	fill(&lazy, &c, v);
+	CHECK(fma_check(&c, v, WORKLOAD_SLOTS, msg, sizeof msg) == -1);
+	CHECK(strstr(msg, "did not do the work"));
+
+	/* a slot never written (still 0xffffffff: NaN) */
+	fill(&p, &c, v);
+	memset(&v[c.slot[40]], 0xff, sizeof *v);
+	CHECK(fma_check(&c, v, WORKLOAD_SLOTS, msg, sizeof msg) == -1);
+
+	/* one value 1% off */
+	fill(&p, &c, v);
+	v[3] *= 1.01f;
+	CHECK(fma_check(&c, v, WORKLOAD_SLOTS, msg, sizeof msg) == -1);
+	free(v);
+}
+
+static void fma_check_should_tolerate_unfused_arithmetic(void)
+{
+	FmaParams p;
+	fma_params_for(&p, false, 256);
+	FmaCheck c;
+	fma_check_init(&c, &p);
+	/* the same chains with a separate multiply and add, as a driver may do */
+	float *v = calloc(WORKLOAD_SLOTS, sizeof *v);
+	for (size_t ci = 0; ci < c.n; ci++) {
+		uint32_t slot = c.slot[ci];
+		float s = (float)slot * (1.0f / 65536.0f), r = 0;
+		for (uint32_t vv = 0; vv < p.vec4s; vv++) {
+			volatile float x[4];
+			for (int k = 0; k < 4; k++)
+				x[k] = s + 0.125f * (float)(4 * vv + k);
+			for (uint32_t i = 0; i < p.unroll * p.iters; i++)
+				for (int k = 0; k < 4; k++) {
+					volatile float m = x[k] * p.a;
+					x[k] = m + p.b;
+				}
+			float part = (x[0] + x[1]) + (x[2] + x[3]);
+			r = vv ? r + part : part;
+		}
+		v[slot] = r;
+	}
+	char msg[256];
+	CHECK(fma_check(&c, v, WORKLOAD_SLOTS, msg, sizeof msg) == (int)WORKLOAD_CHECKS);
+	free(v);
+}
+
+int main(void)
+{
+	RUN(fma_flop_count_should_be_two_per_step_per_chain);
+	RUN(fma_params_should_respect_the_local_size_limit);
+	RUN(fma_reference_should_stay_bounded_and_depend_on_the_slot);
+	RUN(fma_check_should_accept_the_reference_values);
+	RUN(fma_check_should_catch_a_device_that_skipped_work);
+	RUN(fma_check_should_tolerate_unfused_arithmetic);
+	return CHECK_DONE();
+}
