@@ -15,11 +15,13 @@ static void set_chain_constants(FmaParams *p)
 
 void fma_params_for(FmaParams *p, bool cpu_device, uint32_t max_local_size)
 {
-	/* 12 chains: on lavapipe (256-bit AVX2 code) 8 chains leave the two FMA
-	 * ports idle half the time and 16 spill; see docs/PERFORMANCE.md. */
+	/* 12 chains: on lavapipe (256-bit code) 8 chains leave the FMA ports
+	 * idle and 16 spill. GPUs get a longer unrolled body: on the H200 the
+	 * loop's own instructions cost 0.6% at 32 steps and 0.3% at 128.
+	 * bench/fp32.sh measured both; see docs/PERFORMANCE.md. */
 	p->vec4s = 3;
-	p->unroll = 32;
-	p->iters = cpu_device ? 32 : 128;
+	p->unroll = cpu_device ? 32 : 128;
+	p->iters = 32;
 	p->local_size = max_local_size < 256 ? max_local_size : 256;
 	if (p->local_size == 0)
 		p->local_size = 1;
