@@ -5,7 +5,7 @@ PKGS    := vulkan ncursesw libcjson
 CFLAGS  ?= -O2 -g
 CFLAGS  += -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -Wall -Wextra -Werror \
            -Wshadow -Wstrict-prototypes -Wmissing-prototypes -pthread -MMD -MP \
-           $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+           -Isrc -Iui $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 # Debian 12's libshaderc.so.1 does not link (undefined glslang symbols): link it statically.
 SHADERC := -lshaderc_combined -lglslang -lMachineIndependent -lOSDependent -lGenericCodeGen \
            -lOGLCompiler -lSPIRV -lSPIRV-Tools-opt -lSPIRV-Tools -lstdc++
@@ -15,8 +15,12 @@ B       := build
 # Pure modules: no Vulkan, no terminal. Unit tests link only these.
 PURE    := fmt adapt stats ring devsel cli workload report
 ENGINE  := err vkctx shader compute engine listing headless
-OBJ     := $(addprefix $(B)/src/,$(addsuffix .o,$(PURE) $(ENGINE) main))
-PURE_OBJ:= $(addprefix $(B)/src/,$(addsuffix .o,$(PURE)))
+# ui/: pure pieces (unit-tested) and the curses screens.
+UI_PURE := theme plot layout history
+UI      := screen picker dashboard ui
+OBJ     := $(addprefix $(B)/src/,$(addsuffix .o,$(PURE) $(ENGINE) main)) \
+           $(addprefix $(B)/ui/,$(addsuffix .o,$(UI_PURE) $(UI)))
+PURE_OBJ:= $(addprefix $(B)/src/,$(addsuffix .o,$(PURE))) $(addprefix $(B)/ui/,$(addsuffix .o,$(UI_PURE)))
 UNIT    := $(patsubst tests/unit/%.c,$(B)/tests/%,$(wildcard tests/unit/test_*.c))
 
 # Debian packages needed to build, run and test.
@@ -31,6 +35,10 @@ $(B)/flopscope: $(OBJ)
 	$(CC) $(CFLAGS) -o $@ $^ $(LDFLAGS) $(LDLIBS)
 
 $(B)/src/%.o: src/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -c -o $@ $<
+
+$(B)/ui/%.o: ui/%.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -c -o $@ $<
 

@@ -26,13 +26,21 @@ const char cli_usage[] =
 	"                     when stdout is not a terminal)\n"
 	"  --format FMT       headless output: table (default), csv, json (JSON Lines)\n"
 	"  --target-ms MS     wanted time of one dispatch (default 20)\n"
-	"  --duration S       seconds to measure (default 3 headless; 0 = until\n"
-	"                     stopped with Ctrl-C)\n"
+	"  --duration S       seconds to measure (default: 3 headless, until quit in\n"
+	"                     the dashboard; 0 = until stopped with Ctrl-C or q)\n"
 	"  --validate         enable VK_LAYER_KHRONOS_validation; any message it\n"
 	"                     reports makes the run fail (exit 1)\n"
+	"  --theme NAME|PATH  dashboard colours: dark (default), light, mono, or a\n"
+	"                     JSON file (see themes/); NO_COLOR=1 disables colour\n"
 	"  --shader-dir DIR   read shaders from DIR (default: shaders/ next to the\n"
 	"                     program, or $FLOPSCOPE_SHADER_DIR)\n"
 	"  --help, --version\n"
+	"\n"
+	"Dashboard keys:\n"
+	"  up/down j/k, mouse, Enter   pick a device (picker); q quits\n"
+	"  space  pause/resume     r  restart the loop      d  back to the picker\n"
+	"  + / -  target time x2, /2   z  whole session / window   t  next theme\n"
+	"  ?      help             q  quit (Ctrl-C too)\n"
 	"\n"
 	"Exit status: 0 success, 1 runtime failure, 2 bad usage or input.\n";
 
@@ -112,7 +120,7 @@ int cli_parse(int argc, char **argv, Options *o, char *err, size_t errlen)
 			val = eq + 1;
 
 		static const char *const with_value[] = {
-			"--format", "--target-ms", "--duration", "--shader-dir",
+			"--format", "--target-ms", "--duration", "--shader-dir", "--theme",
 		};
 		bool needs = false;
 		for (size_t k = 0; k < sizeof with_value / sizeof *with_value; k++)
@@ -160,6 +168,12 @@ int cli_parse(int argc, char **argv, Options *o, char *err, size_t errlen)
 			if (parse_number(name, val, 0, CLI_MAX_DURATION_S, false, &o->duration_s, err, errlen))
 				return -1;
 			o->duration_given = true;
+		} else if (!strcmp(name, "--theme")) {
+			if (!*val) {
+				snprintf(err, errlen, "--theme: empty name");
+				return -1;
+			}
+			o->theme = val;
 		} else if (!strcmp(name, "--shader-dir")) {
 			if (!*val) {
 				snprintf(err, errlen, "--shader-dir: empty path");

@@ -21,6 +21,7 @@ typedef struct Options {
 	unsigned dev_index;    /* -N, 1-based; 0 when absent */
 	const char *dev_word;  /* name filter or NULL */
 	const char *shader_dir;/* NULL: next to the executable */
+	const char *theme;     /* dashboard theme name or path; NULL: dark */
 } Options;
 
 #define CLI_DEFAULT_TARGET_MS 20.0

@@ -53,6 +53,7 @@ int engine_create(Engine *e, const EngineConfig *cfg, char *err)
 	atomic_init(&e->restart, 0);
 	atomic_init(&e->state, ENGINE_READY);
 	atomic_init(&e->checks_passed, 0);
+	atomic_init(&e->target_ns, (uint64_t)(cfg->target_ms * 1e6));
 
 	const DeviceInfo *d = cfg->dev;
 	uint32_t max_local = d->max_group_size[0] < d->max_invocations ? d->max_group_size[0]
@@ -173,6 +174,7 @@ static void *engine_main(void *arg)
 			atomic_store(&e->state, ENGINE_GROWING);
 		}
 
+		e->adapt.target_s = (double)atomic_load(&e->target_ns) * 1e-9;
 		bool steady = rule == ADAPT_RESCALE;
 		bool check = seq < 2 || seq % e->cfg.check_every == 0 || (steady && !checked_steady);
 		DispatchTiming t;
@@ -252,6 +254,16 @@ void engine_set_paused(Engine *e, bool paused)
 void engine_request_restart(Engine *e)
 {
 	atomic_fetch_add(&e->restart, 1);
+}
+
+void engine_set_target_ms(Engine *e, double ms)
+{
+	atomic_store(&e->target_ns, (uint64_t)(ms * 1e6));
+}
+
+double engine_target_ms(Engine *e)
+{
+	return (double)atomic_load(&e->target_ns) * 1e-6;
 }
 
 EngineState engine_state(Engine *e)

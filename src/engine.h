@@ -57,6 +57,7 @@ typedef struct Engine {
 	_Atomic bool stop;
 	_Atomic unsigned restart;
 	_Atomic int state;
+	_Atomic uint64_t target_ns;   /* changed by engine_set_target_ms */
 	_Atomic uint64_t checks_passed;
 	char error[ERR_LEN];     /* written before state becomes ENGINE_ERROR */
 	VkResult error_vk;
@@ -71,6 +72,9 @@ bool engine_start(Engine *e, char *err);
 void engine_request_stop(Engine *e);
 void engine_set_paused(Engine *e, bool paused);
 void engine_request_restart(Engine *e);
+/* New dispatch target, taken at the next dispatch (the loop rescales to it). */
+void engine_set_target_ms(Engine *e, double ms);
+double engine_target_ms(Engine *e);
 EngineState engine_state(Engine *e);
 const char *engine_state_str(EngineState s);
 /* Meaningful once engine_state() returned ENGINE_ERROR. */

@@ -6,7 +6,7 @@ void listing_entry(const DeviceInfo *d, size_t number, char *buf, size_t len)
 	         d->queue_family, devinfo_type_str(d->type));
 }
 
-static void print_details(FILE *f, const DeviceInfo *d)
+void listing_details(FILE *f, const DeviceInfo *d)
 {
 	char api[32], drv[32], uuid[40];
 	devinfo_version_str(d->api_version, api, sizeof api);
@@ -43,6 +43,6 @@ void listing_print(FILE *f, const VkCtx *c, bool verbose)
 		listing_entry(&c->entries[i], i + 1, line, sizeof line);
 		fprintf(f, "%s\n", line);
 		if (verbose)
-			print_details(f, &c->entries[i]);
+			listing_details(f, &c->entries[i]);
 	}
 }

@@ -10,5 +10,7 @@
 /* "   N: name (compute queue: F, type: T)" */
 void listing_entry(const DeviceInfo *d, size_t number, char *buf, size_t len);
 void listing_print(FILE *f, const VkCtx *c, bool verbose);
+/* The --verbose facts of one entry, indented lines. */
+void listing_details(FILE *f, const DeviceInfo *d);
 
 #endif

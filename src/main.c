@@ -13,6 +13,7 @@
 #include "headless.h"
 #include "listing.h"
 #include "shader.h"
+#include "ui.h"
 #include "version.h"
 #include "vkctx.h"
 
@@ -91,16 +92,31 @@ int main(int argc, char **argv)
 		listing_print(stdout, &ctx, o.verbose);
 		goto out;
 	}
-	int idx = pick_device(&ctx, &o);
-	if (idx < 0) {
-		status = 2;
-		goto out;
+	bool named = o.dev_index || o.dev_word;
+	if (!o.headless && (!isatty(STDOUT_FILENO) || !isatty(STDIN_FILENO)))
+		o.headless = true;
+	int idx = -1;
+	if (named || o.headless) {
+		idx = pick_device(&ctx, &o);
+		if (idx < 0) {
+			status = 2;
+			goto out;
+		}
 	}
-	if (!o.headless && !isatty(STDOUT_FILENO))
-		o.headless = true;
+	install_signals();
 	if (!o.headless) {
-		fprintf(stderr, "flopscope: this build has no dashboard yet; printing the table instead\n");
+		/* A device named on the command line skips the picker. */
+		status = ui_run(&ctx, &o, idx, &quit_flag);
+		if (status >= 0)
+			goto out;
+		const char *term = getenv("TERM");
+		fprintf(stderr, "flopscope: cannot use this terminal (TERM=%s); printing the table instead\n",
+		        term && *term ? term : "unset");
 		o.headless = true;
+		if (idx < 0 && (idx = pick_device(&ctx, &o)) < 0) {
+			status = 2;
+			goto out;
+		}
 	}
 
 	char dir[4096];
@@ -119,7 +135,6 @@ int main(int argc, char **argv)
 		status = rc == -2 ? 2 : 1;
 		goto out;
 	}
-	install_signals();
 	status = headless_run(&e, &o, &quit_flag);
 	engine_destroy(&e);
 out:;

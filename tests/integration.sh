@@ -180,6 +180,100 @@ t_help_and_version() {
 	"$FS" --version | grep -Eq '^flopscope [0-9]+\.[0-9]+\.[0-9]+$' || die "bad --version"
 }
 
+# --- the dashboard, driven through tmux -------------------------------------
+TM() { tmux -S "$T/tmux.sock" "$@"; }
+screen() { TM capture-pane -p -t fs 2>/dev/null; }
+
+# wait_for REGEX [SECONDS]: polls the pane until REGEX shows (bounded).
+wait_for() {
+	local deadline=$((SECONDS + ${2:-30}))
+	while [ $SECONDS -lt $deadline ]; do
+		screen | grep -Eq "$1" && return 0
+		sleep 0.1
+	done
+	die "timed out waiting for /$1/; screen was:"$'\n'"$(screen)"
+}
+
+# start_ui ARGS...: flopscope in a 120x36 tmux pane; its exit status lands in $T/exit.
+start_ui() {
+	rm -f "$T/exit"
+	TM kill-server 2>/dev/null
+	TM new-session -d -s fs -x 120 -y 36 "LANG=C.UTF-8 $* ; echo \$? > $T/exit" || die "tmux failed"
+	TM set-option -t fs remain-on-exit on >/dev/null
+}
+
+wait_exit() {
+	local deadline=$((SECONDS + ${1:-20}))
+	while [ $SECONDS -lt $deadline ]; do
+		[ -s "$T/exit" ] && return 0
+		sleep 0.1
+	done
+	die "flopscope did not exit; screen was:"$'\n'"$(screen)"
+}
+
+samples() { screen | sed -n 's/.*| samples \([0-9]*\) |.*/\1/p'; }
+
+t_dashboard_should_pick_run_pause_resize_and_quit() {
+	start_ui "$FS" || return 1
+	wait_for 'pick a device' || return 1
+	wait_for '1: llvmpipe .*compute queue: 0, type: Cpu' || return 1
+	wait_for 'timestamps: 64 valid bits' || return 1   # details pane
+	TM send-keys -t fs Enter
+	wait_for 'FLOPS at the target time' || return 1
+	wait_for 'median +[0-9.]+ [kMGT]FLOPS' || return 1
+	screen | LC_ALL=C grep -q $'\xe2[\xa0-\xa3]' || die "no Braille glyphs: $(screen)"
+	wait_for 'flopscope +STEADY' || return 1
+	TM send-keys -t fs '?'
+	wait_for 'this help' || return 1
+	TM send-keys -t fs x
+	TM resize-window -t fs -x 60 -y 20
+	wait_for 'terminal too small' || return 1
+	TM resize-window -t fs -x 100 -y 30
+	wait_for 'FLOPS at the target time' || return 1
+	TM send-keys -t fs ' '
+	wait_for 'PAUSED' || return 1
+	local a b
+	a=$(samples)
+	for _ in $(seq 10); do sleep 0.1; b=$(samples); [ "$a" = "$b" ] || break; done
+	[ -n "$a" ] && [ "$a" = "$b" ] || die "samples went on while paused: $a -> $b"
+	TM send-keys -t fs ' '
+	wait_for 'STEADY|GROWING' || return 1
+	TM send-keys -t fs q
+	wait_exit || return 1
+	[ "$(cat "$T/exit")" = 0 ] || die "exit status $(cat "$T/exit")"
+	[ "$(TM display -p -t fs '#{alternate_on}')" = 0 ] || die "terminal left in the alternate screen"
+}
+
+t_dashboard_named_device_should_skip_the_picker_and_stop_on_ctrl_c() {
+	start_ui "$FS" llvm || return 1
+	wait_for 'FLOPS at the target time' || return 1
+	screen | grep -q 'pick a device' && die "picker shown"
+	TM send-keys -t fs C-c
+	wait_exit || return 1
+	[ "$(cat "$T/exit")" = 0 ] || die "exit status $(cat "$T/exit")"
+	[ "$(TM display -p -t fs '#{alternate_on}')" = 0 ] || die "terminal not restored"
+}
+
+t_dashboard_broken_theme_should_fall_back_with_a_message() {
+	printf '{"roles": {"flops_line": {"fg": "purple"}}}' >"$T/bad.json"
+	start_ui NO_COLOR=1 "$FS" llvm --theme "$T/bad.json" || return 1
+	wait_for 'bad.json: role "flops_line": fg "purple" is not a colour' || return 1
+	wait_for 'FLOPS at the target time' || return 1
+	TM send-keys -t fs t
+	wait_for 'theme dark' || return 1
+	TM send-keys -t fs q
+	wait_exit || return 1
+	[ "$(cat "$T/exit")" = 0 ] || die "exit status $(cat "$T/exit")"
+}
+
+t_dashboard_without_terminal_type_should_print_the_table() {
+	TERM= script -qec "$FS llvm --duration 0.5" /dev/null >"$T/out" 2>&1
+	rc=$?
+	[ "$rc" = 0 ] || die "exit $rc: $(cat "$T/out")"
+	grep -q 'cannot use this terminal (TERM=unset)' "$T/out" || die "no message: $(head -5 "$T/out")"
+	grep -q 'Summary: ' "$T/out" || die "no table"
+}
+
 names=$(declare -F | awk '{ print $3 }' | grep '^t_')
 [ $# -gt 0 ] && names=$(printf "t_%s\n" "${@#t_}")
 for t in $names; do

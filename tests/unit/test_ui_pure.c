@@ -1,0 +1,225 @@
+/* The dashboard's pure pieces: themes, plot rasterising, layout, history. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "check.h"
+#include "history.h"
+#include "layout.h"
+#include "plot.h"
+#include "theme.h"
+
+static void theme_should_parse_roles_colours_and_attributes(void)
+{
+	const char *j = "{\"name\":\"t\",\"roles\":{\"flops_line\":{\"fg\":\"bright_green\",\"bg\":17,"
+	                "\"attrs\":[\"bold\",\"underline\"]},\"axis\":{\"fg\":\"default\"}}}";
+	Theme t;
+	char err[256];
+	CHECK(theme_parse(j, strlen(j), &t, err, sizeof err));
+	CHECK_STR(t.name, "t");
+	CHECK(t.role[ROLE_FLOPS_LINE].fg == 10 && t.role[ROLE_FLOPS_LINE].bg == 17);
+	CHECK(t.role[ROLE_FLOPS_LINE].attrs == (THEME_BOLD | THEME_UNDERLINE));
+	CHECK(t.role[ROLE_AXIS].fg == THEME_DEFAULT_COLOR);
+	/* roles left out keep the default's style */
+	Theme def;
+	theme_default(&def);
+	CHECK(t.role[ROLE_HEADER].bg == def.role[ROLE_HEADER].bg);
+}
+
+static void theme_should_name_what_is_wrong(void)
+{
+	Theme t;
+	char err[256];
+	const char *cases[][2] = {
+		{ "{\"roles\":{\"flop_line\":{}}}", "unknown role \"flop_line\"" },
+		{ "{\"roles\":{\"axis\":{\"fg\":\"purple\"}}}", "\"purple\" is not a colour" },
+		{ "{\"roles\":{\"axis\":{\"fg\":256}}}", "256 is not a colour" },
+		{ "{\"roles\":{\"axis\":{\"attrs\":[\"blink\"]}}}", "unknown attribute \"blink\"" },
+		{ "{\"roles\":{\"axis\":{\"colour\":1}}}", "unknown key \"colour\"" },
+		{ "{\"roles\":[]}", "\"roles\" must be an object" },
+		{ "{\n\"roles\": {\n  \"axis\": { \"fg\": 1, }\n}}", "not valid JSON (line 3)" },
+		{ "[1,2]", "top level must be an object" },
+		{ "{\"name\":5,\"roles\":{}}", "\"name\" must be a string" },
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+		bool ok = theme_parse(cases[i][0], strlen(cases[i][0]), &t, err, sizeof err);
+		CHECK(!ok);
+		if (!ok && !strstr(err, cases[i][1]))
+			fprintf(stderr, "  case %zu: \"%s\" lacks \"%s\"\n", i, err, cases[i][1]), check_failed_now = 1;
+		CHECK(!strcmp(t.name, "dark (built in)")); /* falls back to the default */
+	}
+	/* deeply nested input is refused, not a crash */
+	size_t depth = 5000;
+	char *deep = malloc(2 * depth + 1);
+	memset(deep, '[', depth);
+	memset(deep + depth, ']', depth);
+	deep[2 * depth] = '\0';
+	CHECK(!theme_parse(deep, 2 * depth, &t, err, sizeof err));
+	free(deep);
+}
+
+static void shipped_themes_should_load(void)
+{
+	char names[8][64];
+	size_t n = theme_list("themes", names, 8);
+	CHECK(n >= 3);
+	const char *want[] = { "dark", "light", "mono" };
+	for (size_t w = 0; w < 3; w++) {
+		Theme t;
+		char err[600];
+		CHECK(theme_load(want[w], "themes", &t, err, sizeof err));
+		CHECK_STR(t.name, want[w]);
+	}
+	Theme t;
+	char err[600];
+	CHECK(!theme_load("nosuch", "themes", &t, err, sizeof err));
+	CHECK(strstr(err, "themes/nosuch.json: No such file"));
+}
+
+/* Compares the canvas, row by row, with a file under tests/golden/. */
+static void check_golden(const PlotCanvas *c, const char *path)
+{
+	FILE *f = fopen(path, "r");
+	CHECK(f != NULL);
+	if (!f)
+		return;
+	char want[256], got[256];
+	for (int r = 0; r < c->h; r++) {
+		if (!fgets(want, sizeof want, f)) {
+			CHECK(!"golden file too short");
+			break;
+		}
+		want[strcspn(want, "\n")] = '\0';
+		plot_row_text(c, r, got, sizeof got);
+		CHECK_STR(got, want);
+	}
+	fclose(f);
+}
+
+static void plot_should_draw_braille_goldens(void)
+{
+	/* a ramp then a plateau, 8 x 3 cells (16 x 12 dots) */
+	const double x[] = { 0, 1, 2, 3, 4, 5, 6, 7 };
+	const double y[] = { 0, 2, 4, 6, 6, 6, 6, 6 };
+	PlotAxis ax = { 0, 7, false }, ay = { 0, 6, false };
+	PlotCanvas c;
+	CHECK(plot_canvas_init(&c, 8, 3, true));
+	plot_series(&c, &ax, &ay, x, y, 8, 0);
+	check_golden(&c, "tests/golden/plot_braille.txt");
+	CHECK(c.series[0] == 0 && c.series[2 * 8] == 1);
+	plot_canvas_done(&c);
+}
+
+static void plot_should_draw_ascii_without_utf8(void)
+{
+	const double x[] = { 0, 1, 2, 3 };
+	const double y[] = { 0, 1, 2, 2 };
+	PlotAxis ax = { 0, 3, false }, ay = { 0, 2, false };
+	PlotCanvas c;
+	CHECK(plot_canvas_init(&c, 4, 2, false));
+	plot_series(&c, &ax, &ay, x, y, 4, 0);
+	check_golden(&c, "tests/golden/plot_ascii.txt");
+	plot_canvas_done(&c);
+}
+
+static void plot_should_clip_and_break_on_nan(void)
+{
+	const double x[] = { 0, 1, 2, 3 };
+	const double y[] = { 1, NAN, 1e300, 1 };
+	PlotAxis ax = { 0, 3, false }, ay = { 0, 2, false };
+	PlotCanvas c;
+	CHECK(plot_canvas_init(&c, 4, 2, true));
+	plot_series(&c, &ax, &ay, x, y, 4, 0);
+	plot_hline(&c, &ay, 5, 1); /* off the axis: nothing */
+	int set = 0;
+	for (int i = 0; i < 8; i++)
+		set += c.bits[i] != 0;
+	CHECK(set == 2); /* the two finite, in-range points alone */
+	plot_canvas_done(&c);
+}
+
+static void plot_axis_fit_should_pick_readable_ranges(void)
+{
+	const double v[] = { 3e12, NAN, 6e12 };
+	PlotAxis a;
+	plot_axis_fit(v, 3, false, &a);
+	CHECK(a.min == 0 && a.max > 6e12 && a.max < 6.5e12);
+	const double g[] = { 1, 10, 48000 };
+	plot_axis_fit(g, 3, true, &a);
+	CHECK(a.min == 1 && a.max == 1e5);
+	plot_axis_fit(v, 0, true, &a);
+	CHECK(a.min == 1 && a.max == 10);
+}
+
+static bool inside(Rect r, int cols, int rows)
+{
+	return r.x >= 0 && r.y >= 0 && r.w > 0 && r.h > 0 && r.x + r.w <= cols && r.y + r.h <= rows;
+}
+
+static bool overlap(Rect a, Rect b)
+{
+	return a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h && b.y < a.y + a.h;
+}
+
+static void layout_should_tile_without_overlap(void)
+{
+	const int sizes[][2] = { { 80, 24 }, { 120, 40 }, { 300, 90 }, { 81, 25 } };
+	for (size_t s = 0; s < 4; s++) {
+		Layout l;
+		int c = sizes[s][0], r = sizes[s][1];
+		layout_compute(c, r, &l);
+		CHECK(!l.too_small);
+		Rect all[] = { l.header, l.flops, l.groups, l.times, l.stats, l.jumps, l.status };
+		for (size_t i = 0; i < 7; i++) {
+			CHECK(inside(all[i], c, r));
+			for (size_t j = i + 1; j < 7; j++)
+				CHECK(!overlap(all[i], all[j]));
+		}
+		Rect cv = layout_canvas(l.times);
+		CHECK(cv.h >= 2 && cv.w >= 30);
+		CHECK(l.flops.h >= l.groups.h);
+	}
+	Layout l;
+	layout_compute(79, 24, &l);
+	CHECK(l.too_small);
+	layout_compute(80, 23, &l);
+	CHECK(l.too_small);
+	layout_compute(20, 5, &l);
+	CHECK(l.too_small);
+}
+
+static void history_should_stay_bounded_and_keep_the_whole_shape(void)
+{
+	History h;
+	CHECK(history_init(&h, 8));
+	for (uint64_t i = 0; i < 100; i++) {
+		Sample s = { .seq = i, .t_ms = (double)i, .flops = (double)i, .groups = 1,
+		             .cpu_ns = 1000, .gpu_ns = 900, .flags = SAMPLE_GPU_TIMED };
+		history_add(&h, &s);
+	}
+	CHECK(h.n <= 8 && h.n >= 4);
+	CHECK(h.total == 100 && h.last.seq == 99);
+	CHECK(h.t_s[0] == 0.0);                 /* the start is kept */
+	CHECK(h.t_s[h.n - 1] >= 0.064);         /* and the recent past */
+	for (size_t i = 1; i < h.n; i++)
+		CHECK(h.t_s[i] > h.t_s[i - 1]);
+	CHECK_NEAR(h.gpu_s[0], 900e-9, 1e-15);
+	CHECK(history_from(&h, 0.05) < h.n && h.t_s[history_from(&h, 0.05)] >= 0.05);
+	history_clear(&h);
+	CHECK(h.n == 0 && h.total == 0 && h.stride == 1);
+	history_done(&h);
+}
+
+int main(void)
+{
+	RUN(theme_should_parse_roles_colours_and_attributes);
+	RUN(theme_should_name_what_is_wrong);
+	RUN(shipped_themes_should_load);
+	RUN(plot_should_draw_braille_goldens);
+	RUN(plot_should_draw_ascii_without_utf8);
+	RUN(plot_should_clip_and_break_on_nan);
+	RUN(plot_axis_fit_should_pick_readable_ranges);
+	RUN(layout_should_tile_without_overlap);
+	RUN(history_should_stay_bounded_and_keep_the_whole_shape);
+	return CHECK_DONE();
+}

@@ -1,0 +1,83 @@
+#include "history.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+bool history_init(History *h, size_t cap)
+{
+	memset(h, 0, sizeof *h);
+	cap = cap < 2 ? 2 : cap + (cap & 1);
+	double **arr[] = { &h->t_s, &h->flops, &h->groups, &h->gpu_s, &h->cpu_s };
+	for (size_t i = 0; i < sizeof arr / sizeof *arr; i++) {
+		*arr[i] = malloc(cap * sizeof(double));
+		if (!*arr[i]) {
+			history_done(h);
+			return false;
+		}
+	}
+	h->cap = cap;
+	h->stride = 1;
+	return true;
+}
+
+void history_clear(History *h)
+{
+	h->n = 0;
+	h->stride = 1;
+	h->skipped = 0;
+	h->total = 0;
+	memset(&h->last, 0, sizeof h->last);
+}
+
+static void halve(History *h)
+{
+	double *arr[] = { h->t_s, h->flops, h->groups, h->gpu_s, h->cpu_s };
+	for (size_t a = 0; a < sizeof arr / sizeof *arr; a++)
+		for (size_t i = 0; i < h->n / 2; i++)
+			arr[a][i] = arr[a][2 * i];
+	h->n /= 2;
+	h->stride *= 2;
+}
+
+void history_add(History *h, const Sample *s)
+{
+	h->last = *s;
+	h->total++;
+	if (h->skipped + 1 < h->stride) {
+		h->skipped++;
+		return;
+	}
+	h->skipped = 0;
+	if (h->n == h->cap)
+		halve(h);
+	size_t i = h->n++;
+	h->t_s[i] = s->t_ms * 1e-3;
+	h->flops[i] = s->flops;
+	h->groups[i] = (double)s->groups;
+	h->gpu_s[i] = (s->flags & SAMPLE_GPU_TIMED) ? (double)s->gpu_ns * 1e-9 : NAN;
+	h->cpu_s[i] = (double)s->cpu_ns * 1e-9;
+}
+
+void history_done(History *h)
+{
+	free(h->t_s);
+	free(h->flops);
+	free(h->groups);
+	free(h->gpu_s);
+	free(h->cpu_s);
+	memset(h, 0, sizeof *h);
+}
+
+size_t history_from(const History *h, double t_min)
+{
+	size_t lo = 0, hi = h->n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (h->t_s[mid] < t_min)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}

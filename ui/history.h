@@ -1,0 +1,28 @@
+/* history: the samples a dashboard plots, as plain arrays. Bounded: when full,
+ * every other sample is dropped and later ones are thinned the same way, so a
+ * session of any length keeps its whole shape in fixed memory. Pure. */
+#ifndef FLOPSCOPE_HISTORY_H
+#define FLOPSCOPE_HISTORY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "sample.h"
+
+typedef struct History {
+	size_t n, cap;
+	size_t stride;      /* keep one sample in stride */
+	size_t skipped;     /* since the last kept one */
+	double *t_s, *flops, *groups, *gpu_s, *cpu_s;
+	Sample last;        /* newest sample, kept or not */
+	size_t total;       /* samples offered since the last clear */
+} History;
+
+bool history_init(History *h, size_t cap);  /* cap is made even, at least 2 */
+void history_add(History *h, const Sample *s);
+void history_clear(History *h);
+void history_done(History *h);
+/* First index whose time is >= t_min. */
+size_t history_from(const History *h, double t_min);
+
+#endif

@@ -1,0 +1,11 @@
+/* picker: choose a (device, compute queue) entry. */
+#ifndef FLOPSCOPE_PICKER_H
+#define FLOPSCOPE_PICKER_H
+
+#include "screen.h"
+#include "vkctx.h"
+
+/* Index of the chosen entry, or -1 when the user quits. */
+int picker_run(Screen *s, const VkCtx *ctx, int initial);
+
+#endif

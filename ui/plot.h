@@ -1,0 +1,46 @@
+/* plot: rasterising sample series into a grid of terminal cells. Pure: the
+ * canvas is plain memory; Braille cells (2x4 dots) in a UTF-8 locale, ASCII
+ * (1x3 levels) otherwise. Every dot remembers the series that drew it last so
+ * the screen can colour it. */
+#ifndef FLOPSCOPE_PLOT_H
+#define FLOPSCOPE_PLOT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct PlotCanvas {
+	int w, h;          /* cells */
+	int dx, dy;        /* dots per cell: 2x4 Braille, 1x3 ASCII */
+	bool braille;
+	uint8_t *bits;     /* w*h dot masks */
+	uint8_t *series;   /* w*h: 1 + the last series drawn into the cell, 0 = empty */
+} PlotCanvas;
+
+typedef struct PlotAxis {
+	double min, max;
+	bool log;          /* log10 scale; min and max > 0 */
+} PlotAxis;
+
+bool plot_canvas_init(PlotCanvas *c, int w, int h, bool braille);
+void plot_canvas_clear(PlotCanvas *c);
+void plot_canvas_done(PlotCanvas *c);
+
+/* Connects consecutive points (x[i], y[i]) with lines; NaN points break the
+ * line. Points outside the axes are clipped. */
+void plot_series(PlotCanvas *c, const PlotAxis *ax, const PlotAxis *ay, const double *x,
+                 const double *y, size_t n, int series);
+void plot_hline(PlotCanvas *c, const PlotAxis *ay, double y, int series);
+void plot_vline(PlotCanvas *c, const PlotAxis *ax, double x, int series);
+
+/* The cell's text (UTF-8, NUL-terminated; " " when empty). */
+void plot_cell(const PlotCanvas *c, int col, int row, char out[8]);
+/* A whole row as text, for tests and goldens. */
+void plot_row_text(const PlotCanvas *c, int row, char *out, size_t len);
+
+/* An axis covering v[0..n) (NaN skipped) with 5% headroom above; linear axes
+ * start at 0 when all values are positive; log axes span whole decades.
+ * Falls back to [0, 1] (log: [1, 10]) without data. */
+void plot_axis_fit(const double *v, size_t n, bool log, PlotAxis *out);
+
+#endif

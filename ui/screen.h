@@ -1,0 +1,40 @@
+/* screen: the terminal (curses setup, colours from the theme, restore on
+ * every exit path) shared by the picker and the dashboard. */
+#ifndef FLOPSCOPE_SCREEN_H
+#define FLOPSCOPE_SCREEN_H
+
+#include <curses.h>
+#include <signal.h>
+#include <stdbool.h>
+
+#include "theme.h"
+
+#define SCREEN_MAX_THEMES 32
+
+typedef struct Screen {
+	SCREEN *term;
+	bool color;          /* colours in use (not NO_COLOR, terminal has them) */
+	bool braille;        /* UTF-8 locale */
+	Theme theme;
+	char themes_dir[4096];
+	char theme_names[SCREEN_MAX_THEMES][64];
+	size_t theme_count;
+	int theme_index;     /* into theme_names, -1 for a path or the built-in one */
+	char message[512];   /* shown in the status line until replaced */
+	int message_role;
+	volatile sig_atomic_t *quit;
+} Screen;
+
+/* false when the terminal cannot be opened (TERM unset or unknown). */
+bool screen_open(Screen *s, const char *theme_arg, volatile sig_atomic_t *quit);
+void screen_close(Screen *s);
+/* The curses attributes of a theme role. */
+attr_t screen_attr(const Screen *s, ThemeRole r);
+void screen_apply_theme(Screen *s);
+void screen_next_theme(Screen *s);
+void screen_message(Screen *s, ThemeRole role, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/* Draws the "terminal too small" notice; true if the terminal is too small. */
+bool screen_too_small(Screen *s);
+
+#endif

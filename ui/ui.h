@@ -1,0 +1,15 @@
+/* ui: the interactive program: device picker, then the live dashboard. */
+#ifndef FLOPSCOPE_UI_H
+#define FLOPSCOPE_UI_H
+
+#include <signal.h>
+
+#include "cli.h"
+#include "vkctx.h"
+
+/* Runs the picker (unless preselected >= 0) and the dashboard until the user
+ * quits or *quit is set. Returns the exit status, or -1 when the terminal
+ * cannot be used (the caller then falls back to headless output). */
+int ui_run(const VkCtx *ctx, const Options *o, int preselected, volatile sig_atomic_t *quit);
+
+#endif
