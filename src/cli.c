@@ -30,6 +30,9 @@ const char cli_usage[] =
 	"                     the dashboard; 0 = until stopped with Ctrl-C or q)\n"
 	"  --validate         enable VK_LAYER_KHRONOS_validation; any message it\n"
 	"                     reports makes the run fail (exit 1)\n"
+	"  --fps N            dashboard redraws at most N times a second (1..20,\n"
+	"                     default 10); each frame costs the device a little\n"
+	"                     where the device is this CPU (docs/PERFORMANCE.md)\n"
 	"  --theme NAME|PATH  dashboard colours: dark (default), light, mono, or a\n"
 	"                     JSON file (see themes/); NO_COLOR=1 disables colour\n"
 	"  --shader-dir DIR   read shaders from DIR (default: shaders/ next to the\n"
@@ -79,6 +82,7 @@ int cli_parse(int argc, char **argv, Options *o, char *err, size_t errlen)
 	o->target_ms = CLI_DEFAULT_TARGET_MS;
 	o->duration_s = CLI_DEFAULT_DURATION_S;
 	o->format = FORMAT_TABLE;
+	o->fps = CLI_DEFAULT_FPS;
 
 	bool format_given = false;
 	for (int i = 1; i < argc; i++) {
@@ -120,7 +124,7 @@ int cli_parse(int argc, char **argv, Options *o, char *err, size_t errlen)
 			val = eq + 1;
 
 		static const char *const with_value[] = {
-			"--format", "--target-ms", "--duration", "--shader-dir", "--theme",
+			"--format", "--target-ms", "--duration", "--shader-dir", "--theme", "--fps",
 		};
 		bool needs = false;
 		for (size_t k = 0; k < sizeof with_value / sizeof *with_value; k++)
@@ -168,6 +172,15 @@ int cli_parse(int argc, char **argv, Options *o, char *err, size_t errlen)
 			if (parse_number(name, val, 0, CLI_MAX_DURATION_S, false, &o->duration_s, err, errlen))
 				return -1;
 			o->duration_given = true;
+		} else if (!strcmp(name, "--fps")) {
+			double f;
+			if (parse_number(name, val, 1, 20, false, &f, err, errlen))
+				return -1;
+			if (f != (unsigned)f) {
+				snprintf(err, errlen, "--fps: %s is not a whole number", val);
+				return -1;
+			}
+			o->fps = (unsigned)f;
 		} else if (!strcmp(name, "--theme")) {
 			if (!*val) {
 				snprintf(err, errlen, "--theme: empty name");

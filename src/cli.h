@@ -21,12 +21,14 @@ typedef struct Options {
 	unsigned dev_index;    /* -N, 1-based; 0 when absent */
 	const char *dev_word;  /* name filter or NULL */
 	const char *shader_dir;/* NULL: next to the executable */
+	unsigned fps;          /* dashboard frames a second, 1..20 */
 	const char *theme;     /* dashboard theme name or path; NULL: dark */
 } Options;
 
 #define CLI_DEFAULT_TARGET_MS 20.0
 #define CLI_DEFAULT_DURATION_S 3.0
 #define CLI_MAX_TARGET_MS 10000.0
+#define CLI_DEFAULT_FPS 10
 #define CLI_MAX_DURATION_S (30.0 * 24 * 3600)
 
 /* Fills o from argv. Returns 0, or -1 with a message in err (a usage error,

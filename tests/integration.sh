@@ -6,7 +6,8 @@ set -u
 cd "$(dirname "$0")/.."
 FS=${FS:-build/flopscope}
 T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
+# A failed tmux test must not leave flopscope running: the server goes, with its panes.
+trap 'tmux -S "$T/tmux.sock" kill-server 2>/dev/null; rm -rf "$T"' EXIT
 
 die() { echo "  $*" >&2; return 1; }
 
@@ -261,6 +262,23 @@ t_dashboard_broken_theme_should_fall_back_with_a_message() {
 	wait_for 'FLOPS at the target time' || return 1
 	TM send-keys -t fs t
 	wait_for 'theme dark' || return 1
+	TM send-keys -t fs q
+	wait_exit || return 1
+	[ "$(cat "$T/exit")" = 0 ] || die "exit status $(cat "$T/exit")"
+}
+
+t_dashboard_d_should_return_to_the_picker_and_ascii_without_utf8() {
+	start_ui LC_ALL=C "$FS" || return 1
+	wait_for 'pick a device' || return 1
+	TM send-keys -t fs Enter
+	wait_for 'FLOPS at the target time' || return 1
+	wait_for 'median +[0-9.]+ [kMGT]FLOPS' || return 1
+	screen | LC_ALL=C grep -q $'\xe2[\xa0-\xa3]' && die "Braille in the C locale"
+	screen | grep -Eq "^ +[0-9.]+ [kMGT]? *\| *[-.'|]" || screen | grep -Eq "[-.'|]{3}" || die "no ASCII plot: $(screen)"
+	TM send-keys -t fs d
+	wait_for 'pick a device' || return 1
+	TM send-keys -t fs Enter
+	wait_for 'flopscope +(GROWING|STEADY)' || return 1
 	TM send-keys -t fs q
 	wait_exit || return 1
 	[ "$(cat "$T/exit")" = 0 ] || die "exit status $(cat "$T/exit")"

@@ -12,7 +12,6 @@
 #include "plot.h"
 #include "report.h"
 
-#define FRAME_NS (50 * 1000 * 1000ull)   /* at most 20 frames a second */
 #define STATS_NS (250 * 1000 * 1000ull)  /* statistics refreshed 4 times a second */
 #define WINDOW_S 60.0                    /* scrolling window once the session is longer */
 #define WHOLE_MAX_S 120.0
@@ -293,8 +292,11 @@ static void restart(Dash *d)
 	d->njumps = 0;
 }
 
-DashExit dashboard_run(Screen *s, Engine *e, bool *failed)
+DashExit dashboard_run(Screen *s, Engine *e, unsigned fps, bool *failed, SummaryResult *summary)
 {
+	const uint64_t frame_ns = 1000000000ull / (fps ? fps : 10);
+	memset(summary, 0, sizeof *summary);
+	summary->ratio_median = NAN;
 	Dash d = { .s = s, .e = e };
 	char err[ERR_LEN];
 	*failed = false;
@@ -311,15 +313,15 @@ DashExit dashboard_run(Screen *s, Engine *e, bool *failed)
 		*failed = true;
 		return DASH_BACK;
 	}
-	timeout(FRAME_NS / 1000000);
+	timeout((int)(frame_ns / 1000000 < 100 ? frame_ns / 1000000 : 100));
 	DashExit how = DASH_QUIT;
 	bool dirty = true, paused = false;
 	uint64_t last_draw = 0;
 	EngineState last_state = ENGINE_READY;
+	Sample smp;
 	for (;;) {
 		if (*s->quit)
 			break;
-		Sample smp;
 		while (ring_pop(&e->ring, &smp)) {
 			if (smp.seq == 0 && d.h.total)
 				restart(&d);
@@ -339,7 +341,7 @@ DashExit dashboard_run(Screen *s, Engine *e, bool *failed)
 			summary_result(&d.sum, &d.stats);
 			d.stats_ns = now;
 		}
-		if (dirty && now - last_draw >= FRAME_NS) {
+		if (dirty && now - last_draw >= frame_ns) {
 			draw(&d);
 			last_draw = now;
 			dirty = false;
@@ -403,6 +405,9 @@ out:
 	engine_set_paused(e, false);
 	engine_request_stop(e);
 	engine_join(e);
+	while (ring_pop(&e->ring, &smp))
+		summary_add(&d.sum, &smp);
+	summary_result(&d.sum, summary);
 	history_done(&d.h);
 	summary_done(&d.sum);
 	return how;

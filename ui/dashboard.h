@@ -3,6 +3,7 @@
 #define FLOPSCOPE_DASHBOARD_H
 
 #include "engine.h"
+#include "report.h"
 #include "screen.h"
 
 typedef enum DashExit {
@@ -10,8 +11,10 @@ typedef enum DashExit {
 	DASH_BACK,   /* d: back to the picker */
 } DashExit;
 
-/* Starts the engine and shows it until the user leaves. *failed is set when
- * the engine stopped with an error (shown on screen). */
-DashExit dashboard_run(Screen *s, Engine *e, bool *failed);
+/* Starts the engine and shows it until the user leaves, redrawing at most fps
+ * times a second and only when something changed. *failed is set when the
+ * engine stopped with an error (shown on screen); *summary receives the
+ * statistics of the run. */
+DashExit dashboard_run(Screen *s, Engine *e, unsigned fps, bool *failed, SummaryResult *summary);
 
 #endif

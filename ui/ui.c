@@ -5,6 +5,7 @@
 #include "dashboard.h"
 #include "engine.h"
 #include "picker.h"
+#include "report.h"
 #include "screen.h"
 #include "shader.h"
 
@@ -43,18 +44,23 @@ int ui_run(const VkCtx *ctx, const Options *o, int preselected, volatile sig_ato
 			continue;
 		}
 		bool failed;
-		DashExit how = dashboard_run(&s, &e, &failed);
+		SummaryResult sum;
+		DashExit how = dashboard_run(&s, &e, o->fps, &failed, &sum);
 		bool error = engine_state(&e) == ENGINE_ERROR;
 		if (error)
 			snprintf(err, sizeof err, "%s", engine_error(&e));
-		engine_destroy(&e);
 		status = failed ? 1 : 0;
 		if (how == DASH_QUIT) {
 			screen_close(&s);
+			/* what the screen showed stays on record after it is gone */
+			report_summary_text(stdout, &sum, ring_dropped(&e.ring), engine_checks_passed(&e),
+			                    engine_target_ms(&e));
 			if (error)
 				fprintf(stderr, "flopscope: %s\n", err);
+			engine_destroy(&e);
 			return status;
 		}
+		engine_destroy(&e);
 		idx = -1;
 	}
 	screen_close(&s);

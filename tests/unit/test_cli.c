@@ -50,6 +50,9 @@ static void cli_should_read_values_in_both_spellings(void)
 	CHECK(o.list && o.verbose);
 	CHECK(parse(&o, err, 3, "--duration", "0") == 0);
 	CHECK(o.duration_s == 0.0);
+	CHECK(parse(&o, err, 3, "--fps", "4") == 0);
+	CHECK(o.fps == 4);
+	CHECK(parse(&o, err, 1) == 0 && o.fps == 10);
 }
 
 static void cli_should_refuse_bad_input_with_a_reason(void)
@@ -75,12 +78,16 @@ static void cli_should_refuse_bad_input_with_a_reason(void)
 	CHECK(parse(&o, err, 2, "--verbose") == -1);
 	CHECK(parse(&o, err, 2, "--list=yes") == -1);
 	CHECK(parse(&o, err, 3, "--shader-dir", "") == -1);
+	CHECK(parse(&o, err, 3, "--fps", "0") == -1);
+	CHECK(parse(&o, err, 3, "--fps", "2.5") == -1);
+	CHECK(parse(&o, err, 3, "--fps", "21") == -1);
 }
 
 static void cli_usage_should_name_every_option(void)
 {
 	const char *opts[] = { "--list", "--verbose", "--headless", "--format", "--target-ms",
-	                       "--duration", "--validate", "--shader-dir", "--help", "--version" };
+	                       "--duration", "--validate", "--shader-dir", "--help", "--version",
+	                       "--theme", "--fps" };
 	for (size_t i = 0; i < sizeof opts / sizeof *opts; i++)
 		CHECK(strstr(cli_usage, opts[i]));
 }
