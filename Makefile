@@ -14,7 +14,7 @@ LDLIBS  += $(shell pkg-config --libs $(PKGS) 2>/dev/null) $(SHADERC) -lpthread -
 B       := build
 # Pure modules: no Vulkan, no terminal. Unit tests link only these.
 PURE    := fmt adapt stats ring devsel cli workload report
-ENGINE  := err vkctx shader compute engine listing headless
+ENGINE  := err paths vkctx shader compute engine listing headless
 # ui/: pure pieces (unit-tested) and the curses screens.
 UI_PURE := theme plot layout history
 UI      := screen picker dashboard ui

@@ -1,12 +1,11 @@
 #include "shader.h"
+#include "paths.h"
 
 #include <errno.h>
 #include <libgen.h>
 #include <shaderc/shaderc.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 static uint64_t fnv1a(uint64_t h, const void *p, size_t n)
 {
@@ -137,39 +136,7 @@ void shader_free(Spirv *s)
 	s->size = 0;
 }
 
-static bool is_dir(const char *p)
-{
-	struct stat st;
-	return stat(p, &st) == 0 && S_ISDIR(st.st_mode);
-}
-
 void shader_dir_resolve(const char *dir, char *out, size_t len)
 {
-	if (dir) {
-		snprintf(out, len, "%s", dir);
-		return;
-	}
-	const char *env = getenv("FLOPSCOPE_SHADER_DIR");
-	if (env && *env) {
-		snprintf(out, len, "%s", env);
-		return;
-	}
-	char exe[4096];
-	ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-	if (n > 0) {
-		exe[n] = '\0';
-		char *d = dirname(exe);
-		char cand[4200];
-		snprintf(cand, sizeof cand, "%s/../shaders", d);
-		if (is_dir(cand)) {
-			snprintf(out, len, "%s", cand);
-			return;
-		}
-		snprintf(cand, sizeof cand, "%s/../share/flopscope/shaders", d);
-		if (is_dir(cand)) {
-			snprintf(out, len, "%s", cand);
-			return;
-		}
-	}
-	snprintf(out, len, "shaders");
+	paths_resource_dir(dir, "FLOPSCOPE_SHADER_DIR", "shaders", out, len);
 }

@@ -1,15 +1,13 @@
 #include "screen.h"
 
 #include <langinfo.h>
-#include <libgen.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "layout.h"
+#include "paths.h"
 
 static Screen *active; /* for the atexit guard */
 
@@ -17,25 +15,6 @@ static void restore_at_exit(void)
 {
 	if (active && !isendwin())
 		endwin();
-}
-
-static void themes_dir(char *out, size_t len)
-{
-	const char *env = getenv("FLOPSCOPE_THEME_DIR");
-	if (env && *env) {
-		snprintf(out, len, "%s", env);
-		return;
-	}
-	char exe[4096];
-	ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-	if (n > 0) {
-		exe[n] = '\0';
-		snprintf(out, len, "%s/../themes", dirname(exe));
-		struct stat st;
-		if (stat(out, &st) == 0 && S_ISDIR(st.st_mode))
-			return;
-	}
-	snprintf(out, len, "themes");
 }
 
 static short usable(short c)
@@ -131,7 +110,7 @@ bool screen_open(Screen *s, const char *theme_arg, volatile sig_atomic_t *quit)
 		start_color();
 		use_default_colors();
 	}
-	themes_dir(s->themes_dir, sizeof s->themes_dir);
+	paths_resource_dir(NULL, "FLOPSCOPE_THEME_DIR", "themes", s->themes_dir, sizeof s->themes_dir);
 	s->theme_count = theme_list(s->themes_dir, s->theme_names, SCREEN_MAX_THEMES);
 	theme_default(&s->theme);
 	s->theme_index = -1;

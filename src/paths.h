@@ -1,0 +1,12 @@
+/* paths: where flopscope finds the files it reads at run time. */
+#ifndef FLOPSCOPE_PATHS_H
+#define FLOPSCOPE_PATHS_H
+
+#include <stddef.h>
+
+/* The folder `sub` (e.g. "shaders", "themes"): `given` if not NULL, else
+ * $env_var if set, else ../sub or ../share/flopscope/sub beside the
+ * executable, else ./sub. */
+void paths_resource_dir(const char *given, const char *env_var, const char *sub, char *out, size_t len);
+
+#endif
