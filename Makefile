@@ -13,11 +13,11 @@ LDLIBS  += $(shell pkg-config --libs $(PKGS) 2>/dev/null) $(SHADERC) -lpthread -
 
 B       := build
 # Pure modules: no Vulkan, no terminal. Unit tests link only these.
-PURE    := fmt adapt stats ring devsel cli workload report
-ENGINE  := err paths vkctx shader compute engine listing headless
+PURE    := fmt adapt stats ring devsel cli workload report slog slogread compare svg
+ENGINE  := err paths vkctx shader compute engine listing headless offline
 # ui/: pure pieces (unit-tested) and the curses screens.
 UI_PURE := theme plot layout history
-UI      := screen picker dashboard ui
+UI      := screen picker dashboard replay ui
 OBJ     := $(addprefix $(B)/src/,$(addsuffix .o,$(PURE) $(ENGINE) main)) \
            $(addprefix $(B)/ui/,$(addsuffix .o,$(UI_PURE) $(UI)))
 PURE_OBJ:= $(addprefix $(B)/src/,$(addsuffix .o,$(PURE))) $(addprefix $(B)/ui/,$(addsuffix .o,$(UI_PURE)))

@@ -28,6 +28,20 @@ const char cli_usage[] =
 	"  --target-ms MS     wanted time of one dispatch (default 20)\n"
 	"  --duration S       seconds to measure (default: 3 headless, until quit in\n"
 	"                     the dashboard; 0 = until stopped with Ctrl-C or q)\n"
+	"  --log PATH         write the session log (JSON Lines) to PATH; by default\n"
+	"                     every run writes $XDG_STATE_HOME/flopscope/TIME-DEVICE.jsonl\n"
+	"                     (~/.local/state/flopscope/ without XDG_STATE_HOME)\n"
+	"  --no-log           record nothing\n"
+	"\n"
+	"Session logs:\n"
+	"  --replay FILE      show a recorded session again (the dashboard in a\n"
+	"                     terminal; with --headless or --format, the table)\n"
+	"  --compare A B      statistics of two sessions side by side, ratio of\n"
+	"                     medians with a 95% CI, Mann-Whitney U test, verdict\n"
+	"  --export FILE --csv          samples as CSV on standard output\n"
+	"  --export FILE --svg OUT.svg  FLOPS, workgroup and time plots as SVG\n"
+	"\n"
+	"Other options:\n"
 	"  --validate         enable VK_LAYER_KHRONOS_validation; any message it\n"
 	"                     reports makes the run fail (exit 1)\n"
 	"  --fps N            dashboard redraws at most N times a second (1..20,\n"
@@ -124,7 +138,7 @@ int cli_parse(int argc, char **argv, Options *o, char *err, size_t errlen)
 			val = eq + 1;
 
 		static const char *const with_value[] = {
-			"--format", "--target-ms", "--duration", "--shader-dir", "--theme", "--fps",
+			"--format", "--target-ms", "--duration", "--shader-dir", "--theme", "--fps", "--log", "--replay", "--compare", "--export", "--svg",
 		};
 		bool needs = false;
 		for (size_t k = 0; k < sizeof with_value / sizeof *with_value; k++)
@@ -172,6 +186,29 @@ int cli_parse(int argc, char **argv, Options *o, char *err, size_t errlen)
 			if (parse_number(name, val, 0, CLI_MAX_DURATION_S, false, &o->duration_s, err, errlen))
 				return -1;
 			o->duration_given = true;
+		} else if (!strcmp(name, "--replay")) {
+			o->replay = val;
+		} else if (!strcmp(name, "--compare")) {
+			if (i + 1 >= argc) {
+				snprintf(err, errlen, "--compare needs two session logs: --compare A B");
+				return -1;
+			}
+			o->compare[0] = val;
+			o->compare[1] = argv[++i];
+		} else if (!strcmp(name, "--export")) {
+			o->export_file = val;
+		} else if (!strcmp(name, "--csv")) {
+			o->csv = true;
+		} else if (!strcmp(name, "--svg")) {
+			o->svg = val;
+		} else if (!strcmp(name, "--log")) {
+			if (!*val) {
+				snprintf(err, errlen, "--log: empty path");
+				return -1;
+			}
+			o->log = val;
+		} else if (!strcmp(name, "--no-log")) {
+			o->no_log = true;
 		} else if (!strcmp(name, "--fps")) {
 			double f;
 			if (parse_number(name, val, 1, 20, false, &f, err, errlen))
@@ -197,6 +234,23 @@ int cli_parse(int argc, char **argv, Options *o, char *err, size_t errlen)
 			snprintf(err, errlen, "unknown option %s (see --help)", name);
 			return -1;
 		}
+	}
+	int modes = !!o->replay + !!o->compare[0] + !!o->export_file + o->list;
+	if (modes > 1) {
+		snprintf(err, errlen, "--list, --replay, --compare and --export exclude each other");
+		return -1;
+	}
+	if (o->export_file && o->csv == !!o->svg) {
+		snprintf(err, errlen, "--export FILE needs one of --csv or --svg OUT.svg");
+		return -1;
+	}
+	if (!o->export_file && (o->csv || o->svg)) {
+		snprintf(err, errlen, "--csv and --svg go with --export FILE");
+		return -1;
+	}
+	if (o->log && o->no_log) {
+		snprintf(err, errlen, "--log and --no-log contradict each other");
+		return -1;
 	}
 	if (o->verbose && !o->list) {
 		snprintf(err, errlen, "--verbose only applies to --list");

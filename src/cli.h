@@ -22,7 +22,14 @@ typedef struct Options {
 	const char *dev_word;  /* name filter or NULL */
 	const char *shader_dir;/* NULL: next to the executable */
 	unsigned fps;          /* dashboard frames a second, 1..20 */
-	const char *theme;     /* dashboard theme name or path; NULL: dark */
+	const char *theme;
+	const char *log;       /* --log PATH */
+	const char *replay;    /* --replay FILE */
+	const char *compare[2];/* --compare A B */
+	const char *export_file; /* --export FILE (with --csv or --svg OUT) */
+	bool csv;
+	const char *svg;
+	bool no_log;     /* dashboard theme name or path; NULL: dark */
 } Options;
 
 #define CLI_DEFAULT_TARGET_MS 20.0

@@ -1,5 +1,7 @@
 #include "engine.h"
 
+#include "version.h"
+
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
@@ -39,6 +41,50 @@ static bool warm_up(Engine *e, char *err)
 	if (!compute_dispatch(&e->comp, adapt_initial(), &push, true, &t, &vr, err))
 		return false;
 	return check_results(e, 1, err, ERR_LEN);
+}
+
+static void fill_meta(Engine *e)
+{
+	SessionMeta *m = &e->meta;
+	const DeviceInfo *d = e->cfg.dev;
+	slog_host_facts(m);
+	snprintf(m->flopscope_version, sizeof m->flopscope_version, "%s", FLOPSCOPE_VERSION);
+	snprintf(m->device, sizeof m->device, "%s", d->name);
+	snprintf(m->device_type, sizeof m->device_type, "%s", devinfo_type_str(d->type));
+	m->vendor_id = d->vendor_id;
+	m->device_id = d->device_id;
+	devinfo_uuid_str(d->uuid, m->uuid, sizeof m->uuid);
+	snprintf(m->driver_name, sizeof m->driver_name, "%s", d->driver_name);
+	snprintf(m->driver_info, sizeof m->driver_info, "%s", d->driver_info);
+	devinfo_driver_version_str(d, m->driver_version, sizeof m->driver_version);
+	devinfo_version_str(d->api_version, m->api_version, sizeof m->api_version);
+	m->queue_family = d->queue_family;
+	snprintf(m->workload, sizeof m->workload, "fma_fp32");
+	m->flop_per_invocation = e->flop_per_invocation;
+	m->local_size = e->params.local_size;
+	snprintf(m->shader_hash, sizeof m->shader_hash, "%016llx", (unsigned long long)e->shader_hash);
+	m->target_ms = e->cfg.target_ms;
+	snprintf(m->timing, sizeof m->timing, "%s", e->comp.timestamps ? "gpu" : "cpu");
+}
+
+static void log_step(Engine *e, bool ok)
+{
+	if (!ok && e->log.failed && !atomic_load(&e->log_failed))
+		atomic_store_explicit(&e->log_failed, true, memory_order_release);
+}
+
+/* The log's closing lines: the error if any, then the summary. */
+static void log_finish(Engine *e, const char *error)
+{
+	if (!e->log.f)
+		return;
+	if (error)
+		log_step(e, slog_write_error(&e->log, error));
+	SummaryResult r;
+	summary_result(&e->sum, &r);
+	log_step(e, slog_write_summary(&e->log, &r, ring_dropped(&e->ring), engine_checks_passed(e)));
+	slog_close(&e->log);
+	log_step(e, !e->log.failed);
 }
 
 int engine_create(Engine *e, const EngineConfig *cfg, char *err)
@@ -119,6 +165,21 @@ int engine_create(Engine *e, const EngineConfig *cfg, char *err)
 		compute_destroy(&e->comp);
 		return -1;
 	}
+	summary_init(&e->sum);
+	atomic_init(&e->log_failed, false);
+	fill_meta(e);
+	if (cfg->log_path) {
+		if (!slog_open(&e->log, cfg->log_path, err, ERR_LEN)) {
+			engine_destroy(e);
+			return -2;
+		}
+		if (!slog_write_session(&e->log, &e->meta)) {
+			snprintf(err, ERR_LEN, "%.1000s", e->log.error);
+			engine_destroy(e);
+			return -2;
+		}
+	}
+
 	/* Warm-up: drivers compile the pipeline lazily (lavapipe's JIT takes tens
 	 * of ms at the first dispatch). One checked dispatch of one group, not
 	 * recorded, so the loop's first sample measures the device. */
@@ -133,6 +194,7 @@ static void fail(Engine *e, VkResult vr, const char *fmt, const char *detail)
 {
 	snprintf(e->error, sizeof e->error, fmt, detail);
 	e->error_vk = vr;
+	log_finish(e, e->error);
 	atomic_store_explicit(&e->state, ENGINE_ERROR, memory_order_release);
 }
 
@@ -170,6 +232,10 @@ static void *engine_main(void *arg)
 			rule = ADAPT_GROW;
 			checked_steady = false;
 			seq = 0;
+			if (e->log.f)
+				log_step(e, slog_write_restart(&e->log, (double)(compute_now_ns() - start) * 1e-6));
+			summary_done(&e->sum);
+			summary_init(&e->sum);
 			start = compute_now_ns();
 			atomic_store(&e->state, ENGINE_GROWING);
 		}
@@ -208,6 +274,9 @@ static void *engine_main(void *arg)
 		double secs = sample_time_s(&s);
 		s.flops = secs > 0 ? (double)s.flop / secs : 0.0;
 		ring_push(&e->ring, &s);
+		summary_add(&e->sum, &s);
+		if (e->log.f)
+			log_step(e, slog_write_sample(&e->log, &s));
 
 		rule = adapt_next(&e->adapt, g, secs, &g);
 		if (rule == ADAPT_RESCALE && atomic_load(&e->state) == ENGINE_GROWING)
@@ -215,6 +284,7 @@ static void *engine_main(void *arg)
 		if (duration_ns && compute_now_ns() - start >= duration_ns)
 			break;
 	}
+	log_finish(e, NULL);
 	atomic_store_explicit(&e->state, ENGINE_DONE, memory_order_release);
 	return NULL;
 }
@@ -279,6 +349,16 @@ const char *engine_state_str(EngineState s)
 	return (unsigned)s < ENGINE_STATE_COUNT ? names[s] : "?";
 }
 
+const char *engine_log_path(Engine *e)
+{
+	return e->cfg.log_path ? e->log.path : NULL;
+}
+
+const char *engine_log_error(Engine *e)
+{
+	return atomic_load_explicit(&e->log_failed, memory_order_acquire) ? e->log.error : NULL;
+}
+
 const char *engine_error(Engine *e)
 {
 	return e->error;
@@ -301,6 +381,9 @@ void engine_destroy(Engine *e)
 {
 	engine_request_stop(e);
 	engine_join(e);
+	/* a run that never started still closes its log properly */
+	log_finish(e, NULL);
+	summary_done(&e->sum);
 	compute_destroy(&e->comp);
 	ring_done(&e->ring);
 	pthread_cond_destroy(&e->cv);

@@ -15,6 +15,7 @@
 #include "err.h"
 #include "ring.h"
 #include "shader.h"
+#include "slog.h"
 #include "vkctx.h"
 #include "workload.h"
 
@@ -36,6 +37,7 @@ typedef struct EngineConfig {
 	const char *shader_dir; /* resolved directory */
 	unsigned check_every;   /* CPU check of every N-th dispatch (and the first ones) */
 	size_t ring_capacity;
+	const char *log_path;   /* session log to write; NULL: none */
 } EngineConfig;
 
 typedef struct Engine {
@@ -61,6 +63,10 @@ typedef struct Engine {
 	_Atomic uint64_t checks_passed;
 	char error[ERR_LEN];     /* written before state becomes ENGINE_ERROR */
 	VkResult error_vk;
+	SessionMeta meta;
+	SessionLog log;          /* written by the engine thread alone */
+	Summary sum;             /* the engine's own, for the log's summary line */
+	_Atomic bool log_failed; /* log.error is set before this */
 } Engine;
 
 /* Compiles the shader and builds the device and pipeline, in the caller's
@@ -80,6 +86,10 @@ const char *engine_state_str(EngineState s);
 /* Meaningful once engine_state() returned ENGINE_ERROR. */
 const char *engine_error(Engine *e);
 uint64_t engine_checks_passed(Engine *e);
+/* The session log's path, or NULL without one. */
+const char *engine_log_path(Engine *e);
+/* NULL while the log is written fine; else why it stopped. */
+const char *engine_log_error(Engine *e);
 /* Waits for the thread to end (after a stop request, error or duration). */
 void engine_join(Engine *e);
 void engine_destroy(Engine *e);

@@ -20,6 +20,8 @@ static void print_preamble(const Engine *e, const Options *o)
 	       e->comp.timestamps ? "GPU timestamps (CPU wall time alongside)"
 	                          : "CPU wall time (this queue family has no timestamps)",
 	       o->target_ms, o->duration_s > 0 ? "" : ", until Ctrl-C");
+	if (engine_log_path((Engine *)e))
+		printf("Session log: %s\n", engine_log_path((Engine *)e));
 	printf("\n%s", report_table_header);
 }
 
@@ -33,6 +35,8 @@ int headless_run(Engine *e, const Options *o, volatile sig_atomic_t *quit)
 	summary_init(&sum);
 
 	print_preamble(e, o);
+	if (o->format != FORMAT_TABLE && engine_log_path(e))
+		fprintf(stderr, "flopscope: session log %s\n", engine_log_path(e));
 	if (o->format == FORMAT_CSV)
 		fputs(report_csv_header, stdout);
 	fflush(stdout);
@@ -101,6 +105,8 @@ int headless_run(Engine *e, const Options *o, volatile sig_atomic_t *quit)
 	if (sum.oom)
 		fprintf(stderr, "flopscope: out of memory for the summary; statistics cover the first %zu samples\n",
 		        r.steady);
+	if (engine_log_error(e))
+		fprintf(stderr, "flopscope: %s\n", engine_log_error(e));
 	if (engine_state(e) == ENGINE_ERROR) {
 		fprintf(stderr, "flopscope: %s\n", engine_error(e));
 		status = 1;

@@ -12,7 +12,9 @@
 #include "engine.h"
 #include "headless.h"
 #include "listing.h"
+#include "offline.h"
 #include "shader.h"
+#include "slog.h"
 #include "ui.h"
 #include "version.h"
 #include "vkctx.h"
@@ -81,6 +83,22 @@ int main(int argc, char **argv)
 		return 0;
 	}
 
+	/* Recorded sessions need no device. */
+	if (o.compare[0])
+		return offline_compare(&o);
+	if (o.export_file)
+		return offline_export(&o);
+	if (o.replay && (o.headless || !isatty(STDOUT_FILENO) || !isatty(STDIN_FILENO)))
+		return offline_replay_table(&o);
+	if (o.replay) {
+		install_signals();
+		int rc = ui_replay(&o, &quit_flag);
+		if (rc >= 0)
+			return rc;
+		fprintf(stderr, "flopscope: cannot use this terminal; printing the table instead\n");
+		return offline_replay_table(&o);
+	}
+
 	VkCtx ctx;
 	bool no_device;
 	if (!vkctx_create(&ctx, o.validate, err, &no_device)) {
@@ -119,9 +137,10 @@ int main(int argc, char **argv)
 		}
 	}
 
-	char dir[4096];
+	char dir[4096], log_buf[4096];
 	shader_dir_resolve(o.shader_dir, dir, sizeof dir);
 	EngineConfig cfg = {
+		.log_path = slog_choose_path(o.no_log, o.log, ctx.entries[idx].name, 1, log_buf, sizeof log_buf),
 		.ctx = &ctx,
 		.dev = &ctx.entries[idx],
 		.target_ms = o.target_ms,

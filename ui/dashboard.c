@@ -18,10 +18,11 @@
 #define HISTORY_CAP 8192
 
 static const char *const HELP[] = {
-	"space   pause / resume the loop",
-	"r       restart the loop from 1 workgroup",
-	"d       back to the device picker",
-	"+ / -   target dispatch time x2 / /2",
+	"space   pause / resume (the loop, or the replay)",
+	"r       restart the loop from 1 workgroup / the replay",
+	"d       back to the device picker (live)",
+	"+ / -   target dispatch time x2 / /2 (live)",
+	"< / >   replay speed /2, x2",
 	"z       whole session / scrolling window",
 	"t       next colour theme",
 	"?       this help (any key closes it)",
@@ -30,7 +31,7 @@ static const char *const HELP[] = {
 
 typedef struct Dash {
 	Screen *s;
-	Engine *e;
+	DashSource *src;
 	History h;
 	Summary sum;
 	SummaryResult stats;
@@ -142,10 +143,9 @@ static void draw_plot(Dash *d, Rect frame, const char *title, const char *unit, 
 
 static void draw_header(Dash *d)
 {
-	Engine *e = d->e;
-	const DeviceInfo *dev = e->cfg.dev;
-	EngineState st = engine_state(e);
-	char line[512], state[16];
+	DashSource *src = d->src;
+	EngineState st = src->state(src->ctx);
+	char line[1024], state[16];
 	attrset(screen_attr(d->s, ROLE_HEADER));
 	mvhline(0, 0, ' ', COLS);
 	mvhline(1, 0, ' ', COLS);
@@ -159,15 +159,17 @@ static void draw_header(Dash *d)
 	attrset(screen_attr(d->s, r) | A_REVERSE);
 	addstr(state);
 	attrset(screen_attr(d->s, ROLE_HEADER));
-	snprintf(line, sizeof line, " %.1f s | target %.3g ms | fma_fp32 | %s (queue %u, %s)",
-	         d->h.last.t_ms * 1e-3, engine_target_ms(e), dev->name, dev->queue_family,
-	         devinfo_type_str(dev->type));
+	char mode[32] = "";
+	if (src->replay && src->speed)
+		snprintf(mode, sizeof mode, " REPLAY x%g |", src->speed(src->ctx, 0));
+	snprintf(line, sizeof line, "%s %.1f s | target %.3g ms | %s | %s", mode, d->h.last.t_ms * 1e-3,
+	         src->target_ms(src->ctx), src->workload, src->title);
 	int x = getcurx(stdscr);
 	mvaddnstr(0, x, line, COLS - x);
-	attrset(screen_attr(d->s, ROLE_HEADER));
-	snprintf(line, sizeof line, " times: %s | samples %zu | result checks %llu passed | theme %s | ? help",
-	         e->comp.timestamps ? "GPU timestamps (CPU wall alongside)" : "CPU wall clock (no timestamps)",
-	         d->h.total, (unsigned long long)engine_checks_passed(e), d->s->theme.name);
+	snprintf(line, sizeof line, " times: %s | samples %zu | checks %llu ok | log %s",
+	         src->timestamps ? "GPU timestamps + CPU wall" : "CPU wall clock (no timestamps)",
+	         d->h.total, (unsigned long long)src->checks(src->ctx),
+	         src->log_path ? src->log_path : "off (--no-log)");
 	mvaddnstr(1, 0, line, COLS);
 }
 
@@ -194,7 +196,7 @@ static void draw_stats(Dash *d, Rect r)
 	ROW("samples  %zu at target", d->stats.steady);
 	if (!isnan(d->stats.ratio_median))
 		ROW("GPU/CPU  %.4f median", d->stats.ratio_median);
-	size_t dropped = ring_dropped(&d->e->ring);
+	size_t dropped = d->src->dropped(d->src->ctx);
 	attrset(screen_attr(d->s, dropped ? ROLE_STATUS_WARN : ROLE_TEXT));
 	ROW("dropped  %zu", dropped);
 	attrset(screen_attr(d->s, ROLE_TEXT));
@@ -251,26 +253,31 @@ static void draw(Dash *d)
 	if (!d->whole && t_end > WHOLE_MAX_S)
 		t0 = t_end - WINDOW_S;
 	size_t from = history_from(&d->h, t0);
-	double target = engine_target_ms(d->e) * 1e-3;
+	double target = d->src->target_ms(d->src->ctx) * 1e-3;
 	Series fl = { d->h.flops, ROLE_FLOPS_LINE };
 	Series gr = { d->h.groups, ROLE_GROUPS_LINE };
 	Series tm[2] = { { d->h.gpu_s, ROLE_GPU_TIME }, { d->h.cpu_s, ROLE_CPU_TIME } };
 	draw_plot(d, l.flops, "FLOPS", "", false, &fl, 1, NULL, from, t0, t_end);
 	draw_plot(d, l.groups, "workgroups (log)", "", true, &gr, 1, NULL, from, t0, t_end);
-	draw_plot(d, l.times, "dispatch time", "s", false, tm, d->e->comp.timestamps ? 2 : 1, &target,
+	draw_plot(d, l.times, "dispatch time", "s", false, tm, d->src->timestamps ? 2 : 1, &target,
 	          from, t0, t_end);
 	draw_stats(d, l.stats);
 	draw_jumps(d, l.jumps);
 
-	EngineState st = engine_state(d->e);
+	DashSource *src = d->src;
 	const char *msg = d->s->message;
 	ThemeRole role = (ThemeRole)d->s->message_role;
-	if (st == ENGINE_ERROR) {
-		msg = engine_error(d->e);
+	const char *err = src->error(src->ctx), *lerr = src->log_error ? src->log_error(src->ctx) : NULL;
+	if (err) {
+		msg = err;
+		role = ROLE_STATUS_ERROR;
+	} else if (lerr) {
+		msg = lerr;
 		role = ROLE_STATUS_ERROR;
 	} else if (!msg[0]) {
-		msg = d->whole || t_end <= WHOLE_MAX_S ? "space pause  r restart  d devices  +/- target  z window  t theme  ? help  q quit"
-		                                       : "last 60 s (z: whole session)   space pause  r restart  ? help  q quit";
+		msg = !d->whole && t_end > WHOLE_MAX_S ? "last 60 s (z: whole session)   space pause  r restart  ? help  q quit"
+		    : src->replay ? "space pause  r restart  </> speed  z window  t theme  ? help  q quit"
+		                  : "space pause  r restart  d devices  +/- target  z window  t theme  ? help  q quit";
 		role = ROLE_AXIS;
 	}
 	attrset(screen_attr(d->s, role));
@@ -292,13 +299,12 @@ static void restart(Dash *d)
 	d->njumps = 0;
 }
 
-DashExit dashboard_run(Screen *s, Engine *e, unsigned fps, bool *failed, SummaryResult *summary)
+DashExit dashboard_run(Screen *s, DashSource *src, unsigned fps, bool *failed, SummaryResult *summary)
 {
-	const uint64_t frame_ns = 1000000000ull / (fps ? fps : 10);
 	memset(summary, 0, sizeof *summary);
 	summary->ratio_median = NAN;
-	Dash d = { .s = s, .e = e };
-	char err[ERR_LEN];
+	const uint64_t frame_ns = 1000000000ull / (fps ? fps : 10);
+	Dash d = { .s = s, .src = src };
 	*failed = false;
 	if (!history_init(&d.h, HISTORY_CAP)) {
 		screen_message(s, ROLE_STATUS_ERROR, "out of memory for the sample history");
@@ -306,13 +312,6 @@ DashExit dashboard_run(Screen *s, Engine *e, unsigned fps, bool *failed, Summary
 	}
 	summary_init(&d.sum);
 	d.stats.ratio_median = NAN;
-	if (!engine_start(e, err)) {
-		screen_message(s, ROLE_STATUS_ERROR, "%s", err);
-		history_done(&d.h);
-		summary_done(&d.sum);
-		*failed = true;
-		return DASH_BACK;
-	}
 	timeout((int)(frame_ns / 1000000 < 100 ? frame_ns / 1000000 : 100));
 	DashExit how = DASH_QUIT;
 	bool dirty = true, paused = false;
@@ -322,14 +321,14 @@ DashExit dashboard_run(Screen *s, Engine *e, unsigned fps, bool *failed, Summary
 	for (;;) {
 		if (*s->quit)
 			break;
-		while (ring_pop(&e->ring, &smp)) {
+		while (src->next(src->ctx, &smp)) {
 			if (smp.seq == 0 && d.h.total)
 				restart(&d);
 			history_add(&d.h, &smp);
 			summary_add(&d.sum, &smp);
 			dirty = true;
 		}
-		EngineState st = engine_state(e);
+		EngineState st = src->state(src->ctx);
 		if (st != last_state) {
 			last_state = st;
 			dirty = true;
@@ -366,28 +365,41 @@ DashExit dashboard_run(Screen *s, Engine *e, unsigned fps, bool *failed, Summary
 		switch (ch) {
 		case ' ':
 			paused = !paused;
-			engine_set_paused(e, paused);
+			src->pause(src->ctx, paused);
 			screen_message(s, ROLE_STATUS_WARN, paused ? "paused: space resumes" : "resumed");
 			break;
 		case 'r':
-			engine_request_restart(e);
-			screen_message(s, ROLE_STATUS_OK, "restarting from 1 workgroup");
+			src->restart(src->ctx);
+			if (src->replay)
+				restart(&d);
+			screen_message(s, ROLE_STATUS_OK, src->replay ? "replay from the start"
+			                                              : "restarting from 1 workgroup");
 			break;
 		case 'd':
+			if (src->replay) {
+				screen_message(s, ROLE_STATUS_WARN, "a replay has no devices to pick");
+				break;
+			}
 			how = DASH_BACK;
 			goto out;
-		case '+': case '=': {
-			double t = engine_target_ms(e) * 2;
-			engine_set_target_ms(e, t > 1000 ? 1000 : t);
-			screen_message(s, ROLE_STATUS_OK, "target %.3g ms", engine_target_ms(e));
+		case '+': case '=': case '-': case '_': {
+			if (!src->set_target) {
+				screen_message(s, ROLE_STATUS_WARN, "the target was recorded; it cannot change in a replay");
+				break;
+			}
+			double t = src->target_ms(src->ctx);
+			t = (ch == '+' || ch == '=') ? t * 2 : t / 2;
+			src->set_target(src->ctx, t > 1000 ? 1000 : t < 1 ? 1 : t);
+			screen_message(s, ROLE_STATUS_OK, "target %.3g ms", src->target_ms(src->ctx));
 			break;
 		}
-		case '-': case '_': {
-			double t = engine_target_ms(e) / 2;
-			engine_set_target_ms(e, t < 1 ? 1 : t);
-			screen_message(s, ROLE_STATUS_OK, "target %.3g ms", engine_target_ms(e));
+		case '<': case '>':
+			if (!src->speed) {
+				screen_message(s, ROLE_STATUS_WARN, "< and > set the speed of a replay (--replay FILE)");
+				break;
+			}
+			screen_message(s, ROLE_STATUS_OK, "replay speed x%g", src->speed(src->ctx, ch == '>' ? 1 : -1));
 			break;
-		}
 		case 'z':
 			d.whole = !d.whole;
 			break;
@@ -402,13 +414,54 @@ DashExit dashboard_run(Screen *s, Engine *e, unsigned fps, bool *failed, Summary
 		}
 	}
 out:
-	engine_set_paused(e, false);
-	engine_request_stop(e);
-	engine_join(e);
-	while (ring_pop(&e->ring, &smp))
+	src->pause(src->ctx, false);
+	src->stop(src->ctx);
+	while (src->next(src->ctx, &smp))
 		summary_add(&d.sum, &smp);
 	summary_result(&d.sum, summary);
 	history_done(&d.h);
 	summary_done(&d.sum);
 	return how;
+}
+
+/* --- the live source: the engine -------------------------------------- */
+
+static bool eng_next(void *c, Sample *out) { return ring_pop(&((Engine *)c)->ring, out); }
+static EngineState eng_state(void *c) { return engine_state(c); }
+static double eng_target(void *c) { return engine_target_ms(c); }
+static uint64_t eng_checks(void *c) { return engine_checks_passed(c); }
+static size_t eng_dropped(void *c) { return ring_dropped(&((Engine *)c)->ring); }
+static const char *eng_error(void *c) { return engine_state(c) == ENGINE_ERROR ? engine_error(c) : NULL; }
+static const char *eng_log_error(void *c) { return engine_log_error(c); }
+static void eng_pause(void *c, bool p) { engine_set_paused(c, p); }
+static void eng_restart(void *c) { engine_request_restart(c); }
+static void eng_set_target(void *c, double ms) { engine_set_target_ms(c, ms); }
+
+static void eng_stop(void *c)
+{
+	engine_request_stop(c);
+	engine_join(c);
+}
+
+void dash_source_engine(DashSource *src, Engine *e)
+{
+	const DeviceInfo *dev = e->cfg.dev;
+	memset(src, 0, sizeof *src);
+	src->ctx = e;
+	snprintf(src->title, sizeof src->title, "%s (queue %u, %s)", dev->name, dev->queue_family,
+	         devinfo_type_str(dev->type));
+	src->workload = "fma_fp32";
+	src->timestamps = e->comp.timestamps;
+	src->log_path = engine_log_path(e);
+	src->next = eng_next;
+	src->state = eng_state;
+	src->target_ms = eng_target;
+	src->checks = eng_checks;
+	src->dropped = eng_dropped;
+	src->error = eng_error;
+	src->log_error = eng_log_error;
+	src->pause = eng_pause;
+	src->restart = eng_restart;
+	src->set_target = eng_set_target;
+	src->stop = eng_stop;
 }

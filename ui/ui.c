@@ -1,13 +1,16 @@
 #include "ui.h"
 
 #include <stdio.h>
+#include <time.h>
 
 #include "dashboard.h"
 #include "engine.h"
 #include "picker.h"
+#include "replay.h"
 #include "report.h"
 #include "screen.h"
 #include "shader.h"
+#include "slog.h"
 
 int ui_run(const VkCtx *ctx, const Options *o, int preselected, volatile sig_atomic_t *quit)
 {
@@ -17,6 +20,8 @@ int ui_run(const VkCtx *ctx, const Options *o, int preselected, volatile sig_ato
 	char dir[4096], err[ERR_LEN];
 	shader_dir_resolve(o->shader_dir, dir, sizeof dir);
 	int status = 0, idx = preselected, last = preselected;
+	unsigned runs = 0;
+	char log_buf[4096];
 	for (;;) {
 		if (idx < 0)
 			idx = picker_run(&s, ctx, last);
@@ -29,10 +34,12 @@ int ui_run(const VkCtx *ctx, const Options *o, int preselected, volatile sig_ato
 			.target_ms = o->target_ms,
 			.duration_s = o->duration_given ? o->duration_s : 0,
 			.shader_dir = dir,
+			.log_path = slog_choose_path(o->no_log, o->log, ctx->entries[idx].name, ++runs,
+			                             log_buf, sizeof log_buf),
 		};
 		Engine e;
 		int rc = engine_create(&e, &cfg, err);
-		if (rc == -2) { /* a broken shader: nothing to pick instead */
+		if (rc == -2) { /* a broken shader or an unwritable log: say it plainly */
 			screen_close(&s);
 			fprintf(stderr, "flopscope: %s\n", err);
 			return 2;
@@ -43,9 +50,18 @@ int ui_run(const VkCtx *ctx, const Options *o, int preselected, volatile sig_ato
 			idx = -1;
 			continue;
 		}
+		if (!engine_start(&e, err)) {
+			engine_destroy(&e);
+			screen_message(&s, ROLE_STATUS_ERROR, "%s", err);
+			status = 1;
+			idx = -1;
+			continue;
+		}
 		bool failed;
 		SummaryResult sum;
-		DashExit how = dashboard_run(&s, &e, o->fps, &failed, &sum);
+		DashSource src;
+		dash_source_engine(&src, &e);
+		DashExit how = dashboard_run(&s, &src, o->fps, &failed, &sum);
 		bool error = engine_state(&e) == ENGINE_ERROR;
 		if (error)
 			snprintf(err, sizeof err, "%s", engine_error(&e));
@@ -65,4 +81,39 @@ int ui_run(const VkCtx *ctx, const Options *o, int preselected, volatile sig_ato
 	}
 	screen_close(&s);
 	return status;
+}
+
+static uint64_t mono_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+int ui_replay(const Options *o, volatile sig_atomic_t *quit)
+{
+	SessionData d;
+	char err[1024];
+	if (slog_read(o->replay, &d, err, sizeof err) < 0) {
+		fprintf(stderr, "flopscope: %s\n", err);
+		return 2;
+	}
+	Screen s;
+	if (!screen_open(&s, o->theme, quit)) {
+		session_data_done(&d);
+		return -1;
+	}
+	if (d.warning[0])
+		screen_message(&s, ROLE_STATUS_WARN, "%s", d.warning);
+	Replay r;
+	replay_init(&r, &d, mono_ns);
+	DashSource src;
+	replay_source(&src, &r, o->replay);
+	bool failed;
+	SummaryResult sum;
+	dashboard_run(&s, &src, o->fps, &failed, &sum);
+	screen_close(&s);
+	report_summary_text(stdout, &sum, 0, r.checks, r.d.meta.target_ms);
+	replay_done(&r);
+	return 0;
 }

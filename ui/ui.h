@@ -12,4 +12,8 @@
  * cannot be used (the caller then falls back to headless output). */
 int ui_run(const VkCtx *ctx, const Options *o, int preselected, volatile sig_atomic_t *quit);
 
+/* The dashboard on a recorded session log (--replay FILE). Returns the exit
+ * status, or -1 when the terminal cannot be used. */
+int ui_replay(const Options *o, volatile sig_atomic_t *quit);
+
 #endif

@@ -1,0 +1,256 @@
+#include "slog.h"
+
+#include <cjson/cJSON.h>
+#include <ctype.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
+
+void slog_default_path(const char *start_utc, const char *device, char *out, size_t len)
+{
+	char dir[4096];
+	const char *state = getenv("XDG_STATE_HOME"), *home = getenv("HOME");
+	if (state && *state)
+		snprintf(dir, sizeof dir, "%s/flopscope", state);
+	else
+		snprintf(dir, sizeof dir, "%s/.local/state/flopscope", home && *home ? home : ".");
+	char slug[48];
+	size_t n = 0;
+	for (const char *p = device; *p && n + 1 < sizeof slug; p++) {
+		if (isalnum((unsigned char)*p))
+			slug[n++] = (char)tolower((unsigned char)*p);
+		else if (n && slug[n - 1] != '-')
+			slug[n++] = '-';
+		if (*p == '(') /* "llvmpipe (LLVM 15...)": the name is enough */
+			break;
+	}
+	while (n && slug[n - 1] == '-')
+		n--;
+	slug[n] = '\0';
+	char stamp[32];
+	size_t k = 0;
+	for (const char *p = start_utc; *p && k + 1 < sizeof stamp; p++)
+		if (*p != ':' && *p != '-')
+			stamp[k++] = *p;
+	stamp[k] = '\0';
+	snprintf(out, len, "%s/%s-%s.jsonl", dir, stamp, n ? slug : "device");
+}
+
+const char *slog_choose_path(bool no_log, const char *given, const char *device, unsigned nth,
+                             char *buf, size_t len)
+{
+	if (no_log)
+		return NULL;
+	char base[4096];
+	if (given) {
+		snprintf(base, sizeof base, "%s", given);
+	} else {
+		SessionMeta m;
+		slog_host_facts(&m);
+		slog_default_path(m.start_utc, device, base, sizeof base);
+	}
+	size_t n = strlen(base);
+	const char *ext = n > 6 && !strcmp(base + n - 6, ".jsonl") ? ".jsonl" : "";
+	if (nth > 1)
+		snprintf(buf, len, "%.*s-%u%s", (int)(n - strlen(ext)), base, nth, ext);
+	else
+		snprintf(buf, len, "%s", base);
+	/* two runs started within one second: never overwrite an earlier log */
+	if (!given) {
+		char cand[4200];
+		snprintf(cand, sizeof cand, "%s", buf);
+		n = strlen(cand);
+		for (unsigned k = 2; access(cand, F_OK) == 0 && k < 1000; k++)
+			snprintf(cand, sizeof cand, "%.*s-%u.jsonl", (int)(n - 6), buf, k);
+		snprintf(buf, len, "%s", cand);
+	}
+	return buf;
+}
+
+static bool mkdirs(char *path, char *err, size_t errlen)
+{
+	for (char *p = path + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		int rc = mkdir(path, 0755);
+		int e = errno;
+		*p = '/';
+		if (rc && e != EEXIST) {
+			*p = '\0';
+			snprintf(err, errlen, "cannot create the log folder %s: %s", path, strerror(e));
+			*p = '/';
+			return false;
+		}
+	}
+	return true;
+}
+
+bool slog_open(SessionLog *l, const char *path, char *err, size_t errlen)
+{
+	memset(l, 0, sizeof *l);
+	snprintf(l->path, sizeof l->path, "%s", path);
+	char tmp[4096];
+	snprintf(tmp, sizeof tmp, "%s", path);
+	if (!mkdirs(tmp, err, errlen))
+		return false;
+	l->f = fopen(path, "w");
+	if (!l->f) {
+		snprintf(err, errlen, "cannot write the session log %s: %s (--log PATH chooses "
+		         "another file, --no-log records nothing)", path, strerror(errno));
+		return false;
+	}
+	return true;
+}
+
+static bool write_obj(SessionLog *l, cJSON *o)
+{
+	if (!o || l->failed || !l->f) {
+		cJSON_Delete(o);
+		return false;
+	}
+	char *text = cJSON_PrintUnformatted(o);
+	cJSON_Delete(o);
+	if (!text) {
+		l->failed = true;
+		snprintf(l->error, sizeof l->error, "out of memory writing %s", l->path);
+		return false;
+	}
+	errno = 0;
+	bool ok = fputs(text, l->f) >= 0 && fputc('\n', l->f) != EOF && fflush(l->f) == 0;
+	cJSON_free(text);
+	if (!ok) {
+		l->failed = true;
+		snprintf(l->error, sizeof l->error, "cannot write the session log %s: %s; "
+		         "measuring goes on unrecorded", l->path, strerror(errno ? errno : EIO));
+	}
+	return ok;
+}
+
+#define STR(o, k, v) cJSON_AddStringToObject(o, k, v)
+#define NUM(o, k, v) cJSON_AddNumberToObject(o, k, (double)(v))
+
+bool slog_write_session(SessionLog *l, const SessionMeta *m)
+{
+	cJSON *o = cJSON_CreateObject();
+	if (!o)
+		return false;
+	STR(o, "type", "session");
+	STR(o, "format", SLOG_FORMAT);
+	NUM(o, "version", SLOG_VERSION);
+	STR(o, "flopscope", m->flopscope_version);
+	STR(o, "start_utc", m->start_utc);
+	STR(o, "host", m->host);
+	STR(o, "kernel", m->kernel);
+	STR(o, "cpu", m->cpu);
+	STR(o, "device", m->device);
+	STR(o, "device_type", m->device_type);
+	NUM(o, "vendor_id", m->vendor_id);
+	NUM(o, "device_id", m->device_id);
+	STR(o, "uuid", m->uuid);
+	STR(o, "driver_name", m->driver_name);
+	STR(o, "driver_info", m->driver_info);
+	STR(o, "driver_version", m->driver_version);
+	STR(o, "api_version", m->api_version);
+	NUM(o, "queue_family", m->queue_family);
+	STR(o, "workload", m->workload);
+	NUM(o, "flop_per_invocation", m->flop_per_invocation);
+	NUM(o, "local_size", m->local_size);
+	STR(o, "shader_hash", m->shader_hash);
+	NUM(o, "target_ms", m->target_ms);
+	STR(o, "timing", m->timing);
+	return write_obj(l, o);
+}
+
+bool slog_write_sample(SessionLog *l, const Sample *s)
+{
+	char buf[1024];
+	if (l->failed || !report_json_row(s, buf, sizeof buf))
+		return false;
+	return write_obj(l, cJSON_Parse(buf));
+}
+
+bool slog_write_restart(SessionLog *l, double t_ms)
+{
+	cJSON *o = cJSON_CreateObject();
+	if (o) {
+		STR(o, "type", "restart");
+		NUM(o, "t_ms", t_ms);
+	}
+	return write_obj(l, o);
+}
+
+bool slog_write_error(SessionLog *l, const char *message)
+{
+	cJSON *o = cJSON_CreateObject();
+	if (o) {
+		STR(o, "type", "error");
+		STR(o, "message", message);
+	}
+	return write_obj(l, o);
+}
+
+bool slog_write_summary(SessionLog *l, const SummaryResult *r, size_t dropped, uint64_t checks)
+{
+	if (l->failed || !l->f)
+		return false;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *mem = open_memstream(&text, &len);
+	if (!mem)
+		return false;
+	bool ok = report_summary_json(mem, r, dropped, checks);
+	fclose(mem);
+	if (ok) {
+		text[strcspn(text, "\n")] = '\0';
+		ok = write_obj(l, cJSON_Parse(text));
+	}
+	free(text);
+	return ok;
+}
+
+void slog_close(SessionLog *l)
+{
+	if (l->f && fclose(l->f) != 0 && !l->failed) {
+		l->failed = true;
+		snprintf(l->error, sizeof l->error, "closing the session log %s: %s", l->path, strerror(errno));
+	}
+	l->f = NULL;
+}
+
+void slog_host_facts(SessionMeta *m)
+{
+	time_t now = time(NULL);
+	struct tm tm;
+	gmtime_r(&now, &tm);
+	strftime(m->start_utc, sizeof m->start_utc, "%Y-%m-%dT%H:%M:%SZ", &tm);
+	if (gethostname(m->host, sizeof m->host) != 0)
+		snprintf(m->host, sizeof m->host, "unknown");
+	m->host[sizeof m->host - 1] = '\0';
+	struct utsname u;
+	if (uname(&u) == 0)
+		snprintf(m->kernel, sizeof m->kernel, "%s %s %s", u.sysname, u.release, u.machine);
+	snprintf(m->cpu, sizeof m->cpu, "unknown");
+	FILE *f = fopen("/proc/cpuinfo", "r");
+	if (f) {
+		char line[512];
+		while (fgets(line, sizeof line, f)) {
+			if (!strncmp(line, "model name", 10)) {
+				char *c = strchr(line, ':');
+				if (c) {
+					c++;
+					while (*c == ' ' || *c == '\t')
+						c++;
+					c[strcspn(c, "\n")] = '\0';
+					snprintf(m->cpu, sizeof m->cpu, "%s", c);
+				}
+				break;
+			}
+		}
+		fclose(f);
+	}
+}

@@ -1,0 +1,69 @@
+/* slog: the session log, JSON Lines written with cJSON. The engine thread
+ * writes it itself, one flushed line per sample, so a slow screen or a killed
+ * process loses nothing that was measured.
+ *
+ *   {"type":"session","format":"flopscope-session","version":1, ...}
+ *   {"type":"sample", ...}            one per dispatch
+ *   {"type":"restart","t_ms":..}      the loop started again (dashboard r)
+ *   {"type":"error","message":..}     the engine stopped on an error
+ *   {"type":"summary", ...}           statistics, at the end */
+#ifndef FLOPSCOPE_SLOG_H
+#define FLOPSCOPE_SLOG_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "report.h"
+#include "sample.h"
+
+#define SLOG_FORMAT "flopscope-session"
+#define SLOG_VERSION 1
+
+/* What the first line records. Plain data: filled by the engine. */
+typedef struct SessionMeta {
+	char flopscope_version[32];
+	char start_utc[32];          /* ISO 8601, e.g. 2026-11-21T23:15:09Z */
+	char host[128], kernel[256], cpu[256];
+	char device[256];
+	uint32_t vendor_id, device_id;
+	char uuid[40];
+	char driver_name[256], driver_info[256], driver_version[32], api_version[32];
+	char device_type[32];
+	uint32_t queue_family;
+	char workload[64];
+	uint64_t flop_per_invocation;
+	uint32_t local_size;
+	char shader_hash[20];        /* FNV-1a, hex */
+	double target_ms;
+	char timing[16];             /* "gpu" or "cpu" */
+} SessionMeta;
+
+typedef struct SessionLog {
+	FILE *f;
+	char path[4096];
+	bool failed;                 /* a write failed; nothing more is written */
+	char error[4352];
+} SessionLog;
+
+/* The default path: $XDG_STATE_HOME/flopscope (or ~/.local/state/flopscope)
+ * / <start time>-<device>.jsonl. */
+void slog_default_path(const char *start_utc, const char *device, char *out, size_t len);
+/* The log a run writes: NULL with no_log; `given` when set; else the default
+ * path for `device` now. A run after the first in one process (`nth` > 1)
+ * gets "-nth" added so that it never overwrites the first. Writes into buf. */
+const char *slog_choose_path(bool no_log, const char *given, const char *device, unsigned nth,
+                             char *buf, size_t len);
+/* Creates missing folders and the file; false with a message naming it. */
+bool slog_open(SessionLog *l, const char *path, char *err, size_t errlen);
+bool slog_write_session(SessionLog *l, const SessionMeta *m);
+bool slog_write_sample(SessionLog *l, const Sample *s);
+bool slog_write_restart(SessionLog *l, double t_ms);
+bool slog_write_error(SessionLog *l, const char *message);
+bool slog_write_summary(SessionLog *l, const SummaryResult *r, size_t dropped, uint64_t checks);
+void slog_close(SessionLog *l);
+
+/* Host facts for the session line: host name, kernel, CPU model, UTC time. */
+void slog_host_facts(SessionMeta *m);
+
+#endif

@@ -1,0 +1,257 @@
+#include "slogread.h"
+
+#include <cjson/cJSON.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_LOG_BYTES (1ull << 31)
+
+static bool get_num(const cJSON *o, const char *k, double *v)
+{
+	const cJSON *x = cJSON_GetObjectItemCaseSensitive(o, k);
+	if (!cJSON_IsNumber(x))
+		return false;
+	*v = x->valuedouble;
+	return true;
+}
+
+static void get_str(const cJSON *o, const char *k, char *out, size_t len)
+{
+	const cJSON *x = cJSON_GetObjectItemCaseSensitive(o, k);
+	snprintf(out, len, "%s", cJSON_IsString(x) ? x->valuestring : "");
+}
+
+static bool parse_meta(const cJSON *o, SessionMeta *m)
+{
+	double v;
+	get_str(o, "flopscope", m->flopscope_version, sizeof m->flopscope_version);
+	get_str(o, "start_utc", m->start_utc, sizeof m->start_utc);
+	get_str(o, "host", m->host, sizeof m->host);
+	get_str(o, "kernel", m->kernel, sizeof m->kernel);
+	get_str(o, "cpu", m->cpu, sizeof m->cpu);
+	get_str(o, "device", m->device, sizeof m->device);
+	get_str(o, "device_type", m->device_type, sizeof m->device_type);
+	get_str(o, "uuid", m->uuid, sizeof m->uuid);
+	get_str(o, "driver_name", m->driver_name, sizeof m->driver_name);
+	get_str(o, "driver_info", m->driver_info, sizeof m->driver_info);
+	get_str(o, "driver_version", m->driver_version, sizeof m->driver_version);
+	get_str(o, "api_version", m->api_version, sizeof m->api_version);
+	get_str(o, "workload", m->workload, sizeof m->workload);
+	get_str(o, "shader_hash", m->shader_hash, sizeof m->shader_hash);
+	get_str(o, "timing", m->timing, sizeof m->timing);
+	if (get_num(o, "vendor_id", &v)) m->vendor_id = (uint32_t)v;
+	if (get_num(o, "device_id", &v)) m->device_id = (uint32_t)v;
+	if (get_num(o, "queue_family", &v)) m->queue_family = (uint32_t)v;
+	if (get_num(o, "flop_per_invocation", &v)) m->flop_per_invocation = (uint64_t)v;
+	if (get_num(o, "local_size", &v)) m->local_size = (uint32_t)v;
+	if (!get_num(o, "target_ms", &m->target_ms) || !(m->target_ms > 0))
+		return false;
+	return m->device[0] != '\0';
+}
+
+/* Fills s from a sample record; the name of a missing field in *missing. */
+static bool parse_sample(const cJSON *o, Sample *s, const char **missing)
+{
+	static const char *const NUMS[] = { "seq", "t_ms", "x", "y", "z", "groups", "flop",
+	                                    "gpu_ns", "cpu_ns", "flops" };
+	double v[10];
+	for (int i = 0; i < 10; i++)
+		if (!get_num(o, NUMS[i], &v[i]) || v[i] < 0) {
+			*missing = NUMS[i];
+			return false;
+		}
+	memset(s, 0, sizeof *s);
+	s->seq = (uint64_t)v[0];
+	s->t_ms = v[1];
+	s->x = (uint32_t)v[2];
+	s->y = (uint32_t)v[3];
+	s->z = (uint32_t)v[4];
+	s->groups = (uint64_t)v[5];
+	s->flop = (uint64_t)v[6];
+	s->gpu_ns = (uint64_t)v[7];
+	s->cpu_ns = (uint64_t)v[8];
+	s->flops = v[9];
+	static const struct { const char *k; uint32_t f; } FLAGS[] = {
+		{ "gpu_timed", SAMPLE_GPU_TIMED }, { "steady", SAMPLE_STEADY }, { "verified", SAMPLE_VERIFIED },
+	};
+	for (int i = 0; i < 3; i++) {
+		const cJSON *b = cJSON_GetObjectItemCaseSensitive(o, FLAGS[i].k);
+		if (!cJSON_IsBool(b)) {
+			*missing = FLAGS[i].k;
+			return false;
+		}
+		if (cJSON_IsTrue(b))
+			s->flags |= FLAGS[i].f;
+	}
+	return true;
+}
+
+static bool add(SessionData *d, const Sample *s)
+{
+	if (d->n == d->cap) {
+		size_t nc = d->cap ? d->cap * 2 : 256;
+		Sample *g = realloc(d->samples, nc * sizeof *g);
+		if (!g)
+			return false;
+		d->samples = g;
+		d->cap = nc;
+	}
+	d->samples[d->n++] = *s;
+	return true;
+}
+
+int slog_parse(const char *text, size_t len, const char *name, SessionData *d, char *err, size_t errlen)
+{
+	memset(d, 0, sizeof *d);
+	size_t pos = 0, lineno = 0;
+	char *line = NULL;
+	size_t line_cap = 0;
+	int rc = 0;
+	while (pos < len) {
+		const char *start = text + pos;
+		const char *nl = memchr(start, '\n', len - pos);
+		size_t l = nl ? (size_t)(nl - start) : len - pos;
+		pos += l + (nl ? 1 : 0);
+		lineno++;
+		if (l + 1 > line_cap) {
+			char *g = realloc(line, l + 1);
+			if (!g) {
+				snprintf(err, errlen, "%s: out of memory", name);
+				rc = -1;
+				break;
+			}
+			line = g;
+			line_cap = l + 1;
+		}
+		memcpy(line, start, l);
+		line[l] = '\0';
+		if (l == 0 && !nl)
+			break;
+		cJSON *o = cJSON_ParseWithLength(line, l);
+		const cJSON *type = o ? cJSON_GetObjectItemCaseSensitive(o, "type") : NULL;
+		if (lineno == 1) {
+			const cJSON *fmt = o ? cJSON_GetObjectItemCaseSensitive(o, "format") : NULL;
+			double ver = 0;
+			if (!cJSON_IsString(type) || strcmp(type->valuestring, "session") ||
+			    !cJSON_IsString(fmt) || strcmp(fmt->valuestring, SLOG_FORMAT)) {
+				snprintf(err, errlen, "%s:1: not a flopscope session log (the first line is no "
+				         "{\"type\":\"session\",\"format\":\"%s\"} record)", name, SLOG_FORMAT);
+				rc = -1;
+			} else if (!get_num(o, "version", &ver) || ver < 1) {
+				snprintf(err, errlen, "%s:1: the session record has no format version", name);
+				rc = -1;
+			} else if (ver > SLOG_VERSION) {
+				snprintf(err, errlen, "%s:1: written by a newer flopscope (log format %g; this "
+				         "one reads up to %d)", name, ver, SLOG_VERSION);
+				rc = -1;
+			} else if (!parse_meta(o, &d->meta)) {
+				snprintf(err, errlen, "%s:1: the session record lacks the device or target_ms", name);
+				rc = -1;
+			}
+			cJSON_Delete(o);
+			if (rc)
+				break;
+			d->lines = 1;
+			continue;
+		}
+		if (!o || !cJSON_IsString(type)) {
+			cJSON_Delete(o);
+			if (!nl)
+				snprintf(d->warning, sizeof d->warning, "%s:%zu: the last line is cut short (was the "
+				         "run killed?); the %zu samples before it are used", name, lineno, d->n);
+			else
+				snprintf(d->warning, sizeof d->warning, "%s:%zu: not a JSON record; reading stopped "
+				         "there, the %zu samples before it are used", name, lineno, d->n);
+			break;
+		}
+		const char *t = type->valuestring;
+		if (!strcmp(t, "sample")) {
+			Sample s;
+			const char *missing = "";
+			if (!parse_sample(o, &s, &missing)) {
+				snprintf(d->warning, sizeof d->warning, "%s:%zu: sample without a valid \"%s\"; "
+				         "reading stopped there, the %zu samples before it are used",
+				         name, lineno, missing, d->n);
+				cJSON_Delete(o);
+				break;
+			}
+			if (!add(d, &s)) {
+				snprintf(err, errlen, "%s:%zu: out of memory", name, lineno);
+				cJSON_Delete(o);
+				rc = -1;
+				break;
+			}
+		} else if (!strcmp(t, "restart")) {
+			d->n = 0;
+			d->restarts++;
+			d->has_summary = false;
+		} else if (!strcmp(t, "error")) {
+			get_str(o, "message", d->engine_error, sizeof d->engine_error);
+		} else if (!strcmp(t, "summary")) {
+			d->has_summary = true;
+		} /* other types (later features) are skipped */
+		d->lines = lineno;
+		cJSON_Delete(o);
+	}
+	free(line);
+	if (rc == 0 && lineno == 0) {
+		snprintf(err, errlen, "%s: empty file, not a flopscope session log", name);
+		rc = -1;
+	}
+	if (rc)
+		session_data_done(d);
+	return rc;
+}
+
+int slog_read(const char *path, SessionData *out, char *err, size_t errlen)
+{
+	memset(out, 0, sizeof *out);
+	FILE *f = fopen(path, "rb");
+	if (!f) {
+		snprintf(err, errlen, "cannot open %s: %s", path, strerror(errno));
+		return -1;
+	}
+	char *buf = NULL;
+	size_t n = 0, cap = 0;
+	for (;;) {
+		if (n + 65536 > cap) {
+			cap = cap ? cap * 2 : 1 << 20;
+			if (cap > MAX_LOG_BYTES) {
+				snprintf(err, errlen, "%s is larger than 2 GiB", path);
+				goto fail;
+			}
+			char *g = realloc(buf, cap);
+			if (!g) {
+				snprintf(err, errlen, "out of memory reading %s", path);
+				goto fail;
+			}
+			buf = g;
+		}
+		size_t got = fread(buf + n, 1, cap - n, f);
+		n += got;
+		if (got == 0) {
+			if (ferror(f)) {
+				snprintf(err, errlen, "cannot read %s: %s", path, strerror(errno));
+				goto fail;
+			}
+			break;
+		}
+	}
+	fclose(f);
+	int rc = slog_parse(buf ? buf : "", n, path, out, err, errlen);
+	free(buf);
+	return rc;
+fail:
+	fclose(f);
+	free(buf);
+	return -1;
+}
+
+void session_data_done(SessionData *d)
+{
+	free(d->samples);
+	d->samples = NULL;
+	d->n = d->cap = 0;
+}

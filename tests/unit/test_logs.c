@@ -1,0 +1,276 @@
+/* Session logs: writer and reader round trip, damaged and foreign files, the
+ * comparison statistics, the SVG writer. */
+#include <math.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "check.h"
+#include "compare.h"
+#include "slog.h"
+#include "slogread.h"
+#include "svg.h"
+
+static Sample sample(uint64_t seq, double flops, bool steady)
+{
+	Sample s = { .seq = seq, .t_ms = 20.0 * (double)seq + 0.5, .x = 100 + (uint32_t)seq, .y = 2, .z = 1,
+	             .flop = 1000000 * (seq + 1), .gpu_ns = 19000000, .cpu_ns = 19500000, .flops = flops,
+	             .flags = SAMPLE_GPU_TIMED | (steady ? SAMPLE_STEADY : 0) | (seq % 3 ? 0 : SAMPLE_VERIFIED) };
+	s.groups = (uint64_t)s.x * s.y * s.z;
+	return s;
+}
+
+static SessionMeta meta(void)
+{
+	SessionMeta m;
+	memset(&m, 0, sizeof m);
+	slog_host_facts(&m);
+	snprintf(m.device, sizeof m.device, "Test \"GPU\" <1>");
+	snprintf(m.workload, sizeof m.workload, "fma_fp32");
+	snprintf(m.timing, sizeof m.timing, "gpu");
+	m.target_ms = 20;
+	m.flop_per_invocation = 24576;
+	return m;
+}
+
+static char *write_log(size_t n, bool summary)
+{
+	static char path[64];
+	snprintf(path, sizeof path, "/tmp/flopscope-test-%d.jsonl", (int)getpid());
+	SessionLog l;
+	char err[512];
+	CHECK(slog_open(&l, path, err, sizeof err));
+	SessionMeta m = meta();
+	CHECK(slog_write_session(&l, &m));
+	Summary sum;
+	summary_init(&sum);
+	for (size_t i = 0; i < n; i++) {
+		Sample s = sample(i, 1e11 + 1e9 * (double)(i % 7), i >= 3);
+		CHECK(slog_write_sample(&l, &s));
+		summary_add(&sum, &s);
+	}
+	if (summary) {
+		SummaryResult r;
+		summary_result(&sum, &r);
+		CHECK(slog_write_summary(&l, &r, 0, 5));
+	}
+	summary_done(&sum);
+	slog_close(&l);
+	CHECK(!l.failed);
+	return path;
+}
+
+static char *slurp(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return NULL;
+	char *buf = malloc(1 << 20);
+	*len = fread(buf, 1, 1 << 20, f);
+	fclose(f);
+	return buf;
+}
+
+static void log_should_read_back_every_sample_exactly(void)
+{
+	const char *path = write_log(40, true);
+	SessionData d;
+	char err[512];
+	CHECK(slog_read(path, &d, err, sizeof err) == 0);
+	CHECK(d.n == 40 && d.has_summary && !d.warning[0]);
+	CHECK_STR(d.meta.device, "Test \"GPU\" <1>");
+	CHECK(d.meta.target_ms == 20 && d.meta.flop_per_invocation == 24576);
+	for (size_t i = 0; i < d.n; i++) {
+		Sample w = sample(i, 1e11 + 1e9 * (double)(i % 7), i >= 3);
+		const Sample *g = &d.samples[i];
+		CHECK(g->seq == w.seq && g->x == w.x && g->y == w.y && g->groups == w.groups);
+		CHECK(g->flop == w.flop && g->gpu_ns == w.gpu_ns && g->cpu_ns == w.cpu_ns);
+		CHECK(g->flops == w.flops && g->t_ms == w.t_ms && g->flags == w.flags);
+	}
+	session_data_done(&d);
+	unlink(path);
+}
+
+static void log_cut_mid_line_should_keep_the_lines_before(void)
+{
+	const char *path = write_log(10, false);
+	size_t len;
+	char *buf = slurp(path, &len);
+	SessionData d;
+	char err[512];
+	/* cut 30 bytes into the last sample line, as kill -9 mid-write would */
+	size_t cut = len - 1;
+	while (cut && buf[cut - 1] != '\n')
+		cut--;
+	CHECK(slog_parse(buf, cut + 30, "x.jsonl", &d, err, sizeof err) == 0);
+	CHECK(d.n == 9);
+	CHECK(strstr(d.warning, "x.jsonl:11: the last line is cut short"));
+	CHECK(!d.has_summary);
+	session_data_done(&d);
+	free(buf);
+	unlink(path);
+}
+
+static void log_with_a_bad_line_should_name_it(void)
+{
+	const char *path = write_log(5, true);
+	size_t len;
+	char *buf = slurp(path, &len);
+	char *text = malloc(len + 64);
+	/* a junk line after the third sample (line 5) */
+	size_t at = 0;
+	for (int nl = 0; nl < 4; at++)
+		nl += buf[at] == '\n';
+	memcpy(text, buf, at);
+	strcpy(text + at, "{not json\n");
+	memcpy(text + at + 10, buf + at, len - at);
+	SessionData d;
+	char err[512];
+	CHECK(slog_parse(text, len + 10, "y.jsonl", &d, err, sizeof err) == 0);
+	CHECK(d.n == 3);
+	CHECK(strstr(d.warning, "y.jsonl:5: not a JSON record"));
+	session_data_done(&d);
+	/* a sample that lacks a field */
+	const char *bad = "{\"type\":\"session\",\"format\":\"flopscope-session\",\"version\":1,"
+	                  "\"device\":\"d\",\"target_ms\":20}\n{\"type\":\"sample\",\"seq\":0}\n";
+	CHECK(slog_parse(bad, strlen(bad), "z", &d, err, sizeof err) == 0);
+	CHECK(d.n == 0 && strstr(d.warning, "z:2: sample without a valid \"t_ms\""));
+	session_data_done(&d);
+	free(text);
+	free(buf);
+	unlink(path);
+}
+
+static void foreign_or_newer_files_should_be_refused(void)
+{
+	SessionData d;
+	char err[512];
+	const char *cases[][2] = {
+		{ "hello world\n", "f:1: not a flopscope session log" },
+		{ "{\"type\":\"session\",\"format\":\"other\"}\n", "f:1: not a flopscope session log" },
+		{ "{\"type\":\"session\",\"format\":\"flopscope-session\",\"version\":7,\"device\":\"d\",\"target_ms\":20}\n",
+		  "f:1: written by a newer flopscope (log format 7; this one reads up to 1)" },
+		{ "{\"type\":\"session\",\"format\":\"flopscope-session\",\"version\":1}\n", "lacks the device" },
+		{ "", "empty file" },
+		{ "\x7f" "ELF\x01\x02\n\x00\x00", "not a flopscope session log" },
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+		size_t len = i == 5 ? 8 : strlen(cases[i][0]);
+		CHECK(slog_parse(cases[i][0], len, "f", &d, err, sizeof err) == -1);
+		if (!strstr(err, cases[i][1]))
+			fprintf(stderr, "  case %zu: \"%s\"\n", i, err), check_failed_now = 1;
+	}
+	CHECK(slog_read("/nonexistent/x.jsonl", &d, err, sizeof err) == -1);
+	CHECK(strstr(err, "No such file"));
+}
+
+static void a_restart_should_keep_the_last_run(void)
+{
+	const char *t = "{\"type\":\"session\",\"format\":\"flopscope-session\",\"version\":1,\"device\":\"d\",\"target_ms\":20}\n"
+	                "{\"type\":\"sample\",\"seq\":0,\"t_ms\":1,\"x\":1,\"y\":1,\"z\":1,\"groups\":1,\"flop\":1,\"gpu_ns\":1,\"cpu_ns\":2,\"flops\":1,\"gpu_timed\":true,\"steady\":false,\"verified\":true}\n"
+	                "{\"type\":\"restart\",\"t_ms\":5}\n"
+	                "{\"type\":\"telemetry\",\"sm_mhz\":1980}\n"
+	                "{\"type\":\"sample\",\"seq\":0,\"t_ms\":2,\"x\":1,\"y\":1,\"z\":1,\"groups\":1,\"flop\":1,\"gpu_ns\":1,\"cpu_ns\":2,\"flops\":7,\"gpu_timed\":true,\"steady\":false,\"verified\":false}\n"
+	                "{\"type\":\"error\",\"message\":\"VK_ERROR_DEVICE_LOST\"}\n";
+	SessionData d;
+	char err[512];
+	CHECK(slog_parse(t, strlen(t), "r", &d, err, sizeof err) == 0);
+	CHECK(d.n == 1 && d.samples[0].flops == 7 && d.restarts == 1);
+	CHECK_STR(d.engine_error, "VK_ERROR_DEVICE_LOST");
+	session_data_done(&d);
+}
+
+static void unwritable_log_should_say_where_and_why(void)
+{
+	SessionLog l;
+	char err[512];
+	CHECK(!slog_open(&l, "/proc/no/such/dir/x.jsonl", err, sizeof err));
+	CHECK(strstr(err, "cannot create the log folder /proc/no"));
+	char p[256];
+	setenv("XDG_STATE_HOME", "/state", 1);
+	slog_default_path("2026-11-21T23:15:09Z", "llvmpipe (LLVM 15.0.6, 256 bits)", p, sizeof p);
+	CHECK_STR(p, "/state/flopscope/20261121T231509Z-llvmpipe.jsonl");
+	slog_default_path("2026-11-21T23:15:09Z", "NVIDIA H200", p, sizeof p);
+	CHECK_STR(p, "/state/flopscope/20261121T231509Z-nvidia-h200.jsonl");
+	CHECK(slog_choose_path(true, NULL, "x", 1, p, sizeof p) == NULL);
+	CHECK_STR(slog_choose_path(false, "/tmp/run.jsonl", "x", 2, p, sizeof p), "/tmp/run-2.jsonl");
+}
+
+/* A deterministic normal variate (Box-Muller over a fixed LCG). */
+static double noise(uint64_t *s)
+{
+	*s = *s * 6364136223846793005ull + 1442695040888963407ull;
+	double u1 = ((double)(*s >> 11) + 0.5) / 9007199254740992.0;
+	*s = *s * 6364136223846793005ull + 1442695040888963407ull;
+	double u2 = ((double)(*s >> 11) + 0.5) / 9007199254740992.0;
+	return sqrt(-2 * log(u1)) * cos(6.283185307179586 * u2);
+}
+
+static void compare_should_find_a_known_shift_and_no_shift(void)
+{
+	enum { N = 200 };
+	double a[N], b[N], c[N];
+	uint64_t s = 42;
+	for (int i = 0; i < N; i++) {
+		a[i] = 100e9 * (1 + 0.03 * noise(&s));
+		b[i] = 110e9 * (1 + 0.03 * noise(&s)); /* 10% faster */
+		c[i] = 100e9 * (1 + 0.03 * noise(&s)); /* the same */
+	}
+	CompareResult r;
+	CHECK(compare_run(a, N, b, N, &r));
+	CHECK(r.verdict == COMPARE_FASTER);
+	CHECK(r.ratio > 1.08 && r.ratio < 1.12);
+	CHECK(r.ratio_lo < 1.10 && r.ratio_hi > 1.10 - 0.01 && r.ratio_lo > 1.0);
+	CHECK(r.p < 1e-6);
+	CHECK(compare_run(b, N, a, N, &r) && r.verdict == COMPARE_SLOWER);
+	CHECK(compare_run(a, N, c, N, &r));
+	CHECK(r.verdict == COMPARE_SAME && r.p > 0.05 && r.ratio_lo < 1 && r.ratio_hi > 1);
+	CHECK(!compare_run(a, 1, b, N, &r));
+}
+
+static void mann_whitney_should_match_a_hand_computed_case(void)
+{
+	/* A = {1,2,3}, B = {4,5,6}: U(B) = 9, the largest possible */
+	const double a[] = { 1, 2, 3 }, b[] = { 4, 5, 6 };
+	double u;
+	double p = compare_mann_whitney(a, 3, b, 3, &u);
+	CHECK(u == 9);
+	/* normal approximation: mu 4.5, sigma sqrt(5.25), continuity 0.5 */
+	CHECK_NEAR(p, erfc((4.5 - 0.5) / sqrt(5.25) / sqrt(2.0)), 1e-12);
+	/* ties: all equal -> no evidence */
+	const double e[] = { 1, 1, 1 };
+	CHECK(compare_mann_whitney(e, 3, e, 3, &u) == 1.0);
+}
+
+static void svg_should_be_escaped_and_complete(void)
+{
+	Sample s[3] = { sample(0, 1e9, false), sample(1, 2e9, true), sample(2, 3e9, true) };
+	Jump j = { 30, 1e9, 3e9, 3 };
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	CHECK(svg_write(f, "a <b> & \"c\"", s, 3, 20, &j, 1));
+	fclose(f);
+	CHECK(strstr(text, "<?xml version=\"1.0\""));
+	CHECK(strstr(text, "a &lt;b&gt; &amp; &quot;c&quot;"));
+	CHECK(strstr(text, "</svg>\n"));
+	int polylines = 0;
+	for (const char *p = text; (p = strstr(p, "<polyline")); p++)
+		polylines++;
+	CHECK(polylines == 4); /* FLOPS, groups, CPU time, GPU time */
+	CHECK(strstr(text, "stroke-dasharray=\"4 3\"")); /* the jump marker */
+	free(text);
+}
+
+int main(void)
+{
+	RUN(log_should_read_back_every_sample_exactly);
+	RUN(log_cut_mid_line_should_keep_the_lines_before);
+	RUN(log_with_a_bad_line_should_name_it);
+	RUN(foreign_or_newer_files_should_be_refused);
+	RUN(a_restart_should_keep_the_last_run);
+	RUN(unwritable_log_should_say_where_and_why);
+	RUN(compare_should_find_a_known_shift_and_no_shift);
+	RUN(mann_whitney_should_match_a_hand_computed_case);
+	RUN(svg_should_be_escaped_and_complete);
+	return CHECK_DONE();
+}

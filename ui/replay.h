@@ -1,0 +1,29 @@
+/* replay: a recorded session log as a dashboard source, played back on its
+ * recorded time line at an adjustable speed. */
+#ifndef FLOPSCOPE_REPLAY_H
+#define FLOPSCOPE_REPLAY_H
+
+#include <stdint.h>
+
+#include "dashboard.h"
+#include "slogread.h"
+
+typedef struct Replay {
+	SessionData d;
+	size_t next;         /* first sample not yet released */
+	double speed;
+	bool paused;
+	double base_t_ms;    /* play position at base_ns */
+	uint64_t base_ns;
+	uint64_t checks;
+	uint64_t (*clock_ns)(void);  /* monotonic clock; replaceable in tests */
+} Replay;
+
+/* Takes ownership of d. */
+void replay_init(Replay *r, SessionData *d, uint64_t (*clock_ns)(void));
+void replay_done(Replay *r);
+void replay_source(DashSource *src, Replay *r, const char *path);
+/* The play position in ms of the recorded time line. */
+double replay_position(const Replay *r);
+
+#endif
