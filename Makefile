@@ -25,10 +25,14 @@ UNIT    := $(patsubst tests/unit/%.c,$(B)/tests/%,$(wildcard tests/unit/test_*.c
 
 # Debian packages needed to build, run and test.
 DEB_PKGS := gcc make pkg-config libvulkan-dev mesa-vulkan-drivers vulkan-validationlayers \
-            libncurses-dev libcjson-dev libshaderc-dev glslang-dev spirv-tools tmux
+            libncurses-dev libcjson-dev libshaderc-dev glslang-dev spirv-tools tmux \
+            python3 man-db procps
 SUDO    := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all deps run test unit integration check-tsan bench clean
+PREFIX  ?= /usr/local
+DESTDIR ?=
+
+.PHONY: all deps run test unit integration check-tsan bench clean install uninstall
 all: $(B)/flopscope
 
 $(B)/flopscope: $(OBJ)
@@ -77,6 +81,19 @@ check-tsan: $(B)/tsan/ring_stress
 
 bench: all
 	bench/fp32.sh
+
+# bin/flopscope finds ../share/flopscope/{shaders,themes} beside itself.
+install: all
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/flopscope/shaders \
+	    $(DESTDIR)$(PREFIX)/share/flopscope/themes $(DESTDIR)$(PREFIX)/share/man/man1
+	install -m 755 $(B)/flopscope $(DESTDIR)$(PREFIX)/bin/flopscope
+	install -m 644 shaders/*.comp $(DESTDIR)$(PREFIX)/share/flopscope/shaders/
+	install -m 644 themes/*.json $(DESTDIR)$(PREFIX)/share/flopscope/themes/
+	install -m 644 docs/flopscope.1 $(DESTDIR)$(PREFIX)/share/man/man1/flopscope.1
+
+uninstall:
+	rm -f $(DESTDIR)$(PREFIX)/bin/flopscope $(DESTDIR)$(PREFIX)/share/man/man1/flopscope.1
+	rm -rf $(DESTDIR)$(PREFIX)/share/flopscope
 
 clean:
 	rm -rf $(B)

@@ -58,6 +58,7 @@ const char cli_usage[] =
 	"  space  pause/resume     r  restart the loop      d  back to the picker\n"
 	"  + / -  target time x2, /2   z  whole session / window   t  next theme\n"
 	"  ?      help             q  quit (Ctrl-C too)\n"
+	"  < / >  replay speed /2, x2 (--replay)\n"
 	"\n"
 	"Exit status: 0 success, 1 runtime failure, 2 bad usage or input.\n";
 

@@ -311,6 +311,25 @@ t_replay_dashboard_should_play_and_speed_up() {
 	screen | grep -q '^Summary: ' || die "no summary after quitting: $(screen)"
 }
 
+t_make_install_should_give_a_working_program_and_man_page() {
+	make -s install DESTDIR="$T/root" PREFIX=/opt/fs >"$T/out" 2>&1 || die "install failed: $(cat "$T/out")"
+	for f in bin/flopscope share/flopscope/shaders/fma_fp32.comp share/flopscope/themes/dark.json \
+	         share/man/man1/flopscope.1; do
+		[ -f "$T/root/opt/fs/$f" ] || die "missing $f"
+	done
+	(cd / && "$T/root/opt/fs/bin/flopscope" llvm --duration 0.3 --no-log >"$T/out" 2>&1) ||
+		die "installed program failed: $(cat "$T/out")"
+	grep -q '^Summary: ' "$T/out" || die "no summary"
+	LC_ALL=C MANWIDTH=80 man --warnings -l "$T/root/opt/fs/share/man/man1/flopscope.1" >"$T/man" 2>"$T/manerr" ||
+		die "man failed: $(cat "$T/manerr")"
+	[ ! -s "$T/manerr" ] || die "man warnings: $(cat "$T/manerr")"
+	for w in SYNOPSIS OPTIONS KEYS FILES 'EXIT STATUS' EXAMPLES; do grep -q "^$w" "$T/man" || die "no $w section"; done
+	# every option in --help is in the man page
+	for opt in $("$FS" --help | grep -oE -- '--[a-z-]+' | sort -u); do
+		grep -q -- "$opt" "$T/man" || die "man page lacks $opt"
+	done
+}
+
 # --- the dashboard, driven through tmux -------------------------------------
 TM() { tmux -S "$T/tmux.sock" "$@"; }
 screen() { TM capture-pane -p -t fs 2>/dev/null; }
