@@ -105,8 +105,11 @@ int headless_run(Engine *e, const Options *o, volatile sig_atomic_t *quit)
 	if (sum.oom)
 		fprintf(stderr, "flopscope: out of memory for the summary; statistics cover the first %zu samples\n",
 		        r.steady);
-	if (engine_log_error(e))
+	if (engine_log_error(e)) {
+		/* measured, but the evidence is incomplete */
 		fprintf(stderr, "flopscope: %s\n", engine_log_error(e));
+		status = 1;
+	}
 	if (engine_state(e) == ENGINE_ERROR) {
 		fprintf(stderr, "flopscope: %s\n", engine_error(e));
 		status = 1;

@@ -35,8 +35,10 @@ static void install_signals(void)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
-	/* A closed pipe shows as EPIPE on write, handled where we write. */
+	/* A closed pipe shows as EPIPE on write, a file over the size limit as
+	 * EFBIG: both handled where we write. */
 	signal(SIGPIPE, SIG_IGN);
+	signal(SIGXFSZ, SIG_IGN);
 }
 
 static int pick_device(const VkCtx *ctx, const Options *o)

@@ -7,7 +7,7 @@
 
 #define W 900
 #define PANEL_H 230
-#define LEFT 80
+#define LEFT 110
 #define RIGHT 20
 #define TOP 40
 
@@ -71,9 +71,10 @@ static void axes(FILE *f, const Panel *p, const char *title, const char *unit)
 	fputs("</text>\n", f);
 	fprintf(f, "<rect x=\"%d\" y=\"%.0f\" width=\"%d\" height=\"%.0f\" fill=\"none\" stroke=\"#888\"/>\n",
 	        LEFT, p->y0, W - LEFT - RIGHT, p->h);
-	for (int i = 0; i <= 4; i++) {
-		double v = p->log ? pow(10, log10(p->ymin) + i * (log10(p->ymax) - log10(p->ymin)) / 4)
-		                  : p->ymin + i * (p->ymax - p->ymin) / 4;
+	/* linear: five even ticks; log: one per decade */
+	int ticks = p->log ? (int)lround(log10(p->ymax) - log10(p->ymin)) : 4;
+	for (int i = 0; i <= ticks && i <= 24; i++) {
+		double v = p->log ? p->ymin * pow(10, i) : p->ymin + i * (p->ymax - p->ymin) / 4;
 		double y = py(p, v);
 		fprintf(f, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"#ddd\"/>\n", LEFT, y,
 		        W - RIGHT, y);

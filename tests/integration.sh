@@ -248,6 +248,19 @@ t_unwritable_or_full_log_should_exit_2() {
 	grep -q 'cannot write the session log /dev/full: No space left on device' "$T/err" || die "$(cat "$T/err")"
 }
 
+t_log_filling_up_mid_run_should_say_so_and_keep_measuring() {
+	# a 16 KiB file size limit: the log fills up after a few dozen samples
+	(ulimit -f 16; exec "$FS" llvm --duration 1.5 --log "$T/full.jsonl" --format csv) >"$T/out" 2>"$T/err"
+	rc=$?
+	[ "$rc" = 1 ] || die "exit $rc"
+	grep -q "cannot write the session log $T/full.jsonl: File too large; measuring goes on unrecorded" "$T/err" ||
+		die "$(cat "$T/err")"
+	[ "$(wc -l <"$T/out")" -ge 40 ] || die "measuring stopped: $(wc -l <"$T/out") lines"
+	grep -q '^Summary: ' "$T/err" || die "no summary"
+	"$FS" --replay "$T/full.jsonl" --format csv >"$T/r.csv" 2>"$T/r.err" || die "replay exit $?"
+	[ "$(wc -l <"$T/r.csv")" -ge 20 ] || die "log kept too little"
+}
+
 t_foreign_and_damaged_logs_should_be_named() {
 	"$FS" --replay /etc/passwd --headless >"$T/out" 2>"$T/err"
 	rc=$?
