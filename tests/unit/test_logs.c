@@ -244,7 +244,7 @@ static void mann_whitney_should_match_a_hand_computed_case(void)
 static void svg_should_be_escaped_and_complete(void)
 {
 	Sample s[3] = { sample(0, 1e9, false), sample(1, 2e9, true), sample(2, 3e9, true) };
-	Jump j = { 30, 1e9, 3e9, 3 };
+	Jump j = { .kind = JUMP_STEP, .t_ms = 30, .t_end_ms = 30, .before = 1e9, .after = 3e9, .ratio = 3 };
 	char *text = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&text, &len);
