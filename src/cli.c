@@ -38,6 +38,8 @@ const char cli_usage[] =
 	"                     terminal; with --headless or --format, the table)\n"
 	"  --compare A B      statistics of two sessions side by side, ratio of\n"
 	"                     medians with a 95% CI, Mann-Whitney U test, verdict\n"
+	"  --analyze FILE     power-state jumps and time to plateau of a session log,\n"
+	"                     or of a CSV with t_ms and flops columns (--format json)\n"
 	"  --export FILE --csv          samples as CSV on standard output\n"
 	"  --export FILE --svg OUT.svg  FLOPS, workgroup and time plots as SVG\n"
 	"\n"
@@ -139,7 +141,7 @@ int cli_parse(int argc, char **argv, Options *o, char *err, size_t errlen)
 			val = eq + 1;
 
 		static const char *const with_value[] = {
-			"--format", "--target-ms", "--duration", "--shader-dir", "--theme", "--fps", "--log", "--replay", "--compare", "--export", "--svg",
+			"--format", "--target-ms", "--duration", "--shader-dir", "--theme", "--fps", "--log", "--replay", "--compare", "--export", "--svg", "--analyze",
 		};
 		bool needs = false;
 		for (size_t k = 0; k < sizeof with_value / sizeof *with_value; k++)
@@ -187,6 +189,8 @@ int cli_parse(int argc, char **argv, Options *o, char *err, size_t errlen)
 			if (parse_number(name, val, 0, CLI_MAX_DURATION_S, false, &o->duration_s, err, errlen))
 				return -1;
 			o->duration_given = true;
+		} else if (!strcmp(name, "--analyze")) {
+			o->analyze = val;
 		} else if (!strcmp(name, "--replay")) {
 			o->replay = val;
 		} else if (!strcmp(name, "--compare")) {
@@ -236,9 +240,9 @@ int cli_parse(int argc, char **argv, Options *o, char *err, size_t errlen)
 			return -1;
 		}
 	}
-	int modes = !!o->replay + !!o->compare[0] + !!o->export_file + o->list;
+	int modes = !!o->replay + !!o->compare[0] + !!o->export_file + o->list + !!o->analyze;
 	if (modes > 1) {
-		snprintf(err, errlen, "--list, --replay, --compare and --export exclude each other");
+		snprintf(err, errlen, "--list, --replay, --compare, --export and --analyze exclude each other");
 		return -1;
 	}
 	if (o->export_file && o->csv == !!o->svg) {

@@ -25,6 +25,7 @@ typedef struct Options {
 	const char *theme;
 	const char *log;       /* --log PATH */
 	const char *replay;    /* --replay FILE */
+	const char *analyze;   /* --analyze FILE */
 	const char *compare[2];/* --compare A B */
 	const char *export_file; /* --export FILE (with --csv or --svg OUT) */
 	bool csv;

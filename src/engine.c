@@ -274,9 +274,18 @@ static void *engine_main(void *arg)
 		double secs = sample_time_s(&s);
 		s.flops = secs > 0 ? (double)s.flop / secs : 0.0;
 		ring_push(&e->ring, &s);
+		size_t nj = e->sum.jumps.njumps;
+		Jump last = nj ? e->sum.jumps.jumps[nj - 1] : (Jump){ 0 };
 		summary_add(&e->sum, &s);
-		if (e->log.f)
+		if (e->log.f) {
 			log_step(e, slog_write_sample(&e->log, &s));
+			/* a new jump, or the last one grown into a ramp */
+			size_t now = e->sum.jumps.njumps;
+			const Jump *was = nj ? &e->sum.jumps.jumps[nj - 1] : NULL;
+			if (now > nj || (was && (was->kind != last.kind || was->t_end_ms != last.t_end_ms ||
+			                         was->after != last.after)))
+				log_step(e, slog_write_jump(&e->log, &e->sum.jumps.jumps[now - 1], now - 1));
+		}
 
 		rule = adapt_next(&e->adapt, g, secs, &g);
 		if (rule == ADAPT_RESCALE && atomic_load(&e->state) == ENGINE_GROWING)

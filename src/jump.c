@@ -175,22 +175,23 @@ double jump_time_to_plateau(const double *t, const double *x, size_t n, double *
 	memcpy(v, x + n - tail, tail * sizeof *v);
 	*level = stats_median_inplace(v, tail);
 	free(v);
-	/* walk back from the end while the 5-sample median holds within 3% */
-	size_t first = n;
-	for (size_t i = n - 5 + 1; i-- > 0;) {
+	/* the earliest window of 5 that is within 3% and from which at least
+	 * 80% of the windows stay within 3% (noise may push a few out) */
+	size_t nw = n - 4, good = 0, first = n;
+	for (size_t i = nw; i-- > 0;) {
 		double w[5];
 		memcpy(w, x + i, sizeof w);
-		double m = stats_median_inplace(w, 5);
-		if (fabs(m / *level - 1) > 0.03)
-			break;
-		first = i;
+		bool ok = fabs(stats_median_inplace(w, 5) / *level - 1) <= 0.03;
+		good += ok;
+		if (ok && (double)good >= 0.8 * (double)(nw - i))
+			first = i;
 	}
 	if (first == n)
 		return NAN;
-	/* the window's middle sample is where the median first held */
-	size_t at = first + 2 < n ? first + 2 : n - 1;
-	while (at > first && fabs(x[at - 1] / *level - 1) <= 0.03)
-		at--;
+	/* the first sample of that window already at the level */
+	size_t at = first;
+	while (at + 1 < n && at < first + 4 && fabs(x[at] / *level - 1) > 0.03)
+		at++;
 	return t[at];
 }
 

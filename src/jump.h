@@ -65,9 +65,9 @@ void jump_init(JumpDetector *d);
 bool jump_add(JumpDetector *d, double t_ms, double flops);
 
 /* Time to plateau: the sustained level is the median of the last third of
- * x; the result is the first time from which the median of every 5
- * consecutive samples stays within 3% of it. NAN when n < 6 or the end is
- * not held. */
+ * x; the result is the first time from which the medians of 5 consecutive
+ * samples stay within 3% of it (at least 80% of them: noise may push a few
+ * out). NAN when n < 6 or no such time exists. */
 double jump_time_to_plateau(const double *t, const double *x, size_t n, double *level);
 
 /* "jump 241.5 ms  3.18 TFLOPS -> 6.15 TFLOPS  x1.93" or a ramp line. */

@@ -90,6 +90,8 @@ int main(int argc, char **argv)
 		return offline_compare(&o);
 	if (o.export_file)
 		return offline_export(&o);
+	if (o.analyze)
+		return offline_analyze(&o);
 	if (o.replay && (o.headless || !isatty(STDOUT_FILENO) || !isatty(STDIN_FILENO)))
 		return offline_replay_table(&o);
 	if (o.replay) {

@@ -7,7 +7,10 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <cjson/cJSON.h>
+
 #include "compare.h"
+#include "jump.h"
 #include "fmt.h"
 #include "report.h"
 #include "slogread.h"
@@ -99,7 +102,12 @@ static int write_svg(const char *out, const SessionData *d)
 	char title[600];
 	snprintf(title, sizeof title, "%s, %s, %s, target %.3g ms", d->meta.device, d->meta.workload,
 	         d->meta.start_utc, d->meta.target_ms);
-	bool ok = svg_write(f, title, d->samples, d->n, d->meta.target_ms, NULL, 0);
+	Summary sum;
+	summary_init(&sum);
+	for (size_t i = 0; i < d->n; i++)
+		summary_add(&sum, &d->samples[i]);
+	bool ok = svg_write(f, title, d->samples, d->n, d->meta.target_ms, sum.jumps.jumps, sum.jumps.njumps);
+	summary_done(&sum);
 	if (fclose(f) != 0)
 		ok = false;
 	if (!ok || rename(tmp, out) != 0) {
@@ -240,4 +248,161 @@ out:
 	session_data_done(&a);
 	session_data_done(&b);
 	return rc;
+}
+
+/* A CSV with a header naming t_ms and flops (a steady column, if present,
+ * keeps the samples at the target time). Fills t and x; messages name the
+ * line. */
+static bool read_csv(const char *path, double **t, double **x, size_t *n)
+{
+	FILE *f = fopen(path, "r");
+	if (!f) {
+		fprintf(stderr, "flopscope: cannot open %s: %s\n", path, strerror(errno));
+		return false;
+	}
+	char line[4096];
+	size_t lineno = 0, cap = 0;
+	int ct = -1, cf = -1, cs = -1;
+	bool ok = true;
+	*t = *x = NULL;
+	*n = 0;
+	while (fgets(line, sizeof line, f)) {
+		lineno++;
+		line[strcspn(line, "\r\n")] = '\0';
+		if (!line[0] || line[0] == '#')
+			continue;
+		if (ct < 0) { /* the header */
+			int col = 0;
+			for (char *tok = strtok(line, ","); tok; tok = strtok(NULL, ","), col++) {
+				while (*tok == ' ')
+					tok++;
+				if (!strcmp(tok, "t_ms")) ct = col;
+				else if (!strcmp(tok, "flops")) cf = col;
+				else if (!strcmp(tok, "steady")) cs = col;
+			}
+			if (ct < 0 || cf < 0) {
+				fprintf(stderr, "flopscope: %s:%zu: the header has no t_ms and flops columns\n", path, lineno);
+				ok = false;
+				break;
+			}
+			continue;
+		}
+		double vt = NAN, vf = NAN, vs = 1;
+		int col = 0;
+		char *save = line;
+		for (char *tok = strsep(&save, ","); tok; tok = strsep(&save, ","), col++) {
+			char *end;
+			double v = strtod(tok, &end);
+			if (col == ct || col == cf || col == cs) {
+				if (end == tok || *end) {
+					fprintf(stderr, "flopscope: %s:%zu: column %d is not a number: \"%.40s\"\n", path,
+					        lineno, col + 1, tok);
+					ok = false;
+					break;
+				}
+				if (col == ct) vt = v;
+				if (col == cf) vf = v;
+				if (col == cs) vs = v;
+			}
+		}
+		if (!ok)
+			break;
+		if (isnan(vt) || isnan(vf)) {
+			fprintf(stderr, "flopscope: %s:%zu: too few columns\n", path, lineno);
+			ok = false;
+			break;
+		}
+		if (!vs)
+			continue;
+		if (*n == cap) {
+			cap = cap ? cap * 2 : 256;
+			double *gt = realloc(*t, cap * sizeof *gt), *gx = gt ? realloc(*x, cap * sizeof *gx) : NULL;
+			if (gt)
+				*t = gt;
+			if (!gt || !gx) {
+				fprintf(stderr, "flopscope: out of memory reading %s\n", path);
+				ok = false;
+				break;
+			}
+			*x = gx;
+		}
+		(*t)[*n] = vt;
+		(*x)[(*n)++] = vf;
+	}
+	if (ok && ct < 0) {
+		fprintf(stderr, "flopscope: %s: no header line with t_ms and flops\n", path);
+		ok = false;
+	}
+	fclose(f);
+	if (!ok) {
+		free(*t);
+		free(*x);
+		*t = *x = NULL;
+	}
+	return ok;
+}
+
+int offline_analyze(const Options *o)
+{
+	double *t = NULL, *x = NULL;
+	size_t n = 0;
+	FILE *f = fopen(o->analyze, "r");
+	int c = f ? fgetc(f) : EOF;
+	if (f)
+		fclose(f);
+	if (c == '{') { /* a session log: its steady samples */
+		SessionData d;
+		if (!load(o->analyze, &d))
+			return 2;
+		t = malloc((d.n + 1) * sizeof *t);
+		x = malloc((d.n + 1) * sizeof *x);
+		for (size_t i = 0; t && x && i < d.n; i++)
+			if (d.samples[i].flags & SAMPLE_STEADY) {
+				t[n] = d.samples[i].t_ms;
+				x[n++] = d.samples[i].flops;
+			}
+		session_data_done(&d);
+		if (!t || !x) {
+			free(t);
+			free(x);
+			fprintf(stderr, "flopscope: out of memory\n");
+			return 1;
+		}
+	} else if (!read_csv(o->analyze, &t, &x, &n)) {
+		return 2;
+	}
+	JumpDetector jd;
+	jump_init(&jd);
+	for (size_t i = 0; i < n; i++)
+		jump_add(&jd, t[i], x[i]);
+	double level;
+	double plateau = jump_time_to_plateau(t, x, n, &level);
+	char line[256], lv[FMT_SI_LEN];
+	for (size_t i = 0; i < jd.njumps; i++) {
+		if (o->format == FORMAT_JSON) {
+			cJSON *j = report_jump_json(&jd.jumps[i], i);
+			char *text = j ? cJSON_PrintUnformatted(j) : NULL;
+			if (text)
+				printf("%s\n", text);
+			cJSON_free(text);
+			cJSON_Delete(j);
+		} else {
+			jump_format(&jd.jumps[i], line, sizeof line);
+			printf("%s\n", line);
+		}
+	}
+	if (o->format == FORMAT_JSON) {
+		if (isnan(plateau))
+			printf("{\"type\":\"plateau\",\"reached\":false,\"samples\":%zu}\n", n);
+		else
+			printf("{\"type\":\"plateau\",\"reached\":true,\"t_ms\":%.17g,\"flops\":%.17g,\"samples\":%zu}\n",
+			       plateau, level, n);
+	} else if (isnan(plateau)) {
+		printf("plateau: not reached (%zu samples%s)\n", n, n < 6 ? ", too few" : "");
+	} else {
+		printf("plateau %.1f ms  %sFLOPS\n", plateau, fmt_si(level, lv, sizeof lv));
+	}
+	free(t);
+	free(x);
+	return fflush(stdout) == 0 ? 0 : 1;
 }

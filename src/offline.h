@@ -9,5 +9,6 @@
 int offline_replay_table(const Options *o);
 int offline_export(const Options *o);
 int offline_compare(const Options *o);
+int offline_analyze(const Options *o);
 
 #endif

@@ -63,9 +63,31 @@ bool report_json_row(const Sample *s, char *buf, size_t len)
 	return ok;
 }
 
+cJSON *report_jump_json(const Jump *j, size_t index)
+{
+	cJSON *o = cJSON_CreateObject();
+	if (!o)
+		return NULL;
+	bool ok = cJSON_AddStringToObject(o, "type", "jump") &&
+	          cJSON_AddNumberToObject(o, "index", (double)index) &&
+	          cJSON_AddStringToObject(o, "kind", j->kind == JUMP_RAMP ? "ramp" : "step") &&
+	          cJSON_AddNumberToObject(o, "t_ms", j->t_ms) &&
+	          cJSON_AddNumberToObject(o, "t_end_ms", j->t_end_ms) &&
+	          cJSON_AddNumberToObject(o, "before", j->before) &&
+	          cJSON_AddNumberToObject(o, "after", j->after) &&
+	          cJSON_AddNumberToObject(o, "ratio", j->ratio) &&
+	          cJSON_AddNumberToObject(o, "samples", j->samples);
+	if (!ok) {
+		cJSON_Delete(o);
+		return NULL;
+	}
+	return o;
+}
+
 void summary_init(Summary *s)
 {
 	memset(s, 0, sizeof *s);
+	jump_init(&s->jumps);
 }
 
 static void push(double **arr, size_t *cap, size_t n, double v, bool *oom)
@@ -90,8 +112,10 @@ void summary_add(Summary *s, const Sample *x)
 		s->verified++;
 	if (x->flags & SAMPLE_STEADY) {
 		push(&s->steady_flops, &s->cap_flops, s->steady, x->flops, &s->oom);
+		push(&s->steady_t, &s->cap_t, s->steady, x->t_ms, &s->oom);
 		if (!s->oom)
 			s->steady++;
+		jump_add(&s->jumps, x->t_ms, x->flops);
 	}
 	if ((x->flags & SAMPLE_GPU_TIMED) && x->cpu_ns > 0) {
 		push(&s->ratio, &s->cap_ratio, s->gpu_timed, (double)x->gpu_ns / (double)x->cpu_ns, &s->oom);
@@ -103,6 +127,7 @@ void summary_add(Summary *s, const Sample *x)
 void summary_done(Summary *s)
 {
 	free(s->steady_flops);
+	free(s->steady_t);
 	free(s->ratio);
 	memset(s, 0, sizeof *s);
 }
@@ -115,6 +140,9 @@ void summary_result(const Summary *s, SummaryResult *r)
 	r->gpu_timed = s->gpu_timed;
 	r->verified = s->verified;
 	stats_compute(s->steady_flops, s->steady, &r->flops);
+	r->jumps = s->jumps.jumps;
+	r->njumps = s->jumps.njumps;
+	r->plateau_ms = jump_time_to_plateau(s->steady_t, s->steady_flops, s->steady, &r->plateau_flops);
 	r->ratio_median = NAN;
 	if (s->gpu_timed) {
 		Stats st;
@@ -142,6 +170,16 @@ void report_summary_text(FILE *f, const SummaryResult *r, size_t dropped,
 	} else {
 		fprintf(f, "  no sample reached the target time: run longer (--duration)\n");
 	}
+	for (size_t i = 0; i < r->njumps; i++) {
+		char line[160];
+		jump_format(&r->jumps[i], line, sizeof line);
+		fprintf(f, "  %s\n", line);
+	}
+	if (!isnan(r->plateau_ms)) {
+		char lv[FMT_SI_LEN];
+		fprintf(f, "  time to plateau: %.1f ms (held within 3%% of %sFLOPS)\n", r->plateau_ms,
+		        fmt_si(r->plateau_flops, lv, sizeof lv));
+	}
 	if (!isnan(r->ratio_median))
 		fprintf(f, "  GPU/CPU time: median %.4f (GPU timestamps drive the loop)\n", r->ratio_median);
 	else
@@ -167,6 +205,15 @@ bool report_summary_json(FILE *f, const SummaryResult *r, size_t dropped, uint64
 		     cJSON_AddNumberToObject(o, "flops_ci95", r->flops.ci95);
 	if (ok && !isnan(r->ratio_median))
 		ok = cJSON_AddNumberToObject(o, "gpu_cpu_ratio_median", r->ratio_median);
+	if (ok && !isnan(r->plateau_ms))
+		ok = cJSON_AddNumberToObject(o, "time_to_plateau_ms", r->plateau_ms) &&
+		     cJSON_AddNumberToObject(o, "plateau_flops", r->plateau_flops);
+	cJSON *arr = ok ? cJSON_AddArrayToObject(o, "jumps") : NULL;
+	for (size_t i = 0; arr && i < r->njumps; i++) {
+		cJSON *j = report_jump_json(&r->jumps[i], i);
+		if (!j || !cJSON_AddItemToArray(arr, j))
+			ok = false;
+	}
 	char *text = ok ? cJSON_PrintUnformatted(o) : NULL;
 	cJSON_Delete(o);
 	if (!text)

@@ -8,6 +8,7 @@
 #include <stdio.h>
 
 #include "cli.h"
+#include "jump.h"
 #include "sample.h"
 #include "stats.h"
 
@@ -24,6 +25,9 @@ bool report_json_row(const Sample *s, char *buf, size_t len);
 typedef struct Summary {
 	size_t samples, steady, gpu_timed, verified;
 	double *steady_flops;   /* FLOPS of the steady samples */
+	double *steady_t;       /* and their times, ms */
+	size_t cap_t;
+	JumpDetector jumps;     /* over the steady samples */
 	double *ratio;          /* gpu_ns / cpu_ns of GPU-timed samples */
 	size_t cap_flops, cap_ratio;
 	bool oom;
@@ -37,9 +41,17 @@ typedef struct SummaryResult {
 	size_t samples, steady, gpu_timed, verified;
 	Stats flops;            /* over steady samples; n == 0 if none */
 	double ratio_median;    /* NaN without GPU timing */
+	const Jump *jumps;      /* points into the Summary */
+	size_t njumps;
+	double plateau_ms;      /* time to plateau; NaN if none */
+	double plateau_flops;
 } SummaryResult;
 
 void summary_result(const Summary *s, SummaryResult *r);
+
+/* {"type":"jump","index":..,"kind":"step"|"ramp",...} (cJSON object). */
+struct cJSON;
+struct cJSON *report_jump_json(const Jump *j, size_t index);
 
 /* Human summary, several lines. dropped: samples the ring lost. */
 void report_summary_text(FILE *f, const SummaryResult *r, size_t dropped,

@@ -184,6 +184,11 @@ bool slog_write_restart(SessionLog *l, double t_ms)
 	return write_obj(l, o);
 }
 
+bool slog_write_jump(SessionLog *l, const Jump *j, size_t index)
+{
+	return write_obj(l, report_jump_json(j, index));
+}
+
 bool slog_write_error(SessionLog *l, const char *message)
 {
 	cJSON *o = cJSON_CreateObject();

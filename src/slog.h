@@ -4,6 +4,7 @@
  *
  *   {"type":"session","format":"flopscope-session","version":1, ...}
  *   {"type":"sample", ...}            one per dispatch
+ *   {"type":"jump","index":..}        a power-state change (see jump.h)
  *   {"type":"restart","t_ms":..}      the loop started again (dashboard r)
  *   {"type":"error","message":..}     the engine stopped on an error
  *   {"type":"summary", ...}           statistics, at the end */
@@ -59,6 +60,9 @@ bool slog_open(SessionLog *l, const char *path, char *err, size_t errlen);
 bool slog_write_session(SessionLog *l, const SessionMeta *m);
 bool slog_write_sample(SessionLog *l, const Sample *s);
 bool slog_write_restart(SessionLog *l, double t_ms);
+/* A jump record; a later record with the same index replaces it (a step
+ * that grew into a ramp). */
+bool slog_write_jump(SessionLog *l, const Jump *j, size_t index);
 bool slog_write_error(SessionLog *l, const char *message);
 bool slog_write_summary(SessionLog *l, const SummaryResult *r, size_t dropped, uint64_t checks);
 void slog_close(SessionLog *l);

@@ -324,6 +324,29 @@ t_replay_dashboard_should_play_and_speed_up() {
 	screen | grep -q '^Summary: ' || die "no summary after quitting: $(screen)"
 }
 
+t_analyze_should_find_the_tutorials_jump() {
+	"$FS" --analyze tests/data/tutorial_trace.csv >"$T/out" 2>&1 || die "exit $?: $(cat "$T/out")"
+	[ "$(sed -n 1p "$T/out")" = "jump 241.5 ms  3.19 TFLOPS -> 6.15 TFLOPS  x1.93" ] || die "$(cat "$T/out")"
+	[ "$(sed -n 2p "$T/out")" = "plateau 254.8 ms  6.13 TFLOPS" ] || die "$(cat "$T/out")"
+	[ "$(wc -l <"$T/out")" = 2 ] || die "extra lines: $(cat "$T/out")"
+	"$FS" --analyze tests/data/tutorial_trace.csv --format json | python3 -c '
+import json, sys
+recs = [json.loads(l) for l in sys.stdin]
+assert recs[0]["type"] == "jump" and recs[0]["kind"] == "step" and recs[0]["t_ms"] == 241.48, recs[0]
+assert abs(recs[0]["ratio"] - 1.928) < 0.001 and recs[0]["samples"] == 3
+assert recs[1] == {"type": "plateau", "reached": True, "t_ms": 254.78, "flops": 6.13e12, "samples": 20}, recs[1]' ||
+		die "json"
+	"$FS" llvm --duration 1 --log "$T/an.jsonl" --format csv >/dev/null 2>&1 || return 1
+	"$FS" --analyze "$T/an.jsonl" >"$T/out" 2>&1 || die "log: exit $?"
+	grep -Eq '^plateau' "$T/out" || die "$(cat "$T/out")"
+	printf 't_ms,groups\n1,2\n' >"$T/bad.csv"
+	"$FS" --analyze "$T/bad.csv" >"$T/out" 2>&1
+	[ $? = 2 ] && grep -q 'bad.csv:1: the header has no t_ms and flops columns' "$T/out" || die "$(cat "$T/out")"
+	printf 't_ms,flops\n1,2e9\n2,abc\n' >"$T/bad.csv"
+	"$FS" --analyze "$T/bad.csv" >"$T/out" 2>&1
+	[ $? = 2 ] && grep -q 'bad.csv:3: column 2 is not a number: "abc"' "$T/out" || die "$(cat "$T/out")"
+}
+
 t_make_install_should_give_a_working_program_and_man_page() {
 	make -s install DESTDIR="$T/root" PREFIX=/opt/fs >"$T/out" 2>&1 || die "install failed: $(cat "$T/out")"
 	for f in bin/flopscope share/flopscope/shaders/fma_fp32.comp share/flopscope/themes/dark.json \

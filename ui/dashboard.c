@@ -37,8 +37,6 @@ typedef struct Dash {
 	SummaryResult stats;
 	uint64_t stats_ns;
 	bool whole, help;
-	Jump jumps[64];
-	size_t njumps;      /* filled by the jump detector when it runs */
 	char last_line[160];
 } Dash;
 
@@ -111,8 +109,9 @@ static void draw_plot(Dash *d, Rect frame, const char *title, const char *unit, 
 		return;
 	if (target)
 		plot_hline(&cv, &ay, *target, (int)nser);
-	for (size_t j = 0; j < d->njumps && !logy && nser == 1; j++)
-		plot_vline(&cv, &ax, d->jumps[j].t_ms * 1e-3, (int)nser + 1);
+	const JumpDetector *jd = &d->sum.jumps;
+	for (size_t j = 0; j < jd->njumps && !logy && nser == 1; j++)
+		plot_vline(&cv, &ax, jd->jumps[j].t_ms * 1e-3, (int)nser + 1);
 	for (size_t k = 0; k < nser; k++)
 		plot_series(&cv, &ax, &ay, d->h.t_s + from, ser[k].y + from, n, (int)k);
 	ThemeRole roles[8];
@@ -206,20 +205,29 @@ static void draw_stats(Dash *d, Rect r)
 
 static void draw_jumps(Dash *d, Rect r)
 {
+	const JumpDetector *jd = &d->sum.jumps;
+	char line[96], a[FMT_SI_LEN], b[FMT_SI_LEN];
 	attrset(screen_attr(d->s, ROLE_TEXT) | A_BOLD);
 	mvaddnstr(r.y, r.x, "Power-state jumps", r.w);
 	attrset(screen_attr(d->s, ROLE_TEXT));
-	if (d->njumps == 0) {
-		mvaddnstr(r.y + 1, r.x, "none detected", r.w);
+	int y = r.y + 1;
+	if (!isnan(d->stats.plateau_ms)) {
+		snprintf(line, sizeof line, "plateau %.0f ms at %sFLOPS", d->stats.plateau_ms,
+		         fmt_si(d->stats.plateau_flops, a, sizeof a));
+		mvaddnstr(y++, r.x, line, r.w);
+	}
+	if (jd->njumps == 0) {
+		mvaddnstr(y, r.x, "none detected", r.w);
 		return;
 	}
-	for (size_t i = 0; i < d->njumps && (int)i + 1 < r.h; i++) {
-		char a[FMT_SI_LEN], b[FMT_SI_LEN], line[80];
-		const Jump *j = &d->jumps[i];
-		snprintf(line, sizeof line, "%7.0f ms %s-> %s x%.2f", j->t_ms, fmt_si(j->before, a, sizeof a),
-		         fmt_si(j->after, b, sizeof b), j->ratio);
-		attrset(screen_attr(d->s, ROLE_JUMP_MARK));
-		mvaddnstr(r.y + 1 + (int)i, r.x, line, r.w);
+	/* newest last; as many as fit */
+	size_t rows = (size_t)(r.y + r.h - y), from = jd->njumps > rows ? jd->njumps - rows : 0;
+	attrset(screen_attr(d->s, ROLE_JUMP_MARK));
+	for (size_t i = from; i < jd->njumps; i++) {
+		const Jump *j = &jd->jumps[i];
+		snprintf(line, sizeof line, "%s%.0f ms %s-> %s x%.2f", j->kind == JUMP_RAMP ? "ramp " : "",
+		         j->t_ms, fmt_si(j->before, a, sizeof a), fmt_si(j->after, b, sizeof b), j->ratio);
+		mvaddnstr(y++, r.x, line, r.w);
 	}
 }
 
@@ -296,13 +304,14 @@ static void restart(Dash *d)
 	summary_init(&d->sum);
 	memset(&d->stats, 0, sizeof d->stats);
 	d->stats.ratio_median = NAN;
-	d->njumps = 0;
+	d->stats.plateau_ms = NAN;
 }
 
 DashExit dashboard_run(Screen *s, DashSource *src, unsigned fps, bool *failed, SummaryResult *summary)
 {
 	memset(summary, 0, sizeof *summary);
 	summary->ratio_median = NAN;
+	summary->plateau_ms = NAN;
 	const uint64_t frame_ns = 1000000000ull / (fps ? fps : 10);
 	Dash d = { .s = s, .src = src };
 	*failed = false;
@@ -312,6 +321,7 @@ DashExit dashboard_run(Screen *s, DashSource *src, unsigned fps, bool *failed, S
 	}
 	summary_init(&d.sum);
 	d.stats.ratio_median = NAN;
+	d.stats.plateau_ms = NAN;
 	timeout((int)(frame_ns / 1000000 < 100 ? frame_ns / 1000000 : 100));
 	DashExit how = DASH_QUIT;
 	bool dirty = true, paused = false;
