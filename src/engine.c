@@ -6,6 +6,7 @@
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 #include <string.h>
 
 #define FMA_SHADER "fma_fp32.comp"
@@ -65,6 +66,9 @@ static void fill_meta(Engine *e)
 	snprintf(m->shader_hash, sizeof m->shader_hash, "%016llx", (unsigned long long)e->shader_hash);
 	m->target_ms = e->cfg.target_ms;
 	snprintf(m->timing, sizeof m->timing, "%s", e->comp.timestamps ? "gpu" : "cpu");
+	snprintf(m->peak, sizeof m->peak, "%s", e->peak.how);
+	m->peak_max_flops = peak_flops(&e->peak, e->peak.max_mhz);
+	snprintf(m->telemetry, sizeof m->telemetry, "%s", e->tel.note);
 }
 
 static void log_step(Engine *e, bool ok)
@@ -167,6 +171,18 @@ int engine_create(Engine *e, const EngineConfig *cfg, char *err)
 	}
 	summary_init(&e->sum);
 	atomic_init(&e->log_failed, false);
+	telemetry_open(&e->tel, d);
+	{
+		double max_mhz = e->tel.active ? e->tel.src.max_mhz : 0;
+		if (e->tel.active && !(max_mhz > 0)) {
+			/* no stated maximum (a VM's CPU): the clock it reports now */
+			TelReading r;
+			if (e->tel.src.read(&e->tel.src, &r) && tel_has(&r, TEL_SM_MHZ))
+				max_mhz = r.v[TEL_SM_MHZ];
+		}
+		long cores = sysconf(_SC_NPROCESSORS_ONLN);
+		peak_compute(d, cores > 0 ? (unsigned)cores : 0, max_mhz, &e->peak);
+	}
 	fill_meta(e);
 	if (cfg->log_path) {
 		if (!slog_open(&e->log, cfg->log_path, err, ERR_LEN)) {
@@ -273,6 +289,17 @@ static void *engine_main(void *arg)
 		};
 		double secs = sample_time_s(&s);
 		s.flops = secs > 0 ? (double)s.flop / secs : 0.0;
+		TelReading tr;
+		telemetry_latest(&e->tel, &tr);
+		s.tel_valid = tr.valid;
+		memcpy(s.tel, tr.v, sizeof s.tel);
+		double mhz = tel_has(&tr, TEL_SM_MHZ) ? tr.v[TEL_SM_MHZ] : e->peak.max_mhz;
+		s.peak_flops = peak_flops(&e->peak, mhz);
+		/* the guard: above 105% of the peak at the highest clock the
+		 * device has, or this reading if higher, is not believed */
+		double limit = PEAK_IMPLAUSIBLE * peak_flops(&e->peak, mhz > e->peak.max_mhz ? mhz : e->peak.max_mhz);
+		if (limit > 0 && s.flops > limit)
+			s.flags |= SAMPLE_IMPLAUSIBLE;
 		ring_push(&e->ring, &s);
 		size_t nj = e->sum.jumps.njumps;
 		Jump last = nj ? e->sum.jumps.jumps[nj - 1] : (Jump){ 0 };
@@ -300,6 +327,8 @@ static void *engine_main(void *arg)
 
 bool engine_start(Engine *e, char *err)
 {
+	/* telemetry first: clocks are known from the first dispatch */
+	telemetry_start(&e->tel, 10);
 	/* Signals belong to the consumer's thread: block them in the engine. */
 	sigset_t all, old;
 	sigfillset(&all);
@@ -393,6 +422,7 @@ void engine_destroy(Engine *e)
 	/* a run that never started still closes its log properly */
 	log_finish(e, NULL);
 	summary_done(&e->sum);
+	telemetry_close(&e->tel);
 	compute_destroy(&e->comp);
 	ring_done(&e->ring);
 	pthread_cond_destroy(&e->cv);

@@ -15,7 +15,9 @@
 #include "err.h"
 #include "ring.h"
 #include "shader.h"
+#include "peak.h"
 #include "slog.h"
+#include "telemetry.h"
 #include "vkctx.h"
 #include "workload.h"
 
@@ -63,6 +65,8 @@ typedef struct Engine {
 	_Atomic uint64_t checks_passed;
 	char error[ERR_LEN];     /* written before state becomes ENGINE_ERROR */
 	VkResult error_vk;
+	Telemetry tel;
+	Peak peak;
 	SessionMeta meta;
 	SessionLog log;          /* written by the engine thread alone */
 	Summary sum;             /* the engine's own, for the log's summary line */

@@ -105,6 +105,13 @@ int headless_run(Engine *e, const Options *o, volatile sig_atomic_t *quit)
 	if (sum.oom)
 		fprintf(stderr, "flopscope: out of memory for the summary; statistics cover the first %zu samples\n",
 		        r.steady);
+	FILE *info = o->format == FORMAT_TABLE ? stdout : stderr;
+	if (e->tel.active)
+		fprintf(info, "  telemetry: %s; %.0f us a reading, every 10 ms on its own thread\n", e->tel.note,
+		        telemetry_read_us(&e->tel));
+	else
+		fprintf(info, "  telemetry: %s\n", e->tel.note);
+	fprintf(info, "  theoretical peak: %s\n", e->peak.how);
 	if (engine_log_error(e)) {
 		/* measured, but the evidence is incomplete */
 		fprintf(stderr, "flopscope: %s\n", engine_log_error(e));

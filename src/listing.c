@@ -31,6 +31,8 @@ void listing_details(FILE *f, const DeviceInfo *d)
 		fprintf(f, "        memory heap %u: %.2f GiB%s\n", h,
 		        (double)d->heap_size[h] / (1024.0 * 1024 * 1024),
 		        d->heap_device_local[h] ? " device-local" : "");
+	if (d->sm_count)
+		fprintf(f, "        SMs: %u (VK_NV_shader_sm_builtins)\n", d->sm_count);
 	fprintf(f, "        float16 %s, float64 %s, int8 %s\n", d->float16 ? "yes" : "no",
 	        d->float64 ? "yes" : "no", d->int8 ? "yes" : "no");
 }

@@ -13,7 +13,8 @@ const char report_table_header[] =
 	"  time stamp     local workgroups         time                          time\n";
 
 const char report_csv_header[] =
-	"seq,t_ms,x,y,z,groups,flop,gpu_ns,cpu_ns,flops,gpu_timed,steady,verified\n";
+	"seq,t_ms,x,y,z,groups,flop,gpu_ns,cpu_ns,flops,gpu_timed,steady,verified,"
+	"sm_mhz,power_w,peak_flops,implausible\n";
 
 static void with_unit(double v, const char *unit, char *out, size_t len)
 {
@@ -33,10 +34,18 @@ void report_table_row(const Sample *s, char *buf, size_t len)
 
 void report_csv_row(const Sample *s, char *buf, size_t len)
 {
+	char mhz[32] = "", pw[32] = "", pk[32] = "";
+	if (s->tel_valid & 1u)
+		snprintf(mhz, sizeof mhz, "%.0f", s->tel[0]);
+	if (s->tel_valid & 4u)
+		snprintf(pw, sizeof pw, "%.1f", s->tel[2]);
+	if (s->peak_flops > 0)
+		snprintf(pk, sizeof pk, "%.6g", s->peak_flops);
 	snprintf(buf, len, "%" PRIu64 ",%.3f,%u,%u,%u,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64
-	         ",%.9g,%d,%d,%d", s->seq, s->t_ms, s->x, s->y, s->z, s->groups, s->flop,
+	         ",%.9g,%d,%d,%d,%s,%s,%s,%d", s->seq, s->t_ms, s->x, s->y, s->z, s->groups, s->flop,
 	         s->gpu_ns, s->cpu_ns, s->flops, !!(s->flags & SAMPLE_GPU_TIMED),
-	         !!(s->flags & SAMPLE_STEADY), !!(s->flags & SAMPLE_VERIFIED));
+	         !!(s->flags & SAMPLE_STEADY), !!(s->flags & SAMPLE_VERIFIED), mhz, pw, pk,
+	         !!(s->flags & SAMPLE_IMPLAUSIBLE));
 }
 
 bool report_json_row(const Sample *s, char *buf, size_t len)
@@ -58,6 +67,16 @@ bool report_json_row(const Sample *s, char *buf, size_t len)
 	          cJSON_AddBoolToObject(o, "gpu_timed", s->flags & SAMPLE_GPU_TIMED) &&
 	          cJSON_AddBoolToObject(o, "steady", s->flags & SAMPLE_STEADY) &&
 	          cJSON_AddBoolToObject(o, "verified", s->flags & SAMPLE_VERIFIED);
+	static const char *const TEL[SAMPLE_TEL_COUNT] = {
+		"sm_mhz", "mem_mhz", "power_w", "temp_c", "pstate", "throttle",
+	};
+	for (int i = 0; ok && i < SAMPLE_TEL_COUNT; i++)
+		if (s->tel_valid & (1u << i))
+			ok = cJSON_AddNumberToObject(o, TEL[i], s->tel[i]) != NULL;
+	if (ok && s->peak_flops > 0)
+		ok = cJSON_AddNumberToObject(o, "peak_flops", s->peak_flops) != NULL;
+	if (ok && (s->flags & SAMPLE_IMPLAUSIBLE))
+		ok = cJSON_AddBoolToObject(o, "implausible", 1) != NULL;
 	ok = ok && cJSON_PrintPreallocated(o, buf, (int)len, 0);
 	cJSON_Delete(o);
 	return ok;
@@ -110,7 +129,13 @@ void summary_add(Summary *s, const Sample *x)
 	s->samples++;
 	if (x->flags & SAMPLE_VERIFIED)
 		s->verified++;
+	if (x->flags & SAMPLE_IMPLAUSIBLE) {
+		s->implausible++;
+		return;
+	}
 	if (x->flags & SAMPLE_STEADY) {
+		push(&s->steady_mhz, &s->cap_mhz, s->steady, (x->tel_valid & 1u) ? x->tel[0] : NAN, &s->oom);
+		push(&s->peak, &s->cap_peak, s->steady, x->peak_flops > 0 ? x->flops / x->peak_flops : NAN, &s->oom);
 		push(&s->steady_flops, &s->cap_flops, s->steady, x->flops, &s->oom);
 		push(&s->steady_t, &s->cap_t, s->steady, x->t_ms, &s->oom);
 		if (!s->oom)
@@ -128,6 +153,8 @@ void summary_done(Summary *s)
 {
 	free(s->steady_flops);
 	free(s->steady_t);
+	free(s->steady_mhz);
+	free(s->peak);
 	free(s->ratio);
 	memset(s, 0, sizeof *s);
 }
@@ -142,6 +169,23 @@ void summary_result(const Summary *s, SummaryResult *r)
 	stats_compute(s->steady_flops, s->steady, &r->flops);
 	r->jumps = s->jumps.jumps;
 	r->njumps = s->jumps.njumps;
+	r->implausible = s->implausible;
+	Stats ps;
+	r->pct_peak = stats_compute(s->peak, s->steady, &ps) ? 100 * ps.median : NAN;
+	/* clocks around each jump: medians of 5 steady samples either side */
+	for (size_t j = 0; j < r->njumps && j < JUMP_MAX; j++) {
+		double a[5], b[5];
+		size_t na = 0, nb = 0;
+		for (size_t i = 0; i < s->steady; i++) {
+			if (s->steady_t[i] < s->jumps.jumps[j].t_ms)
+				a[na++ % 5] = s->steady_mhz[i];
+			else if (nb < 5)
+				b[nb++] = s->steady_mhz[i];
+		}
+		Stats sa, sb;
+		r->clk_before[j] = stats_compute(a, na < 5 ? na : 5, &sa) ? sa.median : NAN;
+		r->clk_after[j] = stats_compute(b, nb, &sb) ? sb.median : NAN;
+	}
 	r->plateau_ms = jump_time_to_plateau(s->steady_t, s->steady_flops, s->steady, &r->plateau_flops);
 	r->ratio_median = NAN;
 	if (s->gpu_timed) {
@@ -173,8 +217,17 @@ void report_summary_text(FILE *f, const SummaryResult *r, size_t dropped,
 	for (size_t i = 0; i < r->njumps; i++) {
 		char line[160];
 		jump_format(&r->jumps[i], line, sizeof line);
-		fprintf(f, "  %s\n", line);
+		fprintf(f, "  %s", line);
+		if (i < JUMP_MAX && !isnan(r->clk_before[i]) && !isnan(r->clk_after[i]) &&
+		    fabs(r->clk_after[i] / r->clk_before[i] - 1) > 0.03)
+			fprintf(f, "  (clock %.0f -> %.0f MHz)", r->clk_before[i], r->clk_after[i]);
+		fputc('\n', f);
 	}
+	if (!isnan(r->pct_peak))
+		fprintf(f, "  %% of theoretical peak (at each sample's clock): median %.1f%%\n", r->pct_peak);
+	if (r->implausible)
+		fprintf(f, "  %zu sample%s above 105%% of the theoretical peak: flagged implausible, "
+		        "left out of the statistics\n", r->implausible, r->implausible == 1 ? "" : "s");
 	if (!isnan(r->plateau_ms)) {
 		char lv[FMT_SI_LEN];
 		fprintf(f, "  time to plateau: %.1f ms (held within 3%% of %sFLOPS)\n", r->plateau_ms,
@@ -205,6 +258,10 @@ bool report_summary_json(FILE *f, const SummaryResult *r, size_t dropped, uint64
 		     cJSON_AddNumberToObject(o, "flops_ci95", r->flops.ci95);
 	if (ok && !isnan(r->ratio_median))
 		ok = cJSON_AddNumberToObject(o, "gpu_cpu_ratio_median", r->ratio_median);
+	if (ok && !isnan(r->pct_peak))
+		ok = cJSON_AddNumberToObject(o, "pct_of_peak_median", r->pct_peak) != NULL;
+	if (ok)
+		ok = cJSON_AddNumberToObject(o, "implausible", (double)r->implausible) != NULL;
 	if (ok && !isnan(r->plateau_ms))
 		ok = cJSON_AddNumberToObject(o, "time_to_plateau_ms", r->plateau_ms) &&
 		     cJSON_AddNumberToObject(o, "plateau_flops", r->plateau_flops);

@@ -26,7 +26,10 @@ typedef struct Summary {
 	size_t samples, steady, gpu_timed, verified;
 	double *steady_flops;   /* FLOPS of the steady samples */
 	double *steady_t;       /* and their times, ms */
-	size_t cap_t;
+	double *steady_mhz;     /* and their clocks (NaN: N/A) */
+	double *peak;           /* and FLOPS / peak at their clock (NaN: unknown) */
+	size_t cap_t, cap_mhz, cap_peak;
+	size_t implausible;     /* samples the guard kept out */
 	JumpDetector jumps;     /* over the steady samples */
 	double *ratio;          /* gpu_ns / cpu_ns of GPU-timed samples */
 	size_t cap_flops, cap_ratio;
@@ -45,6 +48,9 @@ typedef struct SummaryResult {
 	size_t njumps;
 	double plateau_ms;      /* time to plateau; NaN if none */
 	double plateau_flops;
+	double clk_before[JUMP_MAX], clk_after[JUMP_MAX]; /* MHz around each jump; NaN N/A */
+	double pct_peak;        /* median % of the peak at the sample's clock; NaN unknown */
+	size_t implausible;
 } SummaryResult;
 
 void summary_result(const Summary *s, SummaryResult *r);

@@ -8,7 +8,11 @@ enum {
 	SAMPLE_GPU_TIMED = 1u << 0, /* gpu_ns holds a timestamp-query difference */
 	SAMPLE_STEADY    = 1u << 1, /* its group count came from the rescale rule */
 	SAMPLE_VERIFIED  = 1u << 2, /* the output of this dispatch was checked on the CPU */
+	SAMPLE_IMPLAUSIBLE = 1u << 3, /* above 105% of the theoretical peak: kept out of statistics */
 };
+
+/* Telemetry fields, in the order of TelField (telemetry.h). */
+#define SAMPLE_TEL_COUNT 6
 
 typedef struct Sample {
 	uint64_t seq;        /* 0, 1, 2, ... within a run */
@@ -20,6 +24,9 @@ typedef struct Sample {
 	uint64_t cpu_ns;     /* wall time: idle queue, submit, fence signalled */
 	double flops;        /* flop / time of the timing source (GPU if timed) */
 	uint32_t flags;
+	uint32_t tel_valid;  /* bit per telemetry field */
+	double tel[SAMPLE_TEL_COUNT]; /* the newest reading when the dispatch ended */
+	double peak_flops;   /* theoretical peak at this sample's clock; 0 unknown */
 } Sample;
 
 /* Time the sample's FLOPS figure is based on, in seconds. */

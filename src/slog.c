@@ -163,6 +163,10 @@ bool slog_write_session(SessionLog *l, const SessionMeta *m)
 	STR(o, "shader_hash", m->shader_hash);
 	NUM(o, "target_ms", m->target_ms);
 	STR(o, "timing", m->timing);
+	STR(o, "peak", m->peak);
+	if (m->peak_max_flops > 0)
+		NUM(o, "peak_max_flops", m->peak_max_flops);
+	STR(o, "telemetry", m->telemetry);
 	return write_obj(l, o);
 }
 

@@ -38,6 +38,9 @@ typedef struct SessionMeta {
 	char shader_hash[20];        /* FNV-1a, hex */
 	double target_ms;
 	char timing[16];             /* "gpu" or "cpu" */
+	char peak[200];              /* how the theoretical peak is computed, or why not */
+	double peak_max_flops;       /* at the highest clock; 0 unknown */
+	char telemetry[256];         /* the telemetry source, or why none */
 } SessionMeta;
 
 typedef struct SessionLog {

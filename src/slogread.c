@@ -41,6 +41,9 @@ static bool parse_meta(const cJSON *o, SessionMeta *m)
 	get_str(o, "workload", m->workload, sizeof m->workload);
 	get_str(o, "shader_hash", m->shader_hash, sizeof m->shader_hash);
 	get_str(o, "timing", m->timing, sizeof m->timing);
+	get_str(o, "peak", m->peak, sizeof m->peak);
+	get_str(o, "telemetry", m->telemetry, sizeof m->telemetry);
+	if (get_num(o, "peak_max_flops", &v)) m->peak_max_flops = v;
 	if (get_num(o, "vendor_id", &v)) m->vendor_id = (uint32_t)v;
 	if (get_num(o, "device_id", &v)) m->device_id = (uint32_t)v;
 	if (get_num(o, "queue_family", &v)) m->queue_family = (uint32_t)v;
@@ -76,6 +79,16 @@ static bool parse_sample(const cJSON *o, Sample *s, const char **missing)
 	static const struct { const char *k; uint32_t f; } FLAGS[] = {
 		{ "gpu_timed", SAMPLE_GPU_TIMED }, { "steady", SAMPLE_STEADY }, { "verified", SAMPLE_VERIFIED },
 	};
+	/* optional: telemetry, peak, the guard */
+	static const char *const TEL[SAMPLE_TEL_COUNT] = {
+		"sm_mhz", "mem_mhz", "power_w", "temp_c", "pstate", "throttle",
+	};
+	for (int i = 0; i < SAMPLE_TEL_COUNT; i++)
+		if (get_num(o, TEL[i], &s->tel[i]))
+			s->tel_valid |= 1u << i;
+	get_num(o, "peak_flops", &s->peak_flops);
+	if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(o, "implausible")))
+		s->flags |= SAMPLE_IMPLAUSIBLE;
 	for (int i = 0; i < 3; i++) {
 		const cJSON *b = cJSON_GetObjectItemCaseSensitive(o, FLAGS[i].k);
 		if (!cJSON_IsBool(b)) {

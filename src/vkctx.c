@@ -48,12 +48,29 @@ static bool add_entries(VkCtx *c, VkPhysicalDevice pd, uint32_t index, char *err
 
 	VkPhysicalDeviceProperties base;
 	vkGetPhysicalDeviceProperties(pd, &base);
+	VkPhysicalDeviceShaderSMBuiltinsPropertiesNV smb = {
+		.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_SM_BUILTINS_PROPERTIES_NV,
+	};
+	bool has_smb = false;
+	uint32_t next = 0;
+	if (vkEnumerateDeviceExtensionProperties(pd, NULL, &next, NULL) == VK_SUCCESS && next) {
+		VkExtensionProperties *ext = calloc(next, sizeof *ext);
+		if (ext && vkEnumerateDeviceExtensionProperties(pd, NULL, &next, ext) == VK_SUCCESS)
+			for (uint32_t i = 0; i < next; i++)
+				if (!strcmp(ext[i].extensionName, VK_NV_SHADER_SM_BUILTINS_EXTENSION_NAME))
+					has_smb = true;
+		free(ext);
+	}
 	bool v12 = base.apiVersion >= VK_API_VERSION_1_2 && c->api_version >= VK_API_VERSION_1_2;
 	props.pNext = &sub;
 	sub.pNext = &ids;
 	if (v12) {
 		ids.pNext = &drv;
 		feat.pNext = &f16;
+		if (has_smb)
+			drv.pNext = &smb;
+	} else if (has_smb) {
+		ids.pNext = &smb;
 	}
 	vkGetPhysicalDeviceProperties2(pd, &props);
 	vkGetPhysicalDeviceFeatures2(pd, &feat);
@@ -112,6 +129,7 @@ static bool add_entries(VkCtx *c, VkPhysicalDevice pd, uint32_t index, char *err
 		d->float64 = feat.features.shaderFloat64;
 		d->float16 = v12 && f16.shaderFloat16;
 		d->int8 = v12 && f16.shaderInt8;
+		d->sm_count = has_smb ? smb.shaderSMCount : 0;
 	}
 	free(q);
 	return true;

@@ -36,6 +36,7 @@ typedef struct DeviceInfo {
 	uint64_t heap_size[DEVINFO_MAX_HEAPS];
 	bool heap_device_local[DEVINFO_MAX_HEAPS];
 	bool float16, float64, int8;
+	uint32_t sm_count;              /* NVIDIA, from VK_NV_shader_sm_builtins; 0 unknown */
 } DeviceInfo;
 
 typedef struct VkCtx {

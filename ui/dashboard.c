@@ -129,7 +129,7 @@ static void draw_plot(Dash *d, Rect frame, const char *title, const char *unit, 
 	const int yr[3] = { c.y, c.y + (c.h - 1) / 2, c.y + c.h - 1 };
 	attrset(screen_attr(d->s, ROLE_AXIS));
 	for (int i = 0; i < 3; i++) {
-		snprintf(lab, sizeof lab, "%8s%s", fmt_si(yv[i], a, sizeof a), unit);
+		snprintf(lab, sizeof lab, "%7s%s", fmt_si(yv[i], a, sizeof a), unit);
 		mvaddnstr(yr[i], 0, lab, LAYOUT_YLABEL_W - 1);
 		mvaddch(yr[i], LAYOUT_YLABEL_W - 1, ACS_VLINE);
 	}
@@ -192,6 +192,14 @@ static void draw_stats(Dash *d, Rect r)
 		ROW("(growing: no sample at the");
 		ROW(" target time yet)");
 	}
+	const Sample *ls = &d->h.last;
+	if (ls->peak_flops > 0)
+		ROW("peak     %.1f%% of %sFLOPS", 100 * ls->flops / ls->peak_flops,
+		    fmt_si(ls->peak_flops, b, sizeof b));
+	if (ls->tel_valid & 1u)
+		ROW("per MHz  %sFLOPS", fmt_si(ls->flops / ls->tel[0], a, sizeof a));
+	if (ls->tel_valid & 4u)
+		ROW("per W    %sFLOPS", fmt_si(ls->flops / ls->tel[2], a, sizeof a));
 	ROW("samples  %zu at target", d->stats.steady);
 	if (!isnan(d->stats.ratio_median))
 		ROW("GPU/CPU  %.4f median", d->stats.ratio_median);
@@ -200,6 +208,10 @@ static void draw_stats(Dash *d, Rect r)
 	ROW("dropped  %zu", dropped);
 	attrset(screen_attr(d->s, ROLE_TEXT));
 	ROW("groups   %u x %u x %u", d->h.last.x, d->h.last.y, d->h.last.z);
+	if (d->sum.implausible) {
+		attrset(screen_attr(d->s, ROLE_STATUS_ERROR));
+		ROW("%zu implausible (>105%% peak)", d->sum.implausible);
+	}
 #undef ROW
 }
 
@@ -253,7 +265,8 @@ static void draw(Dash *d)
 	if (screen_too_small(d->s))
 		return;
 	Layout l;
-	layout_compute(COLS, LINES, &l);
+	bool clock = d->h.last.tel_valid & 1u;
+	layout_compute(COLS, LINES, clock, &l);
 	erase();
 	draw_header(d);
 
@@ -266,6 +279,20 @@ static void draw(Dash *d)
 	Series gr = { d->h.groups, ROLE_GROUPS_LINE };
 	Series tm[2] = { { d->h.gpu_s, ROLE_GPU_TIME }, { d->h.cpu_s, ROLE_CPU_TIME } };
 	draw_plot(d, l.flops, "FLOPS", "", false, &fl, 1, NULL, from, t0, t_end);
+	if (clock) {
+		/* the clock line; the title carries the newest power, temperature, P-state */
+		const Sample *ls = &d->h.last;
+		char title[160];
+		int n = snprintf(title, sizeof title, "clock: %.0f MHz", ls->tel[0]);
+		if (ls->tel_valid & 4u)
+			n += snprintf(title + n, sizeof title - (size_t)n, "  power %.0f W", ls->tel[2]);
+		if (ls->tel_valid & 8u)
+			n += snprintf(title + n, sizeof title - (size_t)n, "  %.0f C", ls->tel[3]);
+		if (ls->tel_valid & 16u)
+			snprintf(title + n, sizeof title - (size_t)n, "  P%.0f", ls->tel[4]);
+		Series ck = { d->h.clk_hz, ROLE_GROUPS_LINE };
+		draw_plot(d, l.clock, title, "Hz", false, &ck, 1, NULL, from, t0, t_end);
+	}
 	draw_plot(d, l.groups, "workgroups (log)", "", true, &gr, 1, NULL, from, t0, t_end);
 	draw_plot(d, l.times, "dispatch time", "s", false, tm, d->src->timestamps ? 2 : 1, &target,
 	          from, t0, t_end);
@@ -305,6 +332,7 @@ static void restart(Dash *d)
 	memset(&d->stats, 0, sizeof d->stats);
 	d->stats.ratio_median = NAN;
 	d->stats.plateau_ms = NAN;
+	d->stats.pct_peak = NAN;
 }
 
 DashExit dashboard_run(Screen *s, DashSource *src, unsigned fps, bool *failed, SummaryResult *summary)
@@ -312,6 +340,7 @@ DashExit dashboard_run(Screen *s, DashSource *src, unsigned fps, bool *failed, S
 	memset(summary, 0, sizeof *summary);
 	summary->ratio_median = NAN;
 	summary->plateau_ms = NAN;
+	summary->pct_peak = NAN;
 	const uint64_t frame_ns = 1000000000ull / (fps ? fps : 10);
 	Dash d = { .s = s, .src = src };
 	*failed = false;
@@ -322,6 +351,7 @@ DashExit dashboard_run(Screen *s, DashSource *src, unsigned fps, bool *failed, S
 	summary_init(&d.sum);
 	d.stats.ratio_median = NAN;
 	d.stats.plateau_ms = NAN;
+	d.stats.pct_peak = NAN;
 	timeout((int)(frame_ns / 1000000 < 100 ? frame_ns / 1000000 : 100));
 	DashExit how = DASH_QUIT;
 	bool dirty = true, paused = false;

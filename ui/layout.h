@@ -17,11 +17,13 @@ typedef struct Layout {
 	bool too_small;
 	Rect header;                 /* two lines */
 	Rect flops, groups, times;   /* plot frames: a title line, then the canvas */
+	Rect clock;                  /* telemetry: under FLOPS; h == 0 without it */
 	Rect stats, jumps;           /* right panel */
 	Rect status;                 /* last line */
 } Layout;
 
-void layout_compute(int cols, int rows, Layout *l);
+/* with_clock: room for the clock plot under the FLOPS plot. */
+void layout_compute(int cols, int rows, bool with_clock, Layout *l);
 
 /* The canvas inside a plot frame: below the title, right of the labels,
  * above the time axis line. */

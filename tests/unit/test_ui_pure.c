@@ -164,27 +164,33 @@ static bool overlap(Rect a, Rect b)
 static void layout_should_tile_without_overlap(void)
 {
 	const int sizes[][2] = { { 80, 24 }, { 120, 40 }, { 300, 90 }, { 81, 25 } };
-	for (size_t s = 0; s < 4; s++) {
+	for (size_t s = 0; s < 8; s++) {
 		Layout l;
-		int c = sizes[s][0], r = sizes[s][1];
-		layout_compute(c, r, &l);
+		int c = sizes[s % 4][0], r = sizes[s % 4][1];
+		bool clock = s >= 4;
+		layout_compute(c, r, clock, &l);
 		CHECK(!l.too_small);
-		Rect all[] = { l.header, l.flops, l.groups, l.times, l.stats, l.jumps, l.status };
-		for (size_t i = 0; i < 7; i++) {
+		Rect all[] = { l.header, l.flops, l.groups, l.times, l.stats, l.jumps, l.status, l.clock };
+		size_t n = clock ? 8 : 7;
+		for (size_t i = 0; i < n; i++) {
 			CHECK(inside(all[i], c, r));
-			for (size_t j = i + 1; j < 7; j++)
+			for (size_t j = i + 1; j < n; j++)
 				CHECK(!overlap(all[i], all[j]));
 		}
+		if (clock)
+			CHECK(layout_canvas(l.clock).h >= 2 && layout_canvas(l.flops).h >= 3);
+		else
+			CHECK(l.clock.h == 0);
 		Rect cv = layout_canvas(l.times);
 		CHECK(cv.h >= 2 && cv.w >= 30);
 		CHECK(l.flops.h >= l.groups.h);
 	}
 	Layout l;
-	layout_compute(79, 24, &l);
+	layout_compute(79, 24, false, &l);
 	CHECK(l.too_small);
-	layout_compute(80, 23, &l);
+	layout_compute(80, 23, true, &l);
 	CHECK(l.too_small);
-	layout_compute(20, 5, &l);
+	layout_compute(20, 5, false, &l);
 	CHECK(l.too_small);
 }
 

@@ -1,0 +1,64 @@
+#include "peak.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+unsigned peak_nvidia_lanes_per_sm(uint32_t id)
+{
+	if (id >= 0x2300 && id <= 0x23ff) return 128;  /* Hopper: H100, H200, GH200 */
+	if (id >= 0x2600 && id <= 0x28ff) return 128;  /* Ada */
+	if (id >= 0x2200 && id <= 0x25ff) return 128;  /* Ampere GA10x */
+	if (id >= 0x2080 && id <= 0x20ff) return 64;   /* Ampere GA100 (A100, A30) */
+	if (id >= 0x1e00 && id <= 0x1fff) return 64;   /* Turing */
+	if (id >= 0x1d80 && id <= 0x1dff) return 64;   /* Volta */
+	if (id >= 0x2900 && id <= 0x2fff) return 128;  /* Blackwell */
+	return 0;
+}
+
+void peak_compute(const DeviceInfo *d, unsigned cpu_cores, double max_mhz, Peak *p)
+{
+	memset(p, 0, sizeof *p);
+	p->max_mhz = max_mhz;
+	if (d->vendor_id == 0x10de) {
+		unsigned lanes = peak_nvidia_lanes_per_sm(d->device_id);
+		if (!d->sm_count || !lanes) {
+			snprintf(p->how, sizeof p->how, "unknown: %s", !d->sm_count
+			         ? "no SM count (VK_NV_shader_sm_builtins missing)"
+			         : "this device id is not in the table of FP32 lanes per SM");
+			return;
+		}
+		p->fma_lanes = (double)d->sm_count * lanes;
+		snprintf(p->how, sizeof p->how, "%u SMs x %u lanes x 2 x SM clock", d->sm_count, lanes);
+		p->known = true;
+		return;
+	}
+	if (d->type == VK_PHYSICAL_DEVICE_TYPE_CPU) {
+		/* llvmpipe names its vector width: "llvmpipe (LLVM 15.0.6, 256 bits)" */
+		const char *b = strstr(d->name, " bits)");
+		unsigned bits = 0;
+		if (b) {
+			const char *q = b;
+			while (q > d->name && q[-1] >= '0' && q[-1] <= '9')
+				q--;
+			bits = (unsigned)strtoul(q, NULL, 10);
+		}
+		if (!bits || !cpu_cores) {
+			snprintf(p->how, sizeof p->how, "unknown: the CPU device does not name its vector width");
+			return;
+		}
+		p->fma_lanes = (double)cpu_cores * (bits / 32) * 2;
+		snprintf(p->how, sizeof p->how, "%u cores x %u lanes (%u-bit) x 2 FMA ports x 2 x clock",
+		         cpu_cores, bits / 32, bits);
+		p->known = true;
+		return;
+	}
+	snprintf(p->how, sizeof p->how, "unknown: no peak formula for vendor 0x%04x", d->vendor_id);
+}
+
+double peak_flops(const Peak *p, double mhz)
+{
+	if (!p->known || !(mhz > 0))
+		return 0;
+	return p->fma_lanes * 2 * mhz * 1e6;
+}

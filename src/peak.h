@@ -1,0 +1,33 @@
+/* peak: the device's theoretical FP32 peak, where it can be computed, and
+ * the plausibility guard built on it. Pure.
+ *   NVIDIA: SMs (VK_NV_shader_sm_builtins) x FP32 lanes per SM (by device id:
+ *           128 on Hopper, Ada and GA10x, 64 on GA100, Volta and Turing) x 2 x clock
+ *   CPU:    cores x SIMD lanes (llvmpipe's vector width from its name) x 2 FMA
+ *           ports x 2 x clock
+ * Anything else: unknown, and said so. */
+#ifndef FLOPSCOPE_PEAK_H
+#define FLOPSCOPE_PEAK_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "vkctx.h"
+
+#define PEAK_IMPLAUSIBLE 1.05  /* above 105% of the peak: not believed */
+
+typedef struct Peak {
+	bool known;
+	double fma_lanes;        /* FP32 FMA lanes of the whole device */
+	double max_mhz;          /* the highest clock; 0 unknown */
+	char how[200];           /* the formula, or why unknown */
+} Peak;
+
+/* cpu_cores and cpu_max_mhz matter for CPU devices; max_mhz is the device
+ * clock limit from telemetry (0 unknown). */
+void peak_compute(const DeviceInfo *d, unsigned cpu_cores, double max_mhz, Peak *p);
+/* FLOPS at a clock (MHz); 0 when unknown. */
+double peak_flops(const Peak *p, double mhz);
+/* FP32 lanes per SM of an NVIDIA device id; 0 when not in the table. */
+unsigned peak_nvidia_lanes_per_sm(uint32_t device_id);
+
+#endif

@@ -1,0 +1,75 @@
+/* telemetry: clocks, power and temperature where the system exposes them.
+ * Optional at run time: each source is tried in turn and loaded only if
+ * present (NVML through dlopen, sysfs, procfs); every field carries a valid
+ * bit and absent ones read N/A. A thread of its own samples the source every
+ * few milliseconds and publishes the newest reading, so a slow call (NVML
+ * takes up to milliseconds) never sits on the measured path: the engine only
+ * copies the latest snapshot. */
+#ifndef FLOPSCOPE_TELEMETRY_H
+#define FLOPSCOPE_TELEMETRY_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "vkctx.h"
+
+typedef enum TelField {
+	TEL_SM_MHZ,       /* GPU shader clock, or the CPU clock for CPU devices */
+	TEL_MEM_MHZ,
+	TEL_POWER_W,
+	TEL_TEMP_C,
+	TEL_PSTATE,       /* NVIDIA performance state, 0 = P0 */
+	TEL_THROTTLE,     /* NVIDIA clocks-event (throttle) reason bits */
+	TEL_FIELD_COUNT
+} TelField;
+
+extern const char *const tel_field_names[TEL_FIELD_COUNT];
+
+#include "sample.h"
+_Static_assert(TEL_FIELD_COUNT == SAMPLE_TEL_COUNT, "Sample.tel follows TelField");
+
+typedef struct TelReading {
+	double v[TEL_FIELD_COUNT];
+	uint32_t valid;   /* bit per TelField */
+} TelReading;
+
+static inline bool tel_has(const TelReading *r, TelField f)
+{
+	return r->valid & (1u << f);
+}
+
+typedef struct TelSource TelSource;
+struct TelSource {
+	const char *name;                 /* "nvml", "cpu", ... */
+	bool (*read)(TelSource *s, TelReading *out);
+	void (*close)(TelSource *s);
+	void *state;
+	double max_mhz;                   /* highest clock, 0 if unknown */
+};
+
+typedef struct Telemetry {
+	TelSource src;
+	bool active;
+	pthread_t thread;
+	bool thread_started;
+	_Atomic bool stop;
+	unsigned period_ms;
+	pthread_mutex_t mu;               /* held only to copy `latest` */
+	TelReading latest;
+	_Atomic uint64_t reads;
+	_Atomic uint64_t read_ns;         /* total time spent reading */
+	char note[256];                   /* which source, or why none */
+} Telemetry;
+
+/* Finds a source for the device; false (note says why) when none. */
+bool telemetry_open(Telemetry *t, const DeviceInfo *d);
+bool telemetry_start(Telemetry *t, unsigned period_ms);
+/* The newest reading (valid = 0 before the first). */
+void telemetry_latest(Telemetry *t, TelReading *out);
+/* Mean cost of one read, microseconds. */
+double telemetry_read_us(Telemetry *t);
+void telemetry_close(Telemetry *t);
+
+#endif
