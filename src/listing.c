@@ -31,6 +31,9 @@ void listing_details(FILE *f, const DeviceInfo *d)
 		fprintf(f, "        memory heap %u: %.2f GiB%s\n", h,
 		        (double)d->heap_size[h] / (1024.0 * 1024 * 1024),
 		        d->heap_device_local[h] ? " device-local" : "");
+	if (d->has_pci)
+		fprintf(f, "        PCI %04x:%02x:%02x.%x\n", d->pci_domain, d->pci_bus, d->pci_device,
+		        d->pci_function);
 	if (d->sm_count)
 		fprintf(f, "        SMs: %u (VK_NV_shader_sm_builtins)\n", d->sm_count);
 	fprintf(f, "        float16 %s, float64 %s, int8 %s\n", d->float16 ? "yes" : "no",

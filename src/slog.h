@@ -40,7 +40,7 @@ typedef struct SessionMeta {
 	char timing[16];             /* "gpu" or "cpu" */
 	char peak[200];              /* how the theoretical peak is computed, or why not */
 	double peak_max_flops;       /* at the highest clock; 0 unknown */
-	char telemetry[256];         /* the telemetry source, or why none */
+	char telemetry[1024];        /* the telemetry source, or why none */
 } SessionMeta;
 
 typedef struct SessionLog {

@@ -132,10 +132,205 @@ static bool nvml_open(TelSource *s, const DeviceInfo *d, char *note, size_t len)
 	return true;
 }
 
+/* --- sysfs helpers (FLOPSCOPE_SYSFS_ROOT replaces /sys in tests) ---- */
+
+static const char *sysfs_root(void)
+{
+	const char *r = getenv("FLOPSCOPE_SYSFS_ROOT");
+	return r && *r ? r : "/sys";
+}
+
+static bool read_num(const char *path, double *v)
+{
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return false;
+	bool ok = fscanf(f, "%lf", v) == 1;
+	fclose(f);
+	return ok;
+}
+
+/* pp_dpm_sclk / pp_dpm_mclk: "1: 1800Mhz *" marks the current level */
+static bool read_dpm(const char *path, double *mhz)
+{
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return false;
+	char line[128];
+	bool ok = false;
+	while (!ok && fgets(line, sizeof line, f)) {
+		unsigned idx;
+		double v;
+		if (strchr(line, '*') && sscanf(line, "%u: %lf", &idx, &v) == 2) {
+			*mhz = v;
+			ok = true;
+		}
+	}
+	fclose(f);
+	return ok;
+}
+
+/* The device folder of a GPU: by its PCI address when Vulkan gave it,
+ * else the first DRM card of the vendor. */
+static bool find_card(const DeviceInfo *d, char *dev, size_t len, char *card, size_t clen, char *why, size_t wlen)
+{
+	const char *root = sysfs_root();
+	glob_t g;
+	char pat[600];
+	snprintf(pat, sizeof pat, "%s/class/drm/card[0-9]*", root);
+	bool found = false;
+	if (glob(pat, 0, NULL, &g) == 0) {
+		for (size_t i = 0; i < g.gl_pathc && !found; i++) {
+			char p[700], link[700];
+			double vendor;
+			snprintf(p, sizeof p, "%s/device/vendor", g.gl_pathv[i]);
+			if (!read_num(p, &vendor) || (uint32_t)vendor != d->vendor_id)
+				continue;
+			if (d->has_pci) {
+				/* device/uevent names PCI_SLOT_NAME=0000:03:00.0 */
+				snprintf(p, sizeof p, "%s/device/uevent", g.gl_pathv[i]);
+				snprintf(link, sizeof link, "PCI_SLOT_NAME=%04x:%02x:%02x.%x", d->pci_domain, d->pci_bus,
+				         d->pci_device, d->pci_function);
+				FILE *f = fopen(p, "r");
+				char line[256];
+				bool match = false;
+				while (f && fgets(line, sizeof line, f))
+					if (!strncmp(line, link, strlen(link)))
+						match = true;
+				if (f)
+					fclose(f);
+				if (!match)
+					continue;
+			}
+			snprintf(dev, len, "%s/device", g.gl_pathv[i]);
+			snprintf(card, clen, "%s", g.gl_pathv[i]);
+			found = true;
+		}
+		globfree(&g);
+	}
+	if (!found)
+		snprintf(why, wlen, "no DRM card of vendor 0x%04x%s under %s/class/drm", d->vendor_id,
+		         d->has_pci ? " at the device's PCI address" : "", root);
+	return found;
+}
+
+static bool first_glob(const char *pattern, char *out, size_t len)
+{
+	glob_t g;
+	bool ok = glob(pattern, 0, NULL, &g) == 0 && g.gl_pathc > 0;
+	if (ok)
+		snprintf(out, len, "%s", g.gl_pathv[0]);
+	if (ok || g.gl_pathc == 0)
+		globfree(&g);
+	return ok;
+}
+
+/* --- AMD (amdgpu) and Intel (i915, xe) through sysfs ----------------- */
+
+typedef struct GpuSysfs {
+	bool amd;
+	char dev[700], card[700], hwmon[800];
+} GpuSysfs;
+
+static bool gpu_sysfs_read(TelSource *s, TelReading *r)
+{
+	GpuSysfs *g = s->state;
+	char p[900];
+	double v;
+	memset(r, 0, sizeof *r);
+	if (g->amd) {
+		snprintf(p, sizeof p, "%s/pp_dpm_sclk", g->dev);
+		if (read_dpm(p, &v)) {
+			r->v[TEL_SM_MHZ] = v;
+			r->valid |= 1u << TEL_SM_MHZ;
+		}
+		snprintf(p, sizeof p, "%s/pp_dpm_mclk", g->dev);
+		if (read_dpm(p, &v)) {
+			r->v[TEL_MEM_MHZ] = v;
+			r->valid |= 1u << TEL_MEM_MHZ;
+		}
+	} else {
+		snprintf(p, sizeof p, "%s/gt_cur_freq_mhz", g->card);
+		if (read_num(p, &v) || (snprintf(p, sizeof p, "%s/tile0/gt0/freq0/cur_freq", g->dev), read_num(p, &v))) {
+			r->v[TEL_SM_MHZ] = v;
+			r->valid |= 1u << TEL_SM_MHZ;
+		}
+	}
+	if (g->hwmon[0]) {
+		snprintf(p, sizeof p, "%s/power1_average", g->hwmon);
+		if (read_num(p, &v) || (snprintf(p, sizeof p, "%s/power1_input", g->hwmon), read_num(p, &v))) {
+			r->v[TEL_POWER_W] = v * 1e-6; /* microwatts */
+			r->valid |= 1u << TEL_POWER_W;
+		}
+		snprintf(p, sizeof p, "%s/temp1_input", g->hwmon);
+		if (read_num(p, &v)) {
+			r->v[TEL_TEMP_C] = v * 1e-3; /* millidegrees */
+			r->valid |= 1u << TEL_TEMP_C;
+		}
+	}
+	return r->valid != 0;
+}
+
+static void gpu_sysfs_close(TelSource *s)
+{
+	free(s->state);
+}
+
+static bool gpu_sysfs_open(TelSource *s, const DeviceInfo *d, char *note, size_t len)
+{
+	GpuSysfs *g = calloc(1, sizeof *g);
+	if (!g)
+		return false;
+	g->amd = d->vendor_id == 0x1002;
+	if (!find_card(d, g->dev, sizeof g->dev, g->card, sizeof g->card, note, len)) {
+		free(g);
+		return false;
+	}
+	char pat[800];
+	snprintf(pat, sizeof pat, "%s/hwmon/hwmon[0-9]*", g->dev);
+	if (!first_glob(pat, g->hwmon, sizeof g->hwmon))
+		g->hwmon[0] = '\0';
+	char p[900];
+	double v;
+	snprintf(p, sizeof p, g->amd ? "%s/pp_dpm_sclk" : "%s/gt_max_freq_mhz", g->amd ? g->dev : g->card);
+	if (g->amd) {
+		/* the highest listed level */
+		FILE *f = fopen(p, "r");
+		char line[128];
+		while (f && fgets(line, sizeof line, f)) {
+			unsigned idx;
+			if (sscanf(line, "%u: %lf", &idx, &v) == 2 && v > s->max_mhz)
+				s->max_mhz = v;
+		}
+		if (f)
+			fclose(f);
+	} else if (read_num(p, &v)) {
+		s->max_mhz = v;
+	}
+	s->name = g->amd ? "amdgpu" : "intel";
+	s->state = g;
+	s->read = gpu_sysfs_read;
+	s->close = gpu_sysfs_close;
+	TelReading r;
+	if (!gpu_sysfs_read(s, &r)) {
+		snprintf(note, len, "%s: nothing readable under %.200s", s->name, g->dev);
+		free(g);
+		return false;
+	}
+	snprintf(note, len, "%s sysfs (%.200s): %s%s%s", s->name, g->dev,
+	         tel_has(&r, TEL_SM_MHZ) ? "clock" : "clock N/A",
+	         tel_has(&r, TEL_POWER_W) ? ", power" : ", power N/A",
+	         tel_has(&r, TEL_TEMP_C) ? ", temperature" : "");
+	return true;
+}
+
 /* --- CPU devices: the clock from sysfs or /proc/cpuinfo --------------- */
 
 typedef struct CpuTel {
 	bool sysfs;
+	char rapl[700];              /* energy_uj of package 0, or "" */
+	double last_uj, range_uj;
+	uint64_t last_ns;
 } CpuTel;
 
 static double cpu_mhz_now(bool sysfs)
@@ -144,7 +339,9 @@ static double cpu_mhz_now(bool sysfs)
 	int n = 0;
 	if (sysfs) {
 		glob_t g;
-		if (glob("/sys/devices/system/cpu/cpu[0-9]*/cpufreq/scaling_cur_freq", 0, NULL, &g) == 0) {
+		char pat[600];
+		snprintf(pat, sizeof pat, "%s/devices/system/cpu/cpu[0-9]*/cpufreq/scaling_cur_freq", sysfs_root());
+		if (glob(pat, 0, NULL, &g) == 0) {
 			for (size_t i = 0; i < g.gl_pathc; i++) {
 				FILE *f = fopen(g.gl_pathv[i], "r");
 				double khz;
@@ -183,6 +380,21 @@ static bool cpu_read(TelSource *s, TelReading *r)
 		r->v[TEL_SM_MHZ] = mhz;
 		r->valid |= 1u << TEL_SM_MHZ;
 	}
+	double uj;
+	uint64_t t = now_ns();
+	if (c->rapl[0] && read_num(c->rapl, &uj)) {
+		if (c->last_ns && t > c->last_ns) {
+			double d = uj - c->last_uj;
+			if (d < 0) /* the counter wrapped */
+				d += c->range_uj;
+			if (d >= 0) {
+				r->v[TEL_POWER_W] = d * 1e-6 / ((double)(t - c->last_ns) * 1e-9);
+				r->valid |= 1u << TEL_POWER_W;
+			}
+		}
+		c->last_uj = uj;
+		c->last_ns = t;
+	}
 	return r->valid != 0;
 }
 
@@ -202,18 +414,25 @@ static bool cpu_open(TelSource *s, char *note, size_t len)
 		snprintf(note, len, "no CPU clock in sysfs or /proc/cpuinfo");
 		return false;
 	}
-	FILE *f = fopen("/sys/devices/system/cpu/cpu0/cpufreq/cpuinfo_max_freq", "r");
+	char p[700];
 	double khz;
-	if (f && fscanf(f, "%lf", &khz) == 1)
+	snprintf(p, sizeof p, "%s/devices/system/cpu/cpu0/cpufreq/cpuinfo_max_freq", sysfs_root());
+	if (read_num(p, &khz))
 		s->max_mhz = khz / 1000;
-	if (f)
-		fclose(f);
+	snprintf(p, sizeof p, "%s/class/powercap/intel-rapl:0/energy_uj", sysfs_root());
+	double uj;
+	if (read_num(p, &uj)) {
+		snprintf(c->rapl, sizeof c->rapl, "%s", p);
+		snprintf(p, sizeof p, "%s/class/powercap/intel-rapl:0/max_energy_range_uj", sysfs_root());
+		if (!read_num(p, &c->range_uj))
+			c->range_uj = 0;
+	}
 	s->name = "cpu";
 	s->state = c;
 	s->read = cpu_read;
 	s->close = cpu_close;
-	snprintf(note, len, "CPU clock from %s; power N/A (no readable RAPL)",
-	         c->sysfs ? "cpufreq (sysfs)" : "/proc/cpuinfo");
+	snprintf(note, len, "CPU clock from %s; %s", c->sysfs ? "cpufreq (sysfs)" : "/proc/cpuinfo",
+	         c->rapl[0] ? "package power from RAPL (energy counter)" : "power N/A (no readable RAPL)");
 	return true;
 }
 
@@ -254,6 +473,8 @@ bool telemetry_open(Telemetry *t, const DeviceInfo *d)
 		t->active = nvml_open(&t->src, d, t->note, sizeof t->note);
 	else if (d->type == VK_PHYSICAL_DEVICE_TYPE_CPU)
 		t->active = cpu_open(&t->src, t->note, sizeof t->note);
+	else if (d->vendor_id == 0x1002 || d->vendor_id == 0x8086)
+		t->active = gpu_sysfs_open(&t->src, d, t->note, sizeof t->note);
 	else
 		snprintf(t->note, sizeof t->note, "no telemetry source for vendor 0x%04x: clocks and power N/A",
 		         d->vendor_id);

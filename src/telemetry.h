@@ -60,7 +60,7 @@ typedef struct Telemetry {
 	TelReading latest;
 	_Atomic uint64_t reads;
 	_Atomic uint64_t read_ns;         /* total time spent reading */
-	char note[256];                   /* which source, or why none */
+	char note[1024];                  /* which source, or why none */
 } Telemetry;
 
 /* Finds a source for the device; false (note says why) when none. */

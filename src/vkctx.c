@@ -51,14 +51,21 @@ static bool add_entries(VkCtx *c, VkPhysicalDevice pd, uint32_t index, char *err
 	VkPhysicalDeviceShaderSMBuiltinsPropertiesNV smb = {
 		.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_SM_BUILTINS_PROPERTIES_NV,
 	};
-	bool has_smb = false;
+	bool has_smb = false, has_pci = false;
+	VkPhysicalDevicePCIBusInfoPropertiesEXT pci = {
+		.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PCI_BUS_INFO_PROPERTIES_EXT,
+	};
 	uint32_t next = 0;
 	if (vkEnumerateDeviceExtensionProperties(pd, NULL, &next, NULL) == VK_SUCCESS && next) {
 		VkExtensionProperties *ext = calloc(next, sizeof *ext);
-		if (ext && vkEnumerateDeviceExtensionProperties(pd, NULL, &next, ext) == VK_SUCCESS)
-			for (uint32_t i = 0; i < next; i++)
+		if (ext && vkEnumerateDeviceExtensionProperties(pd, NULL, &next, ext) == VK_SUCCESS) {
+			for (uint32_t i = 0; i < next; i++) {
 				if (!strcmp(ext[i].extensionName, VK_NV_SHADER_SM_BUILTINS_EXTENSION_NAME))
 					has_smb = true;
+				else if (!strcmp(ext[i].extensionName, VK_EXT_PCI_BUS_INFO_EXTENSION_NAME))
+					has_pci = true;
+			}
+		}
 		free(ext);
 	}
 	bool v12 = base.apiVersion >= VK_API_VERSION_1_2 && c->api_version >= VK_API_VERSION_1_2;
@@ -71,6 +78,10 @@ static bool add_entries(VkCtx *c, VkPhysicalDevice pd, uint32_t index, char *err
 			drv.pNext = &smb;
 	} else if (has_smb) {
 		ids.pNext = &smb;
+	}
+	if (has_pci) { /* first in the chain */
+		pci.pNext = props.pNext;
+		props.pNext = &pci;
 	}
 	vkGetPhysicalDeviceProperties2(pd, &props);
 	vkGetPhysicalDeviceFeatures2(pd, &feat);
@@ -130,6 +141,11 @@ static bool add_entries(VkCtx *c, VkPhysicalDevice pd, uint32_t index, char *err
 		d->float16 = v12 && f16.shaderFloat16;
 		d->int8 = v12 && f16.shaderInt8;
 		d->sm_count = has_smb ? smb.shaderSMCount : 0;
+		d->has_pci = has_pci;
+		d->pci_domain = pci.pciDomain;
+		d->pci_bus = pci.pciBus;
+		d->pci_device = pci.pciDevice;
+		d->pci_function = pci.pciFunction;
 	}
 	free(q);
 	return true;
@@ -275,46 +291,3 @@ fail:
 	return out;
 }
 
-const char *devinfo_type_str(VkPhysicalDeviceType t)
-{
-	switch (t) {
-	case VK_PHYSICAL_DEVICE_TYPE_INTEGRATED_GPU: return "IntegratedGpu";
-	case VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU: return "DiscreteGpu";
-	case VK_PHYSICAL_DEVICE_TYPE_VIRTUAL_GPU: return "VirtualGpu";
-	case VK_PHYSICAL_DEVICE_TYPE_CPU: return "Cpu";
-	default: return "Other";
-	}
-}
-
-int devinfo_type_rank(VkPhysicalDeviceType t)
-{
-	switch (t) {
-	case VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU: return 0;
-	case VK_PHYSICAL_DEVICE_TYPE_INTEGRATED_GPU: return 1;
-	case VK_PHYSICAL_DEVICE_TYPE_VIRTUAL_GPU: return 2;
-	case VK_PHYSICAL_DEVICE_TYPE_CPU: return 3;
-	default: return 4;
-	}
-}
-
-void devinfo_version_str(uint32_t v, char *out, size_t len)
-{
-	snprintf(out, len, "%u.%u.%u", VK_API_VERSION_MAJOR(v), VK_API_VERSION_MINOR(v),
-	         VK_API_VERSION_PATCH(v));
-}
-
-void devinfo_driver_version_str(const DeviceInfo *d, char *out, size_t len)
-{
-	uint32_t v = d->driver_version;
-	if (d->vendor_id == 0x10de) /* NVIDIA: 10.8.8.6 */
-		snprintf(out, len, "%u.%u.%u.%u", v >> 22, (v >> 14) & 0xff, (v >> 6) & 0xff, v & 0x3f);
-	else
-		devinfo_version_str(v, out, len);
-}
-
-void devinfo_uuid_str(const uint8_t u[VK_UUID_SIZE], char *out, size_t len)
-{
-	snprintf(out, len, "%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x",
-	         u[0], u[1], u[2], u[3], u[4], u[5], u[6], u[7], u[8], u[9], u[10], u[11],
-	         u[12], u[13], u[14], u[15]);
-}

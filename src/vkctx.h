@@ -37,6 +37,8 @@ typedef struct DeviceInfo {
 	bool heap_device_local[DEVINFO_MAX_HEAPS];
 	bool float16, float64, int8;
 	uint32_t sm_count;              /* NVIDIA, from VK_NV_shader_sm_builtins; 0 unknown */
+	bool has_pci;                   /* VK_EXT_pci_bus_info */
+	uint32_t pci_domain, pci_bus, pci_device, pci_function;
 } DeviceInfo;
 
 typedef struct VkCtx {
@@ -58,6 +60,7 @@ void vkctx_destroy(VkCtx *c);
 /* Physical device of an entry. */
 VkPhysicalDevice vkctx_physical(const VkCtx *c, const DeviceInfo *d, char *err);
 
+/* Pure helpers (devinfo.c). */
 const char *devinfo_type_str(VkPhysicalDeviceType t);
 /* Preference for the default device: discrete, integrated, virtual, CPU, other. */
 int devinfo_type_rank(VkPhysicalDeviceType t);

@@ -235,11 +235,16 @@ static void draw_jumps(Dash *d, Rect r)
 	/* newest last; as many as fit */
 	size_t rows = (size_t)(r.y + r.h - y), from = jd->njumps > rows ? jd->njumps - rows : 0;
 	attrset(screen_attr(d->s, ROLE_JUMP_MARK));
-	for (size_t i = from; i < jd->njumps; i++) {
+	for (size_t i = from; i < jd->njumps && y < r.y + r.h; i++) {
 		const Jump *j = &jd->jumps[i];
 		snprintf(line, sizeof line, "%s%.0f ms %s-> %s x%.2f", j->kind == JUMP_RAMP ? "ramp " : "",
 		         j->t_ms, fmt_si(j->before, a, sizeof a), fmt_si(j->after, b, sizeof b), j->ratio);
 		mvaddnstr(y++, r.x, line, r.w);
+		double cb = i < JUMP_MAX ? d->stats.clk_before[i] : NAN, ca = i < JUMP_MAX ? d->stats.clk_after[i] : NAN;
+		if (!isnan(cb) && !isnan(ca) && fabs(ca / cb - 1) > 0.03 && y < r.y + r.h) {
+			snprintf(line, sizeof line, "  clock %.0f -> %.0f MHz", cb, ca);
+			mvaddnstr(y++, r.x, line, r.w);
+		}
 	}
 }
 

@@ -1,0 +1,48 @@
+/* devinfo: formatting the plain facts of a DeviceInfo. Pure. */
+#include <stdio.h>
+
+#include "vkctx.h"
+
+const char *devinfo_type_str(VkPhysicalDeviceType t)
+{
+	switch (t) {
+	case VK_PHYSICAL_DEVICE_TYPE_INTEGRATED_GPU: return "IntegratedGpu";
+	case VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU: return "DiscreteGpu";
+	case VK_PHYSICAL_DEVICE_TYPE_VIRTUAL_GPU: return "VirtualGpu";
+	case VK_PHYSICAL_DEVICE_TYPE_CPU: return "Cpu";
+	default: return "Other";
+	}
+}
+
+int devinfo_type_rank(VkPhysicalDeviceType t)
+{
+	switch (t) {
+	case VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU: return 0;
+	case VK_PHYSICAL_DEVICE_TYPE_INTEGRATED_GPU: return 1;
+	case VK_PHYSICAL_DEVICE_TYPE_VIRTUAL_GPU: return 2;
+	case VK_PHYSICAL_DEVICE_TYPE_CPU: return 3;
+	default: return 4;
+	}
+}
+
+void devinfo_version_str(uint32_t v, char *out, size_t len)
+{
+	snprintf(out, len, "%u.%u.%u", VK_API_VERSION_MAJOR(v), VK_API_VERSION_MINOR(v),
+	         VK_API_VERSION_PATCH(v));
+}
+
+void devinfo_driver_version_str(const DeviceInfo *d, char *out, size_t len)
+{
+	uint32_t v = d->driver_version;
+	if (d->vendor_id == 0x10de) /* NVIDIA: 10.8.8.6 */
+		snprintf(out, len, "%u.%u.%u.%u", v >> 22, (v >> 14) & 0xff, (v >> 6) & 0xff, v & 0x3f);
+	else
+		devinfo_version_str(v, out, len);
+}
+
+void devinfo_uuid_str(const uint8_t u[VK_UUID_SIZE], char *out, size_t len)
+{
+	snprintf(out, len, "%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x",
+	         u[0], u[1], u[2], u[3], u[4], u[5], u[6], u[7], u[8], u[9], u[10], u[11],
+	         u[12], u[13], u[14], u[15]);
+}

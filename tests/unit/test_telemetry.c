@@ -1,0 +1,165 @@
+/* Telemetry sources on a fake sysfs tree (FLOPSCOPE_SYSFS_ROOT), and the
+ * theoretical peak formulas. */
+#include <math.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "check.h"
+#include "peak.h"
+#include "telemetry.h"
+
+static char root[128];
+
+static void put(const char *rel, const char *text)
+{
+	char p[512];
+	snprintf(p, sizeof p, "%s/%s", root, rel);
+	char dir[512];
+	snprintf(dir, sizeof dir, "%s", p);
+	for (char *c = dir + 1; *c; c++)
+		if (*c == '/') {
+			*c = '\0';
+			mkdir(dir, 0755);
+			*c = '/';
+		}
+	FILE *f = fopen(p, "w");
+	if (f) {
+		fputs(text, f);
+		fclose(f);
+	}
+}
+
+static void make_tree(void)
+{
+	snprintf(root, sizeof root, "/tmp/flopscope-sysfs-%d", (int)getpid());
+	put("class/drm/card1/device/vendor", "0x1002\n");
+	put("class/drm/card1/device/uevent", "DRIVER=amdgpu\nPCI_SLOT_NAME=0000:03:00.0\n");
+	put("class/drm/card1/device/pp_dpm_sclk", "0: 500Mhz\n1: 1800Mhz *\n2: 2500Mhz\n");
+	put("class/drm/card1/device/pp_dpm_mclk", "0: 96Mhz\n1: 1000Mhz *\n");
+	put("class/drm/card1/device/hwmon/hwmon3/power1_average", "215000000\n");
+	put("class/drm/card1/device/hwmon/hwmon3/temp1_input", "61000\n");
+	put("class/drm/card0/device/vendor", "0x8086\n");
+	put("class/drm/card0/gt_cur_freq_mhz", "1300\n");
+	put("class/drm/card0/gt_max_freq_mhz", "2400\n");
+	put("devices/system/cpu/cpu0/cpufreq/scaling_cur_freq", "3000000\n");
+	put("devices/system/cpu/cpu1/cpufreq/scaling_cur_freq", "3200000\n");
+	put("devices/system/cpu/cpu0/cpufreq/cpuinfo_max_freq", "4000000\n");
+	put("class/powercap/intel-rapl:0/energy_uj", "1000000\n");
+	put("class/powercap/intel-rapl:0/max_energy_range_uj", "262143328850\n");
+	setenv("FLOPSCOPE_SYSFS_ROOT", root, 1);
+}
+
+static void amd_card_should_be_matched_by_pci_address(void)
+{
+	DeviceInfo d = { .vendor_id = 0x1002, .type = VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU, .has_pci = true,
+	                 .pci_bus = 3 };
+	Telemetry t;
+	CHECK(telemetry_open(&t, &d));
+	CHECK(t.src.max_mhz == 2500);
+	TelReading r;
+	CHECK(t.src.read(&t.src, &r));
+	CHECK(tel_has(&r, TEL_SM_MHZ) && r.v[TEL_SM_MHZ] == 1800);
+	CHECK(tel_has(&r, TEL_MEM_MHZ) && r.v[TEL_MEM_MHZ] == 1000);
+	CHECK(tel_has(&r, TEL_POWER_W) && fabs(r.v[TEL_POWER_W] - 215) < 1e-9);
+	CHECK(tel_has(&r, TEL_TEMP_C) && r.v[TEL_TEMP_C] == 61);
+	CHECK(!tel_has(&r, TEL_PSTATE));
+	CHECK(strstr(t.note, "amdgpu sysfs"));
+	/* the sampling thread publishes the same */
+	CHECK(telemetry_start(&t, 2));
+	usleep(20000);
+	TelReading l;
+	telemetry_latest(&t, &l);
+	CHECK(l.v[TEL_SM_MHZ] == 1800);
+	telemetry_close(&t);
+
+	d.pci_bus = 4; /* another card: not this one */
+	CHECK(!telemetry_open(&t, &d));
+	CHECK(strstr(t.note, "at the device's PCI address"));
+	telemetry_close(&t);
+}
+
+static void intel_gt_clock_should_be_read(void)
+{
+	DeviceInfo d = { .vendor_id = 0x8086, .type = VK_PHYSICAL_DEVICE_TYPE_INTEGRATED_GPU };
+	Telemetry t;
+	CHECK(telemetry_open(&t, &d));
+	CHECK(t.src.max_mhz == 2400);
+	TelReading r;
+	CHECK(t.src.read(&t.src, &r));
+	CHECK(r.v[TEL_SM_MHZ] == 1300 && !tel_has(&r, TEL_POWER_W));
+	telemetry_close(&t);
+}
+
+static void cpu_clock_and_rapl_power_should_be_read(void)
+{
+	DeviceInfo d = { .vendor_id = 0x10005, .type = VK_PHYSICAL_DEVICE_TYPE_CPU };
+	Telemetry t;
+	CHECK(telemetry_open(&t, &d));
+	CHECK(t.src.max_mhz == 4000);
+	CHECK(strstr(t.note, "RAPL"));
+	TelReading r;
+	CHECK(t.src.read(&t.src, &r));
+	CHECK(r.v[TEL_SM_MHZ] == 3100);        /* the mean of the cores */
+	CHECK(!tel_has(&r, TEL_POWER_W));      /* one energy reading: no power yet */
+	usleep(100000);
+	put("class/powercap/intel-rapl:0/energy_uj", "11000000\n"); /* +10 J */
+	CHECK(t.src.read(&t.src, &r));
+	CHECK(tel_has(&r, TEL_POWER_W) && r.v[TEL_POWER_W] > 40 && r.v[TEL_POWER_W] < 110);
+	telemetry_close(&t);
+}
+
+static void missing_sources_should_say_na(void)
+{
+	DeviceInfo d = { .vendor_id = 0x13b5, .type = VK_PHYSICAL_DEVICE_TYPE_INTEGRATED_GPU };
+	Telemetry t;
+	CHECK(!telemetry_open(&t, &d));
+	CHECK(strstr(t.note, "N/A"));
+	TelReading r;
+	telemetry_latest(&t, &r);
+	CHECK(r.valid == 0);
+	telemetry_close(&t);
+	DeviceInfo nv = { .vendor_id = 0x10de, .type = VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU };
+	if (!telemetry_open(&t, &nv)) /* no NVIDIA driver here: NVML absent */
+		CHECK(strstr(t.note, "NVML"));
+	telemetry_close(&t);
+}
+
+static void peak_should_follow_the_formulas(void)
+{
+	DeviceInfo h100 = { .vendor_id = 0x10de, .device_id = 0x2330, .sm_count = 132 };
+	Peak p;
+	peak_compute(&h100, 0, 1980, &p);
+	CHECK(p.known);
+	CHECK_NEAR(peak_flops(&p, 1980), 66.90816e12, 1e6);
+	CHECK_NEAR(peak_flops(&p, 345), 132.0 * 128 * 2 * 345e6, 1);
+	DeviceInfo lvp = { .vendor_id = 0x10005, .type = VK_PHYSICAL_DEVICE_TYPE_CPU };
+	snprintf(lvp.name, sizeof lvp.name, "llvmpipe (LLVM 15.0.6, 256 bits)");
+	peak_compute(&lvp, 2, 2600, &p);
+	CHECK(p.known);
+	CHECK_NEAR(peak_flops(&p, 2600), 166.4e9, 1);
+	DeviceInfo nosm = { .vendor_id = 0x10de, .device_id = 0x2330 };
+	peak_compute(&nosm, 0, 1980, &p);
+	CHECK(!p.known && strstr(p.how, "no SM count") && peak_flops(&p, 1980) == 0);
+	DeviceInfo amd = { .vendor_id = 0x1002 };
+	peak_compute(&amd, 0, 2500, &p);
+	CHECK(!p.known && strstr(p.how, "unknown"));
+	CHECK(peak_nvidia_lanes_per_sm(0x20b0) == 64);   /* A100 */
+	CHECK(peak_nvidia_lanes_per_sm(0x2684) == 128);  /* RTX 4090 */
+	CHECK(peak_nvidia_lanes_per_sm(0x1234) == 0);
+}
+
+int main(void)
+{
+	make_tree();
+	RUN(amd_card_should_be_matched_by_pci_address);
+	RUN(intel_gt_clock_should_be_read);
+	RUN(cpu_clock_and_rapl_power_should_be_read);
+	RUN(missing_sources_should_say_na);
+	RUN(peak_should_follow_the_formulas);
+	char cmd[200];
+	snprintf(cmd, sizeof cmd, "rm -rf %s", root);
+	if (system(cmd) != 0)
+		fprintf(stderr, "  could not remove %s\n", root);
+	return CHECK_DONE();
+}
