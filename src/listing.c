@@ -34,6 +34,8 @@ void listing_details(FILE *f, const DeviceInfo *d)
 	if (d->has_pci)
 		fprintf(f, "        PCI %04x:%02x:%02x.%x\n", d->pci_domain, d->pci_bus, d->pci_device,
 		        d->pci_function);
+	if (d->cu_count)
+		fprintf(f, "        CUs: %u (VK_AMD_shader_core_properties)\n", d->cu_count);
 	if (d->sm_count)
 		fprintf(f, "        SMs: %u (VK_NV_shader_sm_builtins)\n", d->sm_count);
 	fprintf(f, "        float16 %s, float64 %s, int8 %s\n", d->float16 ? "yes" : "no",

@@ -53,6 +53,16 @@ void peak_compute(const DeviceInfo *d, unsigned cpu_cores, double max_mhz, Peak 
 		p->known = true;
 		return;
 	}
+	if (d->vendor_id == 0x1002 && d->cu_count) {
+		p->fma_lanes = (double)d->cu_count * 64;
+		snprintf(p->how, sizeof p->how, "%u CUs x 64 lanes x 2 x shader clock", d->cu_count);
+		p->known = true;
+		return;
+	}
+	if (d->vendor_id == 0x1002) {
+		snprintf(p->how, sizeof p->how, "unknown: no CU count (VK_AMD_shader_core_properties missing)");
+		return;
+	}
 	snprintf(p->how, sizeof p->how, "unknown: no peak formula for vendor 0x%04x", d->vendor_id);
 }
 

@@ -2,6 +2,7 @@
  * the plausibility guard built on it. Pure.
  *   NVIDIA: SMs (VK_NV_shader_sm_builtins) x FP32 lanes per SM (by device id:
  *           128 on Hopper, Ada and GA10x, 64 on GA100, Volta and Turing) x 2 x clock
+ *   AMD:    CUs (VK_AMD_shader_core_properties) x 64 lanes x 2 x clock
  *   CPU:    cores x SIMD lanes (llvmpipe's vector width from its name) x 2 FMA
  *           ports x 2 x clock
  * Anything else: unknown, and said so. */

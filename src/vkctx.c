@@ -51,7 +51,10 @@ static bool add_entries(VkCtx *c, VkPhysicalDevice pd, uint32_t index, char *err
 	VkPhysicalDeviceShaderSMBuiltinsPropertiesNV smb = {
 		.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_SM_BUILTINS_PROPERTIES_NV,
 	};
-	bool has_smb = false, has_pci = false;
+	bool has_smb = false, has_pci = false, has_amd = false;
+	VkPhysicalDeviceShaderCorePropertiesAMD amd = {
+		.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_CORE_PROPERTIES_AMD,
+	};
 	VkPhysicalDevicePCIBusInfoPropertiesEXT pci = {
 		.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PCI_BUS_INFO_PROPERTIES_EXT,
 	};
@@ -64,6 +67,8 @@ static bool add_entries(VkCtx *c, VkPhysicalDevice pd, uint32_t index, char *err
 					has_smb = true;
 				else if (!strcmp(ext[i].extensionName, VK_EXT_PCI_BUS_INFO_EXTENSION_NAME))
 					has_pci = true;
+				else if (!strcmp(ext[i].extensionName, VK_AMD_SHADER_CORE_PROPERTIES_EXTENSION_NAME))
+					has_amd = true;
 			}
 		}
 		free(ext);
@@ -82,6 +87,10 @@ static bool add_entries(VkCtx *c, VkPhysicalDevice pd, uint32_t index, char *err
 	if (has_pci) { /* first in the chain */
 		pci.pNext = props.pNext;
 		props.pNext = &pci;
+	}
+	if (has_amd) {
+		amd.pNext = props.pNext;
+		props.pNext = &amd;
 	}
 	vkGetPhysicalDeviceProperties2(pd, &props);
 	vkGetPhysicalDeviceFeatures2(pd, &feat);
@@ -141,6 +150,8 @@ static bool add_entries(VkCtx *c, VkPhysicalDevice pd, uint32_t index, char *err
 		d->float16 = v12 && f16.shaderFloat16;
 		d->int8 = v12 && f16.shaderInt8;
 		d->sm_count = has_smb ? smb.shaderSMCount : 0;
+		d->cu_count = has_amd ? amd.shaderEngineCount * amd.shaderArraysPerEngineCount *
+		                            amd.computeUnitsPerShaderArray : 0;
 		d->has_pci = has_pci;
 		d->pci_domain = pci.pciDomain;
 		d->pci_bus = pci.pciBus;

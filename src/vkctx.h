@@ -37,6 +37,7 @@ typedef struct DeviceInfo {
 	bool heap_device_local[DEVINFO_MAX_HEAPS];
 	bool float16, float64, int8;
 	uint32_t sm_count;              /* NVIDIA, from VK_NV_shader_sm_builtins; 0 unknown */
+	uint32_t cu_count;              /* AMD, from VK_AMD_shader_core_properties; 0 unknown */
 	bool has_pci;                   /* VK_EXT_pci_bus_info */
 	uint32_t pci_domain, pci_bus, pci_device, pci_function;
 } DeviceInfo;

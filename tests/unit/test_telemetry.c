@@ -143,7 +143,11 @@ static void peak_should_follow_the_formulas(void)
 	CHECK(!p.known && strstr(p.how, "no SM count") && peak_flops(&p, 1980) == 0);
 	DeviceInfo amd = { .vendor_id = 0x1002 };
 	peak_compute(&amd, 0, 2500, &p);
-	CHECK(!p.known && strstr(p.how, "unknown"));
+	CHECK(!p.known && strstr(p.how, "no CU count"));
+	amd.cu_count = 96; /* e.g. RX 7900 XTX: 96 CUs */
+	peak_compute(&amd, 0, 2500, &p);
+	CHECK(p.known);
+	CHECK_NEAR(peak_flops(&p, 2500), 96.0 * 64 * 2 * 2500e6, 1);
 	CHECK(peak_nvidia_lanes_per_sm(0x20b0) == 64);   /* A100 */
 	CHECK(peak_nvidia_lanes_per_sm(0x2684) == 128);  /* RTX 4090 */
 	CHECK(peak_nvidia_lanes_per_sm(0x1234) == 0);
