@@ -75,7 +75,7 @@ static void draw_plot(Dash *d, Rect frame, const char *title, const char *unit, 
 	attrset(screen_attr(d->s, ROLE_TEXT) | A_BOLD);
 	mvaddnstr(frame.y, 0, title, frame.w);
 	int lx = (int)strlen(title) + 2;
-	for (size_t i = 0; i < nser && nser > 1; i++) {
+	for (size_t i = 0; i < nser && nser > 1 && target; i++) {
 		attrset(screen_attr(d->s, ser[i].role));
 		mvaddstr(frame.y, lx, i == 0 ? "GPU" : "CPU");
 		lx += 5;
@@ -285,18 +285,31 @@ static void draw(Dash *d)
 	Series tm[2] = { { d->h.gpu_s, ROLE_GPU_TIME }, { d->h.cpu_s, ROLE_CPU_TIME } };
 	draw_plot(d, l.flops, "FLOPS", "", false, &fl, 1, NULL, from, t0, t_end);
 	if (clock) {
-		/* the clock line; the title carries the newest power, temperature, P-state */
+		/* the clock line, and power as a second line drawn to its own scale
+		 * (0 .. its maximum fills the same height), named in the title */
 		const Sample *ls = &d->h.last;
-		char title[160];
-		int n = snprintf(title, sizeof title, "clock: %.0f MHz", ls->tel[0]);
-		if (ls->tel_valid & 4u)
-			n += snprintf(title + n, sizeof title - (size_t)n, "  power %.0f W", ls->tel[2]);
+		char title[200];
+		int n = snprintf(title, sizeof title, "clock %.0f MHz", ls->tel[0]);
+		static double scaled[HISTORY_CAP];
+		Series ck[2] = { { d->h.clk_hz, ROLE_GROUPS_LINE }, { scaled, ROLE_CPU_TIME } };
+		size_t nser = 1;
+		if (ls->tel_valid & 4u) {
+			double pmax = 0, cmax = 0;
+			for (size_t i = from; i < d->h.n; i++) {
+				if (d->h.power_w[i] > pmax) pmax = d->h.power_w[i];
+				if (d->h.clk_hz[i] > cmax) cmax = d->h.clk_hz[i];
+			}
+			for (size_t i = 0; i < d->h.n; i++)
+				scaled[i] = pmax > 0 ? d->h.power_w[i] / pmax * cmax : NAN;
+			nser = 2;
+			n += snprintf(title + n, sizeof title - (size_t)n, ", power %.0f W (line: 0..%.0f W)",
+			              ls->tel[2], pmax);
+		}
 		if (ls->tel_valid & 8u)
 			n += snprintf(title + n, sizeof title - (size_t)n, "  %.0f C", ls->tel[3]);
 		if (ls->tel_valid & 16u)
 			snprintf(title + n, sizeof title - (size_t)n, "  P%.0f", ls->tel[4]);
-		Series ck = { d->h.clk_hz, ROLE_GROUPS_LINE };
-		draw_plot(d, l.clock, title, "Hz", false, &ck, 1, NULL, from, t0, t_end);
+		draw_plot(d, l.clock, title, "Hz", false, ck, nser, NULL, from, t0, t_end);
 	}
 	draw_plot(d, l.groups, "workgroups (log)", "", true, &gr, 1, NULL, from, t0, t_end);
 	draw_plot(d, l.times, "dispatch time", "s", false, tm, d->src->timestamps ? 2 : 1, &target,

@@ -8,7 +8,7 @@ bool history_init(History *h, size_t cap)
 {
 	memset(h, 0, sizeof *h);
 	cap = cap < 2 ? 2 : cap + (cap & 1);
-	double **arr[] = { &h->t_s, &h->flops, &h->groups, &h->gpu_s, &h->cpu_s, &h->clk_hz };
+	double **arr[] = { &h->t_s, &h->flops, &h->groups, &h->gpu_s, &h->cpu_s, &h->clk_hz, &h->power_w };
 	for (size_t i = 0; i < sizeof arr / sizeof *arr; i++) {
 		*arr[i] = malloc(cap * sizeof(double));
 		if (!*arr[i]) {
@@ -32,7 +32,7 @@ void history_clear(History *h)
 
 static void halve(History *h)
 {
-	double *arr[] = { h->t_s, h->flops, h->groups, h->gpu_s, h->cpu_s, h->clk_hz };
+	double *arr[] = { h->t_s, h->flops, h->groups, h->gpu_s, h->cpu_s, h->clk_hz, h->power_w };
 	for (size_t a = 0; a < sizeof arr / sizeof *arr; a++)
 		for (size_t i = 0; i < h->n / 2; i++)
 			arr[a][i] = arr[a][2 * i];
@@ -58,6 +58,7 @@ void history_add(History *h, const Sample *s)
 	h->gpu_s[i] = (s->flags & SAMPLE_GPU_TIMED) ? (double)s->gpu_ns * 1e-9 : NAN;
 	h->cpu_s[i] = (double)s->cpu_ns * 1e-9;
 	h->clk_hz[i] = (s->tel_valid & 1u) ? s->tel[0] * 1e6 : NAN;
+	h->power_w[i] = (s->tel_valid & 4u) ? s->tel[2] : NAN;
 }
 
 void history_done(History *h)
@@ -68,6 +69,7 @@ void history_done(History *h)
 	free(h->gpu_s);
 	free(h->cpu_s);
 	free(h->clk_hz);
+	free(h->power_w);
 	memset(h, 0, sizeof *h);
 }
 

@@ -13,7 +13,7 @@ typedef struct History {
 	size_t n, cap;
 	size_t stride;      /* keep one sample in stride */
 	size_t skipped;     /* since the last kept one */
-	double *t_s, *flops, *groups, *gpu_s, *cpu_s, *clk_hz; /* clk_hz: NaN when N/A */
+	double *t_s, *flops, *groups, *gpu_s, *cpu_s, *clk_hz, *power_w; /* NaN when N/A */
 	Sample last;        /* newest sample, kept or not */
 	size_t total;       /* samples offered since the last clear */
 } History;
