@@ -44,6 +44,9 @@ const char cli_usage[] =
 	"  --export FILE --svg OUT.svg  FLOPS, workgroup and time plots as SVG\n"
 	"\n"
 	"Other options:\n"
+	"  --serial           time every dispatch alone (idle queue, submit, wait),\n"
+	"                     as the tutorial and Gridwise do; by default dispatches\n"
+	"                     at the target time are pipelined, 3 in flight\n"
 	"  --validate         enable VK_LAYER_KHRONOS_validation; any message it\n"
 	"                     reports makes the run fail (exit 1)\n"
 	"  --fps N            dashboard redraws at most N times a second (1..20,\n"
@@ -168,6 +171,8 @@ int cli_parse(int argc, char **argv, Options *o, char *err, size_t errlen)
 			o->verbose = true;
 		} else if (!strcmp(name, "--headless")) {
 			o->headless = true;
+		} else if (!strcmp(name, "--serial")) {
+			o->serial = true;
 		} else if (!strcmp(name, "--validate")) {
 			o->validate = true;
 		} else if (!strcmp(name, "--format")) {

@@ -188,9 +188,9 @@ bool compute_create(Compute *c, const VkCtx *ctx, const DeviceInfo *d,
 		.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO,
 		.commandPool = c->cpool,
 		.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY,
-		.commandBufferCount = 1,
+		.commandBufferCount = COMPUTE_SLOTS,
 	};
-	VK_TRY(vkAllocateCommandBuffers(c->dev, &cbai, &c->cmd));
+	VK_TRY(vkAllocateCommandBuffers(c->dev, &cbai, c->cmd));
 
 	c->timestamps = d->timestamp_valid_bits > 0;
 	if (c->timestamps) {
@@ -202,10 +202,12 @@ bool compute_create(Compute *c, const VkCtx *ctx, const DeviceInfo *d,
 			.queryType = VK_QUERY_TYPE_TIMESTAMP,
 			.queryCount = 2,
 		};
-		VK_TRY(vkCreateQueryPool(c->dev, &qpi, NULL, &c->queries));
+		for (unsigned i = 0; i < COMPUTE_SLOTS; i++)
+			VK_TRY(vkCreateQueryPool(c->dev, &qpi, NULL, &c->queries[i]));
 	}
 	VkFenceCreateInfo fci = { .sType = VK_STRUCTURE_TYPE_FENCE_CREATE_INFO };
-	VK_TRY(vkCreateFence(c->dev, &fci, NULL, &c->fence));
+	for (unsigned i = 0; i < COMPUTE_SLOTS; i++)
+		VK_TRY(vkCreateFence(c->dev, &fci, NULL, &c->fence[i]));
 	return true;
 fail:
 	(void)vk_last;
@@ -220,8 +222,10 @@ void compute_destroy(Compute *c)
 	/* Nothing may be in flight when objects go; a lost device answers
 	 * with an error here, which changes nothing about the cleanup. */
 	(void)vkDeviceWaitIdle(c->dev);
-	if (c->fence) vkDestroyFence(c->dev, c->fence, NULL);
-	if (c->queries) vkDestroyQueryPool(c->dev, c->queries, NULL);
+	for (unsigned i = 0; i < COMPUTE_SLOTS; i++) {
+		if (c->fence[i]) vkDestroyFence(c->dev, c->fence[i], NULL);
+		if (c->queries[i]) vkDestroyQueryPool(c->dev, c->queries[i], NULL);
+	}
 	if (c->cpool) vkDestroyCommandPool(c->dev, c->cpool, NULL);
 	if (c->dpool) vkDestroyDescriptorPool(c->dev, c->dpool, NULL);
 	if (c->pipeline) vkDestroyPipeline(c->dev, c->pipeline, NULL);
@@ -248,57 +252,80 @@ static void barrier(VkCommandBuffer cmd, VkPipelineStageFlags src_stage, VkAcces
 	vkCmdPipelineBarrier(cmd, src_stage, dst_stage, 0, 1, &mb, 0, NULL, 0, NULL);
 }
 
-bool compute_dispatch(Compute *c, GroupCount g, const void *push, bool readback,
-                      DispatchTiming *t, VkResult *vr, char *err)
+static bool record(Compute *c, unsigned slot, GroupCount g, const void *push, bool readback,
+                   bool after_previous, char *err, VkResult *vr)
 {
 	VkResult vk_last = VK_SUCCESS;
-	memset(t, 0, sizeof *t);
-
-	VK_TRY(vkResetCommandBuffer(c->cmd, 0));
+	VkCommandBuffer cmd = c->cmd[slot];
+	VK_TRY(vkResetCommandBuffer(cmd, 0));
 	VkCommandBufferBeginInfo bi = {
 		.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO,
 		.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT,
 	};
-	VK_TRY(vkBeginCommandBuffer(c->cmd, &bi));
+	VK_TRY(vkBeginCommandBuffer(cmd, &bi));
+	if (after_previous) /* the previous submission's shader and copies first */
+		barrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT,
+		        VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT,
+		        VK_PIPELINE_STAGE_TRANSFER_BIT,
+		        VK_ACCESS_TRANSFER_WRITE_BIT | VK_ACCESS_TRANSFER_READ_BIT);
 	if (c->timestamps)
-		vkCmdResetQueryPool(c->cmd, c->queries, 0, 2);
-	vkCmdFillBuffer(c->cmd, c->result, 0, 16, 0);
+		vkCmdResetQueryPool(cmd, c->queries[slot], 0, 2);
+	vkCmdFillBuffer(cmd, c->result, 0, 16, 0);
 	if (readback)
-		vkCmdFillBuffer(c->cmd, c->result, 16, VK_WHOLE_SIZE, 0xffffffffu);
-	barrier(c->cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT,
+		vkCmdFillBuffer(cmd, c->result, 16, VK_WHOLE_SIZE, 0xffffffffu);
+	barrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT,
 	        VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
 	        VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
-	vkCmdBindPipeline(c->cmd, VK_PIPELINE_BIND_POINT_COMPUTE, c->pipeline);
-	vkCmdBindDescriptorSets(c->cmd, VK_PIPELINE_BIND_POINT_COMPUTE, c->layout, 0, 1, &c->set, 0, NULL);
+	vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, c->pipeline);
+	vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, c->layout, 0, 1, &c->set, 0, NULL);
 	if (c->push_size)
-		vkCmdPushConstants(c->cmd, c->layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, c->push_size, push);
+		vkCmdPushConstants(cmd, c->layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, c->push_size, push);
 	if (c->timestamps)
-		vkCmdWriteTimestamp(c->cmd, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, c->queries, 0);
-	vkCmdDispatch(c->cmd, g.x, g.y, g.z);
+		vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, c->queries[slot], 0);
+	vkCmdDispatch(cmd, g.x, g.y, g.z);
 	if (c->timestamps)
-		vkCmdWriteTimestamp(c->cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, c->queries, 1);
+		vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, c->queries[slot], 1);
 	if (readback) {
-		barrier(c->cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
+		barrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
 		        VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_READ_BIT);
 		VkBufferCopy cp = { 0, 0, c->result_size };
-		vkCmdCopyBuffer(c->cmd, c->result, c->staging, 1, &cp);
-		barrier(c->cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT,
+		vkCmdCopyBuffer(cmd, c->result, c->staging, 1, &cp);
+		barrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT,
 		        VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
 	}
-	VK_TRY(vkEndCommandBuffer(c->cmd));
-	VK_TRY(vkResetFences(c->dev, 1, &c->fence));
+	VK_TRY(vkEndCommandBuffer(cmd));
+	VK_TRY(vkResetFences(c->dev, 1, &c->fence[slot]));
+	c->slot_groups[slot] = g;
+	*vr = VK_SUCCESS;
+	return true;
+fail:
+	*vr = vk_last;
+	return false;
+}
 
+static bool submit(Compute *c, unsigned slot, char *err, VkResult *vr)
+{
+	VkResult vk_last = VK_SUCCESS;
 	VkSubmitInfo si = {
 		.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO,
 		.commandBufferCount = 1,
-		.pCommandBuffers = &c->cmd,
+		.pCommandBuffers = &c->cmd[slot],
 	};
-	/* Gridwise's CPU timing: idle queue, clock, submit, wait, clock. */
-	VK_TRY(vkQueueWaitIdle(c->queue));
-	uint64_t t0 = compute_now_ns();
-	VK_TRY(vkQueueSubmit(c->queue, 1, &si, c->fence));
-	VkResult w = vkWaitForFences(c->dev, 1, &c->fence, VK_TRUE, c->fence_timeout_ns);
-	uint64_t t1 = compute_now_ns();
+	VK_TRY(vkQueueSubmit(c->queue, 1, &si, c->fence[slot]));
+	*vr = VK_SUCCESS;
+	return true;
+fail:
+	*vr = vk_last;
+	return false;
+}
+
+/* Waits for the slot's fence (bounded) and reads its timestamps. */
+static bool finish(Compute *c, unsigned slot, bool readback, bool pipelined, DispatchTiming *t,
+                   char *err, VkResult *vr)
+{
+	VkResult vk_last = VK_SUCCESS;
+	GroupCount g = c->slot_groups[slot];
+	VkResult w = vkWaitForFences(c->dev, 1, &c->fence[slot], VK_TRUE, c->fence_timeout_ns);
 	if (w == VK_TIMEOUT) {
 		snprintf(err, ERR_LEN, "the device did not finish a dispatch of %u x %u x %u groups "
 		         "within %.1f s (vkWaitForFences: VK_TIMEOUT)", g.x, g.y, g.z,
@@ -307,15 +334,20 @@ bool compute_dispatch(Compute *c, GroupCount g, const void *push, bool readback,
 		goto fail;
 	}
 	VK_TRY(w);
-	t->cpu_ns = t1 - t0;
-
 	if (c->timestamps) {
 		uint64_t ts[2];
-		VK_TRY(vkGetQueryPoolResults(c->dev, c->queries, 0, 2, sizeof ts, ts, sizeof ts[0],
+		VK_TRY(vkGetQueryPoolResults(c->dev, c->queries[slot], 0, 2, sizeof ts, ts, sizeof ts[0],
 		                             VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT));
-		uint64_t ticks = (ts[1] - ts[0]) & c->ts_mask;
+		uint64_t start = ts[0];
+		/* queued behind the previous dispatch: it began when that one ended */
+		if (pipelined && c->have_last_end && ((c->last_end_tick - start) & c->ts_mask) < (c->ts_mask >> 1))
+			start = c->last_end_tick;
+		uint64_t ticks = (ts[1] - start) & c->ts_mask;
 		t->gpu_ns = (uint64_t)((double)ticks * c->ts_period_ns + 0.5);
+		t->gpu_end_ns = (uint64_t)((double)(ts[1] & c->ts_mask) * c->ts_period_ns);
 		t->gpu_valid = true;
+		c->last_end_tick = ts[1];
+		c->have_last_end = true;
 	}
 	if (readback && !c->staging_coherent) {
 		VkMappedMemoryRange r = {
@@ -331,6 +363,38 @@ bool compute_dispatch(Compute *c, GroupCount g, const void *push, bool readback,
 fail:
 	*vr = vk_last;
 	return false;
+}
+
+bool compute_dispatch(Compute *c, GroupCount g, const void *push, bool readback,
+                      DispatchTiming *t, VkResult *vr, char *err)
+{
+	VkResult vk_last = VK_SUCCESS;
+	memset(t, 0, sizeof *t);
+	if (!record(c, 0, g, push, readback, false, err, vr))
+		return false;
+	/* Gridwise's CPU timing: idle queue, clock, submit, wait, clock. */
+	VK_TRY(vkQueueWaitIdle(c->queue));
+	uint64_t t0 = compute_now_ns();
+	if (!submit(c, 0, err, vr))
+		return false;
+	bool ok = finish(c, 0, readback, false, t, err, vr);
+	t->cpu_ns = compute_now_ns() - t0;
+	return ok;
+fail:
+	*vr = vk_last;
+	return false;
+}
+
+bool compute_submit(Compute *c, unsigned slot, GroupCount g, const void *push, bool readback,
+                    VkResult *vr, char *err)
+{
+	return record(c, slot, g, push, readback, true, err, vr) && submit(c, slot, err, vr);
+}
+
+bool compute_wait(Compute *c, unsigned slot, bool readback, DispatchTiming *t, VkResult *vr, char *err)
+{
+	memset(t, 0, sizeof *t);
+	return finish(c, slot, readback, true, t, err, vr);
 }
 
 const void *compute_results(const Compute *c)

@@ -12,6 +12,8 @@
 #include "err.h"
 #include "vkctx.h"
 
+#define COMPUTE_SLOTS 3
+
 typedef struct ComputeSetup {
 	const uint32_t *spirv;
 	size_t spirv_size;               /* bytes */
@@ -39,9 +41,13 @@ typedef struct Compute {
 	VkDescriptorPool dpool;
 	VkDescriptorSet set;
 	VkCommandPool cpool;
-	VkCommandBuffer cmd;
-	VkQueryPool queries;
-	VkFence fence;
+	/* one slot per submission in flight (pipelined mode keeps several) */
+	VkCommandBuffer cmd[COMPUTE_SLOTS];
+	VkQueryPool queries[COMPUTE_SLOTS];
+	VkFence fence[COMPUTE_SLOTS];
+	GroupCount slot_groups[COMPUTE_SLOTS];
+	uint64_t last_end_tick;        /* end timestamp of the last completed dispatch */
+	bool have_last_end;
 	uint32_t push_size;
 	bool timestamps;
 	uint64_t ts_mask;
@@ -51,6 +57,7 @@ typedef struct Compute {
 
 typedef struct DispatchTiming {
 	uint64_t gpu_ns;   /* valid when gpu_valid */
+	uint64_t gpu_end_ns; /* end timestamp on the device's clock, ns */
 	uint64_t cpu_ns;
 	bool gpu_valid;
 } DispatchTiming;
@@ -69,6 +76,16 @@ bool compute_dispatch(Compute *c, GroupCount g, const void *push, bool readback,
                       DispatchTiming *t, VkResult *vr, char *err);
 
 const void *compute_results(const Compute *c);
+
+/* Pipelined mode: record and submit a dispatch in slot (no wait, no idle
+ * queue first). Each command buffer begins with a barrier on the previous
+ * submissions' compute work, so dispatches run back to back, never
+ * overlapped. */
+bool compute_submit(Compute *c, unsigned slot, GroupCount g, const void *push, bool readback,
+                    VkResult *vr, char *err);
+/* Waits for slot. gpu_ns = end - max(its start, the previous dispatch's end):
+ * the dispatch's own time even when the queue ran dry before it. */
+bool compute_wait(Compute *c, unsigned slot, bool readback, DispatchTiming *t, VkResult *vr, char *err);
 
 /* Monotonic clock in nanoseconds. */
 uint64_t compute_now_ns(void);

@@ -29,6 +29,12 @@ static bool check_results(Engine *e, uint64_t groups, char *msg, size_t len)
 	return true;
 }
 
+/* The time a dispatch's FLOPS figure rests on: GPU when timed. */
+static double sample_secs(const DispatchTiming *t)
+{
+	return (double)(t->gpu_valid ? t->gpu_ns : t->cpu_ns) * 1e-9;
+}
+
 static FmaPush push_constants(const Engine *e)
 {
 	return (FmaPush){ e->params.a, e->params.b, WORKLOAD_SLOTS - 1 };
@@ -214,21 +220,113 @@ static void fail(Engine *e, VkResult vr, const char *fmt, const char *detail)
 	atomic_store_explicit(&e->state, ENGINE_ERROR, memory_order_release);
 }
 
+/* One dispatch on its way: what was submitted in a slot. */
+typedef struct Pending {
+	GroupCount g;
+	bool check, steady;
+	uint64_t seq;
+} Pending;
+
+/* Turns a finished dispatch into a sample: checks its results if asked,
+ * adds telemetry and the plausibility guard, hands it to the consumer and
+ * the log. false (the engine has failed) when the check failed. */
+static bool emit(Engine *e, const Pending *p, const DispatchTiming *t, bool pipelined, uint64_t start,
+                 char *err)
+{
+	uint64_t groups = adapt_total(p->g);
+	uint64_t invocations = groups * e->params.local_size;
+	if (p->check && !check_results(e, groups, err, ERR_LEN)) {
+		fail(e, VK_SUCCESS, "%s", err);
+		return false;
+	}
+	Sample s = {
+		.seq = p->seq,
+		.t_ms = (double)(compute_now_ns() - start) * 1e-6,
+		.x = p->g.x, .y = p->g.y, .z = p->g.z,
+		.groups = groups,
+		.flop = invocations * e->flop_per_invocation,
+		.gpu_ns = t->gpu_valid ? t->gpu_ns : 0,
+		.cpu_ns = t->cpu_ns,
+		.gpu_end_ns = t->gpu_valid ? t->gpu_end_ns : 0,
+		.flags = (t->gpu_valid ? SAMPLE_GPU_TIMED : 0) | (p->steady ? SAMPLE_STEADY : 0) |
+		         (p->check ? SAMPLE_VERIFIED : 0) | (pipelined ? SAMPLE_PIPELINED : 0),
+	};
+	double secs = sample_time_s(&s);
+	s.flops = secs > 0 ? (double)s.flop / secs : 0.0;
+	TelReading tr;
+	telemetry_latest(&e->tel, &tr);
+	s.tel_valid = tr.valid;
+	memcpy(s.tel, tr.v, sizeof s.tel);
+	double mhz = tel_has(&tr, TEL_SM_MHZ) ? tr.v[TEL_SM_MHZ] : e->peak.max_mhz;
+	s.peak_flops = peak_flops(&e->peak, mhz);
+	/* the guard: above 105% of the peak at the highest clock the device
+	 * has, or this reading if higher, is not believed */
+	double limit = PEAK_IMPLAUSIBLE * peak_flops(&e->peak, mhz > e->peak.max_mhz ? mhz : e->peak.max_mhz);
+	if (limit > 0 && s.flops > limit)
+		s.flags |= SAMPLE_IMPLAUSIBLE;
+	ring_push(&e->ring, &s);
+	size_t nj = e->sum.jumps.njumps;
+	Jump last = nj ? e->sum.jumps.jumps[nj - 1] : (Jump){ 0 };
+	summary_add(&e->sum, &s);
+	if (e->log.f) {
+		log_step(e, slog_write_sample(&e->log, &s));
+		/* a new jump, or the last one grown into a ramp */
+		size_t now = e->sum.jumps.njumps;
+		const Jump *was = nj ? &e->sum.jumps.jumps[nj - 1] : NULL;
+		if (now > nj || (was && (was->kind != last.kind || was->t_end_ms != last.t_end_ms ||
+		                         was->after != last.after)))
+			log_step(e, slog_write_jump(&e->log, &e->sum.jumps.jumps[now - 1], now - 1));
+	}
+	return true;
+}
+
 static void *engine_main(void *arg)
 {
 	Engine *e = arg;
 	char err[ERR_LEN];
 	const FmaPush push = push_constants(e);
 	const uint64_t duration_ns = (uint64_t)(e->cfg.duration_s * 1e9);
+	const bool can_pipe = !e->cfg.serial;
 
 	GroupCount g = adapt_initial();
 	AdaptRule rule = ADAPT_GROW;
 	bool checked_steady = false;
 	unsigned seen_restart = atomic_load(&e->restart);
-	uint64_t seq = 0, start = compute_now_ns();
+	uint64_t seq = 0, start = compute_now_ns(), last_done = 0;
+	Pending pend[COMPUTE_SLOTS];
+	unsigned inflight = 0, head = 0;
+	DispatchTiming t;
+	VkResult vr;
 	atomic_store(&e->state, ENGINE_GROWING);
 
+	/* completes the oldest submission in flight */
+#define COMPLETE_ONE()                                                                   \
+	do {                                                                             \
+		unsigned slot_ = head;                                                   \
+		if (!compute_wait(&e->comp, slot_, pend[slot_].check, &t, &vr, err)) {   \
+			fail(e, vr, "%s", err);                                          \
+			return NULL;                                                     \
+		}                                                                        \
+		uint64_t now_ = compute_now_ns();                                        \
+		t.cpu_ns = now_ - last_done; /* the interval between completions */     \
+		last_done = now_;                                                        \
+		head = (head + 1) % COMPUTE_SLOTS;                                       \
+		inflight--;                                                              \
+		if (!emit(e, &pend[slot_], &t, true, start, err))                        \
+			return NULL;                                                     \
+		rule = adapt_next(&e->adapt, pend[slot_].g, sample_secs(&t), &g);        \
+	} while (0)
+
 	while (!atomic_load_explicit(&e->stop, memory_order_acquire)) {
+		pthread_mutex_lock(&e->mu);
+		bool pausing = e->paused;
+		pthread_mutex_unlock(&e->mu);
+		unsigned r = atomic_load(&e->restart);
+		if ((pausing || r != seen_restart) && inflight) {
+			while (inflight)
+				COMPLETE_ONE();
+			continue;
+		}
 		pthread_mutex_lock(&e->mu);
 		if (e->paused) {
 			int before = atomic_load(&e->state);
@@ -236,12 +334,12 @@ static void *engine_main(void *arg)
 			while (e->paused && !atomic_load(&e->stop))
 				pthread_cond_wait(&e->cv, &e->mu);
 			atomic_store(&e->state, before);
+			last_done = 0;
 		}
 		pthread_mutex_unlock(&e->mu);
 		if (atomic_load(&e->stop))
 			break;
 
-		unsigned r = atomic_load(&e->restart);
 		if (r != seen_restart) {
 			seen_restart = r;
 			g = adapt_initial();
@@ -258,68 +356,49 @@ static void *engine_main(void *arg)
 
 		e->adapt.target_s = (double)atomic_load(&e->target_ns) * 1e-9;
 		bool steady = rule == ADAPT_RESCALE;
-		bool check = seq < 2 || seq % e->cfg.check_every == 0 || (steady && !checked_steady);
-		DispatchTiming t;
-		VkResult vr;
-		if (!compute_dispatch(&e->comp, g, &push, check, &t, &vr, err)) {
-			fail(e, vr, "%s", err);
-			return NULL;
-		}
-		uint64_t groups = adapt_total(g);
-		uint64_t invocations = groups * e->params.local_size;
-		if (check) {
-			if (!check_results(e, groups, err, sizeof err)) {
-				fail(e, VK_SUCCESS, "%s", err);
+		if (!(can_pipe && steady) || !last_done) {
+			/* growing (or the first at the target): the seed's serial loop */
+			while (inflight)
+				COMPLETE_ONE();
+			Pending p = { g, seq < 2 || seq % e->cfg.check_every == 0 || (steady && !checked_steady),
+			              steady, seq };
+			seq++;
+			if (!compute_dispatch(&e->comp, g, &push, p.check, &t, &vr, err)) {
+				fail(e, vr, "%s", err);
 				return NULL;
 			}
-			if (steady)
+			last_done = compute_now_ns();
+			if (p.check && steady)
 				checked_steady = true;
+			if (!emit(e, &p, &t, false, start, err))
+				return NULL;
+			rule = adapt_next(&e->adapt, g, sample_secs(&t), &g);
+		} else {
+			/* at the target: keep the queue full, one completion at a time */
+			while (inflight < COMPUTE_SLOTS) {
+				unsigned slot = (head + inflight) % COMPUTE_SLOTS;
+				Pending p = { g, seq % e->cfg.check_every == 0 || !checked_steady, true, seq };
+				if (p.check)
+					checked_steady = true;
+				seq++;
+				if (!compute_submit(&e->comp, slot, g, &push, p.check, &vr, err)) {
+					fail(e, vr, "%s", err);
+					return NULL;
+				}
+				pend[slot] = p;
+				inflight++;
+			}
+			COMPLETE_ONE();
 		}
-
-		Sample s = {
-			.seq = seq++,
-			.t_ms = (double)(compute_now_ns() - start) * 1e-6,
-			.x = g.x, .y = g.y, .z = g.z,
-			.groups = groups,
-			.flop = invocations * e->flop_per_invocation,
-			.gpu_ns = t.gpu_valid ? t.gpu_ns : 0,
-			.cpu_ns = t.cpu_ns,
-			.flags = (t.gpu_valid ? SAMPLE_GPU_TIMED : 0) | (steady ? SAMPLE_STEADY : 0) |
-			         (check ? SAMPLE_VERIFIED : 0),
-		};
-		double secs = sample_time_s(&s);
-		s.flops = secs > 0 ? (double)s.flop / secs : 0.0;
-		TelReading tr;
-		telemetry_latest(&e->tel, &tr);
-		s.tel_valid = tr.valid;
-		memcpy(s.tel, tr.v, sizeof s.tel);
-		double mhz = tel_has(&tr, TEL_SM_MHZ) ? tr.v[TEL_SM_MHZ] : e->peak.max_mhz;
-		s.peak_flops = peak_flops(&e->peak, mhz);
-		/* the guard: above 105% of the peak at the highest clock the
-		 * device has, or this reading if higher, is not believed */
-		double limit = PEAK_IMPLAUSIBLE * peak_flops(&e->peak, mhz > e->peak.max_mhz ? mhz : e->peak.max_mhz);
-		if (limit > 0 && s.flops > limit)
-			s.flags |= SAMPLE_IMPLAUSIBLE;
-		ring_push(&e->ring, &s);
-		size_t nj = e->sum.jumps.njumps;
-		Jump last = nj ? e->sum.jumps.jumps[nj - 1] : (Jump){ 0 };
-		summary_add(&e->sum, &s);
-		if (e->log.f) {
-			log_step(e, slog_write_sample(&e->log, &s));
-			/* a new jump, or the last one grown into a ramp */
-			size_t now = e->sum.jumps.njumps;
-			const Jump *was = nj ? &e->sum.jumps.jumps[nj - 1] : NULL;
-			if (now > nj || (was && (was->kind != last.kind || was->t_end_ms != last.t_end_ms ||
-			                         was->after != last.after)))
-				log_step(e, slog_write_jump(&e->log, &e->sum.jumps.jumps[now - 1], now - 1));
-		}
-
-		rule = adapt_next(&e->adapt, g, secs, &g);
 		if (rule == ADAPT_RESCALE && atomic_load(&e->state) == ENGINE_GROWING)
 			atomic_store(&e->state, ENGINE_STEADY);
 		if (duration_ns && compute_now_ns() - start >= duration_ns)
 			break;
 	}
+	/* what is still in flight was measured: record it */
+	while (inflight && atomic_load(&e->state) != ENGINE_ERROR)
+		COMPLETE_ONE();
+#undef COMPLETE_ONE
 	log_finish(e, NULL);
 	atomic_store_explicit(&e->state, ENGINE_DONE, memory_order_release);
 	return NULL;

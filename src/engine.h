@@ -40,6 +40,7 @@ typedef struct EngineConfig {
 	unsigned check_every;   /* CPU check of every N-th dispatch (and the first ones) */
 	size_t ring_capacity;
 	const char *log_path;   /* session log to write; NULL: none */
+	bool serial;            /* --serial: idle queue, submit, wait, for every dispatch */
 } EngineConfig;
 
 typedef struct Engine {

@@ -150,6 +150,7 @@ int main(int argc, char **argv)
 		.target_ms = o.target_ms,
 		.duration_s = o.duration_s,
 		.shader_dir = dir,
+		.serial = o.serial,
 	};
 	Engine e;
 	int rc = engine_create(&e, &cfg, err);

@@ -63,6 +63,8 @@ bool report_json_row(const Sample *s, char *buf, size_t len)
 	          cJSON_AddNumberToObject(o, "flop", (double)s->flop) &&
 	          cJSON_AddNumberToObject(o, "gpu_ns", (double)s->gpu_ns) &&
 	          cJSON_AddNumberToObject(o, "cpu_ns", (double)s->cpu_ns) &&
+	          cJSON_AddNumberToObject(o, "gpu_end_ns", (double)s->gpu_end_ns) &&
+	          cJSON_AddBoolToObject(o, "pipelined", s->flags & SAMPLE_PIPELINED) &&
 	          cJSON_AddNumberToObject(o, "flops", s->flops) &&
 	          cJSON_AddBoolToObject(o, "gpu_timed", s->flags & SAMPLE_GPU_TIMED) &&
 	          cJSON_AddBoolToObject(o, "steady", s->flags & SAMPLE_STEADY) &&
@@ -133,6 +135,15 @@ void summary_add(Summary *s, const Sample *x)
 		s->implausible++;
 		return;
 	}
+	if ((x->flags & SAMPLE_STEADY) && (x->flags & SAMPLE_GPU_TIMED) && x->gpu_end_ns) {
+		/* on the device's own clock, from the end of the first steady
+		 * dispatch (its GPU time lies before) to the end of the last */
+		if (s->duty_n++ == 0)
+			s->duty_first_ms = (double)x->gpu_end_ns * 1e-6;
+		else
+			s->duty_gpu_ns += (double)x->gpu_ns;
+		s->duty_last_ms = (double)x->gpu_end_ns * 1e-6;
+	}
 	if (x->flags & SAMPLE_STEADY) {
 		push(&s->steady_mhz, &s->cap_mhz, s->steady, (x->tel_valid & 1u) ? x->tel[0] : NAN, &s->oom);
 		push(&s->peak, &s->cap_peak, s->steady, x->peak_flops > 0 ? x->flops / x->peak_flops : NAN, &s->oom);
@@ -162,6 +173,7 @@ void summary_done(Summary *s)
 void summary_result(const Summary *s, SummaryResult *r)
 {
 	memset(r, 0, sizeof *r);
+	r->duty = NAN;
 	r->samples = s->samples;
 	r->steady = s->steady;
 	r->gpu_timed = s->gpu_timed;
@@ -170,6 +182,8 @@ void summary_result(const Summary *s, SummaryResult *r)
 	r->jumps = s->jumps.jumps;
 	r->njumps = s->jumps.njumps;
 	r->implausible = s->implausible;
+	double span_ms = s->duty_last_ms - s->duty_first_ms;
+	r->duty = s->duty_n >= 3 && span_ms > 0 ? s->duty_gpu_ns * 1e-6 / span_ms : NAN;
 	Stats ps;
 	r->pct_peak = stats_compute(s->peak, s->steady, &ps) ? 100 * ps.median : NAN;
 	/* clocks around each jump: medians of 5 steady samples either side */
@@ -223,6 +237,8 @@ void report_summary_text(FILE *f, const SummaryResult *r, size_t dropped,
 			fprintf(f, "  (clock %.0f -> %.0f MHz)", r->clk_before[i], r->clk_after[i]);
 		fputc('\n', f);
 	}
+	if (!isnan(r->duty))
+		fprintf(f, "  duty cycle: %.2f%% (GPU time / device timeline at the target)\n", 100 * r->duty);
 	if (!isnan(r->pct_peak))
 		fprintf(f, "  %% of theoretical peak (at each sample's clock): median %.1f%%\n", r->pct_peak);
 	if (r->implausible)
@@ -260,6 +276,8 @@ bool report_summary_json(FILE *f, const SummaryResult *r, size_t dropped, uint64
 		ok = cJSON_AddNumberToObject(o, "gpu_cpu_ratio_median", r->ratio_median);
 	if (ok && !isnan(r->pct_peak))
 		ok = cJSON_AddNumberToObject(o, "pct_of_peak_median", r->pct_peak) != NULL;
+	if (ok && !isnan(r->duty))
+		ok = cJSON_AddNumberToObject(o, "duty_cycle", r->duty) != NULL;
 	if (ok)
 		ok = cJSON_AddNumberToObject(o, "implausible", (double)r->implausible) != NULL;
 	if (ok && !isnan(r->plateau_ms))

@@ -30,6 +30,8 @@ typedef struct Summary {
 	double *peak;           /* and FLOPS / peak at their clock (NaN: unknown) */
 	size_t cap_t, cap_mhz, cap_peak;
 	size_t implausible;     /* samples the guard kept out */
+	double duty_first_ms, duty_last_ms, duty_gpu_ns; /* duty cycle over the steady samples */
+	size_t duty_n;
 	JumpDetector jumps;     /* over the steady samples */
 	double *ratio;          /* gpu_ns / cpu_ns of GPU-timed samples */
 	size_t cap_flops, cap_ratio;
@@ -50,6 +52,7 @@ typedef struct SummaryResult {
 	double plateau_flops;
 	double clk_before[JUMP_MAX], clk_after[JUMP_MAX]; /* MHz around each jump; NaN N/A */
 	double pct_peak;        /* median % of the peak at the sample's clock; NaN unknown */
+	double duty;            /* GPU time / wall time over the steady samples; NaN unknown */
 	size_t implausible;
 } SummaryResult;
 

@@ -9,6 +9,7 @@ enum {
 	SAMPLE_STEADY    = 1u << 1, /* its group count came from the rescale rule */
 	SAMPLE_VERIFIED  = 1u << 2, /* the output of this dispatch was checked on the CPU */
 	SAMPLE_IMPLAUSIBLE = 1u << 3, /* above 105% of the theoretical peak: kept out of statistics */
+	SAMPLE_PIPELINED = 1u << 4, /* submitted while others ran; cpu_ns is the completion interval */
 };
 
 /* Telemetry fields, in the order of TelField (telemetry.h). */
@@ -22,6 +23,7 @@ typedef struct Sample {
 	uint64_t flop;       /* exact floating-point operations of the dispatch */
 	uint64_t gpu_ns;     /* timestamp difference; 0 without SAMPLE_GPU_TIMED */
 	uint64_t cpu_ns;     /* wall time: idle queue, submit, fence signalled */
+	uint64_t gpu_end_ns; /* the end timestamp on the device's clock (duty cycle); 0 untimed */
 	double flops;        /* flop / time of the timing source (GPU if timed) */
 	uint32_t flags;
 	uint32_t tel_valid;  /* bit per telemetry field */

@@ -87,6 +87,11 @@ static bool parse_sample(const cJSON *o, Sample *s, const char **missing)
 		if (get_num(o, TEL[i], &s->tel[i]))
 			s->tel_valid |= 1u << i;
 	get_num(o, "peak_flops", &s->peak_flops);
+	double end;
+	if (get_num(o, "gpu_end_ns", &end) && end >= 0)
+		s->gpu_end_ns = (uint64_t)end;
+	if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(o, "pipelined")))
+		s->flags |= SAMPLE_PIPELINED;
 	if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(o, "implausible")))
 		s->flags |= SAMPLE_IMPLAUSIBLE;
 	for (int i = 0; i < 3; i++) {

@@ -181,7 +181,7 @@ bool vkctx_create(VkCtx *c, bool validate, char *err, bool *no_device)
 	c->api_version = loader < VK_API_VERSION_1_3 ? loader : VK_API_VERSION_1_3;
 
 	const char *layers[] = { "VK_LAYER_KHRONOS_validation" };
-	const char *exts[] = { VK_EXT_DEBUG_UTILS_EXTENSION_NAME };
+	const char *exts[] = { VK_EXT_DEBUG_UTILS_EXTENSION_NAME, VK_EXT_VALIDATION_FEATURES_EXTENSION_NAME };
 	if (validate && !has_instance_layer(layers[0])) {
 		snprintf(err, ERR_LEN, "--validate: VK_LAYER_KHRONOS_validation is not installed "
 		         "(Debian: apt-get install vulkan-validationlayers)");
@@ -199,6 +199,14 @@ bool vkctx_create(VkCtx *c, bool validate, char *err, bool *no_device)
 		.pfnUserCallback = on_validation,
 		.pUserData = c,
 	};
+	/* synchronization validation too: the pipelined engine's barriers */
+	VkValidationFeatureEnableEXT enables[] = { VK_VALIDATION_FEATURE_ENABLE_SYNCHRONIZATION_VALIDATION_EXT };
+	VkValidationFeaturesEXT features = {
+		.sType = VK_STRUCTURE_TYPE_VALIDATION_FEATURES_EXT,
+		.pNext = &dbg,
+		.enabledValidationFeatureCount = 1,
+		.pEnabledValidationFeatures = enables,
+	};
 	VkApplicationInfo app = {
 		.sType = VK_STRUCTURE_TYPE_APPLICATION_INFO,
 		.pApplicationName = "flopscope",
@@ -208,11 +216,11 @@ bool vkctx_create(VkCtx *c, bool validate, char *err, bool *no_device)
 	};
 	VkInstanceCreateInfo ici = {
 		.sType = VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO,
-		.pNext = validate ? &dbg : NULL,
+		.pNext = validate ? (const void *)&features : NULL,
 		.pApplicationInfo = &app,
 		.enabledLayerCount = validate ? 1 : 0,
 		.ppEnabledLayerNames = layers,
-		.enabledExtensionCount = validate ? 1 : 0,
+		.enabledExtensionCount = validate ? 2 : 0,
 		.ppEnabledExtensionNames = exts,
 	};
 	VkResult r = vkCreateInstance(&ici, NULL, &c->instance);

@@ -34,6 +34,7 @@ int ui_run(const VkCtx *ctx, const Options *o, int preselected, volatile sig_ato
 			.target_ms = o->target_ms,
 			.duration_s = o->duration_given ? o->duration_s : 0,
 			.shader_dir = dir,
+			.serial = o->serial,
 			.log_path = slog_choose_path(o->no_log, o->log, ctx->entries[idx].name, ++runs,
 			                             log_buf, sizeof log_buf),
 		};
