@@ -179,13 +179,9 @@ int engine_create(Engine *e, const EngineConfig *cfg, char *err)
 	atomic_init(&e->log_failed, false);
 	telemetry_open(&e->tel, d);
 	{
+		/* the stated maximum clock only: a VM's /proc/cpuinfo shows a
+		 * nominal figure below what its cores really run at */
 		double max_mhz = e->tel.active ? e->tel.src.max_mhz : 0;
-		if (e->tel.active && !(max_mhz > 0)) {
-			/* no stated maximum (a VM's CPU): the clock it reports now */
-			TelReading r;
-			if (e->tel.src.read(&e->tel.src, &r) && tel_has(&r, TEL_SM_MHZ))
-				max_mhz = r.v[TEL_SM_MHZ];
-		}
 		long cores = sysconf(_SC_NPROCESSORS_ONLN);
 		peak_compute(d, cores > 0 ? (unsigned)cores : 0, max_mhz, &e->peak);
 	}

@@ -20,6 +20,10 @@ void peak_compute(const DeviceInfo *d, unsigned cpu_cores, double max_mhz, Peak 
 {
 	memset(p, 0, sizeof *p);
 	p->max_mhz = max_mhz;
+	if (d->vendor_id == 0x10de && !(max_mhz > 0)) {
+		snprintf(p->how, sizeof p->how, "unknown: no maximum SM clock (NVML absent)");
+		return;
+	}
 	if (d->vendor_id == 0x10de) {
 		unsigned lanes = peak_nvidia_lanes_per_sm(d->device_id);
 		if (!d->sm_count || !lanes) {
@@ -45,6 +49,11 @@ void peak_compute(const DeviceInfo *d, unsigned cpu_cores, double max_mhz, Peak 
 		}
 		if (!bits || !cpu_cores) {
 			snprintf(p->how, sizeof p->how, "unknown: the CPU device does not name its vector width");
+			return;
+		}
+		if (!(max_mhz > 0)) {
+			snprintf(p->how, sizeof p->how, "unknown: the kernel states no maximum CPU clock (no "
+			         "cpufreq, as in many VMs; /proc/cpuinfo's MHz can be below the turbo clock)");
 			return;
 		}
 		p->fma_lanes = (double)cpu_cores * (bits / 32) * 2;

@@ -138,6 +138,8 @@ static void peak_should_follow_the_formulas(void)
 	peak_compute(&lvp, 2, 2600, &p);
 	CHECK(p.known);
 	CHECK_NEAR(peak_flops(&p, 2600), 166.4e9, 1);
+	peak_compute(&lvp, 2, 0, &p); /* no stated maximum clock: no guessing */
+	CHECK(!p.known && strstr(p.how, "no maximum CPU clock"));
 	DeviceInfo nosm = { .vendor_id = 0x10de, .device_id = 0x2330 };
 	peak_compute(&nosm, 0, 1980, &p);
 	CHECK(!p.known && strstr(p.how, "no SM count") && peak_flops(&p, 1980) == 0);
