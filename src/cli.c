@@ -47,6 +47,8 @@ const char cli_usage[] =
 	"  --serial           time every dispatch alone (idle queue, submit, wait),\n"
 	"                     as the tutorial and Gridwise do; by default dispatches\n"
 	"                     at the target time are pipelined, 3 in flight\n"
+	"  --no-cache         neither read nor write the SPIR-V and pipeline caches\n"
+	"                     ($XDG_CACHE_HOME/flopscope, ~/.cache/flopscope)\n"
 	"  --validate         enable VK_LAYER_KHRONOS_validation; any message it\n"
 	"                     reports makes the run fail (exit 1)\n"
 	"  --fps N            dashboard redraws at most N times a second (1..20,\n"
@@ -171,6 +173,8 @@ int cli_parse(int argc, char **argv, Options *o, char *err, size_t errlen)
 			o->verbose = true;
 		} else if (!strcmp(name, "--headless")) {
 			o->headless = true;
+		} else if (!strcmp(name, "--no-cache")) {
+			o->no_cache = true;
 		} else if (!strcmp(name, "--serial")) {
 			o->serial = true;
 		} else if (!strcmp(name, "--validate")) {

@@ -13,7 +13,7 @@ typedef enum OutFormat {
 } OutFormat;
 
 typedef struct Options {
-	bool help, version, list, verbose, headless, validate, serial;
+	bool help, version, list, verbose, headless, validate, serial, no_cache;
 	OutFormat format;
 	double target_ms;      /* > 0 */
 	double duration_s;     /* 0: until stopped */

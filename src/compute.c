@@ -1,5 +1,9 @@
 #include "compute.h"
 
+#include <stdlib.h>
+
+#include "shader.h"
+
 #include <string.h>
 #include <time.h>
 
@@ -150,7 +154,33 @@ bool compute_create(Compute *c, const VkCtx *ctx, const DeviceInfo *d,
 		},
 		.layout = c->layout,
 	};
-	VK_TRY(vkCreateComputePipelines(c->dev, VK_NULL_HANDLE, 1, &cpi, NULL, &c->pipeline));
+	/* the pipeline cache: a missing or foreign file only means a slower
+	 * start (drivers ignore data from another device or version) */
+	VkPipelineCache cache = VK_NULL_HANDLE;
+	size_t clen = 0;
+	void *cdata = s->pipeline_cache ? shader_read_whole(s->pipeline_cache, &clen) : NULL;
+	VkPipelineCacheCreateInfo pcci = {
+		.sType = VK_STRUCTURE_TYPE_PIPELINE_CACHE_CREATE_INFO,
+		.initialDataSize = cdata ? clen : 0,
+		.pInitialData = cdata,
+	};
+	if (s->pipeline_cache && vkCreatePipelineCache(c->dev, &pcci, NULL, &cache) != VK_SUCCESS)
+		cache = VK_NULL_HANDLE;
+	c->cache_loaded = cache && cdata;
+	free(cdata);
+	uint64_t p0 = compute_now_ns();
+	VkResult pr = vkCreateComputePipelines(c->dev, cache, 1, &cpi, NULL, &c->pipeline);
+	c->pipeline_ms = (double)(compute_now_ns() - p0) * 1e-6;
+	if (cache) {
+		size_t n = 0;
+		void *out = NULL;
+		if (pr == VK_SUCCESS && vkGetPipelineCacheData(c->dev, cache, &n, NULL) == VK_SUCCESS && n &&
+		    (out = malloc(n)) && vkGetPipelineCacheData(c->dev, cache, &n, out) == VK_SUCCESS)
+			shader_write_whole(s->pipeline_cache, out, n);
+		free(out);
+		vkDestroyPipelineCache(c->dev, cache, NULL);
+	}
+	VK_TRY(pr);
 
 	VkDescriptorPoolSize ps = { VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1 };
 	VkDescriptorPoolCreateInfo dpi = {

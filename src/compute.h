@@ -24,6 +24,7 @@ typedef struct ComputeSetup {
 	uint32_t push_size;
 	VkDeviceSize result_size;        /* bytes of the storage buffer at binding 0 */
 	uint64_t fence_timeout_ns;       /* longest wait for one dispatch */
+	const char *pipeline_cache;      /* file for VkPipelineCache data; NULL: none */
 } ComputeSetup;
 
 typedef struct Compute {
@@ -53,6 +54,8 @@ typedef struct Compute {
 	uint64_t ts_mask;
 	double ts_period_ns;
 	uint64_t fence_timeout_ns;
+	bool cache_loaded;             /* pipeline cache data was given to the driver */
+	double pipeline_ms;            /* vkCreateComputePipelines */
 } Compute;
 
 typedef struct DispatchTiming {

@@ -109,6 +109,7 @@ int engine_create(Engine *e, const EngineConfig *cfg, char *err)
 	atomic_init(&e->restart, 0);
 	atomic_init(&e->state, ENGINE_READY);
 	atomic_init(&e->checks_passed, 0);
+	atomic_init(&e->first_sample_ns, 0);
 	atomic_init(&e->target_ns, (uint64_t)(cfg->target_ms * 1e6));
 
 	const DeviceInfo *d = cfg->dev;
@@ -134,9 +135,19 @@ int engine_create(Engine *e, const EngineConfig *cfg, char *err)
 	snprintf(unroll, sizeof unroll, "%u", e->params.unroll);
 	ShaderDefine defs[] = { { "VEC4S", vec4s }, { "UNROLL", unroll } };
 	Spirv spv;
-	int rc = shader_compile_file(e->shader_path, defs, 2, &spv, err);
+	char cache_dir[4096], pcache[4300];
+	bool cache = !cfg->no_cache && shader_cache_dir(cache_dir, sizeof cache_dir);
+	uint64_t t0 = compute_now_ns();
+	int rc = shader_compile_cached(e->shader_path, defs, 2, cache ? cache_dir : NULL, &spv, &e->spirv_cached, err);
 	if (rc < 0)
 		return -2;
+	e->start_shader_ms = (double)(compute_now_ns() - t0) * 1e-6;
+	if (cache) {
+		char uuid[40];
+		devinfo_uuid_str(d->uuid, uuid, sizeof uuid);
+		snprintf(pcache, sizeof pcache, "%s/pipeline-%s-%08x-%016llx.bin", cache_dir, uuid,
+		         d->driver_version, (unsigned long long)spv.hash);
+	}
 	e->shader_hash = spv.hash;
 
 	uint32_t spec[2] = { e->params.local_size, e->params.iters };
@@ -159,8 +170,11 @@ int engine_create(Engine *e, const EngineConfig *cfg, char *err)
 		.push_size = sizeof(FmaPush),
 		.result_size = 16 + (VkDeviceSize)WORKLOAD_SLOTS * sizeof(float),
 		.fence_timeout_ns = (uint64_t)(timeout_s * 1e9),
+		.pipeline_cache = cache ? pcache : NULL,
 	};
+	t0 = compute_now_ns();
 	bool ok = compute_create(&e->comp, cfg->ctx, d, &s, err);
+	e->start_device_ms = (double)(compute_now_ns() - t0) * 1e-6;
 	shader_free(&spv);
 	if (!ok)
 		return -1;
@@ -201,10 +215,12 @@ int engine_create(Engine *e, const EngineConfig *cfg, char *err)
 	/* Warm-up: drivers compile the pipeline lazily (lavapipe's JIT takes tens
 	 * of ms at the first dispatch). One checked dispatch of one group, not
 	 * recorded, so the loop's first sample measures the device. */
+	t0 = compute_now_ns();
 	if (!warm_up(e, err)) {
 		engine_destroy(e);
 		return -1;
 	}
+	e->start_warmup_ms = (double)(compute_now_ns() - t0) * 1e-6;
 	return 0;
 }
 
@@ -261,6 +277,8 @@ static bool emit(Engine *e, const Pending *p, const DispatchTiming *t, bool pipe
 	if (limit > 0 && s.flops > limit)
 		s.flags |= SAMPLE_IMPLAUSIBLE;
 	ring_push(&e->ring, &s);
+	if (!atomic_load_explicit(&e->first_sample_ns, memory_order_relaxed) && e->cfg.launch_ns)
+		atomic_store(&e->first_sample_ns, compute_now_ns() - e->cfg.launch_ns);
 	size_t nj = e->sum.jumps.njumps;
 	Jump last = nj ? e->sum.jumps.jumps[nj - 1] : (Jump){ 0 };
 	summary_add(&e->sum, &s);

@@ -41,6 +41,8 @@ typedef struct EngineConfig {
 	size_t ring_capacity;
 	const char *log_path;   /* session log to write; NULL: none */
 	bool serial;            /* --serial: idle queue, submit, wait, for every dispatch */
+	uint64_t launch_ns;     /* when the program started (compute_now_ns), 0 unknown */
+	bool no_cache;          /* no SPIR-V or pipeline cache */
 } EngineConfig;
 
 typedef struct Engine {
@@ -68,6 +70,10 @@ typedef struct Engine {
 	VkResult error_vk;
 	Telemetry tel;
 	Peak peak;
+	/* where the start went, ms */
+	double start_shader_ms, start_device_ms, start_warmup_ms;
+	bool spirv_cached;
+	_Atomic uint64_t first_sample_ns; /* after launch; 0 until the first */
 	SessionMeta meta;
 	SessionLog log;          /* written by the engine thread alone */
 	Summary sum;             /* the engine's own, for the log's summary line */

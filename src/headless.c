@@ -112,6 +112,12 @@ int headless_run(Engine *e, const Options *o, volatile sig_atomic_t *quit)
 	else
 		fprintf(info, "  telemetry: %s\n", e->tel.note);
 	fprintf(info, "  theoretical peak: %s\n", e->peak.how);
+	uint64_t first = atomic_load(&e->first_sample_ns);
+	fprintf(info, "  start: shader %.1f ms (%s), device and pipeline %.1f ms (pipeline %.1f ms, %s), "
+	        "warm-up %.1f ms; first sample %.1f ms after launch\n", e->start_shader_ms,
+	        e->spirv_cached ? "SPIR-V from the cache" : "compiled by shaderc", e->start_device_ms,
+	        e->comp.pipeline_ms, e->comp.cache_loaded ? "pipeline cache loaded" : "no pipeline cache yet",
+	        e->start_warmup_ms, (double)first * 1e-6);
 	if (engine_log_error(e)) {
 		/* measured, but the evidence is incomplete */
 		fprintf(stderr, "flopscope: %s\n", engine_log_error(e));

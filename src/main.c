@@ -69,6 +69,7 @@ static int pick_device(const VkCtx *ctx, const Options *o)
 
 int main(int argc, char **argv)
 {
+	uint64_t launch = compute_now_ns();
 	setlocale(LC_ALL, "");
 	Options o;
 	char err[ERR_LEN];
@@ -151,6 +152,8 @@ int main(int argc, char **argv)
 		.duration_s = o.duration_s,
 		.shader_dir = dir,
 		.serial = o.serial,
+		.launch_ns = launch,
+		.no_cache = o.no_cache,
 	};
 	Engine e;
 	int rc = engine_create(&e, &cfg, err);

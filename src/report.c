@@ -108,6 +108,7 @@ cJSON *report_jump_json(const Jump *j, size_t index)
 void summary_init(Summary *s)
 {
 	memset(s, 0, sizeof *s);
+	s->stride = s->rstride = 1;
 	jump_init(&s->jumps);
 }
 
@@ -145,18 +146,43 @@ void summary_add(Summary *s, const Sample *x)
 		s->duty_last_ms = (double)x->gpu_end_ns * 1e-6;
 	}
 	if (x->flags & SAMPLE_STEADY) {
-		push(&s->steady_mhz, &s->cap_mhz, s->steady, (x->tel_valid & 1u) ? x->tel[0] : NAN, &s->oom);
-		push(&s->peak, &s->cap_peak, s->steady, x->peak_flops > 0 ? x->flops / x->peak_flops : NAN, &s->oom);
-		push(&s->steady_flops, &s->cap_flops, s->steady, x->flops, &s->oom);
-		push(&s->steady_t, &s->cap_t, s->steady, x->t_ms, &s->oom);
-		if (!s->oom)
-			s->steady++;
+		s->steady_total++;
 		jump_add(&s->jumps, x->t_ms, x->flops);
+		if (s->skip + 1 < s->stride) {
+			s->skip++;
+		} else {
+			s->skip = 0;
+			if (s->steady == SUMMARY_CAP) {
+				double *arr[] = { s->steady_mhz, s->peak, s->steady_flops, s->steady_t };
+				for (size_t a = 0; a < 4; a++)
+					for (size_t i = 0; i < SUMMARY_CAP / 2; i++)
+						arr[a][i] = arr[a][2 * i];
+				s->steady /= 2;
+				s->stride *= 2;
+			}
+			push(&s->steady_mhz, &s->cap_mhz, s->steady, (x->tel_valid & 1u) ? x->tel[0] : NAN, &s->oom);
+			push(&s->peak, &s->cap_peak, s->steady, x->peak_flops > 0 ? x->flops / x->peak_flops : NAN, &s->oom);
+			push(&s->steady_flops, &s->cap_flops, s->steady, x->flops, &s->oom);
+			push(&s->steady_t, &s->cap_t, s->steady, x->t_ms, &s->oom);
+			if (!s->oom)
+				s->steady++;
+		}
 	}
 	if ((x->flags & SAMPLE_GPU_TIMED) && x->cpu_ns > 0) {
-		push(&s->ratio, &s->cap_ratio, s->gpu_timed, (double)x->gpu_ns / (double)x->cpu_ns, &s->oom);
-		if (!s->oom)
-			s->gpu_timed++;
+		if (s->rskip + 1 < s->rstride) {
+			s->rskip++;
+		} else {
+			s->rskip = 0;
+			if (s->gpu_timed == SUMMARY_CAP) {
+				for (size_t i = 0; i < SUMMARY_CAP / 2; i++)
+					s->ratio[i] = s->ratio[2 * i];
+				s->gpu_timed /= 2;
+				s->rstride *= 2;
+			}
+			push(&s->ratio, &s->cap_ratio, s->gpu_timed, (double)x->gpu_ns / (double)x->cpu_ns, &s->oom);
+			if (!s->oom)
+				s->gpu_timed++;
+		}
 	}
 }
 
@@ -175,7 +201,8 @@ void summary_result(const Summary *s, SummaryResult *r)
 	memset(r, 0, sizeof *r);
 	r->duty = NAN;
 	r->samples = s->samples;
-	r->steady = s->steady;
+	r->steady = s->steady_total;
+	r->steady_kept = s->steady;
 	r->gpu_timed = s->gpu_timed;
 	r->verified = s->verified;
 	stats_compute(s->steady_flops, s->steady, &r->flops);
@@ -215,6 +242,8 @@ void report_summary_text(FILE *f, const SummaryResult *r, size_t dropped,
 	fprintf(f, "\nSummary: %zu samples, %zu at the %.3g ms target, %zu dropped, "
 	        "%" PRIu64 " result checks passed\n", r->samples, r->steady, target_ms, dropped,
 	        checks_passed);
+	if (r->steady_kept < r->steady)
+		fprintf(f, "  statistics over %zu of them, evenly spread (memory stays fixed)\n", r->steady_kept);
 	if (r->flops.n) {
 		char med[FMT_SI_LEN], max[FMT_SI_LEN], min[FMT_SI_LEN], mean[FMT_SI_LEN], ci[FMT_SI_LEN];
 		fmt_si(r->flops.median, med, sizeof med);

@@ -22,8 +22,15 @@ void report_csv_row(const Sample *s, char *buf, size_t len);
 bool report_json_row(const Sample *s, char *buf, size_t len);
 
 /* Everything the summary needs, accumulated sample by sample. */
+/* The arrays behind the statistics hold at most SUMMARY_CAP values: beyond
+ * that every other one is dropped and later ones are thinned alike, so a
+ * session of any length keeps fixed memory and evenly spread samples. */
+#define SUMMARY_CAP 16384
+
 typedef struct Summary {
-	size_t samples, steady, gpu_timed, verified;
+	size_t samples, steady, gpu_timed, verified;  /* steady, gpu_timed: values kept */
+	size_t steady_total;    /* steady samples seen */
+	size_t stride, skip, rstride, rskip;
 	double *steady_flops;   /* FLOPS of the steady samples */
 	double *steady_t;       /* and their times, ms */
 	double *steady_mhz;     /* and their clocks (NaN: N/A) */
@@ -43,7 +50,8 @@ void summary_add(Summary *s, const Sample *x);
 void summary_done(Summary *s);
 
 typedef struct SummaryResult {
-	size_t samples, steady, gpu_timed, verified;
+	size_t samples, steady, gpu_timed, verified;  /* steady: all seen */
+	size_t steady_kept;     /* of them in the statistics (fewer once thinned) */
 	Stats flops;            /* over steady samples; n == 0 if none */
 	double ratio_median;    /* NaN without GPU timing */
 	const Jump *jumps;      /* points into the Summary */

@@ -3,6 +3,8 @@
 
 #include <errno.h>
 #include <libgen.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <shaderc/shaderc.h>
 #include <stdlib.h>
 #include <string.h>
@@ -127,6 +129,115 @@ done:
 		shaderc_compiler_release(compiler);
 	free(src);
 	return rc;
+}
+
+bool shader_cache_dir(char *out, size_t len)
+{
+	const char *x = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+	char base[3500];
+	if (x && *x)
+		snprintf(base, sizeof base, "%s", x);
+	else if (home && *home)
+		snprintf(base, sizeof base, "%s/.cache", home);
+	else
+		return false;
+	if (mkdir(base, 0755) != 0 && errno != EEXIST)
+		return false;
+	snprintf(out, len, "%s/flopscope", base);
+	return mkdir(out, 0755) == 0 || errno == EEXIST;
+}
+
+/* Reads a whole small file; NULL if absent or unreadable. */
+static void *slurp(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return NULL;
+	void *buf = NULL;
+	if (fseek(f, 0, SEEK_END) == 0) {
+		long n = ftell(f);
+		if (n > 0 && n < (64l << 20) && fseek(f, 0, SEEK_SET) == 0 && (buf = malloc((size_t)n))) {
+			if (fread(buf, 1, (size_t)n, f) != (size_t)n) {
+				free(buf);
+				buf = NULL;
+			} else {
+				*len = (size_t)n;
+			}
+		}
+	}
+	fclose(f);
+	return buf;
+}
+
+/* Writes a file whole: a temporary beside it, then rename. */
+bool shader_write_whole(const char *path, const void *data, size_t len)
+{
+	char tmp[4200];
+	snprintf(tmp, sizeof tmp, "%s.tmp.%d", path, (int)getpid());
+	FILE *f = fopen(tmp, "wb");
+	if (!f)
+		return false;
+	bool ok = fwrite(data, 1, len, f) == len;
+	ok = fclose(f) == 0 && ok;
+	if (ok)
+		ok = rename(tmp, path) == 0;
+	if (!ok)
+		unlink(tmp);
+	return ok;
+}
+
+void *shader_read_whole(const char *path, size_t *len)
+{
+	return slurp(path, len);
+}
+
+int shader_compile_cached(const char *path, const ShaderDefine *defs, size_t ndefs, const char *cache_dir,
+                          Spirv *out, bool *hit, char *err)
+{
+	*hit = false;
+	if (!cache_dir)
+		return shader_compile_file(path, defs, ndefs, out, err);
+	/* the key: the source, the defines and this compiler */
+	size_t len;
+	char *src = slurp(path, &len);
+	if (!src)
+		return shader_compile_file(path, defs, ndefs, out, err); /* reports the error */
+	uint64_t h = fnv1a(0xcbf29ce484222325ull, src, len);
+	for (size_t i = 0; i < ndefs; i++) {
+		h = fnv1a(h, defs[i].name, strlen(defs[i].name) + 1);
+		h = fnv1a(h, defs[i].value, strlen(defs[i].value) + 1);
+	}
+	unsigned v, r;
+	shaderc_get_spv_version(&v, &r);
+	h = fnv1a(h, &v, sizeof v);
+	h = fnv1a(h, &r, sizeof r);
+	free(src);
+	char cpath[4200];
+	snprintf(cpath, sizeof cpath, "%s/spirv-%016llx.spv", cache_dir, (unsigned long long)h);
+	size_t n = 0;
+	uint32_t *words = slurp(cpath, &n);
+	if (words && n >= 20 && n % 4 == 0 && words[0] == 0x07230203u) { /* SPIR-V magic */
+		memset(out, 0, sizeof *out);
+		out->words = words;
+		out->size = n;
+		*hit = true;
+	} else {
+		free(words);
+		int rc = shader_compile_file(path, defs, ndefs, out, err);
+		if (rc < 0)
+			return rc;
+		shader_write_whole(cpath, out->words, out->size);
+	}
+	/* the log's shader hash stays that of the source and defines */
+	char *again = slurp(path, &len);
+	uint64_t sh = again ? fnv1a(0xcbf29ce484222325ull, again, len) : 0;
+	free(again);
+	for (size_t i = 0; i < ndefs; i++) {
+		sh = fnv1a(sh, defs[i].name, strlen(defs[i].name) + 1);
+		sh = fnv1a(sh, defs[i].value, strlen(defs[i].value) + 1);
+	}
+	out->hash = sh;
+	return 0;
 }
 
 void shader_free(Spirv *s)

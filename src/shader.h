@@ -2,6 +2,7 @@
 #ifndef FLOPSCOPE_SHADER_H
 #define FLOPSCOPE_SHADER_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -25,6 +26,23 @@ typedef struct Spirv {
 int shader_compile_file(const char *path, const ShaderDefine *defs, size_t ndefs,
                         Spirv *out, char *err);
 void shader_free(Spirv *s);
+
+/* As shader_compile_file, but first looks for the SPIR-V of the same source
+ * and defines in cache_dir (spirv-HASH.spv), and stores it there after a
+ * compile (written whole: temporary file, then rename). cache_dir NULL: no
+ * cache. *hit tells whether shaderc was skipped. A cache that cannot be read
+ * or written is only a slower start. */
+int shader_compile_cached(const char *path, const ShaderDefine *defs, size_t ndefs, const char *cache_dir,
+                          Spirv *out, bool *hit, char *err);
+
+/* Whole-file helpers for the caches: a write goes to a temporary file and is
+ * renamed into place; a read returns malloc'd bytes or NULL. */
+bool shader_write_whole(const char *path, const void *data, size_t len);
+void *shader_read_whole(const char *path, size_t *len);
+
+/* $XDG_CACHE_HOME/flopscope (or ~/.cache/flopscope), created if missing;
+ * false when it cannot be made. */
+bool shader_cache_dir(char *out, size_t len);
 
 /* Where the shaders are: dir if given, else $FLOPSCOPE_SHADER_DIR, else
  * ../shaders next to the executable, else ./shaders. */

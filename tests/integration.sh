@@ -372,6 +372,22 @@ assert recs[1] == {"type": "plateau", "reached": True, "t_ms": 254.78, "flops": 
 	[ $? = 2 ] && grep -q 'bad.csv:3: column 2 is not a number: "abc"' "$T/out" || die "$(cat "$T/out")"
 }
 
+t_caches_should_make_the_second_start_skip_shaderc() {
+	XDG_CACHE_HOME="$T/cache" "$FS" llvm --duration 0.2 --no-log >"$T/a" 2>&1 || die "first: $(cat "$T/a")"
+	grep -q 'start: shader .* (compiled by shaderc)' "$T/a" || die "first run: $(grep start: "$T/a")"
+	ls "$T"/cache/flopscope/spirv-*.spv "$T"/cache/flopscope/pipeline-*.bin >/dev/null || die "no cache files"
+	XDG_CACHE_HOME="$T/cache" "$FS" llvm --duration 0.2 --no-log >"$T/b" 2>&1 || die "second: $(cat "$T/b")"
+	grep -q 'start: shader .* (SPIR-V from the cache), .*pipeline cache loaded' "$T/b" ||
+		die "second run: $(grep start: "$T/b")"
+	# a damaged cache file is only a slower start
+	for f in "$T"/cache/flopscope/*; do printf 'junk' >"$f"; done
+	XDG_CACHE_HOME="$T/cache" "$FS" llvm --duration 0.2 --no-log >"$T/c" 2>&1 || die "damaged cache: $(cat "$T/c")"
+	grep -q '(compiled by shaderc)' "$T/c" || die "junk SPIR-V was used"
+	XDG_CACHE_HOME="$T/nocache" "$FS" llvm --duration 0.2 --no-log --no-cache >"$T/d" 2>&1 || die "--no-cache failed"
+	# (Mesa keeps its own shader cache there; flopscope writes nothing)
+	[ ! -e "$T/nocache/flopscope" ] || die "--no-cache wrote $(ls -R "$T/nocache/flopscope")"
+}
+
 t_make_install_should_give_a_working_program_and_man_page() {
 	make -s install DESTDIR="$T/root" PREFIX=/opt/fs >"$T/out" 2>&1 || die "install failed: $(cat "$T/out")"
 	for f in bin/flopscope share/flopscope/shaders/fma_fp32.comp share/flopscope/themes/dark.json \

@@ -94,6 +94,28 @@ static void summary_should_cover_steady_samples_only(void)
 	summary_done(&sum);
 }
 
+static void summary_should_stay_bounded_over_long_sessions(void)
+{
+	Summary sum;
+	summary_init(&sum);
+	for (uint64_t i = 0; i < 200000; i++) {
+		Sample s = tutorial_row();
+		s.t_ms = 20.0 * (double)i;
+		s.flops = 1e9 * (double)(i % 101); /* uniform 0 .. 100 GFLOPS */
+		s.flags = SAMPLE_GPU_TIMED | SAMPLE_STEADY;
+		summary_add(&sum, &s);
+	}
+	CHECK(sum.steady <= SUMMARY_CAP && sum.steady >= SUMMARY_CAP / 2);
+	CHECK(sum.gpu_timed <= SUMMARY_CAP);
+	CHECK(sum.cap_flops <= SUMMARY_CAP && sum.cap_ratio <= SUMMARY_CAP);
+	SummaryResult r;
+	summary_result(&sum, &r);
+	CHECK(r.steady == 200000 && r.steady_kept == sum.steady);
+	CHECK_NEAR(r.flops.median, 50e9, 2e9);  /* evenly thinned: still the middle */
+	CHECK_NEAR(r.flops.max, 100e9, 0);
+	summary_done(&sum);
+}
+
 static void summary_without_timestamps_should_say_so(void)
 {
 	Summary sum;
@@ -123,6 +145,7 @@ int main(void)
 	RUN(csv_row_should_carry_every_field);
 	RUN(json_row_should_parse_back);
 	RUN(summary_should_cover_steady_samples_only);
+	RUN(summary_should_stay_bounded_over_long_sessions);
 	RUN(summary_without_timestamps_should_say_so);
 	return CHECK_DONE();
 }
