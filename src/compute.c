@@ -2,7 +2,7 @@
 
 #include <stdlib.h>
 
-#include "shader.h"
+#include "fileio.h"
 
 #include <string.h>
 #include <time.h>
@@ -158,7 +158,8 @@ bool compute_create(Compute *c, const VkCtx *ctx, const DeviceInfo *d,
 	 * start (drivers ignore data from another device or version) */
 	VkPipelineCache cache = VK_NULL_HANDLE;
 	size_t clen = 0;
-	void *cdata = s->pipeline_cache ? shader_read_whole(s->pipeline_cache, &clen) : NULL;
+	char why[ERR_LEN];
+	void *cdata = s->pipeline_cache ? fileio_read(s->pipeline_cache, 256u << 20, &clen, why, sizeof why) : NULL;
 	VkPipelineCacheCreateInfo pcci = {
 		.sType = VK_STRUCTURE_TYPE_PIPELINE_CACHE_CREATE_INFO,
 		.initialDataSize = cdata ? clen : 0,
@@ -176,7 +177,7 @@ bool compute_create(Compute *c, const VkCtx *ctx, const DeviceInfo *d,
 		void *out = NULL;
 		if (pr == VK_SUCCESS && vkGetPipelineCacheData(c->dev, cache, &n, NULL) == VK_SUCCESS && n &&
 		    (out = malloc(n)) && vkGetPipelineCacheData(c->dev, cache, &n, out) == VK_SUCCESS)
-			shader_write_whole(s->pipeline_cache, out, n);
+			fileio_write(s->pipeline_cache, out, n);
 		free(out);
 		vkDestroyPipelineCache(c->dev, cache, NULL);
 	}

@@ -1,4 +1,5 @@
 #include "shader.h"
+#include "fileio.h"
 #include "paths.h"
 
 #include <errno.h>
@@ -19,55 +20,12 @@ static uint64_t fnv1a(uint64_t h, const void *p, size_t n)
 	return h;
 }
 
-static char *read_file(const char *path, size_t *len, char *err)
-{
-	FILE *f = fopen(path, "rb");
-	if (!f) {
-		snprintf(err, ERR_LEN, "cannot open shader %s: %s", path, strerror(errno));
-		return NULL;
-	}
-	char *buf = NULL;
-	size_t cap = 0, n = 0;
-	for (;;) {
-		if (n + 4096 + 1 > cap) {
-			cap = cap ? cap * 2 : 16384;
-			if (cap > (64u << 20)) {
-				snprintf(err, ERR_LEN, "shader %s is larger than 64 MiB", path);
-				goto fail;
-			}
-			char *g = realloc(buf, cap);
-			if (!g) {
-				snprintf(err, ERR_LEN, "out of memory reading %s", path);
-				goto fail;
-			}
-			buf = g;
-		}
-		size_t got = fread(buf + n, 1, cap - n - 1, f);
-		n += got;
-		if (got == 0) {
-			if (ferror(f)) {
-				snprintf(err, ERR_LEN, "cannot read shader %s: %s", path, strerror(errno));
-				goto fail;
-			}
-			break;
-		}
-	}
-	fclose(f);
-	buf[n] = '\0';
-	*len = n;
-	return buf;
-fail:
-	free(buf);
-	fclose(f);
-	return NULL;
-}
-
 int shader_compile_file(const char *path, const ShaderDefine *defs, size_t ndefs,
                         Spirv *out, char *err)
 {
 	memset(out, 0, sizeof *out);
 	size_t len;
-	char *src = read_file(path, &len, err);
+	char *src = fileio_read(path, 64u << 20, &len, err, ERR_LEN);
 	if (!src)
 		return -1;
 
@@ -147,50 +105,6 @@ bool shader_cache_dir(char *out, size_t len)
 	return mkdir(out, 0755) == 0 || errno == EEXIST;
 }
 
-/* Reads a whole small file; NULL if absent or unreadable. */
-static void *slurp(const char *path, size_t *len)
-{
-	FILE *f = fopen(path, "rb");
-	if (!f)
-		return NULL;
-	void *buf = NULL;
-	if (fseek(f, 0, SEEK_END) == 0) {
-		long n = ftell(f);
-		if (n > 0 && n < (64l << 20) && fseek(f, 0, SEEK_SET) == 0 && (buf = malloc((size_t)n))) {
-			if (fread(buf, 1, (size_t)n, f) != (size_t)n) {
-				free(buf);
-				buf = NULL;
-			} else {
-				*len = (size_t)n;
-			}
-		}
-	}
-	fclose(f);
-	return buf;
-}
-
-/* Writes a file whole: a temporary beside it, then rename. */
-bool shader_write_whole(const char *path, const void *data, size_t len)
-{
-	char tmp[4200];
-	snprintf(tmp, sizeof tmp, "%s.tmp.%d", path, (int)getpid());
-	FILE *f = fopen(tmp, "wb");
-	if (!f)
-		return false;
-	bool ok = fwrite(data, 1, len, f) == len;
-	ok = fclose(f) == 0 && ok;
-	if (ok)
-		ok = rename(tmp, path) == 0;
-	if (!ok)
-		unlink(tmp);
-	return ok;
-}
-
-void *shader_read_whole(const char *path, size_t *len)
-{
-	return slurp(path, len);
-}
-
 int shader_compile_cached(const char *path, const ShaderDefine *defs, size_t ndefs, const char *cache_dir,
                           Spirv *out, bool *hit, char *err)
 {
@@ -199,7 +113,8 @@ int shader_compile_cached(const char *path, const ShaderDefine *defs, size_t nde
 		return shader_compile_file(path, defs, ndefs, out, err);
 	/* the key: the source, the defines and this compiler */
 	size_t len;
-	char *src = slurp(path, &len);
+	char why[ERR_LEN];
+	char *src = fileio_read(path, 64u << 20, &len, why, sizeof why);
 	if (!src)
 		return shader_compile_file(path, defs, ndefs, out, err); /* reports the error */
 	uint64_t h = fnv1a(0xcbf29ce484222325ull, src, len);
@@ -215,7 +130,7 @@ int shader_compile_cached(const char *path, const ShaderDefine *defs, size_t nde
 	char cpath[4200];
 	snprintf(cpath, sizeof cpath, "%s/spirv-%016llx.spv", cache_dir, (unsigned long long)h);
 	size_t n = 0;
-	uint32_t *words = slurp(cpath, &n);
+	uint32_t *words = (uint32_t *)fileio_read(cpath, 64u << 20, &n, why, sizeof why);
 	if (words && n >= 20 && n % 4 == 0 && words[0] == 0x07230203u) { /* SPIR-V magic */
 		memset(out, 0, sizeof *out);
 		out->words = words;
@@ -226,10 +141,10 @@ int shader_compile_cached(const char *path, const ShaderDefine *defs, size_t nde
 		int rc = shader_compile_file(path, defs, ndefs, out, err);
 		if (rc < 0)
 			return rc;
-		shader_write_whole(cpath, out->words, out->size);
+		fileio_write(cpath, out->words, out->size);
 	}
 	/* the log's shader hash stays that of the source and defines */
-	char *again = slurp(path, &len);
+	char *again = fileio_read(path, 64u << 20, &len, why, sizeof why);
 	uint64_t sh = again ? fnv1a(0xcbf29ce484222325ull, again, len) : 0;
 	free(again);
 	for (size_t i = 0; i < ndefs; i++) {

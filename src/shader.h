@@ -35,11 +35,6 @@ void shader_free(Spirv *s);
 int shader_compile_cached(const char *path, const ShaderDefine *defs, size_t ndefs, const char *cache_dir,
                           Spirv *out, bool *hit, char *err);
 
-/* Whole-file helpers for the caches: a write goes to a temporary file and is
- * renamed into place; a read returns malloc'd bytes or NULL. */
-bool shader_write_whole(const char *path, const void *data, size_t len);
-void *shader_read_whole(const char *path, size_t *len);
-
 /* $XDG_CACHE_HOME/flopscope (or ~/.cache/flopscope), created if missing;
  * false when it cannot be made. */
 bool shader_cache_dir(char *out, size_t len);

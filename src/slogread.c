@@ -1,5 +1,7 @@
 #include "slogread.h"
 
+#include "fileio.h"
+
 #include <cjson/cJSON.h>
 #include <errno.h>
 #include <stdio.h>
@@ -226,45 +228,13 @@ int slog_parse(const char *text, size_t len, const char *name, SessionData *d, c
 int slog_read(const char *path, SessionData *out, char *err, size_t errlen)
 {
 	memset(out, 0, sizeof *out);
-	FILE *f = fopen(path, "rb");
-	if (!f) {
-		snprintf(err, errlen, "cannot open %s: %s", path, strerror(errno));
+	size_t n;
+	char *buf = fileio_read(path, MAX_LOG_BYTES, &n, err, errlen);
+	if (!buf)
 		return -1;
-	}
-	char *buf = NULL;
-	size_t n = 0, cap = 0;
-	for (;;) {
-		if (n + 65536 > cap) {
-			cap = cap ? cap * 2 : 1 << 20;
-			if (cap > MAX_LOG_BYTES) {
-				snprintf(err, errlen, "%s is larger than 2 GiB", path);
-				goto fail;
-			}
-			char *g = realloc(buf, cap);
-			if (!g) {
-				snprintf(err, errlen, "out of memory reading %s", path);
-				goto fail;
-			}
-			buf = g;
-		}
-		size_t got = fread(buf + n, 1, cap - n, f);
-		n += got;
-		if (got == 0) {
-			if (ferror(f)) {
-				snprintf(err, errlen, "cannot read %s: %s", path, strerror(errno));
-				goto fail;
-			}
-			break;
-		}
-	}
-	fclose(f);
-	int rc = slog_parse(buf ? buf : "", n, path, out, err, errlen);
+	int rc = slog_parse(buf, n, path, out, err, errlen);
 	free(buf);
 	return rc;
-fail:
-	fclose(f);
-	free(buf);
-	return -1;
 }
 
 void session_data_done(SessionData *d)

@@ -1,5 +1,7 @@
 #include "theme.h"
 
+#include "fileio.h"
+
 #include <cjson/cJSON.h>
 #include <dirent.h>
 #include <errno.h>
@@ -197,27 +199,13 @@ bool theme_load(const char *name_or_path, const char *dir, Theme *t, char *err, 
 		snprintf(path, sizeof path, "%s/%s.json", dir, name_or_path);
 
 	theme_default(t);
-	FILE *f = fopen(path, "rb");
-	if (!f) {
-		snprintf(err, errlen, "theme %s: %s", path, strerror(errno));
-		return false;
-	}
-	enum { MAX = 1 << 20 };
-	char *buf = malloc(MAX + 1);
-	if (!buf) {
-		fclose(f);
-		snprintf(err, errlen, "theme %s: out of memory", path);
-		return false;
-	}
-	size_t len = fread(buf, 1, MAX + 1, f);
-	bool rd_err = ferror(f);
-	fclose(f);
-	if (rd_err || len > MAX) {
-		snprintf(err, errlen, "theme %s: %s", path, rd_err ? "read error" : "larger than 1 MiB");
-		free(buf);
-		return false;
-	}
+	size_t len;
 	char why[512];
+	char *buf = fileio_read(path, 1u << 20, &len, why, sizeof why);
+	if (!buf) {
+		snprintf(err, errlen, "theme: %s", why);
+		return false;
+	}
 	bool ok = theme_parse(buf, len, t, why, sizeof why);
 	free(buf);
 	if (!ok)
