@@ -206,8 +206,8 @@ void summary_result(const Summary *s, SummaryResult *r)
 	r->gpu_timed = s->gpu_timed;
 	r->verified = s->verified;
 	stats_compute(s->steady_flops, s->steady, &r->flops);
-	r->jumps = s->jumps.jumps;
 	r->njumps = s->jumps.njumps;
+	memcpy(r->jumps, s->jumps.jumps, r->njumps * sizeof *r->jumps);
 	r->implausible = s->implausible;
 	double span_ms = s->duty_last_ms - s->duty_first_ms;
 	r->duty = s->duty_n >= 3 && span_ms > 0 ? s->duty_gpu_ns * 1e-6 / span_ms : NAN;

@@ -54,7 +54,7 @@ typedef struct SummaryResult {
 	size_t steady_kept;     /* of them in the statistics (fewer once thinned) */
 	Stats flops;            /* over steady samples; n == 0 if none */
 	double ratio_median;    /* NaN without GPU timing */
-	const Jump *jumps;      /* points into the Summary */
+	Jump jumps[JUMP_MAX];   /* a copy: the result outlives the Summary */
 	size_t njumps;
 	double plateau_ms;      /* time to plateau; NaN if none */
 	double plateau_flops;

@@ -233,20 +233,22 @@ assert s["type"] == "session" and s["timing"] == "gpu"' || die "session record i
 t_log_after_kill_9_should_read_back_to_the_last_line() {
 	"$FS" llvm --duration 0 --log "$T/k.jsonl" >/dev/null 2>&1 &
 	pid=$!
-	for _ in $(seq 200); do [ -f "$T/k.jsonl" ] && [ "$(wc -l <"$T/k.jsonl")" -ge 25 ] && break; sleep 0.05; done
+	for _ in $(seq 600); do [ -f "$T/k.jsonl" ] && [ "$(wc -l <"$T/k.jsonl")" -ge 15 ] && break; sleep 0.05; done
 	kill -9 "$pid"
 	wait "$pid" 2>/dev/null
 	lines=$(wc -l <"$T/k.jsonl")
-	[ "$lines" -ge 25 ] || die "only $lines lines"
+	[ "$lines" -ge 15 ] || die "only $lines lines"
 	"$FS" --replay "$T/k.jsonl" --format csv >"$T/k.csv" 2>"$T/k.err" || die "replay exit $?: $(cat "$T/k.err")"
 	n=$(($(wc -l <"$T/k.csv") - 1))
-	[ "$n" -ge $((lines - 1)) ] || die "$n samples from $lines lines"
+	recorded=$(grep -c '"type":"sample"' "$T/k.jsonl")
+	# every complete sample line reads back (the last may be cut mid-line)
+	[ "$n" -ge $((recorded - 1)) ] && [ "$n" -le "$recorded" ] || die "$n samples from $recorded sample lines"
 }
 
 t_sigint_should_close_the_log_with_a_summary() {
 	"$FS" llvm --duration 0 --format csv --log "$T/i.jsonl" >/dev/null 2>&1 &
 	pid=$!
-	for _ in $(seq 200); do [ -f "$T/i.jsonl" ] && [ "$(wc -l <"$T/i.jsonl")" -ge 10 ] && break; sleep 0.05; done
+	for _ in $(seq 600); do [ -f "$T/i.jsonl" ] && [ "$(wc -l <"$T/i.jsonl")" -ge 10 ] && break; sleep 0.05; done
 	kill -INT "$pid"
 	wait "$pid" || die "exit $?"
 	tail -1 "$T/i.jsonl" | grep -q '"type":"summary"' || die "last line: $(tail -1 "$T/i.jsonl")"

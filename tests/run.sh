@@ -6,6 +6,9 @@
 # non-zero without a FAIL line counts as one failure.
 set -u
 cd "$(dirname "$0")/.."
+# B: the build folder to test (build, build-asan, build-tsan)
+B=${B:-build}
+export FS=${FS:-$B/flopscope}
 pass=0
 fail=0
 log=$(mktemp)
@@ -29,8 +32,16 @@ case "${1:-all}" in
 tsan)
 	suite build/tsan/ring_stress
 	;;
+sanitized)
+	# everything but the separate ring stress binary, against $B
+	for t in "$B"/tests/test_*; do
+		case "$t" in *.o|*.d) continue ;; esac
+		suite "$t"
+	done
+	suite tests/integration.sh
+	;;
 all)
-	for t in build/tests/test_*; do
+	for t in "$B"/tests/test_*; do
 		case "$t" in *.o|*.d) continue ;; esac
 		suite "$t"
 	done
@@ -38,7 +49,7 @@ all)
 	suite tests/integration.sh
 	;;
 *)
-	echo "usage: tests/run.sh [all|tsan]" >&2
+	echo "usage: tests/run.sh [all|tsan|sanitized]" >&2
 	exit 2
 	;;
 esac
