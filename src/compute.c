@@ -334,9 +334,45 @@ fail:
 	return false;
 }
 
+/* Test-only fault injection: FLOPSCOPE_FAULT=KIND@N makes the N-th
+ * submission fail as a driver would (device_lost, oom) or never finish
+ * (timeout). Read once; unset in normal use. */
+static VkResult injected_fault(uint64_t n)
+{
+	static int kind = -1;
+	static uint64_t at;
+	if (kind < 0) {
+		const char *f = getenv("FLOPSCOPE_FAULT");
+		char name[32];
+		unsigned long long when;
+		kind = 0;
+		if (f && sscanf(f, "%31[a-z_]@%llu", name, &when) == 2) {
+			at = when;
+			kind = !strcmp(name, "device_lost") ? 1 : !strcmp(name, "oom") ? 2 : !strcmp(name, "timeout") ? 3 : 0;
+		}
+	}
+	if (!kind || n != at)
+		return VK_SUCCESS;
+	return kind == 1 ? VK_ERROR_DEVICE_LOST : kind == 2 ? VK_ERROR_OUT_OF_DEVICE_MEMORY : VK_TIMEOUT;
+}
+
 static bool submit(Compute *c, unsigned slot, char *err, VkResult *vr)
 {
 	VkResult vk_last = VK_SUCCESS;
+	VkResult fault = injected_fault(++c->submissions);
+	if (fault == VK_TIMEOUT) { /* as if the dispatch never finished */
+		GroupCount g = c->slot_groups[slot];
+		snprintf(err, ERR_LEN, "the device did not finish a dispatch of %u x %u x %u groups "
+		         "within %.1f s (vkWaitForFences: VK_TIMEOUT)", g.x, g.y, g.z,
+		         (double)c->fence_timeout_ns * 1e-9);
+		*vr = VK_TIMEOUT;
+		return false;
+	}
+	if (fault != VK_SUCCESS) {
+		snprintf(err, ERR_LEN, "vkQueueSubmit failed: %s (injected by FLOPSCOPE_FAULT)", vk_result_str(fault));
+		*vr = fault;
+		return false;
+	}
 	VkSubmitInfo si = {
 		.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO,
 		.commandBufferCount = 1,

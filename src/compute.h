@@ -55,6 +55,7 @@ typedef struct Compute {
 	double ts_period_ns;
 	uint64_t fence_timeout_ns;
 	bool cache_loaded;             /* pipeline cache data was given to the driver */
+	uint64_t submissions;          /* counted for FLOPSCOPE_FAULT (tests) */
 	double pipeline_ms;            /* vkCreateComputePipelines */
 } Compute;
 

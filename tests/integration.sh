@@ -9,7 +9,8 @@ T=$(mktemp -d)
 # A failed tmux test must not leave flopscope running: the server goes, with its panes.
 trap 'tmux -S "$T/tmux.sock" kill-server 2>/dev/null; rm -rf "$T"' EXIT
 
-die() { echo "  $*" >&2; return 1; }
+# Each test runs in a subshell of its own: die ends it, also from inside a loop.
+die() { echo "  $*" >&2; exit 1; }
 # every run writes a session log by default: keep them in the test's folder
 export XDG_STATE_HOME="$T/state"
 
@@ -409,6 +410,44 @@ t_make_install_should_give_a_working_program_and_man_page() {
 	done
 }
 
+# --- faults and signals ------------------------------------------------------
+t_device_faults_should_stop_cleanly_and_keep_the_log() {
+	for f in "device_lost@12:VK_ERROR_DEVICE_LOST" "oom@5:VK_ERROR_OUT_OF_DEVICE_MEMORY" \
+	         "timeout@8:did not finish a dispatch of .* \\(vkWaitForFences: VK_TIMEOUT\\)"; do
+		FLOPSCOPE_FAULT=${f%%:*} "$FS" llvm --duration 3 --log "$T/f.jsonl" --format csv >"$T/f.csv" 2>"$T/f.err"
+		rc=$?
+		[ "$rc" = 1 ] || die "${f%%:*}: exit $rc"
+		grep -Eq "^flopscope: .*${f#*:}" "$T/f.err" || die "${f%%:*}: $(cat "$T/f.err")"
+		tail -2 "$T/f.jsonl" | head -1 | grep -q '"type":"error"' || die "${f%%:*}: no error record"
+		tail -1 "$T/f.jsonl" | grep -q '"type":"summary"' || die "${f%%:*}: no summary"
+		[ "$(($(wc -l <"$T/f.csv") - 1))" = "$(grep -c '"type":"sample"' "$T/f.jsonl")" ] ||
+			die "${f%%:*}: printed and logged samples differ"
+	done
+}
+
+t_signals_should_end_headless_runs_with_a_summary() {
+	for sig in TERM HUP; do
+		"$FS" llvm --duration 0 --log "$T/s.jsonl" >"$T/out" 2>"$T/err" &
+		pid=$!
+		for _ in $(seq 600); do grep -q 'ms ' "$T/out" 2>/dev/null && break; sleep 0.05; done
+		kill -$sig "$pid"
+		wait "$pid"
+		rc=$?
+		[ "$rc" = 0 ] || die "SIG$sig: exit $rc: $(cat "$T/err")"
+		grep -q '^Summary: ' "$T/out" || die "SIG$sig: no summary"
+		tail -1 "$T/s.jsonl" | grep -q '"type":"summary"' || die "SIG$sig: log not closed"
+	done
+}
+
+t_closed_stdin_or_unknown_terminal_should_print_the_table() {
+	"$FS" llvm --duration 0.3 --no-log <&- >"$T/out" 2>&1 || die "stdin closed: exit $?"
+	grep -q '^Summary: ' "$T/out" || die "stdin closed: $(head -3 "$T/out")"
+	TERM=no-such-terminal script -qec "$FS llvm --duration 0.3 --no-log" /dev/null >"$T/out" 2>&1 ||
+		die "unknown TERM: exit $?"
+	grep -q 'cannot use this terminal (TERM=no-such-terminal)' "$T/out" || die "$(head -3 "$T/out")"
+	grep -q 'Summary: ' "$T/out" || die "unknown TERM: no table"
+}
+
 # --- the dashboard, driven through tmux -------------------------------------
 TM() { tmux -S "$T/tmux.sock" "$@"; }
 screen() { TM capture-pane -p -t fs 2>/dev/null; }
@@ -510,6 +549,27 @@ t_dashboard_d_should_return_to_the_picker_and_ascii_without_utf8() {
 	TM send-keys -t fs q
 	wait_exit || return 1
 	[ "$(cat "$T/exit")" = 0 ] || die "exit status $(cat "$T/exit")"
+}
+
+t_dashboard_device_lost_should_show_it_and_restore_the_terminal() {
+	start_ui FLOPSCOPE_FAULT=device_lost@15 "$FS" llvm --log "$T/dl.jsonl" || return 1
+	wait_for 'VK_ERROR_DEVICE_LOST' || return 1
+	wait_for 'flopscope +ERROR' || return 1
+	TM send-keys -t fs q
+	wait_exit || return 1
+	[ "$(cat "$T/exit")" = 1 ] || die "exit status $(cat "$T/exit")"
+	[ "$(TM display -p -t fs '#{alternate_on}')" = 0 ] || die "terminal not restored"
+	tail -1 "$T/dl.jsonl" | grep -q '"type":"summary"' || die "log not closed"
+}
+
+t_dashboard_sigterm_should_restore_the_terminal() {
+	start_ui "$FS" llvm --no-log || return 1
+	wait_for 'FLOPS at the target time' || return 1
+	pkill -TERM -f "^$FS llvm --no-log" || die "no process"
+	wait_exit || return 1
+	[ "$(cat "$T/exit")" = 0 ] || die "exit status $(cat "$T/exit")"
+	[ "$(TM display -p -t fs '#{alternate_on}')" = 0 ] || die "terminal not restored"
+	screen | grep -q '^Summary: ' || die "no summary: $(screen)"
 }
 
 t_dashboard_without_terminal_type_should_print_the_table() {
