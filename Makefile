@@ -14,7 +14,7 @@ LDLIBS  += $(shell pkg-config --libs $(PKGS) 2>/dev/null) $(SHADERC) -lpthread -
 
 B       ?= build
 # Pure modules: no Vulkan, no terminal. Unit tests link only these.
-PURE    := fmt fileio adapt stats ring devsel cli workload report slog slogread compare svg jump peak devinfo telemetry
+PURE    := fmt fileio csvread adapt stats ring devsel cli workload report slog slogread compare svg jump peak devinfo telemetry
 ENGINE  := err paths vkctx shader compute engine listing headless offline
 # ui/: pure pieces (unit-tested) and the curses screens.
 UI_PURE := theme plot layout history
@@ -27,13 +27,13 @@ UNIT    := $(patsubst tests/unit/%.c,$(B)/tests/%,$(wildcard tests/unit/test_*.c
 # Debian packages needed to build, run and test.
 DEB_PKGS := gcc make pkg-config libvulkan-dev mesa-vulkan-drivers vulkan-validationlayers \
             libncurses-dev libcjson-dev libshaderc-dev glslang-dev spirv-tools tmux \
-            python3 man-db procps
+            python3 man-db procps clang libclang-rt-14-dev
 SUDO    := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 PREFIX  ?= /usr/local
 DESTDIR ?=
 
-.PHONY: all deps run test unit integration check-asan check-tsan bench clean install uninstall
+.PHONY: all deps run test unit integration check-asan check-tsan fuzz bench clean install uninstall
 all: $(B)/flopscope
 
 $(B)/flopscope: $(OBJ)
@@ -113,7 +113,24 @@ uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/flopscope $(DESTDIR)$(PREFIX)/share/man/man1/flopscope.1
 	rm -rf $(DESTDIR)$(PREFIX)/share/flopscope
 
+# libFuzzer harnesses (clang), each run for FUZZ_SECONDS from tests/fuzz/corpus.
+FUZZ_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -g -O1 \
+              -fsanitize=fuzzer,address,undefined -Isrc -Iui $(shell pkg-config --cflags libcjson)
+FUZZ_LIBS   = $(shell pkg-config --libs libcjson) -lm
+build-fuzz/fuzz_theme: tests/fuzz/fuzz_theme.c ui/theme.c src/fileio.c
+	@mkdir -p build-fuzz
+	clang $(FUZZ_CFLAGS) -o $@ $^ $(FUZZ_LIBS)
+build-fuzz/fuzz_log: tests/fuzz/fuzz_log.c src/slogread.c src/fileio.c
+	@mkdir -p build-fuzz
+	clang $(FUZZ_CFLAGS) -o $@ $^ $(FUZZ_LIBS)
+build-fuzz/fuzz_csv: tests/fuzz/fuzz_csv.c src/csvread.c
+	@mkdir -p build-fuzz
+	clang $(FUZZ_CFLAGS) -o $@ $^ $(FUZZ_LIBS)
+
+fuzz: deps build-fuzz/fuzz_theme build-fuzz/fuzz_log build-fuzz/fuzz_csv
+	tests/fuzz/run.sh
+
 clean:
-	rm -rf build build-asan build-tsan
+	rm -rf build build-asan build-tsan build-fuzz
 
 -include $(OBJ:.o=.d) $(UNIT:=.d)

@@ -10,6 +10,8 @@
 #include <cjson/cJSON.h>
 
 #include "compare.h"
+#include "csvread.h"
+#include "fileio.h"
 #include "jump.h"
 #include "fmt.h"
 #include "report.h"
@@ -250,95 +252,20 @@ out:
 	return rc;
 }
 
-/* A CSV with a header naming t_ms and flops (a steady column, if present,
- * keeps the samples at the target time). Fills t and x; messages name the
- * line. */
+/* A CSV file with t_ms and flops columns (see csvread.h). */
 static bool read_csv(const char *path, double **t, double **x, size_t *n)
 {
-	FILE *f = fopen(path, "r");
-	if (!f) {
-		fprintf(stderr, "flopscope: cannot open %s: %s\n", path, strerror(errno));
+	char err[1024];
+	size_t len;
+	char *text = fileio_read(path, 1u << 30, &len, err, sizeof err);
+	if (!text) {
+		fprintf(stderr, "flopscope: %s\n", err);
 		return false;
 	}
-	char line[4096];
-	size_t lineno = 0, cap = 0;
-	int ct = -1, cf = -1, cs = -1;
-	bool ok = true;
-	*t = *x = NULL;
-	*n = 0;
-	while (fgets(line, sizeof line, f)) {
-		lineno++;
-		line[strcspn(line, "\r\n")] = '\0';
-		if (!line[0] || line[0] == '#')
-			continue;
-		if (ct < 0) { /* the header */
-			int col = 0;
-			for (char *tok = strtok(line, ","); tok; tok = strtok(NULL, ","), col++) {
-				while (*tok == ' ')
-					tok++;
-				if (!strcmp(tok, "t_ms")) ct = col;
-				else if (!strcmp(tok, "flops")) cf = col;
-				else if (!strcmp(tok, "steady")) cs = col;
-			}
-			if (ct < 0 || cf < 0) {
-				fprintf(stderr, "flopscope: %s:%zu: the header has no t_ms and flops columns\n", path, lineno);
-				ok = false;
-				break;
-			}
-			continue;
-		}
-		double vt = NAN, vf = NAN, vs = 1;
-		int col = 0;
-		char *save = line;
-		for (char *tok = strsep(&save, ","); tok; tok = strsep(&save, ","), col++) {
-			char *end;
-			double v = strtod(tok, &end);
-			if (col == ct || col == cf || col == cs) {
-				if (end == tok || *end) {
-					fprintf(stderr, "flopscope: %s:%zu: column %d is not a number: \"%.40s\"\n", path,
-					        lineno, col + 1, tok);
-					ok = false;
-					break;
-				}
-				if (col == ct) vt = v;
-				if (col == cf) vf = v;
-				if (col == cs) vs = v;
-			}
-		}
-		if (!ok)
-			break;
-		if (isnan(vt) || isnan(vf)) {
-			fprintf(stderr, "flopscope: %s:%zu: too few columns\n", path, lineno);
-			ok = false;
-			break;
-		}
-		if (!vs)
-			continue;
-		if (*n == cap) {
-			cap = cap ? cap * 2 : 256;
-			double *gt = realloc(*t, cap * sizeof *gt), *gx = gt ? realloc(*x, cap * sizeof *gx) : NULL;
-			if (gt)
-				*t = gt;
-			if (!gt || !gx) {
-				fprintf(stderr, "flopscope: out of memory reading %s\n", path);
-				ok = false;
-				break;
-			}
-			*x = gx;
-		}
-		(*t)[*n] = vt;
-		(*x)[(*n)++] = vf;
-	}
-	if (ok && ct < 0) {
-		fprintf(stderr, "flopscope: %s: no header line with t_ms and flops\n", path);
-		ok = false;
-	}
-	fclose(f);
-	if (!ok) {
-		free(*t);
-		free(*x);
-		*t = *x = NULL;
-	}
+	bool ok = csv_parse_series(text, len, path, t, x, n, err, sizeof err) == 0;
+	if (!ok)
+		fprintf(stderr, "flopscope: %s\n", err);
+	free(text);
 	return ok;
 }
 

@@ -13,6 +13,9 @@ trap 'tmux -S "$T/tmux.sock" kill-server 2>/dev/null; rm -rf "$T"' EXIT
 die() { echo "  $*" >&2; exit 1; }
 # every run writes a session log by default: keep them in the test's folder
 export XDG_STATE_HOME="$T/state"
+# every run under VK_LAYER_KHRONOS_validation (synchronization validation
+# too): any message it reports makes flopscope exit 1, failing the test
+export FLOPSCOPE_VALIDATE=1
 
 # A 2 s headless run in CSV, shared by several tests (run once).
 csv_run() {
@@ -494,9 +497,13 @@ t_dashboard_should_pick_run_pause_resize_and_quit() {
 	TM send-keys -t fs '?'
 	wait_for 'this help' || return 1
 	TM send-keys -t fs x
-	TM resize-window -t fs -x 60 -y 20
+	TM resize-window -t fs -x 20 -y 5
 	wait_for 'terminal too small' || return 1
-	TM resize-window -t fs -x 100 -y 30
+	# resizing again and again while it runs
+	for size in 60x20 130x40 80x24 100x30 81x25 200x50 100x30; do
+		TM resize-window -t fs -x "${size%x*}" -y "${size#*x}"
+		sleep 0.05
+	done
 	wait_for 'FLOPS at the target time' || return 1
 	TM send-keys -t fs ' '
 	wait_for 'PAUSED' || return 1
