@@ -2,6 +2,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 #include "check.h"
 #include "history.h"
@@ -74,6 +75,21 @@ static void shipped_themes_should_load(void)
 	char err[600];
 	CHECK(!theme_load("nosuch", "themes", &t, err, sizeof err));
 	CHECK(strstr(err, "themes/nosuch.json: No such file"));
+	/* a theme file over 1 MiB is refused, not parsed */
+	char path[64];
+	snprintf(path, sizeof path, "/tmp/flopscope-huge-%d.json", (int)getpid());
+	FILE *f = fopen(path, "w");
+	CHECK(f != NULL);
+	if (f) {
+		fputs("{\"roles\":{}, \"pad\":\"", f);
+		for (int i = 0; i < (1 << 20); i++)
+			fputc('x', f);
+		fputs("\"}", f);
+		fclose(f);
+		CHECK(!theme_load(path, "themes", &t, err, sizeof err));
+		CHECK(strstr(err, "is larger than 1048576 bytes"));
+		remove(path);
+	}
 }
 
 /* Compares the canvas, row by row, with a file under tests/golden/. */
