@@ -294,19 +294,24 @@ static bool record(Compute *c, unsigned slot, GroupCount g, const void *push, bo
 		.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT,
 	};
 	VK_TRY(vkBeginCommandBuffer(cmd, &bi));
+	/* Only a checked dispatch resets the group counter and fills the slots:
+	 * the others go straight to the shader, which keeps the device's work
+	 * between two dispatches to one barrier. */
 	if (after_previous) /* the previous submission's shader and copies first */
 		barrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT,
 		        VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT,
-		        VK_PIPELINE_STAGE_TRANSFER_BIT,
-		        VK_ACCESS_TRANSFER_WRITE_BIT | VK_ACCESS_TRANSFER_READ_BIT);
+		        readback ? VK_PIPELINE_STAGE_TRANSFER_BIT : VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+		        readback ? VK_ACCESS_TRANSFER_WRITE_BIT | VK_ACCESS_TRANSFER_READ_BIT
+		                 : VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
 	if (c->timestamps)
 		vkCmdResetQueryPool(cmd, c->queries[slot], 0, 2);
-	vkCmdFillBuffer(cmd, c->result, 0, 16, 0);
-	if (readback)
+	if (readback) {
+		vkCmdFillBuffer(cmd, c->result, 0, 16, 0);
 		vkCmdFillBuffer(cmd, c->result, 16, VK_WHOLE_SIZE, 0xffffffffu);
-	barrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT,
-	        VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
-	        VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
+		barrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT,
+		        VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+		        VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
+	}
 	vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, c->pipeline);
 	vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, c->layout, 0, 1, &c->set, 0, NULL);
 	if (c->push_size)

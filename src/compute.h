@@ -72,9 +72,9 @@ void compute_destroy(Compute *c);
 
 /* Records and runs one dispatch of g groups, timed as Gridwise does: queue
  * idle, clock, submit, fence, clock; plus timestamp queries around the
- * dispatch when the queue family has them. The first 16 bytes of the result
- * buffer are zeroed before the dispatch. With readback the rest is first
- * filled with 0xff bytes and the whole buffer is copied to host memory, which
+ * dispatch when the queue family has them. With readback the group counter
+ * (the first 16 bytes) is zeroed and the slots filled with 0xff bytes before
+ * the dispatch, and the whole buffer is copied to host memory after it, which
  * compute_results() then returns. *vr receives the failing VkResult. */
 bool compute_dispatch(Compute *c, GroupCount g, const void *push, bool readback,
                       DispatchTiming *t, VkResult *vr, char *err);
