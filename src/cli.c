@@ -26,6 +26,8 @@ const char cli_usage[] =
 	"                     when stdout is not a terminal)\n"
 	"  --format FMT       headless output: table (default), csv, json (JSON Lines)\n"
 	"  --target-ms MS     wanted time of one dispatch (default 20)\n"
+	"  --workload NAME    fp32 (default), fp64, int32\n"
+	"  --list-workloads   the workloads and whether the chosen device runs them\n"
 	"  --duration S       seconds to measure (default: 3 headless, until quit in\n"
 	"                     the dashboard; 0 = until stopped with Ctrl-C or q)\n"
 	"  --log PATH         write the session log (JSON Lines) to PATH; by default\n"
@@ -146,7 +148,7 @@ int cli_parse(int argc, char **argv, Options *o, char *err, size_t errlen)
 			val = eq + 1;
 
 		static const char *const with_value[] = {
-			"--format", "--target-ms", "--duration", "--shader-dir", "--theme", "--fps", "--log", "--replay", "--compare", "--export", "--svg", "--analyze",
+			"--format", "--target-ms", "--duration", "--shader-dir", "--theme", "--fps", "--log", "--replay", "--compare", "--export", "--svg", "--analyze", "--workload",
 		};
 		bool needs = false;
 		for (size_t k = 0; k < sizeof with_value / sizeof *with_value; k++)
@@ -198,6 +200,10 @@ int cli_parse(int argc, char **argv, Options *o, char *err, size_t errlen)
 			if (parse_number(name, val, 0, CLI_MAX_DURATION_S, false, &o->duration_s, err, errlen))
 				return -1;
 			o->duration_given = true;
+		} else if (!strcmp(name, "--workload")) {
+			o->workload = val;
+		} else if (!strcmp(name, "--list-workloads")) {
+			o->list_workloads = true;
 		} else if (!strcmp(name, "--analyze")) {
 			o->analyze = val;
 		} else if (!strcmp(name, "--replay")) {

@@ -22,6 +22,8 @@ typedef struct Options {
 	const char *dev_word;  /* name filter or NULL */
 	const char *shader_dir;/* NULL: next to the executable */
 	unsigned fps;          /* dashboard frames a second, 1..20 */
+	const char *workload;  /* --workload NAME; NULL: fp32 */
+	bool list_workloads;
 	const char *theme;
 	const char *log;       /* --log PATH */
 	const char *replay;    /* --replay FILE */

@@ -84,10 +84,12 @@ bool compute_create(Compute *c, const VkCtx *ctx, const DeviceInfo *d,
 		.queueCount = 1,
 		.pQueuePriorities = &prio,
 	};
+	VkPhysicalDeviceFeatures features = { .shaderFloat64 = s->float64 };
 	VkDeviceCreateInfo di = {
 		.sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO,
 		.queueCreateInfoCount = 1,
 		.pQueueCreateInfos = &qi,
+		.pEnabledFeatures = &features,
 	};
 	VK_TRY(vkCreateDevice(pd, &di, NULL, &c->dev));
 	vkGetDeviceQueue(c->dev, d->queue_family, 0, &c->queue);

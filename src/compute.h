@@ -25,6 +25,7 @@ typedef struct ComputeSetup {
 	VkDeviceSize result_size;        /* bytes of the storage buffer at binding 0 */
 	uint64_t fence_timeout_ns;       /* longest wait for one dispatch */
 	const char *pipeline_cache;      /* file for VkPipelineCache data; NULL: none */
+	bool float64;                    /* enable shaderFloat64 */
 } ComputeSetup;
 
 typedef struct Compute {

@@ -9,12 +9,11 @@
 #include <unistd.h>
 #include <string.h>
 
-#define FMA_SHADER "fma_fp32.comp"
 
 static bool check_results(Engine *e, uint64_t groups, char *msg, size_t len)
 {
 	const uint32_t *hdr = compute_results(&e->comp);
-	const float *values = (const float *)((const char *)hdr + 16);
+	const void *values = (const char *)hdr + 16;
 	if (hdr[0] != (uint32_t)groups) {
 		snprintf(msg, len, "verification failed: %u of %llu workgroups ran", hdr[0],
 		         (unsigned long long)groups);
@@ -35,17 +34,24 @@ static double sample_secs(const DispatchTiming *t)
 	return (double)(t->gpu_valid ? t->gpu_ns : t->cpu_ns) * 1e-9;
 }
 
-static FmaPush push_constants(const Engine *e)
+typedef struct Push {
+	unsigned char bytes[24];
+	uint32_t size;
+} Push;
+
+static Push push_constants(const Engine *e)
 {
-	return (FmaPush){ e->params.a, e->params.b, WORKLOAD_SLOTS - 1 };
+	Push p;
+	p.size = fma_push(&e->params, WORKLOAD_SLOTS - 1, p.bytes);
+	return p;
 }
 
 static bool warm_up(Engine *e, char *err)
 {
 	DispatchTiming t;
 	VkResult vr;
-	FmaPush push = push_constants(e);
-	if (!compute_dispatch(&e->comp, adapt_initial(), &push, true, &t, &vr, err))
+	Push push = push_constants(e);
+	if (!compute_dispatch(&e->comp, adapt_initial(), push.bytes, true, &t, &vr, err))
 		return false;
 	return check_results(e, 1, err, ERR_LEN);
 }
@@ -66,7 +72,7 @@ static void fill_meta(Engine *e)
 	devinfo_driver_version_str(d, m->driver_version, sizeof m->driver_version);
 	devinfo_version_str(d->api_version, m->api_version, sizeof m->api_version);
 	m->queue_family = d->queue_family;
-	snprintf(m->workload, sizeof m->workload, "fma_fp32");
+	snprintf(m->workload, sizeof m->workload, "%s", workload_info[e->cfg.workload].name);
 	m->flop_per_invocation = e->flop_per_invocation;
 	m->local_size = e->params.local_size;
 	snprintf(m->shader_hash, sizeof m->shader_hash, "%016llx", (unsigned long long)e->shader_hash);
@@ -115,7 +121,13 @@ int engine_create(Engine *e, const EngineConfig *cfg, char *err)
 	const DeviceInfo *d = cfg->dev;
 	uint32_t max_local = d->max_group_size[0] < d->max_invocations ? d->max_group_size[0]
 	                                                               : d->max_invocations;
-	fma_params_for(&e->params, d->type == VK_PHYSICAL_DEVICE_TYPE_CPU, max_local);
+	char unsupported[256];
+	if (!workload_supported(cfg->workload, d->float64, unsupported, sizeof unsupported)) {
+		snprintf(err, ERR_LEN, "workload %s cannot run on %s: %s", workload_info[cfg->workload].name,
+		         d->name, unsupported);
+		return -2;
+	}
+	fma_params_for(&e->params, cfg->workload, d->type == VK_PHYSICAL_DEVICE_TYPE_CPU, max_local);
 	const char *shape = getenv("FLOPSCOPE_FMA_SHAPE");
 	if (shape && *shape) {
 		char why[256];
@@ -129,16 +141,18 @@ int engine_create(Engine *e, const EngineConfig *cfg, char *err)
 	e->adapt.target_s = cfg->target_ms * 1e-3;
 	memcpy(e->adapt.max, d->max_group_count, sizeof e->adapt.max);
 
-	snprintf(e->shader_path, sizeof e->shader_path, "%s/%s", cfg->shader_dir, FMA_SHADER);
+	const WorkloadInfo *wl = &workload_info[cfg->workload];
+	snprintf(e->shader_path, sizeof e->shader_path, "%s/%s", cfg->shader_dir, wl->shader);
 	char vec4s[16], unroll[16];
 	snprintf(vec4s, sizeof vec4s, "%u", e->params.vec4s);
 	snprintf(unroll, sizeof unroll, "%u", e->params.unroll);
-	ShaderDefine defs[] = { { "VEC4S", vec4s }, { "UNROLL", unroll } };
+	ShaderDefine defs[] = { { "VEC4S", vec4s }, { "UNROLL", unroll }, { wl->define, "1" } };
+	size_t ndefs = wl->define ? 3 : 2;
 	Spirv spv;
 	char cache_dir[4096], pcache[4300];
 	bool cache = !cfg->no_cache && shader_cache_dir(cache_dir, sizeof cache_dir);
 	uint64_t t0 = compute_now_ns();
-	int rc = shader_compile_cached(e->shader_path, defs, 2, cache ? cache_dir : NULL, &spv, &e->spirv_cached, err);
+	int rc = shader_compile_cached(e->shader_path, defs, ndefs, cache ? cache_dir : NULL, &spv, &e->spirv_cached, err);
 	if (rc < 0)
 		return -2;
 	e->start_shader_ms = (double)(compute_now_ns() - t0) * 1e-6;
@@ -167,8 +181,9 @@ int engine_create(Engine *e, const EngineConfig *cfg, char *err)
 		.spec_count = 2,
 		.spec_data = spec,
 		.spec_size = sizeof spec,
-		.push_size = sizeof(FmaPush),
-		.result_size = 16 + (VkDeviceSize)WORKLOAD_SLOTS * sizeof(float),
+		.push_size = push_constants(e).size,
+		.result_size = 16 + (VkDeviceSize)WORKLOAD_SLOTS * wl->elem,
+		.float64 = cfg->workload == WORKLOAD_FP64,
 		.fence_timeout_ns = (uint64_t)(timeout_s * 1e9),
 		.pipeline_cache = cache ? pcache : NULL,
 	};
@@ -197,7 +212,7 @@ int engine_create(Engine *e, const EngineConfig *cfg, char *err)
 		 * nominal figure below what its cores really run at */
 		double max_mhz = e->tel.active ? e->tel.src.max_mhz : 0;
 		long cores = sysconf(_SC_NPROCESSORS_ONLN);
-		peak_compute(d, cores > 0 ? (unsigned)cores : 0, max_mhz, &e->peak);
+		peak_compute(d, cfg->workload, cores > 0 ? (unsigned)cores : 0, max_mhz, &e->peak);
 	}
 	fill_meta(e);
 	if (cfg->log_path) {
@@ -261,7 +276,8 @@ static bool emit(Engine *e, const Pending *p, const DispatchTiming *t, bool pipe
 		.cpu_ns = t->cpu_ns,
 		.gpu_end_ns = t->gpu_valid ? t->gpu_end_ns : 0,
 		.flags = (t->gpu_valid ? SAMPLE_GPU_TIMED : 0) | (p->steady ? SAMPLE_STEADY : 0) |
-		         (p->check ? SAMPLE_VERIFIED : 0) | (pipelined ? SAMPLE_PIPELINED : 0),
+		         (p->check ? SAMPLE_VERIFIED : 0) | (pipelined ? SAMPLE_PIPELINED : 0) |
+		         (e->cfg.workload == WORKLOAD_INT32 ? SAMPLE_INTEGER : 0),
 	};
 	double secs = sample_time_s(&s);
 	s.flops = secs > 0 ? (double)s.flop / secs : 0.0;
@@ -298,7 +314,8 @@ static void *engine_main(void *arg)
 {
 	Engine *e = arg;
 	char err[ERR_LEN];
-	const FmaPush push = push_constants(e);
+	const Push pushc = push_constants(e);
+	const void *push = pushc.bytes;
 	const uint64_t duration_ns = (uint64_t)(e->cfg.duration_s * 1e9);
 	const bool can_pipe = !e->cfg.serial;
 
@@ -377,7 +394,7 @@ static void *engine_main(void *arg)
 			Pending p = { g, seq < 2 || seq % e->cfg.check_every == 0 || (steady && !checked_steady),
 			              steady, seq };
 			seq++;
-			if (!compute_dispatch(&e->comp, g, &push, p.check, &t, &vr, err)) {
+			if (!compute_dispatch(&e->comp, g, push, p.check, &t, &vr, err)) {
 				fail(e, vr, "%s", err);
 				return NULL;
 			}
@@ -395,7 +412,7 @@ static void *engine_main(void *arg)
 				if (p.check)
 					checked_steady = true;
 				seq++;
-				if (!compute_submit(&e->comp, slot, g, &push, p.check, &vr, err)) {
+				if (!compute_submit(&e->comp, slot, g, push, p.check, &vr, err)) {
 					fail(e, vr, "%s", err);
 					return NULL;
 				}

@@ -43,6 +43,7 @@ typedef struct EngineConfig {
 	bool serial;            /* --serial: idle queue, submit, wait, for every dispatch */
 	uint64_t launch_ns;     /* when the program started (compute_now_ns), 0 unknown */
 	bool no_cache;          /* no SPIR-V or pipeline cache */
+	WorkloadType workload;  /* fp32 (default), fp64, int32 */
 } EngineConfig;
 
 typedef struct Engine {

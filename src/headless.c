@@ -14,8 +14,10 @@ static void print_preamble(const Engine *e, const Options *o)
 		return;
 	printf("Using device:\n   %s (compute queue: %u, type: %s)\n", d->name, d->queue_family,
 	       devinfo_type_str(d->type));
-	printf("Workload: fma_fp32, %llu FLOP per invocation, %u invocations per workgroup\n",
-	       (unsigned long long)e->flop_per_invocation, e->params.local_size);
+	const WorkloadInfo *wl = &workload_info[e->cfg.workload];
+	printf("Workload: %s (%s), %llu %s per invocation, %u invocations per workgroup\n", wl->name, wl->what,
+	       (unsigned long long)e->flop_per_invocation, e->cfg.workload == WORKLOAD_INT32 ? "integer ops" : "FLOP",
+	       e->params.local_size);
 	printf("Timing: %s; target %.3g ms per dispatch%s\n",
 	       e->comp.timestamps ? "GPU timestamps (CPU wall time alongside)"
 	                          : "CPU wall time (this queue family has no timestamps)",

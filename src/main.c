@@ -108,6 +108,12 @@ int main(int argc, char **argv)
 		return offline_replay_table(&o);
 	}
 
+	int wl = o.workload ? workload_find(o.workload) : WORKLOAD_FP32;
+	if (wl < 0) {
+		fprintf(stderr, "flopscope: --workload: \"%s\" is not one of fp32, fp64, int32\n", o.workload);
+		return 2;
+	}
+
 	VkCtx ctx;
 	bool no_device;
 	if (!vkctx_create(&ctx, o.validate, err, &no_device)) {
@@ -117,6 +123,21 @@ int main(int argc, char **argv)
 	int status = 0;
 	if (o.list) {
 		listing_print(stdout, &ctx, o.verbose);
+		goto out;
+	}
+	if (o.list_workloads) {
+		int i = pick_device(&ctx, &o);
+		if (i < 0) {
+			status = 2;
+			goto out;
+		}
+		printf("Workloads on %s (compute queue: %u):\n", ctx.entries[i].name, ctx.entries[i].queue_family);
+		for (int w = 0; w < WORKLOAD_TYPE_COUNT; w++) {
+			char why[256];
+			bool ok = workload_supported((WorkloadType)w, ctx.entries[i].float64, why, sizeof why);
+			printf("  %-6s %-5s  %-12s %s\n", workload_info[w].name, workload_info[w].unit,
+			       ok ? "supported" : "unsupported", ok ? workload_info[w].what : why);
+		}
 		goto out;
 	}
 	bool named = o.dev_index || o.dev_word;
@@ -133,6 +154,7 @@ int main(int argc, char **argv)
 	install_signals();
 	if (!o.headless) {
 		/* A device named on the command line skips the picker. */
+		o.workload = workload_info[wl].name;
 		status = ui_run(&ctx, &o, idx, &quit_flag);
 		if (status >= 0)
 			goto out;
@@ -156,6 +178,7 @@ int main(int argc, char **argv)
 		.duration_s = o.duration_s,
 		.shader_dir = dir,
 		.serial = o.serial,
+		.workload = (WorkloadType)wl,
 		.launch_ns = launch,
 		.no_cache = o.no_cache,
 	};

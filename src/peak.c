@@ -16,7 +16,21 @@ unsigned peak_nvidia_lanes_per_sm(uint32_t id)
 	return 0;
 }
 
-void peak_compute(const DeviceInfo *d, unsigned cpu_cores, double max_mhz, Peak *p)
+unsigned peak_nvidia_lanes_per_sm_of(uint32_t id, WorkloadType t)
+{
+	unsigned fp32 = peak_nvidia_lanes_per_sm(id);
+	if (!fp32 || t == WORKLOAD_FP32)
+		return fp32;
+	if (t == WORKLOAD_INT32)
+		return 64;
+	/* FP64 */
+	if (id >= 0x2300 && id <= 0x23ff) return 64;  /* Hopper */
+	if (id >= 0x2080 && id <= 0x20ff) return 32;  /* GA100 */
+	if (id >= 0x1d80 && id <= 0x1dff) return 32;  /* Volta */
+	return 2;                                      /* 1/64 of FP32 on the consumer parts */
+}
+
+void peak_compute(const DeviceInfo *d, WorkloadType t, unsigned cpu_cores, double max_mhz, Peak *p)
 {
 	memset(p, 0, sizeof *p);
 	p->max_mhz = max_mhz;
@@ -25,7 +39,7 @@ void peak_compute(const DeviceInfo *d, unsigned cpu_cores, double max_mhz, Peak 
 		return;
 	}
 	if (d->vendor_id == 0x10de) {
-		unsigned lanes = peak_nvidia_lanes_per_sm(d->device_id);
+		unsigned lanes = peak_nvidia_lanes_per_sm_of(d->device_id, t);
 		if (!d->sm_count || !lanes) {
 			snprintf(p->how, sizeof p->how, "unknown: %s", !d->sm_count
 			         ? "no SM count (VK_NV_shader_sm_builtins missing)"
@@ -33,7 +47,8 @@ void peak_compute(const DeviceInfo *d, unsigned cpu_cores, double max_mhz, Peak 
 			return;
 		}
 		p->fma_lanes = (double)d->sm_count * lanes;
-		snprintf(p->how, sizeof p->how, "%u SMs x %u lanes x 2 x SM clock", d->sm_count, lanes);
+		snprintf(p->how, sizeof p->how, "%u SMs x %u %s lanes x 2 x SM clock", d->sm_count, lanes,
+		         t == WORKLOAD_FP64 ? "FP64" : t == WORKLOAD_INT32 ? "INT32" : "FP32");
 		p->known = true;
 		return;
 	}
@@ -51,15 +66,24 @@ void peak_compute(const DeviceInfo *d, unsigned cpu_cores, double max_mhz, Peak 
 			snprintf(p->how, sizeof p->how, "unknown: the CPU device does not name its vector width");
 			return;
 		}
+		if (t == WORKLOAD_INT32) {
+			snprintf(p->how, sizeof p->how, "unknown: integer multiply-add throughput varies by CPU core");
+			return;
+		}
 		if (!(max_mhz > 0)) {
 			snprintf(p->how, sizeof p->how, "unknown: the kernel states no maximum CPU clock (no "
 			         "cpufreq, as in many VMs; /proc/cpuinfo's MHz can be below the turbo clock)");
 			return;
 		}
-		p->fma_lanes = (double)cpu_cores * (bits / 32) * 2;
-		snprintf(p->how, sizeof p->how, "%u cores x %u lanes (%u-bit) x 2 FMA ports x 2 x clock",
-		         cpu_cores, bits / 32, bits);
+		unsigned width = t == WORKLOAD_FP64 ? 64 : 32;
+		p->fma_lanes = (double)cpu_cores * (bits / width) * 2;
+		snprintf(p->how, sizeof p->how, "%u cores x %u lanes (%u-bit, FP%u) x 2 FMA ports x 2 x clock",
+		         cpu_cores, bits / width, bits, width);
 		p->known = true;
+		return;
+	}
+	if (d->vendor_id == 0x1002 && t != WORKLOAD_FP32) {
+		snprintf(p->how, sizeof p->how, "unknown: FP64 and INT32 rates vary across AMD parts");
 		return;
 	}
 	if (d->vendor_id == 0x1002 && d->cu_count) {

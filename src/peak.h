@@ -13,6 +13,7 @@
 #include <stddef.h>
 
 #include "vkctx.h"
+#include "workload.h"
 
 #define PEAK_IMPLAUSIBLE 1.05  /* above 105% of the peak: not believed */
 
@@ -23,9 +24,14 @@ typedef struct Peak {
 	char how[200];           /* the formula, or why unknown */
 } Peak;
 
-/* cpu_cores and cpu_max_mhz matter for CPU devices; max_mhz is the device
- * clock limit from telemetry (0 unknown). */
-void peak_compute(const DeviceInfo *d, unsigned cpu_cores, double max_mhz, Peak *p);
+/* The peak of workload t. cpu_cores matters for CPU devices; max_mhz is the
+ * device clock limit from telemetry (0 unknown). Lanes per SM for NVIDIA by
+ * device id: FP32 as above; FP64 64 on Hopper, 32 on GA100 and Volta, 2 on
+ * the others; INT32 64 from Volta on. CPU: FP64 lanes are half the FP32
+ * ones; integer multiply-add throughput varies by core: unknown. */
+void peak_compute(const DeviceInfo *d, WorkloadType t, unsigned cpu_cores, double max_mhz, Peak *p);
+/* FP64 and INT32 lanes per SM of an NVIDIA device id; 0 unknown. */
+unsigned peak_nvidia_lanes_per_sm_of(uint32_t device_id, WorkloadType t);
 /* FLOPS at a clock (MHz); 0 when unknown. */
 double peak_flops(const Peak *p, double mhz);
 /* FP32 lanes per SM of an NVIDIA device id; 0 when not in the table. */

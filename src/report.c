@@ -27,7 +27,7 @@ void report_table_row(const Sample *s, char *buf, size_t len)
 {
 	char t[40], f[40], c[40];
 	with_unit(sample_time_s(s), "s", t, sizeof t);
-	with_unit(s->flops, "FLOPS", f, sizeof f);
+	with_unit(s->flops, sample_unit(s), f, sizeof f);
 	with_unit((double)s->cpu_ns * 1e-9, "s", c, sizeof c);
 	snprintf(buf, len, "%9.2fms %16" PRIu64 " %20s %18s %13s", s->t_ms, s->groups, t, f, c);
 }
@@ -130,6 +130,8 @@ static void push(double **arr, size_t *cap, size_t n, double v, bool *oom)
 void summary_add(Summary *s, const Sample *x)
 {
 	s->samples++;
+	if (x->flags & SAMPLE_INTEGER)
+		s->integer = true;
 	if (x->flags & SAMPLE_VERIFIED)
 		s->verified++;
 	if (x->flags & SAMPLE_IMPLAUSIBLE) {
@@ -201,6 +203,7 @@ void summary_result(const Summary *s, SummaryResult *r)
 	memset(r, 0, sizeof *r);
 	r->duty = NAN;
 	r->samples = s->samples;
+	r->integer = s->integer;
 	r->steady = s->steady_total;
 	r->steady_kept = s->steady;
 	r->gpu_timed = s->gpu_timed;
@@ -251,8 +254,9 @@ void report_summary_text(FILE *f, const SummaryResult *r, size_t dropped,
 		fmt_si(r->flops.min, min, sizeof min);
 		fmt_si(r->flops.mean, mean, sizeof mean);
 		fmt_si(r->flops.ci95, ci, sizeof ci);
-		fprintf(f, "  FLOPS at target: median %sFLOPS, max %sFLOPS, min %sFLOPS\n", med, max, min);
-		fprintf(f, "                   mean %sFLOPS +- %sFLOPS (95%% CI), std %.2f%%\n", mean, ci,
+		const char *u = r->integer ? "IOPS" : "FLOPS";
+		fprintf(f, "  %s at target: median %s%s, max %s%s, min %s%s\n", u, med, u, max, u, min, u);
+		fprintf(f, "                   mean %s%s +- %s%s (95%% CI), std %.2f%%\n", mean, u, ci, u,
 		        r->flops.mean > 0 ? 100.0 * r->flops.std / r->flops.mean : 0.0);
 	} else {
 		fprintf(f, "  no sample reached the target time: run longer (--duration)\n");

@@ -10,6 +10,7 @@ enum {
 	SAMPLE_VERIFIED  = 1u << 2, /* the output of this dispatch was checked on the CPU */
 	SAMPLE_IMPLAUSIBLE = 1u << 3, /* above 105% of the theoretical peak: kept out of statistics */
 	SAMPLE_PIPELINED = 1u << 4, /* submitted while others ran; cpu_ns is the completion interval */
+	SAMPLE_INTEGER = 1u << 5,   /* integer operations: the figure is IOPS, not FLOPS */
 };
 
 /* Telemetry fields, in the order of TelField (telemetry.h). */
@@ -30,6 +31,12 @@ typedef struct Sample {
 	double tel[SAMPLE_TEL_COUNT]; /* the newest reading when the dispatch ended */
 	double peak_flops;   /* theoretical peak at this sample's clock; 0 unknown */
 } Sample;
+
+/* "FLOPS", or "IOPS" for integer workloads. */
+static inline const char *sample_unit(const Sample *s)
+{
+	return (s->flags & SAMPLE_INTEGER) ? "IOPS" : "FLOPS";
+}
 
 /* Time the sample's FLOPS figure is based on, in seconds. */
 static inline double sample_time_s(const Sample *s)

@@ -2,19 +2,81 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
+
+const WorkloadInfo workload_info[WORKLOAD_TYPE_COUNT] = {
+	[WORKLOAD_FP32] = { "fp32", "FLOPS", "fma_fp32.comp", NULL, 4, "FP32 fused multiply-add chains" },
+	[WORKLOAD_FP64] = { "fp64", "FLOPS", "fma_typed.comp", "TYPE_FP64", 8, "FP64 fused multiply-add chains" },
+	[WORKLOAD_INT32] = { "int32", "IOPS", "fma_typed.comp", "TYPE_INT32", 4,
+	                     "32-bit integer multiply-add chains (x * a + b, wrapping)" },
+};
+
+int workload_find(const char *name)
+{
+	for (int i = 0; i < WORKLOAD_TYPE_COUNT; i++)
+		if (!strcmp(workload_info[i].name, name))
+			return i;
+	return -1;
+}
+
+bool workload_supported(WorkloadType t, bool float64, char *why, size_t len)
+{
+	if (t == WORKLOAD_FP64 && !float64) {
+		snprintf(why, len, "the device lacks shaderFloat64");
+		return false;
+	}
+	snprintf(why, len, "supported");
+	return true;
+}
+
+uint32_t fma_push(const FmaParams *p, uint32_t slot_mask, unsigned char out[24])
+{
+	memset(out, 0, 24);
+	if (p->type == WORKLOAD_FP64) {
+		memcpy(out, &p->a, 8);
+		memcpy(out + 8, &p->b, 8);
+		memcpy(out + 16, &slot_mask, 4);
+		return 24;
+	}
+	if (p->type == WORKLOAD_INT32) {
+		uint32_t a = (uint32_t)p->a, b = (uint32_t)p->b;
+		memcpy(out, &a, 4);
+		memcpy(out + 4, &b, 4);
+	} else {
+		float a = (float)p->a, b = (float)p->b;
+		memcpy(out, &a, 4);
+		memcpy(out + 4, &b, 4);
+	}
+	memcpy(out + 8, &slot_mask, 4);
+	return 12;
+}
 
 static void set_chain_constants(FmaParams *p)
 {
+	if (p->type == WORKLOAD_INT32) {
+		/* a full-period LCG: every step changes every bit pattern, so a
+		 * skipped step gives a different value, compared exactly */
+		p->a = 1664525;
+		p->b = 1013904223;
+		return;
+	}
 	/* a^steps is about 1/e: each chain keeps a memory of its start value, so
 	 * a dispatch that skipped steps gives visibly different results, while the
 	 * fixed point 0.75 keeps every value bounded. */
 	uint32_t steps = p->unroll * p->iters;
-	p->a = 1.0f - 1.0f / (float)steps;
-	p->b = 0.75f * (1.0f - p->a);
+	if (p->type == WORKLOAD_FP64) {
+		p->a = 1.0 - 1.0 / (double)steps;
+		p->b = 0.75 * (1.0 - p->a);
+		return;
+	}
+	float a = 1.0f - 1.0f / (float)steps;
+	p->a = a;
+	p->b = 0.75f * (1.0f - a);
 }
 
-void fma_params_for(FmaParams *p, bool cpu_device, uint32_t max_local_size)
+void fma_params_for(FmaParams *p, WorkloadType t, bool cpu_device, uint32_t max_local_size)
 {
+	p->type = t;
 	/* 12 chains: on lavapipe (256-bit code) 8 chains leave the FMA ports
 	 * idle and 16 spill. GPUs get a longer unrolled body: on the H200 the
 	 * loop's own instructions cost 0.6% at 32 steps and 0.3% at 128.
@@ -54,16 +116,40 @@ uint64_t fma_flop_per_invocation(const FmaParams *p)
 	return 2ull * 4 * p->vec4s * p->unroll * p->iters;
 }
 
-float fma_reference(const FmaParams *p, uint32_t slot)
+double fma_reference(const FmaParams *p, uint32_t slot)
 {
-	float s = (float)slot * (1.0f / 65536.0f);
 	uint32_t chains = 4 * p->vec4s, steps = p->unroll * p->iters;
+	if (p->type == WORKLOAD_INT32) {
+		uint32_t x[16], a = (uint32_t)p->a, b = (uint32_t)p->b;
+		for (uint32_t c = 0; c < chains; c++)
+			x[c] = slot * 16u + c;
+		for (uint32_t i = 0; i < steps; i++)
+			for (uint32_t c = 0; c < chains; c++)
+				x[c] = x[c] * a + b;
+		uint32_t r = (x[0] + x[1]) + (x[2] + x[3]);
+		for (uint32_t v = 1; v < p->vec4s; v++)
+			r += (x[4 * v] + x[4 * v + 1]) + (x[4 * v + 2] + x[4 * v + 3]);
+		return r;
+	}
+	if (p->type == WORKLOAD_FP64) {
+		double s = (double)slot / 65536.0, x[16];
+		for (uint32_t c = 0; c < chains; c++)
+			x[c] = s + 0.125 * (double)c;
+		for (uint32_t i = 0; i < steps; i++)
+			for (uint32_t c = 0; c < chains; c++)
+				x[c] = fma(x[c], p->a, p->b);
+		double r = (x[0] + x[1]) + (x[2] + x[3]);
+		for (uint32_t v = 1; v < p->vec4s; v++)
+			r += (x[4 * v] + x[4 * v + 1]) + (x[4 * v + 2] + x[4 * v + 3]);
+		return r;
+	}
+	float s = (float)slot * (1.0f / 65536.0f), fa = (float)p->a, fb = (float)p->b;
 	float x[16];
 	for (uint32_t c = 0; c < chains; c++)
 		x[c] = s + 0.125f * (float)c;
 	for (uint32_t i = 0; i < steps; i++)
 		for (uint32_t c = 0; c < chains; c++)
-			x[c] = fmaf(x[c], p->a, p->b);
+			x[c] = fmaf(x[c], fa, fb);
 	float r = (x[0] + x[1]) + (x[2] + x[3]);
 	for (uint32_t v = 1; v < p->vec4s; v++)
 		r += (x[4 * v] + x[4 * v + 1]) + (x[4 * v + 2] + x[4 * v + 3]);
@@ -72,6 +158,7 @@ float fma_reference(const FmaParams *p, uint32_t slot)
 
 void fma_check_init(FmaCheck *c, const FmaParams *p)
 {
+	c->type = p->type;
 	c->n = 0;
 	for (uint32_t i = 0; i < WORKLOAD_CHECKS / 2; i++)
 		c->slot[c->n++] = i;
@@ -81,20 +168,36 @@ void fma_check_init(FmaCheck *c, const FmaParams *p)
 		c->expect[i] = fma_reference(p, c->slot[i]);
 }
 
-int fma_check(const FmaCheck *c, const float *values, uint64_t invocations,
-              char *msg, size_t len)
+int fma_check(const FmaCheck *c, const void *values, uint64_t invocations, char *msg, size_t len)
 {
 	int compared = 0;
 	for (size_t i = 0; i < c->n; i++) {
-		if (c->slot[i] >= invocations)
+		uint32_t slot = c->slot[i];
+		if (slot >= invocations)
 			continue;
-		float got = values[c->slot[i]], want = c->expect[i];
-		/* Drivers may evaluate fma() unfused (the Vulkan precision rules
-		 * allow it): the damped chains then differ by less than 1e-4
-		 * relative. Skipping 1% of the steps moves the sum by about 1e-3. */
-		if (!(fabsf(got - want) <= 1e-3f * fabsf(want))) {
-			snprintf(msg, len, "slot %u holds %.9g, the CPU computes %.9g: the device did "
-			         "not do the work it reports", c->slot[i], (double)got, (double)want);
+		double got, want = c->expect[i];
+		bool ok;
+		if (c->type == WORKLOAD_INT32) {
+			uint32_t v;
+			memcpy(&v, (const char *)values + 4 * (size_t)slot, 4);
+			got = v;
+			ok = got == want;
+		} else if (c->type == WORKLOAD_FP64) {
+			memcpy(&got, (const char *)values + 8 * (size_t)slot, 8);
+			ok = fabs(got - want) <= 1e-9 * fabs(want);
+		} else {
+			float v;
+			memcpy(&v, (const char *)values + 4 * (size_t)slot, 4);
+			got = v;
+			/* Drivers may evaluate fma() unfused (the Vulkan precision
+			 * rules allow it): the damped chains then differ by less than
+			 * 1e-4 relative. Skipping 1% of the steps moves the sum by
+			 * about 1e-3. */
+			ok = fabs(got - want) <= 1e-3 * fabs(want);
+		}
+		if (!ok) {
+			snprintf(msg, len, "slot %u holds %.17g, the CPU computes %.17g: the device did "
+			         "not do the work it reports", slot, got, want);
 			return -1;
 		}
 		compared++;

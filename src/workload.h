@@ -1,5 +1,6 @@
-/* workload: the FP32 FMA workload's parameters, exact FLOP count and the CPU
- * reference its results are checked against. Pure. */
+/* workload: the FMA workloads (fp32, fp64, int32): their parameters, exact
+ * operation count and the CPU reference their results are checked against.
+ * Pure. */
 #ifndef FLOPSCOPE_WORKLOAD_H
 #define FLOPSCOPE_WORKLOAD_H
 
@@ -10,23 +11,46 @@
 #define WORKLOAD_SLOTS 65536u   /* result slots; the shader's 1/65536 scale assumes it */
 #define WORKLOAD_CHECKS 64u     /* slots compared with the CPU on each check */
 
+typedef enum WorkloadType {
+	WORKLOAD_FP32,
+	WORKLOAD_FP64,
+	WORKLOAD_INT32,
+	WORKLOAD_TYPE_COUNT
+} WorkloadType;
+
+typedef struct WorkloadInfo {
+	const char *name;     /* --workload NAME */
+	const char *unit;     /* "FLOPS" or "IOPS" */
+	const char *shader;   /* file in shaders/ */
+	const char *define;   /* type define for the shader, or NULL */
+	size_t elem;          /* bytes of one stored result */
+	const char *what;     /* one line for --list-workloads */
+} WorkloadInfo;
+
+extern const WorkloadInfo workload_info[WORKLOAD_TYPE_COUNT];
+
+/* Index of the workload called name, or -1. */
+int workload_find(const char *name);
+/* Whether a device can run it: fp64 needs shaderFloat64; why names the
+ * missing feature. */
+bool workload_supported(WorkloadType t, bool float64, char *why, size_t len);
+
 typedef struct FmaParams {
+	WorkloadType type;
 	uint32_t vec4s;      /* vec4 accumulators: 4 * vec4s independent chains */
 	uint32_t unroll;     /* steps per chain in one loop iteration */
 	uint32_t iters;      /* loop iterations (specialization constant 1) */
 	uint32_t local_size; /* invocations per workgroup (specialization constant 0) */
-	float a, b;          /* x = fma(x, a, b) */
+	double a, b;         /* x = fma(x, a, b), or x * a + b in uint32 */
 } FmaParams;
 
-/* Push constants, as the shader declares them. */
-typedef struct FmaPush {
-	float a, b;
-	uint32_t slot_mask;
-} FmaPush;
+/* The push constants as the shader declares them (a, b in the workload's
+ * type, then the slot mask); returns their size in bytes (at most 24). */
+uint32_t fma_push(const FmaParams *p, uint32_t slot_mask, unsigned char out[24]);
 
 /* Parameters for a device: the local size is capped by its limits; CPU
  * devices get shorter chains (their dispatches are slow enough already). */
-void fma_params_for(FmaParams *p, bool cpu_device, uint32_t max_local_size);
+void fma_params_for(FmaParams *p, WorkloadType t, bool cpu_device, uint32_t max_local_size);
 
 /* Parses "VEC4S,UNROLL,ITERS,LOCAL_SIZE" (the FLOPSCOPE_FMA_SHAPE knob for
  * tuning experiments) into p; false with a message when out of range. */
@@ -34,13 +58,14 @@ bool fma_params_parse(const char *text, FmaParams *p, uint32_t max_local_size, c
 
 uint64_t fma_flop_per_invocation(const FmaParams *p);
 
-/* The value the shader stores in a slot, computed with fmaf in the shader's
- * order. */
-float fma_reference(const FmaParams *p, uint32_t slot);
+/* The value the shader stores in a slot, computed in the workload's type
+ * and the shader's order (fmaf, fma, or wrapping uint32 arithmetic). */
+double fma_reference(const FmaParams *p, uint32_t slot);
 
 typedef struct FmaCheck {
+	WorkloadType type;
 	uint32_t slot[WORKLOAD_CHECKS];
-	float expect[WORKLOAD_CHECKS];
+	double expect[WORKLOAD_CHECKS];
 	size_t n;
 } FmaCheck;
 
@@ -48,9 +73,10 @@ typedef struct FmaCheck {
  * computes their expected values once. */
 void fma_check_init(FmaCheck *c, const FmaParams *p);
 
-/* Compares the slots written by a dispatch of `invocations` with the
- * reference. Returns the number of slots compared, or -1 with a message. */
-int fma_check(const FmaCheck *c, const float *values, uint64_t invocations,
-              char *msg, size_t len);
+/* Compares the slots written by a dispatch of `invocations` (an array of the
+ * workload's type) with the reference: fp32 within 1e-3, fp64 within 1e-9
+ * (both relative; drivers may leave fma() unfused), int32 exactly. Returns
+ * the number of slots compared, or -1 with a message. */
+int fma_check(const FmaCheck *c, const void *values, uint64_t invocations, char *msg, size_t len);
 
 #endif

@@ -413,6 +413,28 @@ t_make_install_should_give_a_working_program_and_man_page() {
 	done
 }
 
+t_workloads_should_run_checked_with_exact_counts() {
+	"$FS" llvm --list-workloads >"$T/out" || die "--list-workloads exit $?"
+	for w in fp32 fp64 int32; do grep -Eq "^  $w +(FLOPS|IOPS) +supported" "$T/out" || die "$(cat "$T/out")"; done
+	for w in fp64 int32; do
+		"$FS" llvm --workload $w --format json --duration 1 --log "$T/$w.jsonl" >"$T/$w.json" 2>/dev/null || die "$w: exit $?"
+		python3 - "$T/$w.json" "$T/$w.jsonl" "$w" <<'PY' || exit 1
+import json, sys
+recs = [json.loads(l) for l in open(sys.argv[1])]
+session = json.loads(open(sys.argv[2]).readline())
+assert session["workload"] == sys.argv[3], session["workload"]
+samples = [r for r in recs if r["type"] == "sample"]
+assert len(samples) >= 10 and recs[-1]["checks_passed"] >= 3
+per = session["flop_per_invocation"] * session["local_size"]
+assert all(s["flop"] == s["groups"] * per for s in samples), "operation count"
+assert all(s["verified"] for s in samples[:2])
+PY
+	done
+	"$FS" llvm --workload fp16 >"$T/out" 2>&1
+	[ $? = 2 ] && grep -q 'not one of fp32, fp64, int32' "$T/out" || die "fp16: $(cat "$T/out")"
+	"$FS" llvm --workload int32 --duration 0.5 --no-log | grep -q 'IOPS at target' || die "no IOPS"
+}
+
 # --- faults and signals ------------------------------------------------------
 t_device_faults_should_stop_cleanly_and_keep_the_log() {
 	for f in "device_lost@12:VK_ERROR_DEVICE_LOST" "oom@5:VK_ERROR_OUT_OF_DEVICE_MEMORY" \

@@ -178,16 +178,18 @@ static void draw_stats(Dash *d, Rect r)
 	char a[FMT_SI_LEN], b[FMT_SI_LEN], line[80];
 	int y = r.y;
 	attrset(screen_attr(d->s, ROLE_TEXT) | A_BOLD);
-	mvaddnstr(y++, r.x, "FLOPS at the target time", r.w);
+	const char *u = sample_unit(&d->h.last);
+	snprintf(line, sizeof line, "%s at the target time", u);
+	mvaddnstr(y++, r.x, line, r.w);
 	attrset(screen_attr(d->s, ROLE_TEXT));
 #define ROW(...) do { snprintf(line, sizeof line, __VA_ARGS__); mvaddnstr(y++, r.x, line, r.w); } while (0)
-	ROW("last     %sFLOPS", fmt_si(d->h.last.flops, a, sizeof a));
+	ROW("last     %s%s", fmt_si(d->h.last.flops, a, sizeof a), u);
 	if (f->n) {
-		ROW("min      %sFLOPS", fmt_si(f->min, a, sizeof a));
-		ROW("median   %sFLOPS", fmt_si(f->median, a, sizeof a));
-		ROW("max      %sFLOPS", fmt_si(f->max, a, sizeof a));
+		ROW("min      %s%s", fmt_si(f->min, a, sizeof a), u);
+		ROW("median   %s%s", fmt_si(f->median, a, sizeof a), u);
+		ROW("max      %s%s", fmt_si(f->max, a, sizeof a), u);
 		ROW("mean     %s+- %s", fmt_si(f->mean, a, sizeof a), fmt_si(f->std, b, sizeof b));
-		ROW("95%% CI   +- %sFLOPS", fmt_si(f->ci95, a, sizeof a));
+		ROW("95%% CI   +- %s%s", fmt_si(f->ci95, a, sizeof a), u);
 	} else {
 		ROW("(growing: no sample at the");
 		ROW(" target time yet)");
@@ -283,7 +285,7 @@ static void draw(Dash *d)
 	Series fl = { d->h.flops, ROLE_FLOPS_LINE };
 	Series gr = { d->h.groups, ROLE_GROUPS_LINE };
 	Series tm[2] = { { d->h.gpu_s, ROLE_GPU_TIME }, { d->h.cpu_s, ROLE_CPU_TIME } };
-	draw_plot(d, l.flops, "FLOPS", "", false, &fl, 1, NULL, from, t0, t_end);
+	draw_plot(d, l.flops, sample_unit(&d->h.last), "", false, &fl, 1, NULL, from, t0, t_end);
 	if (clock) {
 		/* the clock line, and power as a second line drawn to its own scale
 		 * (0 .. its maximum fills the same height), named in the title */
@@ -508,7 +510,7 @@ void dash_source_engine(DashSource *src, Engine *e)
 	src->ctx = e;
 	snprintf(src->title, sizeof src->title, "%s (queue %u, %s)", dev->name, dev->queue_family,
 	         devinfo_type_str(dev->type));
-	src->workload = "fma_fp32";
+	src->workload = workload_info[e->cfg.workload].name;
 	src->timestamps = e->comp.timestamps;
 	src->log_path = engine_log_path(e);
 	src->next = eng_next;

@@ -35,6 +35,7 @@ int ui_run(const VkCtx *ctx, const Options *o, int preselected, volatile sig_ato
 			.duration_s = o->duration_given ? o->duration_s : 0,
 			.shader_dir = dir,
 			.serial = o->serial,
+			.workload = o->workload ? (WorkloadType)workload_find(o->workload) : WORKLOAD_FP32,
 			.no_cache = o->no_cache,
 			.log_path = slog_choose_path(o->no_log, o->log, ctx->entries[idx].name, ++runs,
 			                             log_buf, sizeof log_buf),

@@ -129,30 +129,40 @@ static void peak_should_follow_the_formulas(void)
 {
 	DeviceInfo h100 = { .vendor_id = 0x10de, .device_id = 0x2330, .sm_count = 132 };
 	Peak p;
-	peak_compute(&h100, 0, 1980, &p);
+	peak_compute(&h100, WORKLOAD_FP32, 0, 1980, &p);
 	CHECK(p.known);
 	CHECK_NEAR(peak_flops(&p, 1980), 66.90816e12, 1e6);
 	CHECK_NEAR(peak_flops(&p, 345), 132.0 * 128 * 2 * 345e6, 1);
 	DeviceInfo lvp = { .vendor_id = 0x10005, .type = VK_PHYSICAL_DEVICE_TYPE_CPU };
 	snprintf(lvp.name, sizeof lvp.name, "llvmpipe (LLVM 15.0.6, 256 bits)");
-	peak_compute(&lvp, 2, 2600, &p);
+	peak_compute(&lvp, WORKLOAD_FP32, 2, 2600, &p);
 	CHECK(p.known);
 	CHECK_NEAR(peak_flops(&p, 2600), 166.4e9, 1);
-	peak_compute(&lvp, 2, 0, &p); /* no stated maximum clock: no guessing */
+	peak_compute(&lvp, WORKLOAD_FP32, 2, 0, &p); /* no stated maximum clock: no guessing */
 	CHECK(!p.known && strstr(p.how, "no maximum CPU clock"));
 	DeviceInfo nosm = { .vendor_id = 0x10de, .device_id = 0x2330 };
-	peak_compute(&nosm, 0, 1980, &p);
+	peak_compute(&nosm, WORKLOAD_FP32, 0, 1980, &p);
 	CHECK(!p.known && strstr(p.how, "no SM count") && peak_flops(&p, 1980) == 0);
 	DeviceInfo amd = { .vendor_id = 0x1002 };
-	peak_compute(&amd, 0, 2500, &p);
+	peak_compute(&amd, WORKLOAD_FP32, 0, 2500, &p);
 	CHECK(!p.known && strstr(p.how, "no CU count"));
 	amd.cu_count = 96; /* e.g. RX 7900 XTX: 96 CUs */
-	peak_compute(&amd, 0, 2500, &p);
+	peak_compute(&amd, WORKLOAD_FP32, 0, 2500, &p);
 	CHECK(p.known);
 	CHECK_NEAR(peak_flops(&p, 2500), 96.0 * 64 * 2 * 2500e6, 1);
 	CHECK(peak_nvidia_lanes_per_sm(0x20b0) == 64);   /* A100 */
 	CHECK(peak_nvidia_lanes_per_sm(0x2684) == 128);  /* RTX 4090 */
 	CHECK(peak_nvidia_lanes_per_sm(0x1234) == 0);
+	/* other workloads: H100 FP64 33.5 TFLOPS and INT32 at 1980 MHz; RTX 4090 FP64 1/64 */
+	peak_compute(&h100, WORKLOAD_FP64, 0, 1980, &p);
+	CHECK_NEAR(peak_flops(&p, 1980), 132.0 * 64 * 2 * 1980e6, 1);
+	peak_compute(&h100, WORKLOAD_INT32, 0, 1980, &p);
+	CHECK_NEAR(peak_flops(&p, 1980), 132.0 * 64 * 2 * 1980e6, 1);
+	CHECK(peak_nvidia_lanes_per_sm_of(0x2684, WORKLOAD_FP64) == 2);
+	peak_compute(&lvp, WORKLOAD_FP64, 2, 2600, &p);
+	CHECK_NEAR(peak_flops(&p, 2600), 83.2e9, 1);
+	peak_compute(&lvp, WORKLOAD_INT32, 2, 2600, &p);
+	CHECK(!p.known);
 }
 
 int main(void)

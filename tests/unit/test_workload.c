@@ -8,13 +8,13 @@
 static void fill(const FmaParams *p, const FmaCheck *c, float *v)
 {
 	for (size_t i = 0; i < c->n; i++)
-		v[c->slot[i]] = fma_reference(p, c->slot[i]);
+		v[c->slot[i]] = (float)fma_reference(p, c->slot[i]);
 }
 
 static void fma_flop_count_should_be_two_per_step_per_chain(void)
 {
 	FmaParams p;
-	fma_params_for(&p, true, 1024);
+	fma_params_for(&p, WORKLOAD_FP32, true, 1024);
 	CHECK(fma_flop_per_invocation(&p) == 2ull * 4 * p.vec4s * p.unroll * p.iters);
 	char err[128];
 	CHECK(fma_params_parse("2,16,64,128", &p, 1024, err, sizeof err));
@@ -25,7 +25,7 @@ static void fma_flop_count_should_be_two_per_step_per_chain(void)
 static void fma_params_should_respect_the_local_size_limit(void)
 {
 	FmaParams p;
-	fma_params_for(&p, false, 64);
+	fma_params_for(&p, WORKLOAD_FP32, false, 64);
 	CHECK(p.local_size == 64);
 	char err[128];
 	CHECK(!fma_params_parse("2,16,64,128", &p, 64, err, sizeof err));
@@ -37,7 +37,7 @@ static void fma_params_should_respect_the_local_size_limit(void)
 static void fma_reference_should_stay_bounded_and_depend_on_the_slot(void)
 {
 	FmaParams p;
-	fma_params_for(&p, false, 256);
+	fma_params_for(&p, WORKLOAD_FP32, false, 256);
 	float a = fma_reference(&p, 0), b = fma_reference(&p, 65535);
 	CHECK(isfinite(a) && isfinite(b));
 	CHECK(a > 0 && a < 4 * p.vec4s * 3.0f);
@@ -47,7 +47,7 @@ static void fma_reference_should_stay_bounded_and_depend_on_the_slot(void)
 static void fma_check_should_accept_the_reference_values(void)
 {
 	FmaParams p;
-	fma_params_for(&p, true, 256);
+	fma_params_for(&p, WORKLOAD_FP32, true, 256);
 	FmaCheck c;
 	fma_check_init(&c, &p);
 	float *v = calloc(WORKLOAD_SLOTS, sizeof *v);
@@ -62,7 +62,7 @@ static void fma_check_should_accept_the_reference_values(void)
 static void fma_check_should_catch_a_device_that_skipped_work(void)
 {
 	FmaParams p;
-	fma_params_for(&p, true, 256);
+	fma_params_for(&p, WORKLOAD_FP32, true, 256);
 	FmaCheck c;
 	fma_check_init(&c, &p);
 	float *v = calloc(WORKLOAD_SLOTS, sizeof *v);
@@ -90,7 +90,7 @@ static void fma_check_should_catch_a_device_that_skipped_work(void)
 static void fma_check_should_tolerate_unfused_arithmetic(void)
 {
 	FmaParams p;
-	fma_params_for(&p, false, 256);
+	fma_params_for(&p, WORKLOAD_FP32, false, 256);
 	FmaCheck c;
 	fma_check_init(&c, &p);
 	/* the same chains with a separate multiply and add, as a driver may do */
@@ -117,8 +117,91 @@ static void fma_check_should_tolerate_unfused_arithmetic(void)
 	free(v);
 }
 
+static void int32_check_should_be_exact(void)
+{
+	FmaParams p;
+	fma_params_for(&p, WORKLOAD_INT32, true, 256);
+	FmaCheck c;
+	fma_check_init(&c, &p);
+	uint32_t *v = calloc(WORKLOAD_SLOTS, sizeof *v);
+	for (size_t i = 0; i < c.n; i++)
+		v[c.slot[i]] = (uint32_t)c.expect[i];
+	char msg[256];
+	CHECK(fma_check(&c, v, WORKLOAD_SLOTS, msg, sizeof msg) == (int)WORKLOAD_CHECKS);
+	v[c.slot[7]] += 1; /* one unit off */
+	CHECK(fma_check(&c, v, WORKLOAD_SLOTS, msg, sizeof msg) == -1);
+	/* one step fewer gives another value entirely */
+	FmaParams lazy = p;
+	lazy.iters--;
+	CHECK((uint32_t)fma_reference(&lazy, 3) != (uint32_t)fma_reference(&p, 3));
+	/* the reference is the shader's wrapping arithmetic: slot 0, 1 chain, 1 step */
+	FmaParams one = p;
+	one.vec4s = 1;
+	one.unroll = one.iters = 1;
+	uint32_t x[4];
+	for (uint32_t k = 0; k < 4; k++)
+		x[k] = k * 1664525u + 1013904223u;
+	CHECK((uint32_t)fma_reference(&one, 0) == (x[0] + x[1]) + (x[2] + x[3]));
+	free(v);
+}
+
+static void fp64_check_should_hold_to_1e9(void)
+{
+	FmaParams p;
+	fma_params_for(&p, WORKLOAD_FP64, false, 256);
+	CHECK(p.a == 1.0 - 1.0 / (double)(p.unroll * p.iters));
+	FmaCheck c;
+	fma_check_init(&c, &p);
+	double *v = calloc(WORKLOAD_SLOTS, sizeof *v);
+	for (size_t i = 0; i < c.n; i++)
+		v[c.slot[i]] = c.expect[i];
+	char msg[256];
+	CHECK(fma_check(&c, v, WORKLOAD_SLOTS, msg, sizeof msg) == (int)WORKLOAD_CHECKS);
+	v[c.slot[40]] *= 1 + 1e-8;
+	CHECK(fma_check(&c, v, WORKLOAD_SLOTS, msg, sizeof msg) == -1);
+	free(v);
+}
+
+static void push_constants_should_match_the_shaders_layout(void)
+{
+	unsigned char b[24];
+	FmaParams p;
+	fma_params_for(&p, WORKLOAD_FP64, false, 256);
+	CHECK(fma_push(&p, 0xffff, b) == 24);
+	double a;
+	uint32_t mask;
+	memcpy(&a, b, 8);
+	memcpy(&mask, b + 16, 4);
+	CHECK(a == p.a && mask == 0xffff);
+	fma_params_for(&p, WORKLOAD_INT32, false, 256);
+	CHECK(fma_push(&p, 0xffff, b) == 12);
+	uint32_t ia;
+	memcpy(&ia, b, 4);
+	CHECK(ia == 1664525u);
+	fma_params_for(&p, WORKLOAD_FP32, false, 256);
+	CHECK(fma_push(&p, 7, b) == 12);
+	float fa;
+	memcpy(&fa, b, 4);
+	memcpy(&mask, b + 8, 4);
+	CHECK(fa == (float)p.a && mask == 7);
+}
+
+static void workloads_should_be_found_and_gated(void)
+{
+	char why[128];
+	CHECK(workload_find("fp64") == WORKLOAD_FP64 && workload_find("int32") == WORKLOAD_INT32);
+	CHECK(workload_find("fp16") == -1);
+	CHECK(!workload_supported(WORKLOAD_FP64, false, why, sizeof why) && strstr(why, "shaderFloat64"));
+	CHECK(workload_supported(WORKLOAD_INT32, false, why, sizeof why));
+	CHECK(!strcmp(workload_info[WORKLOAD_INT32].unit, "IOPS"));
+}
+
 int main(void)
 {
+	RUN(int32_check_should_be_exact);
+	RUN(fp64_check_should_hold_to_1e9);
+	RUN(push_constants_should_match_the_shaders_layout);
+	RUN(workloads_should_be_found_and_gated);
 	RUN(fma_flop_count_should_be_two_per_step_per_chain);
 	RUN(fma_params_should_respect_the_local_size_limit);
 	RUN(fma_reference_should_stay_bounded_and_depend_on_the_slot);
