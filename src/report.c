@@ -279,8 +279,8 @@ void report_summary_text(FILE *f, const SummaryResult *r, size_t dropped,
 		        "left out of the statistics\n", r->implausible, r->implausible == 1 ? "" : "s");
 	if (!isnan(r->plateau_ms)) {
 		char lv[FMT_SI_LEN];
-		fprintf(f, "  time to plateau: %.1f ms (held within 3%% of %sFLOPS)\n", r->plateau_ms,
-		        fmt_si(r->plateau_flops, lv, sizeof lv));
+		fprintf(f, "  time to plateau: %.1f ms (held within 3%% of %s%s)\n", r->plateau_ms,
+		        fmt_si(r->plateau_flops, lv, sizeof lv), r->integer ? "IOPS" : "FLOPS");
 	}
 	if (!isnan(r->ratio_median))
 		fprintf(f, "  GPU/CPU time: median %.4f (GPU timestamps drive the loop)\n", r->ratio_median);
