@@ -28,6 +28,8 @@ const char cli_usage[] =
 	"  --target-ms MS     wanted time of one dispatch (default 20)\n"
 	"  --workload NAME    fp32 (default), fp64, int32\n"
 	"  --list-workloads   the workloads and whether the chosen device runs them\n"
+	"  --suite            every supported workload for a short window each (2 s,\n"
+	"                     or --duration), then one table; --format json too\n"
 	"  --duration S       seconds to measure (default: 3 headless, until quit in\n"
 	"                     the dashboard; 0 = until stopped with Ctrl-C or q)\n"
 	"  --log PATH         write the session log (JSON Lines) to PATH; by default\n"
@@ -66,6 +68,7 @@ const char cli_usage[] =
 	"  up/down j/k, mouse, Enter   pick a device (picker); q quits\n"
 	"  space  pause/resume     r  restart the loop      d  back to the picker\n"
 	"  + / -  target time x2, /2   z  whole session / window   t  next theme\n"
+	"  w      next workload (fp32, fp64, int32)\n"
 	"  ?      help             q  quit (Ctrl-C too)\n"
 	"  < / >  replay speed /2, x2 (--replay)\n"
 	"\n"
@@ -202,6 +205,8 @@ int cli_parse(int argc, char **argv, Options *o, char *err, size_t errlen)
 			o->duration_given = true;
 		} else if (!strcmp(name, "--workload")) {
 			o->workload = val;
+		} else if (!strcmp(name, "--suite")) {
+			o->suite = true;
 		} else if (!strcmp(name, "--list-workloads")) {
 			o->list_workloads = true;
 		} else if (!strcmp(name, "--analyze")) {

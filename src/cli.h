@@ -24,6 +24,7 @@ typedef struct Options {
 	unsigned fps;          /* dashboard frames a second, 1..20 */
 	const char *workload;  /* --workload NAME; NULL: fp32 */
 	bool list_workloads;
+	bool suite;
 	const char *theme;
 	const char *log;       /* --log PATH */
 	const char *replay;    /* --replay FILE */

@@ -15,6 +15,7 @@
 #include "offline.h"
 #include "shader.h"
 #include "slog.h"
+#include "suite.h"
 #include "ui.h"
 #include "version.h"
 #include "vkctx.h"
@@ -138,6 +139,16 @@ int main(int argc, char **argv)
 			printf("  %-6s %-5s  %-12s %s\n", workload_info[w].name, workload_info[w].unit,
 			       ok ? "supported" : "unsupported", ok ? workload_info[w].what : why);
 		}
+		goto out;
+	}
+	if (o.suite) {
+		int i = pick_device(&ctx, &o);
+		if (i < 0) {
+			status = 2;
+			goto out;
+		}
+		install_signals();
+		status = suite_run(&ctx, i, &o, launch, &quit_flag);
 		goto out;
 	}
 	bool named = o.dev_index || o.dev_word;

@@ -394,6 +394,19 @@ t_caches_should_make_the_second_start_skip_shaderc() {
 	[ ! -e "$T/nocache/flopscope" ] || die "--no-cache wrote $(ls -R "$T/nocache/flopscope")"
 }
 
+t_suite_should_print_one_row_per_workload() {
+	"$FS" llvm --suite --duration 0.5 --no-log >"$T/out" 2>&1 || die "exit $?: $(cat "$T/out")"
+	grep -q '^Suite on llvmpipe' "$T/out" || die "$(cat "$T/out")"
+	for w in fp32 fp64 int32; do
+		grep -Eq "^ $w +[0-9.]+ [kMGT]?(FLOPS|IOPS) +[0-9.]+ [kMGT]?(FLOPS|IOPS) " "$T/out" || die "no $w row: $(cat "$T/out")"
+	done
+	"$FS" llvm --suite --duration 0.5 --no-log --format json | python3 -c '
+import json, sys
+rows = [json.loads(l) for l in sys.stdin]
+assert [r["workload"] for r in rows] == ["fp32", "fp64", "int32"]
+assert all(r["supported"] and r["median"] > 0 and r["checks_passed"] >= 2 for r in rows), rows' || die "json"
+}
+
 t_make_install_should_give_a_working_program_and_man_page() {
 	make -s install DESTDIR="$T/root" PREFIX=/opt/fs >"$T/out" 2>&1 || die "install failed: $(cat "$T/out")"
 	for f in bin/flopscope share/flopscope/shaders/fma_fp32.comp share/flopscope/themes/dark.json \
@@ -535,6 +548,10 @@ t_dashboard_should_pick_run_pause_resize_and_quit() {
 	[ -n "$a" ] && [ "$a" = "$b" ] || die "samples went on while paused: $a -> $b"
 	TM send-keys -t fs ' '
 	wait_for 'STEADY|GROWING' || return 1
+	TM send-keys -t fs w
+	wait_for '\| fp64 \|' || return 1
+	TM send-keys -t fs w
+	wait_for 'IOPS at the target time' || return 1
 	TM send-keys -t fs q
 	wait_exit || return 1
 	[ "$(cat "$T/exit")" = 0 ] || die "exit status $(cat "$T/exit")"

@@ -22,6 +22,7 @@ static const char *const HELP[] = {
 	"r       restart the loop from 1 workgroup / the replay",
 	"d       back to the device picker (live)",
 	"+ / -   target dispatch time x2 / /2 (live)",
+	"w       next workload: fp32, fp64, int32 (live)",
 	"< / >   replay speed /2, x2",
 	"z       whole session / scrolling window",
 	"t       next colour theme",
@@ -332,7 +333,7 @@ static void draw(Dash *d)
 	} else if (!msg[0]) {
 		msg = !d->whole && t_end > WHOLE_MAX_S ? "last 60 s (z: whole session)   space pause  r restart  ? help  q quit"
 		    : src->replay ? "space pause  r restart  </> speed  z window  t theme  ? help  q quit"
-		                  : "space pause  r restart  d devices  +/- target  z window  t theme  ? help  q quit";
+		                  : "space pause  r restart  d devices  w workload  +/- target  z window  t theme  ? help  q quit";
 		role = ROLE_AXIS;
 	}
 	attrset(screen_attr(d->s, role));
@@ -460,6 +461,13 @@ DashExit dashboard_run(Screen *s, DashSource *src, unsigned fps, bool *failed, S
 			}
 			screen_message(s, ROLE_STATUS_OK, "replay speed x%g", src->speed(src->ctx, ch == '>' ? 1 : -1));
 			break;
+		case 'w':
+			if (src->replay) {
+				screen_message(s, ROLE_STATUS_WARN, "a replay shows the recorded workload");
+				break;
+			}
+			how = DASH_NEXT_WORKLOAD;
+			goto out;
 		case 'z':
 			d.whole = !d.whole;
 			break;

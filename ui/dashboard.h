@@ -10,6 +10,7 @@
 typedef enum DashExit {
 	DASH_QUIT,   /* q, or a signal */
 	DASH_BACK,   /* d: back to the picker */
+	DASH_NEXT_WORKLOAD, /* w: the same device, the next workload */
 } DashExit;
 
 /* Where samples come from, and what the header shows. Optional operations

@@ -20,6 +20,7 @@ int ui_run(const VkCtx *ctx, const Options *o, int preselected, volatile sig_ato
 	char dir[4096], err[ERR_LEN];
 	shader_dir_resolve(o->shader_dir, dir, sizeof dir);
 	int status = 0, idx = preselected, last = preselected;
+	WorkloadType wl = o->workload ? (WorkloadType)workload_find(o->workload) : WORKLOAD_FP32;
 	unsigned runs = 0;
 	char log_buf[4096];
 	for (;;) {
@@ -35,7 +36,7 @@ int ui_run(const VkCtx *ctx, const Options *o, int preselected, volatile sig_ato
 			.duration_s = o->duration_given ? o->duration_s : 0,
 			.shader_dir = dir,
 			.serial = o->serial,
-			.workload = o->workload ? (WorkloadType)workload_find(o->workload) : WORKLOAD_FP32,
+			.workload = wl,
 			.no_cache = o->no_cache,
 			.log_path = slog_choose_path(o->no_log, o->log, ctx->entries[idx].name, ++runs,
 			                             log_buf, sizeof log_buf),
@@ -80,6 +81,15 @@ int ui_run(const VkCtx *ctx, const Options *o, int preselected, volatile sig_ato
 			return status;
 		}
 		engine_destroy(&e);
+		if (how == DASH_NEXT_WORKLOAD) {
+			/* the next one this device runs; the device stays */
+			char why[256];
+			do
+				wl = (WorkloadType)((wl + 1) % WORKLOAD_TYPE_COUNT);
+			while (!workload_supported(wl, ctx->entries[idx].float64, why, sizeof why));
+			screen_message(&s, ROLE_STATUS_OK, "workload %s", workload_info[wl].name);
+			continue;
+		}
 		idx = -1;
 	}
 	screen_close(&s);

@@ -1,0 +1,149 @@
+#include "suite.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include <cjson/cJSON.h>
+
+#include "engine.h"
+#include "fmt.h"
+#include "report.h"
+#include "shader.h"
+#include "slog.h"
+
+/* One workload: runs it quietly and returns its statistics. */
+static int run_one(const VkCtx *ctx, int idx, const Options *o, WorkloadType w, unsigned nth,
+                   volatile sig_atomic_t *quit, SummaryResult *r, double *duty_out, char *err)
+{
+	char dir[4096], log_buf[4096];
+	shader_dir_resolve(o->shader_dir, dir, sizeof dir);
+	EngineConfig cfg = {
+		.ctx = ctx,
+		.dev = &ctx->entries[idx],
+		.target_ms = o->target_ms,
+		/* the growth phase is short; the window is what counts */
+		.duration_s = (o->duration_given ? o->duration_s : 2.0) + 0.25,
+		.shader_dir = dir,
+		.serial = o->serial,
+		.no_cache = o->no_cache,
+		.workload = w,
+		.log_path = slog_choose_path(o->no_log, o->log, ctx->entries[idx].name, nth, log_buf, sizeof log_buf),
+	};
+	Engine e;
+	int rc = engine_create(&e, &cfg, err);
+	if (rc < 0)
+		return rc == -2 ? 2 : 1;
+	if (!engine_start(&e, err)) {
+		engine_destroy(&e);
+		return 1;
+	}
+	Summary sum;
+	summary_init(&sum);
+	for (;;) {
+		if (*quit)
+			engine_request_stop(&e);
+		EngineState st = engine_state(&e);
+		Sample s;
+		bool any = false;
+		while (ring_pop(&e.ring, &s)) {
+			summary_add(&sum, &s);
+			any = true;
+		}
+		if ((st == ENGINE_DONE || st == ENGINE_ERROR) && !any)
+			break;
+		if (!any) {
+			struct timespec ts = { 0, 5 * 1000 * 1000 };
+			nanosleep(&ts, NULL);
+		}
+	}
+	engine_join(&e);
+	summary_result(&sum, r);
+	*duty_out = r->duty;
+	summary_done(&sum);
+	int status = 0;
+	if (engine_state(&e) == ENGINE_ERROR) {
+		snprintf(err, ERR_LEN, "%s", engine_error(&e));
+		status = 1;
+	}
+	engine_destroy(&e);
+	return status;
+}
+
+int suite_run(const VkCtx *ctx, int idx, const Options *o, uint64_t launch_ns, volatile sig_atomic_t *quit)
+{
+	(void)launch_ns;
+	const DeviceInfo *d = &ctx->entries[idx];
+	double window = o->duration_given ? o->duration_s : 2.0;
+	bool json = o->format == FORMAT_JSON;
+	if (!json) {
+		printf("Suite on %s (compute queue: %u), %.3g s at the %.3g ms target each\n\n", d->name,
+		       d->queue_family, window, o->target_ms);
+		printf(" %-8s %14s %14s %10s %8s %7s %8s\n", "workload", "median", "max", "% of peak",
+		       "samples", "checks", "duty");
+	}
+	int status = 0;
+	unsigned nth = 0;
+	for (int w = 0; w < WORKLOAD_TYPE_COUNT && !*quit; w++) {
+		char why[256], err[ERR_LEN];
+		const WorkloadInfo *wl = &workload_info[w];
+		if (!workload_supported((WorkloadType)w, d->float64, why, sizeof why)) {
+			if (json)
+				printf("{\"type\":\"suite\",\"workload\":\"%s\",\"supported\":false,\"why\":\"%s\"}\n",
+				       wl->name, why);
+			else
+				printf(" %-8s unsupported: %s\n", wl->name, why);
+			continue;
+		}
+		SummaryResult r;
+		double duty;
+		int rc = run_one(ctx, idx, o, (WorkloadType)w, ++nth, quit, &r, &duty, err);
+		if (rc) {
+			fprintf(stderr, "flopscope: %s: %s\n", wl->name, err);
+			status = rc;
+			if (json)
+				printf("{\"type\":\"suite\",\"workload\":\"%s\",\"supported\":true,\"error\":true}\n", wl->name);
+			else
+				printf(" %-8s failed: %s\n", wl->name, err);
+			continue;
+		}
+		if (json) {
+			cJSON *j = cJSON_CreateObject();
+			if (j) {
+				cJSON_AddStringToObject(j, "type", "suite");
+				cJSON_AddStringToObject(j, "workload", wl->name);
+				cJSON_AddBoolToObject(j, "supported", 1);
+				cJSON_AddStringToObject(j, "unit", wl->unit);
+				cJSON_AddNumberToObject(j, "samples", (double)r.flops.n);
+				cJSON_AddNumberToObject(j, "checks_passed", (double)r.verified);
+				if (r.flops.n) {
+					cJSON_AddNumberToObject(j, "median", r.flops.median);
+					cJSON_AddNumberToObject(j, "max", r.flops.max);
+					cJSON_AddNumberToObject(j, "std", r.flops.std);
+				}
+				if (!isnan(r.pct_peak))
+					cJSON_AddNumberToObject(j, "pct_of_peak", r.pct_peak);
+				if (!isnan(duty))
+					cJSON_AddNumberToObject(j, "duty_cycle", duty);
+				char *text = cJSON_PrintUnformatted(j);
+				if (text)
+					printf("%s\n", text);
+				cJSON_free(text);
+				cJSON_Delete(j);
+			}
+		} else {
+			char med[FMT_SI_LEN], max[FMT_SI_LEN], a[40], b[40], pk[16] = "unknown", dt[16] = "";
+			snprintf(a, sizeof a, "%s%s", fmt_si(r.flops.median, med, sizeof med), wl->unit);
+			snprintf(b, sizeof b, "%s%s", fmt_si(r.flops.max, max, sizeof max), wl->unit);
+			if (!isnan(r.pct_peak))
+				snprintf(pk, sizeof pk, "%.1f%%", r.pct_peak);
+			if (!isnan(duty))
+				snprintf(dt, sizeof dt, "%.2f%%", 100 * duty);
+			printf(" %-8s %14s %14s %10s %8zu %7zu %8s\n", wl->name, r.flops.n ? a : "-", r.flops.n ? b : "-",
+			       pk, r.flops.n, r.verified, dt);
+		}
+		fflush(stdout);
+	}
+	return status;
+}
