@@ -26,12 +26,12 @@ si() { awk '{ v = $1; p = substr($2, 1, 1); m = 1
 
 echo "# $(date -u +%FT%TZ) device '$dev', ${secs}s x $rounds rounds, dashboard at $fps fps, $(nproc) cores"
 for r in $(seq "$rounds"); do
-	h=$("$FS" "$dev" --format json --duration "$secs" | tail -1 |
+	h=$("$FS" "$dev" --format json --duration "$secs" --no-log 2>/dev/null | tail -1 |
 		python3 -c 'import json,sys; print(json.load(sys.stdin)["flops_median"])')
 
-	tmux -S "$sock" new-session -d -s b -x 120 -y 36 "LANG=C.UTF-8 $FS $dev --duration $secs --fps $fps; sleep 5"
+	tmux -S "$sock" new-session -d -s b -x 120 -y 36 "LANG=C.UTF-8 $FS $dev --duration $secs --fps $fps --no-log; sleep 5"
 	pid=
-	for _ in $(seq 100); do pid=$(pgrep -n -f "^$FS $dev --duration" || true); [ -n "$pid" ] && break; sleep 0.05; done
+	for _ in $(seq 100); do pid=$(pgrep -n -f "^$FS $dev --duration $secs --fps" || true); [ -n "$pid" ] && break; sleep 0.05; done
 	[ -n "$pid" ] || { echo "dashboard did not start" >&2; exit 1; }
 	for _ in $(seq 200); do
 		tmux -S "$sock" capture-pane -p -t b | grep -q 'FLOPS at the target' && break
