@@ -123,7 +123,7 @@ build-fuzz/fuzz_theme: tests/fuzz/fuzz_theme.c ui/theme.c src/fileio.c
 build-fuzz/fuzz_log: tests/fuzz/fuzz_log.c src/slogread.c src/fileio.c
 	@mkdir -p build-fuzz
 	clang $(FUZZ_CFLAGS) -o $@ $^ $(FUZZ_LIBS)
-build-fuzz/fuzz_csv: tests/fuzz/fuzz_csv.c src/csvread.c
+build-fuzz/fuzz_csv: tests/fuzz/fuzz_csv.c src/csvread.c src/fileio.c
 	@mkdir -p build-fuzz
 	clang $(FUZZ_CFLAGS) -o $@ $^ $(FUZZ_LIBS)
 

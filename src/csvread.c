@@ -1,5 +1,9 @@
 #include "csvread.h"
 
+#include <stdbool.h>
+
+#include "fileio.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,22 +36,17 @@ int csv_parse_series(const char *text, size_t len, const char *name, double **t,
 	size_t cap = 0, lineno = 0, pos = 0;
 	char *line = NULL;
 	size_t lcap = 0;
-	while (pos < len && rc == 0) {
-		const char *nl = memchr(text + pos, '\n', len - pos);
-		size_t l = nl ? (size_t)(nl - (text + pos)) : len - pos;
-		if (l + 1 > lcap) {
-			char *g = realloc(line, l + 1);
-			if (!g) {
+	while (rc == 0) {
+		bool nl, oom;
+		long got = fileio_next_line(text, len, &pos, &line, &lcap, &nl, &oom);
+		if (got < 0) {
+			if (oom) {
 				snprintf(err, errlen, "%s: out of memory", name);
 				rc = -1;
-				break;
 			}
-			line = g;
-			lcap = l + 1;
+			break;
 		}
-		memcpy(line, text + pos, l);
-		line[l] = '\0';
-		pos += l + 1;
+		size_t l = (size_t)got;
 		lineno++;
 		if (l && line[l - 1] == '\r')
 			line[--l] = '\0';

@@ -54,6 +54,31 @@ fail:
 	return NULL;
 }
 
+long fileio_next_line(const char *text, size_t len, size_t *pos, char **buf, size_t *cap, bool *newline,
+                      bool *oom)
+{
+	*oom = false;
+	if (*pos >= len)
+		return -1;
+	const char *start = text + *pos;
+	const char *nl = memchr(start, '\n', len - *pos);
+	size_t l = nl ? (size_t)(nl - start) : len - *pos;
+	if (l + 1 > *cap) {
+		char *g = realloc(*buf, l + 1);
+		if (!g) {
+			*oom = true;
+			return -1;
+		}
+		*buf = g;
+		*cap = l + 1;
+	}
+	memcpy(*buf, start, l);
+	(*buf)[l] = '\0';
+	*pos += l + (nl ? 1 : 0);
+	*newline = nl != NULL;
+	return (long)l;
+}
+
 bool fileio_write(const char *path, const void *data, size_t len)
 {
 	char tmp[4200];

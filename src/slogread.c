@@ -129,24 +129,18 @@ int slog_parse(const char *text, size_t len, const char *name, SessionData *d, c
 	char *line = NULL;
 	size_t line_cap = 0;
 	int rc = 0;
-	while (pos < len) {
-		const char *start = text + pos;
-		const char *nl = memchr(start, '\n', len - pos);
-		size_t l = nl ? (size_t)(nl - start) : len - pos;
-		pos += l + (nl ? 1 : 0);
-		lineno++;
-		if (l + 1 > line_cap) {
-			char *g = realloc(line, l + 1);
-			if (!g) {
+	for (;;) {
+		bool nl, oom;
+		long got = fileio_next_line(text, len, &pos, &line, &line_cap, &nl, &oom);
+		if (got < 0) {
+			if (oom) {
 				snprintf(err, errlen, "%s: out of memory", name);
 				rc = -1;
-				break;
 			}
-			line = g;
-			line_cap = l + 1;
+			break;
 		}
-		memcpy(line, start, l);
-		line[l] = '\0';
+		size_t l = (size_t)got;
+		lineno++;
 		if (l == 0 && !nl)
 			break;
 		cJSON *o = cJSON_ParseWithLength(line, l);

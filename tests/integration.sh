@@ -297,8 +297,8 @@ t_foreign_and_damaged_logs_should_be_named() {
 	rc=$?
 	[ "$rc" = 2 ] || die "exit $rc"
 	grep -q '/etc/passwd:1: not a flopscope session log' "$T/err" || die "$(cat "$T/err")"
-	"$FS" llvm --duration 0.5 --no-log --format csv >/dev/null || return 1
-	"$FS" llvm --duration 0.5 --log "$T/d.jsonl" >/dev/null || return 1
+	"$FS" llvm --duration 0.5 --no-log --format csv >/dev/null 2>&1 || return 1
+	"$FS" llvm --duration 0.5 --log "$T/d.jsonl" >/dev/null 2>&1 || return 1
 	sed -i '4s/.*/garbage/' "$T/d.jsonl"
 	"$FS" --replay "$T/d.jsonl" --format csv >"$T/out" 2>"$T/err" || die "exit $?"
 	grep -q "d.jsonl:4: not a JSON record; reading stopped there, the 2 samples before it are used" "$T/err" ||
