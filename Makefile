@@ -69,9 +69,10 @@ deps:
 	    DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends $$missing; \
 	fi
 
+# the dashboard on the default device; ARGS="..." to choose otherwise
 run: deps
 	$(MAKE) all
-	./$(B)/flopscope $(ARGS)
+	./$(B)/flopscope $(or $(ARGS),--default-device)
 
 test: deps
 	$(MAKE) all $(UNIT) $(B)/tsan/ring_stress

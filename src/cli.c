@@ -18,6 +18,8 @@ const char cli_usage[] =
 	"  -N                 use entry N of the list (1-based)\n"
 	"  NAME               use the first entry whose name contains NAME\n"
 	"                     (case-insensitive); with -N, the N-th such entry\n"
+	"  --default-device   no picker: the first discrete GPU, else integrated,\n"
+	"                     virtual, CPU device (what headless runs use)\n"
 	"\n"
 	"Options:\n"
 	"  --list             list devices and compute queue families, then exit\n"
@@ -205,6 +207,8 @@ int cli_parse(int argc, char **argv, Options *o, char *err, size_t errlen)
 			o->duration_given = true;
 		} else if (!strcmp(name, "--workload")) {
 			o->workload = val;
+		} else if (!strcmp(name, "--default-device")) {
+			o->default_device = true;
 		} else if (!strcmp(name, "--suite")) {
 			o->suite = true;
 		} else if (!strcmp(name, "--list-workloads")) {

@@ -151,7 +151,7 @@ int main(int argc, char **argv)
 		status = suite_run(&ctx, i, &o, launch, &quit_flag);
 		goto out;
 	}
-	bool named = o.dev_index || o.dev_word;
+	bool named = o.dev_index || o.dev_word || o.default_device;
 	if (!o.headless && (!isatty(STDOUT_FILENO) || !isatty(STDIN_FILENO)))
 		o.headless = true;
 	int idx = -1;

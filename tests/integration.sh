@@ -568,6 +568,16 @@ t_dashboard_named_device_should_skip_the_picker_and_stop_on_ctrl_c() {
 	[ "$(TM display -p -t fs '#{alternate_on}')" = 0 ] || die "terminal not restored"
 }
 
+t_make_run_should_open_the_dashboard_on_the_default_device() {
+	start_ui make -s run || return 1
+	wait_for 'FLOPS at the target time' 120 || return 1
+	screen | grep -q 'pick a device' && die "the picker opened"
+	wait_for 'llvmpipe' || return 1
+	TM send-keys -t fs q
+	wait_exit 60 || return 1
+	[ "$(cat "$T/exit")" = 0 ] || die "exit status $(cat "$T/exit")"
+}
+
 t_dashboard_broken_theme_should_fall_back_with_a_message() {
 	printf '{"roles": {"flops_line": {"fg": "purple"}}}' >"$T/bad.json"
 	start_ui NO_COLOR=1 "$FS" llvm --theme "$T/bad.json" || return 1
