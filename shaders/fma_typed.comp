@@ -1,22 +1,37 @@
 #version 450
 // The FMA workload of fma_fp32.comp in other types, chosen by a define:
 //   TYPE_FP64   x = fma(x, a, b) in double (needs shaderFloat64)
+//   TYPE_FP16   x = fma(x, a, b) in float16_t vectors (needs shaderFloat16);
+//               a = 1, b = 1/256: every value stays a multiple of 1/256 below
+//               8, exact in fp16, so the result is exact; the final sum is
+//               taken in fp32 (not counted) so one skipped step shows
 //   TYPE_INT32  x = x * a + b in 32-bit unsigned integers (wraps; exact)
 // 4*VEC4S independent chains per invocation, UNROLL * ITERS steps each:
 // exactly 2 * 4*VEC4S * UNROLL * ITERS operations per invocation. Results are
 // stored and groups counted as in fma_fp32.comp, for the CPU check.
 #extension GL_EXT_control_flow_attributes : require
 
-#if defined(TYPE_FP64)
+#if defined(TYPE_FP16)
+#extension GL_EXT_shader_explicit_arithmetic_types_float16 : require
+#define T float16_t
+#define T4 f16vec4
+#define PT float
+#define ACC float
+#define STEP(x) x = fma(x, a, b)
+#elif defined(TYPE_FP64)
 #define T double
 #define T4 dvec4
+#define PT double
+#define ACC double
 #define STEP(x) x = fma(x, a, b)
 #elif defined(TYPE_INT32)
 #define T uint
 #define T4 uvec4
+#define PT uint
+#define ACC uint
 #define STEP(x) x = x * a + b
 #else
-#error "define TYPE_FP64 or TYPE_INT32"
+#error "define TYPE_FP16, TYPE_FP64 or TYPE_INT32"
 #endif
 #ifndef VEC4S
 #error "VEC4S must be defined by the engine"
@@ -29,21 +44,24 @@ layout(local_size_x_id = 0) in;
 layout(constant_id = 1) const uint ITERS = 1u;
 
 layout(push_constant) uniform Params {
-    T a;
-    T b;
+    PT a;
+    PT b;
     uint slot_mask;
 } p;
 
 layout(std430, set = 0, binding = 0) buffer Result {
     uint groups_done;
     uint reserved0, reserved1, reserved2;
-    T value[];
+    ACC value[];
 } res;
 
 T4 start(uint slot, uint v)
 {
 #if defined(TYPE_INT32)
     return uvec4(slot * 16u + v * 4u) + uvec4(0u, 1u, 2u, 3u);
+#elif defined(TYPE_FP16)
+    return T4(float16_t(float(slot & 255u) / 256.0)) +
+           (T4(0.0hf, 1.0hf, 2.0hf, 3.0hf) + T4(float16_t(4.0 * float(v)))) * 0.125hf;
 #else
     return T4(double(slot) / 65536.0) + (T4(0.0, 1.0, 2.0, 3.0) + T4(4.0 * double(v))) * 0.125;
 #endif
@@ -55,8 +73,8 @@ void main()
                  (gl_WorkGroupID.y + gl_NumWorkGroups.y * gl_WorkGroupID.z);
     uint gid = group * gl_WorkGroupSize.x + gl_LocalInvocationIndex;
     uint slot = gid & p.slot_mask;
-    T4 a = T4(p.a);
-    T4 b = T4(p.b);
+    T4 a = T4(T(p.a));
+    T4 b = T4(T(p.b));
 
     T4 x0 = start(slot, 0u);
 #if VEC4S > 1
@@ -84,15 +102,16 @@ void main()
         }
     }
 
-    T r = (x0.x + x0.y) + (x0.z + x0.w);
+#define SUM4(v) ((ACC(v.x) + ACC(v.y)) + (ACC(v.z) + ACC(v.w)))
+    ACC r = SUM4(x0);
 #if VEC4S > 1
-    r += (x1.x + x1.y) + (x1.z + x1.w);
+    r += SUM4(x1);
 #endif
 #if VEC4S > 2
-    r += (x2.x + x2.y) + (x2.z + x2.w);
+    r += SUM4(x2);
 #endif
 #if VEC4S > 3
-    r += (x3.x + x3.y) + (x3.z + x3.w);
+    r += SUM4(x3);
 #endif
     res.value[slot] = r;
     if (gl_LocalInvocationIndex == 0u)

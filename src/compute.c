@@ -85,8 +85,13 @@ bool compute_create(Compute *c, const VkCtx *ctx, const DeviceInfo *d,
 		.pQueuePriorities = &prio,
 	};
 	VkPhysicalDeviceFeatures features = { .shaderFloat64 = s->float64 };
+	VkPhysicalDeviceShaderFloat16Int8Features f16 = {
+		.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_FLOAT16_INT8_FEATURES,
+		.shaderFloat16 = VK_TRUE,
+	};
 	VkDeviceCreateInfo di = {
 		.sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO,
+		.pNext = s->float16 ? &f16 : NULL,
 		.queueCreateInfoCount = 1,
 		.pQueueCreateInfos = &qi,
 		.pEnabledFeatures = &features,

@@ -26,6 +26,7 @@ typedef struct ComputeSetup {
 	uint64_t fence_timeout_ns;       /* longest wait for one dispatch */
 	const char *pipeline_cache;      /* file for VkPipelineCache data; NULL: none */
 	bool float64;                    /* enable shaderFloat64 */
+	bool float16;                    /* enable shaderFloat16 (Vulkan 1.2) */
 } ComputeSetup;
 
 typedef struct Compute {

@@ -122,7 +122,7 @@ int engine_create(Engine *e, const EngineConfig *cfg, char *err)
 	uint32_t max_local = d->max_group_size[0] < d->max_invocations ? d->max_group_size[0]
 	                                                               : d->max_invocations;
 	char unsupported[256];
-	if (!workload_supported(cfg->workload, d->float64, unsupported, sizeof unsupported)) {
+	if (!workload_supported(cfg->workload, d->float64, d->float16, unsupported, sizeof unsupported)) {
 		snprintf(err, ERR_LEN, "workload %s cannot run on %s: %s", workload_info[cfg->workload].name,
 		         d->name, unsupported);
 		return -2;
@@ -184,6 +184,7 @@ int engine_create(Engine *e, const EngineConfig *cfg, char *err)
 		.push_size = push_constants(e).size,
 		.result_size = 16 + (VkDeviceSize)WORKLOAD_SLOTS * wl->elem,
 		.float64 = cfg->workload == WORKLOAD_FP64,
+		.float16 = cfg->workload == WORKLOAD_FP16,
 		.fence_timeout_ns = (uint64_t)(timeout_s * 1e9),
 		.pipeline_cache = cache ? pcache : NULL,
 	};

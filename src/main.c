@@ -111,7 +111,7 @@ int main(int argc, char **argv)
 
 	int wl = o.workload ? workload_find(o.workload) : WORKLOAD_FP32;
 	if (wl < 0) {
-		fprintf(stderr, "flopscope: --workload: \"%s\" is not one of fp32, fp64, int32\n", o.workload);
+		fprintf(stderr, "flopscope: --workload: \"%s\" is not one of fp32, fp64, int32, fp16\n", o.workload);
 		return 2;
 	}
 
@@ -135,7 +135,7 @@ int main(int argc, char **argv)
 		printf("Workloads on %s (compute queue: %u):\n", ctx.entries[i].name, ctx.entries[i].queue_family);
 		for (int w = 0; w < WORKLOAD_TYPE_COUNT; w++) {
 			char why[256];
-			bool ok = workload_supported((WorkloadType)w, ctx.entries[i].float64, why, sizeof why);
+			bool ok = workload_supported((WorkloadType)w, ctx.entries[i].float64, ctx.entries[i].float16, why, sizeof why);
 			printf("  %-6s %-5s  %-12s %s\n", workload_info[w].name, workload_info[w].unit,
 			       ok ? "supported" : "unsupported", ok ? workload_info[w].what : why);
 		}

@@ -21,6 +21,8 @@ unsigned peak_nvidia_lanes_per_sm_of(uint32_t id, WorkloadType t)
 	unsigned fp32 = peak_nvidia_lanes_per_sm(id);
 	if (!fp32 || t == WORKLOAD_FP32)
 		return fp32;
+	if (t == WORKLOAD_FP16) /* packed half2: twice FP32 on Hopper and GA100, same rate elsewhere */
+		return (id >= 0x2300 && id <= 0x23ff) || (id >= 0x2080 && id <= 0x20ff) ? 2 * fp32 : fp32;
 	if (t == WORKLOAD_INT32)
 		return 64;
 	/* FP64 */
@@ -48,7 +50,7 @@ void peak_compute(const DeviceInfo *d, WorkloadType t, unsigned cpu_cores, doubl
 		}
 		p->fma_lanes = (double)d->sm_count * lanes;
 		snprintf(p->how, sizeof p->how, "%u SMs x %u %s lanes x 2 x SM clock", d->sm_count, lanes,
-		         t == WORKLOAD_FP64 ? "FP64" : t == WORKLOAD_INT32 ? "INT32" : "FP32");
+		         t == WORKLOAD_FP64 ? "FP64" : t == WORKLOAD_INT32 ? "INT32" : t == WORKLOAD_FP16 ? "FP16" : "FP32");
 		p->known = true;
 		return;
 	}
@@ -66,8 +68,9 @@ void peak_compute(const DeviceInfo *d, WorkloadType t, unsigned cpu_cores, doubl
 			snprintf(p->how, sizeof p->how, "unknown: the CPU device does not name its vector width");
 			return;
 		}
-		if (t == WORKLOAD_INT32) {
-			snprintf(p->how, sizeof p->how, "unknown: integer multiply-add throughput varies by CPU core");
+		if (t == WORKLOAD_INT32 || t == WORKLOAD_FP16) {
+			snprintf(p->how, sizeof p->how, "unknown: %s throughput varies by CPU core",
+			         t == WORKLOAD_FP16 ? "FP16 (converted)" : "integer multiply-add");
 			return;
 		}
 		if (!(max_mhz > 0)) {

@@ -30,7 +30,8 @@ typedef struct Peak {
  * the others; INT32 64 from Volta on. CPU: FP64 lanes are half the FP32
  * ones; integer multiply-add throughput varies by core: unknown. */
 void peak_compute(const DeviceInfo *d, WorkloadType t, unsigned cpu_cores, double max_mhz, Peak *p);
-/* FP64 and INT32 lanes per SM of an NVIDIA device id; 0 unknown. */
+/* Lanes per SM of an NVIDIA device id for a workload (FP16: twice FP32 on
+ * Hopper and GA100, packed; the FP32 rate elsewhere); 0 unknown. */
 unsigned peak_nvidia_lanes_per_sm_of(uint32_t device_id, WorkloadType t);
 /* FLOPS at a clock (MHz); 0 when unknown. */
 double peak_flops(const Peak *p, double mhz);

@@ -88,7 +88,7 @@ int suite_run(const VkCtx *ctx, int idx, const Options *o, uint64_t launch_ns, v
 	for (int w = 0; w < WORKLOAD_TYPE_COUNT && !*quit; w++) {
 		char why[256], err[ERR_LEN];
 		const WorkloadInfo *wl = &workload_info[w];
-		if (!workload_supported((WorkloadType)w, d->float64, why, sizeof why)) {
+		if (!workload_supported((WorkloadType)w, d->float64, d->float16, why, sizeof why)) {
 			if (json)
 				printf("{\"type\":\"suite\",\"workload\":\"%s\",\"supported\":false,\"why\":\"%s\"}\n",
 				       wl->name, why);

@@ -9,6 +9,8 @@ const WorkloadInfo workload_info[WORKLOAD_TYPE_COUNT] = {
 	[WORKLOAD_FP64] = { "fp64", "FLOPS", "fma_typed.comp", "TYPE_FP64", 8, "FP64 fused multiply-add chains" },
 	[WORKLOAD_INT32] = { "int32", "IOPS", "fma_typed.comp", "TYPE_INT32", 4,
 	                     "32-bit integer multiply-add chains (x * a + b, wrapping)" },
+	[WORKLOAD_FP16] = { "fp16", "FLOPS", "fma_typed.comp", "TYPE_FP16", 4,
+	                    "FP16 fused multiply-add chains in f16vec4 (packed where the device packs)" },
 };
 
 int workload_find(const char *name)
@@ -19,10 +21,14 @@ int workload_find(const char *name)
 	return -1;
 }
 
-bool workload_supported(WorkloadType t, bool float64, char *why, size_t len)
+bool workload_supported(WorkloadType t, bool float64, bool float16, char *why, size_t len)
 {
 	if (t == WORKLOAD_FP64 && !float64) {
 		snprintf(why, len, "the device lacks shaderFloat64");
+		return false;
+	}
+	if (t == WORKLOAD_FP16 && !float16) {
+		snprintf(why, len, "the device lacks shaderFloat16");
 		return false;
 	}
 	snprintf(why, len, "supported");
@@ -53,6 +59,12 @@ uint32_t fma_push(const FmaParams *p, uint32_t slot_mask, unsigned char out[24])
 
 static void set_chain_constants(FmaParams *p)
 {
+	if (p->type == WORKLOAD_FP16) {
+		/* exact in fp16: multiples of 1/256 below 8 (steps <= 1024) */
+		p->a = 1.0;
+		p->b = 1.0 / 256.0;
+		return;
+	}
 	if (p->type == WORKLOAD_INT32) {
 		/* a full-period LCG: every step changes every bit pattern, so a
 		 * skipped step gives a different value, compared exactly */
@@ -84,6 +96,8 @@ void fma_params_for(FmaParams *p, WorkloadType t, bool cpu_device, uint32_t max_
 	p->vec4s = 3;
 	p->unroll = cpu_device ? 32 : 128;
 	p->iters = 32;
+	if (t == WORKLOAD_FP16) /* 1024 steps: the exact range */
+		p->iters = cpu_device ? 32 : 8;
 	p->local_size = max_local_size < 256 ? max_local_size : 256;
 	if (p->local_size == 0)
 		p->local_size = 1;
@@ -96,6 +110,10 @@ bool fma_params_parse(const char *text, FmaParams *p, uint32_t max_local_size, c
 	char extra;
 	if (sscanf(text, "%u,%u,%u,%u%c", &v, &u, &it, &ls, &extra) != 4) {
 		snprintf(err, len, "\"%s\" is not VEC4S,UNROLL,ITERS,LOCAL_SIZE", text);
+		return false;
+	}
+	if (p->type == WORKLOAD_FP16 && (uint64_t)u * it > 1024) {
+		snprintf(err, len, "\"%s\": fp16 chains stay exact for at most 1024 steps (UNROLL x ITERS)", text);
 		return false;
 	}
 	if (v < 1 || v > 4 || u < 1 || u > 256 || it < 1 || it > 65536 || ls < 1 || ls > max_local_size) {
@@ -119,6 +137,19 @@ uint64_t fma_flop_per_invocation(const FmaParams *p)
 double fma_reference(const FmaParams *p, uint32_t slot)
 {
 	uint32_t chains = 4 * p->vec4s, steps = p->unroll * p->iters;
+	if (p->type == WORKLOAD_FP16) {
+		_Float16 x[16], a = (_Float16)p->a, b = (_Float16)p->b;
+		_Float16 s = (_Float16)((float)(slot & 255u) / 256.0f);
+		for (uint32_t c = 0; c < chains; c++)
+			x[c] = (_Float16)(s + (_Float16)((float)c * 0.125f));
+		for (uint32_t i = 0; i < steps; i++)
+			for (uint32_t c = 0; c < chains; c++)
+				x[c] = (_Float16)fmaf((float)x[c], (float)a, (float)b);
+		float r = ((float)x[0] + (float)x[1]) + ((float)x[2] + (float)x[3]);
+		for (uint32_t v = 1; v < p->vec4s; v++)
+			r += ((float)x[4 * v] + (float)x[4 * v + 1]) + ((float)x[4 * v + 2] + (float)x[4 * v + 3]);
+		return r;
+	}
 	if (p->type == WORKLOAD_INT32) {
 		uint32_t x[16], a = (uint32_t)p->a, b = (uint32_t)p->b;
 		for (uint32_t c = 0; c < chains; c++)
@@ -185,6 +216,11 @@ int fma_check(const FmaCheck *c, const void *values, uint64_t invocations, char 
 		} else if (c->type == WORKLOAD_FP64) {
 			memcpy(&got, (const char *)values + 8 * (size_t)slot, 8);
 			ok = fabs(got - want) <= 1e-9 * fabs(want);
+		} else if (c->type == WORKLOAD_FP16) {
+			float v;
+			memcpy(&v, (const char *)values + 4 * (size_t)slot, 4);
+			got = v;
+			ok = got == want; /* exact by construction */
 		} else {
 			float v;
 			memcpy(&v, (const char *)values + 4 * (size_t)slot, 4);

@@ -15,6 +15,7 @@ typedef enum WorkloadType {
 	WORKLOAD_FP32,
 	WORKLOAD_FP64,
 	WORKLOAD_INT32,
+	WORKLOAD_FP16,
 	WORKLOAD_TYPE_COUNT
 } WorkloadType;
 
@@ -31,9 +32,9 @@ extern const WorkloadInfo workload_info[WORKLOAD_TYPE_COUNT];
 
 /* Index of the workload called name, or -1. */
 int workload_find(const char *name);
-/* Whether a device can run it: fp64 needs shaderFloat64; why names the
- * missing feature. */
-bool workload_supported(WorkloadType t, bool float64, char *why, size_t len);
+/* Whether a device can run it: fp64 needs shaderFloat64, fp16
+ * shaderFloat16; why names the missing feature. */
+bool workload_supported(WorkloadType t, bool float64, bool float16, char *why, size_t len);
 
 typedef struct FmaParams {
 	WorkloadType type;
@@ -75,7 +76,8 @@ void fma_check_init(FmaCheck *c, const FmaParams *p);
 
 /* Compares the slots written by a dispatch of `invocations` (an array of the
  * workload's type) with the reference: fp32 within 1e-3, fp64 within 1e-9
- * (both relative; drivers may leave fma() unfused), int32 exactly. Returns
+ * (both relative; drivers may leave fma() unfused), int32 and fp16 exactly
+ * (fp16's chains are exact by construction). Returns
  * the number of slots compared, or -1 with a message. */
 int fma_check(const FmaCheck *c, const void *values, uint64_t invocations, char *msg, size_t len);
 

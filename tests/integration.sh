@@ -397,13 +397,13 @@ t_caches_should_make_the_second_start_skip_shaderc() {
 t_suite_should_print_one_row_per_workload() {
 	"$FS" llvm --suite --duration 0.5 --no-log >"$T/out" 2>&1 || die "exit $?: $(cat "$T/out")"
 	grep -q '^Suite on llvmpipe' "$T/out" || die "$(cat "$T/out")"
-	for w in fp32 fp64 int32; do
+	for w in fp32 fp64 int32 fp16; do
 		grep -Eq "^ $w +[0-9.]+ [kMGT]?(FLOPS|IOPS) +[0-9.]+ [kMGT]?(FLOPS|IOPS) " "$T/out" || die "no $w row: $(cat "$T/out")"
 	done
 	"$FS" llvm --suite --duration 0.5 --no-log --format json | python3 -c '
 import json, sys
 rows = [json.loads(l) for l in sys.stdin]
-assert [r["workload"] for r in rows] == ["fp32", "fp64", "int32"]
+assert [r["workload"] for r in rows] == ["fp32", "fp64", "int32", "fp16"]
 assert all(r["supported"] and r["median"] > 0 and r["checks_passed"] >= 2 for r in rows), rows' || die "json"
 }
 
@@ -428,8 +428,8 @@ t_make_install_should_give_a_working_program_and_man_page() {
 
 t_workloads_should_run_checked_with_exact_counts() {
 	"$FS" llvm --list-workloads >"$T/out" || die "--list-workloads exit $?"
-	for w in fp32 fp64 int32; do grep -Eq "^  $w +(FLOPS|IOPS) +supported" "$T/out" || die "$(cat "$T/out")"; done
-	for w in fp64 int32; do
+	for w in fp32 fp64 int32 fp16; do grep -Eq "^  $w +(FLOPS|IOPS) +supported" "$T/out" || die "$(cat "$T/out")"; done
+	for w in fp64 int32 fp16; do
 		"$FS" llvm --workload $w --format json --duration 1 --log "$T/$w.jsonl" >"$T/$w.json" 2>/dev/null || die "$w: exit $?"
 		python3 - "$T/$w.json" "$T/$w.jsonl" "$w" <<'PY' || exit 1
 import json, sys
@@ -443,8 +443,8 @@ assert all(s["flop"] == s["groups"] * per for s in samples), "operation count"
 assert all(s["verified"] for s in samples[:2])
 PY
 	done
-	"$FS" llvm --workload fp16 >"$T/out" 2>&1
-	[ $? = 2 ] && grep -q 'not one of fp32, fp64, int32' "$T/out" || die "fp16: $(cat "$T/out")"
+	"$FS" llvm --workload fp8 >"$T/out" 2>&1
+	[ $? = 2 ] && grep -q 'not one of fp32, fp64, int32, fp16' "$T/out" || die "fp8: $(cat "$T/out")"
 	"$FS" llvm --workload int32 --duration 0.5 --no-log | grep -q 'IOPS at target' || die "no IOPS"
 }
 

@@ -22,7 +22,7 @@ static const char *const HELP[] = {
 	"r       restart the loop from 1 workgroup / the replay",
 	"d       back to the device picker (live)",
 	"+ / -   target dispatch time x2 / /2 (live)",
-	"w       next workload: fp32, fp64, int32 (live)",
+	"w       next workload: fp32 fp64 int32 fp16",
 	"< / >   replay speed /2, x2",
 	"z       whole session / scrolling window",
 	"t       next colour theme",

@@ -162,6 +162,36 @@ static void fp64_check_should_hold_to_1e9(void)
 	free(v);
 }
 
+static void fp16_chains_should_be_exact_and_count_every_step(void)
+{
+	for (int cpu = 0; cpu < 2; cpu++) {
+		FmaParams p;
+		fma_params_for(&p, WORKLOAD_FP16, cpu, 256);
+		CHECK(p.unroll * p.iters <= 1024 && p.a == 1.0 && p.b == 1.0 / 256);
+		/* every chain ends at its start + steps/256, exactly */
+		double want = 0;
+		for (uint32_t c = 0; c < 4 * p.vec4s; c++)
+			want += (double)(77 & 255) / 256 + 0.125 * c + (double)(p.unroll * p.iters) / 256;
+		CHECK(fma_reference(&p, 77) == want);
+		FmaParams lazy = p;
+		lazy.iters--; /* fewer steps: visible */
+		CHECK(fma_reference(&lazy, 77) != want);
+	}
+	FmaParams p;
+	fma_params_for(&p, WORKLOAD_FP16, false, 256);
+	char err[128];
+	CHECK(!fma_params_parse("3,64,32,256", &p, 256, err, sizeof err) && strstr(err, "1024 steps"));
+	FmaCheck c;
+	fma_check_init(&c, &p);
+	float *v = calloc(WORKLOAD_SLOTS, sizeof *v);
+	for (size_t i = 0; i < c.n; i++)
+		v[c.slot[i]] = (float)c.expect[i];
+	CHECK(fma_check(&c, v, WORKLOAD_SLOTS, err, sizeof err) == (int)WORKLOAD_CHECKS);
+	v[c.slot[3]] -= 12.0f / 256; /* one step fewer in every chain */
+	CHECK(fma_check(&c, v, WORKLOAD_SLOTS, err, sizeof err) == -1);
+	free(v);
+}
+
 static void push_constants_should_match_the_shaders_layout(void)
 {
 	unsigned char b[24];
@@ -190,9 +220,11 @@ static void workloads_should_be_found_and_gated(void)
 {
 	char why[128];
 	CHECK(workload_find("fp64") == WORKLOAD_FP64 && workload_find("int32") == WORKLOAD_INT32);
-	CHECK(workload_find("fp16") == -1);
-	CHECK(!workload_supported(WORKLOAD_FP64, false, why, sizeof why) && strstr(why, "shaderFloat64"));
-	CHECK(workload_supported(WORKLOAD_INT32, false, why, sizeof why));
+	CHECK(workload_find("fp8") == -1);
+	CHECK(!workload_supported(WORKLOAD_FP64, false, true, why, sizeof why) && strstr(why, "shaderFloat64"));
+	CHECK(!workload_supported(WORKLOAD_FP16, true, false, why, sizeof why) && strstr(why, "shaderFloat16"));
+	CHECK(workload_supported(WORKLOAD_INT32, false, false, why, sizeof why));
+	CHECK(workload_find("fp16") == WORKLOAD_FP16);
 	CHECK(!strcmp(workload_info[WORKLOAD_INT32].unit, "IOPS"));
 }
 
@@ -200,6 +232,7 @@ int main(void)
 {
 	RUN(int32_check_should_be_exact);
 	RUN(fp64_check_should_hold_to_1e9);
+	RUN(fp16_chains_should_be_exact_and_count_every_step);
 	RUN(push_constants_should_match_the_shaders_layout);
 	RUN(workloads_should_be_found_and_gated);
 	RUN(fma_flop_count_should_be_two_per_step_per_chain);
