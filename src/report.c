@@ -48,6 +48,17 @@ void report_csv_row(const Sample *s, char *buf, size_t len)
 	         !!(s->flags & SAMPLE_IMPLAUSIBLE));
 }
 
+/* Adds a double that reads back exactly: cJSON prints 15 digits whenever
+ * they parse back within DBL_EPSILON, which can move a value by an ulp. */
+static bool add_exact(cJSON *o, const char *key, double v)
+{
+	if (!isfinite(v))
+		return cJSON_AddNullToObject(o, key) != NULL;
+	char text[40];
+	snprintf(text, sizeof text, "%.17g", v);
+	return cJSON_AddRawToObject(o, key, text) != NULL;
+}
+
 bool report_json_row(const Sample *s, char *buf, size_t len)
 {
 	cJSON *o = cJSON_CreateObject();
@@ -55,7 +66,7 @@ bool report_json_row(const Sample *s, char *buf, size_t len)
 		return false;
 	bool ok = cJSON_AddStringToObject(o, "type", "sample") &&
 	          cJSON_AddNumberToObject(o, "seq", (double)s->seq) &&
-	          cJSON_AddNumberToObject(o, "t_ms", s->t_ms) &&
+	          add_exact(o, "t_ms", s->t_ms) &&
 	          cJSON_AddNumberToObject(o, "x", s->x) &&
 	          cJSON_AddNumberToObject(o, "y", s->y) &&
 	          cJSON_AddNumberToObject(o, "z", s->z) &&
@@ -65,7 +76,7 @@ bool report_json_row(const Sample *s, char *buf, size_t len)
 	          cJSON_AddNumberToObject(o, "cpu_ns", (double)s->cpu_ns) &&
 	          cJSON_AddNumberToObject(o, "gpu_end_ns", (double)s->gpu_end_ns) &&
 	          cJSON_AddBoolToObject(o, "pipelined", s->flags & SAMPLE_PIPELINED) &&
-	          cJSON_AddNumberToObject(o, "flops", s->flops) &&
+	          add_exact(o, "flops", s->flops) &&
 	          cJSON_AddBoolToObject(o, "gpu_timed", s->flags & SAMPLE_GPU_TIMED) &&
 	          cJSON_AddBoolToObject(o, "steady", s->flags & SAMPLE_STEADY) &&
 	          cJSON_AddBoolToObject(o, "verified", s->flags & SAMPLE_VERIFIED);
@@ -74,9 +85,9 @@ bool report_json_row(const Sample *s, char *buf, size_t len)
 	};
 	for (int i = 0; ok && i < SAMPLE_TEL_COUNT; i++)
 		if (s->tel_valid & (1u << i))
-			ok = cJSON_AddNumberToObject(o, TEL[i], s->tel[i]) != NULL;
+			ok = add_exact(o, TEL[i], s->tel[i]);
 	if (ok && s->peak_flops > 0)
-		ok = cJSON_AddNumberToObject(o, "peak_flops", s->peak_flops) != NULL;
+		ok = add_exact(o, "peak_flops", s->peak_flops);
 	if (ok && (s->flags & SAMPLE_IMPLAUSIBLE))
 		ok = cJSON_AddBoolToObject(o, "implausible", 1) != NULL;
 	ok = ok && cJSON_PrintPreallocated(o, buf, (int)len, 0);

@@ -107,6 +107,21 @@ bool slog_open(SessionLog *l, const char *path, char *err, size_t errlen)
 	return true;
 }
 
+/* Appends one line and flushes it; on failure the log stops. */
+static bool write_line(SessionLog *l, const char *text)
+{
+	if (l->failed || !l->f)
+		return false;
+	errno = 0;
+	bool ok = fputs(text, l->f) >= 0 && fputc('\n', l->f) != EOF && fflush(l->f) == 0;
+	if (!ok) {
+		l->failed = true;
+		snprintf(l->error, sizeof l->error, "cannot write the session log %s: %s; "
+		         "measuring goes on unrecorded", l->path, strerror(errno ? errno : EIO));
+	}
+	return ok;
+}
+
 static bool write_obj(SessionLog *l, cJSON *o)
 {
 	if (!o || l->failed || !l->f) {
@@ -120,14 +135,8 @@ static bool write_obj(SessionLog *l, cJSON *o)
 		snprintf(l->error, sizeof l->error, "out of memory writing %s", l->path);
 		return false;
 	}
-	errno = 0;
-	bool ok = fputs(text, l->f) >= 0 && fputc('\n', l->f) != EOF && fflush(l->f) == 0;
+	bool ok = write_line(l, text);
 	cJSON_free(text);
-	if (!ok) {
-		l->failed = true;
-		snprintf(l->error, sizeof l->error, "cannot write the session log %s: %s; "
-		         "measuring goes on unrecorded", l->path, strerror(errno ? errno : EIO));
-	}
 	return ok;
 }
 
@@ -172,10 +181,10 @@ bool slog_write_session(SessionLog *l, const SessionMeta *m)
 
 bool slog_write_sample(SessionLog *l, const Sample *s)
 {
-	char buf[1024];
+	char buf[2048];
 	if (l->failed || !report_json_row(s, buf, sizeof buf))
 		return false;
-	return write_obj(l, cJSON_Parse(buf));
+	return write_line(l, buf); /* as built: exact numbers */
 }
 
 bool slog_write_restart(SessionLog *l, double t_ms)

@@ -484,6 +484,9 @@ DashExit dashboard_run(Screen *s, DashSource *src, unsigned fps, bool *failed, S
 out:
 	src->pause(src->ctx, false);
 	src->stop(src->ctx);
+	/* the screen may have shown the error before the loop saw it change */
+	if (src->state(src->ctx) == ENGINE_ERROR)
+		*failed = true;
 	while (src->next(src->ctx, &smp))
 		summary_add(&d.sum, &smp);
 	summary_result(&d.sum, summary);

@@ -90,6 +90,31 @@ static void log_should_read_back_every_sample_exactly(void)
 	unlink(path);
 }
 
+static void log_should_keep_doubles_to_the_last_bit(void)
+{
+	/* values cJSON's 15-digit printing would move by an ulp */
+	const double awkward[] = { 1079.8175000000001, 0.1 + 0.2, 94836163600.000015, 1.0 / 3 };
+	SessionLog l;
+	char err[512], path[64];
+	snprintf(path, sizeof path, "/tmp/flopscope-exact-%d.jsonl", (int)getpid());
+	CHECK(slog_open(&l, path, err, sizeof err));
+	SessionMeta m = meta();
+	CHECK(slog_write_session(&l, &m));
+	for (size_t i = 0; i < 4; i++) {
+		Sample s = sample(i, awkward[i], true);
+		s.t_ms = awkward[3 - i];
+		CHECK(slog_write_sample(&l, &s));
+	}
+	slog_close(&l);
+	SessionData d;
+	CHECK(slog_read(path, &d, err, sizeof err) == 0);
+	CHECK(d.n == 4);
+	for (size_t i = 0; i < d.n; i++)
+		CHECK(d.samples[i].flops == awkward[i] && d.samples[i].t_ms == awkward[3 - i]);
+	session_data_done(&d);
+	unlink(path);
+}
+
 static void log_cut_mid_line_should_keep_the_lines_before(void)
 {
 	const char *path = write_log(10, false);
@@ -264,6 +289,7 @@ static void svg_should_be_escaped_and_complete(void)
 int main(void)
 {
 	RUN(log_should_read_back_every_sample_exactly);
+	RUN(log_should_keep_doubles_to_the_last_bit);
 	RUN(log_cut_mid_line_should_keep_the_lines_before);
 	RUN(log_with_a_bad_line_should_name_it);
 	RUN(foreign_or_newer_files_should_be_refused);
