@@ -30,6 +30,8 @@ const char cli_usage[] =
 	"  --target-ms MS     wanted time of one dispatch (default 20)\n"
 	"  --workload NAME    fp32 (default), fp64, int32, fp16\n"
 	"  --list-workloads   the workloads and whether the chosen device runs them\n"
+	"  --latency          launch latency: 500 empty dispatches, one at a time;\n"
+	"                     GPU and CPU time per submit in us (--format json too)\n"
 	"  --suite            every supported workload for a short window each (2 s,\n"
 	"                     or --duration), then one table; --format json too\n"
 	"  --duration S       seconds to measure (default: 3 headless, until quit in\n"
@@ -209,6 +211,8 @@ int cli_parse(int argc, char **argv, Options *o, char *err, size_t errlen)
 			o->workload = val;
 		} else if (!strcmp(name, "--default-device")) {
 			o->default_device = true;
+		} else if (!strcmp(name, "--latency")) {
+			o->latency = true;
 		} else if (!strcmp(name, "--suite")) {
 			o->suite = true;
 		} else if (!strcmp(name, "--list-workloads")) {

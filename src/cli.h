@@ -25,6 +25,7 @@ typedef struct Options {
 	const char *workload;  /* --workload NAME; NULL: fp32 */
 	bool list_workloads;
 	bool suite;
+	bool latency;          /* --latency */
 	bool default_device;   /* --default-device: no picker, the best-ranked entry */
 	const char *theme;
 	const char *log;       /* --log PATH */

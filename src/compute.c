@@ -464,6 +464,47 @@ fail:
 	return false;
 }
 
+bool compute_read_back(Compute *c, VkResult *vr, char *err)
+{
+	VkResult vk_last = VK_SUCCESS;
+	VkCommandBuffer cmd = c->cmd[0];
+	VK_TRY(vkResetCommandBuffer(cmd, 0));
+	VkCommandBufferBeginInfo bi = {
+		.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO,
+		.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT,
+	};
+	VK_TRY(vkBeginCommandBuffer(cmd, &bi));
+	barrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT,
+	        VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT,
+	        VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_READ_BIT);
+	VkBufferCopy cp = { 0, 0, c->result_size };
+	vkCmdCopyBuffer(cmd, c->result, c->staging, 1, &cp);
+	barrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT,
+	        VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
+	VK_TRY(vkEndCommandBuffer(cmd));
+	VK_TRY(vkResetFences(c->dev, 1, &c->fence[0]));
+	VkSubmitInfo si = {
+		.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO,
+		.commandBufferCount = 1,
+		.pCommandBuffers = &cmd,
+	};
+	VK_TRY(vkQueueSubmit(c->queue, 1, &si, c->fence[0]));
+	VK_TRY(vkWaitForFences(c->dev, 1, &c->fence[0], VK_TRUE, c->fence_timeout_ns));
+	if (!c->staging_coherent) {
+		VkMappedMemoryRange r = {
+			.sType = VK_STRUCTURE_TYPE_MAPPED_MEMORY_RANGE,
+			.memory = c->staging_mem,
+			.size = VK_WHOLE_SIZE,
+		};
+		VK_TRY(vkInvalidateMappedMemoryRanges(c->dev, 1, &r));
+	}
+	*vr = VK_SUCCESS;
+	return true;
+fail:
+	*vr = vk_last;
+	return false;
+}
+
 bool compute_submit(Compute *c, unsigned slot, GroupCount g, const void *push, bool readback,
                     VkResult *vr, char *err)
 {

@@ -83,6 +83,10 @@ bool compute_dispatch(Compute *c, GroupCount g, const void *push, bool readback,
 
 const void *compute_results(const Compute *c);
 
+/* Copies the result buffer to host memory (nothing reset, nothing
+ * dispatched) and waits; compute_results() then returns it. */
+bool compute_read_back(Compute *c, VkResult *vr, char *err);
+
 /* Pipelined mode: record and submit a dispatch in slot (no wait, no idle
  * queue first). Each command buffer begins with a barrier on the previous
  * submissions' compute work, so dispatches run back to back, never

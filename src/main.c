@@ -16,6 +16,7 @@
 #include "shader.h"
 #include "slog.h"
 #include "suite.h"
+#include "latency.h"
 #include "ui.h"
 #include "version.h"
 #include "vkctx.h"
@@ -139,6 +140,11 @@ int main(int argc, char **argv)
 			printf("  %-6s %-5s  %-12s %s\n", workload_info[w].name, workload_info[w].unit,
 			       ok ? "supported" : "unsupported", ok ? workload_info[w].what : why);
 		}
+		goto out;
+	}
+	if (o.latency) {
+		int i = pick_device(&ctx, &o);
+		status = i < 0 ? 2 : latency_run(&ctx, i, &o);
 		goto out;
 	}
 	if (o.suite) {

@@ -407,6 +407,18 @@ assert [r["workload"] for r in rows] == ["fp32", "fp64", "int32", "fp16"]
 assert all(r["supported"] and r["median"] > 0 and r["checks_passed"] >= 2 for r in rows), rows' || die "json"
 }
 
+t_latency_should_time_empty_dispatches_and_count_them() {
+	"$FS" llvm --latency >"$T/out" 2>&1 || die "exit $?: $(cat "$T/out")"
+	grep -Eq '^  GPU, between the dispatch.s timestamps: median [0-9.]+ us' "$T/out" || die "$(cat "$T/out")"
+	grep -Eq '^  CPU, idle queue -> submit -> fence: +median [0-9.]+ us' "$T/out" || die "$(cat "$T/out")"
+	grep -q 'all 520 dispatches ran (the workgroup counter reads 520)' "$T/out" || die "$(cat "$T/out")"
+	"$FS" llvm --latency --format json | python3 -c '
+import json, sys
+r = json.load(sys.stdin)
+assert r["type"] == "latency" and r["dispatches"] == 500 and r["all_ran"]
+assert 0 < r["gpu_us_median"] <= r["cpu_us_median"], r' || die "json"
+}
+
 t_make_install_should_give_a_working_program_and_man_page() {
 	make -s install DESTDIR="$T/root" PREFIX=/opt/fs >"$T/out" 2>&1 || die "install failed: $(cat "$T/out")"
 	for f in bin/flopscope share/flopscope/shaders/fma_fp32.comp share/flopscope/themes/dark.json \
