@@ -279,6 +279,19 @@ void compute_destroy(Compute *c)
 	memset(c, 0, sizeof *c);
 }
 
+/* Makes the device's copy visible to the host where the memory is not coherent. */
+static VkResult invalidate_staging(const Compute *c)
+{
+	if (c->staging_coherent)
+		return VK_SUCCESS;
+	VkMappedMemoryRange r = {
+		.sType = VK_STRUCTURE_TYPE_MAPPED_MEMORY_RANGE,
+		.memory = c->staging_mem,
+		.size = VK_WHOLE_SIZE,
+	};
+	return vkInvalidateMappedMemoryRanges(c->dev, 1, &r);
+}
+
 static void barrier(VkCommandBuffer cmd, VkPipelineStageFlags src_stage, VkAccessFlags src,
                     VkPipelineStageFlags dst_stage, VkAccessFlags dst)
 {
@@ -428,15 +441,8 @@ static bool finish(Compute *c, unsigned slot, bool readback, bool pipelined, Dis
 		c->last_end_tick = ts[1];
 		c->have_last_end = true;
 	}
-	if (readback && !c->staging_coherent) {
-		VkMappedMemoryRange r = {
-			.sType = VK_STRUCTURE_TYPE_MAPPED_MEMORY_RANGE,
-			.memory = c->staging_mem,
-			.offset = 0,
-			.size = VK_WHOLE_SIZE,
-		};
-		VK_TRY(vkInvalidateMappedMemoryRanges(c->dev, 1, &r));
-	}
+	if (readback)
+		VK_TRY(invalidate_staging(c));
 	*vr = VK_SUCCESS;
 	return true;
 fail:
@@ -490,14 +496,7 @@ bool compute_read_back(Compute *c, VkResult *vr, char *err)
 	};
 	VK_TRY(vkQueueSubmit(c->queue, 1, &si, c->fence[0]));
 	VK_TRY(vkWaitForFences(c->dev, 1, &c->fence[0], VK_TRUE, c->fence_timeout_ns));
-	if (!c->staging_coherent) {
-		VkMappedMemoryRange r = {
-			.sType = VK_STRUCTURE_TYPE_MAPPED_MEMORY_RANGE,
-			.memory = c->staging_mem,
-			.size = VK_WHOLE_SIZE,
-		};
-		VK_TRY(vkInvalidateMappedMemoryRanges(c->dev, 1, &r));
-	}
+	VK_TRY(invalidate_staging(c));
 	*vr = VK_SUCCESS;
 	return true;
 fail:

@@ -8,6 +8,10 @@
 
 #include "fmt.h"
 
+const char *const sample_tel_names[SAMPLE_TEL_COUNT] = {
+	"sm_mhz", "mem_mhz", "power_w", "temp_c", "pstate", "throttle",
+};
+
 const char report_table_header[] =
 	" Measurement        Number of         Computation     Performance       CPU\n"
 	"  time stamp     local workgroups         time                          time\n";
@@ -80,12 +84,9 @@ bool report_json_row(const Sample *s, char *buf, size_t len)
 	          cJSON_AddBoolToObject(o, "gpu_timed", s->flags & SAMPLE_GPU_TIMED) &&
 	          cJSON_AddBoolToObject(o, "steady", s->flags & SAMPLE_STEADY) &&
 	          cJSON_AddBoolToObject(o, "verified", s->flags & SAMPLE_VERIFIED);
-	static const char *const TEL[SAMPLE_TEL_COUNT] = {
-		"sm_mhz", "mem_mhz", "power_w", "temp_c", "pstate", "throttle",
-	};
 	for (int i = 0; ok && i < SAMPLE_TEL_COUNT; i++)
 		if (s->tel_valid & (1u << i))
-			ok = add_exact(o, TEL[i], s->tel[i]);
+			ok = add_exact(o, sample_tel_names[i], s->tel[i]);
 	if (ok && s->peak_flops > 0)
 		ok = add_exact(o, "peak_flops", s->peak_flops);
 	if (ok && (s->flags & SAMPLE_IMPLAUSIBLE))

@@ -13,8 +13,10 @@ enum {
 	SAMPLE_INTEGER = 1u << 5,   /* integer operations: the figure is IOPS, not FLOPS */
 };
 
-/* Telemetry fields, in the order of TelField (telemetry.h). */
+/* Telemetry fields, in the order of TelField (telemetry.h); their names in
+ * logs and JSON output (defined in report.c). */
 #define SAMPLE_TEL_COUNT 6
+extern const char *const sample_tel_names[SAMPLE_TEL_COUNT];
 
 typedef struct Sample {
 	uint64_t seq;        /* 0, 1, 2, ... within a run */

@@ -20,15 +20,22 @@ static uint64_t fnv1a(uint64_t h, const void *p, size_t n)
 	return h;
 }
 
-int shader_compile_file(const char *path, const ShaderDefine *defs, size_t ndefs,
-                        Spirv *out, char *err)
+/* The hash a session log records: the GLSL source and the defines. */
+static uint64_t source_hash(const char *src, size_t len, const ShaderDefine *defs, size_t ndefs)
+{
+	uint64_t h = fnv1a(0xcbf29ce484222325ull, src, len);
+	for (size_t i = 0; i < ndefs; i++) {
+		h = fnv1a(h, defs[i].name, strlen(defs[i].name) + 1);
+		h = fnv1a(h, defs[i].value, strlen(defs[i].value) + 1);
+	}
+	return h;
+}
+
+/* Compiles source already read from path (path names it in messages). */
+static int compile_source(const char *path, const char *src, size_t len, const ShaderDefine *defs,
+                          size_t ndefs, Spirv *out, char *err)
 {
 	memset(out, 0, sizeof *out);
-	size_t len;
-	char *src = fileio_read(path, 64u << 20, &len, err, ERR_LEN);
-	if (!src)
-		return -1;
-
 	int rc = -2;
 	shaderc_compiler_t compiler = shaderc_compiler_initialize();
 	shaderc_compile_options_t opts = shaderc_compile_options_initialize();
@@ -38,13 +45,9 @@ int shader_compile_file(const char *path, const ShaderDefine *defs, size_t ndefs
 		rc = -1;
 		goto done;
 	}
-	uint64_t h = fnv1a(0xcbf29ce484222325ull, src, len);
-	for (size_t i = 0; i < ndefs; i++) {
+	for (size_t i = 0; i < ndefs; i++)
 		shaderc_compile_options_add_macro_definition(opts, defs[i].name, strlen(defs[i].name),
 		                                             defs[i].value, strlen(defs[i].value));
-		h = fnv1a(h, defs[i].name, strlen(defs[i].name) + 1);
-		h = fnv1a(h, defs[i].value, strlen(defs[i].value) + 1);
-	}
 	shaderc_compile_options_set_target_env(opts, shaderc_target_env_vulkan, shaderc_env_version_vulkan_1_1);
 	shaderc_compile_options_set_optimization_level(opts, shaderc_optimization_level_performance);
 
@@ -76,7 +79,7 @@ int shader_compile_file(const char *path, const ShaderDefine *defs, size_t ndefs
 	}
 	memcpy(out->words, shaderc_result_get_bytes(res), bytes);
 	out->size = bytes;
-	out->hash = h;
+	out->hash = source_hash(src, len, defs, ndefs);
 	rc = 0;
 done:
 	if (res)
@@ -85,6 +88,18 @@ done:
 		shaderc_compile_options_release(opts);
 	if (compiler)
 		shaderc_compiler_release(compiler);
+	return rc;
+}
+
+int shader_compile_file(const char *path, const ShaderDefine *defs, size_t ndefs,
+                        Spirv *out, char *err)
+{
+	memset(out, 0, sizeof *out);
+	size_t len;
+	char *src = fileio_read(path, 64u << 20, &len, err, ERR_LEN);
+	if (!src)
+		return -1;
+	int rc = compile_source(path, src, len, defs, ndefs, out, err);
 	free(src);
 	return rc;
 }
@@ -111,48 +126,35 @@ int shader_compile_cached(const char *path, const ShaderDefine *defs, size_t nde
 	*hit = false;
 	if (!cache_dir)
 		return shader_compile_file(path, defs, ndefs, out, err);
-	/* the key: the source, the defines and this compiler */
+	memset(out, 0, sizeof *out);
 	size_t len;
-	char why[ERR_LEN];
-	char *src = fileio_read(path, 64u << 20, &len, why, sizeof why);
+	char *src = fileio_read(path, 64u << 20, &len, err, ERR_LEN);
 	if (!src)
-		return shader_compile_file(path, defs, ndefs, out, err); /* reports the error */
-	uint64_t h = fnv1a(0xcbf29ce484222325ull, src, len);
-	for (size_t i = 0; i < ndefs; i++) {
-		h = fnv1a(h, defs[i].name, strlen(defs[i].name) + 1);
-		h = fnv1a(h, defs[i].value, strlen(defs[i].value) + 1);
-	}
+		return -1;
+	/* the key: the source, the defines and this compiler */
+	uint64_t sh = source_hash(src, len, defs, ndefs), key = sh;
 	unsigned v, r;
 	shaderc_get_spv_version(&v, &r);
-	h = fnv1a(h, &v, sizeof v);
-	h = fnv1a(h, &r, sizeof r);
-	free(src);
-	char cpath[4200];
-	snprintf(cpath, sizeof cpath, "%s/spirv-%016llx.spv", cache_dir, (unsigned long long)h);
+	key = fnv1a(key, &v, sizeof v);
+	key = fnv1a(key, &r, sizeof r);
+	char cpath[4200], why[ERR_LEN];
+	snprintf(cpath, sizeof cpath, "%s/spirv-%016llx.spv", cache_dir, (unsigned long long)key);
 	size_t n = 0;
 	uint32_t *words = (uint32_t *)fileio_read(cpath, 64u << 20, &n, why, sizeof why);
+	int rc = 0;
 	if (words && n >= 20 && n % 4 == 0 && words[0] == 0x07230203u) { /* SPIR-V magic */
-		memset(out, 0, sizeof *out);
 		out->words = words;
 		out->size = n;
+		out->hash = sh;
 		*hit = true;
 	} else {
 		free(words);
-		int rc = shader_compile_file(path, defs, ndefs, out, err);
-		if (rc < 0)
-			return rc;
-		fileio_write(cpath, out->words, out->size);
+		rc = compile_source(path, src, len, defs, ndefs, out, err);
+		if (rc == 0) /* a cache that cannot be written is only a slower start */
+			fileio_write(cpath, out->words, out->size);
 	}
-	/* the log's shader hash stays that of the source and defines */
-	char *again = fileio_read(path, 64u << 20, &len, why, sizeof why);
-	uint64_t sh = again ? fnv1a(0xcbf29ce484222325ull, again, len) : 0;
-	free(again);
-	for (size_t i = 0; i < ndefs; i++) {
-		sh = fnv1a(sh, defs[i].name, strlen(defs[i].name) + 1);
-		sh = fnv1a(sh, defs[i].value, strlen(defs[i].value) + 1);
-	}
-	out->hash = sh;
-	return 0;
+	free(src);
+	return rc;
 }
 
 void shader_free(Spirv *s)

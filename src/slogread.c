@@ -82,11 +82,8 @@ static bool parse_sample(const cJSON *o, Sample *s, const char **missing)
 		{ "gpu_timed", SAMPLE_GPU_TIMED }, { "steady", SAMPLE_STEADY }, { "verified", SAMPLE_VERIFIED },
 	};
 	/* optional: telemetry, peak, the guard */
-	static const char *const TEL[SAMPLE_TEL_COUNT] = {
-		"sm_mhz", "mem_mhz", "power_w", "temp_c", "pstate", "throttle",
-	};
 	for (int i = 0; i < SAMPLE_TEL_COUNT; i++)
-		if (get_num(o, TEL[i], &s->tel[i]))
+		if (get_num(o, sample_tel_names[i], &s->tel[i]))
 			s->tel_valid |= 1u << i;
 	get_num(o, "peak_flops", &s->peak_flops);
 	double end;

@@ -8,10 +8,6 @@
 #include <string.h>
 #include <time.h>
 
-const char *const tel_field_names[TEL_FIELD_COUNT] = {
-	"sm_mhz", "mem_mhz", "power_w", "temp_c", "pstate", "throttle",
-};
-
 static uint64_t now_ns(void)
 {
 	struct timespec ts;

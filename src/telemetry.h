@@ -25,8 +25,6 @@ typedef enum TelField {
 	TEL_FIELD_COUNT
 } TelField;
 
-extern const char *const tel_field_names[TEL_FIELD_COUNT];
-
 #include "sample.h"
 _Static_assert(TEL_FIELD_COUNT == SAMPLE_TEL_COUNT, "Sample.tel follows TelField");
 
