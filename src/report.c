@@ -8,10 +8,6 @@
 
 #include "fmt.h"
 
-const char *const sample_tel_names[SAMPLE_TEL_COUNT] = {
-	"sm_mhz", "mem_mhz", "power_w", "temp_c", "pstate", "throttle",
-};
-
 const char report_table_header[] =
 	" Measurement        Number of         Computation     Performance       CPU\n"
 	"  time stamp     local workgroups         time                          time\n";

@@ -14,7 +14,7 @@ enum {
 };
 
 /* Telemetry fields, in the order of TelField (telemetry.h); their names in
- * logs and JSON output (defined in report.c). */
+ * logs and JSON output (defined in slogread.c). */
 #define SAMPLE_TEL_COUNT 6
 extern const char *const sample_tel_names[SAMPLE_TEL_COUNT];
 

@@ -8,6 +8,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+const char *const sample_tel_names[SAMPLE_TEL_COUNT] = {
+	"sm_mhz", "mem_mhz", "power_w", "temp_c", "pstate", "throttle",
+};
+
 #define MAX_LOG_BYTES (1ull << 31)
 
 static bool get_num(const cJSON *o, const char *k, double *v)
