@@ -30,6 +30,9 @@ const char cli_usage[] =
 	"  --target-ms MS     wanted time of one dispatch (default 20)\n"
 	"  --workload NAME    fp32 (default), fp64, int32, fp16\n"
 	"  --list-workloads   the workloads and whether the chosen device runs them\n"
+	"  --trials N         N dispatches back to back in each submission, as\n"
+	"                     Gridwise does (1..1000, default 1): the loop sizes the\n"
+	"                     submission, times shown are per dispatch\n"
 	"  --latency          launch latency: 500 empty dispatches, one at a time;\n"
 	"                     GPU and CPU time per submit in us (--format json too)\n"
 	"  --suite            every supported workload for a short window each (2 s,\n"
@@ -114,6 +117,7 @@ int cli_parse(int argc, char **argv, Options *o, char *err, size_t errlen)
 	o->duration_s = CLI_DEFAULT_DURATION_S;
 	o->format = FORMAT_TABLE;
 	o->fps = CLI_DEFAULT_FPS;
+	o->trials = 1;
 
 	bool format_given = false;
 	for (int i = 1; i < argc; i++) {
@@ -155,7 +159,7 @@ int cli_parse(int argc, char **argv, Options *o, char *err, size_t errlen)
 			val = eq + 1;
 
 		static const char *const with_value[] = {
-			"--format", "--target-ms", "--duration", "--shader-dir", "--theme", "--fps", "--log", "--replay", "--compare", "--export", "--svg", "--analyze", "--workload",
+			"--format", "--target-ms", "--duration", "--shader-dir", "--theme", "--fps", "--log", "--replay", "--compare", "--export", "--svg", "--analyze", "--workload", "--trials",
 		};
 		bool needs = false;
 		for (size_t k = 0; k < sizeof with_value / sizeof *with_value; k++)
@@ -209,6 +213,15 @@ int cli_parse(int argc, char **argv, Options *o, char *err, size_t errlen)
 			o->duration_given = true;
 		} else if (!strcmp(name, "--workload")) {
 			o->workload = val;
+		} else if (!strcmp(name, "--trials")) {
+			double n;
+			if (parse_number(name, val, 1, CLI_MAX_TRIALS, false, &n, err, errlen))
+				return -1;
+			if (n != (unsigned)n) {
+				snprintf(err, errlen, "--trials: %s is not a whole number", val);
+				return -1;
+			}
+			o->trials = (unsigned)n;
 		} else if (!strcmp(name, "--default-device")) {
 			o->default_device = true;
 		} else if (!strcmp(name, "--latency")) {

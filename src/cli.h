@@ -23,6 +23,7 @@ typedef struct Options {
 	const char *shader_dir;/* NULL: next to the executable */
 	unsigned fps;          /* dashboard frames a second, 1..20 */
 	const char *workload;  /* --workload NAME; NULL: fp32 */
+	unsigned trials;       /* --trials N: dispatches per submission, 1..CLI_MAX_TRIALS */
 	bool list_workloads;
 	bool suite;
 	bool latency;          /* --latency */
@@ -42,6 +43,7 @@ typedef struct Options {
 #define CLI_DEFAULT_DURATION_S 3.0
 #define CLI_MAX_TARGET_MS 10000.0
 #define CLI_DEFAULT_FPS 10
+#define CLI_MAX_TRIALS 1000
 #define CLI_MAX_DURATION_S (30.0 * 24 * 3600)
 
 /* Fills o from argv. Returns 0, or -1 with a message in err (a usage error,

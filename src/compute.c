@@ -70,6 +70,7 @@ bool compute_create(Compute *c, const VkCtx *ctx, const DeviceInfo *d,
 	VkResult vk_last;
 	memset(c, 0, sizeof *c);
 	c->push_size = s->push_size;
+	c->trials = s->trials ? s->trials : 1;
 	c->result_size = s->result_size;
 	c->fence_timeout_ns = s->fence_timeout_ns;
 
@@ -338,7 +339,13 @@ static bool record(Compute *c, unsigned slot, GroupCount g, const void *push, bo
 		vkCmdPushConstants(cmd, c->layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, c->push_size, push);
 	if (c->timestamps)
 		vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, c->queries[slot], 0);
-	vkCmdDispatch(cmd, g.x, g.y, g.z);
+	for (uint32_t k = 0; k < c->trials; k++) {
+		if (k) /* each trial sees the one before it finished, as a new submission would */
+			barrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
+			        VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+			        VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
+		vkCmdDispatch(cmd, g.x, g.y, g.z);
+	}
 	if (c->timestamps)
 		vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, c->queries[slot], 1);
 	if (readback) {

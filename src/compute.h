@@ -27,6 +27,7 @@ typedef struct ComputeSetup {
 	const char *pipeline_cache;      /* file for VkPipelineCache data; NULL: none */
 	bool float64;                    /* enable shaderFloat64 */
 	bool float16;                    /* enable shaderFloat16 (Vulkan 1.2) */
+	uint32_t trials;                 /* dispatches per submission, back to back; 0: 1 */
 } ComputeSetup;
 
 typedef struct Compute {
@@ -52,6 +53,7 @@ typedef struct Compute {
 	uint64_t last_end_tick;        /* end timestamp of the last completed dispatch */
 	bool have_last_end;
 	uint32_t push_size;
+	uint32_t trials;               /* dispatches per submission (>= 1) */
 	bool timestamps;
 	uint64_t ts_mask;
 	double ts_period_ns;

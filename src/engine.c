@@ -14,9 +14,10 @@ static bool check_results(Engine *e, uint64_t groups, char *msg, size_t len)
 {
 	const uint32_t *hdr = compute_results(&e->comp);
 	const void *values = (const char *)hdr + 16;
-	if (hdr[0] != (uint32_t)groups) {
+	uint64_t want = groups * e->cfg.trials; /* every trial counts its groups */
+	if (hdr[0] != (uint32_t)want) {
 		snprintf(msg, len, "verification failed: %u of %llu workgroups ran", hdr[0],
-		         (unsigned long long)groups);
+		         (unsigned long long)want);
 		return false;
 	}
 	char why[512];
@@ -28,7 +29,8 @@ static bool check_results(Engine *e, uint64_t groups, char *msg, size_t len)
 	return true;
 }
 
-/* The time a dispatch's FLOPS figure rests on: GPU when timed. */
+/* The time the adaptive loop sizes: the whole submission (all its trials),
+ * GPU when timed. */
 static double sample_secs(const DispatchTiming *t)
 {
 	return (double)(t->gpu_valid ? t->gpu_ns : t->cpu_ns) * 1e-9;
@@ -77,6 +79,7 @@ static void fill_meta(Engine *e)
 	m->local_size = e->params.local_size;
 	snprintf(m->shader_hash, sizeof m->shader_hash, "%016llx", (unsigned long long)e->shader_hash);
 	m->target_ms = e->cfg.target_ms;
+	m->trials = e->cfg.trials;
 	snprintf(m->timing, sizeof m->timing, "%s", e->comp.timestamps ? "gpu" : "cpu");
 	snprintf(m->peak, sizeof m->peak, "%s", e->peak.how);
 	m->peak_max_flops = peak_flops(&e->peak, e->peak.max_mhz);
@@ -111,6 +114,8 @@ int engine_create(Engine *e, const EngineConfig *cfg, char *err)
 		e->cfg.check_every = 25;
 	if (!e->cfg.ring_capacity)
 		e->cfg.ring_capacity = 4096;
+	if (!e->cfg.trials)
+		e->cfg.trials = 1;
 	atomic_init(&e->stop, false);
 	atomic_init(&e->restart, 0);
 	atomic_init(&e->state, ENGINE_READY);
@@ -185,6 +190,7 @@ int engine_create(Engine *e, const EngineConfig *cfg, char *err)
 		.result_size = 16 + (VkDeviceSize)WORKLOAD_SLOTS * wl->elem,
 		.float64 = cfg->workload == WORKLOAD_FP64,
 		.float16 = cfg->workload == WORKLOAD_FP16,
+		.trials = e->cfg.trials,
 		.fence_timeout_ns = (uint64_t)(timeout_s * 1e9),
 		.pipeline_cache = cache ? pcache : NULL,
 	};
@@ -273,8 +279,10 @@ static bool emit(Engine *e, const Pending *p, const DispatchTiming *t, bool pipe
 		.x = p->g.x, .y = p->g.y, .z = p->g.z,
 		.groups = groups,
 		.flop = invocations * e->flop_per_invocation,
-		.gpu_ns = t->gpu_valid ? t->gpu_ns : 0,
-		.cpu_ns = t->cpu_ns,
+		/* per dispatch: a submission's times divided by its trials */
+		.gpu_ns = t->gpu_valid ? t->gpu_ns / e->cfg.trials : 0,
+		.cpu_ns = t->cpu_ns / e->cfg.trials,
+		.trials = e->cfg.trials,
 		.gpu_end_ns = t->gpu_valid ? t->gpu_end_ns : 0,
 		.flags = (t->gpu_valid ? SAMPLE_GPU_TIMED : 0) | (p->steady ? SAMPLE_STEADY : 0) |
 		         (p->check ? SAMPLE_VERIFIED : 0) | (pipelined ? SAMPLE_PIPELINED : 0) |

@@ -44,6 +44,7 @@ typedef struct EngineConfig {
 	uint64_t launch_ns;     /* when the program started (compute_now_ns), 0 unknown */
 	bool no_cache;          /* no SPIR-V or pipeline cache */
 	WorkloadType workload;  /* fp32 (default), fp64, int32 */
+	uint32_t trials;        /* --trials: dispatches per submission; 0: 1 */
 } EngineConfig;
 
 typedef struct Engine {

@@ -196,6 +196,7 @@ int main(int argc, char **argv)
 		.shader_dir = dir,
 		.serial = o.serial,
 		.workload = (WorkloadType)wl,
+		.trials = o.trials,
 		.launch_ns = launch,
 		.no_cache = o.no_cache,
 	};

@@ -87,6 +87,12 @@ bool report_json_row(const Sample *s, char *buf, size_t len)
 		ok = add_exact(o, "peak_flops", s->peak_flops);
 	if (ok && (s->flags & SAMPLE_IMPLAUSIBLE))
 		ok = cJSON_AddBoolToObject(o, "implausible", 1) != NULL;
+	if (ok && (s->flags & (SAMPLE_INTEGER | SAMPLE_BYTES)))
+		ok = cJSON_AddStringToObject(o, "unit", sample_unit(s)) != NULL;
+	if (ok && s->trials > 1)
+		ok = cJSON_AddNumberToObject(o, "trials", s->trials) != NULL;
+	if (ok && s->size)
+		ok = cJSON_AddNumberToObject(o, "size", (double)s->size) != NULL;
 	ok = ok && cJSON_PrintPreallocated(o, buf, (int)len, 0);
 	cJSON_Delete(o);
 	return ok;
@@ -138,8 +144,7 @@ static void push(double **arr, size_t *cap, size_t n, double v, bool *oom)
 void summary_add(Summary *s, const Sample *x)
 {
 	s->samples++;
-	if (x->flags & SAMPLE_INTEGER)
-		s->integer = true;
+	s->unit_flags |= x->flags & (SAMPLE_INTEGER | SAMPLE_BYTES);
 	if (x->flags & SAMPLE_VERIFIED)
 		s->verified++;
 	if (x->flags & SAMPLE_IMPLAUSIBLE) {
@@ -151,8 +156,8 @@ void summary_add(Summary *s, const Sample *x)
 		 * dispatch (its GPU time lies before) to the end of the last */
 		if (s->duty_n++ == 0)
 			s->duty_first_ms = (double)x->gpu_end_ns * 1e-6;
-		else
-			s->duty_gpu_ns += (double)x->gpu_ns;
+		else /* per dispatch: a submission of N trials ran N of them */
+			s->duty_gpu_ns += (double)x->gpu_ns * sample_trials(x);
 		s->duty_last_ms = (double)x->gpu_end_ns * 1e-6;
 	}
 	if (x->flags & SAMPLE_STEADY) {
@@ -211,7 +216,7 @@ void summary_result(const Summary *s, SummaryResult *r)
 	memset(r, 0, sizeof *r);
 	r->duty = NAN;
 	r->samples = s->samples;
-	r->integer = s->integer;
+	r->unit = sample_flags_unit(s->unit_flags);
 	r->steady = s->steady_total;
 	r->steady_kept = s->steady;
 	r->gpu_timed = s->gpu_timed;
@@ -262,7 +267,7 @@ void report_summary_text(FILE *f, const SummaryResult *r, size_t dropped,
 		fmt_si(r->flops.min, min, sizeof min);
 		fmt_si(r->flops.mean, mean, sizeof mean);
 		fmt_si(r->flops.ci95, ci, sizeof ci);
-		const char *u = r->integer ? "IOPS" : "FLOPS";
+		const char *u = r->unit;
 		fprintf(f, "  %s at target: median %s%s, max %s%s, min %s%s\n", u, med, u, max, u, min, u);
 		fprintf(f, "                   mean %s%s +- %s%s (95%% CI), std %.2f%%\n", mean, u, ci, u,
 		        r->flops.mean > 0 ? 100.0 * r->flops.std / r->flops.mean : 0.0);
@@ -288,7 +293,7 @@ void report_summary_text(FILE *f, const SummaryResult *r, size_t dropped,
 	if (!isnan(r->plateau_ms)) {
 		char lv[FMT_SI_LEN];
 		fprintf(f, "  time to plateau: %.1f ms (held within 3%% of %s%s)\n", r->plateau_ms,
-		        fmt_si(r->plateau_flops, lv, sizeof lv), r->integer ? "IOPS" : "FLOPS");
+		        fmt_si(r->plateau_flops, lv, sizeof lv), r->unit);
 	}
 	if (!isnan(r->ratio_median))
 		fprintf(f, "  GPU/CPU time: median %.4f (GPU timestamps drive the loop)\n", r->ratio_median);

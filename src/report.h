@@ -37,7 +37,7 @@ typedef struct Summary {
 	double *peak;           /* and FLOPS / peak at their clock (NaN: unknown) */
 	size_t cap_t, cap_mhz, cap_peak;
 	size_t implausible;     /* samples the guard kept out */
-	bool integer;           /* integer operations: IOPS */
+	uint32_t unit_flags;    /* SAMPLE_INTEGER, SAMPLE_BYTES seen */
 	double duty_first_ms, duty_last_ms, duty_gpu_ns; /* duty cycle over the steady samples */
 	size_t duty_n;
 	JumpDetector jumps;     /* over the steady samples */
@@ -53,7 +53,7 @@ void summary_done(Summary *s);
 typedef struct SummaryResult {
 	size_t samples, steady, gpu_timed, verified;  /* steady: all seen */
 	size_t steady_kept;     /* of them in the statistics (fewer once thinned) */
-	bool integer;           /* IOPS rather than FLOPS */
+	const char *unit;       /* FLOPS, IOPS or B/s (sample_flags_unit) */
 	Stats flops;            /* over steady samples; n == 0 if none */
 	double ratio_median;    /* NaN without GPU timing */
 	Jump jumps[JUMP_MAX];   /* a copy: the result outlives the Summary */

@@ -11,6 +11,7 @@ enum {
 	SAMPLE_IMPLAUSIBLE = 1u << 3, /* above 105% of the theoretical peak: kept out of statistics */
 	SAMPLE_PIPELINED = 1u << 4, /* submitted while others ran; cpu_ns is the completion interval */
 	SAMPLE_INTEGER = 1u << 5,   /* integer operations: the figure is IOPS, not FLOPS */
+	SAMPLE_BYTES = 1u << 6,     /* a memory workload: flop counts bytes, the figure is B/s */
 };
 
 /* Telemetry fields, in the order of TelField (telemetry.h); their names in
@@ -32,12 +33,25 @@ typedef struct Sample {
 	uint32_t tel_valid;  /* bit per telemetry field */
 	double tel[SAMPLE_TEL_COUNT]; /* the newest reading when the dispatch ended */
 	double peak_flops;   /* theoretical peak at this sample's clock; 0 unknown */
+	uint32_t trials;     /* dispatches per submission (--trials); times and flop are
+	                        per dispatch; 0 or 1: one */
+	uint64_t size;       /* bytes of one copy (transfer workloads); 0 otherwise */
 } Sample;
 
-/* "FLOPS", or "IOPS" for integer workloads. */
+/* "FLOPS"; "IOPS" for integer workloads, "B/s" for memory workloads. */
+static inline const char *sample_flags_unit(uint32_t flags)
+{
+	return (flags & SAMPLE_BYTES) ? "B/s" : (flags & SAMPLE_INTEGER) ? "IOPS" : "FLOPS";
+}
+
 static inline const char *sample_unit(const Sample *s)
 {
-	return (s->flags & SAMPLE_INTEGER) ? "IOPS" : "FLOPS";
+	return sample_flags_unit(s->flags);
+}
+
+static inline uint32_t sample_trials(const Sample *s)
+{
+	return s->trials > 1 ? s->trials : 1;
 }
 
 /* Time the sample's FLOPS figure is based on, in seconds. */

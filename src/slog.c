@@ -171,6 +171,7 @@ bool slog_write_session(SessionLog *l, const SessionMeta *m)
 	NUM(o, "local_size", m->local_size);
 	STR(o, "shader_hash", m->shader_hash);
 	NUM(o, "target_ms", m->target_ms);
+	NUM(o, "trials", m->trials ? m->trials : 1);
 	STR(o, "timing", m->timing);
 	STR(o, "peak", m->peak);
 	if (m->peak_max_flops > 0)

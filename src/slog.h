@@ -37,6 +37,7 @@ typedef struct SessionMeta {
 	uint32_t local_size;
 	char shader_hash[20];        /* FNV-1a, hex */
 	double target_ms;
+	uint32_t trials;             /* dispatches per submission */
 	char timing[16];             /* "gpu" or "cpu" */
 	char peak[200];              /* how the theoretical peak is computed, or why not */
 	double peak_max_flops;       /* at the highest clock; 0 unknown */

@@ -55,6 +55,7 @@ static bool parse_meta(const cJSON *o, SessionMeta *m)
 	if (get_num(o, "queue_family", &v)) m->queue_family = (uint32_t)v;
 	if (get_num(o, "flop_per_invocation", &v)) m->flop_per_invocation = (uint64_t)v;
 	if (get_num(o, "local_size", &v)) m->local_size = (uint32_t)v;
+	if (get_num(o, "trials", &v) && v >= 1 && v <= UINT32_MAX) m->trials = (uint32_t)v;
 	if (!get_num(o, "target_ms", &m->target_ms) || !(m->target_ms > 0))
 		return false;
 	return m->device[0] != '\0';
@@ -97,6 +98,16 @@ static bool parse_sample(const cJSON *o, Sample *s, const char **missing)
 		s->flags |= SAMPLE_PIPELINED;
 	if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(o, "implausible")))
 		s->flags |= SAMPLE_IMPLAUSIBLE;
+	const cJSON *unit = cJSON_GetObjectItemCaseSensitive(o, "unit");
+	if (cJSON_IsString(unit) && !strcmp(unit->valuestring, "IOPS"))
+		s->flags |= SAMPLE_INTEGER;
+	if (cJSON_IsString(unit) && !strcmp(unit->valuestring, "B/s"))
+		s->flags |= SAMPLE_BYTES;
+	double n;
+	if (get_num(o, "trials", &n) && n >= 1 && n <= UINT32_MAX)
+		s->trials = (uint32_t)n;
+	if (get_num(o, "size", &n) && n >= 0)
+		s->size = (uint64_t)n;
 	for (int i = 0; i < 3; i++) {
 		const cJSON *b = cJSON_GetObjectItemCaseSensitive(o, FLAGS[i].k);
 		if (!cJSON_IsBool(b)) {

@@ -29,6 +29,7 @@ static int run_one(const VkCtx *ctx, int idx, const Options *o, WorkloadType w, 
 		.serial = o->serial,
 		.no_cache = o->no_cache,
 		.workload = w,
+		.trials = o->trials,
 		.log_path = slog_choose_path(o->no_log, o->log, ctx->entries[idx].name, nth, log_buf, sizeof log_buf),
 	};
 	Engine e;

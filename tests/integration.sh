@@ -460,6 +460,28 @@ PY
 	"$FS" llvm --workload int32 --duration 0.5 --no-log | grep -q 'IOPS at target' || die "no IOPS"
 }
 
+t_trials_should_divide_times_and_count_every_dispatch() {
+	"$FS" llvm --trials 7 --format json --duration 1 --log "$T/t.jsonl" >"$T/t.json" 2>/dev/null || die "exit $?"
+	python3 - "$T/t.json" "$T/t.jsonl" <<'PY' || exit 1
+import json, sys
+recs = [json.loads(l) for l in open(sys.argv[1])]
+session = json.loads(open(sys.argv[2]).readline())
+assert session["trials"] == 7, session
+samples = [r for r in recs if r["type"] == "sample"]
+steady = [s for s in samples if s["steady"]]
+assert len(steady) >= 5 and all(s["trials"] == 7 for s in samples)
+# the loop sizes the submission: 7 dispatches of about target/7 each
+med = sorted(s["gpu_ns"] for s in steady)[len(steady) // 2]
+assert 0.5 * 20e6 / 7 < med < 2.0 * 20e6 / 7, med
+per = session["flop_per_invocation"] * session["local_size"]
+assert all(s["flop"] == s["groups"] * per for s in samples), "flop is per dispatch"
+# the checked samples saw 7 x groups counted by the shader
+assert recs[-1]["checks_passed"] >= 3 and 0.9 < recs[-1]["duty_cycle"] <= 1.0001, recs[-1]
+PY
+	"$FS" llvm --trials 0 >"$T/out" 2>&1; [ $? = 2 ] && grep -q 'out of range' "$T/out" || die "--trials 0: $(cat "$T/out")"
+	"$FS" llvm --trials 2.5 >"$T/out" 2>&1; [ $? = 2 ] && grep -q 'whole number' "$T/out" || die "--trials 2.5"
+}
+
 # --- faults and signals ------------------------------------------------------
 t_device_faults_should_stop_cleanly_and_keep_the_log() {
 	for f in "device_lost@12:VK_ERROR_DEVICE_LOST" "oom@5:VK_ERROR_OUT_OF_DEVICE_MEMORY" \

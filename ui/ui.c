@@ -37,6 +37,7 @@ int ui_run(const VkCtx *ctx, const Options *o, int preselected, volatile sig_ato
 			.shader_dir = dir,
 			.serial = o->serial,
 			.workload = wl,
+			.trials = o->trials,
 			.no_cache = o->no_cache,
 			.log_path = slog_choose_path(o->no_log, o->log, ctx->entries[idx].name, ++runs,
 			                             log_buf, sizeof log_buf),

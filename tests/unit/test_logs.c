@@ -16,6 +16,14 @@ static Sample sample(uint64_t seq, double flops, bool steady)
 	             .flop = 1000000 * (seq + 1), .gpu_ns = 19000000, .cpu_ns = 19500000, .flops = flops,
 	             .flags = SAMPLE_GPU_TIMED | (steady ? SAMPLE_STEADY : 0) | (seq % 3 ? 0 : SAMPLE_VERIFIED) };
 	s.groups = (uint64_t)s.x * s.y * s.z;
+	/* the optional fields: unit, trials, transfer size */
+	if (seq % 4 == 1) {
+		s.flags |= SAMPLE_BYTES;
+		s.size = 8192ull << seq;
+	} else if (seq % 4 == 2) {
+		s.flags |= SAMPLE_INTEGER;
+	}
+	s.trials = seq % 3 ? (uint32_t)(seq % 3) + 1 : 0;
 	return s;
 }
 
@@ -85,6 +93,7 @@ static void log_should_read_back_every_sample_exactly(void)
 		CHECK(g->seq == w.seq && g->x == w.x && g->y == w.y && g->groups == w.groups);
 		CHECK(g->flop == w.flop && g->gpu_ns == w.gpu_ns && g->cpu_ns == w.cpu_ns);
 		CHECK(g->flops == w.flops && g->t_ms == w.t_ms && g->flags == w.flags);
+		CHECK(g->trials == w.trials && g->size == w.size);
 	}
 	session_data_done(&d);
 	unlink(path);
