@@ -14,7 +14,7 @@ LDLIBS  += $(shell pkg-config --libs $(PKGS) 2>/dev/null) $(SHADERC) -lpthread -
 
 B       ?= build
 # Pure modules: no Vulkan, no terminal. Unit tests link only these.
-PURE    := fmt fileio csvread adapt stats ring devsel cli workload report slog slogread compare svg jump peak devinfo telemetry
+PURE    := fmt fileio csvread adapt stats ring devsel cli workload memwork report slog slogread compare svg jump peak devinfo telemetry
 ENGINE  := err paths vkctx shader compute engine listing headless offline suite latency
 # ui/: pure pieces (unit-tested) and the curses screens.
 UI_PURE := theme plot layout history

@@ -1,0 +1,57 @@
+/* memwork: the memory workloads' pure parts: the source pattern every copy
+ * is checked against, the transfer size sweep, the size parser and the
+ * checks of copied data. No Vulkan. */
+#ifndef FLOPSCOPE_MEMWORK_H
+#define FLOPSCOPE_MEMWORK_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define MEM_CHECK_REGIONS 64u      /* 16-byte regions compared on each check */
+#define MEM_REGION 16u
+#define MEM_MAX_COPIES 10000u      /* copies per submission (the loop's cap) */
+#define MEM_MARKS_BYTES (4ull * (MEM_MAX_COPIES + 4)) /* one word per copy, after the data */
+#define MEM_SWEEP_MIN (8ull << 10) /* 8 KiB */
+#define MEM_SWEEP_MAX (1ull << 30) /* 1 GiB */
+#define MEM_SWEEP_MAX_SIZES 24u
+
+/* Word i of a source buffer whose data part is data_bytes long: a pattern
+ * that never reads 0xffffffff (the fill a check starts from) in the data,
+ * then the numbers 1, 2, 3, ... that each copy k carries as its mark. */
+uint32_t mem_src_word(uint64_t i, uint64_t data_bytes);
+
+/* Parses "64M", "8K", "1G", "4096", "16MiB" (powers of 1024) or a range
+ * "8K-1G" into lo and hi (equal for one size). Sizes are multiples of 16
+ * bytes, at least 16. false with a message. */
+bool mem_parse_size(const char *text, uint64_t *lo, uint64_t *hi, char *err, size_t len);
+
+/* The sweep: lo, then x4 while below hi, then hi itself; returns the count
+ * (at most cap). lo == hi gives one size. */
+size_t mem_sweep(uint64_t lo, uint64_t hi, uint64_t *out, size_t cap);
+
+/* The largest buffer a memory workload uses on a device: 1 GiB, at most a
+ * quarter of the smallest heap it needs, less than max_alloc (the marks come
+ * on top) and max_range (storage buffers), rounded down to a power of two. */
+uint64_t mem_cap(uint64_t heap_bytes, uint64_t max_alloc, uint64_t max_range);
+
+/* "8 KiB", "1.5 MiB", "1 GiB". */
+char *mem_size_str(uint64_t bytes, char *out, size_t len);
+
+/* Offsets of the checked regions over [0, covered): the first and the last
+ * region, the rest spread between; 16-byte aligned. Returns how many
+ * (fewer when covered holds fewer regions). */
+size_t mem_check_offsets(uint64_t covered, uint64_t data_bytes, uint64_t out[MEM_CHECK_REGIONS]);
+
+/* Compares the regions read back (MEM_REGION bytes each, in the order of
+ * offs) with the source pattern. -1 with a message naming the first
+ * difference; else the number of regions compared. */
+int mem_check_regions(const uint32_t *got, const uint64_t *offs, size_t n, uint64_t data_bytes,
+                      char *msg, size_t len);
+
+/* The marks of a submission of `copies` copies: word k is k+1 for every
+ * copy that ran, word `copies` still the 0xffffffff fill. -1 with a
+ * message; else 0. */
+int mem_check_marks(const uint32_t *marks, uint32_t copies, char *msg, size_t len);
+
+#endif
