@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "memwork.h"
+
 const char cli_usage[] =
 	"usage: flopscope [options] [-N] [NAME]\n"
 	"\n"
@@ -28,7 +30,15 @@ const char cli_usage[] =
 	"                     when stdout is not a terminal)\n"
 	"  --format FMT       headless output: table (default), csv, json (JSON Lines)\n"
 	"  --target-ms MS     wanted time of one dispatch (default 20)\n"
-	"  --workload NAME    fp32 (default), fp64, int32, fp16\n"
+	"  --workload NAME    fp32 (default), fp64, int32, fp16 (FLOPS, IOPS);\n"
+	"                     copy (device memory: a copy shader, read + write);\n"
+	"                     h2d, h2d-cached, d2h, d2h-cached, d2d (vkCmdCopyBuffer\n"
+	"                     between host-visible coherent or cached memory and\n"
+	"                     device-local memory, swept from 8 KiB to 1 GiB)\n"
+	"  --size SIZE|LO-HI  memory workloads: the copy shader's buffer, or the\n"
+	"                     transfers' one size or sweep range (64M, 8K-1G; the\n"
+	"                     default is as large as the device allows, up to 1G)\n"
+	"  --transfer-queue   transfers on the device's transfer-only queue family\n"
 	"  --list-workloads   the workloads and whether the chosen device runs them\n"
 	"  --trials N         N dispatches back to back in each submission, as\n"
 	"                     Gridwise does (1..1000, default 1): the loop sizes the\n"
@@ -75,7 +85,7 @@ const char cli_usage[] =
 	"  up/down j/k, mouse, Enter   pick a device (picker); q quits\n"
 	"  space  pause/resume     r  restart the loop      d  back to the picker\n"
 	"  + / -  target time x2, /2   z  whole session / window   t  next theme\n"
-	"  w      next workload (fp32, fp64, int32, fp16)\n"
+	"  w      next workload (fp32 ... d2d, those the device runs)\n"
 	"  ?      help             q  quit (Ctrl-C too)\n"
 	"  < / >  replay speed /2, x2 (--replay)\n"
 	"\n"
@@ -159,7 +169,7 @@ int cli_parse(int argc, char **argv, Options *o, char *err, size_t errlen)
 			val = eq + 1;
 
 		static const char *const with_value[] = {
-			"--format", "--target-ms", "--duration", "--shader-dir", "--theme", "--fps", "--log", "--replay", "--compare", "--export", "--svg", "--analyze", "--workload", "--trials",
+			"--format", "--target-ms", "--duration", "--shader-dir", "--theme", "--fps", "--log", "--replay", "--compare", "--export", "--svg", "--analyze", "--workload", "--trials", "--size",
 		};
 		bool needs = false;
 		for (size_t k = 0; k < sizeof with_value / sizeof *with_value; k++)
@@ -222,6 +232,17 @@ int cli_parse(int argc, char **argv, Options *o, char *err, size_t errlen)
 				return -1;
 			}
 			o->trials = (unsigned)n;
+		} else if (!strcmp(name, "--size")) {
+			uint64_t lo, hi;
+			char why[200];
+			if (!mem_parse_size(val, &lo, &hi, why, sizeof why)) {
+				snprintf(err, errlen, "--size: %s", why);
+				return -1;
+			}
+			o->size_lo = lo;
+			o->size_hi = hi;
+		} else if (!strcmp(name, "--transfer-queue")) {
+			o->transfer_queue = true;
 		} else if (!strcmp(name, "--default-device")) {
 			o->default_device = true;
 		} else if (!strcmp(name, "--latency")) {

@@ -24,6 +24,8 @@ typedef struct Options {
 	unsigned fps;          /* dashboard frames a second, 1..20 */
 	const char *workload;  /* --workload NAME; NULL: fp32 */
 	unsigned trials;       /* --trials N: dispatches per submission, 1..CLI_MAX_TRIALS */
+	unsigned long long size_lo, size_hi; /* --size SIZE or LO-HI in bytes; 0: default */
+	bool transfer_queue;   /* --transfer-queue */
 	bool list_workloads;
 	bool suite;
 	bool latency;          /* --latency */

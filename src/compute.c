@@ -28,9 +28,42 @@ static int find_memory(VkPhysicalDevice pd, uint32_t bits, VkMemoryPropertyFlags
 	return -1;
 }
 
-static bool make_buffer(Compute *c, VkPhysicalDevice pd, VkDeviceSize size, VkBufferUsageFlags usage,
-                        VkMemoryPropertyFlags want, VkMemoryPropertyFlags need,
-                        VkBuffer *buf, VkDeviceMemory *mem, VkMemoryPropertyFlags *got, char *err)
+/* The memory type of a class among those allowed by bits: the required
+ * flags, then the fewest surprises (device memory that the host cannot map;
+ * host memory that is not device-local, and coherent memory that is not
+ * cached). -1 if none. */
+static int pick_class(const VkPhysicalDeviceMemoryProperties *m, uint32_t bits, MemClass cls)
+{
+	static const VkMemoryPropertyFlags need[MEM_CLASS_COUNT] = {
+		[MEM_DEVICE] = VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT,
+		[MEM_HOST_COHERENT] = VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT,
+		[MEM_HOST_CACHED] = VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_CACHED_BIT,
+	};
+	int best = -1, best_score = -1;
+	for (uint32_t i = 0; i < m->memoryTypeCount; i++) {
+		VkMemoryPropertyFlags f = m->memoryTypes[i].propertyFlags;
+		if (!(bits & (1u << i)) || (f & need[cls]) != need[cls])
+			continue;
+		int score = 0;
+		if (cls == MEM_DEVICE && !(f & VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT))
+			score += 2;
+		if (cls != MEM_DEVICE && !(f & VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT))
+			score += 2;
+		if (cls == MEM_HOST_COHERENT && !(f & VK_MEMORY_PROPERTY_HOST_CACHED_BIT))
+			score += 1;
+		if (score > best_score) {
+			best = (int)i;
+			best_score = score;
+		}
+	}
+	return best;
+}
+
+/* A buffer with its own memory of type `type` (or, with type < 0, found
+ * with want/need). */
+static bool make_buffer_of(Compute *c, VkPhysicalDevice pd, VkDeviceSize size, VkBufferUsageFlags usage,
+                           int type, VkMemoryPropertyFlags want, VkMemoryPropertyFlags need,
+                           VkBuffer *buf, VkDeviceMemory *mem, VkMemoryPropertyFlags *got, char *err)
 {
 	VkResult vk_last;
 	VkBufferCreateInfo bi = {
@@ -42,8 +75,9 @@ static bool make_buffer(Compute *c, VkPhysicalDevice pd, VkDeviceSize size, VkBu
 	VK_TRY(vkCreateBuffer(c->dev, &bi, NULL, buf));
 	VkMemoryRequirements req;
 	vkGetBufferMemoryRequirements(c->dev, *buf, &req);
-	int type = find_memory(pd, req.memoryTypeBits, want, need);
-	if (type < 0) {
+	if (type < 0)
+		type = find_memory(pd, req.memoryTypeBits, want, need);
+	if (type < 0 || !(req.memoryTypeBits & (1u << type))) {
 		snprintf(err, ERR_LEN, "no memory type with flags 0x%x for a %llu-byte buffer",
 		         (unsigned)need, (unsigned long long)size);
 		return false;
@@ -56,12 +90,196 @@ static bool make_buffer(Compute *c, VkPhysicalDevice pd, VkDeviceSize size, VkBu
 		.allocationSize = req.size,
 		.memoryTypeIndex = (uint32_t)type,
 	};
-	VK_TRY(vkAllocateMemory(c->dev, &ai, NULL, mem));
+	VkResult ar = vkAllocateMemory(c->dev, &ai, NULL, mem);
+	if (ar != VK_SUCCESS) {
+		snprintf(err, ERR_LEN, "vkAllocateMemory of %.1f MiB (memory type %d) failed: %s",
+		         (double)req.size / 1048576.0, type, vk_result_str(ar));
+		return false;
+	}
 	VK_TRY(vkBindBufferMemory(c->dev, *buf, *mem, 0));
 	return true;
 fail:
 	(void)vk_last;
 	return false;
+}
+
+static bool make_buffer(Compute *c, VkPhysicalDevice pd, VkDeviceSize size, VkBufferUsageFlags usage,
+                        VkMemoryPropertyFlags want, VkMemoryPropertyFlags need,
+                        VkBuffer *buf, VkDeviceMemory *mem, VkMemoryPropertyFlags *got, char *err)
+{
+	return make_buffer_of(c, pd, size, usage, -1, want, need, buf, mem, got, err);
+}
+
+/* The type a class gets for a buffer of these usages: asks with a probe
+ * buffer (memoryTypeBits depend on the usage, not the size). */
+static int class_type(VkDevice dev, const VkPhysicalDeviceMemoryProperties *m, VkBufferUsageFlags usage,
+                      MemClass cls)
+{
+	VkBufferCreateInfo bi = {
+		.sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO,
+		.size = 4096,
+		.usage = usage,
+		.sharingMode = VK_SHARING_MODE_EXCLUSIVE,
+	};
+	VkBuffer b;
+	if (vkCreateBuffer(dev, &bi, NULL, &b) != VK_SUCCESS)
+		return -1;
+	VkMemoryRequirements req;
+	vkGetBufferMemoryRequirements(dev, b, &req);
+	vkDestroyBuffer(dev, b, NULL);
+	return pick_class(m, req.memoryTypeBits, cls);
+}
+
+static void flags_str(VkMemoryPropertyFlags f, char *out, size_t len)
+{
+	static const struct { VkMemoryPropertyFlags b; const char *n; } F[] = {
+		{ VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT, "DEVICE_LOCAL" },
+		{ VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT, "HOST_VISIBLE" },
+		{ VK_MEMORY_PROPERTY_HOST_COHERENT_BIT, "HOST_COHERENT" },
+		{ VK_MEMORY_PROPERTY_HOST_CACHED_BIT, "HOST_CACHED" },
+	};
+	size_t n = 0;
+	out[0] = '\0';
+	for (size_t i = 0; i < sizeof F / sizeof *F && n < len; i++)
+		if (f & F[i].b)
+			n += (size_t)snprintf(out + n, len - n, "%s%s", n ? "|" : "", F[i].n);
+}
+
+void compute_mem_desc(const Compute *c, char *out, size_t len)
+{
+	char a[96], b[96];
+	flags_str(c->src_flags, a, sizeof a);
+	flags_str(c->dst_flags, b, sizeof b);
+	snprintf(out, len, "source memory type %u (%s), destination %u (%s)", c->src_type, a, c->dst_type, b);
+}
+
+static void barrier(VkCommandBuffer cmd, VkPipelineStageFlags src_stage, VkAccessFlags src,
+                    VkPipelineStageFlags dst_stage, VkAccessFlags dst);
+
+/* Writes the source pattern (mem_src_word: the data, then the copies'
+ * numbers) into the source buffer: through its mapping where the host sees
+ * it, else through a host-visible buffer, 16 MiB at a time. */
+static bool fill_source(Compute *c, VkPhysicalDevice pd, char *err)
+{
+	VkResult vk_last = VK_SUCCESS;
+	VkDeviceSize total = c->mem_bytes + MEM_MARKS_BYTES;
+	VkBuffer up = VK_NULL_HANDLE;
+	VkDeviceMemory upm = VK_NULL_HANDLE;
+	void *map = NULL;
+	if (c->src_flags & VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT) {
+		VK_TRY(vkMapMemory(c->dev, c->src_mem, 0, VK_WHOLE_SIZE, 0, &map));
+		uint32_t *w = map;
+		for (VkDeviceSize i = 0; i < total / 4; i++)
+			w[i] = mem_src_word(i, c->mem_bytes);
+		VkMappedMemoryRange r = {
+			.sType = VK_STRUCTURE_TYPE_MAPPED_MEMORY_RANGE,
+			.memory = c->src_mem,
+			.size = VK_WHOLE_SIZE,
+		};
+		if (!(c->src_flags & VK_MEMORY_PROPERTY_HOST_COHERENT_BIT))
+			VK_TRY(vkFlushMappedMemoryRanges(c->dev, 1, &r));
+		vkUnmapMemory(c->dev, c->src_mem);
+		return true;
+	}
+	VkDeviceSize piece = total < (16u << 20) ? total : (16u << 20);
+	VkMemoryPropertyFlags got;
+	if (!make_buffer(c, pd, piece, VK_BUFFER_USAGE_TRANSFER_SRC_BIT, 0,
+	                 VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT, &up, &upm,
+	                 &got, err))
+		goto fail;
+	VK_TRY(vkMapMemory(c->dev, upm, 0, VK_WHOLE_SIZE, 0, &map));
+	for (VkDeviceSize off = 0; off < total; off += piece) {
+		VkDeviceSize n = total - off < piece ? total - off : piece;
+		uint32_t *w = map;
+		for (VkDeviceSize i = 0; i < n / 4; i++)
+			w[i] = mem_src_word(off / 4 + i, c->mem_bytes);
+		VkCommandBuffer cmd = c->cmd[0];
+		VK_TRY(vkResetCommandBuffer(cmd, 0));
+		VkCommandBufferBeginInfo bi = {
+			.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO,
+			.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT,
+		};
+		VK_TRY(vkBeginCommandBuffer(cmd, &bi));
+		VkBufferCopy cp = { 0, off, n };
+		vkCmdCopyBuffer(cmd, up, c->src, 1, &cp);
+		/* visible to whatever reads the source later in submission order */
+		barrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT,
+		        VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, VK_ACCESS_MEMORY_READ_BIT);
+		VK_TRY(vkEndCommandBuffer(cmd));
+		VK_TRY(vkResetFences(c->dev, 1, &c->fence[0]));
+		VkSubmitInfo si = {
+			.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO,
+			.commandBufferCount = 1,
+			.pCommandBuffers = &cmd,
+		};
+		VK_TRY(vkQueueSubmit(c->queue, 1, &si, c->fence[0]));
+		VK_TRY(vkWaitForFences(c->dev, 1, &c->fence[0], VK_TRUE, c->fence_timeout_ns));
+	}
+	VK_TRY(vkResetFences(c->dev, 1, &c->fence[0]));
+	vkUnmapMemory(c->dev, upm);
+	vkDestroyBuffer(c->dev, up, NULL);
+	vkFreeMemory(c->dev, upm, NULL);
+	return true;
+fail:
+	(void)vk_last;
+	if (map)
+		vkUnmapMemory(c->dev, upm);
+	if (up)
+		vkDestroyBuffer(c->dev, up, NULL);
+	if (upm)
+		vkFreeMemory(c->dev, upm, NULL);
+	return false;
+}
+
+void compute_set_copy_size(Compute *c, VkDeviceSize bytes)
+{
+	c->copy_size = bytes < c->mem_bytes ? bytes : c->mem_bytes;
+}
+
+void compute_set_check(Compute *c, const uint64_t *offs, size_t n)
+{
+	c->check_n = n < MEM_CHECK_REGIONS ? n : MEM_CHECK_REGIONS;
+	memcpy(c->check_off, offs, c->check_n * sizeof *offs);
+}
+
+const uint32_t *compute_checked_regions(Compute *c)
+{
+	if (!c->dst_map)
+		return (const uint32_t *)((const char *)c->staging_map + c->region_off);
+	for (size_t i = 0; i < c->check_n; i++)
+		memcpy(c->region_copy + i * (MEM_REGION / 4), (const char *)c->dst_map + c->check_off[i], MEM_REGION);
+	return c->region_copy;
+}
+
+uint64_t compute_mem_limit(const VkCtx *ctx, const DeviceInfo *d, WorkloadType t, char *why, size_t len)
+{
+	char err[ERR_LEN];
+	VkPhysicalDevice pd = vkctx_physical(ctx, d, err);
+	if (!pd) {
+		snprintf(why, len, "%s", err);
+		return 0;
+	}
+	VkPhysicalDeviceMemoryProperties m;
+	vkGetPhysicalDeviceMemoryProperties(pd, &m);
+	const WorkloadInfo *w = &workload_info[t];
+	int st = pick_class(&m, ~0u, w->src), dt = pick_class(&m, ~0u, w->dst);
+	if (st < 0 || dt < 0) {
+		snprintf(why, len, "the device has no %s memory type", mem_class_names[st < 0 ? w->src : w->dst]);
+		return 0;
+	}
+	uint64_t hs = m.memoryHeaps[m.memoryTypes[st].heapIndex].size;
+	uint64_t hd = m.memoryHeaps[m.memoryTypes[dt].heapIndex].size;
+	uint64_t cap = mem_cap(hs < hd ? hs : hd, d->max_alloc, w->kind == WL_COPY ? d->max_storage_range : 0);
+	if (!cap)
+		snprintf(why, len, "the device's heaps are too small");
+	return cap;
+}
+
+const uint32_t *compute_marks(const Compute *c)
+{
+	if (c->dst_map)
+		return (const uint32_t *)((const char *)c->dst_map + c->mem_bytes);
+	return (const uint32_t *)((const char *)c->staging_map + c->marks_off);
 }
 
 bool compute_create(Compute *c, const VkCtx *ctx, const DeviceInfo *d,
@@ -86,32 +304,87 @@ bool compute_create(Compute *c, const VkCtx *ctx, const DeviceInfo *d,
 		.pQueuePriorities = &prio,
 	};
 	VkPhysicalDeviceFeatures features = { .shaderFloat64 = s->float64 };
+	VkPhysicalDeviceHostQueryResetFeatures hqr = {
+		.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_HOST_QUERY_RESET_FEATURES,
+		.hostQueryReset = VK_TRUE,
+	};
 	VkPhysicalDeviceShaderFloat16Int8Features f16 = {
 		.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_FLOAT16_INT8_FEATURES,
 		.shaderFloat16 = VK_TRUE,
 	};
+	/* transfer-only queues cannot reset queries in a command buffer */
+	c->kind = s->kind;
+	c->host_reset = s->kind == WL_TRANSFER && d->host_query_reset;
+	void *chain = NULL;
+	if (s->float16) {
+		f16.pNext = chain;
+		chain = &f16;
+	}
+	if (c->host_reset) {
+		hqr.pNext = chain;
+		chain = &hqr;
+	}
 	VkDeviceCreateInfo di = {
 		.sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO,
-		.pNext = s->float16 ? &f16 : NULL,
+		.pNext = chain,
 		.queueCreateInfoCount = 1,
 		.pQueueCreateInfos = &qi,
 		.pEnabledFeatures = &features,
 	};
 	VK_TRY(vkCreateDevice(pd, &di, NULL, &c->dev));
 	vkGetDeviceQueue(c->dev, d->queue_family, 0, &c->queue);
+	if (s->kind == WL_TRANSFER && (d->queue_flags & (VK_QUEUE_GRAPHICS_BIT | VK_QUEUE_COMPUTE_BIT)) == 0 &&
+	    !c->host_reset) {
+		snprintf(err, ERR_LEN, "timing a transfer-only queue needs hostQueryReset (Vulkan 1.2)");
+		goto fail;
+	}
 
 	VkMemoryPropertyFlags got;
-	if (!make_buffer(c, pd, s->result_size,
+	if (s->kind != WL_TRANSFER &&
+	    !make_buffer(c, pd, s->result_size,
 	                 VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT |
 	                 VK_BUFFER_USAGE_TRANSFER_DST_BIT,
 	                 VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT, 0, &c->result, &c->result_mem, &got, err))
 		goto fail;
-	if (!make_buffer(c, pd, s->result_size, VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+	/* the staging buffer: the result buffer, then (memory workloads) the
+	 * checked regions and the marks */
+	c->region_off = (s->kind == WL_TRANSFER ? 0 : s->result_size + 15) / 16 * 16;
+	c->marks_off = c->region_off + MEM_CHECK_REGIONS * MEM_REGION;
+	VkDeviceSize staging_size = s->kind == WL_FMA ? s->result_size
+	                          : s->kind == WL_COPY ? c->marks_off : c->marks_off + MEM_MARKS_BYTES;
+	if (!make_buffer(c, pd, staging_size, VK_BUFFER_USAGE_TRANSFER_DST_BIT,
 	                 VK_MEMORY_PROPERTY_HOST_CACHED_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT,
 	                 VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT, &c->staging, &c->staging_mem, &got, err))
 		goto fail;
 	c->staging_coherent = got & VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
 	VK_TRY(vkMapMemory(c->dev, c->staging_mem, 0, VK_WHOLE_SIZE, 0, &c->staging_map));
+
+	if (s->kind != WL_FMA) {
+		VkPhysicalDeviceMemoryProperties m;
+		vkGetPhysicalDeviceMemoryProperties(pd, &m);
+		VkBufferUsageFlags usage = VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT |
+		                           (s->kind == WL_COPY ? VK_BUFFER_USAGE_STORAGE_BUFFER_BIT : 0);
+		int st = class_type(c->dev, &m, usage, s->src_mem), dt = class_type(c->dev, &m, usage, s->dst_mem);
+		if (st < 0 || dt < 0) {
+			snprintf(err, ERR_LEN, "the device has no %s memory type for these buffers",
+			         mem_class_names[st < 0 ? s->src_mem : s->dst_mem]);
+			goto fail;
+		}
+		c->mem_bytes = s->mem_bytes;
+		c->copy_size = s->mem_bytes;
+		c->src_type = (uint32_t)st;
+		c->dst_type = (uint32_t)dt;
+		VkDeviceSize total = s->mem_bytes + MEM_MARKS_BYTES;
+		if (!make_buffer_of(c, pd, total, usage, st, 0, 0, &c->src, &c->src_mem, &c->src_flags, err) ||
+		    !make_buffer_of(c, pd, total, usage, dt, 0, 0, &c->dst, &c->dst_mem, &c->dst_flags, err))
+			goto fail;
+		if (c->dst_flags & VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT) {
+			VK_TRY(vkMapMemory(c->dev, c->dst_mem, 0, VK_WHOLE_SIZE, 0, &c->dst_map));
+			c->dst_coherent = c->dst_flags & VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
+		}
+	}
+	if (s->kind == WL_TRANSFER)
+		goto commands;
 
 	VkShaderModuleCreateInfo smi = {
 		.sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO,
@@ -120,16 +393,19 @@ bool compute_create(Compute *c, const VkCtx *ctx, const DeviceInfo *d,
 	};
 	VK_TRY(vkCreateShaderModule(c->dev, &smi, NULL, &c->module));
 
-	VkDescriptorSetLayoutBinding b = {
-		.binding = 0,
-		.descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
-		.descriptorCount = 1,
-		.stageFlags = VK_SHADER_STAGE_COMPUTE_BIT,
-	};
+	uint32_t nbind = s->kind == WL_COPY ? 3 : 1; /* result; copy: source, destination */
+	VkDescriptorSetLayoutBinding b[3];
+	for (uint32_t i = 0; i < 3; i++)
+		b[i] = (VkDescriptorSetLayoutBinding){
+			.binding = i,
+			.descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
+			.descriptorCount = 1,
+			.stageFlags = VK_SHADER_STAGE_COMPUTE_BIT,
+		};
 	VkDescriptorSetLayoutCreateInfo dli = {
 		.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO,
-		.bindingCount = 1,
-		.pBindings = &b,
+		.bindingCount = nbind,
+		.pBindings = b,
 	};
 	VK_TRY(vkCreateDescriptorSetLayout(c->dev, &dli, NULL, &c->dsl));
 	VkPushConstantRange pcr = {
@@ -191,7 +467,7 @@ bool compute_create(Compute *c, const VkCtx *ctx, const DeviceInfo *d,
 	}
 	VK_TRY(pr);
 
-	VkDescriptorPoolSize ps = { VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1 };
+	VkDescriptorPoolSize ps = { VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, nbind };
 	VkDescriptorPoolCreateInfo dpi = {
 		.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO,
 		.maxSets = 1,
@@ -206,16 +482,22 @@ bool compute_create(Compute *c, const VkCtx *ctx, const DeviceInfo *d,
 		.pSetLayouts = &c->dsl,
 	};
 	VK_TRY(vkAllocateDescriptorSets(c->dev, &dai, &c->set));
-	VkDescriptorBufferInfo dbi = { c->result, 0, VK_WHOLE_SIZE };
+	VkDescriptorBufferInfo dbi[3] = {
+		{ c->result, 0, VK_WHOLE_SIZE },
+		{ c->src, 0, c->mem_bytes },
+		{ c->dst, 0, c->mem_bytes },
+	};
 	VkWriteDescriptorSet w = {
 		.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
 		.dstSet = c->set,
 		.dstBinding = 0,
-		.descriptorCount = 1,
+		.descriptorCount = nbind,
 		.descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
-		.pBufferInfo = &dbi,
+		.pBufferInfo = dbi,
 	};
 	vkUpdateDescriptorSets(c->dev, 1, &w, 0, NULL);
+
+commands:;
 
 	VkCommandPoolCreateInfo cpci = {
 		.sType = VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO,
@@ -247,6 +529,8 @@ bool compute_create(Compute *c, const VkCtx *ctx, const DeviceInfo *d,
 	VkFenceCreateInfo fci = { .sType = VK_STRUCTURE_TYPE_FENCE_CREATE_INFO };
 	for (unsigned i = 0; i < COMPUTE_SLOTS; i++)
 		VK_TRY(vkCreateFence(c->dev, &fci, NULL, &c->fence[i]));
+	if (s->kind != WL_FMA && !fill_source(c, pd, err))
+		goto fail;
 	return true;
 fail:
 	(void)vk_last;
@@ -274,6 +558,11 @@ void compute_destroy(Compute *c)
 	if (c->staging_map) vkUnmapMemory(c->dev, c->staging_mem);
 	if (c->staging) vkDestroyBuffer(c->dev, c->staging, NULL);
 	if (c->staging_mem) vkFreeMemory(c->dev, c->staging_mem, NULL);
+	if (c->dst_map) vkUnmapMemory(c->dev, c->dst_mem);
+	if (c->src) vkDestroyBuffer(c->dev, c->src, NULL);
+	if (c->src_mem) vkFreeMemory(c->dev, c->src_mem, NULL);
+	if (c->dst) vkDestroyBuffer(c->dev, c->dst, NULL);
+	if (c->dst_mem) vkFreeMemory(c->dev, c->dst_mem, NULL);
 	if (c->result) vkDestroyBuffer(c->dev, c->result, NULL);
 	if (c->result_mem) vkFreeMemory(c->dev, c->result_mem, NULL);
 	vkDestroyDevice(c->dev, NULL);
@@ -304,6 +593,37 @@ static void barrier(VkCommandBuffer cmd, VkPipelineStageFlags src_stage, VkAcces
 	vkCmdPipelineBarrier(cmd, src_stage, dst_stage, 0, 1, &mb, 0, NULL, 0, NULL);
 }
 
+/* Fills the checked regions of the destination (and, for transfers, the
+ * marks) with 0xffffffff, so that what is read back was written now. */
+static void fill_checked(Compute *c, VkCommandBuffer cmd, uint32_t copies)
+{
+	for (size_t i = 0; i < c->check_n; i++)
+		vkCmdFillBuffer(cmd, c->dst, c->check_off[i], MEM_REGION, 0xffffffffu);
+	if (c->kind == WL_TRANSFER)
+		vkCmdFillBuffer(cmd, c->dst, c->mem_bytes, 4ull * (copies + 1), 0xffffffffu);
+}
+
+/* Copies the checked regions (and the marks) to staging, or, where the host
+ * sees the destination, only makes the writes visible to it. */
+static void read_checked(Compute *c, VkCommandBuffer cmd, VkPipelineStageFlags after, uint32_t copies)
+{
+	VkAccessFlags wrote = after == VK_PIPELINE_STAGE_TRANSFER_BIT ? VK_ACCESS_TRANSFER_WRITE_BIT
+	                                                              : VK_ACCESS_SHADER_WRITE_BIT;
+	if (c->dst_map) {
+		barrier(cmd, after, wrote, VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
+		return;
+	}
+	barrier(cmd, after, wrote, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_READ_BIT);
+	VkBufferCopy cp[MEM_CHECK_REGIONS + 1];
+	uint32_t n = 0;
+	for (size_t i = 0; i < c->check_n; i++)
+		cp[n++] = (VkBufferCopy){ c->check_off[i], c->region_off + i * MEM_REGION, MEM_REGION };
+	if (c->kind == WL_TRANSFER)
+		cp[n++] = (VkBufferCopy){ c->mem_bytes, c->marks_off, 4ull * (copies + 1) };
+	if (n)
+		vkCmdCopyBuffer(cmd, c->dst, c->staging, n, cp);
+}
+
 static bool record(Compute *c, unsigned slot, GroupCount g, const void *push, bool readback,
                    bool after_previous, char *err, VkResult *vr)
 {
@@ -315,44 +635,77 @@ static bool record(Compute *c, unsigned slot, GroupCount g, const void *push, bo
 		.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT,
 	};
 	VK_TRY(vkBeginCommandBuffer(cmd, &bi));
+	const bool xfer = c->kind == WL_TRANSFER;
+	/* transfers use transfer stages only: they may run on a copy engine */
+	const VkPipelineStageFlags work = xfer ? VK_PIPELINE_STAGE_TRANSFER_BIT : VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT;
+	const VkAccessFlags work_rw = xfer ? VK_ACCESS_TRANSFER_READ_BIT | VK_ACCESS_TRANSFER_WRITE_BIT
+	                                   : VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT;
+	const uint32_t copies = g.x;
 	/* Only a checked dispatch resets the group counter and fills the slots:
 	 * the others go straight to the shader, which keeps the device's work
 	 * between two dispatches to one barrier. */
-	if (after_previous) /* the previous submission's shader and copies first */
-		barrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT,
-		        VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT,
-		        readback ? VK_PIPELINE_STAGE_TRANSFER_BIT : VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
-		        readback ? VK_ACCESS_TRANSFER_WRITE_BIT | VK_ACCESS_TRANSFER_READ_BIT
-		                 : VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
-	if (c->timestamps)
+	if (after_previous) /* the previous submission's work and copies first */
+		barrier(cmd, work | VK_PIPELINE_STAGE_TRANSFER_BIT,
+		        (xfer ? 0 : VK_ACCESS_SHADER_WRITE_BIT) | VK_ACCESS_TRANSFER_WRITE_BIT,
+		        readback ? VK_PIPELINE_STAGE_TRANSFER_BIT : work,
+		        readback ? VK_ACCESS_TRANSFER_WRITE_BIT | VK_ACCESS_TRANSFER_READ_BIT : work_rw);
+	if (c->timestamps && !c->host_reset)
 		vkCmdResetQueryPool(cmd, c->queries[slot], 0, 2);
+	if (c->timestamps && c->host_reset)
+		vkResetQueryPool(c->dev, c->queries[slot], 0, 2);
 	if (readback) {
-		vkCmdFillBuffer(cmd, c->result, 0, 16, 0);
-		vkCmdFillBuffer(cmd, c->result, 16, VK_WHOLE_SIZE, 0xffffffffu);
-		barrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT,
-		        VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
-		        VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
+		if (c->kind == WL_FMA) {
+			vkCmdFillBuffer(cmd, c->result, 0, 16, 0);
+			vkCmdFillBuffer(cmd, c->result, 16, VK_WHOLE_SIZE, 0xffffffffu);
+		} else {
+			if (c->kind == WL_COPY)
+				vkCmdFillBuffer(cmd, c->result, 0, 16, 0);
+			fill_checked(c, cmd, copies);
+		}
+		barrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT, work, work_rw);
 	}
-	vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, c->pipeline);
-	vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, c->layout, 0, 1, &c->set, 0, NULL);
-	if (c->push_size)
-		vkCmdPushConstants(cmd, c->layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, c->push_size, push);
+	if (!xfer) {
+		vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, c->pipeline);
+		vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, c->layout, 0, 1, &c->set, 0, NULL);
+		if (c->push_size)
+			vkCmdPushConstants(cmd, c->layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, c->push_size, push);
+	}
 	if (c->timestamps)
 		vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, c->queries[slot], 0);
-	for (uint32_t k = 0; k < c->trials; k++) {
-		if (k) /* each trial sees the one before it finished, as a new submission would */
-			barrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
-			        VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
-			        VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
-		vkCmdDispatch(cmd, g.x, g.y, g.z);
+	if (xfer) {
+		/* copies one after another, each with its mark: copy k carries the
+		 * source's number k+1 into the destination's word k after the data */
+		for (uint32_t k = 0; k < copies; k++) {
+			if (k)
+				barrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT,
+				        VK_PIPELINE_STAGE_TRANSFER_BIT,
+				        VK_ACCESS_TRANSFER_READ_BIT | VK_ACCESS_TRANSFER_WRITE_BIT);
+			VkBufferCopy cp[2] = {
+				{ 0, 0, c->copy_size },
+				{ c->mem_bytes + 4ull * k, c->mem_bytes + 4ull * k, 4 },
+			};
+			vkCmdCopyBuffer(cmd, c->src, c->dst, 2, cp);
+		}
+	} else {
+		for (uint32_t k = 0; k < c->trials; k++) {
+			if (k) /* each trial sees the one before it finished, as a new submission would */
+				barrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
+				        VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+				        VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
+			vkCmdDispatch(cmd, g.x, g.y, g.z);
+		}
 	}
 	if (c->timestamps)
 		vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, c->queries[slot], 1);
 	if (readback) {
-		barrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
-		        VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_READ_BIT);
-		VkBufferCopy cp = { 0, 0, c->result_size };
-		vkCmdCopyBuffer(cmd, c->result, c->staging, 1, &cp);
+		if (c->kind != WL_TRANSFER) {
+			barrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
+			        VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_READ_BIT);
+			VkBufferCopy cp = { 0, 0, c->kind == WL_FMA ? c->result_size : 16 };
+			vkCmdCopyBuffer(cmd, c->result, c->staging, 1, &cp);
+		}
+		if (c->kind != WL_FMA)
+			read_checked(c, cmd, work, copies);
 		barrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT,
 		        VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
 	}
@@ -450,6 +803,14 @@ static bool finish(Compute *c, unsigned slot, bool readback, bool pipelined, Dis
 	}
 	if (readback)
 		VK_TRY(invalidate_staging(c));
+	if (readback && c->dst_map && !c->dst_coherent) {
+		VkMappedMemoryRange r = {
+			.sType = VK_STRUCTURE_TYPE_MAPPED_MEMORY_RANGE,
+			.memory = c->dst_mem,
+			.size = VK_WHOLE_SIZE,
+		};
+		VK_TRY(vkInvalidateMappedMemoryRanges(c->dev, 1, &r));
+	}
 	*vr = VK_SUCCESS;
 	return true;
 fail:

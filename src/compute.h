@@ -10,7 +10,9 @@
 
 #include "adapt.h"
 #include "err.h"
+#include "memwork.h"
 #include "vkctx.h"
+#include "workload.h"
 
 #define COMPUTE_SLOTS 3
 
@@ -28,6 +30,11 @@ typedef struct ComputeSetup {
 	bool float64;                    /* enable shaderFloat64 */
 	bool float16;                    /* enable shaderFloat16 (Vulkan 1.2) */
 	uint32_t trials;                 /* dispatches per submission, back to back; 0: 1 */
+	/* memory workloads (kind WL_COPY: the shader reads binding 1 and writes
+	 * binding 2; WL_TRANSFER: no shader, vkCmdCopyBuffer src -> dst) */
+	WorkloadKind kind;
+	MemClass src_mem, dst_mem;
+	VkDeviceSize mem_bytes;          /* data bytes of src and dst (the marks come on top) */
 } ComputeSetup;
 
 typedef struct Compute {
@@ -61,6 +68,21 @@ typedef struct Compute {
 	bool cache_loaded;             /* pipeline cache data was given to the driver */
 	uint64_t submissions;          /* counted for FLOPSCOPE_FAULT (tests) */
 	double pipeline_ms;            /* vkCreateComputePipelines */
+	/* memory workloads */
+	WorkloadKind kind;
+	VkBuffer src, dst;
+	VkDeviceMemory src_mem, dst_mem;
+	void *dst_map;                 /* host-visible destination, else NULL */
+	bool dst_coherent;
+	uint32_t src_type, dst_type;   /* memory type indexes */
+	VkMemoryPropertyFlags src_flags, dst_flags;
+	VkDeviceSize mem_bytes;        /* data bytes of src and dst */
+	VkDeviceSize copy_size;        /* bytes of one transfer (compute_set_copy_size) */
+	VkDeviceSize region_off, marks_off; /* in staging: checked regions, then marks */
+	uint64_t check_off[MEM_CHECK_REGIONS];
+	size_t check_n;                /* regions a checked submission reads back */
+	bool host_reset;               /* queries reset from the host (transfer-only queues) */
+	uint32_t region_copy[MEM_CHECK_REGIONS * MEM_REGION / 4];
 } Compute;
 
 typedef struct DispatchTiming {
@@ -98,6 +120,22 @@ bool compute_submit(Compute *c, unsigned slot, GroupCount g, const void *push, b
 /* Waits for slot. gpu_ns = end - max(its start, the previous dispatch's end):
  * the dispatch's own time even when the queue ran dry before it. */
 bool compute_wait(Compute *c, unsigned slot, bool readback, DispatchTiming *t, VkResult *vr, char *err);
+
+/* Memory workloads. The largest data size a workload may use on a device
+ * (mem_cap over the heaps of its memory types, the allocation limit and, for
+ * the copy shader, the storage buffer range); 0 with a message when the
+ * device lacks a memory type it needs. */
+uint64_t compute_mem_limit(const VkCtx *ctx, const DeviceInfo *d, WorkloadType t, char *why, size_t len);
+/* Bytes of each transfer from the next submission on (<= mem_bytes). */
+void compute_set_copy_size(Compute *c, VkDeviceSize bytes);
+/* The regions the next checked submission reads back (mem_check_offsets). */
+void compute_set_check(Compute *c, const uint64_t *offs, size_t n);
+/* After a checked submission: the regions read back (check_n x 16 bytes)
+ * and the marks (transfers: one word per copy, then the fill). */
+const uint32_t *compute_checked_regions(Compute *c);
+const uint32_t *compute_marks(const Compute *c);
+/* "2 (DEVICE_LOCAL)" style description of src and dst memory types. */
+void compute_mem_desc(const Compute *c, char *out, size_t len);
 
 /* Monotonic clock in nanoseconds. */
 uint64_t compute_now_ns(void);

@@ -10,8 +10,50 @@
 #include <string.h>
 
 
+/* Before a checked submission of g: the destination regions it reads back. */
+static void prepare_check(Engine *e, GroupCount g)
+{
+	if (e->kind == WL_FMA)
+		return;
+	uint64_t covered = e->comp.copy_size;
+	if (e->kind == WL_COPY) {
+		uint64_t groups = adapt_total(g);
+		covered = (groups < e->chunks ? groups : e->chunks) * e->chunk_bytes;
+	}
+	uint64_t offs[MEM_CHECK_REGIONS];
+	size_t n = mem_check_offsets(covered, e->comp.mem_bytes, offs);
+	compute_set_check(&e->comp, offs, n);
+}
+
+/* Memory workloads: every group (copy shader) or copy (transfers) ran, and
+ * the checked regions of the destination hold the source's data. */
+static bool check_memory(Engine *e, uint64_t groups, char *msg, size_t len)
+{
+	char why[512];
+	if (e->kind == WL_COPY) {
+		const uint32_t *hdr = compute_results(&e->comp);
+		uint64_t want = groups * e->cfg.trials;
+		if (hdr[0] != (uint32_t)want) {
+			snprintf(msg, len, "verification failed: %u of %llu workgroups ran", hdr[0], (unsigned long long)want);
+			return false;
+		}
+	} else if (mem_check_marks(compute_marks(&e->comp), (uint32_t)groups, why, sizeof why) < 0) {
+		snprintf(msg, len, "verification failed: %s", why);
+		return false;
+	}
+	if (!e->comp.check_n || mem_check_regions(compute_checked_regions(&e->comp), e->comp.check_off,
+	                                          e->comp.check_n, e->comp.mem_bytes, why, sizeof why) < 0) {
+		snprintf(msg, len, "verification failed: %s", e->comp.check_n ? why : "nothing was read back");
+		return false;
+	}
+	atomic_fetch_add(&e->checks_passed, 1);
+	return true;
+}
+
 static bool check_results(Engine *e, uint64_t groups, char *msg, size_t len)
 {
+	if (e->kind != WL_FMA)
+		return check_memory(e, groups, msg, len);
 	const uint32_t *hdr = compute_results(&e->comp);
 	const void *values = (const char *)hdr + 16;
 	uint64_t want = groups * e->cfg.trials; /* every trial counts its groups */
@@ -43,8 +85,14 @@ typedef struct Push {
 
 static Push push_constants(const Engine *e)
 {
-	Push p;
-	p.size = fma_push(&e->params, WORKLOAD_SLOTS - 1, p.bytes);
+	Push p = { .size = 0 };
+	if (e->kind == WL_FMA) {
+		p.size = fma_push(&e->params, WORKLOAD_SLOTS - 1, p.bytes);
+	} else if (e->kind == WL_COPY) {
+		uint32_t chunks = (uint32_t)e->chunks;
+		memcpy(p.bytes, &chunks, sizeof chunks);
+		p.size = sizeof chunks;
+	}
 	return p;
 }
 
@@ -53,6 +101,7 @@ static bool warm_up(Engine *e, char *err)
 	DispatchTiming t;
 	VkResult vr;
 	Push push = push_constants(e);
+	prepare_check(e, adapt_initial());
 	if (!compute_dispatch(&e->comp, adapt_initial(), push.bytes, true, &t, &vr, err))
 		return false;
 	return check_results(e, 1, err, ERR_LEN);
@@ -116,6 +165,11 @@ int engine_create(Engine *e, const EngineConfig *cfg, char *err)
 		e->cfg.ring_capacity = 4096;
 	if (!e->cfg.trials)
 		e->cfg.trials = 1;
+	if (workload_info[cfg->workload].kind == WL_TRANSFER && e->cfg.trials > 1) {
+		snprintf(err, ERR_LEN, "--trials does not apply to transfers: the loop already sizes the "
+		         "number of copies in a submission");
+		return -2;
+	}
 	atomic_init(&e->stop, false);
 	atomic_init(&e->restart, 0);
 	atomic_init(&e->state, ENGINE_READY);
@@ -124,42 +178,118 @@ int engine_create(Engine *e, const EngineConfig *cfg, char *err)
 	atomic_init(&e->target_ns, (uint64_t)(cfg->target_ms * 1e6));
 
 	const DeviceInfo *d = cfg->dev;
+	const WorkloadInfo *wl = &workload_info[cfg->workload];
+	e->kind = wl->kind;
 	uint32_t max_local = d->max_group_size[0] < d->max_invocations ? d->max_group_size[0]
 	                                                               : d->max_invocations;
 	char unsupported[256];
 	if (!workload_supported(cfg->workload, d->float64, d->float16, unsupported, sizeof unsupported)) {
-		snprintf(err, ERR_LEN, "workload %s cannot run on %s: %s", workload_info[cfg->workload].name,
-		         d->name, unsupported);
+		snprintf(err, ERR_LEN, "workload %s cannot run on %s: %s", wl->name, d->name, unsupported);
 		return -2;
 	}
-	fma_params_for(&e->params, cfg->workload, d->type == VK_PHYSICAL_DEVICE_TYPE_CPU, max_local);
-	const char *shape = getenv("FLOPSCOPE_FMA_SHAPE");
-	if (shape && *shape) {
-		char why[256];
-		if (!fma_params_parse(shape, &e->params, max_local, why, sizeof why)) {
-			snprintf(err, ERR_LEN, "FLOPSCOPE_FMA_SHAPE: %s", why);
+	/* the queue the work runs on: the entry's, or its copy engine */
+	e->qdev = *d;
+	if (cfg->transfer_queue) {
+		if (e->kind != WL_TRANSFER) {
+			snprintf(err, ERR_LEN, "--transfer-queue: %s is not a transfer workload (h2d, d2h, d2d ...)", wl->name);
 			return -2;
 		}
+		if (d->transfer_family < 0) {
+			snprintf(err, ERR_LEN, "--transfer-queue: %s has no transfer-only queue family", d->name);
+			return -2;
+		}
+		e->qdev.queue_family = (uint32_t)d->transfer_family;
+		e->qdev.queue_flags = VK_QUEUE_TRANSFER_BIT;
+		e->qdev.timestamp_valid_bits = d->transfer_ts_bits;
 	}
-	e->flop_per_invocation = fma_flop_per_invocation(&e->params);
-	fma_check_init(&e->check, &e->params);
+	uint64_t mem_bytes = 0;
+	if (e->kind != WL_FMA) {
+		char why[256];
+		uint64_t cap = compute_mem_limit(cfg->ctx, d, cfg->workload, why, sizeof why);
+		if (!cap) {
+			snprintf(err, ERR_LEN, "workload %s cannot run on %s: %s", wl->name, d->name, why);
+			return -2;
+		}
+		uint64_t hi = cfg->size_hi ? cfg->size_hi : cap;
+		if (hi > cap) {
+			char a[32], b[32];
+			snprintf(err, ERR_LEN, "--size %s is above the %s that %s allows for %s (1 GiB at most, a quarter "
+			         "of the heap, within the allocation and buffer limits)", mem_size_str(hi, a, sizeof a),
+			         mem_size_str(cap, b, sizeof b), d->name, wl->name);
+			return -2;
+		}
+		if (e->kind == WL_TRANSFER) {
+			uint64_t lo = cfg->size_lo ? cfg->size_lo : MEM_SWEEP_MIN;
+			if (lo > hi)
+				lo = hi;
+			e->nsizes = mem_sweep(lo, hi, e->sizes, MEM_SWEEP_MAX_SIZES);
+			mem_bytes = hi;
+		} else {
+			mem_bytes = cfg->size_lo ? cfg->size_lo : cap;
+		}
+	}
+	atomic_init(&e->size_index, 0);
 	e->adapt.target_s = cfg->target_ms * 1e-3;
 	memcpy(e->adapt.max, d->max_group_count, sizeof e->adapt.max);
 
-	const WorkloadInfo *wl = &workload_info[cfg->workload];
-	snprintf(e->shader_path, sizeof e->shader_path, "%s/%s", cfg->shader_dir, wl->shader);
+	ShaderDefine defs[3];
+	size_t ndefs = 0;
 	char vec4s[16], unroll[16];
-	snprintf(vec4s, sizeof vec4s, "%u", e->params.vec4s);
-	snprintf(unroll, sizeof unroll, "%u", e->params.unroll);
-	ShaderDefine defs[] = { { "VEC4S", vec4s }, { "UNROLL", unroll }, { wl->define, "1" } };
-	size_t ndefs = wl->define ? 3 : 2;
-	Spirv spv;
+	uint32_t spec[2];
+	if (e->kind == WL_FMA) {
+		fma_params_for(&e->params, cfg->workload, d->type == VK_PHYSICAL_DEVICE_TYPE_CPU, max_local);
+		const char *shape = getenv("FLOPSCOPE_FMA_SHAPE");
+		if (shape && *shape) {
+			char why[256];
+			if (!fma_params_parse(shape, &e->params, max_local, why, sizeof why)) {
+				snprintf(err, ERR_LEN, "FLOPSCOPE_FMA_SHAPE: %s", why);
+				return -2;
+			}
+		}
+		e->flop_per_invocation = fma_flop_per_invocation(&e->params);
+		fma_check_init(&e->check, &e->params);
+		snprintf(vec4s, sizeof vec4s, "%u", e->params.vec4s);
+		snprintf(unroll, sizeof unroll, "%u", e->params.unroll);
+		defs[ndefs++] = (ShaderDefine){ "VEC4S", vec4s };
+		defs[ndefs++] = (ShaderDefine){ "UNROLL", unroll };
+		if (wl->define)
+			defs[ndefs++] = (ShaderDefine){ wl->define, "1" };
+		spec[0] = e->params.local_size;
+		spec[1] = e->params.iters;
+	} else if (e->kind == WL_COPY) {
+		/* 256 invocations x 4 uvec4: 16 KiB a group, coalesced */
+		e->params.type = cfg->workload;
+		e->params.local_size = max_local < 256 ? max_local : 256;
+		spec[0] = e->params.local_size;
+		spec[1] = 4;
+		e->chunk_bytes = (uint64_t)e->params.local_size * spec[1] * 16;
+		mem_bytes = mem_bytes / e->chunk_bytes * e->chunk_bytes;
+		if (!mem_bytes) {
+			char a[32];
+			snprintf(err, ERR_LEN, "--size: the copy needs at least %s", mem_size_str(e->chunk_bytes, a, sizeof a));
+			return -2;
+		}
+		e->chunks = mem_bytes / e->chunk_bytes;
+		e->flop_per_invocation = 2ull * 16 * spec[1]; /* bytes read + written */
+	} else {
+		/* one "group" is one copy; the loop goes up to MEM_MAX_COPIES a submission */
+		e->params.type = cfg->workload;
+		e->params.local_size = 1;
+		e->adapt.max[0] = MEM_MAX_COPIES;
+		e->adapt.max[1] = e->adapt.max[2] = 1;
+	}
+
+	Spirv spv = { 0 };
 	char cache_dir[4096], pcache[4300];
-	bool cache = !cfg->no_cache && shader_cache_dir(cache_dir, sizeof cache_dir);
+	bool cache = !cfg->no_cache && wl->shader && shader_cache_dir(cache_dir, sizeof cache_dir);
 	uint64_t t0 = compute_now_ns();
-	int rc = shader_compile_cached(e->shader_path, defs, ndefs, cache ? cache_dir : NULL, &spv, &e->spirv_cached, err);
-	if (rc < 0)
-		return -2;
+	if (wl->shader) {
+		snprintf(e->shader_path, sizeof e->shader_path, "%s/%s", cfg->shader_dir, wl->shader);
+		int rc = shader_compile_cached(e->shader_path, defs, ndefs, cache ? cache_dir : NULL, &spv,
+		                               &e->spirv_cached, err);
+		if (rc < 0)
+			return -2;
+	}
 	e->start_shader_ms = (double)(compute_now_ns() - t0) * 1e-6;
 	if (cache) {
 		char uuid[40];
@@ -169,7 +299,6 @@ int engine_create(Engine *e, const EngineConfig *cfg, char *err)
 	}
 	e->shader_hash = spv.hash;
 
-	uint32_t spec[2] = { e->params.local_size, e->params.iters };
 	VkSpecializationMapEntry map[2] = {
 		{ 0, 0, sizeof(uint32_t) },
 		{ 1, sizeof(uint32_t), sizeof(uint32_t) },
@@ -187,19 +316,26 @@ int engine_create(Engine *e, const EngineConfig *cfg, char *err)
 		.spec_data = spec,
 		.spec_size = sizeof spec,
 		.push_size = push_constants(e).size,
-		.result_size = 16 + (VkDeviceSize)WORKLOAD_SLOTS * wl->elem,
+		.result_size = e->kind == WL_FMA ? 16 + (VkDeviceSize)WORKLOAD_SLOTS * wl->elem : 16,
 		.float64 = cfg->workload == WORKLOAD_FP64,
 		.float16 = cfg->workload == WORKLOAD_FP16,
-		.trials = e->cfg.trials,
+		.trials = e->kind == WL_TRANSFER ? 1 : e->cfg.trials,
 		.fence_timeout_ns = (uint64_t)(timeout_s * 1e9),
 		.pipeline_cache = cache ? pcache : NULL,
+		.kind = e->kind,
+		.src_mem = wl->src,
+		.dst_mem = wl->dst,
+		.mem_bytes = mem_bytes,
 	};
 	t0 = compute_now_ns();
-	bool ok = compute_create(&e->comp, cfg->ctx, d, &s, err);
+	bool ok = compute_create(&e->comp, cfg->ctx, &e->qdev, &s, err);
 	e->start_device_ms = (double)(compute_now_ns() - t0) * 1e-6;
-	shader_free(&spv);
+	if (wl->shader)
+		shader_free(&spv);
 	if (!ok)
 		return -1;
+	if (e->kind == WL_TRANSFER)
+		compute_set_copy_size(&e->comp, e->sizes[0]);
 	if (!ring_init(&e->ring, e->cfg.ring_capacity)) {
 		snprintf(err, ERR_LEN, "out of memory for the sample ring");
 		compute_destroy(&e->comp);
@@ -259,6 +395,7 @@ typedef struct Pending {
 	GroupCount g;
 	bool check, steady;
 	uint64_t seq;
+	uint64_t size;   /* transfers: bytes of each copy */
 } Pending;
 
 /* Turns a finished dispatch into a sample: checks its results if asked,
@@ -269,6 +406,10 @@ static bool emit(Engine *e, const Pending *p, const DispatchTiming *t, bool pipe
 {
 	uint64_t groups = adapt_total(p->g);
 	uint64_t invocations = groups * e->params.local_size;
+	/* FMA: operations; copy shader: bytes read + written; transfers: bytes
+	 * copied (d2d: read + written) */
+	uint64_t work = e->kind == WL_TRANSFER ? groups * p->size * workload_info[e->cfg.workload].bytes_per_byte
+	                                       : invocations * e->flop_per_invocation;
 	if (p->check && !check_results(e, groups, err, ERR_LEN)) {
 		fail(e, VK_SUCCESS, "%s", err);
 		return false;
@@ -278,7 +419,8 @@ static bool emit(Engine *e, const Pending *p, const DispatchTiming *t, bool pipe
 		.t_ms = (double)(compute_now_ns() - start) * 1e-6,
 		.x = p->g.x, .y = p->g.y, .z = p->g.z,
 		.groups = groups,
-		.flop = invocations * e->flop_per_invocation,
+		.flop = work,
+		.size = e->kind == WL_TRANSFER ? p->size : 0,
 		/* per dispatch: a submission's times divided by its trials */
 		.gpu_ns = t->gpu_valid ? t->gpu_ns / e->cfg.trials : 0,
 		.cpu_ns = t->cpu_ns / e->cfg.trials,
@@ -286,7 +428,8 @@ static bool emit(Engine *e, const Pending *p, const DispatchTiming *t, bool pipe
 		.gpu_end_ns = t->gpu_valid ? t->gpu_end_ns : 0,
 		.flags = (t->gpu_valid ? SAMPLE_GPU_TIMED : 0) | (p->steady ? SAMPLE_STEADY : 0) |
 		         (p->check ? SAMPLE_VERIFIED : 0) | (pipelined ? SAMPLE_PIPELINED : 0) |
-		         (e->cfg.workload == WORKLOAD_INT32 ? SAMPLE_INTEGER : 0),
+		         (e->cfg.workload == WORKLOAD_INT32 ? SAMPLE_INTEGER : 0) |
+		         (e->kind != WL_FMA ? SAMPLE_BYTES : 0),
 	};
 	double secs = sample_time_s(&s);
 	s.flops = secs > 0 ? (double)s.flop / secs : 0.0;
@@ -337,6 +480,17 @@ static void *engine_main(void *arg)
 	unsigned inflight = 0, head = 0;
 	DispatchTiming t;
 	VkResult vr;
+	/* transfers: the size measured now, and its steady samples so far */
+	size_t size_i = 0;
+	unsigned size_steady = 0;
+	uint64_t size_since = 0;
+	const bool sweep = e->kind == WL_TRANSFER && e->nsizes > 1;
+	const double window_s = e->cfg.sweep_window_s > 0 ? e->cfg.sweep_window_s : 0.3;
+	const uint64_t cur_size0 = e->kind == WL_TRANSFER ? e->sizes[0] : 0;
+	uint64_t cur_size = cur_size0;
+	/* A checked transfer into host memory is read there after its fence:
+	 * nothing may be submitted behind it until then. */
+	const bool hold_checks = e->kind != WL_FMA && e->comp.dst_map;
 	atomic_store(&e->state, ENGINE_GROWING);
 
 	/* completes the oldest submission in flight */
@@ -354,6 +508,8 @@ static void *engine_main(void *arg)
 		inflight--;                                                              \
 		if (!emit(e, &pend[slot_], &t, true, start, err))                        \
 			return NULL;                                                     \
+		if (pend[slot_].steady && pend[slot_].size == cur_size && !size_steady++) \
+			size_since = now_;                                               \
 		rule = adapt_next(&e->adapt, pend[slot_].g, sample_secs(&t), &g);        \
 	} while (0)
 
@@ -380,12 +536,35 @@ static void *engine_main(void *arg)
 		if (atomic_load(&e->stop))
 			break;
 
+		/* a sweep: the next size once this one had its steady window */
+		if (sweep && size_steady >= 3 && compute_now_ns() - size_since >= (uint64_t)(window_s * 1e9)) {
+			while (inflight)
+				COMPLETE_ONE();
+			if (++size_i == e->nsizes)
+				break;
+			cur_size = e->sizes[size_i];
+			compute_set_copy_size(&e->comp, cur_size);
+			atomic_store(&e->size_index, (unsigned)size_i);
+			size_steady = 0;
+			g = adapt_initial();
+			rule = ADAPT_GROW;
+			checked_steady = false;
+			atomic_store(&e->state, ENGINE_GROWING);
+			continue;
+		}
+
 		if (r != seen_restart) {
 			seen_restart = r;
 			g = adapt_initial();
 			rule = ADAPT_GROW;
 			checked_steady = false;
 			seq = 0;
+			size_i = 0;
+			size_steady = 0;
+			cur_size = cur_size0;
+			if (e->kind == WL_TRANSFER)
+				compute_set_copy_size(&e->comp, cur_size);
+			atomic_store(&e->size_index, 0u);
 			if (e->log.f)
 				log_step(e, slog_write_restart(&e->log, (double)(compute_now_ns() - start) * 1e-6));
 			summary_done(&e->sum);
@@ -401,8 +580,10 @@ static void *engine_main(void *arg)
 			while (inflight)
 				COMPLETE_ONE();
 			Pending p = { g, seq < 2 || seq % e->cfg.check_every == 0 || (steady && !checked_steady),
-			              steady, seq };
+			              steady, seq, cur_size };
 			seq++;
+			if (p.check)
+				prepare_check(e, g);
 			if (!compute_dispatch(&e->comp, g, push, p.check, &t, &vr, err)) {
 				fail(e, vr, "%s", err);
 				return NULL;
@@ -412,14 +593,22 @@ static void *engine_main(void *arg)
 				checked_steady = true;
 			if (!emit(e, &p, &t, false, start, err))
 				return NULL;
+			if (steady && !size_steady++)
+				size_since = last_done;
 			rule = adapt_next(&e->adapt, g, sample_secs(&t), &g);
 		} else {
 			/* at the target: keep the queue full, one completion at a time */
-			while (inflight < COMPUTE_SLOTS) {
+			bool held = false;
+			for (unsigned k = 0; k < inflight; k++)
+				held |= hold_checks && pend[(head + k) % COMPUTE_SLOTS].check;
+			while (inflight < COMPUTE_SLOTS && !held) {
 				unsigned slot = (head + inflight) % COMPUTE_SLOTS;
-				Pending p = { g, seq % e->cfg.check_every == 0 || !checked_steady, true, seq };
-				if (p.check)
+				Pending p = { g, seq % e->cfg.check_every == 0 || !checked_steady, true, seq, cur_size };
+				if (p.check) {
 					checked_steady = true;
+					prepare_check(e, g);
+					held = hold_checks;
+				}
 				seq++;
 				if (!compute_submit(&e->comp, slot, g, push, p.check, &vr, err)) {
 					fail(e, vr, "%s", err);
@@ -432,7 +621,7 @@ static void *engine_main(void *arg)
 		}
 		if (rule == ADAPT_RESCALE && atomic_load(&e->state) == ENGINE_GROWING)
 			atomic_store(&e->state, ENGINE_STEADY);
-		if (duration_ns && compute_now_ns() - start >= duration_ns)
+		if (duration_ns && !sweep && compute_now_ns() - start >= duration_ns)
 			break;
 	}
 	/* what is still in flight was measured: record it */

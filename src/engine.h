@@ -45,6 +45,10 @@ typedef struct EngineConfig {
 	bool no_cache;          /* no SPIR-V or pipeline cache */
 	WorkloadType workload;  /* fp32 (default), fp64, int32 */
 	uint32_t trials;        /* --trials: dispatches per submission; 0: 1 */
+	uint64_t size_lo, size_hi; /* --size: memory workloads' bytes (copy: the buffer;
+	                              transfers: one size or a sweep); 0: default */
+	bool transfer_queue;    /* run transfers on the device's transfer-only family */
+	double sweep_window_s;  /* steady time per size of a sweep; 0: 0.3 s */
 } EngineConfig;
 
 typedef struct Engine {
@@ -55,6 +59,13 @@ typedef struct Engine {
 	FmaCheck check;
 	AdaptConfig adapt;
 	uint64_t flop_per_invocation;
+	WorkloadKind kind;
+	DeviceInfo qdev;         /* the device with the queue family the work runs on */
+	uint64_t sizes[MEM_SWEEP_MAX_SIZES]; /* transfers: the sweep (one size with --size) */
+	size_t nsizes;
+	uint64_t chunks;         /* copy: chunks of the buffer */
+	uint64_t chunk_bytes;
+	_Atomic unsigned size_index; /* transfers: the size measured now */
 	uint64_t shader_hash;
 	char shader_path[4096];
 

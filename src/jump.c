@@ -195,14 +195,14 @@ double jump_time_to_plateau(const double *t, const double *x, size_t n, double *
 	return t[at];
 }
 
-void jump_format(const Jump *j, char *out, size_t len)
+void jump_format(const Jump *j, const char *unit, char *out, size_t len)
 {
 	char a[FMT_SI_LEN], b[FMT_SI_LEN];
 	fmt_si(j->before, a, sizeof a);
 	fmt_si(j->after, b, sizeof b);
 	if (j->kind == JUMP_RAMP)
-		snprintf(out, len, "jump %.1f ms  %sFLOPS -> %sFLOPS  x%.2f  ramp until %.1f ms", j->t_ms, a, b,
+		snprintf(out, len, "jump %.1f ms  %s%s -> %s%s  x%.2f  ramp until %.1f ms", j->t_ms, a, unit, b, unit,
 		         j->ratio, j->t_end_ms);
 	else
-		snprintf(out, len, "jump %.1f ms  %sFLOPS -> %sFLOPS  x%.2f", j->t_ms, a, b, j->ratio);
+		snprintf(out, len, "jump %.1f ms  %s%s -> %s%s  x%.2f", j->t_ms, a, unit, b, unit, j->ratio);
 }

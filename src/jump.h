@@ -71,6 +71,6 @@ bool jump_add(JumpDetector *d, double t_ms, double flops);
 double jump_time_to_plateau(const double *t, const double *x, size_t n, double *level);
 
 /* "jump 241.5 ms  3.18 TFLOPS -> 6.15 TFLOPS  x1.93" or a ramp line. */
-void jump_format(const Jump *j, char *out, size_t len);
+void jump_format(const Jump *j, const char *unit, char *out, size_t len);
 
 #endif

@@ -31,6 +31,13 @@ void listing_details(FILE *f, const DeviceInfo *d)
 		fprintf(f, "        memory heap %u: %.2f GiB%s\n", h,
 		        (double)d->heap_size[h] / (1024.0 * 1024 * 1024),
 		        d->heap_device_local[h] ? " device-local" : "");
+	fprintf(f, "        largest allocation %.2f GiB, storage buffer range %.2f GiB\n",
+	        (double)d->max_alloc / (1024.0 * 1024 * 1024), (double)d->max_storage_range / (1024.0 * 1024 * 1024));
+	if (d->transfer_family >= 0)
+		fprintf(f, "        transfer-only queue family %d (timestamps: %u bits)\n", d->transfer_family,
+		        d->transfer_ts_bits);
+	else
+		fprintf(f, "        no transfer-only queue family\n");
 	if (d->has_pci)
 		fprintf(f, "        PCI %04x:%02x:%02x.%x\n", d->pci_domain, d->pci_bus, d->pci_device,
 		        d->pci_function);

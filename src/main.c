@@ -112,7 +112,13 @@ int main(int argc, char **argv)
 
 	int wl = o.workload ? workload_find(o.workload) : WORKLOAD_FP32;
 	if (wl < 0) {
-		fprintf(stderr, "flopscope: --workload: \"%s\" is not one of fp32, fp64, int32, fp16\n", o.workload);
+		char names[256];
+		workload_names(names, sizeof names);
+		fprintf(stderr, "flopscope: --workload: \"%s\" is not one of %s\n", o.workload, names);
+		return 2;
+	}
+	if ((o.size_lo || o.transfer_queue) && !o.suite && !workload_is_memory((WorkloadType)wl)) {
+		fprintf(stderr, "flopscope: --size and --transfer-queue go with a memory workload (--workload copy, h2d, ...)\n");
 		return 2;
 	}
 
@@ -197,6 +203,9 @@ int main(int argc, char **argv)
 		.serial = o.serial,
 		.workload = (WorkloadType)wl,
 		.trials = o.trials,
+		.size_lo = o.size_lo,
+		.size_hi = o.size_hi,
+		.transfer_queue = o.transfer_queue,
 		.launch_ns = launch,
 		.no_cache = o.no_cache,
 	};

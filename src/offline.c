@@ -314,7 +314,7 @@ int offline_analyze(const Options *o)
 			cJSON_free(text);
 			cJSON_Delete(j);
 		} else {
-			jump_format(&jd.jumps[i], line, sizeof line);
+			jump_format(&jd.jumps[i], "FLOPS", line, sizeof line);
 			printf("%s\n", line);
 		}
 	}

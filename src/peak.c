@@ -36,6 +36,10 @@ void peak_compute(const DeviceInfo *d, WorkloadType t, unsigned cpu_cores, doubl
 {
 	memset(p, 0, sizeof *p);
 	p->max_mhz = max_mhz;
+	if (workload_is_memory(t)) {
+		snprintf(p->how, sizeof p->how, "unknown: Vulkan states no memory or bus bandwidth");
+		return;
+	}
 	if (d->vendor_id == 0x10de && !(max_mhz > 0)) {
 		snprintf(p->how, sizeof p->how, "unknown: no maximum SM clock (NVML absent)");
 		return;

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "fmt.h"
+#include "memwork.h"
 
 const char report_table_header[] =
 	" Measurement        Number of         Computation     Performance       CPU\n"
@@ -160,9 +161,26 @@ void summary_add(Summary *s, const Sample *x)
 			s->duty_gpu_ns += (double)x->gpu_ns * sample_trials(x);
 		s->duty_last_ms = (double)x->gpu_end_ns * 1e-6;
 	}
+	if ((x->flags & SAMPLE_STEADY) && x->size) {
+		/* a transfer sweep: each size on its own; no jumps across sizes */
+		size_t k = 0;
+		while (k < s->nsizes && s->size_of[k] != x->size)
+			k++;
+		if (k == s->nsizes && k < SUMMARY_SIZES) {
+			s->size_of[k] = x->size;
+			s->nsizes++;
+		}
+		if (k < s->nsizes && s->size_n[k] < SUMMARY_SIZE_CAP) {
+			if (!s->size_vals[k] && !(s->size_vals[k] = malloc(SUMMARY_SIZE_CAP * sizeof(double))))
+				s->oom = true;
+			else
+				s->size_vals[k][s->size_n[k]++] = x->flops;
+		}
+	}
 	if (x->flags & SAMPLE_STEADY) {
 		s->steady_total++;
-		jump_add(&s->jumps, x->t_ms, x->flops);
+		if (!x->size)
+			jump_add(&s->jumps, x->t_ms, x->flops);
 		if (s->skip + 1 < s->stride) {
 			s->skip++;
 		} else {
@@ -208,6 +226,8 @@ void summary_done(Summary *s)
 	free(s->steady_mhz);
 	free(s->peak);
 	free(s->ratio);
+	for (size_t k = 0; k < SUMMARY_SIZES; k++)
+		free(s->size_vals[k]);
 	memset(s, 0, sizeof *s);
 }
 
@@ -225,6 +245,14 @@ void summary_result(const Summary *s, SummaryResult *r)
 	r->njumps = s->jumps.njumps;
 	memcpy(r->jumps, s->jumps.jumps, r->njumps * sizeof *r->jumps);
 	r->implausible = s->implausible;
+	for (size_t k = 0; k < s->nsizes; k++) {
+		Stats st;
+		SizeRow *row = &r->sizes[r->nsizes];
+		if (!stats_compute(s->size_vals[k], s->size_n[k], &st))
+			continue;
+		*row = (SizeRow){ s->size_of[k], st.n, st.median, st.max, st.min };
+		r->nsizes++;
+	}
 	double span_ms = s->duty_last_ms - s->duty_first_ms;
 	r->duty = s->duty_n >= 3 && span_ms > 0 ? s->duty_gpu_ns * 1e-6 / span_ms : NAN;
 	Stats ps;
@@ -244,6 +272,8 @@ void summary_result(const Summary *s, SummaryResult *r)
 		r->clk_after[j] = stats_compute(b, nb, &sb) ? sb.median : NAN;
 	}
 	r->plateau_ms = jump_time_to_plateau(s->steady_t, s->steady_flops, s->steady, &r->plateau_flops);
+	if (s->nsizes > 1) /* a sweep: levels differ by size, not by power state */
+		r->plateau_ms = r->duty = NAN;
 	r->ratio_median = NAN;
 	if (s->gpu_timed) {
 		Stats st;
@@ -260,7 +290,19 @@ void report_summary_text(FILE *f, const SummaryResult *r, size_t dropped,
 	        checks_passed);
 	if (r->steady_kept < r->steady)
 		fprintf(f, "  statistics over %zu of them, evenly spread (memory stays fixed)\n", r->steady_kept);
-	if (r->flops.n) {
+	if (r->nsizes) {
+		fprintf(f, "  %12s %14s %14s %14s %8s\n", "size", "median", "max", "min", "samples");
+		for (size_t k = 0; k < r->nsizes; k++) {
+			char sz[32], a[FMT_SI_LEN], b[FMT_SI_LEN], c[FMT_SI_LEN];
+			const SizeRow *w = &r->sizes[k];
+			fprintf(f, "  %12s %10s%-4s %10s%-4s %10s%-4s %8zu\n", mem_size_str(w->size, sz, sizeof sz),
+			        fmt_si(w->median, a, sizeof a), r->unit, fmt_si(w->max, b, sizeof b), r->unit,
+			        fmt_si(w->min, c, sizeof c), r->unit, w->n);
+		}
+	}
+	if (r->flops.n && r->nsizes > 1) {
+		fprintf(f, "  (%zu sizes: statistics by size above; none over all of them)\n", r->nsizes);
+	} else if (r->flops.n) {
 		char med[FMT_SI_LEN], max[FMT_SI_LEN], min[FMT_SI_LEN], mean[FMT_SI_LEN], ci[FMT_SI_LEN];
 		fmt_si(r->flops.median, med, sizeof med);
 		fmt_si(r->flops.max, max, sizeof max);
@@ -276,7 +318,7 @@ void report_summary_text(FILE *f, const SummaryResult *r, size_t dropped,
 	}
 	for (size_t i = 0; i < r->njumps; i++) {
 		char line[160];
-		jump_format(&r->jumps[i], line, sizeof line);
+		jump_format(&r->jumps[i], r->unit, line, sizeof line);
 		fprintf(f, "  %s", line);
 		if (i < JUMP_MAX && !isnan(r->clk_before[i]) && !isnan(r->clk_after[i]) &&
 		    fabs(r->clk_after[i] / r->clk_before[i] - 1) > 0.03)
@@ -329,6 +371,17 @@ bool report_summary_json(FILE *f, const SummaryResult *r, size_t dropped, uint64
 	if (ok && !isnan(r->plateau_ms))
 		ok = cJSON_AddNumberToObject(o, "time_to_plateau_ms", r->plateau_ms) &&
 		     cJSON_AddNumberToObject(o, "plateau_flops", r->plateau_flops);
+	cJSON *sz = ok && r->nsizes ? cJSON_AddArrayToObject(o, "sizes") : NULL;
+	for (size_t k = 0; sz && k < r->nsizes; k++) {
+		cJSON *row = cJSON_CreateObject();
+		if (!row || !cJSON_AddItemToArray(sz, row) ||
+		    !cJSON_AddNumberToObject(row, "size", (double)r->sizes[k].size) ||
+		    !cJSON_AddNumberToObject(row, "median", r->sizes[k].median) ||
+		    !cJSON_AddNumberToObject(row, "max", r->sizes[k].max) ||
+		    !cJSON_AddNumberToObject(row, "min", r->sizes[k].min) ||
+		    !cJSON_AddNumberToObject(row, "samples", (double)r->sizes[k].n))
+			ok = false;
+	}
 	cJSON *arr = ok ? cJSON_AddArrayToObject(o, "jumps") : NULL;
 	for (size_t i = 0; arr && i < r->njumps; i++) {
 		cJSON *j = report_jump_json(&r->jumps[i], i);

@@ -27,6 +27,17 @@ bool report_json_row(const Sample *s, char *buf, size_t len);
  * session of any length keeps fixed memory and evenly spread samples. */
 #define SUMMARY_CAP 16384
 
+/* Transfers: statistics per copy size (steady samples; at most
+ * SUMMARY_SIZE_CAP values each, the first ones). */
+#define SUMMARY_SIZES 24
+#define SUMMARY_SIZE_CAP 4096
+
+typedef struct SizeRow {
+	uint64_t size;        /* bytes per copy */
+	size_t n;             /* steady samples */
+	double median, max, min;
+} SizeRow;
+
 typedef struct Summary {
 	size_t samples, steady, gpu_timed, verified;  /* steady, gpu_timed: values kept */
 	size_t steady_total;    /* steady samples seen */
@@ -44,6 +55,9 @@ typedef struct Summary {
 	double *ratio;          /* gpu_ns / cpu_ns of GPU-timed samples */
 	size_t cap_flops, cap_ratio;
 	bool oom;
+	uint64_t size_of[SUMMARY_SIZES];
+	double *size_vals[SUMMARY_SIZES];
+	size_t size_n[SUMMARY_SIZES], nsizes;
 } Summary;
 
 void summary_init(Summary *s);
@@ -64,6 +78,8 @@ typedef struct SummaryResult {
 	double pct_peak;        /* median % of the peak at the sample's clock; NaN unknown */
 	double duty;            /* GPU time / wall time over the steady samples; NaN unknown */
 	size_t implausible;
+	SizeRow sizes[SUMMARY_SIZES]; /* transfers: by copy size, in the order measured */
+	size_t nsizes;
 } SummaryResult;
 
 void summary_result(const Summary *s, SummaryResult *r);

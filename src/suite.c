@@ -9,14 +9,22 @@
 
 #include "engine.h"
 #include "fmt.h"
+#include "memwork.h"
 #include "report.h"
 #include "shader.h"
 #include "slog.h"
 
 /* One workload: runs it quietly and returns its statistics. */
-static int run_one(const VkCtx *ctx, int idx, const Options *o, WorkloadType w, unsigned nth,
+/* The suite measures transfers at one size: --size (the top of a range),
+ * else 64 MiB. */
+#define SUITE_TRANSFER_SIZE (64ull << 20)
+
+static int run_one(const VkCtx *ctx, int idx, const Options *o, WorkloadType w, bool tq, unsigned nth,
                    volatile sig_atomic_t *quit, SummaryResult *r, double *duty_out, char *err)
 {
+	uint64_t size = o->size_hi;
+	if (workload_info[w].kind == WL_TRANSFER && !size)
+		size = SUITE_TRANSFER_SIZE;
 	char dir[4096], log_buf[4096];
 	shader_dir_resolve(o->shader_dir, dir, sizeof dir);
 	EngineConfig cfg = {
@@ -30,6 +38,9 @@ static int run_one(const VkCtx *ctx, int idx, const Options *o, WorkloadType w, 
 		.no_cache = o->no_cache,
 		.workload = w,
 		.trials = o->trials,
+		.size_lo = size,
+		.size_hi = size,
+		.transfer_queue = tq,
 		.log_path = slog_choose_path(o->no_log, o->log, ctx->entries[idx].name, nth, log_buf, sizeof log_buf),
 	};
 	Engine e;
@@ -79,34 +90,60 @@ int suite_run(const VkCtx *ctx, int idx, const Options *o, uint64_t launch_ns, v
 	double window = o->duration_given ? o->duration_s : 2.0;
 	bool json = o->format == FORMAT_JSON;
 	if (!json) {
-		printf("Suite on %s (compute queue: %u), %.3g s at the %.3g ms target each\n\n", d->name,
-		       d->queue_family, window, o->target_ms);
-		printf(" %-8s %14s %14s %10s %8s %7s %8s\n", "workload", "median", "max", "% of peak",
+		char sz[32];
+		printf("Suite on %s (compute queue: %u), %.3g s at the %.3g ms target each; transfers of %s%s\n\n",
+		       d->name, d->queue_family, window, o->target_ms,
+		       mem_size_str(o->size_hi ? o->size_hi : SUITE_TRANSFER_SIZE, sz, sizeof sz),
+		       d->transfer_family >= 0 ? ", again on the transfer-only queue (tq)" : "");
+		printf(" %-16s %14s %14s %10s %8s %7s %8s\n", "workload", "median", "max", "% of peak",
 		       "samples", "checks", "duty");
 	}
 	int status = 0;
 	unsigned nth = 0;
-	for (int w = 0; w < WORKLOAD_TYPE_COUNT && !*quit; w++) {
-		char why[256], err[ERR_LEN];
+	/* every workload, then the transfers again on a copy engine if any */
+	int runs = WORKLOAD_TYPE_COUNT + (d->transfer_family >= 0 ? WORKLOAD_TYPE_COUNT - WORKLOAD_H2D : 0);
+	for (int k = 0; k < runs && !*quit; k++) {
+		char why[256], err[ERR_LEN], label[40];
+		bool tq = k >= WORKLOAD_TYPE_COUNT;
+		int w = tq ? WORKLOAD_H2D + (k - WORKLOAD_TYPE_COUNT) : k;
 		const WorkloadInfo *wl = &workload_info[w];
+		snprintf(label, sizeof label, "%s%s", wl->name, tq ? " (tq)" : "");
 		if (!workload_supported((WorkloadType)w, d->float64, d->float16, why, sizeof why)) {
 			if (json)
 				printf("{\"type\":\"suite\",\"workload\":\"%s\",\"supported\":false,\"why\":\"%s\"}\n",
 				       wl->name, why);
 			else
-				printf(" %-8s unsupported: %s\n", wl->name, why);
+				printf(" %-16s unsupported: %s\n", label, why);
 			continue;
 		}
 		SummaryResult r;
 		double duty;
-		int rc = run_one(ctx, idx, o, (WorkloadType)w, ++nth, quit, &r, &duty, err);
+		int rc = run_one(ctx, idx, o, (WorkloadType)w, tq, ++nth, quit, &r, &duty, err);
+		if (rc == 2 && workload_is_memory((WorkloadType)w)) {
+			/* a memory type or heap this device lacks: unsupported, named */
+			if (json) {
+				cJSON *j = cJSON_CreateObject();
+				char *text = NULL;
+				if (j && cJSON_AddStringToObject(j, "type", "suite") &&
+				    cJSON_AddStringToObject(j, "workload", wl->name) && cJSON_AddBoolToObject(j, "supported", 0) &&
+				    cJSON_AddStringToObject(j, "why", err))
+					text = cJSON_PrintUnformatted(j);
+				if (text)
+					printf("%s\n", text);
+				cJSON_free(text);
+				cJSON_Delete(j);
+			} else {
+				printf(" %-16s unsupported: %s\n", label, err);
+			}
+			continue;
+		}
 		if (rc) {
-			fprintf(stderr, "flopscope: %s: %s\n", wl->name, err);
+			fprintf(stderr, "flopscope: %s: %s\n", label, err);
 			status = rc;
 			if (json)
 				printf("{\"type\":\"suite\",\"workload\":\"%s\",\"supported\":true,\"error\":true}\n", wl->name);
 			else
-				printf(" %-8s failed: %s\n", wl->name, err);
+				printf(" %-16s failed: %s\n", label, err);
 			continue;
 		}
 		if (json) {
@@ -116,6 +153,10 @@ int suite_run(const VkCtx *ctx, int idx, const Options *o, uint64_t launch_ns, v
 				cJSON_AddStringToObject(j, "workload", wl->name);
 				cJSON_AddBoolToObject(j, "supported", 1);
 				cJSON_AddStringToObject(j, "unit", wl->unit);
+				if (tq)
+					cJSON_AddStringToObject(j, "queue", "transfer");
+				if (r.nsizes)
+					cJSON_AddNumberToObject(j, "size", (double)r.sizes[0].size);
 				cJSON_AddNumberToObject(j, "samples", (double)r.flops.n);
 				cJSON_AddNumberToObject(j, "checks_passed", (double)r.verified);
 				if (r.flops.n) {
@@ -141,7 +182,7 @@ int suite_run(const VkCtx *ctx, int idx, const Options *o, uint64_t launch_ns, v
 				snprintf(pk, sizeof pk, "%.1f%%", r.pct_peak);
 			if (!isnan(duty))
 				snprintf(dt, sizeof dt, "%.2f%%", 100 * duty);
-			printf(" %-8s %14s %14s %10s %8zu %7zu %8s\n", wl->name, r.flops.n ? a : "-", r.flops.n ? b : "-",
+			printf(" %-16s %14s %14s %10s %8zu %7zu %8s\n", label, r.flops.n ? a : "-", r.flops.n ? b : "-",
 			       pk, r.flops.n, r.verified, dt);
 		}
 		fflush(stdout);

@@ -74,11 +74,19 @@ static bool add_entries(VkCtx *c, VkPhysicalDevice pd, uint32_t index, char *err
 		free(ext);
 	}
 	bool v12 = base.apiVersion >= VK_API_VERSION_1_2 && c->api_version >= VK_API_VERSION_1_2;
-	props.pNext = &sub;
+	VkPhysicalDeviceMaintenance3Properties m3 = {
+		.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MAINTENANCE_3_PROPERTIES,
+	};
+	VkPhysicalDeviceHostQueryResetFeatures hqr = {
+		.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_HOST_QUERY_RESET_FEATURES,
+	};
+	props.pNext = &m3;
+	m3.pNext = &sub;
 	sub.pNext = &ids;
 	if (v12) {
 		ids.pNext = &drv;
 		feat.pNext = &f16;
+		f16.pNext = &hqr;
 		if (has_smb)
 			drv.pNext = &smb;
 	} else if (has_smb) {
@@ -106,6 +114,11 @@ static bool add_entries(VkCtx *c, VkPhysicalDevice pd, uint32_t index, char *err
 		return false;
 	}
 	vkGetPhysicalDeviceQueueFamilyProperties(pd, &nq, q);
+	int xfer = -1;
+	for (uint32_t f = 0; f < nq && xfer < 0; f++)
+		if ((q[f].queueFlags & VK_QUEUE_TRANSFER_BIT) && q[f].queueCount &&
+		    !(q[f].queueFlags & (VK_QUEUE_GRAPHICS_BIT | VK_QUEUE_COMPUTE_BIT)))
+			xfer = (int)f;
 
 	for (uint32_t f = 0; f < nq; f++) {
 		if (!(q[f].queueFlags & VK_QUEUE_COMPUTE_BIT) || q[f].queueCount == 0)
@@ -152,6 +165,11 @@ static bool add_entries(VkCtx *c, VkPhysicalDevice pd, uint32_t index, char *err
 		d->sm_count = has_smb ? smb.shaderSMCount : 0;
 		d->cu_count = has_amd ? amd.shaderEngineCount * amd.shaderArraysPerEngineCount *
 		                            amd.computeUnitsPerShaderArray : 0;
+		d->transfer_family = xfer;
+		d->transfer_ts_bits = xfer >= 0 ? q[xfer].timestampValidBits : 0;
+		d->max_alloc = m3.maxMemoryAllocationSize;
+		d->max_storage_range = p->limits.maxStorageBufferRange;
+		d->host_query_reset = v12 && hqr.hostQueryReset;
 		d->has_pci = has_pci;
 		d->pci_domain = pci.pciDomain;
 		d->pci_bus = pci.pciBus;

@@ -38,6 +38,12 @@ typedef struct DeviceInfo {
 	bool float16, float64, int8;
 	uint32_t sm_count;              /* NVIDIA, from VK_NV_shader_sm_builtins; 0 unknown */
 	uint32_t cu_count;              /* AMD, from VK_AMD_shader_core_properties; 0 unknown */
+	int transfer_family;            /* a family with transfer but neither graphics nor
+	                                   compute (a copy engine); -1 none */
+	uint32_t transfer_ts_bits;      /* its timestampValidBits */
+	uint64_t max_alloc;             /* maxMemoryAllocationSize (Vulkan 1.1) */
+	uint64_t max_storage_range;     /* maxStorageBufferRange */
+	bool host_query_reset;          /* hostQueryReset (Vulkan 1.2) */
 	bool has_pci;                   /* VK_EXT_pci_bus_info */
 	uint32_t pci_domain, pci_bus, pci_device, pci_function;
 } DeviceInfo;

@@ -11,7 +11,33 @@ const WorkloadInfo workload_info[WORKLOAD_TYPE_COUNT] = {
 	                     "32-bit integer multiply-add chains (x * a + b, wrapping)" },
 	[WORKLOAD_FP16] = { "fp16", "FLOPS", "fma_typed.comp", "TYPE_FP16", 4,
 	                    "FP16 fused multiply-add chains in f16vec4 (packed where the device packs)" },
+	[WORKLOAD_COPY] = { "copy", "B/s", "copy.comp", NULL, 0,
+	                    "device memory bandwidth: a copy shader, bytes read + written",
+	                    WL_COPY, MEM_DEVICE, MEM_DEVICE, 2 },
+	[WORKLOAD_H2D] = { "h2d", "B/s", NULL, NULL, 0, "vkCmdCopyBuffer host (coherent) to device, size sweep",
+	                   WL_TRANSFER, MEM_HOST_COHERENT, MEM_DEVICE, 1 },
+	[WORKLOAD_H2D_CACHED] = { "h2d-cached", "B/s", NULL, NULL, 0,
+	                          "vkCmdCopyBuffer host (cached) to device, size sweep",
+	                          WL_TRANSFER, MEM_HOST_CACHED, MEM_DEVICE, 1 },
+	[WORKLOAD_D2H] = { "d2h", "B/s", NULL, NULL, 0, "vkCmdCopyBuffer device to host (coherent), size sweep",
+	                   WL_TRANSFER, MEM_DEVICE, MEM_HOST_COHERENT, 1 },
+	[WORKLOAD_D2H_CACHED] = { "d2h-cached", "B/s", NULL, NULL, 0,
+	                          "vkCmdCopyBuffer device to host (cached), size sweep",
+	                          WL_TRANSFER, MEM_DEVICE, MEM_HOST_CACHED, 1 },
+	[WORKLOAD_D2D] = { "d2d", "B/s", NULL, NULL, 0,
+	                   "vkCmdCopyBuffer device to device, size sweep, bytes read + written",
+	                   WL_TRANSFER, MEM_DEVICE, MEM_DEVICE, 2 },
 };
+
+const char *const mem_class_names[MEM_CLASS_COUNT] = { "device-local", "host-coherent", "host-cached" };
+
+void workload_names(char *out, size_t len)
+{
+	size_t n = 0;
+	out[0] = '\0';
+	for (int i = 0; i < WORKLOAD_TYPE_COUNT && n < len; i++)
+		n += (size_t)snprintf(out + n, len - n, "%s%s", i ? ", " : "", workload_info[i].name);
+}
 
 int workload_find(const char *name)
 {

@@ -16,8 +16,29 @@ typedef enum WorkloadType {
 	WORKLOAD_FP64,
 	WORKLOAD_INT32,
 	WORKLOAD_FP16,
+	WORKLOAD_COPY,        /* device memory: a copy kernel over device-local buffers */
+	WORKLOAD_H2D,         /* vkCmdCopyBuffer host-visible coherent -> device-local */
+	WORKLOAD_H2D_CACHED,  /* host-visible cached -> device-local */
+	WORKLOAD_D2H,         /* device-local -> host-visible coherent */
+	WORKLOAD_D2H_CACHED,  /* device-local -> host-visible cached */
+	WORKLOAD_D2D,         /* device-local -> device-local */
 	WORKLOAD_TYPE_COUNT
 } WorkloadType;
+
+typedef enum WorkloadKind {
+	WL_FMA,       /* arithmetic chains: FLOPS or IOPS */
+	WL_COPY,      /* a copy shader: B/s counting read + write */
+	WL_TRANSFER,  /* vkCmdCopyBuffer copies, swept over sizes: B/s */
+} WorkloadKind;
+
+typedef enum MemClass {
+	MEM_DEVICE,         /* DEVICE_LOCAL */
+	MEM_HOST_COHERENT,  /* HOST_VISIBLE | HOST_COHERENT, preferably not cached */
+	MEM_HOST_CACHED,    /* HOST_VISIBLE | HOST_CACHED */
+	MEM_CLASS_COUNT
+} MemClass;
+
+extern const char *const mem_class_names[MEM_CLASS_COUNT];
 
 typedef struct WorkloadInfo {
 	const char *name;     /* --workload NAME */
@@ -26,9 +47,20 @@ typedef struct WorkloadInfo {
 	const char *define;   /* type define for the shader, or NULL */
 	size_t elem;          /* bytes of one stored result */
 	const char *what;     /* one line for --list-workloads */
+	WorkloadKind kind;
+	MemClass src, dst;    /* transfers: memory of the source and destination */
+	unsigned bytes_per_byte; /* bytes counted per byte copied: 2 (read + write) or 1 */
 } WorkloadInfo;
 
+static inline bool workload_is_memory(WorkloadType t)
+{
+	return t >= WORKLOAD_COPY && t < WORKLOAD_TYPE_COUNT;
+}
+
 extern const WorkloadInfo workload_info[WORKLOAD_TYPE_COUNT];
+
+/* "fp32, fp64, ..., d2d": every name, for messages. */
+void workload_names(char *out, size_t len);
 
 /* Index of the workload called name, or -1. */
 int workload_find(const char *name);

@@ -397,14 +397,16 @@ t_caches_should_make_the_second_start_skip_shaderc() {
 t_suite_should_print_one_row_per_workload() {
 	"$FS" llvm --suite --duration 0.5 --no-log >"$T/out" 2>&1 || die "exit $?: $(cat "$T/out")"
 	grep -q '^Suite on llvmpipe' "$T/out" || die "$(cat "$T/out")"
-	for w in fp32 fp64 int32 fp16; do
-		grep -Eq "^ $w +[0-9.]+ [kMGT]?(FLOPS|IOPS) +[0-9.]+ [kMGT]?(FLOPS|IOPS) " "$T/out" || die "no $w row: $(cat "$T/out")"
+	for w in fp32 fp64 int32 fp16 copy h2d h2d-cached d2h d2h-cached d2d; do
+		grep -Eq "^ $w +[0-9.]+ [kMGT]?(FLOPS|IOPS|B/s) +[0-9.]+ [kMGT]?(FLOPS|IOPS|B/s) " "$T/out" || die "no $w row: $(cat "$T/out")"
 	done
+	grep -q 'transfers of 64 MiB$' "$T/out" || die "$(head -1 "$T/out")"
 	"$FS" llvm --suite --duration 0.5 --no-log --format json | python3 -c '
 import json, sys
 rows = [json.loads(l) for l in sys.stdin]
-assert [r["workload"] for r in rows] == ["fp32", "fp64", "int32", "fp16"]
-assert all(r["supported"] and r["median"] > 0 and r["checks_passed"] >= 2 for r in rows), rows' || die "json"
+assert [r["workload"] for r in rows] == ["fp32", "fp64", "int32", "fp16", "copy", "h2d", "h2d-cached", "d2h", "d2h-cached", "d2d"]
+assert all(r["supported"] and r["median"] > 0 and r["checks_passed"] >= 2 for r in rows), rows
+assert all(r["unit"] == "B/s" for r in rows[4:]) and all(r["size"] == 64 << 20 for r in rows[5:]), rows' || die "json"
 }
 
 t_latency_should_time_empty_dispatches_and_count_them() {
@@ -456,8 +458,57 @@ assert all(s["verified"] for s in samples[:2])
 PY
 	done
 	"$FS" llvm --workload fp8 >"$T/out" 2>&1
-	[ $? = 2 ] && grep -q 'not one of fp32, fp64, int32, fp16' "$T/out" || die "fp8: $(cat "$T/out")"
+	[ $? = 2 ] && grep -q 'not one of fp32, fp64, int32, fp16, copy, h2d' "$T/out" || die "fp8: $(cat "$T/out")"
 	"$FS" llvm --workload int32 --duration 0.5 --no-log | grep -q 'IOPS at target' || die "no IOPS"
+}
+
+t_memory_workloads_should_move_checked_bytes() {
+	"$FS" llvm --list-workloads >"$T/out" || die "--list-workloads exit $?"
+	for w in copy h2d h2d-cached d2h d2h-cached d2d; do
+		grep -Eq "^  $w +B/s +supported" "$T/out" || die "$(cat "$T/out")"
+	done
+	# the copy shader over a 4 MiB buffer: bytes = groups x 16 KiB x 2
+	"$FS" llvm --workload copy --size 4M --format json --duration 1 --log "$T/c.jsonl" >"$T/c.json" 2>/dev/null ||
+		die "copy: exit $?"
+	python3 - "$T/c.json" <<'PY' || exit 1
+import json, sys
+recs = [json.loads(l) for l in open(sys.argv[1])]
+samples = [r for r in recs if r["type"] == "sample"]
+assert len(samples) >= 10 and all(s["unit"] == "B/s" for s in samples)
+assert all(s["flop"] == s["groups"] * 256 * 4 * 16 * 2 for s in samples), "bytes read + written"
+assert recs[-1]["checks_passed"] >= 3 and recs[-1]["flops_median"] > 1e8, recs[-1]
+PY
+	# each transfer path over a short sweep: every size measured, checked
+	# (thousands of copies a submission: too slow under sync validation,
+	# which the run after covers on its own)
+	for w in h2d d2h-cached d2d; do
+		env -u FLOPSCOPE_VALIDATE "$FS" llvm --workload $w --size 16K-1M --format json --log "$T/$w.jsonl" >"$T/$w.json" 2>/dev/null ||
+			die "$w: exit $?"
+		python3 - "$T/$w.json" "$T/$w.jsonl" $w <<'PY' || exit 1
+import json, sys
+recs = [json.loads(l) for l in open(sys.argv[1])]
+session = json.loads(open(sys.argv[2]).readline())
+samples = [r for r in recs if r["type"] == "sample"]
+per = 2 if sys.argv[3] == "d2d" else 1
+assert all(s["flop"] == s["groups"] * s["size"] * per for s in samples), "bytes counted"
+sizes = [r["size"] for r in recs[-1]["sizes"]]
+assert sizes == [16384, 65536, 262144, 1048576], sizes
+assert all(r["samples"] >= 3 and r["median"] > 0 for r in recs[-1]["sizes"])
+assert recs[-1]["checks_passed"] >= 8, recs[-1]
+assert all(s["verified"] for s in samples[:2])
+PY
+	done
+	for w in d2h h2d-cached d2d; do
+		"$FS" llvm --workload $w --size 64K-256K --target-ms 0.5 --validate --no-log >"$T/out" 2>&1 ||
+			die "$w under validation: $(tail -3 "$T/out")"
+	done
+	env -u FLOPSCOPE_VALIDATE "$FS" llvm --workload h2d --size 64K --duration 0.5 --no-log >"$T/out" 2>&1
+	grep -Eq '^ +64 KiB +[0-9.]+ .B/s' "$T/out" || die "one size: $(cat "$T/out")"
+	"$FS" llvm --workload copy --size 64G >"$T/out" 2>&1; [ $? = 2 ] && grep -q 'at most 16G' "$T/out" || die "64G: $(cat "$T/out")"
+	"$FS" llvm --workload copy --size 8G >"$T/out" 2>&1; [ $? = 2 ] && grep -q 'is above the' "$T/out" || die "8G: $(cat "$T/out")"
+	"$FS" llvm --workload d2d --trials 3 >"$T/out" 2>&1; [ $? = 2 ] && grep -q 'does not apply' "$T/out" || die "trials"
+	"$FS" llvm --workload d2d --transfer-queue >"$T/out" 2>&1; [ $? = 2 ] && grep -q 'no transfer-only' "$T/out" || die "tq"
+	"$FS" llvm --size 1M >"$T/out" 2>&1; [ $? = 2 ] && grep -q 'memory workload' "$T/out" || die "size on fp32"
 }
 
 t_trials_should_divide_times_and_count_every_dispatch() {

@@ -193,7 +193,7 @@ static void the_tutorials_trace_should_show_its_jump(void)
 		jump_add(&d, t[i], x[i]);
 	CHECK(d.njumps == 1);
 	char out[128];
-	jump_format(&d.jumps[0], out, sizeof out);
+	jump_format(&d.jumps[0], "FLOPS", out, sizeof out);
 	/* before: the median of the 9 dispatches before the jump (2.87 .. 3.32) */
 	CHECK_STR(out, "jump 241.5 ms  3.19 TFLOPS -> 6.15 TFLOPS  x1.93");
 	CHECK(d.jumps[0].samples == JUMP_CONFIRM); /* confirmed at 276.27 ms */
