@@ -675,13 +675,20 @@ static bool record(Compute *c, unsigned slot, GroupCount g, const void *push, bo
 	if (xfer) {
 		/* copies one after another, each with its mark: copy k carries the
 		 * source's number k+1 into the destination's word k after the data */
+		/* Each copy reads the next copy_size slot of the source buffer
+		 * (round its mem_bytes): a GPU's L2 caches host memory too, and
+		 * copying one small source again and again would measure it. */
+		uint64_t slots = c->mem_bytes / c->copy_size;
 		for (uint32_t k = 0; k < copies; k++) {
 			if (k)
 				barrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT,
 				        VK_PIPELINE_STAGE_TRANSFER_BIT,
 				        VK_ACCESS_TRANSFER_READ_BIT | VK_ACCESS_TRANSFER_WRITE_BIT);
+			uint64_t from = (c->rotation++ % slots) * c->copy_size;
+			if (readback && k + 1 == copies)
+				c->check_src = from;
 			VkBufferCopy cp[2] = {
-				{ 0, 0, c->copy_size },
+				{ from, 0, c->copy_size },
 				{ c->mem_bytes + 4ull * k, c->mem_bytes + 4ull * k, 4 },
 			};
 			vkCmdCopyBuffer(cmd, c->src, c->dst, 2, cp);

@@ -82,6 +82,9 @@ typedef struct Compute {
 	uint64_t check_off[MEM_CHECK_REGIONS];
 	size_t check_n;                /* regions a checked submission reads back */
 	bool host_reset;               /* queries reset from the host (transfer-only queues) */
+	uint64_t rotation;             /* transfers: copies so far; each reads the next slot
+	                                  of the source, so no cache holds what it reads */
+	uint64_t check_src;            /* source offset of a checked submission's last copy */
 	uint32_t region_copy[MEM_CHECK_REGIONS * MEM_REGION / 4];
 } Compute;
 

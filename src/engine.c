@@ -42,7 +42,8 @@ static bool check_memory(Engine *e, uint64_t groups, char *msg, size_t len)
 		return false;
 	}
 	if (!e->comp.check_n || mem_check_regions(compute_checked_regions(&e->comp), e->comp.check_off,
-	                                          e->comp.check_n, e->comp.mem_bytes, why, sizeof why) < 0) {
+	                                          e->comp.check_n, e->comp.mem_bytes,
+	                                          e->kind == WL_TRANSFER ? e->comp.check_src : 0, why, sizeof why) < 0) {
 		snprintf(msg, len, "verification failed: %s", e->comp.check_n ? why : "nothing was read back");
 		return false;
 	}
@@ -153,6 +154,32 @@ static void log_finish(Engine *e, const char *error)
 	log_step(e, slog_write_summary(&e->log, &r, ring_dropped(&e->ring), engine_checks_passed(e)));
 	slog_close(&e->log);
 	log_step(e, !e->log.failed);
+}
+
+/* Host <-> device transfers: the PCIe link's rate from sysfs
+ * (FLOPSCOPE_SYSFS_ROOT replaces /sys in tests). */
+static void pcie_peak(const DeviceInfo *d, Peak *p)
+{
+	if (d->type == VK_PHYSICAL_DEVICE_TYPE_CPU || !d->has_pci) {
+		snprintf(p->how, sizeof p->how, "unknown: %s", d->type == VK_PHYSICAL_DEVICE_TYPE_CPU
+		         ? "a CPU device shares the host's memory" : "no PCI address (VK_EXT_pci_bus_info)");
+		return;
+	}
+	const char *root = getenv("FLOPSCOPE_SYSFS_ROOT");
+	char path[512], speed[64] = "", width[16] = "";
+	char *texts[2] = { speed, width };
+	size_t lens[2] = { sizeof speed, sizeof width };
+	const char *names[2] = { "current_link_speed", "current_link_width" };
+	for (int i = 0; i < 2; i++) {
+		snprintf(path, sizeof path, "%s/bus/pci/devices/%04x:%02x:%02x.%x/%s", root && *root ? root : "/sys",
+		         d->pci_domain, d->pci_bus, d->pci_device, d->pci_function, names[i]);
+		FILE *f = fopen(path, "r");
+		if (!f || !fgets(texts[i], (int)lens[i], f))
+			texts[i][0] = '\0';
+		if (f)
+			fclose(f);
+	}
+	peak_pcie(speed, width, p);
 }
 
 int engine_create(Engine *e, const EngineConfig *cfg, char *err)
@@ -356,6 +383,9 @@ int engine_create(Engine *e, const EngineConfig *cfg, char *err)
 		double max_mhz = e->tel.active ? e->tel.src.max_mhz : 0;
 		long cores = sysconf(_SC_NPROCESSORS_ONLN);
 		peak_compute(d, cfg->workload, cores > 0 ? (unsigned)cores : 0, max_mhz, &e->peak);
+		const WorkloadInfo *w = &workload_info[cfg->workload];
+		if (w->kind == WL_TRANSFER && w->src != w->dst) /* across the bus */
+			pcie_peak(d, &e->peak);
 	}
 	fill_meta(e);
 	if (cfg->log_path) {

@@ -128,12 +128,12 @@ size_t mem_check_offsets(uint64_t covered, uint64_t data_bytes, uint64_t out[MEM
 }
 
 int mem_check_regions(const uint32_t *got, const uint64_t *offs, size_t n, uint64_t data_bytes,
-                      char *msg, size_t len)
+                      uint64_t src_base, char *msg, size_t len)
 {
 	for (size_t i = 0; i < n; i++) {
 		for (unsigned w = 0; w < MEM_REGION / 4; w++) {
 			uint64_t word = offs[i] / 4 + w;
-			uint32_t want = mem_src_word(word, data_bytes);
+			uint32_t want = mem_src_word(src_base / 4 + word, data_bytes);
 			uint32_t g = got[i * (MEM_REGION / 4) + w];
 			if (g != want) {
 				snprintf(msg, len, "byte %" PRIu64 " of the destination holds 0x%08x, the source 0x%08x%s",

@@ -44,10 +44,11 @@ char *mem_size_str(uint64_t bytes, char *out, size_t len);
 size_t mem_check_offsets(uint64_t covered, uint64_t data_bytes, uint64_t out[MEM_CHECK_REGIONS]);
 
 /* Compares the regions read back (MEM_REGION bytes each, in the order of
- * offs) with the source pattern. -1 with a message naming the first
+ * offs) with the source pattern from src_base on (the destination's byte 0
+ * holds the source's byte src_base). -1 with a message naming the first
  * difference; else the number of regions compared. */
 int mem_check_regions(const uint32_t *got, const uint64_t *offs, size_t n, uint64_t data_bytes,
-                      char *msg, size_t len);
+                      uint64_t src_base, char *msg, size_t len);
 
 /* The marks of a submission of `copies` copies: word k is k+1 for every
  * copy that ran, word `copies` still the 0xffffffff fill. -1 with a

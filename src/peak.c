@@ -106,8 +106,30 @@ void peak_compute(const DeviceInfo *d, WorkloadType t, unsigned cpu_cores, doubl
 	snprintf(p->how, sizeof p->how, "unknown: no peak formula for vendor 0x%04x", d->vendor_id);
 }
 
+bool peak_pcie(const char *speed, const char *width, Peak *p)
+{
+	double gts = 0;
+	unsigned lanes = 0;
+	char unit[16] = "";
+	memset(p, 0, sizeof *p);
+	if (!speed || !width || sscanf(speed, "%lf %15s", &gts, unit) != 2 || strcmp(unit, "GT/s") ||
+	    !(gts > 0 && gts <= 256) || sscanf(width, "%u", &lanes) != 1 || !lanes || lanes > 64) {
+		snprintf(p->how, sizeof p->how, "unknown: the PCIe link (\"%.40s\" x \"%.8s\") is not understood",
+		         speed ? speed : "", width ? width : "");
+		return false;
+	}
+	double coding = gts <= 5.0 ? 8.0 / 10.0 : 128.0 / 130.0;
+	p->fixed = gts * 1e9 * lanes * coding / 8.0;
+	p->known = true;
+	snprintf(p->how, sizeof p->how, "PCIe link %.1f GT/s x%u, %s coding, one direction", gts, lanes,
+	         gts <= 5.0 ? "8b/10b" : "128b/130b");
+	return true;
+}
+
 double peak_flops(const Peak *p, double mhz)
 {
+	if (p->known && p->fixed > 0)
+		return p->fixed;
 	if (!p->known || !(mhz > 0))
 		return 0;
 	return p->fma_lanes * 2 * mhz * 1e6;

@@ -21,6 +21,7 @@ typedef struct Peak {
 	bool known;
 	double fma_lanes;        /* FP32 FMA lanes of the whole device */
 	double max_mhz;          /* the highest clock; 0 unknown */
+	double fixed;            /* a peak not set by a clock (B/s of a PCIe link); 0 none */
 	char how[200];           /* the formula, or why unknown */
 } Peak;
 
@@ -33,7 +34,12 @@ void peak_compute(const DeviceInfo *d, WorkloadType t, unsigned cpu_cores, doubl
 /* Lanes per SM of an NVIDIA device id for a workload (FP16: twice FP32 on
  * Hopper and GA100, packed; the FP32 rate elsewhere); 0 unknown. */
 unsigned peak_nvidia_lanes_per_sm_of(uint32_t device_id, WorkloadType t);
-/* FLOPS at a clock (MHz); 0 when unknown. */
+/* Transfers between host and device: the PCIe link's payload rate in one
+ * direction, from sysfs's current_link_speed ("32.0 GT/s PCIe") and
+ * current_link_width ("16"): 8b/10b coding up to 5 GT/s, 128b/130b above.
+ * False (p says why) when the text is not understood. */
+bool peak_pcie(const char *speed, const char *width, Peak *p);
+/* FLOPS (or B/s) at a clock (MHz); 0 when unknown. */
 double peak_flops(const Peak *p, double mhz);
 /* FP32 lanes per SM of an NVIDIA device id; 0 when not in the table. */
 unsigned peak_nvidia_lanes_per_sm(uint32_t device_id);

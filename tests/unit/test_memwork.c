@@ -84,11 +84,18 @@ static void region_check_should_catch_stale_shifted_and_wrong_data(void)
 		for (unsigned w = 0; w < 4; w++)
 			got[i * 4 + w] = mem_src_word(o[i] / 4 + w, data);
 	char msg[256];
-	CHECK(mem_check_regions(got, o, n, data, msg, sizeof msg) == (int)n);
+	CHECK(mem_check_regions(got, o, n, data, 0, msg, sizeof msg) == (int)n);
+	/* the same data is wrong when the copy should have come from elsewhere */
+	CHECK(mem_check_regions(got, o, n, data, 4096, msg, sizeof msg) < 0);
 	got[37] = 0xffffffffu;
-	CHECK(mem_check_regions(got, o, n, data, msg, sizeof msg) < 0 && strstr(msg, "never written"));
+	CHECK(mem_check_regions(got, o, n, data, 0, msg, sizeof msg) < 0 && strstr(msg, "never written"));
 	got[37] = mem_src_word(o[9] / 4 + 2, data); /* region 9, word 1 holds word 2's value */
-	CHECK(mem_check_regions(got, o, n, data, msg, sizeof msg) < 0 && strstr(msg, "holds"));
+	CHECK(mem_check_regions(got, o, n, data, 0, msg, sizeof msg) < 0 && strstr(msg, "holds"));
+	/* from an offset: the destination's word 0 is the source's word base/4 */
+	for (size_t i = 0; i < n; i++)
+		for (unsigned w = 0; w < 4; w++)
+			got[i * 4 + w] = mem_src_word(1024 + o[i] / 4 + w, data);
+	CHECK(mem_check_regions(got, o, n, data, 4096, msg, sizeof msg) == (int)n);
 }
 
 static void marks_should_prove_every_copy_and_no_more(void)

@@ -165,8 +165,21 @@ static void peak_should_follow_the_formulas(void)
 	CHECK(!p.known);
 }
 
+static void pcie_peak_should_follow_the_link(void)
+{
+	Peak p;
+	CHECK(peak_pcie("32.0 GT/s PCIe\n", "16\n", &p));
+	CHECK_NEAR(peak_flops(&p, 0), 32e9 * 16 * 128 / 130 / 8, 1); /* 63.0 GB/s: Gen5 x16 */
+	CHECK(peak_pcie("2.5 GT/s PCIe", "4", &p));
+	CHECK_NEAR(peak_flops(&p, 1980), 2.5e9 * 4 * 0.8 / 8, 1); /* 8b/10b; no clock involved */
+	CHECK(!peak_pcie("Unknown", "16", &p) && !p.known && strstr(p.how, "not understood"));
+	CHECK(!peak_pcie("8.0 GT/s", "0", &p) && peak_flops(&p, 1000) == 0);
+	CHECK(!peak_pcie(NULL, "16", &p));
+}
+
 int main(void)
 {
+	RUN(pcie_peak_should_follow_the_link);
 	make_tree();
 	RUN(amd_card_should_be_matched_by_pci_address);
 	RUN(intel_gt_clock_should_be_read);
