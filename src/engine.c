@@ -518,9 +518,12 @@ static void *engine_main(void *arg)
 	const double window_s = e->cfg.sweep_window_s > 0 ? e->cfg.sweep_window_s : 0.3;
 	const uint64_t cur_size0 = e->kind == WL_TRANSFER ? e->sizes[0] : 0;
 	uint64_t cur_size = cur_size0;
-	/* A checked transfer into host memory is read there after its fence:
-	 * nothing may be submitted behind it until then. */
-	const bool hold_checks = e->kind != WL_FMA && e->comp.dst_map;
+	/* A checked memory workload is read back after its fence: from host
+	 * memory that later copies would overwrite, or from one set of checked
+	 * regions and one source offset that a second checked submission would
+	 * replace. Nothing is submitted behind it until then (one bubble per
+	 * check_every submissions). */
+	const bool hold_checks = e->kind != WL_FMA;
 	atomic_store(&e->state, ENGINE_GROWING);
 
 	/* completes the oldest submission in flight */
