@@ -643,6 +643,17 @@ t_dashboard_should_pick_run_pause_resize_and_quit() {
 	[ "$(TM display -p -t fs '#{alternate_on}')" = 0 ] || die "terminal left in the alternate screen"
 }
 
+t_dashboard_transfer_sweep_should_plot_bandwidth_by_size() {
+	start_ui env -u FLOPSCOPE_VALIDATE "$FS" llvm --workload d2h --size 16K-1M --no-log || return 1
+	wait_for 'B/s by copy size' || return 1
+	wait_for 'B/s at the target time' || return 1
+	wait_for '16 KiB' || return 1
+	wait_for 'DONE' || return 1   # a sweep ends by itself
+	TM send-keys -t fs q
+	wait_exit || return 1
+	[ "$(cat "$T/exit")" = 0 ] || die "exit status $(cat "$T/exit")"
+}
+
 t_dashboard_named_device_should_skip_the_picker_and_stop_on_ctrl_c() {
 	start_ui "$FS" llvm || return 1
 	wait_for 'FLOPS at the target time' || return 1

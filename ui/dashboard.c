@@ -6,6 +6,7 @@
 #include <time.h>
 
 #include "fmt.h"
+#include "memwork.h"
 #include "history.h"
 #include "jump.h"
 #include "layout.h"
@@ -197,12 +198,12 @@ static void draw_stats(Dash *d, Rect r)
 	}
 	const Sample *ls = &d->h.last;
 	if (ls->peak_flops > 0)
-		ROW("peak     %.1f%% of %sFLOPS", 100 * ls->flops / ls->peak_flops,
-		    fmt_si(ls->peak_flops, b, sizeof b));
+		ROW("peak     %.1f%% of %s%s", 100 * ls->flops / ls->peak_flops,
+		    fmt_si(ls->peak_flops, b, sizeof b), u);
 	if (ls->tel_valid & 1u)
-		ROW("per MHz  %sFLOPS", fmt_si(ls->flops / ls->tel[0], a, sizeof a));
+		ROW("per MHz  %s%s", fmt_si(ls->flops / ls->tel[0], a, sizeof a), u);
 	if (ls->tel_valid & 4u)
-		ROW("per W    %sFLOPS", fmt_si(ls->flops / ls->tel[2], a, sizeof a));
+		ROW("per W    %s%s", fmt_si(ls->flops / ls->tel[2], a, sizeof a), u);
 	ROW("samples  %zu at target", d->stats.steady);
 	if (!isnan(d->stats.ratio_median))
 		ROW("GPU/CPU  %.4f median", d->stats.ratio_median);
@@ -227,8 +228,8 @@ static void draw_jumps(Dash *d, Rect r)
 	attrset(screen_attr(d->s, ROLE_TEXT));
 	int y = r.y + 1;
 	if (!isnan(d->stats.plateau_ms)) {
-		snprintf(line, sizeof line, "plateau %.0f ms at %sFLOPS", d->stats.plateau_ms,
-		         fmt_si(d->stats.plateau_flops, a, sizeof a));
+		snprintf(line, sizeof line, "plateau %.0f ms at %s%s", d->stats.plateau_ms,
+		         fmt_si(d->stats.plateau_flops, a, sizeof a), sample_unit(&d->h.last));
 		mvaddnstr(y++, r.x, line, r.w);
 	}
 	if (jd->njumps == 0) {
@@ -266,6 +267,56 @@ static void draw_help(Dash *d)
 	attrset(screen_attr(d->s, ROLE_TEXT));
 	for (int i = 0; i < n; i++)
 		mvaddnstr(y + 2 + i, x + 2, HELP[i], w - 4);
+}
+
+/* Transfers: the median of each size's steady samples, bandwidth over size
+ * (log2 x axis), where a sweep would otherwise plot its workgroups. */
+static void draw_size_plot(Dash *d, Rect frame, const char *unit)
+{
+	const SummaryResult *r = &d->stats;
+	Rect c = layout_canvas(frame);
+	attrset(screen_attr(d->s, ROLE_TEXT) | A_BOLD);
+	char title[80];
+	snprintf(title, sizeof title, "%s by copy size (median of each size so far)", unit);
+	mvaddnstr(frame.y, 0, title, frame.w);
+	double x[SUMMARY_SIZES], y[SUMMARY_SIZES];
+	size_t n = 0;
+	for (size_t i = 0; i < r->nsizes; i++) {
+		x[n] = log2((double)r->sizes[i].size);
+		y[n++] = r->sizes[i].median;
+	}
+	PlotAxis ax = { n ? x[0] : 13, n ? x[0] + 2 : 15, false }, ay;
+	plot_axis_fit(y, n, false, &ay);
+	if (!(ay.max > ay.min)) {
+		ay.min = 0;
+		ay.max = n ? y[0] * 1.1 + 1 : 1;
+	}
+	ay.min = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (x[i] < ax.min) ax.min = x[i];
+		if (x[i] > ax.max) ax.max = x[i];
+	}
+	PlotCanvas cv;
+	if (!plot_canvas_init(&cv, c.w, c.h, d->s->braille))
+		return;
+	plot_series(&cv, &ax, &ay, x, y, n, 0);
+	ThemeRole roles[2] = { ROLE_FLOPS_LINE, ROLE_TARGET_LINE };
+	put_cells(d, &cv, c, roles);
+	plot_canvas_done(&cv);
+	char a[FMT_SI_LEN], lab[40];
+	const double yv[2] = { ay.max, ay.min };
+	const int yr[2] = { c.y, c.y + c.h - 1 };
+	attrset(screen_attr(d->s, ROLE_AXIS));
+	for (int i = 0; i < 2; i++) {
+		snprintf(lab, sizeof lab, "%7s", fmt_si(yv[i], a, sizeof a));
+		mvaddnstr(yr[i], 0, lab, LAYOUT_YLABEL_W - 1);
+		mvaddch(yr[i], LAYOUT_YLABEL_W - 1, ACS_VLINE);
+	}
+	mvhline(c.y + c.h, c.x, ACS_HLINE, c.w);
+	mem_size_str((uint64_t)exp2(ax.min), lab, sizeof lab);
+	mvaddstr(c.y + c.h, c.x, lab);
+	mem_size_str((uint64_t)exp2(ax.max), lab, sizeof lab);
+	mvaddstr(c.y + c.h, c.x + c.w - (int)strlen(lab), lab);
 }
 
 static void draw(Dash *d)
@@ -314,7 +365,10 @@ static void draw(Dash *d)
 			snprintf(title + n, sizeof title - (size_t)n, "  P%.0f", ls->tel[4]);
 		draw_plot(d, l.clock, title, "Hz", false, ck, nser, NULL, from, t0, t_end);
 	}
-	draw_plot(d, l.groups, "workgroups (log)", "", true, &gr, 1, NULL, from, t0, t_end);
+	if (d->h.last.size)
+		draw_size_plot(d, l.groups, sample_unit(&d->h.last));
+	else
+		draw_plot(d, l.groups, "workgroups (log)", "", true, &gr, 1, NULL, from, t0, t_end);
 	draw_plot(d, l.times, "dispatch time", "s", false, tm, d->src->timestamps ? 2 : 1, &target,
 	          from, t0, t_end);
 	draw_stats(d, l.stats);
