@@ -156,6 +156,25 @@ void compute_mem_desc(const Compute *c, char *out, size_t len)
 static void barrier(VkCommandBuffer cmd, VkPipelineStageFlags src_stage, VkAccessFlags src,
                     VkPipelineStageFlags dst_stage, VkAccessFlags dst);
 
+/* Ends cmd (recorded on slot 0), submits it with slot 0's fence and waits
+ * for it, bounded: for the work around the measurements. */
+static VkResult end_submit_wait(Compute *c, VkCommandBuffer cmd)
+{
+	VkResult r = vkEndCommandBuffer(cmd);
+	if (r == VK_SUCCESS)
+		r = vkResetFences(c->dev, 1, &c->fence[0]);
+	VkSubmitInfo si = {
+		.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO,
+		.commandBufferCount = 1,
+		.pCommandBuffers = &cmd,
+	};
+	if (r == VK_SUCCESS)
+		r = vkQueueSubmit(c->queue, 1, &si, c->fence[0]);
+	if (r == VK_SUCCESS)
+		r = vkWaitForFences(c->dev, 1, &c->fence[0], VK_TRUE, c->fence_timeout_ns);
+	return r;
+}
+
 /* Writes the source pattern (mem_src_word: the data, then the copies'
  * numbers) into the source buffer: through its mapping where the host sees
  * it, else through a host-visible buffer, 16 MiB at a time. */
@@ -205,15 +224,7 @@ static bool fill_source(Compute *c, VkPhysicalDevice pd, char *err)
 		/* visible to whatever reads the source later in submission order */
 		barrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT,
 		        VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, VK_ACCESS_MEMORY_READ_BIT);
-		VK_TRY(vkEndCommandBuffer(cmd));
-		VK_TRY(vkResetFences(c->dev, 1, &c->fence[0]));
-		VkSubmitInfo si = {
-			.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO,
-			.commandBufferCount = 1,
-			.pCommandBuffers = &cmd,
-		};
-		VK_TRY(vkQueueSubmit(c->queue, 1, &si, c->fence[0]));
-		VK_TRY(vkWaitForFences(c->dev, 1, &c->fence[0], VK_TRUE, c->fence_timeout_ns));
+		VK_TRY(end_submit_wait(c, cmd));
 	}
 	VK_TRY(vkResetFences(c->dev, 1, &c->fence[0]));
 	vkUnmapMemory(c->dev, upm);
@@ -862,15 +873,7 @@ bool compute_read_back(Compute *c, VkResult *vr, char *err)
 	vkCmdCopyBuffer(cmd, c->result, c->staging, 1, &cp);
 	barrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT,
 	        VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
-	VK_TRY(vkEndCommandBuffer(cmd));
-	VK_TRY(vkResetFences(c->dev, 1, &c->fence[0]));
-	VkSubmitInfo si = {
-		.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO,
-		.commandBufferCount = 1,
-		.pCommandBuffers = &cmd,
-	};
-	VK_TRY(vkQueueSubmit(c->queue, 1, &si, c->fence[0]));
-	VK_TRY(vkWaitForFences(c->dev, 1, &c->fence[0], VK_TRUE, c->fence_timeout_ns));
+	VK_TRY(end_submit_wait(c, cmd));
 	VK_TRY(invalidate_staging(c));
 	*vr = VK_SUCCESS;
 	return true;
