@@ -156,6 +156,17 @@ void compute_mem_desc(const Compute *c, char *out, size_t len)
 static void barrier(VkCommandBuffer cmd, VkPipelineStageFlags src_stage, VkAccessFlags src,
                     VkPipelineStageFlags dst_stage, VkAccessFlags dst);
 
+/* Resets cmd and begins it for one submission. */
+static VkResult begin_once(VkCommandBuffer cmd)
+{
+	VkResult r = vkResetCommandBuffer(cmd, 0);
+	VkCommandBufferBeginInfo bi = {
+		.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO,
+		.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT,
+	};
+	return r == VK_SUCCESS ? vkBeginCommandBuffer(cmd, &bi) : r;
+}
+
 /* Ends cmd (recorded on slot 0), submits it with slot 0's fence and waits
  * for it, bounded: for the work around the measurements. */
 static VkResult end_submit_wait(Compute *c, VkCommandBuffer cmd)
@@ -213,12 +224,7 @@ static bool fill_source(Compute *c, VkPhysicalDevice pd, char *err)
 		for (VkDeviceSize i = 0; i < n / 4; i++)
 			w[i] = mem_src_word(off / 4 + i, c->mem_bytes);
 		VkCommandBuffer cmd = c->cmd[0];
-		VK_TRY(vkResetCommandBuffer(cmd, 0));
-		VkCommandBufferBeginInfo bi = {
-			.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO,
-			.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT,
-		};
-		VK_TRY(vkBeginCommandBuffer(cmd, &bi));
+		VK_TRY(begin_once(cmd));
 		VkBufferCopy cp = { 0, off, n };
 		vkCmdCopyBuffer(cmd, up, c->src, 1, &cp);
 		/* visible to whatever reads the source later in submission order */
@@ -640,12 +646,7 @@ static bool record(Compute *c, unsigned slot, GroupCount g, const void *push, bo
 {
 	VkResult vk_last = VK_SUCCESS;
 	VkCommandBuffer cmd = c->cmd[slot];
-	VK_TRY(vkResetCommandBuffer(cmd, 0));
-	VkCommandBufferBeginInfo bi = {
-		.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO,
-		.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT,
-	};
-	VK_TRY(vkBeginCommandBuffer(cmd, &bi));
+	VK_TRY(begin_once(cmd));
 	const bool xfer = c->kind == WL_TRANSFER;
 	/* transfers use transfer stages only: they may run on a copy engine */
 	const VkPipelineStageFlags work = xfer ? VK_PIPELINE_STAGE_TRANSFER_BIT : VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT;
@@ -860,12 +861,7 @@ bool compute_read_back(Compute *c, VkResult *vr, char *err)
 {
 	VkResult vk_last = VK_SUCCESS;
 	VkCommandBuffer cmd = c->cmd[0];
-	VK_TRY(vkResetCommandBuffer(cmd, 0));
-	VkCommandBufferBeginInfo bi = {
-		.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO,
-		.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT,
-	};
-	VK_TRY(vkBeginCommandBuffer(cmd, &bi));
+	VK_TRY(begin_once(cmd));
 	barrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT,
 	        VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT,
 	        VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_READ_BIT);
