@@ -6,6 +6,9 @@
 //               8, exact in fp16, so the result is exact; the final sum is
 //               taken in fp32 (not counted) so one skipped step shows
 //   TYPE_INT32  x = x * a + b in 32-bit unsigned integers (wraps; exact)
+//   TYPE_INT8DOT x = dot(bytes of x, bytes of a) + b: OpUDotAccSat on packed
+//               4 x 8-bit vectors (SPV_KHR_integer_dot_product, through
+//               GL_EXT_spirv_intrinsics); 8 operations; never saturates
 // 4*VEC4S independent chains per invocation, UNROLL * ITERS steps each:
 // exactly 2 * 4*VEC4S * UNROLL * ITERS operations per invocation. Results are
 // stored and groups counted as in fma_fp32.comp, for the CPU check.
@@ -24,6 +27,18 @@
 #define PT double
 #define ACC double
 #define STEP(x) x = fma(x, a, b)
+#elif defined(TYPE_INT8DOT)
+#extension GL_EXT_spirv_intrinsics : require
+// OpUDotAccSat (4454): capabilities DotProduct (6019) and
+// DotProductInput4x8BitPacked (6018); format 0 = PackedVectorFormat4x8Bit
+spirv_instruction(extensions = ["SPV_KHR_integer_dot_product"], capabilities = [6019, 6018], id = 4454)
+uint udot_acc(uint x, uint y, uint acc, spirv_literal int format);
+#define T uint
+#define T4 uvec4
+#define PT uint
+#define ACC uint
+#define STEP(v) v = uvec4(udot_acc(v.x, a.x, b.x, 0), udot_acc(v.y, a.y, b.y, 0), \
+                          udot_acc(v.z, a.z, b.z, 0), udot_acc(v.w, a.w, b.w, 0))
 #elif defined(TYPE_INT32)
 #define T uint
 #define T4 uvec4
@@ -31,7 +46,7 @@
 #define ACC uint
 #define STEP(x) x = x * a + b
 #else
-#error "define TYPE_FP16, TYPE_FP64 or TYPE_INT32"
+#error "define TYPE_FP16, TYPE_FP64, TYPE_INT32 or TYPE_INT8DOT"
 #endif
 #ifndef VEC4S
 #error "VEC4S must be defined by the engine"
@@ -57,7 +72,7 @@ layout(std430, set = 0, binding = 0) buffer Result {
 
 T4 start(uint slot, uint v)
 {
-#if defined(TYPE_INT32)
+#if defined(TYPE_INT32) || defined(TYPE_INT8DOT)
     return uvec4(slot * 16u + v * 4u) + uvec4(0u, 1u, 2u, 3u);
 #elif defined(TYPE_FP16)
     return T4(float16_t(float(slot & 255u) / 256.0)) +

@@ -332,7 +332,15 @@ bool compute_create(Compute *c, const VkCtx *ctx, const DeviceInfo *d,
 	/* transfer-only queues cannot reset queries in a command buffer */
 	c->kind = s->kind;
 	c->host_reset = s->kind == WL_TRANSFER && d->host_query_reset;
+	VkPhysicalDeviceShaderIntegerDotProductFeatures idp = {
+		.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_INTEGER_DOT_PRODUCT_FEATURES,
+		.shaderIntegerDotProduct = VK_TRUE,
+	};
 	void *chain = NULL;
+	if (s->int_dot) {
+		idp.pNext = chain;
+		chain = &idp;
+	}
 	if (s->float16) {
 		f16.pNext = chain;
 		chain = &f16;

@@ -29,6 +29,7 @@ typedef struct ComputeSetup {
 	const char *pipeline_cache;      /* file for VkPipelineCache data; NULL: none */
 	bool float64;                    /* enable shaderFloat64 */
 	bool float16;                    /* enable shaderFloat16 (Vulkan 1.2) */
+	bool int_dot;                    /* enable shaderIntegerDotProduct (Vulkan 1.3) */
 	uint32_t trials;                 /* dispatches per submission, back to back; 0: 1 */
 	/* memory workloads (kind WL_COPY: the shader reads binding 1 and writes
 	 * binding 2; WL_TRANSFER: no shader, vkCmdCopyBuffer src -> dst) */

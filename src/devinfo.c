@@ -46,3 +46,8 @@ void devinfo_uuid_str(const uint8_t u[VK_UUID_SIZE], char *out, size_t len)
 	         u[0], u[1], u[2], u[3], u[4], u[5], u[6], u[7], u[8], u[9], u[10], u[11],
 	         u[12], u[13], u[14], u[15]);
 }
+
+WorkloadFeatures devinfo_features(const DeviceInfo *d)
+{
+	return (WorkloadFeatures){ .float64 = d->float64, .float16 = d->float16, .int_dot = d->int_dot };
+}

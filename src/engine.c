@@ -210,7 +210,7 @@ int engine_create(Engine *e, const EngineConfig *cfg, char *err)
 	uint32_t max_local = d->max_group_size[0] < d->max_invocations ? d->max_group_size[0]
 	                                                               : d->max_invocations;
 	char unsupported[256];
-	if (!workload_supported(cfg->workload, d->float64, d->float16, unsupported, sizeof unsupported)) {
+	if (!workload_supported(cfg->workload, devinfo_features(d), unsupported, sizeof unsupported)) {
 		snprintf(err, ERR_LEN, "workload %s cannot run on %s: %s", wl->name, d->name, unsupported);
 		return -2;
 	}
@@ -346,6 +346,7 @@ int engine_create(Engine *e, const EngineConfig *cfg, char *err)
 		.result_size = e->kind == WL_FMA ? 16 + (VkDeviceSize)WORKLOAD_SLOTS * wl->elem : 16,
 		.float64 = cfg->workload == WORKLOAD_FP64,
 		.float16 = cfg->workload == WORKLOAD_FP16,
+		.int_dot = cfg->workload == WORKLOAD_INT8DOT,
 		.trials = e->kind == WL_TRANSFER ? 1 : e->cfg.trials,
 		.fence_timeout_ns = (uint64_t)(timeout_s * 1e9),
 		.pipeline_cache = cache ? pcache : NULL,
@@ -458,7 +459,7 @@ static bool emit(Engine *e, const Pending *p, const DispatchTiming *t, bool pipe
 		.gpu_end_ns = t->gpu_valid ? t->gpu_end_ns : 0,
 		.flags = (t->gpu_valid ? SAMPLE_GPU_TIMED : 0) | (p->steady ? SAMPLE_STEADY : 0) |
 		         (p->check ? SAMPLE_VERIFIED : 0) | (pipelined ? SAMPLE_PIPELINED : 0) |
-		         (e->cfg.workload == WORKLOAD_INT32 ? SAMPLE_INTEGER : 0) |
+		         (e->cfg.workload == WORKLOAD_INT32 || e->cfg.workload == WORKLOAD_INT8DOT ? SAMPLE_INTEGER : 0) |
 		         (e->kind != WL_FMA ? SAMPLE_BYTES : 0),
 	};
 	double secs = sample_time_s(&s);

@@ -16,7 +16,7 @@ static void print_preamble(const Engine *e, const Options *o)
 	       devinfo_type_str(d->type));
 	const WorkloadInfo *wl = &workload_info[e->cfg.workload];
 	printf("Workload: %s (%s), %llu %s per invocation, %u invocations per workgroup\n", wl->name, wl->what,
-	       (unsigned long long)e->flop_per_invocation, e->cfg.workload == WORKLOAD_INT32 ? "integer ops" : "FLOP",
+	       (unsigned long long)e->flop_per_invocation, workload_is_memory(e->cfg.workload) ? "bytes" : !strcmp(wl->unit, "IOPS") ? "integer ops" : "FLOP",
 	       e->params.local_size);
 	printf("Timing: %s; target %.3g ms per dispatch%s\n",
 	       e->comp.timestamps ? "GPU timestamps (CPU wall time alongside)"

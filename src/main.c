@@ -142,8 +142,8 @@ int main(int argc, char **argv)
 		printf("Workloads on %s (compute queue: %u):\n", ctx.entries[i].name, ctx.entries[i].queue_family);
 		for (int w = 0; w < WORKLOAD_TYPE_COUNT; w++) {
 			char why[256];
-			bool ok = workload_supported((WorkloadType)w, ctx.entries[i].float64, ctx.entries[i].float16, why, sizeof why);
-			printf("  %-6s %-5s  %-12s %s\n", workload_info[w].name, workload_info[w].unit,
+			bool ok = workload_supported((WorkloadType)w, devinfo_features(&ctx.entries[i]), why, sizeof why);
+			printf("  %-10s %-5s  %-12s %s\n", workload_info[w].name, workload_info[w].unit,
 			       ok ? "supported" : "unsupported", ok ? workload_info[w].what : why);
 		}
 		goto out;

@@ -25,6 +25,8 @@ unsigned peak_nvidia_lanes_per_sm_of(uint32_t id, WorkloadType t)
 		return (id >= 0x2300 && id <= 0x23ff) || (id >= 0x2080 && id <= 0x20ff) ? 2 * fp32 : fp32;
 	if (t == WORKLOAD_INT32)
 		return 64;
+	if (t == WORKLOAD_INT8DOT)
+		return 0;
 	/* FP64 */
 	if (id >= 0x2300 && id <= 0x23ff) return 64;  /* Hopper */
 	if (id >= 0x2080 && id <= 0x20ff) return 32;  /* GA100 */
@@ -38,6 +40,11 @@ void peak_compute(const DeviceInfo *d, WorkloadType t, unsigned cpu_cores, doubl
 	p->max_mhz = max_mhz;
 	if (workload_is_memory(t)) {
 		snprintf(p->how, sizeof p->how, "unknown: Vulkan states no memory or bus bandwidth");
+		return;
+	}
+	if (t == WORKLOAD_INT8DOT) {
+		snprintf(p->how, sizeof p->how, "unknown: no 8-bit dot-product rate per SM or core in the table "
+		         "(bench/peak/dp4a.cu measures CUDA's __dp4a side by side)");
 		return;
 	}
 	if (d->vendor_id == 0x10de && !(max_mhz > 0)) {

@@ -108,7 +108,7 @@ int suite_run(const VkCtx *ctx, int idx, const Options *o, uint64_t launch_ns, v
 		int w = tq ? WORKLOAD_H2D + (k - WORKLOAD_TYPE_COUNT) : k;
 		const WorkloadInfo *wl = &workload_info[w];
 		snprintf(label, sizeof label, "%s%s", wl->name, tq ? " (tq)" : "");
-		if (!workload_supported((WorkloadType)w, d->float64, d->float16, why, sizeof why)) {
+		if (!workload_supported((WorkloadType)w, devinfo_features(d), why, sizeof why)) {
 			if (json)
 				printf("{\"type\":\"suite\",\"workload\":\"%s\",\"supported\":false,\"why\":\"%s\"}\n",
 				       wl->name, why);

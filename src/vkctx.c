@@ -80,6 +80,10 @@ static bool add_entries(VkCtx *c, VkPhysicalDevice pd, uint32_t index, char *err
 	VkPhysicalDeviceHostQueryResetFeatures hqr = {
 		.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_HOST_QUERY_RESET_FEATURES,
 	};
+	VkPhysicalDeviceShaderIntegerDotProductFeatures idp = {
+		.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_INTEGER_DOT_PRODUCT_FEATURES,
+	};
+	bool v13 = base.apiVersion >= VK_API_VERSION_1_3 && c->api_version >= VK_API_VERSION_1_3;
 	props.pNext = &m3;
 	m3.pNext = &sub;
 	sub.pNext = &ids;
@@ -87,6 +91,8 @@ static bool add_entries(VkCtx *c, VkPhysicalDevice pd, uint32_t index, char *err
 		ids.pNext = &drv;
 		feat.pNext = &f16;
 		f16.pNext = &hqr;
+		if (v13)
+			hqr.pNext = &idp;
 		if (has_smb)
 			drv.pNext = &smb;
 	} else if (has_smb) {
@@ -162,6 +168,7 @@ static bool add_entries(VkCtx *c, VkPhysicalDevice pd, uint32_t index, char *err
 		d->float64 = feat.features.shaderFloat64;
 		d->float16 = v12 && f16.shaderFloat16;
 		d->int8 = v12 && f16.shaderInt8;
+		d->int_dot = v13 && idp.shaderIntegerDotProduct;
 		d->sm_count = has_smb ? smb.shaderSMCount : 0;
 		d->cu_count = has_amd ? amd.shaderEngineCount * amd.shaderArraysPerEngineCount *
 		                            amd.computeUnitsPerShaderArray : 0;

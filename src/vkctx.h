@@ -10,6 +10,7 @@
 #include <vulkan/vulkan.h>
 
 #include "err.h"
+#include "workload.h"
 
 #define DEVINFO_MAX_HEAPS 16
 
@@ -36,6 +37,7 @@ typedef struct DeviceInfo {
 	uint64_t heap_size[DEVINFO_MAX_HEAPS];
 	bool heap_device_local[DEVINFO_MAX_HEAPS];
 	bool float16, float64, int8;
+	bool int_dot;                   /* shaderIntegerDotProduct (Vulkan 1.3) */
 	uint32_t sm_count;              /* NVIDIA, from VK_NV_shader_sm_builtins; 0 unknown */
 	uint32_t cu_count;              /* AMD, from VK_AMD_shader_core_properties; 0 unknown */
 	int transfer_family;            /* a family with transfer but neither graphics nor
@@ -76,5 +78,7 @@ void devinfo_version_str(uint32_t v, char *out, size_t len);
 /* driverVersion decoded as each vendor encodes it (NVIDIA 10.8.8.6 bits). */
 void devinfo_driver_version_str(const DeviceInfo *d, char *out, size_t len);
 void devinfo_uuid_str(const uint8_t uuid[VK_UUID_SIZE], char *out, size_t len);
+/* The features workload_supported() asks about. */
+WorkloadFeatures devinfo_features(const DeviceInfo *d);
 
 #endif

@@ -11,6 +11,8 @@ const WorkloadInfo workload_info[WORKLOAD_TYPE_COUNT] = {
 	                     "32-bit integer multiply-add chains (x * a + b, wrapping)" },
 	[WORKLOAD_FP16] = { "fp16", "FLOPS", "fma_typed.comp", "TYPE_FP16", 4,
 	                    "FP16 fused multiply-add chains in f16vec4 (packed where the device packs)" },
+	[WORKLOAD_INT8DOT] = { "int8dot", "IOPS", "fma_typed.comp", "TYPE_INT8DOT", 4,
+	                       "4 x 8-bit dot products with accumulate (OpUDotAccSat, packed): 8 ops each" },
 	[WORKLOAD_COPY] = { "copy", "B/s", "copy.comp", NULL, 0,
 	                    "device memory bandwidth: a copy shader, bytes read + written",
 	                    WL_COPY, MEM_DEVICE, MEM_DEVICE, 2 },
@@ -47,8 +49,13 @@ int workload_find(const char *name)
 	return -1;
 }
 
-bool workload_supported(WorkloadType t, bool float64, bool float16, char *why, size_t len)
+bool workload_supported(WorkloadType t, WorkloadFeatures f, char *why, size_t len)
 {
+	bool float64 = f.float64, float16 = f.float16;
+	if (t == WORKLOAD_INT8DOT && !f.int_dot) {
+		snprintf(why, len, "the device lacks shaderIntegerDotProduct (Vulkan 1.3 or VK_KHR_shader_integer_dot_product)");
+		return false;
+	}
 	if (t == WORKLOAD_FP64 && !float64) {
 		snprintf(why, len, "the device lacks shaderFloat64");
 		return false;
@@ -70,7 +77,7 @@ uint32_t fma_push(const FmaParams *p, uint32_t slot_mask, unsigned char out[24])
 		memcpy(out + 16, &slot_mask, 4);
 		return 24;
 	}
-	if (p->type == WORKLOAD_INT32) {
+	if (p->type == WORKLOAD_INT32 || p->type == WORKLOAD_INT8DOT) {
 		uint32_t a = (uint32_t)p->a, b = (uint32_t)p->b;
 		memcpy(out, &a, 4);
 		memcpy(out + 4, &b, 4);
@@ -89,6 +96,13 @@ static void set_chain_constants(FmaParams *p)
 		/* exact in fp16: multiples of 1/256 below 8 (steps <= 1024) */
 		p->a = 1.0;
 		p->b = 1.0 / 256.0;
+		return;
+	}
+	if (p->type == WORKLOAD_INT8DOT) {
+		/* x = dot(bytes of x, bytes of a) + b: a new packed x each step,
+		 * below 4 x 255 x 9 + b, so the accumulation never saturates */
+		p->a = 0x03050709u;
+		p->b = 0x00010203u;
 		return;
 	}
 	if (p->type == WORKLOAD_INT32) {
@@ -157,7 +171,19 @@ bool fma_params_parse(const char *text, FmaParams *p, uint32_t max_local_size, c
 
 uint64_t fma_flop_per_invocation(const FmaParams *p)
 {
-	return 2ull * 4 * p->vec4s * p->unroll * p->iters;
+	/* an FMA is 2 operations; a 4 x 8-bit dot product with accumulate is 8 */
+	uint64_t per_step = p->type == WORKLOAD_INT8DOT ? 8 : 2;
+	return per_step * 4 * p->vec4s * p->unroll * p->iters;
+}
+
+/* OpUDotAccSat on packed 4 x 8-bit vectors: the bytes' products summed, plus
+ * acc, saturating at UINT32_MAX. */
+static uint32_t udot_acc(uint32_t x, uint32_t y, uint32_t acc)
+{
+	uint64_t s = acc;
+	for (int i = 0; i < 4; i++)
+		s += (uint64_t)((x >> (8 * i)) & 255u) * ((y >> (8 * i)) & 255u);
+	return s > UINT32_MAX ? UINT32_MAX : (uint32_t)s;
 }
 
 double fma_reference(const FmaParams *p, uint32_t slot)
@@ -176,13 +202,13 @@ double fma_reference(const FmaParams *p, uint32_t slot)
 			r += ((float)x[4 * v] + (float)x[4 * v + 1]) + ((float)x[4 * v + 2] + (float)x[4 * v + 3]);
 		return r;
 	}
-	if (p->type == WORKLOAD_INT32) {
+	if (p->type == WORKLOAD_INT32 || p->type == WORKLOAD_INT8DOT) {
 		uint32_t x[16], a = (uint32_t)p->a, b = (uint32_t)p->b;
 		for (uint32_t c = 0; c < chains; c++)
 			x[c] = slot * 16u + c;
 		for (uint32_t i = 0; i < steps; i++)
 			for (uint32_t c = 0; c < chains; c++)
-				x[c] = x[c] * a + b;
+				x[c] = p->type == WORKLOAD_INT8DOT ? udot_acc(x[c], a, b) : x[c] * a + b;
 		uint32_t r = (x[0] + x[1]) + (x[2] + x[3]);
 		for (uint32_t v = 1; v < p->vec4s; v++)
 			r += (x[4 * v] + x[4 * v + 1]) + (x[4 * v + 2] + x[4 * v + 3]);
@@ -234,7 +260,7 @@ int fma_check(const FmaCheck *c, const void *values, uint64_t invocations, char 
 			continue;
 		double got, want = c->expect[i];
 		bool ok;
-		if (c->type == WORKLOAD_INT32) {
+		if (c->type == WORKLOAD_INT32 || c->type == WORKLOAD_INT8DOT) {
 			uint32_t v;
 			memcpy(&v, (const char *)values + 4 * (size_t)slot, 4);
 			got = v;

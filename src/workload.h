@@ -16,6 +16,7 @@ typedef enum WorkloadType {
 	WORKLOAD_FP64,
 	WORKLOAD_INT32,
 	WORKLOAD_FP16,
+	WORKLOAD_INT8DOT,     /* packed 4 x 8-bit dot products with accumulate (uint) */
 	WORKLOAD_COPY,        /* device memory: a copy kernel over device-local buffers */
 	WORKLOAD_H2D,         /* vkCmdCopyBuffer host-visible coherent -> device-local */
 	WORKLOAD_H2D_CACHED,  /* host-visible cached -> device-local */
@@ -65,8 +66,12 @@ void workload_names(char *out, size_t len);
 /* Index of the workload called name, or -1. */
 int workload_find(const char *name);
 /* Whether a device can run it: fp64 needs shaderFloat64, fp16
- * shaderFloat16; why names the missing feature. */
-bool workload_supported(WorkloadType t, bool float64, bool float16, char *why, size_t len);
+ * shaderFloat16, int8dot shaderIntegerDotProduct; why names the missing
+ * feature. */
+typedef struct WorkloadFeatures {
+	bool float64, float16, int_dot;
+} WorkloadFeatures;
+bool workload_supported(WorkloadType t, WorkloadFeatures f, char *why, size_t len);
 
 typedef struct FmaParams {
 	WorkloadType type;

@@ -90,7 +90,7 @@ int ui_run(const VkCtx *ctx, const Options *o, int preselected, volatile sig_ato
 			char why[256];
 			do
 				wl = (WorkloadType)((wl + 1) % WORKLOAD_TYPE_COUNT);
-			while (!workload_supported(wl, ctx->entries[idx].float64, ctx->entries[idx].float16, why, sizeof why));
+			while (!workload_supported(wl, devinfo_features(&ctx->entries[idx]), why, sizeof why));
 			screen_message(&s, ROLE_STATUS_OK, "workload %s", workload_info[wl].name);
 			continue;
 		}

@@ -221,15 +221,50 @@ static void workloads_should_be_found_and_gated(void)
 	char why[128];
 	CHECK(workload_find("fp64") == WORKLOAD_FP64 && workload_find("int32") == WORKLOAD_INT32);
 	CHECK(workload_find("fp8") == -1);
-	CHECK(!workload_supported(WORKLOAD_FP64, false, true, why, sizeof why) && strstr(why, "shaderFloat64"));
-	CHECK(!workload_supported(WORKLOAD_FP16, true, false, why, sizeof why) && strstr(why, "shaderFloat16"));
-	CHECK(workload_supported(WORKLOAD_INT32, false, false, why, sizeof why));
+	WorkloadFeatures none = { 0 }, all = { true, true, true };
+	CHECK(!workload_supported(WORKLOAD_FP64, (WorkloadFeatures){ .float16 = true }, why, sizeof why) &&
+	      strstr(why, "shaderFloat64"));
+	CHECK(!workload_supported(WORKLOAD_FP16, (WorkloadFeatures){ .float64 = true }, why, sizeof why) &&
+	      strstr(why, "shaderFloat16"));
+	CHECK(!workload_supported(WORKLOAD_INT8DOT, none, why, sizeof why) && strstr(why, "shaderIntegerDotProduct"));
+	CHECK(workload_supported(WORKLOAD_INT8DOT, all, why, sizeof why));
+	CHECK(workload_supported(WORKLOAD_INT32, none, why, sizeof why));
 	CHECK(workload_find("fp16") == WORKLOAD_FP16);
 	CHECK(!strcmp(workload_info[WORKLOAD_INT32].unit, "IOPS"));
 }
 
+static void int8dot_reference_should_sum_byte_products_and_count_eight(void)
+{
+	FmaParams p;
+	fma_params_for(&p, WORKLOAD_INT8DOT, false, 256);
+	CHECK(fma_flop_per_invocation(&p) == 8ull * 4 * p.vec4s * p.unroll * p.iters);
+	p.vec4s = 1;
+	p.unroll = 1;
+	p.iters = 1;
+	/* slot 0: chain c starts at c (bytes c, 0, 0, 0); a's low byte is 9 */
+	CHECK((uint32_t)p.a == 0x03050709u && (uint32_t)p.b == 0x00010203u);
+	CHECK(fma_reference(&p, 0) == 9.0 * (0 + 1 + 2 + 3) + 4.0 * 0x00010203);
+	/* slot 1 starts at 16 + c: bytes 16..19 */
+	CHECK(fma_reference(&p, 1) == 9.0 * (16 + 17 + 18 + 19) + 4.0 * 0x00010203);
+	/* a step more or less shows */
+	FmaParams q = p;
+	q.unroll = 2;
+	CHECK(fma_reference(&q, 0) != fma_reference(&p, 0));
+	FmaCheck c;
+	fma_params_for(&p, WORKLOAD_INT8DOT, true, 256);
+	fma_check_init(&c, &p);
+	uint32_t vals[WORKLOAD_SLOTS];
+	for (uint32_t s = 0; s < WORKLOAD_SLOTS; s++)
+		vals[s] = (uint32_t)fma_reference(&p, s & 63u);
+	char msg[256];
+	CHECK(fma_check(&c, vals, 32, msg, sizeof msg) == 32);
+	vals[5] += 1;
+	CHECK(fma_check(&c, vals, 32, msg, sizeof msg) < 0 && strstr(msg, "slot 5"));
+}
+
 int main(void)
 {
+	RUN(int8dot_reference_should_sum_byte_products_and_count_eight);
 	RUN(int32_check_should_be_exact);
 	RUN(fp64_check_should_hold_to_1e9);
 	RUN(fp16_chains_should_be_exact_and_count_every_step);
