@@ -6,9 +6,11 @@
 //               8, exact in fp16, so the result is exact; the final sum is
 //               taken in fp32 (not counted) so one skipped step shows
 //   TYPE_INT32  x = x * a + b in 32-bit unsigned integers (wraps; exact)
-//   TYPE_INT8DOT x = dot(bytes of x, bytes of a) + b: OpUDotAccSat on packed
-//               4 x 8-bit vectors (SPV_KHR_integer_dot_product, through
-//               GL_EXT_spirv_intrinsics); 8 operations; never saturates
+//   TYPE_INT8DOT x = dot(bytes of x, bytes of a) + b: OpUDot on packed 4 x 8-bit
+//               vectors (SPV_KHR_integer_dot_product, through
+//               GL_EXT_spirv_intrinsics), then an add: 8 operations. Not
+//               OpUDotAccSat: its saturation cost 6.8x on the H100, where
+//               dot + add becomes one dp4a
 // 4*VEC4S independent chains per invocation, UNROLL * ITERS steps each:
 // exactly 2 * 4*VEC4S * UNROLL * ITERS operations per invocation. Results are
 // stored and groups counted as in fma_fp32.comp, for the CPU check.
@@ -29,16 +31,15 @@
 #define STEP(x) x = fma(x, a, b)
 #elif defined(TYPE_INT8DOT)
 #extension GL_EXT_spirv_intrinsics : require
-// OpUDotAccSat (4454): capabilities DotProduct (6019) and
+// OpUDot (4451): capabilities DotProduct (6019) and
 // DotProductInput4x8BitPacked (6018); format 0 = PackedVectorFormat4x8Bit
-spirv_instruction(extensions = ["SPV_KHR_integer_dot_product"], capabilities = [6019, 6018], id = 4454)
-uint udot_acc(uint x, uint y, uint acc, spirv_literal int format);
+spirv_instruction(extensions = ["SPV_KHR_integer_dot_product"], capabilities = [6019, 6018], id = 4451)
+uint udot(uint x, uint y, spirv_literal int format);
 #define T uint
 #define T4 uvec4
 #define PT uint
 #define ACC uint
-#define STEP(v) v = uvec4(udot_acc(v.x, a.x, b.x, 0), udot_acc(v.y, a.y, b.y, 0), \
-                          udot_acc(v.z, a.z, b.z, 0), udot_acc(v.w, a.w, b.w, 0))
+#define STEP(v) v = uvec4(udot(v.x, a.x, 0), udot(v.y, a.y, 0), udot(v.z, a.z, 0), udot(v.w, a.w, 0)) + b
 #elif defined(TYPE_INT32)
 #define T uint
 #define T4 uvec4

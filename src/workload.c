@@ -12,7 +12,7 @@ const WorkloadInfo workload_info[WORKLOAD_TYPE_COUNT] = {
 	[WORKLOAD_FP16] = { "fp16", "FLOPS", "fma_typed.comp", "TYPE_FP16", 4,
 	                    "FP16 fused multiply-add chains in f16vec4 (packed where the device packs)" },
 	[WORKLOAD_INT8DOT] = { "int8dot", "IOPS", "fma_typed.comp", "TYPE_INT8DOT", 4,
-	                       "4 x 8-bit dot products with accumulate (OpUDotAccSat, packed): 8 ops each" },
+	                       "packed 4 x 8-bit dot products plus an add (OpUDot + OpIAdd, dp4a): 8 ops each" },
 	[WORKLOAD_COPY] = { "copy", "B/s", "copy.comp", NULL, 0,
 	                    "device memory bandwidth: a copy shader, bytes read + written",
 	                    WL_COPY, MEM_DEVICE, MEM_DEVICE, 2 },
@@ -99,8 +99,7 @@ static void set_chain_constants(FmaParams *p)
 		return;
 	}
 	if (p->type == WORKLOAD_INT8DOT) {
-		/* x = dot(bytes of x, bytes of a) + b: a new packed x each step,
-		 * below 4 x 255 x 9 + b, so the accumulation never saturates */
+		/* x = dot(bytes of x, bytes of a) + b: a new packed x each step */
 		p->a = 0x03050709u;
 		p->b = 0x00010203u;
 		return;
@@ -176,14 +175,14 @@ uint64_t fma_flop_per_invocation(const FmaParams *p)
 	return per_step * 4 * p->vec4s * p->unroll * p->iters;
 }
 
-/* OpUDotAccSat on packed 4 x 8-bit vectors: the bytes' products summed, plus
- * acc, saturating at UINT32_MAX. */
+/* OpUDot on packed 4 x 8-bit vectors (the bytes' products summed), then a
+ * wrapping 32-bit add of acc, as the shader does. */
 static uint32_t udot_acc(uint32_t x, uint32_t y, uint32_t acc)
 {
-	uint64_t s = acc;
+	uint32_t s = 0;
 	for (int i = 0; i < 4; i++)
-		s += (uint64_t)((x >> (8 * i)) & 255u) * ((y >> (8 * i)) & 255u);
-	return s > UINT32_MAX ? UINT32_MAX : (uint32_t)s;
+		s += ((x >> (8 * i)) & 255u) * ((y >> (8 * i)) & 255u);
+	return s + acc;
 }
 
 double fma_reference(const FmaParams *p, uint32_t slot)

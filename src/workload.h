@@ -16,7 +16,7 @@ typedef enum WorkloadType {
 	WORKLOAD_FP64,
 	WORKLOAD_INT32,
 	WORKLOAD_FP16,
-	WORKLOAD_INT8DOT,     /* packed 4 x 8-bit dot products with accumulate (uint) */
+	WORKLOAD_INT8DOT,     /* packed 4 x 8-bit dot products plus an add (uint) */
 	WORKLOAD_COPY,        /* device memory: a copy kernel over device-local buffers */
 	WORKLOAD_H2D,         /* vkCmdCopyBuffer host-visible coherent -> device-local */
 	WORKLOAD_H2D_CACHED,  /* host-visible cached -> device-local */

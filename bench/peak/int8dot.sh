@@ -1,6 +1,6 @@
 #!/bin/bash
 # 8-bit dot products side by side in one run (ROUNDS alternations):
-# flopscope's int8dot workload (OpUDotAccSat) against CUDA __dp4a chains of
+# flopscope's int8dot workload (OpUDot + add) against CUDA __dp4a chains of
 # the same form (bench/peak/dp4a.cu). Needs nvcc and an NVIDIA GPU.
 #   bench/peak/int8dot.sh [DEVICE] [SECONDS] [ROUNDS]
 set -euo pipefail

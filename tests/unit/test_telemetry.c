@@ -156,6 +156,11 @@ static void peak_should_follow_the_formulas(void)
 	/* other workloads: H100 FP64 33.5 TFLOPS and INT32 at 1980 MHz; RTX 4090 FP64 1/64 */
 	peak_compute(&h100, WORKLOAD_FP64, 0, 1980, &p);
 	CHECK_NEAR(peak_flops(&p, 1980), 132.0 * 64 * 2 * 1980e6, 1);
+	peak_compute(&h100, WORKLOAD_INT8DOT, 0, 1980, &p);
+	CHECK_NEAR(peak_flops(&p, 1980), 132.0 * 64 * 8 * 1980e6, 1e6); /* 133.8 TIOPS */
+	CHECK(strstr(p.how, "dp4a") != NULL);
+	peak_compute(&lvp, WORKLOAD_INT8DOT, 2, 2600, &p);
+	CHECK(!p.known && strstr(p.how, "unknown"));
 	peak_compute(&h100, WORKLOAD_INT32, 0, 1980, &p);
 	CHECK_NEAR(peak_flops(&p, 1980), 132.0 * 64 * 2 * 1980e6, 1);
 	CHECK(peak_nvidia_lanes_per_sm_of(0x2684, WORKLOAD_FP64) == 2);
