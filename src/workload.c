@@ -137,6 +137,10 @@ void fma_params_for(FmaParams *p, WorkloadType t, bool cpu_device, uint32_t max_
 	p->iters = 32;
 	if (t == WORKLOAD_FP16) /* 1024 steps: the exact range */
 		p->iters = cpu_device ? 32 : 8;
+	/* dp4a chains: 8 reach 98.5% of the H100's dp4a rate, 12 only 91.7%
+	 * and 16 84.8% (one run, docs/PERFORMANCE.md); lavapipe keeps 12 */
+	if (t == WORKLOAD_INT8DOT && !cpu_device)
+		p->vec4s = 2;
 	p->local_size = max_local_size < 256 ? max_local_size : 256;
 	if (p->local_size == 0)
 		p->local_size = 1;
