@@ -387,6 +387,8 @@ int engine_create(Engine *e, const EngineConfig *cfg, char *err)
 		const WorkloadInfo *w = &workload_info[cfg->workload];
 		if (w->kind == WL_TRANSFER && w->src != w->dst) /* across the bus */
 			pcie_peak(d, &e->peak);
+		else if (w->src == MEM_DEVICE && w->dst == MEM_DEVICE && e->tel.active) /* copy, d2d */
+			peak_memory(e->tel.src.mem_max_mhz, e->tel.src.mem_bus_bits, &e->peak);
 	}
 	fill_meta(e);
 	if (cfg->log_path) {

@@ -137,6 +137,19 @@ bool peak_pcie(const char *speed, const char *width, Peak *p)
 	return true;
 }
 
+bool peak_memory(double mem_mhz, unsigned bus_bits, Peak *p)
+{
+	memset(p, 0, sizeof *p);
+	if (!(mem_mhz > 0) || !bus_bits) {
+		snprintf(p->how, sizeof p->how, "unknown: no memory clock and bus width (NVML absent)");
+		return false;
+	}
+	p->fixed = 2.0 * mem_mhz * 1e6 * bus_bits / 8.0;
+	p->known = true;
+	snprintf(p->how, sizeof p->how, "memory clock %.0f MHz x 2 x %u-bit bus (NVML)", mem_mhz, bus_bits);
+	return true;
+}
+
 double peak_flops(const Peak *p, double mhz)
 {
 	if (p->known && p->fixed > 0)

@@ -39,6 +39,10 @@ unsigned peak_nvidia_lanes_per_sm_of(uint32_t device_id, WorkloadType t);
  * current_link_width ("16"): 8b/10b coding up to 5 GT/s, 128b/130b above.
  * False (p says why) when the text is not understood. */
 bool peak_pcie(const char *speed, const char *width, Peak *p);
+/* Device memory: two transfers per memory clock over the bus (NVML's memory
+ * clock and bus width: 2619 MHz x 5120 bits on an H100 SXM give 3.35 TB/s).
+ * False (p says why) without both. */
+bool peak_memory(double mem_mhz, unsigned bus_bits, Peak *p);
 /* FLOPS (or B/s) at a clock (MHz); 0 when unknown. */
 double peak_flops(const Peak *p, double mhz);
 /* FP32 lanes per SM of an NVIDIA device id; 0 when not in the table. */

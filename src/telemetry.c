@@ -118,8 +118,13 @@ static bool nvml_open(TelSource *s, const DeviceInfo *d, char *note, size_t len)
 		return false;
 	}
 	unsigned m;
-	if (maxclk && maxclk(n->dev, 1, &m) == 0)
+	if (maxclk && maxclk(n->dev, 1, &m) == 0) /* NVML_CLOCK_SM */
 		s->max_mhz = m;
+	int (*buswidth)(void *, unsigned *) = (int (*)(void *, unsigned *))dlsym(lib, "nvmlDeviceGetMemoryBusWidth");
+	if (maxclk && buswidth && maxclk(n->dev, 2, &m) == 0 && buswidth(n->dev, &s->mem_bus_bits) == 0) /* NVML_CLOCK_MEM */
+		s->mem_max_mhz = m;
+	else
+		s->mem_bus_bits = 0;
 	s->name = "nvml";
 	s->state = n;
 	s->read = nvml_read;

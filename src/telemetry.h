@@ -45,6 +45,8 @@ struct TelSource {
 	void (*close)(TelSource *s);
 	void *state;
 	double max_mhz;                   /* highest clock, 0 if unknown */
+	double mem_max_mhz;               /* highest memory clock, 0 if unknown */
+	unsigned mem_bus_bits;            /* memory bus width, 0 if unknown */
 };
 
 typedef struct Telemetry {

@@ -180,6 +180,9 @@ static void pcie_peak_should_follow_the_link(void)
 	CHECK(!peak_pcie("Unknown", "16", &p) && !p.known && strstr(p.how, "not understood"));
 	CHECK(!peak_pcie("8.0 GT/s", "0", &p) && peak_flops(&p, 1000) == 0);
 	CHECK(!peak_pcie(NULL, "16", &p));
+	CHECK(peak_memory(2619, 5120, &p));
+	CHECK_NEAR(peak_flops(&p, 0) / 1e12, 3.352, 0.001); /* the H100's 3.35 TB/s */
+	CHECK(!peak_memory(0, 5120, &p) && !p.known && strstr(p.how, "NVML"));
 }
 
 int main(void)
