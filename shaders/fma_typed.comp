@@ -1,5 +1,8 @@
 #version 450
-// The FMA workload of fma_fp32.comp in other types, chosen by a define:
+// The FMA workload of fma_fp32.comp in other types, chosen by a define
+// (and SCALAR: the same chains as scalar variables instead of vectors):
+//   TYPE_FP32   x = fma(x, a, b) in float (fp32-scalar; fp32 itself is
+//               fma_fp32.comp)
 //   TYPE_FP64   x = fma(x, a, b) in double (needs shaderFloat64)
 //   TYPE_FP16   x = fma(x, a, b) in float16_t vectors (needs shaderFloat16);
 //               a = 1, b = 1/256: every value stays a multiple of 1/256 below
@@ -46,8 +49,17 @@ uint udot(uint x, uint y, spirv_literal int format);
 #define PT uint
 #define ACC uint
 #define STEP(x) x = x * a + b
+#elif defined(TYPE_FP32)
+#define T float
+#define T4 vec4
+#define PT float
+#define ACC float
+#define STEP(x) x = fma(x, a, b)
 #else
-#error "define TYPE_FP16, TYPE_FP64, TYPE_INT32 or TYPE_INT8DOT"
+#error "define TYPE_FP32, TYPE_FP16, TYPE_FP64, TYPE_INT32 or TYPE_INT8DOT"
+#endif
+#if defined(SCALAR) && defined(TYPE_INT8DOT)
+#error "int8dot has no scalar form"
 #endif
 #ifndef VEC4S
 #error "VEC4S must be defined by the engine"
@@ -75,6 +87,8 @@ T4 start(uint slot, uint v)
 {
 #if defined(TYPE_INT32) || defined(TYPE_INT8DOT)
     return uvec4(slot * 16u + v * 4u) + uvec4(0u, 1u, 2u, 3u);
+#elif defined(TYPE_FP32)
+    return T4(float(slot) * (1.0 / 65536.0)) + (T4(0.0, 1.0, 2.0, 3.0) + T4(4.0 * float(v))) * 0.125;
 #elif defined(TYPE_FP16)
     return T4(float16_t(float(slot & 255u) / 256.0)) +
            (T4(0.0hf, 1.0hf, 2.0hf, 3.0hf) + T4(float16_t(4.0 * float(v)))) * 0.125hf;
@@ -89,45 +103,57 @@ void main()
                  (gl_WorkGroupID.y + gl_NumWorkGroups.y * gl_WorkGroupID.z);
     uint gid = group * gl_WorkGroupSize.x + gl_LocalInvocationIndex;
     uint slot = gid & p.slot_mask;
-    T4 a = T4(T(p.a));
-    T4 b = T4(T(p.b));
+#if defined(SCALAR)
+    // SCALAR: the same chains, start values, steps and sums as the vector
+    // form, each chain its own scalar variable (vkpeak's -scalar)
+#define V T
+#define DECL(n, v) T4 n##s_ = start(slot, v); T n##x = n##s_.x, n##y = n##s_.y, n##z = n##s_.z, n##w = n##s_.w
+#define ADV(n) STEP(n##x); STEP(n##y); STEP(n##z); STEP(n##w)
+#define SUM(n) ((ACC(n##x) + ACC(n##y)) + (ACC(n##z) + ACC(n##w)))
+#else
+#define V T4
+#define DECL(n, v) T4 n = start(slot, v)
+#define ADV(n) STEP(n)
+#define SUM(n) ((ACC(n.x) + ACC(n.y)) + (ACC(n.z) + ACC(n.w)))
+#endif
+    V a = V(T(p.a));
+    V b = V(T(p.b));
 
-    T4 x0 = start(slot, 0u);
+    DECL(x0, 0u);
 #if VEC4S > 1
-    T4 x1 = start(slot, 1u);
+    DECL(x1, 1u);
 #endif
 #if VEC4S > 2
-    T4 x2 = start(slot, 2u);
+    DECL(x2, 2u);
 #endif
 #if VEC4S > 3
-    T4 x3 = start(slot, 3u);
+    DECL(x3, 3u);
 #endif
 
     for (uint i = 0u; i < ITERS; i++) {
         [[unroll]] for (uint u = 0u; u < UNROLL; u++) {
-            STEP(x0);
+            ADV(x0);
 #if VEC4S > 1
-            STEP(x1);
+            ADV(x1);
 #endif
 #if VEC4S > 2
-            STEP(x2);
+            ADV(x2);
 #endif
 #if VEC4S > 3
-            STEP(x3);
+            ADV(x3);
 #endif
         }
     }
 
-#define SUM4(v) ((ACC(v.x) + ACC(v.y)) + (ACC(v.z) + ACC(v.w)))
-    ACC r = SUM4(x0);
+    ACC r = SUM(x0);
 #if VEC4S > 1
-    r += SUM4(x1);
+    r += SUM(x1);
 #endif
 #if VEC4S > 2
-    r += SUM4(x2);
+    r += SUM(x2);
 #endif
 #if VEC4S > 3
-    r += SUM4(x3);
+    r += SUM(x3);
 #endif
     res.value[slot] = r;
     if (gl_LocalInvocationIndex == 0u)

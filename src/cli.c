@@ -32,6 +32,7 @@ const char cli_usage[] =
 	"  --target-ms MS     wanted time of one dispatch (default 20)\n"
 	"  --workload NAME    fp32 (default), fp64, int32, fp16, int8dot (FLOPS,\n"
 	"                     IOPS; int8dot: packed 4 x 8-bit dot products);\n"
+	"                     fp32-scalar, fp16-scalar (the chains as scalars);\n"
 	"                     copy (device memory: a copy shader, read + write);\n"
 	"                     h2d, h2d-cached, d2h, d2h-cached, d2d (vkCmdCopyBuffer\n"
 	"                     between host-visible coherent or cached memory and\n"

@@ -259,7 +259,7 @@ int engine_create(Engine *e, const EngineConfig *cfg, char *err)
 	e->adapt.target_s = cfg->target_ms * 1e-3;
 	memcpy(e->adapt.max, d->max_group_count, sizeof e->adapt.max);
 
-	ShaderDefine defs[3];
+	ShaderDefine defs[4];
 	size_t ndefs = 0;
 	char vec4s[16], unroll[16];
 	uint32_t spec[2];
@@ -281,6 +281,8 @@ int engine_create(Engine *e, const EngineConfig *cfg, char *err)
 		defs[ndefs++] = (ShaderDefine){ "UNROLL", unroll };
 		if (wl->define)
 			defs[ndefs++] = (ShaderDefine){ wl->define, "1" };
+		if (wl->scalar)
+			defs[ndefs++] = (ShaderDefine){ "SCALAR", "1" };
 		spec[0] = e->params.local_size;
 		spec[1] = e->params.iters;
 	} else if (e->kind == WL_COPY) {
@@ -345,7 +347,7 @@ int engine_create(Engine *e, const EngineConfig *cfg, char *err)
 		.push_size = push_constants(e).size,
 		.result_size = e->kind == WL_FMA ? 16 + (VkDeviceSize)WORKLOAD_SLOTS * wl->elem : 16,
 		.float64 = cfg->workload == WORKLOAD_FP64,
-		.float16 = cfg->workload == WORKLOAD_FP16,
+		.float16 = workload_arith(cfg->workload) == WORKLOAD_FP16,
 		.int_dot = cfg->workload == WORKLOAD_INT8DOT,
 		.trials = e->kind == WL_TRANSFER ? 1 : e->cfg.trials,
 		.fence_timeout_ns = (uint64_t)(timeout_s * 1e9),

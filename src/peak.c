@@ -19,7 +19,8 @@ unsigned peak_nvidia_lanes_per_sm(uint32_t id)
 unsigned peak_nvidia_lanes_per_sm_of(uint32_t id, WorkloadType t)
 {
 	unsigned fp32 = peak_nvidia_lanes_per_sm(id);
-	if (!fp32 || t == WORKLOAD_FP32)
+	/* scalars: fp32's lanes; scalar halves cannot be packed in pairs */
+	if (!fp32 || t == WORKLOAD_FP32 || t == WORKLOAD_FP32_SCALAR || t == WORKLOAD_FP16_SCALAR)
 		return fp32;
 	if (t == WORKLOAD_FP16) /* packed half2: twice FP32 on Hopper and GA100, same rate elsewhere */
 		return (id >= 0x2300 && id <= 0x23ff) || (id >= 0x2080 && id <= 0x20ff) ? 2 * fp32 : fp32;
@@ -65,7 +66,8 @@ void peak_compute(const DeviceInfo *d, WorkloadType t, unsigned cpu_cores, doubl
 			snprintf(p->how, sizeof p->how, "%u SMs x 64 dp4a x 8 ops x SM clock", d->sm_count);
 		else
 			snprintf(p->how, sizeof p->how, "%u SMs x %u %s lanes x 2 x SM clock", d->sm_count, lanes,
-			         t == WORKLOAD_FP64 ? "FP64" : t == WORKLOAD_INT32 ? "INT32" : t == WORKLOAD_FP16 ? "FP16" : "FP32");
+			         t == WORKLOAD_FP64 ? "FP64" : t == WORKLOAD_INT32 ? "INT32" : t == WORKLOAD_FP16 ? "FP16" :
+			         t == WORKLOAD_FP16_SCALAR ? "FP16 (unpacked)" : "FP32");
 		p->known = true;
 		return;
 	}
@@ -83,9 +85,9 @@ void peak_compute(const DeviceInfo *d, WorkloadType t, unsigned cpu_cores, doubl
 			snprintf(p->how, sizeof p->how, "unknown: the CPU device does not name its vector width");
 			return;
 		}
-		if (t == WORKLOAD_INT32 || t == WORKLOAD_FP16) {
+		if (t == WORKLOAD_INT32 || workload_arith(t) == WORKLOAD_FP16) {
 			snprintf(p->how, sizeof p->how, "unknown: %s throughput varies by CPU core",
-			         t == WORKLOAD_FP16 ? "FP16 (converted)" : "integer multiply-add");
+			         t == WORKLOAD_INT32 ? "integer multiply-add" : "FP16 (converted)");
 			return;
 		}
 		if (!(max_mhz > 0)) {
@@ -100,7 +102,7 @@ void peak_compute(const DeviceInfo *d, WorkloadType t, unsigned cpu_cores, doubl
 		p->known = true;
 		return;
 	}
-	if (d->vendor_id == 0x1002 && t != WORKLOAD_FP32) {
+	if (d->vendor_id == 0x1002 && workload_arith(t) != WORKLOAD_FP32) {
 		snprintf(p->how, sizeof p->how, "unknown: FP64 and INT32 rates vary across AMD parts");
 		return;
 	}

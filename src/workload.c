@@ -11,6 +11,10 @@ const WorkloadInfo workload_info[WORKLOAD_TYPE_COUNT] = {
 	                     "32-bit integer multiply-add chains (x * a + b, wrapping)" },
 	[WORKLOAD_FP16] = { "fp16", "FLOPS", "fma_typed.comp", "TYPE_FP16", 4,
 	                    "FP16 fused multiply-add chains in f16vec4 (packed where the device packs)" },
+	[WORKLOAD_FP32_SCALAR] = { "fp32-scalar", "FLOPS", "fma_typed.comp", "TYPE_FP32", 4,
+	                           "fp32's chains as scalar variables (vkpeak's fp32-scalar)", .scalar = true },
+	[WORKLOAD_FP16_SCALAR] = { "fp16-scalar", "FLOPS", "fma_typed.comp", "TYPE_FP16", 4,
+	                           "fp16's chains as scalar float16_t variables: nothing to pack", .scalar = true },
 	[WORKLOAD_INT8DOT] = { "int8dot", "IOPS", "fma_typed.comp", "TYPE_INT8DOT", 4,
 	                       "packed 4 x 8-bit dot products plus an add (OpUDot + OpIAdd, dp4a): 8 ops each" },
 	[WORKLOAD_COPY] = { "copy", "B/s", "copy.comp", NULL, 0,
@@ -30,6 +34,11 @@ const WorkloadInfo workload_info[WORKLOAD_TYPE_COUNT] = {
 	                   "vkCmdCopyBuffer device to device, size sweep, bytes read + written",
 	                   WL_TRANSFER, MEM_DEVICE, MEM_DEVICE, 2 },
 };
+
+WorkloadType workload_arith(WorkloadType t)
+{
+	return t == WORKLOAD_FP32_SCALAR ? WORKLOAD_FP32 : t == WORKLOAD_FP16_SCALAR ? WORKLOAD_FP16 : t;
+}
 
 const char *const mem_class_names[MEM_CLASS_COUNT] = { "device-local", "host-coherent", "host-cached" };
 
@@ -60,7 +69,7 @@ bool workload_supported(WorkloadType t, WorkloadFeatures f, char *why, size_t le
 		snprintf(why, len, "the device lacks shaderFloat64");
 		return false;
 	}
-	if (t == WORKLOAD_FP16 && !float16) {
+	if (workload_arith(t) == WORKLOAD_FP16 && !float16) {
 		snprintf(why, len, "the device lacks shaderFloat16");
 		return false;
 	}
@@ -127,6 +136,7 @@ static void set_chain_constants(FmaParams *p)
 
 void fma_params_for(FmaParams *p, WorkloadType t, bool cpu_device, uint32_t max_local_size)
 {
+	t = workload_arith(t);
 	p->type = t;
 	/* 12 chains: on lavapipe (256-bit code) 8 chains leave the FMA ports
 	 * idle and 16 spill. GPUs get a longer unrolled body: on the H200 the

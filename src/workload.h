@@ -17,6 +17,8 @@ typedef enum WorkloadType {
 	WORKLOAD_INT32,
 	WORKLOAD_FP16,
 	WORKLOAD_INT8DOT,     /* packed 4 x 8-bit dot products plus an add (uint) */
+	WORKLOAD_FP32_SCALAR, /* fp32's chains as scalars */
+	WORKLOAD_FP16_SCALAR, /* fp16's chains as scalars (no packing possible) */
 	WORKLOAD_COPY,        /* device memory: a copy kernel over device-local buffers */
 	WORKLOAD_H2D,         /* vkCmdCopyBuffer host-visible coherent -> device-local */
 	WORKLOAD_H2D_CACHED,  /* host-visible cached -> device-local */
@@ -51,6 +53,7 @@ typedef struct WorkloadInfo {
 	WorkloadKind kind;
 	MemClass src, dst;    /* transfers: memory of the source and destination */
 	unsigned bytes_per_byte; /* bytes counted per byte copied: 2 (read + write) or 1 */
+	bool scalar;          /* FMA workloads: the shader's SCALAR form */
 } WorkloadInfo;
 
 static inline bool workload_is_memory(WorkloadType t)
@@ -59,6 +62,10 @@ static inline bool workload_is_memory(WorkloadType t)
 }
 
 extern const WorkloadInfo workload_info[WORKLOAD_TYPE_COUNT];
+
+/* The arithmetic a workload does: fp32-scalar is fp32's, fp16-scalar fp16's
+ * (the same chains and references, another shape of code). */
+WorkloadType workload_arith(WorkloadType t);
 
 /* "fp32, fp64, ..., d2d": every name, for messages. */
 void workload_names(char *out, size_t len);

@@ -397,16 +397,17 @@ t_caches_should_make_the_second_start_skip_shaderc() {
 t_suite_should_print_one_row_per_workload() {
 	"$FS" llvm --suite --duration 0.5 --no-log >"$T/out" 2>&1 || die "exit $?: $(cat "$T/out")"
 	grep -q '^Suite on llvmpipe' "$T/out" || die "$(cat "$T/out")"
-	for w in fp32 fp64 int32 fp16 int8dot copy h2d h2d-cached d2h d2h-cached d2d; do
+	for w in fp32 fp64 int32 fp16 int8dot fp32-scalar fp16-scalar copy h2d h2d-cached d2h d2h-cached d2d; do
 		grep -Eq "^ $w +[0-9.]+ [kMGT]?(FLOPS|IOPS|B/s) +[0-9.]+ [kMGT]?(FLOPS|IOPS|B/s) " "$T/out" || die "no $w row: $(cat "$T/out")"
 	done
 	grep -q 'transfers of 64 MiB$' "$T/out" || die "$(head -1 "$T/out")"
 	"$FS" llvm --suite --duration 0.5 --no-log --format json | python3 -c '
 import json, sys
 rows = [json.loads(l) for l in sys.stdin]
-assert [r["workload"] for r in rows] == ["fp32", "fp64", "int32", "fp16", "int8dot", "copy", "h2d", "h2d-cached", "d2h", "d2h-cached", "d2d"]
+assert [r["workload"] for r in rows] == ["fp32", "fp64", "int32", "fp16", "int8dot", "fp32-scalar", "fp16-scalar",
+                                         "copy", "h2d", "h2d-cached", "d2h", "d2h-cached", "d2d"]
 assert all(r["supported"] and r["median"] > 0 and r["checks_passed"] >= 2 for r in rows), rows
-assert all(r["unit"] == "B/s" for r in rows[5:]) and all(r["size"] == 64 << 20 for r in rows[6:]), rows' || die "json"
+assert all(r["unit"] == "B/s" for r in rows[7:]) and all(r["size"] == 64 << 20 for r in rows[8:]), rows' || die "json"
 }
 
 t_latency_should_time_empty_dispatches_and_count_them() {
@@ -442,8 +443,10 @@ t_make_install_should_give_a_working_program_and_man_page() {
 
 t_workloads_should_run_checked_with_exact_counts() {
 	"$FS" llvm --list-workloads >"$T/out" || die "--list-workloads exit $?"
-	for w in fp32 fp64 int32 fp16 int8dot; do grep -Eq "^  $w +(FLOPS|IOPS) +supported" "$T/out" || die "$(cat "$T/out")"; done
-	for w in fp64 int32 fp16 int8dot; do
+	for w in fp32 fp64 int32 fp16 int8dot fp32-scalar fp16-scalar; do
+		grep -Eq "^  $w +(FLOPS|IOPS) +supported" "$T/out" || die "$(cat "$T/out")"
+	done
+	for w in fp64 int32 fp16 int8dot fp32-scalar fp16-scalar; do
 		"$FS" llvm --workload $w --format json --duration 1 --log "$T/$w.jsonl" >"$T/$w.json" 2>/dev/null || die "$w: exit $?"
 		python3 - "$T/$w.json" "$T/$w.jsonl" "$w" <<'PY' || exit 1
 import json, sys
@@ -458,7 +461,7 @@ assert all(s["verified"] for s in samples[:2])
 PY
 	done
 	"$FS" llvm --workload fp8 >"$T/out" 2>&1
-	[ $? = 2 ] && grep -q 'not one of fp32, fp64, int32, fp16, int8dot, copy, h2d' "$T/out" || die "fp8: $(cat "$T/out")"
+	[ $? = 2 ] && grep -q 'not one of fp32, fp64, int32, fp16, int8dot, fp32-scalar, fp16-scalar, copy, h2d' "$T/out" || die "fp8: $(cat "$T/out")"
 	"$FS" llvm --workload int32 --duration 0.5 --no-log | grep -q 'IOPS at target' || die "no IOPS"
 }
 

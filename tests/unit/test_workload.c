@@ -229,6 +229,14 @@ static void workloads_should_be_found_and_gated(void)
 	CHECK(!workload_supported(WORKLOAD_INT8DOT, none, why, sizeof why) && strstr(why, "shaderIntegerDotProduct"));
 	CHECK(workload_supported(WORKLOAD_INT8DOT, all, why, sizeof why));
 	CHECK(workload_supported(WORKLOAD_INT32, none, why, sizeof why));
+	/* the scalar forms do their vector forms' arithmetic and need its features */
+	CHECK(workload_arith(WORKLOAD_FP16_SCALAR) == WORKLOAD_FP16 && workload_arith(WORKLOAD_FP32_SCALAR) == WORKLOAD_FP32);
+	CHECK(workload_arith(WORKLOAD_INT32) == WORKLOAD_INT32);
+	CHECK(!workload_supported(WORKLOAD_FP16_SCALAR, (WorkloadFeatures){ .float64 = true }, why, sizeof why));
+	FmaParams a, b;
+	fma_params_for(&a, WORKLOAD_FP16, false, 256);
+	fma_params_for(&b, WORKLOAD_FP16_SCALAR, false, 256);
+	CHECK(a.type == b.type && a.iters == b.iters && fma_reference(&a, 77) == fma_reference(&b, 77));
 	CHECK(workload_find("fp16") == WORKLOAD_FP16);
 	CHECK(!strcmp(workload_info[WORKLOAD_INT32].unit, "IOPS"));
 }
