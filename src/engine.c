@@ -386,11 +386,12 @@ int engine_create(Engine *e, const EngineConfig *cfg, char *err)
 		double max_mhz = e->tel.active ? e->tel.src.max_mhz : 0;
 		long cores = sysconf(_SC_NPROCESSORS_ONLN);
 		peak_compute(d, cfg->workload, cores > 0 ? (unsigned)cores : 0, max_mhz, &e->peak);
-		const WorkloadInfo *w = &workload_info[cfg->workload];
-		if (w->kind == WL_TRANSFER && w->src != w->dst) /* across the bus */
+		PeakKind pk = peak_kind(cfg->workload);
+		if (pk == PEAK_PCIE)
 			pcie_peak(d, &e->peak);
-		else if (w->src == MEM_DEVICE && w->dst == MEM_DEVICE && e->tel.active) /* copy, d2d */
-			peak_memory(e->tel.src.mem_max_mhz, e->tel.src.mem_bus_bits, &e->peak);
+		else if (pk == PEAK_MEMORY)
+			peak_memory(e->tel.active ? e->tel.src.mem_max_mhz : 0, e->tel.active ? e->tel.src.mem_bus_bits : 0,
+			            &e->peak);
 	}
 	fill_meta(e);
 	if (cfg->log_path) {

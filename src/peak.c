@@ -119,6 +119,14 @@ void peak_compute(const DeviceInfo *d, WorkloadType t, unsigned cpu_cores, doubl
 	snprintf(p->how, sizeof p->how, "unknown: no peak formula for vendor 0x%04x", d->vendor_id);
 }
 
+PeakKind peak_kind(WorkloadType t)
+{
+	const WorkloadInfo *w = &workload_info[t];
+	if (w->kind == WL_FMA)
+		return PEAK_ARITH;
+	return w->kind == WL_TRANSFER && w->src != w->dst ? PEAK_PCIE : PEAK_MEMORY;
+}
+
 bool peak_pcie(const char *speed, const char *width, Peak *p)
 {
 	double gts = 0;

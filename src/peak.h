@@ -34,6 +34,14 @@ void peak_compute(const DeviceInfo *d, WorkloadType t, unsigned cpu_cores, doubl
 /* Lanes per SM of an NVIDIA device id for a workload (FP16: twice FP32 on
  * Hopper and GA100, packed; the FP32 rate elsewhere); 0 unknown. */
 unsigned peak_nvidia_lanes_per_sm_of(uint32_t device_id, WorkloadType t);
+/* Where a workload's theoretical figure comes from. */
+typedef enum PeakKind {
+	PEAK_ARITH,    /* lanes x 2 x clock (peak_compute) */
+	PEAK_MEMORY,   /* device memory bandwidth (peak_memory): copy, d2d */
+	PEAK_PCIE,     /* the PCIe link (peak_pcie): host <-> device transfers */
+} PeakKind;
+PeakKind peak_kind(WorkloadType t);
+
 /* Transfers between host and device: the PCIe link's payload rate in one
  * direction, from sysfs's current_link_speed ("32.0 GT/s PCIe") and
  * current_link_width ("16"): 8b/10b coding up to 5 GT/s, 128b/130b above.

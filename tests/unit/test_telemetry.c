@@ -180,6 +180,17 @@ static void pcie_peak_should_follow_the_link(void)
 	CHECK(!peak_pcie("Unknown", "16", &p) && !p.known && strstr(p.how, "not understood"));
 	CHECK(!peak_pcie("8.0 GT/s", "0", &p) && peak_flops(&p, 1000) == 0);
 	CHECK(!peak_pcie(NULL, "16", &p));
+	/* every workload takes its figure from the right place: an FMA workload
+	 * judged by memory bandwidth would have every sample flagged */
+	for (int w = 0; w < WORKLOAD_TYPE_COUNT; w++) {
+		PeakKind k = peak_kind((WorkloadType)w);
+		if (workload_info[w].kind == WL_FMA)
+			CHECK(k == PEAK_ARITH);
+		else if (w == WORKLOAD_COPY || w == WORKLOAD_D2D)
+			CHECK(k == PEAK_MEMORY);
+		else
+			CHECK(k == PEAK_PCIE);
+	}
 	CHECK(peak_memory(2619, 5120, &p));
 	CHECK_NEAR(peak_flops(&p, 0) / 1e12, 3.352, 0.001); /* the H100's 3.35 TB/s */
 	CHECK(!peak_memory(0, 5120, &p) && !p.known && strstr(p.how, "NVML"));
