@@ -277,10 +277,25 @@ int offline_analyze(const Options *o)
 	int c = f ? fgetc(f) : EOF;
 	if (f)
 		fclose(f);
+	const char *unit = "FLOPS";
 	if (c == '{') { /* a session log: its steady samples */
 		SessionData d;
 		if (!load(o->analyze, &d))
 			return 2;
+		if (d.n)
+			unit = sample_flags_unit(d.samples[0].flags);
+		size_t sizes = 0;
+		for (size_t i = 0; i < d.n; i++)
+			if (d.samples[i].size && (!i || d.samples[i].size != d.samples[i - 1].size))
+				sizes++;
+		if (sizes > 1) {
+			/* levels that change with the copy size are not power states */
+			printf("%s is a transfer sweep over %zu sizes: its level changes with the size, not the power "
+			       "state; --replay FILE --headless gives the table by size, or record one size with --size\n",
+			       o->analyze, sizes);
+			session_data_done(&d);
+			return 0;
+		}
 		t = malloc((d.n + 1) * sizeof *t);
 		x = malloc((d.n + 1) * sizeof *x);
 		for (size_t i = 0; t && x && i < d.n; i++)
@@ -314,7 +329,7 @@ int offline_analyze(const Options *o)
 			cJSON_free(text);
 			cJSON_Delete(j);
 		} else {
-			jump_format(&jd.jumps[i], "FLOPS", line, sizeof line);
+			jump_format(&jd.jumps[i], unit, line, sizeof line);
 			printf("%s\n", line);
 		}
 	}
@@ -327,7 +342,7 @@ int offline_analyze(const Options *o)
 	} else if (isnan(plateau)) {
 		printf("plateau: not reached (%zu samples%s)\n", n, n < 6 ? ", too few" : "");
 	} else {
-		printf("plateau %.1f ms  %sFLOPS\n", plateau, fmt_si(level, lv, sizeof lv));
+		printf("plateau %.1f ms  %s%s\n", plateau, fmt_si(level, lv, sizeof lv), unit);
 	}
 	free(t);
 	free(x);

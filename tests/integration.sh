@@ -507,6 +507,10 @@ PY
 	done
 	env -u FLOPSCOPE_VALIDATE "$FS" llvm --workload h2d --size 64K --duration 0.5 --no-log >"$T/out" 2>&1
 	grep -Eq '^ +64 KiB +[0-9.]+ .B/s' "$T/out" || die "one size: $(cat "$T/out")"
+	# a recorded sweep replays with its table by size; --analyze declines it
+	"$FS" --replay "$T/h2d.jsonl" --headless >"$T/out" || die "replay exit $?"
+	grep -Eq '^ +16 KiB +[0-9.]+ .B/s' "$T/out" && grep -Eq '^ +1 MiB ' "$T/out" || die "replay: $(tail -8 "$T/out")"
+	"$FS" --analyze "$T/h2d.jsonl" | grep -q 'transfer sweep over 4 sizes' || die "analyze of a sweep"
 	"$FS" llvm --workload copy --size 64G >"$T/out" 2>&1; [ $? = 2 ] && grep -q 'at most 16G' "$T/out" || die "64G: $(cat "$T/out")"
 	"$FS" llvm --workload copy --size 8G >"$T/out" 2>&1; [ $? = 2 ] && grep -q 'is above the' "$T/out" || die "8G: $(cat "$T/out")"
 	"$FS" llvm --workload d2d --trials 3 >"$T/out" 2>&1; [ $? = 2 ] && grep -q 'does not apply' "$T/out" || die "trials"
