@@ -255,7 +255,6 @@ int engine_create(Engine *e, const EngineConfig *cfg, char *err)
 			mem_bytes = cfg->size_lo ? cfg->size_lo : cap;
 		}
 	}
-	atomic_init(&e->size_index, 0);
 	e->adapt.target_s = cfg->target_ms * 1e-3;
 	memcpy(e->adapt.max, d->max_group_count, sizeof e->adapt.max);
 
@@ -521,7 +520,7 @@ static void *engine_main(void *arg)
 	unsigned size_steady = 0;
 	uint64_t size_since = 0;
 	const bool sweep = e->kind == WL_TRANSFER && e->nsizes > 1;
-	const double window_s = e->cfg.sweep_window_s > 0 ? e->cfg.sweep_window_s : 0.3;
+	const double window_s = 0.3; /* steady time per size, at least 3 samples */
 	const uint64_t cur_size0 = e->kind == WL_TRANSFER ? e->sizes[0] : 0;
 	uint64_t cur_size = cur_size0;
 	/* A checked memory workload is read back after its fence: from host
@@ -583,7 +582,6 @@ static void *engine_main(void *arg)
 				break;
 			cur_size = e->sizes[size_i];
 			compute_set_copy_size(&e->comp, cur_size);
-			atomic_store(&e->size_index, (unsigned)size_i);
 			size_steady = 0;
 			g = adapt_initial();
 			rule = ADAPT_GROW;
@@ -603,7 +601,6 @@ static void *engine_main(void *arg)
 			cur_size = cur_size0;
 			if (e->kind == WL_TRANSFER)
 				compute_set_copy_size(&e->comp, cur_size);
-			atomic_store(&e->size_index, 0u);
 			if (e->log.f)
 				log_step(e, slog_write_restart(&e->log, (double)(compute_now_ns() - start) * 1e-6));
 			summary_done(&e->sum);

@@ -48,7 +48,6 @@ typedef struct EngineConfig {
 	uint64_t size_lo, size_hi; /* --size: memory workloads' bytes (copy: the buffer;
 	                              transfers: one size or a sweep); 0: default */
 	bool transfer_queue;    /* run transfers on the device's transfer-only family */
-	double sweep_window_s;  /* steady time per size of a sweep; 0: 0.3 s */
 } EngineConfig;
 
 typedef struct Engine {
@@ -65,7 +64,6 @@ typedef struct Engine {
 	size_t nsizes;
 	uint64_t chunks;         /* copy: chunks of the buffer */
 	uint64_t chunk_bytes;
-	_Atomic unsigned size_index; /* transfers: the size measured now */
 	uint64_t shader_hash;
 	char shader_path[4096];
 
