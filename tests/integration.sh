@@ -655,7 +655,9 @@ t_dashboard_transfer_sweep_should_plot_bandwidth_by_size() {
 	wait_for 'B/s by copy size' || return 1
 	wait_for 'B/s at the target time' || return 1
 	wait_for '16 KiB' || return 1
+	wait_for 'copies +[0-9]+ a submission' || return 1
 	wait_for 'DONE' || return 1   # a sweep ends by itself
+	screen | grep -Eq 'size +1 MiB' || die "the last size's statistics: $(screen)"
 	TM send-keys -t fs q
 	wait_exit || return 1
 	[ "$(cat "$T/exit")" = 0 ] || die "exit status $(cat "$T/exit")"

@@ -177,6 +177,22 @@ static void draw_header(Dash *d)
 static void draw_stats(Dash *d, Rect r)
 {
 	const Stats *f = &d->stats.flops;
+	/* a transfer sweep: the statistics of the size measured now, not of
+	 * all sizes mixed */
+	Stats per_size = { 0 };
+	const SizeRow *row = NULL;
+	for (size_t i = 0; d->h.last.size && i < d->stats.nsizes; i++)
+		if (d->stats.sizes[i].size == d->h.last.size)
+			row = &d->stats.sizes[i];
+	if (d->h.last.size) {
+		if (row) {
+			per_size.n = row->n;
+			per_size.min = row->min;
+			per_size.median = row->median;
+			per_size.max = row->max;
+		}
+		f = &per_size;
+	}
 	char a[FMT_SI_LEN], b[FMT_SI_LEN], line[80];
 	int y = r.y;
 	attrset(screen_attr(d->s, ROLE_TEXT) | A_BOLD);
@@ -186,12 +202,16 @@ static void draw_stats(Dash *d, Rect r)
 	attrset(screen_attr(d->s, ROLE_TEXT));
 #define ROW(...) do { snprintf(line, sizeof line, __VA_ARGS__); mvaddnstr(y++, r.x, line, r.w); } while (0)
 	ROW("last     %s%s", fmt_si(d->h.last.flops, a, sizeof a), u);
+	if (d->h.last.size)
+		ROW("size     %s", mem_size_str(d->h.last.size, a, sizeof a));
 	if (f->n) {
 		ROW("min      %s%s", fmt_si(f->min, a, sizeof a), u);
 		ROW("median   %s%s", fmt_si(f->median, a, sizeof a), u);
 		ROW("max      %s%s", fmt_si(f->max, a, sizeof a), u);
-		ROW("mean     %s+- %s", fmt_si(f->mean, a, sizeof a), fmt_si(f->std, b, sizeof b));
-		ROW("95%% CI   +- %s%s", fmt_si(f->ci95, a, sizeof a), u);
+		if (!d->h.last.size) {
+			ROW("mean     %s+- %s", fmt_si(f->mean, a, sizeof a), fmt_si(f->std, b, sizeof b));
+			ROW("95%% CI   +- %s%s", fmt_si(f->ci95, a, sizeof a), u);
+		}
 	} else {
 		ROW("(growing: no sample at the");
 		ROW(" target time yet)");
@@ -204,14 +224,17 @@ static void draw_stats(Dash *d, Rect r)
 		ROW("per MHz  %s%s", fmt_si(ls->flops / ls->tel[0], a, sizeof a), u);
 	if (ls->tel_valid & 4u)
 		ROW("per W    %s%s", fmt_si(ls->flops / ls->tel[2], a, sizeof a), u);
-	ROW("samples  %zu at target", d->stats.steady);
+	ROW("samples  %zu at target", d->h.last.size ? f->n : d->stats.steady);
 	if (!isnan(d->stats.ratio_median))
 		ROW("GPU/CPU  %.4f median", d->stats.ratio_median);
 	size_t dropped = d->src->dropped(d->src->ctx);
 	attrset(screen_attr(d->s, dropped ? ROLE_STATUS_WARN : ROLE_TEXT));
 	ROW("dropped  %zu", dropped);
 	attrset(screen_attr(d->s, ROLE_TEXT));
-	ROW("groups   %u x %u x %u", d->h.last.x, d->h.last.y, d->h.last.z);
+	if (d->h.last.size)
+		ROW("copies   %u a submission", d->h.last.x);
+	else
+		ROW("groups   %u x %u x %u", d->h.last.x, d->h.last.y, d->h.last.z);
 	if (d->sum.implausible) {
 		attrset(screen_attr(d->s, ROLE_STATUS_ERROR));
 		ROW("%zu implausible (>105%% peak)", d->sum.implausible);
