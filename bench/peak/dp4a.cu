@@ -2,12 +2,11 @@
 // thread (x = dot(bytes of x, bytes of a) + b, as flopscope's int8dot; 8
 // operations each), a grid that fills every SM, timed with CUDA events;
 // prints the median TOPS of 10.
-#include <algorithm>
-#include <cstdio>
-#include <vector>
+#include "timing.cuh"
 
 #define CHAINS 12
 #define UNROLL 64
+#define ITERS 1024
 
 __global__ void dp4a_kernel(unsigned *out, unsigned a, unsigned b, int iters)
 {
@@ -32,35 +31,15 @@ __global__ void dp4a_kernel(unsigned *out, unsigned a, unsigned b, int iters)
 
 int main()
 {
-	int dev = 0, sms = 0;
-	cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev);
-	const int threads = 256, blocks = sms * 32, iters = 1024;
+	const int sms = sm_count(), threads = 256, blocks = sms * 32, iters = ITERS;
 	unsigned *out;
-	if (cudaMalloc(&out, sizeof(unsigned) * threads * blocks) != cudaSuccess) {
+	if (cudaMalloc(&out, sizeof *out * threads * blocks) != cudaSuccess) {
 		fprintf(stderr, "cudaMalloc failed\n");
 		return 1;
 	}
-	cudaEvent_t e0, e1;
-	cudaEventCreate(&e0);
-	cudaEventCreate(&e1);
-	dp4a_kernel<<<blocks, threads>>>(out, 0x03050709u, 0x00010203u, iters); // warm-up
-	cudaDeviceSynchronize();
-	std::vector<double> tf;
-	for (int r = 0; r < 10; r++) {
-		cudaEventRecord(e0);
-		dp4a_kernel<<<blocks, threads>>>(out, 0x03050709u, 0x00010203u, iters);
-		cudaEventRecord(e1);
-		cudaEventSynchronize(e1);
-		float ms;
-		cudaEventElapsedTime(&ms, e0, e1);
-		double ops = 8.0 * CHAINS * UNROLL * (double)iters * threads * blocks;
-		tf.push_back(ops / (ms * 1e-3) * 1e-12);
-	}
-	if (cudaGetLastError() != cudaSuccess) {
-		fprintf(stderr, "kernel failed\n");
+	double rate = median_tera_rate([&] { dp4a_kernel<<<blocks, threads>>>(out, 0x03050709u, 0x00010203u, iters); }, 8.0 * CHAINS * UNROLL * (double)iters * threads * blocks);
+	if (rate < 0)
 		return 1;
-	}
-	std::sort(tf.begin(), tf.end());
-	printf("%.3f %d\n", (tf[4] + tf[5]) / 2, sms);
+	printf("%.3f %d\n", rate, sms);
 	return 0;
 }
