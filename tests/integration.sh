@@ -651,7 +651,7 @@ t_dashboard_should_pick_run_pause_resize_and_quit() {
 }
 
 t_dashboard_transfer_sweep_should_plot_bandwidth_by_size() {
-	start_ui env -u FLOPSCOPE_VALIDATE "$FS" llvm --workload d2h --size 16K-1M --no-log || return 1
+	start_ui env -u FLOPSCOPE_VALIDATE "$FS" llvm --workload d2h --size 16K-1M --log "$T/sw.jsonl" || return 1
 	wait_for 'B/s by copy size' || return 1
 	wait_for 'B/s at the target time' || return 1
 	wait_for '16 KiB' || return 1
@@ -661,6 +661,16 @@ t_dashboard_transfer_sweep_should_plot_bandwidth_by_size() {
 	TM send-keys -t fs q
 	wait_exit || return 1
 	[ "$(cat "$T/exit")" = 0 ] || die "exit status $(cat "$T/exit")"
+	# the recorded sweep replays with the same plot
+	start_ui "$FS" --replay "$T/sw.jsonl" || return 1
+	wait_for 'B/s by copy size' || return 1
+	TM send-keys -t fs '>'
+	TM send-keys -t fs '>'
+	wait_for 'flopscope +DONE' || return 1
+	wait_for 'size +1 MiB' || return 1
+	TM send-keys -t fs q
+	wait_exit || return 1
+	[ "$(cat "$T/exit")" = 0 ] || die "replay exit status $(cat "$T/exit")"
 }
 
 t_dashboard_named_device_should_skip_the_picker_and_stop_on_ctrl_c() {
