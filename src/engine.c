@@ -523,12 +523,14 @@ static void *engine_main(void *arg)
 	const double window_s = 0.3; /* steady time per size, at least 3 samples */
 	const uint64_t cur_size0 = e->kind == WL_TRANSFER ? e->sizes[0] : 0;
 	uint64_t cur_size = cur_size0;
-	/* A checked memory workload is read back after its fence: from host
-	 * memory that later copies would overwrite, or from one set of checked
-	 * regions and one source offset that a second checked submission would
-	 * replace. Nothing is submitted behind it until then (one bubble per
-	 * check_every submissions). */
-	const bool hold_checks = e->kind != WL_FMA;
+	/* Checks are read back after the fence from one staging buffer (and,
+	 * for memory workloads, one set of checked regions and one source
+	 * offset): one checked submission at a time is in flight; a check that
+	 * comes due meanwhile goes to the next submission after it. Where the
+	 * host reads the destination itself, later copies would overwrite it:
+	 * nothing is submitted behind a checked one until it is read. */
+	const bool hold_checks = e->comp.dst_map != NULL;
+	bool check_due = false;
 	atomic_store(&e->state, ENGINE_GROWING);
 
 	/* completes the oldest submission in flight */
@@ -634,16 +636,18 @@ static void *engine_main(void *arg)
 			rule = adapt_next(&e->adapt, g, sample_secs(&t), &g);
 		} else {
 			/* at the target: keep the queue full, one completion at a time */
-			bool held = false;
+			bool checking = false;
 			for (unsigned k = 0; k < inflight; k++)
-				held |= hold_checks && pend[(head + k) % COMPUTE_SLOTS].check;
-			while (inflight < COMPUTE_SLOTS && !held) {
+				checking |= pend[(head + k) % COMPUTE_SLOTS].check;
+			while (inflight < COMPUTE_SLOTS && !(checking && hold_checks)) {
 				unsigned slot = (head + inflight) % COMPUTE_SLOTS;
-				Pending p = { g, seq % e->cfg.check_every == 0 || !checked_steady, true, seq, cur_size };
+				bool want = check_due || seq % e->cfg.check_every == 0 || !checked_steady;
+				check_due = want && checking;
+				Pending p = { g, want && !checking, true, seq, cur_size };
 				if (p.check) {
 					checked_steady = true;
 					prepare_check(e, g);
-					held = hold_checks;
+					checking = true;
 				}
 				seq++;
 				if (!compute_submit(&e->comp, slot, g, push, p.check, &vr, err)) {
