@@ -68,6 +68,23 @@ typedef struct Series {
 	ThemeRole role;
 } Series;
 
+/* The y axis of a plot's canvas: top, middle and bottom labels, and the
+ * line under the canvas where the x labels go. */
+static void draw_y_axis(Dash *d, Rect c, const PlotAxis *ay, const char *unit)
+{
+	char a[FMT_SI_LEN], lab[40];
+	double mid = ay->log ? sqrt(ay->min * ay->max) : 0.5 * (ay->min + ay->max);
+	const double yv[3] = { ay->max, mid, ay->min };
+	const int yr[3] = { c.y, c.y + (c.h - 1) / 2, c.y + c.h - 1 };
+	attrset(screen_attr(d->s, ROLE_AXIS));
+	for (int i = 0; i < 3; i++) {
+		snprintf(lab, sizeof lab, "%7s%s", fmt_si(yv[i], a, sizeof a), unit);
+		mvaddnstr(yr[i], 0, lab, LAYOUT_YLABEL_W - 1);
+		mvaddch(yr[i], LAYOUT_YLABEL_W - 1, ACS_VLINE);
+	}
+	mvhline(c.y + c.h, c.x, ACS_HLINE, c.w);
+}
+
 static void draw_plot(Dash *d, Rect frame, const char *title, const char *unit, bool logy,
                       const Series *ser, size_t nser, const double *target, size_t from,
                       double t0, double t1)
@@ -125,17 +142,8 @@ static void draw_plot(Dash *d, Rect frame, const char *title, const char *unit, 
 	plot_canvas_done(&cv);
 
 	/* labels: top, middle, bottom of the y axis; ends of the time axis */
-	char a[FMT_SI_LEN], lab[40];
-	double mid = logy ? sqrt(ay.min * ay.max) : 0.5 * (ay.min + ay.max);
-	const double yv[3] = { ay.max, mid, ay.min };
-	const int yr[3] = { c.y, c.y + (c.h - 1) / 2, c.y + c.h - 1 };
-	attrset(screen_attr(d->s, ROLE_AXIS));
-	for (int i = 0; i < 3; i++) {
-		snprintf(lab, sizeof lab, "%7s%s", fmt_si(yv[i], a, sizeof a), unit);
-		mvaddnstr(yr[i], 0, lab, LAYOUT_YLABEL_W - 1);
-		mvaddch(yr[i], LAYOUT_YLABEL_W - 1, ACS_VLINE);
-	}
-	mvhline(c.y + c.h, c.x, ACS_HLINE, c.w);
+	char lab[40];
+	draw_y_axis(d, c, &ay, unit);
 	snprintf(lab, sizeof lab, "%.1f s", t0);
 	mvaddstr(c.y + c.h, c.x, lab);
 	snprintf(lab, sizeof lab, "%.1f s", ax.max);
@@ -326,16 +334,8 @@ static void draw_size_plot(Dash *d, Rect frame, const char *unit)
 	ThemeRole roles[2] = { ROLE_FLOPS_LINE, ROLE_TARGET_LINE };
 	put_cells(d, &cv, c, roles);
 	plot_canvas_done(&cv);
-	char a[FMT_SI_LEN], lab[40];
-	const double yv[2] = { ay.max, ay.min };
-	const int yr[2] = { c.y, c.y + c.h - 1 };
-	attrset(screen_attr(d->s, ROLE_AXIS));
-	for (int i = 0; i < 2; i++) {
-		snprintf(lab, sizeof lab, "%7s", fmt_si(yv[i], a, sizeof a));
-		mvaddnstr(yr[i], 0, lab, LAYOUT_YLABEL_W - 1);
-		mvaddch(yr[i], LAYOUT_YLABEL_W - 1, ACS_VLINE);
-	}
-	mvhline(c.y + c.h, c.x, ACS_HLINE, c.w);
+	char lab[40];
+	draw_y_axis(d, c, &ay, "");
 	mem_size_str((uint64_t)exp2(ax.min), lab, sizeof lab);
 	mvaddstr(c.y + c.h, c.x, lab);
 	mem_size_str((uint64_t)exp2(ax.max), lab, sizeof lab);
