@@ -36,8 +36,19 @@ DESTDIR ?=
 .PHONY: all deps run test unit integration check-asan check-tsan fuzz bench clean install uninstall
 all: $(B)/flopscope
 
-$(B)/flopscope: $(OBJ)
+# Sanitizer builds keep every dlclosed library mapped (tests/sanitizers/keep_loaded.c).
+SAN_OBJ := $(if $(SAN),$(B)/sanitizers/keep_loaded.o)
+
+$(B)/flopscope: $(OBJ) $(SAN_OBJ)
 	$(CC) $(CFLAGS) -o $@ $^ $(LDFLAGS) $(LDLIBS)
+
+# The planted-leak proof: flopscope that loses blocks of its own (tests/sanitizers/).
+$(B)/flopscope-planted: $(OBJ) $(SAN_OBJ) $(B)/sanitizers/planted_leak.o
+	$(CC) $(CFLAGS) -Wl,--wrap=vkctx_create,--wrap=shaderc_result_release -o $@ $^ $(LDFLAGS) $(LDLIBS)
+
+$(B)/sanitizers/%.o: tests/sanitizers/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -c -o $@ $<
 
 $(B)/src/%.o: src/%.c
 	@mkdir -p $(dir $@)
@@ -89,8 +100,8 @@ SAN_ENV = ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:halt_on_error=1 \
 check-asan: deps
 	$(MAKE) B=build-asan OPT="-O1 -g -fno-omit-frame-pointer" \
 	    SAN="-fsanitize=address,undefined -fno-sanitize-recover=undefined" \
-	    all $(patsubst $(B)/%,build-asan/%,$(UNIT))
-	$(SAN_ENV) B=build-asan tests/run.sh sanitized
+	    all build-asan/flopscope-planted $(patsubst $(B)/%,build-asan/%,$(UNIT))
+	$(SAN_ENV) B=build-asan tests/run.sh asan
 
 check-tsan: deps $(B)/tsan/ring_stress
 	$(MAKE) B=build-tsan OPT="-O1 -g" SAN="-fsanitize=thread" \

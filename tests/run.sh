@@ -2,6 +2,8 @@
 # Runs every test suite and prints one closing line: "N passed, N failed".
 #   tests/run.sh          unit tests, the ring under TSan, integration tests
 #   tests/run.sh tsan     only the ring under ThreadSanitizer
+#   tests/run.sh sanitized  unit and integration tests against $B
+#   tests/run.sh asan     the same, and the planted-leak proof
 # Each suite prints "PASS: name" / "FAIL: name" lines; a suite that exits
 # non-zero without a FAIL line counts as one failure.
 set -u
@@ -32,8 +34,9 @@ case "${1:-all}" in
 tsan)
 	suite build/tsan/ring_stress
 	;;
-sanitized)
+sanitized|asan)
 	# everything but the separate ring stress binary, against $B
+	[ "$1" = asan ] && suite tests/sanitizers/planted_leak.sh
 	for t in "$B"/tests/test_*; do
 		case "$t" in *.o|*.d) continue ;; esac
 		suite "$t"
@@ -49,7 +52,7 @@ all)
 	suite tests/integration.sh
 	;;
 *)
-	echo "usage: tests/run.sh [all|tsan|sanitized]" >&2
+	echo "usage: tests/run.sh [all|tsan|sanitized|asan]" >&2
 	exit 2
 	;;
 esac
