@@ -6,22 +6,47 @@ OPT     ?= -O2 -g
 SAN     ?=
 CFLAGS  += $(OPT) $(SAN) -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -Wall -Wextra -Werror \
            -Wshadow -Wstrict-prototypes -Wmissing-prototypes -pthread -MMD -MP \
-           -Isrc -Iui $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+           $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 # Debian 12's libshaderc.so.1 does not link (undefined glslang symbols): link it statically.
 SHADERC := -lshaderc_combined -lglslang -lMachineIndependent -lOSDependent -lGenericCodeGen \
            -lOGLCompiler -lSPIRV -lSPIRV-Tools-opt -lSPIRV-Tools -lstdc++
 LDLIBS  += $(shell pkg-config --libs $(PKGS) 2>/dev/null) $(SHADERC) -lpthread -lm
 
 B       ?= build
-# Pure modules: no Vulkan, no terminal. Unit tests link only these.
-PURE    := fmt fileio csvread adapt stats ring devsel cli workload memwork report slog slogread compare svg jump peak devinfo telemetry
-ENGINE  := err paths vkctx shader compute engine listing headless offline suite latency
+# The layers (README's layout), each compiled seeing only the headers of the
+# layers below it, so a wrong include does not compile:
+#   core     pure: no Vulkan, terminal, threads or files
+#   session  logs, CSV, SVG, file helpers
+#   gpu      the only code that calls Vulkan or shaderc
+#   engine   the measuring thread, telemetry
+#   app      main, modes, outputs
+#   ui       curses screens (ui/)
+CORE    := fmt adapt stats ring devsel cli workload memwork summary compare jump peak devinfo plot
+SESSION := fileio paths csvread records slog slogread svg
+GPU     := err vkctx shader compute
+ENGINE  := telemetry engine
+APP     := report listing headless offline suite latency main
+INC_core    := -Isrc/core
+INC_session := $(INC_core) -Isrc/session
+INC_gpu     := $(INC_session) -Isrc/gpu
+INC_engine  := $(INC_gpu) -Isrc/engine
+INC_app     := $(INC_engine) -Isrc/app
+INC_ui      := $(INC_app) -Iui
 # ui/: pure pieces (unit-tested) and the curses screens.
-UI_PURE := theme plot layout history
+UI_PURE := theme layout history
 UI      := screen picker dashboard replay ui
-OBJ     := $(addprefix $(B)/src/,$(addsuffix .o,$(PURE) $(ENGINE) main)) \
+OBJ     := $(addprefix $(B)/src/core/,$(addsuffix .o,$(CORE))) \
+           $(addprefix $(B)/src/session/,$(addsuffix .o,$(SESSION))) \
+           $(addprefix $(B)/src/gpu/,$(addsuffix .o,$(GPU))) \
+           $(addprefix $(B)/src/engine/,$(addsuffix .o,$(ENGINE))) \
+           $(addprefix $(B)/src/app/,$(addsuffix .o,$(APP))) \
            $(addprefix $(B)/ui/,$(addsuffix .o,$(UI_PURE) $(UI)))
-PURE_OBJ:= $(addprefix $(B)/src/,$(addsuffix .o,$(PURE))) $(addprefix $(B)/ui/,$(addsuffix .o,$(UI_PURE)))
+# Unit tests link only these: the pure modules, the text outputs (pure
+# formatting) and telemetry (its readers run against a fake sysfs).
+PURE_OBJ:= $(addprefix $(B)/src/core/,$(addsuffix .o,$(CORE))) \
+           $(addprefix $(B)/src/session/,$(addsuffix .o,$(SESSION))) \
+           $(addprefix $(B)/ui/,$(addsuffix .o,$(UI_PURE))) \
+           $(B)/src/app/report.o $(B)/src/engine/telemetry.o
 UNIT    := $(patsubst tests/unit/%.c,$(B)/tests/%,$(wildcard tests/unit/test_*.c))
 
 # Debian packages needed to build, run and test.
@@ -48,28 +73,28 @@ $(B)/flopscope-planted: $(OBJ) $(SAN_OBJ) $(B)/sanitizers/planted_leak.o
 
 $(B)/sanitizers/%.o: tests/sanitizers/%.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -c -o $@ $<
+	$(CC) $(CFLAGS) $(INC_app) -c -o $@ $<
 
 $(B)/src/%.o: src/%.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -c -o $@ $<
+	$(CC) $(CFLAGS) $(INC_$(firstword $(subst /, ,$*))) -c -o $@ $<
 
 $(B)/ui/%.o: ui/%.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -c -o $@ $<
+	$(CC) $(CFLAGS) $(INC_ui) -c -o $@ $<
 
 $(B)/tests/%.o: tests/unit/%.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -Isrc -Itests -c -o $@ $<
+	$(CC) $(CFLAGS) $(INC_session) -Isrc/engine -Isrc/app -Iui -Itests -c -o $@ $<
 
 $(B)/tests/test_%: $(B)/tests/test_%.o $(PURE_OBJ)
 	$(CC) $(CFLAGS) -o $@ $^ $(shell pkg-config --libs libcjson) -lpthread -lm
 
 # The ring under ThreadSanitizer: one producer and one consumer thread.
-$(B)/tsan/ring_stress: tests/unit/ring_stress.c src/ring.c src/ring.h src/sample.h
+$(B)/tsan/ring_stress: tests/unit/ring_stress.c src/core/ring.c src/core/ring.h src/core/sample.h
 	@mkdir -p $(dir $@)
-	$(CC) -std=c11 -D_POSIX_C_SOURCE=200809L -O1 -g -fsanitize=thread -pthread -Isrc \
-	    -o $@ tests/unit/ring_stress.c src/ring.c
+	$(CC) -std=c11 -D_POSIX_C_SOURCE=200809L -O1 -g -fsanitize=thread -pthread -Isrc/core \
+	    -o $@ tests/unit/ring_stress.c src/core/ring.c
 
 deps:
 	@missing=$$(for p in $(DEB_PKGS); do \
@@ -127,15 +152,15 @@ uninstall:
 
 # libFuzzer harnesses (clang), each run for FUZZ_SECONDS from tests/fuzz/corpus.
 FUZZ_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -g -O1 \
-              -fsanitize=fuzzer,address,undefined -Isrc -Iui $(shell pkg-config --cflags libcjson)
+              -fsanitize=fuzzer,address,undefined $(INC_session) -Iui $(shell pkg-config --cflags libcjson)
 FUZZ_LIBS   = $(shell pkg-config --libs libcjson) -lm
-build-fuzz/fuzz_theme: tests/fuzz/fuzz_theme.c ui/theme.c src/fileio.c
+build-fuzz/fuzz_theme: tests/fuzz/fuzz_theme.c ui/theme.c src/session/fileio.c
 	@mkdir -p build-fuzz
 	clang $(FUZZ_CFLAGS) -o $@ $^ $(FUZZ_LIBS)
-build-fuzz/fuzz_log: tests/fuzz/fuzz_log.c src/slogread.c src/fileio.c
+build-fuzz/fuzz_log: tests/fuzz/fuzz_log.c src/session/slogread.c src/session/fileio.c
 	@mkdir -p build-fuzz
 	clang $(FUZZ_CFLAGS) -o $@ $^ $(FUZZ_LIBS)
-build-fuzz/fuzz_csv: tests/fuzz/fuzz_csv.c src/csvread.c src/fileio.c
+build-fuzz/fuzz_csv: tests/fuzz/fuzz_csv.c src/session/csvread.c src/session/fileio.c
 	@mkdir -p build-fuzz
 	clang $(FUZZ_CFLAGS) -o $@ $^ $(FUZZ_LIBS)
 

@@ -49,6 +49,7 @@ all)
 		suite "$t"
 	done
 	suite build/tsan/ring_stress
+	suite tests/layering.sh
 	suite tests/integration.sh
 	;;
 *)

@@ -11,7 +11,7 @@
 #include "jump.h"
 #include "layout.h"
 #include "plot.h"
-#include "report.h"
+#include "summary.h"
 
 #define STATS_NS (250 * 1000 * 1000ull)  /* statistics refreshed 4 times a second */
 #define WINDOW_S 60.0                    /* scrolling window once the session is longer */

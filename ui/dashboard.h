@@ -4,7 +4,7 @@
 #define FLOPSCOPE_DASHBOARD_H
 
 #include "engine.h"
-#include "report.h"
+#include "summary.h"
 #include "screen.h"
 
 typedef enum DashExit {

@@ -6,7 +6,7 @@
 
 #include "listing.h"
 
-static void draw(Screen *s, const VkCtx *ctx, int sel)
+static void draw(Screen *s, const DeviceList *list, int sel)
 {
 	erase();
 	attrset(screen_attr(s, ROLE_HEADER));
@@ -14,8 +14,8 @@ static void draw(Screen *s, const VkCtx *ctx, int sel)
 	mvprintw(0, 1, "flopscope: pick a device and compute queue");
 	attrset(screen_attr(s, ROLE_TEXT));
 	int list_top = 2;
-	for (size_t i = 0; i < ctx->entry_count && list_top + (int)i < LINES / 2; i++) {
-		const DeviceInfo *d = &ctx->entries[i];
+	for (size_t i = 0; i < list->count && list_top + (int)i < LINES / 2; i++) {
+		const DeviceInfo *d = &list->entries[i];
 		char api[32], line[1024];
 		devinfo_version_str(d->api_version, api, sizeof api);
 		snprintf(line, sizeof line, "%3zu: %s (compute queue: %u, type: %s)  %s, Vulkan %s", i + 1,
@@ -35,7 +35,7 @@ static void draw(Screen *s, const VkCtx *ctx, int sel)
 	size_t len = 0;
 	FILE *f = open_memstream(&text, &len);
 	if (f) {
-		listing_details(f, &ctx->entries[sel]);
+		listing_details(f, &list->entries[sel]);
 		fclose(f);
 		int row = y + 1;
 		for (char *line = strtok(text, "\n"); line && row < LINES - 1; line = strtok(NULL, "\n"))
@@ -50,16 +50,16 @@ static void draw(Screen *s, const VkCtx *ctx, int sel)
 	refresh();
 }
 
-int picker_run(Screen *s, const VkCtx *ctx, int initial)
+int picker_run(Screen *s, const DeviceList *list, int initial)
 {
-	int sel = initial >= 0 && (size_t)initial < ctx->entry_count ? initial : 0;
+	int sel = initial >= 0 && (size_t)initial < list->count ? initial : 0;
 	bool dirty = true;
 	timeout(100);
 	for (;;) {
 		if (*s->quit)
 			return -1;
 		if (dirty && !screen_too_small(s))
-			draw(s, ctx, sel);
+			draw(s, list, sel);
 		dirty = false;
 		int ch = getch();
 		if (ch == ERR)
@@ -76,14 +76,14 @@ int picker_run(Screen *s, const VkCtx *ctx, int initial)
 				sel--;
 			break;
 		case KEY_DOWN: case 'j':
-			if ((size_t)sel + 1 < ctx->entry_count)
+			if ((size_t)sel + 1 < list->count)
 				sel++;
 			break;
 		case KEY_HOME: case 'g':
 			sel = 0;
 			break;
 		case KEY_END: case 'G':
-			sel = (int)ctx->entry_count - 1;
+			sel = (int)list->count - 1;
 			break;
 		case '\n': case '\r': case KEY_ENTER:
 			s->message[0] = '\0';
@@ -97,7 +97,7 @@ int picker_run(Screen *s, const VkCtx *ctx, int initial)
 			MEVENT ev;
 			if (getmouse(&ev) == OK) {
 				int row = ev.y - 2;
-				if (row >= 0 && (size_t)row < ctx->entry_count) {
+				if (row >= 0 && (size_t)row < list->count) {
 					if (row == sel && (ev.bstate & (BUTTON1_CLICKED | BUTTON1_DOUBLE_CLICKED)) &&
 					    (ev.bstate & BUTTON1_DOUBLE_CLICKED))
 						return sel;

@@ -3,9 +3,9 @@
 #define FLOPSCOPE_PICKER_H
 
 #include "screen.h"
-#include "vkctx.h"
+#include "devinfo.h"
 
 /* Index of the chosen entry, or -1 when the user quits. */
-int picker_run(Screen *s, const VkCtx *ctx, int initial);
+int picker_run(Screen *s, const DeviceList *list, int initial);
 
 #endif

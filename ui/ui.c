@@ -25,7 +25,7 @@ int ui_run(const VkCtx *ctx, const Options *o, int preselected, volatile sig_ato
 	char log_buf[4096];
 	for (;;) {
 		if (idx < 0)
-			idx = picker_run(&s, ctx, last);
+			idx = picker_run(&s, &(DeviceList){ ctx->entries, ctx->entry_count }, last);
 		if (idx < 0)
 			break;
 		last = idx;

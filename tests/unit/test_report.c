@@ -58,7 +58,7 @@ static void json_row_should_parse_back(void)
 {
 	Sample s = tutorial_row();
 	char buf[512];
-	CHECK(report_json_row(&s, buf, sizeof buf));
+	CHECK(record_sample_json(&s, buf, sizeof buf));
 	cJSON *o = cJSON_Parse(buf);
 	CHECK(o != NULL);
 	if (!o)

@@ -52,7 +52,7 @@ static void make_tree(void)
 
 static void amd_card_should_be_matched_by_pci_address(void)
 {
-	DeviceInfo d = { .vendor_id = 0x1002, .type = VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU, .has_pci = true,
+	DeviceInfo d = { .vendor_id = 0x1002, .type = DEV_DISCRETE_GPU, .has_pci = true,
 	                 .pci_bus = 3 };
 	Telemetry t;
 	CHECK(telemetry_open(&t, &d));
@@ -81,7 +81,7 @@ static void amd_card_should_be_matched_by_pci_address(void)
 
 static void intel_gt_clock_should_be_read(void)
 {
-	DeviceInfo d = { .vendor_id = 0x8086, .type = VK_PHYSICAL_DEVICE_TYPE_INTEGRATED_GPU };
+	DeviceInfo d = { .vendor_id = 0x8086, .type = DEV_INTEGRATED_GPU };
 	Telemetry t;
 	CHECK(telemetry_open(&t, &d));
 	CHECK(t.src.max_mhz == 2400);
@@ -93,7 +93,7 @@ static void intel_gt_clock_should_be_read(void)
 
 static void cpu_clock_and_rapl_power_should_be_read(void)
 {
-	DeviceInfo d = { .vendor_id = 0x10005, .type = VK_PHYSICAL_DEVICE_TYPE_CPU };
+	DeviceInfo d = { .vendor_id = 0x10005, .type = DEV_CPU };
 	Telemetry t;
 	CHECK(telemetry_open(&t, &d));
 	CHECK(t.src.max_mhz == 4000);
@@ -111,7 +111,7 @@ static void cpu_clock_and_rapl_power_should_be_read(void)
 
 static void missing_sources_should_say_na(void)
 {
-	DeviceInfo d = { .vendor_id = 0x13b5, .type = VK_PHYSICAL_DEVICE_TYPE_INTEGRATED_GPU };
+	DeviceInfo d = { .vendor_id = 0x13b5, .type = DEV_INTEGRATED_GPU };
 	Telemetry t;
 	CHECK(!telemetry_open(&t, &d));
 	CHECK(strstr(t.note, "N/A"));
@@ -119,7 +119,7 @@ static void missing_sources_should_say_na(void)
 	telemetry_latest(&t, &r);
 	CHECK(r.valid == 0);
 	telemetry_close(&t);
-	DeviceInfo nv = { .vendor_id = 0x10de, .type = VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU };
+	DeviceInfo nv = { .vendor_id = 0x10de, .type = DEV_DISCRETE_GPU };
 	if (!telemetry_open(&t, &nv)) /* no NVIDIA driver here: NVML absent */
 		CHECK(strstr(t.note, "NVML"));
 	telemetry_close(&t);
@@ -133,7 +133,7 @@ static void peak_should_follow_the_formulas(void)
 	CHECK(p.known);
 	CHECK_NEAR(peak_flops(&p, 1980), 66.90816e12, 1e6);
 	CHECK_NEAR(peak_flops(&p, 345), 132.0 * 128 * 2 * 345e6, 1);
-	DeviceInfo lvp = { .vendor_id = 0x10005, .type = VK_PHYSICAL_DEVICE_TYPE_CPU };
+	DeviceInfo lvp = { .vendor_id = 0x10005, .type = DEV_CPU };
 	snprintf(lvp.name, sizeof lvp.name, "llvmpipe (LLVM 15.0.6, 256 bits)");
 	peak_compute(&lvp, WORKLOAD_FP32, 2, 2600, &p);
 	CHECK(p.known);

@@ -160,8 +160,8 @@ static void log_finish(Engine *e, const char *error)
  * (FLOPSCOPE_SYSFS_ROOT replaces /sys in tests). */
 static void pcie_peak(const DeviceInfo *d, Peak *p)
 {
-	if (d->type == VK_PHYSICAL_DEVICE_TYPE_CPU || !d->has_pci) {
-		snprintf(p->how, sizeof p->how, "unknown: %s", d->type == VK_PHYSICAL_DEVICE_TYPE_CPU
+	if (d->type == DEV_CPU || !d->has_pci) {
+		snprintf(p->how, sizeof p->how, "unknown: %s", d->type == DEV_CPU
 		         ? "a CPU device shares the host's memory" : "no PCI address (VK_EXT_pci_bus_info)");
 		return;
 	}
@@ -263,7 +263,7 @@ int engine_create(Engine *e, const EngineConfig *cfg, char *err)
 	char vec4s[16], unroll[16];
 	uint32_t spec[2];
 	if (e->kind == WL_FMA) {
-		fma_params_for(&e->params, cfg->workload, d->type == VK_PHYSICAL_DEVICE_TYPE_CPU, max_local);
+		fma_params_for(&e->params, cfg->workload, d->type == DEV_CPU, max_local);
 		const char *shape = getenv("FLOPSCOPE_FMA_SHAPE");
 		if (shape && *shape) {
 			char why[256];

@@ -17,7 +17,7 @@
 #include "report.h"
 #include "slogread.h"
 #include "svg.h"
-#include "../ui/plot.h"
+#include "plot.h"
 
 /* Reads a log; warnings go to stderr. Returns false (message printed) when
  * nothing is usable. */
@@ -72,7 +72,7 @@ int offline_replay_table(const Options *o)
 			report_table_row(&d.samples[i], line, sizeof line);
 		else if (o->format == FORMAT_CSV)
 			report_csv_row(&d.samples[i], line, sizeof line);
-		else if (!report_json_row(&d.samples[i], line, sizeof line))
+		else if (!record_sample_json(&d.samples[i], line, sizeof line))
 			continue;
 		printf("%s\n", line);
 	}
@@ -80,7 +80,7 @@ int offline_replay_table(const Options *o)
 	size_t verified;
 	summarise(&d, &r, &verified);
 	if (o->format == FORMAT_JSON)
-		report_summary_json(stdout, &r, 0, verified);
+		record_summary_json(stdout, &r, 0, verified);
 	else
 		report_summary_text(o->format == FORMAT_TABLE ? stdout : stderr, &r, 0, verified, m->target_ms);
 	session_data_done(&d);
@@ -322,7 +322,7 @@ int offline_analyze(const Options *o)
 	char line[256], lv[FMT_SI_LEN];
 	for (size_t i = 0; i < jd.njumps; i++) {
 		if (o->format == FORMAT_JSON) {
-			cJSON *j = report_jump_json(&jd.jumps[i], i);
+			cJSON *j = record_jump_json(&jd.jumps[i], i);
 			char *text = j ? cJSON_PrintUnformatted(j) : NULL;
 			if (text)
 				printf("%s\n", text);

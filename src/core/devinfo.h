@@ -1,32 +1,45 @@
-/* vkctx: the Vulkan instance and the list of (physical device, compute queue
- * family) entries, with the facts the list, the picker and the logs show. */
-#ifndef FLOPSCOPE_VKCTX_H
-#define FLOPSCOPE_VKCTX_H
+/* devinfo: the plain facts about one (physical device, compute queue family)
+ * entry that the list, the picker, the peaks and the logs use. Pure: the GPU
+ * layer (gpu/vkctx.c) fills it from Vulkan; nothing here knows Vulkan. */
+#ifndef FLOPSCOPE_DEVINFO_H
+#define FLOPSCOPE_DEVINFO_H
 
-#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <vulkan/vulkan.h>
 
-#include "err.h"
 #include "workload.h"
+
+/* Sizes as Vulkan's (VK_MAX_PHYSICAL_DEVICE_NAME_SIZE, VK_MAX_DRIVER_NAME_SIZE,
+ * VK_MAX_DRIVER_INFO_SIZE, VK_UUID_SIZE); gpu/vkctx.c asserts they agree. */
+#define DEVINFO_NAME_LEN 256
+#define DEVINFO_DRIVER_LEN 256
+#define DEVINFO_UUID_LEN 16
+
+/* The kind of device, in Vulkan's order (VkPhysicalDeviceType). */
+typedef enum DevType {
+	DEV_OTHER,
+	DEV_INTEGRATED_GPU,
+	DEV_DISCRETE_GPU,
+	DEV_VIRTUAL_GPU,
+	DEV_CPU,
+} DevType;
 
 #define DEVINFO_MAX_HEAPS 16
 
 /* Plain facts about one entry; the screens read this and never call Vulkan. */
 typedef struct DeviceInfo {
-	char name[VK_MAX_PHYSICAL_DEVICE_NAME_SIZE];
+	char name[DEVINFO_NAME_LEN];
 	uint32_t phys_index;        /* index in vkEnumeratePhysicalDevices */
-	uint32_t queue_family;      /* a family with VK_QUEUE_COMPUTE_BIT */
+	uint32_t queue_family;      /* a family with a compute bit */
 	uint32_t queue_count;
 	uint32_t queue_flags;
-	VkPhysicalDeviceType type;
+	DevType type;
 	uint32_t vendor_id, device_id;
 	uint32_t api_version, driver_version;
-	char driver_name[VK_MAX_DRIVER_NAME_SIZE];   /* empty when not reported */
-	char driver_info[VK_MAX_DRIVER_INFO_SIZE];
-	uint8_t uuid[VK_UUID_SIZE];
+	char driver_name[DEVINFO_DRIVER_LEN];   /* empty when not reported */
+	char driver_info[DEVINFO_DRIVER_LEN];
+	uint8_t uuid[DEVINFO_UUID_LEN];
 	uint32_t timestamp_valid_bits;  /* of this queue family; 0 = no timestamps */
 	float timestamp_period;         /* ns per tick */
 	uint32_t subgroup_size;
@@ -50,34 +63,20 @@ typedef struct DeviceInfo {
 	uint32_t pci_domain, pci_bus, pci_device, pci_function;
 } DeviceInfo;
 
-typedef struct VkCtx {
-	VkInstance instance;
-	VkDebugUtilsMessengerEXT messenger;
-	bool validate;
-	_Atomic unsigned validation_messages; /* warnings and errors reported by the layer */
-	uint32_t api_version;                  /* the instance's */
-	DeviceInfo *entries;
-	size_t entry_count;
-} VkCtx;
+/* The list of entries, in the order the device list numbers them. */
+typedef struct DeviceList {
+	const DeviceInfo *entries;
+	size_t count;
+} DeviceList;
 
-/* Creates the instance (with VK_LAYER_KHRONOS_validation when validate) and
- * lists every compute queue family of every device. On failure writes err and
- * returns false; *no_device tells apart "Vulkan works but found no device". */
-bool vkctx_create(VkCtx *c, bool validate, char *err, bool *no_device);
-void vkctx_destroy(VkCtx *c);
-
-/* Physical device of an entry. */
-VkPhysicalDevice vkctx_physical(const VkCtx *c, const DeviceInfo *d, char *err);
-
-/* Pure helpers (devinfo.c). */
-const char *devinfo_type_str(VkPhysicalDeviceType t);
+const char *devinfo_type_str(DevType t);
 /* Preference for the default device: discrete, integrated, virtual, CPU, other. */
-int devinfo_type_rank(VkPhysicalDeviceType t);
-/* "1.3.230" */
+int devinfo_type_rank(DevType t);
+/* "1.3.230" from a Vulkan-encoded version (7.10.12 bits after a 3-bit variant) */
 void devinfo_version_str(uint32_t v, char *out, size_t len);
 /* driverVersion decoded as each vendor encodes it (NVIDIA 10.8.8.6 bits). */
 void devinfo_driver_version_str(const DeviceInfo *d, char *out, size_t len);
-void devinfo_uuid_str(const uint8_t uuid[VK_UUID_SIZE], char *out, size_t len);
+void devinfo_uuid_str(const uint8_t uuid[DEVINFO_UUID_LEN], char *out, size_t len);
 /* The features workload_supported() asks about. */
 WorkloadFeatures devinfo_features(const DeviceInfo *d);
 

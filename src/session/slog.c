@@ -183,7 +183,7 @@ bool slog_write_session(SessionLog *l, const SessionMeta *m)
 bool slog_write_sample(SessionLog *l, const Sample *s)
 {
 	char buf[2048];
-	if (l->failed || !report_json_row(s, buf, sizeof buf))
+	if (l->failed || !record_sample_json(s, buf, sizeof buf))
 		return false;
 	return write_line(l, buf); /* as built: exact numbers */
 }
@@ -200,7 +200,7 @@ bool slog_write_restart(SessionLog *l, double t_ms)
 
 bool slog_write_jump(SessionLog *l, const Jump *j, size_t index)
 {
-	return write_obj(l, report_jump_json(j, index));
+	return write_obj(l, record_jump_json(j, index));
 }
 
 bool slog_write_error(SessionLog *l, const char *message)
@@ -222,7 +222,7 @@ bool slog_write_summary(SessionLog *l, const SummaryResult *r, size_t dropped, u
 	FILE *mem = open_memstream(&text, &len);
 	if (!mem)
 		return false;
-	bool ok = report_summary_json(mem, r, dropped, checks);
+	bool ok = record_summary_json(mem, r, dropped, checks);
 	fclose(mem);
 	if (ok) {
 		text[strcspn(text, "\n")] = '\0';

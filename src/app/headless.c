@@ -68,7 +68,7 @@ int headless_run(Engine *e, const Options *o, volatile sig_atomic_t *quit)
 				report_csv_row(&s, line, sizeof line);
 				break;
 			default:
-				if (!report_json_row(&s, line, sizeof line))
+				if (!record_sample_json(&s, line, sizeof line))
 					snprintf(line, sizeof line, "{\"type\":\"error\",\"what\":\"out of memory\"}");
 				break;
 			}
@@ -98,7 +98,7 @@ int headless_run(Engine *e, const Options *o, volatile sig_atomic_t *quit)
 	uint64_t checks = engine_checks_passed(e);
 	if (out_ok) {
 		if (o->format == FORMAT_JSON)
-			report_summary_json(stdout, &r, dropped, checks);
+			record_summary_json(stdout, &r, dropped, checks);
 		else
 			report_summary_text(o->format == FORMAT_TABLE ? stdout : stderr, &r, dropped, checks,
 			                    o->target_ms);

@@ -1,25 +1,17 @@
-/* report: the headless outputs (the tutorial's table, CSV, JSON Lines) and the
- * closing summary. Formatting is pure: rows are written into buffers. */
-#ifndef FLOPSCOPE_REPORT_H
-#define FLOPSCOPE_REPORT_H
+/* summary: the statistics of a run, accumulated one sample at a time in
+ * bounded memory (thinned evenly past SUMMARY_CAP), and the result read off
+ * them. Pure: every consumer (engine, headless, dashboard, suite, replay)
+ * uses this one. */
+#ifndef FLOPSCOPE_SUMMARY_H
+#define FLOPSCOPE_SUMMARY_H
 
 #include <stdbool.h>
 #include <stddef.h>
-#include <stdio.h>
+#include <stdint.h>
 
-#include "cli.h"
 #include "jump.h"
 #include "sample.h"
 #include "stats.h"
-
-/* Two header lines of the table, each ending in '\n'. */
-extern const char report_table_header[];
-extern const char report_csv_header[];
-
-void report_table_row(const Sample *s, char *buf, size_t len);
-void report_csv_row(const Sample *s, char *buf, size_t len);
-/* One JSON object, no newline; false when out of memory. */
-bool report_json_row(const Sample *s, char *buf, size_t len);
 
 /* Everything the summary needs, accumulated sample by sample. */
 /* The arrays behind the statistics hold at most SUMMARY_CAP values: beyond
@@ -85,14 +77,5 @@ typedef struct SummaryResult {
 void summary_result(const Summary *s, SummaryResult *r);
 
 /* {"type":"jump","index":..,"kind":"step"|"ramp",...} (cJSON object). */
-struct cJSON;
-struct cJSON *report_jump_json(const Jump *j, size_t index);
-
-/* Human summary, several lines. dropped: samples the ring lost. */
-void report_summary_text(FILE *f, const SummaryResult *r, size_t dropped,
-                         uint64_t checks_passed, double target_ms);
-/* {"type":"summary",...} on one line. */
-bool report_summary_json(FILE *f, const SummaryResult *r, size_t dropped,
-                         uint64_t checks_passed);
 
 #endif

@@ -1,4 +1,6 @@
-/* ui: the interactive program: device picker, then the live dashboard. */
+/* ui: the interactive program: device picker, then the live dashboard.
+ * Declared here for main(); implemented by the curses screens in ui/ui.c
+ * (src/ never includes a ui/ header). */
 #ifndef FLOPSCOPE_UI_H
 #define FLOPSCOPE_UI_H
 

@@ -472,7 +472,7 @@ bool telemetry_open(Telemetry *t, const DeviceInfo *d)
 	}
 	if (d->vendor_id == 0x10de)
 		t->active = nvml_open(&t->src, d, t->note, sizeof t->note);
-	else if (d->type == VK_PHYSICAL_DEVICE_TYPE_CPU)
+	else if (d->type == DEV_CPU)
 		t->active = cpu_open(&t->src, t->note, sizeof t->note);
 	else if (d->vendor_id == 0x1002 || d->vendor_id == 0x8086)
 		t->active = gpu_sysfs_open(&t->src, d, t->note, sizeof t->note);

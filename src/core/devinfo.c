@@ -1,34 +1,33 @@
 /* devinfo: formatting the plain facts of a DeviceInfo. Pure. */
 #include <stdio.h>
 
-#include "vkctx.h"
+#include "devinfo.h"
 
-const char *devinfo_type_str(VkPhysicalDeviceType t)
+const char *devinfo_type_str(DevType t)
 {
 	switch (t) {
-	case VK_PHYSICAL_DEVICE_TYPE_INTEGRATED_GPU: return "IntegratedGpu";
-	case VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU: return "DiscreteGpu";
-	case VK_PHYSICAL_DEVICE_TYPE_VIRTUAL_GPU: return "VirtualGpu";
-	case VK_PHYSICAL_DEVICE_TYPE_CPU: return "Cpu";
+	case DEV_INTEGRATED_GPU: return "IntegratedGpu";
+	case DEV_DISCRETE_GPU: return "DiscreteGpu";
+	case DEV_VIRTUAL_GPU: return "VirtualGpu";
+	case DEV_CPU: return "Cpu";
 	default: return "Other";
 	}
 }
 
-int devinfo_type_rank(VkPhysicalDeviceType t)
+int devinfo_type_rank(DevType t)
 {
 	switch (t) {
-	case VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU: return 0;
-	case VK_PHYSICAL_DEVICE_TYPE_INTEGRATED_GPU: return 1;
-	case VK_PHYSICAL_DEVICE_TYPE_VIRTUAL_GPU: return 2;
-	case VK_PHYSICAL_DEVICE_TYPE_CPU: return 3;
+	case DEV_DISCRETE_GPU: return 0;
+	case DEV_INTEGRATED_GPU: return 1;
+	case DEV_VIRTUAL_GPU: return 2;
+	case DEV_CPU: return 3;
 	default: return 4;
 	}
 }
 
 void devinfo_version_str(uint32_t v, char *out, size_t len)
 {
-	snprintf(out, len, "%u.%u.%u", VK_API_VERSION_MAJOR(v), VK_API_VERSION_MINOR(v),
-	         VK_API_VERSION_PATCH(v));
+	snprintf(out, len, "%u.%u.%u", (v >> 22) & 0x7fu, (v >> 12) & 0x3ffu, v & 0xfffu);
 }
 
 void devinfo_driver_version_str(const DeviceInfo *d, char *out, size_t len)
@@ -40,7 +39,7 @@ void devinfo_driver_version_str(const DeviceInfo *d, char *out, size_t len)
 		devinfo_version_str(v, out, len);
 }
 
-void devinfo_uuid_str(const uint8_t u[VK_UUID_SIZE], char *out, size_t len)
+void devinfo_uuid_str(const uint8_t u[DEVINFO_UUID_LEN], char *out, size_t len)
 {
 	snprintf(out, len, "%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x",
 	         u[0], u[1], u[2], u[3], u[4], u[5], u[6], u[7], u[8], u[9], u[10], u[11],

@@ -1,5 +1,21 @@
 #include "vkctx.h"
 
+_Static_assert(DEVINFO_NAME_LEN == VK_MAX_PHYSICAL_DEVICE_NAME_SIZE, "DeviceInfo.name");
+_Static_assert(DEVINFO_DRIVER_LEN == VK_MAX_DRIVER_NAME_SIZE &&
+               DEVINFO_DRIVER_LEN == VK_MAX_DRIVER_INFO_SIZE, "DeviceInfo.driver_*");
+_Static_assert(DEVINFO_UUID_LEN == VK_UUID_SIZE, "DeviceInfo.uuid");
+
+static DevType dev_type(VkPhysicalDeviceType t)
+{
+	switch (t) {
+	case VK_PHYSICAL_DEVICE_TYPE_INTEGRATED_GPU: return DEV_INTEGRATED_GPU;
+	case VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU: return DEV_DISCRETE_GPU;
+	case VK_PHYSICAL_DEVICE_TYPE_VIRTUAL_GPU: return DEV_VIRTUAL_GPU;
+	case VK_PHYSICAL_DEVICE_TYPE_CPU: return DEV_CPU;
+	default: return DEV_OTHER;
+	}
+}
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -144,7 +160,7 @@ static bool add_entries(VkCtx *c, VkPhysicalDevice pd, uint32_t index, char *err
 		d->queue_family = f;
 		d->queue_count = q[f].queueCount;
 		d->queue_flags = q[f].queueFlags;
-		d->type = p->deviceType;
+		d->type = dev_type(p->deviceType);
 		d->vendor_id = p->vendorID;
 		d->device_id = p->deviceID;
 		d->api_version = p->apiVersion;

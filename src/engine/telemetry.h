@@ -13,7 +13,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "vkctx.h"
+#include "devinfo.h"
 
 typedef enum TelField {
 	TEL_SM_MHZ,       /* GPU shader clock, or the CPU clock for CPU devices */

@@ -64,7 +64,7 @@ static int pick_device(const VkCtx *ctx, const Options *o)
 	free(rank);
 	if (idx < 0) {
 		fprintf(stderr, "flopscope: %s\n", err);
-		listing_print(stderr, ctx, false);
+		listing_print(stderr, &(DeviceList){ ctx->entries, ctx->entry_count }, false);
 	}
 	return idx;
 }
@@ -130,7 +130,7 @@ int main(int argc, char **argv)
 	}
 	int status = 0;
 	if (o.list) {
-		listing_print(stdout, &ctx, o.verbose);
+		listing_print(stdout, &(DeviceList){ ctx.entries, ctx.entry_count }, o.verbose);
 		goto out;
 	}
 	if (o.list_workloads) {

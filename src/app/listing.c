@@ -49,14 +49,14 @@ void listing_details(FILE *f, const DeviceInfo *d)
 	        d->float64 ? "yes" : "no", d->int8 ? "yes" : "no");
 }
 
-void listing_print(FILE *f, const VkCtx *c, bool verbose)
+void listing_print(FILE *f, const DeviceList *l, bool verbose)
 {
 	char line[512];
 	fprintf(f, "Compatible devices:\n");
-	for (size_t i = 0; i < c->entry_count; i++) {
-		listing_entry(&c->entries[i], i + 1, line, sizeof line);
+	for (size_t i = 0; i < l->count; i++) {
+		listing_entry(&l->entries[i], i + 1, line, sizeof line);
 		fprintf(f, "%s\n", line);
 		if (verbose)
-			listing_details(f, &c->entries[i]);
+			listing_details(f, &l->entries[i]);
 	}
 }

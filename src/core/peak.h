@@ -12,7 +12,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "vkctx.h"
+#include "devinfo.h"
 #include "workload.h"
 
 #define PEAK_IMPLAUSIBLE 1.05  /* above 105% of the peak: not believed */

@@ -5,11 +5,11 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "vkctx.h"
+#include "devinfo.h"
 
 /* "   N: name (compute queue: F, type: T)" */
 void listing_entry(const DeviceInfo *d, size_t number, char *buf, size_t len);
-void listing_print(FILE *f, const VkCtx *c, bool verbose);
+void listing_print(FILE *f, const DeviceList *l, bool verbose);
 /* The --verbose facts of one entry, indented lines. */
 void listing_details(FILE *f, const DeviceInfo *d);
 

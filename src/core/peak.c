@@ -71,7 +71,7 @@ void peak_compute(const DeviceInfo *d, WorkloadType t, unsigned cpu_cores, doubl
 		p->known = true;
 		return;
 	}
-	if (d->type == VK_PHYSICAL_DEVICE_TYPE_CPU) {
+	if (d->type == DEV_CPU) {
 		/* llvmpipe names its vector width: "llvmpipe (LLVM 15.0.6, 256 bits)" */
 		const char *b = strstr(d->name, " bits)");
 		unsigned bits = 0;

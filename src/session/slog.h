@@ -15,7 +15,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "report.h"
+#include "records.h"
 #include "sample.h"
 
 #define SLOG_FORMAT "flopscope-session"

@@ -1,0 +1,109 @@
+#include "report.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <string.h>
+
+#include "fmt.h"
+#include "memwork.h"
+
+const char report_table_header[] =
+	" Measurement        Number of         Computation     Performance       CPU\n"
+	"  time stamp     local workgroups         time                          time\n";
+
+const char report_csv_header[] =
+	"seq,t_ms,x,y,z,groups,flop,gpu_ns,cpu_ns,flops,gpu_timed,steady,verified,"
+	"sm_mhz,power_w,peak_flops,implausible\n";
+
+static void with_unit(double v, const char *unit, char *out, size_t len)
+{
+	char n[FMT_SI_LEN];
+	fmt_si(v, n, sizeof n);
+	snprintf(out, len, "%s%s", n, unit);
+}
+
+void report_table_row(const Sample *s, char *buf, size_t len)
+{
+	char t[40], f[40], c[40];
+	with_unit(sample_time_s(s), "s", t, sizeof t);
+	with_unit(s->flops, sample_unit(s), f, sizeof f);
+	with_unit((double)s->cpu_ns * 1e-9, "s", c, sizeof c);
+	snprintf(buf, len, "%9.2fms %16" PRIu64 " %20s %18s %13s", s->t_ms, s->groups, t, f, c);
+}
+
+void report_csv_row(const Sample *s, char *buf, size_t len)
+{
+	char mhz[32] = "", pw[32] = "", pk[32] = "";
+	if (s->tel_valid & 1u)
+		snprintf(mhz, sizeof mhz, "%.0f", s->tel[0]);
+	if (s->tel_valid & 4u)
+		snprintf(pw, sizeof pw, "%.1f", s->tel[2]);
+	if (s->peak_flops > 0)
+		snprintf(pk, sizeof pk, "%.6g", s->peak_flops);
+	snprintf(buf, len, "%" PRIu64 ",%.3f,%u,%u,%u,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64
+	         ",%.9g,%d,%d,%d,%s,%s,%s,%d", s->seq, s->t_ms, s->x, s->y, s->z, s->groups, s->flop,
+	         s->gpu_ns, s->cpu_ns, s->flops, !!(s->flags & SAMPLE_GPU_TIMED),
+	         !!(s->flags & SAMPLE_STEADY), !!(s->flags & SAMPLE_VERIFIED), mhz, pw, pk,
+	         !!(s->flags & SAMPLE_IMPLAUSIBLE));
+}
+
+void report_summary_text(FILE *f, const SummaryResult *r, size_t dropped,
+                         uint64_t checks_passed, double target_ms)
+{
+	fprintf(f, "\nSummary: %zu samples, %zu at the %.3g ms target, %zu dropped, "
+	        "%" PRIu64 " result checks passed\n", r->samples, r->steady, target_ms, dropped,
+	        checks_passed);
+	if (r->steady_kept < r->steady)
+		fprintf(f, "  statistics over %zu of them, evenly spread (memory stays fixed)\n", r->steady_kept);
+	if (r->nsizes) {
+		fprintf(f, "  %12s %14s %14s %14s %8s\n", "size", "median", "max", "min", "samples");
+		for (size_t k = 0; k < r->nsizes; k++) {
+			char sz[32], a[FMT_SI_LEN], b[FMT_SI_LEN], c[FMT_SI_LEN];
+			const SizeRow *w = &r->sizes[k];
+			fprintf(f, "  %12s %10s%-4s %10s%-4s %10s%-4s %8zu\n", mem_size_str(w->size, sz, sizeof sz),
+			        fmt_si(w->median, a, sizeof a), r->unit, fmt_si(w->max, b, sizeof b), r->unit,
+			        fmt_si(w->min, c, sizeof c), r->unit, w->n);
+		}
+	}
+	if (r->flops.n && r->nsizes > 1) {
+		fprintf(f, "  (%zu sizes: statistics by size above; none over all of them)\n", r->nsizes);
+	} else if (r->flops.n) {
+		char med[FMT_SI_LEN], max[FMT_SI_LEN], min[FMT_SI_LEN], mean[FMT_SI_LEN], ci[FMT_SI_LEN];
+		fmt_si(r->flops.median, med, sizeof med);
+		fmt_si(r->flops.max, max, sizeof max);
+		fmt_si(r->flops.min, min, sizeof min);
+		fmt_si(r->flops.mean, mean, sizeof mean);
+		fmt_si(r->flops.ci95, ci, sizeof ci);
+		const char *u = r->unit;
+		fprintf(f, "  %s at target: median %s%s, max %s%s, min %s%s\n", u, med, u, max, u, min, u);
+		fprintf(f, "                   mean %s%s +- %s%s (95%% CI), std %.2f%%\n", mean, u, ci, u,
+		        r->flops.mean > 0 ? 100.0 * r->flops.std / r->flops.mean : 0.0);
+	} else {
+		fprintf(f, "  no sample reached the target time: run longer (--duration)\n");
+	}
+	for (size_t i = 0; i < r->njumps; i++) {
+		char line[160];
+		jump_format(&r->jumps[i], r->unit, line, sizeof line);
+		fprintf(f, "  %s", line);
+		if (i < JUMP_MAX && !isnan(r->clk_before[i]) && !isnan(r->clk_after[i]) &&
+		    fabs(r->clk_after[i] / r->clk_before[i] - 1) > 0.03)
+			fprintf(f, "  (clock %.0f -> %.0f MHz)", r->clk_before[i], r->clk_after[i]);
+		fputc('\n', f);
+	}
+	if (!isnan(r->duty))
+		fprintf(f, "  duty cycle: %.2f%% (GPU time / device timeline at the target)\n", 100 * r->duty);
+	if (!isnan(r->pct_peak))
+		fprintf(f, "  %% of theoretical peak (at each sample's clock): median %.1f%%\n", r->pct_peak);
+	if (r->implausible)
+		fprintf(f, "  %zu sample%s above 105%% of the theoretical peak: flagged implausible, "
+		        "left out of the statistics\n", r->implausible, r->implausible == 1 ? "" : "s");
+	if (!isnan(r->plateau_ms)) {
+		char lv[FMT_SI_LEN];
+		fprintf(f, "  time to plateau: %.1f ms (held within 3%% of %s%s)\n", r->plateau_ms,
+		        fmt_si(r->plateau_flops, lv, sizeof lv), r->unit);
+	}
+	if (!isnan(r->ratio_median))
+		fprintf(f, "  GPU/CPU time: median %.4f (GPU timestamps drive the loop)\n", r->ratio_median);
+	else
+		fprintf(f, "  GPU/CPU time: no GPU timestamps on this queue; CPU wall time drives the loop\n");
+}

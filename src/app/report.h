@@ -1,0 +1,25 @@
+/* report: the headless outputs (the tutorial's table, CSV) and the closing
+ * summary in words. Rows are written into buffers; the JSON encodings are
+ * session/records.h, the statistics core/summary.h. */
+#ifndef FLOPSCOPE_REPORT_H
+#define FLOPSCOPE_REPORT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "records.h"
+#include "summary.h"
+
+/* Two header lines of the table, each ending in '\n'. */
+extern const char report_table_header[];
+extern const char report_csv_header[];
+
+void report_table_row(const Sample *s, char *buf, size_t len);
+void report_csv_row(const Sample *s, char *buf, size_t len);
+
+/* Human summary, several lines. dropped: samples the ring lost. */
+void report_summary_text(FILE *f, const SummaryResult *r, size_t dropped,
+                         uint64_t checks_passed, double target_ms);
+
+#endif

@@ -1,0 +1,167 @@
+#include "summary.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+void summary_init(Summary *s)
+{
+	memset(s, 0, sizeof *s);
+	s->stride = s->rstride = 1;
+	jump_init(&s->jumps);
+}
+
+static void push(double **arr, size_t *cap, size_t n, double v, bool *oom)
+{
+	if (n == *cap) {
+		size_t nc = *cap ? *cap * 2 : 1024;
+		double *g = realloc(*arr, nc * sizeof *g);
+		if (!g) {
+			*oom = true;
+			return;
+		}
+		*arr = g;
+		*cap = nc;
+	}
+	(*arr)[n] = v;
+}
+
+void summary_add(Summary *s, const Sample *x)
+{
+	s->samples++;
+	s->unit_flags |= x->flags & (SAMPLE_INTEGER | SAMPLE_BYTES);
+	if (x->flags & SAMPLE_VERIFIED)
+		s->verified++;
+	if (x->flags & SAMPLE_IMPLAUSIBLE) {
+		s->implausible++;
+		return;
+	}
+	if ((x->flags & SAMPLE_STEADY) && (x->flags & SAMPLE_GPU_TIMED) && x->gpu_end_ns) {
+		/* on the device's own clock, from the end of the first steady
+		 * dispatch (its GPU time lies before) to the end of the last */
+		if (s->duty_n++ == 0)
+			s->duty_first_ms = (double)x->gpu_end_ns * 1e-6;
+		else /* per dispatch: a submission of N trials ran N of them */
+			s->duty_gpu_ns += (double)x->gpu_ns * sample_trials(x);
+		s->duty_last_ms = (double)x->gpu_end_ns * 1e-6;
+	}
+	if ((x->flags & SAMPLE_STEADY) && x->size) {
+		/* a transfer sweep: each size on its own; no jumps across sizes */
+		size_t k = 0;
+		while (k < s->nsizes && s->size_of[k] != x->size)
+			k++;
+		if (k == s->nsizes && k < SUMMARY_SIZES) {
+			s->size_of[k] = x->size;
+			s->nsizes++;
+		}
+		if (k < s->nsizes && s->size_n[k] < SUMMARY_SIZE_CAP) {
+			if (!s->size_vals[k] && !(s->size_vals[k] = malloc(SUMMARY_SIZE_CAP * sizeof(double))))
+				s->oom = true;
+			else
+				s->size_vals[k][s->size_n[k]++] = x->flops;
+		}
+	}
+	if (x->flags & SAMPLE_STEADY) {
+		s->steady_total++;
+		if (!x->size)
+			jump_add(&s->jumps, x->t_ms, x->flops);
+		if (s->skip + 1 < s->stride) {
+			s->skip++;
+		} else {
+			s->skip = 0;
+			if (s->steady == SUMMARY_CAP) {
+				double *arr[] = { s->steady_mhz, s->peak, s->steady_flops, s->steady_t };
+				for (size_t a = 0; a < 4; a++)
+					for (size_t i = 0; i < SUMMARY_CAP / 2; i++)
+						arr[a][i] = arr[a][2 * i];
+				s->steady /= 2;
+				s->stride *= 2;
+			}
+			push(&s->steady_mhz, &s->cap_mhz, s->steady, (x->tel_valid & 1u) ? x->tel[0] : NAN, &s->oom);
+			push(&s->peak, &s->cap_peak, s->steady, x->peak_flops > 0 ? x->flops / x->peak_flops : NAN, &s->oom);
+			push(&s->steady_flops, &s->cap_flops, s->steady, x->flops, &s->oom);
+			push(&s->steady_t, &s->cap_t, s->steady, x->t_ms, &s->oom);
+			if (!s->oom)
+				s->steady++;
+		}
+	}
+	if ((x->flags & SAMPLE_GPU_TIMED) && x->cpu_ns > 0) {
+		if (s->rskip + 1 < s->rstride) {
+			s->rskip++;
+		} else {
+			s->rskip = 0;
+			if (s->gpu_timed == SUMMARY_CAP) {
+				for (size_t i = 0; i < SUMMARY_CAP / 2; i++)
+					s->ratio[i] = s->ratio[2 * i];
+				s->gpu_timed /= 2;
+				s->rstride *= 2;
+			}
+			push(&s->ratio, &s->cap_ratio, s->gpu_timed, (double)x->gpu_ns / (double)x->cpu_ns, &s->oom);
+			if (!s->oom)
+				s->gpu_timed++;
+		}
+	}
+}
+
+void summary_done(Summary *s)
+{
+	free(s->steady_flops);
+	free(s->steady_t);
+	free(s->steady_mhz);
+	free(s->peak);
+	free(s->ratio);
+	for (size_t k = 0; k < SUMMARY_SIZES; k++)
+		free(s->size_vals[k]);
+	memset(s, 0, sizeof *s);
+}
+
+void summary_result(const Summary *s, SummaryResult *r)
+{
+	memset(r, 0, sizeof *r);
+	r->duty = NAN;
+	r->samples = s->samples;
+	r->unit = sample_flags_unit(s->unit_flags);
+	r->steady = s->steady_total;
+	r->steady_kept = s->steady;
+	r->gpu_timed = s->gpu_timed;
+	r->verified = s->verified;
+	stats_compute(s->steady_flops, s->steady, &r->flops);
+	r->njumps = s->jumps.njumps;
+	memcpy(r->jumps, s->jumps.jumps, r->njumps * sizeof *r->jumps);
+	r->implausible = s->implausible;
+	for (size_t k = 0; k < s->nsizes; k++) {
+		Stats st;
+		SizeRow *row = &r->sizes[r->nsizes];
+		if (!stats_compute(s->size_vals[k], s->size_n[k], &st))
+			continue;
+		*row = (SizeRow){ s->size_of[k], st.n, st.median, st.max, st.min };
+		r->nsizes++;
+	}
+	double span_ms = s->duty_last_ms - s->duty_first_ms;
+	r->duty = s->duty_n >= 3 && span_ms > 0 ? s->duty_gpu_ns * 1e-6 / span_ms : NAN;
+	Stats ps;
+	r->pct_peak = stats_compute(s->peak, s->steady, &ps) ? 100 * ps.median : NAN;
+	/* clocks around each jump: medians of 5 steady samples either side */
+	for (size_t j = 0; j < r->njumps && j < JUMP_MAX; j++) {
+		double a[5], b[5];
+		size_t na = 0, nb = 0;
+		for (size_t i = 0; i < s->steady; i++) {
+			if (s->steady_t[i] < s->jumps.jumps[j].t_ms)
+				a[na++ % 5] = s->steady_mhz[i];
+			else if (nb < 5)
+				b[nb++] = s->steady_mhz[i];
+		}
+		Stats sa, sb;
+		r->clk_before[j] = stats_compute(a, na < 5 ? na : 5, &sa) ? sa.median : NAN;
+		r->clk_after[j] = stats_compute(b, nb, &sb) ? sb.median : NAN;
+	}
+	r->plateau_ms = jump_time_to_plateau(s->steady_t, s->steady_flops, s->steady, &r->plateau_flops);
+	if (s->nsizes > 1) /* a sweep: levels differ by size, not by power state */
+		r->plateau_ms = r->duty = NAN;
+	r->ratio_median = NAN;
+	if (s->gpu_timed) {
+		Stats st;
+		if (stats_compute(s->ratio, s->gpu_timed, &st))
+			r->ratio_median = st.median;
+	}
+}
