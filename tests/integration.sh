@@ -163,6 +163,19 @@ t_bad_usage_should_exit_2() {
 	done
 }
 
+t_two_modes_should_be_a_usage_error() {
+	for args in "llvm --suite --latency" "--list --suite" "llvm --latency --list-workloads" \
+		"--replay $T/x.jsonl --suite" "--help --version" "--suite --suite"; do
+		# shellcheck disable=SC2086
+		timeout 20 "$FS" $args >"$T/out" 2>"$T/err"
+		rc=$?
+		[ "$rc" = 2 ] || die "$args: exit $rc"
+		grep -Eq '^flopscope: (--[a-z-]+ and --[a-z-]+ are two modes: give one|--suite is given twice)$' "$T/err" ||
+			die "$args: $(cat "$T/err")"
+		[ ! -s "$T/out" ] || die "$args: printed $(head -3 "$T/out")"
+	done
+}
+
 t_broken_shader_should_name_file_and_line() {
 	mkdir -p "$T/sh"
 	sed 's/float s = float(slot)/float s = floatt(slot)/' shaders/fma_fp32.comp >"$T/sh/fma_fp32.comp"
@@ -736,7 +749,9 @@ t_dashboard_device_lost_should_show_it_and_restore_the_terminal() {
 t_dashboard_sigterm_should_restore_the_terminal() {
 	start_ui "$FS" llvm --no-log || return 1
 	wait_for 'FLOPS at the target time' || return 1
-	pkill -TERM -f "^$FS llvm --no-log" || die "no process"
+	# only the flopscope this test started: the child of its tmux pane
+	pid=$(pgrep -P "$(TM display -p -t fs '#{pane_pid}')" -x flopscope) || die "no process"
+	kill -TERM "$pid" || die "cannot signal $pid"
 	wait_exit || return 1
 	[ "$(cat "$T/exit")" = 0 ] || die "exit status $(cat "$T/exit")"
 	[ "$(TM display -p -t fs '#{alternate_on}')" = 0 ] || die "terminal not restored"

@@ -69,6 +69,112 @@ static int pick_device(const VkCtx *ctx, const Options *o)
 	return idx;
 }
 
+static int replay(const Options *o)
+{
+	if (o->headless || !isatty(STDOUT_FILENO) || !isatty(STDIN_FILENO))
+		return offline_replay_table(o);
+	install_signals();
+	int rc = ui_replay(o, &quit_flag);
+	if (rc >= 0)
+		return rc;
+	fprintf(stderr, "flopscope: cannot use this terminal; printing the table instead\n");
+	return offline_replay_table(o);
+}
+
+static int list_workloads(const DeviceInfo *d)
+{
+	printf("Workloads on %s (compute queue: %u):\n", d->name, d->queue_family);
+	for (int w = 0; w < WORKLOAD_TYPE_COUNT; w++) {
+		char why[256];
+		bool ok = workload_supported((WorkloadType)w, devinfo_features(d), why, sizeof why);
+		printf("  %-10s %-5s  %-12s %s\n", workload_info[w].name, workload_info[w].unit,
+		       ok ? "supported" : "unsupported", ok ? workload_info[w].what : why);
+	}
+	return 0;
+}
+
+/* The default mode: the dashboard, or the table when there is no terminal
+ * (idx < 0: the picker chooses). */
+static int measure(const VkCtx *ctx, Options *o, int idx, WorkloadType wl, uint64_t launch)
+{
+	char err[ERR_LEN];
+	install_signals();
+	if (!o->headless) {
+		/* A device named on the command line skips the picker. */
+		o->workload = workload_info[wl].name;
+		int status = ui_run(ctx, o, idx, &quit_flag);
+		if (status >= 0)
+			return status;
+		const char *term = getenv("TERM");
+		fprintf(stderr, "flopscope: cannot use this terminal (TERM=%s); printing the table instead\n",
+		        term && *term ? term : "unset");
+		o->headless = true;
+		if (idx < 0 && (idx = pick_device(ctx, o)) < 0)
+			return 2;
+	}
+
+	char dir[4096], log_buf[4096];
+	shader_dir_resolve(o->shader_dir, dir, sizeof dir);
+	EngineConfig cfg = {
+		.log_path = slog_choose_path(o->no_log, o->log, ctx->entries[idx].name, 1, log_buf, sizeof log_buf),
+		.ctx = ctx,
+		.dev = &ctx->entries[idx],
+		.target_ms = o->target_ms,
+		.duration_s = o->duration_s,
+		.shader_dir = dir,
+		.serial = o->serial,
+		.workload = wl,
+		.trials = o->trials,
+		.size_lo = o->size_lo,
+		.size_hi = o->size_hi,
+		.transfer_queue = o->transfer_queue,
+		.launch_ns = launch,
+		.no_cache = o->no_cache,
+	};
+	Engine e;
+	int rc = engine_create(&e, &cfg, err);
+	if (rc < 0) {
+		fprintf(stderr, "flopscope: %s\n", err);
+		return rc == -2 ? 2 : 1;
+	}
+	int status = headless_run(&e, o, &quit_flag);
+	engine_destroy(&e);
+	return status;
+}
+
+/* The modes that run on a device: the device is picked once, here. */
+static int with_device(const VkCtx *ctx, Options *o, WorkloadType wl, uint64_t launch)
+{
+	if (o->mode == MODE_LIST) {
+		listing_print(stdout, &(DeviceList){ ctx->entries, ctx->entry_count }, o->verbose);
+		return 0;
+	}
+	bool named = o->dev_index || o->dev_word || o->default_device;
+	if (o->mode == MODE_MEASURE && !o->headless && (!isatty(STDOUT_FILENO) || !isatty(STDIN_FILENO)))
+		o->headless = true;
+	int idx = -1;
+	if (o->mode != MODE_MEASURE || named || o->headless) {
+		idx = pick_device(ctx, o);
+		if (idx < 0)
+			return 2;
+	}
+	switch (o->mode) {
+	case MODE_LIST_WORKLOADS:
+		return list_workloads(&ctx->entries[idx]);
+	case MODE_LATENCY:
+		return latency_run(ctx, idx, o);
+	case MODE_SUITE:
+		install_signals();
+		return suite_run(ctx, idx, o, launch, &quit_flag);
+	case MODE_MEASURE:
+		return measure(ctx, o, idx, wl, launch);
+	default:
+		fprintf(stderr, "flopscope: internal error: mode %s reached the device modes\n",
+		        cli_mode_option(o->mode));
+		return 2;
+	}
+}
+
 int main(int argc, char **argv)
 {
 	uint64_t launch = compute_now_ns();
@@ -83,31 +189,29 @@ int main(int argc, char **argv)
 	const char *fv = getenv("FLOPSCOPE_VALIDATE");
 	if (fv && *fv && strcmp(fv, "0"))
 		o.validate = true;
-	if (o.help) {
+	switch (o.mode) {
+	case MODE_HELP:
 		fputs(cli_usage, stdout);
 		return 0;
-	}
-	if (o.version) {
+	case MODE_VERSION:
 		printf("flopscope %s\n", FLOPSCOPE_VERSION);
 		return 0;
-	}
-
 	/* Recorded sessions need no device. */
-	if (o.compare[0])
+	case MODE_COMPARE:
 		return offline_compare(&o);
-	if (o.export_file)
+	case MODE_EXPORT:
 		return offline_export(&o);
-	if (o.analyze)
+	case MODE_ANALYZE:
 		return offline_analyze(&o);
-	if (o.replay && (o.headless || !isatty(STDOUT_FILENO) || !isatty(STDIN_FILENO)))
-		return offline_replay_table(&o);
-	if (o.replay) {
-		install_signals();
-		int rc = ui_replay(&o, &quit_flag);
-		if (rc >= 0)
-			return rc;
-		fprintf(stderr, "flopscope: cannot use this terminal; printing the table instead\n");
-		return offline_replay_table(&o);
+	case MODE_REPLAY:
+		return replay(&o);
+	case MODE_MEASURE:
+	case MODE_LIST:
+	case MODE_LIST_WORKLOADS:
+	case MODE_SUITE:
+	case MODE_LATENCY:
+	case MODE_COUNT:
+		break;
 	}
 
 	int wl = o.workload ? workload_find(o.workload) : WORKLOAD_FP32;
@@ -117,7 +221,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "flopscope: --workload: \"%s\" is not one of %s\n", o.workload, names);
 		return 2;
 	}
-	if ((o.size_lo || o.transfer_queue) && !o.suite && !workload_is_memory((WorkloadType)wl)) {
+	if ((o.size_lo || o.transfer_queue) && o.mode != MODE_SUITE && !workload_is_memory((WorkloadType)wl)) {
 		fprintf(stderr, "flopscope: --size and --transfer-queue go with a memory workload (--workload copy, h2d, ...)\n");
 		return 2;
 	}
@@ -128,97 +232,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "flopscope: %s\n", err);
 		return 1;
 	}
-	int status = 0;
-	if (o.list) {
-		listing_print(stdout, &(DeviceList){ ctx.entries, ctx.entry_count }, o.verbose);
-		goto out;
-	}
-	if (o.list_workloads) {
-		int i = pick_device(&ctx, &o);
-		if (i < 0) {
-			status = 2;
-			goto out;
-		}
-		printf("Workloads on %s (compute queue: %u):\n", ctx.entries[i].name, ctx.entries[i].queue_family);
-		for (int w = 0; w < WORKLOAD_TYPE_COUNT; w++) {
-			char why[256];
-			bool ok = workload_supported((WorkloadType)w, devinfo_features(&ctx.entries[i]), why, sizeof why);
-			printf("  %-10s %-5s  %-12s %s\n", workload_info[w].name, workload_info[w].unit,
-			       ok ? "supported" : "unsupported", ok ? workload_info[w].what : why);
-		}
-		goto out;
-	}
-	if (o.latency) {
-		int i = pick_device(&ctx, &o);
-		status = i < 0 ? 2 : latency_run(&ctx, i, &o);
-		goto out;
-	}
-	if (o.suite) {
-		int i = pick_device(&ctx, &o);
-		if (i < 0) {
-			status = 2;
-			goto out;
-		}
-		install_signals();
-		status = suite_run(&ctx, i, &o, launch, &quit_flag);
-		goto out;
-	}
-	bool named = o.dev_index || o.dev_word || o.default_device;
-	if (!o.headless && (!isatty(STDOUT_FILENO) || !isatty(STDIN_FILENO)))
-		o.headless = true;
-	int idx = -1;
-	if (named || o.headless) {
-		idx = pick_device(&ctx, &o);
-		if (idx < 0) {
-			status = 2;
-			goto out;
-		}
-	}
-	install_signals();
-	if (!o.headless) {
-		/* A device named on the command line skips the picker. */
-		o.workload = workload_info[wl].name;
-		status = ui_run(&ctx, &o, idx, &quit_flag);
-		if (status >= 0)
-			goto out;
-		const char *term = getenv("TERM");
-		fprintf(stderr, "flopscope: cannot use this terminal (TERM=%s); printing the table instead\n",
-		        term && *term ? term : "unset");
-		o.headless = true;
-		if (idx < 0 && (idx = pick_device(&ctx, &o)) < 0) {
-			status = 2;
-			goto out;
-		}
-	}
-
-	char dir[4096], log_buf[4096];
-	shader_dir_resolve(o.shader_dir, dir, sizeof dir);
-	EngineConfig cfg = {
-		.log_path = slog_choose_path(o.no_log, o.log, ctx.entries[idx].name, 1, log_buf, sizeof log_buf),
-		.ctx = &ctx,
-		.dev = &ctx.entries[idx],
-		.target_ms = o.target_ms,
-		.duration_s = o.duration_s,
-		.shader_dir = dir,
-		.serial = o.serial,
-		.workload = (WorkloadType)wl,
-		.trials = o.trials,
-		.size_lo = o.size_lo,
-		.size_hi = o.size_hi,
-		.transfer_queue = o.transfer_queue,
-		.launch_ns = launch,
-		.no_cache = o.no_cache,
-	};
-	Engine e;
-	int rc = engine_create(&e, &cfg, err);
-	if (rc < 0) {
-		fprintf(stderr, "flopscope: %s\n", err);
-		status = rc == -2 ? 2 : 1;
-		goto out;
-	}
-	status = headless_run(&e, &o, &quit_flag);
-	engine_destroy(&e);
-out:;
+	int status = with_device(&ctx, &o, (WorkloadType)wl, launch);
 	vkctx_destroy(&ctx); /* the layer may still report while objects go */
 	unsigned msgs = atomic_load(&ctx.validation_messages);
 	if (o.validate && msgs) {

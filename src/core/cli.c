@@ -122,6 +122,41 @@ static bool all_digits(const char *s)
 	return true;
 }
 
+static const char *const mode_options[MODE_COUNT] = {
+	[MODE_MEASURE] = "",
+	[MODE_HELP] = "--help",
+	[MODE_VERSION] = "--version",
+	[MODE_LIST] = "--list",
+	[MODE_LIST_WORKLOADS] = "--list-workloads",
+	[MODE_SUITE] = "--suite",
+	[MODE_LATENCY] = "--latency",
+	[MODE_REPLAY] = "--replay",
+	[MODE_COMPARE] = "--compare",
+	[MODE_EXPORT] = "--export",
+	[MODE_ANALYZE] = "--analyze",
+};
+
+const char *cli_mode_option(Mode m)
+{
+	return m < MODE_COUNT ? mode_options[m] : "";
+}
+
+/* A mode is chosen once: a second one (or the same twice) is a usage error. */
+static int set_mode(Options *o, Mode m, char *err, size_t errlen)
+{
+	if (o->mode == m) {
+		snprintf(err, errlen, "%s is given twice", mode_options[m]);
+		return -1;
+	}
+	if (o->mode != MODE_MEASURE) {
+		snprintf(err, errlen, "%s and %s are two modes: give one", mode_options[o->mode],
+		         mode_options[m]);
+		return -1;
+	}
+	o->mode = m;
+	return 0;
+}
+
 int cli_parse(int argc, char **argv, Options *o, char *err, size_t errlen)
 {
 	memset(o, 0, sizeof *o);
@@ -189,11 +224,14 @@ int cli_parse(int argc, char **argv, Options *o, char *err, size_t errlen)
 		}
 
 		if (!strcmp(name, "--help") || !strcmp(name, "-h")) {
-			o->help = true;
+			if (set_mode(o, MODE_HELP, err, errlen))
+				return -1;
 		} else if (!strcmp(name, "--version")) {
-			o->version = true;
+			if (set_mode(o, MODE_VERSION, err, errlen))
+				return -1;
 		} else if (!strcmp(name, "--list")) {
-			o->list = true;
+			if (set_mode(o, MODE_LIST, err, errlen))
+				return -1;
 		} else if (!strcmp(name, "--verbose") || !strcmp(name, "-v")) {
 			o->verbose = true;
 		} else if (!strcmp(name, "--headless")) {
@@ -248,23 +286,34 @@ int cli_parse(int argc, char **argv, Options *o, char *err, size_t errlen)
 		} else if (!strcmp(name, "--default-device")) {
 			o->default_device = true;
 		} else if (!strcmp(name, "--latency")) {
-			o->latency = true;
+			if (set_mode(o, MODE_LATENCY, err, errlen))
+				return -1;
 		} else if (!strcmp(name, "--suite")) {
-			o->suite = true;
+			if (set_mode(o, MODE_SUITE, err, errlen))
+				return -1;
 		} else if (!strcmp(name, "--list-workloads")) {
-			o->list_workloads = true;
+			if (set_mode(o, MODE_LIST_WORKLOADS, err, errlen))
+				return -1;
 		} else if (!strcmp(name, "--analyze")) {
+			if (set_mode(o, MODE_ANALYZE, err, errlen))
+				return -1;
 			o->analyze = val;
 		} else if (!strcmp(name, "--replay")) {
+			if (set_mode(o, MODE_REPLAY, err, errlen))
+				return -1;
 			o->replay = val;
 		} else if (!strcmp(name, "--compare")) {
 			if (i + 1 >= argc) {
 				snprintf(err, errlen, "--compare needs two session logs: --compare A B");
 				return -1;
 			}
+			if (set_mode(o, MODE_COMPARE, err, errlen))
+				return -1;
 			o->compare[0] = val;
 			o->compare[1] = argv[++i];
 		} else if (!strcmp(name, "--export")) {
+			if (set_mode(o, MODE_EXPORT, err, errlen))
+				return -1;
 			o->export_file = val;
 		} else if (!strcmp(name, "--csv")) {
 			o->csv = true;
@@ -304,11 +353,6 @@ int cli_parse(int argc, char **argv, Options *o, char *err, size_t errlen)
 			return -1;
 		}
 	}
-	int modes = !!o->replay + !!o->compare[0] + !!o->export_file + o->list + !!o->analyze;
-	if (modes > 1) {
-		snprintf(err, errlen, "--list, --replay, --compare, --export and --analyze exclude each other");
-		return -1;
-	}
 	if (o->export_file && o->csv == !!o->svg) {
 		snprintf(err, errlen, "--export FILE needs one of --csv or --svg OUT.svg");
 		return -1;
@@ -321,7 +365,7 @@ int cli_parse(int argc, char **argv, Options *o, char *err, size_t errlen)
 		snprintf(err, errlen, "--log and --no-log contradict each other");
 		return -1;
 	}
-	if (o->verbose && !o->list) {
+	if (o->verbose && o->mode != MODE_LIST) {
 		snprintf(err, errlen, "--verbose only applies to --list");
 		return -1;
 	}

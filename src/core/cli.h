@@ -12,8 +12,29 @@ typedef enum OutFormat {
 	FORMAT_COUNT
 } OutFormat;
 
+/* What the program does; the parser sets it once, and a second mode is a
+ * usage error (never one silently dropped). */
+typedef enum Mode {
+	MODE_MEASURE,        /* the default: dashboard, or headless output */
+	MODE_HELP,           /* --help */
+	MODE_VERSION,        /* --version */
+	MODE_LIST,           /* --list */
+	MODE_LIST_WORKLOADS, /* --list-workloads */
+	MODE_SUITE,          /* --suite */
+	MODE_LATENCY,        /* --latency */
+	MODE_REPLAY,         /* --replay FILE */
+	MODE_COMPARE,        /* --compare A B */
+	MODE_EXPORT,         /* --export FILE */
+	MODE_ANALYZE,        /* --analyze FILE */
+	MODE_COUNT
+} Mode;
+
+/* The option that selects a mode ("--suite"; "" for MODE_MEASURE). */
+const char *cli_mode_option(Mode m);
+
 typedef struct Options {
-	bool help, version, list, verbose, headless, validate, serial, no_cache;
+	Mode mode;
+	bool verbose, headless, validate, serial, no_cache;
 	OutFormat format;
 	double target_ms;      /* > 0 */
 	double duration_s;     /* 0: until stopped */
@@ -26,9 +47,6 @@ typedef struct Options {
 	unsigned trials;       /* --trials N: dispatches per submission, 1..CLI_MAX_TRIALS */
 	unsigned long long size_lo, size_hi; /* --size SIZE or LO-HI in bytes; 0: default */
 	bool transfer_queue;   /* --transfer-queue */
-	bool list_workloads;
-	bool suite;
-	bool latency;          /* --latency */
 	bool default_device;   /* --default-device: no picker, the best-ranked entry */
 	const char *theme;
 	const char *log;       /* --log PATH */

@@ -21,7 +21,7 @@ static void cli_should_default_to_the_tutorials_settings(void)
 	char err[256];
 	CHECK(parse(&o, err, 1) == 0);
 	CHECK(o.target_ms == 20.0 && o.duration_s == 3.0);
-	CHECK(o.format == FORMAT_TABLE && !o.headless && !o.list);
+	CHECK(o.format == FORMAT_TABLE && !o.headless && o.mode == MODE_MEASURE);
 	CHECK(o.dev_index == 0 && o.dev_word == NULL);
 }
 
@@ -47,7 +47,7 @@ static void cli_should_read_values_in_both_spellings(void)
 	CHECK(parse(&o, err, 2, "--format=json") == 0);
 	CHECK(o.format == FORMAT_JSON);
 	CHECK(parse(&o, err, 3, "--list", "--verbose") == 0);
-	CHECK(o.list && o.verbose);
+	CHECK(o.mode == MODE_LIST && o.verbose);
 	CHECK(parse(&o, err, 3, "--duration", "0") == 0);
 	CHECK(o.duration_s == 0.0);
 	CHECK(parse(&o, err, 3, "--fps", "4") == 0);
@@ -83,6 +83,56 @@ static void cli_should_refuse_bad_input_with_a_reason(void)
 	CHECK(parse(&o, err, 3, "--fps", "21") == -1);
 }
 
+/* Every mode with its arguments, as a user types it. */
+static const char *const mode_args[MODE_COUNT][3] = {
+	[MODE_HELP] = { "--help" },
+	[MODE_VERSION] = { "--version" },
+	[MODE_LIST] = { "--list" },
+	[MODE_LIST_WORKLOADS] = { "--list-workloads" },
+	[MODE_SUITE] = { "--suite" },
+	[MODE_LATENCY] = { "--latency" },
+	[MODE_REPLAY] = { "--replay", "a.jsonl" },
+	[MODE_COMPARE] = { "--compare", "a.jsonl", "b.jsonl" },
+	[MODE_EXPORT] = { "--export", "a.jsonl" },
+	[MODE_ANALYZE] = { "--analyze", "a.jsonl" },
+};
+
+static int parse_modes(Options *o, char *err, int a, int b)
+{
+	char *argv[16] = { "flopscope" };
+	int argc = 1;
+	int which[2] = { a, b };
+	for (int k = 0; k < 2; k++)
+		for (int j = 0; which[k] >= 0 && j < 3 && mode_args[which[k]][j]; j++)
+			argv[argc++] = (char *)mode_args[which[k]][j];
+	return cli_parse(argc, argv, o, err, 256);
+}
+
+static void cli_should_set_each_mode_once_and_refuse_every_pair(void)
+{
+	Options o;
+	char err[256];
+	for (int a = MODE_HELP; a < MODE_COUNT; a++) {
+		CHECK(parse_modes(&o, err, a, -1) == 0 || a == MODE_EXPORT); /* --export needs --csv/--svg */
+		if (a != MODE_EXPORT)
+			CHECK(o.mode == (Mode)a);
+		CHECK(strlen(cli_mode_option((Mode)a)) > 2);
+		for (int b = MODE_HELP; b < MODE_COUNT; b++) {
+			CHECK(parse_modes(&o, err, a, b) == -1);
+			if (a != b) {
+				CHECK(strstr(err, "two modes"));
+				CHECK(strstr(err, cli_mode_option((Mode)a)) && strstr(err, cli_mode_option((Mode)b)));
+			} else {
+				CHECK(strstr(err, "given twice"));
+			}
+		}
+	}
+	CHECK(parse(&o, err, 3, "--suite", "--latency") == -1);
+	CHECK_STR(err, "--suite and --latency are two modes: give one");
+	CHECK(parse(&o, err, 3, "--list", "--suite") == -1);
+	CHECK(parse(&o, err, 1) == 0 && o.mode == MODE_MEASURE);
+}
+
 static void cli_usage_should_name_every_option(void)
 {
 	const char *opts[] = { "--list", "--verbose", "--headless", "--format", "--target-ms",
@@ -98,6 +148,7 @@ int main(void)
 	RUN(cli_should_take_dash_n_and_a_name);
 	RUN(cli_should_read_values_in_both_spellings);
 	RUN(cli_should_refuse_bad_input_with_a_reason);
+	RUN(cli_should_set_each_mode_once_and_refuse_every_pair);
 	RUN(cli_usage_should_name_every_option);
 	return CHECK_DONE();
 }
