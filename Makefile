@@ -20,18 +20,18 @@ B       ?= build
 #   gpu      the only code that calls Vulkan or shaderc
 #   engine   the measuring thread, telemetry
 #   app      main, modes, outputs
-#   ui       curses screens (ui/)
+#   ui       curses screens (ui/): core, session, engine and app headers, never gpu
 CORE    := fmt adapt stats ring devsel cli workload memwork summary compare jump peak devinfo plot
-SESSION := fileio paths csvread records slog slogread svg
+SESSION := clock fileio paths csvread records slog slogread svg
 GPU     := err vkctx shader compute
 ENGINE  := telemetry engine
-APP     := report listing headless offline suite latency main
+APP     := report runcfg listing headless offline suite latency main
 INC_core    := -Isrc/core
 INC_session := $(INC_core) -Isrc/session
 INC_gpu     := $(INC_session) -Isrc/gpu
 INC_engine  := $(INC_gpu) -Isrc/engine
 INC_app     := $(INC_engine) -Isrc/app
-INC_ui      := $(INC_app) -Iui
+INC_ui      := -Isrc/core -Isrc/session -Isrc/engine -Isrc/app -Iui
 # ui/: pure pieces (unit-tested) and the curses screens.
 UI_PURE := theme layout history
 UI      := screen picker dashboard replay ui

@@ -1,4 +1,5 @@
 #include "dashboard.h"
+#include "clock.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -41,13 +42,6 @@ typedef struct Dash {
 	bool whole, help;
 	char last_line[160];
 } Dash;
-
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
 
 static void put_cells(Dash *d, const PlotCanvas *cv, Rect c, const ThemeRole *roles)
 {
@@ -473,7 +467,7 @@ DashExit dashboard_run(Screen *s, DashSource *src, unsigned fps, bool *failed, S
 			if (st == ENGINE_ERROR)
 				*failed = true;
 		}
-		uint64_t now = now_ns();
+		uint64_t now = clock_mono_ns();
 		if (dirty && now - d.stats_ns >= STATS_NS) {
 			summary_result(&d.sum, &d.stats);
 			d.stats_ns = now;
@@ -574,11 +568,11 @@ out:
 
 /* --- the live source: the engine -------------------------------------- */
 
-static bool eng_next(void *c, Sample *out) { return ring_pop(&((Engine *)c)->ring, out); }
+static bool eng_next(void *c, Sample *out) { return engine_next(c, out); }
 static EngineState eng_state(void *c) { return engine_state(c); }
 static double eng_target(void *c) { return engine_target_ms(c); }
 static uint64_t eng_checks(void *c) { return engine_checks_passed(c); }
-static size_t eng_dropped(void *c) { return ring_dropped(&((Engine *)c)->ring); }
+static size_t eng_dropped(void *c) { return engine_dropped(c); }
 static const char *eng_error(void *c) { return engine_state(c) == ENGINE_ERROR ? engine_error(c) : NULL; }
 static const char *eng_log_error(void *c) { return engine_log_error(c); }
 static void eng_pause(void *c, bool p) { engine_set_paused(c, p); }
@@ -593,14 +587,15 @@ static void eng_stop(void *c)
 
 void dash_source_engine(DashSource *src, Engine *e)
 {
-	const DeviceInfo *dev = e->cfg.dev;
+	const RunInfo *in = engine_info(e);
+	const DeviceInfo *dev = in->dev;
 	memset(src, 0, sizeof *src);
 	src->ctx = e;
 	snprintf(src->title, sizeof src->title, "%s (queue %u, %s)", dev->name, dev->queue_family,
 	         devinfo_type_str(dev->type));
-	src->workload = workload_info[e->cfg.workload].name;
-	src->timestamps = e->comp.timestamps;
-	src->log_path = engine_log_path(e);
+	src->workload = workload_info[in->workload].name;
+	src->timestamps = in->timestamps;
+	src->log_path = in->log_path;
 	src->next = eng_next;
 	src->state = eng_state;
 	src->target_ms = eng_target;

@@ -1,102 +1,95 @@
 #include "headless.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
-#include <time.h>
 
 #include "fmt.h"
 #include "report.h"
 
-static void print_preamble(const Engine *e, const Options *o)
+static void print_preamble(const RunInfo *in, const Options *o)
 {
-	const DeviceInfo *d = e->cfg.dev;
+	const DeviceInfo *d = in->dev;
 	if (o->format != FORMAT_TABLE)
 		return;
 	printf("Using device:\n   %s (compute queue: %u, type: %s)\n", d->name, d->queue_family,
 	       devinfo_type_str(d->type));
-	const WorkloadInfo *wl = &workload_info[e->cfg.workload];
+	const WorkloadInfo *wl = &workload_info[in->workload];
 	printf("Workload: %s (%s), %llu %s per invocation, %u invocations per workgroup\n", wl->name, wl->what,
-	       (unsigned long long)e->flop_per_invocation, workload_is_memory(e->cfg.workload) ? "bytes" : !strcmp(wl->unit, "IOPS") ? "integer ops" : "FLOP",
-	       e->params.local_size);
+	       (unsigned long long)in->work_per_invocation,
+	       workload_is_memory(in->workload) ? "bytes" : !strcmp(wl->unit, "IOPS") ? "integer ops" : "FLOP",
+	       in->local_size);
 	printf("Timing: %s; target %.3g ms per dispatch%s\n",
-	       e->comp.timestamps ? "GPU timestamps (CPU wall time alongside)"
-	                          : "CPU wall time (this queue family has no timestamps)",
+	       in->timestamps ? "GPU timestamps (CPU wall time alongside)"
+	                      : "CPU wall time (this queue family has no timestamps)",
 	       o->target_ms, o->duration_s > 0 ? "" : ", until Ctrl-C");
-	if (engine_log_path((Engine *)e))
-		printf("Session log: %s\n", engine_log_path((Engine *)e));
+	if (in->log_path)
+		printf("Session log: %s\n", in->log_path);
 	printf("\n%s", report_table_header);
+}
+
+typedef struct Printer {
+	OutFormat format;
+	bool out_ok;
+	int err_no;     /* errno of the failed write */
+} Printer;
+
+/* One sample on stdout; false (the engine is then stopped) once stdout
+ * cannot be written. */
+static bool print_sample(void *ctx, const Sample *s)
+{
+	Printer *p = ctx;
+	char line[1024];
+	switch (p->format) {
+	case FORMAT_TABLE:
+		report_table_row(s, line, sizeof line);
+		break;
+	case FORMAT_CSV:
+		report_csv_row(s, line, sizeof line);
+		break;
+	default:
+		if (!record_sample_json(s, line, sizeof line))
+			snprintf(line, sizeof line, "{\"type\":\"error\",\"what\":\"out of memory\"}");
+		break;
+	}
+	if (printf("%s\n", line) < 0 || fflush(stdout) != 0) {
+		p->err_no = errno;
+		p->out_ok = false;
+	}
+	return p->out_ok;
 }
 
 int headless_run(Engine *e, const Options *o, volatile sig_atomic_t *quit)
 {
-	char err[ERR_LEN];
-	char line[1024];
+	const RunInfo *in = engine_info(e);
 	int status = 0;
-	bool out_ok = true;
-	Summary sum;
-	summary_init(&sum);
 
-	print_preamble(e, o);
-	if (o->format != FORMAT_TABLE && engine_log_path(e))
-		fprintf(stderr, "flopscope: session log %s\n", engine_log_path(e));
+	print_preamble(in, o);
+	if (o->format != FORMAT_TABLE && in->log_path)
+		fprintf(stderr, "flopscope: session log %s\n", in->log_path);
 	if (o->format == FORMAT_CSV)
 		fputs(report_csv_header, stdout);
 	fflush(stdout);
 
-	if (!engine_start(e, err)) {
-		fprintf(stderr, "flopscope: %s\n", err);
-		summary_done(&sum);
+	Error err;
+	if (!engine_start(e, &err)) {
+		fprintf(stderr, "flopscope: %s\n", err.msg);
 		return 1;
 	}
-	for (;;) {
-		if (*quit)
-			engine_request_stop(e);
-		EngineState st = engine_state(e);
-		bool finished = st == ENGINE_DONE || st == ENGINE_ERROR;
-		Sample s;
-		bool any = false;
-		while (ring_pop(&e->ring, &s)) {
-			any = true;
-			summary_add(&sum, &s);
-			if (!out_ok)
-				continue;
-			switch (o->format) {
-			case FORMAT_TABLE:
-				report_table_row(&s, line, sizeof line);
-				break;
-			case FORMAT_CSV:
-				report_csv_row(&s, line, sizeof line);
-				break;
-			default:
-				if (!record_sample_json(&s, line, sizeof line))
-					snprintf(line, sizeof line, "{\"type\":\"error\",\"what\":\"out of memory\"}");
-				break;
-			}
-			if (printf("%s\n", line) < 0)
-				out_ok = false;
-		}
-		if (any && out_ok && fflush(stdout) != 0)
-			out_ok = false;
-		if (!out_ok && status == 0) {
-			fprintf(stderr, "flopscope: cannot write to standard output: %s; stopping\n",
-			        strerror(errno));
-			engine_request_stop(e);
-			status = 1;
-		}
-		if (finished && !any)
-			break;
-		if (!any) {
-			struct timespec ts = { 0, 2 * 1000 * 1000 };
-			nanosleep(&ts, NULL);
-		}
-	}
+	Printer p = { .format = o->format, .out_ok = true };
+	engine_drain(e, print_sample, &p, quit);
 	engine_join(e);
+	if (!p.out_ok) {
+		fprintf(stderr, "flopscope: cannot write to standard output: %s; stopped\n", strerror(p.err_no));
+		status = 1;
+	}
 
+	/* the engine's own statistics: every sample, as the log has them */
 	SummaryResult r;
-	summary_result(&sum, &r);
-	size_t dropped = ring_dropped(&e->ring);
+	engine_summary(e, &r);
+	size_t dropped = engine_dropped(e);
 	uint64_t checks = engine_checks_passed(e);
-	if (out_ok) {
+	if (p.out_ok) {
 		if (o->format == FORMAT_JSON)
 			record_summary_json(stdout, &r, dropped, checks);
 		else
@@ -104,22 +97,21 @@ int headless_run(Engine *e, const Options *o, volatile sig_atomic_t *quit)
 			                    o->target_ms);
 		fflush(stdout);
 	}
-	if (sum.oom)
+	if (r.oom)
 		fprintf(stderr, "flopscope: out of memory for the summary; statistics cover the first %zu samples\n",
 		        r.steady);
 	FILE *info = o->format == FORMAT_TABLE ? stdout : stderr;
-	if (e->tel.active)
-		fprintf(info, "  telemetry: %s; %.0f us a reading, every 10 ms on its own thread\n", e->tel.note,
-		        telemetry_read_us(&e->tel));
+	if (in->telemetry_active)
+		fprintf(info, "  telemetry: %s; %.0f us a reading, every 10 ms on its own thread\n",
+		        in->telemetry_note, engine_telemetry_read_us(e));
 	else
-		fprintf(info, "  telemetry: %s\n", e->tel.note);
-	fprintf(info, "  theoretical peak: %s\n", e->peak.how);
-	uint64_t first = atomic_load(&e->first_sample_ns);
+		fprintf(info, "  telemetry: %s\n", in->telemetry_note);
+	fprintf(info, "  theoretical peak: %s\n", in->peak_how);
 	fprintf(info, "  start: shader %.1f ms (%s), device and pipeline %.1f ms (pipeline %.1f ms, %s), "
-	        "warm-up %.1f ms; first sample %.1f ms after launch\n", e->start_shader_ms,
-	        e->spirv_cached ? "SPIR-V from the cache" : "compiled by shaderc", e->start_device_ms,
-	        e->comp.pipeline_ms, e->comp.cache_loaded ? "pipeline cache loaded" : "no pipeline cache yet",
-	        e->start_warmup_ms, (double)first * 1e-6);
+	        "warm-up %.1f ms; first sample %.1f ms after launch\n", in->start_shader_ms,
+	        in->spirv_cached ? "SPIR-V from the cache" : "compiled by shaderc", in->start_device_ms,
+	        in->start_pipeline_ms, in->pipeline_cache_loaded ? "pipeline cache loaded" : "no pipeline cache yet",
+	        in->start_warmup_ms, engine_first_sample_ms(e));
 	if (engine_log_error(e)) {
 		/* measured, but the evidence is incomplete */
 		fprintf(stderr, "flopscope: %s\n", engine_log_error(e));
@@ -129,6 +121,5 @@ int headless_run(Engine *e, const Options *o, volatile sig_atomic_t *quit)
 		fprintf(stderr, "flopscope: %s\n", engine_error(e));
 		status = 1;
 	}
-	summary_done(&sum);
 	return status;
 }

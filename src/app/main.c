@@ -8,11 +8,13 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "clock.h"
 #include "devsel.h"
 #include "engine.h"
 #include "headless.h"
 #include "listing.h"
 #include "offline.h"
+#include "runcfg.h"
 #include "shader.h"
 #include "slog.h"
 #include "suite.h"
@@ -97,12 +99,11 @@ static int list_workloads(const DeviceInfo *d)
  * (idx < 0: the picker chooses). */
 static int measure(const VkCtx *ctx, Options *o, int idx, WorkloadType wl, uint64_t launch)
 {
-	char err[ERR_LEN];
 	install_signals();
 	if (!o->headless) {
 		/* A device named on the command line skips the picker. */
 		o->workload = workload_info[wl].name;
-		int status = ui_run(ctx, o, idx, &quit_flag);
+		int status = ui_run(ctx, &(DeviceList){ ctx->entries, ctx->entry_count }, o, idx, &quit_flag);
 		if (status >= 0)
 			return status;
 		const char *term = getenv("TERM");
@@ -113,32 +114,18 @@ static int measure(const VkCtx *ctx, Options *o, int idx, WorkloadType wl, uint6
 			return 2;
 	}
 
-	char dir[4096], log_buf[4096];
-	shader_dir_resolve(o->shader_dir, dir, sizeof dir);
-	EngineConfig cfg = {
-		.log_path = slog_choose_path(o->no_log, o->log, ctx->entries[idx].name, 1, log_buf, sizeof log_buf),
-		.ctx = ctx,
-		.dev = &ctx->entries[idx],
-		.target_ms = o->target_ms,
-		.duration_s = o->duration_s,
-		.shader_dir = dir,
-		.serial = o->serial,
-		.workload = wl,
-		.trials = o->trials,
-		.size_lo = o->size_lo,
-		.size_hi = o->size_hi,
-		.transfer_queue = o->transfer_queue,
-		.launch_ns = launch,
-		.no_cache = o->no_cache,
-	};
-	Engine e;
-	int rc = engine_create(&e, &cfg, err);
-	if (rc < 0) {
-		fprintf(stderr, "flopscope: %s\n", err);
-		return rc == -2 ? 2 : 1;
+	RunPaths paths;
+	EngineConfig cfg;
+	run_config(o, RUN_HEADLESS, ctx, &ctx->entries[idx], wl, 1, launch, &paths, &cfg);
+
+	Error err;
+	Engine *e = engine_create(&cfg, &err);
+	if (!e) {
+		fprintf(stderr, "flopscope: %s\n", err.msg);
+		return err.status;
 	}
-	int status = headless_run(&e, o, &quit_flag);
-	engine_destroy(&e);
+	int status = headless_run(e, o, &quit_flag);
+	engine_destroy(e);
 	return status;
 }
 
@@ -177,7 +164,7 @@ static int with_device(const VkCtx *ctx, Options *o, WorkloadType wl, uint64_t l
 
 int main(int argc, char **argv)
 {
-	uint64_t launch = compute_now_ns();
+	uint64_t launch = clock_mono_ns();
 	setlocale(LC_ALL, "");
 	Options o;
 	char err[ERR_LEN];

@@ -11,6 +11,7 @@
 #include "fmt.h"
 #include "memwork.h"
 #include "report.h"
+#include "runcfg.h"
 #include "shader.h"
 #include "slog.h"
 
@@ -20,66 +21,37 @@
 #define SUITE_TRANSFER_SIZE (64ull << 20)
 
 static int run_one(const VkCtx *ctx, int idx, const Options *o, WorkloadType w, bool tq, unsigned nth,
-                   volatile sig_atomic_t *quit, SummaryResult *r, double *duty_out, char *err)
+                   volatile sig_atomic_t *quit, SummaryResult *r, char *err)
 {
 	uint64_t size = o->size_hi;
 	if (workload_info[w].kind == WL_TRANSFER && !size)
 		size = SUITE_TRANSFER_SIZE;
-	char dir[4096], log_buf[4096];
-	shader_dir_resolve(o->shader_dir, dir, sizeof dir);
-	EngineConfig cfg = {
-		.ctx = ctx,
-		.dev = &ctx->entries[idx],
-		.target_ms = o->target_ms,
-		/* the growth phase is short; the window is what counts */
-		.duration_s = (o->duration_given ? o->duration_s : 2.0) + 0.25,
-		.shader_dir = dir,
-		.serial = o->serial,
-		.no_cache = o->no_cache,
-		.workload = w,
-		.trials = o->trials,
-		.size_lo = size,
-		.size_hi = size,
-		.transfer_queue = tq,
-		.log_path = slog_choose_path(o->no_log, o->log, ctx->entries[idx].name, nth, log_buf, sizeof log_buf),
-	};
-	Engine e;
-	int rc = engine_create(&e, &cfg, err);
-	if (rc < 0)
-		return rc == -2 ? 2 : 1;
-	if (!engine_start(&e, err)) {
-		engine_destroy(&e);
+	RunPaths paths;
+	EngineConfig cfg;
+	run_config(o, RUN_SUITE, ctx, &ctx->entries[idx], w, nth, 0, &paths, &cfg);
+	cfg.size_lo = cfg.size_hi = size;
+	cfg.transfer_queue = tq;
+
+	Error e_err;
+	Engine *e = engine_create(&cfg, &e_err);
+	if (!e) {
+		snprintf(err, ERR_LEN, "%s", e_err.msg);
+		return e_err.status;
+	}
+	if (!engine_start(e, &e_err)) {
+		snprintf(err, ERR_LEN, "%s", e_err.msg);
+		engine_destroy(e);
 		return 1;
 	}
-	Summary sum;
-	summary_init(&sum);
-	for (;;) {
-		if (*quit)
-			engine_request_stop(&e);
-		EngineState st = engine_state(&e);
-		Sample s;
-		bool any = false;
-		while (ring_pop(&e.ring, &s)) {
-			summary_add(&sum, &s);
-			any = true;
-		}
-		if ((st == ENGINE_DONE || st == ENGINE_ERROR) && !any)
-			break;
-		if (!any) {
-			struct timespec ts = { 0, 5 * 1000 * 1000 };
-			nanosleep(&ts, NULL);
-		}
-	}
-	engine_join(&e);
-	summary_result(&sum, r);
-	*duty_out = r->duty;
-	summary_done(&sum);
+	engine_drain(e, NULL, NULL, quit);
+	engine_join(e);
+	engine_summary(e, r);
 	int status = 0;
-	if (engine_state(&e) == ENGINE_ERROR) {
-		snprintf(err, ERR_LEN, "%s", engine_error(&e));
+	if (engine_state(e) == ENGINE_ERROR) {
+		snprintf(err, ERR_LEN, "%s", engine_error(e));
 		status = 1;
 	}
-	engine_destroy(&e);
+	engine_destroy(e);
 	return status;
 }
 
@@ -87,7 +59,7 @@ int suite_run(const VkCtx *ctx, int idx, const Options *o, uint64_t launch_ns, v
 {
 	(void)launch_ns;
 	const DeviceInfo *d = &ctx->entries[idx];
-	double window = o->duration_given ? o->duration_s : 2.0;
+	double window = o->duration_given ? o->duration_s : RUN_SUITE_WINDOW_S;
 	bool json = o->format == FORMAT_JSON;
 	if (!json) {
 		char sz[32];
@@ -117,8 +89,8 @@ int suite_run(const VkCtx *ctx, int idx, const Options *o, uint64_t launch_ns, v
 			continue;
 		}
 		SummaryResult r;
-		double duty;
-		int rc = run_one(ctx, idx, o, (WorkloadType)w, tq, ++nth, quit, &r, &duty, err);
+		int rc = run_one(ctx, idx, o, (WorkloadType)w, tq, ++nth, quit, &r, err);
+		double duty = rc == 0 ? r.duty : NAN;
 		if (rc == 2 && workload_is_memory((WorkloadType)w)) {
 			/* a memory type or heap this device lacks: unsupported, named */
 			if (json) {

@@ -7,12 +7,15 @@
 #include <signal.h>
 
 #include "cli.h"
-#include "vkctx.h"
+#include "devinfo.h"
 
-/* Runs the picker (unless preselected >= 0) and the dashboard until the user
+struct VkCtx;
+
+/* Runs the picker over devs, the entries of ctx (unless preselected >= 0) and the dashboard until the user
  * quits or *quit is set. Returns the exit status, or -1 when the terminal
  * cannot be used (the caller then falls back to headless output). */
-int ui_run(const VkCtx *ctx, const Options *o, int preselected, volatile sig_atomic_t *quit);
+int ui_run(const struct VkCtx *ctx, const DeviceList *devs, const Options *o, int preselected,
+           volatile sig_atomic_t *quit);
 
 /* The dashboard on a recorded session log (--replay FILE). Returns the exit
  * status, or -1 when the terminal cannot be used. */

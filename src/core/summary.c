@@ -129,6 +129,7 @@ void summary_result(const Summary *s, SummaryResult *r)
 	r->njumps = s->jumps.njumps;
 	memcpy(r->jumps, s->jumps.jumps, r->njumps * sizeof *r->jumps);
 	r->implausible = s->implausible;
+	r->oom = s->oom;
 	for (size_t k = 0; k < s->nsizes; k++) {
 		Stats st;
 		SizeRow *row = &r->sizes[r->nsizes];

@@ -72,6 +72,7 @@ typedef struct SummaryResult {
 	size_t implausible;
 	SizeRow sizes[SUMMARY_SIZES]; /* transfers: by copy size, in the order measured */
 	size_t nsizes;
+	bool oom;               /* memory ran out: the statistics cover the samples before */
 } SummaryResult;
 
 void summary_result(const Summary *s, SummaryResult *r);

@@ -1,6 +1,20 @@
 #include "engine.h"
+#include "clock.h"
 
+#include <pthread.h>
+#include <stdatomic.h>
+#include <time.h>
+
+#include "adapt.h"
+#include "compute.h"
+#include "err.h"
+#include "peak.h"
+#include "ring.h"
+#include "shader.h"
+#include "slog.h"
+#include "telemetry.h"
 #include "version.h"
+#include "vkctx.h"
 
 #include <errno.h>
 #include <signal.h>
@@ -9,6 +23,50 @@
 #include <unistd.h>
 #include <string.h>
 
+
+struct Engine {
+	EngineConfig cfg;
+	SampleRing ring;
+	Compute comp;
+	FmaParams params;
+	FmaCheck check;
+	AdaptConfig adapt;
+	uint64_t flop_per_invocation;
+	WorkloadKind kind;
+	DeviceInfo qdev;         /* the device with the queue family the work runs on */
+	uint64_t sizes[MEM_SWEEP_MAX_SIZES]; /* transfers: the sweep (one size with --size) */
+	size_t nsizes;
+	uint64_t chunks;         /* copy: chunks of the buffer */
+	uint64_t chunk_bytes;
+	uint64_t shader_hash;
+	char shader_path[4096];
+
+	pthread_t thread;
+	bool thread_started;
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	bool paused;             /* under mu */
+	_Atomic bool stop;
+	_Atomic unsigned restart;
+	_Atomic int state;
+	_Atomic uint64_t target_ns;   /* changed by engine_set_target_ms */
+	_Atomic uint64_t checks_passed;
+	char error[ERR_LEN];     /* written before state becomes ENGINE_ERROR */
+	VkResult error_vk;
+	Telemetry tel;
+	Peak peak;
+	/* where the start went, ms */
+	double start_shader_ms, start_device_ms, start_warmup_ms;
+	bool spirv_cached;
+	_Atomic uint64_t first_sample_ns; /* after launch; 0 until the first */
+	SessionMeta meta;
+	SessionLog log;          /* written by the engine thread alone */
+	Summary sum;             /* the engine's own, for the log's summary line */
+	_Atomic bool log_failed; /* log.error is set before this */
+	bool sync_ready;         /* mu and cv initialised */
+	bool tel_open;           /* telemetry_open ran */
+	RunInfo info;
+};
 
 /* Before a checked submission of g: the destination regions it reads back. */
 static void prepare_check(Engine *e, GroupCount g)
@@ -182,9 +240,10 @@ static void pcie_peak(const DeviceInfo *d, Peak *p)
 	peak_pcie(speed, width, p);
 }
 
-int engine_create(Engine *e, const EngineConfig *cfg, char *err)
+/* Builds the engine in named steps; any failure returns at once, and
+ * release() takes apart whatever was built. */
+static Status build(Engine *e, const EngineConfig *cfg, char *err)
 {
-	memset(e, 0, sizeof *e);
 	e->cfg = *cfg;
 	if (!e->cfg.check_every)
 		e->cfg.check_every = 25;
@@ -195,8 +254,10 @@ int engine_create(Engine *e, const EngineConfig *cfg, char *err)
 	if (workload_info[cfg->workload].kind == WL_TRANSFER && e->cfg.trials > 1) {
 		snprintf(err, ERR_LEN, "--trials does not apply to transfers: the loop already sizes the "
 		         "number of copies in a submission");
-		return -2;
+		return STATUS_USAGE;
 	}
+	summary_init(&e->sum);
+	atomic_init(&e->log_failed, false);
 	atomic_init(&e->stop, false);
 	atomic_init(&e->restart, 0);
 	atomic_init(&e->state, ENGINE_READY);
@@ -212,18 +273,18 @@ int engine_create(Engine *e, const EngineConfig *cfg, char *err)
 	char unsupported[256];
 	if (!workload_supported(cfg->workload, devinfo_features(d), unsupported, sizeof unsupported)) {
 		snprintf(err, ERR_LEN, "workload %s cannot run on %s: %s", wl->name, d->name, unsupported);
-		return -2;
+		return STATUS_USAGE;
 	}
 	/* the queue the work runs on: the entry's, or its copy engine */
 	e->qdev = *d;
 	if (cfg->transfer_queue) {
 		if (e->kind != WL_TRANSFER) {
 			snprintf(err, ERR_LEN, "--transfer-queue: %s is not a transfer workload (h2d, d2h, d2d ...)", wl->name);
-			return -2;
+			return STATUS_USAGE;
 		}
 		if (d->transfer_family < 0) {
 			snprintf(err, ERR_LEN, "--transfer-queue: %s has no transfer-only queue family", d->name);
-			return -2;
+			return STATUS_USAGE;
 		}
 		e->qdev.queue_family = (uint32_t)d->transfer_family;
 		e->qdev.queue_flags = VK_QUEUE_TRANSFER_BIT;
@@ -235,7 +296,7 @@ int engine_create(Engine *e, const EngineConfig *cfg, char *err)
 		uint64_t cap = compute_mem_limit(cfg->ctx, d, cfg->workload, why, sizeof why);
 		if (!cap) {
 			snprintf(err, ERR_LEN, "workload %s cannot run on %s: %s", wl->name, d->name, why);
-			return -2;
+			return STATUS_USAGE;
 		}
 		uint64_t hi = cfg->size_hi ? cfg->size_hi : cap;
 		if (hi > cap) {
@@ -243,7 +304,7 @@ int engine_create(Engine *e, const EngineConfig *cfg, char *err)
 			snprintf(err, ERR_LEN, "--size %s is above the %s that %s allows for %s (1 GiB at most, a quarter "
 			         "of the heap, within the allocation and buffer limits)", mem_size_str(hi, a, sizeof a),
 			         mem_size_str(cap, b, sizeof b), d->name, wl->name);
-			return -2;
+			return STATUS_USAGE;
 		}
 		if (e->kind == WL_TRANSFER) {
 			uint64_t lo = cfg->size_lo ? cfg->size_lo : MEM_SWEEP_MIN;
@@ -269,7 +330,7 @@ int engine_create(Engine *e, const EngineConfig *cfg, char *err)
 			char why[256];
 			if (!fma_params_parse(shape, &e->params, max_local, why, sizeof why)) {
 				snprintf(err, ERR_LEN, "FLOPSCOPE_FMA_SHAPE: %s", why);
-				return -2;
+				return STATUS_USAGE;
 			}
 		}
 		e->flop_per_invocation = fma_flop_per_invocation(&e->params);
@@ -295,7 +356,7 @@ int engine_create(Engine *e, const EngineConfig *cfg, char *err)
 		if (!mem_bytes) {
 			char a[32];
 			snprintf(err, ERR_LEN, "--size: the copy needs at least %s", mem_size_str(e->chunk_bytes, a, sizeof a));
-			return -2;
+			return STATUS_USAGE;
 		}
 		e->chunks = mem_bytes / e->chunk_bytes;
 		e->flop_per_invocation = 2ull * 16 * spec[1]; /* bytes read + written */
@@ -310,15 +371,15 @@ int engine_create(Engine *e, const EngineConfig *cfg, char *err)
 	Spirv spv = { 0 };
 	char cache_dir[4096], pcache[4300];
 	bool cache = !cfg->no_cache && wl->shader && shader_cache_dir(cache_dir, sizeof cache_dir);
-	uint64_t t0 = compute_now_ns();
+	uint64_t t0 = clock_mono_ns();
 	if (wl->shader) {
 		snprintf(e->shader_path, sizeof e->shader_path, "%s/%s", cfg->shader_dir, wl->shader);
 		int rc = shader_compile_cached(e->shader_path, defs, ndefs, cache ? cache_dir : NULL, &spv,
 		                               &e->spirv_cached, err);
 		if (rc < 0)
-			return -2;
+			return STATUS_USAGE;
 	}
-	e->start_shader_ms = (double)(compute_now_ns() - t0) * 1e-6;
+	e->start_shader_ms = (double)(clock_mono_ns() - t0) * 1e-6;
 	if (cache) {
 		char uuid[40];
 		devinfo_uuid_str(d->uuid, uuid, sizeof uuid);
@@ -356,29 +417,31 @@ int engine_create(Engine *e, const EngineConfig *cfg, char *err)
 		.dst_mem = wl->dst,
 		.mem_bytes = mem_bytes,
 	};
-	t0 = compute_now_ns();
+	t0 = clock_mono_ns();
 	bool ok = compute_create(&e->comp, cfg->ctx, &e->qdev, &s, err);
-	e->start_device_ms = (double)(compute_now_ns() - t0) * 1e-6;
+	e->start_device_ms = (double)(clock_mono_ns() - t0) * 1e-6;
 	if (wl->shader)
 		shader_free(&spv);
 	if (!ok)
-		return -1;
+		return STATUS_FAILED;
 	if (e->kind == WL_TRANSFER)
 		compute_set_copy_size(&e->comp, e->sizes[0]);
 	if (!ring_init(&e->ring, e->cfg.ring_capacity)) {
 		snprintf(err, ERR_LEN, "out of memory for the sample ring");
-		compute_destroy(&e->comp);
-		return -1;
+		return STATUS_FAILED;
 	}
-	if ((errno = pthread_mutex_init(&e->mu, NULL)) || (errno = pthread_cond_init(&e->cv, NULL))) {
-		snprintf(err, ERR_LEN, "pthread mutex/cond init: %s", strerror(errno));
-		ring_done(&e->ring);
-		compute_destroy(&e->comp);
-		return -1;
+	if ((errno = pthread_mutex_init(&e->mu, NULL))) {
+		snprintf(err, ERR_LEN, "pthread_mutex_init: %s", strerror(errno));
+		return STATUS_FAILED;
 	}
-	summary_init(&e->sum);
-	atomic_init(&e->log_failed, false);
+	if ((errno = pthread_cond_init(&e->cv, NULL))) {
+		snprintf(err, ERR_LEN, "pthread_cond_init: %s", strerror(errno));
+		pthread_mutex_destroy(&e->mu);
+		return STATUS_FAILED;
+	}
+	e->sync_ready = true;
 	telemetry_open(&e->tel, d);
+	e->tel_open = true;
 	{
 		/* the stated maximum clock only: a VM's /proc/cpuinfo shows a
 		 * nominal figure below what its cores really run at */
@@ -394,27 +457,84 @@ int engine_create(Engine *e, const EngineConfig *cfg, char *err)
 	}
 	fill_meta(e);
 	if (cfg->log_path) {
-		if (!slog_open(&e->log, cfg->log_path, err, ERR_LEN)) {
-			engine_destroy(e);
-			return -2;
-		}
+		if (!slog_open(&e->log, cfg->log_path, err, ERR_LEN))
+			return STATUS_USAGE;
 		if (!slog_write_session(&e->log, &e->meta)) {
 			snprintf(err, ERR_LEN, "%.1000s", e->log.error);
-			engine_destroy(e);
-			return -2;
+			return STATUS_USAGE;
 		}
 	}
 
 	/* Warm-up: drivers compile the pipeline lazily (lavapipe's JIT takes tens
 	 * of ms at the first dispatch). One checked dispatch of one group, not
 	 * recorded, so the loop's first sample measures the device. */
-	t0 = compute_now_ns();
+	t0 = clock_mono_ns();
 	if (!warm_up(e, err)) {
-		engine_destroy(e);
-		return -1;
+		log_finish(e, err); /* the log says why the run never started */
+		return STATUS_FAILED;
 	}
-	e->start_warmup_ms = (double)(compute_now_ns() - t0) * 1e-6;
-	return 0;
+	e->start_warmup_ms = (double)(clock_mono_ns() - t0) * 1e-6;
+	return STATUS_OK;
+}
+
+static void release(Engine *e)
+{
+	if (e->thread_started) {
+		engine_request_stop(e);
+		engine_join(e);
+	}
+	/* a run that never started still closes its log properly */
+	log_finish(e, NULL);
+	summary_done(&e->sum);
+	if (e->tel_open)
+		telemetry_close(&e->tel);
+	compute_destroy(&e->comp);
+	ring_done(&e->ring);
+	if (e->sync_ready) {
+		pthread_cond_destroy(&e->cv);
+		pthread_mutex_destroy(&e->mu);
+	}
+}
+
+Engine *engine_create(const EngineConfig *cfg, Error *err)
+{
+	memset(err, 0, sizeof *err);
+	Engine *e = calloc(1, sizeof *e);
+	if (!e) {
+		err->status = STATUS_FAILED;
+		snprintf(err->msg, sizeof err->msg, "out of memory for the engine");
+		return NULL;
+	}
+	Status st = build(e, cfg, err->msg);
+	if (st != STATUS_OK) {
+		err->status = st;
+		release(e);
+		free(e);
+		return NULL;
+	}
+	e->info = (RunInfo){
+		.dev = cfg->dev,
+		.workload = cfg->workload,
+		.work_per_invocation = e->flop_per_invocation,
+		.local_size = e->params.local_size,
+		.timestamps = e->comp.timestamps,
+		.log_path = cfg->log_path ? e->log.path : NULL,
+		.peak_how = e->peak.how,
+		.telemetry_active = e->tel.active,
+		.telemetry_note = e->tel.note,
+		.start_shader_ms = e->start_shader_ms,
+		.start_device_ms = e->start_device_ms,
+		.start_pipeline_ms = e->comp.pipeline_ms,
+		.start_warmup_ms = e->start_warmup_ms,
+		.spirv_cached = e->spirv_cached,
+		.pipeline_cache_loaded = e->comp.cache_loaded,
+	};
+	return e;
+}
+
+const RunInfo *engine_info(const Engine *e)
+{
+	return &e->info;
 }
 
 static void fail(Engine *e, VkResult vr, const char *fmt, const char *detail)
@@ -451,7 +571,7 @@ static bool emit(Engine *e, const Pending *p, const DispatchTiming *t, bool pipe
 	}
 	Sample s = {
 		.seq = p->seq,
-		.t_ms = (double)(compute_now_ns() - start) * 1e-6,
+		.t_ms = (double)(clock_mono_ns() - start) * 1e-6,
 		.x = p->g.x, .y = p->g.y, .z = p->g.z,
 		.groups = groups,
 		.flop = work,
@@ -481,7 +601,7 @@ static bool emit(Engine *e, const Pending *p, const DispatchTiming *t, bool pipe
 		s.flags |= SAMPLE_IMPLAUSIBLE;
 	ring_push(&e->ring, &s);
 	if (!atomic_load_explicit(&e->first_sample_ns, memory_order_relaxed) && e->cfg.launch_ns)
-		atomic_store(&e->first_sample_ns, compute_now_ns() - e->cfg.launch_ns);
+		atomic_store(&e->first_sample_ns, clock_mono_ns() - e->cfg.launch_ns);
 	size_t nj = e->sum.jumps.njumps;
 	Jump last = nj ? e->sum.jumps.jumps[nj - 1] : (Jump){ 0 };
 	summary_add(&e->sum, &s);
@@ -510,7 +630,7 @@ static void *engine_main(void *arg)
 	AdaptRule rule = ADAPT_GROW;
 	bool checked_steady = false;
 	unsigned seen_restart = atomic_load(&e->restart);
-	uint64_t seq = 0, start = compute_now_ns(), last_done = 0;
+	uint64_t seq = 0, start = clock_mono_ns(), last_done = 0;
 	Pending pend[COMPUTE_SLOTS];
 	unsigned inflight = 0, head = 0;
 	DispatchTiming t;
@@ -541,7 +661,7 @@ static void *engine_main(void *arg)
 			fail(e, vr, "%s", err);                                          \
 			return NULL;                                                     \
 		}                                                                        \
-		uint64_t now_ = compute_now_ns();                                        \
+		uint64_t now_ = clock_mono_ns();                                        \
 		t.cpu_ns = now_ - last_done; /* the interval between completions */     \
 		last_done = now_;                                                        \
 		head = (head + 1) % COMPUTE_SLOTS;                                       \
@@ -577,7 +697,7 @@ static void *engine_main(void *arg)
 			break;
 
 		/* a sweep: the next size once this one had its steady window */
-		if (sweep && size_steady >= 3 && compute_now_ns() - size_since >= (uint64_t)(window_s * 1e9)) {
+		if (sweep && size_steady >= 3 && clock_mono_ns() - size_since >= (uint64_t)(window_s * 1e9)) {
 			while (inflight)
 				COMPLETE_ONE();
 			if (++size_i == e->nsizes)
@@ -604,10 +724,10 @@ static void *engine_main(void *arg)
 			if (e->kind == WL_TRANSFER)
 				compute_set_copy_size(&e->comp, cur_size);
 			if (e->log.f)
-				log_step(e, slog_write_restart(&e->log, (double)(compute_now_ns() - start) * 1e-6));
+				log_step(e, slog_write_restart(&e->log, (double)(clock_mono_ns() - start) * 1e-6));
 			summary_done(&e->sum);
 			summary_init(&e->sum);
-			start = compute_now_ns();
+			start = clock_mono_ns();
 			atomic_store(&e->state, ENGINE_GROWING);
 		}
 
@@ -626,7 +746,7 @@ static void *engine_main(void *arg)
 				fail(e, vr, "%s", err);
 				return NULL;
 			}
-			last_done = compute_now_ns();
+			last_done = clock_mono_ns();
 			if (p.check && steady)
 				checked_steady = true;
 			if (!emit(e, &p, &t, false, start, err))
@@ -661,7 +781,7 @@ static void *engine_main(void *arg)
 		}
 		if (rule == ADAPT_RESCALE && atomic_load(&e->state) == ENGINE_GROWING)
 			atomic_store(&e->state, ENGINE_STEADY);
-		if (duration_ns && !sweep && compute_now_ns() - start >= duration_ns)
+		if (duration_ns && !sweep && clock_mono_ns() - start >= duration_ns)
 			break;
 	}
 	/* what is still in flight was measured: record it */
@@ -673,7 +793,7 @@ static void *engine_main(void *arg)
 	return NULL;
 }
 
-bool engine_start(Engine *e, char *err)
+bool engine_start(Engine *e, Error *err)
 {
 	/* telemetry first: clocks are known from the first dispatch */
 	telemetry_start(&e->tel, 10);
@@ -684,7 +804,9 @@ bool engine_start(Engine *e, char *err)
 	int rc = pthread_create(&e->thread, NULL, engine_main, e);
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	if (rc) {
-		snprintf(err, ERR_LEN, "cannot start the engine thread: %s", strerror(rc));
+		err->status = STATUS_FAILED;
+		err->vk = 0;
+		snprintf(err->msg, sizeof err->msg, "cannot start the engine thread: %s", strerror(rc));
 		return false;
 	}
 	e->thread_started = true;
@@ -735,11 +857,6 @@ const char *engine_state_str(EngineState s)
 	return (unsigned)s < ENGINE_STATE_COUNT ? names[s] : "?";
 }
 
-const char *engine_log_path(Engine *e)
-{
-	return e->cfg.log_path ? e->log.path : NULL;
-}
-
 const char *engine_log_error(Engine *e)
 {
 	return atomic_load_explicit(&e->log_failed, memory_order_acquire) ? e->log.error : NULL;
@@ -765,14 +882,60 @@ void engine_join(Engine *e)
 
 void engine_destroy(Engine *e)
 {
-	engine_request_stop(e);
-	engine_join(e);
-	/* a run that never started still closes its log properly */
-	log_finish(e, NULL);
-	summary_done(&e->sum);
-	telemetry_close(&e->tel);
-	compute_destroy(&e->comp);
-	ring_done(&e->ring);
-	pthread_cond_destroy(&e->cv);
-	pthread_mutex_destroy(&e->mu);
+	if (!e)
+		return;
+	release(e);
+	free(e);
+}
+
+bool engine_next(Engine *e, Sample *out)
+{
+	return ring_pop(&e->ring, out);
+}
+
+size_t engine_dropped(Engine *e)
+{
+	return ring_dropped(&e->ring);
+}
+
+double engine_telemetry_read_us(Engine *e)
+{
+	return telemetry_read_us(&e->tel);
+}
+
+double engine_first_sample_ms(Engine *e)
+{
+	return (double)atomic_load(&e->first_sample_ns) * 1e-6;
+}
+
+void engine_summary(Engine *e, SummaryResult *out)
+{
+	summary_result(&e->sum, out);
+}
+
+void engine_drain(Engine *e, bool (*on_sample)(void *ctx, const Sample *s), void *ctx,
+                  volatile sig_atomic_t *quit)
+{
+	bool taking = on_sample != NULL;
+	for (;;) {
+		if (quit && *quit)
+			engine_request_stop(e);
+		EngineState st = engine_state(e);
+		bool finished = st == ENGINE_DONE || st == ENGINE_ERROR;
+		Sample s;
+		bool any = false;
+		while (ring_pop(&e->ring, &s)) {
+			any = true;
+			if (taking && !on_sample(ctx, &s)) {
+				taking = false;
+				engine_request_stop(e);
+			}
+		}
+		if (finished && !any)
+			break;
+		if (!any) {
+			struct timespec ts = { 0, 2 * 1000 * 1000 };
+			nanosleep(&ts, NULL);
+		}
+	}
 }

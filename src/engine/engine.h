@@ -1,25 +1,23 @@
 /* engine: the measuring thread. It owns the device, runs the adaptive loop and
  * hands every sample to one consumer through a lock-free ring; it never waits
  * for the consumer. Requests (stop, pause, restart) are honoured between two
- * dispatches. */
+ * dispatches. The Engine is opaque: a consumer reads the plain RunInfo, the
+ * next Sample and the engine's own summary, and never a Vulkan type. */
 #ifndef FLOPSCOPE_ENGINE_H
 #define FLOPSCOPE_ENGINE_H
 
-#include <pthread.h>
-#include <stdatomic.h>
+#include <signal.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
-#include "adapt.h"
-#include "compute.h"
-#include "err.h"
-#include "ring.h"
-#include "shader.h"
-#include "peak.h"
-#include "slog.h"
-#include "telemetry.h"
-#include "vkctx.h"
+#include "devinfo.h"
+#include "error.h"
+#include "sample.h"
+#include "summary.h"
 #include "workload.h"
+
+struct VkCtx; /* gpu/vkctx.h: the instance the device list came from */
 
 typedef enum EngineState {
 	ENGINE_READY,    /* created, thread not started */
@@ -32,7 +30,7 @@ typedef enum EngineState {
 } EngineState;
 
 typedef struct EngineConfig {
-	const VkCtx *ctx;
+	const struct VkCtx *ctx;
 	const DeviceInfo *dev;
 	double target_ms;
 	double duration_s;      /* 0: until stopped */
@@ -41,7 +39,7 @@ typedef struct EngineConfig {
 	size_t ring_capacity;
 	const char *log_path;   /* session log to write; NULL: none */
 	bool serial;            /* --serial: idle queue, submit, wait, for every dispatch */
-	uint64_t launch_ns;     /* when the program started (compute_now_ns), 0 unknown */
+	uint64_t launch_ns;     /* when the program started (clock_mono_ns), 0 unknown */
 	bool no_cache;          /* no SPIR-V or pipeline cache */
 	WorkloadType workload;  /* fp32 (default), fp64, int32 */
 	uint32_t trials;        /* --trials: dispatches per submission; 0: 1 */
@@ -50,53 +48,37 @@ typedef struct EngineConfig {
 	bool transfer_queue;    /* run transfers on the device's transfer-only family */
 } EngineConfig;
 
-typedef struct Engine {
-	EngineConfig cfg;
-	SampleRing ring;
-	Compute comp;
-	FmaParams params;
-	FmaCheck check;
-	AdaptConfig adapt;
-	uint64_t flop_per_invocation;
-	WorkloadKind kind;
-	DeviceInfo qdev;         /* the device with the queue family the work runs on */
-	uint64_t sizes[MEM_SWEEP_MAX_SIZES]; /* transfers: the sweep (one size with --size) */
-	size_t nsizes;
-	uint64_t chunks;         /* copy: chunks of the buffer */
-	uint64_t chunk_bytes;
-	uint64_t shader_hash;
-	char shader_path[4096];
-
-	pthread_t thread;
-	bool thread_started;
-	pthread_mutex_t mu;
-	pthread_cond_t cv;
-	bool paused;             /* under mu */
-	_Atomic bool stop;
-	_Atomic unsigned restart;
-	_Atomic int state;
-	_Atomic uint64_t target_ns;   /* changed by engine_set_target_ms */
-	_Atomic uint64_t checks_passed;
-	char error[ERR_LEN];     /* written before state becomes ENGINE_ERROR */
-	VkResult error_vk;
-	Telemetry tel;
-	Peak peak;
+/* What a run is, fixed once it is created: plain facts for the screens. */
+typedef struct RunInfo {
+	const DeviceInfo *dev;        /* the entry (the config's) */
+	WorkloadType workload;
+	uint64_t work_per_invocation; /* FLOP, integer ops or bytes (workload_info's unit) */
+	uint32_t local_size;          /* invocations per workgroup */
+	bool timestamps;              /* GPU timestamps time the dispatches */
+	const char *log_path;         /* the session log, NULL without one */
+	const char *peak_how;         /* the theoretical peak's formula, or why unknown */
+	bool telemetry_active;
+	const char *telemetry_note;   /* which source, or why none */
 	/* where the start went, ms */
-	double start_shader_ms, start_device_ms, start_warmup_ms;
-	bool spirv_cached;
-	_Atomic uint64_t first_sample_ns; /* after launch; 0 until the first */
-	SessionMeta meta;
-	SessionLog log;          /* written by the engine thread alone */
-	Summary sum;             /* the engine's own, for the log's summary line */
-	_Atomic bool log_failed; /* log.error is set before this */
-} Engine;
+	double start_shader_ms, start_device_ms, start_pipeline_ms, start_warmup_ms;
+	bool spirv_cached, pipeline_cache_loaded;
+} RunInfo;
+
+typedef struct Engine Engine;
 
 /* Compiles the shader and builds the device and pipeline, in the caller's
  * thread, so a bad shader or device is reported before anything runs.
- * Returns 0; -2 for bad input (shader that does not compile, missing file);
- * -1 for a runtime failure. */
-int engine_create(Engine *e, const EngineConfig *cfg, char *err);
-bool engine_start(Engine *e, char *err);
+ * NULL on failure: err says why, with STATUS_USAGE for bad input (a shader
+ * that does not compile, a missing file, an unwritable log) and
+ * STATUS_FAILED for a runtime failure. */
+Engine *engine_create(const EngineConfig *cfg, Error *err);
+const RunInfo *engine_info(const Engine *e);
+bool engine_start(Engine *e, Error *err);
+/* The next sample, without waiting; false when none is ready. */
+bool engine_next(Engine *e, Sample *out);
+/* Samples the consumer was too slow to take (they are in the log and the
+ * engine's summary all the same). */
+size_t engine_dropped(Engine *e);
 void engine_request_stop(Engine *e);
 void engine_set_paused(Engine *e, bool paused);
 void engine_request_restart(Engine *e);
@@ -108,12 +90,24 @@ const char *engine_state_str(EngineState s);
 /* Meaningful once engine_state() returned ENGINE_ERROR. */
 const char *engine_error(Engine *e);
 uint64_t engine_checks_passed(Engine *e);
-/* The session log's path, or NULL without one. */
-const char *engine_log_path(Engine *e);
 /* NULL while the log is written fine; else why it stopped. */
 const char *engine_log_error(Engine *e);
+/* Mean cost of one telemetry reading, microseconds. */
+double engine_telemetry_read_us(Engine *e);
+/* The first sample's time after launch, ms; 0 before it (or launch unknown). */
+double engine_first_sample_ms(Engine *e);
+/* The engine's own statistics of every sample of the run (since the last
+ * restart), what the session log's summary line says. After engine_join. */
+void engine_summary(Engine *e, SummaryResult *out);
 /* Waits for the thread to end (after a stop request, error or duration). */
 void engine_join(Engine *e);
 void engine_destroy(Engine *e);
+
+/* Takes every sample ready, passing each to on_sample (NULL: none) until it
+ * returns false; waits a little when none is ready; returns once the engine
+ * is done or failed and every sample has been taken, or when *quit is set
+ * (after asking the engine to stop). */
+void engine_drain(Engine *e, bool (*on_sample)(void *ctx, const Sample *s), void *ctx,
+                  volatile sig_atomic_t *quit);
 
 #endif

@@ -1,4 +1,5 @@
 #include "telemetry.h"
+#include "clock.h"
 
 #include <dirent.h>
 #include <dlfcn.h>
@@ -7,13 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
 
 /* --- NVIDIA: NVML, loaded with dlopen --------------------------------- */
 
@@ -382,7 +376,7 @@ static bool cpu_read(TelSource *s, TelReading *r)
 		r->valid |= 1u << TEL_SM_MHZ;
 	}
 	double uj;
-	uint64_t t = now_ns();
+	uint64_t t = clock_mono_ns();
 	if (c->rapl[0] && read_num(c->rapl, &uj)) {
 		if (c->last_ns && t > c->last_ns) {
 			double d = uj - c->last_uj;
@@ -444,9 +438,9 @@ static void *tel_main(void *arg)
 	Telemetry *t = arg;
 	while (!atomic_load(&t->stop)) {
 		TelReading r;
-		uint64_t t0 = now_ns();
+		uint64_t t0 = clock_mono_ns();
 		bool ok = t->src.read(&t->src, &r);
-		atomic_fetch_add(&t->read_ns, now_ns() - t0);
+		atomic_fetch_add(&t->read_ns, clock_mono_ns() - t0);
 		atomic_fetch_add(&t->reads, 1);
 		if (ok) {
 			pthread_mutex_lock(&t->mu);

@@ -1,4 +1,5 @@
 #include "compute.h"
+#include "clock.h"
 
 #include <stdlib.h>
 
@@ -6,13 +7,6 @@
 
 #include <string.h>
 #include <time.h>
-
-uint64_t compute_now_ns(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
 
 static int find_memory(VkPhysicalDevice pd, uint32_t bits, VkMemoryPropertyFlags want,
                        VkMemoryPropertyFlags need)
@@ -478,9 +472,9 @@ bool compute_create(Compute *c, const VkCtx *ctx, const DeviceInfo *d,
 		cache = VK_NULL_HANDLE;
 	c->cache_loaded = cache && cdata;
 	free(cdata);
-	uint64_t p0 = compute_now_ns();
+	uint64_t p0 = clock_mono_ns();
 	VkResult pr = vkCreateComputePipelines(c->dev, cache, 1, &cpi, NULL, &c->pipeline);
-	c->pipeline_ms = (double)(compute_now_ns() - p0) * 1e-6;
+	c->pipeline_ms = (double)(clock_mono_ns() - p0) * 1e-6;
 	if (cache) {
 		size_t n = 0;
 		void *out = NULL;
@@ -854,11 +848,11 @@ bool compute_dispatch(Compute *c, GroupCount g, const void *push, bool readback,
 		return false;
 	/* Gridwise's CPU timing: idle queue, clock, submit, wait, clock. */
 	VK_TRY(vkQueueWaitIdle(c->queue));
-	uint64_t t0 = compute_now_ns();
+	uint64_t t0 = clock_mono_ns();
 	if (!submit(c, 0, err, vr))
 		return false;
 	bool ok = finish(c, 0, readback, false, t, err, vr);
-	t->cpu_ns = compute_now_ns() - t0;
+	t->cpu_ns = clock_mono_ns() - t0;
 	return ok;
 fail:
 	*vr = vk_last;

@@ -141,7 +141,5 @@ const uint32_t *compute_marks(const Compute *c);
 /* "2 (DEVICE_LOCAL)" style description of src and dst memory types. */
 void compute_mem_desc(const Compute *c, char *out, size_t len);
 
-/* Monotonic clock in nanoseconds. */
-uint64_t compute_now_ns(void);
 
 #endif

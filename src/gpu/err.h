@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <vulkan/vulkan.h>
 
-#define ERR_LEN 1024
+#include "error.h"
 
 const char *vk_result_str(VkResult r);
 

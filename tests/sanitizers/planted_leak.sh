@@ -29,10 +29,10 @@ rc=$?
 grep -q 'ERROR: LeakSanitizer: detected memory leaks' "$T/err" || ok=0
 grep -q 'Direct leak of 128 byte(s) in 1 object(s)' "$T/err" || ok=0
 grep -Eq 'in __wrap_vkctx_create .*planted_leak\.c' "$T/err" || ok=0
-grep -Eq 'in main .*src/main\.c' "$T/err" || ok=0
+grep -Eq 'in main .*src/app/main\.c' "$T/err" || ok=0
 check "planted leak: LeakSanitizer reports flopscope's own 128-byte realloc under the suite's suppressions" \
 	"exit $rc; stderr:"$'\n'"$(tail -30 "$T/err")"
-grep -Eq 'in shader_compile[a-z_]* .*src/shader\.c' "$T/err" || ok=0
+grep -Eq 'in shader_compile[a-z_]* .*src/gpu/shader\.c' "$T/err" || ok=0
 grep -q 'in operator new' "$T/err" || ok=0
 check "planted leak: an unreleased shaderc result (operator new in the static shaderc) is reported" \
 	"exit $rc; stderr:"$'\n'"$(tail -30 "$T/err")"

@@ -1,0 +1,35 @@
+#include "runcfg.h"
+
+#include <stdio.h>
+
+#include "paths.h"
+#include "slog.h"
+
+void run_config(const Options *o, RunUse use, const struct VkCtx *ctx, const DeviceInfo *dev,
+                WorkloadType wl, unsigned nth, uint64_t launch_ns, RunPaths *paths, EngineConfig *cfg)
+{
+	double duration = o->duration_s;
+	if (use == RUN_DASHBOARD)
+		duration = o->duration_given ? o->duration_s : 0;
+	else if (use == RUN_SUITE)
+		/* the growth phase is short; the window is what counts */
+		duration = (o->duration_given ? o->duration_s : RUN_SUITE_WINDOW_S) + 0.25;
+	paths_resource_dir(o->shader_dir, "FLOPSCOPE_SHADER_DIR", "shaders", paths->shader_dir,
+	                   sizeof paths->shader_dir);
+	*cfg = (EngineConfig){
+		.ctx = ctx,
+		.dev = dev,
+		.target_ms = o->target_ms,
+		.duration_s = duration,
+		.shader_dir = paths->shader_dir,
+		.serial = o->serial,
+		.no_cache = o->no_cache,
+		.workload = wl,
+		.trials = o->trials,
+		.size_lo = o->size_lo,
+		.size_hi = o->size_hi,
+		.transfer_queue = o->transfer_queue,
+		.launch_ns = launch_ns,
+		.log_path = slog_choose_path(o->no_log, o->log, dev->name, nth, paths->log, sizeof paths->log),
+	};
+}

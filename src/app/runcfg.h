@@ -1,0 +1,34 @@
+/* runcfg: the one function from the options to a run's engine
+ * configuration, for every mode that measures; the rules that differ by mode
+ * (how long a run lasts) are here and nowhere else. */
+#ifndef FLOPSCOPE_RUNCFG_H
+#define FLOPSCOPE_RUNCFG_H
+
+#include <stdint.h>
+
+#include "cli.h"
+#include "devinfo.h"
+#include "engine.h"
+
+typedef enum RunUse {
+	RUN_HEADLESS,   /* --duration, 3 s unless given; 0 runs until stopped */
+	RUN_DASHBOARD,  /* until the user quits, unless --duration is given */
+	RUN_SUITE,      /* each workload: --duration (2 s unless given) of window,
+	                   plus 0.25 s for the growth phase */
+} RunUse;
+
+/* Where the strings of an EngineConfig live. */
+typedef struct RunPaths {
+	char shader_dir[4096];
+	char log[4096];
+} RunPaths;
+
+/* The suite's window per workload when --duration is not given, s. */
+#define RUN_SUITE_WINDOW_S 2.0
+
+/* Fills cfg for a run of workload wl on dev (an entry of ctx). nth numbers
+ * the runs of one invocation (the default log names differ by it). */
+void run_config(const Options *o, RunUse use, const struct VkCtx *ctx, const DeviceInfo *dev,
+                WorkloadType wl, unsigned nth, uint64_t launch_ns, RunPaths *paths, EngineConfig *cfg);
+
+#endif
