@@ -10,6 +10,7 @@
 #include "err.h"
 #include "peak.h"
 #include "ring.h"
+#include "sched.h"
 #include "shader.h"
 #include "slog.h"
 #include "telemetry.h"
@@ -23,6 +24,14 @@
 #include <unistd.h>
 #include <string.h>
 
+
+/* What the consumer asks of the engine thread, all under one mutex, read
+ * once per iteration of the loop. */
+typedef struct Commands {
+	bool stop, paused;
+	unsigned restart;        /* restart requests so far */
+	uint64_t target_ns;      /* the dispatch target */
+} Commands;
 
 struct Engine {
 	EngineConfig cfg;
@@ -44,12 +53,9 @@ struct Engine {
 	pthread_t thread;
 	bool thread_started;
 	pthread_mutex_t mu;
-	pthread_cond_t cv;
-	bool paused;             /* under mu */
-	_Atomic bool stop;
-	_Atomic unsigned restart;
+	pthread_cond_t cv;       /* signalled on every command */
+	Commands cmd;            /* under mu: the one way requests reach the thread */
 	_Atomic int state;
-	_Atomic uint64_t target_ns;   /* changed by engine_set_target_ms */
 	_Atomic uint64_t checks_passed;
 	char error[ERR_LEN];     /* written before state becomes ENGINE_ERROR */
 	VkResult error_vk;
@@ -258,12 +264,10 @@ static Status build(Engine *e, const EngineConfig *cfg, char *err)
 	}
 	summary_init(&e->sum);
 	atomic_init(&e->log_failed, false);
-	atomic_init(&e->stop, false);
-	atomic_init(&e->restart, 0);
 	atomic_init(&e->state, ENGINE_READY);
 	atomic_init(&e->checks_passed, 0);
 	atomic_init(&e->first_sample_ns, 0);
-	atomic_init(&e->target_ns, (uint64_t)(cfg->target_ms * 1e6));
+	e->cmd.target_ns = (uint64_t)(cfg->target_ms * 1e6);
 
 	const DeviceInfo *d = cfg->dev;
 	const WorkloadInfo *wl = &workload_info[cfg->workload];
@@ -617,179 +621,219 @@ static bool emit(Engine *e, const Pending *p, const DispatchTiming *t, bool pipe
 	return true;
 }
 
+/* The measuring loop's state, owned by the engine thread. */
+typedef struct Loop {
+	Push push;
+	uint64_t duration_ns;    /* 0: until stopped */
+	bool can_pipe;           /* not --serial */
+	bool sweep;              /* a transfer sweep over several sizes */
+	SchedConfig sc;
+	Sched sched;             /* which submissions are checked, when more may go in */
+	GroupCount g;            /* the next submission's size */
+	AdaptRule rule;
+	uint64_t start;          /* the run's (or restart's) start */
+	uint64_t last_done;      /* the last completion; 0 after a pause */
+	Pending pend[COMPUTE_SLOTS];
+	unsigned head;           /* the oldest in flight */
+	unsigned seen_restart;
+	size_t size_i;           /* transfers: the size measured now */
+	uint64_t cur_size;
+	unsigned size_steady;    /* its steady samples so far */
+	uint64_t size_since;     /* the first of them */
+	char err[ERR_LEN];
+} Loop;
+
+/* steady time per size of a sweep, s (and at least 3 samples) */
+#define SWEEP_WINDOW_S 0.3
+
+/* Completes the oldest submission in flight; false when the engine failed. */
+static bool complete_one(Engine *e, Loop *L)
+{
+	unsigned slot = L->head;
+	const Pending *p = &L->pend[slot];
+	DispatchTiming t;
+	VkResult vr;
+	if (!compute_wait(&e->comp, slot, p->check, &t, &vr, L->err)) {
+		fail(e, vr, "%s", L->err);
+		return false;
+	}
+	uint64_t now = clock_mono_ns();
+	t.cpu_ns = now - L->last_done; /* the interval between completions */
+	L->last_done = now;
+	L->head = (L->head + 1) % COMPUTE_SLOTS;
+	sched_complete(&L->sched, p->check);
+	if (!emit(e, p, &t, true, L->start, L->err))
+		return false;
+	if (p->steady && p->size == L->cur_size && !L->size_steady++)
+		L->size_since = now;
+	L->rule = adapt_next(&e->adapt, p->g, sample_secs(&t), &L->g);
+	return true;
+}
+
+static bool complete_all(Engine *e, Loop *L)
+{
+	while (L->sched.inflight)
+		if (!complete_one(e, L))
+			return false;
+	return true;
+}
+
+/* Growing (or the first at the target): the seed's serial step, one
+ * submission waited for. */
+static bool step_serial(Engine *e, Loop *L, bool steady)
+{
+	if (!complete_all(e, L))
+		return false;
+	uint64_t seq = L->sched.seq;
+	Pending p = { L->g, sched_serial(&L->sched, &L->sc, steady), steady, seq, L->cur_size };
+	if (p.check)
+		prepare_check(e, L->g);
+	DispatchTiming t;
+	VkResult vr;
+	if (!compute_dispatch(&e->comp, L->g, L->push.bytes, p.check, &t, &vr, L->err)) {
+		fail(e, vr, "%s", L->err);
+		return false;
+	}
+	L->last_done = clock_mono_ns();
+	if (!emit(e, &p, &t, false, L->start, L->err))
+		return false;
+	if (steady && !L->size_steady++)
+		L->size_since = L->last_done;
+	L->rule = adapt_next(&e->adapt, L->g, sample_secs(&t), &L->g);
+	return true;
+}
+
+/* At the target: keep the queue full, then complete the oldest. */
+static bool step_pipelined(Engine *e, Loop *L)
+{
+	while (sched_may_submit(&L->sched, &L->sc)) {
+		unsigned slot = (L->head + L->sched.inflight) % COMPUTE_SLOTS;
+		uint64_t seq = L->sched.seq;
+		Pending p = { L->g, sched_submit(&L->sched, &L->sc), true, seq, L->cur_size };
+		if (p.check)
+			prepare_check(e, L->g);
+		VkResult vr;
+		if (!compute_submit(&e->comp, slot, L->g, L->push.bytes, p.check, &vr, L->err)) {
+			fail(e, vr, "%s", L->err);
+			return false;
+		}
+		L->pend[slot] = p;
+	}
+	return complete_one(e, L);
+}
+
+/* The adaptive loop starts over: a restart (a new run: numbering, the first
+ * size, the statistics and the clock) or a sweep's next size. */
+static void begin_phase(Engine *e, Loop *L, bool restart)
+{
+	if (restart) {
+		L->size_i = 0;
+		if (e->log.f)
+			log_step(e, slog_write_restart(&e->log, (double)(clock_mono_ns() - L->start) * 1e-6));
+		summary_done(&e->sum);
+		summary_init(&e->sum);
+		L->start = clock_mono_ns();
+	}
+	if (e->kind == WL_TRANSFER) {
+		L->cur_size = e->sizes[L->size_i];
+		compute_set_copy_size(&e->comp, L->cur_size);
+	}
+	L->g = adapt_initial();
+	L->rule = ADAPT_GROW;
+	L->size_steady = 0;
+	sched_begin(&L->sched, restart);
+	atomic_store(&e->state, ENGINE_GROWING);
+}
+
+/* A sweep's size had its steady window. */
+static bool size_done(const Loop *L)
+{
+	return L->sweep && L->size_steady >= 3 &&
+	       clock_mono_ns() - L->size_since >= (uint64_t)(SWEEP_WINDOW_S * 1e9);
+}
+
+/* Paused with nothing in flight: waits for resume or stop. */
+static void wait_while_paused(Engine *e, Loop *L)
+{
+	pthread_mutex_lock(&e->mu);
+	int before = atomic_load(&e->state);
+	atomic_store(&e->state, ENGINE_PAUSED);
+	while (e->cmd.paused && !e->cmd.stop)
+		pthread_cond_wait(&e->cv, &e->mu);
+	atomic_store(&e->state, before);
+	pthread_mutex_unlock(&e->mu);
+	L->last_done = 0; /* the next completion interval starts afresh */
+}
+
 static void *engine_main(void *arg)
 {
 	Engine *e = arg;
-	char err[ERR_LEN];
-	const Push pushc = push_constants(e);
-	const void *push = pushc.bytes;
-	const uint64_t duration_ns = (uint64_t)(e->cfg.duration_s * 1e9);
-	const bool can_pipe = !e->cfg.serial;
+	Loop *L = calloc(1, sizeof *L);
+	if (!L) {
+		fail(e, VK_SUCCESS, "%s", "out of memory for the engine loop");
+		return NULL;
+	}
+	L->push = push_constants(e);
+	L->duration_ns = (uint64_t)(e->cfg.duration_s * 1e9);
+	L->can_pipe = !e->cfg.serial;
+	L->sweep = e->kind == WL_TRANSFER && e->nsizes > 1;
+	/* Where the host reads the destination itself, later copies would
+	 * overwrite it: nothing goes in behind a checked submission. */
+	L->sc = (SchedConfig){ .slots = COMPUTE_SLOTS, .check_every = e->cfg.check_every,
+	                       .hold_checks = e->comp.dst_map != NULL };
+	pthread_mutex_lock(&e->mu);
+	L->seen_restart = e->cmd.restart;
+	pthread_mutex_unlock(&e->mu);
+	L->start = clock_mono_ns();
+	begin_phase(e, L, false);
 
-	GroupCount g = adapt_initial();
-	AdaptRule rule = ADAPT_GROW;
-	bool checked_steady = false;
-	unsigned seen_restart = atomic_load(&e->restart);
-	uint64_t seq = 0, start = clock_mono_ns(), last_done = 0;
-	Pending pend[COMPUTE_SLOTS];
-	unsigned inflight = 0, head = 0;
-	DispatchTiming t;
-	VkResult vr;
-	/* transfers: the size measured now, and its steady samples so far */
-	size_t size_i = 0;
-	unsigned size_steady = 0;
-	uint64_t size_since = 0;
-	const bool sweep = e->kind == WL_TRANSFER && e->nsizes > 1;
-	const double window_s = 0.3; /* steady time per size, at least 3 samples */
-	const uint64_t cur_size0 = e->kind == WL_TRANSFER ? e->sizes[0] : 0;
-	uint64_t cur_size = cur_size0;
-	/* Checks are read back after the fence from one staging buffer (and,
-	 * for memory workloads, one set of checked regions and one source
-	 * offset): one checked submission at a time is in flight; a check that
-	 * comes due meanwhile goes to the next submission after it. Where the
-	 * host reads the destination itself, later copies would overwrite it:
-	 * nothing is submitted behind a checked one until it is read. */
-	const bool hold_checks = e->comp.dst_map != NULL;
-	bool check_due = false;
-	atomic_store(&e->state, ENGINE_GROWING);
-
-	/* completes the oldest submission in flight */
-#define COMPLETE_ONE()                                                                   \
-	do {                                                                             \
-		unsigned slot_ = head;                                                   \
-		if (!compute_wait(&e->comp, slot_, pend[slot_].check, &t, &vr, err)) {   \
-			fail(e, vr, "%s", err);                                          \
-			return NULL;                                                     \
-		}                                                                        \
-		uint64_t now_ = clock_mono_ns();                                        \
-		t.cpu_ns = now_ - last_done; /* the interval between completions */     \
-		last_done = now_;                                                        \
-		head = (head + 1) % COMPUTE_SLOTS;                                       \
-		inflight--;                                                              \
-		if (!emit(e, &pend[slot_], &t, true, start, err))                        \
-			return NULL;                                                     \
-		if (pend[slot_].steady && pend[slot_].size == cur_size && !size_steady++) \
-			size_since = now_;                                               \
-		rule = adapt_next(&e->adapt, pend[slot_].g, sample_secs(&t), &g);        \
-	} while (0)
-
-	while (!atomic_load_explicit(&e->stop, memory_order_acquire)) {
+	bool ok = true;
+	for (;;) {
 		pthread_mutex_lock(&e->mu);
-		bool pausing = e->paused;
+		Commands cmd = e->cmd;
 		pthread_mutex_unlock(&e->mu);
-		unsigned r = atomic_load(&e->restart);
-		if ((pausing || r != seen_restart) && inflight) {
-			while (inflight)
-				COMPLETE_ONE();
-			continue;
-		}
-		pthread_mutex_lock(&e->mu);
-		if (e->paused) {
-			int before = atomic_load(&e->state);
-			atomic_store(&e->state, ENGINE_PAUSED);
-			while (e->paused && !atomic_load(&e->stop))
-				pthread_cond_wait(&e->cv, &e->mu);
-			atomic_store(&e->state, before);
-			last_done = 0;
-		}
-		pthread_mutex_unlock(&e->mu);
-		if (atomic_load(&e->stop))
+		if (cmd.stop)
 			break;
-
-		/* a sweep: the next size once this one had its steady window */
-		if (sweep && size_steady >= 3 && clock_mono_ns() - size_since >= (uint64_t)(window_s * 1e9)) {
-			while (inflight)
-				COMPLETE_ONE();
-			if (++size_i == e->nsizes)
+		bool restart = cmd.restart != L->seen_restart;
+		if (cmd.paused || restart || size_done(L)) {
+			/* what is in flight belongs to the old phase: complete it first */
+			if (!(ok = complete_all(e, L)))
 				break;
-			cur_size = e->sizes[size_i];
-			compute_set_copy_size(&e->comp, cur_size);
-			size_steady = 0;
-			g = adapt_initial();
-			rule = ADAPT_GROW;
-			checked_steady = false;
-			atomic_store(&e->state, ENGINE_GROWING);
-			continue;
-		}
-
-		if (r != seen_restart) {
-			seen_restart = r;
-			g = adapt_initial();
-			rule = ADAPT_GROW;
-			checked_steady = false;
-			seq = 0;
-			size_i = 0;
-			size_steady = 0;
-			cur_size = cur_size0;
-			if (e->kind == WL_TRANSFER)
-				compute_set_copy_size(&e->comp, cur_size);
-			if (e->log.f)
-				log_step(e, slog_write_restart(&e->log, (double)(clock_mono_ns() - start) * 1e-6));
-			summary_done(&e->sum);
-			summary_init(&e->sum);
-			start = clock_mono_ns();
-			atomic_store(&e->state, ENGINE_GROWING);
-		}
-
-		e->adapt.target_s = (double)atomic_load(&e->target_ns) * 1e-9;
-		bool steady = rule == ADAPT_RESCALE;
-		if (!(can_pipe && steady) || !last_done) {
-			/* growing (or the first at the target): the seed's serial loop */
-			while (inflight)
-				COMPLETE_ONE();
-			Pending p = { g, seq < 2 || seq % e->cfg.check_every == 0 || (steady && !checked_steady),
-			              steady, seq, cur_size };
-			seq++;
-			if (p.check)
-				prepare_check(e, g);
-			if (!compute_dispatch(&e->comp, g, push, p.check, &t, &vr, err)) {
-				fail(e, vr, "%s", err);
-				return NULL;
+			if (cmd.paused) {
+				wait_while_paused(e, L);
+				continue;
 			}
-			last_done = clock_mono_ns();
-			if (p.check && steady)
-				checked_steady = true;
-			if (!emit(e, &p, &t, false, start, err))
-				return NULL;
-			if (steady && !size_steady++)
-				size_since = last_done;
-			rule = adapt_next(&e->adapt, g, sample_secs(&t), &g);
-		} else {
-			/* at the target: keep the queue full, one completion at a time */
-			bool checking = false;
-			for (unsigned k = 0; k < inflight; k++)
-				checking |= pend[(head + k) % COMPUTE_SLOTS].check;
-			while (inflight < COMPUTE_SLOTS && !(checking && hold_checks)) {
-				unsigned slot = (head + inflight) % COMPUTE_SLOTS;
-				bool want = check_due || seq % e->cfg.check_every == 0 || !checked_steady;
-				check_due = want && checking;
-				Pending p = { g, want && !checking, true, seq, cur_size };
-				if (p.check) {
-					checked_steady = true;
-					prepare_check(e, g);
-					checking = true;
-				}
-				seq++;
-				if (!compute_submit(&e->comp, slot, g, push, p.check, &vr, err)) {
-					fail(e, vr, "%s", err);
-					return NULL;
-				}
-				pend[slot] = p;
-				inflight++;
+			if (restart) {
+				L->seen_restart = cmd.restart;
+				begin_phase(e, L, true);
+			} else {
+				if (++L->size_i == e->nsizes)
+					break;
+				begin_phase(e, L, false);
+				continue;
 			}
-			COMPLETE_ONE();
 		}
-		if (rule == ADAPT_RESCALE && atomic_load(&e->state) == ENGINE_GROWING)
+		e->adapt.target_s = (double)cmd.target_ns * 1e-9;
+		bool steady = L->rule == ADAPT_RESCALE;
+		if (!(L->can_pipe && steady) || !L->last_done)
+			ok = step_serial(e, L, steady);
+		else
+			ok = step_pipelined(e, L);
+		if (!ok)
+			break;
+		if (L->rule == ADAPT_RESCALE && atomic_load(&e->state) == ENGINE_GROWING)
 			atomic_store(&e->state, ENGINE_STEADY);
-		if (duration_ns && !sweep && clock_mono_ns() - start >= duration_ns)
+		if (L->duration_ns && !L->sweep && clock_mono_ns() - L->start >= L->duration_ns)
 			break;
 	}
 	/* what is still in flight was measured: record it */
-	while (inflight && atomic_load(&e->state) != ENGINE_ERROR)
-		COMPLETE_ONE();
-#undef COMPLETE_ONE
-	log_finish(e, NULL);
-	atomic_store_explicit(&e->state, ENGINE_DONE, memory_order_release);
+	if (ok)
+		ok = complete_all(e, L);
+	free(L);
+	if (ok) {
+		log_finish(e, NULL);
+		atomic_store_explicit(&e->state, ENGINE_DONE, memory_order_release);
+	}
 	return NULL;
 }
 
@@ -813,10 +857,11 @@ bool engine_start(Engine *e, Error *err)
 	return true;
 }
 
+/* Every command: one field under the mutex, and a signal to a waiting thread. */
 void engine_request_stop(Engine *e)
 {
-	atomic_store_explicit(&e->stop, true, memory_order_release);
 	pthread_mutex_lock(&e->mu);
+	e->cmd.stop = true;
 	pthread_cond_signal(&e->cv);
 	pthread_mutex_unlock(&e->mu);
 }
@@ -824,24 +869,32 @@ void engine_request_stop(Engine *e)
 void engine_set_paused(Engine *e, bool paused)
 {
 	pthread_mutex_lock(&e->mu);
-	e->paused = paused;
+	e->cmd.paused = paused;
 	pthread_cond_signal(&e->cv);
 	pthread_mutex_unlock(&e->mu);
 }
 
 void engine_request_restart(Engine *e)
 {
-	atomic_fetch_add(&e->restart, 1);
+	pthread_mutex_lock(&e->mu);
+	e->cmd.restart++;
+	pthread_cond_signal(&e->cv);
+	pthread_mutex_unlock(&e->mu);
 }
 
 void engine_set_target_ms(Engine *e, double ms)
 {
-	atomic_store(&e->target_ns, (uint64_t)(ms * 1e6));
+	pthread_mutex_lock(&e->mu);
+	e->cmd.target_ns = (uint64_t)(ms * 1e6);
+	pthread_mutex_unlock(&e->mu);
 }
 
 double engine_target_ms(Engine *e)
 {
-	return (double)atomic_load(&e->target_ns) * 1e-6;
+	pthread_mutex_lock(&e->mu);
+	uint64_t ns = e->cmd.target_ns;
+	pthread_mutex_unlock(&e->mu);
+	return (double)ns * 1e-6;
 }
 
 EngineState engine_state(Engine *e)
