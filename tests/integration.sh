@@ -546,8 +546,10 @@ med = sorted(s["gpu_ns"] for s in steady)[len(steady) // 2]
 assert 0.5 * 20e6 / 7 < med < 2.0 * 20e6 / 7, med
 per = session["flop_per_invocation"] * session["local_size"]
 assert all(s["flop"] == s["groups"] * per for s in samples), "flop is per dispatch"
-# the checked samples saw 7 x groups counted by the shader
-assert recs[-1]["checks_passed"] >= 3 and 0.9 < recs[-1]["duty_cycle"] <= 1.0001, recs[-1]
+# the checked samples saw 7 x groups counted by the shader; the duty cycle
+# counts all 7 dispatches of a submission (one would give about 1/7): the
+# bound tells the two apart without depending on how loaded the machine is
+assert recs[-1]["checks_passed"] >= 3 and 0.5 < recs[-1]["duty_cycle"] <= 1.0001, recs[-1]
 PY
 	"$FS" llvm --trials 0 >"$T/out" 2>&1; [ $? = 2 ] && grep -q 'out of range' "$T/out" || die "--trials 0: $(cat "$T/out")"
 	"$FS" llvm --trials 2.5 >"$T/out" 2>&1; [ $? = 2 ] && grep -q 'whole number' "$T/out" || die "--trials 2.5"
