@@ -203,7 +203,7 @@ static void draw_stats(Dash *d, Rect r)
 	mvaddnstr(y++, r.x, line, r.w);
 	attrset(screen_attr(d->s, ROLE_TEXT));
 #define ROW(...) do { snprintf(line, sizeof line, __VA_ARGS__); mvaddnstr(y++, r.x, line, r.w); } while (0)
-	ROW("last     %s%s", fmt_si(d->h.last.flops, a, sizeof a), u);
+	ROW("last     %s%s", fmt_si(d->h.last.rate, a, sizeof a), u);
 	if (d->h.last.size)
 		ROW("size     %s", mem_size_str(d->h.last.size, a, sizeof a));
 	if (f->n) {
@@ -220,12 +220,12 @@ static void draw_stats(Dash *d, Rect r)
 	}
 	const Sample *ls = &d->h.last;
 	if (ls->peak_flops > 0)
-		ROW("peak     %.1f%% of %s%s", 100 * ls->flops / ls->peak_flops,
+		ROW("peak     %.1f%% of %s%s", 100 * ls->rate / ls->peak_flops,
 		    fmt_si(ls->peak_flops, b, sizeof b), u);
-	if (ls->tel_valid & 1u)
-		ROW("per MHz  %s%s", fmt_si(ls->flops / ls->tel[0], a, sizeof a), u);
-	if (ls->tel_valid & 4u)
-		ROW("per W    %s%s", fmt_si(ls->flops / ls->tel[2], a, sizeof a), u);
+	if (sample_has_tel(ls, TEL_SM_MHZ))
+		ROW("per MHz  %s%s", fmt_si(ls->rate / ls->tel[TEL_SM_MHZ], a, sizeof a), u);
+	if (sample_has_tel(ls, TEL_POWER_W))
+		ROW("per W    %s%s", fmt_si(ls->rate / ls->tel[TEL_POWER_W], a, sizeof a), u);
 	ROW("samples  %zu at target", d->h.last.size ? f->n : d->stats.steady);
 	if (!isnan(d->stats.ratio_median))
 		ROW("GPU/CPU  %.4f median", d->stats.ratio_median);
@@ -341,7 +341,7 @@ static void draw(Dash *d)
 	if (screen_too_small(d->s))
 		return;
 	Layout l;
-	bool clock = d->h.last.tel_valid & 1u;
+	bool clock = sample_has_tel(&d->h.last, TEL_SM_MHZ);
 	layout_compute(COLS, LINES, clock, &l);
 	erase();
 	draw_header(d);
@@ -360,11 +360,11 @@ static void draw(Dash *d)
 		 * (0 .. its maximum fills the same height), named in the title */
 		const Sample *ls = &d->h.last;
 		char title[200];
-		int n = snprintf(title, sizeof title, "clock %.0f MHz", ls->tel[0]);
+		int n = snprintf(title, sizeof title, "clock %.0f MHz", ls->tel[TEL_SM_MHZ]);
 		static double scaled[HISTORY_CAP];
 		Series ck[2] = { { d->h.clk_hz, ROLE_GROUPS_LINE }, { scaled, ROLE_CPU_TIME } };
 		size_t nser = 1;
-		if (ls->tel_valid & 4u) {
+		if (sample_has_tel(ls, TEL_POWER_W)) {
 			double pmax = 0, cmax = 0;
 			for (size_t i = from; i < d->h.n; i++) {
 				if (d->h.power_w[i] > pmax) pmax = d->h.power_w[i];
@@ -374,12 +374,12 @@ static void draw(Dash *d)
 				scaled[i] = pmax > 0 ? d->h.power_w[i] / pmax * cmax : NAN;
 			nser = 2;
 			n += snprintf(title + n, sizeof title - (size_t)n, ", power %.0f W (line: 0..%.0f W)",
-			              ls->tel[2], pmax);
+			              ls->tel[TEL_POWER_W], pmax);
 		}
-		if (ls->tel_valid & 8u)
-			n += snprintf(title + n, sizeof title - (size_t)n, "  %.0f C", ls->tel[3]);
-		if (ls->tel_valid & 16u)
-			snprintf(title + n, sizeof title - (size_t)n, "  P%.0f", ls->tel[4]);
+		if (sample_has_tel(ls, TEL_TEMP_C))
+			n += snprintf(title + n, sizeof title - (size_t)n, "  %.0f C", ls->tel[TEL_TEMP_C]);
+		if (sample_has_tel(ls, TEL_PSTATE))
+			snprintf(title + n, sizeof title - (size_t)n, "  P%.0f", ls->tel[TEL_PSTATE]);
 		draw_plot(d, l.clock, title, "Hz", false, ck, nser, NULL, from, t0, t_end);
 	}
 	if (d->h.last.size)

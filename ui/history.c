@@ -53,12 +53,12 @@ void history_add(History *h, const Sample *s)
 		halve(h);
 	size_t i = h->n++;
 	h->t_s[i] = s->t_ms * 1e-3;
-	h->flops[i] = s->flops;
+	h->flops[i] = s->rate;
 	h->groups[i] = (double)s->groups;
 	h->gpu_s[i] = (s->flags & SAMPLE_GPU_TIMED) ? (double)s->gpu_ns * 1e-9 : NAN;
 	h->cpu_s[i] = (double)s->cpu_ns * 1e-9;
-	h->clk_hz[i] = (s->tel_valid & 1u) ? s->tel[0] * 1e6 : NAN;
-	h->power_w[i] = (s->tel_valid & 4u) ? s->tel[2] : NAN;
+	h->clk_hz[i] = sample_tel(s, TEL_SM_MHZ) * 1e6;
+	h->power_w[i] = sample_tel(s, TEL_POWER_W);
 }
 
 void history_done(History *h)

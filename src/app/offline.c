@@ -150,7 +150,7 @@ static double *steady(const SessionData *d, size_t *n)
 	*n = 0;
 	for (size_t i = 0; v && i < d->n; i++)
 		if (d->samples[i].flags & SAMPLE_STEADY)
-			v[(*n)++] = d->samples[i].flops;
+			v[(*n)++] = d->samples[i].rate;
 	return v;
 }
 
@@ -166,14 +166,14 @@ static void overlay(const SessionData *a, const SessionData *b)
 	for (int k = 0; k < 2; k++)
 		for (size_t i = 0; i < sd[k]->n; i++) {
 			if (sd[k]->samples[i].t_ms * 1e-3 > tmax) tmax = sd[k]->samples[i].t_ms * 1e-3;
-			if (sd[k]->samples[i].flops > fmax) fmax = sd[k]->samples[i].flops;
+			if (sd[k]->samples[i].rate > fmax) fmax = sd[k]->samples[i].rate;
 		}
 	PlotAxis ax = { 0, tmax > 0 ? tmax : 1, false }, ay = { 0, fmax > 0 ? fmax * 1.05 : 1, false };
 	for (int k = 0; k < 2; k++) {
 		double *x = malloc((sd[k]->n + 1) * sizeof *x), *y = malloc((sd[k]->n + 1) * sizeof *y);
 		for (size_t i = 0; x && y && i < sd[k]->n; i++) {
 			x[i] = sd[k]->samples[i].t_ms * 1e-3;
-			y[i] = sd[k]->samples[i].flops;
+			y[i] = sd[k]->samples[i].rate;
 		}
 		if (x && y)
 			plot_series(&c, &ax, &ay, x, y, sd[k]->n, k);
@@ -301,7 +301,7 @@ int offline_analyze(const Options *o)
 		for (size_t i = 0; t && x && i < d.n; i++)
 			if (d.samples[i].flags & SAMPLE_STEADY) {
 				t[n] = d.samples[i].t_ms;
-				x[n++] = d.samples[i].flops;
+				x[n++] = d.samples[i].rate;
 			}
 		session_data_done(&d);
 		if (!t || !x) {

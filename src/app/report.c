@@ -26,7 +26,7 @@ void report_table_row(const Sample *s, char *buf, size_t len)
 {
 	char t[40], f[40], c[40];
 	with_unit(sample_time_s(s), "s", t, sizeof t);
-	with_unit(s->flops, sample_unit(s), f, sizeof f);
+	with_unit(s->rate, sample_unit(s), f, sizeof f);
 	with_unit((double)s->cpu_ns * 1e-9, "s", c, sizeof c);
 	snprintf(buf, len, "%9.2fms %16" PRIu64 " %20s %18s %13s", s->t_ms, s->groups, t, f, c);
 }
@@ -34,15 +34,15 @@ void report_table_row(const Sample *s, char *buf, size_t len)
 void report_csv_row(const Sample *s, char *buf, size_t len)
 {
 	char mhz[32] = "", pw[32] = "", pk[32] = "";
-	if (s->tel_valid & 1u)
-		snprintf(mhz, sizeof mhz, "%.0f", s->tel[0]);
-	if (s->tel_valid & 4u)
-		snprintf(pw, sizeof pw, "%.1f", s->tel[2]);
+	if (sample_has_tel(s, TEL_SM_MHZ))
+		snprintf(mhz, sizeof mhz, "%.0f", s->tel[TEL_SM_MHZ]);
+	if (sample_has_tel(s, TEL_POWER_W))
+		snprintf(pw, sizeof pw, "%.1f", s->tel[TEL_POWER_W]);
 	if (s->peak_flops > 0)
 		snprintf(pk, sizeof pk, "%.6g", s->peak_flops);
 	snprintf(buf, len, "%" PRIu64 ",%.3f,%u,%u,%u,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64
-	         ",%.9g,%d,%d,%d,%s,%s,%s,%d", s->seq, s->t_ms, s->x, s->y, s->z, s->groups, s->flop,
-	         s->gpu_ns, s->cpu_ns, s->flops, !!(s->flags & SAMPLE_GPU_TIMED),
+	         ",%.9g,%d,%d,%d,%s,%s,%s,%d", s->seq, s->t_ms, s->x, s->y, s->z, s->groups, s->work,
+	         s->gpu_ns, s->cpu_ns, s->rate, !!(s->flags & SAMPLE_GPU_TIMED),
 	         !!(s->flags & SAMPLE_STEADY), !!(s->flags & SAMPLE_VERIFIED), mhz, pw, pk,
 	         !!(s->flags & SAMPLE_IMPLAUSIBLE));
 }

@@ -2,6 +2,8 @@
 #ifndef FLOPSCOPE_SAMPLE_H
 #define FLOPSCOPE_SAMPLE_H
 
+#include <math.h>
+#include <stdbool.h>
 #include <stdint.h>
 
 enum {
@@ -11,12 +13,21 @@ enum {
 	SAMPLE_IMPLAUSIBLE = 1u << 3, /* above 105% of the theoretical peak: kept out of statistics */
 	SAMPLE_PIPELINED = 1u << 4, /* submitted while others ran; cpu_ns is the completion interval */
 	SAMPLE_INTEGER = 1u << 5,   /* integer operations: the figure is IOPS, not FLOPS */
-	SAMPLE_BYTES = 1u << 6,     /* a memory workload: flop counts bytes, the figure is B/s */
+	SAMPLE_BYTES = 1u << 6,     /* a memory workload: work counts bytes, the rate is B/s */
 };
 
-/* Telemetry fields, in the order of TelField (telemetry.h); their names in
- * logs and JSON output (defined in slogread.c). */
-#define SAMPLE_TEL_COUNT 6
+/* Telemetry fields of a sample (and of a reading, engine/telemetry.h). */
+typedef enum TelField {
+	TEL_SM_MHZ,       /* GPU shader clock, or the CPU clock for CPU devices */
+	TEL_MEM_MHZ,
+	TEL_POWER_W,
+	TEL_TEMP_C,
+	TEL_PSTATE,       /* NVIDIA performance state, 0 = P0 */
+	TEL_THROTTLE,     /* NVIDIA clocks-event (throttle) reason bits */
+	TEL_FIELD_COUNT
+} TelField;
+#define SAMPLE_TEL_COUNT TEL_FIELD_COUNT
+/* Their names in logs and JSON output (defined in slogread.c). */
 extern const char *const sample_tel_names[SAMPLE_TEL_COUNT];
 
 typedef struct Sample {
@@ -24,16 +35,18 @@ typedef struct Sample {
 	double t_ms;         /* time since the run started, at completion (CPU clock) */
 	uint32_t x, y, z;    /* workgroups dispatched */
 	uint64_t groups;     /* x * y * z */
-	uint64_t flop;       /* exact floating-point operations of the dispatch */
+	uint64_t work;       /* exact work of the dispatch in the workload's unit: FLOP,
+	                        integer ops (SAMPLE_INTEGER) or bytes (SAMPLE_BYTES) */
 	uint64_t gpu_ns;     /* timestamp difference; 0 without SAMPLE_GPU_TIMED */
 	uint64_t cpu_ns;     /* wall time: idle queue, submit, fence signalled */
 	uint64_t gpu_end_ns; /* the end timestamp on the device's clock (duty cycle); 0 untimed */
-	double flops;        /* flop / time of the timing source (GPU if timed) */
+	double rate;         /* work / time of the timing source (GPU if timed): FLOPS,
+	                        IOPS or B/s (sample_unit) */
 	uint32_t flags;
 	uint32_t tel_valid;  /* bit per telemetry field */
 	double tel[SAMPLE_TEL_COUNT]; /* the newest reading when the dispatch ended */
-	double peak_flops;   /* theoretical peak at this sample's clock; 0 unknown */
-	uint32_t trials;     /* dispatches per submission (--trials); times and flop are
+	double peak_flops;   /* theoretical peak rate at this sample's clock (its unit); 0 unknown */
+	uint32_t trials;     /* dispatches per submission (--trials); times and work are
 	                        per dispatch; 0 or 1: one */
 	uint64_t size;       /* bytes of one copy (transfer workloads); 0 otherwise */
 } Sample;
@@ -47,6 +60,18 @@ static inline const char *sample_flags_unit(uint32_t flags)
 static inline const char *sample_unit(const Sample *s)
 {
 	return sample_flags_unit(s->flags);
+}
+
+/* Whether the sample carries telemetry field f. */
+static inline bool sample_has_tel(const Sample *s, TelField f)
+{
+	return (s->tel_valid >> f) & 1u;
+}
+
+/* Telemetry field f of the sample; NAN when not read. */
+static inline double sample_tel(const Sample *s, TelField f)
+{
+	return sample_has_tel(s, f) ? s->tel[f] : NAN;
 }
 
 static inline uint32_t sample_trials(const Sample *s)

@@ -58,13 +58,13 @@ void summary_add(Summary *s, const Sample *x)
 			if (!s->size_vals[k] && !(s->size_vals[k] = malloc(SUMMARY_SIZE_CAP * sizeof(double))))
 				s->oom = true;
 			else
-				s->size_vals[k][s->size_n[k]++] = x->flops;
+				s->size_vals[k][s->size_n[k]++] = x->rate;
 		}
 	}
 	if (x->flags & SAMPLE_STEADY) {
 		s->steady_total++;
 		if (!x->size)
-			jump_add(&s->jumps, x->t_ms, x->flops);
+			jump_add(&s->jumps, x->t_ms, x->rate);
 		if (s->skip + 1 < s->stride) {
 			s->skip++;
 		} else {
@@ -77,9 +77,9 @@ void summary_add(Summary *s, const Sample *x)
 				s->steady /= 2;
 				s->stride *= 2;
 			}
-			push(&s->steady_mhz, &s->cap_mhz, s->steady, (x->tel_valid & 1u) ? x->tel[0] : NAN, &s->oom);
-			push(&s->peak, &s->cap_peak, s->steady, x->peak_flops > 0 ? x->flops / x->peak_flops : NAN, &s->oom);
-			push(&s->steady_flops, &s->cap_flops, s->steady, x->flops, &s->oom);
+			push(&s->steady_mhz, &s->cap_mhz, s->steady, sample_tel(x, TEL_SM_MHZ), &s->oom);
+			push(&s->peak, &s->cap_peak, s->steady, x->peak_flops > 0 ? x->rate / x->peak_flops : NAN, &s->oom);
+			push(&s->steady_flops, &s->cap_flops, s->steady, x->rate, &s->oom);
 			push(&s->steady_t, &s->cap_t, s->steady, x->t_ms, &s->oom);
 			if (!s->oom)
 				s->steady++;

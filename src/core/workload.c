@@ -4,35 +4,86 @@
 #include <stdio.h>
 #include <string.h>
 
+/* Every field of every row is named: no meaning rests on a zero default. */
 const WorkloadInfo workload_info[WORKLOAD_TYPE_COUNT] = {
-	[WORKLOAD_FP32] = { "fp32", "FLOPS", "fma_fp32.comp", NULL, 4, "FP32 fused multiply-add chains" },
-	[WORKLOAD_FP64] = { "fp64", "FLOPS", "fma_typed.comp", "TYPE_FP64", 8, "FP64 fused multiply-add chains" },
-	[WORKLOAD_INT32] = { "int32", "IOPS", "fma_typed.comp", "TYPE_INT32", 4,
-	                     "32-bit integer multiply-add chains (x * a + b, wrapping)" },
-	[WORKLOAD_FP16] = { "fp16", "FLOPS", "fma_typed.comp", "TYPE_FP16", 4,
-	                    "FP16 fused multiply-add chains in f16vec4 (packed where the device packs)" },
-	[WORKLOAD_FP32_SCALAR] = { "fp32-scalar", "FLOPS", "fma_typed.comp", "TYPE_FP32", 4,
-	                           "fp32's chains as scalar variables (vkpeak's fp32-scalar)", .scalar = true },
-	[WORKLOAD_FP16_SCALAR] = { "fp16-scalar", "FLOPS", "fma_typed.comp", "TYPE_FP16", 4,
-	                           "fp16's chains as scalar float16_t variables: nothing to pack", .scalar = true },
-	[WORKLOAD_INT8DOT] = { "int8dot", "IOPS", "fma_typed.comp", "TYPE_INT8DOT", 4,
-	                       "packed 4 x 8-bit dot products plus an add (OpUDot + OpIAdd, dp4a): 8 ops each" },
-	[WORKLOAD_COPY] = { "copy", "B/s", "copy.comp", NULL, 0,
-	                    "device memory bandwidth: a copy shader, bytes read + written",
-	                    WL_COPY, MEM_DEVICE, MEM_DEVICE, 2 },
-	[WORKLOAD_H2D] = { "h2d", "B/s", NULL, NULL, 0, "vkCmdCopyBuffer host (coherent) to device, size sweep",
-	                   WL_TRANSFER, MEM_HOST_COHERENT, MEM_DEVICE, 1 },
-	[WORKLOAD_H2D_CACHED] = { "h2d-cached", "B/s", NULL, NULL, 0,
-	                          "vkCmdCopyBuffer host (cached) to device, size sweep",
-	                          WL_TRANSFER, MEM_HOST_CACHED, MEM_DEVICE, 1 },
-	[WORKLOAD_D2H] = { "d2h", "B/s", NULL, NULL, 0, "vkCmdCopyBuffer device to host (coherent), size sweep",
-	                   WL_TRANSFER, MEM_DEVICE, MEM_HOST_COHERENT, 1 },
-	[WORKLOAD_D2H_CACHED] = { "d2h-cached", "B/s", NULL, NULL, 0,
-	                          "vkCmdCopyBuffer device to host (cached), size sweep",
-	                          WL_TRANSFER, MEM_DEVICE, MEM_HOST_CACHED, 1 },
-	[WORKLOAD_D2D] = { "d2d", "B/s", NULL, NULL, 0,
-	                   "vkCmdCopyBuffer device to device, size sweep, bytes read + written",
-	                   WL_TRANSFER, MEM_DEVICE, MEM_DEVICE, 2 },
+	[WORKLOAD_FP32] = {
+		.name = "fp32", .unit = "FLOPS", .kind = WL_FMA,
+		.shader = "fma_fp32.comp", .define = NULL, .scalar = false, .elem = 4,
+		.src = MEM_NONE, .dst = MEM_NONE, .bytes_per_byte = 0,
+		.what = "FP32 fused multiply-add chains",
+	},
+	[WORKLOAD_FP64] = {
+		.name = "fp64", .unit = "FLOPS", .kind = WL_FMA,
+		.shader = "fma_typed.comp", .define = "TYPE_FP64", .scalar = false, .elem = 8,
+		.src = MEM_NONE, .dst = MEM_NONE, .bytes_per_byte = 0,
+		.what = "FP64 fused multiply-add chains",
+	},
+	[WORKLOAD_INT32] = {
+		.name = "int32", .unit = "IOPS", .kind = WL_FMA,
+		.shader = "fma_typed.comp", .define = "TYPE_INT32", .scalar = false, .elem = 4,
+		.src = MEM_NONE, .dst = MEM_NONE, .bytes_per_byte = 0,
+		.what = "32-bit integer multiply-add chains (x * a + b, wrapping)",
+	},
+	[WORKLOAD_FP16] = {
+		.name = "fp16", .unit = "FLOPS", .kind = WL_FMA,
+		.shader = "fma_typed.comp", .define = "TYPE_FP16", .scalar = false, .elem = 4,
+		.src = MEM_NONE, .dst = MEM_NONE, .bytes_per_byte = 0,
+		.what = "FP16 fused multiply-add chains in f16vec4 (packed where the device packs)",
+	},
+	[WORKLOAD_INT8DOT] = {
+		.name = "int8dot", .unit = "IOPS", .kind = WL_FMA,
+		.shader = "fma_typed.comp", .define = "TYPE_INT8DOT", .scalar = false, .elem = 4,
+		.src = MEM_NONE, .dst = MEM_NONE, .bytes_per_byte = 0,
+		.what = "packed 4 x 8-bit dot products plus an add (OpUDot + OpIAdd, dp4a): 8 ops each",
+	},
+	[WORKLOAD_FP32_SCALAR] = {
+		.name = "fp32-scalar", .unit = "FLOPS", .kind = WL_FMA,
+		.shader = "fma_typed.comp", .define = "TYPE_FP32", .scalar = true, .elem = 4,
+		.src = MEM_NONE, .dst = MEM_NONE, .bytes_per_byte = 0,
+		.what = "fp32's chains as scalar variables (vkpeak's fp32-scalar)",
+	},
+	[WORKLOAD_FP16_SCALAR] = {
+		.name = "fp16-scalar", .unit = "FLOPS", .kind = WL_FMA,
+		.shader = "fma_typed.comp", .define = "TYPE_FP16", .scalar = true, .elem = 4,
+		.src = MEM_NONE, .dst = MEM_NONE, .bytes_per_byte = 0,
+		.what = "fp16's chains as scalar float16_t variables: nothing to pack",
+	},
+	[WORKLOAD_COPY] = {
+		.name = "copy", .unit = "B/s", .kind = WL_COPY,
+		.shader = "copy.comp", .define = NULL, .scalar = false, .elem = 0,
+		.src = MEM_DEVICE, .dst = MEM_DEVICE, .bytes_per_byte = 2,
+		.what = "device memory bandwidth: a copy shader, bytes read + written",
+	},
+	[WORKLOAD_H2D] = {
+		.name = "h2d", .unit = "B/s", .kind = WL_TRANSFER,
+		.shader = NULL, .define = NULL, .scalar = false, .elem = 0,
+		.src = MEM_HOST_COHERENT, .dst = MEM_DEVICE, .bytes_per_byte = 1,
+		.what = "vkCmdCopyBuffer host (coherent) to device, size sweep",
+	},
+	[WORKLOAD_H2D_CACHED] = {
+		.name = "h2d-cached", .unit = "B/s", .kind = WL_TRANSFER,
+		.shader = NULL, .define = NULL, .scalar = false, .elem = 0,
+		.src = MEM_HOST_CACHED, .dst = MEM_DEVICE, .bytes_per_byte = 1,
+		.what = "vkCmdCopyBuffer host (cached) to device, size sweep",
+	},
+	[WORKLOAD_D2H] = {
+		.name = "d2h", .unit = "B/s", .kind = WL_TRANSFER,
+		.shader = NULL, .define = NULL, .scalar = false, .elem = 0,
+		.src = MEM_DEVICE, .dst = MEM_HOST_COHERENT, .bytes_per_byte = 1,
+		.what = "vkCmdCopyBuffer device to host (coherent), size sweep",
+	},
+	[WORKLOAD_D2H_CACHED] = {
+		.name = "d2h-cached", .unit = "B/s", .kind = WL_TRANSFER,
+		.shader = NULL, .define = NULL, .scalar = false, .elem = 0,
+		.src = MEM_DEVICE, .dst = MEM_HOST_CACHED, .bytes_per_byte = 1,
+		.what = "vkCmdCopyBuffer device to host (cached), size sweep",
+	},
+	[WORKLOAD_D2D] = {
+		.name = "d2d", .unit = "B/s", .kind = WL_TRANSFER,
+		.shader = NULL, .define = NULL, .scalar = false, .elem = 0,
+		.src = MEM_DEVICE, .dst = MEM_DEVICE, .bytes_per_byte = 2,
+		.what = "vkCmdCopyBuffer device to device, size sweep, bytes read + written",
+	},
 };
 
 WorkloadType workload_arith(WorkloadType t)
@@ -40,7 +91,10 @@ WorkloadType workload_arith(WorkloadType t)
 	return t == WORKLOAD_FP32_SCALAR ? WORKLOAD_FP32 : t == WORKLOAD_FP16_SCALAR ? WORKLOAD_FP16 : t;
 }
 
-const char *const mem_class_names[MEM_CLASS_COUNT] = { "device-local", "host-coherent", "host-cached" };
+const char *const mem_class_names[MEM_CLASS_COUNT] = {
+	[MEM_NONE] = "none", [MEM_DEVICE] = "device-local", [MEM_HOST_COHERENT] = "host-coherent",
+	[MEM_HOST_CACHED] = "host-cached",
+};
 
 void workload_names(char *out, size_t len)
 {

@@ -35,6 +35,7 @@ typedef enum WorkloadKind {
 } WorkloadKind;
 
 typedef enum MemClass {
+	MEM_NONE,           /* the workload has no source or destination buffer */
 	MEM_DEVICE,         /* DEVICE_LOCAL */
 	MEM_HOST_COHERENT,  /* HOST_VISIBLE | HOST_COHERENT, preferably not cached */
 	MEM_HOST_CACHED,    /* HOST_VISIBLE | HOST_CACHED */
@@ -51,8 +52,8 @@ typedef struct WorkloadInfo {
 	size_t elem;          /* bytes of one stored result */
 	const char *what;     /* one line for --list-workloads */
 	WorkloadKind kind;
-	MemClass src, dst;    /* transfers: memory of the source and destination */
-	unsigned bytes_per_byte; /* bytes counted per byte copied: 2 (read + write) or 1 */
+	MemClass src, dst;    /* copy and transfers: memory of the source and destination */
+	unsigned bytes_per_byte; /* bytes counted per byte copied: 2 (read + write) or 1; 0 for FMA */
 	bool scalar;          /* FMA workloads: the shader's SCALAR form */
 } WorkloadInfo;
 

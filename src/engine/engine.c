@@ -578,7 +578,7 @@ static bool emit(Engine *e, const Pending *p, const DispatchTiming *t, bool pipe
 		.t_ms = (double)(clock_mono_ns() - start) * 1e-6,
 		.x = p->g.x, .y = p->g.y, .z = p->g.z,
 		.groups = groups,
-		.flop = work,
+		.work = work,
 		.size = e->kind == WL_TRANSFER ? p->size : 0,
 		/* per dispatch: a submission's times divided by its trials */
 		.gpu_ns = t->gpu_valid ? t->gpu_ns / e->cfg.trials : 0,
@@ -591,7 +591,7 @@ static bool emit(Engine *e, const Pending *p, const DispatchTiming *t, bool pipe
 		         (e->kind != WL_FMA ? SAMPLE_BYTES : 0),
 	};
 	double secs = sample_time_s(&s);
-	s.flops = secs > 0 ? (double)s.flop / secs : 0.0;
+	s.rate = secs > 0 ? (double)s.work / secs : 0.0;
 	TelReading tr;
 	telemetry_latest(&e->tel, &tr);
 	s.tel_valid = tr.valid;
@@ -601,7 +601,7 @@ static bool emit(Engine *e, const Pending *p, const DispatchTiming *t, bool pipe
 	/* the guard: above 105% of the peak at the highest clock the device
 	 * has, or this reading if higher, is not believed */
 	double limit = PEAK_IMPLAUSIBLE * peak_flops(&e->peak, mhz > e->peak.max_mhz ? mhz : e->peak.max_mhz);
-	if (limit > 0 && s.flops > limit)
+	if (limit > 0 && s.rate > limit)
 		s.flags |= SAMPLE_IMPLAUSIBLE;
 	ring_push(&e->ring, &s);
 	if (!atomic_load_explicit(&e->first_sample_ns, memory_order_relaxed) && e->cfg.launch_ns)

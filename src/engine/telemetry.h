@@ -15,18 +15,7 @@
 
 #include "devinfo.h"
 
-typedef enum TelField {
-	TEL_SM_MHZ,       /* GPU shader clock, or the CPU clock for CPU devices */
-	TEL_MEM_MHZ,
-	TEL_POWER_W,
-	TEL_TEMP_C,
-	TEL_PSTATE,       /* NVIDIA performance state, 0 = P0 */
-	TEL_THROTTLE,     /* NVIDIA clocks-event (throttle) reason bits */
-	TEL_FIELD_COUNT
-} TelField;
-
-#include "sample.h"
-_Static_assert(TEL_FIELD_COUNT == SAMPLE_TEL_COUNT, "Sample.tel follows TelField");
+#include "sample.h" /* TelField */
 
 typedef struct TelReading {
 	double v[TEL_FIELD_COUNT];

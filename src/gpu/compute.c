@@ -33,6 +33,8 @@ static int pick_class(const VkPhysicalDeviceMemoryProperties *m, uint32_t bits, 
 		[MEM_HOST_COHERENT] = VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT,
 		[MEM_HOST_CACHED] = VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_CACHED_BIT,
 	};
+	if (cls == MEM_NONE || cls >= MEM_CLASS_COUNT)
+		return -1;
 	int best = -1, best_score = -1;
 	for (uint32_t i = 0; i < m->memoryTypeCount; i++) {
 		VkMemoryPropertyFlags f = m->memoryTypes[i].propertyFlags;

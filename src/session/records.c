@@ -27,17 +27,17 @@ bool record_sample_json(const Sample *s, char *buf, size_t len)
 	          cJSON_AddNumberToObject(o, "y", s->y) &&
 	          cJSON_AddNumberToObject(o, "z", s->z) &&
 	          cJSON_AddNumberToObject(o, "groups", (double)s->groups) &&
-	          cJSON_AddNumberToObject(o, "flop", (double)s->flop) &&
+	          cJSON_AddNumberToObject(o, "flop", (double)s->work) &&
 	          cJSON_AddNumberToObject(o, "gpu_ns", (double)s->gpu_ns) &&
 	          cJSON_AddNumberToObject(o, "cpu_ns", (double)s->cpu_ns) &&
 	          cJSON_AddNumberToObject(o, "gpu_end_ns", (double)s->gpu_end_ns) &&
 	          cJSON_AddBoolToObject(o, "pipelined", s->flags & SAMPLE_PIPELINED) &&
-	          add_exact(o, "flops", s->flops) &&
+	          add_exact(o, "flops", s->rate) &&
 	          cJSON_AddBoolToObject(o, "gpu_timed", s->flags & SAMPLE_GPU_TIMED) &&
 	          cJSON_AddBoolToObject(o, "steady", s->flags & SAMPLE_STEADY) &&
 	          cJSON_AddBoolToObject(o, "verified", s->flags & SAMPLE_VERIFIED);
 	for (int i = 0; ok && i < SAMPLE_TEL_COUNT; i++)
-		if (s->tel_valid & (1u << i))
+		if (sample_has_tel(s, (TelField)i))
 			ok = add_exact(o, sample_tel_names[i], s->tel[i]);
 	if (ok && s->peak_flops > 0)
 		ok = add_exact(o, "peak_flops", s->peak_flops);

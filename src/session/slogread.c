@@ -79,10 +79,10 @@ static bool parse_sample(const cJSON *o, Sample *s, const char **missing)
 	s->y = (uint32_t)v[3];
 	s->z = (uint32_t)v[4];
 	s->groups = (uint64_t)v[5];
-	s->flop = (uint64_t)v[6];
+	s->work = (uint64_t)v[6];
 	s->gpu_ns = (uint64_t)v[7];
 	s->cpu_ns = (uint64_t)v[8];
-	s->flops = v[9];
+	s->rate = v[9];
 	static const struct { const char *k; uint32_t f; } FLAGS[] = {
 		{ "gpu_timed", SAMPLE_GPU_TIMED }, { "steady", SAMPLE_STEADY }, { "verified", SAMPLE_VERIFIED },
 	};

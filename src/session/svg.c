@@ -47,7 +47,7 @@ static double py(const Panel *p, double y)
 }
 
 typedef double (*Field)(const Sample *);
-static double f_flops(const Sample *s) { return s->flops; }
+static double f_flops(const Sample *s) { return s->rate; }
 static double f_groups(const Sample *s) { return (double)s->groups; }
 static double f_gpu(const Sample *s) { return (s->flags & SAMPLE_GPU_TIMED) ? (double)s->gpu_ns * 1e-9 : NAN; }
 static double f_cpu(const Sample *s) { return (double)s->cpu_ns * 1e-9; }
@@ -135,7 +135,9 @@ bool svg_write(FILE *f, const char *title, const Sample *s, size_t n, double tar
 	double tgt = target_ms * 1e-3;
 	p[2].ymax = (hi > tgt ? hi : tgt) * 1.1;
 
-	axes(f, &p[0], "FLOPS", "FLOPS");
+	/* the samples' own unit: FLOPS, IOPS or B/s */
+	const char *unit = n ? sample_unit(&s[0]) : "FLOPS";
+	axes(f, &p[0], unit, unit);
 	line(f, &p[0], s, n, f_flops, "#1a7f37");
 	for (size_t j = 0; j < njumps; j++) {
 		double x = px(&p[0], jumps[j].t_ms * 1e-3);
@@ -148,7 +150,8 @@ bool svg_write(FILE *f, const char *title, const Sample *s, size_t n, double tar
 		esc(f, fmt_si(jumps[j].after, b, sizeof b));
 		fputs("</text>\n", f);
 	}
-	axes(f, &p[1], "workgroups (log)", "");
+	/* a transfer's "groups" are copies per submission */
+	axes(f, &p[1], n && s[0].size ? "copies per submission (log)" : "workgroups (log)", "");
 	line(f, &p[1], s, n, f_groups, "#0969da");
 	axes(f, &p[2], "dispatch time: GPU (orange), CPU (purple), target (red)", "s");
 	line(f, &p[2], s, n, f_cpu, "#8250df");

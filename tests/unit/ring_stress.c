@@ -22,8 +22,8 @@ static void *producer(void *arg)
 {
 	(void)arg;
 	for (uint64_t i = 0; i < N; i++) {
-		Sample s = { .seq = i, .groups = i * 3, .flop = 0 };
-		s.flop = checksum(&s);
+		Sample s = { .seq = i, .groups = i * 3, .work = 0 };
+		s.work = checksum(&s);
 		ring_push(&ring, &s);
 	}
 	atomic_store(&producer_done, 1);
@@ -46,7 +46,7 @@ int main(void)
 		int any = 0;
 		while (ring_pop(&ring, &s)) {
 			any = 1;
-			if (s.flop != checksum(&s) || s.groups != s.seq * 3 || (!first && s.seq <= last))
+			if (s.work != checksum(&s) || s.groups != s.seq * 3 || (!first && s.seq <= last))
 				bad++;
 			first = 0;
 			last = s.seq;

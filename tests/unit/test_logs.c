@@ -13,7 +13,7 @@
 static Sample sample(uint64_t seq, double flops, bool steady)
 {
 	Sample s = { .seq = seq, .t_ms = 20.0 * (double)seq + 0.5, .x = 100 + (uint32_t)seq, .y = 2, .z = 1,
-	             .flop = 1000000 * (seq + 1), .gpu_ns = 19000000, .cpu_ns = 19500000, .flops = flops,
+	             .work = 1000000 * (seq + 1), .gpu_ns = 19000000, .cpu_ns = 19500000, .rate = flops,
 	             .flags = SAMPLE_GPU_TIMED | (steady ? SAMPLE_STEADY : 0) | (seq % 3 ? 0 : SAMPLE_VERIFIED) };
 	s.groups = (uint64_t)s.x * s.y * s.z;
 	/* the optional fields: unit, trials, transfer size */
@@ -91,8 +91,8 @@ static void log_should_read_back_every_sample_exactly(void)
 		Sample w = sample(i, 1e11 + 1e9 * (double)(i % 7), i >= 3);
 		const Sample *g = &d.samples[i];
 		CHECK(g->seq == w.seq && g->x == w.x && g->y == w.y && g->groups == w.groups);
-		CHECK(g->flop == w.flop && g->gpu_ns == w.gpu_ns && g->cpu_ns == w.cpu_ns);
-		CHECK(g->flops == w.flops && g->t_ms == w.t_ms && g->flags == w.flags);
+		CHECK(g->work == w.work && g->gpu_ns == w.gpu_ns && g->cpu_ns == w.cpu_ns);
+		CHECK(g->rate == w.rate && g->t_ms == w.t_ms && g->flags == w.flags);
 		CHECK(g->trials == w.trials && g->size == w.size);
 	}
 	session_data_done(&d);
@@ -119,7 +119,7 @@ static void log_should_keep_doubles_to_the_last_bit(void)
 	CHECK(slog_read(path, &d, err, sizeof err) == 0);
 	CHECK(d.n == 4);
 	for (size_t i = 0; i < d.n; i++)
-		CHECK(d.samples[i].flops == awkward[i] && d.samples[i].t_ms == awkward[3 - i]);
+		CHECK(d.samples[i].rate == awkward[i] && d.samples[i].t_ms == awkward[3 - i]);
 	session_data_done(&d);
 	unlink(path);
 }
@@ -208,7 +208,7 @@ static void a_restart_should_keep_the_last_run(void)
 	SessionData d;
 	char err[512];
 	CHECK(slog_parse(t, strlen(t), "r", &d, err, sizeof err) == 0);
-	CHECK(d.n == 1 && d.samples[0].flops == 7 && d.restarts == 1);
+	CHECK(d.n == 1 && d.samples[0].rate == 7 && d.restarts == 1);
 	CHECK_STR(d.engine_error, "VK_ERROR_DEVICE_LOST");
 	session_data_done(&d);
 }

@@ -10,10 +10,10 @@ static Sample tutorial_row(void)
 	/* 1.15 ms into the run, one group, 846 us: the tutorial's first line */
 	Sample s = {
 		.seq = 0, .t_ms = 1.15, .x = 1, .y = 1, .z = 1, .groups = 1,
-		.flop = 2560000, .gpu_ns = 846000, .cpu_ns = 1020000,
+		.work = 2560000, .gpu_ns = 846000, .cpu_ns = 1020000,
 		.flags = SAMPLE_GPU_TIMED,
 	};
-	s.flops = (double)s.flop / 846e-6;
+	s.rate = (double)s.work / 846e-6;
 	return s;
 }
 
@@ -32,7 +32,7 @@ static void table_row_should_use_cpu_time_without_timestamps(void)
 	Sample s = tutorial_row();
 	s.flags = 0;
 	s.gpu_ns = 0;
-	s.flops = (double)s.flop / 1.02e-3;
+	s.rate = (double)s.work / 1.02e-3;
 	char buf[256];
 	report_table_row(&s, buf, sizeof buf);
 	CHECK(strstr(buf, "1.02 ms        2.51 GFLOPS       1.02 ms"));
@@ -68,7 +68,7 @@ static void json_row_should_parse_back(void)
 	CHECK(cJSON_GetObjectItem(o, "gpu_ns")->valuedouble == 846000);
 	CHECK(cJSON_IsTrue(cJSON_GetObjectItem(o, "gpu_timed")));
 	CHECK(cJSON_IsFalse(cJSON_GetObjectItem(o, "steady")));
-	CHECK_NEAR(cJSON_GetObjectItem(o, "flops")->valuedouble, s.flops, 1);
+	CHECK_NEAR(cJSON_GetObjectItem(o, "flops")->valuedouble, s.rate, 1);
 	cJSON_Delete(o);
 }
 
@@ -78,7 +78,7 @@ static void summary_should_cover_steady_samples_only(void)
 	summary_init(&sum);
 	for (int i = 0; i < 10; i++) {
 		Sample s = tutorial_row();
-		s.flops = i < 4 ? 1e9 : 100e9 + i * 1e9; /* growth: 4 samples, steady: 6 */
+		s.rate = i < 4 ? 1e9 : 100e9 + i * 1e9; /* growth: 4 samples, steady: 6 */
 		s.flags = SAMPLE_GPU_TIMED | (i >= 4 ? SAMPLE_STEADY : 0) | (i == 0 ? SAMPLE_VERIFIED : 0);
 		s.gpu_ns = 90;
 		s.cpu_ns = 100;
@@ -101,7 +101,7 @@ static void summary_should_stay_bounded_over_long_sessions(void)
 	for (uint64_t i = 0; i < 200000; i++) {
 		Sample s = tutorial_row();
 		s.t_ms = 20.0 * (double)i;
-		s.flops = 1e9 * (double)(i % 101); /* uniform 0 .. 100 GFLOPS */
+		s.rate = 1e9 * (double)(i % 101); /* uniform 0 .. 100 GFLOPS */
 		s.flags = SAMPLE_GPU_TIMED | SAMPLE_STEADY;
 		summary_add(&sum, &s);
 	}

@@ -215,7 +215,7 @@ static void history_should_stay_bounded_and_keep_the_whole_shape(void)
 	History h;
 	CHECK(history_init(&h, 8));
 	for (uint64_t i = 0; i < 100; i++) {
-		Sample s = { .seq = i, .t_ms = (double)i, .flops = (double)i, .groups = 1,
+		Sample s = { .seq = i, .t_ms = (double)i, .rate = (double)i, .groups = 1,
 		             .cpu_ns = 1000, .gpu_ns = 900, .flags = SAMPLE_GPU_TIMED };
 		history_add(&h, &s);
 	}

@@ -216,6 +216,30 @@ static void push_constants_should_match_the_shaders_layout(void)
 	CHECK(fa == (float)p.a && mask == 7);
 }
 
+/* Every row of the table is whole and says what it is: arithmetic rows
+ * carry a shader and a result size and no buffers; memory rows name both
+ * memories and how bytes count. */
+static void workload_table_rows_should_be_complete_and_consistent(void)
+{
+	for (int w = 0; w < WORKLOAD_TYPE_COUNT; w++) {
+		const WorkloadInfo *i = &workload_info[w];
+		CHECK(i->name && *i->name && i->unit && *i->unit && i->what && *i->what);
+		CHECK(workload_find(i->name) == w);
+		if (i->kind == WL_FMA) {
+			CHECK(!workload_is_memory((WorkloadType)w));
+			CHECK(i->shader && i->elem > 0);
+			CHECK(i->src == MEM_NONE && i->dst == MEM_NONE && i->bytes_per_byte == 0);
+			CHECK(!strcmp(i->unit, "FLOPS") || !strcmp(i->unit, "IOPS"));
+		} else {
+			CHECK(workload_is_memory((WorkloadType)w));
+			CHECK(i->src != MEM_NONE && i->dst != MEM_NONE && i->src < MEM_CLASS_COUNT && i->dst < MEM_CLASS_COUNT);
+			CHECK(i->bytes_per_byte == 1 || i->bytes_per_byte == 2);
+			CHECK(!strcmp(i->unit, "B/s"));
+			CHECK((i->kind == WL_COPY) == (i->shader != NULL));
+		}
+	}
+}
+
 static void workloads_should_be_found_and_gated(void)
 {
 	char why[128];
@@ -277,6 +301,7 @@ int main(void)
 	RUN(fp64_check_should_hold_to_1e9);
 	RUN(fp16_chains_should_be_exact_and_count_every_step);
 	RUN(push_constants_should_match_the_shaders_layout);
+	RUN(workload_table_rows_should_be_complete_and_consistent);
 	RUN(workloads_should_be_found_and_gated);
 	RUN(fma_flop_count_should_be_two_per_step_per_chain);
 	RUN(fma_params_should_respect_the_local_size_limit);
