@@ -23,7 +23,7 @@ B       ?= build
 #   ui       curses screens (ui/): core, session, engine and app headers, never gpu
 CORE    := fmt adapt sched stats ring devsel cli workload memwork summary compare jump peak devinfo plot
 SESSION := clock fileio paths csvread records slog slogread svg
-GPU     := err vkctx shader compute
+GPU     := err vkctx shader memory pipeline submit compute
 ENGINE  := telemetry engine
 APP     := report runcfg listing headless offline suite latency main
 INC_core    := -Isrc/core

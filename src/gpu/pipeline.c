@@ -1,0 +1,131 @@
+/* pipeline: the compute pipeline and its cache. */
+#include "gpu_impl.h"
+
+#include <stdlib.h>
+
+#include "clock.h"
+#include "fileio.h"
+
+/* The shader module, its descriptor set and the compute pipeline, through
+ * the pipeline cache file when one is named: a missing or foreign file only
+ * means a slower start (drivers ignore data from another device or
+ * version). */
+bool gpu_pipeline_create(Compute *c, const ComputeSetup *s, char *err)
+{
+	VkResult vk_last;
+
+	VkShaderModuleCreateInfo smi = {
+		.sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO,
+		.codeSize = s->spirv_size,
+		.pCode = s->spirv,
+	};
+	VK_TRY(vkCreateShaderModule(c->dev, &smi, NULL, &c->module));
+
+	uint32_t nbind = s->kind == WL_COPY ? 3 : 1; /* result; copy: source, destination */
+	VkDescriptorSetLayoutBinding b[3];
+	for (uint32_t i = 0; i < 3; i++)
+		b[i] = (VkDescriptorSetLayoutBinding){
+			.binding = i,
+			.descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
+			.descriptorCount = 1,
+			.stageFlags = VK_SHADER_STAGE_COMPUTE_BIT,
+		};
+	VkDescriptorSetLayoutCreateInfo dli = {
+		.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO,
+		.bindingCount = nbind,
+		.pBindings = b,
+	};
+	VK_TRY(vkCreateDescriptorSetLayout(c->dev, &dli, NULL, &c->dsl));
+	VkPushConstantRange pcr = {
+		.stageFlags = VK_SHADER_STAGE_COMPUTE_BIT,
+		.offset = 0,
+		.size = s->push_size,
+	};
+	VkPipelineLayoutCreateInfo pli = {
+		.sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO,
+		.setLayoutCount = 1,
+		.pSetLayouts = &c->dsl,
+		.pushConstantRangeCount = s->push_size ? 1 : 0,
+		.pPushConstantRanges = &pcr,
+	};
+	VK_TRY(vkCreatePipelineLayout(c->dev, &pli, NULL, &c->layout));
+	VkSpecializationInfo spec = {
+		.mapEntryCount = s->spec_count,
+		.pMapEntries = s->spec_map,
+		.dataSize = s->spec_size,
+		.pData = s->spec_data,
+	};
+	VkComputePipelineCreateInfo cpi = {
+		.sType = VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO,
+		.stage = {
+			.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
+			.stage = VK_SHADER_STAGE_COMPUTE_BIT,
+			.module = c->module,
+			.pName = "main",
+			.pSpecializationInfo = &spec,
+		},
+		.layout = c->layout,
+	};
+	/* the pipeline cache: a missing or foreign file only means a slower
+	 * start (drivers ignore data from another device or version) */
+	VkPipelineCache cache = VK_NULL_HANDLE;
+	size_t clen = 0;
+	char why[ERR_LEN];
+	void *cdata = s->pipeline_cache ? fileio_read(s->pipeline_cache, 256u << 20, &clen, why, sizeof why) : NULL;
+	VkPipelineCacheCreateInfo pcci = {
+		.sType = VK_STRUCTURE_TYPE_PIPELINE_CACHE_CREATE_INFO,
+		.initialDataSize = cdata ? clen : 0,
+		.pInitialData = cdata,
+	};
+	if (s->pipeline_cache && vkCreatePipelineCache(c->dev, &pcci, NULL, &cache) != VK_SUCCESS)
+		cache = VK_NULL_HANDLE;
+	c->cache_loaded = cache && cdata;
+	free(cdata);
+	uint64_t p0 = clock_mono_ns();
+	VkResult pr = vkCreateComputePipelines(c->dev, cache, 1, &cpi, NULL, &c->pipeline);
+	c->pipeline_ms = (double)(clock_mono_ns() - p0) * 1e-6;
+	if (cache) {
+		size_t n = 0;
+		void *out = NULL;
+		if (pr == VK_SUCCESS && vkGetPipelineCacheData(c->dev, cache, &n, NULL) == VK_SUCCESS && n &&
+		    (out = malloc(n)) && vkGetPipelineCacheData(c->dev, cache, &n, out) == VK_SUCCESS)
+			fileio_write(s->pipeline_cache, out, n);
+		free(out);
+		vkDestroyPipelineCache(c->dev, cache, NULL);
+	}
+	VK_TRY(pr);
+
+	VkDescriptorPoolSize ps = { VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, nbind };
+	VkDescriptorPoolCreateInfo dpi = {
+		.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO,
+		.maxSets = 1,
+		.poolSizeCount = 1,
+		.pPoolSizes = &ps,
+	};
+	VK_TRY(vkCreateDescriptorPool(c->dev, &dpi, NULL, &c->dpool));
+	VkDescriptorSetAllocateInfo dai = {
+		.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO,
+		.descriptorPool = c->dpool,
+		.descriptorSetCount = 1,
+		.pSetLayouts = &c->dsl,
+	};
+	VK_TRY(vkAllocateDescriptorSets(c->dev, &dai, &c->set));
+	VkDescriptorBufferInfo dbi[3] = {
+		{ c->result, 0, VK_WHOLE_SIZE },
+		{ c->src, 0, c->mem_bytes },
+		{ c->dst, 0, c->mem_bytes },
+	};
+	VkWriteDescriptorSet w = {
+		.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
+		.dstSet = c->set,
+		.dstBinding = 0,
+		.descriptorCount = nbind,
+		.descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
+		.pBufferInfo = dbi,
+	};
+	vkUpdateDescriptorSets(c->dev, 1, &w, 0, NULL);
+	return true;
+fail:
+	(void)vk_last;
+	return false;
+}

@@ -1,0 +1,390 @@
+/* submit: command buffers, recording, submission and timing: Gridwise's CPU
+ * time around each submission, timestamp queries inside it. */
+#include "gpu_impl.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "clock.h"
+
+/* The command buffers, timestamp queries and fences of the submission slots. */
+bool gpu_commands_create(Compute *c, const DeviceInfo *d, char *err)
+{
+	VkResult vk_last;
+
+	VkCommandPoolCreateInfo cpci = {
+		.sType = VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO,
+		.flags = VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT,
+		.queueFamilyIndex = d->queue_family,
+	};
+	VK_TRY(vkCreateCommandPool(c->dev, &cpci, NULL, &c->cpool));
+	VkCommandBufferAllocateInfo cbai = {
+		.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO,
+		.commandPool = c->cpool,
+		.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY,
+		.commandBufferCount = COMPUTE_SLOTS,
+	};
+	VK_TRY(vkAllocateCommandBuffers(c->dev, &cbai, c->cmd));
+
+	c->timestamps = d->timestamp_valid_bits > 0;
+	if (c->timestamps) {
+		c->ts_mask = d->timestamp_valid_bits >= 64 ? UINT64_MAX
+		                                           : (1ull << d->timestamp_valid_bits) - 1;
+		c->ts_period_ns = d->timestamp_period;
+		VkQueryPoolCreateInfo qpi = {
+			.sType = VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO,
+			.queryType = VK_QUERY_TYPE_TIMESTAMP,
+			.queryCount = 2,
+		};
+		for (unsigned i = 0; i < COMPUTE_SLOTS; i++)
+			VK_TRY(vkCreateQueryPool(c->dev, &qpi, NULL, &c->queries[i]));
+	}
+	VkFenceCreateInfo fci = { .sType = VK_STRUCTURE_TYPE_FENCE_CREATE_INFO };
+	for (unsigned i = 0; i < COMPUTE_SLOTS; i++)
+		VK_TRY(vkCreateFence(c->dev, &fci, NULL, &c->fence[i]));
+	return true;
+fail:
+	(void)vk_last;
+	(void)err;
+	return false;
+}
+
+void gpu_barrier(VkCommandBuffer cmd, VkPipelineStageFlags src_stage, VkAccessFlags src,
+                    VkPipelineStageFlags dst_stage, VkAccessFlags dst)
+{
+	VkMemoryBarrier mb = {
+		.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER,
+		.srcAccessMask = src,
+		.dstAccessMask = dst,
+	};
+	vkCmdPipelineBarrier(cmd, src_stage, dst_stage, 0, 1, &mb, 0, NULL, 0, NULL);
+}
+
+/* Resets cmd and begins it for one submission. */
+VkResult gpu_begin_once(VkCommandBuffer cmd)
+{
+	VkResult r = vkResetCommandBuffer(cmd, 0);
+	VkCommandBufferBeginInfo bi = {
+		.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO,
+		.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT,
+	};
+	return r == VK_SUCCESS ? vkBeginCommandBuffer(cmd, &bi) : r;
+}
+
+/* Ends cmd (recorded on slot 0), submits it with slot 0's fence and waits
+ * for it, bounded: for the work around the measurements. */
+VkResult gpu_end_submit_wait(Compute *c, VkCommandBuffer cmd)
+{
+	VkResult r = vkEndCommandBuffer(cmd);
+	if (r == VK_SUCCESS)
+		r = vkResetFences(c->dev, 1, &c->fence[0]);
+	VkSubmitInfo si = {
+		.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO,
+		.commandBufferCount = 1,
+		.pCommandBuffers = &cmd,
+	};
+	if (r == VK_SUCCESS)
+		r = vkQueueSubmit(c->queue, 1, &si, c->fence[0]);
+	if (r == VK_SUCCESS)
+		r = vkWaitForFences(c->dev, 1, &c->fence[0], VK_TRUE, c->fence_timeout_ns);
+	return r;
+}
+
+/* Makes the device's copy visible to the host where the memory is not coherent. */
+VkResult gpu_invalidate_staging(const Compute *c)
+{
+	if (c->staging_coherent)
+		return VK_SUCCESS;
+	VkMappedMemoryRange r = {
+		.sType = VK_STRUCTURE_TYPE_MAPPED_MEMORY_RANGE,
+		.memory = c->staging_mem,
+		.size = VK_WHOLE_SIZE,
+	};
+	return vkInvalidateMappedMemoryRanges(c->dev, 1, &r);
+}
+
+/* Fills the checked regions of the destination (and, for transfers, the
+ * marks) with 0xffffffff, so that what is read back was written now. */
+static void fill_checked(Compute *c, VkCommandBuffer cmd, uint32_t copies)
+{
+	for (size_t i = 0; i < c->check_n; i++)
+		vkCmdFillBuffer(cmd, c->dst, c->check_off[i], MEM_REGION, 0xffffffffu);
+	if (c->kind == WL_TRANSFER)
+		vkCmdFillBuffer(cmd, c->dst, c->mem_bytes, 4ull * (copies + 1), 0xffffffffu);
+}
+
+/* Copies the checked regions (and the marks) to staging, or, where the host
+ * sees the destination, only makes the writes visible to it. */
+static void read_checked(Compute *c, VkCommandBuffer cmd, VkPipelineStageFlags after, uint32_t copies)
+{
+	VkAccessFlags wrote = after == VK_PIPELINE_STAGE_TRANSFER_BIT ? VK_ACCESS_TRANSFER_WRITE_BIT
+	                                                              : VK_ACCESS_SHADER_WRITE_BIT;
+	if (c->dst_map) {
+		gpu_barrier(cmd, after, wrote, VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
+		return;
+	}
+	gpu_barrier(cmd, after, wrote, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_READ_BIT);
+	VkBufferCopy cp[MEM_CHECK_REGIONS + 1];
+	uint32_t n = 0;
+	for (size_t i = 0; i < c->check_n; i++)
+		cp[n++] = (VkBufferCopy){ c->check_off[i], c->region_off + i * MEM_REGION, MEM_REGION };
+	if (c->kind == WL_TRANSFER)
+		cp[n++] = (VkBufferCopy){ c->mem_bytes, c->marks_off, 4ull * (copies + 1) };
+	if (n)
+		vkCmdCopyBuffer(cmd, c->dst, c->staging, n, cp);
+}
+
+static bool record(Compute *c, unsigned slot, GroupCount g, const void *push, bool readback,
+                   bool after_previous, char *err, VkResult *vr)
+{
+	VkResult vk_last = VK_SUCCESS;
+	VkCommandBuffer cmd = c->cmd[slot];
+	VK_TRY(gpu_begin_once(cmd));
+	const bool xfer = c->kind == WL_TRANSFER;
+	/* transfers use transfer stages only: they may run on a copy engine */
+	const VkPipelineStageFlags work = xfer ? VK_PIPELINE_STAGE_TRANSFER_BIT : VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT;
+	const VkAccessFlags work_rw = xfer ? VK_ACCESS_TRANSFER_READ_BIT | VK_ACCESS_TRANSFER_WRITE_BIT
+	                                   : VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT;
+	const uint32_t copies = g.x;
+	/* Only a checked dispatch resets the group counter and fills the slots:
+	 * the others go straight to the shader, which keeps the device's work
+	 * between two dispatches to one gpu_barrier. */
+	if (after_previous) /* the previous submission's work and copies first */
+		gpu_barrier(cmd, work | VK_PIPELINE_STAGE_TRANSFER_BIT,
+		        (xfer ? 0 : VK_ACCESS_SHADER_WRITE_BIT) | VK_ACCESS_TRANSFER_WRITE_BIT,
+		        readback ? VK_PIPELINE_STAGE_TRANSFER_BIT : work,
+		        readback ? VK_ACCESS_TRANSFER_WRITE_BIT | VK_ACCESS_TRANSFER_READ_BIT : work_rw);
+	if (c->timestamps && !c->host_reset)
+		vkCmdResetQueryPool(cmd, c->queries[slot], 0, 2);
+	if (c->timestamps && c->host_reset)
+		vkResetQueryPool(c->dev, c->queries[slot], 0, 2);
+	if (readback) {
+		if (c->kind == WL_FMA) {
+			vkCmdFillBuffer(cmd, c->result, 0, 16, 0);
+			vkCmdFillBuffer(cmd, c->result, 16, VK_WHOLE_SIZE, 0xffffffffu);
+		} else {
+			if (c->kind == WL_COPY)
+				vkCmdFillBuffer(cmd, c->result, 0, 16, 0);
+			fill_checked(c, cmd, copies);
+		}
+		gpu_barrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT, work, work_rw);
+	}
+	if (!xfer) {
+		vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, c->pipeline);
+		vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, c->layout, 0, 1, &c->set, 0, NULL);
+		if (c->push_size)
+			vkCmdPushConstants(cmd, c->layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, c->push_size, push);
+	}
+	if (c->timestamps)
+		vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, c->queries[slot], 0);
+	if (xfer) {
+		/* copies one after another, each with its mark: copy k carries the
+		 * source's number k+1 into the destination's word k after the data */
+		/* Each copy reads the next copy_size slot of the source buffer
+		 * (round its mem_bytes): a GPU's L2 caches host memory too, and
+		 * copying one small source again and again would measure it. */
+		uint64_t slots = c->mem_bytes / c->copy_size;
+		for (uint32_t k = 0; k < copies; k++) {
+			if (k)
+				gpu_barrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT,
+				        VK_PIPELINE_STAGE_TRANSFER_BIT,
+				        VK_ACCESS_TRANSFER_READ_BIT | VK_ACCESS_TRANSFER_WRITE_BIT);
+			uint64_t from = (c->rotation++ % slots) * c->copy_size;
+			if (readback && k + 1 == copies)
+				c->check_src = from;
+			VkBufferCopy cp[2] = {
+				{ from, 0, c->copy_size },
+				{ c->mem_bytes + 4ull * k, c->mem_bytes + 4ull * k, 4 },
+			};
+			vkCmdCopyBuffer(cmd, c->src, c->dst, 2, cp);
+		}
+	} else {
+		for (uint32_t k = 0; k < c->trials; k++) {
+			if (k) /* each trial sees the one before it finished, as a new submission would */
+				gpu_barrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
+				        VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+				        VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
+			vkCmdDispatch(cmd, g.x, g.y, g.z);
+		}
+	}
+	if (c->timestamps)
+		vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, c->queries[slot], 1);
+	if (readback) {
+		if (c->kind != WL_TRANSFER) {
+			gpu_barrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
+			        VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_READ_BIT);
+			VkBufferCopy cp = { 0, 0, c->kind == WL_FMA ? c->result_size : 16 };
+			vkCmdCopyBuffer(cmd, c->result, c->staging, 1, &cp);
+		}
+		if (c->kind != WL_FMA)
+			read_checked(c, cmd, work, copies);
+		gpu_barrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT,
+		        VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
+	}
+	VK_TRY(vkEndCommandBuffer(cmd));
+	VK_TRY(vkResetFences(c->dev, 1, &c->fence[slot]));
+	c->slot_groups[slot] = g;
+	*vr = VK_SUCCESS;
+	return true;
+fail:
+	*vr = vk_last;
+	return false;
+}
+
+/* Test-only fault injection: FLOPSCOPE_FAULT=KIND@N makes the N-th
+ * submission fail as a driver would (device_lost, oom) or never finish
+ * (timeout). Read once; unset in normal use. */
+static VkResult injected_fault(uint64_t n)
+{
+	static int kind = -1;
+	static uint64_t at;
+	if (kind < 0) {
+		const char *f = getenv("FLOPSCOPE_FAULT");
+		char name[32];
+		unsigned long long when;
+		kind = 0;
+		if (f && sscanf(f, "%31[a-z_]@%llu", name, &when) == 2) {
+			at = when;
+			kind = !strcmp(name, "device_lost") ? 1 : !strcmp(name, "oom") ? 2 : !strcmp(name, "timeout") ? 3 : 0;
+		}
+	}
+	if (!kind || n != at)
+		return VK_SUCCESS;
+	return kind == 1 ? VK_ERROR_DEVICE_LOST : kind == 2 ? VK_ERROR_OUT_OF_DEVICE_MEMORY : VK_TIMEOUT;
+}
+
+static bool submit(Compute *c, unsigned slot, char *err, VkResult *vr)
+{
+	VkResult vk_last = VK_SUCCESS;
+	VkResult fault = injected_fault(++c->submissions);
+	if (fault == VK_TIMEOUT) { /* as if the dispatch never finished */
+		GroupCount g = c->slot_groups[slot];
+		snprintf(err, ERR_LEN, "the device did not finish a dispatch of %u x %u x %u groups "
+		         "within %.1f s (vkWaitForFences: VK_TIMEOUT)", g.x, g.y, g.z,
+		         (double)c->fence_timeout_ns * 1e-9);
+		*vr = VK_TIMEOUT;
+		return false;
+	}
+	if (fault != VK_SUCCESS) {
+		snprintf(err, ERR_LEN, "vkQueueSubmit failed: %s (injected by FLOPSCOPE_FAULT)", vk_result_str(fault));
+		*vr = fault;
+		return false;
+	}
+	VkSubmitInfo si = {
+		.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO,
+		.commandBufferCount = 1,
+		.pCommandBuffers = &c->cmd[slot],
+	};
+	VK_TRY(vkQueueSubmit(c->queue, 1, &si, c->fence[slot]));
+	*vr = VK_SUCCESS;
+	return true;
+fail:
+	*vr = vk_last;
+	return false;
+}
+
+/* Waits for the slot's fence (bounded) and reads its timestamps. */
+static bool finish(Compute *c, unsigned slot, bool readback, bool pipelined, DispatchTiming *t,
+                   char *err, VkResult *vr)
+{
+	VkResult vk_last = VK_SUCCESS;
+	GroupCount g = c->slot_groups[slot];
+	VkResult w = vkWaitForFences(c->dev, 1, &c->fence[slot], VK_TRUE, c->fence_timeout_ns);
+	if (w == VK_TIMEOUT) {
+		snprintf(err, ERR_LEN, "the device did not finish a dispatch of %u x %u x %u groups "
+		         "within %.1f s (vkWaitForFences: VK_TIMEOUT)", g.x, g.y, g.z,
+		         (double)c->fence_timeout_ns * 1e-9);
+		vk_last = w;
+		goto fail;
+	}
+	VK_TRY(w);
+	if (c->timestamps) {
+		uint64_t ts[2];
+		VK_TRY(vkGetQueryPoolResults(c->dev, c->queries[slot], 0, 2, sizeof ts, ts, sizeof ts[0],
+		                             VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT));
+		uint64_t start = ts[0];
+		/* queued behind the previous dispatch: it began when that one ended */
+		if (pipelined && c->have_last_end && ((c->last_end_tick - start) & c->ts_mask) < (c->ts_mask >> 1))
+			start = c->last_end_tick;
+		uint64_t ticks = (ts[1] - start) & c->ts_mask;
+		t->gpu_ns = (uint64_t)((double)ticks * c->ts_period_ns + 0.5);
+		t->gpu_end_ns = (uint64_t)((double)(ts[1] & c->ts_mask) * c->ts_period_ns);
+		t->gpu_valid = true;
+		c->last_end_tick = ts[1];
+		c->have_last_end = true;
+	}
+	if (readback)
+		VK_TRY(gpu_invalidate_staging(c));
+	if (readback && c->dst_map && !c->dst_coherent) {
+		VkMappedMemoryRange r = {
+			.sType = VK_STRUCTURE_TYPE_MAPPED_MEMORY_RANGE,
+			.memory = c->dst_mem,
+			.size = VK_WHOLE_SIZE,
+		};
+		VK_TRY(vkInvalidateMappedMemoryRanges(c->dev, 1, &r));
+	}
+	*vr = VK_SUCCESS;
+	return true;
+fail:
+	*vr = vk_last;
+	return false;
+}
+
+bool compute_dispatch(Compute *c, GroupCount g, const void *push, bool readback,
+                      DispatchTiming *t, VkResult *vr, char *err)
+{
+	VkResult vk_last = VK_SUCCESS;
+	memset(t, 0, sizeof *t);
+	if (!record(c, 0, g, push, readback, false, err, vr))
+		return false;
+	/* Gridwise's CPU timing: idle queue, clock, submit, wait, clock. */
+	VK_TRY(vkQueueWaitIdle(c->queue));
+	uint64_t t0 = clock_mono_ns();
+	if (!submit(c, 0, err, vr))
+		return false;
+	bool ok = finish(c, 0, readback, false, t, err, vr);
+	t->cpu_ns = clock_mono_ns() - t0;
+	return ok;
+fail:
+	*vr = vk_last;
+	return false;
+}
+
+bool compute_read_back(Compute *c, VkResult *vr, char *err)
+{
+	VkResult vk_last = VK_SUCCESS;
+	VkCommandBuffer cmd = c->cmd[0];
+	VK_TRY(gpu_begin_once(cmd));
+	gpu_barrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT,
+	        VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT,
+	        VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_READ_BIT);
+	VkBufferCopy cp = { 0, 0, c->result_size };
+	vkCmdCopyBuffer(cmd, c->result, c->staging, 1, &cp);
+	gpu_barrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT,
+	        VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
+	VK_TRY(gpu_end_submit_wait(c, cmd));
+	VK_TRY(gpu_invalidate_staging(c));
+	*vr = VK_SUCCESS;
+	return true;
+fail:
+	*vr = vk_last;
+	return false;
+}
+
+bool compute_submit(Compute *c, unsigned slot, GroupCount g, const void *push, bool readback,
+                    VkResult *vr, char *err)
+{
+	return record(c, slot, g, push, readback, true, err, vr) && submit(c, slot, err, vr);
+}
+
+bool compute_wait(Compute *c, unsigned slot, bool readback, DispatchTiming *t, VkResult *vr, char *err)
+{
+	memset(t, 0, sizeof *t);
+	return finish(c, slot, readback, true, t, err, vr);
+}
+
+const void *compute_results(const Compute *c)
+{
+	return c->staging_map;
+}
