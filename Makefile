@@ -18,18 +18,21 @@ B       ?= build
 #   core     pure: no Vulkan, terminal, threads or files
 #   session  logs, CSV, SVG, file helpers
 #   gpu      the only code that calls Vulkan or shaderc
+#   workloads one file per kind of workload, each one table of operations
 #   engine   the measuring thread, telemetry
 #   app      main, modes, outputs
 #   ui       curses screens (ui/): core, session, engine and app headers, never gpu
 CORE    := fmt adapt sched stats ring devsel cli workload memwork summary compare jump peak devinfo plot
 SESSION := clock fileio paths csvread records slog slogread svg
 GPU     := err vkctx shader memory pipeline submit compute
+WORKLOADS := workloads fma copy transfer
 ENGINE  := telemetry engine
 APP     := report runcfg listing headless offline suite latency main
 INC_core    := -Isrc/core
 INC_session := $(INC_core) -Isrc/session
 INC_gpu     := $(INC_session) -Isrc/gpu
-INC_engine  := $(INC_gpu) -Isrc/engine
+INC_workloads := $(INC_gpu) -Isrc/workloads
+INC_engine  := $(INC_workloads) -Isrc/engine
 INC_app     := $(INC_engine) -Isrc/app
 INC_ui      := -Isrc/core -Isrc/session -Isrc/engine -Isrc/app -Iui
 # ui/: pure pieces (unit-tested) and the curses screens.
@@ -38,6 +41,7 @@ UI      := screen picker dashboard replay ui
 OBJ     := $(addprefix $(B)/src/core/,$(addsuffix .o,$(CORE))) \
            $(addprefix $(B)/src/session/,$(addsuffix .o,$(SESSION))) \
            $(addprefix $(B)/src/gpu/,$(addsuffix .o,$(GPU))) \
+           $(addprefix $(B)/src/workloads/,$(addsuffix .o,$(WORKLOADS))) \
            $(addprefix $(B)/src/engine/,$(addsuffix .o,$(ENGINE))) \
            $(addprefix $(B)/src/app/,$(addsuffix .o,$(APP))) \
            $(addprefix $(B)/ui/,$(addsuffix .o,$(UI_PURE) $(UI)))

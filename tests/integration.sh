@@ -7,7 +7,7 @@ cd "$(dirname "$0")/.."
 FS=${FS:-build/flopscope}
 T=$(mktemp -d)
 # A failed tmux test must not leave flopscope running: the server goes, with its panes.
-trap 'tmux -S "$T/tmux.sock" kill-server 2>/dev/null; rm -rf "$T"' EXIT
+trap 'for s in "$T"/tmux.*.sock; do tmux -S "$s" kill-server 2>/dev/null; done; rm -rf "$T"' EXIT
 
 # Each test runs in a subshell of its own: die ends it, also from inside a loop.
 die() { echo "  $*" >&2; exit 1; }
@@ -510,8 +510,12 @@ assert all(s["flop"] == s["groups"] * s["size"] * per for s in samples), "bytes 
 sizes = [r["size"] for r in recs[-1]["sizes"]]
 assert sizes == [16384, 65536, 262144, 1048576], sizes
 assert all(r["samples"] >= 3 and r["median"] > 0 for r in recs[-1]["sizes"])
-assert recs[-1]["checks_passed"] >= 8, recs[-1]
+# the rules: the first two submissions, and the first steady one of each
+# size, are checked (how many every-25th ones fall in depends on the count)
 assert all(s["verified"] for s in samples[:2])
+for size in sizes:
+    assert any(s["verified"] and s["steady"] and s["size"] == size for s in samples), size
+assert recs[-1]["checks_passed"] >= len(sizes) + 2, recs[-1]
 PY
 	done
 	for w in d2h h2d-cached d2d; do
@@ -594,7 +598,11 @@ t_closed_stdin_or_unknown_terminal_should_print_the_table() {
 }
 
 # --- the dashboard, driven through tmux -------------------------------------
-TM() { tmux -S "$T/tmux.sock" "$@"; }
+# each start_ui gets a fresh server on a socket of its own: a server still
+# shutting down on a reused socket made "server exited unexpectedly" (flaky)
+SOCK="$T/tmux.none.sock"
+UI_N=0
+TM() { tmux -S "$SOCK" "$@"; }
 screen() { TM capture-pane -p -t fs 2>/dev/null; }
 
 # wait_for REGEX [SECONDS]: polls the pane until REGEX shows (bounded).
@@ -611,6 +619,8 @@ wait_for() {
 start_ui() {
 	rm -f "$T/exit"
 	TM kill-server 2>/dev/null
+	UI_N=$((UI_N + 1))
+	SOCK="$T/tmux.$BASHPID.$UI_N.sock"
 	TM new-session -d -s fs -x 120 -y 36 "LANG=C.UTF-8 $* ; echo \$? > $T/exit" || die "tmux failed"
 	TM set-option -t fs remain-on-exit on >/dev/null
 }

@@ -57,6 +57,12 @@ for f in src/*/*.c src/*/*.h; do
 done
 if [ -z "$bad" ]; then echo "PASS: layering: nothing in src/ includes a ui/ header"; else echo "FAIL: layering: src/ includes ui/"; printf '%s' "$bad"; fi
 
+# Only the GPU layer calls Vulkan: a workload records through gpu_* helpers.
+calls=$(grep -nE '\bvk[A-Z][A-Za-z0-9]*\(' src/core/*.[ch] src/session/*.[ch] src/workloads/*.[ch] \
+	src/engine/*.[ch] src/app/*.[ch] ui/*.[ch] 2>/dev/null)
+if [ -z "$calls" ]; then echo "PASS: layering: only src/gpu calls Vulkan"
+else echo "FAIL: layering: Vulkan called outside src/gpu:"; echo "$calls"; fi
+
 # The engine is opaque: its fields are in engine.c alone.
 if grep -l 'struct Engine[[:space:]]*{' src/*/*.h ui/*.h >/dev/null 2>&1; then
 	echo "FAIL: layering: a header defines struct Engine's fields: $(grep -l 'struct Engine[[:space:]]*{' src/*/*.h ui/*.h)"

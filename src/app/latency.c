@@ -40,6 +40,9 @@ int latency_run(const VkCtx *ctx, int idx, const Options *o)
 		.spirv_size = spv.size,
 		.result_size = 16 + 16,
 		.fence_timeout_ns = 10000000000ull,
+		.rec = &gpu_dispatch_recorder,
+		.src_mem = MEM_NONE,
+		.dst_mem = MEM_NONE,
 	};
 	Compute c;
 	bool ok = compute_create(&c, ctx, d, &s, err);

@@ -16,6 +16,7 @@
 #include "telemetry.h"
 #include "version.h"
 #include "vkctx.h"
+#include "workloads.h"
 
 #include <errno.h>
 #include <signal.h>
@@ -37,16 +38,10 @@ struct Engine {
 	EngineConfig cfg;
 	SampleRing ring;
 	Compute comp;
-	FmaParams params;
-	FmaCheck check;
+	const WorkloadOps *ops;  /* the workload's kind */
+	Work work;               /* its plan and state */
 	AdaptConfig adapt;
-	uint64_t flop_per_invocation;
-	WorkloadKind kind;
 	DeviceInfo qdev;         /* the device with the queue family the work runs on */
-	uint64_t sizes[MEM_SWEEP_MAX_SIZES]; /* transfers: the sweep (one size with --size) */
-	size_t nsizes;
-	uint64_t chunks;         /* copy: chunks of the buffer */
-	uint64_t chunk_bytes;
 	uint64_t shader_hash;
 	char shader_path[4096];
 
@@ -74,64 +69,14 @@ struct Engine {
 	RunInfo info;
 };
 
-/* Before a checked submission of g: the destination regions it reads back. */
-static void prepare_check(Engine *e, GroupCount g)
-{
-	if (e->kind == WL_FMA)
-		return;
-	uint64_t covered = e->comp.copy_size;
-	if (e->kind == WL_COPY) {
-		uint64_t groups = adapt_total(g);
-		covered = (groups < e->chunks ? groups : e->chunks) * e->chunk_bytes;
-	}
-	uint64_t offs[MEM_CHECK_REGIONS];
-	size_t n = mem_check_offsets(covered, e->comp.mem_bytes, offs);
-	compute_set_check(&e->comp, offs, n);
-}
 
-/* Memory workloads: every group (copy shader) or copy (transfers) ran, and
- * the checked regions of the destination hold the source's data. */
-static bool check_memory(Engine *e, uint64_t groups, char *msg, size_t len)
-{
-	char why[512];
-	if (e->kind == WL_COPY) {
-		const uint32_t *hdr = compute_results(&e->comp);
-		uint64_t want = groups * e->cfg.trials;
-		if (hdr[0] != (uint32_t)want) {
-			snprintf(msg, len, "verification failed: %u of %llu workgroups ran", hdr[0], (unsigned long long)want);
-			return false;
-		}
-	} else if (mem_check_marks(compute_marks(&e->comp), (uint32_t)groups, why, sizeof why) < 0) {
-		snprintf(msg, len, "verification failed: %s", why);
-		return false;
-	}
-	if (!e->comp.check_n || mem_check_regions(compute_checked_regions(&e->comp), e->comp.check_off,
-	                                          e->comp.check_n, e->comp.mem_bytes,
-	                                          e->kind == WL_TRANSFER ? e->comp.check_src : 0, why, sizeof why) < 0) {
-		snprintf(msg, len, "verification failed: %s", e->comp.check_n ? why : "nothing was read back");
-		return false;
-	}
-	atomic_fetch_add(&e->checks_passed, 1);
-	return true;
-}
 
+/* A checked submission's results: the workload says whether the device did
+ * all the work, rightly. */
 static bool check_results(Engine *e, uint64_t groups, char *msg, size_t len)
 {
-	if (e->kind != WL_FMA)
-		return check_memory(e, groups, msg, len);
-	const uint32_t *hdr = compute_results(&e->comp);
-	const void *values = (const char *)hdr + 16;
-	uint64_t want = groups * e->cfg.trials; /* every trial counts its groups */
-	if (hdr[0] != (uint32_t)want) {
-		snprintf(msg, len, "verification failed: %u of %llu workgroups ran", hdr[0],
-		         (unsigned long long)want);
+	if (!e->ops->check(&e->work, &e->comp, groups, msg, len))
 		return false;
-	}
-	char why[512];
-	if (fma_check(&e->check, values, groups * e->params.local_size, why, sizeof why) < 0) {
-		snprintf(msg, len, "verification failed: %s", why);
-		return false;
-	}
 	atomic_fetch_add(&e->checks_passed, 1);
 	return true;
 }
@@ -150,14 +95,8 @@ typedef struct Push {
 
 static Push push_constants(const Engine *e)
 {
-	Push p = { .size = 0 };
-	if (e->kind == WL_FMA) {
-		p.size = fma_push(&e->params, WORKLOAD_SLOTS - 1, p.bytes);
-	} else if (e->kind == WL_COPY) {
-		uint32_t chunks = (uint32_t)e->chunks;
-		memcpy(p.bytes, &chunks, sizeof chunks);
-		p.size = sizeof chunks;
-	}
+	Push p;
+	p.size = e->ops->push(&e->work, p.bytes);
 	return p;
 }
 
@@ -166,7 +105,7 @@ static bool warm_up(Engine *e, char *err)
 	DispatchTiming t;
 	VkResult vr;
 	Push push = push_constants(e);
-	prepare_check(e, adapt_initial());
+	e->ops->prepare_check(&e->work, &e->comp, adapt_initial());
 	if (!compute_dispatch(&e->comp, adapt_initial(), push.bytes, true, &t, &vr, err))
 		return false;
 	return check_results(e, 1, err, ERR_LEN);
@@ -189,8 +128,8 @@ static void fill_meta(Engine *e)
 	devinfo_version_str(d->api_version, m->api_version, sizeof m->api_version);
 	m->queue_family = d->queue_family;
 	snprintf(m->workload, sizeof m->workload, "%s", workload_info[e->cfg.workload].name);
-	m->flop_per_invocation = e->flop_per_invocation;
-	m->local_size = e->params.local_size;
+	m->flop_per_invocation = e->work.per_invocation;
+	m->local_size = e->work.params.local_size;
 	snprintf(m->shader_hash, sizeof m->shader_hash, "%016llx", (unsigned long long)e->shader_hash);
 	m->target_ms = e->cfg.target_ms;
 	m->trials = e->cfg.trials;
@@ -257,11 +196,6 @@ static Status build(Engine *e, const EngineConfig *cfg, char *err)
 		e->cfg.ring_capacity = 4096;
 	if (!e->cfg.trials)
 		e->cfg.trials = 1;
-	if (workload_info[cfg->workload].kind == WL_TRANSFER && e->cfg.trials > 1) {
-		snprintf(err, ERR_LEN, "--trials does not apply to transfers: the loop already sizes the "
-		         "number of copies in a submission");
-		return STATUS_USAGE;
-	}
 	summary_init(&e->sum);
 	atomic_init(&e->log_failed, false);
 	atomic_init(&e->state, ENGINE_READY);
@@ -271,114 +205,37 @@ static Status build(Engine *e, const EngineConfig *cfg, char *err)
 
 	const DeviceInfo *d = cfg->dev;
 	const WorkloadInfo *wl = &workload_info[cfg->workload];
-	e->kind = wl->kind;
-	uint32_t max_local = d->max_group_size[0] < d->max_invocations ? d->max_group_size[0]
-	                                                               : d->max_invocations;
-	char unsupported[256];
-	if (!workload_supported(cfg->workload, devinfo_features(d), unsupported, sizeof unsupported)) {
-		snprintf(err, ERR_LEN, "workload %s cannot run on %s: %s", wl->name, d->name, unsupported);
-		return STATUS_USAGE;
-	}
+	e->ops = workload_ops(wl->kind);
+	WorkInput in = {
+		.ctx = cfg->ctx,
+		.dev = d,
+		.type = cfg->workload,
+		.trials = e->cfg.trials,
+		.size_lo = cfg->size_lo,
+		.size_hi = cfg->size_hi,
+		.transfer_queue = cfg->transfer_queue,
+	};
+	Status st = work_plan(&e->work, &in, err);
+	if (st != STATUS_OK)
+		return st;
 	/* the queue the work runs on: the entry's, or its copy engine */
 	e->qdev = *d;
 	if (cfg->transfer_queue) {
-		if (e->kind != WL_TRANSFER) {
-			snprintf(err, ERR_LEN, "--transfer-queue: %s is not a transfer workload (h2d, d2h, d2d ...)", wl->name);
-			return STATUS_USAGE;
-		}
-		if (d->transfer_family < 0) {
-			snprintf(err, ERR_LEN, "--transfer-queue: %s has no transfer-only queue family", d->name);
-			return STATUS_USAGE;
-		}
 		e->qdev.queue_family = (uint32_t)d->transfer_family;
 		e->qdev.queue_flags = VK_QUEUE_TRANSFER_BIT;
 		e->qdev.timestamp_valid_bits = d->transfer_ts_bits;
 	}
-	uint64_t mem_bytes = 0;
-	if (e->kind != WL_FMA) {
-		char why[256];
-		uint64_t cap = compute_mem_limit(cfg->ctx, d, cfg->workload, why, sizeof why);
-		if (!cap) {
-			snprintf(err, ERR_LEN, "workload %s cannot run on %s: %s", wl->name, d->name, why);
-			return STATUS_USAGE;
-		}
-		uint64_t hi = cfg->size_hi ? cfg->size_hi : cap;
-		if (hi > cap) {
-			char a[32], b[32];
-			snprintf(err, ERR_LEN, "--size %s is above the %s that %s allows for %s (1 GiB at most, a quarter "
-			         "of the heap, within the allocation and buffer limits)", mem_size_str(hi, a, sizeof a),
-			         mem_size_str(cap, b, sizeof b), d->name, wl->name);
-			return STATUS_USAGE;
-		}
-		if (e->kind == WL_TRANSFER) {
-			uint64_t lo = cfg->size_lo ? cfg->size_lo : MEM_SWEEP_MIN;
-			if (lo > hi)
-				lo = hi;
-			e->nsizes = mem_sweep(lo, hi, e->sizes, MEM_SWEEP_MAX_SIZES);
-			mem_bytes = hi;
-		} else {
-			mem_bytes = cfg->size_lo ? cfg->size_lo : cap;
-		}
-	}
 	e->adapt.target_s = cfg->target_ms * 1e-3;
-	memcpy(e->adapt.max, d->max_group_count, sizeof e->adapt.max);
-
-	ShaderDefine defs[4];
-	size_t ndefs = 0;
-	char vec4s[16], unroll[16];
-	uint32_t spec[2];
-	if (e->kind == WL_FMA) {
-		fma_params_for(&e->params, cfg->workload, d->type == DEV_CPU, max_local);
-		const char *shape = getenv("FLOPSCOPE_FMA_SHAPE");
-		if (shape && *shape) {
-			char why[256];
-			if (!fma_params_parse(shape, &e->params, max_local, why, sizeof why)) {
-				snprintf(err, ERR_LEN, "FLOPSCOPE_FMA_SHAPE: %s", why);
-				return STATUS_USAGE;
-			}
-		}
-		e->flop_per_invocation = fma_flop_per_invocation(&e->params);
-		fma_check_init(&e->check, &e->params);
-		snprintf(vec4s, sizeof vec4s, "%u", e->params.vec4s);
-		snprintf(unroll, sizeof unroll, "%u", e->params.unroll);
-		defs[ndefs++] = (ShaderDefine){ "VEC4S", vec4s };
-		defs[ndefs++] = (ShaderDefine){ "UNROLL", unroll };
-		if (wl->define)
-			defs[ndefs++] = (ShaderDefine){ wl->define, "1" };
-		if (wl->scalar)
-			defs[ndefs++] = (ShaderDefine){ "SCALAR", "1" };
-		spec[0] = e->params.local_size;
-		spec[1] = e->params.iters;
-	} else if (e->kind == WL_COPY) {
-		/* 256 invocations x 4 uvec4: 16 KiB a group, coalesced */
-		e->params.type = cfg->workload;
-		e->params.local_size = max_local < 256 ? max_local : 256;
-		spec[0] = e->params.local_size;
-		spec[1] = 4;
-		e->chunk_bytes = (uint64_t)e->params.local_size * spec[1] * 16;
-		mem_bytes = mem_bytes / e->chunk_bytes * e->chunk_bytes;
-		if (!mem_bytes) {
-			char a[32];
-			snprintf(err, ERR_LEN, "--size: the copy needs at least %s", mem_size_str(e->chunk_bytes, a, sizeof a));
-			return STATUS_USAGE;
-		}
-		e->chunks = mem_bytes / e->chunk_bytes;
-		e->flop_per_invocation = 2ull * 16 * spec[1]; /* bytes read + written */
-	} else {
-		/* one "group" is one copy; the loop goes up to MEM_MAX_COPIES a submission */
-		e->params.type = cfg->workload;
-		e->params.local_size = 1;
-		e->adapt.max[0] = MEM_MAX_COPIES;
-		e->adapt.max[1] = e->adapt.max[2] = 1;
-	}
+	memcpy(e->adapt.max, e->work.max_groups, sizeof e->adapt.max);
 
 	Spirv spv = { 0 };
 	char cache_dir[4096], pcache[4300];
-	bool cache = !cfg->no_cache && wl->shader && shader_cache_dir(cache_dir, sizeof cache_dir);
+	const char *shader = e->work.shader;
+	bool cache = !cfg->no_cache && shader && shader_cache_dir(cache_dir, sizeof cache_dir);
 	uint64_t t0 = clock_mono_ns();
-	if (wl->shader) {
-		snprintf(e->shader_path, sizeof e->shader_path, "%s/%s", cfg->shader_dir, wl->shader);
-		int rc = shader_compile_cached(e->shader_path, defs, ndefs, cache ? cache_dir : NULL, &spv,
+	if (shader) {
+		snprintf(e->shader_path, sizeof e->shader_path, "%s/%s", cfg->shader_dir, shader);
+		int rc = shader_compile_cached(e->shader_path, e->work.defs, e->work.ndefs, cache ? cache_dir : NULL, &spv,
 		                               &e->spirv_cached, err);
 		if (rc < 0)
 			return STATUS_USAGE;
@@ -406,30 +263,31 @@ static Status build(Engine *e, const EngineConfig *cfg, char *err)
 		.spirv_size = spv.size,
 		.spec_map = map,
 		.spec_count = 2,
-		.spec_data = spec,
-		.spec_size = sizeof spec,
+		.spec_data = e->work.spec,
+		.spec_size = sizeof e->work.spec,
 		.push_size = push_constants(e).size,
-		.result_size = e->kind == WL_FMA ? 16 + (VkDeviceSize)WORKLOAD_SLOTS * wl->elem : 16,
+		.result_size = e->work.result_size,
 		.float64 = cfg->workload == WORKLOAD_FP64,
 		.float16 = workload_arith(cfg->workload) == WORKLOAD_FP16,
 		.int_dot = cfg->workload == WORKLOAD_INT8DOT,
-		.trials = e->kind == WL_TRANSFER ? 1 : e->cfg.trials,
+		.trials = e->work.submit_trials,
 		.fence_timeout_ns = (uint64_t)(timeout_s * 1e9),
 		.pipeline_cache = cache ? pcache : NULL,
-		.kind = e->kind,
+		.rec = e->ops->recorder,
 		.src_mem = wl->src,
 		.dst_mem = wl->dst,
-		.mem_bytes = mem_bytes,
+		.mem_bytes = e->work.mem_bytes,
+		.marks = e->work.nsizes > 0,
 	};
 	t0 = clock_mono_ns();
 	bool ok = compute_create(&e->comp, cfg->ctx, &e->qdev, &s, err);
 	e->start_device_ms = (double)(clock_mono_ns() - t0) * 1e-6;
-	if (wl->shader)
+	if (shader)
 		shader_free(&spv);
 	if (!ok)
 		return STATUS_FAILED;
-	if (e->kind == WL_TRANSFER)
-		compute_set_copy_size(&e->comp, e->sizes[0]);
+	if (e->work.nsizes)
+		compute_set_copy_size(&e->comp, e->work.sizes[0]);
 	if (!ring_init(&e->ring, e->cfg.ring_capacity)) {
 		snprintf(err, ERR_LEN, "out of memory for the sample ring");
 		return STATUS_FAILED;
@@ -519,8 +377,8 @@ Engine *engine_create(const EngineConfig *cfg, Error *err)
 	e->info = (RunInfo){
 		.dev = cfg->dev,
 		.workload = cfg->workload,
-		.work_per_invocation = e->flop_per_invocation,
-		.local_size = e->params.local_size,
+		.work_per_invocation = e->work.per_invocation,
+		.local_size = e->work.params.local_size,
 		.timestamps = e->comp.timestamps,
 		.log_path = cfg->log_path ? e->log.path : NULL,
 		.peak_how = e->peak.how,
@@ -564,11 +422,7 @@ static bool emit(Engine *e, const Pending *p, const DispatchTiming *t, bool pipe
                  char *err)
 {
 	uint64_t groups = adapt_total(p->g);
-	uint64_t invocations = groups * e->params.local_size;
-	/* FMA: operations; copy shader: bytes read + written; transfers: bytes
-	 * copied (d2d: read + written) */
-	uint64_t work = e->kind == WL_TRANSFER ? groups * p->size * workload_info[e->cfg.workload].bytes_per_byte
-	                                       : invocations * e->flop_per_invocation;
+	uint64_t work = e->ops->work(&e->work, groups, p->size);
 	if (p->check && !check_results(e, groups, err, ERR_LEN)) {
 		fail(e, VK_SUCCESS, "%s", err);
 		return false;
@@ -579,16 +433,14 @@ static bool emit(Engine *e, const Pending *p, const DispatchTiming *t, bool pipe
 		.x = p->g.x, .y = p->g.y, .z = p->g.z,
 		.groups = groups,
 		.work = work,
-		.size = e->kind == WL_TRANSFER ? p->size : 0,
+		.size = p->size,
 		/* per dispatch: a submission's times divided by its trials */
 		.gpu_ns = t->gpu_valid ? t->gpu_ns / e->cfg.trials : 0,
 		.cpu_ns = t->cpu_ns / e->cfg.trials,
 		.trials = e->cfg.trials,
 		.gpu_end_ns = t->gpu_valid ? t->gpu_end_ns : 0,
 		.flags = (t->gpu_valid ? SAMPLE_GPU_TIMED : 0) | (p->steady ? SAMPLE_STEADY : 0) |
-		         (p->check ? SAMPLE_VERIFIED : 0) | (pipelined ? SAMPLE_PIPELINED : 0) |
-		         (e->cfg.workload == WORKLOAD_INT32 || e->cfg.workload == WORKLOAD_INT8DOT ? SAMPLE_INTEGER : 0) |
-		         (e->kind != WL_FMA ? SAMPLE_BYTES : 0),
+		         (p->check ? SAMPLE_VERIFIED : 0) | (pipelined ? SAMPLE_PIPELINED : 0) | work_sample_flags(&e->work),
 	};
 	double secs = sample_time_s(&s);
 	s.rate = secs > 0 ? (double)s.work / secs : 0.0;
@@ -687,7 +539,7 @@ static bool step_serial(Engine *e, Loop *L, bool steady)
 	uint64_t seq = L->sched.seq;
 	Pending p = { L->g, sched_serial(&L->sched, &L->sc, steady), steady, seq, L->cur_size };
 	if (p.check)
-		prepare_check(e, L->g);
+		e->ops->prepare_check(&e->work, &e->comp, L->g);
 	DispatchTiming t;
 	VkResult vr;
 	if (!compute_dispatch(&e->comp, L->g, L->push.bytes, p.check, &t, &vr, L->err)) {
@@ -711,7 +563,7 @@ static bool step_pipelined(Engine *e, Loop *L)
 		uint64_t seq = L->sched.seq;
 		Pending p = { L->g, sched_submit(&L->sched, &L->sc), true, seq, L->cur_size };
 		if (p.check)
-			prepare_check(e, L->g);
+			e->ops->prepare_check(&e->work, &e->comp, L->g);
 		VkResult vr;
 		if (!compute_submit(&e->comp, slot, L->g, L->push.bytes, p.check, &vr, L->err)) {
 			fail(e, vr, "%s", L->err);
@@ -734,8 +586,8 @@ static void begin_phase(Engine *e, Loop *L, bool restart)
 		summary_init(&e->sum);
 		L->start = clock_mono_ns();
 	}
-	if (e->kind == WL_TRANSFER) {
-		L->cur_size = e->sizes[L->size_i];
+	if (e->work.nsizes) {
+		L->cur_size = e->work.sizes[L->size_i];
 		compute_set_copy_size(&e->comp, L->cur_size);
 	}
 	L->g = adapt_initial();
@@ -776,7 +628,7 @@ static void *engine_main(void *arg)
 	L->push = push_constants(e);
 	L->duration_ns = (uint64_t)(e->cfg.duration_s * 1e9);
 	L->can_pipe = !e->cfg.serial;
-	L->sweep = e->kind == WL_TRANSFER && e->nsizes > 1;
+	L->sweep = e->work.nsizes > 1;
 	/* Where the host reads the destination itself, later copies would
 	 * overwrite it: nothing goes in behind a checked submission. */
 	L->sc = (SchedConfig){ .slots = COMPUTE_SLOTS, .check_every = e->cfg.check_every,
@@ -807,7 +659,7 @@ static void *engine_main(void *arg)
 				L->seen_restart = cmd.restart;
 				begin_phase(e, L, true);
 			} else {
-				if (++L->size_i == e->nsizes)
+				if (++L->size_i == e->work.nsizes)
 					break;
 				begin_phase(e, L, false);
 				continue;

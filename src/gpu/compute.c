@@ -28,8 +28,7 @@ static bool create_device(Compute *c, VkPhysicalDevice pd, const DeviceInfo *d, 
 		.shaderFloat16 = VK_TRUE,
 	};
 	/* transfer-only queues cannot reset queries in a command buffer */
-	c->kind = s->kind;
-	c->host_reset = s->kind == WL_TRANSFER && d->host_query_reset;
+	c->host_reset = s->rec->transfer_only && d->host_query_reset;
 	VkPhysicalDeviceShaderIntegerDotProductFeatures idp = {
 		.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_INTEGER_DOT_PRODUCT_FEATURES,
 		.shaderIntegerDotProduct = VK_TRUE,
@@ -56,7 +55,7 @@ static bool create_device(Compute *c, VkPhysicalDevice pd, const DeviceInfo *d, 
 	};
 	VK_TRY(vkCreateDevice(pd, &di, NULL, &c->dev));
 	vkGetDeviceQueue(c->dev, d->queue_family, 0, &c->queue);
-	if (s->kind == WL_TRANSFER && (d->queue_flags & (VK_QUEUE_GRAPHICS_BIT | VK_QUEUE_COMPUTE_BIT)) == 0 &&
+	if (s->rec->transfer_only && (d->queue_flags & (VK_QUEUE_GRAPHICS_BIT | VK_QUEUE_COMPUTE_BIT)) == 0 &&
 	    !c->host_reset) {
 		snprintf(err, ERR_LEN, "timing a transfer-only queue needs hostQueryReset (Vulkan 1.2)");
 		return false;
@@ -75,7 +74,7 @@ static bool create_buffers(Compute *c, VkPhysicalDevice pd, const ComputeSetup *
 {
 	VkResult vk_last;
 	VkMemoryPropertyFlags got;
-	if (s->kind != WL_TRANSFER &&
+	if (s->result_size &&
 	    !gpu_make_buffer(c, pd, s->result_size,
 	                 VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT |
 	                 VK_BUFFER_USAGE_TRANSFER_DST_BIT,
@@ -83,10 +82,10 @@ static bool create_buffers(Compute *c, VkPhysicalDevice pd, const ComputeSetup *
 		return false;
 	/* the staging buffer: the result buffer, then (memory workloads) the
 	 * checked regions and the marks */
-	c->region_off = (s->kind == WL_TRANSFER ? 0 : s->result_size + 15) / 16 * 16;
+	const bool mem = s->src_mem != MEM_NONE;
+	c->region_off = (s->result_size + 15) / 16 * 16;
 	c->marks_off = c->region_off + MEM_CHECK_REGIONS * MEM_REGION;
-	VkDeviceSize staging_size = s->kind == WL_FMA ? s->result_size
-	                          : s->kind == WL_COPY ? c->marks_off : c->marks_off + MEM_MARKS_BYTES;
+	VkDeviceSize staging_size = !mem ? s->result_size : s->marks ? c->marks_off + MEM_MARKS_BYTES : c->marks_off;
 	if (!gpu_make_buffer(c, pd, staging_size, VK_BUFFER_USAGE_TRANSFER_DST_BIT,
 	                 VK_MEMORY_PROPERTY_HOST_CACHED_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT,
 	                 VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT, &c->staging, &c->staging_mem, &got, err))
@@ -94,11 +93,11 @@ static bool create_buffers(Compute *c, VkPhysicalDevice pd, const ComputeSetup *
 	c->staging_coherent = got & VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
 	VK_TRY(vkMapMemory(c->dev, c->staging_mem, 0, VK_WHOLE_SIZE, 0, &c->staging_map));
 
-	if (s->kind != WL_FMA) {
+	if (mem) {
 		VkPhysicalDeviceMemoryProperties m;
 		vkGetPhysicalDeviceMemoryProperties(pd, &m);
 		VkBufferUsageFlags usage = VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT |
-		                           (s->kind == WL_COPY ? VK_BUFFER_USAGE_STORAGE_BUFFER_BIT : 0);
+		                           (s->spirv ? VK_BUFFER_USAGE_STORAGE_BUFFER_BIT : 0);
 		int st = gpu_class_type(c->dev, &m, usage, s->src_mem), dt = gpu_class_type(c->dev, &m, usage, s->dst_mem);
 		if (st < 0 || dt < 0) {
 			snprintf(err, ERR_LEN, "the device has no %s memory type for these buffers",
@@ -132,15 +131,16 @@ bool compute_create(Compute *c, const VkCtx *ctx, const DeviceInfo *d,
 	c->trials = s->trials ? s->trials : 1;
 	c->result_size = s->result_size;
 	c->fence_timeout_ns = s->fence_timeout_ns;
-	c->kind = s->kind;
+	c->rec = s->rec;
+	c->marks = s->marks;
 
 	VkPhysicalDevice pd = vkctx_physical(ctx, d, err);
 	if (!pd)
 		return false;
 	if (!create_device(c, pd, d, s, err) || !create_buffers(c, pd, s, err) ||
-	    (s->kind != WL_TRANSFER && !gpu_pipeline_create(c, s, err)) ||
+	    (s->spirv && !gpu_pipeline_create(c, s, err)) ||
 	    !gpu_commands_create(c, d, err) ||
-	    (s->kind != WL_FMA && !gpu_fill_source(c, pd, err))) {
+	    (s->src_mem != MEM_NONE && !gpu_fill_source(c, pd, err))) {
 		compute_destroy(c);
 		return false;
 	}

@@ -16,6 +16,22 @@
 
 #define COMPUTE_SLOTS 3
 
+typedef struct Compute Compute;
+
+/* What a workload records into a submission: the GPU layer records the
+ * frame (the barrier after the previous submission, the timestamps, the
+ * fence) and calls these for the rest. workloads/ gives one per kind;
+ * gpu_dispatch_recorder is the plain compute dispatch. */
+typedef struct Recorder {
+	bool transfer_only;  /* transfer stages only: the work may run on a copy engine */
+	/* a checked submission: make the output fresh before the work */
+	void (*fill)(Compute *c, VkCommandBuffer cmd, GroupCount g);
+	/* the work, between the two timestamps */
+	void (*work)(Compute *c, VkCommandBuffer cmd, GroupCount g, const void *push, bool readback);
+	/* a checked submission: bring the output within the host's reach */
+	void (*read)(Compute *c, VkCommandBuffer cmd, GroupCount g);
+} Recorder;
+
 typedef struct ComputeSetup {
 	const uint32_t *spirv;
 	size_t spirv_size;               /* bytes */
@@ -31,14 +47,18 @@ typedef struct ComputeSetup {
 	bool float16;                    /* enable shaderFloat16 (Vulkan 1.2) */
 	bool int_dot;                    /* enable shaderIntegerDotProduct (Vulkan 1.3) */
 	uint32_t trials;                 /* dispatches per submission, back to back; 0: 1 */
-	/* memory workloads (kind WL_COPY: the shader reads binding 1 and writes
-	 * binding 2; WL_TRANSFER: no shader, vkCmdCopyBuffer src -> dst) */
-	WorkloadKind kind;
+	const Recorder *rec;             /* what each submission records */
+	/* Buffers: the result buffer at binding 0 when result_size > 0; a source
+	 * and a destination of mem_bytes (plus the marks) in the classes named
+	 * unless MEM_NONE, bound at 1 and 2 when there is a shader (the copy
+	 * shader); marks: the destination's marks are read back too
+	 * (transfers). No shader (spirv NULL): no pipeline. */
 	MemClass src_mem, dst_mem;
 	VkDeviceSize mem_bytes;          /* data bytes of src and dst (the marks come on top) */
+	bool marks;
 } ComputeSetup;
 
-typedef struct Compute {
+struct Compute {
 	VkDevice dev;
 	VkQueue queue;
 	VkBuffer result, staging;
@@ -69,8 +89,9 @@ typedef struct Compute {
 	bool cache_loaded;             /* pipeline cache data was given to the driver */
 	uint64_t submissions;          /* counted for FLOPSCOPE_FAULT (tests) */
 	double pipeline_ms;            /* vkCreateComputePipelines */
+	const Recorder *rec;
+	bool marks;                    /* transfers: the destination's marks are checked */
 	/* memory workloads */
-	WorkloadKind kind;
 	VkBuffer src, dst;
 	VkDeviceMemory src_mem, dst_mem;
 	void *dst_map;                 /* host-visible destination, else NULL */
@@ -87,7 +108,7 @@ typedef struct Compute {
 	                                  of the source, so no cache holds what it reads */
 	uint64_t check_src;            /* source offset of a checked submission's last copy */
 	uint32_t region_copy[MEM_CHECK_REGIONS * MEM_REGION / 4];
-} Compute;
+};
 
 typedef struct DispatchTiming {
 	uint64_t gpu_ns;   /* valid when gpu_valid */
@@ -140,6 +161,28 @@ const uint32_t *compute_checked_regions(Compute *c);
 const uint32_t *compute_marks(const Compute *c);
 /* "2 (DEVICE_LOCAL)" style description of src and dst memory types. */
 void compute_mem_desc(const Compute *c, char *out, size_t len);
+
+/* For recorders. */
+extern const Recorder gpu_dispatch_recorder;
+void gpu_barrier(VkCommandBuffer cmd, VkPipelineStageFlags src_stage, VkAccessFlags src,
+                 VkPipelineStageFlags dst_stage, VkAccessFlags dst);
+/* Binds the pipeline, pushes the constants and dispatches g, the submission's
+ * trials one after another. */
+void gpu_record_dispatch(Compute *c, VkCommandBuffer cmd, GroupCount g, const void *push);
+/* Transfers: `copies` vkCmdCopyBuffer of copy_size bytes, each from the next
+ * slot of the source and with its mark word; readback: the last one is
+ * the one checked. */
+void gpu_record_copies(Compute *c, VkCommandBuffer cmd, uint32_t copies, bool readback);
+/* Zeroes the result buffer's group counter (its first 16 bytes). */
+void gpu_fill_counter(Compute *c, VkCommandBuffer cmd);
+/* Copies the first bytes of the result buffer to staging after the shader. */
+void gpu_read_result(Compute *c, VkCommandBuffer cmd, VkDeviceSize bytes);
+/* Memory workloads: fills the checked regions of the destination (and the
+ * marks of `copies` copies) with 0xffffffff, so that what is read back was
+ * written now; after the work (at stage `after`), copies them to staging,
+ * or, where the host sees the destination, makes the writes visible to it. */
+void gpu_fill_checked(Compute *c, VkCommandBuffer cmd, uint32_t copies);
+void gpu_read_checked(Compute *c, VkCommandBuffer cmd, VkPipelineStageFlags after, uint32_t copies);
 
 
 #endif

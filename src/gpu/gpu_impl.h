@@ -23,8 +23,6 @@ bool gpu_pipeline_create(Compute *c, const ComputeSetup *s, char *err);
 
 /* submit.c */
 bool gpu_commands_create(Compute *c, const DeviceInfo *d, char *err);
-void gpu_barrier(VkCommandBuffer cmd, VkPipelineStageFlags src_stage, VkAccessFlags src,
-                 VkPipelineStageFlags dst_stage, VkAccessFlags dst);
 VkResult gpu_begin_once(VkCommandBuffer cmd);
 VkResult gpu_end_submit_wait(Compute *c, VkCommandBuffer cmd);
 VkResult gpu_invalidate_staging(const Compute *c);

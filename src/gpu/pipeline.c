@@ -21,7 +21,8 @@ bool gpu_pipeline_create(Compute *c, const ComputeSetup *s, char *err)
 	};
 	VK_TRY(vkCreateShaderModule(c->dev, &smi, NULL, &c->module));
 
-	uint32_t nbind = s->kind == WL_COPY ? 3 : 1; /* result; copy: source, destination */
+	/* the result; with a source and a destination (the copy shader): them too */
+	uint32_t nbind = s->src_mem != MEM_NONE ? 3 : 1;
 	VkDescriptorSetLayoutBinding b[3];
 	for (uint32_t i = 0; i < 3; i++)
 		b[i] = (VkDescriptorSetLayoutBinding){

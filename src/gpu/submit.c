@@ -104,19 +104,15 @@ VkResult gpu_invalidate_staging(const Compute *c)
 	return vkInvalidateMappedMemoryRanges(c->dev, 1, &r);
 }
 
-/* Fills the checked regions of the destination (and, for transfers, the
- * marks) with 0xffffffff, so that what is read back was written now. */
-static void fill_checked(Compute *c, VkCommandBuffer cmd, uint32_t copies)
+void gpu_fill_checked(Compute *c, VkCommandBuffer cmd, uint32_t copies)
 {
 	for (size_t i = 0; i < c->check_n; i++)
 		vkCmdFillBuffer(cmd, c->dst, c->check_off[i], MEM_REGION, 0xffffffffu);
-	if (c->kind == WL_TRANSFER)
+	if (c->marks)
 		vkCmdFillBuffer(cmd, c->dst, c->mem_bytes, 4ull * (copies + 1), 0xffffffffu);
 }
 
-/* Copies the checked regions (and the marks) to staging, or, where the host
- * sees the destination, only makes the writes visible to it. */
-static void read_checked(Compute *c, VkCommandBuffer cmd, VkPipelineStageFlags after, uint32_t copies)
+void gpu_read_checked(Compute *c, VkCommandBuffer cmd, VkPipelineStageFlags after, uint32_t copies)
 {
 	VkAccessFlags wrote = after == VK_PIPELINE_STAGE_TRANSFER_BIT ? VK_ACCESS_TRANSFER_WRITE_BIT
 	                                                              : VK_ACCESS_SHADER_WRITE_BIT;
@@ -129,98 +125,130 @@ static void read_checked(Compute *c, VkCommandBuffer cmd, VkPipelineStageFlags a
 	uint32_t n = 0;
 	for (size_t i = 0; i < c->check_n; i++)
 		cp[n++] = (VkBufferCopy){ c->check_off[i], c->region_off + i * MEM_REGION, MEM_REGION };
-	if (c->kind == WL_TRANSFER)
+	if (c->marks)
 		cp[n++] = (VkBufferCopy){ c->mem_bytes, c->marks_off, 4ull * (copies + 1) };
 	if (n)
 		vkCmdCopyBuffer(cmd, c->dst, c->staging, n, cp);
 }
 
+/* Copies one after another, each with its mark: copy k carries the source's
+ * number k+1 into the destination's word k after the data. Each copy reads
+ * the next copy_size slot of the source (round its mem_bytes): a GPU's L2
+ * caches host memory too, and copying one small source again and again
+ * would measure it. */
+void gpu_record_copies(Compute *c, VkCommandBuffer cmd, uint32_t copies, bool readback)
+{
+	uint64_t slots = c->mem_bytes / c->copy_size;
+	for (uint32_t k = 0; k < copies; k++) {
+		if (k)
+			gpu_barrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT,
+			            VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_READ_BIT | VK_ACCESS_TRANSFER_WRITE_BIT);
+		uint64_t from = (c->rotation++ % slots) * c->copy_size;
+		if (readback && k + 1 == copies)
+			c->check_src = from;
+		VkBufferCopy cp[2] = {
+			{ from, 0, c->copy_size },
+			{ c->mem_bytes + 4ull * k, c->mem_bytes + 4ull * k, 4 },
+		};
+		vkCmdCopyBuffer(cmd, c->src, c->dst, 2, cp);
+	}
+}
+
+void gpu_record_dispatch(Compute *c, VkCommandBuffer cmd, GroupCount g, const void *push)
+{
+	vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, c->pipeline);
+	vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, c->layout, 0, 1, &c->set, 0, NULL);
+	if (c->push_size)
+		vkCmdPushConstants(cmd, c->layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, c->push_size, push);
+	for (uint32_t k = 0; k < c->trials; k++) {
+		if (k) /* each trial sees the one before it finished, as a new submission would */
+			gpu_barrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
+			            VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+			            VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
+		vkCmdDispatch(cmd, g.x, g.y, g.z);
+	}
+}
+
+void gpu_fill_counter(Compute *c, VkCommandBuffer cmd)
+{
+	vkCmdFillBuffer(cmd, c->result, 0, 16, 0);
+}
+
+void gpu_read_result(Compute *c, VkCommandBuffer cmd, VkDeviceSize bytes)
+{
+	gpu_barrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
+	            VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_READ_BIT);
+	VkBufferCopy cp = { 0, 0, bytes };
+	vkCmdCopyBuffer(cmd, c->result, c->staging, 1, &cp);
+}
+
+/* The plain compute dispatch: a checked one zeroes the group counter and
+ * fills every result slot with 0xff bytes first, then reads the whole result
+ * buffer back. */
+static void dispatch_fill(Compute *c, VkCommandBuffer cmd, GroupCount g)
+{
+	(void)g;
+	gpu_fill_counter(c, cmd);
+	vkCmdFillBuffer(cmd, c->result, 16, VK_WHOLE_SIZE, 0xffffffffu);
+}
+
+static void dispatch_work(Compute *c, VkCommandBuffer cmd, GroupCount g, const void *push, bool readback)
+{
+	(void)readback;
+	gpu_record_dispatch(c, cmd, g, push);
+}
+
+static void dispatch_read(Compute *c, VkCommandBuffer cmd, GroupCount g)
+{
+	(void)g;
+	gpu_read_result(c, cmd, c->result_size);
+}
+
+const Recorder gpu_dispatch_recorder = {
+	.transfer_only = false,
+	.fill = dispatch_fill,
+	.work = dispatch_work,
+	.read = dispatch_read,
+};
+
+/* Records one submission in slot: the workload's recorder does the work (and
+ * a checked submission's fills and read-back); this frames it. */
 static bool record(Compute *c, unsigned slot, GroupCount g, const void *push, bool readback,
                    bool after_previous, char *err, VkResult *vr)
 {
 	VkResult vk_last = VK_SUCCESS;
 	VkCommandBuffer cmd = c->cmd[slot];
 	VK_TRY(gpu_begin_once(cmd));
-	const bool xfer = c->kind == WL_TRANSFER;
+	const bool xfer = c->rec->transfer_only;
 	/* transfers use transfer stages only: they may run on a copy engine */
 	const VkPipelineStageFlags work = xfer ? VK_PIPELINE_STAGE_TRANSFER_BIT : VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT;
 	const VkAccessFlags work_rw = xfer ? VK_ACCESS_TRANSFER_READ_BIT | VK_ACCESS_TRANSFER_WRITE_BIT
 	                                   : VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT;
-	const uint32_t copies = g.x;
-	/* Only a checked dispatch resets the group counter and fills the slots:
-	 * the others go straight to the shader, which keeps the device's work
-	 * between two dispatches to one gpu_barrier. */
+	/* Only a checked submission fills anything: the others go straight to
+	 * the work, which keeps the device's work between two submissions to
+	 * one barrier. */
 	if (after_previous) /* the previous submission's work and copies first */
 		gpu_barrier(cmd, work | VK_PIPELINE_STAGE_TRANSFER_BIT,
-		        (xfer ? 0 : VK_ACCESS_SHADER_WRITE_BIT) | VK_ACCESS_TRANSFER_WRITE_BIT,
-		        readback ? VK_PIPELINE_STAGE_TRANSFER_BIT : work,
-		        readback ? VK_ACCESS_TRANSFER_WRITE_BIT | VK_ACCESS_TRANSFER_READ_BIT : work_rw);
+		            (xfer ? 0 : VK_ACCESS_SHADER_WRITE_BIT) | VK_ACCESS_TRANSFER_WRITE_BIT,
+		            readback ? VK_PIPELINE_STAGE_TRANSFER_BIT : work,
+		            readback ? VK_ACCESS_TRANSFER_WRITE_BIT | VK_ACCESS_TRANSFER_READ_BIT : work_rw);
 	if (c->timestamps && !c->host_reset)
 		vkCmdResetQueryPool(cmd, c->queries[slot], 0, 2);
 	if (c->timestamps && c->host_reset)
 		vkResetQueryPool(c->dev, c->queries[slot], 0, 2);
 	if (readback) {
-		if (c->kind == WL_FMA) {
-			vkCmdFillBuffer(cmd, c->result, 0, 16, 0);
-			vkCmdFillBuffer(cmd, c->result, 16, VK_WHOLE_SIZE, 0xffffffffu);
-		} else {
-			if (c->kind == WL_COPY)
-				vkCmdFillBuffer(cmd, c->result, 0, 16, 0);
-			fill_checked(c, cmd, copies);
-		}
+		c->rec->fill(c, cmd, g);
 		gpu_barrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT, work, work_rw);
-	}
-	if (!xfer) {
-		vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, c->pipeline);
-		vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, c->layout, 0, 1, &c->set, 0, NULL);
-		if (c->push_size)
-			vkCmdPushConstants(cmd, c->layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, c->push_size, push);
 	}
 	if (c->timestamps)
 		vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, c->queries[slot], 0);
-	if (xfer) {
-		/* copies one after another, each with its mark: copy k carries the
-		 * source's number k+1 into the destination's word k after the data */
-		/* Each copy reads the next copy_size slot of the source buffer
-		 * (round its mem_bytes): a GPU's L2 caches host memory too, and
-		 * copying one small source again and again would measure it. */
-		uint64_t slots = c->mem_bytes / c->copy_size;
-		for (uint32_t k = 0; k < copies; k++) {
-			if (k)
-				gpu_barrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT,
-				        VK_PIPELINE_STAGE_TRANSFER_BIT,
-				        VK_ACCESS_TRANSFER_READ_BIT | VK_ACCESS_TRANSFER_WRITE_BIT);
-			uint64_t from = (c->rotation++ % slots) * c->copy_size;
-			if (readback && k + 1 == copies)
-				c->check_src = from;
-			VkBufferCopy cp[2] = {
-				{ from, 0, c->copy_size },
-				{ c->mem_bytes + 4ull * k, c->mem_bytes + 4ull * k, 4 },
-			};
-			vkCmdCopyBuffer(cmd, c->src, c->dst, 2, cp);
-		}
-	} else {
-		for (uint32_t k = 0; k < c->trials; k++) {
-			if (k) /* each trial sees the one before it finished, as a new submission would */
-				gpu_barrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
-				        VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
-				        VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
-			vkCmdDispatch(cmd, g.x, g.y, g.z);
-		}
-	}
+	c->rec->work(c, cmd, g, push, readback);
 	if (c->timestamps)
 		vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, c->queries[slot], 1);
 	if (readback) {
-		if (c->kind != WL_TRANSFER) {
-			gpu_barrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
-			        VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_READ_BIT);
-			VkBufferCopy cp = { 0, 0, c->kind == WL_FMA ? c->result_size : 16 };
-			vkCmdCopyBuffer(cmd, c->result, c->staging, 1, &cp);
-		}
-		if (c->kind != WL_FMA)
-			read_checked(c, cmd, work, copies);
+		c->rec->read(c, cmd, g);
 		gpu_barrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT,
-		        VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
+		            VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
 	}
 	VK_TRY(vkEndCommandBuffer(cmd));
 	VK_TRY(vkResetFences(c->dev, 1, &c->fence[slot]));

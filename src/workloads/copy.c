@@ -1,0 +1,111 @@
+/* copy: device memory bandwidth through a copy shader over two device-local
+ * buffers (bytes read + written); checked by the workgroup counter and 64
+ * regions of the destination compared with the source's pattern. */
+#include "workloads.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#define COPY_LOCAL 256u   /* invocations per group */
+#define COPY_VEC4S 4u     /* uvec4 per invocation: 16 KiB a group, coalesced */
+
+static Status plan(Work *w, const WorkInput *in, char *err)
+{
+	const DeviceInfo *d = in->dev;
+	uint64_t top = work_mem_top(in, err);
+	if (!top)
+		return STATUS_USAGE;
+	uint64_t bytes = in->size_lo ? in->size_lo : top;
+	uint32_t lim = d->max_group_size[0] < d->max_invocations ? d->max_group_size[0] : d->max_invocations;
+	w->params.type = in->type;
+	w->params.local_size = lim < COPY_LOCAL ? lim : COPY_LOCAL;
+	w->shader = w->info->shader;
+	w->spec[0] = w->params.local_size;
+	w->spec[1] = COPY_VEC4S;
+	w->chunk_bytes = (uint64_t)w->params.local_size * COPY_VEC4S * 16;
+	w->mem_bytes = bytes / w->chunk_bytes * w->chunk_bytes;
+	if (!w->mem_bytes) {
+		char a[32];
+		snprintf(err, ERR_LEN, "--size: the copy needs at least %s", mem_size_str(w->chunk_bytes, a, sizeof a));
+		return STATUS_USAGE;
+	}
+	w->chunks = w->mem_bytes / w->chunk_bytes;
+	w->per_invocation = 2ull * 16 * COPY_VEC4S; /* bytes read + written */
+	w->result_size = 16;                        /* the group counter */
+	return STATUS_OK;
+}
+
+static void rec_fill(Compute *c, VkCommandBuffer cmd, GroupCount g)
+{
+	gpu_fill_counter(c, cmd);
+	gpu_fill_checked(c, cmd, g.x);
+}
+
+static void rec_work(Compute *c, VkCommandBuffer cmd, GroupCount g, const void *push, bool readback)
+{
+	(void)readback;
+	gpu_record_dispatch(c, cmd, g, push);
+}
+
+static void rec_read(Compute *c, VkCommandBuffer cmd, GroupCount g)
+{
+	gpu_read_result(c, cmd, 16);
+	gpu_read_checked(c, cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, g.x);
+}
+
+static const Recorder recorder = {
+	.transfer_only = false,
+	.fill = rec_fill,
+	.work = rec_work,
+	.read = rec_read,
+};
+
+static uint32_t push(const Work *w, unsigned char out[24])
+{
+	uint32_t chunks = (uint32_t)w->chunks;
+	memcpy(out, &chunks, sizeof chunks);
+	return sizeof chunks;
+}
+
+/* The regions a submission of g groups wrote: the chunks they covered. */
+static void prepare_check(const Work *w, Compute *c, GroupCount g)
+{
+	uint64_t groups = adapt_total(g);
+	uint64_t covered = (groups < w->chunks ? groups : w->chunks) * w->chunk_bytes;
+	uint64_t offs[MEM_CHECK_REGIONS];
+	size_t n = mem_check_offsets(covered, c->mem_bytes, offs);
+	compute_set_check(c, offs, n);
+}
+
+static bool check(const Work *w, Compute *c, uint64_t groups, char *msg, size_t len)
+{
+	char why[512];
+	const uint32_t *hdr = compute_results(c);
+	uint64_t want = groups * w->trials;
+	if (hdr[0] != (uint32_t)want) {
+		snprintf(msg, len, "verification failed: %u of %llu workgroups ran", hdr[0], (unsigned long long)want);
+		return false;
+	}
+	if (!c->check_n || mem_check_regions(compute_checked_regions(c), c->check_off, c->check_n, c->mem_bytes, 0,
+	                                     why, sizeof why) < 0) {
+		snprintf(msg, len, "verification failed: %s", c->check_n ? why : "nothing was read back");
+		return false;
+	}
+	return true;
+}
+
+static uint64_t work(const Work *w, uint64_t groups, uint64_t copy_size)
+{
+	(void)copy_size;
+	return groups * w->params.local_size * w->per_invocation;
+}
+
+const WorkloadOps workload_copy_ops = {
+	.kind = WL_COPY,
+	.plan = plan,
+	.recorder = &recorder,
+	.push = push,
+	.prepare_check = prepare_check,
+	.check = check,
+	.work = work,
+};

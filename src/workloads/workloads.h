@@ -1,0 +1,87 @@
+/* workloads: one file per kind of workload, each filling one table of
+ * operations (plan, record, prepare the check, check, count the work) that
+ * the engine runs the same way for all. Adding a kind means one file here
+ * and one row in workloads.c; adding a workload of an existing kind, one row
+ * in core/workload.c's table. */
+#ifndef FLOPSCOPE_WORKLOADS_H
+#define FLOPSCOPE_WORKLOADS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "compute.h"
+#include "error.h"
+#include "memwork.h"
+#include "shader.h"
+#include "workload.h"
+
+/* A workload's state for one run, filled by its plan. */
+typedef struct Work {
+	WorkloadType type;
+	const WorkloadInfo *info;
+	uint32_t trials;             /* dispatches per submission (>= 1) */
+	uint32_t submit_trials;      /* what the device repeats: trials, or 1 (transfers) */
+	FmaParams params;            /* arithmetic: the chains; every kind: local_size */
+	FmaCheck check;              /* arithmetic: the checked slots */
+	uint64_t per_invocation;     /* work of one invocation (arithmetic, copy shader) */
+	uint64_t chunks, chunk_bytes;/* copy shader: 16 KiB chunks of the buffer */
+	uint64_t sizes[MEM_SWEEP_MAX_SIZES]; /* transfers: the sweep (one size with --size) */
+	size_t nsizes;
+	uint64_t mem_bytes;          /* memory workloads: data bytes of source and destination */
+	VkDeviceSize result_size;    /* the result buffer: 0 none */
+	uint32_t max_groups[3];      /* the adaptive loop's limits */
+	/* the shader: file (NULL none), defines and specialization (local size,
+	   then the kind's second constant) */
+	const char *shader;
+	ShaderDefine defs[4];
+	size_t ndefs;
+	char def_text[2][16];
+	uint32_t spec[2];
+} Work;
+
+/* What a plan starts from. */
+typedef struct WorkInput {
+	const struct VkCtx *ctx;
+	const DeviceInfo *dev;
+	WorkloadType type;
+	uint32_t trials;             /* 0: 1 */
+	uint64_t size_lo, size_hi;   /* --size; 0: the default */
+	bool transfer_queue;         /* --transfer-queue */
+} WorkInput;
+
+typedef struct WorkloadOps {
+	WorkloadKind kind;
+	/* Plans a run on the device: checks the options against the kind, and
+	 * chooses the shader, the buffers and the loop's limits. STATUS_USAGE
+	 * with a message in err when the options or the device do not allow it. */
+	Status (*plan)(Work *w, const WorkInput *in, char *err);
+	/* What each submission records (gpu/compute.h). */
+	const Recorder *recorder;
+	/* The push constants of every submission; their size (0: none). */
+	uint32_t (*push)(const Work *w, unsigned char out[24]);
+	/* Before a checked submission of g: what it reads back. */
+	void (*prepare_check)(const Work *w, Compute *c, GroupCount g);
+	/* After it: whether the device did all the work, rightly; msg says what
+	 * was wrong. */
+	bool (*check)(const Work *w, Compute *c, uint64_t groups, char *msg, size_t len);
+	/* The work of one dispatch of `groups` (copy_size: a transfer's bytes per
+	 * copy), in the workload's unit. */
+	uint64_t (*work)(const Work *w, uint64_t groups, uint64_t copy_size);
+} WorkloadOps;
+
+/* The operations of a kind. */
+const WorkloadOps *workload_ops(WorkloadKind k);
+
+/* Plans a workload: the common part (support on the device, trials), then
+ * the kind's plan. */
+Status work_plan(Work *w, const WorkInput *in, char *err);
+/* The sample flags of the workload's unit (SAMPLE_INTEGER, SAMPLE_BYTES). */
+uint32_t work_sample_flags(const Work *w);
+
+/* For the memory kinds: the bytes a workload may use on the device, the
+ * top of --size checked against it. 0 with a message in err when not. */
+uint64_t work_mem_top(const WorkInput *in, char *err);
+
+extern const WorkloadOps workload_fma_ops, workload_copy_ops, workload_transfer_ops;
+
+#endif
