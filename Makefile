@@ -26,7 +26,7 @@ CORE    := fmt adapt sched stats ring devsel cli workload memwork summary compar
 SESSION := clock fileio paths csvread records slog slogread svg
 GPU     := err vkctx shader memory pipeline submit compute
 WORKLOADS := workloads fma copy transfer
-ENGINE  := telemetry engine
+ENGINE  := sysfs tel_nvml tel_gpu_sysfs tel_cpu tel_pcie telemetry engine
 APP     := report runcfg listing headless offline suite latency main
 INC_core    := -Isrc/core
 INC_session := $(INC_core) -Isrc/session
@@ -50,7 +50,7 @@ OBJ     := $(addprefix $(B)/src/core/,$(addsuffix .o,$(CORE))) \
 PURE_OBJ:= $(addprefix $(B)/src/core/,$(addsuffix .o,$(CORE))) \
            $(addprefix $(B)/src/session/,$(addsuffix .o,$(SESSION))) \
            $(addprefix $(B)/ui/,$(addsuffix .o,$(UI_PURE))) \
-           $(B)/src/app/report.o $(B)/src/engine/telemetry.o
+           $(B)/src/app/report.o $(addprefix $(B)/src/engine/,$(addsuffix .o,sysfs tel_nvml tel_gpu_sysfs tel_cpu tel_pcie telemetry))
 UNIT    := $(patsubst tests/unit/%.c,$(B)/tests/%,$(wildcard tests/unit/test_*.c))
 
 # Debian packages needed to build, run and test.

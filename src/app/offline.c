@@ -91,14 +91,14 @@ int offline_replay_table(const Options *o)
 	return 0;
 }
 
-/* Writes path whole: a temporary file beside it, then rename(). */
+/* The SVG of a session, written whole (fileio_create/commit). */
 static int write_svg(const char *out, const SessionData *d)
 {
-	char tmp[4200];
-	snprintf(tmp, sizeof tmp, "%s.tmp.%d", out, (int)getpid());
-	FILE *f = fopen(tmp, "w");
+	FileTmp t;
+	char err[4400];
+	FILE *f = fileio_create(out, &t, err, sizeof err);
 	if (!f) {
-		fprintf(stderr, "flopscope: cannot write %s: %s\n", tmp, strerror(errno));
+		fprintf(stderr, "flopscope: %s\n", err);
 		return 1;
 	}
 	char title[600];
@@ -110,11 +110,8 @@ static int write_svg(const char *out, const SessionData *d)
 		summary_add(&sum, &d->samples[i]);
 	bool ok = svg_write(f, title, d->samples, d->n, d->meta.target_ms, sum.jumps.jumps, sum.jumps.njumps);
 	summary_done(&sum);
-	if (fclose(f) != 0)
-		ok = false;
-	if (!ok || rename(tmp, out) != 0) {
-		fprintf(stderr, "flopscope: cannot write %s: %s\n", out, strerror(errno));
-		unlink(tmp);
+	if (!fileio_commit(f, &t, ok, err, sizeof err)) {
+		fprintf(stderr, "flopscope: %s\n", err);
 		return 1;
 	}
 	return 0;

@@ -159,32 +159,6 @@ static void log_finish(Engine *e, const char *error)
 	log_step(e, !e->log.failed);
 }
 
-/* Host <-> device transfers: the PCIe link's rate from sysfs
- * (FLOPSCOPE_SYSFS_ROOT replaces /sys in tests). */
-static void pcie_peak(const DeviceInfo *d, Peak *p)
-{
-	if (d->type == DEV_CPU || !d->has_pci) {
-		snprintf(p->how, sizeof p->how, "unknown: %s", d->type == DEV_CPU
-		         ? "a CPU device shares the host's memory" : "no PCI address (VK_EXT_pci_bus_info)");
-		return;
-	}
-	const char *root = getenv("FLOPSCOPE_SYSFS_ROOT");
-	char path[512], speed[64] = "", width[16] = "";
-	char *texts[2] = { speed, width };
-	size_t lens[2] = { sizeof speed, sizeof width };
-	const char *names[2] = { "current_link_speed", "current_link_width" };
-	for (int i = 0; i < 2; i++) {
-		snprintf(path, sizeof path, "%s/bus/pci/devices/%04x:%02x:%02x.%x/%s", root && *root ? root : "/sys",
-		         d->pci_domain, d->pci_bus, d->pci_device, d->pci_function, names[i]);
-		FILE *f = fopen(path, "r");
-		if (!f || !fgets(texts[i], (int)lens[i], f))
-			texts[i][0] = '\0';
-		if (f)
-			fclose(f);
-	}
-	peak_pcie(speed, width, p);
-}
-
 /* Builds the engine in named steps; any failure returns at once, and
  * release() takes apart whatever was built. */
 static Status build(Engine *e, const EngineConfig *cfg, char *err)
@@ -312,7 +286,7 @@ static Status build(Engine *e, const EngineConfig *cfg, char *err)
 		peak_compute(d, cfg->workload, cores > 0 ? (unsigned)cores : 0, max_mhz, &e->peak);
 		PeakKind pk = peak_kind(cfg->workload);
 		if (pk == PEAK_PCIE)
-			pcie_peak(d, &e->peak);
+			telemetry_pcie_peak(d, &e->peak);
 		else if (pk == PEAK_MEMORY)
 			peak_memory(e->tel.active ? e->tel.src.mem_max_mhz : 0, e->tel.active ? e->tel.src.mem_bus_bits : 0,
 			            &e->peak);

@@ -15,6 +15,7 @@
 
 #include "devinfo.h"
 
+#include "peak.h"
 #include "sample.h" /* TelField */
 
 typedef struct TelReading {
@@ -60,5 +61,10 @@ void telemetry_latest(Telemetry *t, TelReading *out);
 /* Mean cost of one read, microseconds. */
 double telemetry_read_us(Telemetry *t);
 void telemetry_close(Telemetry *t);
+
+/* Host <-> device transfers: the peak of the PCIe link the device sits on
+ * (sysfs's current_link_speed and current_link_width); p->how says why
+ * not when unknown. */
+void telemetry_pcie_peak(const DeviceInfo *d, Peak *p);
 
 #endif

@@ -79,18 +79,44 @@ long fileio_next_line(const char *text, size_t len, size_t *pos, char **buf, siz
 	return (long)l;
 }
 
+FILE *fileio_create(const char *path, FileTmp *t, char *err, size_t errlen)
+{
+	snprintf(t->path, sizeof t->path, "%s", path);
+	snprintf(t->tmp, sizeof t->tmp, "%s.tmp.%d", path, (int)getpid());
+	FILE *f = fopen(t->tmp, "wb");
+	if (!f)
+		snprintf(err, errlen, "cannot write %s: %s", t->tmp, strerror(errno));
+	return f;
+}
+
+bool fileio_commit(FILE *f, FileTmp *t, bool ok, char *err, size_t errlen)
+{
+	int saved = 0;
+	if (ferror(f) && ok) {
+		ok = false;
+		saved = EIO;
+	}
+	if (fclose(f) != 0 && ok) {
+		ok = false;
+		saved = errno;
+	}
+	if (ok && rename(t->tmp, t->path) != 0) {
+		ok = false;
+		saved = errno;
+	}
+	if (!ok) {
+		snprintf(err, errlen, "cannot write %s: %s", t->path, saved ? strerror(saved) : "the output failed");
+		unlink(t->tmp);
+	}
+	return ok;
+}
+
 bool fileio_write(const char *path, const void *data, size_t len)
 {
-	char tmp[4200];
-	snprintf(tmp, sizeof tmp, "%s.tmp.%d", path, (int)getpid());
-	FILE *f = fopen(tmp, "wb");
+	FileTmp t;
+	char err[256];
+	FILE *f = fileio_create(path, &t, err, sizeof err);
 	if (!f)
 		return false;
-	bool ok = fwrite(data, 1, len, f) == len;
-	ok = fclose(f) == 0 && ok;
-	if (ok)
-		ok = rename(tmp, path) == 0;
-	if (!ok)
-		unlink(tmp);
-	return ok;
+	return fileio_commit(f, &t, fwrite(data, 1, len, f) == len, err, sizeof err);
 }

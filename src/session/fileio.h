@@ -4,6 +4,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 /* The file's bytes, NUL-terminated (not counted in *len), malloc'd; NULL
  * with "cannot open PATH: reason" (or read error, or over max bytes) in err. */
@@ -17,7 +18,19 @@ char *fileio_read(const char *path, size_t max, size_t *len, char *err, size_t e
 long fileio_next_line(const char *text, size_t len, size_t *pos, char **buf, size_t *cap, bool *newline,
                       bool *oom);
 
-/* Writes a file whole: a temporary beside it, then rename(). */
+/* Writing a file whole, the one way flopscope replaces a file: into a
+ * temporary beside it, renamed over path only when everything was written,
+ * so a reader never sees half a file. */
+typedef struct FileTmp {
+	char path[4096];
+	char tmp[4200];
+} FileTmp;
+/* Opens the temporary; NULL with "cannot write TMP: reason" in err. */
+FILE *fileio_create(const char *path, FileTmp *t, char *err, size_t errlen);
+/* Closes it and, when ok and nothing failed, renames it over path; else
+ * removes it and says why in err. */
+bool fileio_commit(FILE *f, FileTmp *t, bool ok, char *err, size_t errlen);
+/* Writes data to path whole (fileio_create, fileio_commit). */
 bool fileio_write(const char *path, const void *data, size_t len);
 
 #endif

@@ -1,0 +1,28 @@
+/* tel_impl: what the telemetry sources share; only telemetry files include it. */
+#ifndef FLOPSCOPE_TEL_IMPL_H
+#define FLOPSCOPE_TEL_IMPL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "telemetry.h"
+
+/* sysfs.c: the root of sysfs (FLOPSCOPE_SYSFS_ROOT in tests, else /sys) */
+const char *sysfs_root(void);
+/* a file holding one number */
+bool sysfs_read_num(const char *path, double *v);
+/* the current level of a DPM clock table ("1: 1500Mhz *") */
+bool sysfs_read_dpm(const char *path, double *mhz);
+/* the DRM card of a device, matched by its PCI address */
+bool sysfs_find_card(const DeviceInfo *d, char *dev, size_t len, char *card, size_t clen, char *why, size_t wlen);
+/* the first path a glob pattern matches */
+bool sysfs_first_glob(const char *pattern, char *out, size_t len);
+/* a file's first line, without its newline; false when unreadable */
+bool sysfs_read_line(const char *path, char *out, size_t len);
+
+/* the sources: each fills s and says which it is in note, or why not */
+bool tel_nvml_open(TelSource *s, const DeviceInfo *d, char *note, size_t len);
+bool tel_gpu_sysfs_open(TelSource *s, const DeviceInfo *d, char *note, size_t len);
+bool tel_cpu_open(TelSource *s, char *note, size_t len);
+
+#endif
