@@ -26,7 +26,7 @@ CORE    := fmt adapt sched stats ring devsel cli workload memwork summary compar
 SESSION := clock fileio paths csvread records slog slogread svg
 GPU     := err vkctx shader memory pipeline submit compute
 WORKLOADS := workloads fma copy transfer
-ENGINE  := sysfs tel_nvml tel_gpu_sysfs tel_cpu tel_pcie telemetry engine
+ENGINE  := sysfs tel_nvml tel_gpu_sysfs tel_cpu tel_pcie telemetry engine source replay
 APP     := report runcfg listing headless offline suite latency main
 INC_core    := -Isrc/core
 INC_session := $(INC_core) -Isrc/session
@@ -37,7 +37,7 @@ INC_app     := $(INC_engine) -Isrc/app
 INC_ui      := -Isrc/core -Isrc/session -Isrc/engine -Isrc/app -Iui
 # ui/: pure pieces (unit-tested) and the curses screens.
 UI_PURE := theme layout history
-UI      := screen picker dashboard replay ui
+UI      := screen picker dashboard ui
 OBJ     := $(addprefix $(B)/src/core/,$(addsuffix .o,$(CORE))) \
            $(addprefix $(B)/src/session/,$(addsuffix .o,$(SESSION))) \
            $(addprefix $(B)/src/gpu/,$(addsuffix .o,$(GPU))) \
@@ -50,7 +50,7 @@ OBJ     := $(addprefix $(B)/src/core/,$(addsuffix .o,$(CORE))) \
 PURE_OBJ:= $(addprefix $(B)/src/core/,$(addsuffix .o,$(CORE))) \
            $(addprefix $(B)/src/session/,$(addsuffix .o,$(SESSION))) \
            $(addprefix $(B)/ui/,$(addsuffix .o,$(UI_PURE))) \
-           $(B)/src/app/report.o $(addprefix $(B)/src/engine/,$(addsuffix .o,sysfs tel_nvml tel_gpu_sysfs tel_cpu tel_pcie telemetry))
+           $(B)/src/app/report.o $(addprefix $(B)/src/engine/,$(addsuffix .o,sysfs tel_nvml tel_gpu_sysfs tel_cpu tel_pcie telemetry replay))
 UNIT    := $(patsubst tests/unit/%.c,$(B)/tests/%,$(wildcard tests/unit/test_*.c))
 
 # Debian packages needed to build, run and test.

@@ -34,7 +34,7 @@ static const char *const HELP[] = {
 
 typedef struct Dash {
 	Screen *s;
-	DashSource *src;
+	SampleSource *src;
 	History h;
 	Summary sum;
 	SummaryResult stats;
@@ -146,7 +146,7 @@ static void draw_plot(Dash *d, Rect frame, const char *title, const char *unit, 
 
 static void draw_header(Dash *d)
 {
-	DashSource *src = d->src;
+	SampleSource *src = d->src;
 	EngineState st = src->state(src->ctx);
 	char line[1024], state[16];
 	attrset(screen_attr(d->s, ROLE_HEADER));
@@ -391,7 +391,7 @@ static void draw(Dash *d)
 	draw_stats(d, l.stats);
 	draw_jumps(d, l.jumps);
 
-	DashSource *src = d->src;
+	SampleSource *src = d->src;
 	const char *msg = d->s->message;
 	ThemeRole role = (ThemeRole)d->s->message_role;
 	const char *err = src->error(src->ctx), *lerr = src->log_error ? src->log_error(src->ctx) : NULL;
@@ -427,7 +427,7 @@ static void restart(Dash *d)
 	d->stats.pct_peak = NAN;
 }
 
-DashExit dashboard_run(Screen *s, DashSource *src, unsigned fps, bool *failed, SummaryResult *summary)
+DashExit dashboard_run(Screen *s, SampleSource *src, unsigned fps, bool *failed, SummaryResult *summary)
 {
 	memset(summary, 0, sizeof *summary);
 	summary->ratio_median = NAN;
@@ -564,47 +564,4 @@ out:
 	history_done(&d.h);
 	summary_done(&d.sum);
 	return how;
-}
-
-/* --- the live source: the engine -------------------------------------- */
-
-static bool eng_next(void *c, Sample *out) { return engine_next(c, out); }
-static EngineState eng_state(void *c) { return engine_state(c); }
-static double eng_target(void *c) { return engine_target_ms(c); }
-static uint64_t eng_checks(void *c) { return engine_checks_passed(c); }
-static size_t eng_dropped(void *c) { return engine_dropped(c); }
-static const char *eng_error(void *c) { return engine_state(c) == ENGINE_ERROR ? engine_error(c) : NULL; }
-static const char *eng_log_error(void *c) { return engine_log_error(c); }
-static void eng_pause(void *c, bool p) { engine_set_paused(c, p); }
-static void eng_restart(void *c) { engine_request_restart(c); }
-static void eng_set_target(void *c, double ms) { engine_set_target_ms(c, ms); }
-
-static void eng_stop(void *c)
-{
-	engine_request_stop(c);
-	engine_join(c);
-}
-
-void dash_source_engine(DashSource *src, Engine *e)
-{
-	const RunInfo *in = engine_info(e);
-	const DeviceInfo *dev = in->dev;
-	memset(src, 0, sizeof *src);
-	src->ctx = e;
-	snprintf(src->title, sizeof src->title, "%s (queue %u, %s)", dev->name, dev->queue_family,
-	         devinfo_type_str(dev->type));
-	src->workload = workload_info[in->workload].name;
-	src->timestamps = in->timestamps;
-	src->log_path = in->log_path;
-	src->next = eng_next;
-	src->state = eng_state;
-	src->target_ms = eng_target;
-	src->checks = eng_checks;
-	src->dropped = eng_dropped;
-	src->error = eng_error;
-	src->log_error = eng_log_error;
-	src->pause = eng_pause;
-	src->restart = eng_restart;
-	src->set_target = eng_set_target;
-	src->stop = eng_stop;
 }

@@ -55,8 +55,8 @@ int ui_run(const struct VkCtx *ctx, const DeviceList *devs, const Options *o, in
 		}
 		bool failed;
 		SummaryResult sum;
-		DashSource src;
-		dash_source_engine(&src, e);
+		SampleSource src;
+		source_engine(&src, e);
 		DashExit how = dashboard_run(&s, &src, o->fps, &failed, &sum);
 		bool error = engine_state(e) == ENGINE_ERROR;
 		if (error)
@@ -108,7 +108,7 @@ int ui_replay(const Options *o, volatile sig_atomic_t *quit)
 		screen_message(&s, ROLE_STATUS_WARN, "%s", d.warning);
 	Replay r;
 	replay_init(&r, &d, clock_mono_ns);
-	DashSource src;
+	SampleSource src;
 	replay_source(&src, &r, o->replay);
 	bool failed;
 	SummaryResult sum;

@@ -159,9 +159,10 @@ static void log_finish(Engine *e, const char *error)
 	log_step(e, !e->log.failed);
 }
 
-/* Builds the engine in named steps; any failure returns at once, and
- * release() takes apart whatever was built. */
-static Status build(Engine *e, const EngineConfig *cfg, char *err)
+/* --- building the engine, in named steps ------------------------------ */
+
+/* The configuration's defaults and the workload's plan; the queue it runs on. */
+static Status plan_run(Engine *e, const EngineConfig *cfg, char *err)
 {
 	e->cfg = *cfg;
 	if (!e->cfg.check_every)
@@ -170,16 +171,9 @@ static Status build(Engine *e, const EngineConfig *cfg, char *err)
 		e->cfg.ring_capacity = 4096;
 	if (!e->cfg.trials)
 		e->cfg.trials = 1;
-	summary_init(&e->sum);
-	atomic_init(&e->log_failed, false);
-	atomic_init(&e->state, ENGINE_READY);
-	atomic_init(&e->checks_passed, 0);
-	atomic_init(&e->first_sample_ns, 0);
 	e->cmd.target_ns = (uint64_t)(cfg->target_ms * 1e6);
-
 	const DeviceInfo *d = cfg->dev;
-	const WorkloadInfo *wl = &workload_info[cfg->workload];
-	e->ops = workload_ops(wl->kind);
+	e->ops = workload_ops(workload_info[cfg->workload].kind);
 	WorkInput in = {
 		.ctx = cfg->ctx,
 		.dev = d,
@@ -201,7 +195,16 @@ static Status build(Engine *e, const EngineConfig *cfg, char *err)
 	}
 	e->adapt.target_s = cfg->target_ms * 1e-3;
 	memcpy(e->adapt.max, e->work.max_groups, sizeof e->adapt.max);
+	return STATUS_OK;
+}
 
+/* The shader (through the SPIR-V cache), then the device, its buffers and
+ * pipeline (through the pipeline cache). */
+static Status start_device(Engine *e, char *err)
+{
+	const EngineConfig *cfg = &e->cfg;
+	const DeviceInfo *d = cfg->dev;
+	const WorkloadInfo *wl = e->work.info;
 	Spirv spv = { 0 };
 	char cache_dir[4096], pcache[4300];
 	const char *shader = e->work.shader;
@@ -262,6 +265,12 @@ static Status build(Engine *e, const EngineConfig *cfg, char *err)
 		return STATUS_FAILED;
 	if (e->work.nsizes)
 		compute_set_copy_size(&e->comp, e->work.sizes[0]);
+	return STATUS_OK;
+}
+
+/* The sample ring and the command lock. */
+static Status open_sync(Engine *e, char *err)
+{
 	if (!ring_init(&e->ring, e->cfg.ring_capacity)) {
 		snprintf(err, ERR_LEN, "out of memory for the sample ring");
 		return STATUS_FAILED;
@@ -276,35 +285,63 @@ static Status build(Engine *e, const EngineConfig *cfg, char *err)
 		return STATUS_FAILED;
 	}
 	e->sync_ready = true;
+	return STATUS_OK;
+}
+
+/* Telemetry, and the theoretical peak it makes known. */
+static void open_telemetry(Engine *e)
+{
+	const DeviceInfo *d = e->cfg.dev;
 	telemetry_open(&e->tel, d);
 	e->tel_open = true;
-	{
-		/* the stated maximum clock only: a VM's /proc/cpuinfo shows a
-		 * nominal figure below what its cores really run at */
-		double max_mhz = e->tel.active ? e->tel.src.max_mhz : 0;
-		long cores = sysconf(_SC_NPROCESSORS_ONLN);
-		peak_compute(d, cfg->workload, cores > 0 ? (unsigned)cores : 0, max_mhz, &e->peak);
-		PeakKind pk = peak_kind(cfg->workload);
-		if (pk == PEAK_PCIE)
-			telemetry_pcie_peak(d, &e->peak);
-		else if (pk == PEAK_MEMORY)
-			peak_memory(e->tel.active ? e->tel.src.mem_max_mhz : 0, e->tel.active ? e->tel.src.mem_bus_bits : 0,
-			            &e->peak);
-	}
-	fill_meta(e);
-	if (cfg->log_path) {
-		if (!slog_open(&e->log, cfg->log_path, err, ERR_LEN))
-			return STATUS_USAGE;
-		if (!slog_write_session(&e->log, &e->meta)) {
-			snprintf(err, ERR_LEN, "%.1000s", e->log.error);
-			return STATUS_USAGE;
-		}
-	}
+	/* the stated maximum clock only: a VM's /proc/cpuinfo shows a nominal
+	 * figure below what its cores really run at */
+	double max_mhz = e->tel.active ? e->tel.src.max_mhz : 0;
+	long cores = sysconf(_SC_NPROCESSORS_ONLN);
+	peak_compute(d, e->cfg.workload, cores > 0 ? (unsigned)cores : 0, max_mhz, &e->peak);
+	PeakKind pk = peak_kind(e->cfg.workload);
+	if (pk == PEAK_PCIE)
+		telemetry_pcie_peak(d, &e->peak);
+	else if (pk == PEAK_MEMORY)
+		peak_memory(e->tel.active ? e->tel.src.mem_max_mhz : 0, e->tel.active ? e->tel.src.mem_bus_bits : 0,
+		            &e->peak);
+}
 
+/* The session log and its first line. */
+static Status open_log(Engine *e, char *err)
+{
+	fill_meta(e);
+	if (!e->cfg.log_path)
+		return STATUS_OK;
+	if (!slog_open(&e->log, e->cfg.log_path, err, ERR_LEN))
+		return STATUS_USAGE;
+	if (!slog_write_session(&e->log, &e->meta)) {
+		snprintf(err, ERR_LEN, "%.1000s", e->log.error);
+		return STATUS_USAGE;
+	}
+	return STATUS_OK;
+}
+
+/* Builds the engine; the first failure returns, and release() takes apart
+ * whatever was built. */
+static Status build(Engine *e, const EngineConfig *cfg, char *err)
+{
+	summary_init(&e->sum);
+	atomic_init(&e->log_failed, false);
+	atomic_init(&e->state, ENGINE_READY);
+	atomic_init(&e->checks_passed, 0);
+	atomic_init(&e->first_sample_ns, 0);
+	Status st;
+	if ((st = plan_run(e, cfg, err)) != STATUS_OK || (st = start_device(e, err)) != STATUS_OK ||
+	    (st = open_sync(e, err)) != STATUS_OK)
+		return st;
+	open_telemetry(e);
+	if ((st = open_log(e, err)) != STATUS_OK)
+		return st;
 	/* Warm-up: drivers compile the pipeline lazily (lavapipe's JIT takes tens
 	 * of ms at the first dispatch). One checked dispatch of one group, not
 	 * recorded, so the loop's first sample measures the device. */
-	t0 = clock_mono_ns();
+	uint64_t t0 = clock_mono_ns();
 	if (!warm_up(e, err)) {
 		log_finish(e, err); /* the log says why the run never started */
 		return STATUS_FAILED;

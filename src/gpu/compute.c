@@ -53,7 +53,7 @@ static bool create_device(Compute *c, VkPhysicalDevice pd, const DeviceInfo *d, 
 		.pQueueCreateInfos = &qi,
 		.pEnabledFeatures = &features,
 	};
-	VK_TRY(vkCreateDevice(pd, &di, NULL, &c->dev));
+	VK_TRY(err, vk_last, vkCreateDevice(pd, &di, NULL, &c->dev));
 	vkGetDeviceQueue(c->dev, d->queue_family, 0, &c->queue);
 	if (s->rec->transfer_only && (d->queue_flags & (VK_QUEUE_GRAPHICS_BIT | VK_QUEUE_COMPUTE_BIT)) == 0 &&
 	    !c->host_reset) {
@@ -91,7 +91,7 @@ static bool create_buffers(Compute *c, VkPhysicalDevice pd, const ComputeSetup *
 	                 VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT, &c->staging, &c->staging_mem, &got, err))
 		return false;
 	c->staging_coherent = got & VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
-	VK_TRY(vkMapMemory(c->dev, c->staging_mem, 0, VK_WHOLE_SIZE, 0, &c->staging_map));
+	VK_TRY(err, vk_last, vkMapMemory(c->dev, c->staging_mem, 0, VK_WHOLE_SIZE, 0, &c->staging_map));
 
 	if (mem) {
 		VkPhysicalDeviceMemoryProperties m;
@@ -113,7 +113,7 @@ static bool create_buffers(Compute *c, VkPhysicalDevice pd, const ComputeSetup *
 		    !gpu_make_buffer_of(c, pd, total, usage, dt, 0, 0, &c->dst, &c->dst_mem, &c->dst_flags, err))
 			return false;
 		if (c->dst_flags & VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT) {
-			VK_TRY(vkMapMemory(c->dev, c->dst_mem, 0, VK_WHOLE_SIZE, 0, &c->dst_map));
+			VK_TRY(err, vk_last, vkMapMemory(c->dev, c->dst_mem, 0, VK_WHOLE_SIZE, 0, &c->dst_map));
 			c->dst_coherent = c->dst_flags & VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
 		}
 	}

@@ -64,7 +64,7 @@ bool gpu_make_buffer_of(Compute *c, VkPhysicalDevice pd, VkDeviceSize size, VkBu
 		.usage = usage,
 		.sharingMode = VK_SHARING_MODE_EXCLUSIVE,
 	};
-	VK_TRY(vkCreateBuffer(c->dev, &bi, NULL, buf));
+	VK_TRY(err, vk_last, vkCreateBuffer(c->dev, &bi, NULL, buf));
 	VkMemoryRequirements req;
 	vkGetBufferMemoryRequirements(c->dev, *buf, &req);
 	if (type < 0)
@@ -88,7 +88,7 @@ bool gpu_make_buffer_of(Compute *c, VkPhysicalDevice pd, VkDeviceSize size, VkBu
 		         (double)req.size / 1048576.0, type, vk_result_str(ar));
 		return false;
 	}
-	VK_TRY(vkBindBufferMemory(c->dev, *buf, *mem, 0));
+	VK_TRY(err, vk_last, vkBindBufferMemory(c->dev, *buf, *mem, 0));
 	return true;
 fail:
 	(void)vk_last;
@@ -180,7 +180,7 @@ bool gpu_fill_source(Compute *c, VkPhysicalDevice pd, char *err)
 	VkDeviceMemory upm = VK_NULL_HANDLE;
 	void *map = NULL;
 	if (c->src_flags & VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT) {
-		VK_TRY(vkMapMemory(c->dev, c->src_mem, 0, VK_WHOLE_SIZE, 0, &map));
+		VK_TRY(err, vk_last, vkMapMemory(c->dev, c->src_mem, 0, VK_WHOLE_SIZE, 0, &map));
 		uint32_t *w = map;
 		for (VkDeviceSize i = 0; i < total / 4; i++)
 			w[i] = mem_src_word(i, c->mem_bytes);
@@ -190,7 +190,7 @@ bool gpu_fill_source(Compute *c, VkPhysicalDevice pd, char *err)
 			.size = VK_WHOLE_SIZE,
 		};
 		if (!(c->src_flags & VK_MEMORY_PROPERTY_HOST_COHERENT_BIT))
-			VK_TRY(vkFlushMappedMemoryRanges(c->dev, 1, &r));
+			VK_TRY(err, vk_last, vkFlushMappedMemoryRanges(c->dev, 1, &r));
 		vkUnmapMemory(c->dev, c->src_mem);
 		return true;
 	}
@@ -200,22 +200,22 @@ bool gpu_fill_source(Compute *c, VkPhysicalDevice pd, char *err)
 	                 VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT, &up, &upm,
 	                 &got, err))
 		goto fail;
-	VK_TRY(vkMapMemory(c->dev, upm, 0, VK_WHOLE_SIZE, 0, &map));
+	VK_TRY(err, vk_last, vkMapMemory(c->dev, upm, 0, VK_WHOLE_SIZE, 0, &map));
 	for (VkDeviceSize off = 0; off < total; off += piece) {
 		VkDeviceSize n = total - off < piece ? total - off : piece;
 		uint32_t *w = map;
 		for (VkDeviceSize i = 0; i < n / 4; i++)
 			w[i] = mem_src_word(off / 4 + i, c->mem_bytes);
 		VkCommandBuffer cmd = c->cmd[0];
-		VK_TRY(gpu_begin_once(cmd));
+		VK_TRY(err, vk_last, gpu_begin_once(cmd));
 		VkBufferCopy cp = { 0, off, n };
 		vkCmdCopyBuffer(cmd, up, c->src, 1, &cp);
 		/* visible to whatever reads the source later in submission order */
 		gpu_barrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT,
 		        VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, VK_ACCESS_MEMORY_READ_BIT);
-		VK_TRY(gpu_end_submit_wait(c, cmd));
+		VK_TRY(err, vk_last, gpu_end_submit_wait(c, cmd));
 	}
-	VK_TRY(vkResetFences(c->dev, 1, &c->fence[0]));
+	VK_TRY(err, vk_last, vkResetFences(c->dev, 1, &c->fence[0]));
 	vkUnmapMemory(c->dev, upm);
 	vkDestroyBuffer(c->dev, up, NULL);
 	vkFreeMemory(c->dev, upm, NULL);

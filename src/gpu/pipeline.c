@@ -19,7 +19,7 @@ bool gpu_pipeline_create(Compute *c, const ComputeSetup *s, char *err)
 		.codeSize = s->spirv_size,
 		.pCode = s->spirv,
 	};
-	VK_TRY(vkCreateShaderModule(c->dev, &smi, NULL, &c->module));
+	VK_TRY(err, vk_last, vkCreateShaderModule(c->dev, &smi, NULL, &c->module));
 
 	/* the result; with a source and a destination (the copy shader): them too */
 	uint32_t nbind = s->src_mem != MEM_NONE ? 3 : 1;
@@ -36,7 +36,7 @@ bool gpu_pipeline_create(Compute *c, const ComputeSetup *s, char *err)
 		.bindingCount = nbind,
 		.pBindings = b,
 	};
-	VK_TRY(vkCreateDescriptorSetLayout(c->dev, &dli, NULL, &c->dsl));
+	VK_TRY(err, vk_last, vkCreateDescriptorSetLayout(c->dev, &dli, NULL, &c->dsl));
 	VkPushConstantRange pcr = {
 		.stageFlags = VK_SHADER_STAGE_COMPUTE_BIT,
 		.offset = 0,
@@ -49,7 +49,7 @@ bool gpu_pipeline_create(Compute *c, const ComputeSetup *s, char *err)
 		.pushConstantRangeCount = s->push_size ? 1 : 0,
 		.pPushConstantRanges = &pcr,
 	};
-	VK_TRY(vkCreatePipelineLayout(c->dev, &pli, NULL, &c->layout));
+	VK_TRY(err, vk_last, vkCreatePipelineLayout(c->dev, &pli, NULL, &c->layout));
 	VkSpecializationInfo spec = {
 		.mapEntryCount = s->spec_count,
 		.pMapEntries = s->spec_map,
@@ -94,7 +94,7 @@ bool gpu_pipeline_create(Compute *c, const ComputeSetup *s, char *err)
 		free(out);
 		vkDestroyPipelineCache(c->dev, cache, NULL);
 	}
-	VK_TRY(pr);
+	VK_TRY(err, vk_last, pr);
 
 	VkDescriptorPoolSize ps = { VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, nbind };
 	VkDescriptorPoolCreateInfo dpi = {
@@ -103,14 +103,14 @@ bool gpu_pipeline_create(Compute *c, const ComputeSetup *s, char *err)
 		.poolSizeCount = 1,
 		.pPoolSizes = &ps,
 	};
-	VK_TRY(vkCreateDescriptorPool(c->dev, &dpi, NULL, &c->dpool));
+	VK_TRY(err, vk_last, vkCreateDescriptorPool(c->dev, &dpi, NULL, &c->dpool));
 	VkDescriptorSetAllocateInfo dai = {
 		.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO,
 		.descriptorPool = c->dpool,
 		.descriptorSetCount = 1,
 		.pSetLayouts = &c->dsl,
 	};
-	VK_TRY(vkAllocateDescriptorSets(c->dev, &dai, &c->set));
+	VK_TRY(err, vk_last, vkAllocateDescriptorSets(c->dev, &dai, &c->set));
 	VkDescriptorBufferInfo dbi[3] = {
 		{ c->result, 0, VK_WHOLE_SIZE },
 		{ c->src, 0, c->mem_bytes },

@@ -18,14 +18,14 @@ bool gpu_commands_create(Compute *c, const DeviceInfo *d, char *err)
 		.flags = VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT,
 		.queueFamilyIndex = d->queue_family,
 	};
-	VK_TRY(vkCreateCommandPool(c->dev, &cpci, NULL, &c->cpool));
+	VK_TRY(err, vk_last, vkCreateCommandPool(c->dev, &cpci, NULL, &c->cpool));
 	VkCommandBufferAllocateInfo cbai = {
 		.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO,
 		.commandPool = c->cpool,
 		.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY,
 		.commandBufferCount = COMPUTE_SLOTS,
 	};
-	VK_TRY(vkAllocateCommandBuffers(c->dev, &cbai, c->cmd));
+	VK_TRY(err, vk_last, vkAllocateCommandBuffers(c->dev, &cbai, c->cmd));
 
 	c->timestamps = d->timestamp_valid_bits > 0;
 	if (c->timestamps) {
@@ -38,11 +38,11 @@ bool gpu_commands_create(Compute *c, const DeviceInfo *d, char *err)
 			.queryCount = 2,
 		};
 		for (unsigned i = 0; i < COMPUTE_SLOTS; i++)
-			VK_TRY(vkCreateQueryPool(c->dev, &qpi, NULL, &c->queries[i]));
+			VK_TRY(err, vk_last, vkCreateQueryPool(c->dev, &qpi, NULL, &c->queries[i]));
 	}
 	VkFenceCreateInfo fci = { .sType = VK_STRUCTURE_TYPE_FENCE_CREATE_INFO };
 	for (unsigned i = 0; i < COMPUTE_SLOTS; i++)
-		VK_TRY(vkCreateFence(c->dev, &fci, NULL, &c->fence[i]));
+		VK_TRY(err, vk_last, vkCreateFence(c->dev, &fci, NULL, &c->fence[i]));
 	return true;
 fail:
 	(void)vk_last;
@@ -218,7 +218,7 @@ static bool record(Compute *c, unsigned slot, GroupCount g, const void *push, bo
 {
 	VkResult vk_last = VK_SUCCESS;
 	VkCommandBuffer cmd = c->cmd[slot];
-	VK_TRY(gpu_begin_once(cmd));
+	VK_TRY(err, vk_last, gpu_begin_once(cmd));
 	const bool xfer = c->rec->transfer_only;
 	/* transfers use transfer stages only: they may run on a copy engine */
 	const VkPipelineStageFlags work = xfer ? VK_PIPELINE_STAGE_TRANSFER_BIT : VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT;
@@ -250,8 +250,8 @@ static bool record(Compute *c, unsigned slot, GroupCount g, const void *push, bo
 		gpu_barrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT,
 		            VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
 	}
-	VK_TRY(vkEndCommandBuffer(cmd));
-	VK_TRY(vkResetFences(c->dev, 1, &c->fence[slot]));
+	VK_TRY(err, vk_last, vkEndCommandBuffer(cmd));
+	VK_TRY(err, vk_last, vkResetFences(c->dev, 1, &c->fence[slot]));
 	c->slot_groups[slot] = g;
 	*vr = VK_SUCCESS;
 	return true;
@@ -304,7 +304,7 @@ static bool submit(Compute *c, unsigned slot, char *err, VkResult *vr)
 		.commandBufferCount = 1,
 		.pCommandBuffers = &c->cmd[slot],
 	};
-	VK_TRY(vkQueueSubmit(c->queue, 1, &si, c->fence[slot]));
+	VK_TRY(err, vk_last, vkQueueSubmit(c->queue, 1, &si, c->fence[slot]));
 	*vr = VK_SUCCESS;
 	return true;
 fail:
@@ -326,10 +326,10 @@ static bool finish(Compute *c, unsigned slot, bool readback, bool pipelined, Dis
 		vk_last = w;
 		goto fail;
 	}
-	VK_TRY(w);
+	VK_TRY(err, vk_last, w);
 	if (c->timestamps) {
 		uint64_t ts[2];
-		VK_TRY(vkGetQueryPoolResults(c->dev, c->queries[slot], 0, 2, sizeof ts, ts, sizeof ts[0],
+		VK_TRY(err, vk_last, vkGetQueryPoolResults(c->dev, c->queries[slot], 0, 2, sizeof ts, ts, sizeof ts[0],
 		                             VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT));
 		uint64_t start = ts[0];
 		/* queued behind the previous dispatch: it began when that one ended */
@@ -343,14 +343,14 @@ static bool finish(Compute *c, unsigned slot, bool readback, bool pipelined, Dis
 		c->have_last_end = true;
 	}
 	if (readback)
-		VK_TRY(gpu_invalidate_staging(c));
+		VK_TRY(err, vk_last, gpu_invalidate_staging(c));
 	if (readback && c->dst_map && !c->dst_coherent) {
 		VkMappedMemoryRange r = {
 			.sType = VK_STRUCTURE_TYPE_MAPPED_MEMORY_RANGE,
 			.memory = c->dst_mem,
 			.size = VK_WHOLE_SIZE,
 		};
-		VK_TRY(vkInvalidateMappedMemoryRanges(c->dev, 1, &r));
+		VK_TRY(err, vk_last, vkInvalidateMappedMemoryRanges(c->dev, 1, &r));
 	}
 	*vr = VK_SUCCESS;
 	return true;
@@ -367,7 +367,7 @@ bool compute_dispatch(Compute *c, GroupCount g, const void *push, bool readback,
 	if (!record(c, 0, g, push, readback, false, err, vr))
 		return false;
 	/* Gridwise's CPU timing: idle queue, clock, submit, wait, clock. */
-	VK_TRY(vkQueueWaitIdle(c->queue));
+	VK_TRY(err, vk_last, vkQueueWaitIdle(c->queue));
 	uint64_t t0 = clock_mono_ns();
 	if (!submit(c, 0, err, vr))
 		return false;
@@ -383,7 +383,7 @@ bool compute_read_back(Compute *c, VkResult *vr, char *err)
 {
 	VkResult vk_last = VK_SUCCESS;
 	VkCommandBuffer cmd = c->cmd[0];
-	VK_TRY(gpu_begin_once(cmd));
+	VK_TRY(err, vk_last, gpu_begin_once(cmd));
 	gpu_barrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT,
 	        VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT,
 	        VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_READ_BIT);
@@ -391,8 +391,8 @@ bool compute_read_back(Compute *c, VkResult *vr, char *err)
 	vkCmdCopyBuffer(cmd, c->result, c->staging, 1, &cp);
 	gpu_barrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT,
 	        VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
-	VK_TRY(gpu_end_submit_wait(c, cmd));
-	VK_TRY(gpu_invalidate_staging(c));
+	VK_TRY(err, vk_last, gpu_end_submit_wait(c, cmd));
+	VK_TRY(err, vk_last, gpu_invalidate_staging(c));
 	*vr = VK_SUCCESS;
 	return true;
 fail:

@@ -271,7 +271,7 @@ bool vkctx_create(VkCtx *c, bool validate, char *err, bool *no_device)
 		         "For the CPU driver lavapipe: apt-get install mesa-vulkan-drivers");
 		return false;
 	}
-	VK_TRY(r);
+	VK_TRY(err, vk_last, r);
 
 	if (validate) {
 		PFN_vkCreateDebugUtilsMessengerEXT create = (PFN_vkCreateDebugUtilsMessengerEXT)
@@ -280,17 +280,17 @@ bool vkctx_create(VkCtx *c, bool validate, char *err, bool *no_device)
 			snprintf(err, ERR_LEN, "--validate: vkCreateDebugUtilsMessengerEXT is missing");
 			goto fail;
 		}
-		VK_TRY(create(c->instance, &dbg, NULL, &c->messenger));
+		VK_TRY(err, vk_last, create(c->instance, &dbg, NULL, &c->messenger));
 	}
 
 	uint32_t n = 0;
-	VK_TRY(vkEnumeratePhysicalDevices(c->instance, &n, NULL));
+	VK_TRY(err, vk_last, vkEnumeratePhysicalDevices(c->instance, &n, NULL));
 	pds = calloc(n ? n : 1, sizeof *pds);
 	if (!pds) {
 		snprintf(err, ERR_LEN, "out of memory listing %u devices", n);
 		goto fail;
 	}
-	VK_TRY(vkEnumeratePhysicalDevices(c->instance, &n, pds));
+	VK_TRY(err, vk_last, vkEnumeratePhysicalDevices(c->instance, &n, pds));
 	for (uint32_t i = 0; i < n; i++)
 		if (!add_entries(c, pds[i], i, err))
 			goto fail;
@@ -333,13 +333,13 @@ VkPhysicalDevice vkctx_physical(const VkCtx *c, const DeviceInfo *d, char *err)
 	VkPhysicalDevice out = VK_NULL_HANDLE;
 	uint32_t n = 0;
 	VkPhysicalDevice *pds = NULL;
-	VK_TRY(vkEnumeratePhysicalDevices(c->instance, &n, NULL));
+	VK_TRY(err, vk_last, vkEnumeratePhysicalDevices(c->instance, &n, NULL));
 	pds = calloc(n ? n : 1, sizeof *pds);
 	if (!pds) {
 		snprintf(err, ERR_LEN, "out of memory");
 		return VK_NULL_HANDLE;
 	}
-	VK_TRY(vkEnumeratePhysicalDevices(c->instance, &n, pds));
+	VK_TRY(err, vk_last, vkEnumeratePhysicalDevices(c->instance, &n, pds));
 	if (d->phys_index >= n) {
 		snprintf(err, ERR_LEN, "device %s disappeared", d->name);
 		goto fail;

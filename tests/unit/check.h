@@ -1,6 +1,6 @@
 /* A minimal test harness: each test is a function; CHECK records a failure
  * with its line and goes on. Every test prints "PASS: name" or "FAIL: name";
- * tests/run.sh counts them. */
+ * tests/run.sh counts them. FLOPSCOPE_TEST=PATTERN selects tests by name. */
 #ifndef FLOPSCOPE_CHECK_H
 #define FLOPSCOPE_CHECK_H
 
@@ -36,8 +36,19 @@ static int check_failures;
 		}                                                                    \
 	} while (0)
 
+/* FLOPSCOPE_TEST=PATTERN runs only the tests whose name contains PATTERN (as
+ * tests/integration.sh NAME... does for the integration tests). */
+#include <stdlib.h>
+static int check_selected(const char *name)
+{
+	const char *p = getenv("FLOPSCOPE_TEST");
+	return !p || !*p || strstr(name, p) != NULL;
+}
+
 #define RUN(fn)                                                                      \
 	do {                                                                         \
+		if (!check_selected(#fn))                                            \
+			break;                                                       \
 		check_failed_now = 0;                                                \
 		fn();                                                                \
 		printf("%s: %s\n", check_failed_now ? "FAIL" : "PASS", #fn);         \

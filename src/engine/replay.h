@@ -1,11 +1,11 @@
-/* replay: a recorded session log as a dashboard source, played back on its
+/* replay: a recorded session log as a sample source, played back on its
  * recorded time line at an adjustable speed. */
 #ifndef FLOPSCOPE_REPLAY_H
 #define FLOPSCOPE_REPLAY_H
 
 #include <stdint.h>
 
-#include "dashboard.h"
+#include "source.h"
 #include "slogread.h"
 
 typedef struct Replay {
@@ -22,7 +22,7 @@ typedef struct Replay {
 /* Takes ownership of d. */
 void replay_init(Replay *r, SessionData *d, uint64_t (*clock_ns)(void));
 void replay_done(Replay *r);
-void replay_source(DashSource *src, Replay *r, const char *path);
+void replay_source(SampleSource *src, Replay *r, const char *path);
 /* The play position in ms of the recorded time line. */
 double replay_position(const Replay *r);
 

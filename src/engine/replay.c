@@ -95,7 +95,7 @@ static void rp_stop(void *c)
 	r->paused = true;
 }
 
-void replay_source(DashSource *src, Replay *r, const char *path)
+void replay_source(SampleSource *src, Replay *r, const char *path)
 {
 	memset(src, 0, sizeof *src);
 	const SessionMeta *m = &r->d.meta;

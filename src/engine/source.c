@@ -1,0 +1,46 @@
+#include "source.h"
+
+#include <stdio.h>
+#include <string.h>
+
+
+static bool eng_next(void *c, Sample *out) { return engine_next(c, out); }
+static EngineState eng_state(void *c) { return engine_state(c); }
+static double eng_target(void *c) { return engine_target_ms(c); }
+static uint64_t eng_checks(void *c) { return engine_checks_passed(c); }
+static size_t eng_dropped(void *c) { return engine_dropped(c); }
+static const char *eng_error(void *c) { return engine_state(c) == ENGINE_ERROR ? engine_error(c) : NULL; }
+static const char *eng_log_error(void *c) { return engine_log_error(c); }
+static void eng_pause(void *c, bool p) { engine_set_paused(c, p); }
+static void eng_restart(void *c) { engine_request_restart(c); }
+static void eng_set_target(void *c, double ms) { engine_set_target_ms(c, ms); }
+
+static void eng_stop(void *c)
+{
+	engine_request_stop(c);
+	engine_join(c);
+}
+
+void source_engine(SampleSource *src, Engine *e)
+{
+	const RunInfo *in = engine_info(e);
+	const DeviceInfo *dev = in->dev;
+	memset(src, 0, sizeof *src);
+	src->ctx = e;
+	snprintf(src->title, sizeof src->title, "%s (queue %u, %s)", dev->name, dev->queue_family,
+	         devinfo_type_str(dev->type));
+	src->workload = workload_info[in->workload].name;
+	src->timestamps = in->timestamps;
+	src->log_path = in->log_path;
+	src->next = eng_next;
+	src->state = eng_state;
+	src->target_ms = eng_target;
+	src->checks = eng_checks;
+	src->dropped = eng_dropped;
+	src->error = eng_error;
+	src->log_error = eng_log_error;
+	src->pause = eng_pause;
+	src->restart = eng_restart;
+	src->set_target = eng_set_target;
+	src->stop = eng_stop;
+}

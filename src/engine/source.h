@@ -1,0 +1,40 @@
+/* source: where a consumer's samples come from, live or recorded. The
+ * dashboard reads a SampleSource, never the engine or a log directly; the
+ * engine gives one (source_engine), a recorded log another (replay.h). */
+#ifndef FLOPSCOPE_SOURCE_H
+#define FLOPSCOPE_SOURCE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "engine.h"
+#include "sample.h"
+
+/* What the header shows, and the operations; optional ones are NULL where
+ * the source cannot do them. */
+typedef struct SampleSource {
+	void *ctx;
+	char title[512];          /* device (queue, type) */
+	const char *workload;
+	bool timestamps;
+	const char *log_path;     /* NULL: none */
+	bool replay;
+	bool (*next)(void *ctx, Sample *out);    /* non-blocking */
+	EngineState (*state)(void *ctx);
+	double (*target_ms)(void *ctx);
+	uint64_t (*checks)(void *ctx);
+	size_t (*dropped)(void *ctx);
+	const char *(*error)(void *ctx);         /* NULL when none */
+	const char *(*log_error)(void *ctx);     /* NULL when none */
+	void (*pause)(void *ctx, bool paused);
+	void (*restart)(void *ctx);
+	void (*set_target)(void *ctx, double ms);
+	double (*speed)(void *ctx, int dir);     /* replay: x2 (dir > 0), /2 (dir < 0); returns it */
+	void (*stop)(void *ctx);
+} SampleSource;
+
+/* A source that reads the engine (the consumer starts it). */
+void source_engine(SampleSource *src, Engine *e);
+
+#endif
