@@ -1,0 +1,128 @@
+# tests/integration/cli.sh: the command line: devices, usage, shaders, install, caches.
+# Sourced by tests/integration.sh, which provides lib.sh's helpers.
+
+t_list_should_show_llvmpipe() {
+	"$FS" --list >"$T/out" 2>&1 || die "exit $?"
+	grep -q '^Compatible devices:$' "$T/out" || die "no header: $(cat "$T/out")"
+	grep -Eq '^ +[0-9]+: llvmpipe .*\(compute queue: [0-9]+, type: Cpu\)$' "$T/out" ||
+		die "no llvmpipe entry: $(cat "$T/out")"
+}
+
+t_list_verbose_should_show_limits_and_features() {
+	"$FS" --list --verbose >"$T/out" 2>&1 || die "exit $?"
+	for w in 'vendor id' 'driver: ' 'API version' 'device UUID' 'queues in family' \
+	         'timestamps: 64 valid bits, period' 'subgroup size' 'max workgroup count 65535' \
+	         'memory heap 0' 'float16' 'float64' 'int8'; do
+		grep -q "$w" "$T/out" || die "missing \"$w\": $(cat "$T/out")"
+	done
+}
+
+t_validation_layer_should_report_nothing() {
+	"$FS" llvm --validate --duration 1 --format csv >"$T/out" 2>"$T/err" || die "exit $?: $(head -20 "$T/err")"
+	if grep -qi 'validation' "$T/err"; then die "$(head -20 "$T/err")"; fi
+	[ "$(wc -l <"$T/out")" -ge 5 ] || die "too few samples"
+}
+
+t_unknown_device_should_exit_2_and_list_entries() {
+	"$FS" radeon --duration 1 >"$T/out" 2>"$T/err"
+	rc=$?
+	[ "$rc" = 2 ] || die "exit $rc"
+	grep -q 'no device name contains "radeon"' "$T/err" || die "no reason: $(cat "$T/err")"
+	grep -q 'llvmpipe' "$T/err" || die "entries not listed"
+	"$FS" -99 --duration 1 >"$T/out" 2>"$T/err"
+	rc=$?
+	[ "$rc" = 2 ] || die "-99: exit $rc"
+	grep -q 'device 99 does not exist' "$T/err" || die "-99: $(cat "$T/err")"
+}
+
+t_bad_usage_should_exit_2() {
+	for args in "--target-ms 0" "--duration -3" "--bogus" "-0" "--format xml" "--target-ms"; do
+		# shellcheck disable=SC2086
+		"$FS" $args >"$T/out" 2>"$T/err"
+		rc=$?
+		[ "$rc" = 2 ] || die "$args: exit $rc"
+		grep -q '^flopscope: ' "$T/err" || die "$args: no message"
+	done
+}
+
+t_two_modes_should_be_a_usage_error() {
+	for args in "llvm --suite --latency" "--list --suite" "llvm --latency --list-workloads" \
+		"--replay $T/x.jsonl --suite" "--help --version" "--suite --suite"; do
+		# shellcheck disable=SC2086
+		timeout 20 "$FS" $args >"$T/out" 2>"$T/err"
+		rc=$?
+		[ "$rc" = 2 ] || die "$args: exit $rc"
+		grep -Eq '^flopscope: (--[a-z-]+ and --[a-z-]+ are two modes: give one|--suite is given twice)$' "$T/err" ||
+			die "$args: $(cat "$T/err")"
+		[ ! -s "$T/out" ] || die "$args: printed $(head -3 "$T/out")"
+	done
+}
+
+t_broken_shader_should_name_file_and_line() {
+	mkdir -p "$T/sh"
+	sed 's/float s = float(slot)/float s = floatt(slot)/' shaders/fma_fp32.comp >"$T/sh/fma_fp32.comp"
+	line=$(grep -n 'floatt' "$T/sh/fma_fp32.comp" | cut -d: -f1)
+	"$FS" --shader-dir "$T/sh" --duration 1 >"$T/out" 2>"$T/err"
+	rc=$?
+	[ "$rc" = 2 ] || die "exit $rc"
+	grep -q "fma_fp32.comp:$line: error" "$T/err" || die "no file:line $line: $(cat "$T/err")"
+}
+
+t_missing_shader_should_exit_2() {
+	"$FS" --shader-dir "$T/nowhere" --duration 1 >"$T/out" 2>"$T/err"
+	rc=$?
+	[ "$rc" = 2 ] || die "exit $rc"
+	grep -q 'cannot open .*nowhere/fma_fp32.comp: No such file' "$T/err" || die "$(cat "$T/err")"
+}
+
+t_no_vulkan_driver_should_exit_1_naming_lavapipe() {
+	VK_DRIVER_FILES=/nonexistent/icd.json VK_ICD_FILENAMES=/nonexistent/icd.json \
+		"$FS" --list >"$T/out" 2>"$T/err"
+	rc=$?
+	[ "$rc" = 1 ] || die "exit $rc"
+	grep -q 'mesa-vulkan-drivers' "$T/err" || die "$(cat "$T/err")"
+}
+
+t_help_and_version() {
+	"$FS" --help >"$T/out" || die "--help exit $?"
+	grep -q '^usage: flopscope' "$T/out" || die "no usage"
+	"$FS" --version | grep -Eq '^flopscope [0-9]+\.[0-9]+\.[0-9]+$' || die "bad --version"
+}
+
+t_make_install_should_give_a_working_program_and_man_page() {
+	# installs the binary under test ($B: build, build-asan, ...) as built: -o all
+	# keeps make from rebuilding it with other flags when a source is newer
+	make -s -o all install B="$(dirname "$FS")" DESTDIR="$T/root" PREFIX=/opt/fs >"$T/out" 2>&1 ||
+		die "install failed: $(cat "$T/out")"
+	for f in bin/flopscope share/flopscope/shaders/fma_fp32.comp share/flopscope/themes/dark.json \
+	         share/man/man1/flopscope.1; do
+		[ -f "$T/root/opt/fs/$f" ] || die "missing $f"
+	done
+	(cd / && "$T/root/opt/fs/bin/flopscope" llvm --duration 0.3 --no-log >"$T/out" 2>&1) ||
+		die "installed program failed: $(cat "$T/out")"
+	grep -q '^Summary: ' "$T/out" || die "no summary"
+	LC_ALL=C MANWIDTH=80 man --warnings -l "$T/root/opt/fs/share/man/man1/flopscope.1" >"$T/man" 2>"$T/manerr" ||
+		die "man failed: $(cat "$T/manerr")"
+	[ ! -s "$T/manerr" ] || die "man warnings: $(cat "$T/manerr")"
+	for w in SYNOPSIS OPTIONS KEYS FILES 'EXIT STATUS' EXAMPLES; do grep -q "^$w" "$T/man" || die "no $w section"; done
+	# every option in --help is in the man page
+	for opt in $("$FS" --help | grep -oE -- '--[a-z-]+' | sort -u); do
+		grep -q -- "$opt" "$T/man" || die "man page lacks $opt"
+	done
+}
+
+t_caches_should_make_the_second_start_skip_shaderc() {
+	XDG_CACHE_HOME="$T/cache" "$FS" llvm --duration 0.2 --no-log >"$T/a" 2>&1 || die "first: $(cat "$T/a")"
+	grep -q 'start: shader .* (compiled by shaderc)' "$T/a" || die "first run: $(grep start: "$T/a")"
+	ls "$T"/cache/flopscope/spirv-*.spv "$T"/cache/flopscope/pipeline-*.bin >/dev/null || die "no cache files"
+	XDG_CACHE_HOME="$T/cache" "$FS" llvm --duration 0.2 --no-log >"$T/b" 2>&1 || die "second: $(cat "$T/b")"
+	grep -q 'start: shader .* (SPIR-V from the cache), .*pipeline cache loaded' "$T/b" ||
+		die "second run: $(grep start: "$T/b")"
+	# a damaged cache file is only a slower start
+	for f in "$T"/cache/flopscope/*; do printf 'junk' >"$f"; done
+	XDG_CACHE_HOME="$T/cache" "$FS" llvm --duration 0.2 --no-log >"$T/c" 2>&1 || die "damaged cache: $(cat "$T/c")"
+	grep -q '(compiled by shaderc)' "$T/c" || die "junk SPIR-V was used"
+	XDG_CACHE_HOME="$T/nocache" "$FS" llvm --duration 0.2 --no-log --no-cache >"$T/d" 2>&1 || die "--no-cache failed"
+	# (Mesa keeps its own shader cache there; flopscope writes nothing)
+	[ ! -e "$T/nocache/flopscope" ] || die "--no-cache wrote $(ls -R "$T/nocache/flopscope")"
+}

@@ -1,0 +1,158 @@
+# tests/integration/dashboard.sh: the dashboard, driven through tmux.
+# Sourced by tests/integration.sh, which provides lib.sh's helpers.
+
+t_dashboard_should_pick_run_pause_resize_and_quit() {
+	start_ui "$FS" || return 1
+	wait_for 'pick a device' || return 1
+	wait_for '1: llvmpipe .*compute queue: 0, type: Cpu' || return 1
+	wait_for 'timestamps: 64 valid bits' || return 1   # details pane
+	TM send-keys -t fs Enter
+	wait_for 'FLOPS at the target time' || return 1
+	wait_for 'median +[0-9.]+ [kMGT]FLOPS' || return 1
+	screen | LC_ALL=C grep -q $'\xe2[\xa0-\xa3]' || die "no Braille glyphs: $(screen)"
+	wait_for 'flopscope +STEADY' || return 1
+	TM send-keys -t fs '?'
+	wait_for 'this help' || return 1
+	TM send-keys -t fs x
+	TM resize-window -t fs -x 20 -y 5
+	wait_for 'terminal too small' || return 1
+	# resizing again and again while it runs
+	for size in 60x20 130x40 80x24 100x30 81x25 200x50 100x30; do
+		TM resize-window -t fs -x "${size%x*}" -y "${size#*x}"
+		sleep 0.05
+	done
+	wait_for 'FLOPS at the target time' || return 1
+	TM send-keys -t fs ' '
+	wait_for 'PAUSED' || return 1
+	local a b
+	a=$(samples)
+	for _ in $(seq 10); do sleep 0.1; b=$(samples); [ "$a" = "$b" ] || break; done
+	[ -n "$a" ] && [ "$a" = "$b" ] || die "samples went on while paused: $a -> $b"
+	TM send-keys -t fs ' '
+	wait_for 'STEADY|GROWING' || return 1
+	TM send-keys -t fs w
+	wait_for '\| fp64 \|' || return 1
+	TM send-keys -t fs w
+	wait_for 'IOPS at the target time' || return 1
+	TM send-keys -t fs q
+	wait_exit || return 1
+	[ "$(cat "$T/exit")" = 0 ] || die "exit status $(cat "$T/exit")"
+	[ "$(TM display -p -t fs '#{alternate_on}')" = 0 ] || die "terminal left in the alternate screen"
+}
+
+t_dashboard_transfer_sweep_should_plot_bandwidth_by_size() {
+	start_ui env -u FLOPSCOPE_VALIDATE "$FS" llvm --workload d2h --size 16K-1M --log "$T/sw.jsonl" || return 1
+	wait_for 'B/s by copy size' || return 1
+	wait_for 'B/s at the target time' || return 1
+	wait_for '16 KiB' || return 1
+	wait_for 'copies +[0-9]+ a submission' || return 1
+	wait_for 'DONE' || return 1   # a sweep ends by itself
+	screen | grep -Eq 'size +1 MiB' || die "the last size's statistics: $(screen)"
+	TM send-keys -t fs q
+	wait_exit || return 1
+	[ "$(cat "$T/exit")" = 0 ] || die "exit status $(cat "$T/exit")"
+	# the recorded sweep replays with the same plot
+	start_ui "$FS" --replay "$T/sw.jsonl" || return 1
+	wait_for 'B/s by copy size' || return 1
+	TM send-keys -t fs '>'
+	TM send-keys -t fs '>'
+	wait_for 'flopscope +DONE' || return 1
+	wait_for 'size +1 MiB' || return 1
+	TM send-keys -t fs q
+	wait_exit || return 1
+	[ "$(cat "$T/exit")" = 0 ] || die "replay exit status $(cat "$T/exit")"
+}
+
+t_dashboard_named_device_should_skip_the_picker_and_stop_on_ctrl_c() {
+	start_ui "$FS" llvm || return 1
+	wait_for 'FLOPS at the target time' || return 1
+	screen | grep -q 'pick a device' && die "picker shown"
+	TM send-keys -t fs C-c
+	wait_exit || return 1
+	[ "$(cat "$T/exit")" = 0 ] || die "exit status $(cat "$T/exit")"
+	[ "$(TM display -p -t fs '#{alternate_on}')" = 0 ] || die "terminal not restored"
+}
+
+t_make_run_should_open_the_dashboard_on_the_default_device() {
+	start_ui make -s run || return 1
+	wait_for 'FLOPS at the target time' 120 || return 1
+	screen | grep -q 'pick a device' && die "the picker opened"
+	wait_for 'llvmpipe' || return 1
+	TM send-keys -t fs q
+	wait_exit 60 || return 1
+	[ "$(cat "$T/exit")" = 0 ] || die "exit status $(cat "$T/exit")"
+}
+
+t_dashboard_broken_theme_should_fall_back_with_a_message() {
+	printf '{"roles": {"flops_line": {"fg": "purple"}}}' >"$T/bad.json"
+	start_ui NO_COLOR=1 "$FS" llvm --theme "$T/bad.json" || return 1
+	wait_for 'bad.json: role "flops_line": fg "purple" is not a colour' || return 1
+	wait_for 'FLOPS at the target time' || return 1
+	TM send-keys -t fs t
+	wait_for 'theme dark' || return 1
+	TM send-keys -t fs q
+	wait_exit || return 1
+	[ "$(cat "$T/exit")" = 0 ] || die "exit status $(cat "$T/exit")"
+}
+
+t_dashboard_d_should_return_to_the_picker_and_ascii_without_utf8() {
+	start_ui LC_ALL=C "$FS" || return 1
+	wait_for 'pick a device' || return 1
+	TM send-keys -t fs Enter
+	wait_for 'FLOPS at the target time' || return 1
+	wait_for 'median +[0-9.]+ [kMGT]FLOPS' || return 1
+	screen | LC_ALL=C grep -q $'\xe2[\xa0-\xa3]' && die "Braille in the C locale"
+	screen | grep -Eq "^ +[0-9.]+ [kMGT]? *\| *[-.'|]" || screen | grep -Eq "[-.'|]{3}" || die "no ASCII plot: $(screen)"
+	TM send-keys -t fs d
+	wait_for 'pick a device' || return 1
+	TM send-keys -t fs Enter
+	wait_for 'flopscope +(GROWING|STEADY)' || return 1
+	TM send-keys -t fs q
+	wait_exit || return 1
+	[ "$(cat "$T/exit")" = 0 ] || die "exit status $(cat "$T/exit")"
+}
+
+t_dashboard_device_lost_should_show_it_and_restore_the_terminal() {
+	start_ui FLOPSCOPE_FAULT=device_lost@15 "$FS" llvm --log "$T/dl.jsonl" || return 1
+	wait_for 'VK_ERROR_DEVICE_LOST' || return 1
+	wait_for 'flopscope +ERROR' || return 1
+	TM send-keys -t fs q
+	wait_exit || return 1
+	[ "$(cat "$T/exit")" = 1 ] || die "exit status $(cat "$T/exit")"
+	[ "$(TM display -p -t fs '#{alternate_on}')" = 0 ] || die "terminal not restored"
+	tail -1 "$T/dl.jsonl" | grep -q '"type":"summary"' || die "log not closed"
+}
+
+t_dashboard_sigterm_should_restore_the_terminal() {
+	start_ui "$FS" llvm --no-log || return 1
+	wait_for 'FLOPS at the target time' || return 1
+	# only the flopscope this test started: the child of its tmux pane
+	pid=$(pgrep -P "$(TM display -p -t fs '#{pane_pid}')" -x flopscope) || die "no process"
+	kill -TERM "$pid" || die "cannot signal $pid"
+	wait_exit || return 1
+	[ "$(cat "$T/exit")" = 0 ] || die "exit status $(cat "$T/exit")"
+	[ "$(TM display -p -t fs '#{alternate_on}')" = 0 ] || die "terminal not restored"
+	screen | grep -q '^Summary: ' || die "no summary: $(screen)"
+}
+
+t_dashboard_without_terminal_type_should_print_the_table() {
+	TERM= script -qec "$FS llvm --duration 0.5" /dev/null >"$T/out" 2>&1
+	rc=$?
+	[ "$rc" = 0 ] || die "exit $rc: $(cat "$T/out")"
+	grep -q 'cannot use this terminal (TERM=unset)' "$T/out" || die "no message: $(head -5 "$T/out")"
+	grep -q 'Summary: ' "$T/out" || die "no table"
+}
+
+t_replay_dashboard_should_play_and_speed_up() {
+	"$FS" llvm --duration 1 --log "$T/r.jsonl" --format csv >/dev/null 2>&1 || return 1
+	start_ui "$FS" --replay "$T/r.jsonl" || return 1
+	wait_for 'REPLAY x1' || return 1
+	TM send-keys -t fs '>'
+	wait_for 'REPLAY x2' || return 1
+	wait_for 'flopscope +DONE' || return 1
+	wait_for 'median +[0-9.]+ [kMGT]FLOPS' || return 1
+	TM send-keys -t fs q
+	wait_exit || return 1
+	[ "$(cat "$T/exit")" = 0 ] || die "exit status $(cat "$T/exit")"
+	screen | grep -q '^Summary: ' || die "no summary after quitting: $(screen)"
+}

@@ -1,0 +1,125 @@
+# tests/integration/headless.sh: headless runs: the loop, timing, outputs, suite, latency.
+# Sourced by tests/integration.sh, which provides lib.sh's helpers.
+
+t_headless_should_have_twenty_samples_starting_at_one_group() {
+	csv_run || return 1
+	head -1 "$T/run.csv" | grep -q '^seq,t_ms,x,y,z,groups,flop,gpu_ns,cpu_ns,flops' || die "bad header"
+	n=$(($(wc -l <"$T/run.csv") - 1))
+	[ "$n" -ge 20 ] || die "only $n samples"
+	awk -F, 'NR == 2 && $6 != 1 { exit 1 }' "$T/run.csv" || die "first sample is not 1 group"
+}
+
+t_headless_should_grow_by_ten_while_under_two_ms() {
+	csv_run || return 1
+	# until the first dispatch of >= 2 ms, each count is 10x the one before
+	awk -F, 'NR > 2 && !done { if ($6 != prev * 10) { print "sample " $1 ": " $6 " after " prev; exit 1 } }
+	         NR > 1 { if ($8 >= 2000000) done = 1; prev = $6 }' "$T/run.csv" >"$T/why" ||
+		die "growth rule broken: $(cat "$T/why")"
+}
+
+t_headless_should_settle_at_the_target() {
+	csv_run || return 1
+	# steady samples: median dispatch time within 10..40 ms, 80% of them too
+	awk -F, 'NR > 1 && $12 == 1 { print $8 / 1e6 }' "$T/run.csv" | sort -n |
+		awk '{ t[NR] = $1; if ($1 >= 10 && $1 <= 40) ok++ }
+		     END { n = NR; if (n < 10) { print "only " n " steady samples"; exit 1 }
+		           m = t[int((n + 1) / 2)]
+		           if (m < 10 || m > 40 || ok < 0.8 * n) { print "median " m " ms, " ok "/" n " in range"; exit 1 } }' \
+		>"$T/why" || die "$(cat "$T/why")"
+}
+
+t_headless_flops_should_be_positive_and_below_the_cpu_peak() {
+	csv_run || return 1
+	peak=$(tests/cpu_peak.sh) || die "no CPU peak"
+	awk -F, -v peak="$peak" 'NR > 1 && !($10 > 0 && $10 < peak) { print "sample " $1 ": " $10 " FLOPS, peak " peak; exit 1 }' \
+		"$T/run.csv" >"$T/why" || die "$(cat "$T/why")"
+}
+
+t_serial_gpu_time_should_not_exceed_cpu_time() {
+	# Gridwise's CPU timing (idle queue, submit, wait) brackets the GPU's
+	"$FS" llvm --serial --format csv --duration 1 --no-log >"$T/serial.csv" 2>/dev/null || die "exit $?"
+	[ "$(wc -l <"$T/serial.csv")" -ge 20 ] || die "too few samples"
+	awk -F, 'NR > 1 && ($11 != 1 || $8 > $9) { print "sample " $1 ": gpu " $8 " ns, cpu " $9 " ns, timed " $11; exit 1 }' \
+		"$T/serial.csv" >"$T/why" || die "$(cat "$T/why")"
+}
+
+t_pipelined_should_keep_every_sample_and_report_duty() {
+	"$FS" llvm --format json --duration 1.5 --no-log >"$T/pipe.json" 2>/dev/null || die "exit $?"
+	"$FS" llvm --format json --duration 1.5 --no-log --serial >"$T/ser.json" 2>/dev/null || die "exit $?"
+	python3 - "$T/pipe.json" "$T/ser.json" <<'PY' || return 1
+import json, sys
+for path, pipelined in ((sys.argv[1], True), (sys.argv[2], False)):
+    recs = [json.loads(l) for l in open(path)]
+    samples = [r for r in recs if r["type"] == "sample"]
+    summary = recs[-1]
+    assert [s["seq"] for s in samples] == list(range(len(samples))), "seq has gaps"
+    steady = [s for s in samples if s["steady"]]
+    assert len(steady) >= 20, len(steady)
+    # growth is always serial; at the target, pipelined unless --serial
+    assert not any(s["pipelined"] for s in samples if not s["steady"]), path
+    assert sum(s["pipelined"] for s in steady) >= (len(steady) - 1 if pipelined else 0), path
+    if not pipelined:
+        assert not any(s["pipelined"] for s in steady), path
+    assert 0.5 < summary["duty_cycle"] <= 1.0, summary.get("duty_cycle")
+    ends = [s["gpu_end_ns"] for s in steady]
+    assert ends == sorted(ends), "dispatches completed out of order"
+PY
+}
+
+t_headless_should_check_results_on_the_cpu() {
+	csv_run || return 1
+	awk -F, 'NR == 2 && $13 != 1 { exit 1 }' "$T/run.csv" || die "first sample not checked"
+	n=$(awk -F, 'NR > 1 && $13 == 1' "$T/run.csv" | wc -l)
+	[ "$n" -ge 3 ] || die "only $n checked samples"
+	grep -q 'result checks passed' "$T/run.err" || die "no summary on stderr: $(cat "$T/run.err")"
+}
+
+t_table_should_print_the_tutorials_header_and_summary() {
+	"$FS" -1 --duration 0.5 >"$T/out" 2>&1 || die "exit $?: $(cat "$T/out")"
+	grep -q ' Measurement        Number of         Computation     Performance' "$T/out" || die "no header"
+	grep -Eq '^ +[0-9.]+ms +1 +[0-9.]+ [mun]?s +[0-9.]+ [kMGT]?FLOPS +[0-9.]+ [mun]?s$' "$T/out" ||
+		die "no first row: $(head -12 "$T/out")"
+	grep -q '^Summary: ' "$T/out" || die "no summary"
+	grep -q 'GPU/CPU time: median' "$T/out" || die "no GPU/CPU ratio"
+}
+
+t_json_should_be_one_object_per_line() {
+	"$FS" --format json --duration 0.5 >"$T/out" 2>"$T/err" || die "exit $?"
+	python3 - "$T/out" <<'PY' || return 1
+import json, sys
+lines = open(sys.argv[1]).read().splitlines()
+objs = [json.loads(l) for l in lines]
+assert all(o["type"] == "sample" for o in objs[:-1]), "non-sample line"
+assert objs[-1]["type"] == "summary", "no summary last"
+assert objs[0]["groups"] == 1
+assert all(o["flops"] > 0 for o in objs[:-1])
+PY
+}
+
+t_suite_should_print_one_row_per_workload() {
+	"$FS" llvm --suite --duration 0.5 --no-log >"$T/out" 2>&1 || die "exit $?: $(cat "$T/out")"
+	grep -q '^Suite on llvmpipe' "$T/out" || die "$(cat "$T/out")"
+	for w in fp32 fp64 int32 fp16 int8dot fp32-scalar fp16-scalar copy h2d h2d-cached d2h d2h-cached d2d; do
+		grep -Eq "^ $w +[0-9.]+ [kMGT]?(FLOPS|IOPS|B/s) +[0-9.]+ [kMGT]?(FLOPS|IOPS|B/s) " "$T/out" || die "no $w row: $(cat "$T/out")"
+	done
+	grep -q 'transfers of 64 MiB$' "$T/out" || die "$(head -1 "$T/out")"
+	"$FS" llvm --suite --duration 0.5 --no-log --format json | python3 -c '
+import json, sys
+rows = [json.loads(l) for l in sys.stdin]
+assert [r["workload"] for r in rows] == ["fp32", "fp64", "int32", "fp16", "int8dot", "fp32-scalar", "fp16-scalar",
+                                         "copy", "h2d", "h2d-cached", "d2h", "d2h-cached", "d2d"]
+assert all(r["supported"] and r["median"] > 0 and r["checks_passed"] >= 2 for r in rows), rows
+assert all(r["unit"] == "B/s" for r in rows[7:]) and all(r["size"] == 64 << 20 for r in rows[8:]), rows' || die "json"
+}
+
+t_latency_should_time_empty_dispatches_and_count_them() {
+	"$FS" llvm --latency >"$T/out" 2>&1 || die "exit $?: $(cat "$T/out")"
+	grep -Eq '^  GPU, between the dispatch.s timestamps: median [0-9.]+ us' "$T/out" || die "$(cat "$T/out")"
+	grep -Eq '^  CPU, idle queue -> submit -> fence: +median [0-9.]+ us' "$T/out" || die "$(cat "$T/out")"
+	grep -q 'all 520 dispatches ran (the workgroup counter reads 520)' "$T/out" || die "$(cat "$T/out")"
+	"$FS" llvm --latency --format json | python3 -c '
+import json, sys
+r = json.load(sys.stdin)
+assert r["type"] == "latency" and r["dispatches"] == 500 and r["all_ran"]
+assert 0 < r["gpu_us_median"] <= r["cpu_us_median"], r' || die "json"
+}

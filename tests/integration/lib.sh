@@ -1,0 +1,59 @@
+# tests/integration/lib.sh: what every integration test shares (sourced).
+FS=${FS:-build/flopscope}
+T=$(mktemp -d)
+# A failed tmux test must not leave flopscope running: the server goes, with its panes.
+trap 'for s in "$T"/tmux.*.sock; do tmux -S "$s" kill-server 2>/dev/null; done; rm -rf "$T"' EXIT
+
+# Each test runs in a subshell of its own: die ends it, also from inside a loop.
+die() { echo "  $*" >&2; exit 1; }
+# every run writes a session log by default: keep them in the test's folder
+export XDG_STATE_HOME="$T/state"
+# every run under VK_LAYER_KHRONOS_validation (synchronization validation
+# too): any message it reports makes flopscope exit 1, failing the test
+export FLOPSCOPE_VALIDATE=1
+
+# A 2 s headless run in CSV, shared by several tests (run once).
+csv_run() {
+	[ -s "$T/run.csv" ] && return 0
+	"$FS" llvm --format csv --duration 2 >"$T/run.csv" 2>"$T/run.err" ||
+		die "headless run failed: $(cat "$T/run.err")"
+}
+
+# --- the dashboard, driven through tmux -------------------------------------
+# each start_ui gets a fresh server on a socket of its own: a server still
+# shutting down on a reused socket made "server exited unexpectedly" (flaky)
+SOCK="$T/tmux.none.sock"
+UI_N=0
+TM() { tmux -S "$SOCK" "$@"; }
+screen() { TM capture-pane -p -t fs 2>/dev/null; }
+
+# wait_for REGEX [SECONDS]: polls the pane until REGEX shows (bounded).
+wait_for() {
+	local deadline=$((SECONDS + ${2:-30}))
+	while [ $SECONDS -lt $deadline ]; do
+		screen | grep -Eq "$1" && return 0
+		sleep 0.1
+	done
+	die "timed out waiting for /$1/; screen was:"$'\n'"$(screen)"
+}
+
+# start_ui ARGS...: flopscope in a 120x36 tmux pane; its exit status lands in $T/exit.
+start_ui() {
+	rm -f "$T/exit"
+	TM kill-server 2>/dev/null
+	UI_N=$((UI_N + 1))
+	SOCK="$T/tmux.$BASHPID.$UI_N.sock"
+	TM new-session -d -s fs -x 120 -y 36 "LANG=C.UTF-8 $* ; echo \$? > $T/exit" || die "tmux failed"
+	TM set-option -t fs remain-on-exit on >/dev/null
+}
+
+wait_exit() {
+	local deadline=$((SECONDS + ${1:-20}))
+	while [ $SECONDS -lt $deadline ]; do
+		[ -s "$T/exit" ] && return 0
+		sleep 0.1
+	done
+	die "flopscope did not exit; screen was:"$'\n'"$(screen)"
+}
+
+samples() { screen | sed -n 's/.*| samples \([0-9]*\) |.*/\1/p'; }

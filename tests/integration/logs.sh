@@ -1,0 +1,144 @@
+# tests/integration/logs.sh: session logs: write, read back, compare, export, analyze.
+# Sourced by tests/integration.sh, which provides lib.sh's helpers.
+
+t_log_should_replay_to_the_same_samples_and_statistics() {
+	"$FS" llvm --duration 1.5 --format csv --log "$T/a.jsonl" >"$T/live.csv" 2>"$T/live.err" || die "record failed"
+	"$FS" --replay "$T/a.jsonl" --format csv >"$T/replay.csv" 2>"$T/replay.err" || die "replay exit $?"
+	cmp -s "$T/live.csv" "$T/replay.csv" || die "samples differ: $(diff "$T/live.csv" "$T/replay.csv" | head -5)"
+	grep -A3 '^Summary' "$T/live.err" >"$T/s1"
+	grep -A3 '^Summary' "$T/replay.err" >"$T/s2"
+	# the same statistics (the live line also counts the warm-up check)
+	diff <(sed 1d "$T/s1") <(sed 1d "$T/s2") >/dev/null || die "statistics differ: $(cat "$T/s1" "$T/s2")"
+	head -1 "$T/a.jsonl" | python3 -c '
+import json, sys
+s = json.load(sys.stdin)
+for k in ("format", "version", "flopscope", "start_utc", "host", "kernel", "cpu", "device", "vendor_id",
+          "device_id", "uuid", "driver_name", "driver_version", "api_version", "queue_family", "workload",
+          "flop_per_invocation", "shader_hash", "target_ms", "timing"):
+    assert k in s, k
+assert s["type"] == "session" and s["timing"] == "gpu"' || die "session record incomplete"
+	tail -1 "$T/a.jsonl" | grep -q '"type":"summary"' || die "no closing summary"
+	"$FS" --replay "$T/a.jsonl" --headless >"$T/out" || die "table replay failed"
+	grep -q ' Measurement        Number of' "$T/out" || die "no table"
+}
+
+t_log_after_kill_9_should_read_back_to_the_last_line() {
+	"$FS" llvm --duration 0 --log "$T/k.jsonl" >/dev/null 2>&1 &
+	pid=$!
+	for _ in $(seq 600); do [ -f "$T/k.jsonl" ] && [ "$(wc -l <"$T/k.jsonl")" -ge 15 ] && break; sleep 0.05; done
+	kill -9 "$pid"
+	wait "$pid" 2>/dev/null
+	lines=$(wc -l <"$T/k.jsonl")
+	[ "$lines" -ge 15 ] || die "only $lines lines"
+	"$FS" --replay "$T/k.jsonl" --format csv >"$T/k.csv" 2>"$T/k.err" || die "replay exit $?: $(cat "$T/k.err")"
+	n=$(($(wc -l <"$T/k.csv") - 1))
+	recorded=$(grep -c '"type":"sample"' "$T/k.jsonl")
+	# every complete sample line reads back (the last may be cut mid-line)
+	[ "$n" -ge $((recorded - 1)) ] && [ "$n" -le "$recorded" ] || die "$n samples from $recorded sample lines"
+}
+
+t_log_default_place_and_no_log() {
+	"$FS" llvm --duration 0.3 >/dev/null 2>&1 || die "run failed"
+	ls "$XDG_STATE_HOME"/flopscope/*-llvmpipe.jsonl >/dev/null 2>&1 || die "no log under $XDG_STATE_HOME/flopscope"
+	rm -rf "$XDG_STATE_HOME"
+	"$FS" llvm --duration 0.3 --no-log >"$T/out" 2>&1 || die "run failed"
+	[ ! -e "$XDG_STATE_HOME" ] || die "--no-log wrote $(ls -R "$XDG_STATE_HOME")"
+	grep -q 'Session log' "$T/out" && die "--no-log still names a log"
+	return 0
+}
+
+t_unwritable_or_full_log_should_exit_2() {
+	"$FS" llvm --duration 1 --log /proc/flopscope/x.jsonl >"$T/out" 2>"$T/err"
+	rc=$?
+	[ "$rc" = 2 ] || die "exit $rc"
+	grep -q 'cannot create the log folder /proc/flopscope' "$T/err" || die "$(cat "$T/err")"
+	"$FS" llvm --duration 1 --log /dev/full >"$T/out" 2>"$T/err"
+	rc=$?
+	[ "$rc" = 2 ] || die "/dev/full: exit $rc"
+	grep -q 'cannot write the session log /dev/full: No space left on device' "$T/err" || die "$(cat "$T/err")"
+}
+
+t_log_filling_up_mid_run_should_say_so_and_keep_measuring() {
+	# a 16 KiB file size limit: the log fills up after a few dozen samples
+	(ulimit -f 16; exec "$FS" llvm --duration 1.5 --log "$T/full.jsonl" --format csv) >"$T/out" 2>"$T/err"
+	rc=$?
+	[ "$rc" = 1 ] || die "exit $rc"
+	grep -q "cannot write the session log $T/full.jsonl: File too large; measuring goes on unrecorded" "$T/err" ||
+		die "$(cat "$T/err")"
+	[ "$(wc -l <"$T/out")" -ge 40 ] || die "measuring stopped: $(wc -l <"$T/out") lines"
+	grep -q '^Summary: ' "$T/err" || die "no summary"
+	"$FS" --replay "$T/full.jsonl" --format csv >"$T/r.csv" 2>"$T/r.err" || die "replay exit $?"
+	[ "$(wc -l <"$T/r.csv")" -ge 20 ] || die "log kept too little"
+}
+
+t_foreign_and_damaged_logs_should_be_named() {
+	"$FS" --replay /etc/passwd --headless >"$T/out" 2>"$T/err"
+	rc=$?
+	[ "$rc" = 2 ] || die "exit $rc"
+	grep -q '/etc/passwd:1: not a flopscope session log' "$T/err" || die "$(cat "$T/err")"
+	"$FS" llvm --duration 0.5 --no-log --format csv >/dev/null 2>&1 || return 1
+	"$FS" llvm --duration 0.5 --log "$T/d.jsonl" >/dev/null 2>&1 || return 1
+	sed -i '4s/.*/garbage/' "$T/d.jsonl"
+	"$FS" --replay "$T/d.jsonl" --format csv >"$T/out" 2>"$T/err" || die "exit $?"
+	grep -q "d.jsonl:4: not a JSON record; reading stopped there, the 2 samples before it are used" "$T/err" ||
+		die "$(cat "$T/err")"
+	[ "$(wc -l <"$T/out")" = 3 ] || die "expected 2 samples: $(cat "$T/out")"
+}
+
+t_compare_should_give_a_verdict() {
+	"$FS" llvm --duration 1 --no-log --log "$T/x" >/dev/null 2>&1 && die "--log with --no-log accepted"
+	"$FS" llvm --duration 1 --log "$T/c1.jsonl" --format csv >/dev/null 2>&1 || return 1
+	"$FS" llvm --duration 1 --log "$T/c2.jsonl" --format csv >/dev/null 2>&1 || return 1
+	"$FS" --compare "$T/c1.jsonl" "$T/c2.jsonl" >"$T/out" 2>&1 || die "exit $?: $(cat "$T/out")"
+	for w in 'ratio of medians B/A: [0-9.]+ \(95% bootstrap CI [0-9.]+ \.\. [0-9.]+\)' \
+	         'Mann-Whitney U test: U = [0-9]+, p = ' '^verdict: (B is (faster|slower) than A by [0-9.]+%|indistinguishable)'; do
+		grep -Eq "$w" "$T/out" || die "missing /$w/: $(cat "$T/out")"
+	done
+	"$FS" --compare "$T/c1.jsonl" /etc/hostname >"$T/out" 2>&1
+	[ $? = 2 ] || die "foreign B accepted"
+}
+
+t_export_csv_and_svg_should_parse_back() {
+	"$FS" llvm --duration 1 --log "$T/e.jsonl" --format csv >/dev/null 2>&1 || return 1
+	"$FS" --export "$T/e.jsonl" --csv >"$T/e.csv" || die "csv exit $?"
+	"$FS" --export "$T/e.jsonl" --svg "$T/e.svg" || die "svg exit $?"
+	python3 - "$T/e.csv" "$T/e.svg" "$T/e.jsonl" <<'PY' || return 1
+import csv, json, sys, xml.dom.minidom
+rows = list(csv.DictReader(open(sys.argv[1])))
+recs = [json.loads(l) for l in open(sys.argv[3]) if '"type":"sample"' in l]
+assert len(rows) == len(recs) > 10, (len(rows), len(recs))
+for r, j in zip(rows, recs):
+    assert int(r["groups"]) == j["groups"] and int(r["gpu_ns"]) == j["gpu_ns"]
+    assert abs(float(r["flops"]) / j["flops"] - 1) < 1e-8
+doc = xml.dom.minidom.parse(sys.argv[2])
+assert doc.documentElement.tagName == "svg"
+assert len(doc.getElementsByTagName("polyline")) == 4
+texts = " ".join(t.firstChild.data for t in doc.getElementsByTagName("text") if t.firstChild)
+assert "FLOPS" in texts and "workgroups" in texts and "llvmpipe" in texts
+PY
+	"$FS" --export "$T/e.jsonl" >"$T/out" 2>&1
+	[ $? = 2 ] || die "--export without --csv/--svg accepted"
+}
+
+t_analyze_should_find_the_tutorials_jump() {
+	"$FS" --analyze tests/data/tutorial_trace.csv >"$T/out" 2>&1 || die "exit $?: $(cat "$T/out")"
+	[ "$(sed -n 1p "$T/out")" = "jump 241.5 ms  3.19 TFLOPS -> 6.15 TFLOPS  x1.93" ] || die "$(cat "$T/out")"
+	[ "$(sed -n 2p "$T/out")" = "plateau 254.8 ms  6.13 TFLOPS" ] || die "$(cat "$T/out")"
+	[ "$(wc -l <"$T/out")" = 2 ] || die "extra lines: $(cat "$T/out")"
+	"$FS" --analyze tests/data/tutorial_trace.csv --format json | python3 -c '
+import json, sys
+recs = [json.loads(l) for l in sys.stdin]
+assert recs[0]["type"] == "jump" and recs[0]["kind"] == "step" and recs[0]["t_ms"] == 241.48, recs[0]
+assert abs(recs[0]["ratio"] - 1.928) < 0.001 and recs[0]["samples"] == 3
+assert recs[1] == {"type": "plateau", "reached": True, "t_ms": 254.78, "flops": 6.13e12, "samples": 20}, recs[1]' ||
+		die "json"
+	"$FS" llvm --duration 1 --log "$T/an.jsonl" --format csv >/dev/null 2>&1 || return 1
+	"$FS" --analyze "$T/an.jsonl" >"$T/out" 2>&1 || die "log: exit $?"
+	grep -Eq '^plateau' "$T/out" || die "$(cat "$T/out")"
+	printf 't_ms,groups\n1,2\n' >"$T/bad.csv"
+	"$FS" --analyze "$T/bad.csv" >"$T/out" 2>&1
+	[ $? = 2 ] && grep -q 'bad.csv:1: the header has no t_ms and flops columns' "$T/out" || die "$(cat "$T/out")"
+	printf 't_ms,flops\n1,2e9\n2,abc\n' >"$T/bad.csv"
+	"$FS" --analyze "$T/bad.csv" >"$T/out" 2>&1
+	[ $? = 2 ] && grep -q 'bad.csv:3: column 2 is not a number: "abc"' "$T/out" || die "$(cat "$T/out")"
+}

@@ -1,0 +1,107 @@
+# tests/integration/workloads.sh: workloads: every kind checked, exact counts, trials.
+# Sourced by tests/integration.sh, which provides lib.sh's helpers.
+
+t_workloads_should_run_checked_with_exact_counts() {
+	"$FS" llvm --list-workloads >"$T/out" || die "--list-workloads exit $?"
+	for w in fp32 fp64 int32 fp16 int8dot fp32-scalar fp16-scalar; do
+		grep -Eq "^  $w +(FLOPS|IOPS) +supported" "$T/out" || die "$(cat "$T/out")"
+	done
+	for w in fp64 int32 fp16 int8dot fp32-scalar fp16-scalar; do
+		"$FS" llvm --workload $w --format json --duration 1 --log "$T/$w.jsonl" >"$T/$w.json" 2>/dev/null || die "$w: exit $?"
+		python3 - "$T/$w.json" "$T/$w.jsonl" "$w" <<'PY' || exit 1
+import json, sys
+recs = [json.loads(l) for l in open(sys.argv[1])]
+session = json.loads(open(sys.argv[2]).readline())
+assert session["workload"] == sys.argv[3], session["workload"]
+samples = [r for r in recs if r["type"] == "sample"]
+assert len(samples) >= 10 and recs[-1]["checks_passed"] >= 3
+per = session["flop_per_invocation"] * session["local_size"]
+assert all(s["flop"] == s["groups"] * per for s in samples), "operation count"
+assert all(s["verified"] for s in samples[:2])
+PY
+	done
+	"$FS" llvm --workload fp8 >"$T/out" 2>&1
+	[ $? = 2 ] && grep -q 'not one of fp32, fp64, int32, fp16, int8dot, fp32-scalar, fp16-scalar, copy, h2d' "$T/out" || die "fp8: $(cat "$T/out")"
+	"$FS" llvm --workload int32 --duration 0.5 --no-log | grep -q 'IOPS at target' || die "no IOPS"
+}
+
+t_memory_workloads_should_move_checked_bytes() {
+	"$FS" llvm --list-workloads >"$T/out" || die "--list-workloads exit $?"
+	for w in copy h2d h2d-cached d2h d2h-cached d2d; do
+		grep -Eq "^  $w +B/s +supported" "$T/out" || die "$(cat "$T/out")"
+	done
+	# the copy shader over a 4 MiB buffer: bytes = groups x 16 KiB x 2
+	"$FS" llvm --workload copy --size 4M --format json --duration 1 --log "$T/c.jsonl" >"$T/c.json" 2>/dev/null ||
+		die "copy: exit $?"
+	python3 - "$T/c.json" <<'PY' || exit 1
+import json, sys
+recs = [json.loads(l) for l in open(sys.argv[1])]
+samples = [r for r in recs if r["type"] == "sample"]
+assert len(samples) >= 10 and all(s["unit"] == "B/s" for s in samples)
+assert all(s["flop"] == s["groups"] * 256 * 4 * 16 * 2 for s in samples), "bytes read + written"
+assert recs[-1]["checks_passed"] >= 3 and recs[-1]["flops_median"] > 1e8, recs[-1]
+PY
+	# each transfer path over a short sweep: every size measured, checked
+	# (thousands of copies a submission: too slow under sync validation,
+	# which the run after covers on its own)
+	for w in h2d d2h-cached d2d; do
+		env -u FLOPSCOPE_VALIDATE "$FS" llvm --workload $w --size 16K-1M --format json --log "$T/$w.jsonl" >"$T/$w.json" 2>/dev/null ||
+			die "$w: exit $?"
+		python3 - "$T/$w.json" "$T/$w.jsonl" $w <<'PY' || exit 1
+import json, sys
+recs = [json.loads(l) for l in open(sys.argv[1])]
+session = json.loads(open(sys.argv[2]).readline())
+samples = [r for r in recs if r["type"] == "sample"]
+per = 2 if sys.argv[3] == "d2d" else 1
+assert all(s["flop"] == s["groups"] * s["size"] * per for s in samples), "bytes counted"
+sizes = [r["size"] for r in recs[-1]["sizes"]]
+assert sizes == [16384, 65536, 262144, 1048576], sizes
+assert all(r["samples"] >= 3 and r["median"] > 0 for r in recs[-1]["sizes"])
+# the rules: the first two submissions, and the first steady one of each
+# size, are checked (how many every-25th ones fall in depends on the count)
+assert all(s["verified"] for s in samples[:2])
+for size in sizes:
+    assert any(s["verified"] and s["steady"] and s["size"] == size for s in samples), size
+assert recs[-1]["checks_passed"] >= len(sizes) + 2, recs[-1]
+PY
+	done
+	for w in d2h h2d-cached d2d; do
+		"$FS" llvm --workload $w --size 64K-256K --target-ms 0.5 --validate --no-log >"$T/out" 2>&1 ||
+			die "$w under validation: $(tail -3 "$T/out")"
+	done
+	env -u FLOPSCOPE_VALIDATE "$FS" llvm --workload h2d --size 64K --duration 0.5 --no-log >"$T/out" 2>&1
+	grep -Eq '^ +64 KiB +[0-9.]+ .B/s' "$T/out" || die "one size: $(cat "$T/out")"
+	# a recorded sweep replays with its table by size; --analyze declines it
+	"$FS" --replay "$T/h2d.jsonl" --headless >"$T/out" || die "replay exit $?"
+	grep -Eq '^ +16 KiB +[0-9.]+ .B/s' "$T/out" && grep -Eq '^ +1 MiB ' "$T/out" || die "replay: $(tail -8 "$T/out")"
+	"$FS" --analyze "$T/h2d.jsonl" | grep -q 'transfer sweep over 4 sizes' || die "analyze of a sweep"
+	"$FS" llvm --workload copy --size 64G >"$T/out" 2>&1; [ $? = 2 ] && grep -q 'at most 16G' "$T/out" || die "64G: $(cat "$T/out")"
+	"$FS" llvm --workload copy --size 8G >"$T/out" 2>&1; [ $? = 2 ] && grep -q 'is above the' "$T/out" || die "8G: $(cat "$T/out")"
+	"$FS" llvm --workload d2d --trials 3 >"$T/out" 2>&1; [ $? = 2 ] && grep -q 'does not apply' "$T/out" || die "trials"
+	"$FS" llvm --workload d2d --transfer-queue >"$T/out" 2>&1; [ $? = 2 ] && grep -q 'no transfer-only' "$T/out" || die "tq"
+	"$FS" llvm --size 1M >"$T/out" 2>&1; [ $? = 2 ] && grep -q 'memory workload' "$T/out" || die "size on fp32"
+}
+
+t_trials_should_divide_times_and_count_every_dispatch() {
+	"$FS" llvm --trials 7 --format json --duration 1 --log "$T/t.jsonl" >"$T/t.json" 2>/dev/null || die "exit $?"
+	python3 - "$T/t.json" "$T/t.jsonl" <<'PY' || exit 1
+import json, sys
+recs = [json.loads(l) for l in open(sys.argv[1])]
+session = json.loads(open(sys.argv[2]).readline())
+assert session["trials"] == 7, session
+samples = [r for r in recs if r["type"] == "sample"]
+steady = [s for s in samples if s["steady"]]
+assert len(steady) >= 5 and all(s["trials"] == 7 for s in samples)
+# the loop sizes the submission: 7 dispatches of about target/7 each
+med = sorted(s["gpu_ns"] for s in steady)[len(steady) // 2]
+assert 0.5 * 20e6 / 7 < med < 2.0 * 20e6 / 7, med
+per = session["flop_per_invocation"] * session["local_size"]
+assert all(s["flop"] == s["groups"] * per for s in samples), "flop is per dispatch"
+# the checked samples saw 7 x groups counted by the shader; the duty cycle
+# counts all 7 dispatches of a submission (one would give about 1/7): the
+# bound tells the two apart without depending on how loaded the machine is
+assert recs[-1]["checks_passed"] >= 3 and 0.5 < recs[-1]["duty_cycle"] <= 1.0001, recs[-1]
+PY
+	"$FS" llvm --trials 0 >"$T/out" 2>&1; [ $? = 2 ] && grep -q 'out of range' "$T/out" || die "--trials 0: $(cat "$T/out")"
+	"$FS" llvm --trials 2.5 >"$T/out" 2>&1; [ $? = 2 ] && grep -q 'whole number' "$T/out" || die "--trials 2.5"
+}
