@@ -21,6 +21,10 @@ for t in $names; do
 	if ( $t ); then echo "PASS: ${t#t_}"; else echo "FAIL: ${t#t_}"; fi
 	# the test's tmux servers go with it
 	for s in "$T"/tmux.*.sock; do
-		[ -e "$s" ] && { tmux -S "$s" kill-server 2>/dev/null; rm -f "$s"; }
+		if [ -e "$s" ]; then
+			tmux -S "$s" kill-server 2>/dev/null
+			rm -f "$s"
+		fi
 	done
 done
+exit 0

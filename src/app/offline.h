@@ -1,11 +1,24 @@
 /* offline: what flopscope does with recorded session logs (no device):
- * replay as a table, export CSV or SVG, compare two sessions. Each returns
+ * replay as a table, export CSV or SVG, compare two sessions, find level
+ * changes. Each returns
  * the exit status. */
 #ifndef FLOPSCOPE_OFFLINE_H
 #define FLOPSCOPE_OFFLINE_H
 
-#include "cli.h"
+#include <stdbool.h>
+#include <stddef.h>
 
+#include "cli.h"
+#include "slogread.h"
+#include "summary.h"
+
+/* Reads a log; warnings go to stderr. False (message printed) when nothing
+ * is usable. */
+bool offline_load(const char *path, SessionData *d);
+/* The summary of a recorded session's samples; *verified: checked ones. */
+void offline_summarise(const SessionData *d, SummaryResult *r, size_t *verified);
+
+/* One file per command: replay_table.c, export.c, compare_cmd.c, analyze.c. */
 int offline_replay_table(const Options *o);
 int offline_export(const Options *o);
 int offline_compare(const Options *o);
