@@ -79,39 +79,45 @@ int headless_run(Engine *e, const Options *o, volatile sig_atomic_t *quit)
 	Printer p = { .format = o->format, .out_ok = true };
 	engine_drain(e, print_sample, &p, quit);
 	engine_join(e);
-	if (!p.out_ok) {
+	if (!p.out_ok && p.err_no != EPIPE) {
 		fprintf(stderr, "flopscope: cannot write to standard output: %s; stopped\n", strerror(p.err_no));
 		status = 1;
 	}
+	/* EPIPE: the reader went away (`| head`), a normal way to stop: the log
+	 * has every sample and the summary; nothing more goes to stdout */
 
 	/* the engine's own statistics: every sample, as the log has them */
 	SummaryResult r;
 	engine_summary(e, &r);
 	size_t dropped = engine_dropped(e);
 	uint64_t checks = engine_checks_passed(e);
-	if (p.out_ok) {
-		if (o->format == FORMAT_JSON)
-			record_summary_json(stdout, &r, dropped, checks);
-		else
-			report_summary_text(o->format == FORMAT_TABLE ? stdout : stderr, &r, dropped, checks,
-			                    o->target_ms);
-		fflush(stdout);
-	}
+	/* the summary where the format puts it: JSON and the table on stdout
+	 * (while it can be written), CSV's in words on stderr */
+	if (o->format == FORMAT_CSV)
+		report_summary_text(stderr, &r, dropped, checks, o->target_ms);
+	else if (p.out_ok && o->format == FORMAT_JSON)
+		record_summary_json(stdout, &r, dropped, checks);
+	else if (p.out_ok)
+		report_summary_text(stdout, &r, dropped, checks, o->target_ms);
+	fflush(stdout);
 	if (r.oom)
 		fprintf(stderr, "flopscope: out of memory for the summary; statistics cover the first %zu samples\n",
 		        r.steady);
-	FILE *info = o->format == FORMAT_TABLE ? stdout : stderr;
-	if (in->telemetry_active)
+	FILE *info = o->format != FORMAT_TABLE ? stderr : p.out_ok ? stdout : NULL;
+	if (info && in->telemetry_active)
 		fprintf(info, "  telemetry: %s; %.0f us a reading, every 10 ms on its own thread\n",
 		        in->telemetry_note, engine_telemetry_read_us(e));
-	else
+	else if (info)
 		fprintf(info, "  telemetry: %s\n", in->telemetry_note);
-	fprintf(info, "  theoretical peak: %s\n", in->peak_how);
-	fprintf(info, "  start: shader %.1f ms (%s), device and pipeline %.1f ms (pipeline %.1f ms, %s), "
-	        "warm-up %.1f ms; first sample %.1f ms after launch\n", in->start_shader_ms,
-	        in->spirv_cached ? "SPIR-V from the cache" : "compiled by shaderc", in->start_device_ms,
-	        in->start_pipeline_ms, in->pipeline_cache_loaded ? "pipeline cache loaded" : "no pipeline cache yet",
-	        in->start_warmup_ms, engine_first_sample_ms(e));
+	if (info) {
+		fprintf(info, "  theoretical peak: %s\n", in->peak_how);
+		fprintf(info, "  start: shader %.1f ms (%s), device and pipeline %.1f ms (pipeline %.1f ms, %s), "
+		        "warm-up %.1f ms; first sample %.1f ms after launch\n", in->start_shader_ms,
+		        in->spirv_cached ? "SPIR-V from the cache" : "compiled by shaderc", in->start_device_ms,
+		        in->start_pipeline_ms,
+		        in->pipeline_cache_loaded ? "pipeline cache loaded" : "no pipeline cache yet",
+		        in->start_warmup_ms, engine_first_sample_ms(e));
+	}
 	if (engine_log_error(e)) {
 		/* measured, but the evidence is incomplete */
 		fprintf(stderr, "flopscope: %s\n", engine_log_error(e));

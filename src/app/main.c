@@ -1,5 +1,6 @@
 /* flopscope: what a Vulkan compute device really delivers. */
 #include <errno.h>
+#include <poll.h>
 #include <locale.h>
 #include <signal.h>
 #include <stdio.h>
@@ -30,19 +31,43 @@ static void on_signal(int sig)
 	quit_flag = sig;
 }
 
+/* SIGINT, SIGTERM and SIGHUP ask the run to stop: the summary is printed
+ * and logged, the terminal restored. Installed before anything that takes
+ * time (the device list, the shader, the device), so that a signal at any
+ * moment of a run ends it that way, never by the default action. SA_RESTART:
+ * a write or wait the signal interrupts goes on. */
 static void install_signals(void)
 {
 	struct sigaction sa;
 	memset(&sa, 0, sizeof sa);
 	sa.sa_handler = on_signal;
+	sa.sa_flags = SA_RESTART;
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
-	/* A closed pipe shows as EPIPE on write, a file over the size limit as
-	 * EFBIG: both handled where we write. */
-	signal(SIGPIPE, SIG_IGN);
-	signal(SIGXFSZ, SIG_IGN);
+}
+
+/* Whether standard output is a pipe or socket whose reader has gone: the
+ * normal way for `flopscope | head` to end, not an error. */
+static bool stdout_reader_gone(void)
+{
+	struct pollfd p = { .fd = STDOUT_FILENO, .events = POLLOUT };
+	return poll(&p, 1, 0) == 1 && (p.revents & POLLERR);
+}
+
+/* What was printed reached standard output, or the status says why not: a
+ * reader that went away is a normal end (status unchanged, nothing said);
+ * any other failure (a full disk, /dev/full) is an error. */
+static int finish_stdout(int status)
+{
+	if (fflush(stdout) == 0 && !ferror(stdout))
+		return status;
+	int e = errno;
+	if (status != 0 || stdout_reader_gone())
+		return status; /* said already, or a normal end */
+	fprintf(stderr, "flopscope: cannot write to standard output: %s\n", strerror(e ? e : EIO));
+	return status ? status : 1;
 }
 
 static int pick_device(const VkCtx *ctx, const Options *o)
@@ -162,20 +187,14 @@ static int with_device(const VkCtx *ctx, Options *o, WorkloadType wl, uint64_t l
 	}
 }
 
-int main(int argc, char **argv)
+/* The mode, chosen once by the parser; the exit status. */
+static int run(Options *opt, uint64_t launch)
 {
-	uint64_t launch = clock_mono_ns();
-	setlocale(LC_ALL, "");
-	Options o;
+	Options o = *opt;
 	char err[ERR_LEN];
-	if (cli_parse(argc, argv, &o, err, sizeof err) < 0) {
-		fprintf(stderr, "flopscope: %s\n", err);
-		return 2;
-	}
-	/* the tests run everything under the validation layer */
-	const char *fv = getenv("FLOPSCOPE_VALIDATE");
-	if (fv && *fv && strcmp(fv, "0"))
-		o.validate = true;
+	/* modes that stop on a signal with their summary watch for it from now */
+	if (o.mode == MODE_MEASURE || o.mode == MODE_SUITE)
+		install_signals();
 	switch (o.mode) {
 	case MODE_HELP:
 		fputs(cli_usage, stdout);
@@ -229,4 +248,25 @@ int main(int argc, char **argv)
 			status = 1;
 	}
 	return status;
+}
+
+int main(int argc, char **argv)
+{
+	uint64_t launch = clock_mono_ns();
+	setlocale(LC_ALL, "");
+	/* A closed pipe shows as EPIPE on write, a file over the size limit as
+	 * EFBIG: both handled where we write. */
+	signal(SIGPIPE, SIG_IGN);
+	signal(SIGXFSZ, SIG_IGN);
+	Options o;
+	char err[ERR_LEN];
+	if (cli_parse(argc, argv, &o, err, sizeof err) < 0) {
+		fprintf(stderr, "flopscope: %s\n", err);
+		return 2;
+	}
+	/* the tests run everything under the validation layer */
+	const char *fv = getenv("FLOPSCOPE_VALIDATE");
+	if (fv && *fv && strcmp(fv, "0"))
+		o.validate = true;
+	return finish_stdout(run(&o, launch));
 }

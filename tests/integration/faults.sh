@@ -12,11 +12,65 @@ t_sigint_should_end_with_a_summary() {
 	grep -q '^Summary: ' "$T/out" || die "no summary"
 }
 
-t_closed_pipe_should_stop_with_a_message() {
-	timeout 20 "$FS" --duration 0 2>"$T/err" | head -2 >/dev/null
+t_closed_pipe_should_end_quietly_with_the_log_complete() {
+	# `| head` is a normal way to stop reading: exit 0, nothing said, the log whole
+	timeout 20 "$FS" llvm --duration 0 --log "$T/p.jsonl" 2>"$T/err" | head -3 >/dev/null
 	rc=${PIPESTATUS[0]}
-	[ "$rc" = 1 ] || die "exit $rc"
-	grep -q 'cannot write to standard output' "$T/err" || die "$(cat "$T/err")"
+	[ "$rc" = 0 ] || die "exit $rc: $(cat "$T/err")"
+	[ ! -s "$T/err" ] || die "said: $(cat "$T/err")"
+	tail -1 "$T/p.jsonl" | grep -q '"type":"summary"' || die "log not closed: $(tail -1 "$T/p.jsonl")"
+	timeout 20 "$FS" llvm --duration 0 --format csv 2>"$T/err" | head -1 >/dev/null
+	[ "${PIPESTATUS[0]}" = 0 ] || die "csv: exit ${PIPESTATUS[0]}"
+	# CSV's notes and summary go to stderr, and still do; no error among them
+	grep -q '^Summary: ' "$T/err" && ! grep -q 'cannot write' "$T/err" || die "csv: $(cat "$T/err")"
+	"$FS" --list 2>"$T/err" | head -1 >/dev/null
+	[ "${PIPESTATUS[0]}" = 0 ] && [ ! -s "$T/err" ] || die "--list: $(cat "$T/err")"
+	# a full disk is not a closed pipe: exit 1 and why
+	for args in "--help" "--version" "--list" "llvm --duration 0.3 --no-log"; do
+		# shellcheck disable=SC2086
+		timeout 20 "$FS" $args >/dev/full 2>"$T/err"
+		rc=$?
+		[ "$rc" = 1 ] || die "$args into /dev/full: exit $rc"
+		[ "$(grep -c 'cannot write to standard output: No space left on device' "$T/err")" = 1 ] ||
+			die "$args into /dev/full: $(cat "$T/err")"
+	done
+}
+
+# Every SIGINT, SIGTERM or SIGHUP ends a run with its summary on the terminal
+# and in the log, at any moment of it: during the device list, the shader,
+# the device's creation, the growth or at the target (100 tries at random
+# times from 20 to 600 ms; a signal before main() runs cannot be caught).
+t_signals_should_end_every_run_with_its_summary_100_of_100() {
+	local sigs=(INT TERM HUP) fails=0
+	for i in $(seq 100); do
+		sig=${sigs[$((RANDOM % 3))]}
+		delay=$(printf '0.%03d' $((20 + RANDOM % 580)))
+		env -u FLOPSCOPE_VALIDATE "$FS" llvm --duration 30 --log "$T/g$i.jsonl" >"$T/g.out" 2>"$T/g.err" &
+		pid=$!
+		sleep "$delay"
+		kill -"$sig" "$pid"
+		# within one dispatch (20 ms) once the signal is seen; bounded generously
+		for _ in $(seq 200); do kill -0 "$pid" 2>/dev/null || break; sleep 0.05; done
+		if kill -0 "$pid" 2>/dev/null; then
+			kill -9 "$pid"
+			echo "  try $i: SIG$sig after $delay s: still running after 10 s" >&2
+			fails=$((fails + 1))
+			continue
+		fi
+		wait "$pid"
+		rc=$?
+		why=""
+		[ "$rc" = 0 ] || why="exit $rc"
+		grep -q '^Summary: ' "$T/g.out" || why="$why; no summary on stdout"
+		tail -1 "$T/g$i.jsonl" 2>/dev/null | grep -q '"type":"summary"' || why="$why; log not closed"
+		[ -s "$T/g.err" ] && why="$why; said: $(head -c 200 "$T/g.err")"
+		if [ -n "$why" ]; then
+			echo "  try $i: SIG$sig after $delay s: $why" >&2
+			fails=$((fails + 1))
+		fi
+		rm -f "$T/g$i.jsonl"
+	done
+	[ "$fails" = 0 ] || die "$fails of 100 tries failed"
 }
 
 t_sigint_should_close_the_log_with_a_summary() {
