@@ -44,7 +44,11 @@ int offline_export(const Options *o)
 	if (!offline_load(o->export_file, &d))
 		return 2;
 	int rc = 0;
-	if (o->svg) {
+	char err[4400];
+	if (o->svg && !fileio_may_replace(o->svg, o->export_file, o->force, err, sizeof err)) {
+		fprintf(stderr, "flopscope: --svg: %s\n", err);
+		rc = 2;
+	} else if (o->svg) {
 		rc = write_svg(o->svg, &d);
 	} else {
 		char line[512];

@@ -1,5 +1,6 @@
 /* flopscope: what a Vulkan compute device really delivers. */
 #include <errno.h>
+#include <fcntl.h>
 #include <poll.h>
 #include <locale.h>
 #include <signal.h>
@@ -250,8 +251,29 @@ static int run(Options *opt, uint64_t launch)
 	return status;
 }
 
+/* Standard input, output and error open, on /dev/null where they were
+ * closed (`>&-`, some cron and service setups): else the session log would
+ * get descriptor 1 and the table would be written into it. False when even
+ * /dev/null cannot be opened. */
+static bool std_fds_open(void)
+{
+	for (int fd = 0; fd <= 2; fd++) {
+		if (fcntl(fd, F_GETFD) != -1 || errno != EBADF)
+			continue;
+		int n = open("/dev/null", fd == 0 ? O_RDONLY : O_WRONLY);
+		if (n != fd) { /* the lowest free descriptor is fd */
+			if (n >= 0)
+				close(n);
+			return false;
+		}
+	}
+	return true;
+}
+
 int main(int argc, char **argv)
 {
+	if (!std_fds_open())
+		return 1;
 	uint64_t launch = clock_mono_ns();
 	setlocale(LC_ALL, "");
 	/* A closed pipe shows as EPIPE on write, a file over the size limit as

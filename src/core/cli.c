@@ -55,6 +55,8 @@ const char cli_usage[] =
 	"                     every run writes $XDG_STATE_HOME/flopscope/TIME-DEVICE.jsonl\n"
 	"                     (~/.local/state/flopscope/ without XDG_STATE_HOME)\n"
 	"  --no-log           record nothing\n"
+	"  --force            replace an existing --log file or --svg output (never a\n"
+	"                     device, a link, a folder or the input itself)\n"
 	"\n"
 	"Session logs:\n"
 	"  --replay FILE      show a recorded session again (the dashboard in a\n"
@@ -236,6 +238,8 @@ int cli_parse(int argc, char **argv, Options *o, char *err, size_t errlen)
 			o->verbose = true;
 		} else if (!strcmp(name, "--headless")) {
 			o->headless = true;
+		} else if (!strcmp(name, "--force")) {
+			o->force = true;
 		} else if (!strcmp(name, "--no-cache")) {
 			o->no_cache = true;
 		} else if (!strcmp(name, "--serial")) {

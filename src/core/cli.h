@@ -56,7 +56,8 @@ typedef struct Options {
 	const char *export_file; /* --export FILE (with --csv or --svg OUT) */
 	bool csv;
 	const char *svg;
-	bool no_log;     /* dashboard theme name or path; NULL: dark */
+	bool no_log;
+	bool force;            /* --force: replace an existing --log or --svg file */
 } Options;
 
 #define CLI_DEFAULT_TARGET_MS 20.0

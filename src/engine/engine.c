@@ -313,7 +313,7 @@ static Status open_log(Engine *e, char *err)
 	fill_meta(e);
 	if (!e->cfg.log_path)
 		return STATUS_OK;
-	if (!slog_open(&e->log, e->cfg.log_path, err, ERR_LEN))
+	if (!slog_open(&e->log, e->cfg.log_path, e->cfg.log_mode, err, ERR_LEN))
 		return STATUS_USAGE;
 	if (!slog_write_session(&e->log, &e->meta)) {
 		snprintf(err, ERR_LEN, "%.1000s", e->log.error);

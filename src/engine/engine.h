@@ -14,6 +14,7 @@
 #include "devinfo.h"
 #include "error.h"
 #include "sample.h"
+#include "slog.h"
 #include "summary.h"
 #include "workload.h"
 
@@ -38,6 +39,7 @@ typedef struct EngineConfig {
 	unsigned check_every;   /* CPU check of every N-th dispatch (and the first ones) */
 	size_t ring_capacity;
 	const char *log_path;   /* session log to write; NULL: none */
+	SlogMode log_mode;      /* how its path is taken (slog.h) */
 	bool serial;            /* --serial: idle queue, submit, wait, for every dispatch */
 	uint64_t launch_ns;     /* when the program started (clock_mono_ns), 0 unknown */
 	bool no_cache;          /* no SPIR-V or pipeline cache */

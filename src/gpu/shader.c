@@ -36,6 +36,13 @@ static int compile_source(const char *path, const char *src, size_t len, const S
                           size_t ndefs, Spirv *out, char *err)
 {
 	memset(out, 0, sizeof *out);
+	size_t ink = 0; /* a file of blanks only: glslang would print its built-ins */
+	while (ink < len && (src[ink] == ' ' || src[ink] == '\t' || src[ink] == '\n' || src[ink] == '\r'))
+		ink++;
+	if (ink == len) {
+		snprintf(err, ERR_LEN, "shader %s is empty", path);
+		return -2;
+	}
 	int rc = -2;
 	shaderc_compiler_t compiler = shaderc_compiler_initialize();
 	shaderc_compile_options_t opts = shaderc_compile_options_initialize();

@@ -1,6 +1,7 @@
 #include "fileio.h"
 
 #include <errno.h>
+#include <sys/stat.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -109,6 +110,36 @@ bool fileio_commit(FILE *f, FileTmp *t, bool ok, char *err, size_t errlen)
 		unlink(t->tmp);
 	}
 	return ok;
+}
+
+bool fileio_may_replace(const char *path, const char *input, bool force, char *err, size_t errlen)
+{
+	struct stat out, in;
+	if (lstat(path, &out) != 0) {
+		if (errno == ENOENT)
+			return true;
+		snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
+		return false;
+	}
+	if (S_ISLNK(out.st_mode)) {
+		snprintf(err, errlen, "%s is a symbolic link: an output replaces only a regular file "
+		         "(give the path it points to)", path);
+		return false;
+	}
+	if (!S_ISREG(out.st_mode)) {
+		snprintf(err, errlen, "%s is not a regular file (a device, FIFO or folder): refused as an output",
+		         path);
+		return false;
+	}
+	if (input && stat(input, &in) == 0 && in.st_dev == out.st_dev && in.st_ino == out.st_ino) {
+		snprintf(err, errlen, "%s is the input %s itself: refused as an output", path, input);
+		return false;
+	}
+	if (!force) {
+		snprintf(err, errlen, "%s exists already: --force replaces it", path);
+		return false;
+	}
+	return true;
 }
 
 bool fileio_write(const char *path, const void *data, size_t len)

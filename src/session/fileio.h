@@ -30,6 +30,11 @@ FILE *fileio_create(const char *path, FileTmp *t, char *err, size_t errlen);
 /* Closes it and, when ok and nothing failed, renames it over path; else
  * removes it and says why in err. */
 bool fileio_commit(FILE *f, FileTmp *t, bool ok, char *err, size_t errlen);
+/* Whether path may be replaced by an output: yes when it does not exist;
+ * never a device, a FIFO, a folder, a symbolic link or the input file
+ * itself (same inode); an existing regular file only with force. False
+ * with the reason in err. */
+bool fileio_may_replace(const char *path, const char *input, bool force, char *err, size_t errlen);
 /* Writes data to path whole (fileio_create, fileio_commit). */
 bool fileio_write(const char *path, const void *data, size_t len);
 

@@ -2,22 +2,44 @@
 
 #include <cjson/cJSON.h>
 #include <ctype.h>
+#include <pwd.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/utsname.h>
 #include <time.h>
 #include <unistd.h>
 
+/* The user's home from the password database; NULL when none. */
+static const char *passwd_home(void)
+{
+	static char home[2048];
+	struct passwd pw, *res = NULL;
+	char buf[4096];
+	if (getpwuid_r(getuid(), &pw, buf, sizeof buf, &res) != 0 || !res || !res->pw_dir ||
+	    res->pw_dir[0] != '/')
+		return NULL;
+	snprintf(home, sizeof home, "%s", res->pw_dir);
+	return home;
+}
+
 void slog_default_path(const char *start_utc, const char *device, char *out, size_t len)
 {
 	char dir[4096];
 	const char *state = getenv("XDG_STATE_HOME"), *home = getenv("HOME");
-	if (state && *state)
+	/* the XDG spec: a relative XDG_STATE_HOME is invalid and ignored; so is
+	 * a relative HOME; without either, the password database's home */
+	if (state && state[0] == '/')
 		snprintf(dir, sizeof dir, "%s/flopscope", state);
+	else if (home && home[0] == '/')
+		snprintf(dir, sizeof dir, "%s/.local/state/flopscope", home);
+	else if ((home = passwd_home()))
+		snprintf(dir, sizeof dir, "%s/.local/state/flopscope", home);
 	else
-		snprintf(dir, sizeof dir, "%s/.local/state/flopscope", home && *home ? home : ".");
+		snprintf(dir, sizeof dir, "/tmp/flopscope-%lu", (unsigned long)getuid());
 	char slug[48];
 	size_t n = 0;
 	for (const char *p = device; *p && n + 1 < sizeof slug; p++) {
@@ -59,15 +81,8 @@ const char *slog_choose_path(bool no_log, const char *given, const char *device,
 		snprintf(buf, len, "%.*s-%u%s", (int)(n - strlen(ext)), base, nth, ext);
 	else
 		snprintf(buf, len, "%s", base);
-	/* two runs started within one second: never overwrite an earlier log */
-	if (!given) {
-		char cand[4200];
-		snprintf(cand, sizeof cand, "%s", buf);
-		n = strlen(cand);
-		for (unsigned k = 2; access(cand, F_OK) == 0 && k < 1000; k++)
-			snprintf(cand, sizeof cand, "%.*s-%u.jsonl", (int)(n - 6), buf, k);
-		snprintf(buf, len, "%s", cand);
-	}
+	/* two runs started within one second get the same name: slog_open
+	 * (SLOG_UNIQUE) takes the next free one, atomically */
 	return buf;
 }
 
@@ -90,7 +105,25 @@ static bool mkdirs(char *path, char *err, size_t errlen)
 	return true;
 }
 
-bool slog_open(SessionLog *l, const char *path, char *err, size_t errlen)
+/* Opens path for the log as `how` says; -1 with errno when not, EEXIST for
+ * an existing regular file that may not be replaced. */
+static int open_log_fd(const char *path, SlogMode how)
+{
+	if (how == SLOG_REPLACE)
+		return open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+	if (fd >= 0 || errno != EEXIST)
+		return fd;
+	/* a device or FIFO that is there already (/dev/null, /dev/full, a
+	 * pipe to a collector) is written to, never replaced */
+	struct stat st;
+	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode))
+		return open(path, O_WRONLY | O_CLOEXEC);
+	errno = EEXIST;
+	return -1;
+}
+
+bool slog_open(SessionLog *l, const char *path, SlogMode how, char *err, size_t errlen)
 {
 	memset(l, 0, sizeof *l);
 	snprintf(l->path, sizeof l->path, "%s", path);
@@ -98,10 +131,47 @@ bool slog_open(SessionLog *l, const char *path, char *err, size_t errlen)
 	snprintf(tmp, sizeof tmp, "%s", path);
 	if (!mkdirs(tmp, err, errlen))
 		return false;
-	l->f = fopen(path, "w");
-	if (!l->f) {
+	int fd = open_log_fd(l->path, how);
+	/* a default name taken by a run started in the same second: the next free one */
+	size_t n = strlen(path);
+	for (unsigned k = 2; fd < 0 && errno == EEXIST && how == SLOG_UNIQUE && k < 1000 && n > 6; k++) {
+		snprintf(l->path, sizeof l->path, "%.*s-%u.jsonl", (int)(n - 6), path, k);
+		fd = open_log_fd(l->path, how);
+	}
+	if (fd < 0 && errno == EEXIST) {
+		snprintf(err, errlen, "the session log %s exists already: --force replaces it, --log PATH "
+		         "chooses another file, --no-log records nothing", l->path);
+		return false;
+	}
+	if (fd < 0) {
 		snprintf(err, errlen, "cannot write the session log %s: %s (--log PATH chooses "
-		         "another file, --no-log records nothing)", path, strerror(errno));
+		         "another file, --no-log records nothing)", l->path, strerror(errno));
+		return false;
+	}
+	/* one writer per log: a second flopscope on the same path refuses
+	 * (regular files; flock means nothing on a device) */
+	struct stat st;
+	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) {
+		if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
+			int e = errno;
+			close(fd);
+			snprintf(err, errlen, "the session log %s is being written by another process (%s): "
+			         "--log PATH chooses another file", l->path,
+			         e == EWOULDBLOCK ? "locked" : strerror(e));
+			return false;
+		}
+		if (how == SLOG_REPLACE && ftruncate(fd, 0) != 0) {
+			int e = errno;
+			close(fd);
+			snprintf(err, errlen, "cannot empty the session log %s: %s", l->path, strerror(e));
+			return false;
+		}
+	}
+	l->f = fdopen(fd, "w");
+	if (!l->f) {
+		int e = errno;
+		close(fd);
+		snprintf(err, errlen, "cannot write the session log %s: %s", l->path, strerror(e));
 		return false;
 	}
 	return true;

@@ -60,7 +60,14 @@ void slog_default_path(const char *start_utc, const char *device, char *out, siz
 const char *slog_choose_path(bool no_log, const char *given, const char *device, unsigned nth,
                              char *buf, size_t len);
 /* Creates missing folders and the file; false with a message naming it. */
-bool slog_open(SessionLog *l, const char *path, char *err, size_t errlen);
+/* How a log's path is taken. */
+typedef enum SlogMode {
+	SLOG_NEW,      /* a new file; an existing regular file is refused (devices are written to) */
+	SLOG_UNIQUE,   /* the default name: the next free one (-2, -3 ...) when taken */
+	SLOG_REPLACE,  /* --force: an existing regular file is emptied and written */
+} SlogMode;
+/* Opens the log; a regular file is locked (flock): a second writer refuses. */
+bool slog_open(SessionLog *l, const char *path, SlogMode how, char *err, size_t errlen);
 bool slog_write_session(SessionLog *l, const SessionMeta *m);
 bool slog_write_sample(SessionLog *l, const Sample *s);
 bool slog_write_restart(SessionLog *l, double t_ms);

@@ -73,6 +73,12 @@ t_missing_shader_should_exit_2() {
 	rc=$?
 	[ "$rc" = 2 ] || die "exit $rc"
 	grep -q 'cannot open .*nowhere/fma_fp32.comp: No such file' "$T/err" || die "$(cat "$T/err")"
+	mkdir -p "$T/blank"
+	printf '  \n\n' >"$T/blank/fma_fp32.comp"
+	"$FS" --shader-dir "$T/blank" --no-cache --duration 1 >"$T/out" 2>"$T/err"
+	rc=$?
+	[ "$rc" = 2 ] && grep -q 'shader .*blank/fma_fp32.comp is empty' "$T/err" || die "blank: exit $rc: $(head -3 "$T/err")"
+	[ "$(wc -l <"$T/out")" -lt 5 ] || die "blank shader: $(wc -l <"$T/out") lines on stdout"
 }
 
 t_no_vulkan_driver_should_exit_1_naming_lavapipe() {

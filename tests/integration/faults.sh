@@ -85,6 +85,7 @@ t_sigint_should_close_the_log_with_a_summary() {
 t_device_faults_should_stop_cleanly_and_keep_the_log() {
 	for f in "device_lost@12:VK_ERROR_DEVICE_LOST" "oom@5:VK_ERROR_OUT_OF_DEVICE_MEMORY" \
 	         "timeout@8:did not finish a dispatch of .* \\(vkWaitForFences: VK_TIMEOUT\\)"; do
+		rm -f "$T/f.jsonl" # a log is never written over
 		FLOPSCOPE_FAULT=${f%%:*} "$FS" llvm --duration 3 --log "$T/f.jsonl" --format csv >"$T/f.csv" 2>"$T/f.err"
 		rc=$?
 		[ "$rc" = 1 ] || die "${f%%:*}: exit $rc"
@@ -98,6 +99,7 @@ t_device_faults_should_stop_cleanly_and_keep_the_log() {
 
 t_signals_should_end_headless_runs_with_a_summary() {
 	for sig in TERM HUP; do
+		rm -f "$T/s.jsonl"
 		"$FS" llvm --duration 0 --log "$T/s.jsonl" >"$T/out" 2>"$T/err" &
 		pid=$!
 		for _ in $(seq 600); do grep -q 'ms ' "$T/out" 2>/dev/null && break; sleep 0.05; done
@@ -117,4 +119,19 @@ t_closed_stdin_or_unknown_terminal_should_print_the_table() {
 		die "unknown TERM: exit $?"
 	grep -q 'cannot use this terminal (TERM=no-such-terminal)' "$T/out" || die "$(head -3 "$T/out")"
 	grep -q 'Summary: ' "$T/out" || die "unknown TERM: no table"
+}
+
+# Closed standard streams (cron, `>&-`): the log still gets only the log, and
+# replays to every sample; the table goes nowhere.
+t_closed_stdout_should_not_send_the_table_into_the_log() {
+	"$FS" llvm --duration 0.5 --log "$T/so.jsonl" >&- 2>&- || die "exit $?"
+	python3 - "$T/so.jsonl" <<'PY' || exit 1
+import json, sys
+lines = open(sys.argv[1]).read().splitlines()
+recs = [json.loads(l) for l in lines]        # every line is a record: no table in it
+assert recs[0]["type"] == "session" and recs[-1]["type"] == "summary", recs[-1]
+assert sum(r["type"] == "sample" for r in recs) >= 5
+PY
+	n=$("$FS" --replay "$T/so.jsonl" --headless | grep -c ' ms\| GFLOPS')
+	[ "$n" -ge 5 ] || die "replay read $n samples"
 }

@@ -142,3 +142,59 @@ assert recs[1] == {"type": "plateau", "reached": True, "t_ms": 254.78, "flops": 
 	"$FS" --analyze "$T/bad.csv" >"$T/out" 2>&1
 	[ $? = 2 ] && grep -q 'bad.csv:3: column 2 is not a number: "abc"' "$T/out" || die "$(cat "$T/out")"
 }
+
+# A session log never destroys a file: an existing --log is refused (exit 2)
+# unless --force; two runs on one --log: the second refuses, the first's log
+# stays whole; two default-path runs in the same second get two files.
+t_log_should_never_overwrite_or_interleave() {
+	"$FS" llvm --duration 0.3 --log "$T/o.jsonl" --format csv >/dev/null 2>&1 || die "first run: exit $?"
+	cp "$T/o.jsonl" "$T/o.before"
+	"$FS" llvm --duration 0.3 --log "$T/o.jsonl" >"$T/out" 2>&1
+	rc=$?
+	[ "$rc" = 2 ] && grep -q 'o.jsonl exists already: --force replaces it' "$T/out" || die "exit $rc: $(cat "$T/out")"
+	cmp -s "$T/o.jsonl" "$T/o.before" || die "the refused run changed the log"
+	"$FS" llvm --duration 0.3 --log "$T/o.jsonl" --force --format csv >/dev/null 2>&1 || die "--force: exit $?"
+	[ "$(grep -c '"type":"session"' "$T/o.jsonl")" = 1 ] || die "--force: not one session: $(head -c 300 "$T/o.jsonl")"
+	# the same --log twice at once
+	rm -f "$T/two.jsonl"
+	"$FS" llvm --duration 2 --log "$T/two.jsonl" --format csv >/dev/null 2>"$T/one.err" &
+	pid=$!
+	for _ in $(seq 200); do [ -s "$T/two.jsonl" ] && break; sleep 0.05; done
+	"$FS" llvm --duration 0.3 --log "$T/two.jsonl" --force >"$T/out" 2>&1
+	rc=$?
+	wait "$pid" || die "the first run: exit $?: $(cat "$T/one.err")"
+	[ "$rc" = 2 ] && grep -q 'being written by another process' "$T/out" || die "second writer: exit $rc: $(cat "$T/out")"
+	[ "$(grep -c '"type":"session"' "$T/two.jsonl")" = 1 ] && tail -1 "$T/two.jsonl" | grep -q '"type":"summary"' ||
+		die "the first run's log is damaged"
+	# two default-path runs started at once: two logs, none lost
+	mkdir -p "$T/twologs"
+	XDG_STATE_HOME="$T/twologs" "$FS" llvm --duration 0.5 --format csv >/dev/null 2>&1 &
+	XDG_STATE_HOME="$T/twologs" "$FS" llvm --duration 0.5 --format csv >/dev/null 2>&1 &
+	wait
+	n=$(find "$T/twologs/flopscope" -name '*.jsonl' | wc -l)
+	[ "$n" = 2 ] || die "default logs: $n files: $(ls "$T/twologs/flopscope")"
+	for f in "$T"/twologs/flopscope/*.jsonl; do
+		[ "$(grep -c '"type":"session"' "$f")" = 1 ] && tail -1 "$f" | grep -q '"type":"summary"' || die "$f damaged"
+	done
+}
+
+# --export --svg never destroys a file: not the input, a device, a symlink,
+# nor (without --force) an existing file; the log is left as it was.
+t_export_should_never_replace_the_input_a_device_or_a_link() {
+	"$FS" llvm --duration 0.3 --log "$T/x.jsonl" --format csv >/dev/null 2>&1 || die "run: exit $?"
+	cp "$T/x.jsonl" "$T/x.before"
+	ln -s "$T/x.jsonl" "$T/link.svg"
+	echo keep >"$T/old.svg"
+	for out in "$T/x.jsonl" /dev/null "$T/link.svg" "$T/old.svg" "$T"; do
+		"$FS" --export "$T/x.jsonl" --svg "$out" >"$T/out" 2>&1
+		rc=$?
+		[ "$rc" = 2 ] && grep -q "^flopscope: --svg: " "$T/out" || die "--svg $out: exit $rc: $(cat "$T/out")"
+	done
+	grep -q 'is the input' <("$FS" --export "$T/x.jsonl" --svg "$T/x.jsonl" 2>&1) || die "input not named"
+	cmp -s "$T/x.jsonl" "$T/x.before" || die "the log changed"
+	[ -L "$T/link.svg" ] && [ "$(cat "$T/old.svg")" = keep ] || die "a refused output changed"
+	"$FS" --export "$T/x.jsonl" --svg "$T/old.svg" --force >"$T/out" 2>&1 || die "--force: $(cat "$T/out")"
+	grep -q '<svg' "$T/old.svg" || die "--force did not write the SVG"
+	"$FS" --export "$T/x.jsonl" --svg "$T/link.svg" --force >/dev/null 2>&1 && die "--force replaced a link"
+	[ -L "$T/link.svg" ] || die "the link was replaced"
+}

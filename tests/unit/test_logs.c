@@ -4,6 +4,9 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include "check.h"
 #include "compare.h"
 #include "slog.h"
@@ -46,7 +49,7 @@ static char *write_log(size_t n, bool summary)
 	snprintf(path, sizeof path, "/tmp/flopscope-test-%d.jsonl", (int)getpid());
 	SessionLog l;
 	char err[512];
-	CHECK(slog_open(&l, path, err, sizeof err));
+	CHECK(slog_open(&l, path, SLOG_REPLACE, err, sizeof err));
 	SessionMeta m = meta();
 	CHECK(slog_write_session(&l, &m));
 	Summary sum;
@@ -106,7 +109,7 @@ static void log_should_keep_doubles_to_the_last_bit(void)
 	SessionLog l;
 	char err[512], path[64];
 	snprintf(path, sizeof path, "/tmp/flopscope-exact-%d.jsonl", (int)getpid());
-	CHECK(slog_open(&l, path, err, sizeof err));
+	CHECK(slog_open(&l, path, SLOG_REPLACE, err, sizeof err));
 	SessionMeta m = meta();
 	CHECK(slog_write_session(&l, &m));
 	for (size_t i = 0; i < 4; i++) {
@@ -217,7 +220,7 @@ static void unwritable_log_should_say_where_and_why(void)
 {
 	SessionLog l;
 	char err[512];
-	CHECK(!slog_open(&l, "/proc/no/such/dir/x.jsonl", err, sizeof err));
+	CHECK(!slog_open(&l, "/proc/no/such/dir/x.jsonl", SLOG_NEW, err, sizeof err));
 	CHECK(strstr(err, "cannot create the log folder /proc/no"));
 	char p[256];
 	setenv("XDG_STATE_HOME", "/state", 1);
@@ -227,6 +230,45 @@ static void unwritable_log_should_say_where_and_why(void)
 	CHECK_STR(p, "/state/flopscope/20261121T231509Z-nvidia-h200.jsonl");
 	CHECK(slog_choose_path(true, NULL, "x", 1, p, sizeof p) == NULL);
 	CHECK_STR(slog_choose_path(false, "/tmp/run.jsonl", "x", 2, p, sizeof p), "/tmp/run-2.jsonl");
+}
+
+/* A log never destroys a file: an existing one is refused unless replaced
+ * on purpose, a default name taken gets the next free one, and one writer
+ * per file; a relative XDG_STATE_HOME is ignored (the XDG spec). */
+static void logs_should_refuse_to_overwrite_and_share_a_file(void)
+{
+	char dir[] = "/tmp/fs-logs-XXXXXX", path[300], err[600], p[600];
+	CHECK(mkdtemp(dir) != NULL);
+	snprintf(path, sizeof path, "%s/run.jsonl", dir);
+	SessionLog a, b, c;
+	CHECK(slog_open(&a, path, SLOG_NEW, err, sizeof err));
+	CHECK(slog_write_restart(&a, 1.0));
+	/* a second writer on the same path: refused, whatever the mode */
+	CHECK(!slog_open(&b, path, SLOG_NEW, err, sizeof err) && strstr(err, "exists already"));
+	CHECK(!slog_open(&b, path, SLOG_REPLACE, err, sizeof err) && strstr(err, "another process"));
+	/* the default name: the next free one */
+	CHECK(slog_open(&b, path, SLOG_UNIQUE, err, sizeof err));
+	snprintf(p, sizeof p, "%s/run-2.jsonl", dir);
+	CHECK_STR(b.path, p);
+	slog_close(&a);
+	slog_close(&b);
+	/* after the first writer is done: NEW still refuses; REPLACE empties it */
+	CHECK(!slog_open(&c, path, SLOG_NEW, err, sizeof err));
+	CHECK(slog_open(&c, path, SLOG_REPLACE, err, sizeof err));
+	slog_close(&c);
+	struct stat st;
+	CHECK(stat(path, &st) == 0 && st.st_size == 0);
+	/* a device is written to, never replaced */
+	CHECK(slog_open(&c, "/dev/null", SLOG_NEW, err, sizeof err));
+	slog_close(&c);
+	unlink(path);
+	unlink(p);
+	rmdir(dir);
+	setenv("XDG_STATE_HOME", "state", 1);
+	setenv("HOME", "/home/someone", 1);
+	slog_default_path("2026-11-21T23:15:09Z", "NVIDIA H200", p, sizeof p);
+	CHECK_STR(p, "/home/someone/.local/state/flopscope/20261121T231509Z-nvidia-h200.jsonl");
+	unsetenv("XDG_STATE_HOME");
 }
 
 /* A deterministic normal variate (Box-Muller over a fixed LCG). */
@@ -304,6 +346,7 @@ int main(void)
 	RUN(foreign_or_newer_files_should_be_refused);
 	RUN(a_restart_should_keep_the_last_run);
 	RUN(unwritable_log_should_say_where_and_why);
+	RUN(logs_should_refuse_to_overwrite_and_share_a_file);
 	RUN(compare_should_find_a_known_shift_and_no_shift);
 	RUN(mann_whitney_should_match_a_hand_computed_case);
 	RUN(svg_should_be_escaped_and_complete);
