@@ -76,8 +76,11 @@ void report_summary_text(FILE *f, const SummaryResult *r, size_t dropped,
 		fmt_si(r->flops.ci95, ci, sizeof ci);
 		const char *u = r->unit;
 		fprintf(f, "  %s at target: median %s%s, max %s%s, min %s%s\n", u, med, u, max, u, min, u);
-		fprintf(f, "                   mean %s%s +- %s%s (95%% CI), std %.2f%%\n", mean, u, ci, u,
-		        r->flops.mean > 0 ? 100.0 * r->flops.std / r->flops.mean : 0.0);
+		if (r->flops.n < 2) /* one value has no spread: a CI of 0 would claim certainty */
+			fprintf(f, "                   mean %s%s (one sample: no spread, no CI)\n", mean, u);
+		else
+			fprintf(f, "                   mean %s%s +- %s%s (95%% CI), std %.2f%%\n", mean, u, ci, u,
+			        r->flops.mean > 0 ? 100.0 * r->flops.std / r->flops.mean : 0.0);
 	} else {
 		fprintf(f, "  no sample reached the target time: run longer (--duration)\n");
 	}
@@ -104,6 +107,8 @@ void report_summary_text(FILE *f, const SummaryResult *r, size_t dropped,
 	}
 	if (!isnan(r->ratio_median))
 		fprintf(f, "  GPU/CPU time: median %.4f (GPU timestamps drive the loop)\n", r->ratio_median);
+	else if (r->samples == 0)
+		fprintf(f, "  GPU/CPU time: no sample to tell\n");
 	else
 		fprintf(f, "  GPU/CPU time: no GPU timestamps on this queue; CPU wall time drives the loop\n");
 }

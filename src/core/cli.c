@@ -169,6 +169,8 @@ int cli_parse(int argc, char **argv, Options *o, char *err, size_t errlen)
 	o->trials = 1;
 
 	bool format_given = false;
+	char seen[48][32];
+	size_t nseen = 0;
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
 		char name[32];
@@ -188,6 +190,11 @@ int cli_parse(int argc, char **argv, Options *o, char *err, size_t errlen)
 			continue;
 		}
 		if (a[0] != '-' || a[1] == '\0') {
+			if (!*a) {
+				snprintf(err, errlen, "an empty device name would match every device: give part of "
+				         "a name, or -N (see --list)");
+				return -1;
+			}
 			if (o->dev_word) {
 				snprintf(err, errlen, "\"%s\": a device name was already given (\"%s\")", a, o->dev_word);
 				return -1;
@@ -206,6 +213,16 @@ int cli_parse(int argc, char **argv, Options *o, char *err, size_t errlen)
 		name[nlen] = '\0';
 		if (eq)
 			val = eq + 1;
+		/* every option once: a second value is not silently taken over the first */
+		const char *canon = !strcmp(name, "-h") ? "--help" : !strcmp(name, "-v") ? "--verbose" : name;
+		for (size_t k = 0; k < nseen; k++) {
+			if (!strcmp(seen[k], canon)) {
+				snprintf(err, errlen, "%s is given twice", canon);
+				return -1;
+			}
+		}
+		if (nseen < sizeof seen / sizeof *seen && strlen(canon) < sizeof seen[0])
+			memcpy(seen[nseen++], canon, strlen(canon) + 1);
 
 		static const char *const with_value[] = {
 			"--format", "--target-ms", "--duration", "--shader-dir", "--theme", "--fps", "--log", "--replay", "--compare", "--export", "--svg", "--analyze", "--workload", "--trials", "--size",
@@ -259,7 +276,7 @@ int cli_parse(int argc, char **argv, Options *o, char *err, size_t errlen)
 			o->format = (OutFormat)f;
 			format_given = true;
 		} else if (!strcmp(name, "--target-ms")) {
-			if (parse_number(name, val, 0, CLI_MAX_TARGET_MS, true, &o->target_ms, err, errlen))
+			if (parse_number(name, val, CLI_MIN_TARGET_MS, CLI_MAX_TARGET_MS, false, &o->target_ms, err, errlen))
 				return -1;
 		} else if (!strcmp(name, "--duration")) {
 			if (parse_number(name, val, 0, CLI_MAX_DURATION_S, false, &o->duration_s, err, errlen))

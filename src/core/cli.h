@@ -62,6 +62,7 @@ typedef struct Options {
 
 #define CLI_DEFAULT_TARGET_MS 20.0
 #define CLI_DEFAULT_DURATION_S 3.0
+#define CLI_MIN_TARGET_MS 0.001   /* 1 us: below any device's launch latency */
 #define CLI_MAX_TARGET_MS 10000.0
 #define CLI_DEFAULT_FPS 10
 #define CLI_MAX_TRIALS 1000

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 uint32_t mem_src_word(uint64_t i, uint64_t data_bytes)
 {
@@ -33,11 +34,12 @@ static bool parse_one(const char *s, const char *end, uint64_t *out)
 	if (errno)
 		return false;
 	static const struct { const char *s; unsigned shift; } SUF[] = {
-		{ "", 0 }, { "B", 0 }, { "K", 10 }, { "KiB", 10 }, { "k", 10 }, { "M", 20 }, { "MiB", 20 },
+		{ "", 0 }, { "B", 0 }, { "K", 10 }, { "KiB", 10 }, { "M", 20 }, { "MiB", 20 },
 		{ "G", 30 }, { "GiB", 30 },
 	};
+	/* any case: 64m, 64M, 64MiB, 64mib */
 	for (size_t i = 0; i < sizeof SUF / sizeof *SUF; i++) {
-		if (!strcmp(rest, SUF[i].s)) {
+		if (!strcasecmp(rest, SUF[i].s)) {
 			if (v > (UINT64_MAX >> SUF[i].shift))
 				return false;
 			*out = (uint64_t)v << SUF[i].shift;

@@ -18,11 +18,15 @@ char *fileio_read(const char *path, size_t max, size_t *len, char *err, size_t e
 	size_t n = 0, cap = 0;
 	for (;;) {
 		if (n + 1 >= cap) {
-			size_t nc = cap ? cap * 2 : 65536;
-			if (cap > max + 1) {
+			/* never more than max + 2 bytes: one past max tells the file is
+			 * too large (/dev/zero took 4.2 GB when the buffer doubled first) */
+			if (cap >= max + 2) {
 				snprintf(err, errlen, "%s is larger than %zu bytes", path, max);
 				goto fail;
 			}
+			size_t nc = cap ? cap * 2 : 65536;
+			if (nc > max + 2)
+				nc = max + 2;
 			char *g = realloc(buf, nc);
 			if (!g) {
 				snprintf(err, errlen, "out of memory reading %s", path);

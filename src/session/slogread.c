@@ -184,24 +184,26 @@ int slog_parse(const char *text, size_t len, const char *name, SessionData *d, c
 		}
 		if (!o || !cJSON_IsString(type)) {
 			cJSON_Delete(o);
-			if (!nl)
-				snprintf(d->warning, sizeof d->warning, "%s:%zu: the last line is cut short (was the "
-				         "run killed?); the %zu samples before it are used", name, lineno, d->n);
-			else
-				snprintf(d->warning, sizeof d->warning, "%s:%zu: not a JSON record; reading stopped "
-				         "there, the %zu samples before it are used", name, lineno, d->n);
-			break;
+			if (!nl) {
+				d->cut_short = true;
+				break;
+			}
+			if (!d->damaged++)
+				d->first_damaged = lineno;
+			continue; /* one damaged line costs that line, not the rest */
 		}
 		const char *t = type->valuestring;
 		if (!strcmp(t, "sample")) {
 			Sample s;
 			const char *missing = "";
 			if (!parse_sample(o, &s, &missing)) {
-				snprintf(d->warning, sizeof d->warning, "%s:%zu: sample without a valid \"%s\"; "
-				         "reading stopped there, the %zu samples before it are used",
-				         name, lineno, missing, d->n);
+				if (!d->damaged++) {
+					d->first_damaged = lineno;
+					snprintf(d->first_damage, sizeof d->first_damage, "a sample without a valid \"%s\"",
+					         missing);
+				}
 				cJSON_Delete(o);
-				break;
+				continue;
 			}
 			if (!add(d, &s)) {
 				snprintf(err, errlen, "%s:%zu: out of memory", name, lineno);
@@ -217,7 +219,9 @@ int slog_parse(const char *text, size_t len, const char *name, SessionData *d, c
 			get_str(o, "message", d->engine_error, sizeof d->engine_error);
 		} else if (!strcmp(t, "summary")) {
 			d->has_summary = true;
-		} /* other types (later features) are skipped */
+		} else {
+			d->unknown++; /* other types (later features) are skipped, and counted */
+		}
 		d->lines = lineno;
 		cJSON_Delete(o);
 	}
@@ -225,6 +229,23 @@ int slog_parse(const char *text, size_t len, const char *name, SessionData *d, c
 	if (rc == 0 && lineno == 0) {
 		snprintf(err, errlen, "%s: empty file, not a flopscope session log", name);
 		rc = -1;
+	}
+	if (rc == 0 && d->n == 0 && d->unknown && !d->has_summary) {
+		snprintf(err, errlen, "%s: no samples, and %zu records of types this flopscope does not know "
+		         "(written by a newer one?)", name, d->unknown);
+		rc = -1;
+	}
+	if (rc == 0) {
+		size_t w = 0;
+		if (d->damaged)
+			w += (size_t)snprintf(d->warning + w, sizeof d->warning - w, "%s: %zu damaged line%s skipped "
+			                      "(the first at line %zu%s%s); ", name, d->damaged, d->damaged == 1 ? "" : "s",
+			                      d->first_damaged, d->first_damage[0] ? ": " : "", d->first_damage);
+		if (d->cut_short && w < sizeof d->warning)
+			w += (size_t)snprintf(d->warning + w, sizeof d->warning - w, "%s:%zu: the last line is cut "
+			                      "short (was the run killed?); ", name, lineno);
+		if (w && w < sizeof d->warning)
+			snprintf(d->warning + w, sizeof d->warning - w, "%zu samples used", d->n);
 	}
 	if (rc)
 		session_data_done(d);

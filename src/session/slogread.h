@@ -18,7 +18,12 @@ typedef struct SessionData {
 	size_t restarts;
 	bool has_summary;        /* the run ended normally */
 	char engine_error[512];  /* an error record, if any */
-	char warning[512];       /* why reading stopped early, with the line number */
+	char warning[768];       /* what was skipped, with line numbers; empty when nothing */
+	size_t damaged;          /* lines that are no record, or a sample without its fields: skipped */
+	size_t first_damaged;    /* the first of them (line number) */
+	char first_damage[96];   /* what was wrong with it, when known */
+	size_t unknown;          /* records of types this version does not know: skipped */
+	bool cut_short;          /* the last line has no newline (a killed run): left out */
 } SessionData;
 
 /* 0: read (perhaps with a warning); -1: not usable at all, err says why

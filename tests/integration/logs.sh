@@ -80,9 +80,19 @@ t_foreign_and_damaged_logs_should_be_named() {
 	"$FS" llvm --duration 0.5 --log "$T/d.jsonl" >/dev/null 2>&1 || return 1
 	sed -i '4s/.*/garbage/' "$T/d.jsonl"
 	"$FS" --replay "$T/d.jsonl" --format csv >"$T/out" 2>"$T/err" || die "exit $?"
-	grep -q "d.jsonl:4: not a JSON record; reading stopped there, the 2 samples before it are used" "$T/err" ||
+	# the damaged line is skipped and counted; the samples after it are used
+	total=$(grep -c '"type":"sample"' "$T/d.jsonl")
+	grep -q "d.jsonl: 1 damaged line skipped (the first at line 4); $total samples used" "$T/err" ||
 		die "$(cat "$T/err")"
-	[ "$(wc -l <"$T/out")" = 3 ] || die "expected 2 samples: $(cat "$T/out")"
+	[ "$(($(wc -l <"$T/out") - 1))" = "$total" ] || die "expected $total samples: $(wc -l <"$T/out") lines"
+	# a compare on it says so too, and uses them all
+	"$FS" --compare "$T/d.jsonl" "$T/d.jsonl" >"$T/out" 2>"$T/err" || die "compare: exit $?"
+	grep -q 'damaged line skipped' "$T/err" || die "compare: $(cat "$T/err")"
+	# a log of records this version does not know: refused, said
+	{ head -1 "$T/d.jsonl"; echo '{"type":"quantum"}'; } >"$T/q.jsonl"
+	"$FS" --replay "$T/q.jsonl" --headless >"$T/out" 2>"$T/err"
+	[ $? = 2 ] && grep -q 'no samples, and 1 records of types this flopscope does not know' "$T/err" ||
+		die "unknown types: $(cat "$T/err")"
 }
 
 t_compare_should_give_a_verdict() {

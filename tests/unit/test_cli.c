@@ -81,6 +81,19 @@ static void cli_should_refuse_bad_input_with_a_reason(void)
 	CHECK(parse(&o, err, 3, "--fps", "0") == -1);
 	CHECK(parse(&o, err, 3, "--fps", "2.5") == -1);
 	CHECK(parse(&o, err, 3, "--fps", "21") == -1);
+	/* a second value is never taken silently over the first */
+	CHECK(parse(&o, err, 5, "--target-ms", "5", "--target-ms", "40") == -1);
+	CHECK_STR(err, "--target-ms is given twice");
+	CHECK(parse(&o, err, 3, "--duration=1", "--duration=2") == -1);
+	CHECK(parse(&o, err, 3, "--headless", "--headless") == -1);
+	CHECK(parse(&o, err, 3, "-v", "--verbose") == -1);
+	CHECK(parse(&o, err, 2, "") == -1);
+	CHECK(strstr(err, "empty device name"));
+	CHECK(parse(&o, err, 3, "--target-ms", "1e-300") == -1);
+	CHECK(strstr(err, "out of range (0.001 .. 10000)"));
+	CHECK(parse(&o, err, 3, "--target-ms", "0.001") == 0 && o.target_ms == 0.001);
+	CHECK(parse(&o, err, 5, "--workload", "copy", "--size", "64m") == 0 && o.size_lo == 64ull << 20);
+	CHECK(parse(&o, err, 3, "--size", "1k-2MiB") == 0 && o.size_lo == 1024 && o.size_hi == 2ull << 20);
 }
 
 /* Every mode with its arguments, as a user types it. */

@@ -163,14 +163,22 @@ static void log_with_a_bad_line_should_name_it(void)
 	SessionData d;
 	char err[512];
 	CHECK(slog_parse(text, len + 10, "y.jsonl", &d, err, sizeof err) == 0);
-	CHECK(d.n == 3);
-	CHECK(strstr(d.warning, "y.jsonl:5: not a JSON record"));
+	/* the damaged line is skipped and counted; every sample after it is used */
+	CHECK(d.n == 5);
+	CHECK(strstr(d.warning, "y.jsonl: 1 damaged line skipped (the first at line 5); 5 samples used"));
 	session_data_done(&d);
 	/* a sample that lacks a field */
 	const char *bad = "{\"type\":\"session\",\"format\":\"flopscope-session\",\"version\":1,"
 	                  "\"device\":\"d\",\"target_ms\":20}\n{\"type\":\"sample\",\"seq\":0}\n";
 	CHECK(slog_parse(bad, strlen(bad), "z", &d, err, sizeof err) == 0);
-	CHECK(d.n == 0 && strstr(d.warning, "z:2: sample without a valid \"t_ms\""));
+	CHECK(d.n == 0 && strstr(d.warning, "z: 1 damaged line skipped (the first at line 2: a sample "
+	                         "without a valid \"t_ms\")"));
+	session_data_done(&d);
+	/* records of unknown types only: no samples, said, refused */
+	const char *alien = "{\"type\":\"session\",\"format\":\"flopscope-session\",\"version\":1,"
+	                    "\"device\":\"d\",\"target_ms\":20}\n{\"type\":\"quantum\"}\n{\"type\":\"quantum\"}\n";
+	CHECK(slog_parse(alien, strlen(alien), "q", &d, err, sizeof err) == -1);
+	CHECK(strstr(err, "q: no samples, and 2 records of types this flopscope does not know"));
 	session_data_done(&d);
 	free(text);
 	free(buf);

@@ -138,9 +138,38 @@ static void summary_without_timestamps_should_say_so(void)
 	summary_done(&sum);
 }
 
+/* What the data cannot tell is not claimed: no samples say nothing about
+ * timestamps, one sample has no confidence interval. */
+static void summary_should_not_claim_what_few_samples_cannot_tell(void)
+{
+	Summary sum;
+	summary_init(&sum);
+	SummaryResult r;
+	summary_result(&sum, &r);
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	report_summary_text(f, &r, 0, 0, 20);
+	fclose(f);
+	CHECK(!strstr(text, "no GPU timestamps") && strstr(text, "no sample to tell"));
+	free(text);
+	Sample s = tutorial_row();
+	s.flags = SAMPLE_STEADY;
+	summary_add(&sum, &s);
+	summary_result(&sum, &r);
+	f = open_memstream(&text, &len);
+	report_summary_text(f, &r, 0, 0, 20);
+	fclose(f);
+	CHECK(r.flops.n == 1);
+	CHECK(!strstr(text, "95% CI") && strstr(text, "one sample: no spread, no CI"));
+	free(text);
+	summary_done(&sum);
+}
+
 int main(void)
 {
 	RUN(table_row_should_read_like_the_tutorials);
+	RUN(summary_should_not_claim_what_few_samples_cannot_tell);
 	RUN(table_row_should_use_cpu_time_without_timestamps);
 	RUN(csv_row_should_carry_every_field);
 	RUN(json_row_should_parse_back);
