@@ -17,7 +17,11 @@ done
 names=$(declare -F | awk '{ print $3 }' | grep '^t_')
 [ $# -gt 0 ] && names=$(printf "t_%s\n" "${@#t_}")
 [ -n "${FLOPSCOPE_TEST:-}" ] && names=$(printf '%s\n' $names | grep -F -- "$FLOPSCOPE_TEST")
+n=0
 for t in $names; do
+	n=$((n + 1))
+	T="$TOP/$n" # short: paths show on an 80-column screen in some tests
+	mkdir -p "$T"
 	if ( $t ); then echo "PASS: ${t#t_}"; else echo "FAIL: ${t#t_}"; fi
 	# the test's tmux servers go with it
 	for s in "$T"/tmux.*.sock; do

@@ -74,7 +74,8 @@ int suite_run(const VkCtx *ctx, int idx, const Options *o, uint64_t launch_ns, v
 	unsigned nth = 0;
 	/* every workload, then the transfers again on a copy engine if any */
 	int runs = WORKLOAD_TYPE_COUNT + (d->transfer_family >= 0 ? WORKLOAD_TYPE_COUNT - WORKLOAD_H2D : 0);
-	for (int k = 0; k < runs && !*quit; k++) {
+	int done = 0; /* workloads measured to their end */
+	for (int k = 0; k < runs && !*quit; k++, done += !*quit) {
 		char why[256], err[ERR_LEN], label[40];
 		bool tq = k >= WORKLOAD_TYPE_COUNT;
 		int w = tq ? WORKLOAD_H2D + (k - WORKLOAD_TYPE_COUNT) : k;
@@ -158,6 +159,16 @@ int suite_run(const VkCtx *ctx, int idx, const Options *o, uint64_t launch_ns, v
 			       pk, r.flops.n, r.verified, dt);
 		}
 		fflush(stdout);
+	}
+	if (*quit) {
+		/* an incomplete table is not a result: said, and the status tells */
+		if (json)
+			printf("{\"type\":\"suite_stopped\",\"signal\":%d,\"workloads_done\":%d,\"workloads\":%d}\n",
+			       (int)*quit, done, runs);
+		fprintf(stderr, "flopscope: the suite was stopped by a signal after %d of %d workloads; "
+		        "the table is incomplete\n", done, runs);
+		fflush(stdout);
+		return 128 + (int)*quit;
 	}
 	return status;
 }

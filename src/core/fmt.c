@@ -52,3 +52,44 @@ char *fmt_si(double v, char *out, size_t len)
 		snprintf(out, len, "%s%.*f ", sign, decimals, s);
 	return out;
 }
+
+/* Length of the UTF-8 sequence at s (2..4), 0 when it is not valid UTF-8. */
+static size_t utf8_len(const unsigned char *s)
+{
+	size_t n = s[0] >= 0xf0 && s[0] <= 0xf4 ? 4 : s[0] >= 0xe0 ? 3 : s[0] >= 0xc2 && s[0] <= 0xdf ? 2 : 0;
+	if (s[0] >= 0xf8)
+		return 0;
+	for (size_t i = 1; i < n; i++)
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+	if (n == 3 && s[0] == 0xe0 && s[1] < 0xa0) /* overlong */
+		return 0;
+	if (n == 4 && ((s[0] == 0xf0 && s[1] < 0x90) || (s[0] == 0xf4 && s[1] >= 0x90)))
+		return 0;
+	return n;
+}
+
+char *fmt_printable(char *s)
+{
+	unsigned char *p = (unsigned char *)s;
+	while (*p) {
+		if (*p < 0x20 || *p == 0x7f) {
+			*p++ = '?';
+			continue;
+		}
+		if (*p < 0x80) {
+			p++;
+			continue;
+		}
+		size_t n = utf8_len(p);
+		if (n == 2 && p[0] == 0xc2 && p[1] < 0xa0) { /* U+0080..U+009F: C1 controls */
+			p[0] = p[1] = '?';
+			p += 2;
+		} else if (n) {
+			p += n;
+		} else {
+			*p++ = '?';
+		}
+	}
+	return s;
+}

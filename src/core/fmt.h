@@ -13,4 +13,9 @@
  * "-inf" with a trailing space so a unit can follow. Returns out. */
 char *fmt_si(double v, char *out, size_t len);
 
+/* Makes a string from a file safe to print on a terminal, in place: C0 and
+ * C1 control characters (ESC, CSI, BEL ...), DEL and bytes that are not
+ * UTF-8 become '?'; printable UTF-8 stays. Returns s. */
+char *fmt_printable(char *s);
+
 #endif

@@ -1,4 +1,5 @@
 #include "slogread.h"
+#include "fmt.h"
 
 #include "fileio.h"
 
@@ -27,6 +28,8 @@ static void get_str(const cJSON *o, const char *k, char *out, size_t len)
 {
 	const cJSON *x = cJSON_GetObjectItemCaseSensitive(o, k);
 	snprintf(out, len, "%s", cJSON_IsString(x) ? x->valuestring : "");
+	/* a crafted log's strings reach the terminal: no escape sequence does */
+	fmt_printable(out);
 }
 
 static bool parse_meta(const cJSON *o, SessionMeta *m)

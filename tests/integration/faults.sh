@@ -135,3 +135,18 @@ PY
 	n=$("$FS" --replay "$T/so.jsonl" --headless | grep -c ' ms\| GFLOPS')
 	[ "$n" -ge 5 ] || die "replay read $n samples"
 }
+
+# A suite stopped by a signal says its table is incomplete, and its status
+# tells a script so (128 + the signal), in words and in JSON.
+t_stopped_suite_should_say_its_table_is_incomplete() {
+	env -u FLOPSCOPE_VALIDATE "$FS" llvm --suite --no-log --format json >"$T/su.json" 2>"$T/su.err" &
+	pid=$!
+	for _ in $(seq 200); do grep -q '"workload"' "$T/su.json" 2>/dev/null && break; sleep 0.05; done
+	kill -INT "$pid"
+	wait "$pid"
+	rc=$?
+	[ "$rc" = 130 ] || die "exit $rc: $(cat "$T/su.err")"
+	grep -Eq 'stopped by a signal after [0-9]+ of [0-9]+ workloads; the table is incomplete' "$T/su.err" ||
+		die "$(cat "$T/su.err")"
+	tail -1 "$T/su.json" | grep -q '"type":"suite_stopped","signal":2' || die "json: $(tail -1 "$T/su.json")"
+}

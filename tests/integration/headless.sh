@@ -3,24 +3,24 @@
 
 t_headless_should_have_twenty_samples_starting_at_one_group() {
 	csv_run || return 1
-	head -1 "$T/run.csv" | grep -q '^seq,t_ms,x,y,z,groups,flop,gpu_ns,cpu_ns,flops' || die "bad header"
-	n=$(($(wc -l <"$T/run.csv") - 1))
+	head -1 "$TOP/run.csv" | grep -q '^seq,t_ms,x,y,z,groups,flop,gpu_ns,cpu_ns,flops' || die "bad header"
+	n=$(($(wc -l <"$TOP/run.csv") - 1))
 	[ "$n" -ge 20 ] || die "only $n samples"
-	awk -F, 'NR == 2 && $6 != 1 { exit 1 }' "$T/run.csv" || die "first sample is not 1 group"
+	awk -F, 'NR == 2 && $6 != 1 { exit 1 }' "$TOP/run.csv" || die "first sample is not 1 group"
 }
 
 t_headless_should_grow_by_ten_while_under_two_ms() {
 	csv_run || return 1
 	# until the first dispatch of >= 2 ms, each count is 10x the one before
 	awk -F, 'NR > 2 && !done { if ($6 != prev * 10) { print "sample " $1 ": " $6 " after " prev; exit 1 } }
-	         NR > 1 { if ($8 >= 2000000) done = 1; prev = $6 }' "$T/run.csv" >"$T/why" ||
+	         NR > 1 { if ($8 >= 2000000) done = 1; prev = $6 }' "$TOP/run.csv" >"$T/why" ||
 		die "growth rule broken: $(cat "$T/why")"
 }
 
 t_headless_should_settle_at_the_target() {
 	csv_run || return 1
 	# steady samples: median dispatch time within 10..40 ms, 80% of them too
-	awk -F, 'NR > 1 && $12 == 1 { print $8 / 1e6 }' "$T/run.csv" | sort -n |
+	awk -F, 'NR > 1 && $12 == 1 { print $8 / 1e6 }' "$TOP/run.csv" | sort -n |
 		awk '{ t[NR] = $1; if ($1 >= 10 && $1 <= 40) ok++ }
 		     END { n = NR; if (n < 10) { print "only " n " steady samples"; exit 1 }
 		           m = t[int((n + 1) / 2)]
@@ -32,7 +32,7 @@ t_headless_flops_should_be_positive_and_below_the_cpu_peak() {
 	csv_run || return 1
 	peak=$(tests/cpu_peak.sh) || die "no CPU peak"
 	awk -F, -v peak="$peak" 'NR > 1 && !($10 > 0 && $10 < peak) { print "sample " $1 ": " $10 " FLOPS, peak " peak; exit 1 }' \
-		"$T/run.csv" >"$T/why" || die "$(cat "$T/why")"
+		"$TOP/run.csv" >"$T/why" || die "$(cat "$T/why")"
 }
 
 t_serial_gpu_time_should_not_exceed_cpu_time() {
@@ -68,10 +68,10 @@ PY
 
 t_headless_should_check_results_on_the_cpu() {
 	csv_run || return 1
-	awk -F, 'NR == 2 && $13 != 1 { exit 1 }' "$T/run.csv" || die "first sample not checked"
-	n=$(awk -F, 'NR > 1 && $13 == 1' "$T/run.csv" | wc -l)
+	awk -F, 'NR == 2 && $13 != 1 { exit 1 }' "$TOP/run.csv" || die "first sample not checked"
+	n=$(awk -F, 'NR > 1 && $13 == 1' "$TOP/run.csv" | wc -l)
 	[ "$n" -ge 3 ] || die "only $n checked samples"
-	grep -q 'result checks passed' "$T/run.err" || die "no summary on stderr: $(cat "$T/run.err")"
+	grep -q 'result checks passed' "$TOP/run.err" || die "no summary on stderr: $(cat "$TOP/run.err")"
 }
 
 t_table_should_print_the_tutorials_header_and_summary() {

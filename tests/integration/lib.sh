@@ -1,22 +1,25 @@
 # tests/integration/lib.sh: what every integration test shares (sourced).
 FS=${FS:-build/flopscope}
-T=$(mktemp -d)
+# TOP: the run's folder; each test gets T, a folder of its own inside it (the
+# runner sets it), so that no test meets another's files
+TOP=$(mktemp -d)
+T=$TOP
 # A failed tmux test must not leave flopscope running: the server goes, with its panes.
-trap 'for s in "$T"/tmux.*.sock; do tmux -S "$s" kill-server 2>/dev/null; done; rm -rf "$T"' EXIT
+trap 'for s in "$TOP"/tmux.*.sock "$TOP"/*/tmux.*.sock; do [ -e "$s" ] && tmux -S "$s" kill-server 2>/dev/null; done; rm -rf "$TOP"' EXIT
 
 # Each test runs in a subshell of its own: die ends it, also from inside a loop.
 die() { echo "  $*" >&2; exit 1; }
 # every run writes a session log by default: keep them in the test's folder
-export XDG_STATE_HOME="$T/state"
+export XDG_STATE_HOME="$TOP/state"
 # every run under VK_LAYER_KHRONOS_validation (synchronization validation
 # too): any message it reports makes flopscope exit 1, failing the test
 export FLOPSCOPE_VALIDATE=1
 
-# A 2 s headless run in CSV, shared by several tests (run once).
+# A 2 s headless run in CSV, shared by several tests (run once, in TOP).
 csv_run() {
-	[ -s "$T/run.csv" ] && return 0
-	"$FS" llvm --format csv --duration 2 >"$T/run.csv" 2>"$T/run.err" ||
-		die "headless run failed: $(cat "$T/run.err")"
+	[ -s "$TOP/run.csv" ] && return 0
+	"$FS" llvm --format csv --duration 2 >"$TOP/run.csv" 2>"$TOP/run.err" ||
+		die "headless run failed: $(cat "$TOP/run.err")"
 }
 
 # --- the dashboard, driven through tmux -------------------------------------

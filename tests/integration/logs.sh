@@ -208,3 +208,22 @@ t_export_should_never_replace_the_input_a_device_or_a_link() {
 	"$FS" --export "$T/x.jsonl" --svg "$T/link.svg" --force >/dev/null 2>&1 && die "--force replaced a link"
 	[ -L "$T/link.svg" ] || die "the link was replaced"
 }
+
+# A crafted log's strings never reach the terminal as escape sequences.
+t_crafted_log_strings_should_be_printed_harmless() {
+	"$FS" llvm --duration 0.3 --log "$T/craft.jsonl" --format csv >/dev/null 2>&1 || die "run: exit $?"
+	python3 - "$T/craft.jsonl" "$T/evil.jsonl" <<'PY' || exit 1
+import json, sys
+lines = open(sys.argv[1]).read().splitlines()
+s = json.loads(lines[0])
+s["device"] = "GPU \x1b]0;owned\x07\x1b[2J\u009b31m"
+s["host"] = "h\x1b[5m"
+lines[0] = json.dumps(s)
+open(sys.argv[2], "w").write("\n".join(lines) + "\n")
+PY
+	"$FS" --replay "$T/evil.jsonl" --headless >"$T/out" 2>&1 || die "replay: exit $?"
+	"$FS" --compare "$T/evil.jsonl" "$T/craft.jsonl" >>"$T/out" 2>&1 || die "compare: exit $?"
+	"$FS" --analyze "$T/evil.jsonl" >>"$T/out" 2>&1 || die "analyze: exit $?"
+	grep -q 'GPU ?]0;owned??\[2J??31m' "$T/out" || die "the name is not shown: $(head -5 "$T/out")"
+	! LC_ALL=C grep -q $'\x1b\|\x07\|\xc2\x9b' "$T/out" || die "an escape reached the output"
+}

@@ -56,10 +56,23 @@ static void fmt_si_should_truncate_safely(void)
 	CHECK_STR(small, "3.0");
 }
 
+static void fmt_printable_should_drop_escapes_and_keep_utf8(void)
+{
+	char a[] = "NVIDIA \x1b[2J\x1b]0;owned\x07 H100\x7f";
+	CHECK_STR(fmt_printable(a), "NVIDIA ?[2J?]0;owned? H100?");
+	char b[] = "caf\xc3\xa9 \xe2\x84\xa2 \xf0\x9f\x98\x80"; /* cafe, TM, an emoji: kept */
+	CHECK_STR(fmt_printable(b), "caf\xc3\xa9 \xe2\x84\xa2 \xf0\x9f\x98\x80");
+	char c[] = "x\xc2\x9b" "2Jy\x9b\xff\xc3"; /* C1 CSI in UTF-8, a raw CSI, junk, a cut sequence */
+	CHECK_STR(fmt_printable(c), "x??2Jy???");
+	char d[] = "\xe0\x80\xaf\xf4\x90\x80\x80"; /* overlong, beyond U+10FFFF */
+	CHECK_STR(fmt_printable(d), "???????");
+}
+
 int main(void)
 {
 	RUN(fmt_si_should_print_the_tutorials_figures);
 	RUN(fmt_si_should_carry_rounding_into_the_next_prefix);
+	RUN(fmt_printable_should_drop_escapes_and_keep_utf8);
 	RUN(fmt_si_should_handle_zero_nan_and_negatives);
 	RUN(fmt_si_should_keep_the_extreme_prefix_outside_the_range);
 	RUN(fmt_si_should_truncate_safely);
