@@ -79,19 +79,7 @@ static void prepare_check(const Work *w, Compute *c, GroupCount g)
 
 static bool check(const Work *w, Compute *c, uint64_t groups, char *msg, size_t len)
 {
-	char why[512];
-	const uint32_t *hdr = compute_results(c);
-	uint64_t want = groups * w->trials;
-	if (hdr[0] != (uint32_t)want) {
-		snprintf(msg, len, "verification failed: %u of %llu workgroups ran", hdr[0], (unsigned long long)want);
-		return false;
-	}
-	if (!c->check_n || mem_check_regions(compute_checked_regions(c), c->check_off, c->check_n, c->mem_bytes, 0,
-	                                     why, sizeof why) < 0) {
-		snprintf(msg, len, "verification failed: %s", c->check_n ? why : "nothing was read back");
-		return false;
-	}
-	return true;
+	return work_check_counter(w, c, groups, msg, len) && work_check_regions(c, 0, msg, len);
 }
 
 static uint64_t work(const Work *w, uint64_t groups, uint64_t copy_size)

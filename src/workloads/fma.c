@@ -55,14 +55,9 @@ static void prepare_check(const Work *w, Compute *c, GroupCount g)
 
 static bool check(const Work *w, Compute *c, uint64_t groups, char *msg, size_t len)
 {
-	const uint32_t *hdr = compute_results(c);
-	const void *values = (const char *)hdr + 16;
-	uint64_t want = groups * w->trials; /* every trial counts its groups */
-	if (hdr[0] != (uint32_t)want) {
-		snprintf(msg, len, "verification failed: %u of %llu workgroups ran", hdr[0],
-		         (unsigned long long)want);
+	if (!work_check_counter(w, c, groups, msg, len))
 		return false;
-	}
+	const void *values = (const char *)compute_results(c) + 16;
 	char why[512];
 	if (fma_check(&w->check, values, groups * w->params.local_size, why, sizeof why) < 0) {
 		snprintf(msg, len, "verification failed: %s", why);

@@ -82,12 +82,7 @@ static bool check(const Work *w, Compute *c, uint64_t groups, char *msg, size_t 
 		snprintf(msg, len, "verification failed: %s", why);
 		return false;
 	}
-	if (!c->check_n || mem_check_regions(compute_checked_regions(c), c->check_off, c->check_n, c->mem_bytes,
-	                                     c->check_src, why, sizeof why) < 0) {
-		snprintf(msg, len, "verification failed: %s", c->check_n ? why : "nothing was read back");
-		return false;
-	}
-	return true;
+	return work_check_regions(c, c->check_src, msg, len);
 }
 
 /* bytes copied (d2d: read + written) */

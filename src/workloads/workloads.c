@@ -63,3 +63,24 @@ uint64_t work_mem_top(const WorkInput *in, char *err)
 	}
 	return hi;
 }
+
+bool work_check_regions(Compute *c, uint64_t src_off, char *msg, size_t len)
+{
+	char why[512];
+	if (!c->check_n || mem_check_regions(compute_checked_regions(c), c->check_off, c->check_n, c->mem_bytes,
+	                                     src_off, why, sizeof why) < 0) {
+		snprintf(msg, len, "verification failed: %s", c->check_n ? why : "nothing was read back");
+		return false;
+	}
+	return true;
+}
+
+bool work_check_counter(const Work *w, Compute *c, uint64_t groups, char *msg, size_t len)
+{
+	const uint32_t *hdr = compute_results(c);
+	uint64_t want = groups * w->trials; /* every trial counts its groups */
+	if (hdr[0] == (uint32_t)want)
+		return true;
+	snprintf(msg, len, "verification failed: %u of %llu workgroups ran", hdr[0], (unsigned long long)want);
+	return false;
+}

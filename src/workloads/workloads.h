@@ -82,6 +82,13 @@ uint32_t work_sample_flags(const Work *w);
  * top of --size checked against it. 0 with a message in err when not. */
 uint64_t work_mem_top(const WorkInput *in, char *err);
 
+/* For the shader kinds: the group counter (the result buffer's first word)
+ * shows every group of every trial ran. */
+bool work_check_counter(const Work *w, Compute *c, uint64_t groups, char *msg, size_t len);
+/* For the memory kinds: the regions read back hold the source's pattern
+ * (src_off: where in the source the checked copy read). */
+bool work_check_regions(Compute *c, uint64_t src_off, char *msg, size_t len);
+
 extern const WorkloadOps workload_fma_ops, workload_copy_ops, workload_transfer_ops;
 
 #endif
