@@ -94,6 +94,16 @@ static void cli_should_refuse_bad_input_with_a_reason(void)
 	CHECK(parse(&o, err, 3, "--target-ms", "0.001") == 0 && o.target_ms == 0.001);
 	CHECK(parse(&o, err, 5, "--workload", "copy", "--size", "64m") == 0 && o.size_lo == 64ull << 20);
 	CHECK(parse(&o, err, 3, "--size", "1k-2MiB") == 0 && o.size_lo == 1024 && o.size_hi == 2ull << 20);
+	/* --format where the mode cannot honour it: refused, not ignored */
+	CHECK(parse(&o, err, 4, "--suite", "--format", "csv") == -1);
+	CHECK_STR(err, "--format csv does not apply to --suite (it writes table, json)");
+	CHECK(parse(&o, err, 5, "--compare", "a", "b", "--format=json") == -1);
+	CHECK_STR(err, "--format does not apply to --compare");
+	CHECK(parse(&o, err, 3, "--list", "--format=table") == -1);
+	CHECK(parse(&o, err, 4, "--analyze", "f", "--format=csv") == -1);
+	CHECK(parse(&o, err, 4, "--suite", "--format", "json") == 0 && o.headless);
+	CHECK(parse(&o, err, 4, "--replay", "f", "--format=csv") == 0);
+	CHECK(parse(&o, err, 2, "--format=csv") == 0 && o.mode == MODE_MEASURE);
 }
 
 /* Every mode with its arguments, as a user types it. */
