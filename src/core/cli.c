@@ -159,6 +159,53 @@ static int set_mode(Options *o, Mode m, char *err, size_t errlen)
 	return 0;
 }
 
+/* What the options say together: --export's output, --log against
+ * --no-log, --verbose's mode, the formats a mode can write. */
+static int validate(Options *o, bool format_given, char *err, size_t errlen)
+{
+	if (o->export_file && o->csv == !!o->svg) {
+		snprintf(err, errlen, "--export FILE needs one of --csv or --svg OUT.svg");
+		return -1;
+	}
+	if (!o->export_file && (o->csv || o->svg)) {
+		snprintf(err, errlen, "--csv and --svg go with --export FILE");
+		return -1;
+	}
+	if (o->log && o->no_log) {
+		snprintf(err, errlen, "--log and --no-log contradict each other");
+		return -1;
+	}
+	if (o->verbose && o->mode != MODE_LIST) {
+		snprintf(err, errlen, "--verbose only applies to --list");
+		return -1;
+	}
+	if (format_given) {
+		/* the formats each mode can write; any other is refused, never ignored */
+		enum { T = 1u << FORMAT_TABLE, C = 1u << FORMAT_CSV, J = 1u << FORMAT_JSON };
+		static const unsigned formats_of[MODE_COUNT] = {
+			[MODE_MEASURE] = T | C | J, [MODE_REPLAY] = T | C | J, [MODE_SUITE] = T | J,
+			[MODE_LATENCY] = T | J, [MODE_ANALYZE] = T | J,
+		};
+		static const char *const names[FORMAT_COUNT] = { "table", "csv", "json" };
+		unsigned can = formats_of[o->mode];
+		if (!(can & (1u << o->format))) {
+			char list[40] = "";
+			for (int f = 0; f < FORMAT_COUNT; f++)
+				if (can & (1u << f))
+					snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", *list ? ", " : "",
+					         names[f]);
+			if (can)
+				snprintf(err, errlen, "--format %s does not apply to %s (it writes %s)", names[o->format],
+				         o->mode == MODE_MEASURE ? "a measuring run" : mode_options[o->mode], list);
+			else
+				snprintf(err, errlen, "--format does not apply to %s", mode_options[o->mode]);
+			return -1;
+		}
+		o->headless = true;
+	}
+	return 0;
+}
+
 int cli_parse(int argc, char **argv, Options *o, char *err, size_t errlen)
 {
 	memset(o, 0, sizeof *o);
@@ -374,45 +421,5 @@ int cli_parse(int argc, char **argv, Options *o, char *err, size_t errlen)
 			return -1;
 		}
 	}
-	if (o->export_file && o->csv == !!o->svg) {
-		snprintf(err, errlen, "--export FILE needs one of --csv or --svg OUT.svg");
-		return -1;
-	}
-	if (!o->export_file && (o->csv || o->svg)) {
-		snprintf(err, errlen, "--csv and --svg go with --export FILE");
-		return -1;
-	}
-	if (o->log && o->no_log) {
-		snprintf(err, errlen, "--log and --no-log contradict each other");
-		return -1;
-	}
-	if (o->verbose && o->mode != MODE_LIST) {
-		snprintf(err, errlen, "--verbose only applies to --list");
-		return -1;
-	}
-	if (format_given) {
-		/* the formats each mode can write; any other is refused, never ignored */
-		enum { T = 1u << FORMAT_TABLE, C = 1u << FORMAT_CSV, J = 1u << FORMAT_JSON };
-		static const unsigned formats_of[MODE_COUNT] = {
-			[MODE_MEASURE] = T | C | J, [MODE_REPLAY] = T | C | J, [MODE_SUITE] = T | J,
-			[MODE_LATENCY] = T | J, [MODE_ANALYZE] = T | J,
-		};
-		static const char *const names[FORMAT_COUNT] = { "table", "csv", "json" };
-		unsigned can = formats_of[o->mode];
-		if (!(can & (1u << o->format))) {
-			char list[40] = "";
-			for (int f = 0; f < FORMAT_COUNT; f++)
-				if (can & (1u << f))
-					snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", *list ? ", " : "",
-					         names[f]);
-			if (can)
-				snprintf(err, errlen, "--format %s does not apply to %s (it writes %s)", names[o->format],
-				         o->mode == MODE_MEASURE ? "a measuring run" : mode_options[o->mode], list);
-			else
-				snprintf(err, errlen, "--format does not apply to %s", mode_options[o->mode]);
-			return -1;
-		}
-		o->headless = true;
-	}
-	return 0;
+	return validate(o, format_given, err, errlen);
 }
