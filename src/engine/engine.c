@@ -316,7 +316,9 @@ static Status open_log(Engine *e, char *err)
 	if (!slog_open(&e->log, e->cfg.log_path, e->cfg.log_mode, err, ERR_LEN))
 		return STATUS_USAGE;
 	if (!slog_write_session(&e->log, &e->meta)) {
-		snprintf(err, ERR_LEN, "%.1000s", e->log.error);
+		/* nothing measured yet: not "goes on unrecorded", a log that cannot be used */
+		snprintf(err, ERR_LEN, "cannot write the session log %.900s: %s (--log PATH chooses another "
+		         "file, --no-log records nothing)", e->log.path, strerror(e->log.err_no));
 		return STATUS_USAGE;
 	}
 	return STATUS_OK;

@@ -186,6 +186,7 @@ static bool write_line(SessionLog *l, const char *text)
 	bool ok = fputs(text, l->f) >= 0 && fputc('\n', l->f) != EOF && fflush(l->f) == 0;
 	if (!ok) {
 		l->failed = true;
+		l->err_no = errno ? errno : EIO;
 		snprintf(l->error, sizeof l->error, "cannot write the session log %s: %s; "
 		         "measuring goes on unrecorded", l->path, strerror(errno ? errno : EIO));
 	}

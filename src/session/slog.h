@@ -48,6 +48,7 @@ typedef struct SessionLog {
 	FILE *f;
 	char path[4096];
 	bool failed;                 /* a write failed; nothing more is written */
+	int err_no;                  /* why */
 	char error[4352];
 } SessionLog;
 

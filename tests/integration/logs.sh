@@ -55,7 +55,10 @@ t_unwritable_or_full_log_should_exit_2() {
 	"$FS" llvm --duration 1 --log /dev/full >"$T/out" 2>"$T/err"
 	rc=$?
 	[ "$rc" = 2 ] || die "/dev/full: exit $rc"
-	grep -q 'cannot write the session log /dev/full: No space left on device' "$T/err" || die "$(cat "$T/err")"
+	grep -q 'cannot write the session log /dev/full: No space left on device (--log PATH' "$T/err" || die "$(cat "$T/err")"
+	# nothing was measured: it must not say that measuring goes on
+	! grep -q 'measuring goes on' "$T/err" || die "/dev/full: $(cat "$T/err")"
+	[ ! -s "$T/out" ] || die "/dev/full: measured: $(head -3 "$T/out")"
 }
 
 t_log_filling_up_mid_run_should_say_so_and_keep_measuring() {
