@@ -19,7 +19,7 @@ int ui_run(const struct VkCtx *ctx, const DeviceList *devs, const Options *o, in
 	Screen s;
 	if (!screen_open(&s, o->theme, quit))
 		return -1;
-	char err[ERR_LEN];
+	char err[ERR_LEN], last_err[ERR_LEN] = "";
 	int status = 0, idx = preselected, last = preselected;
 	WorkloadType wl = o->workload ? (WorkloadType)workload_find(o->workload) : WORKLOAD_FP32;
 	unsigned runs = 0;
@@ -42,6 +42,7 @@ int ui_run(const struct VkCtx *ctx, const DeviceList *devs, const Options *o, in
 		}
 		if (!e) {
 			screen_message(&s, ROLE_STATUS_ERROR, "%s", e_err.msg);
+			snprintf(last_err, sizeof last_err, "%s", e_err.msg);
 			status = 1;
 			idx = -1;
 			continue;
@@ -49,6 +50,7 @@ int ui_run(const struct VkCtx *ctx, const DeviceList *devs, const Options *o, in
 		if (!engine_start(e, &e_err)) {
 			engine_destroy(e);
 			screen_message(&s, ROLE_STATUS_ERROR, "%s", e_err.msg);
+			snprintf(last_err, sizeof last_err, "%s", e_err.msg);
 			status = 1;
 			idx = -1;
 			continue;
@@ -88,6 +90,9 @@ int ui_run(const struct VkCtx *ctx, const DeviceList *devs, const Options *o, in
 		idx = -1;
 	}
 	screen_close(&s);
+	/* an error shown on the screen stays on record after it is gone */
+	if (status && last_err[0])
+		fprintf(stderr, "flopscope: %s\n", last_err);
 	return status;
 }
 

@@ -156,3 +156,16 @@ t_replay_dashboard_should_play_and_speed_up() {
 	[ "$(cat "$T/exit")" = 0 ] || die "exit status $(cat "$T/exit")"
 	screen | grep -q '^Summary: ' || die "no summary after quitting: $(screen)"
 }
+
+# A device fault at the very first submission (the warm-up): shown on the
+# screen, recorded in the log, and said again on the terminal at exit.
+t_dashboard_fault_at_the_first_submission_should_be_said_and_logged() {
+	start_ui FLOPSCOPE_FAULT=device_lost@1 "$FS" llvm --log "$T/first.jsonl" "2>$T/ui.err" || return 1
+	wait_for 'VK_ERROR_DEVICE_LOST' || return 1
+	TM send-keys -t fs q
+	wait_exit || return 1
+	[ "$(cat "$T/exit")" = 1 ] || die "exit status $(cat "$T/exit")"
+	grep -q '^flopscope: .*VK_ERROR_DEVICE_LOST' "$T/ui.err" || die "not said at exit: $(cat "$T/ui.err")"
+	grep -q '"type":"error".*VK_ERROR_DEVICE_LOST' "$T/first.jsonl" || die "no error record: $(cat "$T/first.jsonl")"
+	tail -1 "$T/first.jsonl" | grep -q '"type":"summary"' || die "log not closed"
+}
