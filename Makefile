@@ -161,7 +161,7 @@ FUZZ_LIBS   = $(shell pkg-config --libs libcjson) -lm
 build-fuzz/fuzz_theme: tests/fuzz/fuzz_theme.c ui/theme.c src/session/fileio.c
 	@mkdir -p build-fuzz
 	clang $(FUZZ_CFLAGS) -o $@ $^ $(FUZZ_LIBS)
-build-fuzz/fuzz_log: tests/fuzz/fuzz_log.c src/session/slogread.c src/session/fileio.c
+build-fuzz/fuzz_log: tests/fuzz/fuzz_log.c src/session/slogread.c src/session/fileio.c src/core/fmt.c
 	@mkdir -p build-fuzz
 	clang $(FUZZ_CFLAGS) -o $@ $^ $(FUZZ_LIBS)
 build-fuzz/fuzz_csv: tests/fuzz/fuzz_csv.c src/session/csvread.c src/session/fileio.c
