@@ -34,11 +34,19 @@ typedef struct Printer {
 	int err_no;     /* errno of the failed write */
 } Printer;
 
-/* One sample on stdout; false (the engine is then stopped) once stdout
- * cannot be written. */
+/* One sample on stdout, or (s NULL) the end of a batch: stdout flushed
+ * once for it; false (the engine is then stopped) once stdout cannot be
+ * written. */
 static bool print_sample(void *ctx, const Sample *s)
 {
 	Printer *p = ctx;
+	if (!s) {
+		if (fflush(stdout) != 0) {
+			p->err_no = errno;
+			p->out_ok = false;
+		}
+		return p->out_ok;
+	}
 	char line[1024];
 	switch (p->format) {
 	case FORMAT_TABLE:
@@ -52,7 +60,7 @@ static bool print_sample(void *ctx, const Sample *s)
 			snprintf(line, sizeof line, "{\"type\":\"error\",\"what\":\"out of memory\"}");
 		break;
 	}
-	if (printf("%s\n", line) < 0 || fflush(stdout) != 0) {
+	if (printf("%s\n", line) < 0) {
 		p->err_no = errno;
 		p->out_ok = false;
 	}

@@ -125,7 +125,6 @@ static int list_workloads(const DeviceInfo *d)
  * (idx < 0: the picker chooses). */
 static int measure(const VkCtx *ctx, Options *o, int idx, WorkloadType wl, uint64_t launch)
 {
-	install_signals();
 	if (!o->headless) {
 		/* A device named on the command line skips the picker. */
 		o->workload = workload_info[wl].name;
@@ -177,7 +176,6 @@ static int with_device(const VkCtx *ctx, Options *o, WorkloadType wl, uint64_t l
 	case MODE_LATENCY:
 		return latency_run(ctx, idx, o);
 	case MODE_SUITE:
-		install_signals();
 		return suite_run(ctx, idx, o, launch, &quit_flag);
 	case MODE_MEASURE:
 		return measure(ctx, o, idx, wl, launch);
@@ -193,7 +191,8 @@ static int run(Options *opt, uint64_t launch)
 {
 	Options o = *opt;
 	char err[ERR_LEN];
-	/* modes that stop on a signal with their summary watch for it from now */
+	/* modes that stop on a signal with their summary watch for it from now
+	 * (a replay in the dashboard from when it opens) */
 	if (o.mode == MODE_MEASURE || o.mode == MODE_SUITE)
 		install_signals();
 	switch (o.mode) {

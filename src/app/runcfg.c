@@ -2,7 +2,7 @@
 
 #include <stdio.h>
 
-#include "paths.h"
+#include "shader.h"
 #include "slog.h"
 
 void run_config(const Options *o, RunUse use, const struct VkCtx *ctx, const DeviceInfo *dev,
@@ -14,8 +14,7 @@ void run_config(const Options *o, RunUse use, const struct VkCtx *ctx, const Dev
 	else if (use == RUN_SUITE)
 		/* the growth phase is short; the window is what counts */
 		duration = (o->duration_given ? o->duration_s : RUN_SUITE_WINDOW_S) + 0.25;
-	paths_resource_dir(o->shader_dir, "FLOPSCOPE_SHADER_DIR", "shaders", paths->shader_dir,
-	                   sizeof paths->shader_dir);
+	shader_dir_resolve(o->shader_dir, paths->shader_dir, sizeof paths->shader_dir);
 	*cfg = (EngineConfig){
 		.ctx = ctx,
 		.dev = dev,

@@ -56,9 +56,6 @@ struct Engine {
 	VkResult error_vk;
 	Telemetry tel;
 	Peak peak;
-	/* where the start went, ms */
-	double start_shader_ms, start_device_ms, start_warmup_ms;
-	bool spirv_cached;
 	_Atomic uint64_t first_sample_ns; /* after launch; 0 until the first */
 	SessionMeta meta;
 	SessionLog log;          /* written by the engine thread alone */
@@ -132,7 +129,7 @@ static void fill_meta(Engine *e)
 	m->local_size = e->work.params.local_size;
 	snprintf(m->shader_hash, sizeof m->shader_hash, "%016llx", (unsigned long long)e->shader_hash);
 	m->target_ms = e->cfg.target_ms;
-	m->trials = e->cfg.trials;
+	m->trials = e->work.trials;
 	snprintf(m->timing, sizeof m->timing, "%s", e->comp.timestamps ? "gpu" : "cpu");
 	snprintf(m->peak, sizeof m->peak, "%s", e->peak.how);
 	m->peak_max_flops = peak_flops(&e->peak, e->peak.max_mhz);
@@ -169,8 +166,6 @@ static Status plan_run(Engine *e, const EngineConfig *cfg, char *err)
 		e->cfg.check_every = 25;
 	if (!e->cfg.ring_capacity)
 		e->cfg.ring_capacity = 4096;
-	if (!e->cfg.trials)
-		e->cfg.trials = 1;
 	e->cmd.target_ns = (uint64_t)(cfg->target_ms * 1e6);
 	const DeviceInfo *d = cfg->dev;
 	e->ops = workload_ops(workload_info[cfg->workload].kind);
@@ -178,7 +173,7 @@ static Status plan_run(Engine *e, const EngineConfig *cfg, char *err)
 		.ctx = cfg->ctx,
 		.dev = d,
 		.type = cfg->workload,
-		.trials = e->cfg.trials,
+		.trials = cfg->trials, /* 0: 1, in the plan */
 		.size_lo = cfg->size_lo,
 		.size_hi = cfg->size_hi,
 		.transfer_queue = cfg->transfer_queue,
@@ -213,11 +208,11 @@ static Status start_device(Engine *e, char *err)
 	if (shader) {
 		snprintf(e->shader_path, sizeof e->shader_path, "%s/%s", cfg->shader_dir, shader);
 		int rc = shader_compile_cached(e->shader_path, e->work.defs, e->work.ndefs, cache ? cache_dir : NULL, &spv,
-		                               &e->spirv_cached, err);
+		                               &e->info.spirv_cached, err);
 		if (rc < 0)
 			return STATUS_USAGE;
 	}
-	e->start_shader_ms = (double)(clock_mono_ns() - t0) * 1e-6;
+	e->info.start_shader_ms = (double)(clock_mono_ns() - t0) * 1e-6;
 	if (cache) {
 		char uuid[40];
 		devinfo_uuid_str(d->uuid, uuid, sizeof uuid);
@@ -247,7 +242,7 @@ static Status start_device(Engine *e, char *err)
 		.float64 = cfg->workload == WORKLOAD_FP64,
 		.float16 = workload_arith(cfg->workload) == WORKLOAD_FP16,
 		.int_dot = cfg->workload == WORKLOAD_INT8DOT,
-		.trials = e->work.submit_trials,
+		.trials = e->work.trials,
 		.fence_timeout_ns = (uint64_t)(timeout_s * 1e9),
 		.pipeline_cache = cache ? pcache : NULL,
 		.rec = e->ops->recorder,
@@ -258,7 +253,7 @@ static Status start_device(Engine *e, char *err)
 	};
 	t0 = clock_mono_ns();
 	bool ok = compute_create(&e->comp, cfg->ctx, &e->qdev, &s, err);
-	e->start_device_ms = (double)(clock_mono_ns() - t0) * 1e-6;
+	e->info.start_device_ms = (double)(clock_mono_ns() - t0) * 1e-6;
 	if (shader)
 		shader_free(&spv);
 	if (!ok)
@@ -348,7 +343,7 @@ static Status build(Engine *e, const EngineConfig *cfg, char *err)
 		log_finish(e, err); /* the log says why the run never started */
 		return STATUS_FAILED;
 	}
-	e->start_warmup_ms = (double)(clock_mono_ns() - t0) * 1e-6;
+	e->info.start_warmup_ms = (double)(clock_mono_ns() - t0) * 1e-6;
 	return STATUS_OK;
 }
 
@@ -387,23 +382,19 @@ Engine *engine_create(const EngineConfig *cfg, Error *err)
 		free(e);
 		return NULL;
 	}
-	e->info = (RunInfo){
-		.dev = cfg->dev,
-		.workload = cfg->workload,
-		.work_per_invocation = e->work.per_invocation,
-		.local_size = e->work.params.local_size,
-		.timestamps = e->comp.timestamps,
-		.log_path = cfg->log_path ? e->log.path : NULL,
-		.peak_how = e->peak.how,
-		.telemetry_active = e->tel.active,
-		.telemetry_note = e->tel.note,
-		.start_shader_ms = e->start_shader_ms,
-		.start_device_ms = e->start_device_ms,
-		.start_pipeline_ms = e->comp.pipeline_ms,
-		.start_warmup_ms = e->start_warmup_ms,
-		.spirv_cached = e->spirv_cached,
-		.pipeline_cache_loaded = e->comp.cache_loaded,
-	};
+	/* the plain facts; the start-up times were written there while building */
+	RunInfo *in = &e->info;
+	in->dev = cfg->dev;
+	in->workload = cfg->workload;
+	in->work_per_invocation = e->work.per_invocation;
+	in->local_size = e->work.params.local_size;
+	in->timestamps = e->comp.timestamps;
+	in->log_path = cfg->log_path ? e->log.path : NULL;
+	in->peak_how = e->peak.how;
+	in->telemetry_active = e->tel.active;
+	in->telemetry_note = e->tel.note;
+	in->start_pipeline_ms = e->comp.pipeline_ms;
+	in->pipeline_cache_loaded = e->comp.cache_loaded;
 	return e;
 }
 
@@ -448,9 +439,9 @@ static bool emit(Engine *e, const Pending *p, const DispatchTiming *t, bool pipe
 		.work = work,
 		.size = p->size,
 		/* per dispatch: a submission's times divided by its trials */
-		.gpu_ns = t->gpu_valid ? t->gpu_ns / e->cfg.trials : 0,
-		.cpu_ns = t->cpu_ns / e->cfg.trials,
-		.trials = e->cfg.trials,
+		.gpu_ns = t->gpu_valid ? t->gpu_ns / e->work.trials : 0,
+		.cpu_ns = t->cpu_ns / e->work.trials,
+		.trials = e->work.trials,
 		.gpu_end_ns = t->gpu_valid ? t->gpu_end_ns : 0,
 		.flags = (t->gpu_valid ? SAMPLE_GPU_TIMED : 0) | (p->steady ? SAMPLE_STEADY : 0) |
 		         (p->check ? SAMPLE_VERIFIED : 0) | (pipelined ? SAMPLE_PIPELINED : 0) | work_sample_flags(&e->work),
@@ -848,6 +839,10 @@ void engine_drain(Engine *e, bool (*on_sample)(void *ctx, const Sample *s), void
 				taking = false;
 				engine_request_stop(e);
 			}
+		}
+		if (any && taking && !on_sample(ctx, NULL)) { /* the batch's end */
+			taking = false;
+			engine_request_stop(e);
 		}
 		if (finished && !any)
 			break;

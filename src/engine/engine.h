@@ -106,7 +106,8 @@ void engine_join(Engine *e);
 void engine_destroy(Engine *e);
 
 /* Takes every sample ready, passing each to on_sample (NULL: none) until it
- * returns false; waits a little when none is ready; returns once the engine
+ * returns false, then on_sample(ctx, NULL) once for the batch (to flush
+ * output once, not per sample); waits a little when none is ready; returns once the engine
  * is done or failed and every sample has been taken, or when *quit is set
  * (after asking the engine to stop). */
 void engine_drain(Engine *e, bool (*on_sample)(void *ctx, const Sample *s), void *ctx,

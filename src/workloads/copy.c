@@ -16,7 +16,7 @@ static Status plan(Work *w, const WorkInput *in, char *err)
 	if (!top)
 		return STATUS_USAGE;
 	uint64_t bytes = in->size_lo ? in->size_lo : top;
-	uint32_t lim = d->max_group_size[0] < d->max_invocations ? d->max_group_size[0] : d->max_invocations;
+	uint32_t lim = work_max_local(d);
 	w->params.type = in->type;
 	w->params.local_size = lim < COPY_LOCAL ? lim : COPY_LOCAL;
 	w->shader = w->info->shader;

@@ -6,15 +6,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-static uint32_t max_local(const DeviceInfo *d)
-{
-	return d->max_group_size[0] < d->max_invocations ? d->max_group_size[0] : d->max_invocations;
-}
-
 static Status plan(Work *w, const WorkInput *in, char *err)
 {
 	const DeviceInfo *d = in->dev;
-	uint32_t lim = max_local(d);
+	uint32_t lim = work_max_local(d);
 	fma_params_for(&w->params, in->type, d->type == DEV_CPU, lim);
 	/* FLOPSCOPE_FMA_SHAPE: the chains' shape, for bench/fp32.sh */
 	const char *shape = getenv("FLOPSCOPE_FMA_SHAPE");

@@ -23,7 +23,6 @@ Status work_plan(Work *w, const WorkInput *in, char *err)
 	w->type = in->type;
 	w->info = &workload_info[in->type];
 	w->trials = in->trials ? in->trials : 1;
-	w->submit_trials = w->trials;
 	memcpy(w->max_groups, in->dev->max_group_count, sizeof w->max_groups);
 	char why[256];
 	if (!workload_supported(in->type, devinfo_features(in->dev), why, sizeof why)) {
@@ -36,6 +35,11 @@ Status work_plan(Work *w, const WorkInput *in, char *err)
 		return STATUS_USAGE;
 	}
 	return workload_ops(w->info->kind)->plan(w, in, err);
+}
+
+uint32_t work_max_local(const DeviceInfo *d)
+{
+	return d->max_group_size[0] < d->max_invocations ? d->max_group_size[0] : d->max_invocations;
 }
 
 uint32_t work_sample_flags(const Work *w)

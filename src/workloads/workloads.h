@@ -19,8 +19,7 @@
 typedef struct Work {
 	WorkloadType type;
 	const WorkloadInfo *info;
-	uint32_t trials;             /* dispatches per submission (>= 1) */
-	uint32_t submit_trials;      /* what the device repeats: trials, or 1 (transfers) */
+	uint32_t trials;             /* dispatches per submission (>= 1; 1 for transfers) */
 	FmaParams params;            /* arithmetic: the chains; every kind: local_size */
 	FmaCheck check;              /* arithmetic: the checked slots */
 	uint64_t per_invocation;     /* work of one invocation (arithmetic, copy shader) */
@@ -75,6 +74,8 @@ const WorkloadOps *workload_ops(WorkloadKind k);
 /* Plans a workload: the common part (support on the device, trials), then
  * the kind's plan. */
 Status work_plan(Work *w, const WorkInput *in, char *err);
+/* The most invocations a workgroup of the device may have (x). */
+uint32_t work_max_local(const DeviceInfo *d);
 /* The sample flags of the workload's unit (SAMPLE_INTEGER, SAMPLE_BYTES). */
 uint32_t work_sample_flags(const Work *w);
 
