@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 
 #include <cjson/cJSON.h>
 
@@ -33,33 +34,86 @@ static bool read_csv(const char *path, double **t, double **x, size_t *n)
 	return ok;
 }
 
+/* A log's steady samples, seen as it is read: the level changes found
+ * online, the copy sizes counted (a sweep is no power-state series). */
+typedef struct Scan {
+	JumpDetector jd;
+	size_t sizes, steady;
+	uint64_t last_size;
+	uint32_t flags;
+} Scan;
+
+static void scan_sample(void *ctx, const Sample *s)
+{
+	Scan *c = ctx;
+	if (!c->steady && !c->sizes)
+		c->flags = s->flags;
+	if (s->size && s->size != c->last_size)
+		c->sizes++;
+	c->last_size = s->size;
+	if (s->flags & SAMPLE_STEADY) {
+		c->steady++;
+		jump_add(&c->jd, s->t_ms, s->rate);
+	}
+}
+
+static void scan_restart(void *ctx)
+{
+	Scan *c = ctx;
+	memset(c, 0, sizeof *c);
+	jump_init(&c->jd);
+}
+
 int offline_analyze(const Options *o)
 {
 	double *t = NULL, *x = NULL;
 	size_t n = 0;
+	/* the file is read twice (its first byte tells a log from a CSV trace):
+	 * a FIFO or a device cannot be */
+	struct stat st;
+	if (stat(o->analyze, &st) != 0) {
+		fprintf(stderr, "flopscope: cannot open %s: %s\n", o->analyze, strerror(errno));
+		return 2;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		fprintf(stderr, "flopscope: --analyze: %s is not a regular file (a folder, FIFO or device)\n",
+		        o->analyze);
+		return 2;
+	}
+	if (st.st_size == 0) {
+		fprintf(stderr, "flopscope: %s: empty file, neither a session log nor a CSV trace\n", o->analyze);
+		return 2;
+	}
 	FILE *f = fopen(o->analyze, "r");
 	int c = f ? fgetc(f) : EOF;
 	if (f)
 		fclose(f);
 	const char *unit = "FLOPS";
-	if (c == '{') { /* a session log: its steady samples */
+	Scan *scan = calloc(1, sizeof *scan);
+	if (!scan) {
+		fprintf(stderr, "flopscope: out of memory\n");
+		return 1;
+	}
+	jump_init(&scan->jd);
+	bool from_log = c == '{';
+	if (from_log) { /* a session log: its steady samples */
 		SessionData d;
-		if (!offline_load(o->analyze, &d))
+		SlogVisitor v = { scan, scan_sample, scan_restart, NULL };
+		if (!offline_load(o->analyze, &d, NULL, &v)) {
+			free(scan);
 			return 2;
-		if (d.n)
-			unit = sample_flags_unit(d.samples[0].flags);
-		size_t sizes = 0;
-		for (size_t i = 0; i < d.n; i++)
-			if (d.samples[i].size && (!i || d.samples[i].size != d.samples[i - 1].size))
-				sizes++;
-		if (sizes > 1) {
+		}
+		unit = sample_flags_unit(scan->flags);
+		if (scan->sizes > 1) {
 			/* levels that change with the copy size are not power states */
 			printf("%s is a transfer sweep over %zu sizes: its level changes with the size, not the power "
 			       "state; --replay FILE --headless gives the table by size, or record one size with --size\n",
-			       o->analyze, sizes);
+			       o->analyze, scan->sizes);
 			session_data_done(&d);
+			free(scan);
 			return 0;
 		}
+		/* the plateau from the samples kept (all of them unless the log is long) */
 		t = malloc((d.n + 1) * sizeof *t);
 		x = malloc((d.n + 1) * sizeof *x);
 		for (size_t i = 0; t && x && i < d.n; i++)
@@ -71,16 +125,20 @@ int offline_analyze(const Options *o)
 		if (!t || !x) {
 			free(t);
 			free(x);
+			free(scan);
 			fprintf(stderr, "flopscope: out of memory\n");
 			return 1;
 		}
 	} else if (!read_csv(o->analyze, &t, &x, &n)) {
+		free(scan);
 		return 2;
+	} else {
+		for (size_t i = 0; i < n; i++)
+			jump_add(&scan->jd, t[i], x[i]);
+		scan->steady = n;
 	}
-	JumpDetector jd;
-	jump_init(&jd);
-	for (size_t i = 0; i < n; i++)
-		jump_add(&jd, t[i], x[i]);
+	const JumpDetector jd = scan->jd;
+	free(scan);
 	double level;
 	double plateau = jump_time_to_plateau(t, x, n, &level);
 	char line[256], lv[FMT_SI_LEN];
@@ -110,5 +168,9 @@ int offline_analyze(const Options *o)
 	}
 	free(t);
 	free(x);
-	return fflush(stdout) == 0 ? 0 : 1;
+	if (fflush(stdout) != 0) {
+		fprintf(stderr, "flopscope: cannot write to standard output: %s\n", strerror(errno));
+		return 1;
+	}
+	return 0;
 }

@@ -73,9 +73,9 @@ static void overlay(const SessionData *a, const SessionData *b)
 int offline_compare(const Options *o)
 {
 	SessionData a, b;
-	if (!offline_load(o->compare[0], &a))
+	if (!offline_load(o->compare[0], &a, NULL, NULL))
 		return 2;
-	if (!offline_load(o->compare[1], &b)) {
+	if (!offline_load(o->compare[1], &b, NULL, NULL)) {
 		session_data_done(&a);
 		return 2;
 	}

@@ -13,7 +13,7 @@
 #include "svg.h"
 
 /* The SVG of a session, written whole (fileio_create/commit). */
-static int write_svg(const char *out, const SessionData *d)
+static int write_svg(const char *out, const SessionData *d, const Summary *sum)
 {
 	FileTmp t;
 	char err[4400];
@@ -25,12 +25,7 @@ static int write_svg(const char *out, const SessionData *d)
 	char title[600];
 	snprintf(title, sizeof title, "%s, %s, %s, target %.3g ms", d->meta.device, d->meta.workload,
 	         d->meta.start_utc, d->meta.target_ms);
-	Summary sum;
-	summary_init(&sum);
-	for (size_t i = 0; i < d->n; i++)
-		summary_add(&sum, &d->samples[i]);
-	bool ok = svg_write(f, title, d->samples, d->n, d->meta.target_ms, sum.jumps.jumps, sum.jumps.njumps);
-	summary_done(&sum);
+	bool ok = svg_write(f, title, d->samples, d->n, d->meta.target_ms, sum->jumps.jumps, sum->jumps.njumps);
 	if (!fileio_commit(f, &t, ok, err, sizeof err)) {
 		fprintf(stderr, "flopscope: %s\n", err);
 		return 1;
@@ -38,25 +33,35 @@ static int write_svg(const char *out, const SessionData *d)
 	return 0;
 }
 
+/* CSV rows as the log is read: every sample, in bounded memory. */
+static void csv_row(void *ctx, const Sample *s)
+{
+	(void)ctx;
+	char line[512];
+	report_csv_row(s, line, sizeof line);
+	printf("%s\n", line);
+}
+
 int offline_export(const Options *o)
 {
-	SessionData d;
-	if (!offline_load(o->export_file, &d))
-		return 2;
-	int rc = 0;
 	char err[4400];
 	if (o->svg && !fileio_may_replace(o->svg, o->export_file, o->force, err, sizeof err)) {
 		fprintf(stderr, "flopscope: --svg: %s\n", err);
-		rc = 2;
-	} else if (o->svg) {
-		rc = write_svg(o->svg, &d);
+		return 2;
+	}
+	SessionData d;
+	Summary sum;
+	int rc = 0;
+	if (o->svg) {
+		if (!offline_load(o->export_file, &d, &sum, NULL))
+			return 2;
+		rc = write_svg(o->svg, &d, &sum);
+		summary_done(&sum);
 	} else {
-		char line[512];
 		fputs(report_csv_header, stdout);
-		for (size_t i = 0; i < d.n; i++) {
-			report_csv_row(&d.samples[i], line, sizeof line);
-			printf("%s\n", line);
-		}
+		SlogVisitor v = { NULL, csv_row, NULL, NULL };
+		if (!offline_load(o->export_file, &d, NULL, &v))
+			return 2;
 		if (fflush(stdout) != 0) {
 			fprintf(stderr, "flopscope: cannot write to standard output: %s\n", strerror(errno));
 			rc = 1;

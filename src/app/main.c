@@ -37,6 +37,13 @@ static void on_signal(int sig)
  * time (the device list, the shader, the device), so that a signal at any
  * moment of a run ends it that way, never by the default action. SA_RESTART:
  * a write or wait the signal interrupts goes on. */
+/* The process was stopped and goes on: the engine leaves that time out. */
+static void on_continue(int sig)
+{
+	(void)sig;
+	clock_note_resume();
+}
+
 static void install_signals(void)
 {
 	struct sigaction sa;
@@ -47,6 +54,8 @@ static void install_signals(void)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
+	sa.sa_handler = on_continue;
+	sigaction(SIGCONT, &sa, NULL);
 }
 
 /* Whether standard output is a pipe or socket whose reader has gone: the

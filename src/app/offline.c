@@ -3,29 +3,70 @@
 
 #include <stdio.h>
 
-/* Reads a log; warnings go to stderr. Returns false (message printed) when
- * nothing is usable. */
-bool offline_load(const char *path, SessionData *d)
+/* The summary of the last run, kept as the log is read (every sample, not
+ * the ones kept for a plot), then what the caller sees. */
+typedef struct Chain {
+	Summary *sum;
+	const SlogVisitor *also;
+} Chain;
+
+static void on_sample(void *ctx, const Sample *s)
+{
+	Chain *c = ctx;
+	if (c->sum)
+		summary_add(c->sum, s);
+	if (c->also && c->also->sample)
+		c->also->sample(c->also->ctx, s);
+}
+
+static void on_restart(void *ctx)
+{
+	Chain *c = ctx;
+	if (c->sum) {
+		summary_done(c->sum);
+		summary_init(c->sum);
+	}
+	if (c->also && c->also->restart)
+		c->also->restart(c->also->ctx);
+}
+
+static void on_gap(void *ctx, double t_ms, double gap_ms)
+{
+	Chain *c = ctx;
+	if (c->sum)
+		summary_add_gap(c->sum, gap_ms);
+	if (c->also && c->also->gap)
+		c->also->gap(c->also->ctx, t_ms, gap_ms);
+}
+
+bool offline_load(const char *path, SessionData *d, Summary *sum, const SlogVisitor *also)
 {
 	char err[1024];
-	if (slog_read(path, d, err, sizeof err) < 0) {
+	Chain c = { sum, also };
+	SlogVisitor v = { &c, on_sample, on_restart, on_gap };
+	if (sum)
+		summary_init(sum);
+	if (slog_read_visit(path, &v, 0, d, err, sizeof err) < 0) {
+		if (sum)
+			summary_done(sum);
 		fprintf(stderr, "flopscope: %s\n", err);
 		return false;
 	}
 	if (d->warning[0])
 		fprintf(stderr, "flopscope: warning: %s\n", d->warning);
+	if (d->stride > 1)
+		fprintf(stderr, "flopscope: note: %s is long (%zu samples): plots and the dashboard replay keep 1 in %zu; "
+		        "the table and the CSV export show every sample\n", path, d->run_samples, d->stride);
+	if (d->gaps)
+		fprintf(stderr, "flopscope: note: the recorded run was stopped %zu time%s (SIGSTOP, Ctrl-Z) for "
+		        "%.1f s in all: not measured\n", d->gaps, d->gaps == 1 ? "" : "s", d->gap_ms * 1e-3);
 	if (d->engine_error[0])
 		fprintf(stderr, "flopscope: the recorded run ended in an error: %s\n", d->engine_error);
 	return true;
 }
 
-void offline_summarise(const SessionData *d, SummaryResult *r, size_t *verified)
+void offline_summarise(const Summary *s, SummaryResult *r, size_t *verified)
 {
-	Summary s;
-	summary_init(&s);
-	for (size_t i = 0; i < d->n; i++)
-		summary_add(&s, &d->samples[i]);
-	summary_result(&s, r);
-	*verified = s.verified;
-	summary_done(&s);
+	summary_result(s, r);
+	*verified = s->verified;
 }

@@ -12,11 +12,13 @@
 #include "slogread.h"
 #include "summary.h"
 
-/* Reads a log; warnings go to stderr. False (message printed) when nothing
- * is usable. */
-bool offline_load(const char *path, SessionData *d);
-/* The summary of a recorded session's samples; *verified: checked ones. */
-void offline_summarise(const SessionData *d, SummaryResult *r, size_t *verified);
+/* Reads a log in bounded memory; warnings and notes go to stderr. With sum,
+ * the summary of the last run from every sample (summary_done it after);
+ * also sees every sample as it is read (NULL: none). False (message
+ * printed) when nothing is usable. */
+bool offline_load(const char *path, SessionData *d, Summary *sum, const SlogVisitor *also);
+/* The summary's result; *verified: checked samples. */
+void offline_summarise(const Summary *s, SummaryResult *r, size_t *verified);
 
 /* One file per command: replay_table.c, export.c, compare_cmd.c, analyze.c. */
 int offline_replay_table(const Options *o);

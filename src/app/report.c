@@ -97,6 +97,9 @@ void report_summary_text(FILE *f, const SummaryResult *r, size_t dropped,
 		fprintf(f, "  duty cycle: %.2f%% (GPU time / device timeline at the target)\n", 100 * r->duty);
 	if (!isnan(r->pct_peak))
 		fprintf(f, "  %% of theoretical peak (at each sample's clock): median %.1f%%\n", r->pct_peak);
+	if (r->gaps)
+		fprintf(f, "  stopped %zu time%s (SIGSTOP, Ctrl-Z) for %.1f s in all: not measured, not counted "
+		        "in --duration\n", r->gaps, r->gaps == 1 ? "" : "s", r->gap_ms * 1e-3);
 	if (r->implausible)
 		fprintf(f, "  %zu sample%s above 105%% of the theoretical peak: flagged implausible, "
 		        "left out of the statistics\n", r->implausible, r->implausible == 1 ? "" : "s");

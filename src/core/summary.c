@@ -115,6 +115,14 @@ void summary_done(Summary *s)
 	memset(s, 0, sizeof *s);
 }
 
+void summary_add_gap(Summary *s, double gap_ms)
+{
+	s->gaps++;
+	s->gap_ms += gap_ms;
+	if (s->duty_n)
+		s->duty_gap_ms += gap_ms; /* the device idled with the process: not its duty */
+}
+
 void summary_result(const Summary *s, SummaryResult *r)
 {
 	memset(r, 0, sizeof *r);
@@ -129,6 +137,8 @@ void summary_result(const Summary *s, SummaryResult *r)
 	r->njumps = s->jumps.njumps;
 	memcpy(r->jumps, s->jumps.jumps, r->njumps * sizeof *r->jumps);
 	r->implausible = s->implausible;
+	r->gaps = s->gaps;
+	r->gap_ms = s->gap_ms;
 	r->oom = s->oom;
 	for (size_t k = 0; k < s->nsizes; k++) {
 		Stats st;
@@ -138,7 +148,7 @@ void summary_result(const Summary *s, SummaryResult *r)
 		*row = (SizeRow){ s->size_of[k], st.n, st.median, st.max, st.min };
 		r->nsizes++;
 	}
-	double span_ms = s->duty_last_ms - s->duty_first_ms;
+	double span_ms = s->duty_last_ms - s->duty_first_ms - s->duty_gap_ms;
 	r->duty = s->duty_n >= 3 && span_ms > 0 ? s->duty_gpu_ns * 1e-6 / span_ms : NAN;
 	Stats ps;
 	r->pct_peak = stats_compute(s->peak, s->steady, &ps) ? 100 * ps.median : NAN;

@@ -40,6 +40,9 @@ typedef struct Summary {
 	double *peak;           /* and FLOPS / peak at their clock (NaN: unknown) */
 	size_t cap_t, cap_mhz, cap_peak;
 	size_t implausible;     /* samples the guard kept out */
+	size_t gaps;            /* stops of the process (SIGSTOP, Ctrl-Z): not measured */
+	double gap_ms;
+	double duty_gap_ms;     /* of it, inside the duty cycle's span */
 	uint32_t unit_flags;    /* SAMPLE_INTEGER, SAMPLE_BYTES seen */
 	double duty_first_ms, duty_last_ms, duty_gpu_ns; /* duty cycle over the steady samples */
 	size_t duty_n;
@@ -54,6 +57,8 @@ typedef struct Summary {
 
 void summary_init(Summary *s);
 void summary_add(Summary *s, const Sample *x);
+/* The process was stopped for gap_ms: nothing measured then. */
+void summary_add_gap(Summary *s, double gap_ms);
 void summary_done(Summary *s);
 
 typedef struct SummaryResult {
@@ -70,6 +75,8 @@ typedef struct SummaryResult {
 	double pct_peak;        /* median % of the peak at the sample's clock; NaN unknown */
 	double duty;            /* GPU time / wall time over the steady samples; NaN unknown */
 	size_t implausible;
+	size_t gaps;            /* the process was stopped: that time is not measured */
+	double gap_ms;
 	SizeRow sizes[SUMMARY_SIZES]; /* transfers: by copy size, in the order measured */
 	size_t nsizes;
 	bool oom;               /* memory ran out: the statistics cover the samples before */

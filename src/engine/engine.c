@@ -419,6 +419,16 @@ typedef struct Pending {
 	uint64_t size;   /* transfers: bytes of each copy */
 } Pending;
 
+/* A dispatch that is not recorded is still checked; false (the engine has
+ * failed) when its results are wrong. */
+static bool checked(Engine *e, const Pending *p, char *err)
+{
+	if (check_results(e, adapt_total(p->g), err, ERR_LEN))
+		return true;
+	fail(e, VK_SUCCESS, "%s", err);
+	return false;
+}
+
 /* Turns a finished dispatch into a sample: checks its results if asked,
  * adds telemetry and the plausibility guard, hands it to the consumer and
  * the log. false (the engine has failed) when the check failed. */
@@ -496,8 +506,43 @@ typedef struct Loop {
 	uint64_t cur_size;
 	unsigned size_steady;    /* its steady samples so far */
 	uint64_t size_since;     /* the first of them */
+	unsigned resumes;        /* clock_resumes() as last seen */
+	unsigned discard;        /* in flight across a stop: completed, checked, not recorded */
+	uint64_t stopped_ns;     /* time stopped: not counted in --duration */
 	char err[ERR_LEN];
 } Loop;
+
+/* Whether the process was stopped (SIGSTOP, Ctrl-Z) while a submission
+ * made at since_ns ran: the stop is no measurement. The consumer's SIGCONT
+ * handler counts the resume; it runs on another thread, so a submission that
+ * took far longer than the target waits briefly for the count before it is
+ * believed. The gap is logged and summarised; it does not count toward
+ * --duration. */
+static bool was_stopped(Engine *e, Loop *L, uint64_t since_ns, uint64_t now)
+{
+	unsigned r = clock_resumes();
+	uint64_t expect = 2 * (uint64_t)(e->adapt.target_s * 1e9) * e->work.trials + 50000000ull;
+	for (int i = 0; r == L->resumes && now - since_ns > expect && i < 20; i++) {
+		nanosleep(&(struct timespec){ .tv_nsec = 1000000 }, NULL);
+		r = clock_resumes();
+	}
+	if (r == L->resumes)
+		return false;
+	L->resumes = r;
+	uint64_t resumed = clock_last_resume_ns();
+	if (resumed <= since_ns)
+		return false; /* it went on before this submission began */
+	uint64_t gap = resumed - since_ns;
+	L->stopped_ns += gap;
+	/* a SIGCONT with no stop, or a stop shorter than a dispatch or two,
+	 * costs the sample(s) across it and is not called a stop */
+	if (now - since_ns <= expect)
+		return true;
+	summary_add_gap(&e->sum, (double)gap * 1e-6);
+	if (e->log.f)
+		log_step(e, slog_write_gap(&e->log, (double)(since_ns - L->start) * 1e-6, (double)gap * 1e-6));
+	return true;
+}
 
 /* steady time per size of a sweep, s (and at least 3 samples) */
 #define SWEEP_WINDOW_S 0.3
@@ -515,9 +560,16 @@ static bool complete_one(Engine *e, Loop *L)
 	}
 	uint64_t now = clock_mono_ns();
 	t.cpu_ns = now - L->last_done; /* the interval between completions */
+	bool stopped = was_stopped(e, L, L->last_done, now);
 	L->last_done = now;
 	L->head = (L->head + 1) % COMPUTE_SLOTS;
 	sched_complete(&L->sched, p->check);
+	if (stopped)
+		L->discard = L->sched.inflight; /* the rest in flight ran across it too */
+	else if (L->discard)
+		L->discard--, stopped = true;
+	if (stopped) /* the device's work is still checked; its times are no measurement */
+		return !p->check || checked(e, p, L->err);
 	if (!emit(e, p, &t, true, L->start, L->err))
 		return false;
 	if (p->steady && p->size == L->cur_size && !L->size_steady++)
@@ -546,11 +598,15 @@ static bool step_serial(Engine *e, Loop *L, bool steady)
 		e->ops->prepare_check(&e->work, &e->comp, L->g);
 	DispatchTiming t;
 	VkResult vr;
+	uint64_t sent = clock_mono_ns();
 	if (!compute_dispatch(&e->comp, L->g, L->push.bytes, p.check, &t, &vr, L->err)) {
 		fail(e, vr, "%s", L->err);
 		return false;
 	}
 	L->last_done = clock_mono_ns();
+	if (was_stopped(e, L, sent, L->last_done)) {
+		return !p.check || checked(e, &p, L->err);
+	}
 	if (!emit(e, &p, &t, false, L->start, L->err))
 		return false;
 	if (steady && !L->size_steady++)
@@ -619,6 +675,7 @@ static void wait_while_paused(Engine *e, Loop *L)
 	atomic_store(&e->state, before);
 	pthread_mutex_unlock(&e->mu);
 	L->last_done = 0; /* the next completion interval starts afresh */
+	L->resumes = clock_resumes(); /* a stop while paused measured nothing */
 }
 
 static void *engine_main(void *arg)
@@ -641,6 +698,7 @@ static void *engine_main(void *arg)
 	L->seen_restart = e->cmd.restart;
 	pthread_mutex_unlock(&e->mu);
 	L->start = clock_mono_ns();
+	L->resumes = clock_resumes();
 	begin_phase(e, L, false);
 
 	bool ok = true;
@@ -679,7 +737,7 @@ static void *engine_main(void *arg)
 			break;
 		if (L->rule == ADAPT_RESCALE && atomic_load(&e->state) == ENGINE_GROWING)
 			atomic_store(&e->state, ENGINE_STEADY);
-		if (L->duration_ns && !L->sweep && clock_mono_ns() - L->start >= L->duration_ns)
+		if (L->duration_ns && !L->sweep && clock_mono_ns() - L->start - L->stopped_ns >= L->duration_ns)
 			break;
 	}
 	/* what is still in flight was measured: record it */

@@ -1,10 +1,32 @@
 #include "clock.h"
 
+#include <stdatomic.h>
 #include <time.h>
+
+/* lock-free on every target flopscope builds for: safe in a signal handler */
+static atomic_uint resumes;
+static atomic_uint_least64_t last_resume;
 
 uint64_t clock_mono_ns(void)
 {
 	struct timespec ts;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+void clock_note_resume(void)
+{
+	/* the time first: a reader that sees the new count sees it */
+	atomic_store_explicit(&last_resume, clock_mono_ns(), memory_order_relaxed);
+	atomic_fetch_add_explicit(&resumes, 1, memory_order_release);
+}
+
+unsigned clock_resumes(void)
+{
+	return atomic_load_explicit(&resumes, memory_order_acquire);
+}
+
+uint64_t clock_last_resume_ns(void)
+{
+	return atomic_load_explicit(&last_resume, memory_order_relaxed);
 }

@@ -1,19 +1,47 @@
 #include "fileio.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-char *fileio_read(const char *path, size_t max, size_t *len, char *err, size_t errlen)
+/* Opens a file to read: never blocks on a FIFO that has no writer (it reads
+ * as empty), refuses a folder with a clear reason. */
+static FILE *open_input(const char *path, char *err, size_t errlen)
 {
-	FILE *f = fopen(path, "rb");
-	if (!f) {
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0) {
 		snprintf(err, errlen, "cannot open %s: %s", path, strerror(errno));
 		return NULL;
 	}
+	struct stat st;
+	if (fstat(fd, &st) != 0) {
+		snprintf(err, errlen, "cannot open %s: %s", path, strerror(errno));
+		close(fd);
+		return NULL;
+	}
+	if (S_ISDIR(st.st_mode)) {
+		snprintf(err, errlen, "%s is a folder, not a file", path);
+		close(fd);
+		return NULL;
+	}
+	int fl = fcntl(fd, F_GETFL);
+	FILE *f = fl < 0 || fcntl(fd, F_SETFL, fl & ~O_NONBLOCK) < 0 ? NULL : fdopen(fd, "rb");
+	if (!f) {
+		snprintf(err, errlen, "cannot open %s: %s", path, strerror(errno));
+		close(fd);
+	}
+	return f;
+}
+
+char *fileio_read(const char *path, size_t max, size_t *len, char *err, size_t errlen)
+{
+	FILE *f = open_input(path, err, errlen);
+	if (!f)
+		return NULL;
 	char *buf = NULL;
 	size_t n = 0, cap = 0;
 	for (;;) {
@@ -82,6 +110,98 @@ long fileio_next_line(const char *text, size_t len, size_t *pos, char **buf, siz
 	*pos += l + (nl ? 1 : 0);
 	*newline = nl != NULL;
 	return (long)l;
+}
+
+#define LINE_CHUNK 65536
+
+bool fileio_lines_open(LineReader *r, const char *path, size_t max_line, char *err, size_t errlen)
+{
+	memset(r, 0, sizeof *r);
+	r->path = path;
+	r->max = max_line;
+	r->f = open_input(path, err, errlen);
+	if (!r->f)
+		return false;
+	r->chunk = malloc(LINE_CHUNK);
+	r->cap = 4096 < max_line + 1 ? 4096 : max_line + 1;
+	r->line = malloc(r->cap);
+	if (!r->chunk || !r->line) {
+		snprintf(err, errlen, "out of memory reading %s", path);
+		fileio_lines_close(r);
+		return false;
+	}
+	return true;
+}
+
+long fileio_lines_next(LineReader *r, bool *newline, bool *too_long, char *err, size_t errlen)
+{
+	size_t l = 0, skipped = 0;
+	bool any = false;
+	*newline = *too_long = false;
+	for (;;) {
+		if (r->cpos == r->clen) {
+			r->clen = fread(r->chunk, 1, LINE_CHUNK, r->f);
+			r->cpos = 0;
+			if (r->clen == 0) {
+				if (ferror(r->f)) {
+					snprintf(err, errlen, "cannot read %s: %s", r->path, strerror(errno));
+					return -2;
+				}
+				break; /* the end: a last line without a newline, or none */
+			}
+		}
+		any = true;
+		const char *start = r->chunk + r->cpos;
+		size_t avail = r->clen - r->cpos;
+		const char *nl = memchr(start, '\n', avail);
+		size_t take = nl ? (size_t)(nl - start) : avail;
+		r->cpos += take + (nl ? 1 : 0);
+		if (!*too_long && l + take > r->max) {
+			*too_long = true; /* the rest of it is read past, never kept */
+			l = 0;
+		}
+		if (*too_long && (skipped += take) / 64 > r->max) {
+			/* /dev/zero, or a binary file: no line ends */
+			snprintf(err, errlen, "%s has a line of more than %zu bytes: not a text log", r->path,
+			         r->max * 64);
+			return -2;
+		}
+		if (!*too_long) {
+			if (l + take + 1 > r->cap) {
+				size_t nc = r->cap;
+				while (nc < l + take + 1)
+					nc *= 2;
+				if (nc > r->max + 1)
+					nc = r->max + 1;
+				char *g = realloc(r->line, nc);
+				if (!g) {
+					snprintf(err, errlen, "out of memory reading %s", r->path);
+					return -2;
+				}
+				r->line = g;
+				r->cap = nc;
+			}
+			memcpy(r->line + l, start, take);
+			l += take;
+		}
+		if (nl) {
+			*newline = true;
+			break;
+		}
+	}
+	if (!any)
+		return -1;
+	r->line[l] = '\0';
+	return (long)l;
+}
+
+void fileio_lines_close(LineReader *r)
+{
+	if (r->f)
+		fclose(r->f);
+	free(r->chunk);
+	free(r->line);
+	memset(r, 0, sizeof *r);
 }
 
 FILE *fileio_create(const char *path, FileTmp *t, char *err, size_t errlen)

@@ -18,6 +18,24 @@ char *fileio_read(const char *path, size_t max, size_t *len, char *err, size_t e
 long fileio_next_line(const char *text, size_t len, size_t *pos, char **buf, size_t *cap, bool *newline,
                       bool *oom);
 
+/* A file read line by line in bounded memory (a log of any length, a FIFO,
+ * /dev/zero): a fixed chunk and one line of at most max bytes. */
+typedef struct LineReader {
+	FILE *f;
+	const char *path;
+	char *chunk;
+	size_t clen, cpos;
+	char *line;          /* the current line, NUL-terminated */
+	size_t cap, max;
+} LineReader;
+/* False with "cannot open PATH: reason" in err. */
+bool fileio_lines_open(LineReader *r, const char *path, size_t max_line, char *err, size_t errlen);
+/* The next line's length (the line in r->line), -1 at the end, -2 on a read
+ * error or when memory ran out (err says which). *newline: it ended in
+ * '\n'; *too_long: it was longer than max and was dropped (length 0). */
+long fileio_lines_next(LineReader *r, bool *newline, bool *too_long, char *err, size_t errlen);
+void fileio_lines_close(LineReader *r);
+
 /* Writing a file whole, the one way flopscope replaces a file: into a
  * temporary beside it, renamed over path only when everything was written,
  * so a reader never sees half a file. */

@@ -100,6 +100,9 @@ bool record_summary_json(FILE *f, const SummaryResult *r, size_t dropped, uint64
 		ok = cJSON_AddNumberToObject(o, "duty_cycle", r->duty) != NULL;
 	if (ok)
 		ok = cJSON_AddNumberToObject(o, "implausible", (double)r->implausible) != NULL;
+	if (ok && r->gaps)
+		ok = cJSON_AddNumberToObject(o, "stops", (double)r->gaps) &&
+		     cJSON_AddNumberToObject(o, "stopped_ms", r->gap_ms);
 	if (ok && !isnan(r->plateau_ms))
 		ok = cJSON_AddNumberToObject(o, "time_to_plateau_ms", r->plateau_ms) &&
 		     cJSON_AddNumberToObject(o, "plateau_flops", r->plateau_flops);

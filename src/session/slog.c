@@ -119,7 +119,7 @@ static int open_log_fd(const char *path, SlogMode how)
 	struct stat st;
 	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode))
 		return open(path, O_WRONLY | O_CLOEXEC);
-	errno = EEXIST;
+	errno = stat(path, &st) == 0 && S_ISDIR(st.st_mode) ? EISDIR : EEXIST;
 	return -1;
 }
 
@@ -141,6 +141,11 @@ bool slog_open(SessionLog *l, const char *path, SlogMode how, char *err, size_t 
 	if (fd < 0 && errno == EEXIST) {
 		snprintf(err, errlen, "the session log %s exists already: --force replaces it, --log PATH "
 		         "chooses another file, --no-log records nothing", l->path);
+		return false;
+	}
+	if (fd < 0 && errno == EISDIR) {
+		snprintf(err, errlen, "the session log %s is a folder: --log takes a file name (--log %s/run.jsonl)",
+		         l->path, l->path);
 		return false;
 	}
 	if (fd < 0) {
@@ -265,6 +270,17 @@ bool slog_write_restart(SessionLog *l, double t_ms)
 	if (o) {
 		STR(o, "type", "restart");
 		NUM(o, "t_ms", t_ms);
+	}
+	return write_obj(l, o);
+}
+
+bool slog_write_gap(SessionLog *l, double t_ms, double gap_ms)
+{
+	cJSON *o = cJSON_CreateObject();
+	if (o) {
+		STR(o, "type", "gap");
+		NUM(o, "t_ms", t_ms);
+		NUM(o, "gap_ms", gap_ms);
 	}
 	return write_obj(l, o);
 }

@@ -72,6 +72,9 @@ bool slog_open(SessionLog *l, const char *path, SlogMode how, char *err, size_t 
 bool slog_write_session(SessionLog *l, const SessionMeta *m);
 bool slog_write_sample(SessionLog *l, const Sample *s);
 bool slog_write_restart(SessionLog *l, double t_ms);
+/* {"type":"gap","t_ms":..,"gap_ms":..}: the process was stopped from t_ms
+ * (the last completion before it) for gap_ms; nothing measured then. */
+bool slog_write_gap(SessionLog *l, double t_ms, double gap_ms);
 /* A jump record; a later record with the same index replaces it (a step
  * that grew into a ramp). */
 bool slog_write_jump(SessionLog *l, const Jump *j, size_t index);

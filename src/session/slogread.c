@@ -5,6 +5,7 @@
 
 #include <cjson/cJSON.h>
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,12 +14,10 @@ const char *const sample_tel_names[SAMPLE_TEL_COUNT] = {
 	"sm_mhz", "mem_mhz", "power_w", "temp_c", "pstate", "throttle",
 };
 
-#define MAX_LOG_BYTES (1ull << 31)
-
 static bool get_num(const cJSON *o, const char *k, double *v)
 {
 	const cJSON *x = cJSON_GetObjectItemCaseSensitive(o, k);
-	if (!cJSON_IsNumber(x))
+	if (!cJSON_IsNumber(x) || !isfinite(x->valuedouble)) /* 1e999 parses as inf */
 		return false;
 	*v = x->valuedouble;
 	return true;
@@ -123,10 +122,24 @@ static bool parse_sample(const cJSON *o, Sample *s, const char **missing)
 	return true;
 }
 
-static bool add(SessionData *d, const Sample *s)
+/* Keeps a sample of the last run: every one until keep_max, then every
+ * other one of those kept and one in twice as many from then on. */
+static bool keep(SessionData *d, const Sample *s)
 {
+	if (d->run_samples++ % d->stride)
+		return true;
+	if (d->n == d->keep_max) {
+		for (size_t i = 0; i < d->n / 2; i++)
+			d->samples[i] = d->samples[2 * i];
+		d->n /= 2;
+		d->stride *= 2;
+		if ((d->run_samples - 1) % d->stride)
+			return true;
+	}
 	if (d->n == d->cap) {
 		size_t nc = d->cap ? d->cap * 2 : 256;
+		if (nc > d->keep_max)
+			nc = d->keep_max;
 		Sample *g = realloc(d->samples, nc * sizeof *g);
 		if (!g)
 			return false;
@@ -137,134 +150,224 @@ static bool add(SessionData *d, const Sample *s)
 	return true;
 }
 
-int slog_parse(const char *text, size_t len, const char *name, SessionData *d, char *err, size_t errlen)
+/* A read in progress: one line at a time. */
+typedef struct Reader {
+	SessionData *d;
+	const char *name;
+	const SlogVisitor *v;
+	size_t lineno;
+} Reader;
+
+static void damaged(SessionData *d, size_t lineno, const char *what)
+{
+	if (d->damaged++)
+		return;
+	d->first_damaged = lineno;
+	snprintf(d->first_damage, sizeof d->first_damage, "%s", what);
+}
+
+/* The first line: the session record. */
+static int feed_header(Reader *r, cJSON *o, char *err, size_t errlen)
+{
+	const cJSON *type = o ? cJSON_GetObjectItemCaseSensitive(o, "type") : NULL;
+	const cJSON *fmt = o ? cJSON_GetObjectItemCaseSensitive(o, "format") : NULL;
+	double ver = 0;
+	if (!cJSON_IsString(type) || strcmp(type->valuestring, "session") || !cJSON_IsString(fmt) ||
+	    strcmp(fmt->valuestring, SLOG_FORMAT)) {
+		snprintf(err, errlen, "%s:1: not a flopscope session log (the first line is no "
+		         "{\"type\":\"session\",\"format\":\"%s\"} record)", r->name, SLOG_FORMAT);
+		return -1;
+	}
+	if (!get_num(o, "version", &ver) || ver < 1) {
+		snprintf(err, errlen, "%s:1: the session record has no format version", r->name);
+		return -1;
+	}
+	if (ver > SLOG_VERSION) {
+		snprintf(err, errlen, "%s:1: written by a newer flopscope (log format %g; this one reads up to %d)",
+		         r->name, ver, SLOG_VERSION);
+		return -1;
+	}
+	if (!parse_meta(o, &r->d->meta)) {
+		snprintf(err, errlen, "%s:1: the session record lacks the device or target_ms", r->name);
+		return -1;
+	}
+	r->d->lines = 1;
+	return 0;
+}
+
+/* One line: 0 go on, 1 the end (a last line cut short), -1 unusable. */
+static int feed(Reader *r, const char *line, size_t l, bool nl, bool too_long, char *err, size_t errlen)
+{
+	SessionData *d = r->d;
+	const SlogVisitor *v = r->v;
+	r->lineno++;
+	if (too_long) {
+		if (r->lineno == 1) {
+			snprintf(err, errlen, "%s:1: not a flopscope session log (a first line of more than %zu bytes)",
+			         r->name, SLOG_MAX_LINE);
+			return -1;
+		}
+		damaged(d, r->lineno, "a line of more than 1 MiB");
+		return 0;
+	}
+	cJSON *o = cJSON_ParseWithLength(line, l);
+	if (r->lineno == 1) {
+		int rc = feed_header(r, o, err, errlen);
+		cJSON_Delete(o);
+		return rc;
+	}
+	const cJSON *type = o ? cJSON_GetObjectItemCaseSensitive(o, "type") : NULL;
+	if (!o || !cJSON_IsString(type)) {
+		cJSON_Delete(o);
+		if (!nl) {
+			d->cut_short = true;
+			return 1;
+		}
+		damaged(d, r->lineno, "");
+		return 0; /* one damaged line costs that line, not the rest */
+	}
+	const char *t = type->valuestring;
+	int rc = 0;
+	if (!strcmp(t, "sample")) {
+		Sample s;
+		const char *missing = "";
+		if (!parse_sample(o, &s, &missing)) {
+			char what[96];
+			snprintf(what, sizeof what, "a sample without a valid \"%s\"", missing);
+			damaged(d, r->lineno, what);
+			cJSON_Delete(o);
+			return 0;
+		}
+		if (!keep(d, &s)) {
+			snprintf(err, errlen, "%s:%zu: out of memory", r->name, r->lineno);
+			rc = -1;
+		} else if (v && v->sample) {
+			v->sample(v->ctx, &s);
+		}
+	} else if (!strcmp(t, "restart")) {
+		d->n = 0;
+		d->stride = 1;
+		d->run_samples = 0;
+		d->restarts++;
+		d->has_summary = false;
+		if (v && v->restart)
+			v->restart(v->ctx);
+	} else if (!strcmp(t, "gap")) {
+		double at = 0, ms = 0;
+		if (!get_num(o, "t_ms", &at) || !get_num(o, "gap_ms", &ms) || !(ms >= 0)) {
+			damaged(d, r->lineno, "a gap without a valid \"t_ms\" or \"gap_ms\"");
+			cJSON_Delete(o);
+			return 0;
+		}
+		d->gaps++;
+		d->gap_ms += ms;
+		if (v && v->gap)
+			v->gap(v->ctx, at, ms);
+	} else if (!strcmp(t, "error")) {
+		get_str(o, "message", d->engine_error, sizeof d->engine_error);
+	} else if (!strcmp(t, "summary")) {
+		d->has_summary = true;
+	} else {
+		d->unknown++; /* other types (later features) are skipped, and counted */
+	}
+	d->lines = r->lineno;
+	cJSON_Delete(o);
+	return rc;
+}
+
+static void reader_begin(Reader *r, SessionData *d, const char *name, const SlogVisitor *v, size_t keep_max)
 {
 	memset(d, 0, sizeof *d);
-	size_t pos = 0, lineno = 0;
-	char *line = NULL;
-	size_t line_cap = 0;
-	int rc = 0;
-	for (;;) {
-		bool nl, oom;
-		long got = fileio_next_line(text, len, &pos, &line, &line_cap, &nl, &oom);
-		if (got < 0) {
-			if (oom) {
-				snprintf(err, errlen, "%s: out of memory", name);
-				rc = -1;
-			}
-			break;
-		}
-		size_t l = (size_t)got;
-		lineno++;
-		if (l == 0 && !nl)
-			break;
-		cJSON *o = cJSON_ParseWithLength(line, l);
-		const cJSON *type = o ? cJSON_GetObjectItemCaseSensitive(o, "type") : NULL;
-		if (lineno == 1) {
-			const cJSON *fmt = o ? cJSON_GetObjectItemCaseSensitive(o, "format") : NULL;
-			double ver = 0;
-			if (!cJSON_IsString(type) || strcmp(type->valuestring, "session") ||
-			    !cJSON_IsString(fmt) || strcmp(fmt->valuestring, SLOG_FORMAT)) {
-				snprintf(err, errlen, "%s:1: not a flopscope session log (the first line is no "
-				         "{\"type\":\"session\",\"format\":\"%s\"} record)", name, SLOG_FORMAT);
-				rc = -1;
-			} else if (!get_num(o, "version", &ver) || ver < 1) {
-				snprintf(err, errlen, "%s:1: the session record has no format version", name);
-				rc = -1;
-			} else if (ver > SLOG_VERSION) {
-				snprintf(err, errlen, "%s:1: written by a newer flopscope (log format %g; this "
-				         "one reads up to %d)", name, ver, SLOG_VERSION);
-				rc = -1;
-			} else if (!parse_meta(o, &d->meta)) {
-				snprintf(err, errlen, "%s:1: the session record lacks the device or target_ms", name);
-				rc = -1;
-			}
-			cJSON_Delete(o);
-			if (rc)
-				break;
-			d->lines = 1;
-			continue;
-		}
-		if (!o || !cJSON_IsString(type)) {
-			cJSON_Delete(o);
-			if (!nl) {
-				d->cut_short = true;
-				break;
-			}
-			if (!d->damaged++)
-				d->first_damaged = lineno;
-			continue; /* one damaged line costs that line, not the rest */
-		}
-		const char *t = type->valuestring;
-		if (!strcmp(t, "sample")) {
-			Sample s;
-			const char *missing = "";
-			if (!parse_sample(o, &s, &missing)) {
-				if (!d->damaged++) {
-					d->first_damaged = lineno;
-					snprintf(d->first_damage, sizeof d->first_damage, "a sample without a valid \"%s\"",
-					         missing);
-				}
-				cJSON_Delete(o);
-				continue;
-			}
-			if (!add(d, &s)) {
-				snprintf(err, errlen, "%s:%zu: out of memory", name, lineno);
-				cJSON_Delete(o);
-				rc = -1;
-				break;
-			}
-		} else if (!strcmp(t, "restart")) {
-			d->n = 0;
-			d->restarts++;
-			d->has_summary = false;
-		} else if (!strcmp(t, "error")) {
-			get_str(o, "message", d->engine_error, sizeof d->engine_error);
-		} else if (!strcmp(t, "summary")) {
-			d->has_summary = true;
-		} else {
-			d->unknown++; /* other types (later features) are skipped, and counted */
-		}
-		d->lines = lineno;
-		cJSON_Delete(o);
-	}
-	free(line);
-	if (rc == 0 && lineno == 0) {
-		snprintf(err, errlen, "%s: empty file, not a flopscope session log", name);
+	d->keep_max = keep_max ? (keep_max < 2 ? 2 : keep_max & ~(size_t)1) : SLOG_KEEP_MAX;
+	d->stride = 1;
+	*r = (Reader){ .d = d, .name = name, .v = v };
+}
+
+/* What the read came to: the checks that need the whole file, the warning. */
+static int reader_end(Reader *r, int rc, char *err, size_t errlen)
+{
+	SessionData *d = r->d;
+	if (rc == 0 && r->lineno == 0) {
+		snprintf(err, errlen, "%s: empty file, not a flopscope session log", r->name);
 		rc = -1;
 	}
 	if (rc == 0 && d->n == 0 && d->unknown && !d->has_summary) {
 		snprintf(err, errlen, "%s: no samples, and %zu records of types this flopscope does not know "
-		         "(written by a newer one?)", name, d->unknown);
+		         "(written by a newer one?)", r->name, d->unknown);
 		rc = -1;
 	}
 	if (rc == 0) {
 		size_t w = 0;
 		if (d->damaged)
 			w += (size_t)snprintf(d->warning + w, sizeof d->warning - w, "%s: %zu damaged line%s skipped "
-			                      "(the first at line %zu%s%s); ", name, d->damaged, d->damaged == 1 ? "" : "s",
-			                      d->first_damaged, d->first_damage[0] ? ": " : "", d->first_damage);
+			                      "(the first at line %zu%s%s); ", r->name, d->damaged,
+			                      d->damaged == 1 ? "" : "s", d->first_damaged, d->first_damage[0] ? ": " : "",
+			                      d->first_damage);
 		if (d->cut_short && w < sizeof d->warning)
 			w += (size_t)snprintf(d->warning + w, sizeof d->warning - w, "%s:%zu: the last line is cut "
-			                      "short (was the run killed?); ", name, lineno);
+			                      "short (was the run killed?); ", r->name, r->lineno);
 		if (w && w < sizeof d->warning)
-			snprintf(d->warning + w, sizeof d->warning - w, "%zu samples used", d->n);
+			snprintf(d->warning + w, sizeof d->warning - w, "%zu samples used", d->run_samples);
 	}
-	if (rc)
+	if (rc < 0)
 		session_data_done(d);
-	return rc;
+	return rc < 0 ? -1 : 0;
 }
 
-int slog_read(const char *path, SessionData *out, char *err, size_t errlen)
+int slog_parse_visit(const char *text, size_t len, const char *name, const SlogVisitor *v, size_t keep_max,
+                     SessionData *d, char *err, size_t errlen)
 {
-	memset(out, 0, sizeof *out);
-	size_t n;
-	char *buf = fileio_read(path, MAX_LOG_BYTES, &n, err, errlen);
-	if (!buf)
+	Reader r;
+	reader_begin(&r, d, name, v, keep_max);
+	size_t pos = 0;
+	int rc = 0;
+	while (rc == 0 && pos < len) {
+		const char *start = text + pos;
+		const char *nl = memchr(start, '\n', len - pos);
+		size_t l = nl ? (size_t)(nl - start) : len - pos;
+		pos += l + (nl ? 1 : 0);
+		bool too_long = l > SLOG_MAX_LINE;
+		rc = feed(&r, start, too_long ? 0 : l, nl != NULL, too_long, err, errlen);
+	}
+	if (rc > 0)
+		rc = 0; /* a last line cut short ends the read */
+	return reader_end(&r, rc, err, errlen);
+}
+
+int slog_parse(const char *text, size_t len, const char *name, SessionData *d, char *err, size_t errlen)
+{
+	return slog_parse_visit(text, len, name, NULL, 0, d, err, errlen);
+}
+
+int slog_read_visit(const char *path, const SlogVisitor *v, size_t keep_max, SessionData *d, char *err,
+                    size_t errlen)
+{
+	Reader r;
+	reader_begin(&r, d, path, v, keep_max);
+	LineReader lr;
+	if (!fileio_lines_open(&lr, path, SLOG_MAX_LINE, err, errlen))
 		return -1;
-	int rc = slog_parse(buf, n, path, out, err, errlen);
-	free(buf);
-	return rc;
+	int rc = 0;
+	while (rc == 0) {
+		bool nl, too_long;
+		long got = fileio_lines_next(&lr, &nl, &too_long, err, errlen);
+		if (got == -1)
+			break;
+		if (got < 0) {
+			rc = -1;
+			break;
+		}
+		rc = feed(&r, lr.line, (size_t)got, nl, too_long, err, errlen);
+	}
+	if (rc > 0)
+		rc = 0;
+	fileio_lines_close(&lr);
+	return reader_end(&r, rc, err, errlen);
+}
+
+int slog_read(const char *path, SessionData *d, char *err, size_t errlen)
+{
+	return slog_read_visit(path, NULL, 0, d, err, errlen);
 }
 
 void session_data_done(SessionData *d)

@@ -1,6 +1,8 @@
-/* slogread: reading a session log back. Pure parsing (slog_parse) on a
- * buffer; slog_read reads a file. A line that cannot be used ends the read
- * with a warning naming it; the samples before it are kept. */
+/* slogread: reading a session log back, line by line in bounded memory
+ * (slog_parse on a buffer, slog_read on a file of any length). A damaged line
+ * costs that line: skipped, counted, named in the warning. Every sample can
+ * be seen as it is read (SlogVisitor); SessionData keeps at most
+ * SLOG_KEEP_MAX of the last run's samples, thinned evenly beyond that. */
 #ifndef FLOPSCOPE_SLOGREAD_H
 #define FLOPSCOPE_SLOGREAD_H
 
@@ -10,10 +12,29 @@
 #include "sample.h"
 #include "slog.h"
 
+/* samples kept for a plot or replay: beyond it every other one is let go */
+#define SLOG_KEEP_MAX ((size_t)1 << 19)
+/* the longest line read; a longer one is a damaged line */
+#define SLOG_MAX_LINE ((size_t)1 << 20)
+
+/* What a reader sees as it goes: every sample of every run, in order. Any
+ * member may be NULL. */
+typedef struct SlogVisitor {
+	void *ctx;
+	void (*sample)(void *ctx, const Sample *s);
+	void (*restart)(void *ctx);
+	void (*gap)(void *ctx, double t_ms, double gap_ms);
+} SlogVisitor;
+
 typedef struct SessionData {
 	SessionMeta meta;
 	Sample *samples;         /* of the last run (a restart starts a new one) */
 	size_t n, cap;
+	size_t keep_max;         /* SLOG_KEEP_MAX, or less (tests) */
+	size_t stride;           /* 1: every sample of the run kept; k: one in k */
+	size_t run_samples;      /* samples of the last run read (n of them kept) */
+	size_t gaps;             /* stops (SIGSTOP, Ctrl-Z): not measured */
+	double gap_ms;           /* their total length */
 	size_t lines;            /* lines read and used */
 	size_t restarts;
 	bool has_summary;        /* the run ended normally */
@@ -30,6 +51,11 @@ typedef struct SessionData {
  * ("NAME:LINE: ..."). name is used in messages. */
 int slog_parse(const char *text, size_t len, const char *name, SessionData *out, char *err, size_t errlen);
 int slog_read(const char *path, SessionData *out, char *err, size_t errlen);
+/* Either, with a visitor (NULL: none) and a keep limit (0: SLOG_KEEP_MAX). */
+int slog_parse_visit(const char *text, size_t len, const char *name, const SlogVisitor *v, size_t keep_max,
+                     SessionData *out, char *err, size_t errlen);
+int slog_read_visit(const char *path, const SlogVisitor *v, size_t keep_max, SessionData *out, char *err,
+                    size_t errlen);
 void session_data_done(SessionData *d);
 
 #endif

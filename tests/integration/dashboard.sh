@@ -169,3 +169,29 @@ t_dashboard_fault_at_the_first_submission_should_be_said_and_logged() {
 	grep -q '"type":"error".*VK_ERROR_DEVICE_LOST' "$T/first.jsonl" || die "no error record: $(cat "$T/first.jsonl")"
 	tail -1 "$T/first.jsonl" | grep -q '"type":"summary"' || die "log not closed"
 }
+
+# SIGSTOP while the dashboard runs (Ctrl-Z in a shell with job control sends
+# SIGTSTP, and ncurses stops the process the same way): the stop is no
+# sample, and the summary at exit and the log say it.
+t_dashboard_should_leave_a_stop_out() {
+	start_ui "$FS" llvm --log "$T/ds.jsonl" 2>"$T/ds.err"
+	wait_for 'STEADY' 60
+	pid=$(pgrep -f "^$FS llvm --log $T/ds.jsonl")
+	[ -n "$pid" ] || die "no flopscope process"
+	kill -STOP "$pid"
+	sleep 2
+	kill -CONT "$pid"
+	wait_for 'STEADY' 10
+	TM send-keys -t fs q
+	wait_exit
+	[ "$(cat "$T/exit")" = 0 ] || die "exit $(cat "$T/exit"): $(cat "$T/ds.err")"
+	screen | grep -q 'stopped 1 time (SIGSTOP, Ctrl-Z) for 2\.[0-9] s' || die "summary:"$'\n'"$(screen)"
+	[ "$(grep -c '"type":"gap"' "$T/ds.jsonl")" = 1 ] || die "log: $(grep -c '"type":"gap"' "$T/ds.jsonl") gaps"
+	python3 - "$T/ds.jsonl" <<'PY' || exit 1
+import json, sys
+s = [json.loads(l) for l in open(sys.argv[1])]
+s = [r for r in s if r["type"] == "sample"]
+worst = max(max(r["cpu_ns"], r["gpu_ns"]) for r in s)
+assert worst < 1.5e9, "a sample includes the stop: %d ns" % worst
+PY
+}

@@ -26,7 +26,9 @@ t_closed_pipe_should_end_quietly_with_the_log_complete() {
 	"$FS" --list 2>"$T/err" | head -1 >/dev/null
 	[ "${PIPESTATUS[0]}" = 0 ] && [ ! -s "$T/err" ] || die "--list: $(cat "$T/err")"
 	# a full disk is not a closed pipe: exit 1 and why
-	for args in "--help" "--version" "--list" "llvm --duration 0.3 --no-log"; do
+	"$FS" llvm --duration 0.3 --log "$T/full.jsonl" >/dev/null 2>&1 || die "seed run failed"
+	for args in "--help" "--version" "--list" "llvm --duration 0.3 --no-log" "--analyze $T/full.jsonl" \
+	            "--replay $T/full.jsonl --headless"; do
 		# shellcheck disable=SC2086
 		timeout 20 "$FS" $args >/dev/full 2>"$T/err"
 		rc=$?
@@ -71,6 +73,41 @@ t_signals_should_end_every_run_with_its_summary_100_of_100() {
 		rm -f "$T/g$i.jsonl"
 	done
 	[ "$fails" = 0 ] || die "$fails of 100 tries failed"
+}
+
+# SIGSTOP (or Ctrl-Z) for 2.5 s: no sample's time includes the stop, the gap
+# is logged and said, and --duration counts only the time measured.
+t_a_stop_should_not_become_a_sample_nor_eat_the_duration() {
+	"$FS" llvm --duration 3 --format csv --log "$T/st.jsonl" >"$T/st.csv" 2>"$T/st.err" &
+	pid=$!
+	for _ in $(seq 600); do [ -f "$T/st.jsonl" ] && [ "$(wc -l <"$T/st.jsonl")" -ge 20 ] && break; sleep 0.05; done
+	# a SIGCONT with no stop before it is no stop
+	kill -CONT "$pid"
+	sleep 0.3
+	kill -STOP "$pid"
+	sleep 2.5
+	kill -CONT "$pid"
+	wait "$pid" || die "exit $?: $(cat "$T/st.err")"
+	grep -q 'stopped 1 time (SIGSTOP, Ctrl-Z) for 2\.[5-9] s in all: not measured' "$T/st.err" ||
+		die "summary: $(cat "$T/st.err")"
+	python3 - "$T/st.jsonl" <<'PY' || exit 1
+import json, sys
+recs = [json.loads(l) for l in open(sys.argv[1])]
+gaps = [r for r in recs if r["type"] == "gap"]
+samples = [r for r in recs if r["type"] == "sample"]
+summ = recs[-1]
+assert len(gaps) == 1 and gaps[0]["gap_ms"] >= 2500, gaps
+# no sample's times include the stop (each is ~20 ms at the target)
+worst = max(max(s["cpu_ns"], s["gpu_ns"]) for s in samples)
+assert worst < 2.0e9, "a sample includes the stop: %d ns" % worst
+# --duration 3: 3 s measured, besides the stop
+assert samples[-1]["t_ms"] - gaps[0]["gap_ms"] >= 3000, (samples[-1]["t_ms"], gaps[0]["gap_ms"])
+assert summ["type"] == "summary" and summ["stops"] == 1 and summ["stopped_ms"] == gaps[0]["gap_ms"], summ
+PY
+	"$FS" --replay "$T/st.jsonl" --headless >"$T/rp.out" 2>"$T/rp.err" || die "replay: $(cat "$T/rp.err")"
+	grep -q -- '-- stopped at .* for 2\.[5-9] s (SIGSTOP or Ctrl-Z): not measured --' "$T/rp.out" ||
+		die "replay table: no gap line"
+	grep -q 'stopped 1 time' "$T/rp.out" || die "replay summary: no stop"
 }
 
 t_sigint_should_close_the_log_with_a_summary() {

@@ -59,6 +59,20 @@ t_unwritable_or_full_log_should_exit_2() {
 	# nothing was measured: it must not say that measuring goes on
 	! grep -q 'measuring goes on' "$T/err" || die "/dev/full: $(cat "$T/err")"
 	[ ! -s "$T/out" ] || die "/dev/full: measured: $(head -3 "$T/out")"
+	# a folder: it takes a file name (it said "exists already: --force replaces it")
+	for force in "" --force; do
+		# shellcheck disable=SC2086
+		"$FS" llvm --duration 1 --log "$T" $force >"$T/out" 2>"$T/err"
+		rc=$?
+		[ "$rc" = 2 ] || die "a folder $force: exit $rc"
+		grep -q "the session log $T is a folder: --log takes a file name" "$T/err" || die "$(cat "$T/err")"
+	done
+	# a read-only place (sysfs refuses even root)
+	"$FS" llvm --duration 1 --log /sys/flopscope.jsonl >"$T/out" 2>"$T/err"
+	rc=$?
+	[ "$rc" = 2 ] || die "/sys: exit $rc"
+	grep -q 'cannot write the session log /sys/flopscope.jsonl: Permission denied' "$T/err" || die "$(cat "$T/err")"
+	[ ! -s "$T/out" ] || die "/sys: measured"
 }
 
 t_log_filling_up_mid_run_should_say_so_and_keep_measuring() {
@@ -229,4 +243,78 @@ PY
 	"$FS" --analyze "$T/evil.jsonl" >>"$T/out" 2>&1 || die "analyze: exit $?"
 	grep -q 'GPU ?]0;owned??\[2J??31m' "$T/out" || die "the name is not shown: $(head -5 "$T/out")"
 	! LC_ALL=C grep -q $'\x1b\|\x07\|\xc2\x9b' "$T/out" || die "an escape reached the output"
+}
+
+# A log larger than the memory the process may use (a 36-hour session at the
+# 20 ms target is 6.5 million samples, 2 GB): read in bounded memory, every
+# sample in the table and the CSV export, the plot thinned evenly. Under a
+# sanitizer (whose shadow memory no ulimit allows) a smaller log, no limit.
+t_a_long_log_should_replay_in_bounded_memory() {
+	csv_run
+	local n=1200000 limit=250000
+	case "$FS" in *-asan/* | *-tsan/*) n=150000 limit=unlimited ;; esac
+	"$FS" llvm --duration 1 --log "$T/seed.jsonl" >/dev/null 2>&1 || die "seed run failed"
+	python3 - "$T/seed.jsonl" "$T/long.jsonl" "$n" <<'PY' || exit 1
+import json, sys
+lines = open(sys.argv[1]).read().splitlines()
+s = json.loads([l for l in lines if '"steady":true' in l][-1])
+with open(sys.argv[2], "w") as f:
+    f.write(lines[0] + "\n")
+    for i in range(int(sys.argv[3])):
+        s["seq"], s["t_ms"], s["flops"] = i, i * 20.0, 1e11 * (1 + (i % 7) / 100)
+        f.write(json.dumps(s, separators=(",", ":")) + "\n")
+PY
+	size=$(stat -c %s "$T/long.jsonl")
+	[ "$limit" = unlimited ] || [ "$size" -gt $((limit * 1024)) ] || die "the log ($size B) is smaller than the limit"
+	(ulimit -v "$limit"; "$FS" --replay "$T/long.jsonl" --headless --format csv >"$T/l.csv" 2>"$T/l.err") ||
+		die "replay: exit $?: $(cat "$T/l.err")"
+	[ "$(($(wc -l <"$T/l.csv") - 1))" = "$n" ] || die "replay: $(wc -l <"$T/l.csv") lines for $n samples"
+	grep -q "is long ($n samples): plots and the dashboard replay keep 1 in" "$T/l.err" ||
+		[ "$n" -le 524288 ] || die "no note on thinning: $(cat "$T/l.err")"
+	(ulimit -v "$limit"; "$FS" --export "$T/long.jsonl" --svg "$T/l.svg" 2>"$T/s.err") ||
+		die "svg: exit $?: $(cat "$T/s.err")"
+	grep -q '</svg>' "$T/l.svg" || die "svg incomplete"
+	(ulimit -v "$limit"; "$FS" --analyze "$T/long.jsonl" >"$T/a.out" 2>"$T/a.err") ||
+		die "analyze: exit $?: $(cat "$T/a.err")"
+	grep -q '^plateau' "$T/a.out" || die "analyze: $(cat "$T/a.out")"
+}
+
+# Every offline command given what is not a log: a folder, a FIFO nobody
+# writes (it must not hang), /dev/zero (no line ends: bounded memory), a
+# symbolic-link loop, an empty file. Exit 2 and why, within the timeout. A
+# log streamed through a FIFO (zcat log.gz > fifo) reads like the file.
+t_offline_inputs_should_be_refused_or_streamed_never_hang() {
+	local lim=250000
+	case "$FS" in *-asan/* | *-tsan/*) lim=unlimited ;; esac
+	"$FS" llvm --duration 0.5 --log "$T/good.jsonl" >/dev/null 2>&1 || die "seed run failed"
+	mkfifo "$T/fifo"
+	ln -s "$T/loop-b" "$T/loop-a"
+	ln -s "$T/loop-a" "$T/loop-b"
+	: >"$T/empty.jsonl"
+	mkdir "$T/dir"
+	for input in "$T/dir:is a folder, not a file" "$T/fifo:empty file, not a flopscope session log" \
+	             "/dev/zero:has a line of more than 67108864 bytes: not a text log" \
+	             "$T/loop-a:Too many levels of symbolic links" "$T/empty.jsonl:empty file"; do
+		f=${input%%:*} want=${input#*:}
+		for mode in "--replay F --headless" "--compare F $T/good.jsonl" "--export F --csv" "--analyze F"; do
+			args=${mode//F/$f}
+			# shellcheck disable=SC2086
+			(ulimit -v $lim; timeout 20 "$FS" $args) >"$T/out" 2>"$T/err"
+			rc=$?
+			[ "$rc" = 2 ] || die "$args: exit $rc: $(cat "$T/err")"
+			case "$mode:$f" in
+			--analyze*:"$T/dir" | --analyze*:"$T/fifo" | --analyze*:/dev/zero)
+				grep -q "^flopscope: --analyze: $f is not a regular file" "$T/err" || die "$args: $(cat "$T/err")" ;;
+			*) grep -q "^flopscope: .*$want" "$T/err" || die "$args: $(cat "$T/err")" ;;
+			esac
+		done
+	done
+	"$FS" --replay "$T/good.jsonl" --headless --format csv >"$T/file.csv" 2>/dev/null || die "replay of the file"
+	for mode in "--replay $T/fifo --headless --format csv" "--export $T/fifo --csv"; do
+		cat "$T/good.jsonl" >"$T/fifo" &
+		# shellcheck disable=SC2086
+		timeout 20 "$FS" $mode >"$T/fifo.csv" 2>"$T/err" || die "$mode: exit $?: $(cat "$T/err")"
+		wait
+		cmp -s "$T/file.csv" "$T/fifo.csv" || die "$mode: rows differ from the file's"
+	done
 }

@@ -70,6 +70,8 @@ static char *write_log(size_t n, bool summary)
 	return path;
 }
 
+#define HDR "{\"type\":\"session\",\"format\":\"flopscope-session\",\"version\":1,\"device\":\"d\",\"target_ms\":20}\n"
+
 static char *slurp(const char *path, size_t *len)
 {
 	FILE *f = fopen(path, "rb");
@@ -174,6 +176,18 @@ static void log_with_a_bad_line_should_name_it(void)
 	CHECK(d.n == 0 && strstr(d.warning, "z: 1 damaged line skipped (the first at line 2: a sample "
 	                         "without a valid \"t_ms\")"));
 	session_data_done(&d);
+	/* numbers no run can write: negative, beyond a double (1e999 reads as
+	 * inf), a gap of negative length; each line skipped and named */
+	const char *odd = HDR
+		"{\"type\":\"sample\",\"seq\":0,\"t_ms\":1,\"x\":1,\"y\":1,\"z\":1,\"groups\":1,\"flop\":1,"
+		"\"gpu_ns\":1,\"cpu_ns\":2,\"flops\":1e999,\"gpu_timed\":true,\"steady\":true,\"verified\":false}\n"
+		"{\"type\":\"sample\",\"seq\":1,\"t_ms\":-5,\"x\":1,\"y\":1,\"z\":1,\"groups\":1,\"flop\":1,"
+		"\"gpu_ns\":1,\"cpu_ns\":2,\"flops\":1,\"gpu_timed\":true,\"steady\":true,\"verified\":false}\n"
+		"{\"type\":\"gap\",\"t_ms\":3,\"gap_ms\":-1}\n";
+	CHECK(slog_parse(odd, strlen(odd), "n", &d, err, sizeof err) == 0);
+	CHECK(d.n == 0 && d.gaps == 0 && d.damaged == 3);
+	CHECK(strstr(d.warning, "n: 3 damaged lines skipped (the first at line 2: a sample without a valid \"flops\")"));
+	session_data_done(&d);
 	/* records of unknown types only: no samples, said, refused */
 	const char *alien = "{\"type\":\"session\",\"format\":\"flopscope-session\",\"version\":1,"
 	                    "\"device\":\"d\",\"target_ms\":20}\n{\"type\":\"quantum\"}\n{\"type\":\"quantum\"}\n";
@@ -222,6 +236,100 @@ static void a_restart_should_keep_the_last_run(void)
 	CHECK(d.n == 1 && d.samples[0].rate == 7 && d.restarts == 1);
 	CHECK_STR(d.engine_error, "VK_ERROR_DEVICE_LOST");
 	session_data_done(&d);
+}
+
+#define SAMPLE_FMT "{\"type\":\"sample\",\"seq\":%d,\"t_ms\":%d,\"x\":1,\"y\":1,\"z\":1,\"groups\":1,\"flop\":1," \
+                   "\"gpu_ns\":1,\"cpu_ns\":2,\"flops\":%d,\"gpu_timed\":true,\"steady\":true,\"verified\":false}\n"
+
+typedef struct Seen {
+	size_t samples, restarts, gaps;
+	double sum, gap_ms;
+	int last_seq;
+	bool in_order;
+} Seen;
+
+static void seen_sample(void *ctx, const Sample *s)
+{
+	Seen *c = ctx;
+	c->in_order &= (int)s->seq == c->last_seq + 1;
+	c->last_seq = (int)s->seq;
+	c->samples++;
+	c->sum += s->rate;
+}
+static void seen_restart(void *ctx) { ((Seen *)ctx)->restarts++; ((Seen *)ctx)->last_seq = -1; }
+static void seen_gap(void *ctx, double t, double ms) { (void)t; ((Seen *)ctx)->gaps++; ((Seen *)ctx)->gap_ms += ms; }
+
+/* A log of n samples (seq 0.., flops = seq), a gap of 1500 ms after the
+ * 10th; malloc'd. */
+static char *long_log(int n, size_t *len)
+{
+	size_t cap = (size_t)n * 256 + 512, l = 0;
+	char *t = malloc(cap);
+	l += (size_t)snprintf(t + l, cap - l, HDR);
+	for (int i = 0; i < n; i++) {
+		l += (size_t)snprintf(t + l, cap - l, SAMPLE_FMT, i, i, i);
+		if (i == 9)
+			l += (size_t)snprintf(t + l, cap - l, "{\"type\":\"gap\",\"t_ms\":9,\"gap_ms\":1500}\n");
+	}
+	*len = l;
+	return t;
+}
+
+static void a_long_log_should_be_seen_whole_and_kept_thinned(void)
+{
+	size_t len;
+	char *t = long_log(1000, &len);
+	Seen c = { .last_seq = -1, .in_order = true };
+	SlogVisitor v = { &c, seen_sample, seen_restart, seen_gap };
+	SessionData d;
+	char err[512];
+	CHECK(slog_parse_visit(t, len, "long", &v, 64, &d, err, sizeof err) == 0);
+	/* the visitor saw every sample, in order */
+	CHECK(c.samples == 1000 && c.in_order && c.sum == 999.0 * 1000 / 2);
+	CHECK(c.gaps == 1 && c.gap_ms == 1500 && d.gaps == 1 && d.gap_ms == 1500);
+	/* at most 64 kept, evenly: seq 0, k, 2k, ... with k a power of two */
+	CHECK(d.run_samples == 1000 && d.n <= 64 && d.n > 32);
+	CHECK(d.stride == 16);
+	for (size_t i = 0; i < d.n; i++)
+		CHECK(d.samples[i].seq == i * d.stride);
+	session_data_done(&d);
+	/* without a limit: all of them */
+	CHECK(slog_parse_visit(t, len, "long", NULL, 0, &d, err, sizeof err) == 0);
+	CHECK(d.n == 1000 && d.stride == 1);
+	session_data_done(&d);
+	free(t);
+}
+
+static void the_file_reader_should_match_the_buffer_and_bound_a_line(void)
+{
+	size_t len;
+	char *t = long_log(300, &len);
+	/* a line of 3 MiB in the middle: one damaged line, not an error */
+	const char *path = "/tmp/flopscope-test-long.jsonl";
+	FILE *f = fopen(path, "wb");
+	CHECK(f != NULL);
+	size_t half = len / 2;
+	while (t[half - 1] != '\n')
+		half--;
+	fwrite(t, 1, half, f);
+	for (int i = 0; i < 3 << 20; i++)
+		fputc('x', f);
+	fputc('\n', f);
+	fwrite(t + half, 1, len - half, f);
+	CHECK(fclose(f) == 0);
+	Seen c = { .last_seq = -1, .in_order = true };
+	SlogVisitor v = { &c, seen_sample, seen_restart, seen_gap };
+	SessionData d;
+	char err[512];
+	CHECK(slog_read_visit(path, &v, 0, &d, err, sizeof err) == 0);
+	CHECK(c.samples == 300 && c.in_order && d.n == 300);
+	CHECK(d.damaged == 1 && strstr(d.warning, "a line of more than 1 MiB"));
+	session_data_done(&d);
+	/* a file with no line end at all (/dev/zero is the same) is refused, not read forever */
+	CHECK(slog_read_visit("/dev/zero", &v, 0, &d, err, sizeof err) == -1);
+	CHECK(strstr(err, "/dev/zero has a line of more than 67108864 bytes: not a text log"));
+	unlink(path);
+	free(t);
 }
 
 static void unwritable_log_should_say_where_and_why(void)
@@ -353,6 +461,8 @@ int main(void)
 	RUN(log_with_a_bad_line_should_name_it);
 	RUN(foreign_or_newer_files_should_be_refused);
 	RUN(a_restart_should_keep_the_last_run);
+	RUN(a_long_log_should_be_seen_whole_and_kept_thinned);
+	RUN(the_file_reader_should_match_the_buffer_and_bound_a_line);
 	RUN(unwritable_log_should_say_where_and_why);
 	RUN(logs_should_refuse_to_overwrite_and_share_a_file);
 	RUN(compare_should_find_a_known_shift_and_no_shift);

@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
+#include <sys/stat.h>
 
 #include "check.h"
 #include "history.h"
@@ -90,6 +91,28 @@ static void shipped_themes_should_load(void)
 		CHECK(strstr(err, "is larger than 1048576 bytes"));
 		remove(path);
 	}
+	/* a folder, a FIFO with no writer (no hang: it reads as empty), a
+	 * device without end, a symbolic-link loop: each refused with why */
+	char fifo[64], loop_a[64], loop_b[64];
+	snprintf(fifo, sizeof fifo, "/tmp/flopscope-fifo-%d.json", (int)getpid());
+	snprintf(loop_a, sizeof loop_a, "/tmp/flopscope-loopa-%d.json", (int)getpid());
+	snprintf(loop_b, sizeof loop_b, "/tmp/flopscope-loopb-%d.json", (int)getpid());
+	CHECK(mkfifo(fifo, 0600) == 0);
+	CHECK(symlink(loop_b, loop_a) == 0 && symlink(loop_a, loop_b) == 0);
+	const char *cases[][2] = {
+		{ "/tmp/", "/tmp/ is a folder, not a file" },
+		{ fifo, ": not valid JSON (line 1)" },  /* empty */
+		{ "/dev/zero", "is larger than 1048576 bytes" },
+		{ loop_a, "Too many levels of symbolic links" },
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+		CHECK(!theme_load(cases[i][0], "themes", &t, err, sizeof err));
+		if (!strstr(err, cases[i][1]))
+			fprintf(stderr, "  %s: %s\n", cases[i][0], err), check_failed_now = 1;
+	}
+	unlink(fifo);
+	unlink(loop_a);
+	unlink(loop_b);
 }
 
 /* Compares the canvas, row by row, with a file under tests/golden/. */
