@@ -161,3 +161,32 @@ int mem_check_marks(const uint32_t *marks, uint32_t copies, char *msg, size_t le
 	}
 	return 0;
 }
+
+int mem_pick_class(const uint32_t *flags, uint32_t count, uint32_t bits, MemClass cls)
+{
+	static const uint32_t need[MEM_CLASS_COUNT] = {
+		[MEM_DEVICE] = MEM_FLAG_DEVICE_LOCAL,
+		[MEM_HOST_COHERENT] = MEM_FLAG_HOST_VISIBLE | MEM_FLAG_HOST_COHERENT,
+		[MEM_HOST_CACHED] = MEM_FLAG_HOST_VISIBLE | MEM_FLAG_HOST_CACHED,
+	};
+	if (cls == MEM_NONE || cls >= MEM_CLASS_COUNT)
+		return -1;
+	int best = -1, best_score = -1;
+	for (uint32_t i = 0; i < count && i < 32; i++) {
+		uint32_t f = flags[i];
+		if (!(bits & (1u << i)) || (f & need[cls]) != need[cls])
+			continue;
+		int score = 0;
+		if (cls == MEM_DEVICE && !(f & MEM_FLAG_HOST_VISIBLE))
+			score += 2;
+		if (cls != MEM_DEVICE && !(f & MEM_FLAG_DEVICE_LOCAL))
+			score += 2;
+		if (cls == MEM_HOST_COHERENT && !(f & MEM_FLAG_HOST_CACHED))
+			score += 1;
+		if (score > best_score) {
+			best = (int)i;
+			best_score = score;
+		}
+	}
+	return best;
+}

@@ -8,6 +8,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "workload.h"
+
 #define MEM_CHECK_REGIONS 64u      /* 16-byte regions compared on each check */
 #define MEM_REGION 16u
 #define MEM_MAX_COPIES 10000u      /* copies per submission (the loop's cap) */
@@ -34,6 +36,20 @@ size_t mem_sweep(uint64_t lo, uint64_t hi, uint64_t *out, size_t cap);
  * quarter of the smallest heap it needs, less than max_alloc (the marks come
  * on top) and max_range (storage buffers), rounded down to a power of two. */
 uint64_t mem_cap(uint64_t heap_bytes, uint64_t max_alloc, uint64_t max_range);
+
+/* Memory property flags as Vulkan numbers them (VkMemoryPropertyFlagBits,
+ * fixed by the API), so that the choice below is pure. */
+#define MEM_FLAG_DEVICE_LOCAL 0x1u
+#define MEM_FLAG_HOST_VISIBLE 0x2u
+#define MEM_FLAG_HOST_COHERENT 0x4u
+#define MEM_FLAG_HOST_CACHED 0x8u
+
+/* The memory type of a class among the count
+ * types whose property flags are given, those allowed by bits: the
+ * required flags, then the fewest surprises (device memory that the host
+ * cannot map; host memory that is not device-local, and coherent memory
+ * that is not cached). -1 if none. */
+int mem_pick_class(const uint32_t *flags, uint32_t count, uint32_t bits, MemClass cls);
 
 /* "8 KiB", "1.5 MiB", "1 GiB". */
 char *mem_size_str(uint64_t bytes, char *out, size_t len);

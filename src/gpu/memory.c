@@ -18,37 +18,18 @@ int gpu_find_memory(VkPhysicalDevice pd, uint32_t bits, VkMemoryPropertyFlags wa
 	return -1;
 }
 
-/* The memory type of a class among those allowed by bits: the required
- * flags, then the fewest surprises (device memory that the host cannot map;
- * host memory that is not device-local, and coherent memory that is not
- * cached). -1 if none. */
+/* The memory type of a class among those allowed by bits (mem_pick_class;
+ * Vulkan's flag values are the ones it names). -1 if none. */
 int gpu_pick_class(const VkPhysicalDeviceMemoryProperties *m, uint32_t bits, MemClass cls)
 {
-	static const VkMemoryPropertyFlags need[MEM_CLASS_COUNT] = {
-		[MEM_DEVICE] = VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT,
-		[MEM_HOST_COHERENT] = VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT,
-		[MEM_HOST_CACHED] = VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_CACHED_BIT,
-	};
-	if (cls == MEM_NONE || cls >= MEM_CLASS_COUNT)
-		return -1;
-	int best = -1, best_score = -1;
-	for (uint32_t i = 0; i < m->memoryTypeCount; i++) {
-		VkMemoryPropertyFlags f = m->memoryTypes[i].propertyFlags;
-		if (!(bits & (1u << i)) || (f & need[cls]) != need[cls])
-			continue;
-		int score = 0;
-		if (cls == MEM_DEVICE && !(f & VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT))
-			score += 2;
-		if (cls != MEM_DEVICE && !(f & VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT))
-			score += 2;
-		if (cls == MEM_HOST_COHERENT && !(f & VK_MEMORY_PROPERTY_HOST_CACHED_BIT))
-			score += 1;
-		if (score > best_score) {
-			best = (int)i;
-			best_score = score;
-		}
-	}
-	return best;
+	_Static_assert(MEM_FLAG_DEVICE_LOCAL == VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT &&
+	               MEM_FLAG_HOST_VISIBLE == VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT &&
+	               MEM_FLAG_HOST_COHERENT == VK_MEMORY_PROPERTY_HOST_COHERENT_BIT &&
+	               MEM_FLAG_HOST_CACHED == VK_MEMORY_PROPERTY_HOST_CACHED_BIT, "Vulkan's flag values");
+	uint32_t flags[VK_MAX_MEMORY_TYPES];
+	for (uint32_t i = 0; i < m->memoryTypeCount; i++)
+		flags[i] = m->memoryTypes[i].propertyFlags;
+	return mem_pick_class(flags, m->memoryTypeCount, bits, cls);
 }
 
 /* A buffer with its own memory of type `type` (or, with type < 0, found
