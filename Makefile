@@ -22,7 +22,7 @@ B       ?= build
 #   engine   the measuring thread, telemetry
 #   app      main, modes, outputs
 #   ui       curses screens (ui/): core, session, engine and app headers, never gpu
-CORE    := fmt adapt sched stats ring devsel cli workload memwork summary compare jump peak devinfo plot
+CORE    := fmt adapt sched stats ring devsel cli workload memwork summary compare change peak devinfo plot
 SESSION := clock fileio paths csvread records slog slogread svg
 GPU     := err vkctx shader memory pipeline submit compute
 WORKLOADS := workloads fma copy transfer

@@ -9,7 +9,7 @@
 #include "fmt.h"
 #include "memwork.h"
 #include "history.h"
-#include "jump.h"
+#include "change.h"
 #include "layout.h"
 #include "plot.h"
 #include "summary.h"
@@ -122,9 +122,12 @@ static void draw_plot(Dash *d, Rect frame, const char *title, const char *unit, 
 		return;
 	if (target)
 		plot_hline(&cv, &ay, *target, (int)nser);
-	const JumpDetector *jd = &d->sum.jumps;
-	for (size_t j = 0; j < jd->njumps && !logy && nser == 1; j++)
-		plot_vline(&cv, &ax, jd->jumps[j].t_ms * 1e-3, (int)nser + 1);
+	/* level changes: a power-state change in the marker colour, others quiet */
+	const ChangeDetector *cd = &d->sum.changes;
+	for (size_t j = 0; j < change_kept(cd) && !logy && nser == 1; j++) {
+		const Change *ch = change_get(cd, j);
+		plot_vline(&cv, &ax, ch->t_ms * 1e-3, (int)nser + (ch->cause == CAUSE_POWER_STATE ? 1 : 2));
+	}
 	for (size_t k = 0; k < nser; k++)
 		plot_series(&cv, &ax, &ay, d->h.t_s + from, ser[k].y + from, n, (int)k);
 	ThemeRole roles[8];
@@ -132,6 +135,7 @@ static void draw_plot(Dash *d, Rect frame, const char *title, const char *unit, 
 		roles[k] = ser[k].role;
 	roles[nser] = ROLE_TARGET_LINE;
 	roles[nser + 1] = ROLE_JUMP_MARK;
+	roles[nser + 2] = ROLE_AXIS;
 	put_cells(d, &cv, c, roles);
 	plot_canvas_done(&cv);
 
@@ -244,37 +248,76 @@ static void draw_stats(Dash *d, Rect r)
 #undef ROW
 }
 
+/* One change on a line: "12.3 s 3.1T->1.6T x0.52 clock" */
+static void change_line(const Change *c, char *line, size_t len)
+{
+	char a[FMT_SI_LEN], b[FMT_SI_LEN];
+	snprintf(line, len, "%s%.1f s %s->%s x%.2f", c->kind == CHANGE_RAMP ? "ramp " : "", c->t_ms * 1e-3,
+	         fmt_si(c->before, a, sizeof a), fmt_si(c->after, b, sizeof b), c->ratio);
+}
+
+/* Power-state changes listed (newest last, older ones counted), the rest
+ * in a quieter colour: counts by cause, excursions, and the newest. */
 static void draw_jumps(Dash *d, Rect r)
 {
-	const JumpDetector *jd = &d->sum.jumps;
-	char line[96], a[FMT_SI_LEN], b[FMT_SI_LEN];
+	const ChangeDetector *cd = &d->sum.changes;
+	char line[200], a[FMT_SI_LEN];
+	int end = r.y + r.h;
 	attrset(screen_attr(d->s, ROLE_TEXT) | A_BOLD);
-	mvaddnstr(r.y, r.x, "Power-state jumps", r.w);
+	mvaddnstr(r.y, r.x, "Power-state changes", r.w);
 	attrset(screen_attr(d->s, ROLE_TEXT));
 	int y = r.y + 1;
-	if (!isnan(d->stats.plateau_ms)) {
+	if (!isnan(d->stats.plateau_ms) && y < end) {
 		snprintf(line, sizeof line, "plateau %.0f ms at %s%s", d->stats.plateau_ms,
 		         fmt_si(d->stats.plateau_flops, a, sizeof a), sample_unit(&d->h.last));
 		mvaddnstr(y++, r.x, line, r.w);
 	}
-	if (jd->njumps == 0) {
-		mvaddnstr(y, r.x, "none detected", r.w);
-		return;
-	}
-	/* newest last; as many as fit */
-	size_t rows = (size_t)(r.y + r.h - y), from = jd->njumps > rows ? jd->njumps - rows : 0;
-	attrset(screen_attr(d->s, ROLE_JUMP_MARK));
-	for (size_t i = from; i < jd->njumps && y < r.y + r.h; i++) {
-		const Jump *j = &jd->jumps[i];
-		snprintf(line, sizeof line, "%s%.0f ms %s-> %s x%.2f", j->kind == JUMP_RAMP ? "ramp " : "",
-		         j->t_ms, fmt_si(j->before, a, sizeof a), fmt_si(j->after, b, sizeof b), j->ratio);
-		mvaddnstr(y++, r.x, line, r.w);
-		double cb = i < JUMP_MAX ? d->stats.clk_before[i] : NAN, ca = i < JUMP_MAX ? d->stats.clk_after[i] : NAN;
-		if (!isnan(cb) && !isnan(ca) && fabs(ca / cb - 1) > 0.03 && y < r.y + r.h) {
-			snprintf(line, sizeof line, "  clock %.0f -> %.0f MHz", cb, ca);
+	size_t power = cd->by_cause[CAUSE_POWER_STATE], others = cd->nchanges - power;
+	/* rows: the power-state list, then 2 quiet lines and the newest others */
+	int quiet = (others || cd->nexc) ? 2 : 1;
+	int room = end - y - quiet;
+	if (power == 0 && y < end) {
+		mvaddnstr(y++, r.x, "none detected", r.w);
+	} else {
+		/* the newest power-state changes that fit, oldest of them first;
+		 * the rest counted on a line above */
+		const Change *pick[CHG_KEEP];
+		size_t np = 0;
+		for (size_t i = 0; i < change_kept(cd); i++)
+			if (change_get(cd, i)->cause == CAUSE_POWER_STATE)
+				pick[np++] = change_get(cd, i);
+		size_t fit = room > 1 ? (size_t)room : 1;
+		size_t show = np <= fit && power == np ? np : fit - 1;
+		if (show < power && y < end) {
+			snprintf(line, sizeof line, "+%zu earlier", power - show);
+			attrset(screen_attr(d->s, ROLE_AXIS));
+			mvaddnstr(y++, r.x, line, r.w);
+		}
+		attrset(screen_attr(d->s, ROLE_JUMP_MARK));
+		for (size_t i = show < np ? show : np; i-- > 0 && y < end;) {
+			change_line(pick[i], line, sizeof line);
 			mvaddnstr(y++, r.x, line, r.w);
 		}
 	}
+	attrset(screen_attr(d->s, ROLE_AXIS));
+	if ((others || cd->nexc) && y < end) {
+		snprintf(line, sizeof line, "other changes %zu (clock held %zu, unexplained %zu)", others,
+		         cd->by_cause[CAUSE_NOT_POWER_STATE], cd->by_cause[CAUSE_UNEXPLAINED]);
+		mvaddnstr(y++, r.x, line, r.w);
+		if (y < end) {
+			snprintf(line, sizeof line, "excursions %zu (%.1f s)", cd->nexc, cd->exc_ms * 1e-3);
+			mvaddnstr(y++, r.x, line, r.w);
+		}
+		/* the newest other changes, as many as fit */
+		for (size_t i = 0; i < change_kept(cd) && y < end; i++) {
+			const Change *c = change_get(cd, i);
+			if (c->cause == CAUSE_POWER_STATE)
+				continue;
+			change_line(c, line, sizeof line);
+			mvaddnstr(y++, r.x, line, r.w);
+		}
+	}
+	attrset(screen_attr(d->s, ROLE_TEXT));
 }
 
 static void draw_help(Dash *d)

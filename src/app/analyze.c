@@ -1,4 +1,5 @@
-/* analyze: --analyze FILE: level changes in a session log or a CSV trace. */
+/* analyze: --analyze FILE: level changes (with their causes), excursions and
+ * the time to plateau of a session log or a CSV trace. */
 #include "offline.h"
 
 #include <errno.h>
@@ -14,7 +15,8 @@
 #include "csvread.h"
 #include "fileio.h"
 #include "fmt.h"
-#include "jump.h"
+#include "change.h"
+#include "records.h"
 #include "report.h"
 
 /* A CSV file with t_ms and flops columns (see csvread.h). */
@@ -37,7 +39,7 @@ static bool read_csv(const char *path, double **t, double **x, size_t *n)
 /* A log's steady samples, seen as it is read: the level changes found
  * online, the copy sizes counted (a sweep is no power-state series). */
 typedef struct Scan {
-	JumpDetector jd;
+	ChangeDetector cd;
 	size_t sizes, steady;
 	uint64_t last_size;
 	uint32_t flags;
@@ -52,8 +54,10 @@ static void scan_sample(void *ctx, const Sample *s)
 		c->sizes++;
 	c->last_size = s->size;
 	if (s->flags & SAMPLE_STEADY) {
+		double tel[TEL_FIELD_COUNT];
+		change_tel_of(s, tel);
 		c->steady++;
-		jump_add(&c->jd, s->t_ms, s->rate);
+		change_add(&c->cd, s->t_ms, s->rate, tel);
 	}
 }
 
@@ -61,7 +65,17 @@ static void scan_restart(void *ctx)
 {
 	Scan *c = ctx;
 	memset(c, 0, sizeof *c);
-	jump_init(&c->jd);
+	change_init(&c->cd);
+}
+
+/* Prints a record on a line of its own and frees it. */
+static void print_json(cJSON *j)
+{
+	char *text = j ? cJSON_PrintUnformatted(j) : NULL;
+	if (text)
+		printf("%s\n", text);
+	cJSON_free(text);
+	cJSON_Delete(j);
 }
 
 int offline_analyze(const Options *o)
@@ -94,7 +108,7 @@ int offline_analyze(const Options *o)
 		fprintf(stderr, "flopscope: out of memory\n");
 		return 1;
 	}
-	jump_init(&scan->jd);
+	change_init(&scan->cd);
 	bool from_log = c == '{';
 	if (from_log) { /* a session log: its steady samples */
 		SessionData d;
@@ -133,39 +147,56 @@ int offline_analyze(const Options *o)
 		free(scan);
 		return 2;
 	} else {
+		double none[TEL_FIELD_COUNT];
+		for (int k = 0; k < TEL_FIELD_COUNT; k++)
+			none[k] = NAN; /* a CSV trace carries no telemetry: causes are unexplained */
 		for (size_t i = 0; i < n; i++)
-			jump_add(&scan->jd, t[i], x[i]);
+			change_add(&scan->cd, t[i], x[i], none);
 		scan->steady = n;
 	}
-	const JumpDetector jd = scan->jd;
-	free(scan);
+	change_finish(&scan->cd);
 	double level;
-	double plateau = jump_time_to_plateau(t, x, n, &level);
-	char line[256], lv[FMT_SI_LEN];
-	for (size_t i = 0; i < jd.njumps; i++) {
-		if (o->format == FORMAT_JSON) {
-			cJSON *j = record_jump_json(&jd.jumps[i], i);
-			char *text = j ? cJSON_PrintUnformatted(j) : NULL;
-			if (text)
-				printf("%s\n", text);
-			cJSON_free(text);
-			cJSON_Delete(j);
-		} else {
-			jump_format(&jd.jumps[i], unit, line, sizeof line);
-			printf("%s\n", line);
-		}
-	}
+	double plateau = change_time_to_plateau(t, x, n, &level);
+	const ChangeDetector *cd = &scan->cd;
+	size_t kept = change_kept(cd), ekept = change_excursions_kept(cd);
+	char lv[FMT_SI_LEN];
 	if (o->format == FORMAT_JSON) {
-		if (isnan(plateau))
-			printf("{\"type\":\"plateau\",\"reached\":false,\"samples\":%zu}\n", n);
+		/* one object per change, oldest first, then each excursion, then the analysis */
+		for (size_t i = kept; i-- > 0;)
+			print_json(record_change_json(change_get(cd, i), cd->nchanges - 1 - i, unit));
+		for (size_t i = ekept; i-- > 0;)
+			print_json(record_excursion_json(change_excursion(cd, i), unit));
+		cJSON *a = cJSON_CreateObject();
+		bool ok = a && cJSON_AddStringToObject(a, "type", "analysis") &&
+		          cJSON_AddStringToObject(a, "unit", unit) &&
+		          cJSON_AddNumberToObject(a, "samples", (double)scan->steady) &&
+		          record_change_counts(a, cd) &&
+		          cJSON_AddNumberToObject(a, "changes_listed", (double)kept) &&
+		          cJSON_AddNumberToObject(a, "excursions_listed", (double)ekept) &&
+		          cJSON_AddNumberToObject(a, "sustain_ms", CHG_SUSTAIN_MS) &&
+		          cJSON_AddBoolToObject(a, "plateau_reached", !isnan(plateau));
+		if (ok && !isnan(plateau))
+			ok = cJSON_AddNumberToObject(a, "plateau_t_ms", plateau) &&
+			     cJSON_AddNumberToObject(a, "plateau_level", level);
+		if (ok)
+			print_json(a);
 		else
-			printf("{\"type\":\"plateau\",\"reached\":true,\"t_ms\":%.17g,\"flops\":%.17g,\"samples\":%zu}\n",
-			       plateau, level, n);
-	} else if (isnan(plateau)) {
-		printf("plateau: not reached (%zu samples%s)\n", n, n < 6 ? ", too few" : "");
+			cJSON_Delete(a);
 	} else {
-		printf("plateau %.1f ms  %s%s\n", plateau, fmt_si(level, lv, sizeof lv), unit);
+		report_changes(stdout, cd, unit, "");
+		for (size_t i = ekept; i-- > 0;) {
+			char line[200];
+			change_format_excursion(change_excursion(cd, i), line, sizeof line);
+			printf("  %s\n", line);
+		}
+		if (cd->nexc > ekept)
+			printf("  (%zu earlier excursions not listed)\n", cd->nexc - ekept);
+		if (isnan(plateau))
+			printf("plateau: not reached (%zu samples%s)\n", n, n < 6 ? ", too few" : "");
+		else
+			printf("plateau %.1f ms  %s%s\n", plateau, fmt_si(level, lv, sizeof lv), unit);
 	}
+	free(scan);
 	free(t);
 	free(x);
 	if (fflush(stdout) != 0) {

@@ -25,7 +25,7 @@ static int write_svg(const char *out, const SessionData *d, const Summary *sum)
 	char title[600];
 	snprintf(title, sizeof title, "%s, %s, %s, target %.3g ms", d->meta.device, d->meta.workload,
 	         d->meta.start_utc, d->meta.target_ms);
-	bool ok = svg_write(f, title, d->samples, d->n, d->meta.target_ms, sum->jumps.jumps, sum->jumps.njumps);
+	bool ok = svg_write(f, title, d->samples, d->n, d->meta.target_ms, &sum->changes);
 	if (!fileio_commit(f, &t, ok, err, sizeof err)) {
 		fprintf(stderr, "flopscope: %s\n", err);
 		return 1;

@@ -52,6 +52,8 @@ bool offline_load(const char *path, SessionData *d, Summary *sum, const SlogVisi
 		fprintf(stderr, "flopscope: %s\n", err);
 		return false;
 	}
+	if (sum)
+		summary_finish(sum); /* the log's end ends a change still open */
 	if (d->warning[0])
 		fprintf(stderr, "flopscope: warning: %s\n", d->warning);
 	if (d->stride > 1)

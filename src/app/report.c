@@ -47,6 +47,27 @@ void report_csv_row(const Sample *s, char *buf, size_t len)
 	         !!(s->flags & SAMPLE_IMPLAUSIBLE));
 }
 
+void report_changes(FILE *f, const ChangeDetector *cd, const char *unit, const char *indent)
+{
+	if (!cd->nchanges && !cd->nexc) {
+		fprintf(f, "%slevel changes: none (no excursion either)\n", indent);
+		return;
+	}
+	fprintf(f, "%slevel changes: %zu power state, %zu not a power-state change, %zu unexplained; "
+	        "%zu excursion%s (%.2f s in all: dips that came back within %.0f ms)\n", indent,
+	        cd->by_cause[CAUSE_POWER_STATE], cd->by_cause[CAUSE_NOT_POWER_STATE], cd->by_cause[CAUSE_UNEXPLAINED],
+	        cd->nexc, cd->nexc == 1 ? "" : "s", cd->exc_ms * 1e-3, CHG_SUSTAIN_MS);
+	size_t kept = change_kept(cd);
+	if (cd->nchanges > kept)
+		fprintf(f, "%s  (%zu earlier changes not shown: the session log has one record each)\n", indent,
+		        cd->nchanges - kept);
+	for (size_t i = kept; i-- > 0;) {
+		char line[400];
+		change_format(change_get(cd, i), unit, line, sizeof line);
+		fprintf(f, "%s  %s\n", indent, line);
+	}
+}
+
 void report_summary_text(FILE *f, const SummaryResult *r, size_t dropped,
                          uint64_t checks_passed, double target_ms)
 {
@@ -84,15 +105,8 @@ void report_summary_text(FILE *f, const SummaryResult *r, size_t dropped,
 	} else {
 		fprintf(f, "  no sample reached the target time: run longer (--duration)\n");
 	}
-	for (size_t i = 0; i < r->njumps; i++) {
-		char line[160];
-		jump_format(&r->jumps[i], r->unit, line, sizeof line);
-		fprintf(f, "  %s", line);
-		if (i < JUMP_MAX && !isnan(r->clk_before[i]) && !isnan(r->clk_after[i]) &&
-		    fabs(r->clk_after[i] / r->clk_before[i] - 1) > 0.03)
-			fprintf(f, "  (clock %.0f -> %.0f MHz)", r->clk_before[i], r->clk_after[i]);
-		fputc('\n', f);
-	}
+	if (r->steady)
+		report_changes(f, &r->changes, r->unit, "  ");
 	if (!isnan(r->duty))
 		fprintf(f, "  duty cycle: %.2f%% (GPU time / device timeline at the target)\n", 100 * r->duty);
 	if (!isnan(r->pct_peak))

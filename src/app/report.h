@@ -19,6 +19,9 @@ void report_table_row(const Sample *s, char *buf, size_t len);
 void report_csv_row(const Sample *s, char *buf, size_t len);
 
 /* Human summary, several lines. dropped: samples the ring lost. */
+/* The level changes found, in words: counts by cause, then each kept one
+ * (oldest first), each line starting with indent. */
+void report_changes(FILE *f, const ChangeDetector *cd, const char *unit, const char *indent);
 void report_summary_text(FILE *f, const SummaryResult *r, size_t dropped,
                          uint64_t checks_passed, double target_ms);
 

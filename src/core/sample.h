@@ -24,6 +24,8 @@ typedef enum TelField {
 	TEL_TEMP_C,
 	TEL_PSTATE,       /* NVIDIA performance state, 0 = P0 */
 	TEL_THROTTLE,     /* NVIDIA clocks-event (throttle) reason bits */
+	TEL_OTHER_CPU,    /* CPU devices: % of all cores' time that other processes
+	                     (and a hypervisor's steal) took, over the last 250 ms+ */
 	TEL_FIELD_COUNT
 } TelField;
 #define SAMPLE_TEL_COUNT TEL_FIELD_COUNT

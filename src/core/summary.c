@@ -8,7 +8,7 @@ void summary_init(Summary *s)
 {
 	memset(s, 0, sizeof *s);
 	s->stride = s->rstride = 1;
-	jump_init(&s->jumps);
+	change_init(&s->changes);
 }
 
 static void push(double **arr, size_t *cap, size_t n, double v, bool *oom)
@@ -63,8 +63,11 @@ void summary_add(Summary *s, const Sample *x)
 	}
 	if (x->flags & SAMPLE_STEADY) {
 		s->steady_total++;
-		if (!x->size)
-			jump_add(&s->jumps, x->t_ms, x->rate);
+		if (!x->size) {
+			double tel[TEL_FIELD_COUNT];
+			change_tel_of(x, tel);
+			change_add(&s->changes, x->t_ms, x->rate, tel);
+		}
 		if (s->skip + 1 < s->stride) {
 			s->skip++;
 		} else {
@@ -115,6 +118,11 @@ void summary_done(Summary *s)
 	memset(s, 0, sizeof *s);
 }
 
+int summary_finish(Summary *s)
+{
+	return change_finish(&s->changes);
+}
+
 void summary_add_gap(Summary *s, double gap_ms)
 {
 	s->gaps++;
@@ -134,8 +142,7 @@ void summary_result(const Summary *s, SummaryResult *r)
 	r->gpu_timed = s->gpu_timed;
 	r->verified = s->verified;
 	stats_compute(s->steady_flops, s->steady, &r->flops);
-	r->njumps = s->jumps.njumps;
-	memcpy(r->jumps, s->jumps.jumps, r->njumps * sizeof *r->jumps);
+	r->changes = s->changes;
 	r->implausible = s->implausible;
 	r->gaps = s->gaps;
 	r->gap_ms = s->gap_ms;
@@ -152,21 +159,7 @@ void summary_result(const Summary *s, SummaryResult *r)
 	r->duty = s->duty_n >= 3 && span_ms > 0 ? s->duty_gpu_ns * 1e-6 / span_ms : NAN;
 	Stats ps;
 	r->pct_peak = stats_compute(s->peak, s->steady, &ps) ? 100 * ps.median : NAN;
-	/* clocks around each jump: medians of 5 steady samples either side */
-	for (size_t j = 0; j < r->njumps && j < JUMP_MAX; j++) {
-		double a[5], b[5];
-		size_t na = 0, nb = 0;
-		for (size_t i = 0; i < s->steady; i++) {
-			if (s->steady_t[i] < s->jumps.jumps[j].t_ms)
-				a[na++ % 5] = s->steady_mhz[i];
-			else if (nb < 5)
-				b[nb++] = s->steady_mhz[i];
-		}
-		Stats sa, sb;
-		r->clk_before[j] = stats_compute(a, na < 5 ? na : 5, &sa) ? sa.median : NAN;
-		r->clk_after[j] = stats_compute(b, nb, &sb) ? sb.median : NAN;
-	}
-	r->plateau_ms = jump_time_to_plateau(s->steady_t, s->steady_flops, s->steady, &r->plateau_flops);
+	r->plateau_ms = change_time_to_plateau(s->steady_t, s->steady_flops, s->steady, &r->plateau_flops);
 	if (s->nsizes > 1) /* a sweep: levels differ by size, not by power state */
 		r->plateau_ms = r->duty = NAN;
 	r->ratio_median = NAN;

@@ -9,7 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "jump.h"
+#include "change.h"
 #include "sample.h"
 #include "stats.h"
 
@@ -46,7 +46,7 @@ typedef struct Summary {
 	uint32_t unit_flags;    /* SAMPLE_INTEGER, SAMPLE_BYTES seen */
 	double duty_first_ms, duty_last_ms, duty_gpu_ns; /* duty cycle over the steady samples */
 	size_t duty_n;
-	JumpDetector jumps;     /* over the steady samples */
+	ChangeDetector changes; /* level changes over the steady samples */
 	double *ratio;          /* gpu_ns / cpu_ns of GPU-timed samples */
 	size_t cap_flops, cap_ratio;
 	bool oom;
@@ -57,6 +57,9 @@ typedef struct Summary {
 
 void summary_init(Summary *s);
 void summary_add(Summary *s, const Sample *x);
+/* The series ended: a level change still open is settled (change_finish);
+ * returns what change_finish returns. */
+int summary_finish(Summary *s);
 /* The process was stopped for gap_ms: nothing measured then. */
 void summary_add_gap(Summary *s, double gap_ms);
 void summary_done(Summary *s);
@@ -67,11 +70,9 @@ typedef struct SummaryResult {
 	const char *unit;       /* FLOPS, IOPS or B/s (sample_flags_unit) */
 	Stats flops;            /* over steady samples; n == 0 if none */
 	double ratio_median;    /* NaN without GPU timing */
-	Jump jumps[JUMP_MAX];   /* a copy: the result outlives the Summary */
-	size_t njumps;
+	ChangeDetector changes; /* a copy: the result outlives the Summary */
 	double plateau_ms;      /* time to plateau; NaN if none */
 	double plateau_flops;
-	double clk_before[JUMP_MAX], clk_after[JUMP_MAX]; /* MHz around each jump; NaN N/A */
 	double pct_peak;        /* median % of the peak at the sample's clock; NaN unknown */
 	double duty;            /* GPU time / wall time over the steady samples; NaN unknown */
 	size_t implausible;
@@ -83,7 +84,5 @@ typedef struct SummaryResult {
 } SummaryResult;
 
 void summary_result(const Summary *s, SummaryResult *r);
-
-/* {"type":"jump","index":..,"kind":"step"|"ramp",...} (cJSON object). */
 
 #endif

@@ -143,8 +143,25 @@ static void log_step(Engine *e, bool ok)
 }
 
 /* The log's closing lines: the error if any, then the summary. */
+/* Records for the changes and excursions found since the counts given. */
+static void log_changes(Engine *e, size_t nchanges, size_t nexc)
+{
+	const ChangeDetector *cd = &e->sum.changes;
+	const char *unit = sample_flags_unit(e->sum.unit_flags);
+	for (size_t i = cd->nchanges - nchanges; e->log.f && i-- > 0;)
+		if (change_get(cd, i))
+			log_step(e, slog_write_change(&e->log, change_get(cd, i), cd->nchanges - 1 - i, unit));
+	for (size_t i = cd->nexc - nexc; e->log.f && i-- > 0;)
+		if (change_excursion(cd, i))
+			log_step(e, slog_write_excursion(&e->log, change_excursion(cd, i), unit));
+}
+
 static void log_finish(Engine *e, const char *error)
 {
+	/* a departure still open at the end is settled, and recorded */
+	size_t nc = e->sum.changes.nchanges, ne = e->sum.changes.nexc;
+	summary_finish(&e->sum);
+	log_changes(e, nc, ne);
 	if (!e->log.f)
 		return;
 	if (error)
@@ -472,17 +489,11 @@ static bool emit(Engine *e, const Pending *p, const DispatchTiming *t, bool pipe
 	ring_push(&e->ring, &s);
 	if (!atomic_load_explicit(&e->first_sample_ns, memory_order_relaxed) && e->cfg.launch_ns)
 		atomic_store(&e->first_sample_ns, clock_mono_ns() - e->cfg.launch_ns);
-	size_t nj = e->sum.jumps.njumps;
-	Jump last = nj ? e->sum.jumps.jumps[nj - 1] : (Jump){ 0 };
+	size_t nc = e->sum.changes.nchanges, ne = e->sum.changes.nexc;
 	summary_add(&e->sum, &s);
 	if (e->log.f) {
 		log_step(e, slog_write_sample(&e->log, &s));
-		/* a new jump, or the last one grown into a ramp */
-		size_t now = e->sum.jumps.njumps;
-		const Jump *was = nj ? &e->sum.jumps.jumps[nj - 1] : NULL;
-		if (now > nj || (was && (was->kind != last.kind || was->t_end_ms != last.t_end_ms ||
-		                         was->after != last.after)))
-			log_step(e, slog_write_jump(&e->log, &e->sum.jumps.jumps[now - 1], now - 1));
+		log_changes(e, nc, ne);
 	}
 	return true;
 }

@@ -3,6 +3,7 @@
 #include "clock.h"
 
 #include <glob.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,7 +13,63 @@ typedef struct CpuTel {
 	char rapl[700];              /* energy_uj of package 0, or "" */
 	double last_uj, range_uj;
 	uint64_t last_ns;
+	/* the other processes' share of the CPU: /proc/stat less our own time */
+	unsigned long long all0, busy0, self0;
+	uint64_t share_ns;
+	double other_pct;            /* NaN until two snapshots */
 } CpuTel;
+
+/* Jiffies of all cores (total and busy: all but idle and iowait) and of
+ * this process (every thread: the driver's too). */
+static bool cpu_ticks(unsigned long long *all, unsigned long long *busy, unsigned long long *self)
+{
+	FILE *f = fopen("/proc/stat", "r");
+	unsigned long long v[8] = { 0 };
+	int n = f ? fscanf(f, "cpu %llu %llu %llu %llu %llu %llu %llu %llu", &v[0], &v[1], &v[2], &v[3], &v[4],
+	                   &v[5], &v[6], &v[7]) : 0;
+	if (f)
+		fclose(f);
+	if (n < 4)
+		return false;
+	*all = *busy = 0;
+	for (int i = 0; i < 8; i++) {
+		*all += v[i];
+		if (i != 3 && i != 4)
+			*busy += v[i];
+	}
+	f = fopen("/proc/self/stat", "r");
+	if (!f)
+		return false;
+	char buf[1024];
+	size_t len = fread(buf, 1, sizeof buf - 1, f);
+	fclose(f);
+	buf[len] = '\0';
+	const char *p = strrchr(buf, ')'); /* the command name may hold spaces */
+	unsigned long long ut, st;
+	if (!p || sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu", &ut, &st) != 2)
+		return false;
+	*self = ut + st;
+	return true;
+}
+
+/* The share, over at least 250 ms (jiffies are 10 ms). */
+static void cpu_share(CpuTel *c, uint64_t now)
+{
+	if (c->share_ns && now - c->share_ns < 250000000ull)
+		return;
+	unsigned long long all, busy, self;
+	if (!cpu_ticks(&all, &busy, &self))
+		return;
+	if (c->share_ns && all > c->all0) {
+		double other = (double)(busy - c->busy0) - (double)(self - c->self0);
+		double pct = 100 * other / (double)(all - c->all0);
+		c->other_pct = pct < 0 ? 0 : pct > 100 ? 100 : pct;
+	}
+	c->all0 = all;
+	c->busy0 = busy;
+	c->self0 = self;
+	c->share_ns = now;
+}
 
 static double cpu_mhz_now(bool sysfs)
 {
@@ -63,6 +120,11 @@ static bool cpu_read(TelSource *s, TelReading *r)
 	}
 	double uj;
 	uint64_t t = clock_mono_ns();
+	cpu_share(c, t);
+	if (isfinite(c->other_pct)) {
+		r->v[TEL_OTHER_CPU] = c->other_pct;
+		r->valid |= 1u << TEL_OTHER_CPU;
+	}
 	if (c->rapl[0] && sysfs_read_num(c->rapl, &uj)) {
 		if (c->last_ns && t > c->last_ns) {
 			double d = uj - c->last_uj;
@@ -89,6 +151,7 @@ bool tel_cpu_open(TelSource *s, char *note, size_t len)
 	CpuTel *c = calloc(1, sizeof *c);
 	if (!c)
 		return false;
+	c->other_pct = NAN;
 	c->sysfs = cpu_mhz_now(true) > 0;
 	if (!c->sysfs && cpu_mhz_now(false) <= 0) {
 		free(c);
@@ -112,7 +175,8 @@ bool tel_cpu_open(TelSource *s, char *note, size_t len)
 	s->state = c;
 	s->read = cpu_read;
 	s->close = cpu_close;
-	snprintf(note, len, "CPU clock from %s; %s", c->sysfs ? "cpufreq (sysfs)" : "/proc/cpuinfo",
+	snprintf(note, len, "CPU clock from %s; %s; other processes' CPU share from /proc/stat",
+	         c->sysfs ? "cpufreq (sysfs)" : "/proc/cpuinfo",
 	         c->rapl[0] ? "package power from RAPL (energy counter)" : "power N/A (no readable RAPL)");
 	return true;
 }

@@ -54,25 +54,67 @@ bool record_sample_json(const Sample *s, char *buf, size_t len)
 	return ok;
 }
 
-cJSON *record_jump_json(const Jump *j, size_t index)
+static bool add_num_or_null(cJSON *o, const char *k, double v)
+{
+	return isfinite(v) ? cJSON_AddNumberToObject(o, k, v) != NULL : cJSON_AddNullToObject(o, k) != NULL;
+}
+
+cJSON *record_change_json(const Change *c, size_t index, const char *unit)
 {
 	cJSON *o = cJSON_CreateObject();
 	if (!o)
 		return NULL;
-	bool ok = cJSON_AddStringToObject(o, "type", "jump") &&
+	bool ok = cJSON_AddStringToObject(o, "type", "change") &&
 	          cJSON_AddNumberToObject(o, "index", (double)index) &&
-	          cJSON_AddStringToObject(o, "kind", j->kind == JUMP_RAMP ? "ramp" : "step") &&
-	          cJSON_AddNumberToObject(o, "t_ms", j->t_ms) &&
-	          cJSON_AddNumberToObject(o, "t_end_ms", j->t_end_ms) &&
-	          cJSON_AddNumberToObject(o, "before", j->before) &&
-	          cJSON_AddNumberToObject(o, "after", j->after) &&
-	          cJSON_AddNumberToObject(o, "ratio", j->ratio) &&
-	          cJSON_AddNumberToObject(o, "samples", j->samples);
+	          cJSON_AddStringToObject(o, "kind", change_kind_names[c->kind]) &&
+	          cJSON_AddStringToObject(o, "cause", change_cause_keys[c->cause]) &&
+	          cJSON_AddStringToObject(o, "why", c->why) &&
+	          cJSON_AddNumberToObject(o, "t_ms", c->t_ms) &&
+	          cJSON_AddNumberToObject(o, "t_end_ms", c->t_end_ms) &&
+	          cJSON_AddNumberToObject(o, "before", c->before) &&
+	          cJSON_AddNumberToObject(o, "after", c->after) &&
+	          cJSON_AddNumberToObject(o, "ratio", c->ratio) &&
+	          cJSON_AddStringToObject(o, "unit", unit) &&
+	          cJSON_AddNumberToObject(o, "samples", c->samples) &&
+	          cJSON_AddBoolToObject(o, "held_to_end", c->at_end) &&
+	          add_num_or_null(o, "clock_before_mhz", c->tel_before[TEL_SM_MHZ]) &&
+	          add_num_or_null(o, "clock_after_mhz", c->tel_after[TEL_SM_MHZ]) &&
+	          add_num_or_null(o, "other_cpu_before_pct", c->tel_before[TEL_OTHER_CPU]) &&
+	          add_num_or_null(o, "other_cpu_after_pct", c->tel_after[TEL_OTHER_CPU]);
 	if (!ok) {
 		cJSON_Delete(o);
 		return NULL;
 	}
 	return o;
+}
+
+cJSON *record_excursion_json(const Excursion *e, const char *unit)
+{
+	cJSON *o = cJSON_CreateObject();
+	if (!o)
+		return NULL;
+	bool ok = cJSON_AddStringToObject(o, "type", "excursion") &&
+	          cJSON_AddNumberToObject(o, "t_ms", e->t_ms) &&
+	          cJSON_AddNumberToObject(o, "t_end_ms", e->t_end_ms) &&
+	          cJSON_AddNumberToObject(o, "samples", e->samples) &&
+	          cJSON_AddNumberToObject(o, "level", e->level) &&
+	          cJSON_AddNumberToObject(o, "depth", e->depth) &&
+	          cJSON_AddStringToObject(o, "unit", unit);
+	if (!ok) {
+		cJSON_Delete(o);
+		return NULL;
+	}
+	return o;
+}
+
+bool record_change_counts(cJSON *o, const ChangeDetector *d)
+{
+	return cJSON_AddNumberToObject(o, "changes", (double)d->nchanges) &&
+	       cJSON_AddNumberToObject(o, "power_state", (double)d->by_cause[CAUSE_POWER_STATE]) &&
+	       cJSON_AddNumberToObject(o, "not_power_state", (double)d->by_cause[CAUSE_NOT_POWER_STATE]) &&
+	       cJSON_AddNumberToObject(o, "unexplained", (double)d->by_cause[CAUSE_UNEXPLAINED]) &&
+	       cJSON_AddNumberToObject(o, "excursions", (double)d->nexc) &&
+	       cJSON_AddNumberToObject(o, "excursion_ms", d->exc_ms);
 }
 
 bool record_summary_json(FILE *f, const SummaryResult *r, size_t dropped, uint64_t checks_passed)
@@ -117,9 +159,12 @@ bool record_summary_json(FILE *f, const SummaryResult *r, size_t dropped, uint64
 		    !cJSON_AddNumberToObject(row, "samples", (double)r->sizes[k].n))
 			ok = false;
 	}
-	cJSON *arr = ok ? cJSON_AddArrayToObject(o, "jumps") : NULL;
-	for (size_t i = 0; arr && i < r->njumps; i++) {
-		cJSON *j = record_jump_json(&r->jumps[i], i);
+	if (ok)
+		ok = record_change_counts(o, &r->changes);
+	/* each change is its own record in the log; the summary lists the kept ones */
+	cJSON *arr = ok ? cJSON_AddArrayToObject(o, "change_list") : NULL;
+	for (size_t i = change_kept(&r->changes); arr && i-- > 0;) {
+		cJSON *j = record_change_json(change_get(&r->changes, i), r->changes.nchanges - 1 - i, r->unit);
 		if (!j || !cJSON_AddItemToArray(arr, j))
 			ok = false;
 	}

@@ -1,5 +1,7 @@
-/* records: the JSON encodings of a sample, a jump and a summary, as the
- * session log and --format json write them (one object per line). */
+/* records: the JSON encodings of a sample, a level change, an excursion and
+ * a summary, as the
+ * session log, --analyze and --format json write them (one object per
+ * line). */
 #ifndef FLOPSCOPE_RECORDS_H
 #define FLOPSCOPE_RECORDS_H
 
@@ -12,7 +14,15 @@
 /* One sample as a JSON object on one line; false if it does not fit. */
 bool record_sample_json(const Sample *s, char *buf, size_t len);
 struct cJSON;
-struct cJSON *record_jump_json(const Jump *j, size_t index);
+/* {"type":"change","index":..,"kind":"step"|"ramp","cause":"power_state"|
+ * "not_power_state"|"unexplained","why":..,"t_ms":..,"t_end_ms":..,
+ * "before":..,"after":..,"ratio":..,"unit":..,...} */
+struct cJSON *record_change_json(const Change *c, size_t index, const char *unit);
+/* {"type":"excursion","t_ms":..,"t_end_ms":..,"samples":..,"level":..,"depth":..} */
+struct cJSON *record_excursion_json(const Excursion *e, const char *unit);
+/* {"changes":N,"power_state":..,"not_power_state":..,"unexplained":..,
+ * "excursions":..,"excursion_ms":..} added to o; false when out of memory */
+bool record_change_counts(struct cJSON *o, const ChangeDetector *d);
 bool record_summary_json(FILE *f, const SummaryResult *r, size_t dropped,
                          uint64_t checks_passed);
 

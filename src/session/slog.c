@@ -285,9 +285,14 @@ bool slog_write_gap(SessionLog *l, double t_ms, double gap_ms)
 	return write_obj(l, o);
 }
 
-bool slog_write_jump(SessionLog *l, const Jump *j, size_t index)
+bool slog_write_change(SessionLog *l, const Change *c, size_t index, const char *unit)
 {
-	return write_obj(l, record_jump_json(j, index));
+	return write_obj(l, record_change_json(c, index, unit));
+}
+
+bool slog_write_excursion(SessionLog *l, const Excursion *e, const char *unit)
+{
+	return write_obj(l, record_excursion_json(e, unit));
 }
 
 bool slog_write_error(SessionLog *l, const char *message)

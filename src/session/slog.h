@@ -4,7 +4,9 @@
  *
  *   {"type":"session","format":"flopscope-session","version":1, ...}
  *   {"type":"sample", ...}            one per dispatch
- *   {"type":"jump","index":..}        a power-state change (see jump.h)
+ *   {"type":"change","index":..}      a sustained level change and its cause (change.h)
+ *   {"type":"excursion",...}          a departure that came back (change.h)
+ *   {"type":"gap",...}                the process was stopped (SIGSTOP, Ctrl-Z)
  *   {"type":"restart","t_ms":..}      the loop started again (dashboard r)
  *   {"type":"error","message":..}     the engine stopped on an error
  *   {"type":"summary", ...}           statistics, at the end */
@@ -75,9 +77,10 @@ bool slog_write_restart(SessionLog *l, double t_ms);
 /* {"type":"gap","t_ms":..,"gap_ms":..}: the process was stopped from t_ms
  * (the last completion before it) for gap_ms; nothing measured then. */
 bool slog_write_gap(SessionLog *l, double t_ms, double gap_ms);
-/* A jump record; a later record with the same index replaces it (a step
- * that grew into a ramp). */
-bool slog_write_jump(SessionLog *l, const Jump *j, size_t index);
+/* One record per level change, written when it is found (change.h), and
+ * one per excursion. */
+bool slog_write_change(SessionLog *l, const Change *c, size_t index, const char *unit);
+bool slog_write_excursion(SessionLog *l, const Excursion *e, const char *unit);
 bool slog_write_error(SessionLog *l, const char *message);
 bool slog_write_summary(SessionLog *l, const SummaryResult *r, size_t dropped, uint64_t checks);
 void slog_close(SessionLog *l);

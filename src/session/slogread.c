@@ -11,7 +11,7 @@
 #include <string.h>
 
 const char *const sample_tel_names[SAMPLE_TEL_COUNT] = {
-	"sm_mhz", "mem_mhz", "power_w", "temp_c", "pstate", "throttle",
+	"sm_mhz", "mem_mhz", "power_w", "temp_c", "pstate", "throttle", "other_cpu",
 };
 
 static bool get_num(const cJSON *o, const char *k, double *v)

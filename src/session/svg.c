@@ -102,7 +102,7 @@ static void range(const Sample *s, size_t n, Field get, bool log, double *lo, do
 }
 
 bool svg_write(FILE *f, const char *title, const Sample *s, size_t n, double target_ms,
-               const Jump *jumps, size_t njumps)
+               const ChangeDetector *changes)
 {
 	double t1 = n ? s[n - 1].t_ms * 1e-3 : 1;
 	if (!(t1 > 0))
@@ -139,15 +139,20 @@ bool svg_write(FILE *f, const char *title, const Sample *s, size_t n, double tar
 	const char *unit = n ? sample_unit(&s[0]) : "FLOPS";
 	axes(f, &p[0], unit, unit);
 	line(f, &p[0], s, n, f_flops, "#1a7f37");
-	for (size_t j = 0; j < njumps; j++) {
-		double x = px(&p[0], jumps[j].t_ms * 1e-3);
+	for (size_t j = 0; changes && j < change_kept(changes); j++) {
+		const Change *c = change_get(changes, j);
+		bool power = c->cause == CAUSE_POWER_STATE;
+		const char *col = power ? "#cf222e" : "#8c959f";
+		double x = px(&p[0], c->t_ms * 1e-3);
 		char a[FMT_SI_LEN], b[FMT_SI_LEN];
-		fprintf(f, "<line x1=\"%.1f\" y1=\"%.0f\" x2=\"%.1f\" y2=\"%.0f\" stroke=\"#cf222e\" "
-		        "stroke-dasharray=\"4 3\"/>\n", x, p[0].y0, x, p[0].y0 + p[0].h);
-		fprintf(f, "<text x=\"%.1f\" y=\"%.0f\" fill=\"#cf222e\">", x + 3, p[0].y0 + 12);
-		esc(f, fmt_si(jumps[j].before, a, sizeof a));
+		fprintf(f, "<line x1=\"%.1f\" y1=\"%.0f\" x2=\"%.1f\" y2=\"%.0f\" stroke=\"%s\" "
+		        "stroke-dasharray=\"4 3\"/>\n", x, p[0].y0, x, p[0].y0 + p[0].h, col);
+		if (!power)
+			continue;
+		fprintf(f, "<text x=\"%.1f\" y=\"%.0f\" fill=\"%s\">", x + 3, p[0].y0 + 12, col);
+		esc(f, fmt_si(c->before, a, sizeof a));
 		fputs("&#8594; ", f);
-		esc(f, fmt_si(jumps[j].after, b, sizeof b));
+		esc(f, fmt_si(c->after, b, sizeof b));
 		fputs("</text>\n", f);
 	}
 	/* a transfer's "groups" are copies per submission */

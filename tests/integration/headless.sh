@@ -123,3 +123,43 @@ r = json.load(sys.stdin)
 assert r["type"] == "latency" and r["dispatches"] == 500 and r["all_ran"]
 assert 0 < r["gpu_us_median"] <= r["cpu_us_median"], r' || die "json"
 }
+
+# A real trace: a busy loop on one of the cores from about 2 s to 5 s of an
+# 8 s run. The drop and the return are level changes found near those times,
+# caused by no power state (the clock held) and naming the other process.
+t_a_busy_loop_should_be_a_change_that_is_not_a_power_state() {
+	local t0 t1 t2
+	t0=$(date +%s.%N)
+	"$FS" llvm --duration 8 --log "$T/busy.jsonl" >/dev/null 2>"$T/err" &
+	pid=$!
+	sleep 2
+	t1=$(date +%s.%N)
+	timeout 3 sh -c 'while :; do :; done' &
+	busy=$!
+	wait "$busy"
+	t2=$(date +%s.%N)
+	wait "$pid" || die "exit $?: $(cat "$T/err")"
+	python3 - "$T/busy.jsonl" "$t0" "$t1" "$t2" <<'PY' || exit 1
+import json, sys
+recs = [json.loads(l) for l in open(sys.argv[1])]
+t0, t1, t2 = (float(a) for a in sys.argv[2:5])
+changes = [r for r in recs if r["type"] == "change"]
+first = next(r for r in recs if r["type"] == "sample")
+# the run's clock starts about when the first sample was asked for: between
+# launch and the first sample's start
+late = (first["t_ms"] - first["cpu_ns"] * 1e-6)
+on, off = (t1 - t0) * 1e3, (t2 - t0) * 1e3
+def near(c, at):
+    return at - 1000 - late <= c["t_ms"] <= at + 1000
+down = [c for c in changes if c["ratio"] < 0.85 and near(c, on)]
+up = [c for c in changes if c["ratio"] > 1.15 and near(c, off)]
+assert down and up, "changes: %s; busy from %.0f to %.0f ms" % (
+    [(round(c["t_ms"]), round(c["ratio"], 2), c["cause"]) for c in changes], on, off)
+for c in (down[0], up[0]):
+    assert c["cause"] == "not_power_state", c
+    assert "other processes used" in c["why"], c
+assert down[0]["other_cpu_after_pct"] > down[0]["other_cpu_before_pct"] + 20, down[0]
+summ = recs[-1]
+assert summ["type"] == "summary" and summ["power_state"] == 0, summ
+PY
+}

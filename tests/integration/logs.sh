@@ -147,18 +147,23 @@ PY
 	[ $? = 2 ] || die "--export without --csv/--svg accepted"
 }
 
-t_analyze_should_find_the_tutorials_jump() {
+t_analyze_should_find_the_tutorials_step() {
 	"$FS" --analyze tests/data/tutorial_trace.csv >"$T/out" 2>&1 || die "exit $?: $(cat "$T/out")"
-	[ "$(sed -n 1p "$T/out")" = "jump 241.5 ms  3.19 TFLOPS -> 6.15 TFLOPS  x1.93" ] || die "$(cat "$T/out")"
-	[ "$(sed -n 2p "$T/out")" = "plateau 254.8 ms  6.13 TFLOPS" ] || die "$(cat "$T/out")"
-	[ "$(wc -l <"$T/out")" = 2 ] || die "extra lines: $(cat "$T/out")"
+	[ "$(sed -n 1p "$T/out")" = "level changes: 0 power state, 0 not a power-state change, 1 unexplained; 0 excursions (0.00 s in all: dips that came back within 500 ms)" ] || die "$(cat "$T/out")"
+	[ "$(sed -n 2p "$T/out")" = "  step at 241.5 ms: 3.18 TFLOPS -> 6.10 TFLOPS (x1.92), held to the end; unexplained: no clock reading" ] || die "$(cat "$T/out")"
+	[ "$(sed -n 3p "$T/out")" = "plateau 254.8 ms  6.13 TFLOPS" ] || die "$(cat "$T/out")"
+	[ "$(wc -l <"$T/out")" = 3 ] || die "extra lines: $(cat "$T/out")"
 	"$FS" --analyze tests/data/tutorial_trace.csv --format json | python3 -c '
 import json, sys
 recs = [json.loads(l) for l in sys.stdin]
-assert recs[0]["type"] == "jump" and recs[0]["kind"] == "step" and recs[0]["t_ms"] == 241.48, recs[0]
-assert abs(recs[0]["ratio"] - 1.928) < 0.001 and recs[0]["samples"] == 3
-assert recs[1] == {"type": "plateau", "reached": True, "t_ms": 254.78, "flops": 6.13e12, "samples": 20}, recs[1]' ||
-		die "json"
+c = recs[0]
+assert c["type"] == "change" and c["kind"] == "step" and c["t_ms"] == 241.48 and c["t_end_ms"] == 241.48, c
+assert c["cause"] == "unexplained" and c["unit"] == "FLOPS" and c["held_to_end"] is True, c
+assert abs(c["ratio"] - 1.918) < 0.001 and c["before"] == 3.18e12 and c["after"] == 6.1e12, c
+a = recs[1]
+assert a["type"] == "analysis" and a["changes"] == 1 and a["unexplained"] == 1 and a["excursions"] == 0, a
+assert a["plateau_reached"] is True and a["plateau_t_ms"] == 254.78 and a["samples"] == 20, a
+assert len(recs) == 2' || die "json"
 	"$FS" llvm --duration 1 --log "$T/an.jsonl" --format csv >/dev/null 2>&1 || return 1
 	"$FS" --analyze "$T/an.jsonl" >"$T/out" 2>&1 || die "log: exit $?"
 	grep -Eq '^plateau' "$T/out" || die "$(cat "$T/out")"

@@ -436,11 +436,18 @@ static void mann_whitney_should_match_a_hand_computed_case(void)
 static void svg_should_be_escaped_and_complete(void)
 {
 	Sample s[3] = { sample(0, 1e9, false), sample(1, 2e9, true), sample(2, 3e9, true) };
-	Jump j = { .kind = JUMP_STEP, .t_ms = 30, .t_end_ms = 30, .before = 1e9, .after = 3e9, .ratio = 3 };
+	/* one power-state change (red, labelled) and one other (grey, unlabelled) */
+	static ChangeDetector cd;
+	change_init(&cd);
+	cd.changes[0] = (Change){ .kind = CHANGE_STEP, .cause = CAUSE_POWER_STATE, .t_ms = 30, .t_end_ms = 30,
+	                          .before = 1e9, .after = 3e9, .ratio = 3 };
+	cd.changes[1] = (Change){ .kind = CHANGE_STEP, .cause = CAUSE_NOT_POWER_STATE, .t_ms = 35, .t_end_ms = 35,
+	                          .before = 3e9, .after = 1e9, .ratio = 1 / 3.0 };
+	cd.nchanges = 2;
 	char *text = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&text, &len);
-	CHECK(svg_write(f, "a <b> & \"c\"", s, 3, 20, &j, 1));
+	CHECK(svg_write(f, "a <b> & \"c\"", s, 3, 20, &cd));
 	fclose(f);
 	CHECK(strstr(text, "<?xml version=\"1.0\""));
 	CHECK(strstr(text, "a &lt;b&gt; &amp; &quot;c&quot;"));
@@ -449,7 +456,10 @@ static void svg_should_be_escaped_and_complete(void)
 	for (const char *p = text; (p = strstr(p, "<polyline")); p++)
 		polylines++;
 	CHECK(polylines == 4); /* FLOPS, groups, CPU time, GPU time */
-	CHECK(strstr(text, "stroke-dasharray=\"4 3\"")); /* the jump marker */
+	CHECK(strstr(text, "stroke=\"#cf222e\" stroke-dasharray=\"4 3\"")); /* the power-state marker */
+	CHECK(strstr(text, "stroke=\"#8c959f\" stroke-dasharray=\"4 3\"")); /* the other one, grey */
+	CHECK(strstr(text, "1.00 G&#8594; 3.00 G")); /* only the power-state change is labelled */
+	CHECK(!strstr(text, "3.00 G&#8594; 1.00 G"));
 	free(text);
 }
 

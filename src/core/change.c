@@ -1,0 +1,405 @@
+#include "change.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fmt.h"
+#include "stats.h"
+
+const char *const change_kind_names[CHANGE_KIND_COUNT] = { "step", "ramp" };
+const char *const change_cause_names[CAUSE_COUNT] = {
+	"power state", "not a power-state change", "unexplained",
+};
+const char *const change_cause_keys[CAUSE_COUNT] = { "power_state", "not_power_state", "unexplained" };
+
+/* NVIDIA clock-event reasons that lower the clock (nvml.h) */
+static const struct {
+	unsigned long long bit;
+	const char *name;
+} REASONS[] = {
+	{ 0x4, "power cap" }, { 0x8, "HW slowdown" }, { 0x20, "thermal (software)" },
+	{ 0x40, "thermal (hardware)" }, { 0x80, "power brake" },
+};
+
+void change_init(ChangeDetector *d)
+{
+	memset(d, 0, sizeof *d);
+}
+
+static double median_of(const double *v, size_t n)
+{
+	double tmp[CHG_WIN > CHG_REF ? CHG_WIN : CHG_REF];
+	size_t k = 0;
+	for (size_t i = 0; i < n; i++)
+		if (isfinite(v[i]))
+			tmp[k++] = v[i];
+	return k ? stats_median_inplace(tmp, k) : NAN;
+}
+
+/* The median of a telemetry field over rows of a ring. */
+static double tel_median(const double (*rows)[TEL_FIELD_COUNT], size_t n, int f)
+{
+	double v[CHG_WIN > CHG_REF ? CHG_WIN : CHG_REF];
+	for (size_t i = 0; i < n; i++)
+		v[i] = rows[i][f];
+	return median_of(v, n);
+}
+
+/* Throttle bits: the OR of the newest readings (a bit seen at all counts). */
+static double tel_bits(const double (*rows)[TEL_FIELD_COUNT], size_t n)
+{
+	unsigned long long bits = 0;
+	bool any = false;
+	for (size_t i = 0; i < n; i++)
+		if (isfinite(rows[i][TEL_THROTTLE])) {
+			bits |= (unsigned long long)rows[i][TEL_THROTTLE];
+			any = true;
+		}
+	return any ? (double)bits : NAN;
+}
+
+static void seg_push(ChangeDetector *d, double x, const double tel[TEL_FIELD_COUNT])
+{
+	size_t i = d->seg_head;
+	d->seg_x[i] = x;
+	memcpy(d->seg_tel[i], tel, sizeof d->seg_tel[i]);
+	d->seg_head = (i + 1) % CHG_REF;
+	if (d->seg_n < CHG_REF)
+		d->seg_n++;
+	d->seg_total++;
+}
+
+/* The level and threshold from the segment's samples. */
+static void set_level(ChangeDetector *d)
+{
+	d->ref = median_of(d->seg_x, d->seg_n);
+	double dev[CHG_REF];
+	for (size_t i = 0; i < d->seg_n; i++)
+		dev[i] = fabs(d->seg_x[i] - d->ref);
+	double mad = median_of(dev, d->seg_n);
+	double thr = d->ref > 0 ? 3 * 1.4826 * mad / d->ref : CHG_THRESHOLD;
+	d->thr = thr > CHG_THR_MAX ? CHG_THR_MAX : thr > CHG_THRESHOLD ? thr : CHG_THRESHOLD;
+	d->has_ref = d->ref > 0;
+}
+
+/* The departure's newest k samples (oldest first) into t, x, tel. */
+static size_t win_newest(const ChangeDetector *d, size_t k, double *t, double *x,
+                         double (*tel)[TEL_FIELD_COUNT])
+{
+	if (k > d->win_n)
+		k = d->win_n;
+	for (size_t j = 0; j < k; j++) {
+		size_t i = (d->win_head + CHG_WIN - k + j) % CHG_WIN;
+		if (t)
+			t[j] = d->win_t[i];
+		if (x)
+			x[j] = d->win_x[i];
+		if (tel)
+			memcpy(tel[j], d->win_tel[i], sizeof tel[j]);
+	}
+	return k;
+}
+
+/* How many of the departure's newest samples tell its level. */
+static size_t recent_n(const ChangeDetector *d)
+{
+	size_t k = d->win_n / 2;
+	return k < CHG_SUSTAIN_N ? (d->win_n < CHG_SUSTAIN_N ? d->win_n : CHG_SUSTAIN_N) : k;
+}
+
+/* Whether the departure's samples held still move: the least-squares line
+ * through them rises or falls by more than half the threshold over their
+ * span. */
+static bool moving(const ChangeDetector *d)
+{
+	double t[CHG_WIN], x[CHG_WIN];
+	size_t n = win_newest(d, d->win_n, t, x, NULL);
+	if (n < 3)
+		return false;
+	double mt = 0, mx = 0;
+	for (size_t i = 0; i < n; i++) {
+		mt += t[i];
+		mx += x[i];
+	}
+	mt /= (double)n;
+	mx /= (double)n;
+	double sxy = 0, sxx = 0;
+	for (size_t i = 0; i < n; i++) {
+		sxy += (t[i] - mt) * (x[i] - mx);
+		sxx += (t[i] - mt) * (t[i] - mt);
+	}
+	if (!(sxx > 0))
+		return false;
+	double rise = fabs(sxy / sxx) * (t[n - 1] - t[0]);
+	return rise / d->ref > d->thr / 2;
+}
+
+static void add_excursion(ChangeDetector *d)
+{
+	size_t off = d->away_n - d->back; /* the samples before the return */
+	double x[CHG_WIN];
+	size_t n = win_newest(d, d->win_n, NULL, x, NULL);
+	/* the level during it: its samples before the return */
+	size_t m = n > d->back ? n - d->back : n;
+	Excursion *e = &d->exc[d->nexc % CHG_KEEP];
+	e->t_ms = d->t0;
+	e->t_end_ms = d->last_off_t;
+	e->samples = (unsigned)off;
+	e->level = median_of(x, m);
+	e->depth = e->level / d->ref;
+	d->nexc++;
+	d->exc_ms += d->last_off_t - d->t0;
+	d->away = false;
+}
+
+static void say_cause(Change *c)
+{
+	const double *b = c->tel_before, *a = c->tel_after;
+	size_t w = 0;
+	char *out = c->why;
+	size_t len = sizeof c->why;
+	bool power = false;
+	double cb = b[TEL_SM_MHZ], ca = a[TEL_SM_MHZ];
+	if (isfinite(cb) && isfinite(ca) && cb > 0 && fabs(ca / cb - 1) > CHG_CLOCK) {
+		power = true;
+		w += (size_t)snprintf(out + w, len - w, "clock %.0f -> %.0f MHz", cb, ca);
+	}
+	if (isfinite(b[TEL_PSTATE]) && isfinite(a[TEL_PSTATE]) && b[TEL_PSTATE] != a[TEL_PSTATE] && w < len) {
+		w += (size_t)snprintf(out + w, len - w, "%sP%.0f -> P%.0f", power ? ", " : "", b[TEL_PSTATE],
+		                      a[TEL_PSTATE]);
+		power = true;
+	}
+	if (isfinite(a[TEL_THROTTLE])) {
+		unsigned long long nb = isfinite(b[TEL_THROTTLE]) ? (unsigned long long)b[TEL_THROTTLE] : 0;
+		unsigned long long na = (unsigned long long)a[TEL_THROTTLE];
+		for (size_t i = 0; i < sizeof REASONS / sizeof *REASONS && w < len; i++)
+			if ((na & REASONS[i].bit) && !(nb & REASONS[i].bit)) {
+				w += (size_t)snprintf(out + w, len - w, "%s%s", power ? ", " : "", REASONS[i].name);
+				power = true;
+			}
+	}
+	if (power) {
+		c->cause = CAUSE_POWER_STATE;
+		return;
+	}
+	if (isfinite(cb) && isfinite(ca)) {
+		c->cause = CAUSE_NOT_POWER_STATE;
+		w += (size_t)snprintf(out + w, len - w, "clock held at %.0f MHz", ca);
+	} else {
+		c->cause = CAUSE_UNEXPLAINED;
+		w += (size_t)snprintf(out + w, len - w, "no clock reading");
+	}
+	double ob = b[TEL_OTHER_CPU], oa = a[TEL_OTHER_CPU];
+	if (isfinite(ob) && isfinite(oa) && w < len)
+		snprintf(out + w, len - w, "; other processes used %.0f%% of the CPU (%.0f%% before)", oa, ob);
+}
+
+static void add_change(ChangeDetector *d, double after, bool at_end)
+{
+	Change *c = &d->changes[d->nchanges % CHG_KEEP];
+	memset(c, 0, sizeof *c);
+	c->t_ms = d->t0;
+	c->before = d->ref;
+	c->after = after;
+	c->ratio = after / d->ref;
+	c->samples = (unsigned)d->away_n;
+	c->at_end = at_end;
+	/* where it got three quarters of the way to the new level (a median of
+	 * 3, overshoot counting): at its first samples, a step; later, a ramp */
+	double t[CHG_WIN], x[CHG_WIN], tel[CHG_WIN][TEL_FIELD_COUNT];
+	size_t n = win_newest(d, d->win_n, t, x, tel);
+	double shift = after - d->ref;
+	size_t nf = d->away_n < 5 ? d->away_n : 5;
+	bool start_held = d->away_n == n; /* the window still holds its first sample */
+	size_t at = n;
+	for (size_t i = 0; i < n; i++) {
+		double w[3] = { x[i], i + 1 < n ? x[i + 1] : x[i], i + 2 < n ? x[i + 2] : x[i] };
+		if ((median_of(w, 3) - d->ref) / shift >= 0.75) {
+			at = i;
+			break;
+		}
+	}
+	/* the first 5 samples' median: less noisy than 3 */
+	bool step = (median_of(d->first_x, nf) - d->ref) / shift >= 0.7 || (start_held && at == 0);
+	c->kind = step ? CHANGE_STEP : CHANGE_RAMP;
+	c->t_end_ms = step ? c->t_ms : at < n ? t[at] : (n ? t[n - 1] : c->t_ms);
+	/* telemetry: the segment's newest samples before, the departure's newest after */
+	size_t k = recent_n(d);
+	for (int f = 0; f < TEL_FIELD_COUNT; f++) {
+		c->tel_before[f] = tel_median((const double (*)[TEL_FIELD_COUNT])d->seg_tel, d->seg_n, f);
+		c->tel_after[f] = tel_median((const double (*)[TEL_FIELD_COUNT])tel + (n - k), k, f);
+	}
+	c->tel_before[TEL_THROTTLE] = tel_bits((const double (*)[TEL_FIELD_COUNT])d->seg_tel, d->seg_n);
+	c->tel_after[TEL_THROTTLE] = tel_bits((const double (*)[TEL_FIELD_COUNT])tel + (n - k), k);
+	say_cause(c);
+	d->by_cause[c->cause]++;
+	d->nchanges++;
+	/* the new segment: the newest samples at the new level */
+	d->seg_n = d->seg_head = d->seg_total = 0;
+	size_t from = n > CHG_REF ? n - CHG_REF : 0;
+	for (size_t i = from; i < n; i++)
+		seg_push(d, x[i], tel[i]);
+	set_level(d);
+	d->away = false;
+}
+
+int change_add(ChangeDetector *d, double t_ms, double x, const double tel[TEL_FIELD_COUNT])
+{
+	if (!isfinite(x) || x < 0)
+		return 0;
+	if (!d->has_ref) {
+		seg_push(d, x, tel);
+		if (d->seg_n >= CHG_REF_MIN)
+			set_level(d);
+		return 0;
+	}
+	bool off = fabs(x / d->ref - 1) > d->thr;
+	if (!d->away) {
+		if (!off) {
+			seg_push(d, x, tel);
+			if (d->seg_total <= CHG_REF) /* the level settles, then is kept */
+				set_level(d);
+			return 0;
+		}
+		d->away = true;
+		d->t0 = t_ms;
+		d->away_n = d->back = d->win_n = d->win_head = 0;
+	}
+	size_t i = d->win_head;
+	d->win_t[i] = t_ms;
+	d->win_x[i] = x;
+	memcpy(d->win_tel[i], tel, sizeof d->win_tel[i]);
+	d->win_head = (i + 1) % CHG_WIN;
+	if (d->win_n < CHG_WIN)
+		d->win_n++;
+	if (d->away_n < 5)
+		d->first_x[d->away_n] = x;
+	d->away_n++;
+	if (off) {
+		d->back = 0;
+		d->last_off_t = t_ms;
+	} else if (++d->back >= CHG_BACK) {
+		add_excursion(d);
+		return 2;
+	}
+	if (t_ms - d->t0 < CHG_SUSTAIN_MS || d->away_n < CHG_SUSTAIN_N)
+		return 0;
+	double rx[CHG_WIN];
+	size_t k = recent_n(d);
+	size_t m = win_newest(d, 2 * k, NULL, rx, NULL);
+	double level = median_of(rx + (m - k), k);
+	if (fabs(level / d->ref - 1) <= d->thr) {
+		add_excursion(d); /* it wavered back: no new level */
+		return 2;
+	}
+	/* still on its way (a ramp): over the samples held, the level moves by
+	 * more than half the threshold; it is dated once it holds
+	 * (CHG_SETTLE_MS at most) */
+	(void)m;
+	if (moving(d) && t_ms - d->t0 < CHG_SETTLE_MS)
+		return 0;
+	add_change(d, level, false);
+	return 1;
+}
+
+int change_finish(ChangeDetector *d)
+{
+	if (!d->away)
+		return 0;
+	if (d->away_n >= CHG_SUSTAIN_N && d->back == 0) {
+		double rx[CHG_WIN];
+		size_t k = win_newest(d, recent_n(d), NULL, rx, NULL);
+		double level = median_of(rx, k);
+		if (fabs(level / d->ref - 1) > d->thr) {
+			add_change(d, level, true);
+			return 1;
+		}
+	}
+	add_excursion(d);
+	return 2;
+}
+
+size_t change_kept(const ChangeDetector *d)
+{
+	return d->nchanges < CHG_KEEP ? d->nchanges : CHG_KEEP;
+}
+
+size_t change_excursions_kept(const ChangeDetector *d)
+{
+	return d->nexc < CHG_KEEP ? d->nexc : CHG_KEEP;
+}
+
+const Change *change_get(const ChangeDetector *d, size_t i)
+{
+	if (i >= change_kept(d))
+		return NULL;
+	return &d->changes[(d->nchanges - 1 - i) % CHG_KEEP];
+}
+
+const Excursion *change_excursion(const ChangeDetector *d, size_t i)
+{
+	if (i >= change_excursions_kept(d))
+		return NULL;
+	return &d->exc[(d->nexc - 1 - i) % CHG_KEEP];
+}
+
+void change_tel_of(const Sample *s, double tel[TEL_FIELD_COUNT])
+{
+	for (int f = 0; f < TEL_FIELD_COUNT; f++)
+		tel[f] = sample_has_tel(s, (TelField)f) ? s->tel[f] : NAN;
+}
+
+void change_format(const Change *c, const char *unit, char *out, size_t len)
+{
+	char a[FMT_SI_LEN], b[FMT_SI_LEN];
+	fmt_si(c->before, a, sizeof a);
+	fmt_si(c->after, b, sizeof b);
+	size_t w = (size_t)snprintf(out, len, "%s at %.1f ms: %s%s -> %s%s (x%.2f)", change_kind_names[c->kind],
+	                            c->t_ms, a, unit, b, unit, c->ratio);
+	if (c->kind == CHANGE_RAMP && w < len)
+		w += (size_t)snprintf(out + w, len - w, " until %.1f ms", c->t_end_ms);
+	if (c->at_end && w < len)
+		w += (size_t)snprintf(out + w, len - w, ", held to the end");
+	if (w < len)
+		snprintf(out + w, len - w, "; %s: %s", change_cause_names[c->cause], c->why);
+}
+
+void change_format_excursion(const Excursion *e, char *out, size_t len)
+{
+	snprintf(out, len, "excursion at %.1f ms for %.1f ms (%u sample%s) to %.2f of the level", e->t_ms,
+	         e->t_end_ms - e->t_ms, e->samples, e->samples == 1 ? "" : "s", e->depth);
+}
+
+double change_time_to_plateau(const double *t, const double *x, size_t n, double *level)
+{
+	*level = NAN;
+	if (n < 6)
+		return NAN;
+	size_t tail = n / 3 < 3 ? 3 : n / 3;
+	double *v = malloc(tail * sizeof *v);
+	if (!v)
+		return NAN;
+	memcpy(v, x + n - tail, tail * sizeof *v);
+	*level = stats_median_inplace(v, tail);
+	free(v);
+	/* the earliest window of 5 that is within 3% and from which at least
+	 * 80% of the windows stay within 3% (noise may push a few out) */
+	size_t nw = n - 4, good = 0, first = n;
+	for (size_t i = nw; i-- > 0;) {
+		double w[5];
+		memcpy(w, x + i, sizeof w);
+		bool ok = fabs(stats_median_inplace(w, 5) / *level - 1) <= 0.03;
+		good += ok;
+		if (ok && (double)good >= 0.8 * (double)(nw - i))
+			first = i;
+	}
+	if (first == n)
+		return NAN;
+	/* the first sample of that window already at the level */
+	size_t at = first;
+	while (at + 1 < n && at < first + 4 && fabs(x[at] / *level - 1) > 0.03)
+		at++;
+	return t[at];
+}

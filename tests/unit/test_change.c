@@ -1,0 +1,310 @@
+/* The level-change detector on synthetic traces (uniform, Gaussian and
+ * bursty bimodal contention noise; excursions of 1 to 10 samples; steps,
+ * ramps, power-state steps with a clock change) and the tutorial's run. */
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "change.h"
+#include "check.h"
+
+static uint64_t rng;
+
+static double uniform(void) /* -1 .. 1 */
+{
+	rng = rng * 6364136223846793005ull + 1442695040888963407ull;
+	return ((double)(rng >> 11) / 9007199254740992.0) * 2 - 1;
+}
+
+static double gauss(void)
+{
+	double u1 = (uniform() + 1) / 2 + 1e-12, u2 = (uniform() + 1) / 2;
+	return sqrt(-2 * log(u1)) * cos(6.283185307179586 * u2);
+}
+
+static double NONE[TEL_FIELD_COUNT];
+
+static void no_tel(void)
+{
+	for (int f = 0; f < TEL_FIELD_COUNT; f++)
+		NONE[f] = NAN;
+}
+
+/* Feeds x at 20 ms a sample, no telemetry; finishes the series. */
+static size_t run(ChangeDetector *d, const double *x, size_t n)
+{
+	change_init(d);
+	for (size_t i = 0; i < n; i++)
+		change_add(d, 20.0 * (double)i, x[i], NONE);
+	change_finish(d);
+	return d->nchanges;
+}
+
+/* Steps up (x(1+s)) and down (/(1+s)) under +-3% uniform and 2% Gaussian
+ * noise: each found once, within 3 samples of where it is, as a step. */
+static void steps_of_15_to_200_percent_should_be_found_where_they_are(void)
+{
+	const double sizes[] = { 0.15, 0.2, 0.3, 0.5, 1.0, 2.0 };
+	double x[100];
+	for (int noise = 0; noise < 2; noise++)
+		for (int dir = 0; dir < 2; dir++)
+			for (size_t s = 0; s < sizeof sizes / sizeof *sizes; s++)
+				for (uint64_t seed = 1; seed <= 20; seed++) {
+					rng = seed;
+					double r = dir ? 1 / (1 + sizes[s]) : 1 + sizes[s];
+					for (int i = 0; i < 100; i++)
+						x[i] = 3e12 * (i < 40 ? 1 : r) * (1 + (noise ? 0.02 * gauss() : 0.03 * uniform()));
+					ChangeDetector d;
+					size_t n = run(&d, x, 100);
+					const Change *c = change_get(&d, 0);
+					bool ok = n == 1 && fabs(c->t_ms / 20.0 - 40) <= 3 && fabs(c->ratio / r - 1) < 0.08 &&
+					          c->kind == CHANGE_STEP && !c->at_end && d.nexc == 0;
+					if (!ok) {
+						fprintf(stderr, "  %s step %s%.0f%% seed %llu: %zu changes, %zu excursions; at %.1f "
+						        "x%.3f %s%s\n", noise ? "gauss" : "uniform", dir ? "-" : "+", sizes[s] * 100,
+						        (unsigned long long)seed, n, d.nexc, n ? c->t_ms / 20 : -1, n ? c->ratio : 0,
+						        n ? change_kind_names[c->kind] : "", n && c->at_end ? " at end" : "");
+						check_failed_now = 1;
+					}
+				}
+}
+
+static void flat_noisy_traces_should_have_no_change(void)
+{
+	enum { N = 2000 };
+	static double x[N];
+	for (uint64_t seed = 1; seed <= 20; seed++) {
+		rng = seed;
+		for (int i = 0; i < N; i++)
+			x[i] = 6e12 * (1 + 0.05 * uniform());
+		ChangeDetector d;
+		CHECK(run(&d, x, N) == 0 && d.nexc == 0);
+	}
+}
+
+/* Contention as a CPU device sees it: bursts of 1 to 10 samples at about
+ * half the rate (bimodal, not Gaussian), now and then. Every burst is one
+ * excursion; none is a change. */
+static void contention_bursts_should_be_excursions_never_changes(void)
+{
+	enum { N = 3000 };
+	static double x[N];
+	for (uint64_t seed = 1; seed <= 20; seed++) {
+		rng = seed;
+		size_t bursts = 0;
+		for (int i = 0; i < N;) {
+			if (i > 20 && i < N - 20 && uniform() > 0.96) {
+				int len = 1 + (int)((uniform() + 1) / 2 * 9.999); /* 1 .. 10 */
+				double depth = 0.45 + 0.1 * uniform();
+				for (int k = 0; k < len && i < N; k++, i++)
+					x[i] = 1e11 * depth * (1 + 0.02 * uniform());
+				bursts++;
+				/* at least CHG_BACK samples at the level before the next */
+				for (int k = 0; k < CHG_BACK && i < N; k++, i++)
+					x[i] = 1e11 * (1 + 0.02 * uniform());
+			} else {
+				x[i++] = 1e11 * (1 + 0.02 * uniform());
+			}
+		}
+		ChangeDetector d;
+		size_t n = run(&d, x, N);
+		if (n != 0 || d.nexc != bursts) {
+			fprintf(stderr, "  seed %llu: %zu changes, %zu excursions for %zu bursts\n",
+			        (unsigned long long)seed, n, d.nexc, bursts);
+			check_failed_now = 1;
+		}
+	}
+}
+
+/* Each excursion of 1 to 10 samples: one excursion, with its length and depth. */
+static void an_excursion_should_be_counted_with_its_length_and_depth(void)
+{
+	double x[200];
+	for (int len = 1; len <= 10; len++) {
+		rng = (uint64_t)len;
+		for (int i = 0; i < 200; i++)
+			x[i] = 5e12 * (i >= 100 && i < 100 + len ? 0.6 : 1) * (1 + 0.01 * uniform());
+		ChangeDetector d;
+		CHECK(run(&d, x, 200) == 0);
+		const Excursion *e = change_excursion(&d, 0);
+		CHECK(d.nexc == 1 && e && e->samples == (unsigned)len && e->t_ms == 2000.0);
+		CHECK(e && fabs(e->depth - 0.6) < 0.03);
+		CHECK(e && fabs(e->t_end_ms - (2000.0 + 20.0 * (len - 1))) < 1e-9);
+	}
+}
+
+/* A real step among contention bursts: found, once, where it is. */
+static void a_real_step_among_bursts_should_be_found(void)
+{
+	enum { N = 2000 };
+	static double x[N];
+	for (uint64_t seed = 1; seed <= 10; seed++) {
+		rng = seed;
+		for (int i = 0; i < N; i++) {
+			double level = i < 1000 ? 1e11 : 0.5e11;
+			x[i] = level * (1 + 0.02 * uniform());
+			if (i % 97 == 50) /* a 2-sample burst now and then */
+				x[i] *= 0.5;
+		}
+		ChangeDetector d;
+		size_t n = run(&d, x, N);
+		const Change *c = change_get(&d, 0);
+		if (n != 1 || fabs(c->t_ms / 20 - 1000) > 3 || fabs(c->ratio - 0.5) > 0.03) {
+			fprintf(stderr, "  seed %llu: %zu changes\n", (unsigned long long)seed, n);
+			check_failed_now = 1;
+		}
+	}
+}
+
+static void a_gradual_decline_should_be_one_ramp(void)
+{
+	double x[300];
+	rng = 3;
+	for (int i = 0; i < 300; i++) {
+		double level = i < 50 ? 1 : i < 150 ? 1 - 0.3 * (i - 50) / 100.0 : 0.7;
+		x[i] = 2e12 * level * (1 + 0.01 * uniform());
+	}
+	ChangeDetector d;
+	CHECK(run(&d, x, 300) == 1);
+	const Change *c = change_get(&d, 0);
+	CHECK(c->kind == CHANGE_RAMP);
+	CHECK(fabs(c->ratio - 0.7) < 0.03);
+	/* three quarters of the way down (0.775) near sample 125 */
+	CHECK(c->t_end_ms > c->t_ms && fabs(c->t_end_ms / 20 - 125) < 10);
+}
+
+/* Telemetry beside the samples decides the cause. */
+static void the_cause_should_follow_what_was_measured_beside(void)
+{
+	double tel[TEL_FIELD_COUNT];
+	ChangeDetector d;
+	/* the clock drops with the rate, and the power cap appears: power state */
+	change_init(&d);
+	for (int i = 0; i < 120; i++) {
+		memcpy(tel, NONE, sizeof tel);
+		tel[TEL_SM_MHZ] = i < 60 ? 1980 : 1600;
+		tel[TEL_THROTTLE] = i < 60 ? 0 : 0x4;
+		change_add(&d, 20.0 * i, (i < 60 ? 6e13 : 4.8e13), tel);
+	}
+	change_finish(&d);
+	const Change *c = change_get(&d, 0);
+	CHECK(d.nchanges == 1 && c->cause == CAUSE_POWER_STATE && d.by_cause[CAUSE_POWER_STATE] == 1);
+	CHECK_STR(c->why, "clock 1980 -> 1600 MHz, power cap");
+	/* the clock held, other processes took the CPU: not a power-state change */
+	change_init(&d);
+	for (int i = 0; i < 120; i++) {
+		memcpy(tel, NONE, sizeof tel);
+		tel[TEL_SM_MHZ] = 2600 + (i % 3);
+		tel[TEL_OTHER_CPU] = i < 60 ? 2 : 50;
+		change_add(&d, 20.0 * i, i < 60 ? 1.4e11 : 0.7e11, tel);
+	}
+	change_finish(&d);
+	c = change_get(&d, 0);
+	CHECK(d.nchanges == 1 && c->cause == CAUSE_NOT_POWER_STATE);
+	CHECK_STR(c->why, "clock held at 2601 MHz; other processes used 50% of the CPU (2% before)");
+	char line[400];
+	change_format(c, "FLOPS", line, sizeof line);
+	CHECK_STR(line, "step at 1200.0 ms: 140 GFLOPS -> 70.0 GFLOPS (x0.50); not a power-state change: clock "
+	                "held at 2601 MHz; other processes used 50% of the CPU (2% before)");
+	/* no clock on either side: unexplained */
+	change_init(&d);
+	for (int i = 0; i < 120; i++)
+		change_add(&d, 20.0 * i, i < 60 ? 1e12 : 2e12, NONE);
+	change_finish(&d);
+	CHECK(d.nchanges == 1 && change_get(&d, 0)->cause == CAUSE_UNEXPLAINED);
+	CHECK_STR(change_get(&d, 0)->why, "no clock reading");
+}
+
+/* Nothing is dropped silently: past CHG_KEEP the newest are kept, all counted. */
+static void many_changes_should_all_be_counted(void)
+{
+	enum { N = 100 * 40 };
+	static double x[N];
+	for (int i = 0; i < N; i++)
+		x[i] = (i / 40) % 2 ? 2e12 : 1e12;
+	ChangeDetector d;
+	CHECK(run(&d, x, N) == 99);
+	CHECK(change_kept(&d) == CHG_KEEP);
+	CHECK(change_get(&d, 0)->t_ms == 20.0 * 99 * 40);
+	CHECK(change_get(&d, CHG_KEEP) == NULL);
+}
+
+static void short_or_bad_series_should_be_safe(void)
+{
+	const double x[] = { 1e9, 5e9, 5e9, 5e9, 5e9 };
+	ChangeDetector d;
+	for (size_t n = 0; n <= 5; n++)
+		CHECK(run(&d, x, n) == 0);
+	const double bad[] = { NAN, -1, 0, INFINITY, 0, 0, 0, 0, 0, 0, 0, 0 };
+	CHECK(run(&d, bad, 12) == 0);
+}
+
+static void the_tutorials_trace_should_show_its_step(void)
+{
+	FILE *f = fopen("tests/data/tutorial_trace.csv", "r");
+	CHECK(f != NULL);
+	if (!f)
+		return;
+	char line[256];
+	double t[64], x[64];
+	size_t n = 0;
+	while (fgets(line, sizeof line, f) && n < 64) {
+		double tt, g, tm, fl;
+		if (sscanf(line, "%lf,%lf,%lf,%lf", &tt, &g, &tm, &fl) == 4) {
+			t[n] = tt;
+			x[n++] = fl;
+		}
+	}
+	fclose(f);
+	CHECK(n == 20);
+	ChangeDetector d;
+	change_init(&d);
+	for (size_t i = 0; i < n; i++)
+		change_add(&d, t[i], x[i], NONE);
+	CHECK(d.nchanges == 0); /* 164 ms of the new level: not yet sustained */
+	change_finish(&d);
+	CHECK(d.nchanges == 1);
+	char out[300];
+	change_format(change_get(&d, 0), "FLOPS", out, sizeof out);
+	/* before: the median of the 11 dispatches before it */
+	CHECK_STR(out, "step at 241.5 ms: 3.18 TFLOPS -> 6.10 TFLOPS (x1.92), held to the end; unexplained: "
+	               "no clock reading");
+	double level;
+	CHECK(change_time_to_plateau(t, x, n, &level) == 254.78);
+	CHECK(fabs(level / 6.16e12 - 1) < 0.01);
+}
+
+static void time_to_plateau_should_find_where_the_level_holds(void)
+{
+	double t[100], x[100];
+	rng = 5;
+	for (int i = 0; i < 100; i++) {
+		t[i] = 20.0 * i;
+		x[i] = (i < 30 ? 3e12 : 6e12) * (1 + 0.01 * uniform());
+	}
+	double level;
+	CHECK(change_time_to_plateau(t, x, 100, &level) == 600);
+	CHECK(fabs(level / 6e12 - 1) < 0.01);
+	for (int i = 0; i < 100; i++)
+		x[i] = 1e12 * (1 + i / 100.0);
+	CHECK(isnan(change_time_to_plateau(t, x, 100, &level)));
+	CHECK(isnan(change_time_to_plateau(t, x, 5, &level)));
+}
+
+int main(void)
+{
+	no_tel();
+	RUN(steps_of_15_to_200_percent_should_be_found_where_they_are);
+	RUN(flat_noisy_traces_should_have_no_change);
+	RUN(contention_bursts_should_be_excursions_never_changes);
+	RUN(an_excursion_should_be_counted_with_its_length_and_depth);
+	RUN(a_real_step_among_bursts_should_be_found);
+	RUN(a_gradual_decline_should_be_one_ramp);
+	RUN(the_cause_should_follow_what_was_measured_beside);
+	RUN(many_changes_should_all_be_counted);
+	RUN(short_or_bad_series_should_be_safe);
+	RUN(the_tutorials_trace_should_show_its_step);
+	RUN(time_to_plateau_should_find_where_the_level_holds);
+	return CHECK_DONE();
+}
