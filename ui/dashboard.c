@@ -596,6 +596,9 @@ DashExit dashboard_run(Screen *s, SampleSource *src, unsigned fps, bool *failed,
 		}
 	}
 out:
+	if (src->note_stop) /* the log says why the run ended */
+		src->note_stop(src->ctx, how == DASH_NEXT_WORKLOAD ? "workload change (w)"
+		                         : how == DASH_BACK ? "device list (d)" : "quit");
 	src->pause(src->ctx, false);
 	src->stop(src->ctx);
 	/* the screen may have shown the error before the loop saw it change */

@@ -61,11 +61,10 @@ static void scan_sample(void *ctx, const Sample *s)
 	}
 }
 
+/* A restart: the growth comes in between; a departure open then ends there. */
 static void scan_restart(void *ctx)
 {
-	Scan *c = ctx;
-	memset(c, 0, sizeof *c);
-	change_init(&c->cd);
+	change_finish(&((Scan *)ctx)->cd);
 }
 
 /* Prints a record on a line of its own and frees it. */

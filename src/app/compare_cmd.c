@@ -14,18 +14,9 @@
 #include "fmt.h"
 #include "plot.h"
 
-static double *steady(const SessionData *d, size_t *n)
-{
-	double *v = malloc((d->n ? d->n : 1) * sizeof *v);
-	*n = 0;
-	for (size_t i = 0; v && i < d->n; i++)
-		if (d->samples[i].flags & SAMPLE_STEADY)
-			v[(*n)++] = d->samples[i].rate;
-	return v;
-}
-
-/* Both FLOPS curves on one Braille plot, A green and B magenta. */
-static void overlay(const SessionData *a, const SessionData *b)
+/* Both curves (the first session of each side) on one Braille plot, A
+ * green and B magenta. */
+static void overlay(const SessionData *a, const SessionData *b, const char *unit)
 {
 	enum { WC = 70, HC = 12 };
 	PlotCanvas c;
@@ -51,10 +42,10 @@ static void overlay(const SessionData *a, const SessionData *b)
 		free(y);
 	}
 	char lab[FMT_SI_LEN], cell[8];
-	printf("\nFLOPS over time: \033[32mA\033[0m, \033[35mB\033[0m\n");
+	printf("\n%s over time: \033[32mA\033[0m, \033[35mB\033[0m\n", unit);
 	for (int r = 0; r < HC; r++) {
 		if (r == 0)
-			printf("%8sFLOPS|", fmt_si(ay.max, lab, sizeof lab));
+			printf("%8s%-5.5s|", fmt_si(ay.max, lab, sizeof lab), unit);
 		else if (r == HC - 1)
 			printf("%13s|", "0");
 		else
@@ -70,54 +61,190 @@ static void overlay(const SessionData *a, const SessionData *b)
 	plot_canvas_done(&c);
 }
 
+/* One session log read for comparing: its blocks, built as it is read. */
+typedef struct Loaded {
+	SessionData d;
+	BlockMeans blocks;
+	uint32_t flags;      /* the first sample's: the unit */
+	bool any;
+} Loaded;
+
+static void on_sample(void *ctx, const Sample *s)
+{
+	Loaded *l = ctx;
+	if (!l->any) {
+		l->flags = s->flags;
+		l->any = true;
+	}
+	if ((s->flags & SAMPLE_STEADY) && !(s->flags & SAMPLE_IMPLAUSIBLE))
+		blocks_add(&l->blocks, s->t_ms, s->rate);
+}
+
+static void on_cut(void *ctx)
+{
+	blocks_cut(&((Loaded *)ctx)->blocks);
+}
+
+static void on_gap(void *ctx, double t, double ms)
+{
+	(void)t;
+	(void)ms;
+	blocks_cut(&((Loaded *)ctx)->blocks); /* no block spans a stop */
+}
+
+static bool load(const char *path, Loaded *l)
+{
+	memset(l, 0, sizeof *l);
+	blocks_init(&l->blocks);
+	SlogVisitor v = { l, on_sample, on_cut, on_gap };
+	if (!offline_load(path, &l->d, NULL, &v))
+		return false;
+	blocks_cut(&l->blocks);
+	return true;
+}
+
+static void side_json(cJSON *o, const char *key, const char *const *files, unsigned n, const SideStats *st)
+{
+	cJSON *s = cJSON_AddObjectToObject(o, key);
+	cJSON *f = s ? cJSON_AddArrayToObject(s, "files") : NULL;
+	for (unsigned i = 0; f && i < n; i++)
+		cJSON_AddItemToArray(f, cJSON_CreateString(files[i]));
+	if (!s)
+		return;
+	cJSON_AddNumberToObject(s, "sessions", (double)st->sessions);
+	cJSON_AddNumberToObject(s, "blocks", (double)st->blocks);
+	cJSON_AddNumberToObject(s, "samples", (double)st->samples);
+	cJSON_AddNumberToObject(s, "median", st->median);
+	cJSON_AddNumberToObject(s, "best", st->best);
+	cJSON_AddNumberToObject(s, "spread", st->spread);
+}
+
+static const char *const VERDICT[] = { "slower", "cannot_tell", "faster" };
+
 int offline_compare(const Options *o)
 {
-	SessionData a, b;
-	if (!offline_load(o->compare[0], &a, NULL, NULL))
-		return 2;
-	if (!offline_load(o->compare[1], &b, NULL, NULL)) {
-		session_data_done(&a);
-		return 2;
+	unsigned na = o->ncompare_a, nb = o->ncompare_b, n = na + nb;
+	Loaded *l = calloc(n, sizeof *l);
+	if (!l) {
+		fprintf(stderr, "flopscope: out of memory\n");
+		return 1;
 	}
-	size_t na, nb;
-	double *va = steady(&a, &na), *vb = steady(&b, &nb);
-	CompareResult r;
 	int rc = 0;
-	if (!va || !vb || !compare_run(va, na, vb, nb, &r)) {
-		fprintf(stderr, "flopscope: --compare needs at least 2 samples at the target time in each "
-		        "session (A has %zu, B has %zu)\n", na, nb);
+	unsigned loaded = 0;
+	for (; loaded < n; loaded++) {
+		const char *path = loaded < na ? o->compare_a[loaded] : o->compare_b[loaded - na];
+		if (!load(path, &l[loaded])) {
+			rc = 2;
+			goto out;
+		}
+	}
+	/* the same workload and unit throughout, unless --force */
+	const char *unit = sample_flags_unit(l[0].flags);
+	for (unsigned k = 1; k < n; k++) {
+		const char *u = sample_flags_unit(l[k].flags);
+		const char *path = k < na ? o->compare_a[k] : o->compare_b[k - na];
+		if (strcmp(l[k].d.meta.workload, l[0].d.meta.workload) || strcmp(u, unit)) {
+			fprintf(stderr, "flopscope: %s%s is %s (%s), %s is %s (%s): not comparable%s\n",
+			        o->force ? "warning: " : "", o->compare_a[0], l[0].d.meta.workload, unit, path,
+			        l[k].d.meta.workload, u, o->force ? " (compared anyway: --force)" : " (--force compares them anyway)");
+			if (!o->force) {
+				rc = 2;
+				goto out;
+			}
+		}
+	}
+	BlockMeans ba[CLI_COMPARE_MAX], bb[CLI_COMPARE_MAX];
+	for (unsigned k = 0; k < na; k++)
+		ba[k] = l[k].blocks;
+	for (unsigned k = 0; k < nb; k++)
+		bb[k] = l[na + k].blocks;
+	CompareSide sa = { ba, na }, sb = { bb, nb };
+	CompareResult r;
+	char err[256];
+	if (!compare_sides(&sa, &sb, &r, err, sizeof err)) {
+		fprintf(stderr, "flopscope: --compare: %s\n", err);
 		rc = 2;
 		goto out;
 	}
-	char s1[FMT_SI_LEN], s2[FMT_SI_LEN];
-	printf("A: %s\n   %s, %s, target %.3g ms\n", o->compare[0], a.meta.device, a.meta.start_utc, a.meta.target_ms);
-	printf("B: %s\n   %s, %s, target %.3g ms\n\n", o->compare[1], b.meta.device, b.meta.start_utc, b.meta.target_ms);
-	printf("%-22s %14s %14s\n", "FLOPS at target", "A", "B");
-	const Stats *sa = &r.a, *sb = &r.b;
-#define ROW(name, x, y) printf("%-22s %13sFLOPS %13sFLOPS\n", name, fmt_si(x, s1, sizeof s1), fmt_si(y, s2, sizeof s2))
-	printf("%-22s %14zu %14zu\n", "samples", sa->n, sb->n);
-	ROW("median", sa->median, sb->median);
-	ROW("mean", sa->mean, sb->mean);
-	ROW("95% CI of the mean +-", sa->ci95, sb->ci95);
-	ROW("std", sa->std, sb->std);
-	ROW("min", sa->min, sb->min);
-	ROW("max", sa->max, sb->max);
-#undef ROW
-	printf("\nratio of medians B/A: %.4f (95%% bootstrap CI %.4f .. %.4f)\n", r.ratio, r.ratio_lo, r.ratio_hi);
-	printf("Mann-Whitney U test: U = %.0f, p = %.3g\n", r.u, r.p);
-	if (r.verdict == COMPARE_FASTER)
-		printf("verdict: B is faster than A by %.1f%%\n", 100 * (r.ratio - 1));
-	else if (r.verdict == COMPARE_SLOWER)
-		printf("verdict: B is slower than A by %.1f%%\n", 100 * (1 - r.ratio));
-	else
-		printf("verdict: indistinguishable (p = %.3g; the interval of the ratio %s 1)\n", r.p,
-		       r.ratio_lo <= 1 && r.ratio_hi >= 1 ? "contains" : "is near");
-	if (isatty(STDOUT_FILENO))
-		overlay(&a, &b);
+	/* --fail-if-slower: slower beyond the threshold, with confidence */
+	bool failed = o->fail_if_slower > 0 && r.verdict == COMPARE_SLOWER &&
+	              r.ratio_hi < 1 - o->fail_if_slower / 100;
+	const char *method = r.sessions_method ? "welch_over_sessions" : "block_bootstrap";
+	if (o->format == FORMAT_JSON) {
+		cJSON *j = cJSON_CreateObject();
+		if (j) {
+			cJSON_AddStringToObject(j, "type", "compare");
+			cJSON_AddStringToObject(j, "workload", l[0].d.meta.workload);
+			cJSON_AddStringToObject(j, "unit", unit);
+			cJSON_AddStringToObject(j, "method", method);
+			cJSON_AddNumberToObject(j, "block_ms", COMPARE_BLOCK_MS);
+			side_json(j, "a", o->compare_a, na, &r.a);
+			side_json(j, "b", o->compare_b, nb, &r.b);
+			cJSON_AddNumberToObject(j, "ratio", r.ratio);
+			if (isfinite(r.ratio_lo)) {
+				cJSON_AddNumberToObject(j, "ratio_lo", r.ratio_lo);
+				cJSON_AddNumberToObject(j, "ratio_hi", r.ratio_hi);
+			}
+			cJSON_AddNumberToObject(j, "best_ratio", r.best_ratio);
+			cJSON_AddNumberToObject(j, "spread", r.spread);
+			cJSON_AddStringToObject(j, "verdict", VERDICT[r.verdict + 1]);
+			cJSON_AddStringToObject(j, "why", r.why);
+			if (o->fail_if_slower > 0) {
+				cJSON_AddNumberToObject(j, "fail_if_slower_pct", o->fail_if_slower);
+				cJSON_AddBoolToObject(j, "failed", failed);
+			}
+		}
+		char *text = j ? cJSON_PrintUnformatted(j) : NULL;
+		if (text)
+			printf("%s\n", text);
+		cJSON_free(text);
+		cJSON_Delete(j);
+	} else {
+		for (int side = 0; side < 2; side++) {
+			unsigned k0 = side ? na : 0, cnt = side ? nb : na;
+			const SessionMeta *m = &l[k0].d.meta;
+			printf("%s: %s%s\n   %s, %s (%s), %s, target %.3g ms\n", side ? "B" : "A",
+			       side ? o->compare_b[0] : o->compare_a[0], cnt > 1 ? " and more" : "", m->device,
+			       m->workload, unit, m->start_utc, m->target_ms);
+			for (unsigned k = 1; k < cnt; k++)
+				printf("   %s\n", side ? o->compare_b[k] : o->compare_a[k]);
+		}
+		char s1[FMT_SI_LEN], s2[FMT_SI_LEN];
+		printf("\n%-40s %14s %14s\n", "1 s batch means of the steady samples", "A", "B");
+		printf("%-40s %14zu %14zu\n", "sessions", r.a.sessions, r.b.sessions);
+		printf("%-40s %14zu %14zu\n", "blocks", r.a.blocks, r.b.blocks);
+		printf("%-40s %14zu %14zu\n", "samples", r.a.samples, r.b.samples);
+		printf("%-40s %9s%-5s %9s%-5s\n", r.sessions_method ? "median of the sessions" : "median",
+		       fmt_si(r.a.median, s1, sizeof s1), unit, fmt_si(r.b.median, s2, sizeof s2), unit);
+		printf("%-40s %9s%-5s %9s%-5s\n", "best block (least interference)", fmt_si(r.a.best, s1, sizeof s1),
+		       unit, fmt_si(r.b.best, s2, sizeof s2), unit);
+		printf("%-40s %13.1f%% %13.1f%%\n", "spread in a session (lowest-highest)", 100 * r.a.spread,
+		       100 * r.b.spread);
+		if (isfinite(r.ratio_lo))
+			printf("\nratio B/A: %.4f (95%% interval %.4f .. %.4f, %s)\n", r.ratio, r.ratio_lo, r.ratio_hi,
+			       r.sessions_method ? "Welch t over the sessions" : "bootstrap over 1 s blocks");
+		else
+			printf("\nratio B/A: %.4f (no interval: too few blocks)\n", r.ratio);
+		printf("ratio B/A of the best blocks: %.4f\n", r.best_ratio);
+		if (r.verdict == COMPARE_FASTER)
+			printf("verdict: B is faster than A by %.1f%%: %s\n", 100 * (r.ratio - 1), r.why);
+		else if (r.verdict == COMPARE_SLOWER)
+			printf("verdict: B is slower than A by %.1f%%: %s\n", 100 * (1 - r.ratio), r.why);
+		else
+			printf("verdict: cannot tell: %s\n", r.why);
+		if (o->fail_if_slower > 0)
+			printf("--fail-if-slower %g: %s\n", o->fail_if_slower,
+			       failed ? "FAIL (B is slower by more than that, with confidence)" : "pass");
+		if (isatty(STDOUT_FILENO))
+			overlay(&l[0].d, &l[na].d, unit);
+	}
+	if (failed)
+		rc = 1;
 out:
-	free(va);
-	free(vb);
-	session_data_done(&a);
-	session_data_done(&b);
+	for (unsigned k = 0; k < loaded && k < n; k++) {
+		blocks_done(&l[k].blocks);
+		session_data_done(&l[k].d);
+	}
+	free(l);
 	return rc;
 }

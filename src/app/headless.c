@@ -6,6 +6,7 @@
 
 #include "fmt.h"
 #include "report.h"
+#include "slog.h"
 
 static void print_preamble(const RunInfo *in, const Options *o)
 {
@@ -77,6 +78,8 @@ int headless_run(Engine *e, const Options *o, volatile sig_atomic_t *quit)
 		fprintf(stderr, "flopscope: session log %s\n", in->log_path);
 	if (o->format == FORMAT_CSV)
 		fputs(report_csv_header, stdout);
+	else if (o->format == FORMAT_JSON)
+		slog_print_session(stdout, engine_meta(e)); /* what the samples are of */
 	fflush(stdout);
 
 	Error err;

@@ -22,10 +22,8 @@ static void on_sample(void *ctx, const Sample *s)
 static void on_restart(void *ctx)
 {
 	Chain *c = ctx;
-	if (c->sum) {
-		summary_done(c->sum);
-		summary_init(c->sum);
-	}
+	if (c->sum)
+		summary_restart(c->sum); /* the summary covers every segment */
 	if (c->also && c->also->restart)
 		c->also->restart(c->also->ctx);
 }

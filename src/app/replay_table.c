@@ -63,7 +63,7 @@ static void restart(void *ctx)
 	header(t);
 	t->restarts++;
 	if (t->o->format == FORMAT_TABLE)
-		printf("-- restarted: a new run begins (the summary covers the last run) --\n");
+		printf("-- restarted (r): a new segment begins; the summary covers every segment --\n");
 	else if (t->o->format == FORMAT_JSON)
 		printf("{\"type\":\"restart\"}\n");
 }

@@ -11,9 +11,10 @@ const char report_table_header[] =
 	" Measurement        Number of         Computation     Performance       CPU\n"
 	"  time stamp     local workgroups         time                          time\n";
 
+/* work and rate are in the row's units (the last three columns) */
 const char report_csv_header[] =
-	"seq,t_ms,x,y,z,groups,flop,gpu_ns,cpu_ns,flops,gpu_timed,steady,verified,"
-	"sm_mhz,power_w,peak_flops,implausible\n";
+	"seq,t_ms,x,y,z,groups,work,gpu_ns,cpu_ns,rate,gpu_timed,steady,verified,"
+	"sm_mhz,power_w,peak_rate,implausible,unit,work_unit,groups_unit\n";
 
 static void with_unit(double v, const char *unit, char *out, size_t len)
 {
@@ -41,10 +42,10 @@ void report_csv_row(const Sample *s, char *buf, size_t len)
 	if (s->peak_flops > 0)
 		snprintf(pk, sizeof pk, "%.6g", s->peak_flops);
 	snprintf(buf, len, "%" PRIu64 ",%.3f,%u,%u,%u,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64
-	         ",%.9g,%d,%d,%d,%s,%s,%s,%d", s->seq, s->t_ms, s->x, s->y, s->z, s->groups, s->work,
+	         ",%.9g,%d,%d,%d,%s,%s,%s,%d,%s,%s,%s", s->seq, s->t_ms, s->x, s->y, s->z, s->groups, s->work,
 	         s->gpu_ns, s->cpu_ns, s->rate, !!(s->flags & SAMPLE_GPU_TIMED),
 	         !!(s->flags & SAMPLE_STEADY), !!(s->flags & SAMPLE_VERIFIED), mhz, pw, pk,
-	         !!(s->flags & SAMPLE_IMPLAUSIBLE));
+	         !!(s->flags & SAMPLE_IMPLAUSIBLE), sample_unit(s), sample_work_unit(s), sample_groups_unit(s));
 }
 
 void report_changes(FILE *f, const ChangeDetector *cd, const char *unit, const char *indent)
@@ -71,9 +72,18 @@ void report_changes(FILE *f, const ChangeDetector *cd, const char *unit, const c
 void report_summary_text(FILE *f, const SummaryResult *r, size_t dropped,
                          uint64_t checks_passed, double target_ms)
 {
-	fprintf(f, "\nSummary: %zu samples, %zu at the %.3g ms target, %zu dropped, "
-	        "%" PRIu64 " result checks passed\n", r->samples, r->steady, target_ms, dropped,
+	/* the targets the samples carry (+ and - change it during a run) */
+	char tg[64];
+	if (r->target_lo > 0 && r->target_hi > r->target_lo)
+		snprintf(tg, sizeof tg, "at targets from %.3g to %.3g ms", r->target_lo, r->target_hi);
+	else
+		snprintf(tg, sizeof tg, "at the %.3g ms target", r->target_lo > 0 ? r->target_lo : target_ms);
+	fprintf(f, "\nSummary: %zu samples, %zu %s, %zu dropped, "
+	        "%" PRIu64 " result checks passed\n", r->samples, r->steady, tg, dropped,
 	        checks_passed);
+	if (r->segments > 1)
+		fprintf(f, "  over %zu segments (restarted %zu time%s with r): every statistic covers them all\n",
+		        r->segments, r->segments - 1, r->segments == 2 ? "" : "s");
 	if (r->steady_kept < r->steady)
 		fprintf(f, "  statistics over %zu of them, evenly spread (memory stays fixed)\n", r->steady_kept);
 	if (r->nsizes) {

@@ -136,14 +136,24 @@ static bool moving(const ChangeDetector *d)
 	return rise / d->ref > d->thr / 2;
 }
 
+static ChangeCause say_cause(const double *b, const double *a, char *out, size_t len);
+
 static void add_excursion(ChangeDetector *d)
 {
 	size_t off = d->away_n - d->back; /* the samples before the return */
-	double x[CHG_WIN];
-	size_t n = win_newest(d, d->win_n, NULL, x, NULL);
+	double x[CHG_WIN], tel[CHG_WIN][TEL_FIELD_COUNT];
+	size_t n = win_newest(d, d->win_n, NULL, x, tel);
 	/* the level during it: its samples before the return */
 	size_t m = n > d->back ? n - d->back : n;
 	Excursion *e = &d->exc[d->nexc % CHG_KEEP];
+	double before[TEL_FIELD_COUNT], during[TEL_FIELD_COUNT];
+	for (int f = 0; f < TEL_FIELD_COUNT; f++) {
+		before[f] = tel_median((const double (*)[TEL_FIELD_COUNT])d->seg_tel, d->seg_n, f);
+		during[f] = tel_median((const double (*)[TEL_FIELD_COUNT])tel, m, f);
+	}
+	before[TEL_THROTTLE] = tel_bits((const double (*)[TEL_FIELD_COUNT])d->seg_tel, d->seg_n);
+	during[TEL_THROTTLE] = tel_bits((const double (*)[TEL_FIELD_COUNT])tel, m);
+	e->cause = say_cause(before, during, e->why, sizeof e->why);
 	e->t_ms = d->t0;
 	e->t_end_ms = d->last_off_t;
 	e->samples = (unsigned)off;
@@ -154,12 +164,11 @@ static void add_excursion(ChangeDetector *d)
 	d->away = false;
 }
 
-static void say_cause(Change *c)
+/* The cause of a level departure from the telemetry before and during or
+ * after it, in words into out. */
+static ChangeCause say_cause(const double *b, const double *a, char *out, size_t len)
 {
-	const double *b = c->tel_before, *a = c->tel_after;
 	size_t w = 0;
-	char *out = c->why;
-	size_t len = sizeof c->why;
 	bool power = false;
 	double cb = b[TEL_SM_MHZ], ca = a[TEL_SM_MHZ];
 	if (isfinite(cb) && isfinite(ca) && cb > 0 && fabs(ca / cb - 1) > CHG_CLOCK) {
@@ -180,20 +189,20 @@ static void say_cause(Change *c)
 				power = true;
 			}
 	}
-	if (power) {
-		c->cause = CAUSE_POWER_STATE;
-		return;
-	}
+	if (power)
+		return CAUSE_POWER_STATE;
+	ChangeCause cause;
 	if (isfinite(cb) && isfinite(ca)) {
-		c->cause = CAUSE_NOT_POWER_STATE;
+		cause = CAUSE_NOT_POWER_STATE;
 		w += (size_t)snprintf(out + w, len - w, "clock held at %.0f MHz", ca);
 	} else {
-		c->cause = CAUSE_UNEXPLAINED;
+		cause = CAUSE_UNEXPLAINED;
 		w += (size_t)snprintf(out + w, len - w, "no clock reading");
 	}
 	double ob = b[TEL_OTHER_CPU], oa = a[TEL_OTHER_CPU];
 	if (isfinite(ob) && isfinite(oa) && w < len)
 		snprintf(out + w, len - w, "; other processes used %.0f%% of the CPU (%.0f%% before)", oa, ob);
+	return cause;
 }
 
 static void add_change(ChangeDetector *d, double after, bool at_end)
@@ -233,7 +242,7 @@ static void add_change(ChangeDetector *d, double after, bool at_end)
 	}
 	c->tel_before[TEL_THROTTLE] = tel_bits((const double (*)[TEL_FIELD_COUNT])d->seg_tel, d->seg_n);
 	c->tel_after[TEL_THROTTLE] = tel_bits((const double (*)[TEL_FIELD_COUNT])tel + (n - k), k);
-	say_cause(c);
+	c->cause = say_cause(c->tel_before, c->tel_after, c->why, sizeof c->why);
 	d->by_cause[c->cause]++;
 	d->nchanges++;
 	/* the new segment: the newest samples at the new level */
@@ -368,8 +377,9 @@ void change_format(const Change *c, const char *unit, char *out, size_t len)
 
 void change_format_excursion(const Excursion *e, char *out, size_t len)
 {
-	snprintf(out, len, "excursion at %.1f ms for %.1f ms (%u sample%s) to %.2f of the level", e->t_ms,
-	         e->t_end_ms - e->t_ms, e->samples, e->samples == 1 ? "" : "s", e->depth);
+	snprintf(out, len, "excursion at %.1f ms for %.1f ms (%u sample%s) to %.2f of the level; %s: %s", e->t_ms,
+	         e->t_end_ms - e->t_ms, e->samples, e->samples == 1 ? "" : "s", e->depth,
+	         change_cause_names[e->cause], e->why);
 }
 
 double change_time_to_plateau(const double *t, const double *x, size_t n, double *level)

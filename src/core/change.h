@@ -29,6 +29,7 @@
  *  - not a power-state change: the clock was read and held; where the other
  *    processes' CPU use was read (CPU devices), it is said, before and after;
  *  - unexplained: no clock reading on either side.
+ * An excursion's cause is told the same way, from the telemetry during it.
  * Changes and excursions are kept newest first up to CHG_KEEP; older ones
  * are counted, never dropped silently. */
 #ifndef FLOPSCOPE_CHANGE_H
@@ -83,6 +84,8 @@ typedef struct Excursion {
 	double t_ms, t_end_ms;      /* its first and last sample beyond the threshold */
 	double level, depth;        /* the median level during it, and level / the segment's */
 	unsigned samples;
+	ChangeCause cause;          /* from the telemetry during it, as for a change */
+	char why[160];
 } Excursion;
 
 typedef struct ChangeDetector {
@@ -130,7 +133,8 @@ void change_tel_of(const Sample *s, double tel[TEL_FIELD_COUNT]);
 /* "step at 241.5 ms: 3.19 TFLOPS -> 6.15 TFLOPS (x1.93); power state: clock
  * 1980 -> 1755 MHz" (a ramp says until when). */
 void change_format(const Change *c, const char *unit, char *out, size_t len);
-/* "excursion at 1200.0 ms for 60.0 ms (3 samples) to 0.52 of the level" */
+/* "excursion at 1200.0 ms for 60.0 ms (3 samples) to 0.52 of the level;
+ * power state: clock 1980 -> 345 MHz" */
 void change_format_excursion(const Excursion *e, char *out, size_t len);
 
 /* Time to plateau: the sustained level is the median of the last third of

@@ -56,15 +56,22 @@ const char cli_usage[] =
 	"                     (~/.local/state/flopscope/ without XDG_STATE_HOME)\n"
 	"  --no-log           record nothing\n"
 	"  --force            replace an existing --log file or --svg output (never a\n"
-	"                     device, a link, a folder or the input itself)\n"
+	"                     device, a link, a folder or the input itself);\n"
+	"                     --compare sessions of different workloads or units\n"
 	"\n"
 	"Session logs:\n"
 	"  --replay FILE      show a recorded session again (the dashboard in a\n"
 	"                     terminal; with --headless or --format, the table)\n"
-	"  --compare A B      statistics of two sessions side by side, ratio of\n"
-	"                     medians with a 95% CI, Mann-Whitney U test, verdict\n"
-	"  --analyze FILE     power-state jumps and time to plateau of a session log,\n"
-	"                     or of a CSV with t_ms and flops columns (--format json)\n"
+	"  --compare A B      is B faster than A? medians of 1 s batch means, the\n"
+	"                     best block, a 95% interval; a verdict only beyond the\n"
+	"                     spread one session shows, else \"cannot tell\"\n"
+	"  --compare A1 A2 -- B1 B2   several sessions a side: the sessions' own\n"
+	"                     spread decides (Welch); --format json\n"
+	"  --fail-if-slower PCT  exit 1 when B is slower than A by more than PCT%\n"
+	"                     with confidence (for CI)\n"
+	"  --analyze FILE     level changes and their causes, excursions, time to\n"
+	"                     plateau of a session log, or of a CSV with t_ms and\n"
+	"                     flops columns (--format json)\n"
 	"  --export FILE --csv          samples as CSV on standard output\n"
 	"  --export FILE --svg OUT.svg  FLOPS, workgroup and time plots as SVG\n"
 	"\n"
@@ -175,6 +182,10 @@ static int validate(Options *o, bool format_given, char *err, size_t errlen)
 		snprintf(err, errlen, "--log and --no-log contradict each other");
 		return -1;
 	}
+	if (o->fail_if_slower > 0 && o->mode != MODE_COMPARE) {
+		snprintf(err, errlen, "--fail-if-slower goes with --compare");
+		return -1;
+	}
 	if (o->verbose && o->mode != MODE_LIST) {
 		snprintf(err, errlen, "--verbose only applies to --list");
 		return -1;
@@ -184,7 +195,7 @@ static int validate(Options *o, bool format_given, char *err, size_t errlen)
 		enum { T = 1u << FORMAT_TABLE, C = 1u << FORMAT_CSV, J = 1u << FORMAT_JSON };
 		static const unsigned formats_of[MODE_COUNT] = {
 			[MODE_MEASURE] = T | C | J, [MODE_REPLAY] = T | C | J, [MODE_SUITE] = T | J,
-			[MODE_LATENCY] = T | J, [MODE_ANALYZE] = T | J,
+			[MODE_LATENCY] = T | J, [MODE_ANALYZE] = T | J, [MODE_COMPARE] = T | J,
 		};
 		static const char *const names[FORMAT_COUNT] = { "table", "csv", "json" };
 		unsigned can = formats_of[o->mode];
@@ -272,7 +283,7 @@ int cli_parse(int argc, char **argv, Options *o, char *err, size_t errlen)
 			memcpy(seen[nseen++], canon, strlen(canon) + 1);
 
 		static const char *const with_value[] = {
-			"--format", "--target-ms", "--duration", "--shader-dir", "--theme", "--fps", "--log", "--replay", "--compare", "--export", "--svg", "--analyze", "--workload", "--trials", "--size",
+			"--format", "--target-ms", "--duration", "--shader-dir", "--theme", "--fps", "--log", "--replay", "--compare", "--export", "--svg", "--analyze", "--workload", "--trials", "--size", "--fail-if-slower",
 		};
 		bool needs = false;
 		for (size_t k = 0; k < sizeof with_value / sizeof *with_value; k++)
@@ -371,14 +382,47 @@ int cli_parse(int argc, char **argv, Options *o, char *err, size_t errlen)
 				return -1;
 			o->replay = val;
 		} else if (!strcmp(name, "--compare")) {
-			if (i + 1 >= argc) {
-				snprintf(err, errlen, "--compare needs two session logs: --compare A B");
-				return -1;
-			}
 			if (set_mode(o, MODE_COMPARE, err, errlen))
 				return -1;
-			o->compare[0] = val;
-			o->compare[1] = argv[++i];
+			/* A B, or A1 A2 ... -- B1 B2 ...: the files up to the next option */
+			const char *files[2 * CLI_COMPARE_MAX + 1];
+			unsigned nf = 0, split = 0;
+			files[nf++] = val;
+			while (i + 1 < argc && (argv[i + 1][0] != '-' || !strcmp(argv[i + 1], "--"))) {
+				if (!strcmp(argv[i + 1], "--")) {
+					if (split) {
+						snprintf(err, errlen, "--compare: one -- between the two sides");
+						return -1;
+					}
+					split = nf;
+				} else if (nf == 2 * CLI_COMPARE_MAX) {
+					snprintf(err, errlen, "--compare: at most %d sessions a side", CLI_COMPARE_MAX);
+					return -1;
+				} else {
+					files[nf++] = argv[i + 1];
+				}
+				i++;
+			}
+			if (!split && nf == 2)
+				split = 1;
+			if (!split || split == nf) {
+				snprintf(err, errlen, "--compare needs session logs on both sides: --compare A B, or "
+				         "--compare A1 A2 -- B1 B2");
+				return -1;
+			}
+			if (split > CLI_COMPARE_MAX || nf - split > CLI_COMPARE_MAX) {
+				snprintf(err, errlen, "--compare: at most %d sessions a side", CLI_COMPARE_MAX);
+				return -1;
+			}
+			for (unsigned k = 0; k < nf; k++) {
+				if (k < split)
+					o->compare_a[o->ncompare_a++] = files[k];
+				else
+					o->compare_b[o->ncompare_b++] = files[k];
+			}
+		} else if (!strcmp(name, "--fail-if-slower")) {
+			if (parse_number(name, val, 0.001, 99.999, false, &o->fail_if_slower, err, errlen))
+				return -1;
 		} else if (!strcmp(name, "--export")) {
 			if (set_mode(o, MODE_EXPORT, err, errlen))
 				return -1;

@@ -32,6 +32,8 @@ typedef enum Mode {
 /* The option that selects a mode ("--suite"; "" for MODE_MEASURE). */
 const char *cli_mode_option(Mode m);
 
+#define CLI_COMPARE_MAX 16
+
 typedef struct Options {
 	Mode mode;
 	bool verbose, headless, validate, serial, no_cache;
@@ -52,12 +54,16 @@ typedef struct Options {
 	const char *log;       /* --log PATH */
 	const char *replay;    /* --replay FILE */
 	const char *analyze;   /* --analyze FILE */
-	const char *compare[2];/* --compare A B */
+	const char *compare_a[CLI_COMPARE_MAX]; /* --compare A B, or A1 A2 -- B1 B2 */
+	const char *compare_b[CLI_COMPARE_MAX];
+	unsigned ncompare_a, ncompare_b;
+	double fail_if_slower; /* --fail-if-slower PCT; 0: off */
 	const char *export_file; /* --export FILE (with --csv or --svg OUT) */
 	bool csv;
 	const char *svg;
 	bool no_log;
-	bool force;            /* --force: replace an existing --log or --svg file */
+	bool force;            /* --force: replace an existing --log or --svg file;
+	                          --compare sessions of different workloads or units */
 } Options;
 
 #define CLI_DEFAULT_TARGET_MS 20.0

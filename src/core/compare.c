@@ -2,6 +2,7 @@
 
 #include <math.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -72,43 +73,219 @@ static int cmp_double(const void *x, const void *y)
 	return (a > b) - (a < b);
 }
 
-bool compare_run(const double *a, size_t na, const double *b, size_t nb, CompareResult *r)
+void blocks_init(BlockMeans *b)
 {
-	memset(r, 0, sizeof *r);
-	if (na < 2 || nb < 2 || !stats_compute(a, na, &r->a) || !stats_compute(b, nb, &r->b))
-		return false;
-	r->ratio = r->b.median / r->a.median;
-	r->p = compare_mann_whitney(a, na, b, nb, &r->u);
+	memset(b, 0, sizeof *b);
+}
 
+static void close_block(BlockMeans *b)
+{
+	if (b->n == b->cap) {
+		size_t nc = b->cap ? b->cap * 2 : 64;
+		double *g = realloc(b->means, nc * sizeof *g);
+		if (!g) {
+			b->oom = true;
+			b->k = 0;
+			return;
+		}
+		b->means = g;
+		b->cap = nc;
+	}
+	b->means[b->n++] = b->sum / (double)b->k;
+	b->k = 0;
+	b->sum = 0;
+}
+
+void blocks_add(BlockMeans *b, double t_ms, double x)
+{
+	if (!isfinite(x) || !isfinite(t_ms))
+		return;
+	if (b->k == 0)
+		b->t0 = t_ms;
+	b->sum += x;
+	b->k++;
+	b->samples++;
+	if (b->k >= COMPARE_BLOCK_N && t_ms - b->t0 >= COMPARE_BLOCK_MS)
+		close_block(b);
+}
+
+void blocks_cut(BlockMeans *b)
+{
+	if (b->k >= COMPARE_BLOCK_N)
+		close_block(b);
+	b->k = 0;
+	b->sum = 0;
+}
+
+void blocks_done(BlockMeans *b)
+{
+	free(b->means);
+	blocks_init(b);
+}
+
+/* The q-quantile of sorted v (linear between ranks). */
+static double quantile(const double *v, size_t n, double q)
+{
+	double pos = q * (double)(n - 1);
+	size_t i = (size_t)pos;
+	double f = pos - (double)i;
+	return i + 1 < n ? v[i] * (1 - f) + v[i + 1] * f : v[n - 1];
+}
+
+static bool side_stats(const CompareSide *s, SideStats *st, double **all)
+{
+	memset(st, 0, sizeof *st);
+	st->sessions = s->n;
+	for (size_t i = 0; i < s->n; i++) {
+		st->blocks += s->sessions[i].n;
+		st->samples += s->sessions[i].samples;
+	}
+	*all = malloc((st->blocks ? st->blocks : 1) * sizeof **all);
+	if (!*all)
+		return false;
+	size_t k = 0;
+	st->best = 0;
+	for (size_t i = 0; i < s->n; i++) {
+		const BlockMeans *b = &s->sessions[i];
+		if (!b->n)
+			continue;
+		double *v = *all + k;
+		memcpy(v, b->means, b->n * sizeof *v);
+		qsort(v, b->n, sizeof *v, cmp_double);
+		double med = quantile(v, b->n, 0.5);
+		if (i < COMPARE_MAX_SESSIONS)
+			st->session_median[i] = med;
+		double spread = med > 0 ? (v[b->n - 1] - v[0]) / med : 0;
+		if (spread > st->spread)
+			st->spread = spread;
+		if (v[b->n - 1] > st->best)
+			st->best = v[b->n - 1];
+		k += b->n;
+	}
+	if (s->n > 1) {
+		double m[COMPARE_MAX_SESSIONS];
+		size_t nm = s->n < COMPARE_MAX_SESSIONS ? s->n : COMPARE_MAX_SESSIONS;
+		memcpy(m, st->session_median, nm * sizeof *m);
+		st->median = stats_median_inplace(m, nm);
+	} else {
+		double *v = malloc((k ? k : 1) * sizeof *v);
+		if (!v)
+			return false;
+		memcpy(v, *all, k * sizeof *v);
+		st->median = k ? stats_median_inplace(v, k) : NAN;
+		free(v);
+	}
+	return true;
+}
+
+/* The 95% interval of median(B blocks) / median(A blocks), resampling blocks. */
+static bool block_bootstrap(const double *a, size_t na, const double *b, size_t nb, double *lo, double *hi)
+{
 	enum { ROUNDS = 2000 };
 	double *ra = malloc(na * sizeof *ra), *rb = malloc(nb * sizeof *rb);
 	double *ratios = malloc(ROUNDS * sizeof *ratios);
-	if (!ra || !rb || !ratios) {
-		free(ra);
-		free(rb);
-		free(ratios);
-		return false;
-	}
+	bool ok = ra && rb && ratios;
 	uint64_t seed = 0x9e3779b97f4a7c15ull;
-	for (int k = 0; k < ROUNDS; k++) {
+	for (int k = 0; ok && k < ROUNDS; k++) {
 		for (size_t i = 0; i < na; i++)
 			ra[i] = a[next_rand(&seed) % na];
 		for (size_t i = 0; i < nb; i++)
 			rb[i] = b[next_rand(&seed) % nb];
 		ratios[k] = stats_median_inplace(rb, nb) / stats_median_inplace(ra, na);
 	}
-	qsort(ratios, ROUNDS, sizeof *ratios, cmp_double);
-	r->ratio_lo = ratios[(int)(0.025 * ROUNDS)];
-	r->ratio_hi = ratios[(int)(0.975 * ROUNDS) - 1];
+	if (ok) {
+		qsort(ratios, ROUNDS, sizeof *ratios, cmp_double);
+		*lo = ratios[(int)(0.025 * ROUNDS)];
+		*hi = ratios[(int)(0.975 * ROUNDS) - 1];
+	}
 	free(ra);
 	free(rb);
 	free(ratios);
+	return ok;
+}
 
-	if (r->p < 0.05 && r->ratio_lo > 1)
-		r->verdict = COMPARE_FASTER;
-	else if (r->p < 0.05 && r->ratio_hi < 1)
-		r->verdict = COMPARE_SLOWER;
-	else
-		r->verdict = COMPARE_SAME;
+/* Welch's interval for mean(log B sessions) - mean(log A sessions). */
+static void welch(const SideStats *a, const SideStats *b, double *ratio, double *lo, double *hi)
+{
+	double ma = 0, mb = 0, va = 0, vb = 0;
+	size_t na = a->sessions < COMPARE_MAX_SESSIONS ? a->sessions : COMPARE_MAX_SESSIONS;
+	size_t nb = b->sessions < COMPARE_MAX_SESSIONS ? b->sessions : COMPARE_MAX_SESSIONS;
+	for (size_t i = 0; i < na; i++)
+		ma += log(a->session_median[i]) / (double)na;
+	for (size_t i = 0; i < nb; i++)
+		mb += log(b->session_median[i]) / (double)nb;
+	for (size_t i = 0; i < na; i++)
+		va += pow(log(a->session_median[i]) - ma, 2) / (double)(na - 1);
+	for (size_t i = 0; i < nb; i++)
+		vb += pow(log(b->session_median[i]) - mb, 2) / (double)(nb - 1);
+	double se2 = va / (double)na + vb / (double)nb;
+	double df = se2 > 0 ? se2 * se2 / (pow(va / (double)na, 2) / (double)(na - 1) +
+	                                   pow(vb / (double)nb, 2) / (double)(nb - 1))
+	                    : (double)(na + nb - 2);
+	double t = stats_t95(df >= 1 ? (size_t)df : 1);
+	double d = mb - ma, h = t * sqrt(se2);
+	*ratio = exp(d);
+	*lo = exp(d - h);
+	*hi = exp(d + h);
+}
+
+bool compare_sides(const CompareSide *a, const CompareSide *b, CompareResult *r, char *err, size_t errlen)
+{
+	memset(r, 0, sizeof *r);
+	double *va = NULL, *vb = NULL;
+	bool ok = side_stats(a, &r->a, &va) && side_stats(b, &r->b, &vb);
+	if (!ok) {
+		snprintf(err, errlen, "out of memory");
+	} else if (!r->a.blocks || !r->b.blocks) {
+		snprintf(err, errlen, "%s has no steady second to compare (a block is %.0f ms and %d samples at "
+		         "the target)", r->a.blocks ? "B" : "A", COMPARE_BLOCK_MS, COMPARE_BLOCK_N);
+		ok = false;
+	}
+	if (!ok) {
+		free(va);
+		free(vb);
+		return false;
+	}
+	r->spread = r->a.spread > r->b.spread ? r->a.spread : r->b.spread;
+	r->best_ratio = r->b.best / r->a.best;
+	r->sessions_method = a->n >= 2 && b->n >= 2;
+	r->verdict = COMPARE_CANNOT_TELL;
+	if (r->sessions_method) {
+		welch(&r->a, &r->b, &r->ratio, &r->ratio_lo, &r->ratio_hi);
+		if (r->ratio_lo > 1 || r->ratio_hi < 1) {
+			r->verdict = r->ratio > 1 ? COMPARE_FASTER : COMPARE_SLOWER;
+			snprintf(r->why, sizeof r->why, "the 95%% interval of the ratio over %zu and %zu sessions "
+			         "excludes 1", r->a.sessions, r->b.sessions);
+		} else {
+			snprintf(r->why, sizeof r->why, "the 95%% interval of the ratio over %zu and %zu sessions "
+			         "contains 1: the sessions differ among themselves as much", r->a.sessions, r->b.sessions);
+		}
+	} else {
+		r->ratio = r->b.median / r->a.median;
+		if (r->a.blocks < COMPARE_MIN_BLOCKS || r->b.blocks < COMPARE_MIN_BLOCKS) {
+			r->ratio_lo = r->ratio_hi = NAN;
+			snprintf(r->why, sizeof r->why, "too short: %zu and %zu blocks of %.0f s (record %d s or more)",
+			         r->a.blocks, r->b.blocks, COMPARE_BLOCK_MS * 1e-3, COMPARE_MIN_BLOCKS);
+		} else if (!block_bootstrap(va, r->a.blocks, vb, r->b.blocks, &r->ratio_lo, &r->ratio_hi)) {
+			free(va);
+			free(vb);
+			snprintf(err, errlen, "out of memory");
+			return false;
+		} else if (r->ratio_lo <= 1 && r->ratio_hi >= 1) {
+			snprintf(r->why, sizeof r->why, "the 95%% interval of the ratio contains 1");
+		} else if (fabs(r->ratio - 1) <= r->spread) {
+			snprintf(r->why, sizeof r->why, "the difference (%.1f%%) is within the spread one session shows "
+			         "(%.1f%%, from its lowest 1 s block to its highest): a second session could "
+			         "differ as much; record several per side (--compare A1 A2 -- B1 B2)",
+			         100 * fabs(r->ratio - 1), 100 * r->spread);
+		} else {
+			r->verdict = r->ratio > 1 ? COMPARE_FASTER : COMPARE_SLOWER;
+			snprintf(r->why, sizeof r->why, "the 95%% interval of the ratio excludes 1 and the difference "
+			         "(%.1f%%) exceeds the spread one session shows (%.1f%%)", 100 * fabs(r->ratio - 1),
+			         100 * r->spread);
+		}
+	}
+	free(va);
+	free(vb);
 	return true;
 }

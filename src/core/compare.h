@@ -1,6 +1,23 @@
-/* compare: is session B faster than session A? Pure statistics over the
- * steady FLOPS samples of each: the ratio of medians with a bootstrap 95%
- * confidence interval, and the Mann-Whitney U test (seed 004's advice). */
+/* compare: is B faster than A? Pure statistics that hold up to how
+ * benchmark samples behave: consecutive samples are strongly autocorrelated
+ * and sessions differ from each other more than samples within one do.
+ *
+ * Samples are grouped into batches of at least COMPARE_BLOCK_MS (1 s) and
+ * COMPARE_BLOCK_N (5) samples (batch means: a block's mean is close to
+ * independent of the next one's); a restart ends a block.
+ *  - One session on a side: the ratio of the medians of B's and A's block
+ *    means, with a 95% interval from resampling whole blocks (block
+ *    bootstrap). A verdict needs the interval to exclude 1 and the
+ *    difference to exceed the spread one session shows (from its lowest
+ *    block mean to its highest, relative to their median, the larger of the
+ *    two sides'): a second session of the same configuration could differ
+ *    that much. Fewer than COMPARE_MIN_BLOCKS blocks: cannot tell.
+ *  - Several sessions on both sides: each session is one value (the median
+ *    of its block means); a Welch t interval of the ratio of the geometric
+ *    means of the sessions. This measures the session-to-session spread
+ *    itself.
+ * Beside the median, the best block (the highest block mean: the fewest
+ * interruptions, what seed 004 calls performance without interference). */
 #ifndef FLOPSCOPE_COMPARE_H
 #define FLOPSCOPE_COMPARE_H
 
@@ -9,23 +26,61 @@
 
 #include "stats.h"
 
+#define COMPARE_BLOCK_MS 1000.0
+#define COMPARE_BLOCK_N 5
+#define COMPARE_MIN_BLOCKS 4
+#define COMPARE_MAX_SESSIONS 16
+
 typedef enum CompareVerdict {
 	COMPARE_SLOWER = -1,
-	COMPARE_SAME = 0,      /* indistinguishable at the 5% level */
+	COMPARE_CANNOT_TELL = 0,
 	COMPARE_FASTER = 1,
 } CompareVerdict;
 
+/* Batch means, fed one steady sample at a time (bounded memory). */
+typedef struct BlockMeans {
+	double *means;              /* one per closed block */
+	size_t n, cap;
+	double t0, sum;             /* the open block */
+	size_t k;
+	size_t samples;
+	bool oom;
+} BlockMeans;
+
+void blocks_init(BlockMeans *b);
+void blocks_add(BlockMeans *b, double t_ms, double x);
+/* A restart, or the end of a session: the open block closes if it holds
+ * COMPARE_BLOCK_N samples and half a block's time; else it is let go. */
+void blocks_cut(BlockMeans *b);
+void blocks_done(BlockMeans *b);
+
+/* One side: its sessions' block means. */
+typedef struct CompareSide {
+	const BlockMeans *sessions;
+	size_t n;
+} CompareSide;
+
+typedef struct SideStats {
+	size_t sessions, blocks, samples;
+	double median;              /* of the block means (of the session medians, several) */
+	double best;                /* the highest block mean */
+	double spread;              /* the largest within-session (max-min)/median of block means */
+	double session_median[COMPARE_MAX_SESSIONS];
+} SideStats;
+
 typedef struct CompareResult {
-	Stats a, b;
-	double ratio;              /* median(B) / median(A) */
-	double ratio_lo, ratio_hi; /* 95% bootstrap interval of the ratio */
-	double u;                  /* Mann-Whitney U of B */
-	double p;                  /* two-sided p-value (normal approximation, ties corrected) */
-	CompareVerdict verdict;    /* faster/slower only when p < 0.05 and the interval excludes 1 */
+	SideStats a, b;
+	double ratio;               /* B / A */
+	double ratio_lo, ratio_hi;  /* its 95% interval */
+	double best_ratio;          /* best(B) / best(A) */
+	double spread;              /* the larger side's within-session spread */
+	bool sessions_method;       /* Welch over sessions (else block bootstrap) */
+	CompareVerdict verdict;
+	char why[240];              /* the verdict's reason in words */
 } CompareResult;
 
-/* false when either side has fewer than 2 values or memory runs out. */
-bool compare_run(const double *a, size_t na, const double *b, size_t nb, CompareResult *r);
+/* false (err says why) when a side has no usable block. */
+bool compare_sides(const CompareSide *a, const CompareSide *b, CompareResult *r, char *err, size_t errlen);
 
 /* Mann-Whitney U of b against a and its two-sided p-value. */
 double compare_mann_whitney(const double *a, size_t na, const double *b, size_t nb, double *u);

@@ -51,6 +51,7 @@ typedef struct Sample {
 	uint32_t trials;     /* dispatches per submission (--trials); times and work are
 	                        per dispatch; 0 or 1: one */
 	uint64_t size;       /* bytes of one copy (transfer workloads); 0 otherwise */
+	double target_ms;    /* the dispatch target it was measured at; 0 unknown */
 } Sample;
 
 /* "FLOPS"; "IOPS" for integer workloads, "B/s" for memory workloads. */
@@ -62,6 +63,18 @@ static inline const char *sample_flags_unit(uint32_t flags)
 static inline const char *sample_unit(const Sample *s)
 {
 	return sample_flags_unit(s->flags);
+}
+
+/* The unit of Sample.work: "FLOP", "op" or "B". */
+static inline const char *sample_work_unit(const Sample *s)
+{
+	return (s->flags & SAMPLE_BYTES) ? "B" : (s->flags & SAMPLE_INTEGER) ? "op" : "FLOP";
+}
+
+/* What Sample.groups counts: workgroups, or a transfer's copies. */
+static inline const char *sample_groups_unit(const Sample *s)
+{
+	return s->size ? "copies" : "workgroups";
 }
 
 /* Whether the sample carries telemetry field f. */

@@ -8,6 +8,7 @@ void summary_init(Summary *s)
 {
 	memset(s, 0, sizeof *s);
 	s->stride = s->rstride = 1;
+	s->segments = 1;
 	change_init(&s->changes);
 }
 
@@ -63,6 +64,12 @@ void summary_add(Summary *s, const Sample *x)
 	}
 	if (x->flags & SAMPLE_STEADY) {
 		s->steady_total++;
+		if (x->target_ms > 0) {
+			if (!(s->target_lo > 0) || x->target_ms < s->target_lo)
+				s->target_lo = x->target_ms;
+			if (x->target_ms > s->target_hi)
+				s->target_hi = x->target_ms;
+		}
 		if (!x->size) {
 			double tel[TEL_FIELD_COUNT];
 			change_tel_of(x, tel);
@@ -118,6 +125,20 @@ void summary_done(Summary *s)
 	memset(s, 0, sizeof *s);
 }
 
+void summary_restart(Summary *s)
+{
+	s->segments++;
+	change_finish(&s->changes);
+	/* the duty cycle's span must not take in the growth after the restart:
+	 * the segment's span and GPU time are carried, a new span begins */
+	if (s->duty_n >= 2) {
+		s->duty_prev_span_ms += s->duty_last_ms - s->duty_first_ms - s->duty_gap_ms;
+		s->duty_prev_gpu_ns += s->duty_gpu_ns;
+	}
+	s->duty_n = 0;
+	s->duty_first_ms = s->duty_last_ms = s->duty_gpu_ns = s->duty_gap_ms = 0;
+}
+
 int summary_finish(Summary *s)
 {
 	return change_finish(&s->changes);
@@ -145,6 +166,9 @@ void summary_result(const Summary *s, SummaryResult *r)
 	r->changes = s->changes;
 	r->implausible = s->implausible;
 	r->gaps = s->gaps;
+	r->segments = s->segments;
+	r->target_lo = s->target_lo;
+	r->target_hi = s->target_hi;
 	r->gap_ms = s->gap_ms;
 	r->oom = s->oom;
 	for (size_t k = 0; k < s->nsizes; k++) {
@@ -155,8 +179,12 @@ void summary_result(const Summary *s, SummaryResult *r)
 		*row = (SizeRow){ s->size_of[k], st.n, st.median, st.max, st.min };
 		r->nsizes++;
 	}
-	double span_ms = s->duty_last_ms - s->duty_first_ms - s->duty_gap_ms;
-	r->duty = s->duty_n >= 3 && span_ms > 0 ? s->duty_gpu_ns * 1e-6 / span_ms : NAN;
+	double span_ms = s->duty_prev_span_ms, gpu_ns = s->duty_prev_gpu_ns;
+	if (s->duty_n >= 2) {
+		span_ms += s->duty_last_ms - s->duty_first_ms - s->duty_gap_ms;
+		gpu_ns += s->duty_gpu_ns;
+	}
+	r->duty = (s->duty_n >= 3 || s->duty_prev_span_ms > 0) && span_ms > 0 ? gpu_ns * 1e-6 / span_ms : NAN;
 	Stats ps;
 	r->pct_peak = stats_compute(s->peak, s->steady, &ps) ? 100 * ps.median : NAN;
 	r->plateau_ms = change_time_to_plateau(s->steady_t, s->steady_flops, s->steady, &r->plateau_flops);

@@ -42,7 +42,10 @@ typedef struct Summary {
 	size_t implausible;     /* samples the guard kept out */
 	size_t gaps;            /* stops of the process (SIGSTOP, Ctrl-Z): not measured */
 	double gap_ms;
-	double duty_gap_ms;     /* of it, inside the duty cycle's span */
+	size_t segments;        /* restarts + 1 */
+	double target_lo, target_hi; /* the targets the steady samples were measured at (0: unknown) */
+	double duty_gap_ms;
+	double duty_prev_span_ms, duty_prev_gpu_ns; /* of the segments before a restart */     /* of it, inside the duty cycle's span */
 	uint32_t unit_flags;    /* SAMPLE_INTEGER, SAMPLE_BYTES seen */
 	double duty_first_ms, duty_last_ms, duty_gpu_ns; /* duty cycle over the steady samples */
 	size_t duty_n;
@@ -57,6 +60,9 @@ typedef struct Summary {
 
 void summary_init(Summary *s);
 void summary_add(Summary *s, const Sample *x);
+/* A restart (r): a new segment of the run; the statistics go on over every
+ * segment, a level change still open is settled. */
+void summary_restart(Summary *s);
 /* The series ended: a level change still open is settled (change_finish);
  * returns what change_finish returns. */
 int summary_finish(Summary *s);
@@ -78,6 +84,8 @@ typedef struct SummaryResult {
 	size_t implausible;
 	size_t gaps;            /* the process was stopped: that time is not measured */
 	double gap_ms;
+	size_t segments;        /* the run's segments (restarts + 1) */
+	double target_lo, target_hi; /* the steady samples' targets, ms; 0 unknown (older logs) */
 	SizeRow sizes[SUMMARY_SIZES]; /* transfers: by copy size, in the order measured */
 	size_t nsizes;
 	bool oom;               /* memory ran out: the statistics cover the samples before */

@@ -32,6 +32,9 @@ typedef struct Commands {
 	bool stop, paused;
 	unsigned restart;        /* restart requests so far */
 	uint64_t target_ns;      /* the dispatch target */
+	double targets[16];      /* each change of it, for the log (a ring) */
+	unsigned ntargets;       /* changes so far */
+	char note[64];           /* why the run stops, for the log (engine_note_stop) */
 } Commands;
 
 struct Engine {
@@ -52,6 +55,7 @@ struct Engine {
 	Commands cmd;            /* under mu: the one way requests reach the thread */
 	_Atomic int state;
 	_Atomic uint64_t checks_passed;
+	_Atomic uint64_t checks_run;     /* since the last restart */
 	char error[ERR_LEN];     /* written before state becomes ENGINE_ERROR */
 	VkResult error_vk;
 	Telemetry tel;
@@ -75,6 +79,7 @@ static bool check_results(Engine *e, uint64_t groups, char *msg, size_t len)
 	if (!e->ops->check(&e->work, &e->comp, groups, msg, len))
 		return false;
 	atomic_fetch_add(&e->checks_passed, 1);
+	atomic_fetch_add(&e->checks_run, 1);
 	return true;
 }
 
@@ -133,6 +138,7 @@ static void fill_meta(Engine *e)
 	snprintf(m->timing, sizeof m->timing, "%s", e->comp.timestamps ? "gpu" : "cpu");
 	snprintf(m->peak, sizeof m->peak, "%s", e->peak.how);
 	m->peak_max_flops = peak_flops(&e->peak, e->peak.max_mhz);
+	snprintf(m->unit, sizeof m->unit, "%s", workload_info[e->cfg.workload].unit);
 	snprintf(m->telemetry, sizeof m->telemetry, "%s", e->tel.note);
 }
 
@@ -344,6 +350,7 @@ static Status build(Engine *e, const EngineConfig *cfg, char *err)
 	atomic_init(&e->log_failed, false);
 	atomic_init(&e->state, ENGINE_READY);
 	atomic_init(&e->checks_passed, 0);
+	atomic_init(&e->checks_run, 0);
 	atomic_init(&e->first_sample_ns, 0);
 	Status st;
 	if ((st = plan_run(e, cfg, err)) != STATUS_OK || (st = start_device(e, err)) != STATUS_OK ||
@@ -420,6 +427,11 @@ const RunInfo *engine_info(const Engine *e)
 	return &e->info;
 }
 
+const SessionMeta *engine_meta(const Engine *e)
+{
+	return &e->meta;
+}
+
 static void fail(Engine *e, VkResult vr, const char *fmt, const char *detail)
 {
 	snprintf(e->error, sizeof e->error, fmt, detail);
@@ -469,6 +481,7 @@ static bool emit(Engine *e, const Pending *p, const DispatchTiming *t, bool pipe
 		.gpu_ns = t->gpu_valid ? t->gpu_ns / e->work.trials : 0,
 		.cpu_ns = t->cpu_ns / e->work.trials,
 		.trials = e->work.trials,
+		.target_ms = e->adapt.target_s * 1e3,
 		.gpu_end_ns = t->gpu_valid ? t->gpu_end_ns : 0,
 		.flags = (t->gpu_valid ? SAMPLE_GPU_TIMED : 0) | (p->steady ? SAMPLE_STEADY : 0) |
 		         (p->check ? SAMPLE_VERIFIED : 0) | (pipelined ? SAMPLE_PIPELINED : 0) | work_sample_flags(&e->work),
@@ -518,6 +531,7 @@ typedef struct Loop {
 	unsigned size_steady;    /* its steady samples so far */
 	uint64_t size_since;     /* the first of them */
 	unsigned resumes;        /* clock_resumes() as last seen */
+	unsigned logged_targets; /* target changes the log has */
 	unsigned discard;        /* in flight across a stop: completed, checked, not recorded */
 	uint64_t stopped_ns;     /* time stopped: not counted in --duration */
 	char err[ERR_LEN];
@@ -553,6 +567,15 @@ static bool was_stopped(Engine *e, Loop *L, uint64_t since_ns, uint64_t now)
 	if (e->log.f)
 		log_step(e, slog_write_gap(&e->log, (double)(since_ns - L->start) * 1e-6, (double)gap * 1e-6));
 	return true;
+}
+
+/* A control action in the log: {"type":"control","action":..,"t_ms":..}
+ * with the new target or a note. */
+static void log_control(Engine *e, const Loop *L, const char *action, double target_ms, const char *note)
+{
+	if (e->log.f)
+		log_step(e, slog_write_control(&e->log, action, (double)(clock_mono_ns() - L->start) * 1e-6,
+		                               target_ms, note));
 }
 
 /* steady time per size of a sweep, s (and at least 3 samples) */
@@ -650,12 +673,15 @@ static bool step_pipelined(Engine *e, Loop *L)
 static void begin_phase(Engine *e, Loop *L, bool restart)
 {
 	if (restart) {
+		/* a new segment of the same run: numbering and the loop start over;
+		 * the clock goes on and the summary covers every segment */
 		L->size_i = 0;
 		if (e->log.f)
 			log_step(e, slog_write_restart(&e->log, (double)(clock_mono_ns() - L->start) * 1e-6));
-		summary_done(&e->sum);
-		summary_init(&e->sum);
-		L->start = clock_mono_ns();
+		size_t nc = e->sum.changes.nchanges, ne = e->sum.changes.nexc;
+		summary_restart(&e->sum);
+		log_changes(e, nc, ne);
+		atomic_store(&e->checks_run, 0);
 	}
 	if (e->work.nsizes) {
 		L->cur_size = e->work.sizes[L->size_i];
@@ -725,7 +751,9 @@ static void *engine_main(void *arg)
 			if (!(ok = complete_all(e, L)))
 				break;
 			if (cmd.paused) {
+				log_control(e, L, "pause", 0, NULL);
 				wait_while_paused(e, L);
+				log_control(e, L, "resume", 0, NULL);
 				continue;
 			}
 			if (restart) {
@@ -739,6 +767,11 @@ static void *engine_main(void *arg)
 			}
 		}
 		e->adapt.target_s = (double)cmd.target_ns * 1e-9;
+		/* + or - in the dashboard: each change a record, however fast they came */
+		if (cmd.ntargets - L->logged_targets > 16)
+			L->logged_targets = cmd.ntargets - 16;
+		for (; L->logged_targets != cmd.ntargets; L->logged_targets++)
+			log_control(e, L, "target", cmd.targets[L->logged_targets % 16], NULL);
 		bool steady = L->rule == ADAPT_RESCALE;
 		if (!(L->can_pipe && steady) || !L->last_done)
 			ok = step_serial(e, L, steady);
@@ -754,6 +787,11 @@ static void *engine_main(void *arg)
 	/* what is still in flight was measured: record it */
 	if (ok)
 		ok = complete_all(e, L);
+	pthread_mutex_lock(&e->mu);
+	Commands last = e->cmd;
+	pthread_mutex_unlock(&e->mu);
+	if (last.note[0])
+		log_control(e, L, "stop", 0, last.note);
 	free(L);
 	if (ok) {
 		log_finish(e, NULL);
@@ -811,6 +849,7 @@ void engine_set_target_ms(Engine *e, double ms)
 {
 	pthread_mutex_lock(&e->mu);
 	e->cmd.target_ns = (uint64_t)(ms * 1e6);
+	e->cmd.targets[e->cmd.ntargets++ % 16] = ms;
 	pthread_mutex_unlock(&e->mu);
 }
 
@@ -843,6 +882,18 @@ const char *engine_log_error(Engine *e)
 const char *engine_error(Engine *e)
 {
 	return e->error;
+}
+
+uint64_t engine_checks_this_run(Engine *e)
+{
+	return atomic_load(&e->checks_run);
+}
+
+void engine_note_stop(Engine *e, const char *why)
+{
+	pthread_mutex_lock(&e->mu);
+	snprintf(e->cmd.note, sizeof e->cmd.note, "%s", why);
+	pthread_mutex_unlock(&e->mu);
 }
 
 uint64_t engine_checks_passed(Engine *e)

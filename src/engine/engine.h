@@ -75,6 +75,8 @@ typedef struct Engine Engine;
  * STATUS_FAILED for a runtime failure. */
 Engine *engine_create(const EngineConfig *cfg, Error *err);
 const RunInfo *engine_info(const Engine *e);
+/* The session record the log starts with (device, workload, unit, target). */
+const SessionMeta *engine_meta(const Engine *e);
 bool engine_start(Engine *e, Error *err);
 /* The next sample, without waiting; false when none is ready. */
 bool engine_next(Engine *e, Sample *out);
@@ -92,6 +94,11 @@ const char *engine_state_str(EngineState s);
 /* Meaningful once engine_state() returned ENGINE_ERROR. */
 const char *engine_error(Engine *e);
 uint64_t engine_checks_passed(Engine *e);
+/* Result checks passed since the last restart (r): the live counter. */
+uint64_t engine_checks_this_run(Engine *e);
+/* Why the run is about to stop (e.g. "workload fp64": the dashboard's w),
+ * recorded in the log as a control record when it does. */
+void engine_note_stop(Engine *e, const char *why);
 /* NULL while the log is written fine; else why it stopped. */
 const char *engine_log_error(Engine *e);
 /* Mean cost of one telemetry reading, microseconds. */

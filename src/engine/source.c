@@ -7,13 +7,14 @@
 static bool eng_next(void *c, Sample *out) { return engine_next(c, out); }
 static EngineState eng_state(void *c) { return engine_state(c); }
 static double eng_target(void *c) { return engine_target_ms(c); }
-static uint64_t eng_checks(void *c) { return engine_checks_passed(c); }
+static uint64_t eng_checks(void *c) { return engine_checks_this_run(c); }
 static size_t eng_dropped(void *c) { return engine_dropped(c); }
 static const char *eng_error(void *c) { return engine_state(c) == ENGINE_ERROR ? engine_error(c) : NULL; }
 static const char *eng_log_error(void *c) { return engine_log_error(c); }
 static void eng_pause(void *c, bool p) { engine_set_paused(c, p); }
 static void eng_restart(void *c) { engine_request_restart(c); }
 static void eng_set_target(void *c, double ms) { engine_set_target_ms(c, ms); }
+static void eng_note_stop(void *c, const char *why) { engine_note_stop(c, why); }
 
 static void eng_stop(void *c)
 {
@@ -42,5 +43,6 @@ void source_engine(SampleSource *src, Engine *e)
 	src->pause = eng_pause;
 	src->restart = eng_restart;
 	src->set_target = eng_set_target;
+	src->note_stop = eng_note_stop;
 	src->stop = eng_stop;
 }

@@ -23,7 +23,7 @@ typedef struct SampleSource {
 	bool (*next)(void *ctx, Sample *out);    /* non-blocking */
 	EngineState (*state)(void *ctx);
 	double (*target_ms)(void *ctx);
-	uint64_t (*checks)(void *ctx);
+	uint64_t (*checks)(void *ctx);           /* since the last restart */
 	size_t (*dropped)(void *ctx);
 	const char *(*error)(void *ctx);         /* NULL when none */
 	const char *(*log_error)(void *ctx);     /* NULL when none */
@@ -31,6 +31,7 @@ typedef struct SampleSource {
 	void (*restart)(void *ctx);
 	void (*set_target)(void *ctx, double ms);
 	double (*speed)(void *ctx, int dir);     /* replay: x2 (dir > 0), /2 (dir < 0); returns it */
+	void (*note_stop)(void *ctx, const char *why); /* why the next stop comes, for the log */
 	void (*stop)(void *ctx);
 } SampleSource;
 

@@ -65,11 +65,11 @@ int csv_parse_series(const char *text, size_t len, const char *name, double **t,
 				while (*c == ' ')
 					c++;
 				if (!strcmp(c, "t_ms")) ct = i;
-				else if (!strcmp(c, "flops")) cf = i;
+				else if (!strcmp(c, "flops") || !strcmp(c, "rate")) cf = i;
 				else if (!strcmp(c, "steady")) cs = i;
 			}
 			if (ct < 0 || cf < 0) {
-				snprintf(err, errlen, "%s:%zu: the header has no t_ms and flops columns", name, lineno);
+				snprintf(err, errlen, "%s:%zu: the header has no t_ms and flops (or rate) columns", name, lineno);
 				rc = -1;
 			}
 			continue;

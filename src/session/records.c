@@ -43,12 +43,18 @@ bool record_sample_json(const Sample *s, char *buf, size_t len)
 		ok = add_exact(o, "peak_flops", s->peak_flops);
 	if (ok && (s->flags & SAMPLE_IMPLAUSIBLE))
 		ok = cJSON_AddBoolToObject(o, "implausible", 1) != NULL;
-	if (ok && (s->flags & (SAMPLE_INTEGER | SAMPLE_BYTES)))
-		ok = cJSON_AddStringToObject(o, "unit", sample_unit(s)) != NULL;
+	/* every record names its units: "flop" and "flops" hold the work and the
+	 * rate in them (the names stay for the log format's readers) */
+	if (ok)
+		ok = cJSON_AddStringToObject(o, "unit", sample_unit(s)) &&
+		     cJSON_AddStringToObject(o, "work_unit", sample_work_unit(s)) &&
+		     cJSON_AddStringToObject(o, "groups_unit", sample_groups_unit(s));
 	if (ok && s->trials > 1)
 		ok = cJSON_AddNumberToObject(o, "trials", s->trials) != NULL;
 	if (ok && s->size)
 		ok = cJSON_AddNumberToObject(o, "size", (double)s->size) != NULL;
+	if (ok && s->target_ms > 0)
+		ok = cJSON_AddNumberToObject(o, "target_ms", s->target_ms) != NULL;
 	ok = ok && cJSON_PrintPreallocated(o, buf, (int)len, 0);
 	cJSON_Delete(o);
 	return ok;
@@ -99,6 +105,8 @@ cJSON *record_excursion_json(const Excursion *e, const char *unit)
 	          cJSON_AddNumberToObject(o, "samples", e->samples) &&
 	          cJSON_AddNumberToObject(o, "level", e->level) &&
 	          cJSON_AddNumberToObject(o, "depth", e->depth) &&
+	          cJSON_AddStringToObject(o, "cause", change_cause_keys[e->cause]) &&
+	          cJSON_AddStringToObject(o, "why", e->why) &&
 	          cJSON_AddStringToObject(o, "unit", unit);
 	if (!ok) {
 		cJSON_Delete(o);
@@ -160,7 +168,12 @@ bool record_summary_json(FILE *f, const SummaryResult *r, size_t dropped, uint64
 			ok = false;
 	}
 	if (ok)
-		ok = record_change_counts(o, &r->changes);
+		ok = record_change_counts(o, &r->changes) &&
+		     cJSON_AddNumberToObject(o, "segments", (double)r->segments) &&
+		     cJSON_AddStringToObject(o, "unit", r->unit ? r->unit : "FLOPS");
+	if (ok && r->target_lo > 0)
+		ok = cJSON_AddNumberToObject(o, "target_lo_ms", r->target_lo) &&
+		     cJSON_AddNumberToObject(o, "target_hi_ms", r->target_hi);
 	/* each change is its own record in the log; the summary lists the kept ones */
 	cJSON *arr = ok ? cJSON_AddArrayToObject(o, "change_list") : NULL;
 	for (size_t i = change_kept(&r->changes); arr && i-- > 0;) {

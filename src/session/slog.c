@@ -219,11 +219,11 @@ static bool write_obj(SessionLog *l, cJSON *o)
 #define STR(o, k, v) cJSON_AddStringToObject(o, k, v)
 #define NUM(o, k, v) cJSON_AddNumberToObject(o, k, (double)(v))
 
-bool slog_write_session(SessionLog *l, const SessionMeta *m)
+static cJSON *session_json(const SessionMeta *m)
 {
 	cJSON *o = cJSON_CreateObject();
 	if (!o)
-		return false;
+		return NULL;
 	STR(o, "type", "session");
 	STR(o, "format", SLOG_FORMAT);
 	NUM(o, "version", SLOG_VERSION);
@@ -253,7 +253,25 @@ bool slog_write_session(SessionLog *l, const SessionMeta *m)
 	if (m->peak_max_flops > 0)
 		NUM(o, "peak_max_flops", m->peak_max_flops);
 	STR(o, "telemetry", m->telemetry);
-	return write_obj(l, o);
+	if (m->unit[0])
+		STR(o, "unit", m->unit);
+	return o;
+}
+
+bool slog_write_session(SessionLog *l, const SessionMeta *m)
+{
+	cJSON *o = session_json(m);
+	return o && write_obj(l, o);
+}
+
+bool slog_print_session(FILE *f, const SessionMeta *m)
+{
+	cJSON *o = session_json(m);
+	char *text = o ? cJSON_PrintUnformatted(o) : NULL;
+	cJSON_Delete(o);
+	bool ok = text && fprintf(f, "%s\n", text) > 0;
+	cJSON_free(text);
+	return ok;
 }
 
 bool slog_write_sample(SessionLog *l, const Sample *s)
@@ -270,6 +288,21 @@ bool slog_write_restart(SessionLog *l, double t_ms)
 	if (o) {
 		STR(o, "type", "restart");
 		NUM(o, "t_ms", t_ms);
+	}
+	return write_obj(l, o);
+}
+
+bool slog_write_control(SessionLog *l, const char *action, double t_ms, double target_ms, const char *note)
+{
+	cJSON *o = cJSON_CreateObject();
+	if (o) {
+		STR(o, "type", "control");
+		STR(o, "action", action);
+		NUM(o, "t_ms", t_ms);
+		if (target_ms > 0)
+			NUM(o, "target_ms", target_ms);
+		if (note)
+			STR(o, "note", note);
 	}
 	return write_obj(l, o);
 }

@@ -7,7 +7,9 @@
  *   {"type":"change","index":..}      a sustained level change and its cause (change.h)
  *   {"type":"excursion",...}          a departure that came back (change.h)
  *   {"type":"gap",...}                the process was stopped (SIGSTOP, Ctrl-Z)
- *   {"type":"restart","t_ms":..}      the loop started again (dashboard r)
+ *   {"type":"restart","t_ms":..}      the loop started again (dashboard r); the
+ *                                     clock goes on, seq starts at 0
+ *   {"type":"control","action":..}    a target change, pause, resume, or why it stopped
  *   {"type":"error","message":..}     the engine stopped on an error
  *   {"type":"summary", ...}           statistics, at the end */
 #ifndef FLOPSCOPE_SLOG_H
@@ -44,6 +46,7 @@ typedef struct SessionMeta {
 	char peak[200];              /* how the theoretical peak is computed, or why not */
 	double peak_max_flops;       /* at the highest clock; 0 unknown */
 	char telemetry[1024];        /* the telemetry source, or why none */
+	char unit[8];                /* the samples' unit: FLOPS, IOPS or B/s */
 } SessionMeta;
 
 typedef struct SessionLog {
@@ -72,8 +75,13 @@ typedef enum SlogMode {
 /* Opens the log; a regular file is locked (flock): a second writer refuses. */
 bool slog_open(SessionLog *l, const char *path, SlogMode how, char *err, size_t errlen);
 bool slog_write_session(SessionLog *l, const SessionMeta *m);
+/* The same session record on f (--format json puts it first on stdout). */
+bool slog_print_session(FILE *f, const SessionMeta *m);
 bool slog_write_sample(SessionLog *l, const Sample *s);
 bool slog_write_restart(SessionLog *l, double t_ms);
+/* {"type":"control","action":"target"|"pause"|"resume"|"stop","t_ms":..}
+ * with "target_ms" (target_ms > 0) or "note" (not NULL): what the user did. */
+bool slog_write_control(SessionLog *l, const char *action, double t_ms, double target_ms, const char *note);
 /* {"type":"gap","t_ms":..,"gap_ms":..}: the process was stopped from t_ms
  * (the last completion before it) for gap_ms; nothing measured then. */
 bool slog_write_gap(SessionLog *l, double t_ms, double gap_ms);

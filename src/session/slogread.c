@@ -51,6 +51,7 @@ static bool parse_meta(const cJSON *o, SessionMeta *m)
 	get_str(o, "timing", m->timing, sizeof m->timing);
 	get_str(o, "peak", m->peak, sizeof m->peak);
 	get_str(o, "telemetry", m->telemetry, sizeof m->telemetry);
+	get_str(o, "unit", m->unit, sizeof m->unit);
 	if (get_num(o, "peak_max_flops", &v)) m->peak_max_flops = v;
 	if (get_num(o, "vendor_id", &v)) m->vendor_id = (uint32_t)v;
 	if (get_num(o, "device_id", &v)) m->device_id = (uint32_t)v;
@@ -110,6 +111,8 @@ static bool parse_sample(const cJSON *o, Sample *s, const char **missing)
 		s->trials = (uint32_t)n;
 	if (get_num(o, "size", &n) && n >= 0)
 		s->size = (uint64_t)n;
+	if (get_num(o, "target_ms", &n) && n > 0)
+		s->target_ms = n;
 	for (int i = 0; i < 3; i++) {
 		const cJSON *b = cJSON_GetObjectItemCaseSensitive(o, FLAGS[i].k);
 		if (!cJSON_IsBool(b)) {
@@ -238,6 +241,12 @@ static int feed(Reader *r, const char *line, size_t l, bool nl, bool too_long, c
 			cJSON_Delete(o);
 			return 0;
 		}
+		/* one timeline over every segment: logs before 0.1 restarted the
+		 * clock at a restart; they are put after the segment before */
+		if (d->after_restart && s.t_ms < d->restart_t) /* the clock began again at 0 */
+			d->t_offset += d->restart_t;
+		d->after_restart = false;
+		s.t_ms += d->t_offset;
 		if (!keep(d, &s)) {
 			snprintf(err, errlen, "%s:%zu: out of memory", r->name, r->lineno);
 			rc = -1;
@@ -245,11 +254,11 @@ static int feed(Reader *r, const char *line, size_t l, bool nl, bool too_long, c
 			v->sample(v->ctx, &s);
 		}
 	} else if (!strcmp(t, "restart")) {
-		d->n = 0;
-		d->stride = 1;
-		d->run_samples = 0;
+		/* a new segment: kept, on the same timeline */
+		double at = 0;
 		d->restarts++;
-		d->has_summary = false;
+		d->after_restart = true;
+		d->restart_t = get_num(o, "t_ms", &at) && at >= 0 ? at : 0;
 		if (v && v->restart)
 			v->restart(v->ctx);
 	} else if (!strcmp(t, "gap")) {

@@ -28,11 +28,13 @@ typedef struct SlogVisitor {
 
 typedef struct SessionData {
 	SessionMeta meta;
-	Sample *samples;         /* of the last run (a restart starts a new one) */
+	Sample *samples;         /* of every segment (restarts), on one timeline */
 	size_t n, cap;
 	size_t keep_max;         /* SLOG_KEEP_MAX, or less (tests) */
 	size_t stride;           /* 1: every sample of the run kept; k: one in k */
-	size_t run_samples;      /* samples of the last run read (n of them kept) */
+	size_t run_samples;      /* samples read (n of them kept) */
+	double t_offset, restart_t; /* the timeline across restarts */
+	bool after_restart;
 	size_t gaps;             /* stops (SIGSTOP, Ctrl-Z): not measured */
 	double gap_ms;           /* their total length */
 	size_t lines;            /* lines read and used */

@@ -195,3 +195,49 @@ worst = max(max(r["cpu_ns"], r["gpu_ns"]) for r in s)
 assert worst < 1.5e9, "a sample includes the stop: %d ns" % worst
 PY
 }
+
+# Every control action is a record, samples carry their target, and the
+# summary and the replay cover every segment after r and say so.
+t_dashboard_actions_should_be_in_the_log() {
+	start_ui "$FS" llvm --log "$T/act.jsonl" 2>"$T/act.err"
+	wait_for 'STEADY' 60
+	TM send-keys -t fs +
+	TM send-keys -t fs +
+	wait_for 'target 80 ms' 10
+	sleep 0.5
+	TM send-keys -t fs ' '
+	wait_for 'paused' 10
+	TM send-keys -t fs ' '
+	sleep 0.3
+	TM send-keys -t fs r
+	sleep 0.5
+	wait_for 'STEADY' 60
+	sleep 1
+	TM send-keys -t fs q
+	wait_exit
+	[ "$(cat "$T/exit")" = 0 ] || die "exit $(cat "$T/exit"): $(cat "$T/act.err")"
+	screen | grep -q 'Summary: .* at targets from 20 to 80 ms' || die "summary:"$'\n'"$(screen)"
+	screen | grep -q 'over 2 segments (restarted 1 time with r): every statistic covers them all' ||
+		die "segments:"$'\n'"$(screen)"
+	python3 - "$T/act.jsonl" <<'PY' || exit 1
+import json, sys
+recs = [json.loads(l) for l in open(sys.argv[1])]
+ctl = [(r["action"], r.get("target_ms"), r.get("note")) for r in recs if r["type"] == "control"]
+assert ("target", 40, None) in ctl and ("target", 80, None) in ctl, ctl
+assert ("pause", None, None) in ctl and ("resume", None, None) in ctl, ctl
+assert ctl[-1] == ("stop", None, "quit"), ctl
+assert sum(r["type"] == "restart" for r in recs) == 1
+samples = [r for r in recs if r["type"] == "sample"]
+assert all("target_ms" in s for s in samples)
+assert samples[-1]["target_ms"] == 80 and samples[0]["target_ms"] == 20
+# one timeline: time never goes back across the restart
+assert all(b["t_ms"] >= a["t_ms"] for a, b in zip(samples, samples[1:]))
+summ = recs[-1]
+assert summ["type"] == "summary" and summ["segments"] == 2 and summ["target_hi_ms"] == 80, summ
+assert summ["samples"] == len(samples), (summ["samples"], len(samples))
+PY
+	"$FS" --replay "$T/act.jsonl" --headless --format csv >"$T/act.csv" 2>"$T/rp.err" || die "replay"
+	[ "$(($(wc -l <"$T/act.csv") - 1))" = "$(grep -c '"type":"sample"' "$T/act.jsonl")" ] ||
+		die "the replay has not every segment's samples"
+	grep -q 'over 2 segments' "$T/rp.err" || die "replay summary: $(cat "$T/rp.err")"
+}

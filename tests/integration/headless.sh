@@ -3,7 +3,7 @@
 
 t_headless_should_have_twenty_samples_starting_at_one_group() {
 	csv_run || return 1
-	head -1 "$TOP/run.csv" | grep -q '^seq,t_ms,x,y,z,groups,flop,gpu_ns,cpu_ns,flops' || die "bad header"
+	head -1 "$TOP/run.csv" | grep -q '^seq,t_ms,x,y,z,groups,work,gpu_ns,cpu_ns,rate,.*,unit,work_unit,groups_unit$' || die "bad header"
 	n=$(($(wc -l <"$TOP/run.csv") - 1))
 	[ "$n" -ge 20 ] || die "only $n samples"
 	awk -F, 'NR == 2 && $6 != 1 { exit 1 }' "$TOP/run.csv" || die "first sample is not 1 group"
@@ -89,10 +89,15 @@ t_json_should_be_one_object_per_line() {
 import json, sys
 lines = open(sys.argv[1]).read().splitlines()
 objs = [json.loads(l) for l in lines]
-assert all(o["type"] == "sample" for o in objs[:-1]), "non-sample line"
+# first what the samples are of: device, workload, unit, target
+s = objs[0]
+assert s["type"] == "session" and s["unit"] == "FLOPS" and s["workload"] == "fp32" and s["target_ms"] == 20, s
+assert s["device"].startswith("llvmpipe"), s
+samples = [o for o in objs[1:-1] if o["type"] == "sample"]
+assert all(o["type"] in ("sample", "change", "excursion") for o in objs[1:-1]), "a line of another type"
 assert objs[-1]["type"] == "summary", "no summary last"
-assert objs[0]["groups"] == 1
-assert all(o["flops"] > 0 for o in objs[:-1])
+assert samples[0]["groups"] == 1
+assert all(o["flops"] > 0 and o["unit"] == "FLOPS" and o["work_unit"] == "FLOP" for o in samples)
 PY
 }
 

@@ -97,8 +97,25 @@ static void cli_should_refuse_bad_input_with_a_reason(void)
 	/* --format where the mode cannot honour it: refused, not ignored */
 	CHECK(parse(&o, err, 4, "--suite", "--format", "csv") == -1);
 	CHECK_STR(err, "--format csv does not apply to --suite (it writes table, json)");
-	CHECK(parse(&o, err, 5, "--compare", "a", "b", "--format=json") == -1);
-	CHECK_STR(err, "--format does not apply to --compare");
+	CHECK(parse(&o, err, 5, "--compare", "a", "b", "--format=csv") == -1);
+	CHECK_STR(err, "--format csv does not apply to --compare (it writes table, json)");
+	CHECK(parse(&o, err, 5, "--compare", "a", "b", "--format=json") == 0 && o.format == FORMAT_JSON);
+	/* --compare: A B, or several a side split by --; --fail-if-slower with it only */
+	CHECK(parse(&o, err, 7, "--compare", "a1", "a2", "--", "b1", "b2") == 0 && o.ncompare_a == 2 &&
+	      o.ncompare_b == 2 && !strcmp(o.compare_a[1], "a2") && !strcmp(o.compare_b[0], "b1"));
+	CHECK(parse(&o, err, 5, "--compare", "a", "b", "--force") == 0 && o.ncompare_a == 1 && o.force);
+	CHECK(parse(&o, err, 3, "--compare", "a") == -1);
+	CHECK(strstr(err, "--compare needs session logs on both sides"));
+	CHECK(parse(&o, err, 5, "--compare", "a", "b", "c") == -1);
+	CHECK(parse(&o, err, 5, "--compare", "a", "--", "") == 0 && o.ncompare_b == 1);
+	CHECK(parse(&o, err, 4, "--compare", "a", "--") == -1);
+	CHECK(parse(&o, err, 7, "--compare", "a", "--", "b", "--", "c") == -1);
+	CHECK_STR(err, "--compare: one -- between the two sides");
+	CHECK(parse(&o, err, 6, "--compare", "a", "b", "--fail-if-slower", "5") == 0 && o.fail_if_slower == 5);
+	CHECK(parse(&o, err, 6, "--compare", "a", "b", "--fail-if-slower", "0") == -1);
+	CHECK(parse(&o, err, 6, "--compare", "a", "b", "--fail-if-slower", "nan") == -1);
+	CHECK(parse(&o, err, 3, "--fail-if-slower", "5") == -1);
+	CHECK_STR(err, "--fail-if-slower goes with --compare");
 	CHECK(parse(&o, err, 3, "--list", "--format=table") == -1);
 	CHECK(parse(&o, err, 4, "--analyze", "f", "--format=csv") == -1);
 	CHECK(parse(&o, err, 4, "--suite", "--format", "json") == 0 && o.headless);

@@ -222,7 +222,7 @@ static void foreign_or_newer_files_should_be_refused(void)
 	CHECK(strstr(err, "No such file"));
 }
 
-static void a_restart_should_keep_the_last_run(void)
+static void a_restart_should_keep_every_segment_on_one_timeline(void)
 {
 	const char *t = "{\"type\":\"session\",\"format\":\"flopscope-session\",\"version\":1,\"device\":\"d\",\"target_ms\":20}\n"
 	                "{\"type\":\"sample\",\"seq\":0,\"t_ms\":1,\"x\":1,\"y\":1,\"z\":1,\"groups\":1,\"flop\":1,\"gpu_ns\":1,\"cpu_ns\":2,\"flops\":1,\"gpu_timed\":true,\"steady\":false,\"verified\":true}\n"
@@ -233,7 +233,10 @@ static void a_restart_should_keep_the_last_run(void)
 	SessionData d;
 	char err[512];
 	CHECK(slog_parse(t, strlen(t), "r", &d, err, sizeof err) == 0);
-	CHECK(d.n == 1 && d.samples[0].rate == 7 && d.restarts == 1);
+	/* both segments, on one timeline: the old clock restarted at 0 (t 2 after
+	 * a restart at 5 ms reads as 7) */
+	CHECK(d.n == 2 && d.samples[1].rate == 7 && d.restarts == 1);
+	CHECK(d.samples[0].t_ms == 1 && d.samples[1].t_ms == 7);
 	CHECK_STR(d.engine_error, "VK_ERROR_DEVICE_LOST");
 	session_data_done(&d);
 }
@@ -397,26 +400,88 @@ static double noise(uint64_t *s)
 	return sqrt(-2 * log(u1)) * cos(6.283185307179586 * u2);
 }
 
-static void compare_should_find_a_known_shift_and_no_shift(void)
+/* A session as benchmarks make them: the session's own level (sessions
+ * differ by a few percent), autocorrelated wander (AR(1), phi 0.95) and now
+ * and then a contention burst; n samples at 20 ms into b. */
+static void session(BlockMeans *b, uint64_t *s, double level, double session_sd, int n)
 {
-	enum { N = 200 };
-	double a[N], b[N], c[N];
-	uint64_t s = 42;
-	for (int i = 0; i < N; i++) {
-		a[i] = 100e9 * (1 + 0.03 * noise(&s));
-		b[i] = 110e9 * (1 + 0.03 * noise(&s)); /* 10% faster */
-		c[i] = 100e9 * (1 + 0.03 * noise(&s)); /* the same */
+	blocks_init(b);
+	double lv = level * (1 + session_sd * noise(s)), w = 0;
+	for (int i = 0; i < n; i++) {
+		w = 0.95 * w + 0.01 * noise(s);
+		double x = lv * (1 + w);
+		if (noise(s) > 0.9) /* bursts: about 5% of samples at half the rate */
+			x *= 0.5;
+		blocks_add(b, 20.0 * i, x);
 	}
+	blocks_cut(b);
+}
+
+static void compare_should_hold_up_to_autocorrelation_and_session_spread(void)
+{
+	uint64_t s = 42;
+	BlockMeans a, b;
 	CompareResult r;
-	CHECK(compare_run(a, N, b, N, &r));
-	CHECK(r.verdict == COMPARE_FASTER);
-	CHECK(r.ratio > 1.08 && r.ratio < 1.12);
-	CHECK(r.ratio_lo < 1.10 && r.ratio_hi > 1.10 - 0.01 && r.ratio_lo > 1.0);
-	CHECK(r.p < 1e-6);
-	CHECK(compare_run(b, N, a, N, &r) && r.verdict == COMPARE_SLOWER);
-	CHECK(compare_run(a, N, c, N, &r));
-	CHECK(r.verdict == COMPARE_SAME && r.p > 0.05 && r.ratio_lo < 1 && r.ratio_hi > 1);
-	CHECK(!compare_run(a, 1, b, N, &r));
+	char err[256];
+	/* blocks: 1 s and 5 samples; 250 samples at 20 ms are 5 blocks (the
+	 * last one closes at the cut) */
+	session(&a, &s, 1e11, 0, 250);
+	CHECK(a.n == 5 && a.samples == 250);
+	blocks_done(&a);
+	/* A/A: sessions of one configuration differ by ~3%; in at least 19 of
+	 * 20 pairs no difference is claimed */
+	int claimed = 0;
+	for (int k = 0; k < 20; k++) {
+		session(&a, &s, 1e11, 0.03, 500);
+		session(&b, &s, 1e11, 0.03, 500);
+		CompareSide sa = { &a, 1 }, sb = { &b, 1 };
+		CHECK(compare_sides(&sa, &sb, &r, err, sizeof err));
+		claimed += r.verdict != COMPARE_CANNOT_TELL;
+		blocks_done(&a);
+		blocks_done(&b);
+	}
+	if (claimed > 1)
+		fprintf(stderr, "  A/A: %d of 20 pairs claimed a difference\n", claimed), check_failed_now = 1;
+	/* B at half the rate (a busy loop on one of two cores): slower, clearly */
+	session(&a, &s, 1e11, 0.03, 500);
+	session(&b, &s, 0.5e11, 0.03, 500);
+	CompareSide sa = { &a, 1 }, sb = { &b, 1 };
+	CHECK(compare_sides(&sa, &sb, &r, err, sizeof err));
+	CHECK(r.verdict == COMPARE_SLOWER && fabs(r.ratio - 0.5) < 0.05 && r.ratio_hi < 1);
+	CHECK(!r.sessions_method && r.a.blocks == 10 && r.best_ratio < 0.6);
+	CHECK(compare_sides(&sb, &sa, &r, err, sizeof err) && r.verdict == COMPARE_FASTER);
+	blocks_done(&b);
+	/* too short to tell: 2 blocks */
+	session(&b, &s, 0.5e11, 0, 100);
+	CHECK(compare_sides(&sa, &sb, &r, err, sizeof err) && r.verdict == COMPARE_CANNOT_TELL);
+	CHECK(strstr(r.why, "too short: 10 and 2 blocks"));
+	blocks_done(&a);
+	blocks_done(&b);
+	/* nothing steady: refused */
+	blocks_init(&a);
+	session(&b, &s, 1e11, 0, 500);
+	CHECK(!compare_sides(&sa, &sb, &r, err, sizeof err) && strstr(err, "A has no steady second"));
+	blocks_done(&b);
+	/* several sessions a side: Welch over the sessions. 3% session spread,
+	 * 4 sessions each: a 20% shift is found, none is claimed without one */
+	BlockMeans ma[4], mb[4];
+	for (int k = 0; k < 4; k++) {
+		session(&ma[k], &s, 1e11, 0.03, 300);
+		session(&mb[k], &s, 1.2e11, 0.03, 300);
+	}
+	CompareSide wa = { ma, 4 }, wb = { mb, 4 };
+	CHECK(compare_sides(&wa, &wb, &r, err, sizeof err));
+	CHECK(r.sessions_method && r.verdict == COMPARE_FASTER && r.ratio_lo > 1 && fabs(r.ratio - 1.2) < 0.1);
+	for (int k = 0; k < 4; k++) {
+		blocks_done(&mb[k]);
+		session(&mb[k], &s, 1e11, 0.03, 300);
+	}
+	CHECK(compare_sides(&wa, &wb, &r, err, sizeof err));
+	CHECK(r.sessions_method && r.verdict == COMPARE_CANNOT_TELL && r.ratio_lo < 1 && r.ratio_hi > 1);
+	for (int k = 0; k < 4; k++) {
+		blocks_done(&ma[k]);
+		blocks_done(&mb[k]);
+	}
 }
 
 static void mann_whitney_should_match_a_hand_computed_case(void)
@@ -470,12 +535,12 @@ int main(void)
 	RUN(log_cut_mid_line_should_keep_the_lines_before);
 	RUN(log_with_a_bad_line_should_name_it);
 	RUN(foreign_or_newer_files_should_be_refused);
-	RUN(a_restart_should_keep_the_last_run);
+	RUN(a_restart_should_keep_every_segment_on_one_timeline);
 	RUN(a_long_log_should_be_seen_whole_and_kept_thinned);
 	RUN(the_file_reader_should_match_the_buffer_and_bound_a_line);
 	RUN(unwritable_log_should_say_where_and_why);
 	RUN(logs_should_refuse_to_overwrite_and_share_a_file);
-	RUN(compare_should_find_a_known_shift_and_no_shift);
+	RUN(compare_should_hold_up_to_autocorrelation_and_session_spread);
 	RUN(mann_whitney_should_match_a_hand_computed_case);
 	RUN(svg_should_be_escaped_and_complete);
 	return CHECK_DONE();

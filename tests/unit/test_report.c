@@ -44,7 +44,7 @@ static void csv_row_should_carry_every_field(void)
 	s.flags |= SAMPLE_STEADY;
 	char buf[256];
 	report_csv_row(&s, buf, sizeof buf);
-	CHECK_STR(buf, "0,1.150,1,1,1,1,2560000,846000,1020000,3.02600473e+09,1,1,0,,,,0");
+	CHECK_STR(buf, "0,1.150,1,1,1,1,2560000,846000,1020000,3.02600473e+09,1,1,0,,,,0,FLOPS,FLOP,workgroups");
 	/* as many fields as the header names */
 	int commas_h = 0, commas_r = 0;
 	for (const char *p = report_csv_header; *p; p++)
