@@ -273,15 +273,15 @@ bool compare_sides(const CompareSide *a, const CompareSide *b, CompareResult *r,
 			return false;
 		} else if (r->ratio_lo <= 1 && r->ratio_hi >= 1) {
 			snprintf(r->why, sizeof r->why, "the 95%% interval of the ratio contains 1");
-		} else if (fabs(r->ratio - 1) <= r->spread) {
-			snprintf(r->why, sizeof r->why, "the difference (%.1f%%) is within the spread one session shows "
-			         "(%.1f%%, from its lowest 1 s block to its highest): a second session could "
+		} else if (fabs(r->ratio - 1) <= COMPARE_SESSION_FACTOR * r->spread) {
+			snprintf(r->why, sizeof r->why, "the difference (%.1f%%) is within twice the spread one session "
+			         "shows (%.1f%%, from its lowest 1 s block to its highest): a second session could "
 			         "differ as much; record several per side (--compare A1 A2 -- B1 B2)",
 			         100 * fabs(r->ratio - 1), 100 * r->spread);
 		} else {
 			r->verdict = r->ratio > 1 ? COMPARE_FASTER : COMPARE_SLOWER;
 			snprintf(r->why, sizeof r->why, "the 95%% interval of the ratio excludes 1 and the difference "
-			         "(%.1f%%) exceeds the spread one session shows (%.1f%%)", 100 * fabs(r->ratio - 1),
+			         "(%.1f%%) exceeds twice the spread one session shows (%.1f%%)", 100 * fabs(r->ratio - 1),
 			         100 * r->spread);
 		}
 	}
