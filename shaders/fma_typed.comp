@@ -9,6 +9,12 @@
 //               8, exact in fp16, so the result is exact; the final sum is
 //               taken in fp32 (not counted) so one skipped step shows
 //   TYPE_INT32  x = x * a + b in 32-bit unsigned integers (wraps; exact)
+//   TYPE_INT16  the same in 16-bit integers (u16vec4; needs shaderInt16),
+//               summed as 32-bit
+//   TYPE_INT64  the same in 64-bit integers (u64vec4; needs shaderInt64);
+//               each chain is folded to 32 bits (low ^ high) before the
+//               sum, so the high half is used and no compiler may narrow
+//               the multiply
 //   TYPE_INT8DOT x = dot(bytes of x, bytes of a) + b: OpUDot on packed 4 x 8-bit
 //               vectors (SPV_KHR_integer_dot_product, through
 //               GL_EXT_spirv_intrinsics), then an add: 8 operations. Not
@@ -43,6 +49,21 @@ uint udot(uint x, uint y, spirv_literal int format);
 #define PT uint
 #define ACC uint
 #define STEP(v) v = uvec4(udot(v.x, a.x, 0), udot(v.y, a.y, 0), udot(v.z, a.z, 0), udot(v.w, a.w, 0)) + b
+#elif defined(TYPE_INT16)
+#extension GL_EXT_shader_explicit_arithmetic_types_int16 : require
+#define T uint16_t
+#define T4 u16vec4
+#define PT uint
+#define ACC uint
+#define STEP(x) x = x * a + b
+#elif defined(TYPE_INT64)
+#extension GL_EXT_shader_explicit_arithmetic_types_int64 : require
+#define T uint64_t
+#define T4 u64vec4
+#define PT uint64_t
+#define ACC uint
+#define CONV(v) (uint(v) ^ uint((v) >> 32))
+#define STEP(x) x = x * a + b
 #elif defined(TYPE_INT32)
 #define T uint
 #define T4 uvec4
@@ -56,7 +77,10 @@ uint udot(uint x, uint y, spirv_literal int format);
 #define ACC float
 #define STEP(x) x = fma(x, a, b)
 #else
-#error "define TYPE_FP32, TYPE_FP16, TYPE_FP64, TYPE_INT32 or TYPE_INT8DOT"
+#error "define TYPE_FP32, TYPE_FP16, TYPE_FP64, TYPE_INT32, TYPE_INT16, TYPE_INT64 or TYPE_INT8DOT"
+#endif
+#ifndef CONV
+#define CONV(v) ACC(v)
 #endif
 #if defined(SCALAR) && defined(TYPE_INT8DOT)
 #error "int8dot has no scalar form"
@@ -87,6 +111,10 @@ T4 start(uint slot, uint v)
 {
 #if defined(TYPE_INT32) || defined(TYPE_INT8DOT)
     return uvec4(slot * 16u + v * 4u) + uvec4(0u, 1u, 2u, 3u);
+#elif defined(TYPE_INT16)
+    return u16vec4(uvec4(slot * 16u + v * 4u) + uvec4(0u, 1u, 2u, 3u));
+#elif defined(TYPE_INT64)
+    return u64vec4(uvec4(slot * 16u + v * 4u) + uvec4(0u, 1u, 2u, 3u));
 #elif defined(TYPE_FP32)
     return T4(float(slot) * (1.0 / 65536.0)) + (T4(0.0, 1.0, 2.0, 3.0) + T4(4.0 * float(v))) * 0.125;
 #elif defined(TYPE_FP16)
@@ -109,12 +137,12 @@ void main()
 #define V T
 #define DECL(n, v) T4 n##s_ = start(slot, v); T n##x = n##s_.x, n##y = n##s_.y, n##z = n##s_.z, n##w = n##s_.w
 #define ADV(n) STEP(n##x); STEP(n##y); STEP(n##z); STEP(n##w)
-#define SUM(n) ((ACC(n##x) + ACC(n##y)) + (ACC(n##z) + ACC(n##w)))
+#define SUM(n) ((CONV(n##x) + CONV(n##y)) + (CONV(n##z) + CONV(n##w)))
 #else
 #define V T4
 #define DECL(n, v) T4 n = start(slot, v)
 #define ADV(n) STEP(n)
-#define SUM(n) ((ACC(n.x) + ACC(n.y)) + (ACC(n.z) + ACC(n.w)))
+#define SUM(n) ((CONV(n.x) + CONV(n.y)) + (CONV(n.z) + CONV(n.w)))
 #endif
     V a = V(T(p.a));
     V b = V(T(p.b));

@@ -45,8 +45,23 @@ void listing_details(FILE *f, const DeviceInfo *d)
 		fprintf(f, "        CUs: %u (VK_AMD_shader_core_properties)\n", d->cu_count);
 	if (d->sm_count)
 		fprintf(f, "        SMs: %u (VK_NV_shader_sm_builtins)\n", d->sm_count);
-	fprintf(f, "        float16 %s, float64 %s, int8 %s\n", d->float16 ? "yes" : "no",
-	        d->float64 ? "yes" : "no", d->int8 ? "yes" : "no");
+	fprintf(f, "        float16 %s, float64 %s, int8 %s, int16 %s, int64 %s, integer dot product %s\n",
+	        d->float16 ? "yes" : "no", d->float64 ? "yes" : "no", d->int8 ? "yes" : "no",
+	        d->int16 ? "yes" : "no", d->int64 ? "yes" : "no", d->int_dot ? "yes" : "no");
+	if (!d->coopmat_ext[0]) {
+		fprintf(f, "        cooperative matrices: none (the driver lists %s)\n",
+		        d->coopmat_khr ? "VK_KHR_cooperative_matrix only, which this build's Vulkan headers predate"
+		                       : "neither VK_KHR_cooperative_matrix nor VK_NV_cooperative_matrix");
+	} else {
+		fprintf(f, "        cooperative matrices (%s%s): %u shape%s\n", d->coopmat_ext,
+		        d->coopmat_khr ? "; VK_KHR_cooperative_matrix listed too" : "", d->ncoopmat,
+		        d->ncoopmat == 1 ? "" : "s");
+		for (uint32_t i = 0; i < d->ncoopmat; i++) {
+			char s[96];
+			devinfo_coopmat_str(&d->coopmat[i], s, sizeof s);
+			fprintf(f, "          %s\n", s);
+		}
+	}
 }
 
 void listing_print(FILE *f, const DeviceList *l, bool verbose)

@@ -124,7 +124,7 @@ static int list_workloads(const DeviceInfo *d)
 	for (int w = 0; w < WORKLOAD_TYPE_COUNT; w++) {
 		char why[256];
 		bool ok = workload_supported((WorkloadType)w, devinfo_features(d), why, sizeof why);
-		printf("  %-10s %-5s  %-12s %s\n", workload_info[w].name, workload_info[w].unit,
+		printf("  %-12s %-5s  %-12s %s\n", workload_info[w].name, workload_info[w].unit,
 		       ok ? "supported" : "unsupported", ok ? workload_info[w].what : why);
 	}
 	return 0;

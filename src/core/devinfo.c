@@ -48,5 +48,29 @@ void devinfo_uuid_str(const uint8_t u[DEVINFO_UUID_LEN], char *out, size_t len)
 
 WorkloadFeatures devinfo_features(const DeviceInfo *d)
 {
-	return (WorkloadFeatures){ .float64 = d->float64, .float16 = d->float16, .int_dot = d->int_dot };
+	return (WorkloadFeatures){ .float64 = d->float64, .float16 = d->float16, .int_dot = d->int_dot,
+	                           .int16 = d->int16, .int64 = d->int64 };
+}
+
+const char *devinfo_component_str(uint32_t type)
+{
+	static const char *const names[] = { "fp16", "fp32", "fp64", "int8", "int16", "int32", "int64",
+	                                     "uint8", "uint16", "uint32", "uint64" };
+	if (type < sizeof names / sizeof *names)
+		return names[type];
+	switch (type) {
+	case 1000141000: return "bf16";       /* VK_COMPONENT_TYPE_BFLOAT16_KHR */
+	case 1000491002: return "fp8-e4m3";   /* VK_COMPONENT_TYPE_FLOAT8_E4M3_EXT */
+	case 1000491003: return "fp8-e5m2";
+	case 1000491000: return "int8-packed";
+	case 1000491001: return "uint8-packed";
+	default: return "other";
+	}
+}
+
+void devinfo_coopmat_str(const CoopMatShape *s, char *out, size_t len)
+{
+	snprintf(out, len, "%ux%ux%u %s*%s+%s->%s (%s)", s->m, s->n, s->k, devinfo_component_str(s->a),
+	         devinfo_component_str(s->b), devinfo_component_str(s->c), devinfo_component_str(s->d),
+	         s->scope == 3 ? "subgroup" : s->scope == 2 ? "workgroup" : s->scope == 1 ? "device" : "queue family");
 }

@@ -44,6 +44,11 @@ void peak_compute(const DeviceInfo *d, WorkloadType t, unsigned cpu_cores, doubl
 		snprintf(p->how, sizeof p->how, "unknown: Vulkan states no memory or bus bandwidth");
 		return;
 	}
+	if (t == WORKLOAD_INT16 || t == WORKLOAD_INT64) {
+		snprintf(p->how, sizeof p->how, "unknown: no published %s multiply-add rate to hold it to",
+		         t == WORKLOAD_INT16 ? "16-bit" : "64-bit");
+		return;
+	}
 	if (t == WORKLOAD_INT8DOT && !(d->vendor_id == 0x10de && peak_nvidia_lanes_per_sm_of(d->device_id, t))) {
 		snprintf(p->how, sizeof p->how, "unknown: no 8-bit dot-product rate for this device in the table "
 		         "(bench/peak/dp4a.cu measures CUDA's __dp4a on NVIDIA)");
@@ -66,7 +71,7 @@ void peak_compute(const DeviceInfo *d, WorkloadType t, unsigned cpu_cores, doubl
 			snprintf(p->how, sizeof p->how, "%u SMs x 64 dp4a x 8 ops x SM clock", d->sm_count);
 		else
 			snprintf(p->how, sizeof p->how, "%u SMs x %u %s lanes x 2 x SM clock", d->sm_count, lanes,
-			         t == WORKLOAD_FP64 ? "FP64" : t == WORKLOAD_INT32 ? "INT32" : t == WORKLOAD_FP16 ? "FP16" :
+			         workload_arith(t) == WORKLOAD_FP64 ? "FP64" : t == WORKLOAD_INT32 ? "INT32" : t == WORKLOAD_FP16 ? "FP16" :
 			         t == WORKLOAD_FP16_SCALAR ? "FP16 (unpacked)" : "FP32");
 		p->known = true;
 		return;
@@ -95,7 +100,7 @@ void peak_compute(const DeviceInfo *d, WorkloadType t, unsigned cpu_cores, doubl
 			         "cpufreq, as in many VMs; /proc/cpuinfo's MHz can be below the turbo clock)");
 			return;
 		}
-		unsigned width = t == WORKLOAD_FP64 ? 64 : 32;
+		unsigned width = workload_arith(t) == WORKLOAD_FP64 ? 64 : 32;
 		p->fma_lanes = (double)cpu_cores * (bits / width) * 2;
 		snprintf(p->how, sizeof p->how, "%u cores x %u lanes (%u-bit, FP%u) x 2 FMA ports x 2 x clock",
 		         cpu_cores, bits / width, bits, width);

@@ -48,6 +48,24 @@ const WorkloadInfo workload_info[WORKLOAD_TYPE_COUNT] = {
 		.src = MEM_NONE, .dst = MEM_NONE, .bytes_per_byte = 0,
 		.what = "fp16's chains as scalar float16_t variables: nothing to pack",
 	},
+	[WORKLOAD_FP64_SCALAR] = {
+		.name = "fp64-scalar", .unit = "FLOPS", .kind = WL_FMA,
+		.shader = "fma_typed.comp", .define = "TYPE_FP64", .scalar = true, .elem = 8,
+		.src = MEM_NONE, .dst = MEM_NONE, .bytes_per_byte = 0,
+		.what = "fp64's chains as scalar double variables (vkpeak's fp64-scalar)",
+	},
+	[WORKLOAD_INT16] = {
+		.name = "int16", .unit = "IOPS", .kind = WL_FMA,
+		.shader = "fma_typed.comp", .define = "TYPE_INT16", .scalar = false, .elem = 4,
+		.src = MEM_NONE, .dst = MEM_NONE, .bytes_per_byte = 0,
+		.what = "16-bit integer multiply-add chains in u16vec4 (x * a + b, wrapping)",
+	},
+	[WORKLOAD_INT64] = {
+		.name = "int64", .unit = "IOPS", .kind = WL_FMA,
+		.shader = "fma_typed.comp", .define = "TYPE_INT64", .scalar = false, .elem = 4,
+		.src = MEM_NONE, .dst = MEM_NONE, .bytes_per_byte = 0,
+		.what = "64-bit integer multiply-add chains in u64vec4 (x * a + b, wrapping)",
+	},
 	[WORKLOAD_COPY] = {
 		.name = "copy", .unit = "B/s", .kind = WL_COPY,
 		.shader = "copy.comp", .define = NULL, .scalar = false, .elem = 0,
@@ -88,7 +106,8 @@ const WorkloadInfo workload_info[WORKLOAD_TYPE_COUNT] = {
 
 WorkloadType workload_arith(WorkloadType t)
 {
-	return t == WORKLOAD_FP32_SCALAR ? WORKLOAD_FP32 : t == WORKLOAD_FP16_SCALAR ? WORKLOAD_FP16 : t;
+	return t == WORKLOAD_FP32_SCALAR ? WORKLOAD_FP32 : t == WORKLOAD_FP16_SCALAR ? WORKLOAD_FP16
+	     : t == WORKLOAD_FP64_SCALAR ? WORKLOAD_FP64 : t;
 }
 
 const char *const mem_class_names[MEM_CLASS_COUNT] = {
@@ -119,7 +138,15 @@ bool workload_supported(WorkloadType t, WorkloadFeatures f, char *why, size_t le
 		snprintf(why, len, "the device lacks shaderIntegerDotProduct (Vulkan 1.3 or VK_KHR_shader_integer_dot_product)");
 		return false;
 	}
-	if (t == WORKLOAD_FP64 && !float64) {
+	if (t == WORKLOAD_INT16 && !f.int16) {
+		snprintf(why, len, "the device lacks shaderInt16");
+		return false;
+	}
+	if (t == WORKLOAD_INT64 && !f.int64) {
+		snprintf(why, len, "the device lacks shaderInt64");
+		return false;
+	}
+	if (workload_arith(t) == WORKLOAD_FP64 && !float64) {
 		snprintf(why, len, "the device lacks shaderFloat64");
 		return false;
 	}
@@ -140,7 +167,14 @@ uint32_t fma_push(const FmaParams *p, uint32_t slot_mask, unsigned char out[24])
 		memcpy(out + 16, &slot_mask, 4);
 		return 24;
 	}
-	if (p->type == WORKLOAD_INT32 || p->type == WORKLOAD_INT8DOT) {
+	if (p->type == WORKLOAD_INT64) {
+		uint64_t a = (uint64_t)p->a, b = (uint64_t)p->b;
+		memcpy(out, &a, 8);
+		memcpy(out + 8, &b, 8);
+		memcpy(out + 16, &slot_mask, 4);
+		return 24;
+	}
+	if (p->type == WORKLOAD_INT32 || p->type == WORKLOAD_INT8DOT || p->type == WORKLOAD_INT16) {
 		uint32_t a = (uint32_t)p->a, b = (uint32_t)p->b;
 		memcpy(out, &a, 4);
 		memcpy(out + 4, &b, 4);
@@ -172,6 +206,20 @@ static void set_chain_constants(FmaParams *p)
 		 * skipped step gives a different value, compared exactly */
 		p->a = 1664525;
 		p->b = 1013904223;
+		return;
+	}
+	if (p->type == WORKLOAD_INT16) {
+		/* a full-period LCG modulo 2^16 (a = 1 mod 4, b odd) */
+		p->a = 25173;
+		p->b = 13849;
+		return;
+	}
+	if (p->type == WORKLOAD_INT64) {
+		/* full period modulo 2^64 (a = 1 mod 4, b odd), both below 2^53 so
+		 * that FmaParams holds them exactly; the high half is not constant,
+		 * so no compiler may narrow the chain to 32 bits */
+		p->a = 0x000DE3B5A4F29405ull;
+		p->b = 0x0009E3779B97F4A7ull;
 		return;
 	}
 	/* a^steps is about 1/e: each chain keeps a memory of its start value, so
@@ -281,6 +329,34 @@ double fma_reference(const FmaParams *p, uint32_t slot)
 			r += (x[4 * v] + x[4 * v + 1]) + (x[4 * v + 2] + x[4 * v + 3]);
 		return r;
 	}
+	if (p->type == WORKLOAD_INT16) {
+		uint16_t x[16], a = (uint16_t)p->a, b = (uint16_t)p->b;
+		for (uint32_t c = 0; c < chains; c++)
+			x[c] = (uint16_t)(slot * 16u + c);
+		for (uint32_t i = 0; i < steps; i++)
+			for (uint32_t c = 0; c < chains; c++)
+				x[c] = (uint16_t)(x[c] * a + b);
+		/* summed as 32-bit, as the shader's uint accumulator */
+		uint32_t r = ((uint32_t)x[0] + x[1]) + ((uint32_t)x[2] + x[3]);
+		for (uint32_t v = 1; v < p->vec4s; v++)
+			r += ((uint32_t)x[4 * v] + x[4 * v + 1]) + ((uint32_t)x[4 * v + 2] + x[4 * v + 3]);
+		return r;
+	}
+	if (p->type == WORKLOAD_INT64) {
+		uint64_t x[16], a = (uint64_t)p->a, b = (uint64_t)p->b;
+		for (uint32_t c = 0; c < chains; c++)
+			x[c] = (uint64_t)slot * 16u + c;
+		for (uint32_t i = 0; i < steps; i++)
+			for (uint32_t c = 0; c < chains; c++)
+				x[c] = x[c] * a + b;
+		/* each chain folded to 32 bits (low ^ high), summed as the shader does */
+#define FOLD(v) ((uint32_t)(v) ^ (uint32_t)((v) >> 32))
+		uint32_t r = (FOLD(x[0]) + FOLD(x[1])) + (FOLD(x[2]) + FOLD(x[3]));
+		for (uint32_t v = 1; v < p->vec4s; v++)
+			r += (FOLD(x[4 * v]) + FOLD(x[4 * v + 1])) + (FOLD(x[4 * v + 2]) + FOLD(x[4 * v + 3]));
+#undef FOLD
+		return r;
+	}
 	if (p->type == WORKLOAD_FP64) {
 		double s = (double)slot / 65536.0, x[16];
 		for (uint32_t c = 0; c < chains; c++)
@@ -327,7 +403,8 @@ int fma_check(const FmaCheck *c, const void *values, uint64_t invocations, char 
 			continue;
 		double got, want = c->expect[i];
 		bool ok;
-		if (c->type == WORKLOAD_INT32 || c->type == WORKLOAD_INT8DOT) {
+		if (c->type == WORKLOAD_INT32 || c->type == WORKLOAD_INT8DOT || c->type == WORKLOAD_INT16 ||
+		    c->type == WORKLOAD_INT64) {
 			uint32_t v;
 			memcpy(&v, (const char *)values + 4 * (size_t)slot, 4);
 			got = v;

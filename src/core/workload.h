@@ -19,6 +19,9 @@ typedef enum WorkloadType {
 	WORKLOAD_INT8DOT,     /* packed 4 x 8-bit dot products plus an add (uint) */
 	WORKLOAD_FP32_SCALAR, /* fp32's chains as scalars */
 	WORKLOAD_FP16_SCALAR, /* fp16's chains as scalars (no packing possible) */
+	WORKLOAD_FP64_SCALAR, /* fp64's chains as scalars */
+	WORKLOAD_INT16,       /* 16-bit integer multiply-add chains (u16vec4, wrapping) */
+	WORKLOAD_INT64,       /* 64-bit integer multiply-add chains (u64vec4, wrapping) */
 	WORKLOAD_COPY,        /* device memory: a copy kernel over device-local buffers */
 	WORKLOAD_H2D,         /* vkCmdCopyBuffer host-visible coherent -> device-local */
 	WORKLOAD_H2D_CACHED,  /* host-visible cached -> device-local */
@@ -74,10 +77,10 @@ void workload_names(char *out, size_t len);
 /* Index of the workload called name, or -1. */
 int workload_find(const char *name);
 /* Whether a device can run it: fp64 needs shaderFloat64, fp16
- * shaderFloat16, int8dot shaderIntegerDotProduct; why names the missing
- * feature. */
+ * shaderFloat16, int8dot shaderIntegerDotProduct, int16 shaderInt16, int64
+ * shaderInt64; why names the missing feature. */
 typedef struct WorkloadFeatures {
-	bool float64, float16, int_dot;
+	bool float64, float16, int_dot, int16, int64;
 } WorkloadFeatures;
 bool workload_supported(WorkloadType t, WorkloadFeatures f, char *why, size_t len);
 
@@ -87,7 +90,8 @@ typedef struct FmaParams {
 	uint32_t unroll;     /* steps per chain in one loop iteration */
 	uint32_t iters;      /* loop iterations (specialization constant 1) */
 	uint32_t local_size; /* invocations per workgroup (specialization constant 0) */
-	double a, b;         /* x = fma(x, a, b), or x * a + b in uint32 */
+	double a, b;         /* x = fma(x, a, b), or x * a + b in uint16/32/64
+	                        (integers below 2^53: exact in a double) */
 } FmaParams;
 
 /* The push constants as the shader declares them (a, b in the workload's

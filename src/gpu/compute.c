@@ -18,7 +18,8 @@ static bool create_device(Compute *c, VkPhysicalDevice pd, const DeviceInfo *d, 
 		.queueCount = 1,
 		.pQueuePriorities = &prio,
 	};
-	VkPhysicalDeviceFeatures features = { .shaderFloat64 = s->float64 };
+	VkPhysicalDeviceFeatures features = { .shaderFloat64 = s->float64, .shaderInt16 = s->int16,
+	                                      .shaderInt64 = s->int64 };
 	VkPhysicalDeviceHostQueryResetFeatures hqr = {
 		.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_HOST_QUERY_RESET_FEATURES,
 		.hostQueryReset = VK_TRUE,

@@ -53,6 +53,44 @@ static bool has_instance_layer(const char *name)
 	return found;
 }
 
+/* The cooperative-matrix shapes of VK_NV_cooperative_matrix (at most
+ * DEVINFO_MAX_COOPMAT). */
+static bool coopmat_shapes(VkCtx *c, VkPhysicalDevice pd, CoopMatShape *out, uint32_t *n, char *err)
+{
+	*n = 0;
+	PFN_vkGetPhysicalDeviceCooperativeMatrixPropertiesNV get = (PFN_vkGetPhysicalDeviceCooperativeMatrixPropertiesNV)
+		vkGetInstanceProcAddr(c->instance, "vkGetPhysicalDeviceCooperativeMatrixPropertiesNV");
+	if (!get)
+		return true; /* listed, not callable: no shapes */
+	uint32_t count = 0;
+	VkResult r = get(pd, &count, NULL);
+	if (r != VK_SUCCESS) {
+		snprintf(err, ERR_LEN, "vkGetPhysicalDeviceCooperativeMatrixPropertiesNV: %s", vk_result_str(r));
+		return false;
+	}
+	if (!count)
+		return true;
+	VkCooperativeMatrixPropertiesNV *p = calloc(count, sizeof *p);
+	if (!p) {
+		snprintf(err, ERR_LEN, "out of memory listing cooperative-matrix shapes");
+		return false;
+	}
+	for (uint32_t i = 0; i < count; i++)
+		p[i].sType = VK_STRUCTURE_TYPE_COOPERATIVE_MATRIX_PROPERTIES_NV;
+	r = get(pd, &count, p);
+	if (r != VK_SUCCESS && r != VK_INCOMPLETE) {
+		free(p);
+		snprintf(err, ERR_LEN, "vkGetPhysicalDeviceCooperativeMatrixPropertiesNV: %s", vk_result_str(r));
+		return false;
+	}
+	for (uint32_t i = 0; i < count && *n < DEVINFO_MAX_COOPMAT; i++)
+		out[(*n)++] = (CoopMatShape){ p[i].MSize, p[i].NSize, p[i].KSize, (uint32_t)p[i].AType,
+		                              (uint32_t)p[i].BType, (uint32_t)p[i].CType, (uint32_t)p[i].DType,
+		                              (uint32_t)p[i].scope };
+	free(p);
+	return true;
+}
+
 static bool add_entries(VkCtx *c, VkPhysicalDevice pd, uint32_t index, char *err)
 {
 	VkPhysicalDeviceProperties2 props = { .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2 };
@@ -67,7 +105,7 @@ static bool add_entries(VkCtx *c, VkPhysicalDevice pd, uint32_t index, char *err
 	VkPhysicalDeviceShaderSMBuiltinsPropertiesNV smb = {
 		.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_SM_BUILTINS_PROPERTIES_NV,
 	};
-	bool has_smb = false, has_pci = false, has_amd = false;
+	bool has_smb = false, has_pci = false, has_amd = false, has_nv_cm = false, has_khr_cm = false;
 	VkPhysicalDeviceShaderCorePropertiesAMD amd = {
 		.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_CORE_PROPERTIES_AMD,
 	};
@@ -85,6 +123,10 @@ static bool add_entries(VkCtx *c, VkPhysicalDevice pd, uint32_t index, char *err
 					has_pci = true;
 				else if (!strcmp(ext[i].extensionName, VK_AMD_SHADER_CORE_PROPERTIES_EXTENSION_NAME))
 					has_amd = true;
+				else if (!strcmp(ext[i].extensionName, VK_NV_COOPERATIVE_MATRIX_EXTENSION_NAME))
+					has_nv_cm = true;
+				else if (!strcmp(ext[i].extensionName, "VK_KHR_cooperative_matrix"))
+					has_khr_cm = true; /* newer than Debian 12's headers: named only */
 			}
 		}
 		free(ext);
@@ -127,6 +169,12 @@ static bool add_entries(VkCtx *c, VkPhysicalDevice pd, uint32_t index, char *err
 
 	VkPhysicalDeviceMemoryProperties mem;
 	vkGetPhysicalDeviceMemoryProperties(pd, &mem);
+
+	/* cooperative matrices: the shapes and types the device offers */
+	CoopMatShape cm[DEVINFO_MAX_COOPMAT];
+	uint32_t ncm = 0;
+	if (has_nv_cm && !coopmat_shapes(c, pd, cm, &ncm, err))
+		return false;
 
 	uint32_t nq = 0;
 	vkGetPhysicalDeviceQueueFamilyProperties(pd, &nq, NULL);
@@ -182,10 +230,17 @@ static bool add_entries(VkCtx *c, VkPhysicalDevice pd, uint32_t index, char *err
 			d->heap_device_local[h] = mem.memoryHeaps[h].flags & VK_MEMORY_HEAP_DEVICE_LOCAL_BIT;
 		}
 		d->float64 = feat.features.shaderFloat64;
+		d->int16 = feat.features.shaderInt16;
+		d->int64 = feat.features.shaderInt64;
 		d->float16 = v12 && f16.shaderFloat16;
 		d->int8 = v12 && f16.shaderInt8;
 		d->int_dot = v13 && idp.shaderIntegerDotProduct;
 		d->sm_count = has_smb ? smb.shaderSMCount : 0;
+		if (has_nv_cm)
+			snprintf(d->coopmat_ext, sizeof d->coopmat_ext, "%s", VK_NV_COOPERATIVE_MATRIX_EXTENSION_NAME);
+		d->coopmat_khr = has_khr_cm;
+		memcpy(d->coopmat, cm, ncm * sizeof *cm);
+		d->ncoopmat = ncm;
 		d->cu_count = has_amd ? amd.shaderEngineCount * amd.shaderArraysPerEngineCount *
 		                            amd.computeUnitsPerShaderArray : 0;
 		d->transfer_family = xfer;

@@ -104,7 +104,7 @@ PY
 t_suite_should_print_one_row_per_workload() {
 	"$FS" llvm --suite --duration 0.5 --no-log >"$T/out" 2>&1 || die "exit $?: $(cat "$T/out")"
 	grep -q '^Suite on llvmpipe' "$T/out" || die "$(cat "$T/out")"
-	for w in fp32 fp64 int32 fp16 int8dot fp32-scalar fp16-scalar copy h2d h2d-cached d2h d2h-cached d2d; do
+	for w in fp32 fp64 int32 fp16 int8dot fp32-scalar fp16-scalar fp64-scalar int16 int64 copy h2d h2d-cached d2h d2h-cached d2d; do
 		grep -Eq "^ $w +[0-9.]+ [kMGT]?(FLOPS|IOPS|B/s) +[0-9.]+ [kMGT]?(FLOPS|IOPS|B/s) " "$T/out" || die "no $w row: $(cat "$T/out")"
 	done
 	grep -q 'transfers of 64 MiB$' "$T/out" || die "$(head -1 "$T/out")"
@@ -112,9 +112,10 @@ t_suite_should_print_one_row_per_workload() {
 import json, sys
 rows = [json.loads(l) for l in sys.stdin]
 assert [r["workload"] for r in rows] == ["fp32", "fp64", "int32", "fp16", "int8dot", "fp32-scalar", "fp16-scalar",
+                                         "fp64-scalar", "int16", "int64",
                                          "copy", "h2d", "h2d-cached", "d2h", "d2h-cached", "d2d"]
 assert all(r["supported"] and r["median"] > 0 and r["checks_passed"] >= 2 for r in rows), rows
-assert all(r["unit"] == "B/s" for r in rows[7:]) and all(r["size"] == 64 << 20 for r in rows[8:]), rows' || die "json"
+assert all(r["unit"] == "B/s" for r in rows[10:]) and all(r["size"] == 64 << 20 for r in rows[11:]), rows' || die "json"
 }
 
 t_latency_should_time_empty_dispatches_and_count_them() {

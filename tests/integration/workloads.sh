@@ -3,10 +3,10 @@
 
 t_workloads_should_run_checked_with_exact_counts() {
 	"$FS" llvm --list-workloads >"$T/out" || die "--list-workloads exit $?"
-	for w in fp32 fp64 int32 fp16 int8dot fp32-scalar fp16-scalar; do
+	for w in fp32 fp64 int32 fp16 int8dot fp32-scalar fp16-scalar fp64-scalar int16 int64; do
 		grep -Eq "^  $w +(FLOPS|IOPS) +supported" "$T/out" || die "$(cat "$T/out")"
 	done
-	for w in fp64 int32 fp16 int8dot fp32-scalar fp16-scalar; do
+	for w in fp64 int32 fp16 int8dot fp32-scalar fp16-scalar fp64-scalar int16 int64; do
 		"$FS" llvm --workload $w --format json --duration 1 --log "$T/$w.jsonl" >"$T/$w.json" 2>/dev/null || die "$w: exit $?"
 		python3 - "$T/$w.json" "$T/$w.jsonl" "$w" <<'PY' || exit 1
 import json, sys
@@ -21,7 +21,7 @@ assert all(s["verified"] for s in samples[:2])
 PY
 	done
 	"$FS" llvm --workload fp8 >"$T/out" 2>&1
-	[ $? = 2 ] && grep -q 'not one of fp32, fp64, int32, fp16, int8dot, fp32-scalar, fp16-scalar, copy, h2d' "$T/out" || die "fp8: $(cat "$T/out")"
+	[ $? = 2 ] && grep -q 'not one of fp32, fp64, int32, fp16, int8dot, fp32-scalar, fp16-scalar, fp64-scalar, int16, int64, copy, h2d' "$T/out" || die "fp8: $(cat "$T/out")"
 	"$FS" llvm --workload int32 --duration 0.5 --no-log | grep -q 'IOPS at target' || die "no IOPS"
 }
 

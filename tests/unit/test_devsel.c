@@ -1,4 +1,5 @@
 #include "check.h"
+#include "devinfo.h"
 #include "devsel.h"
 
 /* The tutorial's machine (seed 002). */
@@ -67,8 +68,26 @@ static void devsel_contains_should_ignore_case(void)
 	CHECK(devsel_contains("aab", "ab"));
 }
 
+/* A cooperative-matrix shape in words, as --list --verbose prints it: the
+ * H100's fp16 one, an int8 one, and types this build does not name. */
+static void coopmat_shapes_should_be_said_in_words(void)
+{
+	char out[96];
+	CoopMatShape fp16 = { 16, 8, 16, 0, 0, 1, 1, 3 };
+	devinfo_coopmat_str(&fp16, out, sizeof out);
+	CHECK_STR(out, "16x8x16 fp16*fp16+fp32->fp32 (subgroup)");
+	CoopMatShape i8 = { 16, 8, 32, 3, 3, 5, 5, 3 };
+	devinfo_coopmat_str(&i8, out, sizeof out);
+	CHECK_STR(out, "16x8x32 int8*int8+int32->int32 (subgroup)");
+	CoopMatShape bf = { 16, 16, 16, 1000141000, 1000141000, 1, 1, 2 };
+	devinfo_coopmat_str(&bf, out, sizeof out);
+	CHECK_STR(out, "16x16x16 bf16*bf16+fp32->fp32 (workgroup)");
+	CHECK_STR(devinfo_component_str(77), "other");
+}
+
 int main(void)
 {
+	RUN(coopmat_shapes_should_be_said_in_words);
 	RUN(devsel_should_pick_entry_n_with_dash_n);
 	RUN(devsel_should_pick_the_first_name_match);
 	RUN(devsel_should_pick_the_nth_match_with_both);

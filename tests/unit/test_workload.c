@@ -245,7 +245,7 @@ static void workloads_should_be_found_and_gated(void)
 	char why[128];
 	CHECK(workload_find("fp64") == WORKLOAD_FP64 && workload_find("int32") == WORKLOAD_INT32);
 	CHECK(workload_find("fp8") == -1);
-	WorkloadFeatures none = { 0 }, all = { true, true, true };
+	WorkloadFeatures none = { 0 }, all = { true, true, true, true, true };
 	CHECK(!workload_supported(WORKLOAD_FP64, (WorkloadFeatures){ .float16 = true }, why, sizeof why) &&
 	      strstr(why, "shaderFloat64"));
 	CHECK(!workload_supported(WORKLOAD_FP16, (WorkloadFeatures){ .float64 = true }, why, sizeof why) &&
@@ -294,8 +294,47 @@ static void int8dot_reference_should_sum_byte_products_and_count_eight(void)
 	CHECK(fma_check(&c, vals, 32, msg, sizeof msg) < 0 && strstr(msg, "slot 5"));
 }
 
+/* int16 wraps at 16 bits and is summed in 32; int64 folds each chain (low ^
+ * high) so the high half counts: both against sums computed by hand
+ * (python: the LCG steps modulo 2^16 and 2^64). */
+static void int16_and_int64_references_should_wrap_and_fold(void)
+{
+	FmaParams p;
+	fma_params_for(&p, WORKLOAD_INT16, true, 256);
+	p.vec4s = 1;
+	p.unroll = 1;
+	p.iters = 2;
+	CHECK(p.a == 25173 && p.b == 13849);
+	CHECK(fma_reference(&p, 3) == 148910);
+	fma_params_for(&p, WORKLOAD_INT64, true, 256);
+	p.vec4s = 1;
+	p.unroll = 1;
+	p.iters = 2;
+	CHECK((uint64_t)p.a == 0x000DE3B5A4F29405ull && (uint64_t)p.b == 0x0009E3779B97F4A7ull);
+	CHECK(fma_reference(&p, 3) == 320689090);
+	/* the push constants: 64-bit a and b, then the mask */
+	unsigned char pc[24];
+	CHECK(fma_push(&p, 0xffff, pc) == 24);
+	uint64_t a;
+	memcpy(&a, pc, 8);
+	CHECK(a == 0x000DE3B5A4F29405ull);
+	/* gated by their features; fp64-scalar by fp64's */
+	char why[128];
+	WorkloadFeatures none = { 0 };
+	CHECK(!workload_supported(WORKLOAD_INT16, none, why, sizeof why) && strstr(why, "shaderInt16"));
+	CHECK(!workload_supported(WORKLOAD_INT64, none, why, sizeof why) && strstr(why, "shaderInt64"));
+	CHECK(!workload_supported(WORKLOAD_FP64_SCALAR, none, why, sizeof why) && strstr(why, "shaderFloat64"));
+	CHECK(workload_supported(WORKLOAD_INT64, (WorkloadFeatures){ .int64 = true }, why, sizeof why));
+	CHECK(workload_arith(WORKLOAD_FP64_SCALAR) == WORKLOAD_FP64);
+	/* a device that skipped one step of one chain is caught exactly */
+	FmaParams q = p;
+	q.iters = 1;
+	CHECK(fma_reference(&q, 3) != fma_reference(&p, 3));
+}
+
 int main(void)
 {
+	RUN(int16_and_int64_references_should_wrap_and_fold);
 	RUN(int8dot_reference_should_sum_byte_products_and_count_eight);
 	RUN(int32_check_should_be_exact);
 	RUN(fp64_check_should_hold_to_1e9);
