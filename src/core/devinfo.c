@@ -48,8 +48,21 @@ void devinfo_uuid_str(const uint8_t u[DEVINFO_UUID_LEN], char *out, size_t len)
 
 WorkloadFeatures devinfo_features(const DeviceInfo *d)
 {
-	return (WorkloadFeatures){ .float64 = d->float64, .float16 = d->float16, .int_dot = d->int_dot,
-	                           .int16 = d->int16, .int64 = d->int64 };
+	WorkloadFeatures f = { .float64 = d->float64, .float16 = d->float16, .int_dot = d->int_dot,
+	                       .int16 = d->int16, .int64 = d->int64, .coopmat = d->coopmat_ext[0] != '\0' };
+	/* the fp16*fp16+fp32->fp32 subgroup shape with the most work a step */
+	uint64_t best = 0;
+	for (uint32_t i = 0; i < d->ncoopmat; i++) {
+		const CoopMatShape *s = &d->coopmat[i];
+		uint64_t w = (uint64_t)s->m * s->n * s->k;
+		if (s->a == 0 && s->b == 0 && s->c == 1 && s->d == 1 && s->scope == 3 && w > best) {
+			best = w;
+			f.mm_f16_f32[0] = s->m;
+			f.mm_f16_f32[1] = s->n;
+			f.mm_f16_f32[2] = s->k;
+		}
+	}
+	return f;
 }
 
 const char *devinfo_component_str(uint32_t type)

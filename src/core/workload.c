@@ -66,6 +66,12 @@ const WorkloadInfo workload_info[WORKLOAD_TYPE_COUNT] = {
 		.src = MEM_NONE, .dst = MEM_NONE, .bytes_per_byte = 0,
 		.what = "64-bit integer multiply-add chains in u64vec4 (x * a + b, wrapping)",
 	},
+	[WORKLOAD_FP16_MATRIX] = {
+		.name = "fp16-matrix", .unit = "FLOPS", .kind = WL_FMA,
+		.shader = "coopmat.comp", .define = "TYPE_FP16_MATRIX", .scalar = false, .elem = 4,
+		.src = MEM_NONE, .dst = MEM_NONE, .bytes_per_byte = 0,
+		.what = "cooperative-matrix multiply-add (tensor cores), fp16 in, fp32 accumulate",
+	},
 	[WORKLOAD_COPY] = {
 		.name = "copy", .unit = "B/s", .kind = WL_COPY,
 		.shader = "copy.comp", .define = NULL, .scalar = false, .elem = 0,
@@ -138,6 +144,15 @@ bool workload_supported(WorkloadType t, WorkloadFeatures f, char *why, size_t le
 		snprintf(why, len, "the device lacks shaderIntegerDotProduct (Vulkan 1.3 or VK_KHR_shader_integer_dot_product)");
 		return false;
 	}
+	if (t == WORKLOAD_FP16_MATRIX && !f.coopmat) {
+		snprintf(why, len, "the device has no cooperative matrices (neither VK_KHR_cooperative_matrix nor "
+		         "VK_NV_cooperative_matrix)");
+		return false;
+	}
+	if (t == WORKLOAD_FP16_MATRIX && !f.mm_f16_f32[0]) {
+		snprintf(why, len, "the device offers no fp16*fp16+fp32 cooperative-matrix shape at subgroup scope");
+		return false;
+	}
 	if (t == WORKLOAD_INT16 && !f.int16) {
 		snprintf(why, len, "the device lacks shaderInt16");
 		return false;
@@ -195,6 +210,13 @@ static void set_chain_constants(FmaParams *p)
 		p->b = 1.0 / 256.0;
 		return;
 	}
+	if (p->type == WORKLOAD_FP16_MATRIX) {
+		/* C += A B with every element of A a and of B b: each step adds
+		 * K a b = 1 to every element when b = 1/K (exact in fp16 and fp32) */
+		p->a = 1.0;
+		p->b = p->mm[2] ? 1.0 / p->mm[2] : 1.0 / 16;
+		return;
+	}
 	if (p->type == WORKLOAD_INT8DOT) {
 		/* x = dot(bytes of x, bytes of a) + b: a new packed x each step */
 		p->a = 0x03050709u;
@@ -240,6 +262,8 @@ void fma_params_for(FmaParams *p, WorkloadType t, bool cpu_device, uint32_t max_
 {
 	t = workload_arith(t);
 	p->type = t;
+	p->mm[0] = p->mm[1] = p->mm[2] = 0;
+	p->subgroup = 0;
 	/* 12 chains: on lavapipe (256-bit code) 8 chains leave the FMA ports
 	 * idle and 16 spill. GPUs get a longer unrolled body: on the H200 the
 	 * loop's own instructions cost 0.6% at 32 steps and 0.3% at 128.
@@ -253,6 +277,15 @@ void fma_params_for(FmaParams *p, WorkloadType t, bool cpu_device, uint32_t max_
 	 * and 16 84.8% (one run, docs/PERFORMANCE.md); lavapipe keeps 12 */
 	if (t == WORKLOAD_INT8DOT && !cpu_device)
 		p->vec4s = 2;
+	/* 2 accumulators (VEC4S 1), 1024 steps each: every value an integer
+	 * below 2^24, exact in fp32. On the H100 (16x16x16 fp32 accumulators,
+	 * 8 registers each) 2 reached 663 TFLOPS and 4, 6 or 8 only 529-536
+	 * (FLOPSCOPE_FMA_SHAPE, one run each, docs/PERFORMANCE.md) */
+	if (t == WORKLOAD_FP16_MATRIX) {
+		p->vec4s = 1;
+		p->unroll = cpu_device ? 32 : 64;
+		p->iters = cpu_device ? 32 : 16;
+	}
 	p->local_size = max_local_size < 256 ? max_local_size : 256;
 	if (p->local_size == 0)
 		p->local_size = 1;
@@ -284,8 +317,21 @@ bool fma_params_parse(const char *text, FmaParams *p, uint32_t max_local_size, c
 	return true;
 }
 
+void fma_params_matrix(FmaParams *p, const uint32_t mm[3], uint32_t subgroup)
+{
+	memcpy(p->mm, mm, sizeof p->mm);
+	p->subgroup = subgroup;
+	set_chain_constants(p);
+}
+
 uint64_t fma_flop_per_invocation(const FmaParams *p)
 {
+	if (p->type == WORKLOAD_FP16_MATRIX) {
+		/* 2 M N K a multiply-add of the subgroup, 2 VEC4S accumulators;
+		 * M N K is a multiple of the subgroup on every shape offered */
+		uint64_t sub = p->subgroup ? p->subgroup : 32;
+		return 2ull * p->mm[0] * p->mm[1] * p->mm[2] * 2 * p->vec4s * p->unroll * p->iters / sub;
+	}
 	/* an FMA is 2 operations; a 4 x 8-bit dot product with accumulate is 8 */
 	uint64_t per_step = p->type == WORKLOAD_INT8DOT ? 8 : 2;
 	return per_step * 4 * p->vec4s * p->unroll * p->iters;
@@ -304,6 +350,12 @@ static uint32_t udot_acc(uint32_t x, uint32_t y, uint32_t acc)
 double fma_reference(const FmaParams *p, uint32_t slot)
 {
 	uint32_t chains = 4 * p->vec4s, steps = p->unroll * p->iters;
+	if (p->type == WORKLOAD_FP16_MATRIX) {
+		/* every element of each of the 2 VEC4S accumulators gains K a b a
+		 * step; the shader stores the mean of its elements of their sum */
+		(void)slot;
+		return 2.0 * p->vec4s * steps * (double)p->mm[2] * p->a * p->b;
+	}
 	if (p->type == WORKLOAD_FP16) {
 		_Float16 x[16], a = (_Float16)p->a, b = (_Float16)p->b;
 		_Float16 s = (_Float16)((float)(slot & 255u) / 256.0f);
@@ -412,7 +464,7 @@ int fma_check(const FmaCheck *c, const void *values, uint64_t invocations, char 
 		} else if (c->type == WORKLOAD_FP64) {
 			memcpy(&got, (const char *)values + 8 * (size_t)slot, 8);
 			ok = fabs(got - want) <= 1e-9 * fabs(want);
-		} else if (c->type == WORKLOAD_FP16) {
+		} else if (c->type == WORKLOAD_FP16 || c->type == WORKLOAD_FP16_MATRIX) {
 			float v;
 			memcpy(&v, (const char *)values + 4 * (size_t)slot, 4);
 			got = v;

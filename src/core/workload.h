@@ -22,6 +22,7 @@ typedef enum WorkloadType {
 	WORKLOAD_FP64_SCALAR, /* fp64's chains as scalars */
 	WORKLOAD_INT16,       /* 16-bit integer multiply-add chains (u16vec4, wrapping) */
 	WORKLOAD_INT64,       /* 64-bit integer multiply-add chains (u64vec4, wrapping) */
+	WORKLOAD_FP16_MATRIX, /* cooperative-matrix multiply-add, fp16 in, fp32 accumulate */
 	WORKLOAD_COPY,        /* device memory: a copy kernel over device-local buffers */
 	WORKLOAD_H2D,         /* vkCmdCopyBuffer host-visible coherent -> device-local */
 	WORKLOAD_H2D_CACHED,  /* host-visible cached -> device-local */
@@ -81,6 +82,8 @@ int workload_find(const char *name);
  * shaderInt64; why names the missing feature. */
 typedef struct WorkloadFeatures {
 	bool float64, float16, int_dot, int16, int64;
+	bool coopmat;            /* a cooperative-matrix extension */
+	uint32_t mm_f16_f32[3];  /* its fp16*fp16+fp32->fp32 subgroup shape (M, N, K); 0: none */
 } WorkloadFeatures;
 bool workload_supported(WorkloadType t, WorkloadFeatures f, char *why, size_t len);
 
@@ -92,7 +95,13 @@ typedef struct FmaParams {
 	uint32_t local_size; /* invocations per workgroup (specialization constant 0) */
 	double a, b;         /* x = fma(x, a, b), or x * a + b in uint16/32/64
 	                        (integers below 2^53: exact in a double) */
+	uint32_t mm[3];      /* matrix workloads: M, N, K of the cooperative matrices */
+	uint32_t subgroup;   /* ... and the subgroup that holds them */
 } FmaParams;
+
+/* A matrix workload's shape for a device: the M, N, K of its subgroup
+ * shape and its subgroup size (fma_params_for leaves them 0). */
+void fma_params_matrix(FmaParams *p, const uint32_t mm[3], uint32_t subgroup);
 
 /* The push constants as the shader declares them (a, b in the workload's
  * type, then the slot mask); returns their size in bytes (at most 24). */

@@ -34,7 +34,16 @@ static bool create_device(Compute *c, VkPhysicalDevice pd, const DeviceInfo *d, 
 		.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_INTEGER_DOT_PRODUCT_FEATURES,
 		.shaderIntegerDotProduct = VK_TRUE,
 	};
+	VkPhysicalDeviceCooperativeMatrixFeaturesNV cm = {
+		.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_COOPERATIVE_MATRIX_FEATURES_NV,
+		.cooperativeMatrix = VK_TRUE,
+	};
+	static const char *const cm_ext[] = { VK_NV_COOPERATIVE_MATRIX_EXTENSION_NAME };
 	void *chain = NULL;
+	if (s->coopmat) {
+		cm.pNext = chain;
+		chain = &cm;
+	}
 	if (s->int_dot) {
 		idp.pNext = chain;
 		chain = &idp;
@@ -53,6 +62,8 @@ static bool create_device(Compute *c, VkPhysicalDevice pd, const DeviceInfo *d, 
 		.queueCreateInfoCount = 1,
 		.pQueueCreateInfos = &qi,
 		.pEnabledFeatures = &features,
+		.enabledExtensionCount = s->coopmat ? 1 : 0,
+		.ppEnabledExtensionNames = s->coopmat ? cm_ext : NULL,
 	};
 	VK_TRY(err, vk_last, vkCreateDevice(pd, &di, NULL, &c->dev));
 	vkGetDeviceQueue(c->dev, d->queue_family, 0, &c->queue);

@@ -45,6 +45,7 @@ typedef struct ComputeSetup {
 	const char *pipeline_cache;      /* file for VkPipelineCache data; NULL: none */
 	bool float64;                    /* enable shaderFloat64 */
 	bool int16, int64;               /* enable shaderInt16, shaderInt64 */
+	bool coopmat;                    /* enable VK_NV_cooperative_matrix */
 	bool float16;                    /* enable shaderFloat16 (Vulkan 1.2) */
 	bool int_dot;                    /* enable shaderIntegerDotProduct (Vulkan 1.3) */
 	uint32_t trials;                 /* dispatches per submission, back to back; 0: 1 */

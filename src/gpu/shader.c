@@ -52,11 +52,19 @@ static int compile_source(const char *path, const char *src, size_t len, const S
 		rc = -1;
 		goto done;
 	}
-	for (size_t i = 0; i < ndefs; i++)
+	bool optimise = true;
+	for (size_t i = 0; i < ndefs; i++) {
 		shaderc_compile_options_add_macro_definition(opts, defs[i].name, strlen(defs[i].name),
 		                                             defs[i].value, strlen(defs[i].value));
+		/* Debian 12's SPIRV-Tools (2023.1) crashes (SIGSEGV) optimising
+		 * cooperative-matrix code: such a shader asks to skip spirv-opt (the
+		 * driver optimises anyway) */
+		if (!strcmp(defs[i].name, SHADER_NO_SPIRV_OPT))
+			optimise = false;
+	}
 	shaderc_compile_options_set_target_env(opts, shaderc_target_env_vulkan, shaderc_env_version_vulkan_1_1);
-	shaderc_compile_options_set_optimization_level(opts, shaderc_optimization_level_performance);
+	shaderc_compile_options_set_optimization_level(opts, optimise ? shaderc_optimization_level_performance
+	                                                              : shaderc_optimization_level_zero);
 
 	/* shaderc names the input in its messages: keep the file name short and
 	 * recognisable, as the user's editor shows it. */

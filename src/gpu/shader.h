@@ -23,6 +23,9 @@ typedef struct Spirv {
  * reason; for a compile error it is shaderc's text, which names the file and
  * line ("fma_fp32.comp:12: error: ..."). Returns 0, -1 for a file that cannot
  * be read, -2 for a shader that does not compile. */
+/* A define by this name compiles without spirv-opt (see shader.c). */
+#define SHADER_NO_SPIRV_OPT "FLOPSCOPE_NO_SPIRV_OPT"
+
 int shader_compile_file(const char *path, const ShaderDefine *defs, size_t ndefs,
                         Spirv *out, char *err);
 void shader_free(Spirv *s);

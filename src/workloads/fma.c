@@ -20,6 +20,15 @@ static Status plan(Work *w, const WorkInput *in, char *err)
 			return STATUS_USAGE;
 		}
 	}
+	if (in->type == WORKLOAD_FP16_MATRIX) {
+		WorkloadFeatures f = devinfo_features(d);
+		fma_params_matrix(&w->params, f.mm_f16_f32, d->subgroup_size);
+		for (int i = 0; i < 3; i++) {
+			snprintf(w->mm_text[i], sizeof w->mm_text[i], "%u", f.mm_f16_f32[i]);
+			w->defs[w->ndefs++] = (ShaderDefine){ i == 0 ? "M_SIZE" : i == 1 ? "N_SIZE" : "K_SIZE", w->mm_text[i] };
+		}
+		w->defs[w->ndefs++] = (ShaderDefine){ SHADER_NO_SPIRV_OPT, "1" };
+	}
 	w->per_invocation = fma_flop_per_invocation(&w->params);
 	fma_check_init(&w->check, &w->params);
 	w->shader = w->info->shader;

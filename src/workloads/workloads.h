@@ -32,9 +32,10 @@ typedef struct Work {
 	/* the shader: file (NULL none), defines and specialization (local size,
 	   then the kind's second constant) */
 	const char *shader;
-	ShaderDefine defs[4];
+	ShaderDefine defs[8];
 	size_t ndefs;
 	char def_text[2][16];
+	char mm_text[3][12];         /* matrix workloads: M, N, K */
 	uint32_t spec[2];
 } Work;
 

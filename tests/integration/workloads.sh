@@ -21,7 +21,12 @@ assert all(s["verified"] for s in samples[:2])
 PY
 	done
 	"$FS" llvm --workload fp8 >"$T/out" 2>&1
-	[ $? = 2 ] && grep -q 'not one of fp32, fp64, int32, fp16, int8dot, fp32-scalar, fp16-scalar, fp64-scalar, int16, int64, copy, h2d' "$T/out" || die "fp8: $(cat "$T/out")"
+	[ $? = 2 ] && grep -q 'not one of fp32, fp64, int32, fp16, int8dot, fp32-scalar, fp16-scalar, fp64-scalar, int16, int64, fp16-matrix, copy, h2d' "$T/out" || die "fp8: $(cat "$T/out")"
+	# tensor cores: lavapipe has no cooperative matrices, and says so
+	why='the device has no cooperative matrices (neither VK_KHR_cooperative_matrix nor VK_NV_cooperative_matrix)'
+	"$FS" llvm --list-workloads | grep -q "^  fp16-matrix  FLOPS  unsupported  $why" || die "--list-workloads: fp16-matrix"
+	"$FS" llvm --workload fp16-matrix --duration 1 >"$T/out" 2>&1
+	[ $? = 2 ] && grep -q "workload fp16-matrix cannot run on llvmpipe.*: $why" "$T/out" || die "fp16-matrix: $(cat "$T/out")"
 	"$FS" llvm --workload int32 --duration 0.5 --no-log | grep -q 'IOPS at target' || die "no IOPS"
 }
 

@@ -2,6 +2,7 @@
 #include <stdlib.h>
 
 #include "check.h"
+#include "devinfo.h"
 #include "workload.h"
 
 /* Fills the slots the check reads (the others stay as they are). */
@@ -245,7 +246,7 @@ static void workloads_should_be_found_and_gated(void)
 	char why[128];
 	CHECK(workload_find("fp64") == WORKLOAD_FP64 && workload_find("int32") == WORKLOAD_INT32);
 	CHECK(workload_find("fp8") == -1);
-	WorkloadFeatures none = { 0 }, all = { true, true, true, true, true };
+	WorkloadFeatures none = { 0 }, all = { true, true, true, true, true, false, { 0, 0, 0 } };
 	CHECK(!workload_supported(WORKLOAD_FP64, (WorkloadFeatures){ .float16 = true }, why, sizeof why) &&
 	      strstr(why, "shaderFloat64"));
 	CHECK(!workload_supported(WORKLOAD_FP16, (WorkloadFeatures){ .float64 = true }, why, sizeof why) &&
@@ -332,8 +333,46 @@ static void int16_and_int64_references_should_wrap_and_fold(void)
 	CHECK(fma_reference(&q, 3) != fma_reference(&p, 3));
 }
 
+/* fp16-matrix: the work of a subgroup's multiply-adds per invocation, the
+ * exact value every invocation stores, and the shape a device offers. */
+static void fp16_matrix_should_count_exactly_and_know_its_result(void)
+{
+	FmaParams p;
+	fma_params_for(&p, WORKLOAD_FP16_MATRIX, false, 1024);
+	const uint32_t mm[3] = { 16, 16, 16 };
+	fma_params_matrix(&p, mm, 32);
+	CHECK(p.vec4s == 1 && p.unroll == 64 && p.iters == 16);
+	CHECK(p.a == 1.0 && p.b == 1.0 / 16);
+	/* 2 M N K = 8192 FLOP a step of the subgroup, 2 accumulators, 1024
+	 * steps, over 32 invocations */
+	CHECK(fma_flop_per_invocation(&p) == 8192ull * 2 * 1024 / 32);
+	/* each step adds K a b = 1 to every element of each accumulator */
+	CHECK(fma_reference(&p, 0) == 2.0 * 1024 && fma_reference(&p, 777) == 2048.0);
+	/* the shape: the fp16*fp16+fp32->fp32 subgroup one with the most work */
+	DeviceInfo d;
+	memset(&d, 0, sizeof d);
+	snprintf(d.coopmat_ext, sizeof d.coopmat_ext, "VK_NV_cooperative_matrix");
+	d.coopmat[0] = (CoopMatShape){ 16, 8, 16, 0, 0, 1, 1, 3 };
+	d.coopmat[1] = (CoopMatShape){ 16, 16, 16, 0, 0, 0, 0, 3 };  /* fp16 accumulate */
+	d.coopmat[2] = (CoopMatShape){ 16, 16, 16, 0, 0, 1, 1, 3 };
+	d.coopmat[3] = (CoopMatShape){ 32, 32, 16, 0, 0, 1, 1, 2 };  /* workgroup scope */
+	d.ncoopmat = 4;
+	WorkloadFeatures f = devinfo_features(&d);
+	CHECK(f.coopmat && f.mm_f16_f32[0] == 16 && f.mm_f16_f32[1] == 16 && f.mm_f16_f32[2] == 16);
+	char why[160];
+	CHECK(workload_supported(WORKLOAD_FP16_MATRIX, f, why, sizeof why));
+	d.ncoopmat = 1;
+	d.coopmat[0].c = d.coopmat[0].d = 0;
+	f = devinfo_features(&d);
+	CHECK(!workload_supported(WORKLOAD_FP16_MATRIX, f, why, sizeof why) && strstr(why, "no fp16*fp16+fp32"));
+	d.coopmat_ext[0] = '\0';
+	f = devinfo_features(&d);
+	CHECK(!workload_supported(WORKLOAD_FP16_MATRIX, f, why, sizeof why) && strstr(why, "no cooperative matrices"));
+}
+
 int main(void)
 {
+	RUN(fp16_matrix_should_count_exactly_and_know_its_result);
 	RUN(int16_and_int64_references_should_wrap_and_fold);
 	RUN(int8dot_reference_should_sum_byte_products_and_count_eight);
 	RUN(int32_check_should_be_exact);
