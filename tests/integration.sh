@@ -10,7 +10,8 @@ set -u
 cd "$(dirname "$0")/.."
 . tests/integration/lib.sh
 for f in tests/integration/cli.sh tests/integration/headless.sh tests/integration/logs.sh \
-         tests/integration/workloads.sh tests/integration/faults.sh tests/integration/dashboard.sh; do
+         tests/integration/workloads.sh tests/integration/faults.sh tests/integration/dashboard.sh \
+         tests/integration/multi.sh; do
 	. "$f"
 done
 

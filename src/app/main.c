@@ -16,6 +16,7 @@
 #include "headless.h"
 #include "listing.h"
 #include "offline.h"
+#include "multi.h"
 #include "runcfg.h"
 #include "shader.h"
 #include "slog.h"
@@ -106,6 +107,41 @@ static int pick_device(const VkCtx *ctx, const Options *o)
 	return idx;
 }
 
+/* The entries several devices at once name: each -N (a word filters the
+ * list first), or with --all every physical device (whose name has the
+ * word), its first compute family. Returns how many, 0 (said) if none. */
+static size_t pick_devices(const VkCtx *ctx, const Options *o, int *idx, size_t cap)
+{
+	size_t n = 0;
+	if (o->all) {
+		for (size_t i = 0; i < ctx->entry_count && n < cap; i++) {
+			const DeviceInfo *d = &ctx->entries[i];
+			bool seen = false;
+			for (size_t k = 0; k < n; k++)
+				seen |= ctx->entries[idx[k]].phys_index == d->phys_index;
+			if (!seen && (!o->dev_word || devsel_contains(d->name, o->dev_word)))
+				idx[n++] = (int)i;
+		}
+		if (!n) {
+			if (o->dev_word)
+				fprintf(stderr, "flopscope: --all: no device whose name contains \"%s\"\n", o->dev_word);
+			else
+				fprintf(stderr, "flopscope: --all: no device\n");
+			listing_print(stderr, &(DeviceList){ ctx->entries, ctx->entry_count }, false);
+		}
+		return n;
+	}
+	for (unsigned k = 0; k < o->ndev_indexes && n < cap; k++) {
+		Options one = *o;
+		one.dev_index = o->dev_indexes[k];
+		int i = pick_device(ctx, &one);
+		if (i < 0)
+			return 0;
+		idx[n++] = i;
+	}
+	return n;
+}
+
 static int replay(const Options *o)
 {
 	if (o->headless || !isatty(STDOUT_FILENO) || !isatty(STDIN_FILENO))
@@ -173,6 +209,13 @@ static int with_device(const VkCtx *ctx, Options *o, WorkloadType wl, uint64_t l
 	bool named = o->dev_index || o->dev_word || o->default_device;
 	if (o->mode == MODE_MEASURE && !o->headless && (!isatty(STDOUT_FILENO) || !isatty(STDIN_FILENO)))
 		o->headless = true;
+	if (o->mode == MODE_MEASURE && (o->all || o->ndev_indexes > 1)) {
+		int idxs[CLI_MAX_DEVICES * 4];
+		size_t n = pick_devices(ctx, o, idxs, sizeof idxs / sizeof *idxs);
+		if (!n)
+			return 2;
+		return multi_run(ctx, o, idxs, n, wl, launch, &quit_flag);
+	}
 	int idx = -1;
 	if (o->mode != MODE_MEASURE || named || o->headless) {
 		idx = pick_device(ctx, o);

@@ -22,6 +22,12 @@ const char cli_usage[] =
 	"                     (case-insensitive); with -N, the N-th such entry\n"
 	"  --default-device   no picker: the first discrete GPU, else integrated,\n"
 	"                     virtual, CPU device (what headless runs use)\n"
+	"  -N -M ...          several entries at once, one engine each (the same\n"
+	"                     entry twice: two engines on it); a table a device\n"
+	"  --all              every physical device (with NAME: whose name has it),\n"
+	"                     its first compute queue family\n"
+	"  --outlier PCT      with several devices: one whose median is more than PCT%\n"
+	"                     (default 5) below its identical peers' is named, exit 4\n"
 	"\n"
 	"Options:\n"
 	"  --list             list devices and compute queue families, then exit\n"
@@ -182,6 +188,23 @@ static int validate(Options *o, bool format_given, char *err, size_t errlen)
 		snprintf(err, errlen, "--log and --no-log contradict each other");
 		return -1;
 	}
+	bool several = o->ndev_indexes > 1 || o->all;
+	if (o->all && o->ndev_indexes) {
+		snprintf(err, errlen, "--all and -N contradict each other: give one");
+		return -1;
+	}
+	if (several && o->mode != MODE_MEASURE) {
+		snprintf(err, errlen, "several devices at once measure one workload (%s measures one device)",
+		         mode_options[o->mode]);
+		return -1;
+	}
+	if (several && o->log) {
+		snprintf(err, errlen, "--log names one file; with several devices each writes its own log "
+		         "(the default place, or --no-log)");
+		return -1;
+	}
+	if (several)
+		o->headless = true; /* the multi-device dashboard is not built yet: the table */
 	if (o->fail_if_slower > 0 && o->mode != MODE_COMPARE) {
 		snprintf(err, errlen, "--fail-if-slower goes with --compare");
 		return -1;
@@ -225,6 +248,7 @@ int cli_parse(int argc, char **argv, Options *o, char *err, size_t errlen)
 	o->format = FORMAT_TABLE;
 	o->fps = CLI_DEFAULT_FPS;
 	o->trials = 1;
+	o->outlier_pct = CLI_DEFAULT_OUTLIER_PCT;
 
 	bool format_given = false;
 	char seen[48][32];
@@ -240,11 +264,13 @@ int cli_parse(int argc, char **argv, Options *o, char *err, size_t errlen)
 				snprintf(err, errlen, "%s: entries are numbered from 1 (see --list)", a);
 				return -1;
 			}
-			if (o->dev_index) {
-				snprintf(err, errlen, "%s: a device index was already given (-%u)", a, o->dev_index);
+			if (o->ndev_indexes == CLI_MAX_DEVICES) {
+				snprintf(err, errlen, "%s: at most %d devices at once", a, CLI_MAX_DEVICES);
 				return -1;
 			}
-			o->dev_index = (unsigned)n;
+			if (!o->dev_index)
+				o->dev_index = (unsigned)n;
+			o->dev_indexes[o->ndev_indexes++] = (unsigned)n;
 			continue;
 		}
 		if (a[0] != '-' || a[1] == '\0') {
@@ -283,7 +309,7 @@ int cli_parse(int argc, char **argv, Options *o, char *err, size_t errlen)
 			memcpy(seen[nseen++], canon, strlen(canon) + 1);
 
 		static const char *const with_value[] = {
-			"--format", "--target-ms", "--duration", "--shader-dir", "--theme", "--fps", "--log", "--replay", "--compare", "--export", "--svg", "--analyze", "--workload", "--trials", "--size", "--fail-if-slower",
+			"--format", "--target-ms", "--duration", "--shader-dir", "--theme", "--fps", "--log", "--replay", "--compare", "--export", "--svg", "--analyze", "--workload", "--trials", "--size", "--fail-if-slower", "--outlier",
 		};
 		bool needs = false;
 		for (size_t k = 0; k < sizeof with_value / sizeof *with_value; k++)
@@ -420,6 +446,11 @@ int cli_parse(int argc, char **argv, Options *o, char *err, size_t errlen)
 				else
 					o->compare_b[o->ncompare_b++] = files[k];
 			}
+		} else if (!strcmp(name, "--all")) {
+			o->all = true;
+		} else if (!strcmp(name, "--outlier")) {
+			if (parse_number(name, val, 0.1, 99.9, false, &o->outlier_pct, err, errlen))
+				return -1;
 		} else if (!strcmp(name, "--fail-if-slower")) {
 			if (parse_number(name, val, 0.001, 99.999, false, &o->fail_if_slower, err, errlen))
 				return -1;

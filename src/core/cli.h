@@ -33,6 +33,8 @@ typedef enum Mode {
 const char *cli_mode_option(Mode m);
 
 #define CLI_COMPARE_MAX 16
+#define CLI_MAX_DEVICES 16
+#define CLI_DEFAULT_OUTLIER_PCT 5.0
 
 typedef struct Options {
 	Mode mode;
@@ -41,7 +43,12 @@ typedef struct Options {
 	double target_ms;      /* > 0 */
 	double duration_s;     /* 0: until stopped */
 	bool duration_given;
-	unsigned dev_index;    /* -N, 1-based; 0 when absent */
+	unsigned dev_index;    /* -N, 1-based; 0 when absent (the first when several) */
+	unsigned dev_indexes[CLI_MAX_DEVICES]; /* -N -M ...: several at once (one may repeat:
+	                          two engines on one entry) */
+	unsigned ndev_indexes;
+	bool all;              /* --all: every physical device (whose name has dev_word) */
+	double outlier_pct;    /* --outlier PCT: a device this far below its identical peers */
 	const char *dev_word;  /* name filter or NULL */
 	const char *shader_dir;/* NULL: next to the executable */
 	unsigned fps;          /* dashboard frames a second, 1..20 */

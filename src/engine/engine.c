@@ -266,6 +266,7 @@ static Status start_device(Engine *e, char *err)
 		.int16 = cfg->workload == WORKLOAD_INT16,
 		.int64 = cfg->workload == WORKLOAD_INT64,
 		.coopmat = cfg->workload == WORKLOAD_FP16_MATRIX,
+		.ordinal = cfg->ordinal,
 		.float16 = workload_arith(cfg->workload) == WORKLOAD_FP16 || cfg->workload == WORKLOAD_FP16_MATRIX,
 		.int_dot = cfg->workload == WORKLOAD_INT8DOT,
 		.trials = e->work.trials,

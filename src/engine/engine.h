@@ -48,6 +48,7 @@ typedef struct EngineConfig {
 	uint64_t size_lo, size_hi; /* --size: memory workloads' bytes (copy: the buffer;
 	                              transfers: one size or a sweep); 0: default */
 	bool transfer_queue;    /* run transfers on the device's transfer-only family */
+	unsigned ordinal;       /* its number among several devices at once (1..); 0 alone */
 } EngineConfig;
 
 /* What a run is, fixed once it is created: plain facts for the screens. */

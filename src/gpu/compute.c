@@ -3,6 +3,7 @@
  * source pattern) that compute_destroy takes apart even half-built. */
 #include "gpu_impl.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 /* The logical device with one queue of the entry's family and the features
@@ -145,6 +146,7 @@ bool compute_create(Compute *c, const VkCtx *ctx, const DeviceInfo *d,
 	c->fence_timeout_ns = s->fence_timeout_ns;
 	c->rec = s->rec;
 	c->marks = s->marks;
+	compute_fault_parse(c, getenv("FLOPSCOPE_FAULT"), s->ordinal);
 
 	VkPhysicalDevice pd = vkctx_physical(ctx, d, err);
 	if (!pd)

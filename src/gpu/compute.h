@@ -46,6 +46,7 @@ typedef struct ComputeSetup {
 	bool float64;                    /* enable shaderFloat64 */
 	bool int16, int64;               /* enable shaderInt16, shaderInt64 */
 	bool coopmat;                    /* enable VK_NV_cooperative_matrix */
+	unsigned ordinal;                /* the device's number among several (1..); 0 alone */
 	bool float16;                    /* enable shaderFloat16 (Vulkan 1.2) */
 	bool int_dot;                    /* enable shaderIntegerDotProduct (Vulkan 1.3) */
 	uint32_t trials;                 /* dispatches per submission, back to back; 0: 1 */
@@ -90,6 +91,8 @@ struct Compute {
 	uint64_t fence_timeout_ns;
 	bool cache_loaded;             /* pipeline cache data was given to the driver */
 	uint64_t submissions;          /* counted for FLOPSCOPE_FAULT (tests) */
+	int fault_kind;                /* FLOPSCOPE_FAULT for this device: 0 none */
+	uint64_t fault_at;
 	double pipeline_ms;            /* vkCreateComputePipelines */
 	const Recorder *rec;
 	bool marks;                    /* transfers: the destination's marks are checked */
@@ -119,6 +122,8 @@ typedef struct DispatchTiming {
 	bool gpu_valid;
 } DispatchTiming;
 
+/* FLOPSCOPE_FAULT (tests): KIND@N, or KIND@N:D for device D of several. */
+void compute_fault_parse(Compute *c, const char *spec, unsigned ordinal);
 bool compute_create(Compute *c, const VkCtx *ctx, const DeviceInfo *d,
                     const ComputeSetup *s, char *err);
 void compute_destroy(Compute *c);

@@ -262,30 +262,32 @@ fail:
 
 /* Test-only fault injection: FLOPSCOPE_FAULT=KIND@N makes the N-th
  * submission fail as a driver would (device_lost, oom) or never finish
- * (timeout). Read once; unset in normal use. */
-static VkResult injected_fault(uint64_t n)
+ * (timeout); KIND@N:D only on device D of several. Parsed per device when
+ * it is created (no state shared between engines); unset in normal use. */
+void compute_fault_parse(Compute *c, const char *f, unsigned ordinal)
 {
-	static int kind = -1;
-	static uint64_t at;
-	if (kind < 0) {
-		const char *f = getenv("FLOPSCOPE_FAULT");
-		char name[32];
-		unsigned long long when;
-		kind = 0;
-		if (f && sscanf(f, "%31[a-z_]@%llu", name, &when) == 2) {
-			at = when;
-			kind = !strcmp(name, "device_lost") ? 1 : !strcmp(name, "oom") ? 2 : !strcmp(name, "timeout") ? 3 : 0;
-		}
-	}
-	if (!kind || n != at)
+	char name[32];
+	unsigned long long when;
+	unsigned dev = 0;
+	c->fault_kind = 0;
+	int got = f ? sscanf(f, "%31[a-z_]@%llu:%u", name, &when, &dev) : 0;
+	if (got < 2 || (got == 3 && dev != ordinal))
+		return;
+	c->fault_at = when;
+	c->fault_kind = !strcmp(name, "device_lost") ? 1 : !strcmp(name, "oom") ? 2 : !strcmp(name, "timeout") ? 3 : 0;
+}
+
+static VkResult injected_fault(const Compute *c, uint64_t n)
+{
+	if (!c->fault_kind || n != c->fault_at)
 		return VK_SUCCESS;
-	return kind == 1 ? VK_ERROR_DEVICE_LOST : kind == 2 ? VK_ERROR_OUT_OF_DEVICE_MEMORY : VK_TIMEOUT;
+	return c->fault_kind == 1 ? VK_ERROR_DEVICE_LOST : c->fault_kind == 2 ? VK_ERROR_OUT_OF_DEVICE_MEMORY : VK_TIMEOUT;
 }
 
 static bool submit(Compute *c, unsigned slot, char *err, VkResult *vr)
 {
 	VkResult vk_last = VK_SUCCESS;
-	VkResult fault = injected_fault(++c->submissions);
+	VkResult fault = injected_fault(c, ++c->submissions);
 	if (fault == VK_TIMEOUT) { /* as if the dispatch never finished */
 		GroupCount g = c->slot_groups[slot];
 		snprintf(err, ERR_LEN, "the device did not finish a dispatch of %u x %u x %u groups "

@@ -1,6 +1,7 @@
 #include <math.h>
 
 #include "check.h"
+#include "outlier.h"
 #include "stats.h"
 
 static void stats_should_match_hand_computed_values(void)
@@ -58,8 +59,30 @@ static void stats_median_inplace_should_sort(void)
 	CHECK(isnan(stats_median_inplace(v, 0)));
 }
 
+/* The node rule: identical devices judged against their kind's median. */
+static void outliers_should_be_judged_by_identical_peers(void)
+{
+	NodeDevice d[] = {
+		{ .name = "H200", .median = 66.5 }, { .name = "H200", .median = 66.4 },
+		{ .name = "H200", .median = 60.0 }, { .name = "H200", .median = 66.6 },
+		{ .name = "L40S", .median = 40.0 },  /* alone of its kind: no one to judge it */
+		{ .name = "H200", .median = NAN },   /* failed: judged by no one */
+	};
+	CHECK(outlier_apply(d, 6, 5) == 1);
+	CHECK(d[2].outlier && !d[0].outlier && !d[1].outlier && !d[3].outlier);
+	/* the kind's median of 66.4, 66.5, 60.0, 66.6 is 66.45 */
+	CHECK(fabs(d[2].node_ratio - 60.0 / 66.45) < 1e-12 && d[2].peers == 4);
+	CHECK(isnan(d[4].node_ratio) && d[4].peers == 1 && !d[4].outlier);
+	CHECK(isnan(d[5].node_ratio) && !d[5].outlier);
+	/* a looser threshold lets it pass; two of a kind, 10% apart */
+	CHECK(outlier_apply(d, 6, 10) == 0);
+	NodeDevice two[] = { { .name = "x", .median = 100 }, { .name = "x", .median = 90 } };
+	CHECK(outlier_apply(two, 2, 5) == 1 && two[1].outlier && fabs(two[1].node_ratio - 90 / 95.0) < 1e-12);
+}
+
 int main(void)
 {
+	RUN(outliers_should_be_judged_by_identical_peers);
 	RUN(stats_should_match_hand_computed_values);
 	RUN(stats_should_average_the_middle_pair_for_even_counts);
 	RUN(stats_should_skip_nan_and_refuse_empty_input);

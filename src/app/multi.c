@@ -1,0 +1,246 @@
+/* multi: several devices at once, headless: one engine per device, each
+ * with its own adaptive loop, checks, telemetry and session log; the samples
+ * interleaved on stdout (CSV and JSON with the device's number), then a table
+ * with a row per device and the outlier rule. */
+#include "multi.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "fmt.h"
+#include "outlier.h"
+#include "report.h"
+#include "runcfg.h"
+#include "slog.h"
+#include "vkctx.h"
+
+typedef struct Dev {
+	int idx;                 /* the entry */
+	RunPaths paths;
+	EngineConfig cfg;
+	Engine *e;               /* NULL: it could not be built */
+	char error[ERR_LEN];     /* why it failed, when it did */
+	SummaryResult sum;
+	bool done;
+} Dev;
+
+static void sleep_ms(long ms)
+{
+	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
+	while (nanosleep(&ts, &ts) != 0 && errno == EINTR)
+		;
+}
+
+static bool print_row(const Options *o, unsigned dev, const Sample *s)
+{
+	char line[1100];
+	if (o->format == FORMAT_CSV) {
+		char row[1024];
+		report_csv_row(s, row, sizeof row);
+		snprintf(line, sizeof line, "%u,%s", dev, row);
+	} else if (o->format == FORMAT_JSON) {
+		char rec[1024];
+		if (!record_sample_json(s, rec, sizeof rec))
+			return true;
+		/* the device's number first: {"dev":2,"type":"sample",...} */
+		snprintf(line, sizeof line, "{\"dev\":%u,%s", dev, rec + 1);
+	} else {
+		return true; /* the table: one row per device at the end */
+	}
+	return printf("%s\n", line) >= 0;
+}
+
+int multi_run(const struct VkCtx *ctx, const Options *o, const int *idx, size_t n, WorkloadType wl,
+              uint64_t launch, volatile sig_atomic_t *quit)
+{
+	Dev *d = calloc(n, sizeof *d);
+	if (!d) {
+		fprintf(stderr, "flopscope: out of memory\n");
+		return 1;
+	}
+	size_t built = 0;
+	for (size_t k = 0; k < n; k++) {
+		d[k].idx = idx[k];
+		run_config(o, RUN_HEADLESS, ctx, &ctx->entries[idx[k]], wl, (unsigned)k + 1, launch, &d[k].paths,
+		           &d[k].cfg);
+		d[k].cfg.ordinal = (unsigned)k + 1;
+		Error err;
+		d[k].e = engine_create(&d[k].cfg, &err);
+		if (!d[k].e) {
+			snprintf(d[k].error, sizeof d[k].error, "%s", err.msg);
+			fprintf(stderr, "flopscope: device %zu: %s\n", k + 1, err.msg);
+			continue;
+		}
+		built++;
+	}
+	if (o->format == FORMAT_TABLE)
+	{
+		char how[48];
+		if (o->duration_s > 0)
+			snprintf(how, sizeof how, "%g s", o->duration_s);
+		else
+			snprintf(how, sizeof how, "until Ctrl-C");
+		printf("Measuring %zu device%s at once: %s, %s at the %.3g ms target\n", n, n == 1 ? "" : "s", workload_info[wl].name, how,
+		       o->target_ms);
+	}
+	else if (o->format == FORMAT_CSV)
+		printf("dev,%s", report_csv_header);
+	for (size_t k = 0; k < n; k++) {
+		if (!d[k].e)
+			continue;
+		const RunInfo *in = engine_info(d[k].e);
+		if (o->format == FORMAT_JSON) {
+			printf("{\"dev\":%zu,", k + 1);
+			fflush(stdout);
+			/* the session record after the device's number */
+			char *buf = NULL;
+			size_t len = 0;
+			FILE *m = open_memstream(&buf, &len);
+			if (m) {
+				slog_print_session(m, engine_meta(d[k].e));
+				fclose(m);
+				printf("%s", buf && len > 1 ? buf + 1 : "\"type\":\"session\"}\n");
+				free(buf);
+			}
+		} else if (o->format == FORMAT_TABLE) {
+			printf("  %zu: %s (compute queue %u)%s%s\n", k + 1, in->dev->name, in->dev->queue_family,
+			       in->log_path ? ", log " : "", in->log_path ? in->log_path : "");
+		}
+	}
+	fflush(stdout);
+	for (size_t k = 0; k < n; k++) {
+		Error err;
+		if (d[k].e && !engine_start(d[k].e, &err)) {
+			snprintf(d[k].error, sizeof d[k].error, "%s", err.msg);
+			engine_destroy(d[k].e);
+			d[k].e = NULL;
+		}
+	}
+	/* the samples of all, as they come; a device that fails stops alone */
+	bool out_ok = true, stopping = false;
+	for (;;) {
+		if (quit && *quit && !stopping) {
+			stopping = true;
+			for (size_t k = 0; k < n; k++)
+				if (d[k].e)
+					engine_request_stop(d[k].e);
+		}
+		bool any = false, running = false;
+		for (size_t k = 0; k < n; k++) {
+			if (!d[k].e || d[k].done)
+				continue;
+			EngineState st = engine_state(d[k].e);
+			bool finished = st == ENGINE_DONE || st == ENGINE_ERROR;
+			Sample s;
+			while (engine_next(d[k].e, &s)) {
+				any = true;
+				if (out_ok && !print_row(o, (unsigned)k + 1, &s))
+					out_ok = false;
+			}
+			if (finished)
+				d[k].done = true;
+			else
+				running = true;
+		}
+		if (any && fflush(stdout) != 0)
+			out_ok = false;
+		if (!out_ok && !stopping) { /* a closed pipe: every device stops */
+			stopping = true;
+			for (size_t k = 0; k < n; k++)
+				if (d[k].e)
+					engine_request_stop(d[k].e);
+		}
+		if (!running)
+			break;
+		if (!any)
+			sleep_ms(2);
+	}
+	/* the table: a row per device, and the outlier rule */
+	NodeDevice *nd = calloc(n, sizeof *nd);
+	int status = 0;
+	for (size_t k = 0; k < n; k++) {
+		nd[k].name = ctx->entries[d[k].idx].name;
+		nd[k].median = NAN;
+		if (!d[k].e) {
+			status = 1;
+			continue;
+		}
+		engine_join(d[k].e);
+		engine_summary(d[k].e, &d[k].sum);
+		if (engine_state(d[k].e) == ENGINE_ERROR) {
+			snprintf(d[k].error, sizeof d[k].error, "%s", engine_error(d[k].e));
+			status = 1;
+		} else if (d[k].sum.flops.n) {
+			nd[k].median = d[k].sum.flops.median;
+		}
+		if (engine_log_error(d[k].e))
+			status = 1;
+	}
+	size_t outliers = nd ? outlier_apply(nd, n, o->outlier_pct) : 0;
+	const char *unit = workload_info[wl].unit;
+	FILE *f = o->format == FORMAT_CSV ? stderr : stdout;
+	if (o->format == FORMAT_JSON) {
+		for (size_t k = 0; k < n; k++) {
+			printf("{\"type\":\"device_summary\",\"dev\":%zu,\"device\":\"%s\",\"ok\":%s", k + 1, nd[k].name,
+			       d[k].error[0] ? "false" : "true");
+			if (isfinite(nd[k].median))
+				printf(",\"median\":%.17g,\"unit\":\"%s\",\"samples\":%zu", nd[k].median, unit, d[k].sum.samples);
+			if (isfinite(d[k].sum.pct_peak))
+				printf(",\"pct_of_peak\":%.6g", d[k].sum.pct_peak);
+			if (isfinite(nd[k].node_ratio))
+				printf(",\"of_peers_median\":%.6g", nd[k].node_ratio);
+			printf(",\"checks_passed\":%" PRIu64 ",\"power_state_changes\":%zu,\"outlier\":%s",
+			       d[k].e ? engine_checks_passed(d[k].e) : 0, d[k].sum.changes.by_cause[CAUSE_POWER_STATE],
+			       nd[k].outlier ? "true" : "false");
+			if (d[k].error[0]) {
+				char esc[ERR_LEN];
+				snprintf(esc, sizeof esc, "%s", d[k].error);
+				for (char *c = esc; *c; c++)
+					if (*c == '"' || *c == '\\')
+						*c = '\'';
+				printf(",\"error\":\"%s\"", esc);
+			}
+			printf("}\n");
+		}
+		printf("{\"type\":\"node\",\"devices\":%zu,\"failed\":%d,\"outliers\":%zu,\"outlier_pct\":%g}\n", n,
+		       status ? 1 : 0, outliers, o->outlier_pct);
+	} else {
+		fprintf(f, "\n dev  %-34s %14s %10s %10s %7s %6s  %s\n", "device", "median", "% of peak",
+		        "of peers", "checks", "power", "status");
+		for (size_t k = 0; k < n; k++) {
+			char med[FMT_SI_LEN + 8] = "-", pk[16] = "unknown", peers[16] = "-";
+			if (isfinite(nd[k].median)) {
+				char v[FMT_SI_LEN];
+				snprintf(med, sizeof med, "%s%s", fmt_si(nd[k].median, v, sizeof v), unit);
+			}
+			if (isfinite(d[k].sum.pct_peak))
+				snprintf(pk, sizeof pk, "%.1f%%", d[k].sum.pct_peak);
+			if (isfinite(nd[k].node_ratio))
+				snprintf(peers, sizeof peers, "%.1f%%", 100 * nd[k].node_ratio);
+			fprintf(f, " %3zu  %-34.34s %14s %10s %10s %7" PRIu64 " %6zu  %s%s\n", k + 1, nd[k].name, med, pk, peers,
+			        d[k].e ? engine_checks_passed(d[k].e) : 0, d[k].sum.changes.by_cause[CAUSE_POWER_STATE],
+			        d[k].error[0] ? "FAILED: " : nd[k].outlier ? "OUTLIER" : "ok", d[k].error);
+		}
+		if (outliers)
+			fprintf(f, "outlier rule: %zu device%s more than %g%% below the median of %s identical peers\n",
+			        outliers, outliers == 1 ? "" : "s", o->outlier_pct, outliers == 1 ? "its" : "their");
+		else
+			fprintf(f, "outlier rule: no device more than %g%% below the median of its identical peers\n",
+			        o->outlier_pct);
+	}
+	for (size_t k = 0; k < n; k++)
+		if (d[k].e)
+			engine_destroy(d[k].e);
+	free(nd);
+	free(d);
+	if (!out_ok)
+		return status; /* a closed pipe is a normal end (main says so for other errors) */
+	if (status)
+		return 1;
+	return outliers ? MULTI_EXIT_OUTLIER : 0;
+}
