@@ -209,11 +209,13 @@ static int with_device(const VkCtx *ctx, Options *o, WorkloadType wl, uint64_t l
 	bool named = o->dev_index || o->dev_word || o->default_device;
 	if (o->mode == MODE_MEASURE && !o->headless && (!isatty(STDOUT_FILENO) || !isatty(STDIN_FILENO)))
 		o->headless = true;
-	if (o->mode == MODE_MEASURE && (o->all || o->ndev_indexes > 1)) {
+	if ((o->mode == MODE_MEASURE || o->mode == MODE_SUITE) && (o->all || o->ndev_indexes > 1)) {
 		int idxs[CLI_MAX_DEVICES * 4];
 		size_t n = pick_devices(ctx, o, idxs, sizeof idxs / sizeof *idxs);
 		if (!n)
 			return 2;
+		if (o->mode == MODE_SUITE)
+			return suite_run(ctx, idxs, n, o, launch, &quit_flag);
 		return multi_run(ctx, o, idxs, n, wl, launch, &quit_flag);
 	}
 	int idx = -1;
@@ -228,7 +230,7 @@ static int with_device(const VkCtx *ctx, Options *o, WorkloadType wl, uint64_t l
 	case MODE_LATENCY:
 		return latency_run(ctx, idx, o);
 	case MODE_SUITE:
-		return suite_run(ctx, idx, o, launch, &quit_flag);
+		return suite_run(ctx, &idx, 1, o, launch, &quit_flag);
 	case MODE_MEASURE:
 		return measure(ctx, o, idx, wl, launch);
 	default:

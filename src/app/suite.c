@@ -2,6 +2,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -20,146 +21,216 @@
  * else 64 MiB. */
 #define SUITE_TRANSFER_SIZE (64ull << 20)
 
-static int run_one(const VkCtx *ctx, int idx, const Options *o, WorkloadType w, bool tq, unsigned nth,
-                   volatile sig_atomic_t *quit, SummaryResult *r, char *err)
+/* One workload on every device at once (each its own engine, all running
+ * together); each device's statistics and status (err says why). */
+typedef struct SuiteDev {
+	int idx;
+	Engine *e;
+	SummaryResult r;
+	int rc;
+	char err[ERR_LEN];
+} SuiteDev;
+
+static void run_all(const VkCtx *ctx, SuiteDev *d, size_t n, const Options *o, WorkloadType w, bool tq,
+                    unsigned nth, volatile sig_atomic_t *quit)
 {
 	uint64_t size = o->size_hi;
 	if (workload_info[w].kind == WL_TRANSFER && !size)
 		size = SUITE_TRANSFER_SIZE;
-	RunPaths paths;
-	EngineConfig cfg;
-	run_config(o, RUN_SUITE, ctx, &ctx->entries[idx], w, nth, 0, &paths, &cfg);
-	cfg.size_lo = cfg.size_hi = size;
-	cfg.transfer_queue = tq;
-
-	Error e_err;
-	Engine *e = engine_create(&cfg, &e_err);
-	if (!e) {
-		snprintf(err, ERR_LEN, "%s", e_err.msg);
-		return e_err.status;
+	for (size_t k = 0; k < n; k++) {
+		RunPaths paths;
+		EngineConfig cfg;
+		run_config(o, RUN_SUITE, ctx, &ctx->entries[d[k].idx], w, nth * 100 + (unsigned)k, 0, &paths, &cfg);
+		cfg.size_lo = cfg.size_hi = size;
+		cfg.transfer_queue = tq;
+		cfg.ordinal = n > 1 ? (unsigned)k + 1 : 0;
+		d[k].rc = 0;
+		d[k].err[0] = '\0';
+		Error e_err;
+		d[k].e = engine_create(&cfg, &e_err);
+		if (!d[k].e) {
+			snprintf(d[k].err, ERR_LEN, "%s", e_err.msg);
+			d[k].rc = e_err.status;
+		}
 	}
-	if (!engine_start(e, &e_err)) {
-		snprintf(err, ERR_LEN, "%s", e_err.msg);
-		engine_destroy(e);
-		return 1;
+	for (size_t k = 0; k < n; k++) {
+		Error e_err;
+		if (d[k].e && !engine_start(d[k].e, &e_err)) {
+			snprintf(d[k].err, ERR_LEN, "%s", e_err.msg);
+			d[k].rc = 1;
+			engine_destroy(d[k].e);
+			d[k].e = NULL;
+		}
 	}
-	engine_drain(e, NULL, NULL, quit);
-	engine_join(e);
-	engine_summary(e, r);
-	int status = 0;
-	if (engine_state(e) == ENGINE_ERROR) {
-		snprintf(err, ERR_LEN, "%s", engine_error(e));
-		status = 1;
+	/* all run at once; each is waited for in turn */
+	for (size_t k = 0; k < n; k++)
+		if (d[k].e)
+			engine_drain(d[k].e, NULL, NULL, quit);
+	for (size_t k = 0; k < n; k++) {
+		if (!d[k].e)
+			continue;
+		engine_join(d[k].e);
+		engine_summary(d[k].e, &d[k].r);
+		if (engine_state(d[k].e) == ENGINE_ERROR) {
+			snprintf(d[k].err, ERR_LEN, "%s", engine_error(d[k].e));
+			d[k].rc = 1;
+		}
+		engine_destroy(d[k].e);
+		d[k].e = NULL;
 	}
-	engine_destroy(e);
-	return status;
 }
 
-int suite_run(const VkCtx *ctx, int idx, const Options *o, uint64_t launch_ns, volatile sig_atomic_t *quit)
+/* One row of the table (or JSON record) for device k of n. */
+static void row(const Options *o, const WorkloadInfo *wl, bool tq, size_t k, size_t n, const char *why_unsupported,
+                const SuiteDev *sd)
+{
+	bool json = o->format == FORMAT_JSON;
+	char label[48];
+	int lw = n > 1 ? 20 : 16; /* the label column */
+	if (n > 1)
+		snprintf(label, sizeof label, "%s%s [%zu]", wl->name, tq ? " (tq)" : "", k + 1);
+	else
+		snprintf(label, sizeof label, "%s%s", wl->name, tq ? " (tq)" : "");
+	cJSON *j = json ? cJSON_CreateObject() : NULL;
+	if (j) {
+		cJSON_AddStringToObject(j, "type", "suite");
+		if (n > 1)
+			cJSON_AddNumberToObject(j, "dev", (double)(k + 1));
+		cJSON_AddStringToObject(j, "workload", wl->name);
+	}
+	const char *why = why_unsupported;
+	/* a memory type or heap this device lacks: unsupported, named */
+	if (!why && sd->rc == 2 && workload_is_memory((WorkloadType)(wl - workload_info)))
+		why = sd->err;
+	if (why) {
+		if (j) {
+			cJSON_AddBoolToObject(j, "supported", 0);
+			cJSON_AddStringToObject(j, "why", why);
+		} else {
+			printf(" %-*s unsupported: %s\n", lw, label, why);
+		}
+	} else if (sd->rc) {
+		fprintf(stderr, "flopscope: %s: %s\n", label, sd->err);
+		if (j) {
+			cJSON_AddBoolToObject(j, "supported", 1);
+			cJSON_AddBoolToObject(j, "error", 1);
+		} else {
+			printf(" %-*s failed: %s\n", lw, label, sd->err);
+		}
+	} else {
+		const SummaryResult *r = &sd->r;
+		double duty = r->duty;
+		if (j) {
+			cJSON_AddBoolToObject(j, "supported", 1);
+			cJSON_AddStringToObject(j, "unit", wl->unit);
+			if (tq)
+				cJSON_AddStringToObject(j, "queue", "transfer");
+			if (r->nsizes)
+				cJSON_AddNumberToObject(j, "size", (double)r->sizes[0].size);
+			cJSON_AddNumberToObject(j, "samples", (double)r->flops.n);
+			cJSON_AddNumberToObject(j, "checks_passed", (double)r->verified);
+			if (r->flops.n) {
+				cJSON_AddNumberToObject(j, "median", r->flops.median);
+				cJSON_AddNumberToObject(j, "max", r->flops.max);
+				cJSON_AddNumberToObject(j, "std", r->flops.std);
+			}
+			if (!isnan(r->pct_peak))
+				cJSON_AddNumberToObject(j, "pct_of_peak", r->pct_peak);
+			if (!isnan(duty))
+				cJSON_AddNumberToObject(j, "duty_cycle", duty);
+		} else {
+			char med[FMT_SI_LEN], max[FMT_SI_LEN], a[40], b[40], pk[16] = "unknown", dt[16] = "";
+			snprintf(a, sizeof a, "%s%s", fmt_si(r->flops.median, med, sizeof med), wl->unit);
+			snprintf(b, sizeof b, "%s%s", fmt_si(r->flops.max, max, sizeof max), wl->unit);
+			if (!isnan(r->pct_peak))
+				snprintf(pk, sizeof pk, "%.1f%%", r->pct_peak);
+			if (!isnan(duty))
+				snprintf(dt, sizeof dt, "%.2f%%", 100 * duty);
+			printf(" %-*s %14s %14s %10s %8zu %7zu %8s\n", lw, label, r->flops.n ? a : "-",
+			       r->flops.n ? b : "-", pk, r->flops.n, r->verified, dt);
+		}
+	}
+	if (j) {
+		char *text = cJSON_PrintUnformatted(j);
+		if (text)
+			printf("%s\n", text);
+		cJSON_free(text);
+		cJSON_Delete(j);
+	}
+}
+
+int suite_run(const VkCtx *ctx, const int *idx, size_t n, const Options *o, uint64_t launch_ns,
+              volatile sig_atomic_t *quit)
 {
 	(void)launch_ns;
-	const DeviceInfo *d = &ctx->entries[idx];
+	const DeviceInfo *d = &ctx->entries[idx[0]];
 	double window = o->duration_given ? o->duration_s : RUN_SUITE_WINDOW_S;
 	bool json = o->format == FORMAT_JSON;
+	/* transfers again on a copy engine when every device has one */
+	bool any_tq = true;
+	for (size_t k = 0; k < n; k++)
+		any_tq &= ctx->entries[idx[k]].transfer_family >= 0;
 	if (!json) {
 		char sz[32];
-		printf("Suite on %s (compute queue: %u), %.3g s at the %.3g ms target each; transfers of %s%s\n\n",
-		       d->name, d->queue_family, window, o->target_ms,
+		if (n == 1)
+			printf("Suite on %s (compute queue: %u), ", d->name, d->queue_family);
+		else
+			printf("Suite on %zu devices at once, ", n);
+		printf("%.3g s at the %.3g ms target each; transfers of %s%s\n", window, o->target_ms,
 		       mem_size_str(o->size_hi ? o->size_hi : SUITE_TRANSFER_SIZE, sz, sizeof sz),
-		       d->transfer_family >= 0 ? ", again on the transfer-only queue (tq)" : "");
-		printf(" %-16s %14s %14s %10s %8s %7s %8s\n", "workload", "median", "max", "% of peak",
+		       any_tq ? ", again on the transfer-only queue (tq)" : "");
+		for (size_t k = 0; n > 1 && k < n; k++)
+			printf("  [%zu] %s (compute queue: %u)\n", k + 1, ctx->entries[idx[k]].name,
+			       ctx->entries[idx[k]].queue_family);
+		printf("\n %-*s %14s %14s %10s %8s %7s %8s\n", n > 1 ? 20 : 16, "workload", "median", "max", "% of peak",
 		       "samples", "checks", "duty");
+	}
+	SuiteDev *sd = calloc(n, sizeof *sd), *run = calloc(n, sizeof *run);
+	char (*why)[256] = calloc(n, sizeof *why);
+	if (!sd || !run || !why) {
+		free(sd);
+		free(run);
+		free(why);
+		fprintf(stderr, "flopscope: out of memory\n");
+		return 1;
 	}
 	int status = 0;
 	unsigned nth = 0;
 	/* every workload, then the transfers again on a copy engine if any */
-	int runs = WORKLOAD_TYPE_COUNT + (d->transfer_family >= 0 ? WORKLOAD_TYPE_COUNT - WORKLOAD_H2D : 0);
+	int runs = WORKLOAD_TYPE_COUNT + (any_tq ? WORKLOAD_TYPE_COUNT - WORKLOAD_H2D : 0);
 	int done = 0; /* workloads measured to their end */
 	for (int k = 0; k < runs && !*quit; k++, done += !*quit) {
-		char why[256], err[ERR_LEN], label[40];
 		bool tq = k >= WORKLOAD_TYPE_COUNT;
 		int w = tq ? WORKLOAD_H2D + (k - WORKLOAD_TYPE_COUNT) : k;
 		const WorkloadInfo *wl = &workload_info[w];
-		snprintf(label, sizeof label, "%s%s", wl->name, tq ? " (tq)" : "");
-		if (!workload_supported((WorkloadType)w, devinfo_features(d), why, sizeof why)) {
-			if (json)
-				printf("{\"type\":\"suite\",\"workload\":\"%s\",\"supported\":false,\"why\":\"%s\"}\n",
-				       wl->name, why);
-			else
-				printf(" %-16s unsupported: %s\n", label, why);
-			continue;
-		}
-		SummaryResult r;
-		int rc = run_one(ctx, idx, o, (WorkloadType)w, tq, ++nth, quit, &r, err);
-		double duty = rc == 0 ? r.duty : NAN;
-		if (rc == 2 && workload_is_memory((WorkloadType)w)) {
-			/* a memory type or heap this device lacks: unsupported, named */
-			if (json) {
-				cJSON *j = cJSON_CreateObject();
-				char *text = NULL;
-				if (j && cJSON_AddStringToObject(j, "type", "suite") &&
-				    cJSON_AddStringToObject(j, "workload", wl->name) && cJSON_AddBoolToObject(j, "supported", 0) &&
-				    cJSON_AddStringToObject(j, "why", err))
-					text = cJSON_PrintUnformatted(j);
-				if (text)
-					printf("%s\n", text);
-				cJSON_free(text);
-				cJSON_Delete(j);
-			} else {
-				printf(" %-16s unsupported: %s\n", label, err);
+		/* the devices that can run it run it together */
+		size_t m = 0;
+		for (size_t i = 0; i < n; i++) {
+			bool ok = workload_supported((WorkloadType)w, devinfo_features(&ctx->entries[idx[i]]), why[i],
+			                             sizeof why[i]);
+			if (ok) {
+				run[m] = (SuiteDev){ .idx = idx[i] };
+				m++;
 			}
-			continue;
 		}
-		if (rc) {
-			fprintf(stderr, "flopscope: %s: %s\n", label, err);
-			status = rc;
-			if (json)
-				printf("{\"type\":\"suite\",\"workload\":\"%s\",\"supported\":true,\"error\":true}\n", wl->name);
-			else
-				printf(" %-16s failed: %s\n", label, err);
-			continue;
-		}
-		if (json) {
-			cJSON *j = cJSON_CreateObject();
-			if (j) {
-				cJSON_AddStringToObject(j, "type", "suite");
-				cJSON_AddStringToObject(j, "workload", wl->name);
-				cJSON_AddBoolToObject(j, "supported", 1);
-				cJSON_AddStringToObject(j, "unit", wl->unit);
-				if (tq)
-					cJSON_AddStringToObject(j, "queue", "transfer");
-				if (r.nsizes)
-					cJSON_AddNumberToObject(j, "size", (double)r.sizes[0].size);
-				cJSON_AddNumberToObject(j, "samples", (double)r.flops.n);
-				cJSON_AddNumberToObject(j, "checks_passed", (double)r.verified);
-				if (r.flops.n) {
-					cJSON_AddNumberToObject(j, "median", r.flops.median);
-					cJSON_AddNumberToObject(j, "max", r.flops.max);
-					cJSON_AddNumberToObject(j, "std", r.flops.std);
-				}
-				if (!isnan(r.pct_peak))
-					cJSON_AddNumberToObject(j, "pct_of_peak", r.pct_peak);
-				if (!isnan(duty))
-					cJSON_AddNumberToObject(j, "duty_cycle", duty);
-				char *text = cJSON_PrintUnformatted(j);
-				if (text)
-					printf("%s\n", text);
-				cJSON_free(text);
-				cJSON_Delete(j);
+		if (m)
+			run_all(ctx, run, m, o, (WorkloadType)w, tq, ++nth, quit);
+		size_t r = 0;
+		for (size_t i = 0; i < n; i++) {
+			bool ok = workload_supported((WorkloadType)w, devinfo_features(&ctx->entries[idx[i]]), why[i],
+			                             sizeof why[i]);
+			if (ok) {
+				sd[i] = run[r++];
+				if (sd[i].rc && !(sd[i].rc == 2 && workload_is_memory((WorkloadType)w)))
+					status = sd[i].rc;
 			}
-		} else {
-			char med[FMT_SI_LEN], max[FMT_SI_LEN], a[40], b[40], pk[16] = "unknown", dt[16] = "";
-			snprintf(a, sizeof a, "%s%s", fmt_si(r.flops.median, med, sizeof med), wl->unit);
-			snprintf(b, sizeof b, "%s%s", fmt_si(r.flops.max, max, sizeof max), wl->unit);
-			if (!isnan(r.pct_peak))
-				snprintf(pk, sizeof pk, "%.1f%%", r.pct_peak);
-			if (!isnan(duty))
-				snprintf(dt, sizeof dt, "%.2f%%", 100 * duty);
-			printf(" %-16s %14s %14s %10s %8zu %7zu %8s\n", label, r.flops.n ? a : "-", r.flops.n ? b : "-",
-			       pk, r.flops.n, r.verified, dt);
+			row(o, wl, tq, i, n, ok ? NULL : why[i], &sd[i]);
 		}
 		fflush(stdout);
 	}
+	free(sd);
+	free(run);
+	free(why);
 	if (*quit) {
 		/* an incomplete table is not a result: said, and the status tells */
 		if (json)

@@ -8,6 +8,9 @@
 #include "vkctx.h"
 
 /* Runs the suite on entry idx; returns the exit status. */
-int suite_run(const VkCtx *ctx, int idx, const Options *o, uint64_t launch_ns, volatile sig_atomic_t *quit);
+/* Every workload on the devices idx[0..n) (an entry may repeat), all of
+ * them at once for each workload; a row per device and workload. */
+int suite_run(const VkCtx *ctx, const int *idx, size_t n, const Options *o, uint64_t launch_ns,
+              volatile sig_atomic_t *quit);
 
 #endif

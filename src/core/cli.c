@@ -193,9 +193,9 @@ static int validate(Options *o, bool format_given, char *err, size_t errlen)
 		snprintf(err, errlen, "--all and -N contradict each other: give one");
 		return -1;
 	}
-	if (several && o->mode != MODE_MEASURE) {
-		snprintf(err, errlen, "several devices at once measure one workload (%s measures one device)",
-		         mode_options[o->mode]);
+	if (several && o->mode != MODE_MEASURE && o->mode != MODE_SUITE) {
+		snprintf(err, errlen, "several devices at once measure a workload or the suite (%s measures one "
+		         "device)", mode_options[o->mode]);
 		return -1;
 	}
 	if (several && o->log) {
@@ -203,7 +203,7 @@ static int validate(Options *o, bool format_given, char *err, size_t errlen)
 		         "(the default place, or --no-log)");
 		return -1;
 	}
-	if (several)
+	if (several && o->mode == MODE_MEASURE)
 		o->headless = true; /* the multi-device dashboard is not built yet: the table */
 	if (o->fail_if_slower > 0 && o->mode != MODE_COMPARE) {
 		snprintf(err, errlen, "--fail-if-slower goes with --compare");

@@ -65,7 +65,7 @@ PY
 }
 
 t_several_devices_should_refuse_what_they_cannot_do() {
-	for args in "-1 -1 --suite" "-1 -1 --log $T/x.jsonl" "--all -1" "-1 -1 --latency"; do
+	for args in "-1 -1 --log $T/x.jsonl" "--all -1" "-1 -1 --latency" "-1 -1 --list-workloads"; do
 		# shellcheck disable=SC2086
 		"$FS" $args >"$T/out" 2>&1
 		[ $? = 2 ] || die "$args: accepted: $(cat "$T/out")"
@@ -75,4 +75,32 @@ t_several_devices_should_refuse_what_they_cannot_do() {
 	# --all: one engine per physical device (lavapipe: one)
 	"$FS" --all llvm --duration 1 --no-log >"$T/out" 2>&1 || die "--all: exit $?: $(cat "$T/out")"
 	grep -q '^Measuring 1 device at once' "$T/out" || die "$(cat "$T/out")"
+}
+
+# --suite on several devices: each workload on all of them at once, a row per
+# device and workload.
+t_the_suite_should_run_each_workload_on_every_device_at_once() {
+	"$FS" -1 -1 --suite --duration 0.3 --no-log --format json >"$T/s.json" 2>"$T/s.err" ||
+		die "exit $?: $(cat "$T/s.err")"
+	python3 - "$T/s.json" <<'PY' || exit 1
+import json, sys
+rows = [json.loads(l) for l in open(sys.argv[1])]
+names = []
+for r in rows:
+    if r["workload"] not in names:
+        names.append(r["workload"])
+assert names[0] == "fp32" and "fp16-matrix" in names and names[-1] == "d2d", names
+for w in names:
+    mine = [r for r in rows if r["workload"] == w]
+    assert [r["dev"] for r in mine] == [1, 2], (w, mine)
+    for r in mine:
+        if w == "fp16-matrix":
+            assert r["supported"] is False and "no cooperative matrices" in r["why"], r
+        else:
+            assert r["supported"] and r["median"] > 0 and r["checks_passed"] >= 1, r
+PY
+	"$FS" -1 -1 --suite --duration 0.3 --no-log >"$T/s.out" 2>&1 || die "table: exit $?"
+	grep -q '^Suite on 2 devices at once, 0.3 s at the 20 ms target each' "$T/s.out" || die "$(head -3 "$T/s.out")"
+	grep -Eq '^ fp32 \[1\] +[0-9.]+ [kMGT]?FLOPS' "$T/s.out" && grep -Eq '^ fp32 \[2\] +[0-9.]+ [kMGT]?FLOPS' "$T/s.out" ||
+		die "$(cat "$T/s.out")"
 }

@@ -78,7 +78,8 @@ static void cli_should_refuse_bad_input_with_a_reason(void)
 	CHECK(parse(&o, err, 4, "-1", "-1", "--format=json") == 0 && o.dev_indexes[0] == 1 && o.dev_indexes[1] == 1);
 	CHECK(parse(&o, err, 3, "nvidia", "--all") == 0 && o.all && !strcmp(o.dev_word, "nvidia"));
 	CHECK(parse(&o, err, 3, "--all", "-1") == -1 && strstr(err, "--all and -N contradict"));
-	CHECK(parse(&o, err, 4, "-1", "-2", "--suite") == -1 && strstr(err, "several devices at once measure one workload"));
+	CHECK(parse(&o, err, 4, "-1", "-2", "--suite") == 0 && o.ndev_indexes == 2 && !o.headless);
+	CHECK(parse(&o, err, 4, "-1", "-2", "--latency") == -1 && strstr(err, "several devices at once measure a workload or the suite"));
 	CHECK(parse(&o, err, 5, "-1", "-2", "--log", "x") == -1 && strstr(err, "each writes its own log"));
 	CHECK(parse(&o, err, 4, "--all", "--outlier", "2.5") == 0 && o.outlier_pct == 2.5);
 	CHECK(parse(&o, err, 4, "--all", "--outlier", "0") == -1);
