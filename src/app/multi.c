@@ -12,6 +12,8 @@
 #include <string.h>
 #include <time.h>
 
+#include <cjson/cJSON.h>
+
 #include "fmt.h"
 #include "outlier.h"
 #include "report.h"
@@ -186,26 +188,32 @@ int multi_run(const struct VkCtx *ctx, const Options *o, const int *idx, size_t 
 	FILE *f = o->format == FORMAT_CSV ? stderr : stdout;
 	if (o->format == FORMAT_JSON) {
 		for (size_t k = 0; k < n; k++) {
-			printf("{\"type\":\"device_summary\",\"dev\":%zu,\"device\":\"%s\",\"ok\":%s", k + 1, nd[k].name,
-			       d[k].error[0] ? "false" : "true");
-			if (isfinite(nd[k].median))
-				printf(",\"median\":%.17g,\"unit\":\"%s\",\"samples\":%zu", nd[k].median, unit, d[k].sum.samples);
-			if (isfinite(d[k].sum.pct_peak))
-				printf(",\"pct_of_peak\":%.6g", d[k].sum.pct_peak);
-			if (isfinite(nd[k].node_ratio))
-				printf(",\"of_peers_median\":%.6g", nd[k].node_ratio);
-			printf(",\"checks_passed\":%" PRIu64 ",\"power_state_changes\":%zu,\"outlier\":%s",
-			       d[k].e ? engine_checks_passed(d[k].e) : 0, d[k].sum.changes.by_cause[CAUSE_POWER_STATE],
-			       nd[k].outlier ? "true" : "false");
-			if (d[k].error[0]) {
-				char esc[ERR_LEN];
-				snprintf(esc, sizeof esc, "%s", d[k].error);
-				for (char *c = esc; *c; c++)
-					if (*c == '"' || *c == '\\')
-						*c = '\'';
-				printf(",\"error\":\"%s\"", esc);
+			cJSON *j = cJSON_CreateObject();
+			if (!j)
+				continue;
+			cJSON_AddStringToObject(j, "type", "device_summary");
+			cJSON_AddNumberToObject(j, "dev", (double)(k + 1));
+			cJSON_AddStringToObject(j, "device", nd[k].name);
+			cJSON_AddBoolToObject(j, "ok", !d[k].error[0]);
+			if (isfinite(nd[k].median)) {
+				cJSON_AddNumberToObject(j, "median", nd[k].median);
+				cJSON_AddStringToObject(j, "unit", unit);
+				cJSON_AddNumberToObject(j, "samples", (double)d[k].sum.samples);
 			}
-			printf("}\n");
+			if (isfinite(d[k].sum.pct_peak))
+				cJSON_AddNumberToObject(j, "pct_of_peak", d[k].sum.pct_peak);
+			if (isfinite(nd[k].node_ratio))
+				cJSON_AddNumberToObject(j, "of_peers_median", nd[k].node_ratio);
+			cJSON_AddNumberToObject(j, "checks_passed", d[k].e ? (double)engine_checks_passed(d[k].e) : 0);
+			cJSON_AddNumberToObject(j, "power_state_changes", (double)d[k].sum.changes.by_cause[CAUSE_POWER_STATE]);
+			cJSON_AddBoolToObject(j, "outlier", nd[k].outlier);
+			if (d[k].error[0])
+				cJSON_AddStringToObject(j, "error", d[k].error);
+			char *text = cJSON_PrintUnformatted(j);
+			if (text)
+				printf("%s\n", text);
+			cJSON_free(text);
+			cJSON_Delete(j);
 		}
 		printf("{\"type\":\"node\",\"devices\":%zu,\"failed\":%d,\"outliers\":%zu,\"outlier_pct\":%g}\n", n,
 		       status ? 1 : 0, outliers, o->outlier_pct);

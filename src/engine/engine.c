@@ -33,6 +33,8 @@ typedef struct Commands {
 	unsigned restart;        /* restart requests so far */
 	uint64_t target_ns;      /* the dispatch target */
 	double targets[16];      /* each change of it, for the log (a ring) */
+	unsigned pauses;         /* pause requests so far (a pause and resume between two
+	                            looks of the loop is still recorded) */
 	unsigned ntargets;       /* changes so far */
 	char note[64];           /* why the run stops, for the log (engine_note_stop) */
 } Commands;
@@ -536,6 +538,7 @@ typedef struct Loop {
 	uint64_t size_since;     /* the first of them */
 	unsigned resumes;        /* clock_resumes() as last seen */
 	unsigned logged_targets; /* target changes the log has */
+	unsigned logged_pauses;  /* pauses the log has */
 	unsigned discard;        /* in flight across a stop: completed, checked, not recorded */
 	uint64_t stopped_ns;     /* time stopped: not counted in --duration */
 	char err[ERR_LEN];
@@ -755,6 +758,7 @@ static void *engine_main(void *arg)
 			if (!(ok = complete_all(e, L)))
 				break;
 			if (cmd.paused) {
+				L->logged_pauses = cmd.pauses;
 				log_control(e, L, "pause", 0, NULL);
 				wait_while_paused(e, L);
 				log_control(e, L, "resume", 0, NULL);
@@ -771,6 +775,11 @@ static void *engine_main(void *arg)
 			}
 		}
 		e->adapt.target_s = (double)cmd.target_ns * 1e-9;
+		/* a pause that began and ended while a dispatch ran: recorded too */
+		for (; L->logged_pauses != cmd.pauses; L->logged_pauses++) {
+			log_control(e, L, "pause", 0, "resumed within one submission: the engine never held");
+			log_control(e, L, "resume", 0, NULL);
+		}
 		/* + or - in the dashboard: each change a record, however fast they came */
 		if (cmd.ntargets - L->logged_targets > 16)
 			L->logged_targets = cmd.ntargets - 16;
@@ -836,6 +845,8 @@ void engine_request_stop(Engine *e)
 void engine_set_paused(Engine *e, bool paused)
 {
 	pthread_mutex_lock(&e->mu);
+	if (paused && !e->cmd.paused)
+		e->cmd.pauses++;
 	e->cmd.paused = paused;
 	pthread_cond_signal(&e->cv);
 	pthread_mutex_unlock(&e->mu);
