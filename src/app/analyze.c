@@ -112,7 +112,7 @@ int offline_analyze(const Options *o)
 	if (from_log) { /* a session log: its steady samples */
 		SessionData d;
 		SlogVisitor v = { scan, scan_sample, scan_restart, NULL };
-		if (!offline_load(o->analyze, &d, NULL, &v)) {
+		if (!offline_load(o->analyze, &d, NULL, &v, 0)) {
 			free(scan);
 			return 2;
 		}

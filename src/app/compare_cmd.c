@@ -97,7 +97,7 @@ static bool load(const char *path, Loaded *l)
 	memset(l, 0, sizeof *l);
 	blocks_init(&l->blocks);
 	SlogVisitor v = { l, on_sample, on_cut, on_gap };
-	if (!offline_load(path, &l->d, NULL, &v))
+	if (!offline_load(path, &l->d, NULL, &v, 0))
 		return false;
 	blocks_cut(&l->blocks);
 	return true;

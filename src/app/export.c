@@ -53,14 +53,14 @@ int offline_export(const Options *o)
 	Summary sum;
 	int rc = 0;
 	if (o->svg) {
-		if (!offline_load(o->export_file, &d, &sum, NULL))
+		if (!offline_load(o->export_file, &d, &sum, NULL, 0))
 			return 2;
 		rc = write_svg(o->svg, &d, &sum);
 		summary_done(&sum);
 	} else {
 		fputs(report_csv_header, stdout);
 		SlogVisitor v = { NULL, csv_row, NULL, NULL };
-		if (!offline_load(o->export_file, &d, NULL, &v))
+		if (!offline_load(o->export_file, &d, NULL, &v, OFFLINE_KEEP_NONE))
 			return 2;
 		if (fflush(stdout) != 0) {
 			fprintf(stderr, "flopscope: cannot write to standard output: %s\n", strerror(errno));

@@ -79,7 +79,7 @@ int headless_run(Engine *e, const Options *o, volatile sig_atomic_t *quit)
 	if (o->format == FORMAT_CSV)
 		fputs(report_csv_header, stdout);
 	else if (o->format == FORMAT_JSON)
-		slog_print_session(stdout, engine_meta(e)); /* what the samples are of */
+		slog_print_session(stdout, engine_meta(e), 0); /* what the samples are of */
 	fflush(stdout);
 
 	Error err;

@@ -97,18 +97,7 @@ int multi_run(const struct VkCtx *ctx, const Options *o, const int *idx, size_t 
 			continue;
 		const RunInfo *in = engine_info(d[k].e);
 		if (o->format == FORMAT_JSON) {
-			printf("{\"dev\":%zu,", k + 1);
-			fflush(stdout);
-			/* the session record after the device's number */
-			char *buf = NULL;
-			size_t len = 0;
-			FILE *m = open_memstream(&buf, &len);
-			if (m) {
-				slog_print_session(m, engine_meta(d[k].e));
-				fclose(m);
-				printf("%s", buf && len > 1 ? buf + 1 : "\"type\":\"session\"}\n");
-				free(buf);
-			}
+			slog_print_session(stdout, engine_meta(d[k].e), (unsigned)k + 1);
 		} else if (o->format == FORMAT_TABLE) {
 			printf("  %zu: %s (compute queue %u)%s%s\n", k + 1, in->dev->name, in->dev->queue_family,
 			       in->log_path ? ", log " : "", in->log_path ? in->log_path : "");

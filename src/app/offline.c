@@ -37,14 +37,14 @@ static void on_gap(void *ctx, double t_ms, double gap_ms)
 		c->also->gap(c->also->ctx, t_ms, gap_ms);
 }
 
-bool offline_load(const char *path, SessionData *d, Summary *sum, const SlogVisitor *also)
+bool offline_load(const char *path, SessionData *d, Summary *sum, const SlogVisitor *also, size_t keep_max)
 {
 	char err[1024];
 	Chain c = { sum, also };
 	SlogVisitor v = { &c, on_sample, on_restart, on_gap };
 	if (sum)
 		summary_init(sum);
-	if (slog_read_visit(path, &v, 0, d, err, sizeof err) < 0) {
+	if (slog_read_visit(path, &v, keep_max, d, err, sizeof err) < 0) {
 		if (sum)
 			summary_done(sum);
 		fprintf(stderr, "flopscope: %s\n", err);
@@ -54,7 +54,7 @@ bool offline_load(const char *path, SessionData *d, Summary *sum, const SlogVisi
 		summary_finish(sum); /* the log's end ends a change still open */
 	if (d->warning[0])
 		fprintf(stderr, "flopscope: warning: %s\n", d->warning);
-	if (d->stride > 1)
+	if (d->stride > 1 && keep_max != OFFLINE_KEEP_NONE)
 		fprintf(stderr, "flopscope: note: %s is long (%zu samples): plots and the dashboard replay keep 1 in %zu; "
 		        "the table and the CSV export show every sample\n", path, d->run_samples, d->stride);
 	if (d->gaps)

@@ -16,7 +16,10 @@
  * the summary of the last run from every sample (summary_done it after);
  * also sees every sample as it is read (NULL: none). False (message
  * printed) when nothing is usable. */
-bool offline_load(const char *path, SessionData *d, Summary *sum, const SlogVisitor *also);
+/* keep_max: samples kept in d for plots (0: SLOG_KEEP_MAX; OFFLINE_KEEP_NONE
+ * for a caller that sees every sample through also and keeps none). */
+#define OFFLINE_KEEP_NONE 2
+bool offline_load(const char *path, SessionData *d, Summary *sum, const SlogVisitor *also, size_t keep_max);
 /* The summary's result; *verified: checked samples. */
 void offline_summarise(const Summary *s, SummaryResult *r, size_t *verified);
 

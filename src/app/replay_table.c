@@ -84,7 +84,7 @@ int offline_replay_table(const Options *o)
 	Summary sum;
 	Table t = { .o = o, .d = &d };
 	SlogVisitor v = { &t, row, restart, gap };
-	if (!offline_load(o->replay, &d, &sum, &v))
+	if (!offline_load(o->replay, &d, &sum, &v, OFFLINE_KEEP_NONE))
 		return 2;
 	header(&t);
 	SummaryResult r;

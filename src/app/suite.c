@@ -187,7 +187,9 @@ int suite_run(const VkCtx *ctx, const int *idx, size_t n, const Options *o, uint
 	}
 	SuiteDev *sd = calloc(n, sizeof *sd), *run = calloc(n, sizeof *run);
 	char (*why)[256] = calloc(n, sizeof *why);
-	if (!sd || !run || !why) {
+	bool *ok = calloc(n, sizeof *ok);
+	if (!sd || !run || !why || !ok) {
+		free(ok);
 		free(sd);
 		free(run);
 		free(why);
@@ -206,31 +208,28 @@ int suite_run(const VkCtx *ctx, const int *idx, size_t n, const Options *o, uint
 		/* the devices that can run it run it together */
 		size_t m = 0;
 		for (size_t i = 0; i < n; i++) {
-			bool ok = workload_supported((WorkloadType)w, devinfo_features(&ctx->entries[idx[i]]), why[i],
-			                             sizeof why[i]);
-			if (ok) {
-				run[m] = (SuiteDev){ .idx = idx[i] };
-				m++;
-			}
+			ok[i] = workload_supported((WorkloadType)w, devinfo_features(&ctx->entries[idx[i]]), why[i],
+			                           sizeof why[i]);
+			if (ok[i])
+				run[m++] = (SuiteDev){ .idx = idx[i] };
 		}
 		if (m)
 			run_all(ctx, run, m, o, (WorkloadType)w, tq, ++nth, quit);
 		size_t r = 0;
 		for (size_t i = 0; i < n; i++) {
-			bool ok = workload_supported((WorkloadType)w, devinfo_features(&ctx->entries[idx[i]]), why[i],
-			                             sizeof why[i]);
-			if (ok) {
+			if (ok[i]) {
 				sd[i] = run[r++];
 				if (sd[i].rc && !(sd[i].rc == 2 && workload_is_memory((WorkloadType)w)))
 					status = sd[i].rc;
 			}
-			row(o, wl, tq, i, n, ok ? NULL : why[i], &sd[i]);
+			row(o, wl, tq, i, n, ok[i] ? NULL : why[i], &sd[i]);
 		}
 		fflush(stdout);
 	}
 	free(sd);
 	free(run);
 	free(why);
+	free(ok);
 	if (*quit) {
 		/* an incomplete table is not a result: said, and the status tells */
 		if (json)

@@ -138,6 +138,14 @@ static bool moving(const ChangeDetector *d)
 
 static ChangeCause say_cause(const double *b, const double *a, char *out, size_t len);
 
+/* The departure's level: the median of its newest samples. */
+static double recent_level(const ChangeDetector *d)
+{
+	double rx[CHG_WIN];
+	size_t k = win_newest(d, recent_n(d), NULL, rx, NULL);
+	return median_of(rx, k);
+}
+
 static void add_excursion(ChangeDetector *d)
 {
 	size_t off = d->away_n - d->back; /* the samples before the return */
@@ -295,10 +303,7 @@ int change_add(ChangeDetector *d, double t_ms, double x, const double tel[TEL_FI
 	}
 	if (t_ms - d->t0 < CHG_SUSTAIN_MS || d->away_n < CHG_SUSTAIN_N)
 		return 0;
-	double rx[CHG_WIN];
-	size_t k = recent_n(d);
-	size_t m = win_newest(d, 2 * k, NULL, rx, NULL);
-	double level = median_of(rx + (m - k), k);
+	double level = recent_level(d);
 	if (fabs(level / d->ref - 1) <= d->thr) {
 		add_excursion(d); /* it wavered back: no new level */
 		return 2;
@@ -306,7 +311,6 @@ int change_add(ChangeDetector *d, double t_ms, double x, const double tel[TEL_FI
 	/* still on its way (a ramp): over the samples held, the level moves by
 	 * more than half the threshold; it is dated once it holds
 	 * (CHG_SETTLE_MS at most) */
-	(void)m;
 	if (moving(d) && t_ms - d->t0 < CHG_SETTLE_MS)
 		return 0;
 	add_change(d, level, false);
@@ -318,9 +322,7 @@ int change_finish(ChangeDetector *d)
 	if (!d->away)
 		return 0;
 	if (d->away_n >= CHG_SUSTAIN_N && d->back == 0) {
-		double rx[CHG_WIN];
-		size_t k = win_newest(d, recent_n(d), NULL, rx, NULL);
-		double level = median_of(rx, k);
+		double level = recent_level(d);
 		if (fabs(level / d->ref - 1) > d->thr) {
 			add_change(d, level, true);
 			return 1;

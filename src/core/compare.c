@@ -168,12 +168,8 @@ static bool side_stats(const CompareSide *s, SideStats *st, double **all)
 		memcpy(m, st->session_median, nm * sizeof *m);
 		st->median = stats_median_inplace(m, nm);
 	} else {
-		double *v = malloc((k ? k : 1) * sizeof *v);
-		if (!v)
-			return false;
-		memcpy(v, *all, k * sizeof *v);
-		st->median = k ? stats_median_inplace(v, k) : NAN;
-		free(v);
+		/* in place: the bootstrap draws from them in any order */
+		st->median = k ? stats_median_inplace(*all, k) : NAN;
 	}
 	return true;
 }

@@ -219,11 +219,13 @@ static bool write_obj(SessionLog *l, cJSON *o)
 #define STR(o, k, v) cJSON_AddStringToObject(o, k, v)
 #define NUM(o, k, v) cJSON_AddNumberToObject(o, k, (double)(v))
 
-static cJSON *session_json(const SessionMeta *m)
+static cJSON *session_json(const SessionMeta *m, unsigned dev)
 {
 	cJSON *o = cJSON_CreateObject();
 	if (!o)
 		return NULL;
+	if (dev)
+		NUM(o, "dev", dev);
 	STR(o, "type", "session");
 	STR(o, "format", SLOG_FORMAT);
 	NUM(o, "version", SLOG_VERSION);
@@ -260,13 +262,13 @@ static cJSON *session_json(const SessionMeta *m)
 
 bool slog_write_session(SessionLog *l, const SessionMeta *m)
 {
-	cJSON *o = session_json(m);
+	cJSON *o = session_json(m, 0);
 	return o && write_obj(l, o);
 }
 
-bool slog_print_session(FILE *f, const SessionMeta *m)
+bool slog_print_session(FILE *f, const SessionMeta *m, unsigned dev)
 {
-	cJSON *o = session_json(m);
+	cJSON *o = session_json(m, dev);
 	char *text = o ? cJSON_PrintUnformatted(o) : NULL;
 	cJSON_Delete(o);
 	bool ok = text && fprintf(f, "%s\n", text) > 0;

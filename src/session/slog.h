@@ -75,8 +75,9 @@ typedef enum SlogMode {
 /* Opens the log; a regular file is locked (flock): a second writer refuses. */
 bool slog_open(SessionLog *l, const char *path, SlogMode how, char *err, size_t errlen);
 bool slog_write_session(SessionLog *l, const SessionMeta *m);
-/* The same session record on f (--format json puts it first on stdout). */
-bool slog_print_session(FILE *f, const SessionMeta *m);
+/* The same session record on f (--format json puts it first on stdout);
+ * dev > 0: led by "dev" (several devices at once). */
+bool slog_print_session(FILE *f, const SessionMeta *m, unsigned dev);
 bool slog_write_sample(SessionLog *l, const Sample *s);
 bool slog_write_restart(SessionLog *l, double t_ms);
 /* {"type":"control","action":"target"|"pause"|"resume"|"stop","t_ms":..}
