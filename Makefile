@@ -94,6 +94,10 @@ $(B)/tests/%.o: tests/unit/%.c
 $(B)/tests/test_%: $(B)/tests/test_%.o $(PURE_OBJ)
 	$(CC) $(CFLAGS) -o $@ $^ $(shell pkg-config --libs libcjson) -lpthread -lm
 
+# Compiles a shader as the engine does, for spirv-val (tests/integration/workloads.sh).
+$(B)/tests/shader_check: tests/unit/shader_check.c $(B)/src/gpu/shader.o $(B)/src/session/fileio.o $(B)/src/session/paths.o
+	$(CC) $(CFLAGS) $(INC_gpu) -o $@ $^ $(SHADERC) -lpthread -lm
+
 # The ring under ThreadSanitizer: one producer and one consumer thread.
 $(B)/tsan/ring_stress: tests/unit/ring_stress.c src/core/ring.c src/core/ring.h src/core/sample.h
 	@mkdir -p $(dir $@)
@@ -115,7 +119,7 @@ run: deps
 	./$(B)/flopscope $(or $(ARGS),--default-device)
 
 test: deps
-	$(MAKE) all $(UNIT) $(B)/tsan/ring_stress
+	$(MAKE) all $(UNIT) $(B)/tsan/ring_stress $(B)/tests/shader_check
 	tests/run.sh
 
 # The whole suite against sanitizer builds in their own folders. Leaks and

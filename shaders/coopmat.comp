@@ -1,43 +1,67 @@
 #version 450
-// Tensor cores through cooperative matrices (GL_NV_cooperative_matrix):
-// each subgroup keeps A (M x K) and B (K x N) of fp16 in registers and runs
-// 2 * VEC4S independent fp32 accumulators C (M x N), UNROLL * ITERS steps of
-// C = A B + C each: exactly 2 M N K * 2 VEC4S * UNROLL * ITERS FLOP per
-// subgroup. Every element of A is a and of B is b (push constants, unknown
-// to the compiler); with b = 1/K each step adds 1 to every element, so the
-// result is exact in fp32 and a skipped step shows. Each invocation stores
-// the mean of its elements of the accumulators' sum (the CPU knows it:
-// 2 VEC4S * steps), and groups are counted, as in fma_fp32.comp.
+// Tensor cores through cooperative matrices (GL_NV_cooperative_matrix and
+// GL_NV_integer_cooperative_matrix): each subgroup keeps A (M x K) and B
+// (K x N) in registers and runs 2 * VEC4S independent accumulators C
+// (M x N), UNROLL * ITERS steps of C = A B + C each: exactly
+// 2 M N K * 2 VEC4S * UNROLL * ITERS operations per subgroup. Every element
+// of A is a and of B is b (push constants, unknown to the compiler), so each
+// step adds K a b to every element: with fp16 b = 1/K it adds 1, exact in
+// fp16 and fp32; with int8 a = 3, b = 5 it adds 15 K. A skipped step shows.
+// Each invocation stores the mean of its elements of the accumulators' sum
+// (the CPU knows it), and groups are counted, as in fma_fp32.comp.
+//   TYPE_FP16_MATRIX      fp16 in, fp32 accumulate
+//   TYPE_FP16_MATRIX_F16  fp16 in, fp16 accumulate (summed in fp32 at the end)
+//   TYPE_INT8_MATRIX      int8 in, int32 accumulate
 #extension GL_NV_cooperative_matrix : require
 #extension GL_KHR_memory_scope_semantics : require
 #extension GL_EXT_shader_explicit_arithmetic_types_float16 : require
 #extension GL_EXT_control_flow_attributes : require
 
-#ifndef TYPE_FP16_MATRIX
-#error "define TYPE_FP16_MATRIX"
-#endif
 #if !defined(M_SIZE) || !defined(N_SIZE) || !defined(K_SIZE) || !defined(VEC4S) || !defined(UNROLL)
 #error "M_SIZE, N_SIZE, K_SIZE, VEC4S and UNROLL are defined by the engine"
+#endif
+
+#if defined(TYPE_FP16_MATRIX)
+#define MA fcoopmatNV<16, gl_ScopeSubgroup, M_SIZE, K_SIZE>
+#define MB fcoopmatNV<16, gl_ScopeSubgroup, K_SIZE, N_SIZE>
+#define MC fcoopmatNV<32, gl_ScopeSubgroup, M_SIZE, N_SIZE>
+#define IN_T float16_t
+#define PUSH_T float
+#define OUT_T float
+#elif defined(TYPE_FP16_MATRIX_F16)
+#define MA fcoopmatNV<16, gl_ScopeSubgroup, M_SIZE, K_SIZE>
+#define MB fcoopmatNV<16, gl_ScopeSubgroup, K_SIZE, N_SIZE>
+#define MC fcoopmatNV<16, gl_ScopeSubgroup, M_SIZE, N_SIZE>
+#define IN_T float16_t
+#define PUSH_T float
+#define OUT_T float
+#elif defined(TYPE_INT8_MATRIX)
+#extension GL_NV_integer_cooperative_matrix : require
+#extension GL_EXT_shader_explicit_arithmetic_types_int8 : require
+#define MA icoopmatNV<8, gl_ScopeSubgroup, M_SIZE, K_SIZE>
+#define MB icoopmatNV<8, gl_ScopeSubgroup, K_SIZE, N_SIZE>
+#define MC icoopmatNV<32, gl_ScopeSubgroup, M_SIZE, N_SIZE>
+#define IN_T int8_t
+#define PUSH_T int
+#define OUT_T int
+#else
+#error "define TYPE_FP16_MATRIX, TYPE_FP16_MATRIX_F16 or TYPE_INT8_MATRIX"
 #endif
 
 layout(local_size_x_id = 0) in;
 layout(constant_id = 1) const uint ITERS = 1u;
 
 layout(push_constant) uniform Params {
-    float a;
-    float b;
+    PUSH_T a;
+    PUSH_T b;
     uint slot_mask;
 } p;
 
 layout(std430, set = 0, binding = 0) buffer Result {
     uint groups_done;
     uint reserved0, reserved1, reserved2;
-    float value[];
+    OUT_T value[];
 } res;
-
-#define MA fcoopmatNV<16, gl_ScopeSubgroup, M_SIZE, K_SIZE>
-#define MB fcoopmatNV<16, gl_ScopeSubgroup, K_SIZE, N_SIZE>
-#define MC fcoopmatNV<32, gl_ScopeSubgroup, M_SIZE, N_SIZE>
 
 void main()
 {
@@ -46,17 +70,17 @@ void main()
     uint gid = group * gl_WorkGroupSize.x + gl_LocalInvocationIndex;
     uint slot = gid & p.slot_mask;
 
-    MA A = MA(float16_t(p.a));
-    MB B = MB(float16_t(p.b));
-    MC c0 = MC(0.0), c1 = MC(0.0);
+    MA A = MA(IN_T(p.a));
+    MB B = MB(IN_T(p.b));
+    MC c0 = MC(0), c1 = MC(0);
 #if VEC4S > 1
-    MC c2 = MC(0.0), c3 = MC(0.0);
+    MC c2 = MC(0), c3 = MC(0);
 #endif
 #if VEC4S > 2
-    MC c4 = MC(0.0), c5 = MC(0.0);
+    MC c4 = MC(0), c5 = MC(0);
 #endif
 #if VEC4S > 3
-    MC c6 = MC(0.0), c7 = MC(0.0);
+    MC c6 = MC(0), c7 = MC(0);
 #endif
     for (uint i = 0u; i < ITERS; i++) {
         [[unroll]] for (uint u = 0u; u < UNROLL; u++) {
@@ -76,20 +100,22 @@ void main()
 #endif
         }
     }
-    MC s = c0 + c1;
+    // summed element by element in the output type (fp16 accumulators
+    // would round above 2048)
+    OUT_T r = OUT_T(0);
+    for (int i = 0; i < c0.length(); i++) {
+        r += OUT_T(c0[i]) + OUT_T(c1[i]);
 #if VEC4S > 1
-    s = s + c2 + c3;
+        r += OUT_T(c2[i]) + OUT_T(c3[i]);
 #endif
 #if VEC4S > 2
-    s = s + c4 + c5;
+        r += OUT_T(c4[i]) + OUT_T(c5[i]);
 #endif
 #if VEC4S > 3
-    s = s + c6 + c7;
+        r += OUT_T(c6[i]) + OUT_T(c7[i]);
 #endif
-    float r = 0.0;
-    for (int i = 0; i < s.length(); i++)
-        r += s[i];
-    res.value[slot] = r / float(s.length());
+    }
+    res.value[slot] = r / OUT_T(c0.length());
     if (gl_LocalInvocationIndex == 0u)
         atomicAdd(res.groups_done, 1u);
 }

@@ -157,10 +157,15 @@ static int replay(const Options *o)
 static int list_workloads(const DeviceInfo *d)
 {
 	printf("Workloads on %s (compute queue: %u):\n", d->name, d->queue_family);
+	int nw = 0;
+	for (int w = 0; w < WORKLOAD_TYPE_COUNT; w++)
+		if ((int)strlen(workload_info[w].name) > nw)
+			nw = (int)strlen(workload_info[w].name);
+	WorkloadFeatures f = devinfo_features(d);
 	for (int w = 0; w < WORKLOAD_TYPE_COUNT; w++) {
 		char why[256];
-		bool ok = workload_supported((WorkloadType)w, devinfo_features(d), why, sizeof why);
-		printf("  %-12s %-5s  %-12s %s\n", workload_info[w].name, workload_info[w].unit,
+		bool ok = workload_supported((WorkloadType)w, f, why, sizeof why);
+		printf("  %-*s %-5s  %-12s %s\n", nw, workload_info[w].name, workload_info[w].unit,
 		       ok ? "supported" : "unsupported", ok ? workload_info[w].what : why);
 	}
 	return 0;

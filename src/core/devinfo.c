@@ -49,17 +49,23 @@ void devinfo_uuid_str(const uint8_t u[DEVINFO_UUID_LEN], char *out, size_t len)
 WorkloadFeatures devinfo_features(const DeviceInfo *d)
 {
 	WorkloadFeatures f = { .float64 = d->float64, .float16 = d->float16, .int_dot = d->int_dot,
-	                       .int16 = d->int16, .int64 = d->int64, .coopmat = d->coopmat_ext[0] != '\0' };
-	/* the fp16*fp16+fp32->fp32 subgroup shape with the most work a step */
-	uint64_t best = 0;
-	for (uint32_t i = 0; i < d->ncoopmat; i++) {
-		const CoopMatShape *s = &d->coopmat[i];
-		uint64_t w = (uint64_t)s->m * s->n * s->k;
-		if (s->a == 0 && s->b == 0 && s->c == 1 && s->d == 1 && s->scope == 3 && w > best) {
-			best = w;
-			f.mm_f16_f32[0] = s->m;
-			f.mm_f16_f32[1] = s->n;
-			f.mm_f16_f32[2] = s->k;
+	                       .int16 = d->int16, .int64 = d->int64, .int8 = d->int8,
+	                       .coopmat = d->coopmat_ext[0] != '\0' };
+	/* for each matrix workload, the subgroup shape of its types with the
+	 * most work a step */
+	for (int m = 0; m < WORKLOAD_MATRIX_COUNT; m++) {
+		const MatrixTypes *t = &workload_matrix_types[m];
+		uint64_t best = 0;
+		for (uint32_t i = 0; i < d->ncoopmat; i++) {
+			const CoopMatShape *s = &d->coopmat[i];
+			uint64_t w = (uint64_t)s->m * s->n * s->k;
+			if (s->a == t->in && s->b == t->in && s->c == t->acc && s->d == t->acc && s->scope == 3 &&
+			    w > best) {
+				best = w;
+				f.mm[m][0] = s->m;
+				f.mm[m][1] = s->n;
+				f.mm[m][2] = s->k;
+			}
 		}
 	}
 	return f;

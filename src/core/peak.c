@@ -44,16 +44,19 @@ void peak_compute(const DeviceInfo *d, WorkloadType t, unsigned cpu_cores, doubl
 		snprintf(p->how, sizeof p->how, "unknown: Vulkan states no memory or bus bandwidth");
 		return;
 	}
-	if (t == WORKLOAD_FP16_MATRIX) {
-		/* Hopper's dense fp16 tensor rate: 1024 FMA (4096 FLOP... as 2 x
-		 * 2048 "lanes") per SM per clock, reached by wgmma; mma.sync, which
-		 * the cooperative-matrix extensions compile to, measured 648
-		 * TFLOPS on the H100 in CUDA (issue 15): about 65% of it */
+	if (workload_matrix_index(t) >= 0) {
+		/* Hopper's dense tensor rates per SM per clock: 2048 fp16 FMA
+		 * (fp32 or fp16 accumulate alike: 989 TFLOPS at 1830 MHz on the
+		 * H100 SXM) and 4096 int8 multiply-adds (1979 TOPS),
+		 * reached by wgmma; mma.sync, which the cooperative-matrix
+		 * extensions compile to, measured 648 TFLOPS and 1294 TOPS on the
+		 * H100 in CUDA (issue 15): about 60% of them */
 		if (d->vendor_id == 0x10de && d->device_id >= 0x2300 && d->device_id <= 0x23ff && d->sm_count &&
 		    max_mhz > 0) {
-			p->fma_lanes = (double)d->sm_count * 2048;
-			snprintf(p->how, sizeof p->how, "%u SMs x 1024 dense FP16 tensor FMA x 2 x 2 x SM clock "
-			         "(Hopper's wgmma rate)", d->sm_count);
+			unsigned per_sm = t == WORKLOAD_INT8_MATRIX ? 4096 : 2048;
+			p->fma_lanes = (double)d->sm_count * per_sm;
+			snprintf(p->how, sizeof p->how, "%u SMs x %u dense %s tensor multiply-adds x 2 x SM clock "
+			         "(Hopper's wgmma rate)", d->sm_count, per_sm, t == WORKLOAD_INT8_MATRIX ? "INT8" : "FP16");
 			p->known = true;
 		} else {
 			snprintf(p->how, sizeof p->how, "unknown: no tensor-core rate for this device in the table");
@@ -145,7 +148,8 @@ PeakKind peak_kind(WorkloadType t)
 	const WorkloadInfo *w = &workload_info[t];
 	if (w->kind == WL_FMA)
 		return PEAK_ARITH;
-	return w->kind == WL_TRANSFER && w->src != w->dst ? PEAK_PCIE : PEAK_MEMORY;
+	/* a transfer that touches host memory crosses the bus (h2h both ways) */
+	return w->kind == WL_TRANSFER && (w->src != MEM_DEVICE || w->dst != MEM_DEVICE) ? PEAK_PCIE : PEAK_MEMORY;
 }
 
 bool peak_pcie(const char *speed, const char *width, Peak *p)

@@ -72,6 +72,18 @@ const WorkloadInfo workload_info[WORKLOAD_TYPE_COUNT] = {
 		.src = MEM_NONE, .dst = MEM_NONE, .bytes_per_byte = 0,
 		.what = "cooperative-matrix multiply-add (tensor cores), fp16 in, fp32 accumulate",
 	},
+	[WORKLOAD_FP16_MATRIX_F16] = {
+		.name = "fp16-matrix-f16", .unit = "FLOPS", .kind = WL_FMA,
+		.shader = "coopmat.comp", .define = "TYPE_FP16_MATRIX_F16", .scalar = false, .elem = 4,
+		.src = MEM_NONE, .dst = MEM_NONE, .bytes_per_byte = 0,
+		.what = "cooperative-matrix multiply-add (tensor cores), fp16 in, fp16 accumulate",
+	},
+	[WORKLOAD_INT8_MATRIX] = {
+		.name = "int8-matrix", .unit = "IOPS", .kind = WL_FMA,
+		.shader = "coopmat.comp", .define = "TYPE_INT8_MATRIX", .scalar = false, .elem = 4,
+		.src = MEM_NONE, .dst = MEM_NONE, .bytes_per_byte = 0,
+		.what = "cooperative-matrix multiply-add (tensor cores), int8 in, int32 accumulate",
+	},
 	[WORKLOAD_COPY] = {
 		.name = "copy", .unit = "B/s", .kind = WL_COPY,
 		.shader = "copy.comp", .define = NULL, .scalar = false, .elem = 0,
@@ -108,6 +120,18 @@ const WorkloadInfo workload_info[WORKLOAD_TYPE_COUNT] = {
 		.src = MEM_DEVICE, .dst = MEM_DEVICE, .bytes_per_byte = 2,
 		.what = "vkCmdCopyBuffer device to device, size sweep, bytes read + written",
 	},
+	[WORKLOAD_H2H] = {
+		.name = "h2h", .unit = "B/s", .kind = WL_TRANSFER,
+		.shader = NULL, .define = NULL, .scalar = false, .elem = 0,
+		.src = MEM_HOST_COHERENT, .dst = MEM_HOST_COHERENT, .bytes_per_byte = 1,
+		.what = "vkCmdCopyBuffer host (coherent) to host (coherent), size sweep, bytes copied",
+	},
+};
+
+const MatrixTypes workload_matrix_types[WORKLOAD_MATRIX_COUNT] = {
+	{ .in = 0, .acc = 1 }, /* fp16-matrix */
+	{ .in = 0, .acc = 0 }, /* fp16-matrix-f16 */
+	{ .in = 3, .acc = 5 }, /* int8-matrix */
 };
 
 WorkloadType workload_arith(WorkloadType t)
@@ -144,13 +168,24 @@ bool workload_supported(WorkloadType t, WorkloadFeatures f, char *why, size_t le
 		snprintf(why, len, "the device lacks shaderIntegerDotProduct (Vulkan 1.3 or VK_KHR_shader_integer_dot_product)");
 		return false;
 	}
-	if (t == WORKLOAD_FP16_MATRIX && !f.coopmat) {
+	int mi = workload_matrix_index(t);
+	if (mi >= 0 && !f.coopmat) {
 		snprintf(why, len, "the device has no cooperative matrices (neither VK_KHR_cooperative_matrix nor "
 		         "VK_NV_cooperative_matrix)");
 		return false;
 	}
-	if (t == WORKLOAD_FP16_MATRIX && !f.mm_f16_f32[0]) {
-		snprintf(why, len, "the device offers no fp16*fp16+fp32 cooperative-matrix shape at subgroup scope");
+	if (mi >= 0 && !f.mm[mi][0]) {
+		static const char *const shapes[WORKLOAD_MATRIX_COUNT] = { "fp16*fp16+fp32", "fp16*fp16+fp16",
+		                                                            "int8*int8+int32" };
+		snprintf(why, len, "the device offers no %s cooperative-matrix shape at subgroup scope", shapes[mi]);
+		return false;
+	}
+	if (t == WORKLOAD_INT8_MATRIX && !f.int8) {
+		snprintf(why, len, "the device lacks shaderInt8");
+		return false;
+	}
+	if (t == WORKLOAD_FP16_MATRIX_F16 && !f.float16) {
+		snprintf(why, len, "the device lacks shaderFloat16");
 		return false;
 	}
 	if (t == WORKLOAD_INT16 && !f.int16) {
@@ -189,7 +224,8 @@ uint32_t fma_push(const FmaParams *p, uint32_t slot_mask, unsigned char out[24])
 		memcpy(out + 16, &slot_mask, 4);
 		return 24;
 	}
-	if (p->type == WORKLOAD_INT32 || p->type == WORKLOAD_INT8DOT || p->type == WORKLOAD_INT16) {
+	if (p->type == WORKLOAD_INT32 || p->type == WORKLOAD_INT8DOT || p->type == WORKLOAD_INT16 ||
+	    p->type == WORKLOAD_INT8_MATRIX) {
 		uint32_t a = (uint32_t)p->a, b = (uint32_t)p->b;
 		memcpy(out, &a, 4);
 		memcpy(out + 4, &b, 4);
@@ -210,11 +246,19 @@ static void set_chain_constants(FmaParams *p)
 		p->b = 1.0 / 256.0;
 		return;
 	}
-	if (p->type == WORKLOAD_FP16_MATRIX) {
+	if (p->type == WORKLOAD_FP16_MATRIX || p->type == WORKLOAD_FP16_MATRIX_F16) {
 		/* C += A B with every element of A a and of B b: each step adds
-		 * K a b = 1 to every element when b = 1/K (exact in fp16 and fp32) */
+		 * K a b = 1 to every element when b = 1/K (exact in fp16 and fp32;
+		 * an fp16 accumulator holds every integer up to 2048 exactly) */
 		p->a = 1.0;
 		p->b = p->mm[2] ? 1.0 / p->mm[2] : 1.0 / 16;
+		return;
+	}
+	if (p->type == WORKLOAD_INT8_MATRIX) {
+		/* each step adds K a b = 15 K to every element: 1024 steps of K = 32
+		 * stay far below 2^31 */
+		p->a = 3;
+		p->b = 5;
 		return;
 	}
 	if (p->type == WORKLOAD_INT8DOT) {
@@ -277,12 +321,15 @@ void fma_params_for(FmaParams *p, WorkloadType t, bool cpu_device, uint32_t max_
 	 * and 16 84.8% (one run, docs/PERFORMANCE.md); lavapipe keeps 12 */
 	if (t == WORKLOAD_INT8DOT && !cpu_device)
 		p->vec4s = 2;
-	/* 2 accumulators (VEC4S 1), 1024 steps each: every value an integer
-	 * below 2^24, exact in fp32. On the H100 (16x16x16 fp32 accumulators,
-	 * 8 registers each) 2 reached 663 TFLOPS and 4, 6 or 8 only 529-536
-	 * (FLOPSCOPE_FMA_SHAPE, one run each, docs/PERFORMANCE.md) */
-	if (t == WORKLOAD_FP16_MATRIX) {
-		p->vec4s = 1;
+	/* 1024 steps each accumulator: every value an integer below 2^24,
+	 * exact in fp32 (and below 2048 in fp16). fp32 accumulate: 2
+	 * accumulators (VEC4S 1); on the H100 (16x16x16 fp32 accumulators, 8
+	 * registers each) 2 reached 663 TFLOPS and 4, 6 or 8 only 529-536.
+	 * fp16 accumulate and int8: 4 (VEC4S 2) reached 665 TFLOPS and 1327
+	 * TOPS, 2 only 660 and 1319 (FLOPSCOPE_FMA_SHAPE, one run each,
+	 * docs/PERFORMANCE.md) */
+	if (workload_matrix_index(t) >= 0) {
+		p->vec4s = t == WORKLOAD_FP16_MATRIX ? 1 : 2;
 		p->unroll = cpu_device ? 32 : 64;
 		p->iters = cpu_device ? 32 : 16;
 	}
@@ -302,6 +349,11 @@ bool fma_params_parse(const char *text, FmaParams *p, uint32_t max_local_size, c
 	}
 	if (p->type == WORKLOAD_FP16 && (uint64_t)u * it > 1024) {
 		snprintf(err, len, "\"%s\": fp16 chains stay exact for at most 1024 steps (UNROLL x ITERS)", text);
+		return false;
+	}
+	if (p->type == WORKLOAD_FP16_MATRIX_F16 && (uint64_t)u * it > 2048) {
+		snprintf(err, len, "\"%s\": fp16 accumulators stay exact for at most 2048 steps (UNROLL x ITERS)",
+		         text);
 		return false;
 	}
 	if (v < 1 || v > 4 || u < 1 || u > 256 || it < 1 || it > 65536 || ls < 1 || ls > max_local_size) {
@@ -326,7 +378,7 @@ void fma_params_matrix(FmaParams *p, const uint32_t mm[3], uint32_t subgroup)
 
 uint64_t fma_flop_per_invocation(const FmaParams *p)
 {
-	if (p->type == WORKLOAD_FP16_MATRIX) {
+	if (workload_matrix_index(p->type) >= 0) {
 		/* 2 M N K a multiply-add of the subgroup, 2 VEC4S accumulators;
 		 * M N K is a multiple of the subgroup on every shape offered */
 		uint64_t sub = p->subgroup ? p->subgroup : 32;
@@ -350,7 +402,7 @@ static uint32_t udot_acc(uint32_t x, uint32_t y, uint32_t acc)
 double fma_reference(const FmaParams *p, uint32_t slot)
 {
 	uint32_t chains = 4 * p->vec4s, steps = p->unroll * p->iters;
-	if (p->type == WORKLOAD_FP16_MATRIX) {
+	if (workload_matrix_index(p->type) >= 0) {
 		/* every element of each of the 2 VEC4S accumulators gains K a b a
 		 * step; the shader stores the mean of its elements of their sum */
 		(void)slot;
@@ -456,7 +508,7 @@ int fma_check(const FmaCheck *c, const void *values, uint64_t invocations, char 
 		double got, want = c->expect[i];
 		bool ok;
 		if (c->type == WORKLOAD_INT32 || c->type == WORKLOAD_INT8DOT || c->type == WORKLOAD_INT16 ||
-		    c->type == WORKLOAD_INT64) {
+		    c->type == WORKLOAD_INT64 || c->type == WORKLOAD_INT8_MATRIX) {
 			uint32_t v;
 			memcpy(&v, (const char *)values + 4 * (size_t)slot, 4);
 			got = v;
@@ -464,7 +516,8 @@ int fma_check(const FmaCheck *c, const void *values, uint64_t invocations, char 
 		} else if (c->type == WORKLOAD_FP64) {
 			memcpy(&got, (const char *)values + 8 * (size_t)slot, 8);
 			ok = fabs(got - want) <= 1e-9 * fabs(want);
-		} else if (c->type == WORKLOAD_FP16 || c->type == WORKLOAD_FP16_MATRIX) {
+		} else if (c->type == WORKLOAD_FP16 || c->type == WORKLOAD_FP16_MATRIX ||
+		           c->type == WORKLOAD_FP16_MATRIX_F16) {
 			float v;
 			memcpy(&v, (const char *)values + 4 * (size_t)slot, 4);
 			got = v;

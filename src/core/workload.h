@@ -23,12 +23,15 @@ typedef enum WorkloadType {
 	WORKLOAD_INT16,       /* 16-bit integer multiply-add chains (u16vec4, wrapping) */
 	WORKLOAD_INT64,       /* 64-bit integer multiply-add chains (u64vec4, wrapping) */
 	WORKLOAD_FP16_MATRIX, /* cooperative-matrix multiply-add, fp16 in, fp32 accumulate */
+	WORKLOAD_FP16_MATRIX_F16, /* ... fp16 in, fp16 accumulate */
+	WORKLOAD_INT8_MATRIX, /* ... signed 8-bit in, 32-bit accumulate */
 	WORKLOAD_COPY,        /* device memory: a copy kernel over device-local buffers */
 	WORKLOAD_H2D,         /* vkCmdCopyBuffer host-visible coherent -> device-local */
 	WORKLOAD_H2D_CACHED,  /* host-visible cached -> device-local */
 	WORKLOAD_D2H,         /* device-local -> host-visible coherent */
 	WORKLOAD_D2H_CACHED,  /* device-local -> host-visible cached */
 	WORKLOAD_D2D,         /* device-local -> device-local */
+	WORKLOAD_H2H,         /* host-visible coherent -> host-visible coherent */
 	WORKLOAD_TYPE_COUNT
 } WorkloadType;
 
@@ -68,6 +71,21 @@ static inline bool workload_is_memory(WorkloadType t)
 
 extern const WorkloadInfo workload_info[WORKLOAD_TYPE_COUNT];
 
+/* The cooperative-matrix workloads: fp16-matrix, fp16-matrix-f16, int8-matrix. */
+#define WORKLOAD_MATRIX_COUNT 3
+static inline int workload_matrix_index(WorkloadType t)
+{
+	return t >= WORKLOAD_FP16_MATRIX && t <= WORKLOAD_INT8_MATRIX ? (int)(t - WORKLOAD_FP16_MATRIX) : -1;
+}
+
+/* A matrix workload's component types, as Vulkan numbers them
+ * (VkComponentTypeKHR: 0 fp16, 1 fp32, 3 sint8, 5 sint32): A and B are
+ * `in`, C and the result `acc`. */
+typedef struct MatrixTypes {
+	uint32_t in, acc;
+} MatrixTypes;
+extern const MatrixTypes workload_matrix_types[WORKLOAD_MATRIX_COUNT];
+
 /* The arithmetic a workload does: fp32-scalar is fp32's, fp16-scalar fp16's
  * (the same chains and references, another shape of code). */
 WorkloadType workload_arith(WorkloadType t);
@@ -83,7 +101,10 @@ int workload_find(const char *name);
 typedef struct WorkloadFeatures {
 	bool float64, float16, int_dot, int16, int64;
 	bool coopmat;            /* a cooperative-matrix extension */
-	uint32_t mm_f16_f32[3];  /* its fp16*fp16+fp32->fp32 subgroup shape (M, N, K); 0: none */
+	bool int8;               /* shaderInt8 (8-bit matrix inputs) */
+	/* per matrix workload (workload_matrix_index), the subgroup shape
+	 * (M, N, K) of its types with the most work a step; 0: none */
+	uint32_t mm[WORKLOAD_MATRIX_COUNT][3];
 } WorkloadFeatures;
 bool workload_supported(WorkloadType t, WorkloadFeatures f, char *why, size_t len);
 

@@ -267,9 +267,11 @@ static Status start_device(Engine *e, char *err)
 		.float64 = workload_arith(cfg->workload) == WORKLOAD_FP64,
 		.int16 = cfg->workload == WORKLOAD_INT16,
 		.int64 = cfg->workload == WORKLOAD_INT64,
-		.coopmat = cfg->workload == WORKLOAD_FP16_MATRIX,
+		.coopmat = workload_matrix_index(cfg->workload) >= 0,
+		.int8 = cfg->workload == WORKLOAD_INT8_MATRIX,
 		.ordinal = cfg->ordinal,
-		.float16 = workload_arith(cfg->workload) == WORKLOAD_FP16 || cfg->workload == WORKLOAD_FP16_MATRIX,
+		.float16 = workload_arith(cfg->workload) == WORKLOAD_FP16 || cfg->workload == WORKLOAD_FP16_MATRIX ||
+		           cfg->workload == WORKLOAD_FP16_MATRIX_F16,
 		.int_dot = cfg->workload == WORKLOAD_INT8DOT,
 		.trials = e->work.trials,
 		.fence_timeout_ns = (uint64_t)(timeout_s * 1e9),

@@ -27,7 +27,8 @@ static bool create_device(Compute *c, VkPhysicalDevice pd, const DeviceInfo *d, 
 	};
 	VkPhysicalDeviceShaderFloat16Int8Features f16 = {
 		.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_FLOAT16_INT8_FEATURES,
-		.shaderFloat16 = VK_TRUE,
+		.shaderFloat16 = s->float16,
+		.shaderInt8 = s->int8,
 	};
 	/* transfer-only queues cannot reset queries in a command buffer */
 	c->host_reset = s->rec->transfer_only && d->host_query_reset;
@@ -39,17 +40,24 @@ static bool create_device(Compute *c, VkPhysicalDevice pd, const DeviceInfo *d, 
 		.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_COOPERATIVE_MATRIX_FEATURES_NV,
 		.cooperativeMatrix = VK_TRUE,
 	};
+	/* the cooperative-matrix shaders use the Vulkan memory model (glslang
+	 * writes it for gl_ScopeSubgroup) */
+	VkPhysicalDeviceVulkanMemoryModelFeatures vmm = {
+		.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_MEMORY_MODEL_FEATURES,
+		.vulkanMemoryModel = VK_TRUE,
+	};
 	static const char *const cm_ext[] = { VK_NV_COOPERATIVE_MATRIX_EXTENSION_NAME };
 	void *chain = NULL;
 	if (s->coopmat) {
 		cm.pNext = chain;
-		chain = &cm;
+		vmm.pNext = &cm;
+		chain = &vmm;
 	}
 	if (s->int_dot) {
 		idp.pNext = chain;
 		chain = &idp;
 	}
-	if (s->float16) {
+	if (s->float16 || s->int8) {
 		f16.pNext = chain;
 		chain = &f16;
 	}

@@ -45,6 +45,7 @@ typedef struct ComputeSetup {
 	const char *pipeline_cache;      /* file for VkPipelineCache data; NULL: none */
 	bool float64;                    /* enable shaderFloat64 */
 	bool int16, int64;               /* enable shaderInt16, shaderInt64 */
+	bool int8;                       /* enable shaderInt8 */
 	bool coopmat;                    /* enable VK_NV_cooperative_matrix */
 	unsigned ordinal;                /* the device's number among several (1..); 0 alone */
 	bool float16;                    /* enable shaderFloat16 (Vulkan 1.2) */

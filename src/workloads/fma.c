@@ -20,11 +20,12 @@ static Status plan(Work *w, const WorkInput *in, char *err)
 			return STATUS_USAGE;
 		}
 	}
-	if (in->type == WORKLOAD_FP16_MATRIX) {
+	int mi = workload_matrix_index(in->type);
+	if (mi >= 0) {
 		WorkloadFeatures f = devinfo_features(d);
-		fma_params_matrix(&w->params, f.mm_f16_f32, d->subgroup_size);
+		fma_params_matrix(&w->params, f.mm[mi], d->subgroup_size);
 		for (int i = 0; i < 3; i++) {
-			snprintf(w->mm_text[i], sizeof w->mm_text[i], "%u", f.mm_f16_f32[i]);
+			snprintf(w->mm_text[i], sizeof w->mm_text[i], "%u", f.mm[mi][i]);
 			w->defs[w->ndefs++] = (ShaderDefine){ i == 0 ? "M_SIZE" : i == 1 ? "N_SIZE" : "K_SIZE", w->mm_text[i] };
 		}
 		w->defs[w->ndefs++] = (ShaderDefine){ SHADER_NO_SPIRV_OPT, "1" };

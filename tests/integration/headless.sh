@@ -104,20 +104,24 @@ PY
 t_suite_should_print_one_row_per_workload() {
 	"$FS" llvm --suite --duration 0.5 --no-log >"$T/out" 2>&1 || die "exit $?: $(cat "$T/out")"
 	grep -q '^Suite on llvmpipe' "$T/out" || die "$(cat "$T/out")"
-	grep -q '^ fp16-matrix      unsupported: the device has no cooperative matrices' "$T/out" || die "no fp16-matrix row"
-	for w in fp32 fp64 int32 fp16 int8dot fp32-scalar fp16-scalar fp64-scalar int16 int64 copy h2d h2d-cached d2h d2h-cached d2d; do
+	for w in fp16-matrix fp16-matrix-f16 int8-matrix; do
+		grep -Eq "^ $w +unsupported: the device has no cooperative matrices" "$T/out" || die "no $w row"
+	done
+	for w in fp32 fp64 int32 fp16 int8dot fp32-scalar fp16-scalar fp64-scalar int16 int64 copy h2d h2d-cached d2h d2h-cached d2d h2h; do
 		grep -Eq "^ $w +[0-9.]+ [kMGT]?(FLOPS|IOPS|B/s) +[0-9.]+ [kMGT]?(FLOPS|IOPS|B/s) " "$T/out" || die "no $w row: $(cat "$T/out")"
 	done
 	grep -q 'transfers of 64 MiB$' "$T/out" || die "$(head -1 "$T/out")"
 	"$FS" llvm --suite --duration 0.5 --no-log --format json | python3 -c '
 import json, sys
 rows = [json.loads(l) for l in sys.stdin]
-mx = [r for r in rows if r["workload"] == "fp16-matrix"]
-assert len(mx) == 1 and mx[0]["supported"] is False and "no cooperative matrices" in mx[0]["why"], mx
-rows = [r for r in rows if r["workload"] != "fp16-matrix"]
+matrix = ["fp16-matrix", "fp16-matrix-f16", "int8-matrix"]
+mx = [r for r in rows if r["workload"] in matrix]
+assert [r["workload"] for r in mx] == matrix, mx
+assert all(r["supported"] is False and "no cooperative matrices" in r["why"] for r in mx), mx
+rows = [r for r in rows if r["workload"] not in matrix]
 assert [r["workload"] for r in rows] == ["fp32", "fp64", "int32", "fp16", "int8dot", "fp32-scalar", "fp16-scalar",
                                          "fp64-scalar", "int16", "int64",
-                                         "copy", "h2d", "h2d-cached", "d2h", "d2h-cached", "d2d"]
+                                         "copy", "h2d", "h2d-cached", "d2h", "d2h-cached", "d2d", "h2h"]
 assert all(r["supported"] and r["median"] > 0 and r["checks_passed"] >= 2 for r in rows), rows
 assert all(r["unit"] == "B/s" for r in rows[10:]) and all(r["size"] == 64 << 20 for r in rows[11:]), rows' || die "json"
 }

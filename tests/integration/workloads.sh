@@ -21,18 +21,42 @@ assert all(s["verified"] for s in samples[:2])
 PY
 	done
 	"$FS" llvm --workload fp8 >"$T/out" 2>&1
-	[ $? = 2 ] && grep -q 'not one of fp32, fp64, int32, fp16, int8dot, fp32-scalar, fp16-scalar, fp64-scalar, int16, int64, fp16-matrix, copy, h2d' "$T/out" || die "fp8: $(cat "$T/out")"
+	[ $? = 2 ] && grep -q 'not one of fp32, fp64, int32, fp16, int8dot, fp32-scalar, fp16-scalar, fp64-scalar, int16, int64, fp16-matrix, fp16-matrix-f16, int8-matrix, copy, h2d, .*, h2h' "$T/out" || die "fp8: $(cat "$T/out")"
 	# tensor cores: lavapipe has no cooperative matrices, and says so
 	why='the device has no cooperative matrices (neither VK_KHR_cooperative_matrix nor VK_NV_cooperative_matrix)'
-	"$FS" llvm --list-workloads | grep -q "^  fp16-matrix  FLOPS  unsupported  $why" || die "--list-workloads: fp16-matrix"
-	"$FS" llvm --workload fp16-matrix --duration 1 >"$T/out" 2>&1
-	[ $? = 2 ] && grep -q "workload fp16-matrix cannot run on llvmpipe.*: $why" "$T/out" || die "fp16-matrix: $(cat "$T/out")"
+	for w in fp16-matrix fp16-matrix-f16 int8-matrix; do
+		"$FS" llvm --list-workloads | grep -E "^  $w +(FLOPS|IOPS) +unsupported +" | grep -qF "$why" ||
+			die "--list-workloads: $w"
+		"$FS" llvm --workload $w --duration 1 >"$T/out" 2>&1
+		[ $? = 2 ] && grep -q "workload $w cannot run on llvmpipe.*: $why" "$T/out" || die "$w: $(cat "$T/out")"
+	done
 	"$FS" llvm --workload int32 --duration 0.5 --no-log | grep -q 'IOPS at target' || die "no IOPS"
+}
+
+# The cooperative-matrix shaders cannot run on lavapipe: each is compiled
+# as the engine compiles it (src/gpu/shader.c, no spirv-opt) for the shapes
+# NVIDIA offers, and spirv-val must accept it; a shader with no type, or a
+# mismatched shape, must not compile or validate.
+t_matrix_shaders_should_compile_to_valid_spirv() {
+	local sc=build/tests/shader_check
+	[ -x $sc ] || die "$sc not built"
+	for v in "TYPE_FP16_MATRIX 16 16 16" "TYPE_FP16_MATRIX 16 8 16" "TYPE_FP16_MATRIX_F16 16 16 16" \
+		"TYPE_INT8_MATRIX 16 16 32" "TYPE_INT8_MATRIX 8 8 32"; do
+		set -- $v
+		for acc in 1 4; do
+			$sc shaders/coopmat.comp "$T/m.spv" $1=1 M_SIZE=$2 N_SIZE=$3 K_SIZE=$4 VEC4S=$acc UNROLL=8 \
+				FLOPSCOPE_NO_SPIRV_OPT=1 2>"$T/err" || die "$v: $(cat "$T/err")"
+			spirv-val --target-env vulkan1.1 "$T/m.spv" 2>"$T/err" || die "$v: spirv-val: $(cat "$T/err")"
+		done
+	done
+	spirv-dis "$T/m.spv" | grep -q 'OpCapability Int8' || die "int8-matrix declares no Int8"
+	$sc shaders/coopmat.comp "$T/m.spv" M_SIZE=16 N_SIZE=16 K_SIZE=16 VEC4S=1 UNROLL=8 2>"$T/err"
+	[ $? = 1 ] && grep -q 'define TYPE_FP16_MATRIX, TYPE_FP16_MATRIX_F16 or TYPE_INT8_MATRIX' "$T/err" || die "$(cat "$T/err")"
 }
 
 t_memory_workloads_should_move_checked_bytes() {
 	"$FS" llvm --list-workloads >"$T/out" || die "--list-workloads exit $?"
-	for w in copy h2d h2d-cached d2h d2h-cached d2d; do
+	for w in copy h2d h2d-cached d2h d2h-cached d2d h2h; do
 		grep -Eq "^  $w +B/s +supported" "$T/out" || die "$(cat "$T/out")"
 	done
 	# the copy shader over a 4 MiB buffer: bytes = groups x 16 KiB x 2
@@ -49,7 +73,7 @@ PY
 	# each transfer path over a short sweep: every size measured, checked
 	# (thousands of copies a submission: too slow under sync validation,
 	# which the run after covers on its own)
-	for w in h2d d2h-cached d2d; do
+	for w in h2d d2h-cached d2d h2h; do
 		env -u FLOPSCOPE_VALIDATE "$FS" llvm --workload $w --size 16K-1M --format json --log "$T/$w.jsonl" >"$T/$w.json" 2>/dev/null ||
 			die "$w: exit $?"
 		python3 - "$T/$w.json" "$T/$w.jsonl" $w <<'PY' || exit 1

@@ -133,6 +133,18 @@ static void peak_should_follow_the_formulas(void)
 	CHECK(p.known);
 	CHECK_NEAR(peak_flops(&p, 1980), 66.90816e12, 1e6);
 	CHECK_NEAR(peak_flops(&p, 345), 132.0 * 128 * 2 * 345e6, 1);
+	/* the tensor cores: the H100 SXM's published 989 TFLOPS fp16 (either
+	 * accumulator) and 1979 TOPS int8 at 1830 MHz */
+	peak_compute(&h100, WORKLOAD_FP16_MATRIX, 0, 1830, &p);
+	CHECK(p.known);
+	CHECK_NEAR(peak_flops(&p, 1830) / 1e12, 989.4, 0.1);
+	peak_compute(&h100, WORKLOAD_FP16_MATRIX_F16, 0, 1830, &p);
+	CHECK_NEAR(peak_flops(&p, 1830) / 1e12, 989.4, 0.1);
+	peak_compute(&h100, WORKLOAD_INT8_MATRIX, 0, 1830, &p);
+	CHECK_NEAR(peak_flops(&p, 1830) / 1e12, 1978.9, 0.1);
+	DeviceInfo a100 = { .vendor_id = 0x10de, .device_id = 0x20b0, .sm_count = 108 };
+	peak_compute(&a100, WORKLOAD_INT8_MATRIX, 0, 1410, &p);
+	CHECK(!p.known && strstr(p.how, "no tensor-core rate"));
 	DeviceInfo lvp = { .vendor_id = 0x10005, .type = DEV_CPU };
 	snprintf(lvp.name, sizeof lvp.name, "llvmpipe (LLVM 15.0.6, 256 bits)");
 	peak_compute(&lvp, WORKLOAD_FP32, 2, 2600, &p);

@@ -246,7 +246,7 @@ static void workloads_should_be_found_and_gated(void)
 	char why[128];
 	CHECK(workload_find("fp64") == WORKLOAD_FP64 && workload_find("int32") == WORKLOAD_INT32);
 	CHECK(workload_find("fp8") == -1);
-	WorkloadFeatures none = { 0 }, all = { true, true, true, true, true, false, { 0, 0, 0 } };
+	WorkloadFeatures none = { 0 }, all = { .float64 = true, .float16 = true, .int_dot = true, .int16 = true, .int64 = true };
 	CHECK(!workload_supported(WORKLOAD_FP64, (WorkloadFeatures){ .float16 = true }, why, sizeof why) &&
 	      strstr(why, "shaderFloat64"));
 	CHECK(!workload_supported(WORKLOAD_FP16, (WorkloadFeatures){ .float64 = true }, why, sizeof why) &&
@@ -358,7 +358,7 @@ static void fp16_matrix_should_count_exactly_and_know_its_result(void)
 	d.coopmat[3] = (CoopMatShape){ 32, 32, 16, 0, 0, 1, 1, 2 };  /* workgroup scope */
 	d.ncoopmat = 4;
 	WorkloadFeatures f = devinfo_features(&d);
-	CHECK(f.coopmat && f.mm_f16_f32[0] == 16 && f.mm_f16_f32[1] == 16 && f.mm_f16_f32[2] == 16);
+	CHECK(f.coopmat && f.mm[0][0] == 16 && f.mm[0][1] == 16 && f.mm[0][2] == 16);
 	char why[160];
 	CHECK(workload_supported(WORKLOAD_FP16_MATRIX, f, why, sizeof why));
 	d.ncoopmat = 1;
@@ -370,8 +370,73 @@ static void fp16_matrix_should_count_exactly_and_know_its_result(void)
 	CHECK(!workload_supported(WORKLOAD_FP16_MATRIX, f, why, sizeof why) && strstr(why, "no cooperative matrices"));
 }
 
+/* fp16-matrix-f16 and int8-matrix: their own shapes, constants and exact
+ * results; each needs its types at subgroup scope, and int8 shaderInt8. */
+static void other_matrix_workloads_should_pick_their_types(void)
+{
+	DeviceInfo d;
+	memset(&d, 0, sizeof d);
+	snprintf(d.coopmat_ext, sizeof d.coopmat_ext, "VK_NV_cooperative_matrix");
+	d.coopmat[0] = (CoopMatShape){ 16, 16, 16, 0, 0, 1, 1, 3 };  /* fp16 -> fp32 */
+	d.coopmat[1] = (CoopMatShape){ 16, 8, 16, 0, 0, 0, 0, 3 };   /* fp16 -> fp16 */
+	d.coopmat[2] = (CoopMatShape){ 16, 16, 16, 0, 0, 0, 0, 3 };
+	d.coopmat[3] = (CoopMatShape){ 16, 16, 32, 3, 3, 5, 5, 3 };  /* int8 -> int32 */
+	d.coopmat[4] = (CoopMatShape){ 16, 16, 32, 7, 7, 9, 9, 3 };  /* uint8 -> uint32: not ours */
+	d.ncoopmat = 5;
+	d.float16 = true;
+	WorkloadFeatures f = devinfo_features(&d);
+	CHECK(f.mm[1][0] == 16 && f.mm[1][1] == 16 && f.mm[1][2] == 16);
+	CHECK(f.mm[2][0] == 16 && f.mm[2][1] == 16 && f.mm[2][2] == 32);
+	char why[160];
+	CHECK(workload_supported(WORKLOAD_FP16_MATRIX_F16, f, why, sizeof why));
+	CHECK(!workload_supported(WORKLOAD_INT8_MATRIX, f, why, sizeof why) && strstr(why, "shaderInt8"));
+	d.int8 = true;
+	f = devinfo_features(&d);
+	CHECK(workload_supported(WORKLOAD_INT8_MATRIX, f, why, sizeof why));
+	d.ncoopmat = 1;
+	f = devinfo_features(&d);
+	CHECK(!workload_supported(WORKLOAD_INT8_MATRIX, f, why, sizeof why) && strstr(why, "no int8*int8+int32"));
+	CHECK(!workload_supported(WORKLOAD_FP16_MATRIX_F16, f, why, sizeof why) && strstr(why, "no fp16*fp16+fp16"));
+
+	FmaParams p;
+	fma_params_for(&p, WORKLOAD_INT8_MATRIX, false, 1024);
+	const uint32_t mm[3] = { 16, 16, 32 };
+	fma_params_matrix(&p, mm, 32);
+	CHECK(p.a == 3 && p.b == 5 && p.unroll * p.iters == 1024 && p.vec4s == 2);
+	/* 2 M N K = 16384 operations a step of the subgroup, 4 accumulators */
+	CHECK(fma_flop_per_invocation(&p) == 16384ull * 4 * 1024 / 32);
+	/* each step adds K a b = 480 to every element of the 4 accumulators */
+	CHECK(fma_reference(&p, 5) == 4.0 * 1024 * 480);
+	unsigned char push[24];
+	CHECK(fma_push(&p, 65535, push) == 12);
+	uint32_t a, b;
+	memcpy(&a, push, 4);
+	memcpy(&b, push + 4, 4);
+	CHECK(a == 3 && b == 5); /* as integers, as the shader declares them */
+	FmaCheck c;
+	fma_check_init(&c, &p);
+	uint32_t vals[64];
+	for (int i = 0; i < 64; i++)
+		vals[i] = 4u * 1024 * 480;
+	char msg[256];
+	CHECK(fma_check(&c, vals, 64, msg, sizeof msg) == 32);
+	vals[7] -= 480; /* one step skipped */
+	CHECK(fma_check(&c, vals, 64, msg, sizeof msg) < 0);
+
+	fma_params_for(&p, WORKLOAD_FP16_MATRIX_F16, false, 1024);
+	const uint32_t mh[3] = { 16, 8, 16 };
+	fma_params_matrix(&p, mh, 32);
+	CHECK(p.a == 1.0 && p.b == 1.0 / 16);
+	/* each of 4 accumulators ends at 1024, an integer fp16 holds exactly */
+	CHECK(fma_reference(&p, 0) == 4096.0);
+	char err[160];
+	CHECK(!fma_params_parse("1,256,16,32", &p, 1024, err, sizeof err) && strstr(err, "2048 steps"));
+	CHECK(fma_params_parse("2,128,16,32", &p, 1024, err, sizeof err));
+}
+
 int main(void)
 {
+	RUN(other_matrix_workloads_should_pick_their_types);
 	RUN(fp16_matrix_should_count_exactly_and_know_its_result);
 	RUN(int16_and_int64_references_should_wrap_and_fold);
 	RUN(int8dot_reference_should_sum_byte_products_and_count_eight);
