@@ -37,7 +37,7 @@ INC_app     := $(INC_engine) -Isrc/app
 INC_ui      := -Isrc/core -Isrc/session -Isrc/engine -Isrc/app -Iui
 # ui/: pure pieces (unit-tested) and the curses screens.
 UI_PURE := theme layout history
-UI      := screen picker dashboard ui
+UI      := screen picker dashboard node ui
 OBJ     := $(addprefix $(B)/src/core/,$(addsuffix .o,$(CORE))) \
            $(addprefix $(B)/src/session/,$(addsuffix .o,$(SESSION))) \
            $(addprefix $(B)/src/gpu/,$(addsuffix .o,$(GPU))) \

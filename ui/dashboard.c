@@ -6,6 +6,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "cli.h"
 #include "fmt.h"
 #include "memwork.h"
 #include "history.h"
@@ -20,42 +21,53 @@
 #define HISTORY_CAP 8192
 
 static const char *const HELP[] = {
-	"space   pause / resume (the loop, or the replay)",
-	"r       restart the loop from 1 workgroup / the replay",
-	"d       back to the device picker (live)",
-	"+ / -   target dispatch time x2 / /2 (live)",
-	"w       next workload: fp32 fp64 int32 fp16",
-	"< / >   replay speed /2, x2",
-	"z       whole session / scrolling window",
-	"t       next colour theme",
-	"?       this help (any key closes it)",
-	"q       quit (Ctrl-C too)",
+	"Keys",
+	"  space      pause / resume (the loop, or the replay)",
+	"  r          restart the loop from 1 workgroup (a replay: from its start)",
+	"  + / -      target: the next round value (1 2 5 10 20 50 ... ms), 1 us to 10 s; live only",
+	"  w          next workload the device runs; live only",
+	"  < / >      replay speed /2, x2; replays only",
+	"  z          whole session / the last 60 s",
+	"  t          next colour theme",
+	"  d, Esc     back to the device picker, or to all devices when zoomed from them",
+	"  F1 ? h     this help; F10 q quit (Ctrl-C too)",
+	"",
+	"What the screen shows",
+	"  STEADY     the loop has reached the target dispatch time and holds it (it does not mean the "
+	"throughput is stable); GROWING: still multiplying the workgroups by 10; PAUSED, DONE, ERROR",
+	"  FLOPS plot the throughput of each dispatch, or IOPS, or B/s for memory workloads",
+	"  red marks  power-state changes: a sustained level change with the clock, P-state or a "
+	"throttle reason changing beside it",
+	"  grey marks other sustained level changes: the clock held (e.g. another process took the "
+	"device or the CPU), or no telemetry to tell",
+	"  excursion  a departure that came back within 500 ms or 5 samples: counted, not marked",
+	"  workgroups the groups of each dispatch (log scale); for transfers: bandwidth by copy size",
+	"  dispatch   GPU time (timestamps) and CPU time of each dispatch; the target is its own line",
+	"  clock      SM or CPU clock, with power drawn to its own scale, temperature, P-state",
+	"",
+	"The statistics panel",
+	"  median, min, max of the samples at the target time; mean +- std (the spread of the samples)",
+	"  95% CI     the interval of the mean (the summary uses the same)",
+	"  peak       % of the theoretical peak at the sample's clock (formula in the summary); over 105% "
+	"is flagged implausible, never shown as a result",
+	"  per cycle  work per clock cycle (rate / clock), a clock-independent figure",
+	"  per W      work per joule (rate / power)",
+	"  plateau    how long the run took to hold within 3% of its final level",
+	"  GPU/CPU    GPU time over CPU time per dispatch: near 1, the device is kept busy",
+	"  dropped    samples the screen was too slow to take (the log has them all)",
 };
 
 typedef struct Dash {
 	Screen *s;
 	SampleSource *src;
-	History h;
-	Summary sum;
+	History h;           /* zoomed from the node view: its history, moved */
+	Summary sum;         /* in for the time of the zoom and back after */
 	SummaryResult stats;
 	uint64_t stats_ns;
 	bool whole, help;
+	int help_scroll;
 	char last_line[160];
 } Dash;
-
-static void put_cells(Dash *d, const PlotCanvas *cv, Rect c, const ThemeRole *roles)
-{
-	char cell[8];
-	for (int row = 0; row < cv->h; row++)
-		for (int col = 0; col < cv->w; col++) {
-			uint8_t sid = cv->series[(size_t)row * cv->w + col];
-			if (!sid)
-				continue;
-			plot_cell(cv, col, row, cell);
-			attrset(screen_attr(d->s, roles[sid - 1]));
-			mvaddstr(c.y + row, c.x + col, cell);
-		}
-}
 
 typedef struct Series {
 	const double *y;
@@ -136,7 +148,7 @@ static void draw_plot(Dash *d, Rect frame, const char *title, const char *unit, 
 	roles[nser] = ROLE_TARGET_LINE;
 	roles[nser + 1] = ROLE_JUMP_MARK;
 	roles[nser + 2] = ROLE_AXIS;
-	put_cells(d, &cv, c, roles);
+	screen_put_canvas(d->s, &cv, c, roles);
 	plot_canvas_done(&cv);
 
 	/* labels: top, middle, bottom of the y axis; ends of the time axis */
@@ -169,8 +181,9 @@ static void draw_header(Dash *d)
 	char mode[32] = "";
 	if (src->replay && src->speed)
 		snprintf(mode, sizeof mode, " REPLAY x%g |", src->speed(src->ctx, 0));
-	snprintf(line, sizeof line, "%s %.1f s | target %.3g ms | %s | %s", mode, d->h.last.t_ms * 1e-3,
-	         src->target_ms(src->ctx), src->workload, src->title);
+	char tms[32];
+	snprintf(line, sizeof line, "%s %.1f s | target %s | %s | %s", mode, d->h.last.t_ms * 1e-3,
+	         fmt_ms(src->target_ms(src->ctx), tms, sizeof tms), src->workload, src->title);
 	int x = getcurx(stdscr);
 	mvaddnstr(0, x, line, COLS - x);
 	snprintf(line, sizeof line, " times: %s | samples %zu | checks %llu ok | log %s",
@@ -226,8 +239,8 @@ static void draw_stats(Dash *d, Rect r)
 	if (ls->peak_flops > 0)
 		ROW("peak     %.1f%% of %s%s", 100 * ls->rate / ls->peak_flops,
 		    fmt_si(ls->peak_flops, b, sizeof b), u);
-	if (sample_has_tel(ls, TEL_SM_MHZ))
-		ROW("per MHz  %s%s", fmt_si(ls->rate / ls->tel[TEL_SM_MHZ], a, sizeof a), u);
+	if (sample_has_tel(ls, TEL_SM_MHZ) && ls->tel[TEL_SM_MHZ] > 0)
+		ROW("per cycle %s%s", fmt_si(ls->rate / (ls->tel[TEL_SM_MHZ] * 1e6), a, sizeof a), sample_work_unit(ls));
 	if (sample_has_tel(ls, TEL_POWER_W))
 		ROW("per W    %s%s", fmt_si(ls->rate / ls->tel[TEL_POWER_W], a, sizeof a), u);
 	ROW("samples  %zu at target", d->h.last.size ? f->n : d->stats.steady);
@@ -320,23 +333,6 @@ static void draw_jumps(Dash *d, Rect r)
 	attrset(screen_attr(d->s, ROLE_TEXT));
 }
 
-static void draw_help(Dash *d)
-{
-	int n = (int)(sizeof HELP / sizeof *HELP), w = 50, h = n + 4;
-	int y = (LINES - h) / 2, x = (COLS - w) / 2;
-	attrset(screen_attr(d->s, ROLE_TEXT));
-	for (int i = 0; i < h; i++)
-		mvhline(y + i, x, ' ', w);
-	attrset(screen_attr(d->s, ROLE_AXIS));
-	mvhline(y, x, ACS_HLINE, w);
-	mvhline(y + h - 1, x, ACS_HLINE, w);
-	attrset(screen_attr(d->s, ROLE_TEXT) | A_BOLD);
-	mvaddstr(y, x + 2, " keys ");
-	attrset(screen_attr(d->s, ROLE_TEXT));
-	for (int i = 0; i < n; i++)
-		mvaddnstr(y + 2 + i, x + 2, HELP[i], w - 4);
-}
-
 /* Transfers: the median of each size's steady samples, bandwidth over size
  * (log2 x axis), where a sweep would otherwise plot its workgroups. */
 static void draw_size_plot(Dash *d, Rect frame, const char *unit)
@@ -369,7 +365,7 @@ static void draw_size_plot(Dash *d, Rect frame, const char *unit)
 		return;
 	plot_series(&cv, &ax, &ay, x, y, n, 0);
 	ThemeRole roles[2] = { ROLE_FLOPS_LINE, ROLE_TARGET_LINE };
-	put_cells(d, &cv, c, roles);
+	screen_put_canvas(d->s, &cv, c, roles);
 	plot_canvas_done(&cv);
 	char lab[40];
 	draw_y_axis(d, c, &ay, "");
@@ -454,7 +450,7 @@ static void draw(Dash *d)
 	mvhline(l.status.y, 0, ' ', COLS);
 	mvaddnstr(l.status.y, 0, msg, COLS - 1);
 	if (d->help)
-		draw_help(d);
+		screen_help(d->s, " flopscope: keys and marks ", HELP, sizeof HELP / sizeof *HELP, &d->help_scroll);
 	attrset(A_NORMAL);
 	refresh();
 }
@@ -470,20 +466,26 @@ static void restart(Dash *d)
 	d->stats.pct_peak = NAN;
 }
 
-DashExit dashboard_run(Screen *s, SampleSource *src, unsigned fps, bool *failed, SummaryResult *summary)
+DashExit dashboard_run(Screen *s, SampleSource *src, const DashOptions *opt, bool *failed, SummaryResult *summary)
 {
 	memset(summary, 0, sizeof *summary);
 	summary->ratio_median = NAN;
 	summary->plateau_ms = NAN;
 	summary->pct_peak = NAN;
-	const uint64_t frame_ns = 1000000000ull / (fps ? fps : 10);
+	const uint64_t frame_ns = 1000000000ull / (opt->fps ? opt->fps : 10);
+	const bool zoom = opt->history != NULL;
 	Dash d = { .s = s, .src = src };
 	*failed = false;
-	if (!history_init(&d.h, HISTORY_CAP)) {
-		screen_message(s, ROLE_STATUS_ERROR, "out of memory for the sample history");
-		return DASH_BACK;
+	if (zoom) {
+		d.h = *opt->history;
+		d.sum = *opt->summary;
+	} else {
+		if (!history_init(&d.h, HISTORY_CAP)) {
+			screen_message(s, ROLE_STATUS_ERROR, "out of memory for the sample history");
+			return DASH_BACK;
+		}
+		summary_init(&d.sum);
 	}
-	summary_init(&d.sum);
 	d.stats.ratio_median = NAN;
 	d.stats.plateau_ms = NAN;
 	d.stats.pct_peak = NAN;
@@ -496,6 +498,8 @@ DashExit dashboard_run(Screen *s, SampleSource *src, unsigned fps, bool *failed,
 	for (;;) {
 		if (*s->quit)
 			break;
+		if (opt->idle)
+			opt->idle(opt->idle_ctx);
 		while (src->next(src->ctx, &smp)) {
 			if (smp.seq == 0 && d.h.total)
 				restart(&d);
@@ -524,13 +528,19 @@ DashExit dashboard_run(Screen *s, SampleSource *src, unsigned fps, bool *failed,
 		if (ch == ERR)
 			continue;
 		dirty = true;
+		if (d.help && screen_help_key(ch, &d.help_scroll) && ch != KEY_RESIZE)
+			continue;
 		if (d.help && ch != KEY_RESIZE) {
 			d.help = false;
 			continue;
 		}
 		s->message[0] = '\0';
-		if (ch == 'q' || ch == 'Q')
+		if (ch == 'q' || ch == 'Q' || ch == KEY_F(10))
 			break;
+		if (ch == 27 && (zoom || !src->replay)) { /* Esc: back one level (all devices, or the picker) */
+			how = DASH_BACK;
+			goto out;
+		}
 		if (ch == KEY_RESIZE) {
 			last_draw = 0;
 			continue;
@@ -562,10 +572,12 @@ DashExit dashboard_run(Screen *s, SampleSource *src, unsigned fps, bool *failed,
 				screen_message(s, ROLE_STATUS_WARN, "the target was recorded; it cannot change in a replay");
 				break;
 			}
-			double t = src->target_ms(src->ctx);
-			t = (ch == '+' || ch == '=') ? t * 2 : t / 2;
-			src->set_target(src->ctx, t > 1000 ? 1000 : t < 1 ? 1 : t);
-			screen_message(s, ROLE_STATUS_OK, "target %.3g ms", src->target_ms(src->ctx));
+			/* round values (1, 2, 5, 10, 20, 50 ... ms) over the
+			 * --target-ms range: 20 ms is always one step away */
+			double t = cli_target_step(src->target_ms(src->ctx), ch == '+' || ch == '=' ? 1 : -1);
+			src->set_target(src->ctx, t);
+			char tms[32];
+			screen_message(s, ROLE_STATUS_OK, "target %s", fmt_ms(t, tms, sizeof tms));
 			break;
 		}
 		case '<': case '>':
@@ -588,14 +600,22 @@ DashExit dashboard_run(Screen *s, SampleSource *src, unsigned fps, bool *failed,
 		case 't':
 			screen_next_theme(s);
 			break;
-		case '?': case 'h':
+		case '?': case 'h': case KEY_F(1):
 			d.help = true;
+			d.help_scroll = 0;
 			break;
 		default:
 			break;
 		}
 	}
 out:
+	if (zoom) {
+		/* the node view goes on with the device: nothing is stopped */
+		summary_result(&d.sum, summary);
+		*opt->history = d.h;
+		*opt->summary = d.sum;
+		return how;
+	}
 	if (src->note_stop) /* the log says why the run ended */
 		src->note_stop(src->ctx, how == DASH_NEXT_WORKLOAD ? "workload change (w)"
 		                         : how == DASH_BACK ? "device list (d)" : "quit");

@@ -3,21 +3,33 @@
 #ifndef FLOPSCOPE_DASHBOARD_H
 #define FLOPSCOPE_DASHBOARD_H
 
+#include "history.h"
 #include "source.h"
 #include "summary.h"
 #include "screen.h"
 
 typedef enum DashExit {
 	DASH_QUIT,   /* q, or a signal */
-	DASH_BACK,   /* d: back to the picker */
+	DASH_BACK,   /* d: back to the picker (zoomed: d or Esc, back to all devices) */
 	DASH_NEXT_WORKLOAD, /* w: the same device, the next workload */
 } DashExit;
 
+typedef struct DashOptions {
+	unsigned fps;
+	/* Zoomed from the node view (several devices): the device's history
+	 * and statistics so far, shown and extended, and handed back on leaving;
+	 * the source is not stopped then. NULL: a run of its own. */
+	History *history;
+	Summary *summary;
+	/* Called every turn of the loop (the node view takes the other
+	 * devices' samples meanwhile); NULL: none. */
+	void (*idle)(void *ctx);
+	void *idle_ctx;
+} DashOptions;
 
-
-/* Shows the source until the user leaves, redrawing at most fps times a
- * second and only when something changed. *failed is set when the source
+/* Shows the source until the user leaves, redrawing at most opt->fps times
+ * a second and only when something changed. *failed is set when the source
  * stopped with an error (shown on screen); *summary receives the statistics. */
-DashExit dashboard_run(Screen *s, SampleSource *src, unsigned fps, bool *failed, SummaryResult *summary);
+DashExit dashboard_run(Screen *s, SampleSource *src, const DashOptions *opt, bool *failed, SummaryResult *summary);
 
 #endif

@@ -37,3 +37,39 @@ Rect layout_canvas(Rect f)
 		c.h = 1;
 	return c;
 }
+
+void layout_node(int cols, int rows, size_t n, NodeLayout *l)
+{
+	memset(l, 0, sizeof *l);
+	int table_h = (int)n + 2;
+	int avail = rows - 2 - table_h; /* header and status lines */
+	if (cols < LAYOUT_MIN_COLS || rows < LAYOUT_MIN_ROWS || n == 0 || n > NODE_MAX || avail < 2) {
+		l->too_small = true;
+		return;
+	}
+	int best_c = 0, best_h = 0;
+	for (int c = 1; c <= 4 && c <= (int)n && cols / c >= NODE_PANEL_MIN_W; c++) {
+		int r = ((int)n + c - 1) / c, h = avail / r;
+		int capped = h < NODE_PANEL_GOOD_H ? h : NODE_PANEL_GOOD_H;
+		int best_capped = best_h < NODE_PANEL_GOOD_H ? best_h : NODE_PANEL_GOOD_H;
+		if (capped > best_capped) {
+			best_c = c;
+			best_h = h;
+		}
+	}
+	if (best_h < 2) {
+		l->too_small = true;
+		return;
+	}
+	l->columns = best_c;
+	l->header = (Rect){ 0, 0, cols, 1 };
+	int w = cols / best_c;
+	for (size_t k = 0; k < n; k++) {
+		int row = (int)k / best_c, col = (int)k % best_c;
+		/* the last column takes what the division leaves */
+		int pw = col == best_c - 1 ? cols - col * w : w;
+		l->panel[k] = (Rect){ col * w, 1 + row * best_h, pw, best_h };
+	}
+	l->table = (Rect){ 0, rows - 1 - table_h, cols, table_h };
+	l->status = (Rect){ 0, rows - 1, cols, 1 };
+}

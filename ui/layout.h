@@ -3,6 +3,7 @@
 #define FLOPSCOPE_LAYOUT_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 #define LAYOUT_MIN_COLS 80
 #define LAYOUT_MIN_ROWS 24
@@ -21,6 +22,27 @@ typedef struct Layout {
 	Rect stats, jumps;           /* right panel */
 	Rect status;                 /* last line */
 } Layout;
+
+/* Several devices at once: a header line, a panel per device in a grid,
+ * the combined table (a heading, a row per device, the outlier line) and
+ * the status line. Panels are at least NODE_PANEL_MIN_W wide and 2 high
+ * (a title and the headline; more rows become a throughput plot); the
+ * grid takes the fewest columns that give each panel NODE_PANEL_GOOD_H
+ * rows, else the most rows. */
+#define NODE_MAX 16
+#define NODE_PANEL_MIN_W 40
+#define NODE_PANEL_GOOD_H 6
+
+typedef struct NodeLayout {
+	bool too_small;
+	int columns;                 /* of the panel grid */
+	Rect header;
+	Rect panel[NODE_MAX];        /* device k's panel */
+	Rect table;
+	Rect status;
+} NodeLayout;
+
+void layout_node(int cols, int rows, size_t n, NodeLayout *l);
 
 /* with_clock: room for the clock plot under the FLOPS plot. */
 void layout_compute(int cols, int rows, bool with_clock, Layout *l);

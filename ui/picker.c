@@ -6,19 +6,33 @@
 
 #include "listing.h"
 
-static void draw(Screen *s, const DeviceList *list, int sel)
+static const char *const HELP[] = {
+	"up / down, j / k, mouse   move; a double click starts the entry",
+	"space      mark the entry (several run at once, each with its own engine)",
+	"a          mark every physical device once (as --all)",
+	"Enter      start the marked entries, or the highlighted one when none is marked",
+	"t          next colour theme",
+	"F1 ? h     this help",
+	"q, Esc, F10  quit",
+	"",
+	"An entry is a device and one of its compute queue families; the details below the list are "
+	"what --list --verbose prints.",
+};
+
+static void draw(Screen *s, const DeviceList *list, int sel, const bool *marked, bool help, int *scroll)
 {
 	erase();
 	attrset(screen_attr(s, ROLE_HEADER));
 	mvhline(0, 0, ' ', COLS);
-	mvprintw(0, 1, "flopscope: pick a device and compute queue");
+	mvprintw(0, 1, "flopscope: pick a device and compute queue (space marks several)");
 	attrset(screen_attr(s, ROLE_TEXT));
 	int list_top = 2;
 	for (size_t i = 0; i < list->count && list_top + (int)i < LINES / 2; i++) {
 		const DeviceInfo *d = &list->entries[i];
 		char api[32], line[1024];
 		devinfo_version_str(d->api_version, api, sizeof api);
-		snprintf(line, sizeof line, "%3zu: %s (compute queue: %u, type: %s)  %s, Vulkan %s", i + 1,
+		snprintf(line, sizeof line, "%s %3zu: %s (compute queue: %u, type: %s)  %s, Vulkan %s",
+		         marked[i] ? "[x]" : "[ ]", i + 1,
 		         d->name, d->queue_family, devinfo_type_str(d->type),
 		         d->driver_name[0] ? d->driver_name : "driver ?", api);
 		attrset(screen_attr(s, (int)i == sel ? ROLE_SELECTION : ROLE_TEXT));
@@ -44,22 +58,50 @@ static void draw(Screen *s, const DeviceList *list, int sel)
 	}
 	attrset(screen_attr(s, s->message[0] ? s->message_role : ROLE_AXIS));
 	mvaddnstr(LINES - 1, 0, s->message[0] ? s->message
-	                                      : "up/down j/k or mouse: move   Enter: start   t: theme   q: quit",
+	                                      : "up/down j/k or mouse: move   space: mark   Enter: start the marked "
+	                                        "(or this one)   a: mark all   ? help   q: quit",
 	          COLS - 1);
+	if (help)
+		screen_help(s, " flopscope: the device picker ", HELP, sizeof HELP / sizeof *HELP, scroll);
 	attrset(A_NORMAL);
 	refresh();
 }
 
-int picker_run(Screen *s, const DeviceList *list, int initial)
+/* The marked entries in list order into out; the highlighted one when none. */
+static size_t chosen(const DeviceList *list, const bool *marked, int sel, int *out, size_t cap)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < list->count && n < cap; i++)
+		if (marked[i])
+			out[n++] = (int)i;
+	if (!n && cap)
+		out[n++] = sel;
+	return n;
+}
+
+static size_t pick(Screen *s, const DeviceList *list, int initial, int *out, size_t cap);
+
+size_t picker_run(Screen *s, const DeviceList *list, int initial, int *out, size_t cap)
+{
+	/* the mouse is the picker's only: captured while it shows */
+	mousemask(BUTTON1_CLICKED | BUTTON1_DOUBLE_CLICKED, NULL);
+	size_t n = pick(s, list, initial, out, cap);
+	mousemask(0, NULL);
+	return n;
+}
+
+static size_t pick(Screen *s, const DeviceList *list, int initial, int *out, size_t cap)
 {
 	int sel = initial >= 0 && (size_t)initial < list->count ? initial : 0;
-	bool dirty = true;
+	bool dirty = true, marked[PICKER_MAX] = { false }, help = false;
+	size_t nmarked = 0;
+	int scroll = 0;
 	timeout(100);
 	for (;;) {
 		if (*s->quit)
-			return -1;
+			return 0;
 		if (dirty && !screen_too_small(s))
-			draw(s, list, sel);
+			draw(s, list, sel, marked, help, &scroll);
 		dirty = false;
 		int ch = getch();
 		if (ch == ERR)
@@ -67,7 +109,12 @@ int picker_run(Screen *s, const DeviceList *list, int initial)
 		dirty = true;
 		if (LINES < 24 || COLS < 80) {
 			if (ch == 'q' || ch == 'Q')
-				return -1;
+				return 0;
+			continue;
+		}
+		if (help) {
+			if (!screen_help_key(ch, &scroll))
+				help = false;
 			continue;
 		}
 		switch (ch) {
@@ -85,14 +132,38 @@ int picker_run(Screen *s, const DeviceList *list, int initial)
 		case KEY_END: case 'G':
 			sel = (int)list->count - 1;
 			break;
+		case ' ':
+			if ((size_t)sel < PICKER_MAX && (marked[sel] || nmarked < cap)) {
+				marked[sel] = !marked[sel];
+				nmarked += marked[sel] ? 1 : (size_t)-1;
+			} else {
+				screen_message(s, ROLE_STATUS_WARN, "at most %zu devices at once", cap);
+			}
+			if ((size_t)sel + 1 < list->count)
+				sel++;
+			break;
+		case 'a': /* every physical device once, as --all */
+			nmarked = 0;
+			for (size_t i = 0; i < list->count && i < PICKER_MAX; i++) {
+				bool first = true;
+				for (size_t j = 0; j < i; j++)
+					first &= list->entries[j].phys_index != list->entries[i].phys_index;
+				marked[i] = first && nmarked < cap;
+				nmarked += marked[i];
+			}
+			break;
 		case '\n': case '\r': case KEY_ENTER:
 			s->message[0] = '\0';
-			return sel;
+			return chosen(list, marked, sel, out, cap);
 		case 't':
 			screen_next_theme(s);
 			break;
-		case 'q': case 'Q': case 27:
-			return -1;
+		case 'q': case 'Q': case 27: case KEY_F(10):
+			return 0;
+		case '?': case 'h': case KEY_F(1):
+			help = true;
+			scroll = 0;
+			break;
 		case KEY_MOUSE: {
 			MEVENT ev;
 			if (getmouse(&ev) == OK) {
@@ -100,7 +171,7 @@ int picker_run(Screen *s, const DeviceList *list, int initial)
 				if (row >= 0 && (size_t)row < list->count) {
 					if (row == sel && (ev.bstate & (BUTTON1_CLICKED | BUTTON1_DOUBLE_CLICKED)) &&
 					    (ev.bstate & BUTTON1_DOUBLE_CLICKED))
-						return sel;
+						return chosen(list, marked, sel, out, cap);
 					sel = row;
 				}
 			}

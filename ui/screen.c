@@ -102,7 +102,9 @@ bool screen_open(Screen *s, const char *theme_arg, volatile sig_atomic_t *quit)
 	noecho();
 	keypad(stdscr, TRUE);
 	curs_set(0);
-	mousemask(BUTTON1_CLICKED | BUTTON1_DOUBLE_CLICKED, NULL);
+	/* the mouse is captured only in the picker (picker.c), so that text
+	 * can be selected in the dashboard; Esc acts at once */
+	set_escdelay(25);
 	s->braille = !strcmp(nl_langinfo(CODESET), "UTF-8");
 	const char *nc = getenv("NO_COLOR");
 	s->color = has_colors() && !(nc && *nc);
@@ -142,4 +144,131 @@ bool screen_too_small(Screen *s)
 	mvprintw(3, 0, "q quits");
 	refresh();
 	return true;
+}
+
+void screen_put_canvas(const Screen *s, const PlotCanvas *cv, Rect c, const ThemeRole *roles)
+{
+	char cell[8];
+	for (int row = 0; row < cv->h; row++)
+		for (int col = 0; col < cv->w; col++) {
+			uint8_t sid = cv->series[(size_t)row * cv->w + col];
+			if (!sid)
+				continue;
+			plot_cell(cv, col, row, cell);
+			attrset(screen_attr(s, roles[sid - 1]));
+			mvaddstr(c.y + row, c.x + col, cell);
+		}
+}
+
+/* The display rows of the help text at width w: each line wrapped at
+ * spaces; rows[i] points into lines, len[i] bytes long. */
+static size_t help_rows(const char *const *lines, size_t n, int w, const char **rows, int *len, size_t max)
+{
+	size_t r = 0;
+	for (size_t i = 0; i < n; i++) {
+		const char *p = lines[i];
+		int left = (int)strlen(p);
+		int indent = 0; /* continuation rows keep the line's indent */
+		while (indent < left && p[indent] == ' ')
+			indent++;
+		bool first = true;
+		do {
+			int room = w - (first ? 0 : indent);
+			int take = left <= room ? left : room;
+			if (take < left) { /* break at the last space that fits */
+				int sp = take;
+				while (sp > 0 && p[sp] != ' ')
+					sp--;
+				if (sp > 0)
+					take = sp;
+			}
+			if (r < max) {
+				rows[r] = p;
+				len[r] = take;
+			}
+			r++;
+			p += take;
+			left -= take;
+			while (left > 0 && *p == ' ') {
+				p++;
+				left--;
+			}
+			first = false;
+		} while (left > 0);
+	}
+	return r;
+}
+
+void screen_help(const Screen *s, const char *title, const char *const *lines, size_t n, int *scroll)
+{
+	int longest = 0;
+	for (size_t i = 0; i < n; i++)
+		if ((int)strlen(lines[i]) > longest)
+			longest = (int)strlen(lines[i]);
+	int w = longest + 4, maxw = COLS - 2;
+	if (w > maxw)
+		w = maxw;
+	if (w < 12)
+		w = COLS;
+	enum { MAX_ROWS = 512 };
+	static const char *rows[MAX_ROWS];
+	static int len[MAX_ROWS];
+	size_t nr = help_rows(lines, n, w - 4, rows, len, MAX_ROWS);
+	if (nr > MAX_ROWS)
+		nr = MAX_ROWS;
+	int h = (int)nr + 2, maxh = LINES - 2;
+	if (h > maxh)
+		h = maxh;
+	if (h < 3)
+		h = LINES;
+	int body = h - 2, top = (int)nr - body;
+	if (top < 0)
+		top = 0;
+	if (*scroll > top)
+		*scroll = top;
+	if (*scroll < 0)
+		*scroll = 0;
+	int y = (LINES - h) / 2, x = (COLS - w) / 2;
+	attrset(screen_attr(s, ROLE_TEXT));
+	for (int i = 0; i < h; i++)
+		mvhline(y + i, x, ' ', w);
+	attrset(screen_attr(s, ROLE_AXIS));
+	mvhline(y, x, ACS_HLINE, w);
+	mvhline(y + h - 1, x, ACS_HLINE, w);
+	mvvline(y, x, ACS_VLINE, h);
+	mvvline(y, x + w - 1, ACS_VLINE, h);
+	mvaddch(y, x, ACS_ULCORNER);
+	mvaddch(y, x + w - 1, ACS_URCORNER);
+	mvaddch(y + h - 1, x, ACS_LLCORNER);
+	mvaddch(y + h - 1, x + w - 1, ACS_LRCORNER);
+	attrset(screen_attr(s, ROLE_TEXT) | A_BOLD);
+	mvaddnstr(y, x + 2, title, w - 4);
+	attrset(screen_attr(s, ROLE_TEXT));
+	for (int i = 0; i < body && *scroll + i < (int)nr; i++) {
+		size_t r = (size_t)(*scroll + i);
+		mvaddnstr(y + 1 + i, x + 2, rows[r], len[r] < w - 4 ? len[r] : w - 4);
+	}
+	attrset(screen_attr(s, ROLE_AXIS));
+	char foot[80];
+	if (top > 0)
+		snprintf(foot, sizeof foot, " %d-%d of %zu: up/down/PgUp/PgDn scroll, other keys close ", *scroll + 1,
+		         *scroll + body, nr);
+	else
+		snprintf(foot, sizeof foot, " any key closes ");
+	int fl = (int)strlen(foot);
+	mvaddnstr(y + h - 1, x + (w - fl > 2 ? w - fl - 2 : 1), foot, w - 2);
+}
+
+bool screen_help_key(int ch, int *scroll)
+{
+	switch (ch) {
+	case KEY_UP: case 'k': *scroll -= 1; return true;
+	case KEY_DOWN: case 'j': *scroll += 1; return true;
+	case KEY_PPAGE: *scroll -= 10; return true;
+	case KEY_NPAGE: case ' ': *scroll += 10; return true;
+	case KEY_HOME: case 'g': *scroll = 0; return true;
+	case KEY_END: case 'G': *scroll = 1 << 20; return true;
+	case KEY_RESIZE: return true;
+	default: return false;
+	}
 }

@@ -7,6 +7,8 @@
 #include <signal.h>
 #include <stdbool.h>
 
+#include "layout.h"
+#include "plot.h"
 #include "theme.h"
 
 #define SCREEN_MAX_THEMES 32
@@ -34,6 +36,16 @@ void screen_apply_theme(Screen *s);
 void screen_next_theme(Screen *s);
 void screen_message(Screen *s, ThemeRole role, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+/* Puts a plot canvas's cells at c, each series k (1..) in roles[k - 1]. */
+void screen_put_canvas(const Screen *s, const PlotCanvas *cv, Rect c, const ThemeRole *roles);
+/* A help overlay: a bordered box centred on the screen, as large as the
+ * text or the screen allows; lines longer than the box wrap at spaces;
+ * *scroll (clamped here) is the first row shown when it does not all fit,
+ * and the box says how to scroll. */
+void screen_help(const Screen *s, const char *title, const char *const *lines, size_t n, int *scroll);
+/* A key while the help is open: scrolls it (up, down, pages, home, end)
+ * and returns true, or returns false: the key closes it. */
+bool screen_help_key(int ch, int *scroll);
 /* Draws the "terminal too small" notice; true if the terminal is too small. */
 bool screen_too_small(Screen *s);
 

@@ -32,7 +32,7 @@ void theme_default(Theme *t)
 		[ROLE_CPU_TIME] = { 5, -1, 0 },
 		[ROLE_TARGET_LINE] = { 1, -1, 0 },
 		[ROLE_JUMP_MARK] = { 1, -1, THEME_BOLD },
-		[ROLE_HEADER] = { 0, 6, THEME_BOLD },
+		[ROLE_HEADER] = { 0, 6, 0 },  /* not bold: bold black reads grey where bold brightens */
 		[ROLE_STATUS_OK] = { 2, -1, THEME_BOLD },
 		[ROLE_STATUS_WARN] = { 3, -1, THEME_BOLD },
 		[ROLE_STATUS_ERROR] = { 1, -1, THEME_BOLD },
@@ -147,6 +147,9 @@ bool theme_parse(const char *json, size_t len, Theme *t, char *err, size_t errle
 		snprintf(err, errlen, "\"roles\" must be an object mapping role names to styles");
 		goto done;
 	}
+	/* a role the file names starts blank (the terminal's colours, no
+	 * attributes), not from the built-in dark theme: mono stays mono */
+	bool named[ROLE_COUNT] = { false };
 	const cJSON *r;
 	cJSON_ArrayForEach(r, roles) {
 		int role = -1;
@@ -161,7 +164,8 @@ bool theme_parse(const char *json, size_t len, Theme *t, char *err, size_t errle
 			snprintf(err, errlen, "role \"%s\" must be an object like {\"fg\": \"green\"}", r->string);
 			goto done;
 		}
-		ThemeStyle st = t->role[role];
+		ThemeStyle st = { THEME_DEFAULT_COLOR, THEME_DEFAULT_COLOR, 0 };
+		named[role] = true;
 		const cJSON *k;
 		cJSON_ArrayForEach(k, r) {
 			if (!strcmp(k->string, "fg")) {
@@ -181,6 +185,10 @@ bool theme_parse(const char *json, size_t len, Theme *t, char *err, size_t errle
 		}
 		t->role[role] = st;
 	}
+	/* a role the file leaves out takes its own text style */
+	for (int i = 0; i < ROLE_COUNT; i++)
+		if (!named[i])
+			t->role[i] = named[ROLE_TEXT] ? t->role[ROLE_TEXT] : (ThemeStyle){ THEME_DEFAULT_COLOR, THEME_DEFAULT_COLOR, 0 };
 	ok = true;
 done:
 	cJSON_Delete(root);

@@ -1,11 +1,17 @@
 #include "ui.h"
 #include "clock.h"
 
+#include <errno.h>
 #include <stdio.h>
+#include <string.h>
+#include <stdlib.h>
 #include <time.h>
 
 #include "dashboard.h"
 #include "engine.h"
+#include "multi.h"
+#include "node.h"
+#include "offline.h"
 #include "picker.h"
 #include "replay.h"
 #include "report.h"
@@ -13,91 +19,249 @@
 #include "runcfg.h"
 #include "slog.h"
 
-int ui_run(const struct VkCtx *ctx, const DeviceList *devs, const Options *o, int preselected,
+/* The next workload every device of sel runs, after wl. */
+static WorkloadType next_workload(const DeviceList *devs, const int *sel, size_t n, WorkloadType wl)
+{
+	char why[256];
+	for (int tries = 0; tries < WORKLOAD_TYPE_COUNT; tries++) {
+		wl = (WorkloadType)((wl + 1) % WORKLOAD_TYPE_COUNT);
+		bool all = true;
+		for (size_t k = 0; k < n && all; k++)
+			all = workload_supported(wl, devinfo_features(&devs->entries[sel[k]]), why, sizeof why);
+		if (all)
+			return wl;
+	}
+	return wl;
+}
+
+/* What ended one run: how the screen was left, the exit status so far, and
+ * whether the program ends now (fatal: the screen is already closed). */
+typedef struct RunEnd {
+	DashExit how;
+	int status;
+	bool fatal;
+	char err[ERR_LEN + 32]; /* an error shown on the screen, to repeat after it */
+} RunEnd;
+
+/* Builds and starts one engine per entry of sel; false with end filled
+ * when one cannot be (a usage error closes the screen). */
+static bool start_engines(Screen *s, const struct VkCtx *ctx, const DeviceList *devs, const Options *o,
+                          const int *sel, size_t n, WorkloadType wl, unsigned *runs, RunPaths *paths,
+                          EngineConfig *cfg, Engine **e, RunEnd *end)
+{
+	for (size_t k = 0; k < n; k++)
+		e[k] = NULL;
+	char node[40];
+	slog_node_id(node, sizeof node);
+	for (size_t k = 0; k < n; k++) {
+		run_config(o, RUN_DASHBOARD, ctx, &devs->entries[sel[k]], wl, ++*runs, 0, &paths[k], &cfg[k]);
+		cfg[k].ordinal = n > 1 ? (unsigned)k + 1 : 0;
+		cfg[k].devices = (unsigned)n;
+		cfg[k].node_id = node;
+		Error err;
+		e[k] = engine_create(&cfg[k], &err);
+		if (e[k] && engine_start(e[k], &err))
+			continue;
+		char msg[ERR_LEN + 32];
+		snprintf(msg, sizeof msg, "%s%s", n > 1 ? "a device: " : "", err.msg);
+		for (size_t j = 0; j <= k; j++)
+			if (e[j])
+				engine_destroy(e[j]);
+		if (!e[k] && err.status == STATUS_USAGE) { /* a broken shader or an unwritable log: say it plainly */
+			screen_close(s);
+			fprintf(stderr, "flopscope: %s\n", err.msg);
+			end->status = 2;
+			end->fatal = true;
+			return false;
+		}
+		screen_message(s, ROLE_STATUS_ERROR, "%s", msg);
+		snprintf(end->err, sizeof end->err, "%s", msg);
+		end->status = 1;
+		end->how = DASH_BACK;
+		return false;
+	}
+	return true;
+}
+
+/* One device (the dashboard) or several (the node view), until the user
+ * leaves; on quit the screen is closed and the summaries printed. */
+static void run_devices(Screen *s, const struct VkCtx *ctx, const DeviceList *devs, const Options *o,
+                        const int *sel, size_t n, WorkloadType wl, unsigned *runs, RunEnd *end, FILE *out)
+{
+	RunPaths paths[NODE_MAX];
+	EngineConfig cfg[NODE_MAX];
+	Engine *e[NODE_MAX];
+	SampleSource src[NODE_MAX];
+	bool failed[NODE_MAX] = { false };
+	if (!start_engines(s, ctx, devs, o, sel, n, wl, runs, paths, cfg, e, end))
+		return;
+	for (size_t k = 0; k < n; k++)
+		source_engine(&src[k], e[k]);
+	SummaryResult sum;
+	if (n == 1)
+		end->how = dashboard_run(s, &src[0], &(DashOptions){ .fps = o->fps }, &failed[0], &sum);
+	else
+		end->how = node_run(s, src, n, &(NodeOptions){ .fps = o->fps, .outlier_pct = o->outlier_pct }, failed);
+	end->status = 0;
+	for (size_t k = 0; k < n; k++)
+		if (failed[k] || engine_state(e[k]) == ENGINE_ERROR)
+			end->status = 1;
+	if (end->how == DASH_QUIT) {
+		screen_close(s);
+		end->fatal = true;
+	}
+	{
+		/* what the screen showed stays on record after it is gone: every
+		 * run's summary (the engines' own statistics, as the logs' summary
+		 * lines have them), printed when the program ends */
+		SummaryResult sums[NODE_MAX];
+		DeviceRow rows[NODE_MAX];
+		char errs[NODE_MAX][ERR_LEN];
+		for (size_t k = 0; k < n; k++) {
+			engine_join(e[k]);
+			engine_summary(e[k], &sums[k]);
+			errs[k][0] = '\0';
+			if (engine_state(e[k]) == ENGINE_ERROR)
+				snprintf(errs[k], sizeof errs[k], "%s", engine_error(e[k]));
+			rows[k] = (DeviceRow){ devs->entries[sel[k]].name, &sums[k], engine_checks_passed(e[k]), errs[k] };
+		}
+		if (n == 1) {
+			const char *log = engine_info(e[0])->log_path;
+			fprintf(out, "%s%s on %s, log %s\n", ftell(out) > 0 ? "\n" : "", workload_info[wl].name,
+			        devs->entries[sel[0]].name, log ? log : "off (--no-log)");
+			report_summary_text(out, &sums[0], engine_dropped(e[0]), engine_checks_passed(e[0]),
+			                    engine_target_ms(e[0]));
+		} else {
+			fprintf(out, "%s%zu devices at once, %s:\n", ftell(out) > 0 ? "\n" : "", n, workload_info[wl].name);
+			for (size_t k = 0; k < n; k++)
+				fprintf(out, "  %zu: %s, log %s\n", k + 1, devs->entries[sel[k]].name,
+				        engine_info(e[k])->log_path ? engine_info(e[k])->log_path : "off (--no-log)");
+			size_t outliers = multi_print_table(out, false, rows, n, workload_info[wl].unit, o->outlier_pct);
+			if (outliers && !end->status && end->how == DASH_QUIT)
+				end->status = MULTI_EXIT_OUTLIER;
+		}
+		for (size_t k = 0; k < n && end->how == DASH_QUIT; k++)
+			if (errs[k][0])
+				fprintf(stderr, "flopscope: %s%s\n", n > 1 ? "a device: " : "", errs[k]);
+	}
+	for (size_t k = 0; k < n; k++)
+		engine_destroy(e[k]);
+}
+
+int ui_run(const struct VkCtx *ctx, const DeviceList *devs, const Options *o, const int *pre, size_t npre,
            volatile sig_atomic_t *quit)
 {
 	Screen s;
 	if (!screen_open(&s, o->theme, quit))
 		return -1;
-	char err[ERR_LEN], last_err[ERR_LEN] = "";
-	int status = 0, idx = preselected, last = preselected;
+	char last_err[ERR_LEN + 32] = "";
+	int status = 0, sel[NODE_MAX], last = npre ? pre[0] : -1;
+	size_t n = npre < NODE_MAX ? npre : NODE_MAX;
+	for (size_t k = 0; k < n; k++)
+		sel[k] = pre[k];
 	WorkloadType wl = o->workload ? (WorkloadType)workload_find(o->workload) : WORKLOAD_FP32;
 	unsigned runs = 0;
+	/* every run's summary, printed once the screen is gone */
+	char *text = NULL;
+	size_t text_len = 0;
+	FILE *out = open_memstream(&text, &text_len);
+	if (!out) {
+		screen_close(&s);
+		fprintf(stderr, "flopscope: cannot keep the runs' summaries: %s\n", strerror(errno));
+		return 1;
+	}
 	for (;;) {
-		if (idx < 0)
-			idx = picker_run(&s, devs, last);
-		if (idx < 0)
+		if (!n)
+			n = picker_run(&s, devs, last, sel, NODE_MAX);
+		if (!n)
 			break;
-		last = idx;
-		RunPaths paths;
-		EngineConfig cfg;
-		run_config(o, RUN_DASHBOARD, ctx, &devs->entries[idx], wl, ++runs, 0, &paths, &cfg);
-
-		Error e_err;
-		Engine *e = engine_create(&cfg, &e_err);
-		if (!e && e_err.status == STATUS_USAGE) { /* a broken shader or an unwritable log: say it plainly */
-			screen_close(&s);
-			fprintf(stderr, "flopscope: %s\n", e_err.msg);
-			return 2;
+		last = sel[0];
+		RunEnd end = { .how = DASH_BACK };
+		run_devices(&s, ctx, devs, o, sel, n, wl, &runs, &end, out);
+		if (end.fatal) {
+			fclose(out);
+			if (text_len)
+				fputs(text, stdout);
+			free(text);
+			return end.status;
 		}
-		if (!e) {
-			screen_message(&s, ROLE_STATUS_ERROR, "%s", e_err.msg);
-			snprintf(last_err, sizeof last_err, "%s", e_err.msg);
-			status = 1;
-			idx = -1;
-			continue;
-		}
-		if (!engine_start(e, &e_err)) {
-			engine_destroy(e);
-			screen_message(&s, ROLE_STATUS_ERROR, "%s", e_err.msg);
-			snprintf(last_err, sizeof last_err, "%s", e_err.msg);
-			status = 1;
-			idx = -1;
-			continue;
-		}
-		bool failed;
-		SummaryResult sum;
-		SampleSource src;
-		source_engine(&src, e);
-		DashExit how = dashboard_run(&s, &src, o->fps, &failed, &sum);
-		bool error = engine_state(e) == ENGINE_ERROR;
-		if (error)
-			snprintf(err, sizeof err, "%s", engine_error(e));
-		status = failed ? 1 : 0;
-		if (how == DASH_QUIT) {
-			screen_close(&s);
-			/* what the screen showed stays on record after it is gone: the
-			 * engine's own statistics, as the log's summary line has them */
-			engine_join(e);
-			engine_summary(e, &sum);
-			report_summary_text(stdout, &sum, engine_dropped(e), engine_checks_passed(e),
-			                    engine_target_ms(e));
-			if (error)
-				fprintf(stderr, "flopscope: %s\n", err);
-			engine_destroy(e);
-			return status;
-		}
-		engine_destroy(e);
-		if (how == DASH_NEXT_WORKLOAD) {
-			/* the next one this device runs; the device stays */
-			char why[256];
-			do
-				wl = (WorkloadType)((wl + 1) % WORKLOAD_TYPE_COUNT);
-			while (!workload_supported(wl, devinfo_features(&devs->entries[idx]), why, sizeof why));
+		status = end.status;
+		if (end.err[0])
+			snprintf(last_err, sizeof last_err, "%s", end.err);
+		if (end.how == DASH_NEXT_WORKLOAD && !end.err[0]) {
+			/* the next one every device runs; the devices stay */
+			wl = next_workload(devs, sel, n, wl);
 			screen_message(&s, ROLE_STATUS_OK, "workload %s", workload_info[wl].name);
 			continue;
 		}
-		idx = -1;
+		n = 0;
 	}
 	screen_close(&s);
+	fclose(out);
+	if (text_len)
+		fputs(text, stdout);
+	free(text);
 	/* an error shown on the screen stays on record after it is gone */
 	if (status && last_err[0])
 		fprintf(stderr, "flopscope: %s\n", last_err);
 	return status;
 }
 
+/* The logs of several devices in the node view, played together; on
+ * leaving, the table of what was recorded (every sample of each log). */
+static int replay_node(const Options *o, volatile sig_atomic_t *quit)
+{
+	size_t n = o->nreplays;
+	Replay *r = calloc(n, sizeof *r);
+	SampleSource *src = calloc(n, sizeof *src);
+	bool failed[NODE_MAX];
+	size_t ready = 0;
+	int status = 0;
+	char err[1024];
+	if (!r || !src) {
+		fprintf(stderr, "flopscope: out of memory for %zu replays\n", n);
+		status = 1;
+		goto out;
+	}
+	SessionData d[CLI_MAX_DEVICES];
+	const SessionMeta *metas[CLI_MAX_DEVICES];
+	size_t perm[CLI_MAX_DEVICES], read = 0;
+	for (; read < n; read++) {
+		if (slog_read(o->replays[read], &d[read], err, sizeof err) < 0) {
+			fprintf(stderr, "flopscope: %s\n", err);
+			for (size_t k = 0; k < read; k++)
+				session_data_done(&d[k]);
+			status = 2;
+			goto out;
+		}
+		metas[read] = &d[read].meta;
+	}
+	/* one run: in its devices' order */
+	slog_node_order(metas, n, perm);
+	for (; ready < n; ready++) {
+		replay_init(&r[ready], &d[perm[ready]], clock_mono_ns);
+		replay_source(&src[ready], &r[ready], o->replays[perm[ready]]);
+	}
+	Screen s;
+	if (!screen_open(&s, o->theme, quit)) {
+		status = -1;
+		goto out;
+	}
+	node_run(&s, src, n, &(NodeOptions){ .fps = o->fps, .outlier_pct = o->outlier_pct }, failed);
+	screen_close(&s);
+	status = offline_replay_node_table(o);
+out:
+	for (size_t k = 0; k < ready; k++)
+		replay_done(&r[k]);
+	free(r);
+	free(src);
+	return status;
+}
+
 int ui_replay(const Options *o, volatile sig_atomic_t *quit)
 {
+	if (o->nreplays > 1)
+		return replay_node(o, quit);
 	SessionData d;
 	char err[1024];
 	if (slog_read(o->replay, &d, err, sizeof err) < 0) {
@@ -117,7 +281,7 @@ int ui_replay(const Options *o, volatile sig_atomic_t *quit)
 	replay_source(&src, &r, o->replay);
 	bool failed;
 	SummaryResult sum;
-	dashboard_run(&s, &src, o->fps, &failed, &sum);
+	dashboard_run(&s, &src, &(DashOptions){ .fps = o->fps }, &failed, &sum);
 	screen_close(&s);
 	report_summary_text(stdout, &sum, 0, r.checks, r.d.meta.target_ms);
 	replay_done(&r);

@@ -203,9 +203,10 @@ int offline_compare(const Options *o)
 		for (int side = 0; side < 2; side++) {
 			unsigned k0 = side ? na : 0, cnt = side ? nb : na;
 			const SessionMeta *m = &l[k0].d.meta;
-			printf("%s: %s%s\n   %s, %s (%s), %s, target %.3g ms\n", side ? "B" : "A",
+			char tms[32];
+			printf("%s: %s%s\n   %s, %s (%s), %s, target %s\n", side ? "B" : "A",
 			       side ? o->compare_b[0] : o->compare_a[0], cnt > 1 ? " and more" : "", m->device,
-			       m->workload, unit, m->start_utc, m->target_ms);
+			       m->workload, unit, m->start_utc, fmt_ms(m->target_ms, tms, sizeof tms));
 			for (unsigned k = 1; k < cnt; k++)
 				printf("   %s\n", side ? o->compare_b[k] : o->compare_a[k]);
 		}

@@ -1,5 +1,6 @@
 /* export: --export FILE --csv | --svg OUT: a recorded session as CSV or SVG. */
 #include "offline.h"
+#include "fmt.h"
 
 #include <errno.h>
 #include <math.h>
@@ -23,8 +24,9 @@ static int write_svg(const char *out, const SessionData *d, const Summary *sum)
 		return 1;
 	}
 	char title[600];
-	snprintf(title, sizeof title, "%s, %s, %s, target %.3g ms", d->meta.device, d->meta.workload,
-	         d->meta.start_utc, d->meta.target_ms);
+	char tms[32];
+	snprintf(title, sizeof title, "%s, %s, %s, target %s", d->meta.device, d->meta.workload,
+	         d->meta.start_utc, fmt_ms(d->meta.target_ms, tms, sizeof tms));
 	bool ok = svg_write(f, title, d->samples, d->n, d->meta.target_ms, &sum->changes);
 	if (!fileio_commit(f, &t, ok, err, sizeof err)) {
 		fprintf(stderr, "flopscope: %s\n", err);

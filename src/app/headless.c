@@ -20,10 +20,11 @@ static void print_preamble(const RunInfo *in, const Options *o)
 	       (unsigned long long)in->work_per_invocation,
 	       workload_is_memory(in->workload) ? "bytes" : !strcmp(wl->unit, "IOPS") ? "integer ops" : "FLOP",
 	       in->local_size);
-	printf("Timing: %s; target %.3g ms per dispatch%s\n",
+	char tms[32];
+	printf("Timing: %s; target %s per dispatch%s\n",
 	       in->timestamps ? "GPU timestamps (CPU wall time alongside)"
 	                      : "CPU wall time (this queue family has no timestamps)",
-	       o->target_ms, o->duration_s > 0 ? "" : ", until Ctrl-C");
+	       fmt_ms(o->target_ms, tms, sizeof tms), o->duration_s > 0 ? "" : ", until Ctrl-C");
 	if (in->log_path)
 		printf("Session log: %s\n", in->log_path);
 	printf("\n%s", report_table_header);

@@ -145,13 +145,13 @@ static size_t pick_devices(const VkCtx *ctx, const Options *o, int *idx, size_t 
 static int replay(const Options *o)
 {
 	if (o->headless || !isatty(STDOUT_FILENO) || !isatty(STDIN_FILENO))
-		return offline_replay_table(o);
+		return o->nreplays > 1 ? offline_replay_node_table(o) : offline_replay_table(o);
 	install_signals();
 	int rc = ui_replay(o, &quit_flag);
 	if (rc >= 0)
 		return rc;
 	fprintf(stderr, "flopscope: cannot use this terminal; printing the table instead\n");
-	return offline_replay_table(o);
+	return o->nreplays > 1 ? offline_replay_node_table(o) : offline_replay_table(o);
 }
 
 static int list_workloads(const DeviceInfo *d)
@@ -178,7 +178,8 @@ static int measure(const VkCtx *ctx, Options *o, int idx, WorkloadType wl, uint6
 	if (!o->headless) {
 		/* A device named on the command line skips the picker. */
 		o->workload = workload_info[wl].name;
-		int status = ui_run(ctx, &(DeviceList){ ctx->entries, ctx->entry_count }, o, idx, &quit_flag);
+		int status = ui_run(ctx, &(DeviceList){ ctx->entries, ctx->entry_count }, o, &idx, idx >= 0 ? 1 : 0,
+		                    &quit_flag);
 		if (status >= 0)
 			return status;
 		const char *term = getenv("TERM");
@@ -221,6 +222,13 @@ static int with_device(const VkCtx *ctx, Options *o, WorkloadType wl, uint64_t l
 			return 2;
 		if (o->mode == MODE_SUITE)
 			return suite_run(ctx, idxs, n, o, launch, &quit_flag);
+		if (!o->headless && n <= NODE_VIEW_MAX) {
+			o->workload = workload_info[wl].name;
+			int status = ui_run(ctx, &(DeviceList){ ctx->entries, ctx->entry_count }, o, idxs, n, &quit_flag);
+			if (status >= 0)
+				return status;
+			fprintf(stderr, "flopscope: cannot use this terminal; printing the table instead\n");
+		}
 		return multi_run(ctx, o, idxs, n, wl, launch, &quit_flag);
 	}
 	int idx = -1;

@@ -57,6 +57,86 @@ static bool print_row(const Options *o, unsigned dev, const Sample *s)
 	return printf("%s\n", line) >= 0;
 }
 
+size_t multi_print_table(FILE *f, bool json, const DeviceRow *rows, size_t n, const char *unit, double pct)
+{
+	NodeDevice *nd = calloc(n, sizeof *nd);
+	if (!nd) {
+		fprintf(stderr, "flopscope: out of memory for the table\n");
+		return 0;
+	}
+	bool failed = false;
+	for (size_t k = 0; k < n; k++) {
+		nd[k].name = rows[k].name;
+		nd[k].median = NAN;
+		bool err = !rows[k].sum || (rows[k].error && rows[k].error[0]);
+		failed |= err;
+		if (rows[k].sum && !err && rows[k].sum->flops.n)
+			nd[k].median = rows[k].sum->flops.median;
+	}
+	size_t outliers = outlier_apply(nd, n, pct);
+	if (json) {
+		for (size_t k = 0; k < n; k++) {
+			const SummaryResult *sum = rows[k].sum;
+			const char *error = rows[k].error && rows[k].error[0] ? rows[k].error : !sum ? "it never ran" : NULL;
+			cJSON *j = cJSON_CreateObject();
+			if (!j)
+				continue;
+			cJSON_AddStringToObject(j, "type", "device_summary");
+			cJSON_AddNumberToObject(j, "dev", (double)(k + 1));
+			cJSON_AddStringToObject(j, "device", nd[k].name);
+			cJSON_AddBoolToObject(j, "ok", !error);
+			if (isfinite(nd[k].median)) {
+				cJSON_AddNumberToObject(j, "median", nd[k].median);
+				cJSON_AddStringToObject(j, "unit", unit);
+				cJSON_AddNumberToObject(j, "samples", (double)sum->samples);
+			}
+			if (sum && isfinite(sum->pct_peak))
+				cJSON_AddNumberToObject(j, "pct_of_peak", sum->pct_peak);
+			if (isfinite(nd[k].node_ratio))
+				cJSON_AddNumberToObject(j, "of_peers_median", nd[k].node_ratio);
+			cJSON_AddNumberToObject(j, "checks_passed", (double)rows[k].checks);
+			cJSON_AddNumberToObject(j, "power_state_changes",
+			                        sum ? (double)sum->changes.by_cause[CAUSE_POWER_STATE] : 0);
+			cJSON_AddBoolToObject(j, "outlier", nd[k].outlier);
+			if (error)
+				cJSON_AddStringToObject(j, "error", error);
+			char *text = cJSON_PrintUnformatted(j);
+			if (text)
+				fprintf(f, "%s\n", text);
+			cJSON_free(text);
+			cJSON_Delete(j);
+		}
+		fprintf(f, "{\"type\":\"node\",\"devices\":%zu,\"failed\":%d,\"outliers\":%zu,\"outlier_pct\":%g}\n", n,
+		        failed ? 1 : 0, outliers, pct);
+	} else {
+		fprintf(f, "\n dev  %-34s %14s %10s %10s %7s %6s  %s\n", "device", "median", "% of peak",
+		        "of peers", "checks", "power", "status");
+		for (size_t k = 0; k < n; k++) {
+			const SummaryResult *sum = rows[k].sum;
+			char med[FMT_SI_LEN + 8] = "-", pk[16] = "unknown", peers[16] = "-";
+			if (isfinite(nd[k].median)) {
+				char v[FMT_SI_LEN];
+				snprintf(med, sizeof med, "%s%s", fmt_si(nd[k].median, v, sizeof v), unit);
+			}
+			if (sum && isfinite(sum->pct_peak))
+				snprintf(pk, sizeof pk, "%.1f%%", sum->pct_peak);
+			if (isfinite(nd[k].node_ratio))
+				snprintf(peers, sizeof peers, "%.1f%%", 100 * nd[k].node_ratio);
+			bool err = rows[k].error && rows[k].error[0];
+			fprintf(f, " %3zu  %-34.34s %14s %10s %10s %7" PRIu64 " %6zu  %s%s\n", k + 1, nd[k].name, med, pk, peers,
+			        rows[k].checks, sum ? sum->changes.by_cause[CAUSE_POWER_STATE] : 0,
+			        err ? "FAILED: " : !sum ? "FAILED" : nd[k].outlier ? "OUTLIER" : "ok", err ? rows[k].error : "");
+		}
+		if (outliers)
+			fprintf(f, "outlier rule: %zu device%s more than %g%% below the median of %s identical peers\n",
+			        outliers, outliers == 1 ? "" : "s", pct, outliers == 1 ? "its" : "their");
+		else
+			fprintf(f, "outlier rule: no device more than %g%% below the median of its identical peers\n", pct);
+	}
+	free(nd);
+	return outliers;
+}
+
 int multi_run(const struct VkCtx *ctx, const Options *o, const int *idx, size_t n, WorkloadType wl,
               uint64_t launch, volatile sig_atomic_t *quit)
 {
@@ -66,11 +146,15 @@ int multi_run(const struct VkCtx *ctx, const Options *o, const int *idx, size_t 
 		return 1;
 	}
 	size_t built = 0;
+	char node[40];
+	slog_node_id(node, sizeof node);
 	for (size_t k = 0; k < n; k++) {
 		d[k].idx = idx[k];
 		run_config(o, RUN_HEADLESS, ctx, &ctx->entries[idx[k]], wl, (unsigned)k + 1, launch, &d[k].paths,
 		           &d[k].cfg);
 		d[k].cfg.ordinal = (unsigned)k + 1;
+		d[k].cfg.devices = (unsigned)n;
+		d[k].cfg.node_id = node;
 		Error err;
 		d[k].e = engine_create(&d[k].cfg, &err);
 		if (!d[k].e) {
@@ -87,8 +171,9 @@ int multi_run(const struct VkCtx *ctx, const Options *o, const int *idx, size_t 
 			snprintf(how, sizeof how, "%g s", o->duration_s);
 		else
 			snprintf(how, sizeof how, "until Ctrl-C");
-		printf("Measuring %zu device%s at once: %s, %s at the %.3g ms target\n", n, n == 1 ? "" : "s", workload_info[wl].name, how,
-		       o->target_ms);
+		char tms[32];
+		printf("Measuring %zu device%s at once: %s, %s at the %s target\n", n, n == 1 ? "" : "s",
+		       workload_info[wl].name, how, fmt_ms(o->target_ms, tms, sizeof tms));
 	}
 	else if (o->format == FORMAT_CSV)
 		printf("dev,%s", report_csv_header);
@@ -114,6 +199,7 @@ int multi_run(const struct VkCtx *ctx, const Options *o, const int *idx, size_t 
 	}
 	/* the samples of all, as they come; a device that fails stops alone */
 	bool out_ok = true, stopping = false;
+	int status = 0;
 	for (;;) {
 		if (quit && *quit && !stopping) {
 			stopping = true;
@@ -152,88 +238,34 @@ int multi_run(const struct VkCtx *ctx, const Options *o, const int *idx, size_t 
 			sleep_ms(2);
 	}
 	/* the table: a row per device, and the outlier rule */
-	NodeDevice *nd = calloc(n, sizeof *nd);
-	int status = 0;
+	DeviceRow *rows = calloc(n, sizeof *rows);
 	for (size_t k = 0; k < n; k++) {
-		nd[k].name = ctx->entries[d[k].idx].name;
-		nd[k].median = NAN;
 		if (!d[k].e) {
 			status = 1;
-			continue;
-		}
-		engine_join(d[k].e);
-		engine_summary(d[k].e, &d[k].sum);
-		if (engine_state(d[k].e) == ENGINE_ERROR) {
-			snprintf(d[k].error, sizeof d[k].error, "%s", engine_error(d[k].e));
-			status = 1;
-		} else if (d[k].sum.flops.n) {
-			nd[k].median = d[k].sum.flops.median;
-		}
-		if (engine_log_error(d[k].e))
-			status = 1;
-	}
-	size_t outliers = nd ? outlier_apply(nd, n, o->outlier_pct) : 0;
-	const char *unit = workload_info[wl].unit;
-	FILE *f = o->format == FORMAT_CSV ? stderr : stdout;
-	if (o->format == FORMAT_JSON) {
-		for (size_t k = 0; k < n; k++) {
-			cJSON *j = cJSON_CreateObject();
-			if (!j)
-				continue;
-			cJSON_AddStringToObject(j, "type", "device_summary");
-			cJSON_AddNumberToObject(j, "dev", (double)(k + 1));
-			cJSON_AddStringToObject(j, "device", nd[k].name);
-			cJSON_AddBoolToObject(j, "ok", !d[k].error[0]);
-			if (isfinite(nd[k].median)) {
-				cJSON_AddNumberToObject(j, "median", nd[k].median);
-				cJSON_AddStringToObject(j, "unit", unit);
-				cJSON_AddNumberToObject(j, "samples", (double)d[k].sum.samples);
+		} else {
+			engine_join(d[k].e);
+			engine_summary(d[k].e, &d[k].sum);
+			if (engine_state(d[k].e) == ENGINE_ERROR) {
+				snprintf(d[k].error, sizeof d[k].error, "%s", engine_error(d[k].e));
+				status = 1;
 			}
-			if (isfinite(d[k].sum.pct_peak))
-				cJSON_AddNumberToObject(j, "pct_of_peak", d[k].sum.pct_peak);
-			if (isfinite(nd[k].node_ratio))
-				cJSON_AddNumberToObject(j, "of_peers_median", nd[k].node_ratio);
-			cJSON_AddNumberToObject(j, "checks_passed", d[k].e ? (double)engine_checks_passed(d[k].e) : 0);
-			cJSON_AddNumberToObject(j, "power_state_changes", (double)d[k].sum.changes.by_cause[CAUSE_POWER_STATE]);
-			cJSON_AddBoolToObject(j, "outlier", nd[k].outlier);
-			if (d[k].error[0])
-				cJSON_AddStringToObject(j, "error", d[k].error);
-			char *text = cJSON_PrintUnformatted(j);
-			if (text)
-				printf("%s\n", text);
-			cJSON_free(text);
-			cJSON_Delete(j);
+			if (engine_log_error(d[k].e))
+				status = 1;
 		}
-		printf("{\"type\":\"node\",\"devices\":%zu,\"failed\":%d,\"outliers\":%zu,\"outlier_pct\":%g}\n", n,
-		       status ? 1 : 0, outliers, o->outlier_pct);
-	} else {
-		fprintf(f, "\n dev  %-34s %14s %10s %10s %7s %6s  %s\n", "device", "median", "% of peak",
-		        "of peers", "checks", "power", "status");
-		for (size_t k = 0; k < n; k++) {
-			char med[FMT_SI_LEN + 8] = "-", pk[16] = "unknown", peers[16] = "-";
-			if (isfinite(nd[k].median)) {
-				char v[FMT_SI_LEN];
-				snprintf(med, sizeof med, "%s%s", fmt_si(nd[k].median, v, sizeof v), unit);
-			}
-			if (isfinite(d[k].sum.pct_peak))
-				snprintf(pk, sizeof pk, "%.1f%%", d[k].sum.pct_peak);
-			if (isfinite(nd[k].node_ratio))
-				snprintf(peers, sizeof peers, "%.1f%%", 100 * nd[k].node_ratio);
-			fprintf(f, " %3zu  %-34.34s %14s %10s %10s %7" PRIu64 " %6zu  %s%s\n", k + 1, nd[k].name, med, pk, peers,
-			        d[k].e ? engine_checks_passed(d[k].e) : 0, d[k].sum.changes.by_cause[CAUSE_POWER_STATE],
-			        d[k].error[0] ? "FAILED: " : nd[k].outlier ? "OUTLIER" : "ok", d[k].error);
-		}
-		if (outliers)
-			fprintf(f, "outlier rule: %zu device%s more than %g%% below the median of %s identical peers\n",
-			        outliers, outliers == 1 ? "" : "s", o->outlier_pct, outliers == 1 ? "its" : "their");
-		else
-			fprintf(f, "outlier rule: no device more than %g%% below the median of its identical peers\n",
-			        o->outlier_pct);
+		if (rows)
+			rows[k] = (DeviceRow){ ctx->entries[d[k].idx].name, d[k].e ? &d[k].sum : NULL,
+			                       d[k].e ? engine_checks_passed(d[k].e) : 0, d[k].error };
 	}
+	size_t outliers = 0;
+	if (rows)
+		outliers = multi_print_table(o->format == FORMAT_CSV ? stderr : stdout, o->format == FORMAT_JSON, rows,
+		                             n, workload_info[wl].unit, o->outlier_pct);
+	else
+		fprintf(stderr, "flopscope: out of memory for the table\n");
+	free(rows);
 	for (size_t k = 0; k < n; k++)
 		if (d[k].e)
 			engine_destroy(d[k].e);
-	free(nd);
 	free(d);
 	if (!out_ok)
 		return status; /* a closed pipe is a normal end (main says so for other errors) */

@@ -5,12 +5,27 @@
 #include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "cli.h"
 #include "engine.h"
 
 /* The exit status when the outlier rule names a device (a node check). */
 #define MULTI_EXIT_OUTLIER 4
+
+/* One device's row of the combined table, as a run ended. */
+typedef struct DeviceRow {
+	const char *name;
+	const SummaryResult *sum;  /* NULL: it never ran */
+	uint64_t checks;           /* result checks passed */
+	const char *error;         /* why it failed; NULL or "" when it did not */
+} DeviceRow;
+
+/* Applies the outlier rule (pct) to the rows and prints the table: a row
+ * per device and the rule's verdict as text to f, or JSON Lines
+ * (device_summary objects, then a node object) when json. Returns the
+ * number of outliers. */
+size_t multi_print_table(FILE *f, bool json, const DeviceRow *rows, size_t n, const char *unit, double pct);
 
 struct VkCtx;
 /* One engine per entry idx[0..n) (entries may repeat), all at once; their

@@ -25,6 +25,8 @@ void offline_summarise(const Summary *s, SummaryResult *r, size_t *verified);
 
 /* One file per command: replay_table.c, export.c, compare_cmd.c, analyze.c. */
 int offline_replay_table(const Options *o);
+/* --replay A B ...: a row per log and the outlier rule (multi.h's table). */
+int offline_replay_node_table(const Options *o);
 int offline_export(const Options *o);
 int offline_compare(const Options *o);
 int offline_analyze(const Options *o);

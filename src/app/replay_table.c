@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "fmt.h"
+#include "multi.h"
 #include "report.h"
 
 /* The table is printed as the log is read: memory stays bounded however
@@ -34,9 +35,10 @@ static void header(Table *t)
 		       m->device_type);
 		printf("Workload: %s, %llu FLOP per invocation, %u invocations per workgroup\n", m->workload,
 		       (unsigned long long)m->flop_per_invocation, m->local_size);
-		printf("Timing: %s; target %.3g ms per dispatch\n",
+		char tms[32];
+		printf("Timing: %s; target %s per dispatch\n",
 		       strcmp(m->timing, "gpu") ? "CPU wall time (no timestamps)"
-		                                : "GPU timestamps (CPU wall time alongside)", m->target_ms);
+		                                : "GPU timestamps (CPU wall time alongside)", fmt_ms(m->target_ms, tms, sizeof tms));
 		printf("\n%s", report_table_header);
 	} else if (t->o->format == FORMAT_CSV) {
 		fputs(report_csv_header, stdout);
@@ -101,4 +103,79 @@ int offline_replay_table(const Options *o)
 		return 1;
 	}
 	return 0;
+}
+
+/* --replay A B ...: the logs of several devices side by side, as the table a
+ * multi-device run prints: a row per log (median, % of peak, % of its
+ * identical peers' median, checks, power-state changes) and the outlier
+ * rule. Says whether the logs are one run (the same node id) or not. */
+int offline_replay_node_table(const Options *o)
+{
+	size_t n = o->nreplays;
+	if (o->format == FORMAT_CSV) {
+		fprintf(stderr, "flopscope: --format csv does not apply to several replays (they print a table "
+		        "or JSON Lines; --replay FILE --format csv gives one log's samples)\n");
+		return 2;
+	}
+	SessionData *d = calloc(n, sizeof *d);
+	SummaryResult *r = calloc(n, sizeof *r);
+	DeviceRow *rows = calloc(n, sizeof *rows);
+	size_t verified[CLI_MAX_DEVICES], perm[CLI_MAX_DEVICES];
+	const SessionMeta *metas[CLI_MAX_DEVICES] = { NULL };
+	int status = 0;
+	size_t loaded = 0;
+	if (!d || !r || !rows) {
+		fprintf(stderr, "flopscope: out of memory for %zu logs\n", n);
+		status = 1;
+		goto out;
+	}
+	for (; loaded < n; loaded++) {
+		Summary sum;
+		if (!offline_load(o->replays[loaded], &d[loaded], &sum, NULL, OFFLINE_KEEP_NONE)) {
+			status = 2;
+			goto out;
+		}
+		offline_summarise(&sum, &r[loaded], &verified[loaded]);
+		summary_done(&sum);
+	}
+	/* one run: in its devices' order */
+	for (size_t k = 0; k < n; k++)
+		metas[k] = &d[k].meta;
+	bool one_run = slog_node_order(metas, n, perm);
+	for (size_t k = 0; k < n; k++)
+		rows[k] = (DeviceRow){ d[perm[k]].meta.device, &r[perm[k]], verified[perm[k]], NULL };
+	const char *unit = d[0].meta.unit[0] ? d[0].meta.unit : "FLOPS";
+	for (size_t k = 1; k < n; k++)
+		if (strcmp(d[k].meta.unit[0] ? d[k].meta.unit : "FLOPS", unit) && !o->force) {
+			fprintf(stderr, "flopscope: %s is in %s, %s in %s: one table holds one unit (--force shows them "
+			        "anyway)\n", o->replays[0], unit, o->replays[k], d[k].meta.unit);
+			status = 2;
+			goto out;
+		}
+	if (o->format == FORMAT_TABLE) {
+		if (one_run)
+			printf("Replay of %zu devices measured together (run %s, %u devices then), %s:\n", n,
+			       d[0].meta.node, d[0].meta.devices, d[0].meta.workload);
+		else
+			printf("Replay of %zu logs side by side (not one run: their node ids differ or are absent), %s:\n",
+			       n, d[0].meta.workload);
+		for (size_t k = 0; k < n; k++) {
+			const SessionMeta *m = &d[perm[k]].meta;
+			printf("  %zu: %s (%s, recorded %s on %s)%s%s\n", k + 1, o->replays[perm[k]], m->device, m->start_utc,
+			       m->host, strcmp(m->workload, d[0].meta.workload) ? ", " : "",
+			       strcmp(m->workload, d[0].meta.workload) ? m->workload : "");
+		}
+	}
+	multi_print_table(stdout, o->format == FORMAT_JSON, rows, n, unit, o->outlier_pct);
+	if (fflush(stdout) != 0) {
+		fprintf(stderr, "flopscope: cannot write to standard output: %s\n", strerror(errno));
+		status = 1;
+	}
+out:
+	for (size_t k = 0; k < loaded; k++)
+		session_data_done(&d[k]);
+	free(d);
+	free(r);
+	free(rows);
+	return status;
 }

@@ -73,11 +73,12 @@ void report_summary_text(FILE *f, const SummaryResult *r, size_t dropped,
                          uint64_t checks_passed, double target_ms)
 {
 	/* the targets the samples carry (+ and - change it during a run) */
-	char tg[64];
+	char tg[96], lo[32], hi[32];
 	if (r->target_lo > 0 && r->target_hi > r->target_lo)
-		snprintf(tg, sizeof tg, "at targets from %.3g to %.3g ms", r->target_lo, r->target_hi);
+		snprintf(tg, sizeof tg, "at targets from %s to %s", fmt_ms(r->target_lo, lo, sizeof lo),
+		         fmt_ms(r->target_hi, hi, sizeof hi));
 	else
-		snprintf(tg, sizeof tg, "at the %.3g ms target", r->target_lo > 0 ? r->target_lo : target_ms);
+		snprintf(tg, sizeof tg, "at the %s target", fmt_ms(r->target_lo > 0 ? r->target_lo : target_ms, lo, sizeof lo));
 	fprintf(f, "\nSummary: %zu samples, %zu %s, %zu dropped, "
 	        "%" PRIu64 " result checks passed\n", r->samples, r->steady, tg, dropped,
 	        checks_passed);

@@ -29,7 +29,8 @@ void run_config(const Options *o, RunUse use, const struct VkCtx *ctx, const Dev
 		.size_hi = o->size_hi,
 		.transfer_queue = o->transfer_queue,
 		.launch_ns = launch_ns,
-		.log_path = slog_choose_path(o->no_log, o->log, dev->name, nth, paths->log, sizeof paths->log),
+		.log_path = slog_choose_path(o->no_log, o->log, dev->name, workload_info[wl].name, nth, paths->log,
+		                             sizeof paths->log),
 		.log_mode = !o->log ? SLOG_UNIQUE : o->force ? SLOG_REPLACE : SLOG_NEW,
 	};
 }

@@ -37,6 +37,8 @@ static void run_all(const VkCtx *ctx, SuiteDev *d, size_t n, const Options *o, W
 	uint64_t size = o->size_hi;
 	if (workload_info[w].kind == WL_TRANSFER && !size)
 		size = SUITE_TRANSFER_SIZE;
+	char node[40];
+	slog_node_id(node, sizeof node);
 	for (size_t k = 0; k < n; k++) {
 		RunPaths paths;
 		EngineConfig cfg;
@@ -44,6 +46,8 @@ static void run_all(const VkCtx *ctx, SuiteDev *d, size_t n, const Options *o, W
 		cfg.size_lo = cfg.size_hi = size;
 		cfg.transfer_queue = tq;
 		cfg.ordinal = n > 1 ? (unsigned)k + 1 : 0;
+		cfg.devices = (unsigned)n;
+		cfg.node_id = node;
 		d[k].rc = 0;
 		d[k].err[0] = '\0';
 		Error e_err;
@@ -176,7 +180,8 @@ int suite_run(const VkCtx *ctx, const int *idx, size_t n, const Options *o, uint
 			printf("Suite on %s (compute queue: %u), ", d->name, d->queue_family);
 		else
 			printf("Suite on %zu devices at once, ", n);
-		printf("%.3g s at the %.3g ms target each; transfers of %s%s\n", window, o->target_ms,
+		char tms[32];
+		printf("%.3g s at the %s target each; transfers of %s%s\n", window, fmt_ms(o->target_ms, tms, sizeof tms),
 		       mem_size_str(o->size_hi ? o->size_hi : SUITE_TRANSFER_SIZE, sz, sizeof sz),
 		       any_tq ? ", again on the transfer-only queue (tq)" : "");
 		for (size_t k = 0; n > 1 && k < n; k++)

@@ -11,10 +11,15 @@
 
 struct VkCtx;
 
-/* Runs the picker over devs, the entries of ctx (unless preselected >= 0) and the dashboard until the user
- * quits or *quit is set. Returns the exit status, or -1 when the terminal
- * cannot be used (the caller then falls back to headless output). */
-int ui_run(const struct VkCtx *ctx, const DeviceList *devs, const Options *o, int preselected,
+/* The most devices the node view shows at once (more run headless). */
+#define NODE_VIEW_MAX 16
+
+/* Runs the picker over devs, the entries of ctx (unless npre entries are
+ * given in pre), then the dashboard for one device or the node view for
+ * several, until the user quits or *quit is set. Returns the exit status
+ * (4: the outlier rule named a device), or -1 when the terminal cannot be
+ * used (the caller then falls back to headless output). */
+int ui_run(const struct VkCtx *ctx, const DeviceList *devs, const Options *o, const int *pre, size_t npre,
            volatile sig_atomic_t *quit);
 
 /* The dashboard on a recorded session log (--replay FILE). Returns the exit

@@ -58,7 +58,8 @@ const char cli_usage[] =
 	"  --duration S       seconds to measure (default: 3 headless, until quit in\n"
 	"                     the dashboard; 0 = until stopped with Ctrl-C or q)\n"
 	"  --log PATH         write the session log (JSON Lines) to PATH; by default\n"
-	"                     every run writes $XDG_STATE_HOME/flopscope/TIME-DEVICE.jsonl\n"
+	"                     every run writes $XDG_STATE_HOME/flopscope/\n"
+	"                     TIME-DEVICE-WORKLOAD.jsonl\n"
 	"                     (~/.local/state/flopscope/ without XDG_STATE_HOME)\n"
 	"  --no-log           record nothing\n"
 	"  --force            replace an existing --log file or --svg output (never a\n"
@@ -68,6 +69,8 @@ const char cli_usage[] =
 	"Session logs:\n"
 	"  --replay FILE      show a recorded session again (the dashboard in a\n"
 	"                     terminal; with --headless or --format, the table)\n"
+	"  --replay A B ...   the logs of several devices (e.g. one multi-device\n"
+	"                     run) side by side: the node view, or the table\n"
 	"  --compare A B      is B faster than A? medians of 1 s batch means, the\n"
 	"                     best block, a 95% interval; a verdict only beyond the\n"
 	"                     spread one session shows, else \"cannot tell\"\n"
@@ -203,8 +206,6 @@ static int validate(Options *o, bool format_given, char *err, size_t errlen)
 		         "(the default place, or --no-log)");
 		return -1;
 	}
-	if (several && o->mode == MODE_MEASURE)
-		o->headless = true; /* the multi-device dashboard is not built yet: the table */
 	if (o->fail_if_slower > 0 && o->mode != MODE_COMPARE) {
 		snprintf(err, errlen, "--fail-if-slower goes with --compare");
 		return -1;
@@ -406,7 +407,17 @@ int cli_parse(int argc, char **argv, Options *o, char *err, size_t errlen)
 		} else if (!strcmp(name, "--replay")) {
 			if (set_mode(o, MODE_REPLAY, err, errlen))
 				return -1;
+			/* FILE, or several (the logs of several devices): the files up
+			 * to the next option */
 			o->replay = val;
+			o->replays[o->nreplays++] = val;
+			while (i + 1 < argc && argv[i + 1][0] != '-') {
+				if (o->nreplays == CLI_MAX_DEVICES) {
+					snprintf(err, errlen, "--replay: at most %d logs at once", CLI_MAX_DEVICES);
+					return -1;
+				}
+				o->replays[o->nreplays++] = argv[++i];
+			}
 		} else if (!strcmp(name, "--compare")) {
 			if (set_mode(o, MODE_COMPARE, err, errlen))
 				return -1;
@@ -497,4 +508,23 @@ int cli_parse(int argc, char **argv, Options *o, char *err, size_t errlen)
 		}
 	}
 	return validate(o, format_given, err, errlen);
+}
+
+double cli_target_step(double ms, int dir)
+{
+	/* the series from CLI_MIN_TARGET_MS (1 us) to CLI_MAX_TARGET_MS (10 s) */
+	static const double mant[3] = { 1, 2, 5 };
+	double best = dir > 0 ? CLI_MAX_TARGET_MS : CLI_MIN_TARGET_MS;
+	for (int e = -3; e <= 4; e++)
+		for (int m = 0; m < 3; m++) {
+			double v = mant[m] * pow(10, e);
+			if (v < CLI_MIN_TARGET_MS * 0.999 || v > CLI_MAX_TARGET_MS * 1.001)
+				continue;
+			/* strictly beyond ms (relative 1e-9: 20 is 20) */
+			if (dir > 0 && v > ms * (1 + 1e-9) && v < best)
+				best = v;
+			if (dir <= 0 && v < ms * (1 - 1e-9) && v > best)
+				best = v;
+		}
+	return best;
 }

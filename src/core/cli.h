@@ -59,7 +59,9 @@ typedef struct Options {
 	bool default_device;   /* --default-device: no picker, the best-ranked entry */
 	const char *theme;
 	const char *log;       /* --log PATH */
-	const char *replay;    /* --replay FILE */
+	const char *replay;    /* --replay FILE: the first of ... */
+	const char *replays[CLI_MAX_DEVICES]; /* --replay A B ...: one log per device */
+	unsigned nreplays;
 	const char *analyze;   /* --analyze FILE */
 	const char *compare_a[CLI_COMPARE_MAX]; /* --compare A B, or A1 A2 -- B1 B2 */
 	const char *compare_b[CLI_COMPARE_MAX];
@@ -77,6 +79,11 @@ typedef struct Options {
 #define CLI_DEFAULT_DURATION_S 3.0
 #define CLI_MIN_TARGET_MS 0.001   /* 1 us: below any device's launch latency */
 #define CLI_MAX_TARGET_MS 10000.0
+
+/* The next round target from ms in the 1-2-5 series (... 5, 10, 20, 50 ...
+ * ms), up (dir > 0) or down, within the --target-ms range: the dashboard's
+ * + and - keys, which therefore always reach 20 ms again. */
+double cli_target_step(double ms, int dir);
 #define CLI_DEFAULT_FPS 10
 #define CLI_MAX_TRIALS 1000
 #define CLI_MAX_DURATION_S (30.0 * 24 * 3600)

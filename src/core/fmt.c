@@ -93,3 +93,14 @@ char *fmt_printable(char *s)
 	}
 	return s;
 }
+
+char *fmt_ms(double ms, char *out, size_t len)
+{
+	if (ms >= 1000)
+		snprintf(out, len, "%.3g s", ms / 1000);
+	else if (ms >= 1 || ms <= 0)
+		snprintf(out, len, "%.3g ms", ms);
+	else
+		snprintf(out, len, "%.3g us", ms * 1000);
+	return out;
+}

@@ -13,6 +13,10 @@
  * "-inf" with a trailing space so a unit can follow. Returns out. */
 char *fmt_si(double v, char *out, size_t len);
 
+/* A time given in ms in the unit that reads best, 3 significant digits:
+ * "20 ms", "1 s", "2.5 s", "500 us". Returns out. */
+char *fmt_ms(double ms, char *out, size_t len);
+
 /* Makes a string from a file safe to print on a terminal, in place: C0 and
  * C1 control characters (ESC, CSI, BEL ...), DEL and bytes that are not
  * UTF-8 become '?'; printable UTF-8 stays. Returns s. */

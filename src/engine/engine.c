@@ -142,6 +142,11 @@ static void fill_meta(Engine *e)
 	m->peak_max_flops = peak_flops(&e->peak, e->peak.max_mhz);
 	snprintf(m->unit, sizeof m->unit, "%s", workload_info[e->cfg.workload].unit);
 	snprintf(m->telemetry, sizeof m->telemetry, "%s", e->tel.note);
+	if (e->cfg.node_id && e->cfg.ordinal) {
+		snprintf(m->node, sizeof m->node, "%s", e->cfg.node_id);
+		m->ordinal = e->cfg.ordinal;
+		m->devices = e->cfg.devices;
+	}
 }
 
 static void log_step(Engine *e, bool ok)

@@ -49,6 +49,8 @@ typedef struct EngineConfig {
 	                              transfers: one size or a sweep); 0: default */
 	bool transfer_queue;    /* run transfers on the device's transfer-only family */
 	unsigned ordinal;       /* its number among several devices at once (1..); 0 alone */
+	unsigned devices;       /* ... how many, and the id their logs share (slog_node_id) */
+	const char *node_id;
 } EngineConfig;
 
 /* What a run is, fixed once it is created: plain facts for the screens. */

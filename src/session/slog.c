@@ -26,7 +26,7 @@ static const char *passwd_home(void)
 	return home;
 }
 
-void slog_default_path(const char *start_utc, const char *device, char *out, size_t len)
+void slog_default_path(const char *start_utc, const char *device, const char *workload, char *out, size_t len)
 {
 	char dir[4096];
 	const char *state = getenv("XDG_STATE_HOME"), *home = getenv("HOME");
@@ -59,11 +59,11 @@ void slog_default_path(const char *start_utc, const char *device, char *out, siz
 		if (*p != ':' && *p != '-')
 			stamp[k++] = *p;
 	stamp[k] = '\0';
-	snprintf(out, len, "%s/%s-%s.jsonl", dir, stamp, n ? slug : "device");
+	snprintf(out, len, "%s/%s-%s-%s.jsonl", dir, stamp, n ? slug : "device", workload);
 }
 
-const char *slog_choose_path(bool no_log, const char *given, const char *device, unsigned nth,
-                             char *buf, size_t len)
+const char *slog_choose_path(bool no_log, const char *given, const char *device, const char *workload,
+                             unsigned nth, char *buf, size_t len)
 {
 	if (no_log)
 		return NULL;
@@ -73,7 +73,7 @@ const char *slog_choose_path(bool no_log, const char *given, const char *device,
 	} else {
 		SessionMeta m;
 		slog_host_facts(&m);
-		slog_default_path(m.start_utc, device, base, sizeof base);
+		slog_default_path(m.start_utc, device, workload, base, sizeof base);
 	}
 	size_t n = strlen(base);
 	const char *ext = n > 6 && !strcmp(base + n - 6, ".jsonl") ? ".jsonl" : "";
@@ -257,6 +257,11 @@ static cJSON *session_json(const SessionMeta *m, unsigned dev)
 	STR(o, "telemetry", m->telemetry);
 	if (m->unit[0])
 		STR(o, "unit", m->unit);
+	if (m->node[0]) {
+		STR(o, "node", m->node);
+		NUM(o, "ordinal", m->ordinal);
+		NUM(o, "devices", m->devices);
+	}
 	return o;
 }
 
@@ -366,6 +371,16 @@ void slog_close(SessionLog *l)
 		snprintf(l->error, sizeof l->error, "closing the session log %s: %s", l->path, strerror(errno));
 	}
 	l->f = NULL;
+}
+
+void slog_node_id(char *out, size_t len)
+{
+	time_t now = time(NULL);
+	struct tm tm;
+	char t[32] = "unknown";
+	if (gmtime_r(&now, &tm))
+		strftime(t, sizeof t, "%Y%m%dT%H%M%SZ", &tm);
+	snprintf(out, len, "%s-%ld", t, (long)getpid());
 }
 
 void slog_host_facts(SessionMeta *m)

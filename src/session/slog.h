@@ -47,6 +47,10 @@ typedef struct SessionMeta {
 	double peak_max_flops;       /* at the highest clock; 0 unknown */
 	char telemetry[1024];        /* the telemetry source, or why none */
 	char unit[8];                /* the samples' unit: FLOPS, IOPS or B/s */
+	/* several devices at once: the id every device's log of the run shares,
+	 * this device's number (1..) and how many ran; "" / 0 alone */
+	char node[40];
+	uint32_t ordinal, devices;
 } SessionMeta;
 
 typedef struct SessionLog {
@@ -58,13 +62,13 @@ typedef struct SessionLog {
 } SessionLog;
 
 /* The default path: $XDG_STATE_HOME/flopscope (or ~/.local/state/flopscope)
- * / <start time>-<device>.jsonl. */
-void slog_default_path(const char *start_utc, const char *device, char *out, size_t len);
+ * / <start time>-<device>-<workload>.jsonl. */
+void slog_default_path(const char *start_utc, const char *device, const char *workload, char *out, size_t len);
 /* The log a run writes: NULL with no_log; `given` when set; else the default
  * path for `device` now. A run after the first in one process (`nth` > 1)
  * gets "-nth" added so that it never overwrites the first. Writes into buf. */
-const char *slog_choose_path(bool no_log, const char *given, const char *device, unsigned nth,
-                             char *buf, size_t len);
+const char *slog_choose_path(bool no_log, const char *given, const char *device, const char *workload,
+                             unsigned nth, char *buf, size_t len);
 /* Creates missing folders and the file; false with a message naming it. */
 /* How a log's path is taken. */
 typedef enum SlogMode {
@@ -96,5 +100,9 @@ void slog_close(SessionLog *l);
 
 /* Host facts for the session line: host name, kernel, CPU model, UTC time. */
 void slog_host_facts(SessionMeta *m);
+
+/* A new id for the logs of several devices measured together: the UTC
+ * time and the process id ("20261123T150803Z-4242"). */
+void slog_node_id(char *out, size_t len);
 
 #endif

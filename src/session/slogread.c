@@ -52,6 +52,9 @@ static bool parse_meta(const cJSON *o, SessionMeta *m)
 	get_str(o, "peak", m->peak, sizeof m->peak);
 	get_str(o, "telemetry", m->telemetry, sizeof m->telemetry);
 	get_str(o, "unit", m->unit, sizeof m->unit);
+	get_str(o, "node", m->node, sizeof m->node);
+	if (get_num(o, "ordinal", &v)) m->ordinal = (uint32_t)v;
+	if (get_num(o, "devices", &v)) m->devices = (uint32_t)v;
 	if (get_num(o, "peak_max_flops", &v)) m->peak_max_flops = v;
 	if (get_num(o, "vendor_id", &v)) m->vendor_id = (uint32_t)v;
 	if (get_num(o, "device_id", &v)) m->device_id = (uint32_t)v;
@@ -384,4 +387,22 @@ void session_data_done(SessionData *d)
 	free(d->samples);
 	d->samples = NULL;
 	d->n = d->cap = 0;
+}
+
+bool slog_node_order(const SessionMeta *const *metas, size_t n, size_t *perm)
+{
+	bool one = n > 0 && metas[0]->node[0];
+	for (size_t k = 0; k < n; k++) {
+		perm[k] = k;
+		one &= !strcmp(metas[k]->node, metas[0]->node);
+	}
+	if (!one)
+		return false;
+	for (size_t i = 1; i < n; i++) /* insertion sort: a handful of devices */
+		for (size_t j = i; j > 0 && metas[perm[j - 1]]->ordinal > metas[perm[j]]->ordinal; j--) {
+			size_t t = perm[j];
+			perm[j] = perm[j - 1];
+			perm[j - 1] = t;
+		}
+	return true;
 }

@@ -104,3 +104,151 @@ PY
 	grep -Eq '^ fp32 \[1\] +[0-9.]+ [kMGT]?FLOPS' "$T/s.out" && grep -Eq '^ fp32 \[2\] +[0-9.]+ [kMGT]?FLOPS' "$T/s.out" ||
 		die "$(cat "$T/s.out")"
 }
+
+# The node view: a panel per device and the combined table, in a terminal;
+# a device's number zooms it to the full dashboard, whose space pauses every
+# device; r, + and w act on all; q prints the table. (--outlier 99.9: two
+# engines sharing two CPU cores rarely agree, see above.)
+t_node_view_should_show_every_device_zoom_and_act_on_all() {
+	start_ui "$FS" -1 -1 -1 -1 --no-log --outlier 99.9 || return 1
+	wait_for '^ flopscope \| 4 devices: ' || return 1
+	for k in 1 2 3 4; do
+		wait_for "^\[$k\] llvmpipe .*(STEADY|GROWING)" || return 1
+		wait_for "^ +$k llvmpipe.*[0-9.]+ [kMGT]?FLOPS" || return 1
+	done
+	wait_for '^ outlier rule: no device more than 99.9% below' || return 1
+	screen | LC_ALL=C grep -q $'\xe2[\xa0-\xa3]' || die "no Braille plots: $(screen)"
+	TM send-keys -t fs 3
+	wait_for '\| \[3 of 4\] llvmpipe' || return 1
+	wait_for 'FLOPS at the target time' || return 1
+	TM send-keys -t fs ' '
+	wait_for 'PAUSED' || return 1
+	TM send-keys -t fs Escape
+	wait_for '^ flopscope \| 4 devices: 4 paused' || return 1
+	TM send-keys -t fs ' '
+	wait_for 'all 4 resumed' || return 1
+	wait_for '^ flopscope \| 4 devices: [0-9] (growing|steady)' || return 1
+	TM send-keys -t fs +
+	wait_for 'target 50 ms on all 4' || return 1
+	wait_for '^ flopscope \| .*\| target 50 ms' || return 1
+	TM send-keys -t fs r
+	wait_for 'all 4 restarting from 1 workgroup' || return 1
+	for size in 80x24 200x60 100x30; do
+		TM resize-window -t fs -x "${size%x*}" -y "${size#*x}"
+		wait_for '\[4\] llvmpipe' || return 1
+		wait_for '^ +4 llvmpipe' || return 1
+	done
+	TM send-keys -t fs w
+	wait_for '^ flopscope \| 4 devices: .*\| fp64 \|' || return 1
+	TM send-keys -t fs q
+	wait_exit || return 1
+	[ "$(cat "$T/exit")" = 0 ] || die "exit status $(cat "$T/exit"): $(screen)"
+	TM capture-pane -p -t fs -S -100 >"$T/final"
+	# every run of the session, in order: fp32, then fp64 after w
+	grep -q '^4 devices at once, fp32:' "$T/final" && grep -q '^4 devices at once, fp64:' "$T/final" ||
+		die "$(cat "$T/final")"
+	[ "$(sed -n '/^4 devices at once, fp64:/,$p' "$T/final" | grep -Ec '^ +[1-4]  llvmpipe.* ok$')" = 4 ] ||
+		die "$(cat "$T/final")"
+	[ "$(TM display -p -t fs '#{alternate_on}')" = 0 ] || die "terminal left in the alternate screen"
+}
+
+# Eight devices on 80x24: every panel and row shows; one device lost among
+# them is said in its panel and row, the others go on; exit 1.
+t_node_view_should_fit_eight_and_show_a_lost_one() {
+	local args
+	args=$(printf -- '-1 %.0s' $(seq 8))
+	# shellcheck disable=SC2086
+	start_ui FLOPSCOPE_FAULT=device_lost@8:5 "$FS" $args --no-log --outlier 99.9 || return 1
+	TM resize-window -t fs -x 80 -y 24
+	for k in 1 2 3 4 5 6 7 8; do
+		wait_for "\[$k\] llvmpipe" || return 1
+	done
+	wait_for '^ +5 llvmpipe.*FAILED' || return 1
+	wait_for 'vkQueueSubmit failed: VK_ERROR_DEVICE' || return 1
+	wait_for '^ flopscope \| 8 devices: .*1 error' || return 1
+	TM send-keys -t fs q
+	wait_exit || return 1
+	[ "$(cat "$T/exit")" = 1 ] || die "exit status $(cat "$T/exit"): $(screen)"
+	wait_for 'FAILED: vkQueueSubmit failed: VK_ERROR_DEVICE_LOST' || return 1
+}
+
+# Two physical devices (lavapipe's manifest twice): the picker marks both
+# with space, Enter starts them together; d goes back; a marks every
+# physical device once.
+t_picker_should_start_every_marked_device() {
+	cp /usr/share/vulkan/icd.d/lvp_icd.x86_64.json "$T/a.json" && cp "$T/a.json" "$T/b.json" || die "no lavapipe manifest"
+	start_ui VK_ICD_FILENAMES="$T/a.json:$T/b.json" "$FS" --no-log --outlier 99.9 || return 1
+	wait_for '\[ \] +2: llvmpipe' || return 1
+	TM send-keys -t fs ' '
+	wait_for '\[x\] +1: llvmpipe' || return 1
+	TM send-keys -t fs ' '
+	wait_for '\[x\] +2: llvmpipe' || return 1
+	TM send-keys -t fs Enter
+	wait_for '^ flopscope \| 2 devices: ' || return 1
+	wait_for '^\[2\] llvmpipe' || return 1
+	TM send-keys -t fs d
+	wait_for 'pick a device' || return 1
+	wait_for '\[ \] +1: llvmpipe' || return 1
+	TM send-keys -t fs a
+	wait_for '\[x\] +2: llvmpipe' || return 1
+	TM send-keys -t fs Enter
+	wait_for '^ flopscope \| 2 devices: ' || return 1
+	TM send-keys -t fs q
+	wait_exit || return 1
+	[ "$(cat "$T/exit")" = 0 ] || die "exit status $(cat "$T/exit"): $(screen)"
+	wait_for '^2 devices at once, fp32:' || return 1
+}
+
+# A multi-device run's logs share a node id and carry each device's number;
+# --replay takes them together (in the devices' order whatever order they
+# are named in): the table, JSON, and the node view in a terminal; --compare
+# takes two such runs as several sessions a side.
+t_multi_device_logs_should_replay_and_compare_together() {
+	for run in a b; do
+		XDG_STATE_HOME="$T/$run" "$FS" -1 -1 -1 --duration 1.5 --outlier 99.9 >/dev/null 2>&1 || die "run $run: exit $?"
+	done
+	local logs
+	mapfile -t logs < <(ls -r "$T"/a/flopscope/*.jsonl)
+	[ ${#logs[@]} = 3 ] || die "logs: ${logs[*]}"
+	python3 - "${logs[@]}" <<'PY' || exit 1
+import json, sys
+s = [json.loads(open(p).readline()) for p in sys.argv[1:]]
+assert len({x["node"] for x in s}) == 1 and all(x["devices"] == 3 for x in s), s
+assert sorted(x["ordinal"] for x in s) == [1, 2, 3], s
+PY
+	"$FS" --replay "${logs[@]}" --headless --outlier 99.9 >"$T/r.out" 2>&1 || die "replay: exit $?: $(cat "$T/r.out")"
+	grep -q '^Replay of 3 devices measured together (run [0-9TZ]*-[0-9]*, 3 devices then), fp32:' "$T/r.out" ||
+		die "$(cat "$T/r.out")"
+	# the devices' order: each listed log is the one of that number
+	for k in 1 2 3; do
+		f=$(sed -n "s/^  $k: \([^ ]*\) (.*/\1/p" "$T/r.out")
+		grep -q "\"ordinal\":$k," "$f" || die "row $k is $f"
+		grep -Eq "^ +$k  llvmpipe.* ok$" "$T/r.out" || die "$(cat "$T/r.out")"
+	done
+	"$FS" --replay "${logs[@]}" --format json | python3 -c '
+import json, sys
+recs = [json.loads(l) for l in sys.stdin]
+rows = [r for r in recs if r["type"] == "device_summary"]
+assert [r["dev"] for r in rows] == [1, 2, 3] and all(r["ok"] and r["median"] > 0 for r in rows), rows
+assert recs[-1]["type"] == "node" and recs[-1]["devices"] == 3' || die "json"
+	"$FS" --replay "${logs[0]}" "$T"/b/flopscope/*.jsonl --headless >"$T/x.out" 2>&1 || die "mixed: exit $?"
+	grep -q '^Replay of 4 logs side by side (not one run' "$T/x.out" || die "$(cat "$T/x.out")"
+	"$FS" --replay "${logs[@]}" --format csv >"$T/c.out" 2>&1
+	[ $? = 2 ] && grep -q 'csv does not apply to several replays' "$T/c.out" || die "$(cat "$T/c.out")"
+	"$FS" --compare "$T"/a/flopscope/*.jsonl -- "$T"/b/flopscope/*.jsonl >"$T/cmp.out" 2>&1 ||
+		die "compare: exit $?: $(cat "$T/cmp.out")"
+	grep -q 'over 3 and 3 sessions\|Welch' "$T/cmp.out" || die "$(cat "$T/cmp.out")"
+	# the node view plays them together; q prints the table
+	start_ui "$FS" --replay "${logs[@]}" --outlier 99.9 || return 1
+	wait_for '^ flopscope \| 3 devices: ' || return 1
+	wait_for '^\[3\] llvmpipe' || return 1
+	wait_for '^ +3 llvmpipe.*[0-9.]+ [kMGT]?FLOPS' || return 1
+	TM send-keys -t fs 2
+	wait_for 'REPLAY x1 .*\[2 of 3\] llvmpipe' || return 1
+	TM send-keys -t fs Escape
+	wait_for '^ flopscope \| 3 devices: ' || return 1
+	TM send-keys -t fs q
+	wait_exit || return 1
+	[ "$(cat "$T/exit")" = 0 ] || die "exit status $(cat "$T/exit")"
+	wait_for '^Replay of 3 devices measured together' || return 1
+}

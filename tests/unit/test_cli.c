@@ -73,12 +73,17 @@ static void cli_should_refuse_bad_input_with_a_reason(void)
 	CHECK(parse(&o, err, 3, "--format", "xml") == -1);
 	CHECK(parse(&o, err, 2, "-0") == -1);
 	CHECK(strstr(err, "numbered from 1"));
-	/* several devices: -N -M (one may repeat), --all; headless, one log each */
-	CHECK(parse(&o, err, 3, "-1", "-2") == 0 && o.ndev_indexes == 2 && o.dev_indexes[1] == 2 && o.headless);
+	/* several devices: -N -M (one may repeat), --all; the node view in a
+	 * terminal (the table without one, decided at run time), one log each */
+	CHECK(parse(&o, err, 3, "-1", "-2") == 0 && o.ndev_indexes == 2 && o.dev_indexes[1] == 2 && !o.headless);
 	CHECK(parse(&o, err, 4, "-1", "-1", "--format=json") == 0 && o.dev_indexes[0] == 1 && o.dev_indexes[1] == 1);
 	CHECK(parse(&o, err, 3, "nvidia", "--all") == 0 && o.all && !strcmp(o.dev_word, "nvidia"));
 	CHECK(parse(&o, err, 3, "--all", "-1") == -1 && strstr(err, "--all and -N contradict"));
 	CHECK(parse(&o, err, 4, "-1", "-2", "--suite") == 0 && o.ndev_indexes == 2 && !o.headless);
+	/* --replay takes the logs of several devices, up to the next option */
+	CHECK(parse(&o, err, 6, "--replay", "a.jsonl", "b.jsonl", "c.jsonl", "--headless") == 0 && o.nreplays == 3 &&
+	      !strcmp(o.replay, "a.jsonl") && !strcmp(o.replays[2], "c.jsonl") && o.headless);
+	CHECK(parse(&o, err, 3, "--replay", "a.jsonl") == 0 && o.nreplays == 1);
 	CHECK(parse(&o, err, 4, "-1", "-2", "--latency") == -1 && strstr(err, "several devices at once measure a workload or the suite"));
 	CHECK(parse(&o, err, 5, "-1", "-2", "--log", "x") == -1 && strstr(err, "each writes its own log"));
 	CHECK(parse(&o, err, 4, "--all", "--outlier", "2.5") == 0 && o.outlier_pct == 2.5);
@@ -192,8 +197,32 @@ static void cli_usage_should_name_every_option(void)
 		CHECK(strstr(cli_usage, opts[i]));
 }
 
+/* + and - walk round values and always come back to 20 ms; the range is
+ * --target-ms's. */
+static void target_steps_should_be_round_and_reach_20_ms(void)
+{
+	CHECK(cli_target_step(20, 1) == 50 && cli_target_step(50, 1) == 100 && cli_target_step(100, 1) == 200);
+	CHECK(cli_target_step(20, -1) == 10 && cli_target_step(10, -1) == 5 && cli_target_step(5, -1) == 2);
+	CHECK(cli_target_step(30, -1) == 20 && cli_target_step(30, 1) == 50);   /* from any value */
+	CHECK(cli_target_step(CLI_MAX_TARGET_MS, 1) == CLI_MAX_TARGET_MS);
+	CHECK(cli_target_step(CLI_MIN_TARGET_MS, -1) == CLI_MIN_TARGET_MS);
+	/* from the bottom of the range to the top and back, through 20 ms */
+	double t = CLI_MIN_TARGET_MS;
+	int steps = 0, seen20 = 0;
+	while (t < CLI_MAX_TARGET_MS && steps < 100) {
+		t = cli_target_step(t, 1);
+		seen20 += t == 20;
+		steps++;
+	}
+	CHECK(t == CLI_MAX_TARGET_MS && steps == 21 && seen20 == 1);
+	while (t > 20)
+		t = cli_target_step(t, -1);
+	CHECK(t == 20);
+}
+
 int main(void)
 {
+	RUN(target_steps_should_be_round_and_reach_20_ms);
 	RUN(cli_should_default_to_the_tutorials_settings);
 	RUN(cli_should_take_dash_n_and_a_name);
 	RUN(cli_should_read_values_in_both_spellings);

@@ -1,5 +1,7 @@
 #include <math.h>
 
+#include <string.h>
+
 #include "check.h"
 #include "fmt.h"
 
@@ -68,8 +70,22 @@ static void fmt_printable_should_drop_escapes_and_keep_utf8(void)
 	CHECK_STR(fmt_printable(d), "???????");
 }
 
+/* One format for times: never "1e+03 ms". */
+static void fmt_ms_should_pick_the_unit(void)
+{
+	char b[32];
+	CHECK(!strcmp(fmt_ms(20, b, sizeof b), "20 ms"));
+	CHECK(!strcmp(fmt_ms(1000, b, sizeof b), "1 s"));
+	CHECK(!strcmp(fmt_ms(2500, b, sizeof b), "2.5 s"));
+	CHECK(!strcmp(fmt_ms(10000, b, sizeof b), "10 s"));
+	CHECK(!strcmp(fmt_ms(0.5, b, sizeof b), "500 us"));
+	CHECK(!strcmp(fmt_ms(0.001, b, sizeof b), "1 us"));
+	CHECK(!strcmp(fmt_ms(1.25, b, sizeof b), "1.25 ms"));
+}
+
 int main(void)
 {
+	RUN(fmt_ms_should_pick_the_unit);
 	RUN(fmt_si_should_print_the_tutorials_figures);
 	RUN(fmt_si_should_carry_rounding_into_the_next_prefix);
 	RUN(fmt_printable_should_drop_escapes_and_keep_utf8);

@@ -343,12 +343,12 @@ static void unwritable_log_should_say_where_and_why(void)
 	CHECK(strstr(err, "cannot create the log folder /proc/no"));
 	char p[256];
 	setenv("XDG_STATE_HOME", "/state", 1);
-	slog_default_path("2026-11-21T23:15:09Z", "llvmpipe (LLVM 15.0.6, 256 bits)", p, sizeof p);
-	CHECK_STR(p, "/state/flopscope/20261121T231509Z-llvmpipe.jsonl");
-	slog_default_path("2026-11-21T23:15:09Z", "NVIDIA H200", p, sizeof p);
-	CHECK_STR(p, "/state/flopscope/20261121T231509Z-nvidia-h200.jsonl");
-	CHECK(slog_choose_path(true, NULL, "x", 1, p, sizeof p) == NULL);
-	CHECK_STR(slog_choose_path(false, "/tmp/run.jsonl", "x", 2, p, sizeof p), "/tmp/run-2.jsonl");
+	slog_default_path("2026-11-21T23:15:09Z", "llvmpipe (LLVM 15.0.6, 256 bits)", "fp32", p, sizeof p);
+	CHECK_STR(p, "/state/flopscope/20261121T231509Z-llvmpipe-fp32.jsonl");
+	slog_default_path("2026-11-21T23:15:09Z", "NVIDIA H200", "fp16-matrix", p, sizeof p);
+	CHECK_STR(p, "/state/flopscope/20261121T231509Z-nvidia-h200-fp16-matrix.jsonl");
+	CHECK(slog_choose_path(true, NULL, "x", "fp32", 1, p, sizeof p) == NULL);
+	CHECK_STR(slog_choose_path(false, "/tmp/run.jsonl", "x", "fp32", 2, p, sizeof p), "/tmp/run-2.jsonl");
 }
 
 /* A log never destroys a file: an existing one is refused unless replaced
@@ -385,8 +385,8 @@ static void logs_should_refuse_to_overwrite_and_share_a_file(void)
 	rmdir(dir);
 	setenv("XDG_STATE_HOME", "state", 1);
 	setenv("HOME", "/home/someone", 1);
-	slog_default_path("2026-11-21T23:15:09Z", "NVIDIA H200", p, sizeof p);
-	CHECK_STR(p, "/home/someone/.local/state/flopscope/20261121T231509Z-nvidia-h200.jsonl");
+	slog_default_path("2026-11-21T23:15:09Z", "NVIDIA H200", "int8dot", p, sizeof p);
+	CHECK_STR(p, "/home/someone/.local/state/flopscope/20261121T231509Z-nvidia-h200-int8dot.jsonl");
 	unsetenv("XDG_STATE_HOME");
 }
 
@@ -528,8 +528,48 @@ static void svg_should_be_escaped_and_complete(void)
 	free(text);
 }
 
+/* The logs of one multi-device run are put in their devices' order; logs
+ * of different runs, or without a node id, keep the order given. */
+static void node_logs_should_be_ordered_by_device(void)
+{
+	SessionMeta m[3];
+	memset(m, 0, sizeof m);
+	for (int k = 0; k < 3; k++) {
+		snprintf(m[k].node, sizeof m[k].node, "20261123T151027Z-42");
+		m[k].devices = 3;
+	}
+	m[0].ordinal = 3;
+	m[1].ordinal = 1;
+	m[2].ordinal = 2;
+	const SessionMeta *p[3] = { &m[0], &m[1], &m[2] };
+	size_t perm[3];
+	CHECK(slog_node_order(p, 3, perm));
+	CHECK(perm[0] == 1 && perm[1] == 2 && perm[2] == 0);
+	snprintf(m[2].node, sizeof m[2].node, "20261123T151030Z-43");
+	CHECK(!slog_node_order(p, 3, perm));
+	CHECK(perm[0] == 0 && perm[1] == 1 && perm[2] == 2);
+	m[0].node[0] = m[1].node[0] = m[2].node[0] = '\0';
+	CHECK(!slog_node_order(p, 3, perm) && perm[0] == 0);
+	/* a session record with a node id reads back */
+	char path[] = "/tmp/flopscope-node-XXXXXX";
+	int fd = mkstemp(path);
+	CHECK(fd >= 0);
+	FILE *f = fdopen(fd, "w");
+	fputs("{\"type\":\"session\",\"format\":\"flopscope-session\",\"version\":1,\"device\":\"x\",\"workload\":\"fp32\","
+	      "\"flop_per_invocation\":1,\"local_size\":1,\"target_ms\":20,\"node\":\"20261123T151027Z-42\","
+	      "\"ordinal\":2,\"devices\":4}\n", f);
+	fclose(f);
+	SessionData d;
+	char err[512];
+	CHECK(slog_read(path, &d, err, sizeof err) >= 0);
+	CHECK(!strcmp(d.meta.node, "20261123T151027Z-42") && d.meta.ordinal == 2 && d.meta.devices == 4);
+	session_data_done(&d);
+	unlink(path);
+}
+
 int main(void)
 {
+	RUN(node_logs_should_be_ordered_by_device);
 	RUN(log_should_read_back_every_sample_exactly);
 	RUN(log_should_keep_doubles_to_the_last_bit);
 	RUN(log_cut_mid_line_should_keep_the_lines_before);

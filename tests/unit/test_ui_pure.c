@@ -9,6 +9,7 @@
 #include "history.h"
 #include "layout.h"
 #include "plot.h"
+#include "fileio.h"
 #include "theme.h"
 
 static void theme_should_parse_roles_colours_and_attributes(void)
@@ -22,10 +23,14 @@ static void theme_should_parse_roles_colours_and_attributes(void)
 	CHECK(t.role[ROLE_FLOPS_LINE].fg == 10 && t.role[ROLE_FLOPS_LINE].bg == 17);
 	CHECK(t.role[ROLE_FLOPS_LINE].attrs == (THEME_BOLD | THEME_UNDERLINE));
 	CHECK(t.role[ROLE_AXIS].fg == THEME_DEFAULT_COLOR);
-	/* roles left out keep the default's style */
-	Theme def;
-	theme_default(&def);
-	CHECK(t.role[ROLE_HEADER].bg == def.role[ROLE_HEADER].bg);
+	/* a role named starts blank, not from the built-in dark theme; roles
+	 * left out take the theme's own text style (here: none given, blank) */
+	CHECK(t.role[ROLE_AXIS].attrs == 0 && t.role[ROLE_AXIS].bg == THEME_DEFAULT_COLOR);
+	CHECK(t.role[ROLE_HEADER].fg == THEME_DEFAULT_COLOR && t.role[ROLE_HEADER].bg == THEME_DEFAULT_COLOR);
+	const char *k = "{\"roles\":{\"text\":{\"fg\":\"white\"},\"axis\":{\"attrs\":[\"dim\"]}}}";
+	CHECK(theme_parse(k, strlen(k), &t, err, sizeof err));
+	CHECK(t.role[ROLE_AXIS].fg == THEME_DEFAULT_COLOR && t.role[ROLE_AXIS].attrs == THEME_DIM);
+	CHECK(t.role[ROLE_JUMP_MARK].fg == 7);
 }
 
 static void theme_should_name_what_is_wrong(void)
@@ -71,6 +76,21 @@ static void shipped_themes_should_load(void)
 		char err[600];
 		CHECK(theme_load(want[w], "themes", &t, err, sizeof err));
 		CHECK_STR(t.name, want[w]);
+		/* every shipped theme names every role */
+		char path[64], *json;
+		size_t len;
+		snprintf(path, sizeof path, "themes/%s.json", want[w]);
+		CHECK((json = fileio_read(path, 1 << 20, &len, err, sizeof err)) != NULL);
+		for (int r = 0; json && r < ROLE_COUNT; r++) {
+			char key[48];
+			snprintf(key, sizeof key, "\"%s\"", theme_role_names[r]);
+			if (!strstr(json, key))
+				fprintf(stderr, "  %s lacks role %s\n", path, key), check_failed_now = 1;
+		}
+		free(json);
+		/* mono: no colour in any role */
+		for (int r = 0; !strcmp(want[w], "mono") && r < ROLE_COUNT; r++)
+			CHECK(t.role[r].fg == THEME_DEFAULT_COLOR && t.role[r].bg == THEME_DEFAULT_COLOR);
 	}
 	Theme t;
 	char err[600];
@@ -233,6 +253,44 @@ static void layout_should_tile_without_overlap(void)
 	CHECK(l.too_small);
 }
 
+/* Several devices: every panel and the table inside the screen, none
+ * overlapping, each panel at least 2 rows and 40 columns, from 2 to 8
+ * devices at 80x24, 160x48 and 200x60. */
+static void node_layout_should_fit_2_to_8_devices(void)
+{
+	const int sizes[][2] = { { 80, 24 }, { 160, 48 }, { 200, 60 } };
+	for (size_t s = 0; s < 3; s++)
+		for (size_t n = 1; n <= 8; n++) {
+			int c = sizes[s][0], r = sizes[s][1];
+			NodeLayout l;
+			layout_node(c, r, n, &l);
+			CHECK(!l.too_small);
+			CHECK(inside(l.header, c, r) && inside(l.table, c, r) && inside(l.status, c, r));
+			CHECK(l.table.h == (int)n + 2);
+			for (size_t k = 0; k < n; k++) {
+				CHECK(inside(l.panel[k], c, r));
+				CHECK(l.panel[k].h >= 2 && l.panel[k].w >= NODE_PANEL_MIN_W);
+				CHECK(!overlap(l.panel[k], l.table) && !overlap(l.panel[k], l.header));
+				for (size_t j = k + 1; j < n; j++)
+					CHECK(!overlap(l.panel[k], l.panel[j]));
+			}
+		}
+	NodeLayout l;
+	/* two devices on 80x24: stacked, with room for a plot */
+	layout_node(80, 24, 2, &l);
+	CHECK(l.columns == 1 && l.panel[0].h >= NODE_PANEL_GOOD_H);
+	/* eight on 80x24: two columns of four, 3 rows each */
+	layout_node(80, 24, 8, &l);
+	CHECK(l.columns == 2 && l.panel[0].h == 3);
+	/* too many for the screen, or none */
+	layout_node(80, 24, 16, &l);
+	CHECK(l.too_small);
+	layout_node(80, 24, 0, &l);
+	CHECK(l.too_small);
+	layout_node(79, 24, 2, &l);
+	CHECK(l.too_small);
+}
+
 static void history_should_stay_bounded_and_keep_the_whole_shape(void)
 {
 	History h;
@@ -257,6 +315,7 @@ static void history_should_stay_bounded_and_keep_the_whole_shape(void)
 
 int main(void)
 {
+	RUN(node_layout_should_fit_2_to_8_devices);
 	RUN(theme_should_parse_roles_colours_and_attributes);
 	RUN(theme_should_name_what_is_wrong);
 	RUN(shipped_themes_should_load);

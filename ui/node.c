@@ -1,0 +1,526 @@
+#include "node.h"
+#include "clock.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+#include "fmt.h"
+#include "history.h"
+#include "layout.h"
+#include "outlier.h"
+#include "plot.h"
+#include "summary.h"
+
+#define STATS_NS (250 * 1000 * 1000ull)  /* statistics refreshed 4 times a second */
+#define WINDOW_S 60.0                    /* each panel shows the last minute */
+#define HISTORY_CAP 4096
+
+static const char *const HELP[] = {
+	"1-9 / Enter  the device (or the highlighted row) in the full dashboard; there d or Esc "
+	"comes back here",
+	"up / down    move the highlighted row",
+	"space        pause / resume every device",
+	"r            restart every device from 1 workgroup",
+	"+ / -        every device's target: next round value",
+	"w            next workload every device runs",
+	"d, Esc       back to the device picker",
+	"t            next colour theme",
+	"F1 ? h       this help",
+	"F10 q        quit and print the table (Ctrl-C too)",
+	"",
+	"Panels: each device's current figure, % of peak, median, clock, power and temperature; "
+	"its throughput over the whole run (then the last 60 s) on one scale for all devices, so "
+	"the slow one shows",
+	"Table: now, the median of the samples at the target time, % of peak, of peers (its median "
+	"over the median of the devices of the same name), result checks passed, level changes "
+	"(power-state/other), status",
+	"OUTLIER: more than the --outlier threshold (default 5%) below its peers; on quit the table "
+	"is printed and the exit status is 4",
+};
+
+typedef struct NodeDev {
+	SampleSource *src;
+	History h;
+	Summary sum;
+	SummaryResult stats;
+	EngineState state;
+	bool failed;
+} NodeDev;
+
+typedef struct Node {
+	Screen *s;
+	NodeDev *dev;
+	size_t n;
+	const NodeOptions *opt;
+	NodeDevice nd[NODE_MAX];  /* the outlier rule on the live medians */
+	size_t outliers;
+	uint64_t stats_ns;
+	int row;                  /* highlighted table row */
+	bool help, dirty;
+	int help_scroll;
+} Node;
+
+static void stats_reset(SummaryResult *r)
+{
+	memset(r, 0, sizeof *r);
+	r->ratio_median = NAN;
+	r->plateau_ms = NAN;
+	r->pct_peak = NAN;
+}
+
+/* Takes every sample ready from every device but `skip` (the zoomed one,
+ * which the dashboard reads itself; n for none). */
+static void take(Node *nv, size_t skip)
+{
+	Sample smp;
+	for (size_t k = 0; k < nv->n; k++) {
+		NodeDev *d = &nv->dev[k];
+		if (k == skip)
+			continue;
+		while (d->src->next(d->src->ctx, &smp)) {
+			if (smp.seq == 0 && d->h.total) { /* restarted */
+				history_clear(&d->h);
+				summary_done(&d->sum);
+				summary_init(&d->sum);
+				stats_reset(&d->stats);
+			}
+			history_add(&d->h, &smp);
+			summary_add(&d->sum, &smp);
+			nv->dirty = true;
+		}
+		EngineState st = d->src->state(d->src->ctx);
+		if (st != d->state) {
+			d->state = st;
+			nv->dirty = true;
+			if (st == ENGINE_ERROR)
+				d->failed = true;
+		}
+	}
+}
+
+static void refresh_stats(Node *nv)
+{
+	for (size_t k = 0; k < nv->n; k++) {
+		NodeDev *d = &nv->dev[k];
+		summary_result(&d->sum, &d->stats);
+		nv->nd[k].name = d->src->title;
+		nv->nd[k].median = !d->failed && d->stats.flops.n ? d->stats.flops.median : NAN;
+	}
+	nv->outliers = outlier_apply(nv->nd, nv->n, nv->opt->outlier_pct);
+}
+
+static ThemeRole state_role(EngineState st)
+{
+	return st == ENGINE_ERROR ? ROLE_STATUS_ERROR
+	     : st == ENGINE_PAUSED || st == ENGINE_DONE ? ROLE_STATUS_WARN : ROLE_STATUS_OK;
+}
+
+static void upper(char *p)
+{
+	for (; *p; p++)
+		*p = (char)(*p >= 'a' && *p <= 'z' ? *p - 32 : *p);
+}
+
+/* One device: its number, name and state; the headline figure with its
+ * share of the peak, clock, power and temperature; its throughput. */
+static void draw_panel(Node *nv, size_t k, Rect r, const PlotAxis *ay, double t1)
+{
+	NodeDev *d = &nv->dev[k];
+	const Sample *ls = &d->h.last;
+	char line[512], a[FMT_SI_LEN], b[FMT_SI_LEN], state[24];
+	attrset(screen_attr(nv->s, ROLE_TEXT) | A_BOLD);
+	snprintf(line, sizeof line, "[%zu] %.480s", k + 1, d->src->title);
+	mvaddnstr(r.y, r.x, line, r.w - 1);
+	snprintf(state, sizeof state, " %s ", engine_state_str(d->state));
+	upper(state);
+	int sx = r.x + r.w - 1 - (int)strlen(state);
+	attrset(screen_attr(nv->s, state_role(d->state)) | A_REVERSE);
+	mvaddstr(r.y, sx > r.x ? sx : r.x, state);
+
+	attrset(screen_attr(nv->s, ROLE_TEXT));
+	int n = 0;
+	if (d->h.total) {
+		n = snprintf(line, sizeof line, " %s%s", fmt_si(ls->rate, a, sizeof a), sample_unit(ls));
+		if (ls->peak_flops > 0)
+			n += snprintf(line + n, sizeof line - (size_t)n, "  %.1f%% of peak", 100 * ls->rate / ls->peak_flops);
+		if (d->stats.flops.n)
+			n += snprintf(line + n, sizeof line - (size_t)n, "  median %s%s", fmt_si(d->stats.flops.median, b, sizeof b),
+			              sample_unit(ls));
+		if (sample_has_tel(ls, TEL_SM_MHZ))
+			n += snprintf(line + n, sizeof line - (size_t)n, "  %.0f MHz", ls->tel[TEL_SM_MHZ]);
+		if (sample_has_tel(ls, TEL_POWER_W))
+			n += snprintf(line + n, sizeof line - (size_t)n, "  %.0f W", ls->tel[TEL_POWER_W]);
+		if (sample_has_tel(ls, TEL_TEMP_C))
+			snprintf(line + n, sizeof line - (size_t)n, "  %.0f C", ls->tel[TEL_TEMP_C]);
+	} else {
+		snprintf(line, sizeof line, " (no sample yet)");
+	}
+	const char *err = d->src->error(d->src->ctx);
+	if (err) {
+		attrset(screen_attr(nv->s, ROLE_STATUS_ERROR));
+		snprintf(line, sizeof line, " %s", err);
+	}
+	mvaddnstr(r.y + 1, r.x, line, r.w - 1);
+	if (r.h <= 2)
+		return;
+	Rect c = { r.x + 1, r.y + 2, r.w - 2, r.h - 2 };
+	PlotCanvas cv;
+	if (c.w < 1 || !plot_canvas_init(&cv, c.w, c.h, nv->s->braille))
+		return;
+	/* the whole run, then its last minute; the same for every panel */
+	PlotAxis ax = { t1 > WINDOW_S ? t1 - WINDOW_S : 0, t1 > 0 ? t1 : 1, false };
+	size_t from = history_from(&d->h, ax.min);
+	plot_series(&cv, &ax, ay, d->h.t_s + from, d->h.flops + from, d->h.n - from, 0);
+	const ThemeRole roles[1] = { ROLE_FLOPS_LINE };
+	screen_put_canvas(nv->s, &cv, c, roles);
+	plot_canvas_done(&cv);
+}
+
+static void draw_table(Node *nv, Rect r)
+{
+	char line[512], a[FMT_SI_LEN], b[FMT_SI_LEN];
+	/* the device's name takes what the figures leave; below 100 columns
+	 * the panels show the current figure and the table does not */
+	bool narrow = r.w < 100;
+	int nw = r.w - 77 + (narrow ? 13 : 0);
+	if (nw < 10)
+		nw = 10;
+	attrset(screen_attr(nv->s, ROLE_TEXT) | A_BOLD | A_UNDERLINE);
+	mvhline(r.y, 0, ' ', r.w);
+	snprintf(line, sizeof line, " dev %-*s %*s %12s %9s %9s %7s %8s  %s", nw, "device", narrow ? 0 : 12,
+	         narrow ? "" : "now", "median", "% of peak", "of peers", "checks", "changes", "status");
+	mvaddnstr(r.y, 0, line, r.w);
+	for (size_t k = 0; k < nv->n; k++) {
+		NodeDev *d = &nv->dev[k];
+		const Sample *ls = &d->h.last;
+		const char *u = sample_unit(ls);
+		char now[FMT_SI_LEN + 8] = "-", med[FMT_SI_LEN + 8] = "-", pk[16] = "unknown", peers[16] = "-",
+		     chg[24], status[48];
+		if (d->h.total)
+			snprintf(now, sizeof now, "%s%s", fmt_si(ls->rate, a, sizeof a), u);
+		if (isfinite(nv->nd[k].median))
+			snprintf(med, sizeof med, "%s%s", fmt_si(nv->nd[k].median, b, sizeof b), u);
+		if (isfinite(d->stats.pct_peak))
+			snprintf(pk, sizeof pk, "%.1f%%", d->stats.pct_peak);
+		if (isfinite(nv->nd[k].node_ratio))
+			snprintf(peers, sizeof peers, "%.1f%%", 100 * nv->nd[k].node_ratio);
+		size_t power = d->sum.changes.by_cause[CAUSE_POWER_STATE];
+		snprintf(chg, sizeof chg, "%zu/%zu", power, d->sum.changes.nchanges - power);
+		ThemeRole role = ROLE_TEXT;
+		if (d->failed) {
+			snprintf(status, sizeof status, "FAILED");
+			role = ROLE_STATUS_ERROR;
+		} else if (nv->nd[k].outlier) {
+			snprintf(status, sizeof status, "OUTLIER");
+			role = ROLE_STATUS_ERROR;
+		} else {
+			snprintf(status, sizeof status, "%s", engine_state_str(d->state));
+		}
+		snprintf(line, sizeof line, " %3zu %-*.*s %*s %12s %9s %9s %7llu %8s  %s", k + 1, nw, nw, d->src->title,
+		         narrow ? 0 : 12, narrow ? "" : now, med, pk, peers,
+		         (unsigned long long)d->src->checks(d->src->ctx), chg, status);
+		attrset(screen_attr(nv->s, (int)k == nv->row ? ROLE_SELECTION : role));
+		mvhline(r.y + 1 + (int)k, 0, ' ', r.w);
+		mvaddnstr(r.y + 1 + (int)k, 0, line, r.w);
+	}
+	attrset(screen_attr(nv->s, nv->outliers ? ROLE_STATUS_ERROR : ROLE_AXIS));
+	if (nv->outliers)
+		snprintf(line, sizeof line, " outlier rule: %zu device%s more than %g%% below the median of %s identical peers",
+		         nv->outliers, nv->outliers == 1 ? "" : "s", nv->opt->outlier_pct, nv->outliers == 1 ? "its" : "their");
+	else
+		snprintf(line, sizeof line, " outlier rule: no device more than %g%% below the median of its identical peers "
+		         "(so far)", nv->opt->outlier_pct);
+	mvaddnstr(r.y + r.h - 1, 0, line, r.w);
+}
+
+static void draw(Node *nv)
+{
+	NodeLayout l;
+	layout_node(COLS, LINES, nv->n, &l);
+	erase();
+	if (l.too_small) {
+		attrset(screen_attr(nv->s, ROLE_STATUS_WARN));
+		char line[160];
+		snprintf(line, sizeof line, "%zu devices need a larger terminal than %dx%d (80x24 at least; "
+		         "a device's number shows it in full)", nv->n, COLS, LINES);
+		mvaddnstr(0, 0, line, COLS);
+		attrset(A_NORMAL);
+		refresh();
+		return;
+	}
+	/* the header: how many run, the workload, the time and the target */
+	size_t by[ENGINE_STATE_COUNT] = { 0 };
+	double t1 = 0;
+	for (size_t k = 0; k < nv->n; k++) {
+		by[nv->dev[k].state]++;
+		if (nv->dev[k].h.n && nv->dev[k].h.t_s[nv->dev[k].h.n - 1] > t1)
+			t1 = nv->dev[k].h.t_s[nv->dev[k].h.n - 1];
+	}
+	char line[512], states[160] = "";
+	int m = 0;
+	for (int st = 0; st < ENGINE_STATE_COUNT; st++)
+		if (by[st])
+			m += snprintf(states + m, sizeof states - (size_t)m, "%s%zu %s", m ? ", " : "", by[st],
+			              engine_state_str((EngineState)st));
+	attrset(screen_attr(nv->s, ROLE_HEADER));
+	mvhline(0, 0, ' ', COLS);
+	SampleSource *s0 = nv->dev[0].src;
+	char tms[32];
+	snprintf(line, sizeof line, " flopscope | %zu devices: %s | %s | %.1f s | target %s", nv->n, states,
+	         s0->workload, t1, fmt_ms(s0->target_ms(s0->ctx), tms, sizeof tms));
+	mvaddnstr(0, 0, line, COLS);
+
+	/* one scale for every panel of the same unit: the slow one shows */
+	double hi = 0;
+	for (size_t k = 0; k < nv->n; k++) {
+		const History *h = &nv->dev[k].h;
+		for (size_t i = history_from(h, t1 - WINDOW_S); i < h->n; i++)
+			if (h->flops[i] > hi)
+				hi = h->flops[i];
+	}
+	PlotAxis ay = { 0, hi > 0 ? hi * 1.05 : 1, false };
+	for (size_t k = 0; k < nv->n; k++)
+		draw_panel(nv, k, l.panel[k], &ay, t1);
+	draw_table(nv, l.table);
+
+	const char *msg = nv->s->message;
+	ThemeRole role = (ThemeRole)nv->s->message_role;
+	if (!msg[0]) {
+		msg = "1-9 device in full  space pause all  r restart all  +/- target  w workload  d devices  ? help  q quit";
+		role = ROLE_AXIS;
+	}
+	attrset(screen_attr(nv->s, role));
+	mvhline(l.status.y, 0, ' ', COLS);
+	mvaddnstr(l.status.y, 0, msg, COLS - 1);
+	if (nv->help)
+		screen_help(nv->s, " flopscope: all devices ", HELP, sizeof HELP / sizeof *HELP, &nv->help_scroll);
+	attrset(A_NORMAL);
+	refresh();
+}
+
+/* The zoomed device's controls act on all: a source that reads device k
+ * and forwards pausing, restarting and the target to every device. */
+typedef struct Group {
+	Node *nv;
+	size_t k;
+} Group;
+
+#define G ((Group *)ctx)
+#define ZOOMED (G->nv->dev[G->k].src)
+static bool g_next(void *ctx, Sample *out) { return ZOOMED->next(ZOOMED->ctx, out); }
+static EngineState g_state(void *ctx) { return ZOOMED->state(ZOOMED->ctx); }
+static double g_target_ms(void *ctx) { return ZOOMED->target_ms(ZOOMED->ctx); }
+static uint64_t g_checks(void *ctx) { return ZOOMED->checks(ZOOMED->ctx); }
+static size_t g_dropped(void *ctx) { return ZOOMED->dropped(ZOOMED->ctx); }
+static const char *g_error(void *ctx) { return ZOOMED->error(ZOOMED->ctx); }
+static const char *g_log_error(void *ctx) { return ZOOMED->log_error ? ZOOMED->log_error(ZOOMED->ctx) : NULL; }
+static void g_pause(void *ctx, bool paused)
+{
+	for (size_t k = 0; k < G->nv->n; k++)
+		G->nv->dev[k].src->pause(G->nv->dev[k].src->ctx, paused);
+}
+static void g_restart(void *ctx)
+{
+	for (size_t k = 0; k < G->nv->n; k++)
+		G->nv->dev[k].src->restart(G->nv->dev[k].src->ctx);
+}
+static void g_set_target(void *ctx, double ms)
+{
+	for (size_t k = 0; k < G->nv->n; k++)
+		if (G->nv->dev[k].src->set_target)
+			G->nv->dev[k].src->set_target(G->nv->dev[k].src->ctx, ms);
+}
+static double g_speed(void *ctx, int dir)
+{
+	double v = 0;
+	for (size_t k = 0; k < G->nv->n; k++)
+		if (G->nv->dev[k].src->speed)
+			v = G->nv->dev[k].src->speed(G->nv->dev[k].src->ctx, dir);
+	return v;
+}
+static void g_idle(void *ctx) { take(G->nv, G->k); }
+#undef ZOOMED
+#undef G
+
+static DashExit zoom(Node *nv, size_t k)
+{
+	SampleSource *z = nv->dev[k].src;
+	Group g = { nv, k };
+	SampleSource src = {
+		.ctx = &g, .workload = z->workload, .timestamps = z->timestamps, .log_path = z->log_path,
+		.replay = z->replay, .next = g_next, .state = g_state, .target_ms = g_target_ms, .checks = g_checks,
+		.dropped = g_dropped, .error = g_error, .log_error = g_log_error, .pause = g_pause,
+		.restart = g_restart, .set_target = z->set_target ? g_set_target : NULL,
+		.speed = z->speed ? g_speed : NULL,
+	};
+	snprintf(src.title, sizeof src.title, "[%zu of %zu] %.460s", k + 1, nv->n, z->title);
+	DashOptions o = { .fps = nv->opt->fps, .history = &nv->dev[k].h, .summary = &nv->dev[k].sum,
+	                  .idle = g_idle, .idle_ctx = &g };
+	bool failed = false;
+	SummaryResult sum;
+	screen_message(nv->s, ROLE_STATUS_OK, "device %zu in full: d or Esc back to all %zu", k + 1, nv->n);
+	DashExit how = dashboard_run(nv->s, &src, &o, &failed, &sum);
+	nv->dev[k].failed |= failed;
+	nv->s->message[0] = '\0';
+	return how;
+}
+
+DashExit node_run(Screen *s, SampleSource *src, size_t n, const NodeOptions *opt, bool *failed)
+{
+	if (n > NODE_MAX)
+		n = NODE_MAX;
+	NodeDev dev[NODE_MAX];
+	Node nv = { .s = s, .dev = dev, .n = n, .opt = opt, .dirty = true };
+	size_t ready = 0;
+	for (; ready < n; ready++) {
+		memset(&dev[ready], 0, sizeof dev[ready]);
+		dev[ready].src = &src[ready];
+		if (!history_init(&dev[ready].h, HISTORY_CAP))
+			break;
+		summary_init(&dev[ready].sum);
+		stats_reset(&dev[ready].stats);
+		nv.nd[ready].median = NAN;
+		nv.nd[ready].node_ratio = NAN;
+	}
+	DashExit how = DASH_QUIT;
+	if (ready < n) {
+		screen_message(s, ROLE_STATUS_ERROR, "out of memory for the sample histories");
+		how = DASH_BACK;
+		goto out;
+	}
+	const uint64_t frame_ns = 1000000000ull / (opt->fps ? opt->fps : 10);
+	bool paused = false;
+	uint64_t last_draw = 0;
+	for (;;) {
+		if (*s->quit)
+			break;
+		take(&nv, n);
+		uint64_t now = clock_mono_ns();
+		if (nv.dirty && now - nv.stats_ns >= STATS_NS) {
+			refresh_stats(&nv);
+			nv.stats_ns = now;
+		}
+		if (nv.dirty && now - last_draw >= frame_ns) {
+			draw(&nv);
+			last_draw = now;
+			nv.dirty = false;
+		}
+		timeout(50);
+		int ch = getch();
+		if (ch == ERR)
+			continue;
+		nv.dirty = true;
+		if (nv.help && screen_help_key(ch, &nv.help_scroll) && ch != KEY_RESIZE)
+			continue;
+		if (nv.help && ch != KEY_RESIZE) {
+			nv.help = false;
+			continue;
+		}
+		s->message[0] = '\0';
+		if (ch == 'q' || ch == 'Q' || ch == KEY_F(10))
+			break;
+		if (ch == KEY_RESIZE) {
+			last_draw = 0;
+			continue;
+		}
+		size_t pick = n;
+		if (ch >= '1' && ch <= '9' && (size_t)(ch - '1') < n)
+			pick = (size_t)(ch - '1');
+		else if (ch == '\n' || ch == '\r' || ch == KEY_ENTER)
+			pick = (size_t)nv.row;
+		if (pick < n) {
+			DashExit z = zoom(&nv, pick);
+			last_draw = 0;
+			if (z == DASH_QUIT) {
+				how = DASH_QUIT;
+				break;
+			}
+			if (z == DASH_NEXT_WORKLOAD) {
+				how = z;
+				break;
+			}
+			continue;
+		}
+		switch (ch) {
+		case KEY_UP: case 'k':
+			if (nv.row > 0)
+				nv.row--;
+			break;
+		case KEY_DOWN: case 'j':
+			if ((size_t)nv.row + 1 < n)
+				nv.row++;
+			break;
+		case ' ': {
+			/* all paused: resume all; else pause all (the zoomed
+			 * view's space acts on all too) */
+			bool all = true;
+			for (size_t k = 0; k < n; k++)
+				all &= dev[k].state == ENGINE_PAUSED || dev[k].state == ENGINE_DONE || dev[k].state == ENGINE_ERROR;
+			paused = !all;
+			for (size_t k = 0; k < n; k++)
+				src[k].pause(src[k].ctx, paused);
+			screen_message(s, ROLE_STATUS_WARN, paused ? "all %zu paused: space resumes" : "all %zu resumed", n);
+			break;
+		}
+		case 'r':
+			for (size_t k = 0; k < n; k++)
+				src[k].restart(src[k].ctx);
+			screen_message(s, ROLE_STATUS_OK, "all %zu restarting from 1 workgroup", n);
+			break;
+		case '+': case '=': case '-': case '_': {
+			if (!src[0].set_target) {
+				screen_message(s, ROLE_STATUS_WARN, "the target was recorded; it cannot change in a replay");
+				break;
+			}
+			double t = cli_target_step(src[0].target_ms(src[0].ctx), ch == '+' || ch == '=' ? 1 : -1);
+			for (size_t k = 0; k < n; k++)
+				src[k].set_target(src[k].ctx, t);
+			char tms[32];
+			screen_message(s, ROLE_STATUS_OK, "target %s on all %zu", fmt_ms(t, tms, sizeof tms), n);
+			break;
+		}
+		case 'w':
+			if (src[0].replay) {
+				screen_message(s, ROLE_STATUS_WARN, "a replay shows the recorded workload");
+				break;
+			}
+			how = DASH_NEXT_WORKLOAD;
+			goto out;
+		case 'd': case 27: /* Esc: back one level, to the picker */
+			if (src[0].replay) {
+				if (ch == 'd')
+					screen_message(s, ROLE_STATUS_WARN, "a replay has no devices to pick");
+				break;
+			}
+			how = DASH_BACK;
+			goto out;
+		case 't':
+			screen_next_theme(s);
+			break;
+		case '?': case 'h': case KEY_F(1):
+			nv.help = true;
+			nv.help_scroll = 0;
+			break;
+		default:
+			break;
+		}
+	}
+out:
+	for (size_t k = 0; k < n; k++) {
+		if (src[k].note_stop)
+			src[k].note_stop(src[k].ctx, how == DASH_NEXT_WORKLOAD ? "workload change (w)"
+			                             : how == DASH_BACK ? "device list (d)" : "quit");
+		src[k].pause(src[k].ctx, false);
+		src[k].stop(src[k].ctx);
+		if (src[k].state(src[k].ctx) == ENGINE_ERROR)
+			dev[k].failed = true;
+	}
+	for (size_t k = 0; k < ready; k++) {
+		failed[k] = dev[k].failed;
+		history_done(&dev[k].h);
+		summary_done(&dev[k].sum);
+	}
+	return how;
+}

@@ -1,0 +1,28 @@
+/* node: several devices at once on one screen: a panel per device
+ * (throughput on one scale for all, the headline figure, clock, power,
+ * state), the combined table (median, % of peak, % of its identical peers'
+ * median, checks, level changes, status) with the outlier rule, and a key
+ * to zoom one device to the full dashboard. Reads SampleSources only. */
+#ifndef FLOPSCOPE_NODE_H
+#define FLOPSCOPE_NODE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "dashboard.h"
+#include "screen.h"
+#include "source.h"
+
+typedef struct NodeOptions {
+	unsigned fps;
+	double outlier_pct;   /* the outlier rule's threshold, % */
+} NodeOptions;
+
+/* Shows src[0..n) until the user leaves: DASH_QUIT (q, a signal),
+ * DASH_BACK (d: the picker) or DASH_NEXT_WORKLOAD (w). Pausing, restarting
+ * and the target apply to every device; a device that fails stops alone.
+ * failed[k] is set for each device that stopped with an error. The sources
+ * are stopped on leaving. */
+DashExit node_run(Screen *s, SampleSource *src, size_t n, const NodeOptions *opt, bool *failed);
+
+#endif
