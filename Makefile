@@ -22,12 +22,12 @@ B       ?= build
 #   engine   the measuring thread, telemetry
 #   app      main, modes, outputs
 #   ui       curses screens (ui/): core, session, engine and app headers, never gpu
-CORE    := fmt adapt sched stats ring devsel cli workload memwork summary compare change peak devinfo plot outlier
+CORE    := fmt adapt sched stats ring devsel cli workload memwork summary compare change peak devinfo plot outlier retain
 SESSION := clock fileio paths csvread records slog slogread svg
 GPU     := err vkctx shader memory pipeline submit compute
 WORKLOADS := workloads fma copy transfer
 ENGINE  := sysfs tel_nvml tel_gpu_sysfs tel_cpu tel_pcie telemetry engine source replay
-APP     := report runcfg listing headless offline replay_table export compare_cmd analyze suite latency multi main
+APP     := report runcfg listing headless offline replay_table export compare_cmd analyze loglist suite latency multi main
 INC_core    := -Isrc/core
 INC_session := $(INC_core) -Isrc/session
 INC_gpu     := $(INC_session) -Isrc/gpu

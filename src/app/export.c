@@ -38,10 +38,9 @@ static int write_svg(const char *out, const SessionData *d, const Summary *sum)
 /* CSV rows as the log is read: every sample, in bounded memory. */
 static void csv_row(void *ctx, const Sample *s)
 {
-	(void)ctx;
 	char line[512];
 	report_csv_row(s, line, sizeof line);
-	printf("%s\n", line);
+	fprintf(ctx, "%s\n", line);
 }
 
 int offline_export(const Options *o)
@@ -49,6 +48,10 @@ int offline_export(const Options *o)
 	char err[4400];
 	if (o->svg && !fileio_may_replace(o->svg, o->export_file, o->force, err, sizeof err)) {
 		fprintf(stderr, "flopscope: --svg: %s\n", err);
+		return 2;
+	}
+	if (o->csv_out && !fileio_may_replace(o->csv_out, o->export_file, o->force, err, sizeof err)) {
+		fprintf(stderr, "flopscope: --csv: %s\n", err);
 		return 2;
 	}
 	SessionData d;
@@ -60,14 +63,28 @@ int offline_export(const Options *o)
 		rc = write_svg(o->svg, &d, &sum);
 		summary_done(&sum);
 	} else {
-		fputs(report_csv_header, stdout);
-		SlogVisitor v = { NULL, csv_row, NULL, NULL };
-		if (!offline_load(o->export_file, &d, NULL, &v, OFFLINE_KEEP_NONE))
-			return 2;
-		if (fflush(stdout) != 0) {
+		/* standard output, or the file written whole (temporary, then renamed) */
+		FileTmp t;
+		FILE *f = o->csv_out ? fileio_create(o->csv_out, &t, err, sizeof err) : stdout;
+		if (!f) {
+			fprintf(stderr, "flopscope: %s\n", err);
+			return 1;
+		}
+		fputs(report_csv_header, f);
+		SlogVisitor v = { f, csv_row, NULL, NULL };
+		bool loaded = offline_load(o->export_file, &d, NULL, &v, OFFLINE_KEEP_NONE);
+		if (o->csv_out) {
+			if (!fileio_commit(f, &t, loaded, err, sizeof err)) {
+				if (loaded)
+					fprintf(stderr, "flopscope: %s\n", err);
+				rc = 1;
+			}
+		} else if (fflush(stdout) != 0) {
 			fprintf(stderr, "flopscope: cannot write to standard output: %s\n", strerror(errno));
 			rc = 1;
 		}
+		if (!loaded)
+			return 2;
 	}
 	session_data_done(&d);
 	return rc;

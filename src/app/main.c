@@ -262,6 +262,13 @@ static int run(Options *opt, uint64_t launch)
 	 * (a replay in the dashboard from when it opens) */
 	if (o.mode == MODE_MEASURE || o.mode == MODE_SUITE)
 		install_signals();
+	/* the default log folder stays bounded: the oldest logs go first */
+	if ((o.mode == MODE_MEASURE || o.mode == MODE_SUITE) && !o.no_log && !o.log) {
+		char why[4600];
+		slog_retain(o.log_keep, o.log_cap, why, sizeof why);
+		if (why[0])
+			fprintf(stderr, "flopscope: %s\n", why);
+	}
 	switch (o.mode) {
 	case MODE_HELP:
 		fputs(cli_usage, stdout);
@@ -278,6 +285,8 @@ static int run(Options *opt, uint64_t launch)
 		return offline_analyze(&o);
 	case MODE_REPLAY:
 		return replay(&o);
+	case MODE_LOGS:
+		return offline_list_logs(&o);
 	case MODE_MEASURE:
 	case MODE_LIST:
 	case MODE_LIST_WORKLOADS:

@@ -30,5 +30,7 @@ int offline_replay_node_table(const Options *o);
 int offline_export(const Options *o);
 int offline_compare(const Options *o);
 int offline_analyze(const Options *o);
+/* --logs: the default folder's sessions, newest first (loglist.c). */
+int offline_list_logs(const Options *o);
 
 #endif

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "memwork.h"
+#include "retain.h"
 
 const char cli_usage[] =
 	"usage: flopscope [options] [-N] [NAME]\n"
@@ -62,6 +63,12 @@ const char cli_usage[] =
 	"                     TIME-DEVICE-WORKLOAD.jsonl\n"
 	"                     (~/.local/state/flopscope/ without XDG_STATE_HOME)\n"
 	"  --no-log           record nothing\n"
+	"  --logs             the recent sessions of the default folder, newest first:\n"
+	"                     start, device, workload, median, samples, path\n"
+	"  --log-keep N       keep at most N of the default folder's logs, the oldest\n"
+	"                     removed first (default 500; 0: no limit)\n"
+	"  --log-cap SIZE     ... and at most SIZE bytes of them (default 100M, a day\n"
+	"                     of dashboard use at 20 ms; 0: no limit)\n"
 	"  --force            replace an existing --log file or --svg output (never a\n"
 	"                     device, a link, a folder or the input itself);\n"
 	"                     --compare sessions of different workloads or units\n"
@@ -81,7 +88,7 @@ const char cli_usage[] =
 	"  --analyze FILE     level changes and their causes, excursions, time to\n"
 	"                     plateau of a session log, or of a CSV with t_ms and\n"
 	"                     flops columns (--format json)\n"
-	"  --export FILE --csv          samples as CSV on standard output\n"
+	"  --export FILE --csv [OUT]    samples as CSV on standard output, or into OUT\n"
 	"  --export FILE --svg OUT.svg  FLOPS, workgroup and time plots as SVG\n"
 	"\n"
 	"Other options:\n"
@@ -152,6 +159,7 @@ static const char *const mode_options[MODE_COUNT] = {
 	[MODE_COMPARE] = "--compare",
 	[MODE_EXPORT] = "--export",
 	[MODE_ANALYZE] = "--analyze",
+	[MODE_LOGS] = "--logs",
 };
 
 const char *cli_mode_option(Mode m)
@@ -180,7 +188,7 @@ static int set_mode(Options *o, Mode m, char *err, size_t errlen)
 static int validate(Options *o, bool format_given, char *err, size_t errlen)
 {
 	if (o->export_file && o->csv == !!o->svg) {
-		snprintf(err, errlen, "--export FILE needs one of --csv or --svg OUT.svg");
+		snprintf(err, errlen, "--export FILE needs one of --csv [OUT.csv] or --svg OUT.svg");
 		return -1;
 	}
 	if (!o->export_file && (o->csv || o->svg)) {
@@ -189,6 +197,18 @@ static int validate(Options *o, bool format_given, char *err, size_t errlen)
 	}
 	if (o->log && o->no_log) {
 		snprintf(err, errlen, "--log and --no-log contradict each other");
+		return -1;
+	}
+	/* the modes that read logs use no device: a name or -N there is a
+	 * mistake (e.g. a file meant for an option that takes none) */
+	if ((o->dev_word || o->ndev_indexes || o->all) &&
+	    (o->mode == MODE_REPLAY || o->mode == MODE_COMPARE || o->mode == MODE_EXPORT || o->mode == MODE_ANALYZE ||
+	     o->mode == MODE_LOGS)) {
+		if (o->dev_word)
+			snprintf(err, errlen, "\"%s\": %s reads session logs and uses no device", o->dev_word,
+			         mode_options[o->mode]);
+		else
+			snprintf(err, errlen, "%s reads session logs and uses no device", mode_options[o->mode]);
 		return -1;
 	}
 	bool several = o->ndev_indexes > 1 || o->all;
@@ -219,7 +239,7 @@ static int validate(Options *o, bool format_given, char *err, size_t errlen)
 		enum { T = 1u << FORMAT_TABLE, C = 1u << FORMAT_CSV, J = 1u << FORMAT_JSON };
 		static const unsigned formats_of[MODE_COUNT] = {
 			[MODE_MEASURE] = T | C | J, [MODE_REPLAY] = T | C | J, [MODE_SUITE] = T | J,
-			[MODE_LATENCY] = T | J, [MODE_ANALYZE] = T | J, [MODE_COMPARE] = T | J,
+			[MODE_LATENCY] = T | J, [MODE_ANALYZE] = T | J, [MODE_COMPARE] = T | J, [MODE_LOGS] = T | J,
 		};
 		static const char *const names[FORMAT_COUNT] = { "table", "csv", "json" };
 		unsigned can = formats_of[o->mode];
@@ -245,6 +265,8 @@ int cli_parse(int argc, char **argv, Options *o, char *err, size_t errlen)
 {
 	memset(o, 0, sizeof *o);
 	o->target_ms = CLI_DEFAULT_TARGET_MS;
+	o->log_keep = RETAIN_DEFAULT_KEEP;
+	o->log_cap = RETAIN_DEFAULT_CAP;
 	o->duration_s = CLI_DEFAULT_DURATION_S;
 	o->format = FORMAT_TABLE;
 	o->fps = CLI_DEFAULT_FPS;
@@ -310,7 +332,7 @@ int cli_parse(int argc, char **argv, Options *o, char *err, size_t errlen)
 			memcpy(seen[nseen++], canon, strlen(canon) + 1);
 
 		static const char *const with_value[] = {
-			"--format", "--target-ms", "--duration", "--shader-dir", "--theme", "--fps", "--log", "--replay", "--compare", "--export", "--svg", "--analyze", "--workload", "--trials", "--size", "--fail-if-slower", "--outlier",
+			"--format", "--target-ms", "--duration", "--shader-dir", "--theme", "--fps", "--log", "--replay", "--compare", "--export", "--svg", "--analyze", "--workload", "--trials", "--size", "--fail-if-slower", "--outlier", "--log-keep", "--log-cap",
 		};
 		bool needs = false;
 		for (size_t k = 0; k < sizeof with_value / sizeof *with_value; k++)
@@ -335,6 +357,9 @@ int cli_parse(int argc, char **argv, Options *o, char *err, size_t errlen)
 				return -1;
 		} else if (!strcmp(name, "--list")) {
 			if (set_mode(o, MODE_LIST, err, errlen))
+				return -1;
+		} else if (!strcmp(name, "--logs")) {
+			if (set_mode(o, MODE_LOGS, err, errlen))
 				return -1;
 		} else if (!strcmp(name, "--verbose") || !strcmp(name, "-v")) {
 			o->verbose = true;
@@ -387,6 +412,27 @@ int cli_parse(int argc, char **argv, Options *o, char *err, size_t errlen)
 			}
 			o->size_lo = lo;
 			o->size_hi = hi;
+		} else if (!strcmp(name, "--log-keep")) {
+			double v;
+			if (parse_number(name, val, 0, 1e6, false, &v, err, errlen))
+				return -1;
+			if (v != (double)(unsigned)v) {
+				snprintf(err, errlen, "--log-keep: %s is not a whole number of logs", val);
+				return -1;
+			}
+			o->log_keep = (unsigned)v;
+		} else if (!strcmp(name, "--log-cap")) {
+			uint64_t lo = 0, hi = 0;
+			char why[200];
+			if (strcmp(val, "0") && !mem_parse_size(val, &lo, &hi, why, sizeof why)) {
+				snprintf(err, errlen, "--log-cap: %s", why);
+				return -1;
+			}
+			if (lo != hi) {
+				snprintf(err, errlen, "--log-cap: one size (e.g. 100M), not a range");
+				return -1;
+			}
+			o->log_cap = hi;
 		} else if (!strcmp(name, "--transfer-queue")) {
 			o->transfer_queue = true;
 		} else if (!strcmp(name, "--default-device")) {
@@ -470,7 +516,10 @@ int cli_parse(int argc, char **argv, Options *o, char *err, size_t errlen)
 				return -1;
 			o->export_file = val;
 		} else if (!strcmp(name, "--csv")) {
+			/* --csv, or --csv OUT (a file, not standard output) */
 			o->csv = true;
+			if (i + 1 < argc && argv[i + 1][0] != '-' && argv[i + 1][0])
+				o->csv_out = argv[++i];
 		} else if (!strcmp(name, "--svg")) {
 			o->svg = val;
 		} else if (!strcmp(name, "--log")) {

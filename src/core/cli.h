@@ -26,6 +26,7 @@ typedef enum Mode {
 	MODE_COMPARE,        /* --compare A B */
 	MODE_EXPORT,         /* --export FILE */
 	MODE_ANALYZE,        /* --analyze FILE */
+	MODE_LOGS,           /* --logs: the recent sessions of the default folder */
 	MODE_COUNT
 } Mode;
 
@@ -59,6 +60,8 @@ typedef struct Options {
 	bool default_device;   /* --default-device: no picker, the best-ranked entry */
 	const char *theme;
 	const char *log;       /* --log PATH */
+	unsigned log_keep;     /* --log-keep N: old default logs kept (0: no limit) */
+	unsigned long long log_cap; /* --log-cap SIZE: their bytes (0: no limit) */
 	const char *replay;    /* --replay FILE: the first of ... */
 	const char *replays[CLI_MAX_DEVICES]; /* --replay A B ...: one log per device */
 	unsigned nreplays;
@@ -69,6 +72,7 @@ typedef struct Options {
 	double fail_if_slower; /* --fail-if-slower PCT; 0: off */
 	const char *export_file; /* --export FILE (with --csv or --svg OUT) */
 	bool csv;
+	const char *csv_out;   /* --csv OUT: the file (NULL: standard output) */
 	const char *svg;
 	bool no_log;
 	bool force;            /* --force: replace an existing --log or --svg file;

@@ -1,8 +1,10 @@
 #include "slog.h"
+#include "retain.h"
 
 #include <cjson/cJSON.h>
 #include <ctype.h>
 #include <pwd.h>
+#include <dirent.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,20 +28,98 @@ static const char *passwd_home(void)
 	return home;
 }
 
-void slog_default_path(const char *start_utc, const char *device, const char *workload, char *out, size_t len)
+void slog_default_dir(char *dir, size_t len)
 {
-	char dir[4096];
 	const char *state = getenv("XDG_STATE_HOME"), *home = getenv("HOME");
 	/* the XDG spec: a relative XDG_STATE_HOME is invalid and ignored; so is
 	 * a relative HOME; without either, the password database's home */
 	if (state && state[0] == '/')
-		snprintf(dir, sizeof dir, "%s/flopscope", state);
+		snprintf(dir, len, "%s/flopscope", state);
 	else if (home && home[0] == '/')
-		snprintf(dir, sizeof dir, "%s/.local/state/flopscope", home);
+		snprintf(dir, len, "%s/.local/state/flopscope", home);
 	else if ((home = passwd_home()))
-		snprintf(dir, sizeof dir, "%s/.local/state/flopscope", home);
+		snprintf(dir, len, "%s/.local/state/flopscope", home);
 	else
-		snprintf(dir, sizeof dir, "/tmp/flopscope-%lu", (unsigned long)getuid());
+		snprintf(dir, len, "/tmp/flopscope-%lu", (unsigned long)getuid());
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+size_t slog_retain(size_t keep, uint64_t cap, char *err, size_t errlen)
+{
+	char dir[4096];
+	slog_default_dir(dir, sizeof dir);
+	err[0] = '\0';
+	DIR *d = opendir(dir);
+	if (!d)
+		return 0; /* no folder yet: nothing to keep */
+	size_t n = 0, cap_n = 0, removed = 0;
+	char **names = NULL;
+	uint64_t *sizes = NULL;
+	bool *rm = NULL;
+	struct dirent *e;
+	while ((e = readdir(d))) {
+		if (!retain_is_log_name(e->d_name))
+			continue;
+		if (n == cap_n) {
+			size_t c = cap_n ? 2 * cap_n : 64;
+			char **nn = realloc(names, c * sizeof *nn);
+			if (!nn)
+				break;
+			names = nn;
+			cap_n = c;
+		}
+		if (!(names[n] = strdup(e->d_name)))
+			break;
+		n++;
+	}
+	closedir(d);
+	/* the names begin with the start time: their order is the logs' age */
+	if (n)
+		qsort(names, n, sizeof *names, cmp_str);
+	sizes = calloc(n ? n : 1, sizeof *sizes);
+	rm = calloc(n ? n : 1, sizeof *rm);
+	if (!sizes || !rm) {
+		snprintf(err, errlen, "out of memory listing %s", dir);
+		goto out;
+	}
+	for (size_t i = 0; i < n; i++) {
+		char path[4400];
+		struct stat st;
+		snprintf(path, sizeof path, "%s/%s", dir, names[i]);
+		/* a regular file of ours only: never a link or anything else */
+		sizes[i] = lstat(path, &st) == 0 && S_ISREG(st.st_mode) ? (uint64_t)st.st_size : 0;
+	}
+	retain_pick(sizes, n, keep, cap, 0, rm);
+	for (size_t i = 0; i < n; i++) {
+		if (!rm[i])
+			continue;
+		char path[4400];
+		struct stat st;
+		snprintf(path, sizeof path, "%s/%s", dir, names[i]);
+		if (lstat(path, &st) != 0 || !S_ISREG(st.st_mode))
+			continue;
+		if (unlink(path) == 0)
+			removed++;
+		else if (!err[0])
+			snprintf(err, errlen, "cannot remove the old log %s: %s", path, strerror(errno));
+	}
+out:
+	for (size_t i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+	free(sizes);
+	free(rm);
+	return removed;
+}
+
+void slog_default_path(const char *start_utc, const char *device, const char *workload, char *out, size_t len)
+{
+	char dir[4096];
+	slog_default_dir(dir, sizeof dir);
 	char slug[48];
 	size_t n = 0;
 	for (const char *p = device; *p && n + 1 < sizeof slug; p++) {

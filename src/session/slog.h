@@ -61,6 +61,16 @@ typedef struct SessionLog {
 	char error[4352];
 } SessionLog;
 
+/* The default folder of the logs: $XDG_STATE_HOME/flopscope, else
+ * ~/.local/state/flopscope (the password database's home without HOME). */
+void slog_default_dir(char *dir, size_t len);
+
+/* Removes the oldest of flopscope's own logs in the default folder
+ * (retain.h: by name, regular files only) until at most keep remain and
+ * they hold at most cap bytes (0: no limit). Returns how many went; err
+ * says the first removal that failed ("" when none). */
+size_t slog_retain(size_t keep, uint64_t cap, char *err, size_t errlen);
+
 /* The default path: $XDG_STATE_HOME/flopscope (or ~/.local/state/flopscope)
  * / <start time>-<device>-<workload>.jsonl. */
 void slog_default_path(const char *start_utc, const char *device, const char *workload, char *out, size_t len);

@@ -184,6 +184,14 @@ assert "FLOPS" in texts and "workgroups" in texts and "llvmpipe" in texts
 PY
 	"$FS" --export "$T/e.jsonl" >"$T/out" 2>&1
 	[ $? = 2 ] || die "--export without --csv/--svg accepted"
+	# --csv OUT writes the file, the same as standard output
+	"$FS" --export "$T/e.jsonl" --csv "$T/o.csv" >"$T/out" 2>&1 || die "--csv OUT: exit $?: $(cat "$T/out")"
+	[ ! -s "$T/out" ] && cmp -s "$T/o.csv" "$T/e.csv" || die "--csv OUT differs: $(head -3 "$T/o.csv" "$T/out")"
+	"$FS" --export "$T/e.jsonl" --csv "$T/o.csv" >"$T/out" 2>&1
+	[ $? = 2 ] && grep -q 'exists' "$T/out" || die "--csv over an existing file: $(cat "$T/out")"
+	# a stray word where no device is used is refused, not ignored
+	"$FS" --export "$T/e.jsonl" --svg "$T/e2.svg" extra >"$T/out" 2>&1
+	[ $? = 2 ] && grep -q '"extra": --export reads session logs and uses no device' "$T/out" || die "$(cat "$T/out")"
 }
 
 t_analyze_should_find_the_tutorials_step() {
@@ -362,4 +370,55 @@ t_offline_inputs_should_be_refused_or_streamed_never_hang() {
 		wait
 		cmp -s "$T/file.csv" "$T/fifo.csv" || die "$mode: rows differ from the file's"
 	done
+}
+
+# The default log folder stays bounded: the oldest of flopscope's own logs go
+# first (--log-keep, --log-cap); a file of another name, a link, and --log
+# files are never touched.
+t_old_logs_should_go_oldest_first() {
+	local dir="$T/state/flopscope"
+	mkdir -p "$dir"
+	for k in 01 02 03 04 05 06 07 08; do
+		head -c 100000 /dev/zero >"$dir/202601${k}T000000Z-llvmpipe-fp32.jsonl"
+	done
+	echo keep >"$dir/notes.jsonl"
+	ln -s /etc/hostname "$dir/20260101T000001Z-link-fp32.jsonl"
+	XDG_STATE_HOME="$T/state" "$FS" llvm --duration 0.3 --log-keep 5 >/dev/null 2>&1 || die "exit $?"
+	# 4 old ones and the new one
+	[ "$(ls "$dir" | grep -c '^2026010[5-8]T000000Z-llvmpipe-fp32.jsonl$')" = 4 ] || die "$(ls "$dir")"
+	[ ! -e "$dir/20260101T000000Z-llvmpipe-fp32.jsonl" ] || die "the oldest stayed"
+	[ -e "$dir/notes.jsonl" ] && [ -L "$dir/20260101T000001Z-link-fp32.jsonl" ] || die "a foreign file went"
+	[ "$(ls "$dir" | grep -vc '^202601')" -ge 2 ] || die "no new log: $(ls "$dir")"
+	# by size: 250 kB holds two of the old 100 kB ones
+	XDG_STATE_HOME="$T/state" "$FS" llvm --duration 0.3 --log-cap 250K --log-keep 0 >/dev/null 2>&1 || die "exit $?"
+	[ "$(ls "$dir" | grep -c '^202601..T000000Z')" -le 2 ] || die "$(ls -l "$dir")"
+	XDG_STATE_HOME="$T/state" "$FS" llvm --duration 0.3 --log-keep 1.5 >"$T/out" 2>&1
+	[ $? = 2 ] && grep -q 'not a whole number' "$T/out" || die "$(cat "$T/out")"
+}
+
+# --logs: the default folder's sessions newest first, with device, workload,
+# median and samples from each log's summary; a log cut short says so.
+t_logs_should_list_recent_sessions() {
+	export XDG_STATE_HOME="$T/s2"
+	"$FS" --logs >"$T/out" 2>&1 || die "empty: exit $?"
+	grep -q '^No session logs yet' "$T/out" || die "$(cat "$T/out")"
+	"$FS" llvm --duration 0.5 >/dev/null 2>&1 || die "fp32 run"
+	sleep 1 # the names' times differ
+	"$FS" llvm --workload int32 --duration 0.5 >/dev/null 2>&1 || die "int32 run"
+	mkdir -p "$XDG_STATE_HOME/flopscope"
+	head -1 "$(ls "$XDG_STATE_HOME"/flopscope/*-fp32.jsonl)" >"$XDG_STATE_HOME/flopscope/20200101T000000Z-llvmpipe-fp32.jsonl"
+	"$FS" --logs >"$T/out" 2>&1 || die "exit $?: $(cat "$T/out")"
+	sed -n 2p "$T/out" | grep -Eq '^20[0-9-]+T[0-9:]+Z +llvmpipe.* int32 +[0-9.]+ [kMGT]?IOPS +[0-9]+  /.*-llvmpipe-int32.jsonl$' ||
+		die "newest first: $(cat "$T/out")"
+	sed -n 3p "$T/out" | grep -Eq ' fp32 +[0-9.]+ [kMGT]?FLOPS +[0-9]+  /' || die "$(cat "$T/out")"
+	sed -n 4p "$T/out" | grep -q ' cut short ' || die "$(cat "$T/out")"
+	grep -q '^3 logs, .* (kept: at most 500 logs and 100 MiB' "$T/out" || die "$(cat "$T/out")"
+	"$FS" --logs --format json | python3 -c '
+import json, sys
+r = [json.loads(l) for l in sys.stdin]
+assert [x["workload"] for x in r] == ["int32", "fp32", "fp32"], r
+assert r[0]["complete"] and r[0]["unit"] == "IOPS" and r[0]["median"] > 0 and r[0]["samples"] > 0, r
+assert r[2]["complete"] is False and "median" not in r[2], r' || die "json"
+	"$FS" --logs --format csv >"$T/out" 2>&1
+	[ $? = 2 ] && grep -q 'format csv does not apply to --logs' "$T/out" || die "$(cat "$T/out")"
 }

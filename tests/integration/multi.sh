@@ -233,6 +233,11 @@ assert [r["dev"] for r in rows] == [1, 2, 3] and all(r["ok"] and r["median"] > 0
 assert recs[-1]["type"] == "node" and recs[-1]["devices"] == 3' || die "json"
 	"$FS" --replay "${logs[0]}" "$T"/b/flopscope/*.jsonl --headless >"$T/x.out" 2>&1 || die "mixed: exit $?"
 	grep -q '^Replay of 4 logs side by side (not one run' "$T/x.out" || die "$(cat "$T/x.out")"
+	"$FS" --replay "${logs[0]}" "$T/nosuch.jsonl" --headless >"$T/n.out" 2>&1
+	[ $? = 2 ] && grep -q 'cannot open .*nosuch.jsonl: No such file' "$T/n.out" || die "missing: $(cat "$T/n.out")"
+	"$FS" llvm --workload copy --size 1M --duration 0.5 --log "$T/copy.jsonl" >/dev/null 2>&1 || die "copy run"
+	"$FS" --replay "${logs[0]}" "$T/copy.jsonl" --headless >"$T/u.out" 2>&1
+	[ $? = 2 ] && grep -q 'is in FLOPS, .*copy.jsonl in B/s: one table holds one unit' "$T/u.out" || die "$(cat "$T/u.out")"
 	"$FS" --replay "${logs[@]}" --format csv >"$T/c.out" 2>&1
 	[ $? = 2 ] && grep -q 'csv does not apply to several replays' "$T/c.out" || die "$(cat "$T/c.out")"
 	"$FS" --compare "$T"/a/flopscope/*.jsonl -- "$T"/b/flopscope/*.jsonl >"$T/cmp.out" 2>&1 ||
@@ -250,5 +255,7 @@ assert recs[-1]["type"] == "node" and recs[-1]["devices"] == 3' || die "json"
 	TM send-keys -t fs q
 	wait_exit || return 1
 	[ "$(cat "$T/exit")" = 0 ] || die "exit status $(cat "$T/exit")"
-	wait_for '^Replay of 3 devices measured together' || return 1
+	# long paths wrap: the header may be above the pane, in its history
+	TM capture-pane -p -t fs -S -100 | grep -q '^Replay of 3 devices measured together' ||
+		die "$(TM capture-pane -p -t fs -S -100)"
 }

@@ -84,6 +84,12 @@ static void cli_should_refuse_bad_input_with_a_reason(void)
 	CHECK(parse(&o, err, 6, "--replay", "a.jsonl", "b.jsonl", "c.jsonl", "--headless") == 0 && o.nreplays == 3 &&
 	      !strcmp(o.replay, "a.jsonl") && !strcmp(o.replays[2], "c.jsonl") && o.headless);
 	CHECK(parse(&o, err, 3, "--replay", "a.jsonl") == 0 && o.nreplays == 1);
+	/* --csv OUT; a device given to a mode that reads logs is refused */
+	CHECK(parse(&o, err, 5, "--export", "a.jsonl", "--csv", "out.csv") == 0 && o.csv && !strcmp(o.csv_out, "out.csv"));
+	CHECK(parse(&o, err, 4, "--export", "a.jsonl", "--csv") == 0 && o.csv && !o.csv_out);
+	CHECK(parse(&o, err, 4, "--analyze", "a.jsonl", "nvidia") == -1 &&
+	      strstr(err, "\"nvidia\": --analyze reads session logs and uses no device"));
+	CHECK(parse(&o, err, 4, "--replay", "a.jsonl", "-2") == -1 && strstr(err, "uses no device"));
 	CHECK(parse(&o, err, 4, "-1", "-2", "--latency") == -1 && strstr(err, "several devices at once measure a workload or the suite"));
 	CHECK(parse(&o, err, 5, "-1", "-2", "--log", "x") == -1 && strstr(err, "each writes its own log"));
 	CHECK(parse(&o, err, 4, "--all", "--outlier", "2.5") == 0 && o.outlier_pct == 2.5);
@@ -150,6 +156,7 @@ static const char *const mode_args[MODE_COUNT][3] = {
 	[MODE_COMPARE] = { "--compare", "a.jsonl", "b.jsonl" },
 	[MODE_EXPORT] = { "--export", "a.jsonl" },
 	[MODE_ANALYZE] = { "--analyze", "a.jsonl" },
+	[MODE_LOGS] = { "--logs" },
 };
 
 static int parse_modes(Options *o, char *err, int a, int b)
