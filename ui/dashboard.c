@@ -29,6 +29,7 @@ static const char *const HELP[] = {
 	"  < / >      replay speed /2, x2; replays only",
 	"  z          whole session / the last 60 s",
 	"  t          next colour theme",
+	"  S          save the theme, target and window (z) as the defaults (the config file)",
 	"  d, Esc     back to the device picker, or to all devices when zoomed from them",
 	"  F1 ? h     this help; F10 q quit (Ctrl-C too)",
 	"",
@@ -474,7 +475,7 @@ DashExit dashboard_run(Screen *s, SampleSource *src, const DashOptions *opt, boo
 	summary->pct_peak = NAN;
 	const uint64_t frame_ns = 1000000000ull / (opt->fps ? opt->fps : 10);
 	const bool zoom = opt->history != NULL;
-	Dash d = { .s = s, .src = src };
+	Dash d = { .s = s, .src = src, .whole = opt->whole };
 	*failed = false;
 	if (zoom) {
 		d.h = *opt->history;
@@ -600,6 +601,17 @@ DashExit dashboard_run(Screen *s, SampleSource *src, const DashOptions *opt, boo
 		case 't':
 			screen_next_theme(s);
 			break;
+		case 'S': {
+			char msg[512];
+			if (!opt->save) {
+				screen_message(s, ROLE_STATUS_WARN, "settings cannot be saved from here");
+				break;
+			}
+			bool ok = opt->save(opt->save_ctx, screen_theme_name(s), src->target_ms(src->ctx), d.whole, msg,
+			                    sizeof msg);
+			screen_message(s, ok ? ROLE_STATUS_OK : ROLE_STATUS_ERROR, "%s", msg);
+			break;
+		}
 		case '?': case 'h': case KEY_F(1):
 			d.help = true;
 			d.help_scroll = 0;

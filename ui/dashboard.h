@@ -16,6 +16,7 @@ typedef enum DashExit {
 
 typedef struct DashOptions {
 	unsigned fps;
+	bool whole;          /* the whole run on the time axis from the start (z) */
 	/* Zoomed from the node view (several devices): the device's history
 	 * and statistics so far, shown and extended, and handed back on leaving;
 	 * the source is not stopped then. NULL: a run of its own. */
@@ -25,6 +26,10 @@ typedef struct DashOptions {
 	 * devices' samples meanwhile); NULL: none. */
 	void (*idle)(void *ctx);
 	void *idle_ctx;
+	/* S: saves the settings shown (theme, target, window) as the defaults;
+	 * msg says where or why not. NULL: not offered. */
+	bool (*save)(void *ctx, const char *theme, double target_ms, bool whole, char *msg, size_t len);
+	void *save_ctx;
 } DashOptions;
 
 /* Shows the source until the user leaves, redrawing at most opt->fps times

@@ -356,7 +356,7 @@ static DashExit zoom(Node *nv, size_t k)
 		.speed = z->speed ? g_speed : NULL,
 	};
 	snprintf(src.title, sizeof src.title, "[%zu of %zu] %.460s", k + 1, nv->n, z->title);
-	DashOptions o = { .fps = nv->opt->fps, .history = &nv->dev[k].h, .summary = &nv->dev[k].sum,
+	DashOptions o = { .fps = nv->opt->fps, .whole = nv->opt->whole, .history = &nv->dev[k].h, .summary = &nv->dev[k].sum,
 	                  .idle = g_idle, .idle_ctx = &g };
 	bool failed = false;
 	SummaryResult sum;

@@ -16,6 +16,7 @@
 typedef struct NodeOptions {
 	unsigned fps;
 	double outlier_pct;   /* the outlier rule's threshold, % */
+	bool whole;           /* a zoomed device: the whole run on its time axis */
 } NodeOptions;
 
 /* Shows src[0..n) until the user leaves: DASH_QUIT (q, a signal),

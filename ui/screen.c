@@ -65,12 +65,19 @@ static void load_theme(Screen *s, const char *arg)
 	if (!theme_load(arg, s->themes_dir, &s->theme, err, sizeof err)) {
 		screen_message(s, ROLE_STATUS_WARN, "%s; using the built-in dark theme", err);
 		s->theme_index = -1;
+		s->theme_arg[0] = '\0';
 		return;
 	}
+	snprintf(s->theme_arg, sizeof s->theme_arg, "%s", arg);
 	s->theme_index = -1;
 	for (size_t i = 0; i < s->theme_count; i++)
 		if (!strcmp(s->theme_names[i], arg))
 			s->theme_index = (int)i;
+}
+
+const char *screen_theme_name(const Screen *s)
+{
+	return s->theme_arg[0] ? s->theme_arg : NULL;
 }
 
 void screen_next_theme(Screen *s)

@@ -22,6 +22,7 @@ typedef struct Screen {
 	char theme_names[SCREEN_MAX_THEMES][64];
 	size_t theme_count;
 	int theme_index;     /* into theme_names, -1 for a path or the built-in one */
+	char theme_arg[256]; /* the loaded theme as named ("" the built-in one) */
 	char message[512];   /* shown in the status line until replaced */
 	int message_role;
 	volatile sig_atomic_t *quit;
@@ -34,6 +35,9 @@ void screen_close(Screen *s);
 attr_t screen_attr(const Screen *s, ThemeRole r);
 void screen_apply_theme(Screen *s);
 void screen_next_theme(Screen *s);
+/* The theme in use as the user named it (a name of the themes folder, or
+ * the --theme argument); NULL for the built-in one. */
+const char *screen_theme_name(const Screen *s);
 void screen_message(Screen *s, ThemeRole role, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 /* Puts a plot canvas's cells at c, each series k (1..) in roles[k - 1]. */

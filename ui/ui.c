@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <time.h>
 
+#include "config.h"
 #include "dashboard.h"
 #include "engine.h"
 #include "multi.h"
@@ -18,6 +19,20 @@
 #include "screen.h"
 #include "runcfg.h"
 #include "slog.h"
+
+/* S in the dashboard: the options of this run with what the screen shows,
+ * into the config file. */
+static bool save_settings(void *ctx, const char *theme, double target_ms, bool whole, char *msg, size_t len)
+{
+	Options o = *(const Options *)ctx;
+	if (theme) {
+		snprintf(o.theme_buf, sizeof o.theme_buf, "%s", theme);
+		o.theme = o.theme_buf;
+	}
+	o.target_ms = target_ms;
+	o.whole = whole;
+	return config_save(&o, msg, len);
+}
 
 /* The next workload every device of sel runs, after wl. */
 static WorkloadType next_workload(const DeviceList *devs, const int *sel, size_t n, WorkloadType wl)
@@ -99,9 +114,10 @@ static void run_devices(Screen *s, const struct VkCtx *ctx, const DeviceList *de
 		source_engine(&src[k], e[k]);
 	SummaryResult sum;
 	if (n == 1)
-		end->how = dashboard_run(s, &src[0], &(DashOptions){ .fps = o->fps }, &failed[0], &sum);
+		end->how = dashboard_run(s, &src[0], &(DashOptions){ .fps = o->fps, .whole = o->whole, .save = save_settings, .save_ctx = (void *)o },
+		                          &failed[0], &sum);
 	else
-		end->how = node_run(s, src, n, &(NodeOptions){ .fps = o->fps, .outlier_pct = o->outlier_pct }, failed);
+		end->how = node_run(s, src, n, &(NodeOptions){ .fps = o->fps, .outlier_pct = o->outlier_pct, .whole = o->whole }, failed);
 	end->status = 0;
 	for (size_t k = 0; k < n; k++)
 		if (failed[k] || engine_state(e[k]) == ENGINE_ERROR)
@@ -247,7 +263,7 @@ static int replay_node(const Options *o, volatile sig_atomic_t *quit)
 		status = -1;
 		goto out;
 	}
-	node_run(&s, src, n, &(NodeOptions){ .fps = o->fps, .outlier_pct = o->outlier_pct }, failed);
+	node_run(&s, src, n, &(NodeOptions){ .fps = o->fps, .outlier_pct = o->outlier_pct, .whole = o->whole }, failed);
 	screen_close(&s);
 	status = offline_replay_node_table(o);
 out:
@@ -281,7 +297,7 @@ int ui_replay(const Options *o, volatile sig_atomic_t *quit)
 	replay_source(&src, &r, o->replay);
 	bool failed;
 	SummaryResult sum;
-	dashboard_run(&s, &src, &(DashOptions){ .fps = o->fps }, &failed, &sum);
+	dashboard_run(&s, &src, &(DashOptions){ .fps = o->fps, .whole = o->whole }, &failed, &sum);
 	screen_close(&s);
 	report_summary_text(stdout, &sum, 0, r.checks, r.d.meta.target_ms);
 	replay_done(&r);

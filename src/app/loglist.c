@@ -15,7 +15,6 @@
 
 #include "fmt.h"
 #include "memwork.h"
-#include "retain.h"
 #include "slog.h"
 
 #define TAIL_BYTES 65536
@@ -58,11 +57,6 @@ static const char *str_of(const cJSON *o, const char *k)
 	return cJSON_IsString(v) ? v->valuestring : "?";
 }
 
-static int cmp_desc(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)b, *(char *const *)a);
-}
-
 int offline_list_logs(const Options *o)
 {
 	char dir[4096];
@@ -77,35 +71,17 @@ int offline_list_logs(const Options *o)
 		fprintf(stderr, "flopscope: cannot read %s: %s\n", dir, strerror(errno));
 		return 1;
 	}
-	char **names = NULL;
-	size_t n = 0, cap = 0;
-	struct dirent *e;
+	closedir(d); /* it exists: list it */
+	char **names;
+	size_t n = slog_list_logs(dir, &names);
 	int status = 0;
-	while ((e = readdir(d))) {
-		if (!retain_is_log_name(e->d_name))
-			continue;
-		if (n == cap) {
-			size_t c = cap ? 2 * cap : 64;
-			char **nn = realloc(names, c * sizeof *nn);
-			if (!nn)
-				break;
-			names = nn;
-			cap = c;
-		}
-		if (!(names[n] = strdup(e->d_name)))
-			break;
-		n++;
-	}
-	closedir(d);
-	if (n)
-		qsort(names, n, sizeof *names, cmp_desc); /* the names start with the time: newest first */
 	uint64_t total = 0;
 	if (o->format == FORMAT_TABLE)
 		printf("%-20s  %-30s %-15s %14s %8s  %s\n", "start (UTC)", "device", "workload", "median", "samples",
 		       "log");
-	for (size_t i = 0; i < n; i++) {
+	for (size_t k = n; k-- > 0;) { /* newest first */
 		char path[4400];
-		snprintf(path, sizeof path, "%s/%s", dir, names[i]);
+		snprintf(path, sizeof path, "%s/%s", dir, names[k]);
 		struct stat st;
 		if (lstat(path, &st) != 0 || !S_ISREG(st.st_mode))
 			continue;
@@ -167,9 +143,7 @@ int offline_list_logs(const Options *o)
 		printf("%zu logs, %s in %s (kept: at most %u logs and %s; --log-keep, --log-cap)\n", n,
 		       mem_size_str(total, v, sizeof v), dir, o->log_keep, c);
 	}
-	for (size_t i = 0; i < n; i++)
-		free(names[i]);
-	free(names);
+	slog_free_list(names, n);
 	if (fflush(stdout) != 0) {
 		fprintf(stderr, "flopscope: cannot write to standard output: %s\n", strerror(errno));
 		return 1;

@@ -4,12 +4,14 @@
 #include <poll.h>
 #include <locale.h>
 #include <signal.h>
+#include <sys/stat.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "cli.h"
+#include "config.h"
 #include "clock.h"
 #include "devsel.h"
 #include "engine.h"
@@ -20,6 +22,8 @@
 #include "runcfg.h"
 #include "shader.h"
 #include "slog.h"
+#include "paths.h"
+#include "fileio.h"
 #include "suite.h"
 #include "latency.h"
 #include "ui.h"
@@ -287,6 +291,12 @@ static int run(Options *opt, uint64_t launch)
 		return replay(&o);
 	case MODE_LOGS:
 		return offline_list_logs(&o);
+	case MODE_SAVE_CONFIG: {
+		char msg[4400];
+		bool ok = config_save(&o, msg, sizeof msg);
+		fprintf(ok ? stdout : stderr, "%s%s\n", ok ? "" : "flopscope: ", msg);
+		return ok ? 0 : 1;
+	}
 	case MODE_MEASURE:
 	case MODE_LIST:
 	case MODE_LIST_WORKLOADS:
@@ -355,9 +365,18 @@ int main(int argc, char **argv)
 	 * EFBIG: both handled where we write. */
 	signal(SIGPIPE, SIG_IGN);
 	signal(SIGXFSZ, SIG_IGN);
-	Options o;
+	/* the defaults, then the config file, then the options */
+	static Options base, o; /* static: o.theme may point into it */
 	char err[ERR_LEN];
-	if (cli_parse(argc, argv, &o, err, sizeof err) < 0) {
+	cli_defaults(&base);
+	bool no_config = false;
+	for (int i = 1; i < argc; i++)
+		no_config |= !strcmp(argv[i], "--no-config");
+	if (!no_config && !config_load(&base, err, sizeof err)) {
+		fprintf(stderr, "flopscope: %s\n", err);
+		return 2;
+	}
+	if (cli_parse_with(argc, argv, &base, &o, err, sizeof err) < 0) {
 		fprintf(stderr, "flopscope: %s\n", err);
 		return 2;
 	}

@@ -63,6 +63,11 @@ const char cli_usage[] =
 	"                     TIME-DEVICE-WORKLOAD.jsonl\n"
 	"                     (~/.local/state/flopscope/ without XDG_STATE_HOME)\n"
 	"  --no-log           record nothing\n"
+	"  --no-config        ignore the config file ($XDG_CONFIG_HOME/flopscope/config,\n"
+	"                     ~/.config/flopscope/config: theme, target_ms, fps,\n"
+	"                     window, outlier, log_keep, log_cap; the options win)\n"
+	"  --save-config      write these settings (the file's, then the options') there\n"
+
 	"  --logs             the recent sessions of the default folder, newest first:\n"
 	"                     start, device, workload, median, samples, path\n"
 	"  --log-keep N       keep at most N of the default folder's logs, the oldest\n"
@@ -109,14 +114,16 @@ const char cli_usage[] =
 	"  --help, --version\n"
 	"\n"
 	"Dashboard keys:\n"
-	"  up/down j/k, mouse, Enter   pick a device (picker); q quits\n"
-	"  space  pause/resume     r  restart the loop      d  back to the picker\n"
-	"  + / -  target time x2, /2   z  whole session / window   t  next theme\n"
-	"  w      next workload (fp32 ... d2d, those the device runs)\n"
-	"  ?      help             q  quit (Ctrl-C too)\n"
+	"  up/down j/k, mouse, Enter   pick a device (picker); space marks several\n"
+	"  space  pause/resume     r  restart the loop      d, Esc  back one level\n"
+	"  + / -  target: next round value (1 2 5 10 20 50 ... ms)\n"
+	"  z      whole session / window   t  next theme    1-9  a device in full\n"
+	"  w      next workload (fp32 ... h2h, those the device runs)\n"
+	"  F1 ?   help             F10 q  quit (Ctrl-C too)\n"
 	"  < / >  replay speed /2, x2 (--replay)\n"
 	"\n"
-	"Exit status: 0 success, 1 runtime failure, 2 bad usage or input.\n";
+	"Exit status: 0 success, 1 runtime failure, 2 bad usage or input,\n"
+	"4 several devices: the outlier rule named one.\n";
 
 static int parse_number(const char *opt, const char *s, double lo, double hi,
                         bool lo_open, double *out, char *err, size_t errlen)
@@ -160,6 +167,7 @@ static const char *const mode_options[MODE_COUNT] = {
 	[MODE_EXPORT] = "--export",
 	[MODE_ANALYZE] = "--analyze",
 	[MODE_LOGS] = "--logs",
+	[MODE_SAVE_CONFIG] = "--save-config",
 };
 
 const char *cli_mode_option(Mode m)
@@ -261,7 +269,7 @@ static int validate(Options *o, bool format_given, char *err, size_t errlen)
 	return 0;
 }
 
-int cli_parse(int argc, char **argv, Options *o, char *err, size_t errlen)
+void cli_defaults(Options *o)
 {
 	memset(o, 0, sizeof *o);
 	o->target_ms = CLI_DEFAULT_TARGET_MS;
@@ -272,6 +280,20 @@ int cli_parse(int argc, char **argv, Options *o, char *err, size_t errlen)
 	o->fps = CLI_DEFAULT_FPS;
 	o->trials = 1;
 	o->outlier_pct = CLI_DEFAULT_OUTLIER_PCT;
+}
+
+int cli_parse(int argc, char **argv, Options *o, char *err, size_t errlen)
+{
+	Options d;
+	cli_defaults(&d);
+	return cli_parse_with(argc, argv, &d, o, err, errlen);
+}
+
+int cli_parse_with(int argc, char **argv, const Options *base, Options *o, char *err, size_t errlen)
+{
+	*o = *base;
+	if (base->theme == base->theme_buf)
+		o->theme = o->theme_buf;
 
 	bool format_given = false;
 	char seen[48][32];
@@ -361,6 +383,12 @@ int cli_parse(int argc, char **argv, Options *o, char *err, size_t errlen)
 		} else if (!strcmp(name, "--logs")) {
 			if (set_mode(o, MODE_LOGS, err, errlen))
 				return -1;
+		} else if (!strcmp(name, "--save-config")) {
+			if (set_mode(o, MODE_SAVE_CONFIG, err, errlen))
+				return -1;
+		} else if (!strcmp(name, "--no-config")) {
+			o->no_config = true;
+
 		} else if (!strcmp(name, "--verbose") || !strcmp(name, "-v")) {
 			o->verbose = true;
 		} else if (!strcmp(name, "--headless")) {
@@ -576,4 +604,136 @@ double cli_target_step(double ms, int dir)
 				best = v;
 		}
 	return best;
+}
+
+/* One "key = value" of the config file onto o, as the option would. */
+static int config_key(Options *o, const char *key, const char *val, char *err, size_t errlen)
+{
+	double v;
+	if (!strcmp(key, "theme")) {
+		if (!*val || strlen(val) >= sizeof o->theme_buf) {
+			snprintf(err, errlen, "theme: a theme name or path of 1 to %zu characters", sizeof o->theme_buf - 1);
+			return -1;
+		}
+		snprintf(o->theme_buf, sizeof o->theme_buf, "%s", val);
+		o->theme = o->theme_buf;
+	} else if (!strcmp(key, "target_ms")) {
+		if (parse_number("target_ms", val, CLI_MIN_TARGET_MS, CLI_MAX_TARGET_MS, false, &o->target_ms, err, errlen))
+			return -1;
+	} else if (!strcmp(key, "fps")) {
+		if (parse_number("fps", val, 1, 20, false, &v, err, errlen))
+			return -1;
+		if (v != (double)(unsigned)v) {
+			snprintf(err, errlen, "fps: %s is not a whole number", val);
+			return -1;
+		}
+		o->fps = (unsigned)v;
+	} else if (!strcmp(key, "window")) {
+		if (strcmp(val, "whole") && strcmp(val, "auto")) {
+			snprintf(err, errlen, "window: auto or whole, not \"%.40s\"", val);
+			return -1;
+		}
+		o->whole = !strcmp(val, "whole");
+	} else if (!strcmp(key, "outlier")) {
+		if (parse_number("outlier", val, 0.1, 99.9, false, &o->outlier_pct, err, errlen))
+			return -1;
+	} else if (!strcmp(key, "log_keep")) {
+		if (parse_number("log_keep", val, 0, 1e6, false, &v, err, errlen))
+			return -1;
+		if (v != (double)(unsigned)v) {
+			snprintf(err, errlen, "log_keep: %s is not a whole number of logs", val);
+			return -1;
+		}
+		o->log_keep = (unsigned)v;
+	} else if (!strcmp(key, "log_cap")) {
+		uint64_t lo = 0, hi = 0;
+		char why[200];
+		if (strcmp(val, "0") && !mem_parse_size(val, &lo, &hi, why, sizeof why)) {
+			snprintf(err, errlen, "log_cap: %s", why);
+			return -1;
+		}
+		if (lo != hi) {
+			snprintf(err, errlen, "log_cap: one size (e.g. 100M), not a range");
+			return -1;
+		}
+		o->log_cap = hi;
+	} else {
+		snprintf(err, errlen, "unknown key \"%.40s\" (theme, target_ms, fps, window, outlier, log_keep, log_cap)",
+		         key);
+		return -1;
+	}
+	return 0;
+}
+
+int cli_config_apply(const char *text, size_t len, Options *o, char *err, size_t errlen)
+{
+	size_t i = 0;
+	for (int line = 1; i < len; line++) {
+		char buf[512];
+		size_t n = 0;
+		while (i < len && text[i] != '\n') {
+			if (n + 1 < sizeof buf)
+				buf[n++] = text[i];
+			else if (n + 1 == sizeof buf) {
+				snprintf(err, errlen, "line %d: longer than %zu characters", line, sizeof buf - 1);
+				return -1;
+			}
+			i++;
+		}
+		i++; /* the newline */
+		buf[n] = '\0';
+		char *hash = strchr(buf, '#');
+		if (hash)
+			*hash = '\0';
+		char *p = buf;
+		while (*p == ' ' || *p == '\t' || *p == '\r')
+			p++;
+		char *end = p + strlen(p);
+		while (end > p && (end[-1] == ' ' || end[-1] == '\t' || end[-1] == '\r'))
+			*--end = '\0';
+		if (!*p)
+			continue;
+		char *eq = strchr(p, '=');
+		if (!eq) {
+			snprintf(err, errlen, "line %d: \"%.60s\" is not key = value", line, p);
+			return -1;
+		}
+		char *kend = eq;
+		while (kend > p && (kend[-1] == ' ' || kend[-1] == '\t'))
+			kend--;
+		*kend = '\0';
+		char *val = eq + 1;
+		while (*val == ' ' || *val == '\t')
+			val++;
+		char why[400];
+		if (config_key(o, p, val, why, sizeof why) < 0) {
+			snprintf(err, errlen, "line %d: %s", line, why);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+int cli_config_text(const Options *o, char *out, size_t len)
+{
+	char cap[32];
+	snprintf(cap, sizeof cap, "%llu", o->log_cap);
+	return snprintf(out, len,
+	                "# flopscope settings: the command line's options override them.\n"
+	                "# theme: dark, light, mono, or a theme file's path\n"
+	                "theme = %s\n"
+	                "# the dispatch time the adaptive loop aims at, ms (0.001 .. 10000)\n"
+	                "target_ms = %g\n"
+	                "# dashboard redraws a second at most (1 .. 20)\n"
+	                "fps = %u\n"
+	                "# the dashboard's time axis: auto (the whole run, then its last 60 s past\n"
+	                "# 120 s) or whole (always); z toggles\n"
+	                "window = %s\n"
+	                "# several devices: a device this many %% below its peers' median is named\n"
+	                "outlier = %g\n"
+	                "# the default log folder keeps at most log_keep logs and log_cap bytes (0: no limit)\n"
+	                "log_keep = %u\n"
+	                "log_cap = %s\n",
+	                o->theme ? o->theme : "dark", o->target_ms, o->fps, o->whole ? "whole" : "auto", o->outlier_pct,
+	                o->log_keep, cap);
 }

@@ -27,6 +27,7 @@ typedef enum Mode {
 	MODE_EXPORT,         /* --export FILE */
 	MODE_ANALYZE,        /* --analyze FILE */
 	MODE_LOGS,           /* --logs: the recent sessions of the default folder */
+	MODE_SAVE_CONFIG,    /* --save-config: the settings into the config file */
 	MODE_COUNT
 } Mode;
 
@@ -61,6 +62,9 @@ typedef struct Options {
 	const char *theme;
 	const char *log;       /* --log PATH */
 	unsigned log_keep;     /* --log-keep N: old default logs kept (0: no limit) */
+	bool whole;            /* the dashboard shows the whole run from the start (z) */
+	bool no_config;        /* --no-config: the config file is not read */
+	char theme_buf[256];   /* the config file's theme (o->theme points here) */
 	unsigned long long log_cap; /* --log-cap SIZE: their bytes (0: no limit) */
 	const char *replay;    /* --replay FILE: the first of ... */
 	const char *replays[CLI_MAX_DEVICES]; /* --replay A B ...: one log per device */
@@ -95,6 +99,21 @@ double cli_target_step(double ms, int dir);
 /* Fills o from argv. Returns 0, or -1 with a message in err (a usage error,
  * exit status 2). */
 int cli_parse(int argc, char **argv, Options *o, char *err, size_t errlen);
+
+/* The defaults every option starts from. */
+void cli_defaults(Options *o);
+/* As cli_parse, from base (the defaults with the config file applied)
+ * instead of the defaults: the command line overrides the file. */
+int cli_parse_with(int argc, char **argv, const Options *base, Options *o, char *err, size_t errlen);
+
+/* The config file ($XDG_CONFIG_HOME/flopscope/config): "key = value" lines,
+ * # comments, keys theme, target_ms, fps, window (auto or whole),
+ * outlier, log_keep, log_cap, checked as the options are. Applies them to o;
+ * -1 with "line N: why" in err. */
+int cli_config_apply(const char *text, size_t len, Options *o, char *err, size_t errlen);
+/* The settings of o as a config file, every key documented; its length
+ * (as snprintf). */
+int cli_config_text(const Options *o, char *out, size_t len);
 
 /* The --help text. */
 extern const char cli_usage[];

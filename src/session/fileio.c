@@ -275,3 +275,22 @@ bool fileio_write(const char *path, const void *data, size_t len)
 		return false;
 	return fileio_commit(f, &t, fwrite(data, 1, len, f) == len, err, sizeof err);
 }
+
+bool fileio_mkdirs(char *path, const char *what, char *err, size_t errlen)
+{
+	for (char *p = path + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		int rc = mkdir(path, 0755);
+		int e = errno;
+		*p = '/';
+		if (rc && e != EEXIST) {
+			*p = '\0';
+			snprintf(err, errlen, "cannot create the %s %s: %s", what, path, strerror(e));
+			*p = '/';
+			return false;
+		}
+	}
+	return true;
+}

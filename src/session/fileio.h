@@ -6,6 +6,10 @@
 #include <stddef.h>
 #include <stdio.h>
 
+/* Creates the folders above path (each level, 0755) as needed; false with
+ * "cannot create the WHAT folder DIR: reason" in err. path is restored. */
+bool fileio_mkdirs(char *path, const char *what, char *err, size_t errlen);
+
 /* The file's bytes, NUL-terminated (not counted in *len), malloc'd; NULL
  * with "cannot open PATH: reason" (or read error, or over max bytes) in err. */
 char *fileio_read(const char *path, size_t max, size_t *len, char *err, size_t errlen);

@@ -41,3 +41,15 @@ void paths_resource_dir(const char *given, const char *env_var, const char *sub,
 	}
 	snprintf(out, len, "%s", sub);
 }
+
+bool paths_config_file(char *out, size_t len)
+{
+	const char *x = getenv("XDG_CONFIG_HOME"), *home = getenv("HOME");
+	if (x && x[0] == '/')
+		snprintf(out, len, "%s/flopscope/config", x);
+	else if (home && home[0] == '/')
+		snprintf(out, len, "%s/.config/flopscope/config", home);
+	else
+		return false;
+	return true;
+}

@@ -1,4 +1,5 @@
 #include "slog.h"
+#include "fileio.h"
 #include "retain.h"
 
 #include <cjson/cJSON.h>
@@ -48,18 +49,14 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-size_t slog_retain(size_t keep, uint64_t cap, char *err, size_t errlen)
+size_t slog_list_logs(const char *dir, char ***out)
 {
-	char dir[4096];
-	slog_default_dir(dir, sizeof dir);
-	err[0] = '\0';
+	*out = NULL;
 	DIR *d = opendir(dir);
 	if (!d)
-		return 0; /* no folder yet: nothing to keep */
-	size_t n = 0, cap_n = 0, removed = 0;
+		return 0;
+	size_t n = 0, cap_n = 0;
 	char **names = NULL;
-	uint64_t *sizes = NULL;
-	bool *rm = NULL;
 	struct dirent *e;
 	while ((e = readdir(d))) {
 		if (!retain_is_log_name(e->d_name))
@@ -77,11 +74,36 @@ size_t slog_retain(size_t keep, uint64_t cap, char *err, size_t errlen)
 		n++;
 	}
 	closedir(d);
+	if (!n) {
+		free(names);
+		return 0;
+	}
 	/* the names begin with the start time: their order is the logs' age */
-	if (n)
-		qsort(names, n, sizeof *names, cmp_str);
-	sizes = calloc(n ? n : 1, sizeof *sizes);
-	rm = calloc(n ? n : 1, sizeof *rm);
+	qsort(names, n, sizeof *names, cmp_str);
+	*out = names;
+	return n;
+}
+
+void slog_free_list(char **names, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+}
+
+size_t slog_retain(size_t keep, uint64_t cap, char *err, size_t errlen)
+{
+	char dir[4096];
+	slog_default_dir(dir, sizeof dir);
+	err[0] = '\0';
+	char **names;
+	size_t n = slog_list_logs(dir, &names), removed = 0;
+	uint64_t *sizes = NULL;
+	bool *rm = NULL;
+	if (!n)
+		return 0; /* no folder, or no log yet: nothing to keep */
+	sizes = calloc(n, sizeof *sizes);
+	rm = calloc(n, sizeof *rm);
 	if (!sizes || !rm) {
 		snprintf(err, errlen, "out of memory listing %s", dir);
 		goto out;
@@ -108,9 +130,7 @@ size_t slog_retain(size_t keep, uint64_t cap, char *err, size_t errlen)
 			snprintf(err, errlen, "cannot remove the old log %s: %s", path, strerror(errno));
 	}
 out:
-	for (size_t i = 0; i < n; i++)
-		free(names[i]);
-	free(names);
+	slog_free_list(names, n);
 	free(sizes);
 	free(rm);
 	return removed;
@@ -166,25 +186,6 @@ const char *slog_choose_path(bool no_log, const char *given, const char *device,
 	return buf;
 }
 
-static bool mkdirs(char *path, char *err, size_t errlen)
-{
-	for (char *p = path + 1; *p; p++) {
-		if (*p != '/')
-			continue;
-		*p = '\0';
-		int rc = mkdir(path, 0755);
-		int e = errno;
-		*p = '/';
-		if (rc && e != EEXIST) {
-			*p = '\0';
-			snprintf(err, errlen, "cannot create the log folder %s: %s", path, strerror(e));
-			*p = '/';
-			return false;
-		}
-	}
-	return true;
-}
-
 /* Opens path for the log as `how` says; -1 with errno when not, EEXIST for
  * an existing regular file that may not be replaced. */
 static int open_log_fd(const char *path, SlogMode how)
@@ -209,7 +210,7 @@ bool slog_open(SessionLog *l, const char *path, SlogMode how, char *err, size_t 
 	snprintf(l->path, sizeof l->path, "%s", path);
 	char tmp[4096];
 	snprintf(tmp, sizeof tmp, "%s", path);
-	if (!mkdirs(tmp, err, errlen))
+	if (!fileio_mkdirs(tmp, "log folder", err, errlen))
 		return false;
 	int fd = open_log_fd(l->path, how);
 	/* a default name taken by a run started in the same second: the next free one */

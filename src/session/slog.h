@@ -65,6 +65,11 @@ typedef struct SessionLog {
  * ~/.local/state/flopscope (the password database's home without HOME). */
 void slog_default_dir(char *dir, size_t len);
 
+/* flopscope's own logs in dir (retain.h's names), oldest first, into
+ * *out (slog_free_list it); 0 when there are none or dir cannot be read. */
+size_t slog_list_logs(const char *dir, char ***out);
+void slog_free_list(char **names, size_t n);
+
 /* Removes the oldest of flopscope's own logs in the default folder
  * (retain.h: by name, regular files only) until at most keep remain and
  * they hold at most cap bytes (0: no limit). Returns how many went; err

@@ -133,3 +133,40 @@ t_caches_should_make_the_second_start_skip_shaderc() {
 	# (Mesa keeps its own shader cache there; flopscope writes nothing)
 	[ ! -e "$T/nocache/flopscope" ] || die "--no-cache wrote $(ls -R "$T/nocache/flopscope")"
 }
+
+# The config file: its settings apply, the options override them, a wrong
+# line stops with the file, the line and exit 2 (--no-config ignores it);
+# --save-config writes what reads back; S in the dashboard saves the theme.
+t_config_file_should_apply_save_and_yield_to_options() {
+	export XDG_CONFIG_HOME="$T/config" # this test's own: the others read none
+	local cfg="$XDG_CONFIG_HOME/flopscope/config"
+	mkdir -p "$(dirname "$cfg")"
+	printf '# mine\ntarget_ms = 50\noutlier = 3\n' >"$cfg"
+	"$FS" llvm --duration 0.5 --no-log >"$T/out" 2>&1 || die "exit $?: $(cat "$T/out")"
+	grep -q 'target 50 ms per dispatch' "$T/out" || die "config not applied: $(head -5 "$T/out")"
+	"$FS" llvm --duration 0.5 --no-log --target-ms 10 >"$T/out" 2>&1 || die "exit $?"
+	grep -q 'target 10 ms per dispatch' "$T/out" || die "the option lost: $(head -5 "$T/out")"
+	printf 'target_ms = 50\nfps = 99\n' >"$cfg"
+	"$FS" llvm --duration 0.5 --no-log >"$T/out" 2>&1
+	[ $? = 2 ] && grep -q "flopscope: $cfg: line 2: fps.*--no-config ignores the file" "$T/out" || die "$(cat "$T/out")"
+	"$FS" llvm --duration 0.5 --no-log --no-config >"$T/out" 2>&1 || die "--no-config: exit $?: $(cat "$T/out")"
+	grep -q 'target 20 ms per dispatch' "$T/out" || die "$(head -5 "$T/out")"
+	rm -f "$cfg"
+	"$FS" --save-config --target-ms 5 --theme light >"$T/out" 2>&1 || die "save: exit $?: $(cat "$T/out")"
+	grep -q "^settings saved to $cfg$" "$T/out" && grep -q '^target_ms = 5$' "$cfg" && grep -q '^theme = light$' "$cfg" ||
+		die "$(cat "$T/out" "$cfg")"
+	"$FS" llvm --duration 0.5 --no-log >"$T/out" 2>&1 || die "exit $?"
+	grep -q 'target 5 ms per dispatch' "$T/out" || die "saved settings not read back: $(head -5 "$T/out")"
+	"$FS" --save-config --format json >"$T/out" 2>&1
+	[ $? = 2 ] || die "--save-config --format accepted"
+	# S in the dashboard: the theme shown (t switched it), the target
+	start_ui "$FS" -1 --no-log || return 1
+	wait_for 'FLOPS at the target time' || return 1
+	TM send-keys -t fs t
+	wait_for 'theme ' || return 1
+	TM send-keys -t fs S
+	wait_for "settings saved to $cfg" || return 1
+	TM send-keys -t fs q
+	wait_exit || return 1
+	grep -Eq '^theme = (dark|mono)$' "$cfg" && grep -q '^target_ms = 5$' "$cfg" || die "$(cat "$cfg")"
+}

@@ -11,6 +11,8 @@ trap 'for s in "$TOP"/tmux.*.sock "$TOP"/*/tmux.*.sock; do [ -e "$s" ] && tmux -
 die() { echo "  $*" >&2; exit 1; }
 # every run writes a session log by default: keep them in the test's folder
 export XDG_STATE_HOME="$TOP/state"
+# and read no one's config file but the test's own
+export XDG_CONFIG_HOME="$TOP/config"
 # every run under VK_LAYER_KHRONOS_validation (synchronization validation
 # too): any message it reports makes flopscope exit 1, failing the test
 export FLOPSCOPE_VALIDATE=1

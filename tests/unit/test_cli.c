@@ -157,6 +157,7 @@ static const char *const mode_args[MODE_COUNT][3] = {
 	[MODE_EXPORT] = { "--export", "a.jsonl" },
 	[MODE_ANALYZE] = { "--analyze", "a.jsonl" },
 	[MODE_LOGS] = { "--logs" },
+	[MODE_SAVE_CONFIG] = { "--save-config" },
 };
 
 static int parse_modes(Options *o, char *err, int a, int b)
@@ -227,8 +228,47 @@ static void target_steps_should_be_round_and_reach_20_ms(void)
 	CHECK(t == 20);
 }
 
+/* The config file: keys checked as the options are, errors with the line,
+ * the command line over the file, and what --save-config writes reads back. */
+static void config_should_round_trip_and_yield_to_the_options(void)
+{
+	Options b, o;
+	char err[256];
+	cli_defaults(&b);
+	const char *text = "# mine\n\ntheme = mono\ntarget_ms = 50  # slower\nfps=5\nwindow = whole\n"
+	                   "outlier = 3\nlog_keep = 20\nlog_cap = 1M\n";
+	CHECK(cli_config_apply(text, strlen(text), &b, err, sizeof err) == 0);
+	CHECK(!strcmp(b.theme, "mono") && b.target_ms == 50 && b.fps == 5 && b.whole && b.outlier_pct == 3 &&
+	      b.log_keep == 20 && b.log_cap == 1 << 20);
+	char *argv[] = { "flopscope", "--target-ms", "20", NULL };
+	CHECK(cli_parse_with(3, argv, &b, &o, err, sizeof err) == 0);
+	CHECK(o.target_ms == 20 && o.fps == 5 && !strcmp(o.theme, "mono") && o.theme == o.theme_buf);
+	char out[2048];
+	CHECK(cli_config_text(&o, out, sizeof out) > 0);
+	Options r;
+	cli_defaults(&r);
+	CHECK(cli_config_apply(out, strlen(out), &r, err, sizeof err) == 0);
+	CHECK(!strcmp(r.theme, "mono") && r.target_ms == 20 && r.fps == 5 && r.whole && r.outlier_pct == 3 &&
+	      r.log_keep == 20 && r.log_cap == o.log_cap);
+	const char *bad[][2] = {
+		{ "fps = 50\n", "line 1: fps" },
+		{ "\n\ncolour = red\n", "line 3: unknown key \"colour\"" },
+		{ "target_ms 20\n", "line 1: \"target_ms 20\" is not key = value" },
+		{ "window = last\n", "window: auto or whole" },
+		{ "log_keep = 2.5\n", "not a whole number" },
+		{ "theme =\n", "theme: a theme name" },
+	};
+	for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+		cli_defaults(&r);
+		CHECK(cli_config_apply(bad[i][0], strlen(bad[i][0]), &r, err, sizeof err) == -1);
+		if (!strstr(err, bad[i][1]))
+			fprintf(stderr, "  case %zu: \"%s\" lacks \"%s\"\n", i, err, bad[i][1]), check_failed_now = 1;
+	}
+}
+
 int main(void)
 {
+	RUN(config_should_round_trip_and_yield_to_the_options);
 	RUN(target_steps_should_be_round_and_reach_20_ms);
 	RUN(cli_should_default_to_the_tutorials_settings);
 	RUN(cli_should_take_dash_n_and_a_name);

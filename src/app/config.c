@@ -1,0 +1,60 @@
+#include "config.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "fileio.h"
+#include "paths.h"
+
+bool config_load(Options *o, char *err, size_t len)
+{
+	char path[4096], why[4400];
+	if (!paths_config_file(path, sizeof path))
+		return true;
+	struct stat st;
+	if (stat(path, &st) != 0 && errno == ENOENT)
+		return true;
+	size_t n;
+	char *text = fileio_read(path, 1 << 16, &n, why, sizeof why);
+	if (!text) {
+		snprintf(err, len, "config: %s (--no-config ignores it)", why);
+		return false;
+	}
+	int rc = cli_config_apply(text, n, o, why, sizeof why);
+	free(text);
+	if (rc < 0) {
+		snprintf(err, len, "%s: %s (--no-config ignores the file)", path, why);
+		return false;
+	}
+	return true;
+}
+
+bool config_save(const Options *o, char *msg, size_t len)
+{
+	char path[4096], err[4400], text[4096];
+	if (!paths_config_file(path, sizeof path)) {
+		snprintf(msg, len, "cannot save the settings: neither XDG_CONFIG_HOME nor HOME is an absolute path");
+		return false;
+	}
+	if (!fileio_mkdirs(path, "config folder", err, sizeof err)) {
+		snprintf(msg, len, "%s", err);
+		return false;
+	}
+	cli_config_text(o, text, sizeof text);
+	FileTmp t;
+	FILE *f = fileio_create(path, &t, err, sizeof err);
+	if (!f) {
+		snprintf(msg, len, "%s", err);
+		return false;
+	}
+	fputs(text, f);
+	if (!fileio_commit(f, &t, true, err, sizeof err)) {
+		snprintf(msg, len, "%s", err);
+		return false;
+	}
+	snprintf(msg, len, "settings saved to %s", path);
+	return true;
+}
