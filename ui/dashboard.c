@@ -47,8 +47,9 @@ static const char *const HELP[] = {
 	"  clock      SM or CPU clock, with power drawn to its own scale, temperature, P-state",
 	"",
 	"The statistics panel",
-	"  median, min, max of the samples at the target time; mean +- std (the spread of the samples)",
-	"  95% CI     the interval of the mean (the summary uses the same)",
+	"  median, min, max of the samples at the target time; mean, and sd: the standard deviation "
+	"(the spread of the samples)",
+	"  95% CI     +- the 95% confidence interval of the mean (the summary's +- is the same)",
 	"  peak       % of the theoretical peak at the sample's clock (formula in the summary); over 105% "
 	"is flagged implausible, never shown as a result",
 	"  per cycle  work per clock cycle (rate / clock), a clock-independent figure",
@@ -229,7 +230,8 @@ static void draw_stats(Dash *d, Rect r)
 		ROW("median   %s%s", fmt_si(f->median, a, sizeof a), u);
 		ROW("max      %s%s", fmt_si(f->max, a, sizeof a), u);
 		if (!d->h.last.size) {
-			ROW("mean     %s+- %s", fmt_si(f->mean, a, sizeof a), fmt_si(f->std, b, sizeof b));
+			/* sd: the spread of the samples; the CI below is the mean's */
+			ROW("mean     %s%s sd %s", fmt_si(f->mean, a, sizeof a), u, fmt_si(f->std, b, sizeof b));
 			ROW("95%% CI   +- %s%s", fmt_si(f->ci95, a, sizeof a), u);
 		}
 	} else {
@@ -394,7 +396,13 @@ static void draw(Dash *d)
 	Series fl = { d->h.flops, ROLE_FLOPS_LINE };
 	Series gr = { d->h.groups, ROLE_GROUPS_LINE };
 	Series tm[2] = { { d->h.gpu_s, ROLE_GPU_TIME }, { d->h.cpu_s, ROLE_CPU_TIME } };
-	draw_plot(d, l.flops, sample_unit(&d->h.last), "", false, &fl, 1, NULL, from, t0, t_end);
+	/* the headline: the current figure, and the median at the target */
+	char head[160], a[FMT_SI_LEN], b[FMT_SI_LEN];
+	const char *u = sample_unit(&d->h.last);
+	int hn = snprintf(head, sizeof head, "%s   now %s%s", u, fmt_si(d->h.last.rate, a, sizeof a), u);
+	if (d->stats.flops.n && !d->h.last.size)
+		snprintf(head + hn, sizeof head - (size_t)hn, "   median %s%s", fmt_si(d->stats.flops.median, b, sizeof b), u);
+	draw_plot(d, l.flops, d->h.total ? head : u, "", false, &fl, 1, NULL, from, t0, t_end);
 	if (clock) {
 		/* the clock line, and power as a second line drawn to its own scale
 		 * (0 .. its maximum fills the same height), named in the title */
@@ -441,15 +449,22 @@ static void draw(Dash *d)
 	} else if (lerr) {
 		msg = lerr;
 		role = ROLE_STATUS_ERROR;
-	} else if (!msg[0]) {
-		msg = !d->whole && t_end > WHOLE_MAX_S ? "last 60 s (z: whole session)   space pause  r restart  ? help  q quit"
-		    : src->replay ? "space pause  r restart  </> speed  z window  t theme  ? help  q quit"
-		                  : "space pause  r restart  d devices  w workload  +/- target  z window  t theme  ? help  q quit";
-		role = ROLE_AXIS;
 	}
-	attrset(screen_attr(d->s, role));
+	/* the keys stay in view after a message, as far as the line allows */
+	const char *keys = !d->whole && t_end > WHOLE_MAX_S ? "last 60 s (z: whole session)   space pause  r restart  ? help  q quit"
+	                 : src->replay ? "space pause  r restart  </> speed  z window  t theme  ? help  q quit"
+	                               : "space pause  r restart  d devices  w workload  +/- target  z window  t theme  S save  ? help  q quit";
 	mvhline(l.status.y, 0, ' ', COLS);
-	mvaddnstr(l.status.y, 0, msg, COLS - 1);
+	int x = 0;
+	if (msg[0]) {
+		attrset(screen_attr(d->s, role));
+		mvaddnstr(l.status.y, 0, msg, COLS - 1);
+		x = getcurx(stdscr) + 3;
+	}
+	if (x < COLS - 10) {
+		attrset(screen_attr(d->s, ROLE_AXIS));
+		mvaddnstr(l.status.y, x, keys, COLS - 1 - x);
+	}
 	if (d->help)
 		screen_help(d->s, " flopscope: keys and marks ", HELP, sizeof HELP / sizeof *HELP, &d->help_scroll);
 	attrset(A_NORMAL);

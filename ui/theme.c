@@ -30,7 +30,7 @@ void theme_default(Theme *t)
 		[ROLE_GROUPS_LINE] = { 6, -1, 0 },
 		[ROLE_GPU_TIME] = { 3, -1, 0 },
 		[ROLE_CPU_TIME] = { 5, -1, 0 },
-		[ROLE_TARGET_LINE] = { 1, -1, 0 },
+		[ROLE_TARGET_LINE] = { 12, -1, 0 },  /* bright blue: not the red of the markers */
 		[ROLE_JUMP_MARK] = { 1, -1, THEME_BOLD },
 		[ROLE_HEADER] = { 0, 6, 0 },  /* not bold: bold black reads grey where bold brightens */
 		[ROLE_STATUS_OK] = { 2, -1, THEME_BOLD },

@@ -105,8 +105,8 @@ int latency_run(const VkCtx *ctx, int idx, const Options *o)
 		printf("%s\n", text);
 		cJSON_free(text);
 	} else {
-		printf("Launch latency on %s (compute queue: %u): %zu empty dispatches, one at a time\n", d->name,
-		       d->queue_family, n);
+		printf("Launch latency on %s (compute queue: %u): %zu empty dispatches timed one at a time, after %d "
+		       "warm-up ones\n", d->name, d->queue_family, n, LATENCY_WARMUP);
 		if (c.timestamps)
 			printf("  GPU, between the dispatch's timestamps: median %.2f us (10%% %.2f, 90%% %.2f)\n", g[0],
 			       g[1], g[2]);
@@ -114,7 +114,8 @@ int latency_run(const VkCtx *ctx, int idx, const Options *o)
 			printf("  GPU: no timestamps on this queue family\n");
 		printf("  CPU, idle queue -> submit -> fence:     median %.2f us (10%% %.2f, 90%% %.2f)\n", k[0], k[1],
 		       k[2]);
-		printf("  all %zu dispatches ran (the workgroup counter reads %u)\n", (size_t)LATENCY_WARMUP + n, ran);
+		printf("  all %zu dispatches ran, warm-up included (the workgroup counter reads %u)\n",
+		       (size_t)LATENCY_WARMUP + n, ran);
 	}
 	status = fflush(stdout) == 0 ? 0 : 1;
 out:

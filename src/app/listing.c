@@ -1,5 +1,7 @@
 #include "listing.h"
 
+#include <string.h>
+
 void listing_entry(const DeviceInfo *d, size_t number, char *buf, size_t len)
 {
 	snprintf(buf, len, "%4zu: %s (compute queue: %u, type: %s)", number, d->name,
@@ -16,8 +18,15 @@ void listing_details(FILE *f, const DeviceInfo *d)
 	fprintf(f, "        driver: %s %s%s%s%s\n", d->driver_name[0] ? d->driver_name : "(name not reported)",
 	        drv, d->driver_info[0] ? " (" : "", d->driver_info, d->driver_info[0] ? ")" : "");
 	fprintf(f, "        API version %s, device UUID %s\n", api, uuid);
-	fprintf(f, "        queues in family %u: %u (flags 0x%x)\n", d->queue_family, d->queue_count,
-	        d->queue_flags);
+	/* VkQueueFlagBits by name (graphics 1, compute 2, transfer 4, sparse 8,
+	 * protected 16) */
+	static const char *const qf[] = { "graphics", "compute", "transfer", "sparse binding", "protected" };
+	char flags[96] = "";
+	for (unsigned b = 0; b < 5; b++)
+		if (d->queue_flags & (1u << b))
+			snprintf(flags + strlen(flags), sizeof flags - strlen(flags), "%s%s", flags[0] ? ", " : "", qf[b]);
+	fprintf(f, "        queues in family %u: %u (%s)\n", d->queue_family, d->queue_count,
+	        flags[0] ? flags : "no capability flags");
 	if (d->timestamp_valid_bits)
 		fprintf(f, "        timestamps: %u valid bits, period %g ns\n", d->timestamp_valid_bits,
 		        (double)d->timestamp_period);

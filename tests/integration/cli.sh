@@ -10,7 +10,7 @@ t_list_should_show_llvmpipe() {
 
 t_list_verbose_should_show_limits_and_features() {
 	"$FS" --list --verbose >"$T/out" 2>&1 || die "exit $?"
-	for w in 'vendor id' 'driver: ' 'API version' 'device UUID' 'queues in family' \
+	for w in 'vendor id' 'driver: ' 'API version' 'device UUID' 'queues in family 0: 1 (graphics, compute, transfer)' \
 	         'timestamps: 64 valid bits, period' 'subgroup size' 'max workgroup count 65535' \
 	         'memory heap 0' 'float16 yes, float64 yes, int8 yes, int16 yes, int64 yes, integer dot product yes' \
 	         'cooperative matrices: none (the driver lists neither VK_KHR_cooperative_matrix nor VK_NV_cooperative_matrix)'; do

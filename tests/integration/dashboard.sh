@@ -304,8 +304,12 @@ t_help_should_fit_scroll_and_explain_the_marks() {
 	screen | python3 -c 'import sys; sys.exit(any(len(l) > 80 for l in sys.stdin.read().splitlines()))' ||
 		die "$(screen)"
 	TM send-keys -t fs x
+	# the headline figure over the throughput plot
+	wait_for '^FLOPS   now [0-9.]+ [kMGT]?FLOPS   median [0-9.]+ [kMGT]?FLOPS' || return 1
 	TM send-keys -t fs '+'
 	wait_for 'target 50 ms' || return 1
+	# a message leaves the keys in view
+	wait_for '^target 50 ms   space pause  r restart' || return 1
 	TM send-keys -t fs '-' '-'
 	wait_for 'target 10 ms' || return 1
 	TM send-keys -t fs '+'
