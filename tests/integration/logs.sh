@@ -123,30 +123,63 @@ t_compare_should_hold_up() {
 	for k in 1 2; do
 		"$FS" llvm --duration 5 --log "$T/a$k.jsonl" >/dev/null 2>&1 || die "session a$k"
 	done
-	# B shares both cores with a busy loop each: a difference well beyond
-	# the spread another process's moment of activity gives A
+	# B shares both cores with a busy loop each
 	timeout 6 sh -c 'while :; do :; done' &
 	busy=$!
 	timeout 6 sh -c 'while :; do :; done' &
 	busy2=$!
 	"$FS" llvm --duration 5 --log "$T/b1.jsonl" >/dev/null 2>&1 || die "session b1"
 	wait "$busy" "$busy2"
-	"$FS" --compare "$T/a1.jsonl" "$T/b1.jsonl" >"$T/out" 2>&1 || die "exit $?: $(cat "$T/out")"
-	for w in '^1 s batch means of the steady samples +A +B$' '^best block \(least interference\) ' \
-	         '^ratio B/A: [0-9.]+ \(95% interval [0-9.]+ \.\. [0-9.]+, bootstrap over 1 s blocks\)' \
-	         '^verdict: B is slower than A by [0-9.]+%: the 95% interval of the ratio excludes 1'; do
-		grep -Eq "$w" "$T/out" || die "missing /$w/: $(cat "$T/out")"
-	done
-	"$FS" --compare "$T/a1.jsonl" "$T/b1.jsonl" --fail-if-slower 10 --format json >"$T/j" 2>"$T/err"
-	[ $? = 1 ] || die "--fail-if-slower 10: exit $?: $(cat "$T/j" "$T/err")"
+	# Real sessions on a shared VM: A alone may vary by 40% (other tenants),
+	# so whether a verdict is due depends on the machine; what must hold is
+	# that the verdict follows from the figures printed beside it.
+	"$FS" --compare "$T/a1.jsonl" "$T/b1.jsonl" --format json >"$T/j" 2>"$T/err" || die "exit $?: $(cat "$T/err")"
 	python3 - "$T/j" <<'PY' || exit 1
 import json, sys
 r = json.loads(open(sys.argv[1]).read())
 assert r["type"] == "compare" and r["unit"] == "FLOPS" and r["workload"] == "fp32", r
-assert r["verdict"] == "slower" and r["failed"] is True and r["ratio_hi"] < 0.9, r
 assert r["method"] == "block_bootstrap" and r["a"]["blocks"] >= 4 and r["a"]["best"] > 0, r
+assert r["ratio_lo"] <= r["ratio"] <= r["ratio_hi"], r
+diff = abs(1 - r["ratio"])
+if r["verdict"] == "slower":
+    assert r["ratio_hi"] < 1 and diff > 2 * max(r["a"]["spread"], r["b"]["spread"]) - 1e-9, r
+else:
+    assert r["verdict"] == "cannot tell", r
+    assert r["ratio_lo"] <= 1 <= r["ratio_hi"] or diff <= 2 * max(r["a"]["spread"], r["b"]["spread"]) + 1e-9, r
 PY
-	"$FS" --compare "$T/a1.jsonl" "$T/b1.jsonl" --fail-if-slower 99 >/dev/null 2>&1 || die "--fail-if-slower 99 failed"
+	# The verdict rule itself, on logs made from a1 with known figures: A's
+	# 1 s blocks 2% apart, B the same at 0.6: B is slower by 40%; B at 0.99:
+	# within twice the spread, no verdict.
+	python3 - "$T/a1.jsonl" "$T" <<'PY' || exit 1
+import json, sys
+lines = [json.loads(l) for l in open(sys.argv[1])]
+def write(name, factor):
+    with open(sys.argv[2] + "/" + name, "w") as f:
+        i = 0
+        for r in lines:
+            if r.get("type") == "sample":
+                r = dict(r)
+                # the 1 s blocks (about 50 samples) differ by 2% from each other
+                r["flops"] = 30e9 * factor * (1 + 0.02 * ((i // 50) % 3 - 1))
+                i += 1
+            f.write(json.dumps(r) + "\n")
+write("ka.jsonl", 1.0)
+write("kb.jsonl", 0.6)
+write("kc.jsonl", 0.99)
+PY
+	"$FS" --compare "$T/ka.jsonl" "$T/kb.jsonl" >"$T/out" 2>&1 || die "exit $?: $(cat "$T/out")"
+	for w in '^1 s batch means of the steady samples +A +B$' '^best block \(least interference\) ' \
+	         '^ratio B/A: 0\.6[0-9]* \(95% interval [0-9.]+ \.\. [0-9.]+, bootstrap over 1 s blocks\)' \
+	         '^verdict: B is slower than A by 40\.[0-9]%: the 95% interval of the ratio excludes 1'; do
+		grep -Eq "$w" "$T/out" || die "missing /$w/: $(cat "$T/out")"
+	done
+	"$FS" --compare "$T/ka.jsonl" "$T/kb.jsonl" --fail-if-slower 10 --format json >"$T/j" 2>"$T/err"
+	[ $? = 1 ] || die "--fail-if-slower 10: exit $?: $(cat "$T/j" "$T/err")"
+	python3 -c 'import json, sys; r = json.load(open(sys.argv[1])); assert r["verdict"] == "slower" and r["failed"] is True and r["ratio_hi"] < 0.9, r' "$T/j" ||
+		die "json: $(cat "$T/j")"
+	"$FS" --compare "$T/ka.jsonl" "$T/kb.jsonl" --fail-if-slower 99 >/dev/null 2>&1 || die "--fail-if-slower 99 failed"
+	"$FS" --compare "$T/ka.jsonl" "$T/kc.jsonl" >"$T/out" 2>&1 || die "exit $?"
+	grep -q '^verdict: cannot tell' "$T/out" || die "1% within a 4% spread: $(cat "$T/out")"
 	# several a side: the sessions' own spread, Welch
 	"$FS" --compare "$T/a1.jsonl" "$T/a2.jsonl" -- "$T/b1.jsonl" "$T/a2.jsonl" --format json >"$T/j" 2>"$T/err" ||
 		die "several: exit $?: $(cat "$T/err")"
