@@ -269,6 +269,8 @@ static int validate(Options *o, bool format_given, char *err, size_t errlen)
 	return 0;
 }
 
+static int config_key(Options *o, const char *key, const char *shown, const char *val, char *err, size_t errlen);
+
 void cli_defaults(Options *o)
 {
 	memset(o, 0, sizeof *o);
@@ -414,7 +416,7 @@ int cli_parse_with(int argc, char **argv, const Options *base, Options *o, char 
 			o->format = (OutFormat)f;
 			format_given = true;
 		} else if (!strcmp(name, "--target-ms")) {
-			if (parse_number(name, val, CLI_MIN_TARGET_MS, CLI_MAX_TARGET_MS, false, &o->target_ms, err, errlen))
+			if (config_key(o, "target_ms", name, val, err, errlen))
 				return -1;
 		} else if (!strcmp(name, "--duration")) {
 			if (parse_number(name, val, 0, CLI_MAX_DURATION_S, false, &o->duration_s, err, errlen))
@@ -440,27 +442,9 @@ int cli_parse_with(int argc, char **argv, const Options *base, Options *o, char 
 			}
 			o->size_lo = lo;
 			o->size_hi = hi;
-		} else if (!strcmp(name, "--log-keep")) {
-			double v;
-			if (parse_number(name, val, 0, 1e6, false, &v, err, errlen))
+		} else if (!strcmp(name, "--log-keep") || !strcmp(name, "--log-cap")) {
+			if (config_key(o, name[6] == 'k' ? "log_keep" : "log_cap", name, val, err, errlen))
 				return -1;
-			if (v != (double)(unsigned)v) {
-				snprintf(err, errlen, "--log-keep: %s is not a whole number of logs", val);
-				return -1;
-			}
-			o->log_keep = (unsigned)v;
-		} else if (!strcmp(name, "--log-cap")) {
-			uint64_t lo = 0, hi = 0;
-			char why[200];
-			if (strcmp(val, "0") && !mem_parse_size(val, &lo, &hi, why, sizeof why)) {
-				snprintf(err, errlen, "--log-cap: %s", why);
-				return -1;
-			}
-			if (lo != hi) {
-				snprintf(err, errlen, "--log-cap: one size (e.g. 100M), not a range");
-				return -1;
-			}
-			o->log_cap = hi;
 		} else if (!strcmp(name, "--transfer-queue")) {
 			o->transfer_queue = true;
 		} else if (!strcmp(name, "--default-device")) {
@@ -534,7 +518,7 @@ int cli_parse_with(int argc, char **argv, const Options *base, Options *o, char 
 		} else if (!strcmp(name, "--all")) {
 			o->all = true;
 		} else if (!strcmp(name, "--outlier")) {
-			if (parse_number(name, val, 0.1, 99.9, false, &o->outlier_pct, err, errlen))
+			if (config_key(o, "outlier", name, val, err, errlen))
 				return -1;
 		} else if (!strcmp(name, "--fail-if-slower")) {
 			if (parse_number(name, val, 0.001, 99.999, false, &o->fail_if_slower, err, errlen))
@@ -559,14 +543,8 @@ int cli_parse_with(int argc, char **argv, const Options *base, Options *o, char 
 		} else if (!strcmp(name, "--no-log")) {
 			o->no_log = true;
 		} else if (!strcmp(name, "--fps")) {
-			double f;
-			if (parse_number(name, val, 1, 20, false, &f, err, errlen))
+			if (config_key(o, "fps", name, val, err, errlen))
 				return -1;
-			if (f != (unsigned)f) {
-				snprintf(err, errlen, "--fps: %s is not a whole number", val);
-				return -1;
-			}
-			o->fps = (unsigned)f;
 		} else if (!strcmp(name, "--theme")) {
 			if (!*val) {
 				snprintf(err, errlen, "--theme: empty name");
@@ -606,54 +584,48 @@ double cli_target_step(double ms, int dir)
 	return best;
 }
 
-/* One "key = value" of the config file onto o, as the option would. */
-static int config_key(Options *o, const char *key, const char *val, char *err, size_t errlen)
+/* One setting onto o, checked the same way from the config file (key,
+ * shown as the key) and the command line (shown as the option). */
+static int config_key(Options *o, const char *key, const char *shown, const char *val, char *err, size_t errlen)
 {
 	double v;
 	if (!strcmp(key, "theme")) {
 		if (!*val || strlen(val) >= sizeof o->theme_buf) {
-			snprintf(err, errlen, "theme: a theme name or path of 1 to %zu characters", sizeof o->theme_buf - 1);
+			snprintf(err, errlen, "%s: a theme name or path of 1 to %zu characters", shown, sizeof o->theme_buf - 1);
 			return -1;
 		}
 		snprintf(o->theme_buf, sizeof o->theme_buf, "%s", val);
 		o->theme = o->theme_buf;
 	} else if (!strcmp(key, "target_ms")) {
-		if (parse_number("target_ms", val, CLI_MIN_TARGET_MS, CLI_MAX_TARGET_MS, false, &o->target_ms, err, errlen))
+		if (parse_number(shown, val, CLI_MIN_TARGET_MS, CLI_MAX_TARGET_MS, false, &o->target_ms, err, errlen))
 			return -1;
-	} else if (!strcmp(key, "fps")) {
-		if (parse_number("fps", val, 1, 20, false, &v, err, errlen))
+	} else if (!strcmp(key, "fps") || !strcmp(key, "log_keep")) {
+		bool fps = key[0] == 'f';
+		if (parse_number(shown, val, fps ? 1 : 0, fps ? 20 : 1e6, false, &v, err, errlen))
 			return -1;
 		if (v != (double)(unsigned)v) {
-			snprintf(err, errlen, "fps: %s is not a whole number", val);
+			snprintf(err, errlen, "%s: %s is not a whole number%s", shown, val, fps ? "" : " of logs");
 			return -1;
 		}
-		o->fps = (unsigned)v;
+		*(fps ? &o->fps : &o->log_keep) = (unsigned)v;
 	} else if (!strcmp(key, "window")) {
 		if (strcmp(val, "whole") && strcmp(val, "auto")) {
-			snprintf(err, errlen, "window: auto or whole, not \"%.40s\"", val);
+			snprintf(err, errlen, "%s: auto or whole, not \"%.40s\"", shown, val);
 			return -1;
 		}
 		o->whole = !strcmp(val, "whole");
 	} else if (!strcmp(key, "outlier")) {
-		if (parse_number("outlier", val, 0.1, 99.9, false, &o->outlier_pct, err, errlen))
+		if (parse_number(shown, val, 0.1, 99.9, false, &o->outlier_pct, err, errlen))
 			return -1;
-	} else if (!strcmp(key, "log_keep")) {
-		if (parse_number("log_keep", val, 0, 1e6, false, &v, err, errlen))
-			return -1;
-		if (v != (double)(unsigned)v) {
-			snprintf(err, errlen, "log_keep: %s is not a whole number of logs", val);
-			return -1;
-		}
-		o->log_keep = (unsigned)v;
 	} else if (!strcmp(key, "log_cap")) {
 		uint64_t lo = 0, hi = 0;
 		char why[200];
 		if (strcmp(val, "0") && !mem_parse_size(val, &lo, &hi, why, sizeof why)) {
-			snprintf(err, errlen, "log_cap: %s", why);
+			snprintf(err, errlen, "%s: %s", shown, why);
 			return -1;
 		}
 		if (lo != hi) {
-			snprintf(err, errlen, "log_cap: one size (e.g. 100M), not a range");
+			snprintf(err, errlen, "%s: one size (e.g. 100M), not a range", shown);
 			return -1;
 		}
 		o->log_cap = hi;
@@ -706,7 +678,7 @@ int cli_config_apply(const char *text, size_t len, Options *o, char *err, size_t
 		while (*val == ' ' || *val == '\t')
 			val++;
 		char why[400];
-		if (config_key(o, p, val, why, sizeof why) < 0) {
+		if (config_key(o, p, p, val, why, sizeof why) < 0) {
 			snprintf(err, errlen, "line %d: %s", line, why);
 			return -1;
 		}

@@ -121,18 +121,18 @@ int shader_compile_file(const char *path, const ShaderDefine *defs, size_t ndefs
 
 bool shader_cache_dir(char *out, size_t len)
 {
-	const char *x = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
-	char base[3500];
-	if (x && *x)
-		snprintf(base, sizeof base, "%s", x);
-	else if (home && *home)
-		snprintf(base, sizeof base, "%s/.cache", home);
-	else
+	char err[256];
+	if (!paths_xdg_dir("XDG_CACHE_HOME", ".cache", out, len))
 		return false;
-	if (mkdir(base, 0755) != 0 && errno != EEXIST)
-		return false;
-	snprintf(out, len, "%s/flopscope", base);
-	return mkdir(out, 0755) == 0 || errno == EEXIST;
+	/* the folders above it, then itself */
+	size_t n = strlen(out);
+	if (n + 1 < len) {
+		out[n] = '/';
+		out[n + 1] = '\0';
+	}
+	bool ok = fileio_mkdirs(out, "cache folder", err, sizeof err);
+	out[n] = '\0';
+	return ok;
 }
 
 int shader_compile_cached(const char *path, const ShaderDefine *defs, size_t ndefs, const char *cache_dir,

@@ -42,14 +42,23 @@ void paths_resource_dir(const char *given, const char *env_var, const char *sub,
 	snprintf(out, len, "%s", sub);
 }
 
-bool paths_config_file(char *out, size_t len)
+bool paths_xdg_dir(const char *var, const char *home_rel, char *out, size_t len)
 {
-	const char *x = getenv("XDG_CONFIG_HOME"), *home = getenv("HOME");
+	const char *x = getenv(var), *home = getenv("HOME");
 	if (x && x[0] == '/')
-		snprintf(out, len, "%s/flopscope/config", x);
+		snprintf(out, len, "%s/flopscope", x);
 	else if (home && home[0] == '/')
-		snprintf(out, len, "%s/.config/flopscope/config", home);
+		snprintf(out, len, "%s/%s/flopscope", home, home_rel);
 	else
 		return false;
+	return true;
+}
+
+bool paths_config_file(char *out, size_t len)
+{
+	char dir[4000];
+	if (!paths_xdg_dir("XDG_CONFIG_HOME", ".config", dir, sizeof dir))
+		return false;
+	snprintf(out, len, "%s/config", dir);
 	return true;
 }

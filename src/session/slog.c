@@ -1,5 +1,6 @@
 #include "slog.h"
 #include "fileio.h"
+#include "paths.h"
 #include "retain.h"
 
 #include <cjson/cJSON.h>
@@ -31,14 +32,11 @@ static const char *passwd_home(void)
 
 void slog_default_dir(char *dir, size_t len)
 {
-	const char *state = getenv("XDG_STATE_HOME"), *home = getenv("HOME");
-	/* the XDG spec: a relative XDG_STATE_HOME is invalid and ignored; so is
-	 * a relative HOME; without either, the password database's home */
-	if (state && state[0] == '/')
-		snprintf(dir, len, "%s/flopscope", state);
-	else if (home && home[0] == '/')
-		snprintf(dir, len, "%s/.local/state/flopscope", home);
-	else if ((home = passwd_home()))
+	const char *home;
+	/* without an absolute XDG_STATE_HOME or HOME, the password database's home */
+	if (paths_xdg_dir("XDG_STATE_HOME", ".local/state", dir, len))
+		return;
+	if ((home = passwd_home()))
 		snprintf(dir, len, "%s/.local/state/flopscope", home);
 	else
 		snprintf(dir, len, "/tmp/flopscope-%lu", (unsigned long)getuid());
