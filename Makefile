@@ -1,7 +1,7 @@
 # flopscope: see README.md. `make` builds build/flopscope; `make test` installs
 # what is missing, builds and runs every test; `make run` starts the program.
 CC      ?= cc
-PKGS    := vulkan ncursesw libcjson
+PKGS    := vulkan ncursesw libcjson libmicrohttpd
 OPT     ?= -O2 -g
 SAN     ?=
 CFLAGS  += $(OPT) $(SAN) -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -Wall -Wextra -Werror \
@@ -22,12 +22,12 @@ B       ?= build
 #   engine   the measuring thread, telemetry
 #   app      main, modes, outputs
 #   ui       curses screens (ui/): core, session, engine and app headers, never gpu
-CORE    := fmt adapt sched stats ring devsel cli workload memwork summary compare change peak devinfo plot outlier retain
+CORE    := fmt adapt sched stats ring devsel cli workload memwork summary compare change peak devinfo plot outlier retain metrics
 SESSION := clock fileio paths csvread records slog slogread svg
 GPU     := err vkctx shader memory pipeline submit compute
 WORKLOADS := workloads fma copy transfer
 ENGINE  := sysfs tel_nvml tel_gpu_sysfs tel_cpu tel_pcie telemetry engine source replay
-APP     := report runcfg config listing headless offline replay_table export compare_cmd analyze loglist suite latency multi main
+APP     := report runcfg config listing metrics_live headless offline replay_table export compare_cmd analyze loglist suite check_cmd latency multi main
 INC_core    := -Isrc/core
 INC_session := $(INC_core) -Isrc/session
 INC_gpu     := $(INC_session) -Isrc/gpu
@@ -56,7 +56,8 @@ UNIT    := $(patsubst tests/unit/%.c,$(B)/tests/%,$(wildcard tests/unit/test_*.c
 # Debian packages needed to build, run and test.
 DEB_PKGS := gcc make pkg-config libvulkan-dev mesa-vulkan-drivers vulkan-validationlayers \
             libncurses-dev libcjson-dev libshaderc-dev glslang-dev spirv-tools tmux \
-            python3 man-db procps clang libclang-rt-14-dev
+            python3 man-db procps clang libclang-rt-14-dev libmicrohttpd-dev \
+            prometheus prometheus-node-exporter
 SUDO    := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 PREFIX  ?= /usr/local

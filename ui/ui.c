@@ -10,6 +10,7 @@
 #include "config.h"
 #include "dashboard.h"
 #include "engine.h"
+#include "metrics_live.h"
 #include "multi.h"
 #include "node.h"
 #include "offline.h"
@@ -101,8 +102,11 @@ static bool start_engines(Screen *s, const struct VkCtx *ctx, const DeviceList *
 /* One device (the dashboard) or several (the node view), until the user
  * leaves; on quit the screen is closed and the summaries printed. */
 static void run_devices(Screen *s, const struct VkCtx *ctx, const DeviceList *devs, const Options *o,
-                        const int *sel, size_t n, WorkloadType wl, unsigned *runs, RunEnd *end, FILE *out)
+                        const int *sel, size_t n, WorkloadType wl, unsigned *runs, RunEnd *end, FILE *out,
+                        MetricsOut *mo)
 {
+	MetricsTap taps[NODE_MAX];
+	int mrows[NODE_MAX]; /* their metrics rows */
 	RunPaths paths[NODE_MAX];
 	EngineConfig cfg[NODE_MAX];
 	Engine *e[NODE_MAX];
@@ -110,8 +114,14 @@ static void run_devices(Screen *s, const struct VkCtx *ctx, const DeviceList *de
 	bool failed[NODE_MAX] = { false };
 	if (!start_engines(s, ctx, devs, o, sel, n, wl, runs, paths, cfg, e, end))
 		return;
-	for (size_t k = 0; k < n; k++)
+	for (size_t k = 0; k < n; k++) {
 		source_engine(&src[k], e[k]);
+		/* --metrics-listen, --metrics-file: the samples the screen takes */
+		mrows[k] = mo && mo->board ? mboard_row(mo->board, (unsigned)sel[k] + 1, &devs->entries[sel[k]],
+		                                       workload_info[wl].name, workload_info[wl].unit) : -1;
+		if (mrows[k] >= 0)
+			metrics_tap(&taps[k], &src[k], mo->board, mrows[k]);
+	}
 	SummaryResult sum;
 	if (n == 1)
 		end->how = dashboard_run(s, &src[0], &(DashOptions){ .fps = o->fps, .whole = o->whole, .save = save_settings, .save_ctx = (void *)o },
@@ -160,12 +170,15 @@ static void run_devices(Screen *s, const struct VkCtx *ctx, const DeviceList *de
 			if (errs[k][0])
 				fprintf(stderr, "flopscope: %s%s\n", n > 1 ? "a device: " : "", errs[k]);
 	}
-	for (size_t k = 0; k < n; k++)
+	for (size_t k = 0; k < n; k++) {
+		if (mo && mrows[k] >= 0 && end->how != DASH_QUIT)
+			mboard_retire(mo->board, mrows[k]); /* another run follows */
 		engine_destroy(e[k]);
+	}
 }
 
 int ui_run(const struct VkCtx *ctx, const DeviceList *devs, const Options *o, const int *pre, size_t npre,
-           volatile sig_atomic_t *quit)
+           MetricsOut *mo, volatile sig_atomic_t *quit)
 {
 	Screen s;
 	if (!screen_open(&s, o->theme, quit))
@@ -193,7 +206,7 @@ int ui_run(const struct VkCtx *ctx, const DeviceList *devs, const Options *o, co
 			break;
 		last = sel[0];
 		RunEnd end = { .how = DASH_BACK };
-		run_devices(&s, ctx, devs, o, sel, n, wl, &runs, &end, out);
+		run_devices(&s, ctx, devs, o, sel, n, wl, &runs, &end, out, mo);
 		if (end.fatal) {
 			fclose(out);
 			if (text_len)

@@ -61,48 +61,6 @@ static void overlay(const SessionData *a, const SessionData *b, const char *unit
 	plot_canvas_done(&c);
 }
 
-/* One session log read for comparing: its blocks, built as it is read. */
-typedef struct Loaded {
-	SessionData d;
-	BlockMeans blocks;
-	uint32_t flags;      /* the first sample's: the unit */
-	bool any;
-} Loaded;
-
-static void on_sample(void *ctx, const Sample *s)
-{
-	Loaded *l = ctx;
-	if (!l->any) {
-		l->flags = s->flags;
-		l->any = true;
-	}
-	if ((s->flags & SAMPLE_STEADY) && !(s->flags & SAMPLE_IMPLAUSIBLE))
-		blocks_add(&l->blocks, s->t_ms, s->rate);
-}
-
-static void on_cut(void *ctx)
-{
-	blocks_cut(&((Loaded *)ctx)->blocks);
-}
-
-static void on_gap(void *ctx, double t, double ms)
-{
-	(void)t;
-	(void)ms;
-	blocks_cut(&((Loaded *)ctx)->blocks); /* no block spans a stop */
-}
-
-static bool load(const char *path, Loaded *l)
-{
-	memset(l, 0, sizeof *l);
-	blocks_init(&l->blocks);
-	SlogVisitor v = { l, on_sample, on_cut, on_gap };
-	if (!offline_load(path, &l->d, NULL, &v, 0))
-		return false;
-	blocks_cut(&l->blocks);
-	return true;
-}
-
 static void side_json(cJSON *o, const char *key, const char *const *files, unsigned n, const SideStats *st)
 {
 	cJSON *s = cJSON_AddObjectToObject(o, key);
@@ -124,7 +82,7 @@ static const char *const VERDICT[] = { "slower", "cannot_tell", "faster" };
 int offline_compare(const Options *o)
 {
 	unsigned na = o->ncompare_a, nb = o->ncompare_b, n = na + nb;
-	Loaded *l = calloc(n, sizeof *l);
+	OfflineBlocks *l = calloc(n, sizeof *l);
 	if (!l) {
 		fprintf(stderr, "flopscope: out of memory\n");
 		return 1;
@@ -133,7 +91,7 @@ int offline_compare(const Options *o)
 	unsigned loaded = 0;
 	for (; loaded < n; loaded++) {
 		const char *path = loaded < na ? o->compare_a[loaded] : o->compare_b[loaded - na];
-		if (!load(path, &l[loaded])) {
+		if (!offline_load_blocks(path, &l[loaded])) {
 			rc = 2;
 			goto out;
 		}

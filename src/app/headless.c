@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "fmt.h"
+#include "metrics_live.h"
 #include "report.h"
 #include "slog.h"
 
@@ -32,6 +33,8 @@ static void print_preamble(const RunInfo *in, const Options *o)
 
 typedef struct Printer {
 	OutFormat format;
+	MetricsOut *mo;
+	int row;
 	bool out_ok;
 	int err_no;     /* errno of the failed write */
 } Printer;
@@ -42,6 +45,10 @@ typedef struct Printer {
 static bool print_sample(void *ctx, const Sample *s)
 {
 	Printer *p = ctx;
+	if (s && p->mo && p->mo->board)
+		mboard_sample(p->mo->board, p->row, s);
+	if (!s && p->mo)
+		metrics_out_tick(p->mo);
 	if (!s) {
 		if (fflush(stdout) != 0) {
 			p->err_no = errno;
@@ -69,7 +76,7 @@ static bool print_sample(void *ctx, const Sample *s)
 	return p->out_ok;
 }
 
-int headless_run(Engine *e, const Options *o, volatile sig_atomic_t *quit)
+int headless_run(Engine *e, const Options *o, MetricsOut *mo, int row, volatile sig_atomic_t *quit)
 {
 	const RunInfo *in = engine_info(e);
 	int status = 0;
@@ -88,7 +95,7 @@ int headless_run(Engine *e, const Options *o, volatile sig_atomic_t *quit)
 		fprintf(stderr, "flopscope: %s\n", err.msg);
 		return 1;
 	}
-	Printer p = { .format = o->format, .out_ok = true };
+	Printer p = { .format = o->format, .mo = mo, .row = row, .out_ok = true };
 	engine_drain(e, print_sample, &p, quit);
 	engine_join(e);
 	if (!p.out_ok && p.err_no != EPIPE) {
@@ -137,7 +144,9 @@ int headless_run(Engine *e, const Options *o, volatile sig_atomic_t *quit)
 	}
 	if (engine_state(e) == ENGINE_ERROR) {
 		fprintf(stderr, "flopscope: %s\n", engine_error(e));
-		status = 1;
+		status = engine_results_wrong(e) ? STATUS_WRONG : 1;
+		if (engine_results_wrong(e) && mo)
+			mboard_check_failed(mo->board, row);
 	}
 	return status;
 }

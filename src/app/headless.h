@@ -9,6 +9,8 @@
 
 /* Runs until the engine is done, fails, or *quit is set (then stops it).
  * Returns the exit status: 0, or 1 on an engine or output failure. */
-int headless_run(Engine *e, const Options *o, volatile sig_atomic_t *quit);
+struct MetricsOut;
+/* mo: the metrics (metrics_live.h; NULL or no board: none), row the run's. */
+int headless_run(Engine *e, const Options *o, struct MetricsOut *mo, int row, volatile sig_atomic_t *quit);
 
 #endif

@@ -24,6 +24,8 @@
 #include "slog.h"
 #include "paths.h"
 #include "fileio.h"
+#include "check_cmd.h"
+#include "metrics_live.h"
 #include "suite.h"
 #include "latency.h"
 #include "ui.h"
@@ -177,12 +179,12 @@ static int list_workloads(const DeviceInfo *d)
 
 /* The default mode: the dashboard, or the table when there is no terminal
  * (idx < 0: the picker chooses). */
-static int measure(const VkCtx *ctx, Options *o, int idx, WorkloadType wl, uint64_t launch)
+static int measure(const VkCtx *ctx, Options *o, int idx, WorkloadType wl, uint64_t launch, MetricsOut *mo)
 {
 	if (!o->headless) {
 		/* A device named on the command line skips the picker. */
 		o->workload = workload_info[wl].name;
-		int status = ui_run(ctx, &(DeviceList){ ctx->entries, ctx->entry_count }, o, &idx, idx >= 0 ? 1 : 0,
+		int status = ui_run(ctx, &(DeviceList){ ctx->entries, ctx->entry_count }, o, &idx, idx >= 0 ? 1 : 0, mo,
 		                    &quit_flag);
 		if (status >= 0)
 			return status;
@@ -204,13 +206,15 @@ static int measure(const VkCtx *ctx, Options *o, int idx, WorkloadType wl, uint6
 		fprintf(stderr, "flopscope: %s\n", err.msg);
 		return err.status;
 	}
-	int status = headless_run(e, o, &quit_flag);
+	int row = mo->board ? mboard_row(mo->board, (unsigned)idx + 1, &ctx->entries[idx], workload_info[wl].name,
+	                                 workload_info[wl].unit) : -1;
+	int status = headless_run(e, o, mo, row, &quit_flag);
 	engine_destroy(e);
 	return status;
 }
 
 /* The modes that run on a device: the device is picked once, here. */
-static int with_device(const VkCtx *ctx, Options *o, WorkloadType wl, uint64_t launch)
+static int with_device(const VkCtx *ctx, Options *o, WorkloadType wl, uint64_t launch, MetricsOut *mo)
 {
 	if (o->mode == MODE_LIST) {
 		listing_print(stdout, &(DeviceList){ ctx->entries, ctx->entry_count }, o->verbose);
@@ -219,6 +223,14 @@ static int with_device(const VkCtx *ctx, Options *o, WorkloadType wl, uint64_t l
 	bool named = o->dev_index || o->dev_word || o->default_device;
 	if (o->mode == MODE_MEASURE && !o->headless && (!isatty(STDOUT_FILENO) || !isatty(STDIN_FILENO)))
 		o->headless = true;
+	/* a check: every physical device (whose name has NAME) unless -N names them */
+	if (o->mode == MODE_CHECK && !o->ndev_indexes)
+		o->all = true;
+	if (o->mode == MODE_CHECK) {
+		int idxs[CLI_MAX_DEVICES * 4];
+		size_t n = pick_devices(ctx, o, idxs, sizeof idxs / sizeof *idxs);
+		return n ? check_run(ctx, idxs, n, o, launch, &quit_flag) : 2;
+	}
 	if ((o->mode == MODE_MEASURE || o->mode == MODE_SUITE) && (o->all || o->ndev_indexes > 1)) {
 		int idxs[CLI_MAX_DEVICES * 4];
 		size_t n = pick_devices(ctx, o, idxs, sizeof idxs / sizeof *idxs);
@@ -228,12 +240,12 @@ static int with_device(const VkCtx *ctx, Options *o, WorkloadType wl, uint64_t l
 			return suite_run(ctx, idxs, n, o, launch, &quit_flag);
 		if (!o->headless && n <= NODE_VIEW_MAX) {
 			o->workload = workload_info[wl].name;
-			int status = ui_run(ctx, &(DeviceList){ ctx->entries, ctx->entry_count }, o, idxs, n, &quit_flag);
+			int status = ui_run(ctx, &(DeviceList){ ctx->entries, ctx->entry_count }, o, idxs, n, mo, &quit_flag);
 			if (status >= 0)
 				return status;
 			fprintf(stderr, "flopscope: cannot use this terminal; printing the table instead\n");
 		}
-		return multi_run(ctx, o, idxs, n, wl, launch, &quit_flag);
+		return multi_run(ctx, o, idxs, n, wl, launch, mo, &quit_flag);
 	}
 	int idx = -1;
 	if (o->mode != MODE_MEASURE || named || o->headless) {
@@ -249,7 +261,7 @@ static int with_device(const VkCtx *ctx, Options *o, WorkloadType wl, uint64_t l
 	case MODE_SUITE:
 		return suite_run(ctx, &idx, 1, o, launch, &quit_flag);
 	case MODE_MEASURE:
-		return measure(ctx, o, idx, wl, launch);
+		return measure(ctx, o, idx, wl, launch, mo);
 	default:
 		fprintf(stderr, "flopscope: internal error: mode %s reached the device modes\n",
 		        cli_mode_option(o->mode));
@@ -264,10 +276,10 @@ static int run(Options *opt, uint64_t launch)
 	char err[ERR_LEN];
 	/* modes that stop on a signal with their summary watch for it from now
 	 * (a replay in the dashboard from when it opens) */
-	if (o.mode == MODE_MEASURE || o.mode == MODE_SUITE)
+	if (o.mode == MODE_MEASURE || o.mode == MODE_SUITE || o.mode == MODE_CHECK)
 		install_signals();
 	/* the default log folder stays bounded: the oldest logs go first */
-	if ((o.mode == MODE_MEASURE || o.mode == MODE_SUITE) && !o.no_log && !o.log) {
+	if ((o.mode == MODE_MEASURE || o.mode == MODE_SUITE || o.mode == MODE_CHECK) && !o.no_log && !o.log) {
 		char why[4600];
 		slog_retain(o.log_keep, o.log_cap, why, sizeof why);
 		if (why[0])
@@ -301,12 +313,13 @@ static int run(Options *opt, uint64_t launch)
 	case MODE_LIST:
 	case MODE_LIST_WORKLOADS:
 	case MODE_SUITE:
+	case MODE_CHECK:
 	case MODE_LATENCY:
 	case MODE_COUNT:
 		break;
 	}
 
-	int wl = o.workload ? workload_find(o.workload) : WORKLOAD_FP32;
+	int wl = o.workload && o.mode != MODE_CHECK ? workload_find(o.workload) : WORKLOAD_FP32;
 	if (wl < 0) {
 		char names[256];
 		workload_names(names, sizeof names);
@@ -324,7 +337,19 @@ static int run(Options *opt, uint64_t launch)
 		fprintf(stderr, "flopscope: %s\n", err);
 		return 1;
 	}
-	int status = with_device(&ctx, &o, (WorkloadType)wl, launch);
+	/* a measuring run's metrics (a check keeps its own) */
+	MetricsOut mo = { 0 };
+	if (o.mode == MODE_MEASURE && !metrics_out_open(&mo, &o, err, sizeof err)) {
+		fprintf(stderr, "flopscope: %s\n", err);
+		vkctx_destroy(&ctx);
+		return 2;
+	}
+	int status = with_device(&ctx, &o, (WorkloadType)wl, launch, &mo);
+	if (!metrics_out_close(&mo, err, sizeof err)) {
+		fprintf(stderr, "flopscope: --metrics-file: %s\n", err);
+		if (!status)
+			status = 1;
+	}
 	vkctx_destroy(&ctx); /* the layer may still report while objects go */
 	unsigned msgs = atomic_load(&ctx.validation_messages);
 	if (o.validate && msgs) {

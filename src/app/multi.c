@@ -14,7 +14,9 @@
 
 #include <cjson/cJSON.h>
 
+#include "clock.h"
 #include "fmt.h"
+#include "metrics_live.h"
 #include "outlier.h"
 #include "report.h"
 #include "runcfg.h"
@@ -22,6 +24,7 @@
 #include "vkctx.h"
 
 typedef struct Dev {
+	int row;          /* its metrics row (metrics_live.h); -1: none */
 	int idx;                 /* the entry */
 	RunPaths paths;
 	EngineConfig cfg;
@@ -30,13 +33,6 @@ typedef struct Dev {
 	SummaryResult sum;
 	bool done;
 } Dev;
-
-static void sleep_ms(long ms)
-{
-	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
-	while (nanosleep(&ts, &ts) != 0 && errno == EINTR)
-		;
-}
 
 static bool print_row(const Options *o, unsigned dev, const Sample *s)
 {
@@ -138,7 +134,7 @@ size_t multi_print_table(FILE *f, bool json, const DeviceRow *rows, size_t n, co
 }
 
 int multi_run(const struct VkCtx *ctx, const Options *o, const int *idx, size_t n, WorkloadType wl,
-              uint64_t launch, volatile sig_atomic_t *quit)
+              uint64_t launch, MetricsOut *mo, volatile sig_atomic_t *quit)
 {
 	Dev *d = calloc(n, sizeof *d);
 	if (!d) {
@@ -150,6 +146,8 @@ int multi_run(const struct VkCtx *ctx, const Options *o, const int *idx, size_t 
 	slog_node_id(node, sizeof node);
 	for (size_t k = 0; k < n; k++) {
 		d[k].idx = idx[k];
+		d[k].row = mo && mo->board ? mboard_row(mo->board, (unsigned)idx[k] + 1, &ctx->entries[idx[k]],
+		                                        workload_info[wl].name, workload_info[wl].unit) : -1;
 		run_config(o, RUN_HEADLESS, ctx, &ctx->entries[idx[k]], wl, (unsigned)k + 1, launch, &d[k].paths,
 		           &d[k].cfg);
 		d[k].cfg.ordinal = (unsigned)k + 1;
@@ -200,6 +198,7 @@ int multi_run(const struct VkCtx *ctx, const Options *o, const int *idx, size_t 
 	/* the samples of all, as they come; a device that fails stops alone */
 	bool out_ok = true, stopping = false;
 	int status = 0;
+	bool wrong = false;  /* a device computed wrong values */
 	for (;;) {
 		if (quit && *quit && !stopping) {
 			stopping = true;
@@ -216,6 +215,8 @@ int multi_run(const struct VkCtx *ctx, const Options *o, const int *idx, size_t 
 			Sample s;
 			while (engine_next(d[k].e, &s)) {
 				any = true;
+				if (mo)
+					mboard_sample(mo->board, d[k].row, &s);
 				if (out_ok && !print_row(o, (unsigned)k + 1, &s))
 					out_ok = false;
 			}
@@ -226,6 +227,8 @@ int multi_run(const struct VkCtx *ctx, const Options *o, const int *idx, size_t 
 		}
 		if (any && fflush(stdout) != 0)
 			out_ok = false;
+		if (any)
+			metrics_out_tick(mo);
 		if (!out_ok && !stopping) { /* a closed pipe: every device stops */
 			stopping = true;
 			for (size_t k = 0; k < n; k++)
@@ -235,7 +238,7 @@ int multi_run(const struct VkCtx *ctx, const Options *o, const int *idx, size_t 
 		if (!running)
 			break;
 		if (!any)
-			sleep_ms(2);
+			clock_sleep_ms(2);
 	}
 	/* the table: a row per device, and the outlier rule */
 	DeviceRow *rows = calloc(n, sizeof *rows);
@@ -247,6 +250,9 @@ int multi_run(const struct VkCtx *ctx, const Options *o, const int *idx, size_t 
 			engine_summary(d[k].e, &d[k].sum);
 			if (engine_state(d[k].e) == ENGINE_ERROR) {
 				snprintf(d[k].error, sizeof d[k].error, "%s", engine_error(d[k].e));
+				wrong |= engine_results_wrong(d[k].e);
+				if (engine_results_wrong(d[k].e) && mo)
+					mboard_check_failed(mo->board, d[k].row);
 				status = 1;
 			}
 			if (engine_log_error(d[k].e))
@@ -270,6 +276,6 @@ int multi_run(const struct VkCtx *ctx, const Options *o, const int *idx, size_t 
 	if (!out_ok)
 		return status; /* a closed pipe is a normal end (main says so for other errors) */
 	if (status)
-		return 1;
+		return wrong ? STATUS_WRONG : 1;
 	return outliers ? MULTI_EXIT_OUTLIER : 0;
 }

@@ -28,11 +28,12 @@ typedef struct DeviceRow {
 size_t multi_print_table(FILE *f, bool json, const DeviceRow *rows, size_t n, const char *unit, double pct);
 
 struct VkCtx;
+struct MetricsOut; /* metrics_live.h: NULL or no board: no metrics */
 /* One engine per entry idx[0..n) (entries may repeat), all at once; their
  * samples as they come (CSV and JSON carry the device's number), then a row
  * per device and the outlier rule (--outlier). Exit 0, 1 when a device
  * failed (the others go on), MULTI_EXIT_OUTLIER when one is an outlier. */
 int multi_run(const struct VkCtx *ctx, const Options *o, const int *idx, size_t n, WorkloadType wl,
-              uint64_t launch, volatile sig_atomic_t *quit);
+              uint64_t launch, struct MetricsOut *mo, volatile sig_atomic_t *quit);
 
 #endif

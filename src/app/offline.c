@@ -2,6 +2,7 @@
 #include "offline.h"
 
 #include <stdio.h>
+#include <string.h>
 
 /* The summary of the last run, kept as the log is read (every sample, not
  * the ones kept for a plot), then what the caller sees. */
@@ -69,4 +70,38 @@ void offline_summarise(const Summary *s, SummaryResult *r, size_t *verified)
 {
 	summary_result(s, r);
 	*verified = s->verified;
+}
+
+static void blocks_on_sample(void *ctx, const Sample *s)
+{
+	OfflineBlocks *l = ctx;
+	if (!l->any) {
+		l->flags = s->flags;
+		l->any = true;
+	}
+	if ((s->flags & SAMPLE_STEADY) && !(s->flags & SAMPLE_IMPLAUSIBLE))
+		blocks_add(&l->blocks, s->t_ms, s->rate);
+}
+
+static void blocks_on_cut(void *ctx)
+{
+	blocks_cut(&((OfflineBlocks *)ctx)->blocks);
+}
+
+static void blocks_on_gap(void *ctx, double t, double ms)
+{
+	(void)t;
+	(void)ms;
+	blocks_cut(&((OfflineBlocks *)ctx)->blocks); /* no block spans a stop */
+}
+
+bool offline_load_blocks(const char *path, OfflineBlocks *l)
+{
+	memset(l, 0, sizeof *l);
+	blocks_init(&l->blocks);
+	SlogVisitor v = { l, blocks_on_sample, blocks_on_cut, blocks_on_gap };
+	if (!offline_load(path, &l->d, NULL, &v, 0))
+		return false;
+	blocks_cut(&l->blocks);
+	return true;
 }

@@ -9,6 +9,7 @@
 #include <stddef.h>
 
 #include "cli.h"
+#include "compare.h"
 #include "slogread.h"
 #include "summary.h"
 
@@ -20,6 +21,16 @@
  * for a caller that sees every sample through also and keeps none). */
 #define OFFLINE_KEEP_NONE 2
 bool offline_load(const char *path, SessionData *d, Summary *sum, const SlogVisitor *also, size_t keep_max);
+/* One session log read for comparing: its 1 s block means (compare.h),
+ * built as it is read; blocks_done them after. */
+typedef struct OfflineBlocks {
+	SessionData d;
+	BlockMeans blocks;
+	uint32_t flags;      /* the first sample's: the unit */
+	bool any;
+} OfflineBlocks;
+bool offline_load_blocks(const char *path, OfflineBlocks *l);
+
 /* The summary's result; *verified: checked samples. */
 void offline_summarise(const Summary *s, SummaryResult *r, size_t *verified);
 

@@ -8,6 +8,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "clock.h"
 #include "engine.h"
 #include "fmt.h"
 #include "memwork.h"
@@ -21,18 +22,8 @@
  * else 64 MiB. */
 #define SUITE_TRANSFER_SIZE (64ull << 20)
 
-/* One workload on every device at once (each its own engine, all running
- * together); each device's statistics and status (err says why). */
-typedef struct SuiteDev {
-	int idx;
-	Engine *e;
-	SummaryResult r;
-	int rc;
-	char err[ERR_LEN];
-} SuiteDev;
-
-static void run_all(const VkCtx *ctx, SuiteDev *d, size_t n, const Options *o, WorkloadType w, bool tq,
-                    unsigned nth, volatile sig_atomic_t *quit)
+void suite_measure(const VkCtx *ctx, SuiteDev *d, size_t n, const Options *o, WorkloadType w, bool tq,
+                   unsigned nth, SuiteSampleFn on_sample, void *arg, volatile sig_atomic_t *quit)
 {
 	uint64_t size = o->size_hi;
 	if (workload_info[w].kind == WL_TRANSFER && !size)
@@ -49,12 +40,14 @@ static void run_all(const VkCtx *ctx, SuiteDev *d, size_t n, const Options *o, W
 		cfg.devices = (unsigned)n;
 		cfg.node_id = node;
 		d[k].rc = 0;
+		d[k].wrong = d[k].drained = false;
 		d[k].err[0] = '\0';
 		Error e_err;
 		d[k].e = engine_create(&cfg, &e_err);
 		if (!d[k].e) {
 			snprintf(d[k].err, ERR_LEN, "%s", e_err.msg);
 			d[k].rc = e_err.status;
+			d[k].wrong = e_err.status == STATUS_WRONG;
 		}
 	}
 	for (size_t k = 0; k < n; k++) {
@@ -66,18 +59,46 @@ static void run_all(const VkCtx *ctx, SuiteDev *d, size_t n, const Options *o, W
 			d[k].e = NULL;
 		}
 	}
-	/* all run at once; each is waited for in turn */
-	for (size_t k = 0; k < n; k++)
-		if (d[k].e)
-			engine_drain(d[k].e, NULL, NULL, quit);
+	/* all run at once; their samples taken as they come */
+	bool stopping = false;
+	for (;;) {
+		if (quit && *quit && !stopping) {
+			stopping = true;
+			for (size_t k = 0; k < n; k++)
+				if (d[k].e)
+					engine_request_stop(d[k].e);
+		}
+		bool any = false, running = false;
+		for (size_t k = 0; k < n; k++) {
+			if (!d[k].e || d[k].drained)
+				continue;
+			EngineState st = engine_state(d[k].e);
+			Sample s;
+			while (engine_next(d[k].e, &s)) {
+				any = true;
+				if (on_sample)
+					on_sample(arg, k, &s);
+			}
+			if (st == ENGINE_DONE || st == ENGINE_ERROR)
+				d[k].drained = true;
+			else
+				running = true;
+		}
+		if (!running)
+			break;
+		if (!any)
+			clock_sleep_ms(2);
+	}
 	for (size_t k = 0; k < n; k++) {
 		if (!d[k].e)
 			continue;
 		engine_join(d[k].e);
 		engine_summary(d[k].e, &d[k].r);
+		d[k].checks = engine_checks_passed(d[k].e);
 		if (engine_state(d[k].e) == ENGINE_ERROR) {
 			snprintf(d[k].err, ERR_LEN, "%s", engine_error(d[k].e));
-			d[k].rc = 1;
+			d[k].wrong = engine_results_wrong(d[k].e);
+			d[k].rc = d[k].wrong ? STATUS_WRONG : 1;
 		}
 		engine_destroy(d[k].e);
 		d[k].e = NULL;
@@ -219,7 +240,7 @@ int suite_run(const VkCtx *ctx, const int *idx, size_t n, const Options *o, uint
 				run[m++] = (SuiteDev){ .idx = idx[i] };
 		}
 		if (m)
-			run_all(ctx, run, m, o, (WorkloadType)w, tq, ++nth, quit);
+			suite_measure(ctx, run, m, o, (WorkloadType)w, tq, ++nth, NULL, NULL, quit);
 		size_t r = 0;
 		for (size_t i = 0; i < n; i++) {
 			if (ok[i]) {

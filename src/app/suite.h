@@ -5,7 +5,29 @@
 #include <signal.h>
 
 #include "cli.h"
+#include "engine.h"
 #include "vkctx.h"
+
+/* One device's run of one workload (each its own engine, all running
+ * together): its statistics and status (err says why). */
+typedef struct SuiteDev {
+	int idx;               /* the entry */
+	Engine *e;
+	SummaryResult r;
+	int rc;                /* 0; STATUS_WRONG when a result check failed */
+	bool wrong, drained;
+	uint64_t checks;       /* result checks passed */
+	char err[ERR_LEN];
+} SuiteDev;
+
+/* Sees each sample of device k as the devices run. */
+typedef void (*SuiteSampleFn)(void *arg, size_t k, const Sample *s);
+
+/* Runs workload w on the devices d[0..n) (idx set) at once for the
+ * suite's window (--duration), the transfers at one size; fills the rest
+ * of each SuiteDev. nth numbers the runs of one invocation (log names). */
+void suite_measure(const VkCtx *ctx, SuiteDev *d, size_t n, const Options *o, WorkloadType w, bool tq,
+                   unsigned nth, SuiteSampleFn on_sample, void *arg, volatile sig_atomic_t *quit);
 
 /* Runs the suite on entry idx; returns the exit status. */
 /* Every workload on the devices idx[0..n) (an entry may repeat), all of

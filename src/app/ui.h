@@ -11,6 +11,8 @@
 
 struct VkCtx;
 
+
+struct MetricsOut;
 /* The most devices the node view shows at once (more run headless). */
 #define NODE_VIEW_MAX 16
 
@@ -18,9 +20,10 @@ struct VkCtx;
  * given in pre), then the dashboard for one device or the node view for
  * several, until the user quits or *quit is set. Returns the exit status
  * (4: the outlier rule named a device), or -1 when the terminal cannot be
- * used (the caller then falls back to headless output). */
+ * used (the caller then falls back to headless output). mo: the metrics
+ * of the runs (metrics_live.h); NULL: none. */
 int ui_run(const struct VkCtx *ctx, const DeviceList *devs, const Options *o, const int *pre, size_t npre,
-           volatile sig_atomic_t *quit);
+           struct MetricsOut *mo, volatile sig_atomic_t *quit);
 
 /* The dashboard on a recorded session log (--replay FILE). Returns the exit
  * status, or -1 when the terminal cannot be used. */

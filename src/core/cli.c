@@ -56,6 +56,23 @@ const char cli_usage[] =
 	"                     GPU and CPU time per submit in us (--format json too)\n"
 	"  --suite            every supported workload for a short window each (2 s,\n"
 	"                     or --duration), then one table; --format json too\n"
+	"  --check            a node check: a short suite on every GPU (or those\n"
+	"                     named), each workload held to a threshold; a PASS/FAIL\n"
+	"                     line a device and workload; exit 0 all pass, 1 a\n"
+	"                     threshold missed, 3 a result was wrong (docs/FLEET.md)\n"
+	"  --workload A,B,... with --check: its workloads (default fp32,\n"
+	"                     fp16-matrix, copy, h2d, d2h; those a device runs)\n"
+	"  --budget DUR       with --check: the whole check's time (30s, 2m; default\n"
+	"                     30s), shared among the workloads\n"
+	"  --threshold PCT    with --check: the % of the baseline's median (default\n"
+	"                     80) or of the theoretical peak where known (default:\n"
+	"                     90 FMA chains, 55 tensor, 80 copy, 70 transfers) to reach\n"
+	"  --baseline A ...   with --check: session logs to hold the workloads of\n"
+	"                     the same name to, by the --compare rules\n"
+	"  --metrics-file PATH  Prometheus text exposition of the results, replaced\n"
+	"                     atomically (node_exporter's textfile collector)\n"
+	"  --metrics-listen [ADDR:]PORT  serve /metrics while measuring (default\n"
+	"                     address 127.0.0.1)\n"
 	"  --duration S       seconds to measure (default: 3 headless, until quit in\n"
 	"                     the dashboard; 0 = until stopped with Ctrl-C or q)\n"
 	"  --log PATH         write the session log (JSON Lines) to PATH; by default\n"
@@ -122,8 +139,9 @@ const char cli_usage[] =
 	"  F1 ?   help             F10 q  quit (Ctrl-C too)\n"
 	"  < / >  replay speed /2, x2 (--replay)\n"
 	"\n"
-	"Exit status: 0 success, 1 runtime failure, 2 bad usage or input,\n"
-	"4 several devices: the outlier rule named one.\n";
+	"Exit status: 0 success, 1 runtime failure (--check: a threshold missed),\n"
+	"2 bad usage or input, 3 a result check failed (the device computed wrong\n"
+	"values), 4 several devices: the outlier rule named one.\n";
 
 static int parse_number(const char *opt, const char *s, double lo, double hi,
                         bool lo_open, double *out, char *err, size_t errlen)
@@ -138,6 +156,26 @@ static int parse_number(const char *opt, const char *s, double lo, double hi,
 	if ((lo_open ? v <= lo : v < lo) || v > hi) {
 		snprintf(err, errlen, "%s: %s is out of range (%s%g .. %g)", opt, s,
 		         lo_open ? "above " : "", lo, hi);
+		return -1;
+	}
+	*out = v;
+	return 0;
+}
+
+int cli_parse_duration(const char *opt, const char *s, double lo, double hi, double *out, char *err,
+                       size_t errlen)
+{
+	char *end;
+	errno = 0;
+	double v = strtod(s, &end);
+	double unit = !strcmp(end, "") || !strcmp(end, "s") ? 1 : !strcmp(end, "m") ? 60 : !strcmp(end, "h") ? 3600 : 0;
+	if (!*s || end == s || errno == ERANGE || !isfinite(v) || !unit) {
+		snprintf(err, errlen, "%s: \"%s\" is not a duration (30, 30s, 2m, 1h)", opt, s);
+		return -1;
+	}
+	v *= unit;
+	if (v < lo || v > hi) {
+		snprintf(err, errlen, "%s: %s is out of range (%g s .. %g s)", opt, s, lo, hi);
 		return -1;
 	}
 	*out = v;
@@ -168,6 +206,7 @@ static const char *const mode_options[MODE_COUNT] = {
 	[MODE_ANALYZE] = "--analyze",
 	[MODE_LOGS] = "--logs",
 	[MODE_SAVE_CONFIG] = "--save-config",
+	[MODE_CHECK] = "--check",
 };
 
 const char *cli_mode_option(Mode m)
@@ -224,7 +263,21 @@ static int validate(Options *o, bool format_given, char *err, size_t errlen)
 		snprintf(err, errlen, "--all and -N contradict each other: give one");
 		return -1;
 	}
-	if (several && o->mode != MODE_MEASURE && o->mode != MODE_SUITE) {
+	if (o->mode != MODE_CHECK && (o->budget_s > 0 || o->threshold_pct > 0 || o->nbaselines)) {
+		snprintf(err, errlen, "%s goes with --check", o->nbaselines ? "--baseline" : o->budget_s > 0 ?
+		         "--budget" : "--threshold");
+		return -1;
+	}
+	if ((o->metrics_file || o->metrics_listen) && o->mode != MODE_CHECK && o->mode != MODE_MEASURE) {
+		snprintf(err, errlen, "%s goes with a measuring run or --check", o->metrics_file ? "--metrics-file" :
+		         "--metrics-listen");
+		return -1;
+	}
+	if (o->mode != MODE_CHECK && o->workload && strchr(o->workload, ',')) {
+		snprintf(err, errlen, "--workload: one workload (a list goes with --check)");
+		return -1;
+	}
+	if (several && o->mode != MODE_MEASURE && o->mode != MODE_SUITE && o->mode != MODE_CHECK) {
 		snprintf(err, errlen, "several devices at once measure a workload or the suite (%s measures one "
 		         "device)", mode_options[o->mode]);
 		return -1;
@@ -247,6 +300,7 @@ static int validate(Options *o, bool format_given, char *err, size_t errlen)
 		enum { T = 1u << FORMAT_TABLE, C = 1u << FORMAT_CSV, J = 1u << FORMAT_JSON };
 		static const unsigned formats_of[MODE_COUNT] = {
 			[MODE_MEASURE] = T | C | J, [MODE_REPLAY] = T | C | J, [MODE_SUITE] = T | J,
+			[MODE_CHECK] = T | C | J,
 			[MODE_LATENCY] = T | J, [MODE_ANALYZE] = T | J, [MODE_COMPARE] = T | J, [MODE_LOGS] = T | J,
 		};
 		static const char *const names[FORMAT_COUNT] = { "table", "csv", "json" };
@@ -356,7 +410,7 @@ int cli_parse_with(int argc, char **argv, const Options *base, Options *o, char 
 			memcpy(seen[nseen++], canon, strlen(canon) + 1);
 
 		static const char *const with_value[] = {
-			"--format", "--target-ms", "--duration", "--shader-dir", "--theme", "--fps", "--log", "--replay", "--compare", "--export", "--svg", "--analyze", "--workload", "--trials", "--size", "--fail-if-slower", "--outlier", "--log-keep", "--log-cap",
+			"--format", "--target-ms", "--duration", "--shader-dir", "--theme", "--fps", "--log", "--replay", "--compare", "--export", "--svg", "--analyze", "--workload", "--trials", "--size", "--fail-if-slower", "--outlier", "--log-keep", "--log-cap", "--budget", "--threshold", "--baseline", "--metrics-file", "--metrics-listen",
 		};
 		bool needs = false;
 		for (size_t k = 0; k < sizeof with_value / sizeof *with_value; k++)
@@ -452,6 +506,32 @@ int cli_parse_with(int argc, char **argv, const Options *base, Options *o, char 
 		} else if (!strcmp(name, "--latency")) {
 			if (set_mode(o, MODE_LATENCY, err, errlen))
 				return -1;
+		} else if (!strcmp(name, "--check")) {
+			if (set_mode(o, MODE_CHECK, err, errlen))
+				return -1;
+		} else if (!strcmp(name, "--budget")) {
+			if (cli_parse_duration(name, val, CLI_MIN_BUDGET_S, CLI_MAX_BUDGET_S, &o->budget_s, err, errlen))
+				return -1;
+		} else if (!strcmp(name, "--threshold")) {
+			if (parse_number(name, val, 0, 1000, true, &o->threshold_pct, err, errlen))
+				return -1;
+		} else if (!strcmp(name, "--baseline")) {
+			o->baselines[o->nbaselines++] = val;
+			while (i + 1 < argc && argv[i + 1][0] != '-') {
+				if (o->nbaselines == CLI_MAX_DEVICES) {
+					snprintf(err, errlen, "--baseline: at most %d logs", CLI_MAX_DEVICES);
+					return -1;
+				}
+				o->baselines[o->nbaselines++] = argv[++i];
+			}
+		} else if (!strcmp(name, "--metrics-file")) {
+			if (!*val) {
+				snprintf(err, errlen, "--metrics-file: an empty path");
+				return -1;
+			}
+			o->metrics_file = val;
+		} else if (!strcmp(name, "--metrics-listen")) {
+			o->metrics_listen = val;
 		} else if (!strcmp(name, "--suite")) {
 			if (set_mode(o, MODE_SUITE, err, errlen))
 				return -1;

@@ -28,6 +28,7 @@ typedef enum Mode {
 	MODE_ANALYZE,        /* --analyze FILE */
 	MODE_LOGS,           /* --logs: the recent sessions of the default folder */
 	MODE_SAVE_CONFIG,    /* --save-config: the settings into the config file */
+	MODE_CHECK,          /* --check: a short suite held to thresholds, PASS/FAIL */
 	MODE_COUNT
 } Mode;
 
@@ -37,6 +38,10 @@ const char *cli_mode_option(Mode m);
 #define CLI_COMPARE_MAX 16
 #define CLI_MAX_DEVICES 16
 #define CLI_DEFAULT_OUTLIER_PCT 5.0
+#define CLI_DEFAULT_BUDGET_S 30.0
+#define CLI_MAX_BUDGET_S (24.0 * 3600)
+#define CLI_MIN_BUDGET_S 1.0
+#define CLI_DEFAULT_THRESHOLD_PCT 80.0
 
 typedef struct Options {
 	Mode mode;
@@ -79,6 +84,14 @@ typedef struct Options {
 	const char *csv_out;   /* --csv OUT: the file (NULL: standard output) */
 	const char *svg;
 	bool no_log;
+	/* --check */
+	double budget_s;       /* --budget DUR: the whole check's time */
+	double threshold_pct;  /* --threshold PCT: of the peak, or of the baseline */
+	const char *baselines[CLI_MAX_DEVICES]; /* --baseline A B ...: session logs */
+	unsigned nbaselines;
+	/* Prometheus exposition */
+	const char *metrics_file;   /* --metrics-file PATH: written atomically */
+	const char *metrics_listen; /* --metrics-listen [ADDR:]PORT: /metrics served */
 	bool force;            /* --force: replace an existing --log or --svg file;
 	                          --compare sessions of different workloads or units */
 } Options;
@@ -114,6 +127,11 @@ int cli_config_apply(const char *text, size_t len, Options *o, char *err, size_t
 /* The settings of o as a config file, every key documented; its length
  * (as snprintf). */
 int cli_config_text(const Options *o, char *out, size_t len);
+
+/* A duration: "30", "30s", "2m", "1h" (seconds, minutes, hours), into
+ * seconds; -1 with the reason in err. */
+int cli_parse_duration(const char *opt, const char *s, double lo, double hi, double *out, char *err,
+                       size_t errlen);
 
 /* The --help text. */
 extern const char cli_usage[];

@@ -285,3 +285,29 @@ bool compare_sides(const CompareSide *a, const CompareSide *b, CompareResult *r,
 	free(vb);
 	return true;
 }
+
+CompareVerdict compare_threshold(const CompareResult *r, double t, char *why, size_t len)
+{
+	if (r->ratio >= t) {
+		snprintf(why, len, "%.1f%% of the baseline's median, threshold %.0f%%", 100 * r->ratio, 100 * t);
+		return COMPARE_FASTER;
+	}
+	if (isnan(r->ratio_hi)) {
+		snprintf(why, len, "%.1f%% of the baseline's median, below the threshold %.0f%%, but %s", 100 * r->ratio,
+		         100 * t, "too few 1 s blocks to tell (a longer --budget)");
+		return COMPARE_CANNOT_TELL;
+	}
+	if (r->ratio_hi >= t) {
+		snprintf(why, len, "%.1f%% of the baseline's median, but its 95%% interval (%.1f%% to %.1f%%) reaches "
+		         "the threshold %.0f%%", 100 * r->ratio, 100 * r->ratio_lo, 100 * r->ratio_hi, 100 * t);
+		return COMPARE_CANNOT_TELL;
+	}
+	if (!r->sessions_method && t - r->ratio <= COMPARE_SESSION_FACTOR * r->spread) {
+		snprintf(why, len, "%.1f%% of the baseline's median, below the threshold %.0f%% by less than twice the "
+		         "spread one session shows (%.1f%%)", 100 * r->ratio, 100 * t, 100 * r->spread);
+		return COMPARE_CANNOT_TELL;
+	}
+	snprintf(why, len, "%.1f%% of the baseline's median (95%% interval %.1f%% to %.1f%%), below the threshold "
+	         "%.0f%%", 100 * r->ratio, 100 * r->ratio_lo, 100 * r->ratio_hi, 100 * t);
+	return COMPARE_SLOWER;
+}

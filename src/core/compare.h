@@ -86,6 +86,13 @@ typedef struct CompareResult {
 /* false (err says why) when a side has no usable block. */
 bool compare_sides(const CompareSide *a, const CompareSide *b, CompareResult *r, char *err, size_t errlen);
 
+/* Whether B reaches t times A (a --check against a baseline, t its
+ * threshold as a ratio), by the same rules as the verdict: FASTER when the
+ * ratio is at least t, SLOWER only when its 95% interval ends below t and
+ * the shortfall exceeds COMPARE_SESSION_FACTOR times the session spread,
+ * else CANNOT_TELL; why says which in words. */
+CompareVerdict compare_threshold(const CompareResult *r, double t, char *why, size_t len);
+
 /* Mann-Whitney U of b against a and its two-sided p-value. */
 double compare_mann_whitney(const double *a, size_t na, const double *b, size_t nb, double *u);
 

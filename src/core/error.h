@@ -13,6 +13,7 @@ typedef enum Status {
 	STATUS_OK = 0,
 	STATUS_FAILED = 1,   /* the device, the driver or the system failed */
 	STATUS_USAGE = 2,    /* bad input: an option, a file, a shader */
+	STATUS_WRONG = 3,    /* the device computed wrong results (a result check failed) */
 } Status;
 
 typedef struct Error {

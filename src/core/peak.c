@@ -193,3 +193,14 @@ double peak_flops(const Peak *p, double mhz)
 		return 0;
 	return p->fma_lanes * 2 * mhz * 1e6;
 }
+
+double peak_check_threshold_pct(WorkloadType t)
+{
+	if (workload_matrix_index(t) >= 0)
+		return 55;
+	switch (workload_info[t].kind) {
+	case WL_COPY: return 80;
+	case WL_TRANSFER: return 70;
+	default: return 90;
+	}
+}

@@ -56,4 +56,12 @@ double peak_flops(const Peak *p, double mhz);
 /* FP32 lanes per SM of an NVIDIA device id; 0 when not in the table. */
 unsigned peak_nvidia_lanes_per_sm(uint32_t device_id);
 
+/* The default --check threshold of a workload, % of its theoretical peak:
+ * below what a healthy device reached on the H100 (driver 580.159.04, one
+ * --check run, docs/FLEET.md): FMA chains 99.4% -> 90; cooperative matrices
+ * 61% of the wgmma peak (the Vulkan path runs at mma.sync's rate) -> 55; the
+ * copy shader 89.6% of the memory bandwidth -> 80; transfers 78-83% of the
+ * PCIe link's raw rate -> 70. */
+double peak_check_threshold_pct(WorkloadType t);
+
 #endif

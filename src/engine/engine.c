@@ -58,6 +58,7 @@ struct Engine {
 	_Atomic int state;
 	_Atomic uint64_t checks_passed;
 	_Atomic uint64_t checks_run;     /* since the last restart */
+	atomic_bool wrong;               /* a result check failed */
 	char error[ERR_LEN];     /* written before state becomes ENGINE_ERROR */
 	VkResult error_vk;
 	Telemetry tel;
@@ -78,8 +79,10 @@ struct Engine {
  * all the work, rightly. */
 static bool check_results(Engine *e, uint64_t groups, char *msg, size_t len)
 {
-	if (!e->ops->check(&e->work, &e->comp, groups, msg, len))
+	if (!e->ops->check(&e->work, &e->comp, groups, msg, len)) {
+		atomic_store(&e->wrong, true);
 		return false;
+	}
 	atomic_fetch_add(&e->checks_passed, 1);
 	atomic_fetch_add(&e->checks_run, 1);
 	return true;
@@ -364,6 +367,7 @@ static Status build(Engine *e, const EngineConfig *cfg, char *err)
 	atomic_init(&e->state, ENGINE_READY);
 	atomic_init(&e->checks_passed, 0);
 	atomic_init(&e->checks_run, 0);
+	atomic_init(&e->wrong, false);
 	atomic_init(&e->first_sample_ns, 0);
 	Status st;
 	if ((st = plan_run(e, cfg, err)) != STATUS_OK || (st = start_device(e, err)) != STATUS_OK ||
@@ -378,7 +382,7 @@ static Status build(Engine *e, const EngineConfig *cfg, char *err)
 	uint64_t t0 = clock_mono_ns();
 	if (!warm_up(e, err)) {
 		log_finish(e, err); /* the log says why the run never started */
-		return STATUS_FAILED;
+		return atomic_load(&e->wrong) ? STATUS_WRONG : STATUS_FAILED;
 	}
 	e->info.start_warmup_ms = (double)(clock_mono_ns() - t0) * 1e-6;
 	return STATUS_OK;
@@ -916,6 +920,11 @@ void engine_note_stop(Engine *e, const char *why)
 	pthread_mutex_lock(&e->mu);
 	snprintf(e->cmd.note, sizeof e->cmd.note, "%s", why);
 	pthread_mutex_unlock(&e->mu);
+}
+
+bool engine_results_wrong(Engine *e)
+{
+	return atomic_load(&e->wrong);
 }
 
 uint64_t engine_checks_passed(Engine *e)

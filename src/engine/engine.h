@@ -97,6 +97,10 @@ const char *engine_state_str(EngineState s);
 /* Meaningful once engine_state() returned ENGINE_ERROR. */
 const char *engine_error(Engine *e);
 uint64_t engine_checks_passed(Engine *e);
+/* Whether a result check failed: the device computed wrong values (the
+ * engine then stopped with ENGINE_ERROR, or engine_create failed with
+ * STATUS_WRONG at the warm-up). */
+bool engine_results_wrong(Engine *e);
 /* Result checks passed since the last restart (r): the live counter. */
 uint64_t engine_checks_this_run(Engine *e);
 /* Why the run is about to stop (e.g. "workload fp64": the dashboard's w),

@@ -262,7 +262,9 @@ fail:
 
 /* Test-only fault injection: FLOPSCOPE_FAULT=KIND@N makes the N-th
  * submission fail as a driver would (device_lost, oom) or never finish
- * (timeout); KIND@N:D only on device D of several. Parsed per device when
+ * (timeout), or (wrong) the first results read back from the N-th on
+ * arrive altered, as from a device that computed wrong values: the result
+ * check must catch it; KIND@N:D only on device D of several. Parsed per device when
  * it is created (no state shared between engines); unset in normal use. */
 void compute_fault_parse(Compute *c, const char *f, unsigned ordinal)
 {
@@ -274,12 +276,13 @@ void compute_fault_parse(Compute *c, const char *f, unsigned ordinal)
 	if (got < 2 || (got == 3 && dev != ordinal))
 		return;
 	c->fault_at = when;
-	c->fault_kind = !strcmp(name, "device_lost") ? 1 : !strcmp(name, "oom") ? 2 : !strcmp(name, "timeout") ? 3 : 0;
+	c->fault_kind = !strcmp(name, "device_lost") ? 1 : !strcmp(name, "oom") ? 2 : !strcmp(name, "timeout") ? 3
+	              : !strcmp(name, "wrong") ? 4 : 0;
 }
 
 static VkResult injected_fault(const Compute *c, uint64_t n)
 {
-	if (!c->fault_kind || n != c->fault_at)
+	if (!c->fault_kind || c->fault_kind == 4 || n != c->fault_at)
 		return VK_SUCCESS;
 	return c->fault_kind == 1 ? VK_ERROR_DEVICE_LOST : c->fault_kind == 2 ? VK_ERROR_OUT_OF_DEVICE_MEMORY : VK_TIMEOUT;
 }
@@ -353,6 +356,19 @@ static bool finish(Compute *c, unsigned slot, bool readback, bool pipelined, Dis
 			.size = VK_WHOLE_SIZE,
 		};
 		VK_TRY(err, vk_last, vkInvalidateMappedMemoryRanges(c->dev, 1, &r));
+	}
+	if (readback && c->fault_kind == 4 && c->submissions >= c->fault_at) {
+		/* FLOPSCOPE_FAULT=wrong: one bit of the first word of each part of
+		 * what was read back (results, checked regions, marks) */
+		unsigned char *m = c->staging_map;
+		m[0] ^= 0x10;
+		if (c->mem_bytes && c->region_off) /* memory workloads: the checked regions... */
+			m[c->region_off] ^= 0x10;
+		if (c->mem_bytes && c->marks && c->marks_off) /* ... and a transfer's marks */
+			m[c->marks_off] ^= 0x10;
+		if (c->dst_map && c->marks) /* a host-visible destination's own marks */
+			((unsigned char *)c->dst_map)[c->mem_bytes] ^= 0x10;
+		c->fault_kind = 0;
 	}
 	*vr = VK_SUCCESS;
 	return true;

@@ -1,5 +1,6 @@
 #include "clock.h"
 
+#include <errno.h>
 #include <stdatomic.h>
 #include <time.h>
 
@@ -12,6 +13,13 @@ uint64_t clock_mono_ns(void)
 	struct timespec ts;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+void clock_sleep_ms(long ms)
+{
+	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
+	while (nanosleep(&ts, &ts) != 0 && errno == EINTR)
+		;
 }
 
 void clock_note_resume(void)

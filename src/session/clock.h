@@ -8,6 +8,8 @@
 #include <stdint.h>
 
 uint64_t clock_mono_ns(void);
+/* Sleeps ms milliseconds (through signals that interrupt it). */
+void clock_sleep_ms(long ms);
 
 /* Called from the SIGCONT handler (async-signal-safe): the process runs
  * again. */

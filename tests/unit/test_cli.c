@@ -158,6 +158,7 @@ static const char *const mode_args[MODE_COUNT][3] = {
 	[MODE_ANALYZE] = { "--analyze", "a.jsonl" },
 	[MODE_LOGS] = { "--logs" },
 	[MODE_SAVE_CONFIG] = { "--save-config" },
+	[MODE_CHECK] = { "--check" },
 };
 
 static int parse_modes(Options *o, char *err, int a, int b)

@@ -1,0 +1,457 @@
+#include "check_cmd.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cjson/cJSON.h>
+
+#include "clock.h"
+#include "compare.h"
+#include "fmt.h"
+#include "metrics_live.h"
+#include "offline.h"
+#include "outlier.h"
+#include "peak.h"
+#include "suite.h"
+
+/* The first workload's start-up (shader, pipeline, warm-up, the growth
+ * phase) before any was measured, s; later ones use the longest measured. */
+#define CHECK_FIRST_OVERHEAD_S 1.5
+/* Below this a window says too little to hold to a threshold, s. */
+#define CHECK_MIN_WINDOW_S 0.5
+
+typedef struct Verdict {
+	CheckStatus st;
+	double median;      /* NaN: none */
+	double ratio;       /* of the reference; NaN: none */
+	double threshold;   /* ratio; NaN: none */
+	const char *ref;    /* "peak", "baseline", "" */
+	double peer;        /* of the identical peers' median; NaN: none */
+	uint64_t checks;
+	char why[700];
+} Verdict;
+
+/* What the samples of one workload's run feed: the metrics and the block
+ * means a baseline is compared with. */
+typedef struct Feed {
+	MetricsBoard *board;
+	int *rows;
+	BlockMeans *blocks;
+} Feed;
+
+static void feed(void *arg, size_t k, const Sample *s)
+{
+	Feed *f = arg;
+	mboard_sample(f->board, f->rows[k], s);
+	if ((s->flags & SAMPLE_STEADY) && !(s->flags & SAMPLE_IMPLAUSIBLE))
+		blocks_add(&f->blocks[k], s->t_ms, s->rate);
+}
+
+/* The workloads of --workload A,B (or the default list): false with the
+ * reason printed for a name that is not a workload or is given twice. */
+static bool parse_workloads(const char *list, int *wl, size_t *n)
+{
+	char buf[512];
+	snprintf(buf, sizeof buf, "%s", list);
+	*n = 0;
+	for (char *save = NULL, *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+		int w = workload_find(t);
+		if (w < 0) {
+			char names[256];
+			workload_names(names, sizeof names);
+			fprintf(stderr, "flopscope: --workload: \"%s\" is not one of %s\n", t, names);
+			return false;
+		}
+		for (size_t k = 0; k < *n; k++) {
+			if (wl[k] == w) {
+				fprintf(stderr, "flopscope: --workload: %s is named twice\n", t);
+				return false;
+			}
+		}
+		wl[(*n)++] = w;
+	}
+	if (!*n) {
+		fprintf(stderr, "flopscope: --workload: no workload named\n");
+		return false;
+	}
+	return true;
+}
+
+/* The baselines of a workload on a device: the logs of that workload
+ * recorded on a device of that name. */
+static size_t baselines_for(const OfflineBlocks *bl, size_t nb, const char *wl, const char *dev, BlockMeans *out,
+                            size_t cap, const char **other_device)
+{
+	size_t m = 0;
+	*other_device = NULL;
+	for (size_t k = 0; k < nb; k++) {
+		if (strcmp(bl[k].d.meta.workload, wl))
+			continue;
+		if (strcmp(bl[k].d.meta.device, dev)) {
+			*other_device = bl[k].d.meta.device;
+			continue;
+		}
+		if (m < cap)
+			out[m++] = bl[k].blocks;
+	}
+	return m;
+}
+
+static void judge(const Options *o, const VkCtx *ctx, const SuiteDev *sd, BlockMeans *run, const OfflineBlocks *bl,
+                  size_t nb, const WorkloadInfo *wi, Verdict *v)
+{
+	const DeviceInfo *d = &ctx->entries[sd->idx];
+	WorkloadType w = (WorkloadType)(wi - workload_info);
+	/* --threshold, else the baseline's default, else the workload's share of
+	 * its peak that a healthy device reaches */
+	double t = (o->threshold_pct > 0 ? o->threshold_pct : CLI_DEFAULT_THRESHOLD_PCT) / 100;
+	double t_peak = (o->threshold_pct > 0 ? o->threshold_pct : peak_check_threshold_pct(w)) / 100;
+	*v = (Verdict){ .st = CHECK_NOREF, .median = NAN, .ratio = NAN, .threshold = NAN, .ref = "", .peer = NAN,
+	                .checks = sd->checks };
+	if (sd->wrong) {
+		v->st = CHECK_WRONG;
+		snprintf(v->why, sizeof v->why, "%s", sd->err);
+		return;
+	}
+	if (sd->rc == 2 && workload_is_memory(w)) {
+		v->st = CHECK_SKIP; /* a memory type or heap this device lacks */
+		snprintf(v->why, sizeof v->why, "%s", sd->err);
+		return;
+	}
+	if (sd->rc) {
+		v->st = CHECK_ERROR;
+		snprintf(v->why, sizeof v->why, "%s", sd->err);
+		return;
+	}
+	if (!sd->r.flops.n) {
+		v->st = CHECK_FAIL;
+		snprintf(v->why, sizeof v->why, "no sample reached the target in its window (a longer --budget)");
+		return;
+	}
+	v->median = sd->r.flops.median;
+	BlockMeans base[COMPARE_MAX_SESSIONS];
+	const char *other = NULL;
+	size_t nbase = baselines_for(bl, nb, wi->name, d->name, base, COMPARE_MAX_SESSIONS, &other);
+	if (nbase) {
+		CompareSide a = { base, nbase }, b = { run, 1 };
+		CompareResult r;
+		char err[256];
+		v->ref = "baseline";
+		v->threshold = t;
+		if (!compare_sides(&a, &b, &r, err, sizeof err)) {
+			v->st = CHECK_UNSURE;
+			snprintf(v->why, sizeof v->why, "cannot compare with the baseline: %s", err);
+			return;
+		}
+		v->ratio = r.ratio;
+		CompareVerdict cv = compare_threshold(&r, t, v->why, sizeof v->why);
+		v->st = cv == COMPARE_FASTER ? CHECK_PASS : cv == COMPARE_SLOWER ? CHECK_FAIL : CHECK_UNSURE;
+		return;
+	}
+	if (!isnan(sd->r.pct_peak)) {
+		v->ref = "peak";
+		v->threshold = t_peak;
+		v->ratio = sd->r.pct_peak / 100;
+		v->st = v->ratio >= t_peak ? CHECK_PASS : CHECK_FAIL;
+		snprintf(v->why, sizeof v->why, "%.1f%% of the theoretical peak (median, at the clock read), %s the "
+		         "threshold %.0f%%", sd->r.pct_peak, v->st == CHECK_PASS ? "reaches" : "below", 100 * t_peak);
+		return;
+	}
+	if (other)
+		snprintf(v->why, sizeof v->why, "no peak known and the %s baseline is of %s: only the result checks held",
+		         wi->name, other);
+	else
+		snprintf(v->why, sizeof v->why, "no peak known for %s on this device and no baseline "
+		         "(--baseline LOG): only the result checks held", wi->name);
+}
+
+static void print_line(const Options *o, const VkCtx *ctx, const SuiteDev *sd, const WorkloadInfo *wi,
+                       const Verdict *v)
+{
+	const DeviceInfo *d = &ctx->entries[sd->idx];
+	const char *st = check_status_names[v->st];
+	char upper[8] = "";
+	for (size_t i = 0; st[i] && i + 1 < sizeof upper; i++)
+		upper[i] = (char)(st[i] >= 'a' && st[i] <= 'z' ? st[i] - 32 : st[i]);
+	if (o->format == FORMAT_JSON) {
+		cJSON *j = cJSON_CreateObject();
+		if (!j)
+			return;
+		cJSON_AddStringToObject(j, "type", "check");
+		cJSON_AddStringToObject(j, "status", st);
+		cJSON_AddNumberToObject(j, "device", sd->idx + 1);
+		cJSON_AddStringToObject(j, "name", d->name);
+		cJSON_AddStringToObject(j, "workload", wi->name);
+		cJSON_AddStringToObject(j, "unit", wi->unit);
+		if (!isnan(v->median))
+			cJSON_AddNumberToObject(j, "median", v->median);
+		if (*v->ref)
+			cJSON_AddStringToObject(j, "reference", v->ref);
+		if (!isnan(v->ratio))
+			cJSON_AddNumberToObject(j, "ratio", v->ratio);
+		if (!isnan(v->threshold))
+			cJSON_AddNumberToObject(j, "threshold", v->threshold);
+		if (!isnan(v->peer))
+			cJSON_AddNumberToObject(j, "peer_ratio", v->peer);
+		cJSON_AddNumberToObject(j, "checks_passed", (double)v->checks);
+		cJSON_AddStringToObject(j, "why", v->why);
+		char *text = cJSON_PrintUnformatted(j);
+		if (text)
+			printf("%s\n", text);
+		cJSON_free(text);
+		cJSON_Delete(j);
+	} else if (o->format == FORMAT_CSV) {
+		char why[sizeof v->why * 2 + 2];
+		size_t w = 0;
+		for (const char *p = v->why; *p && w + 3 < sizeof why; p++) {
+			if (*p == '"')
+				why[w++] = '"';
+			why[w++] = *p;
+		}
+		why[w] = '\0';
+		printf("%s,%d,\"%s\",%s,", st, sd->idx + 1, d->name, wi->name);
+		if (isnan(v->median))
+			printf(",");
+		else
+			printf("%.6g,", v->median);
+		printf("%s,%s,", wi->unit, v->ref);
+		if (!isnan(v->ratio))
+			printf("%.4f", v->ratio);
+		printf(",");
+		if (!isnan(v->threshold))
+			printf("%.4f", v->threshold);
+		printf(",%llu,\"%s\"\n", (unsigned long long)v->checks, why);
+	} else {
+		char med[FMT_SI_LEN], fig[48] = "-";
+		if (!isnan(v->median))
+			snprintf(fig, sizeof fig, "%s%s", fmt_si(v->median, med, sizeof med), wi->unit);
+		printf("%-6s [%d] %-16s %14s  %s\n", upper, sd->idx + 1, wi->name, fig, v->why);
+	}
+}
+
+int check_run(const VkCtx *ctx, const int *idx, size_t n, const Options *o, uint64_t launch_ns,
+              volatile sig_atomic_t *quit)
+{
+	/* the budget counts from the program's start (the device list too) */
+	uint64_t t0 = launch_ns ? launch_ns : clock_mono_ns();
+	double budget = o->budget_s > 0 ? o->budget_s : CLI_DEFAULT_BUDGET_S;
+	int wl[WORKLOAD_TYPE_COUNT];
+	size_t nwl;
+	if (!parse_workloads(o->workload ? o->workload : CHECK_DEFAULT_WORKLOADS, wl, &nwl))
+		return 2;
+
+	/* the baselines, read before anything runs: a bad one is bad input */
+	OfflineBlocks *bl = calloc(o->nbaselines ? o->nbaselines : 1, sizeof *bl);
+	MetricsBoard *board = mboard_create();
+	SuiteDev *sd = calloc(n, sizeof *sd);
+	int *rows = calloc(n, sizeof *rows);
+	BlockMeans *blocks = calloc(n, sizeof *blocks);
+	NodeDevice *nd = calloc(n, sizeof *nd);
+	Verdict *v = calloc(n, sizeof *v);
+	size_t *nd_of = calloc(n, sizeof *nd_of);
+	int status = 0;
+	MetricsServer *server = NULL;
+	size_t counts[CHECK_STATUS_COUNT] = { 0 };
+	if (!bl || !board || !sd || !rows || !blocks || !nd || !v || !nd_of) {
+		fprintf(stderr, "flopscope: out of memory\n");
+		status = 1;
+		goto done;
+	}
+	for (unsigned k = 0; k < o->nbaselines; k++) {
+		if (!offline_load_blocks(o->baselines[k], &bl[k])) {
+			status = 2;
+			goto done;
+		}
+		if (!bl[k].blocks.n) {
+			fprintf(stderr, "flopscope: --baseline %s: no steady 1 s block to compare with\n", o->baselines[k]);
+			status = 2;
+			goto done;
+		}
+		if (workload_find(bl[k].d.meta.workload) < 0) {
+			fprintf(stderr, "flopscope: --baseline %s: workload \"%s\" is not one flopscope runs\n",
+			        o->baselines[k], bl[k].d.meta.workload);
+			status = 2;
+			goto done;
+		}
+	}
+	if (o->metrics_listen) {
+		char url[300], err[512];
+		if (!(server = metrics_serve(board, o->metrics_listen, url, sizeof url, err, sizeof err))) {
+			fprintf(stderr, "flopscope: %s\n", err);
+			status = 2;
+			goto done;
+		}
+		fprintf(stderr, "flopscope: metrics at %s\n", url);
+	}
+
+	/* the runs: the workloads some device runs */
+	bool runs_on[WORKLOAD_TYPE_COUNT][CLI_MAX_DEVICES * 4];
+	size_t runs = 0;
+	for (size_t i = 0; i < nwl; i++) {
+		bool any = false;
+		for (size_t k = 0; k < n; k++) {
+			char why[256];
+			runs_on[i][k] = workload_supported((WorkloadType)wl[i], devinfo_features(&ctx->entries[idx[k]]), why,
+			                                   sizeof why);
+			any |= runs_on[i][k];
+		}
+		runs += any;
+	}
+	if (o->format == FORMAT_TABLE) {
+		char b[32];
+		char thr[160];
+		if (o->threshold_pct > 0)
+			snprintf(thr, sizeof thr, "%g%% of the %s", o->threshold_pct,
+			         o->nbaselines ? "baselines' median, else of the theoretical peak" : "theoretical peak");
+		else
+			snprintf(thr, sizeof thr, "%s%g%% of the theoretical peak for FMA chains, %g%% tensor, %g%% copy, "
+			         "%g%% transfers", o->nbaselines ? "80% of the baselines' median, else " : "",
+			         peak_check_threshold_pct(WORKLOAD_FP32), peak_check_threshold_pct(WORKLOAD_FP16_MATRIX),
+			         peak_check_threshold_pct(WORKLOAD_COPY), peak_check_threshold_pct(WORKLOAD_H2D));
+		printf("Check of %zu device%s: %zu workload%s in %s (%s); threshold %s, where known; outlier rule %g%%\n", n,
+		       n == 1 ? "" : "s", nwl, nwl == 1 ? "" : "s", fmt_ms(budget * 1e3, b, sizeof b),
+		       o->workload ? o->workload : CHECK_DEFAULT_WORKLOADS, thr, o->outlier_pct);
+		for (size_t k = 0; k < n; k++)
+			printf("  [%d] %s (compute queue %u)\n", idx[k] + 1, ctx->entries[idx[k]].name,
+			       ctx->entries[idx[k]].queue_family);
+		putchar('\n');
+	} else if (o->format == FORMAT_CSV) {
+		printf("status,device,name,workload,median,unit,reference,ratio,threshold,checks_passed,why\n");
+	}
+	fflush(stdout);
+
+	double overhead = CHECK_FIRST_OVERHEAD_S;
+	size_t done_runs = 0;
+	bool out_of_time = false;
+	for (size_t i = 0; i < nwl && !*quit; i++) {
+		const WorkloadInfo *wi = &workload_info[wl[i]];
+		size_t m = 0;
+		for (size_t k = 0; k < n; k++)
+			if (runs_on[i][k])
+				sd[m++] = (SuiteDev){ .idx = idx[k] };
+		/* the unsupported first, said so */
+		for (size_t k = 0; k < n; k++) {
+			if (runs_on[i][k])
+				continue;
+			Verdict s = { .st = CHECK_SKIP, .median = NAN, .ratio = NAN, .threshold = NAN, .ref = "", .peer = NAN };
+			char why[256];
+			workload_supported((WorkloadType)wl[i], devinfo_features(&ctx->entries[idx[k]]), why, sizeof why);
+			snprintf(s.why, sizeof s.why, "unsupported: %.256s", why);
+			SuiteDev u = { .idx = idx[k] };
+			print_line(o, ctx, &u, wi, &s);
+			counts[CHECK_SKIP]++;
+		}
+		if (!m)
+			continue;
+		double elapsed = (double)(clock_mono_ns() - t0) * 1e-9;
+		/* this run's share of what is left, less its start-up and a margin */
+		double window = (budget - elapsed) / (double)(runs - done_runs) - 1.2 * overhead - 0.1;
+		if (window < CHECK_MIN_WINDOW_S || out_of_time) {
+			out_of_time = true;
+			for (size_t k = 0; k < m; k++) {
+				Verdict s = { .st = CHECK_FAIL, .median = NAN, .ratio = NAN, .threshold = NAN, .ref = "",
+				              .peer = NAN };
+				snprintf(s.why, sizeof s.why, "not measured: the budget (%g s) ran out after %.1f s", budget,
+				         elapsed);
+				print_line(o, ctx, &sd[k], wi, &s);
+				counts[CHECK_FAIL]++;
+			}
+			done_runs++;
+			continue;
+		}
+		for (size_t k = 0; k < m; k++) {
+			rows[k] = mboard_row(board, (unsigned)sd[k].idx + 1, &ctx->entries[sd[k].idx], wi->name, wi->unit);
+			blocks_init(&blocks[k]);
+		}
+		Options oc = *o;
+		oc.duration_s = window;
+		oc.duration_given = true;
+		oc.log = NULL;
+		uint64_t r0 = clock_mono_ns();
+		Feed f = { board, rows, blocks };
+		suite_measure(ctx, sd, m, &oc, (WorkloadType)wl[i], false, (unsigned)i + 1, feed, &f, quit);
+		double took = (double)(clock_mono_ns() - r0) * 1e-9;
+		if (took - window > overhead || done_runs == 0)
+			overhead = took - window;
+		done_runs++;
+		if (*quit)
+			break;
+		/* each device alone, then the outlier rule among identical ones */
+		size_t nn = 0;
+		for (size_t k = 0; k < m; k++) {
+			blocks_cut(&blocks[k]);
+			judge(o, ctx, &sd[k], &blocks[k], bl, o->nbaselines, wi, &v[k]);
+			if (!isnan(v[k].median) && v[k].st != CHECK_WRONG) {
+				nd[nn] = (NodeDevice){ .name = ctx->entries[sd[k].idx].name, .median = v[k].median };
+				nd_of[nn++] = k;
+			}
+		}
+		outlier_apply(nd, nn, o->outlier_pct);
+		for (size_t j = 0; j < nn; j++) {
+			Verdict *x = &v[nd_of[j]];
+			x->peer = nd[j].node_ratio;
+			if (!nd[j].outlier)
+				continue;
+			x->st = CHECK_FAIL;
+			size_t l = strlen(x->why);
+			snprintf(x->why + l, sizeof x->why - l, "; an outlier: %.1f%% of the median of its %zu identical "
+			         "devices (rule: more than %g%% below)", 100 * nd[j].node_ratio, nd[j].peers, o->outlier_pct);
+		}
+		for (size_t k = 0; k < m; k++) {
+			if (sd[k].wrong)
+				mboard_check_failed(board, rows[k]);
+			mboard_verdict(board, rows[k], v[k].st, v[k].ratio, v[k].threshold, v[k].ref, v[k].peer);
+			print_line(o, ctx, &sd[k], wi, &v[k]);
+			counts[v[k].st]++;
+			blocks_done(&blocks[k]);
+		}
+		fflush(stdout);
+	}
+	double secs = (double)(clock_mono_ns() - t0) * 1e-9;
+	if (*quit) {
+		fprintf(stderr, "flopscope: the check was stopped by a signal; incomplete\n");
+		status = 128 + (int)*quit;
+	} else {
+		status = counts[CHECK_WRONG] ? STATUS_WRONG : counts[CHECK_FAIL] || counts[CHECK_ERROR] ? 1 : 0;
+	}
+	mboard_check_end(board, secs, status);
+	if (o->format == FORMAT_JSON) {
+		printf("{\"type\":\"check_end\",\"seconds\":%.3f,\"exit\":%d", secs, status);
+		for (int s = 0; s < CHECK_STATUS_COUNT; s++)
+			printf(",\"%s\":%zu", check_status_names[s], counts[s]);
+		printf("}\n");
+	} else if (o->format == FORMAT_TABLE) {
+		printf("\n%zu pass, %zu fail, %zu wrong, %zu error, %zu unsure, %zu noref, %zu skip in %.1f s of a %g s "
+		       "budget: exit %d\n", counts[CHECK_PASS], counts[CHECK_FAIL], counts[CHECK_WRONG], counts[CHECK_ERROR],
+		       counts[CHECK_UNSURE], counts[CHECK_NOREF], counts[CHECK_SKIP], secs, budget, status);
+		if (counts[CHECK_UNSURE] || counts[CHECK_NOREF])
+			printf("(unsure: below the threshold within what the data can tell; noref: nothing to hold it to "
+			       "but the result checks)\n");
+	}
+	fflush(stdout);
+	if (o->metrics_file) {
+		char err[4400];
+		if (!mboard_write_file(board, o->metrics_file, err, sizeof err)) {
+			fprintf(stderr, "flopscope: --metrics-file: %s\n", err);
+			if (!status)
+				status = 1;
+		}
+	}
+done:
+	metrics_server_stop(server);
+	for (unsigned k = 0; bl && k < o->nbaselines; k++) {
+		blocks_done(&bl[k].blocks);
+		session_data_done(&bl[k].d);
+	}
+	free(bl);
+	mboard_destroy(board);
+	free(sd);
+	free(rows);
+	free(blocks);
+	free(nd);
+	free(v);
+	free(nd_of);
+	return status;
+}

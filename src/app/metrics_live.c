@@ -1,0 +1,481 @@
+#include "metrics_live.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <math.h>
+#include <netdb.h>
+#include <netinet/in.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <microhttpd.h>
+
+#include "clock.h"
+#include "fileio.h"
+#include "summary.h"
+#include "version.h"
+
+typedef struct BoardRow {
+	unsigned entry;
+	char uuid[40], name[256], driver[520], workload[32], unit[8];
+	Summary sum;
+	Sample last;            /* the latest steady sample */
+	bool has_last;
+	uint32_t tel_valid;     /* the latest telemetry of any sample */
+	double tel[SAMPLE_TEL_COUNT];
+	uint64_t samples, passed, failed;
+	CheckStatus check;
+	double check_ratio, check_threshold, peer_ratio;
+	const char *reference;
+	bool retired;
+} BoardRow;
+
+struct MetricsBoard {
+	pthread_mutex_t mu;
+	BoardRow **rows;
+	size_t n, cap;
+	double check_s;
+	int exit_code;
+};
+
+MetricsBoard *mboard_create(void)
+{
+	MetricsBoard *b = calloc(1, sizeof *b);
+	if (!b)
+		return NULL;
+	if (pthread_mutex_init(&b->mu, NULL) != 0) {
+		free(b);
+		return NULL;
+	}
+	b->check_s = NAN;
+	b->exit_code = -1;
+	return b;
+}
+
+void mboard_destroy(MetricsBoard *b)
+{
+	if (!b)
+		return;
+	for (size_t k = 0; k < b->n; k++) {
+		summary_done(&b->rows[k]->sum);
+		free(b->rows[k]);
+	}
+	free(b->rows);
+	pthread_mutex_destroy(&b->mu);
+	free(b);
+}
+
+int mboard_row(MetricsBoard *b, unsigned entry, const DeviceInfo *d, const char *workload, const char *unit)
+{
+	BoardRow *r = calloc(1, sizeof *r);
+	if (!r)
+		return -1;
+	r->entry = entry;
+	devinfo_uuid_str(d->uuid, r->uuid, sizeof r->uuid);
+	snprintf(r->name, sizeof r->name, "%s", d->name);
+	/* the driver as its vendor writes it ("NVIDIA 580.159.04", "llvmpipe Mesa
+	 * 22.3.6 (LLVM 15.0.6)"): driverInfo, else the packed version decoded */
+	char ver[64];
+	devinfo_driver_version_str(d, ver, sizeof ver);
+	snprintf(r->driver, sizeof r->driver, "%s %s", d->driver_name, d->driver_info[0] ? d->driver_info : ver);
+	snprintf(r->workload, sizeof r->workload, "%s", workload);
+	snprintf(r->unit, sizeof r->unit, "%s", unit);
+	summary_init(&r->sum);
+	r->check = CHECK_NONE;
+	r->check_ratio = r->check_threshold = r->peer_ratio = NAN;
+	r->reference = "";
+	pthread_mutex_lock(&b->mu);
+	int idx = -1;
+	if (b->n == b->cap) {
+		size_t cap = b->cap ? b->cap * 2 : 8;
+		BoardRow **rows = realloc(b->rows, cap * sizeof *rows);
+		if (rows) {
+			b->rows = rows;
+			b->cap = cap;
+		}
+	}
+	if (b->n < b->cap) {
+		idx = (int)b->n;
+		b->rows[b->n++] = r;
+	}
+	pthread_mutex_unlock(&b->mu);
+	if (idx < 0) {
+		summary_done(&r->sum);
+		free(r);
+	}
+	return idx;
+}
+
+static BoardRow *row_of(MetricsBoard *b, int row)
+{
+	return b && row >= 0 && (size_t)row < b->n ? b->rows[row] : NULL;
+}
+
+void mboard_sample(MetricsBoard *b, int row, const Sample *s)
+{
+	if (!b)
+		return;
+	pthread_mutex_lock(&b->mu);
+	BoardRow *r = row_of(b, row);
+	if (r) {
+		summary_add(&r->sum, s);
+		r->samples++;
+		if (s->flags & SAMPLE_VERIFIED)
+			r->passed++;
+		if ((s->flags & SAMPLE_STEADY) && !(s->flags & SAMPLE_IMPLAUSIBLE)) {
+			r->last = *s;
+			r->has_last = true;
+		}
+		for (int f = 0; f < SAMPLE_TEL_COUNT; f++) {
+			if (s->tel_valid & (1u << f)) {
+				r->tel[f] = s->tel[f];
+				r->tel_valid |= 1u << f;
+			}
+		}
+	}
+	pthread_mutex_unlock(&b->mu);
+}
+
+void mboard_retire(MetricsBoard *b, int row)
+{
+	if (!b)
+		return;
+	pthread_mutex_lock(&b->mu);
+	BoardRow *r = row_of(b, row);
+	if (r)
+		r->retired = true;
+	pthread_mutex_unlock(&b->mu);
+}
+
+void mboard_check_failed(MetricsBoard *b, int row)
+{
+	if (!b)
+		return;
+	pthread_mutex_lock(&b->mu);
+	BoardRow *r = row_of(b, row);
+	if (r)
+		r->failed++;
+	pthread_mutex_unlock(&b->mu);
+}
+
+void mboard_verdict(MetricsBoard *b, int row, CheckStatus st, double ratio, double threshold, const char *reference,
+                    double peer_ratio)
+{
+	if (!b)
+		return;
+	pthread_mutex_lock(&b->mu);
+	BoardRow *r = row_of(b, row);
+	if (r) {
+		r->check = st;
+		r->check_ratio = ratio;
+		r->check_threshold = threshold;
+		r->reference = reference;
+		r->peer_ratio = peer_ratio;
+	}
+	pthread_mutex_unlock(&b->mu);
+}
+
+void mboard_check_end(MetricsBoard *b, double duration_s, int exit_code)
+{
+	if (!b)
+		return;
+	pthread_mutex_lock(&b->mu);
+	b->check_s = duration_s;
+	b->exit_code = exit_code;
+	pthread_mutex_unlock(&b->mu);
+}
+
+static double tel_or_nan(const BoardRow *r, TelField f, double scale)
+{
+	return (r->tel_valid & (1u << f)) ? r->tel[f] * scale : NAN;
+}
+
+char *mboard_render(MetricsBoard *b)
+{
+	pthread_mutex_lock(&b->mu);
+	MetricsRow *rows = calloc(b->n ? b->n : 1, sizeof *rows);
+	SummaryResult *sr = calloc(b->n ? b->n : 1, sizeof *sr);
+	char *text = NULL;
+	if (rows && sr) {
+		size_t n = 0;
+		for (size_t k = 0; k < b->n; k++) {
+			const BoardRow *r = b->rows[k];
+			if (r->retired)
+				continue;
+			MetricsRow *m = &rows[n];
+			SummaryResult *res = &sr[n++];
+			metrics_row_init(m);
+			m->device = r->entry;
+			m->uuid = r->uuid;
+			m->name = r->name;
+			m->driver = r->driver;
+			m->workload = r->workload;
+			m->unit = r->unit;
+			m->has_now = r->has_last;
+			m->now = r->last.rate;
+			summary_result(&r->sum, res);
+			if (res->flops.n)
+				m->median = res->flops.median;
+			m->peak_ratio = res->pct_peak / 100;
+			m->duty = res->duty;
+			m->peer_ratio = r->peer_ratio;
+			m->samples = r->samples;
+			m->checks_passed = r->passed;
+			m->checks_failed = r->failed;
+			for (int c = 0; c < CAUSE_COUNT; c++)
+				m->changes[c] = res->changes.by_cause[c];
+			m->clock_hz = tel_or_nan(r, TEL_SM_MHZ, 1e6);
+			m->power_w = tel_or_nan(r, TEL_POWER_W, 1);
+			m->temp_c = tel_or_nan(r, TEL_TEMP_C, 1);
+			m->check = r->check;
+			m->check_ratio = r->check_ratio;
+			m->check_threshold = r->check_threshold;
+			m->check_reference = r->reference;
+		}
+		text = metrics_render(rows, n, FLOPSCOPE_VERSION, b->check_s, b->exit_code);
+	}
+	pthread_mutex_unlock(&b->mu);
+	free(rows);
+	free(sr);
+	return text;
+}
+
+bool mboard_write_file(MetricsBoard *b, const char *path, char *err, size_t len)
+{
+	char *text = mboard_render(b);
+	if (!text) {
+		snprintf(err, len, "%s: out of memory for the metrics", path);
+		return false;
+	}
+	FileTmp t;
+	FILE *f = fileio_create(path, &t, err, len);
+	bool ok = f && fputs(text, f) >= 0;
+	free(text);
+	return f && fileio_commit(f, &t, ok, err, len);
+}
+
+struct MetricsServer {
+	struct MHD_Daemon *d;
+};
+
+static enum MHD_Result answer(void *cls, struct MHD_Connection *c, const char *url, const char *method,
+                              const char *version, const char *upload, size_t *upload_size, void **con_cls)
+{
+	(void)version, (void)upload, (void)upload_size, (void)con_cls;
+	MetricsBoard *b = cls;
+	unsigned code = MHD_HTTP_OK;
+	char *text = NULL;
+	const char *fixed = NULL;
+	if (strcmp(method, "GET") && strcmp(method, "HEAD")) {
+		code = MHD_HTTP_METHOD_NOT_ALLOWED;
+		fixed = "GET /metrics\n";
+	} else if (strcmp(url, "/metrics")) {
+		code = MHD_HTTP_NOT_FOUND;
+		fixed = "flopscope serves /metrics\n";
+	} else if (!(text = mboard_render(b))) {
+		code = MHD_HTTP_INTERNAL_SERVER_ERROR;
+		fixed = "out of memory\n";
+	}
+	struct MHD_Response *r = text ? MHD_create_response_from_buffer(strlen(text), text, MHD_RESPMEM_MUST_FREE)
+	                              : MHD_create_response_from_buffer(strlen(fixed), (void *)fixed,
+	                                                                MHD_RESPMEM_PERSISTENT);
+	if (!r) {
+		free(text);
+		return MHD_NO;
+	}
+	MHD_add_response_header(r, "Content-Type", text ? "text/plain; version=0.0.4; charset=utf-8" : "text/plain");
+	if (code == MHD_HTTP_METHOD_NOT_ALLOWED)
+		MHD_add_response_header(r, "Allow", "GET, HEAD");
+	enum MHD_Result ret = MHD_queue_response(c, code, r);
+	MHD_destroy_response(r);
+	return ret;
+}
+
+/* "PORT", "ADDR:PORT", "[ADDR6]:PORT" into host and port. */
+static bool split_listen(const char *s, char *host, size_t hlen, char *port, size_t plen)
+{
+	const char *colon = strrchr(s, ':');
+	if (s[0] == '[') {
+		const char *close = strchr(s, ']');
+		if (!close || close[1] != ':' || (size_t)(close - s - 1) >= hlen)
+			return false;
+		snprintf(host, hlen, "%.*s", (int)(close - s - 1), s + 1);
+		snprintf(port, plen, "%s", close + 2);
+	} else if (colon) {
+		if ((size_t)(colon - s) >= hlen || strchr(s, ':') != colon)
+			return false;
+		snprintf(host, hlen, "%.*s", (int)(colon - s), s);
+		snprintf(port, plen, "%s", colon + 1);
+	} else {
+		snprintf(host, hlen, "127.0.0.1");
+		snprintf(port, plen, "%s", s);
+	}
+	if (!*host || !*port || strlen(port) > 5)
+		return false;
+	for (const char *p = port; *p; p++)
+		if (*p < '0' || *p > '9')
+			return false;
+	return atoi(port) <= 65535;
+}
+
+MetricsServer *metrics_serve(MetricsBoard *b, const char *listen_on, char *url, size_t urllen, char *err, size_t len)
+{
+	char host[256], port[8];
+	if (!split_listen(listen_on, host, sizeof host, port, sizeof port)) {
+		snprintf(err, len, "--metrics-listen: \"%s\" is not PORT, ADDR:PORT or [ADDR6]:PORT", listen_on);
+		return NULL;
+	}
+	struct addrinfo hints = { .ai_family = AF_UNSPEC, .ai_socktype = SOCK_STREAM,
+	                          .ai_flags = AI_PASSIVE | AI_NUMERICSERV }, *ai = NULL;
+	int gai = getaddrinfo(host, port, &hints, &ai);
+	if (gai) {
+		snprintf(err, len, "--metrics-listen %s: %s", listen_on, gai_strerror(gai));
+		return NULL;
+	}
+	int fd = socket(ai->ai_family, ai->ai_socktype | SOCK_CLOEXEC, ai->ai_protocol);
+	int one = 1;
+	if (fd < 0 || setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one) != 0 ||
+	    bind(fd, ai->ai_addr, ai->ai_addrlen) != 0 || listen(fd, 16) != 0) {
+		snprintf(err, len, "--metrics-listen %s: cannot listen there: %s", listen_on, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		freeaddrinfo(ai);
+		return NULL;
+	}
+	bool v6 = ai->ai_family == AF_INET6;
+	freeaddrinfo(ai);
+	struct sockaddr_storage ss;
+	socklen_t sl = sizeof ss;
+	char shown[INET6_ADDRSTRLEN] = "?";
+	unsigned bound = 0;
+	if (getsockname(fd, (struct sockaddr *)&ss, &sl) == 0) {
+		if (ss.ss_family == AF_INET6) {
+			const struct sockaddr_in6 *a = (const struct sockaddr_in6 *)&ss;
+			inet_ntop(AF_INET6, &a->sin6_addr, shown, sizeof shown);
+			bound = ntohs(a->sin6_port);
+		} else {
+			const struct sockaddr_in *a = (const struct sockaddr_in *)&ss;
+			inet_ntop(AF_INET, &a->sin_addr, shown, sizeof shown);
+			bound = ntohs(a->sin_port);
+		}
+	}
+	MetricsServer *s = calloc(1, sizeof *s);
+	if (!s) {
+		close(fd);
+		snprintf(err, len, "--metrics-listen: out of memory");
+		return NULL;
+	}
+	s->d = MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_ITC | (v6 ? MHD_USE_IPv6 : 0), 0, NULL, NULL, answer, b,
+	                        MHD_OPTION_LISTEN_SOCKET, fd, MHD_OPTION_CONNECTION_TIMEOUT, 10u,
+	                        MHD_OPTION_CONNECTION_LIMIT, 32u, MHD_OPTION_END);
+	if (!s->d) {
+		snprintf(err, len, "--metrics-listen %s: libmicrohttpd could not start its server", listen_on);
+		close(fd);
+		free(s);
+		return NULL;
+	}
+	snprintf(url, urllen, "http://%s%s%s:%u/metrics", v6 ? "[" : "", shown, v6 ? "]" : "", bound);
+	return s;
+}
+
+void metrics_server_stop(MetricsServer *s)
+{
+	if (!s)
+		return;
+	/* quiesced, the listening socket is ours to close (else MHD closes it) */
+	MHD_socket fd = MHD_quiesce_daemon(s->d);
+	MHD_stop_daemon(s->d);
+	if (fd != MHD_INVALID_SOCKET)
+		close(fd);
+	free(s);
+}
+
+bool metrics_out_open(MetricsOut *m, const Options *o, char *err, size_t len)
+{
+	*m = (MetricsOut){ .file = o->metrics_file };
+	if (!o->metrics_file && !o->metrics_listen)
+		return true;
+	if (!(m->board = mboard_create())) {
+		snprintf(err, len, "out of memory for the metrics");
+		return false;
+	}
+	if (o->metrics_listen) {
+		char url[300];
+		if (!(m->server = metrics_serve(m->board, o->metrics_listen, url, sizeof url, err, len))) {
+			mboard_destroy(m->board);
+			m->board = NULL;
+			return false;
+		}
+		fprintf(stderr, "flopscope: metrics at %s\n", url);
+	}
+	m->written_ns = clock_mono_ns();
+	return true;
+}
+
+void metrics_out_tick(MetricsOut *m)
+{
+	if (!m || !m->file || !m->board)
+		return;
+	uint64_t now = clock_mono_ns();
+	if (now - m->written_ns < (uint64_t)METRICS_FILE_EVERY_S * 1000000000ull)
+		return;
+	m->written_ns = now;
+	char err[4400];
+	if (!mboard_write_file(m->board, m->file, err, sizeof err))
+		fprintf(stderr, "flopscope: --metrics-file: %s\n", err);
+}
+
+bool metrics_out_close(MetricsOut *m, char *err, size_t len)
+{
+	bool ok = true;
+	if (m->board && m->file)
+		ok = mboard_write_file(m->board, m->file, err, len);
+	metrics_server_stop(m->server);
+	mboard_destroy(m->board);
+	*m = (MetricsOut){ 0 };
+	return ok;
+}
+
+static bool tap_next(void *ctx, Sample *out)
+{
+	MetricsTap *t = ctx;
+	if (!t->inner.next(t->inner.ctx, out))
+		return false;
+	mboard_sample(t->board, t->row, out);
+	return true;
+}
+
+/* every other operation goes to the inner source as it is */
+#define TAP_FWD(ret, name, params, args) \
+	static ret tap_##name params { MetricsTap *t = ctx; return t->inner.name args; }
+TAP_FWD(EngineState, state, (void *ctx), (t->inner.ctx))
+TAP_FWD(double, target_ms, (void *ctx), (t->inner.ctx))
+TAP_FWD(uint64_t, checks, (void *ctx), (t->inner.ctx))
+TAP_FWD(size_t, dropped, (void *ctx), (t->inner.ctx))
+TAP_FWD(const char *, error, (void *ctx), (t->inner.ctx))
+TAP_FWD(const char *, log_error, (void *ctx), (t->inner.ctx))
+TAP_FWD(double, speed, (void *ctx, int dir), (t->inner.ctx, dir))
+#define TAP_VOID(name, params, args) \
+	static void tap_##name params { MetricsTap *t = ctx; t->inner.name args; }
+TAP_VOID(pause, (void *ctx, bool paused), (t->inner.ctx, paused))
+TAP_VOID(restart, (void *ctx), (t->inner.ctx))
+TAP_VOID(set_target, (void *ctx, double ms), (t->inner.ctx, ms))
+TAP_VOID(note_stop, (void *ctx, const char *why), (t->inner.ctx, why))
+TAP_VOID(stop, (void *ctx), (t->inner.ctx))
+
+void metrics_tap(MetricsTap *t, SampleSource *src, MetricsBoard *b, int row)
+{
+	t->inner = *src;
+	t->board = b;
+	t->row = row;
+	src->ctx = t;
+	src->next = tap_next;
+#define TAP_SET(name) src->name = t->inner.name ? tap_##name : NULL;
+	TAP_SET(state) TAP_SET(target_ms) TAP_SET(checks) TAP_SET(dropped) TAP_SET(error) TAP_SET(log_error)
+	TAP_SET(pause) TAP_SET(restart) TAP_SET(set_target) TAP_SET(speed) TAP_SET(note_stop) TAP_SET(stop)
+#undef TAP_SET
+}

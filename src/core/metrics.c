@@ -1,0 +1,254 @@
+#include "metrics.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char *const check_status_names[CHECK_STATUS_COUNT] = {
+	[CHECK_PASS] = "pass", [CHECK_FAIL] = "fail", [CHECK_WRONG] = "wrong", [CHECK_UNSURE] = "unsure",
+	[CHECK_NOREF] = "noref", [CHECK_SKIP] = "skip", [CHECK_ERROR] = "error",
+};
+
+void metrics_row_init(MetricsRow *r)
+{
+	memset(r, 0, sizeof *r);
+	r->uuid = r->name = r->driver = r->workload = r->unit = r->check_reference = "";
+	r->median = r->peak_ratio = r->peer_ratio = r->duty = NAN;
+	r->clock_hz = r->power_w = r->temp_c = NAN;
+	r->check = CHECK_NONE;
+	r->check_ratio = r->check_threshold = NAN;
+}
+
+bool metrics_escape(const char *value, char *out, size_t len)
+{
+	size_t o = 0;
+	for (const char *p = value ? value : ""; *p; p++) {
+		const char *rep = *p == '\\' ? "\\\\" : *p == '"' ? "\\\"" : *p == '\n' ? "\\n" : NULL;
+		size_t need = rep ? 2 : 1;
+		if (o + need >= len) {
+			out[o] = '\0';
+			return false;
+		}
+		if (rep) {
+			memcpy(out + o, rep, 2);
+		} else {
+			out[o] = *p;
+		}
+		o += need;
+	}
+	out[o] = '\0';
+	return true;
+}
+
+/* A growing string; oom set once memory ran out (later appends do nothing). */
+typedef struct Text {
+	char *s;
+	size_t n, cap;
+	bool oom;
+} Text;
+
+static void put(Text *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void put(Text *t, const char *fmt, ...)
+{
+	if (t->oom)
+		return;
+	for (;;) {
+		va_list ap;
+		va_start(ap, fmt);
+		int k = vsnprintf(t->s ? t->s + t->n : NULL, t->s ? t->cap - t->n : 0, fmt, ap);
+		va_end(ap);
+		if (k < 0) {
+			t->oom = true;
+			return;
+		}
+		if (t->s && (size_t)k < t->cap - t->n) {
+			t->n += (size_t)k;
+			return;
+		}
+		size_t cap = t->cap ? t->cap * 2 : 4096;
+		while (cap < t->n + (size_t)k + 1)
+			cap *= 2;
+		char *s = realloc(t->s, cap);
+		if (!s) {
+			t->oom = true;
+			return;
+		}
+		t->s = s;
+		t->cap = cap;
+	}
+}
+
+static void family(Text *t, const char *name, const char *type, const char *help)
+{
+	put(t, "# HELP %s %s\n# TYPE %s %s\n", name, help, name, type);
+}
+
+/* The device's labels, and the workload's (with_workload): "{...," without
+ * the closing brace, so that a series can add its own. */
+static void labels(Text *t, const MetricsRow *r, bool with_workload)
+{
+	char uuid[128], name[512], driver[512];
+	metrics_escape(r->uuid, uuid, sizeof uuid);
+	metrics_escape(r->name, name, sizeof name);
+	metrics_escape(r->driver, driver, sizeof driver);
+	put(t, "{device=\"%u\",uuid=\"%s\",name=\"%s\",driver=\"%s\"", r->device, uuid, name, driver);
+	if (with_workload) {
+		char wl[128], unit[64];
+		metrics_escape(r->workload, wl, sizeof wl);
+		metrics_escape(r->unit, unit, sizeof unit);
+		put(t, ",workload=\"%s\",unit=\"%s\"", wl, unit);
+	}
+}
+
+static void value(Text *t, double v)
+{
+	put(t, "} %.17g\n", v);
+}
+
+/* A gauge of one figure per row, rows where it is known (not NaN). */
+typedef double (*Figure)(const MetricsRow *r);
+
+static void gauge(Text *t, const MetricsRow *rows, size_t n, const char *name, const char *help, Figure f,
+                  bool with_workload)
+{
+	bool any = false;
+	for (size_t k = 0; k < n; k++) {
+		double v = f(&rows[k]);
+		if (isnan(v))
+			continue;
+		/* a device figure is written once per device, not once per workload */
+		bool dup = false;
+		for (size_t j = 0; !with_workload && j < k; j++)
+			dup |= rows[j].device == rows[k].device && !isnan(f(&rows[j]));
+		if (dup)
+			continue;
+		if (!any)
+			family(t, name, "gauge", help);
+		any = true;
+		put(t, "%s", name);
+		labels(t, &rows[k], with_workload);
+		value(t, v);
+	}
+}
+
+static double f_now(const MetricsRow *r) { return r->has_now ? r->now : NAN; }
+static double f_median(const MetricsRow *r) { return r->median; }
+static double f_peak(const MetricsRow *r) { return r->peak_ratio; }
+static double f_peer(const MetricsRow *r) { return r->peer_ratio; }
+static double f_duty(const MetricsRow *r) { return r->duty; }
+static double f_clock(const MetricsRow *r) { return r->clock_hz; }
+static double f_power(const MetricsRow *r) { return r->power_w; }
+static double f_temp(const MetricsRow *r) { return r->temp_c; }
+static double f_check_ratio(const MetricsRow *r) { return r->check == CHECK_NONE ? NAN : r->check_ratio; }
+
+char *metrics_render(const MetricsRow *rows, size_t n, const char *version, double check_duration_s,
+                     int exit_code)
+{
+	Text t = { 0 };
+	char ver[64];
+	metrics_escape(version, ver, sizeof ver);
+	family(&t, "flopscope_build_info", "gauge", "flopscope's version; always 1.");
+	put(&t, "flopscope_build_info{version=\"%s\"} 1\n", ver);
+
+	gauge(&t, rows, n, "flopscope_throughput",
+	      "The latest steady sample's throughput, per second in the unit label's unit (FLOPS, IOPS or B/s).",
+	      f_now, true);
+	gauge(&t, rows, n, "flopscope_throughput_median",
+	      "The median throughput of the run's steady samples, per second in the unit label's unit.", f_median,
+	      true);
+	gauge(&t, rows, n, "flopscope_peak_ratio",
+	      "The median as a fraction of the device's theoretical peak at the clock read during the run.", f_peak,
+	      true);
+	gauge(&t, rows, n, "flopscope_peer_ratio",
+	      "The median as a fraction of the median of the identical devices measured at once.", f_peer, true);
+	gauge(&t, rows, n, "flopscope_duty_ratio",
+	      "The device's busy time (GPU timestamps) as a fraction of the wall time of the steady samples.", f_duty,
+	      true);
+
+	bool any = false;
+	for (size_t k = 0; k < n; k++) {
+		if (!any)
+			family(&t, "flopscope_samples_total", "counter", "Samples (measured dispatches) of the run.");
+		any = true;
+		put(&t, "flopscope_samples_total");
+		labels(&t, &rows[k], true);
+		value(&t, (double)rows[k].samples);
+	}
+	if (n)
+		family(&t, "flopscope_result_checks_total", "counter",
+		       "Dispatches whose results were checked against the CPU, by result.");
+	for (size_t k = 0; k < n; k++) {
+		put(&t, "flopscope_result_checks_total");
+		labels(&t, &rows[k], true);
+		put(&t, ",result=\"passed\"");
+		value(&t, (double)rows[k].checks_passed);
+		put(&t, "flopscope_result_checks_total");
+		labels(&t, &rows[k], true);
+		put(&t, ",result=\"failed\"");
+		value(&t, (double)rows[k].checks_failed);
+	}
+	if (n)
+		family(&t, "flopscope_level_changes_total", "counter",
+		       "Lasting changes of the throughput's level, by their cause as the telemetry tells it.");
+	for (size_t k = 0; k < n; k++) {
+		for (int c = 0; c < CAUSE_COUNT; c++) {
+			put(&t, "flopscope_level_changes_total");
+			labels(&t, &rows[k], true);
+			put(&t, ",cause=\"%s\"", change_cause_keys[c]);
+			value(&t, (double)rows[k].changes[c]);
+		}
+	}
+	gauge(&t, rows, n, "flopscope_clock_hertz", "The device's shader clock, the latest reading.", f_clock, false);
+	gauge(&t, rows, n, "flopscope_power_watts", "The device's power draw, the latest reading.", f_power, false);
+	gauge(&t, rows, n, "flopscope_temperature_celsius", "The device's temperature, the latest reading.", f_temp,
+	      false);
+
+	/* the check's verdicts: one series per status, 1 for the row's */
+	any = false;
+	for (size_t k = 0; k < n; k++) {
+		if (rows[k].check == CHECK_NONE)
+			continue;
+		if (!any)
+			family(&t, "flopscope_check_status", "gauge",
+			       "The check's verdict on the device and workload: 1 for its status, 0 for the others.");
+		any = true;
+		for (int s = 0; s < CHECK_STATUS_COUNT; s++) {
+			put(&t, "flopscope_check_status");
+			labels(&t, &rows[k], true);
+			put(&t, ",status=\"%s\"", check_status_names[s]);
+			value(&t, rows[k].check == (CheckStatus)s ? 1 : 0);
+		}
+	}
+	gauge(&t, rows, n, "flopscope_check_ratio",
+	      "The figure the check held to its threshold: the median as a fraction of the peak or the baseline.",
+	      f_check_ratio, true);
+	any = false;
+	for (size_t k = 0; k < n; k++) {
+		if (rows[k].check == CHECK_NONE || isnan(rows[k].check_threshold))
+			continue;
+		if (!any)
+			family(&t, "flopscope_check_threshold_ratio", "gauge",
+			       "The check's threshold, as a fraction of its reference (the peak or the baseline).");
+		any = true;
+		put(&t, "flopscope_check_threshold_ratio");
+		labels(&t, &rows[k], true);
+		put(&t, ",reference=\"%s\"", rows[k].check_reference);
+		value(&t, rows[k].check_threshold);
+	}
+	if (!isnan(check_duration_s)) {
+		family(&t, "flopscope_check_duration_seconds", "gauge", "How long the whole check took.");
+		put(&t, "flopscope_check_duration_seconds %.17g\n", check_duration_s);
+	}
+	if (exit_code >= 0) {
+		family(&t, "flopscope_check_exit_code", "gauge",
+		       "The check's exit status: 0 all passed, 1 a threshold missed, 3 a result was wrong.");
+		put(&t, "flopscope_check_exit_code %d\n", exit_code);
+	}
+	if (t.oom) {
+		free(t.s);
+		return NULL;
+	}
+	return t.s;
+}

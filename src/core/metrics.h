@@ -1,0 +1,72 @@
+/* metrics: flopscope's figures in the Prometheus text exposition format
+ * (version 0.0.4, what node_exporter's textfile collector and every
+ * Prometheus scrape read). Pure: plain rows in, text out.
+ *
+ * Every series carries the device's labels, the way NVIDIA's DCGM exporter
+ * labels GPU telemetry: device (flopscope's entry number, as -N picks it),
+ * uuid, name and driver; the workload's series add workload and unit (the
+ * unit of the throughput: FLOPS, IOPS or B/s, as the tool prints them).
+ * A figure that is not known is left out, never written as 0. */
+#ifndef FLOPSCOPE_METRICS_H
+#define FLOPSCOPE_METRICS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "change.h"
+
+/* The verdict of a --check on one device and workload. */
+typedef enum CheckStatus {
+	CHECK_NONE = -1,   /* not a check (a live run) */
+	CHECK_PASS,        /* held to its threshold, and met it */
+	CHECK_FAIL,        /* a threshold missed (or the outlier rule, or the budget) */
+	CHECK_WRONG,       /* a result check failed: the device computed wrong values */
+	CHECK_UNSURE,      /* below the threshold, but within what the data can tell */
+	CHECK_NOREF,       /* nothing to hold it to (no peak known, no baseline): checks only */
+	CHECK_SKIP,        /* the device cannot run the workload */
+	CHECK_ERROR,       /* the run failed (not wrong values: a device or driver error) */
+	CHECK_STATUS_COUNT
+} CheckStatus;
+
+/* "pass", "fail", ...: label values and the words the check prints. */
+extern const char *const check_status_names[CHECK_STATUS_COUNT];
+
+typedef struct MetricsRow {
+	/* the device */
+	unsigned device;          /* entry number, 1-based */
+	const char *uuid, *name, *driver;
+	/* the workload */
+	const char *workload, *unit;
+	bool has_now;
+	double now;               /* the latest steady sample's rate */
+	double median;            /* NaN: none yet */
+	double peak_ratio;        /* median / theoretical peak; NaN unknown */
+	double peer_ratio;        /* median / its identical peers' median; NaN: no peer */
+	double duty;              /* GPU busy time / wall time; NaN unknown */
+	uint64_t samples, checks_passed, checks_failed;
+	size_t changes[CAUSE_COUNT]; /* level changes by cause */
+	double clock_hz, power_w, temp_c; /* the latest readings; NaN unknown */
+	/* a --check's verdict (CHECK_NONE in a live run) */
+	CheckStatus check;
+	double check_ratio;       /* the figure held to the threshold: of the peak or the
+	                             baseline; NaN when none */
+	double check_threshold;   /* the threshold as a ratio; NaN when none */
+	const char *check_reference; /* "peak", "baseline" or "" */
+} MetricsRow;
+
+/* A row with every figure unknown and no check: fill what is known. */
+void metrics_row_init(MetricsRow *r);
+
+/* The exposition of rows[0..n): every metric family once, with HELP and
+ * TYPE, its series grouped under it. check_duration_s and exit_code
+ * describe a whole check (NaN / -1: not a check). Returns a malloc'd
+ * string, NULL when memory ran out. */
+char *metrics_render(const MetricsRow *rows, size_t n, const char *version, double check_duration_s,
+                     int exit_code);
+
+/* A label value escaped as the format wants (\\, \" and \n) into out;
+ * false when it did not fit (out then holds a truncated, valid value). */
+bool metrics_escape(const char *value, char *out, size_t len);
+
+#endif

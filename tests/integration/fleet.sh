@@ -1,0 +1,265 @@
+# tests/integration/fleet.sh: --check and the Prometheus exposition, with the
+# real components a fleet runs: promtool, prometheus-node-exporter's textfile
+# collector and a Prometheus server, each started here on loopback.
+# Sourced by tests/integration.sh, which provides lib.sh's helpers.
+
+free_port() {
+	python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
+}
+
+# GET url into a file; false when it cannot be read.
+http_get() {
+	python3 - "$1" "$2" <<'PY'
+import sys, urllib.request
+with urllib.request.urlopen(sys.argv[1], timeout=10) as r:
+    open(sys.argv[2], "wb").write(r.read())
+PY
+}
+
+# Waits up to $2 s for url $1 to answer.
+wait_http() {
+	for _ in $(seq $(($2 * 5))); do
+		http_get "$1" /dev/null 2>/dev/null && return 0
+		sleep 0.2
+	done
+	return 1
+}
+
+# promtool's linter accepts the exposition in file $1 (and says nothing).
+promtool_ok() {
+	promtool check metrics <"$1" >"$1.lint" 2>&1 || { cat "$1.lint" >&2; return 1; }
+	[ ! -s "$1.lint" ] || { cat "$1.lint" >&2; return 1; }
+}
+
+# A baseline for the check: a 6 s fp32 session.
+make_baseline() {
+	"$FS" llvm --duration 6 --log "$T/base.jsonl" >/dev/null 2>"$T/base.err" || die "baseline: $(cat "$T/base.err")"
+}
+
+# The exit statuses of the issue: 0 with a loose threshold, 1 with an
+# impossible one, 3 when the device computes wrong values, 2 bad usage.
+t_check_should_pass_miss_and_catch_wrong_results_by_its_exit_status() {
+	make_baseline
+	"$FS" --check llvm --workload fp32 --budget 10s --baseline "$T/base.jsonl" --threshold 50 --no-log \
+		>"$T/pass.out" 2>&1
+	rc=$?
+	[ "$rc" = 0 ] || die "loose threshold: exit $rc: $(cat "$T/pass.out")"
+	grep -Eq '^PASS   \[1\] fp32 .* of the baseline.s median, threshold 50%$' "$T/pass.out" || die "$(cat "$T/pass.out")"
+	grep -q '^1 pass, 0 fail, 0 wrong, 0 error, 0 unsure, 0 noref, 0 skip in ' "$T/pass.out" || die "$(cat "$T/pass.out")"
+
+	# ten times the baseline: below beyond doubt (interval and spread)
+	"$FS" --check llvm --workload fp32 --budget 10s --baseline "$T/base.jsonl" --threshold 1000 --no-log \
+		--format json --metrics-file "$T/fail.prom" >"$T/fail.json" 2>"$T/fail.err"
+	rc=$?
+	[ "$rc" = 1 ] || die "impossible threshold: exit $rc: $(cat "$T/fail.json" "$T/fail.err")"
+	python3 - "$T/fail.json" <<'PY' || exit 1
+import json, sys
+recs = [json.loads(l) for l in open(sys.argv[1])]
+c, end = recs[0], recs[-1]
+assert c["type"] == "check" and c["status"] == "fail" and c["workload"] == "fp32", c
+assert c["reference"] == "baseline" and c["threshold"] == 10 and 0.3 < c["ratio"] < 3, c
+assert "below the threshold 1000%" in c["why"] and c["checks_passed"] >= 2, c
+assert end["type"] == "check_end" and end["exit"] == 1 and end["fail"] == 1 and end["pass"] == 0, end
+PY
+	promtool_ok "$T/fail.prom" || die "promtool on the check's metrics"
+	grep -q '^flopscope_check_status{.*workload="fp32",unit="FLOPS",status="fail"} 1$' "$T/fail.prom" || die "$(cat "$T/fail.prom")"
+	grep -q '^flopscope_check_exit_code 1$' "$T/fail.prom" || die "no exit code in the metrics"
+
+	# wrong arithmetic: the results read back altered (the fault injector)
+	FLOPSCOPE_FAULT=wrong@3 "$FS" --check llvm --workload fp32,copy --budget 6s --no-log --format csv \
+		--metrics-file "$T/wrong.prom" >"$T/wrong.csv" 2>&1
+	rc=$?
+	[ "$rc" = 3 ] || die "wrong results: exit $rc: $(cat "$T/wrong.csv")"
+	head -1 "$T/wrong.csv" | grep -qx 'status,device,name,workload,median,unit,reference,ratio,threshold,checks_passed,why' ||
+		die "csv header: $(head -1 "$T/wrong.csv")"
+	grep -q '^wrong,1,"llvmpipe.*",fp32,.*verification failed' "$T/wrong.csv" || die "$(cat "$T/wrong.csv")"
+	promtool_ok "$T/wrong.prom" || die "promtool on the wrong-results metrics"
+	grep -q '^flopscope_check_status{.*workload="fp32",unit="FLOPS",status="wrong"} 1$' "$T/wrong.prom" ||
+		die "$(cat "$T/wrong.prom")"
+	grep -q '^flopscope_result_checks_total{.*workload="fp32",unit="FLOPS",result="failed"} 1$' "$T/wrong.prom" ||
+		die "the failed check is not counted: $(grep result_checks "$T/wrong.prom")"
+
+	# bad usage: exit 2, said why
+	for args in "--workload fp33" "--budget 0.5" "--budget 3x" "--baseline $T/missing.jsonl" \
+	            "--metrics-listen 127.0.0.1:99999"; do
+		# shellcheck disable=SC2086
+		"$FS" --check llvm $args --no-log >"$T/usage.out" 2>&1
+		rc=$?
+		[ "$rc" = 2 ] || die "$args: exit $rc: $(cat "$T/usage.out")"
+		grep -q '^flopscope: ' "$T/usage.out" || die "$args: no reason: $(cat "$T/usage.out")"
+	done
+}
+
+# The budget bounds the whole check, start-up included; every workload is
+# measured within it (lavapipe here has no known peak: checks only, noref).
+t_check_should_keep_to_its_budget() {
+	"$FS" --check --workload fp32,int32,copy,fp16-matrix --budget 8s --no-log --format json >"$T/b.json" 2>"$T/b.err" ||
+		die "exit $?: $(cat "$T/b.json" "$T/b.err")"
+	python3 - "$T/b.json" <<'PY' || exit 1
+import json, sys
+recs = [json.loads(l) for l in open(sys.argv[1])]
+lines = {r["workload"]: r for r in recs if r["type"] == "check"}
+end = recs[-1]
+assert set(lines) == {"fp32", "int32", "copy", "fp16-matrix"}, lines
+for w in ("fp32", "int32", "copy"):
+    assert lines[w]["status"] == "noref" and lines[w]["median"] > 0 and lines[w]["checks_passed"] >= 2, lines[w]
+    assert "only the result checks held" in lines[w]["why"], lines[w]
+assert lines["fp16-matrix"]["status"] == "skip" and "cooperative matri" in lines["fp16-matrix"]["why"], lines
+assert end["exit"] == 0 and end["seconds"] <= 8 + 1.5, end
+PY
+}
+
+# node_exporter's textfile collector serves what --check wrote, and says it
+# parsed it without error.
+t_node_exporter_should_serve_the_checks_metrics() {
+	port=$(free_port)
+	mkdir -p "$T/textfile"
+	prometheus-node-exporter --web.listen-address="127.0.0.1:$port" --collector.disable-defaults \
+		--collector.textfile --collector.textfile.directory="$T/textfile" >"$T/ne.log" 2>&1 &
+	ne=$!
+	trap 'kill $ne 2>/dev/null; wait $ne 2>/dev/null' EXIT
+	"$FS" --check llvm --workload fp32 --budget 4s --no-log --metrics-file "$T/textfile/flopscope.prom" \
+		>"$T/c.out" 2>&1 || die "check: exit $?: $(cat "$T/c.out")"
+	promtool_ok "$T/textfile/flopscope.prom" || die "promtool"
+	wait_http "http://127.0.0.1:$port/metrics" 20 || die "node_exporter did not answer: $(cat "$T/ne.log")"
+	http_get "http://127.0.0.1:$port/metrics" "$T/ne.prom" || die "node_exporter's /metrics"
+	grep -q '^node_textfile_scrape_error 0$' "$T/ne.prom" || die "textfile error: $(grep textfile "$T/ne.prom")"
+	python3 - "$T/textfile/flopscope.prom" "$T/ne.prom" <<'PY' || exit 1
+import re, sys
+def series(path):
+    # name and labels (in any order: node_exporter sorts them) -> value
+    out = {}
+    for l in open(path):
+        if l.startswith("flopscope_"):
+            head, value = l.rsplit(" ", 1)
+            name, _, labels = head.partition("{")
+            out[(name, frozenset(re.findall(r'(\w+)="((?:[^"\\]|\\.)*)"', labels)))] = float(value)
+    return out
+ours, served = series(sys.argv[1]), series(sys.argv[2])
+assert ours and ours == served, (set(ours) ^ set(served))
+noref = [k for k in ours if k[0] == "flopscope_check_status" and ("status", "noref") in k[1]]
+assert len(noref) == 1 and ours[noref[0]] == 1, noref
+PY
+}
+
+# A Prometheus server scrapes --metrics-listen during a 5 s session: the
+# series it stored are the session's samples, as its log has them.
+t_prometheus_should_scrape_a_live_session() {
+	pp=$(free_port)
+	fp=$(free_port)
+	cat >"$T/prom.yml" <<EOF
+global:
+  scrape_interval: 1s
+  scrape_timeout: 1s
+scrape_configs:
+  - job_name: flopscope
+    static_configs:
+      - targets: ['127.0.0.1:$fp']
+EOF
+	prometheus --config.file="$T/prom.yml" --storage.tsdb.path="$T/tsdb" --web.listen-address="127.0.0.1:$pp" \
+		>"$T/prom.log" 2>&1 &
+	pr=$!
+	trap 'kill $pr 2>/dev/null; wait $pr 2>/dev/null' EXIT
+	wait_http "http://127.0.0.1:$pp/-/ready" 60 || die "prometheus not ready: $(tail -5 "$T/prom.log")"
+	# its discovery hands targets over every 5 s: wait for the first scrape
+	# attempt (down: nothing listens yet) so the session is scraped from its start
+	python3 - "http://127.0.0.1:$pp/api/v1/targets" <<'PY' || die "prometheus never tried the target: $(tail -5 "$T/prom.log")"
+import json, sys, time, urllib.request
+for _ in range(150):
+    t = json.load(urllib.request.urlopen(sys.argv[1], timeout=5))["data"]["activeTargets"]
+    if t and not t[0]["lastScrape"].startswith("0001"):
+        sys.exit(0)
+    time.sleep(0.2)
+sys.exit(1)
+PY
+	# the port alone: flopscope listens on 127.0.0.1
+	"$FS" llvm --duration 5 --metrics-listen "$fp" --log "$T/live.jsonl" --format json >"$T/live.json" 2>"$T/live.err" ||
+		die "exit $?: $(cat "$T/live.err")"
+	grep -q "^flopscope: metrics at http://127.0.0.1:$fp/metrics$" "$T/live.err" || die "$(cat "$T/live.err")"
+	http_get "http://127.0.0.1:$pp/api/v1/query?query=flopscope_throughput%5B1m%5D" "$T/q.json" || die "query"
+	http_get "http://127.0.0.1:$pp/api/v1/query?query=flopscope_samples_total%5B1m%5D" "$T/n.json" || die "query"
+	python3 - "$T/q.json" "$T/n.json" "$T/live.jsonl" <<'PY' || exit 1
+import json, sys
+q, n = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
+log = [json.loads(l) for l in open(sys.argv[3])]
+session = next(r for r in log if r["type"] == "session")
+samples = [r for r in log if r["type"] == "sample"]
+rates = [s["flops"] for s in samples if s.get("steady")]
+assert q["status"] == "success" and len(q["data"]["result"]) == 1, q
+res = q["data"]["result"][0]
+m = res["metric"]
+assert m["job"] == "flopscope" and m["workload"] == "fp32" and m["unit"] == "FLOPS", m
+assert m["uuid"] == session["uuid"] and m["name"] == session["device"], (m, session)
+vals = [float(v) for _, v in res["values"]]
+assert len(vals) >= 2, vals
+# every scraped value is one of the session's samples
+for v in vals:
+    assert any(abs(v - r) <= 1e-9 * r for r in rates), (v, rates[:5])
+counts = [float(v) for _, v in n["data"]["result"][0]["values"]]
+assert counts == sorted(counts) and 0 < counts[-1] <= len(samples), (counts, len(samples))
+PY
+	promtool query instant "http://127.0.0.1:$pp" 'max_over_time(flopscope_samples_total[1m])' >"$T/pq.out" 2>&1 ||
+		die "promtool query: $(cat "$T/pq.out")"
+	grep -q 'workload="fp32"' "$T/pq.out" || die "promtool query: $(cat "$T/pq.out")"
+}
+
+# What /metrics serves mid-run passes promtool; other paths and methods are
+# refused; a port in use is a clear usage error.
+t_metrics_listen_should_serve_valid_metrics_and_refuse_the_rest() {
+	fp=$(free_port)
+	"$FS" llvm --duration 4 --no-log --metrics-listen "127.0.0.1:$fp" --metrics-file "$T/end.prom" >/dev/null 2>"$T/err" &
+	fs=$!
+	wait_http "http://127.0.0.1:$fp/metrics" 20 || die "no /metrics: $(cat "$T/err")"
+	sleep 1
+	http_get "http://127.0.0.1:$fp/metrics" "$T/mid.prom" || die "GET /metrics"
+	promtool_ok "$T/mid.prom" || die "promtool on the live exposition"
+	grep -q '^flopscope_throughput{device="1",.*workload="fp32",unit="FLOPS"} [0-9]' "$T/mid.prom" || die "$(cat "$T/mid.prom")"
+	python3 - "$fp" <<'PY' || exit 1
+import sys, urllib.request, urllib.error
+base = "http://127.0.0.1:%s" % sys.argv[1]
+for url, method, code in ((base + "/", "GET", 404), (base + "/metrics", "POST", 405)):
+    try:
+        urllib.request.urlopen(urllib.request.Request(url, method=method, data=b"" if method == "POST" else None))
+        raise SystemExit("%s %s answered 200" % (method, url))
+    except urllib.error.HTTPError as e:
+        assert e.code == code, (url, method, e.code)
+PY
+	"$FS" llvm --duration 1 --no-log --metrics-listen "127.0.0.1:$fp" >"$T/busy.out" 2>&1
+	rc=$?
+	[ "$rc" = 2 ] || die "a port in use: exit $rc"
+	grep -q "cannot listen there: Address already in use" "$T/busy.out" || die "$(cat "$T/busy.out")"
+	wait $fs || die "the run: exit $?: $(cat "$T/err")"
+	promtool_ok "$T/end.prom" || die "promtool on the final file"
+}
+
+# The documented alert rules are valid and fire for the GPU they should.
+t_the_documented_alert_rules_should_pass_promtools_tests() {
+	promtool check rules docs/fleet/flopscope-alerts.yml >"$T/r.out" 2>&1 || die "$(cat "$T/r.out")"
+	(cd tests/integration && promtool test rules fleet-alerts.test.yml) >"$T/t.out" 2>&1 || die "$(cat "$T/t.out")"
+}
+
+# The dashboard serves the samples it shows; after w (the next workload)
+# only the new run's series are served; q writes the file a last time.
+t_the_dashboard_should_serve_its_runs_metrics() {
+	fp=$(free_port)
+	start_ui "$FS" llvm --no-log --metrics-listen "127.0.0.1:$fp" --metrics-file "$T/d.prom" || return 1
+	wait_for 'samples [1-9]'
+	wait_http "http://127.0.0.1:$fp/metrics" 20 || die "no /metrics"
+	http_get "http://127.0.0.1:$fp/metrics" "$T/a.prom" || die "GET"
+	promtool_ok "$T/a.prom" || die "promtool"
+	grep -q '^flopscope_samples_total{device="1",.*workload="fp32",unit="FLOPS"} [1-9]' "$T/a.prom" || die "$(cat "$T/a.prom")"
+	TM send-keys -t fs w
+	wait_for 'fp64'
+	for _ in $(seq 50); do
+		http_get "http://127.0.0.1:$fp/metrics" "$T/b.prom" || die "GET"
+		grep -q '^flopscope_samples_total{.*workload="fp64"' "$T/b.prom" && break
+		sleep 0.2
+	done
+	grep -q '^flopscope_samples_total{.*workload="fp64",unit="FLOPS"} [0-9]' "$T/b.prom" || die "$(cat "$T/b.prom")"
+	! grep -q 'workload="fp32"' "$T/b.prom" || die "the fp32 run's series are still served"
+	TM send-keys -t fs q
+	wait_exit
+	[ "$(cat "$T/exit")" = 0 ] || die "exit $(cat "$T/exit")"
+	promtool_ok "$T/d.prom" || die "promtool on the file"
+	grep -q 'workload="fp64"' "$T/d.prom" || die "$(cat "$T/d.prom")"
+}

@@ -1,0 +1,204 @@
+/* The Prometheus exposition (core/metrics.c), the check's threshold rule
+ * (compare_threshold) and the check's options. promtool's own verdict on
+ * real output is in tests/integration/fleet.sh. */
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+
+#include "check.h"
+#include "cli.h"
+#include "compare.h"
+#include "metrics.h"
+#include "peak.h"
+
+/* How many lines of text start with prefix. */
+static int lines_starting(const char *text, const char *prefix)
+{
+	int n = 0;
+	size_t l = strlen(prefix);
+	for (const char *p = text; p && *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL)
+		n += !strncmp(p, prefix, l);
+	return n;
+}
+
+static MetricsRow row(unsigned dev, const char *wl, const char *unit)
+{
+	MetricsRow r;
+	metrics_row_init(&r);
+	r.device = dev;
+	r.uuid = "GPU-1";
+	r.name = "NVIDIA H100 80GB HBM3";
+	r.driver = "NVIDIA 580.159.04";
+	r.workload = wl;
+	r.unit = unit;
+	return r;
+}
+
+static void metrics_should_write_each_family_once_and_leave_unknowns_out(void)
+{
+	MetricsRow r[3] = { row(1, "fp32", "FLOPS"), row(1, "copy", "B/s"), row(2, "fp32", "FLOPS") };
+	r[0].has_now = true;
+	r[0].now = 61.5e12;
+	r[0].median = 60e12;
+	r[0].peak_ratio = 0.9;
+	r[0].samples = 120;
+	r[0].checks_passed = 7;
+	r[0].changes[CAUSE_POWER_STATE] = 2;
+	r[0].clock_hz = 1.98e9;
+	r[1].median = 2.9e12;  /* no peak known: no peak series */
+	r[1].clock_hz = 1.98e9; /* the device's clock once, not per workload */
+	r[2].median = 59e12;
+	r[2].name = "a \"quoted\\ name\nwith a newline";
+	char *t = metrics_render(r, 3, "1.2.3", NAN, -1);
+	CHECK(t != NULL);
+	if (!t)
+		return;
+	/* every family has HELP and TYPE once */
+	CHECK(lines_starting(t, "# TYPE flopscope_throughput_median gauge") == 1);
+	CHECK(lines_starting(t, "# HELP flopscope_throughput_median ") == 1);
+	CHECK(lines_starting(t, "flopscope_throughput_median{") == 3);
+	CHECK(lines_starting(t, "flopscope_throughput{") == 1);   /* only the row with a latest sample */
+	CHECK(lines_starting(t, "flopscope_peak_ratio{") == 1);
+	CHECK(lines_starting(t, "flopscope_clock_hertz{") == 1);
+	CHECK(lines_starting(t, "# TYPE flopscope_power_watts") == 0); /* nothing known: no family */
+	CHECK(lines_starting(t, "flopscope_result_checks_total{") == 6);
+	CHECK(lines_starting(t, "flopscope_level_changes_total{") == 3 * CAUSE_COUNT);
+	CHECK(lines_starting(t, "# TYPE flopscope_samples_total counter") == 1);
+	CHECK(lines_starting(t, "flopscope_check_") == 0);   /* not a check */
+	CHECK(strstr(t, "flopscope_build_info{version=\"1.2.3\"} 1\n") != NULL);
+	CHECK(strstr(t, "flopscope_throughput{device=\"1\",uuid=\"GPU-1\",name=\"NVIDIA H100 80GB HBM3\","
+	                "driver=\"NVIDIA 580.159.04\",workload=\"fp32\",unit=\"FLOPS\"} 61500000000000\n") != NULL);
+	CHECK(strstr(t, "flopscope_level_changes_total{device=\"1\",uuid=\"GPU-1\",name=\"NVIDIA H100 80GB HBM3\","
+	                "driver=\"NVIDIA 580.159.04\",workload=\"fp32\",unit=\"FLOPS\",cause=\"power_state\"} 2\n") != NULL);
+	CHECK(strstr(t, "name=\"a \\\"quoted\\\\ name\\nwith a newline\"") != NULL);
+	/* no NaN ever written */
+	CHECK(strstr(t, "nan") == NULL && strstr(t, "NaN") == NULL);
+	free(t);
+}
+
+static void metrics_should_carry_a_checks_verdicts(void)
+{
+	MetricsRow r[2] = { row(1, "fp32", "FLOPS"), row(1, "fp16", "FLOPS") };
+	r[0].check = CHECK_FAIL;
+	r[0].check_ratio = 0.72;
+	r[0].check_threshold = 0.8;
+	r[0].check_reference = "peak";
+	r[1].check = CHECK_NOREF;
+	char *t = metrics_render(r, 2, "1", 12.5, 1);
+	CHECK(t != NULL);
+	if (!t)
+		return;
+	CHECK(lines_starting(t, "flopscope_check_status{") == 2 * CHECK_STATUS_COUNT);
+	CHECK(strstr(t, "workload=\"fp32\",unit=\"FLOPS\",status=\"fail\"} 1\n") != NULL);
+	CHECK(strstr(t, "workload=\"fp32\",unit=\"FLOPS\",status=\"pass\"} 0\n") != NULL);
+	CHECK(strstr(t, "workload=\"fp16\",unit=\"FLOPS\",status=\"noref\"} 1\n") != NULL);
+	CHECK(lines_starting(t, "flopscope_check_ratio{") == 1);  /* noref has none */
+	CHECK(strstr(t, "unit=\"FLOPS\",reference=\"peak\"} 0.80000000000000004\n") != NULL);
+	CHECK(strstr(t, "flopscope_check_duration_seconds 12.5\n") != NULL);
+	CHECK(strstr(t, "flopscope_check_exit_code 1\n") != NULL);
+	free(t);
+}
+
+static void metrics_escape_should_keep_values_valid_when_cut(void)
+{
+	char out[8];
+	CHECK(metrics_escape("ab\"c", out, sizeof out));
+	CHECK_STR(out, "ab\\\"c");
+	CHECK(!metrics_escape("abcdef\"gh", out, sizeof out));
+	CHECK_STR(out, "abcdef"); /* never half an escape */
+}
+
+static CompareResult result(double ratio, double lo, double hi, double spread, bool sessions)
+{
+	CompareResult r;
+	memset(&r, 0, sizeof r);
+	r.ratio = ratio;
+	r.ratio_lo = lo;
+	r.ratio_hi = hi;
+	r.spread = spread;
+	r.sessions_method = sessions;
+	return r;
+}
+
+static void a_threshold_should_be_missed_only_beyond_what_the_data_can_tell(void)
+{
+	char why[400];
+	CompareResult r = result(0.97, 0.95, 0.99, 0.01, false);
+	CHECK(compare_threshold(&r, 0.9, why, sizeof why) == COMPARE_FASTER);
+	CHECK(strstr(why, "97.0% of the baseline's median, threshold 90%") != NULL);
+	/* below, the interval clear of it, the shortfall beyond twice the spread */
+	r = result(0.70, 0.65, 0.75, 0.02, false);
+	CHECK(compare_threshold(&r, 0.9, why, sizeof why) == COMPARE_SLOWER);
+	/* the interval reaches the threshold */
+	r = result(0.85, 0.80, 0.92, 0.01, false);
+	CHECK(compare_threshold(&r, 0.9, why, sizeof why) == COMPARE_CANNOT_TELL);
+	/* within twice one session's spread (0.9 - 0.85 <= 2 x 0.03) */
+	r = result(0.85, 0.84, 0.86, 0.03, false);
+	CHECK(compare_threshold(&r, 0.9, why, sizeof why) == COMPARE_CANNOT_TELL);
+	CHECK(strstr(why, "twice the spread") != NULL);
+	/* several sessions a side: their own spread is in the interval */
+	r = result(0.85, 0.84, 0.86, 0.03, true);
+	CHECK(compare_threshold(&r, 0.9, why, sizeof why) == COMPARE_SLOWER);
+	/* too short for an interval */
+	r = result(0.5, NAN, NAN, 0.0, false);
+	CHECK(compare_threshold(&r, 0.9, why, sizeof why) == COMPARE_CANNOT_TELL);
+	CHECK(strstr(why, "too few") != NULL);
+}
+
+static int parse(Options *o, char *err, int argc, ...)
+{
+	char *argv[16] = { "flopscope" };
+	va_list ap;
+	va_start(ap, argc);
+	for (int i = 1; i < argc; i++)
+		argv[i] = va_arg(ap, char *);
+	va_end(ap);
+	return cli_parse(argc, argv, o, err, 256);
+}
+
+static void check_options_should_parse_and_belong_to_check(void)
+{
+	Options o;
+	char err[256];
+	CHECK(parse(&o, err, 8, "--check", "--budget", "2m", "--threshold", "95", "--baseline", "a.jsonl") == 0);
+	CHECK(o.mode == MODE_CHECK && o.budget_s == 120 && o.threshold_pct == 95 && o.nbaselines == 1);
+	CHECK(parse(&o, err, 7, "--check", "--baseline", "a", "b", "--workload", "fp32,copy") == 0);
+	CHECK(o.nbaselines == 2 && !strcmp(o.baselines[1], "b") && !strcmp(o.workload, "fp32,copy"));
+	CHECK(parse(&o, err, 4, "--check", "--budget", "30") == 0 && o.budget_s == 30);
+	CHECK(parse(&o, err, 4, "--check", "--budget", "1h") == 0 && o.budget_s == 3600);
+	CHECK(parse(&o, err, 4, "--check", "--budget", "0.5s") == -1);
+	CHECK_STR(err, "--budget: 0.5s is out of range (1 s .. 86400 s)");
+	CHECK(parse(&o, err, 4, "--check", "--budget", "30x") == -1);
+	CHECK_STR(err, "--budget: \"30x\" is not a duration (30, 30s, 2m, 1h)");
+	CHECK(parse(&o, err, 4, "--check", "--threshold", "0") == -1);
+	CHECK(parse(&o, err, 3, "--threshold", "90") == -1);
+	CHECK_STR(err, "--threshold goes with --check");
+	CHECK(parse(&o, err, 4, "--suite", "--baseline", "a") == -1);
+	CHECK_STR(err, "--baseline goes with --check");
+	CHECK(parse(&o, err, 3, "--workload", "fp32,copy") == -1);
+	CHECK(parse(&o, err, 4, "--check", "--format", "csv") == 0);
+	CHECK(parse(&o, err, 5, "--check", "--all", "--metrics-file", "x.prom") == 0 && !strcmp(o.metrics_file, "x.prom"));
+	CHECK(parse(&o, err, 4, "--metrics-listen", "9400", "--headless") == 0 && !strcmp(o.metrics_listen, "9400"));
+	CHECK(parse(&o, err, 4, "--replay", "a.jsonl", "--metrics-file=x") == -1);
+	CHECK_STR(err, "--metrics-file goes with a measuring run or --check");
+}
+
+/* the defaults sit below what a healthy H100 reached (docs/FLEET.md) */
+static void check_thresholds_should_follow_the_kind_of_workload(void)
+{
+	CHECK(peak_check_threshold_pct(WORKLOAD_FP32) == 90 && peak_check_threshold_pct(WORKLOAD_INT32) == 90);
+	CHECK(peak_check_threshold_pct(WORKLOAD_FP16_MATRIX) == 55 && peak_check_threshold_pct(WORKLOAD_INT8_MATRIX) == 55);
+	CHECK(peak_check_threshold_pct(WORKLOAD_COPY) == 80);
+	CHECK(peak_check_threshold_pct(WORKLOAD_H2D) == 70 && peak_check_threshold_pct(WORKLOAD_D2H) == 70);
+}
+
+int main(void)
+{
+	RUN(check_thresholds_should_follow_the_kind_of_workload);
+	RUN(metrics_should_write_each_family_once_and_leave_unknowns_out);
+	RUN(metrics_should_carry_a_checks_verdicts);
+	RUN(metrics_escape_should_keep_values_valid_when_cut);
+	RUN(a_threshold_should_be_missed_only_beyond_what_the_data_can_tell);
+	RUN(check_options_should_parse_and_belong_to_check);
+	return CHECK_DONE();
+}
