@@ -14,7 +14,6 @@
 
 #include <cjson/cJSON.h>
 
-#include "clock.h"
 #include "fmt.h"
 #include "metrics_live.h"
 #include "outlier.h"
@@ -24,15 +23,41 @@
 #include "vkctx.h"
 
 typedef struct Dev {
-	int row;          /* its metrics row (metrics_live.h); -1: none */
+	int row;                 /* its metrics row (metrics_live.h); -1: none */
 	int idx;                 /* the entry */
 	RunPaths paths;
 	EngineConfig cfg;
 	Engine *e;               /* NULL: it could not be built */
 	char error[ERR_LEN];     /* why it failed, when it did */
 	SummaryResult sum;
-	bool done;
 } Dev;
+
+static bool print_row(const Options *o, unsigned dev, const Sample *s);
+
+/* Where the samples go: standard output (false once it cannot be written:
+ * a closed pipe stops every device) and the metrics. */
+typedef struct Out {
+	const Options *o;
+	MetricsOut *mo;
+	const Dev *d;
+	bool ok;
+} Out;
+
+static bool take_sample(void *ctx, size_t k, const Sample *s)
+{
+	Out *out = ctx;
+	if (!s) { /* a batch's end */
+		if (fflush(stdout) != 0)
+			out->ok = false;
+		metrics_out_tick(out->mo);
+		return out->ok;
+	}
+	if (out->mo)
+		mboard_sample(out->mo->board, out->d[k].row, s);
+	if (out->ok && !print_row(out->o, (unsigned)k + 1, s))
+		out->ok = false;
+	return out->ok;
+}
 
 static bool print_row(const Options *o, unsigned dev, const Sample *s)
 {
@@ -196,50 +221,14 @@ int multi_run(const struct VkCtx *ctx, const Options *o, const int *idx, size_t 
 		}
 	}
 	/* the samples of all, as they come; a device that fails stops alone */
-	bool out_ok = true, stopping = false;
+	Engine *es[ENGINE_DRAIN_MAX] = { NULL };
+	for (size_t k = 0; k < n && k < ENGINE_DRAIN_MAX; k++)
+		es[k] = d[k].e;
+	Out out = { o, mo, d, true };
+	engine_drain_all(es, n, take_sample, &out, quit);
+	bool out_ok = out.ok;
 	int status = 0;
 	bool wrong = false;  /* a device computed wrong values */
-	for (;;) {
-		if (quit && *quit && !stopping) {
-			stopping = true;
-			for (size_t k = 0; k < n; k++)
-				if (d[k].e)
-					engine_request_stop(d[k].e);
-		}
-		bool any = false, running = false;
-		for (size_t k = 0; k < n; k++) {
-			if (!d[k].e || d[k].done)
-				continue;
-			EngineState st = engine_state(d[k].e);
-			bool finished = st == ENGINE_DONE || st == ENGINE_ERROR;
-			Sample s;
-			while (engine_next(d[k].e, &s)) {
-				any = true;
-				if (mo)
-					mboard_sample(mo->board, d[k].row, &s);
-				if (out_ok && !print_row(o, (unsigned)k + 1, &s))
-					out_ok = false;
-			}
-			if (finished)
-				d[k].done = true;
-			else
-				running = true;
-		}
-		if (any && fflush(stdout) != 0)
-			out_ok = false;
-		if (any)
-			metrics_out_tick(mo);
-		if (!out_ok && !stopping) { /* a closed pipe: every device stops */
-			stopping = true;
-			for (size_t k = 0; k < n; k++)
-				if (d[k].e)
-					engine_request_stop(d[k].e);
-		}
-		if (!running)
-			break;
-		if (!any)
-			clock_sleep_ms(2);
-	}
 	/* the table: a row per device, and the outlier rule */
 	DeviceRow *rows = calloc(n, sizeof *rows);
 	for (size_t k = 0; k < n; k++) {

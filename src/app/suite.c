@@ -8,7 +8,6 @@
 
 #include <cjson/cJSON.h>
 
-#include "clock.h"
 #include "engine.h"
 #include "fmt.h"
 #include "memwork.h"
@@ -21,6 +20,19 @@
 /* The suite measures transfers at one size: --size (the top of a range),
  * else 64 MiB. */
 #define SUITE_TRANSFER_SIZE (64ull << 20)
+
+typedef struct Hook {
+	SuiteSampleFn fn;
+	void *arg;
+} Hook;
+
+static bool hook(void *ctx, size_t k, const Sample *s)
+{
+	const Hook *h = ctx;
+	if (s && h->fn)
+		h->fn(h->arg, k, s);
+	return true;
+}
 
 void suite_measure(const VkCtx *ctx, SuiteDev *d, size_t n, const Options *o, WorkloadType w, bool tq,
                    unsigned nth, SuiteSampleFn on_sample, void *arg, volatile sig_atomic_t *quit)
@@ -40,7 +52,7 @@ void suite_measure(const VkCtx *ctx, SuiteDev *d, size_t n, const Options *o, Wo
 		cfg.devices = (unsigned)n;
 		cfg.node_id = node;
 		d[k].rc = 0;
-		d[k].wrong = d[k].drained = false;
+		d[k].wrong = false;
 		d[k].err[0] = '\0';
 		Error e_err;
 		d[k].e = engine_create(&cfg, &e_err);
@@ -60,35 +72,11 @@ void suite_measure(const VkCtx *ctx, SuiteDev *d, size_t n, const Options *o, Wo
 		}
 	}
 	/* all run at once; their samples taken as they come */
-	bool stopping = false;
-	for (;;) {
-		if (quit && *quit && !stopping) {
-			stopping = true;
-			for (size_t k = 0; k < n; k++)
-				if (d[k].e)
-					engine_request_stop(d[k].e);
-		}
-		bool any = false, running = false;
-		for (size_t k = 0; k < n; k++) {
-			if (!d[k].e || d[k].drained)
-				continue;
-			EngineState st = engine_state(d[k].e);
-			Sample s;
-			while (engine_next(d[k].e, &s)) {
-				any = true;
-				if (on_sample)
-					on_sample(arg, k, &s);
-			}
-			if (st == ENGINE_DONE || st == ENGINE_ERROR)
-				d[k].drained = true;
-			else
-				running = true;
-		}
-		if (!running)
-			break;
-		if (!any)
-			clock_sleep_ms(2);
-	}
+	Engine *es[ENGINE_DRAIN_MAX] = { NULL };
+	for (size_t k = 0; k < n && k < ENGINE_DRAIN_MAX; k++)
+		es[k] = d[k].e;
+	Hook h = { on_sample, arg };
+	engine_drain_all(es, n, hook, &h, quit);
 	for (size_t k = 0; k < n; k++) {
 		if (!d[k].e)
 			continue;

@@ -15,7 +15,7 @@ typedef struct SuiteDev {
 	Engine *e;
 	SummaryResult r;
 	int rc;                /* 0; STATUS_WRONG when a result check failed */
-	bool wrong, drained;
+	bool wrong;
 	uint64_t checks;       /* result checks passed */
 	char err[ERR_LEN];
 } SuiteDev;

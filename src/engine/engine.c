@@ -973,33 +973,62 @@ void engine_summary(Engine *e, SummaryResult *out)
 	summary_result(&e->sum, out);
 }
 
+void engine_drain_all(Engine *const *e, size_t n, bool (*on_sample)(void *ctx, size_t k, const Sample *s),
+                      void *ctx, volatile sig_atomic_t *quit)
+{
+	bool taking = on_sample != NULL, stopping = false;
+	bool done[ENGINE_DRAIN_MAX] = { false };
+	if (n > ENGINE_DRAIN_MAX)
+		n = ENGINE_DRAIN_MAX;
+	for (;;) {
+		/* a signal, or the consumer gave up (a closed pipe): every engine stops */
+		if (!stopping && ((quit && *quit) || (on_sample && !taking))) {
+			stopping = true;
+			for (size_t k = 0; k < n; k++)
+				if (e[k])
+					engine_request_stop(e[k]);
+		}
+		bool any = false, running = false;
+		for (size_t k = 0; k < n; k++) {
+			if (!e[k] || done[k])
+				continue;
+			/* the state first: samples an engine that has ended pushed are all in its ring */
+			EngineState st = engine_state(e[k]);
+			Sample s;
+			while (ring_pop(&e[k]->ring, &s)) {
+				any = true;
+				if (taking && !on_sample(ctx, k, &s))
+					taking = false;
+			}
+			if (st == ENGINE_DONE || st == ENGINE_ERROR)
+				done[k] = true;
+			else
+				running = true;
+		}
+		if (any && taking && !on_sample(ctx, n, NULL)) /* the batch's end */
+			taking = false;
+		if (!running)
+			break;
+		if (!any)
+			clock_sleep_ms(2);
+	}
+}
+
+typedef struct DrainOne {
+	bool (*on_sample)(void *ctx, const Sample *s);
+	void *ctx;
+} DrainOne;
+
+static bool drain_one(void *ctx, size_t k, const Sample *s)
+{
+	(void)k;
+	const DrainOne *d = ctx;
+	return d->on_sample(d->ctx, s);
+}
+
 void engine_drain(Engine *e, bool (*on_sample)(void *ctx, const Sample *s), void *ctx,
                   volatile sig_atomic_t *quit)
 {
-	bool taking = on_sample != NULL;
-	for (;;) {
-		if (quit && *quit)
-			engine_request_stop(e);
-		EngineState st = engine_state(e);
-		bool finished = st == ENGINE_DONE || st == ENGINE_ERROR;
-		Sample s;
-		bool any = false;
-		while (ring_pop(&e->ring, &s)) {
-			any = true;
-			if (taking && !on_sample(ctx, &s)) {
-				taking = false;
-				engine_request_stop(e);
-			}
-		}
-		if (any && taking && !on_sample(ctx, NULL)) { /* the batch's end */
-			taking = false;
-			engine_request_stop(e);
-		}
-		if (finished && !any)
-			break;
-		if (!any) {
-			struct timespec ts = { 0, 2 * 1000 * 1000 };
-			nanosleep(&ts, NULL);
-		}
-	}
+	DrainOne d = { on_sample, ctx };
+	engine_drain_all(&e, 1, on_sample ? drain_one : NULL, &d, quit);
 }

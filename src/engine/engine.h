@@ -127,4 +127,13 @@ void engine_destroy(Engine *e);
 void engine_drain(Engine *e, bool (*on_sample)(void *ctx, const Sample *s), void *ctx,
                   volatile sig_atomic_t *quit);
 
+/* The same for engines e[0..n) running at once (NULL entries skipped; at
+ * most ENGINE_DRAIN_MAX): on_sample(ctx, k, s) for each sample of engine
+ * k as it comes, on_sample(ctx, n, NULL) at each batch's end; once it
+ * returns false (or *quit is set) every engine is asked to stop and the
+ * rest is taken silently. Returns when every engine has ended. */
+#define ENGINE_DRAIN_MAX 64
+void engine_drain_all(Engine *const *e, size_t n, bool (*on_sample)(void *ctx, size_t k, const Sample *s),
+                      void *ctx, volatile sig_atomic_t *quit);
+
 #endif

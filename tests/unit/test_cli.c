@@ -267,8 +267,36 @@ static void config_should_round_trip_and_yield_to_the_options(void)
 	}
 }
 
+static void check_options_should_parse_and_belong_to_check(void)
+{
+	Options o;
+	char err[256];
+	CHECK(parse(&o, err, 8, "--check", "--budget", "2m", "--threshold", "95", "--baseline", "a.jsonl") == 0);
+	CHECK(o.mode == MODE_CHECK && o.budget_s == 120 && o.threshold_pct == 95 && o.nbaselines == 1);
+	CHECK(parse(&o, err, 7, "--check", "--baseline", "a", "b", "--workload", "fp32,copy") == 0);
+	CHECK(o.nbaselines == 2 && !strcmp(o.baselines[1], "b") && !strcmp(o.workload, "fp32,copy"));
+	CHECK(parse(&o, err, 4, "--check", "--budget", "30") == 0 && o.budget_s == 30);
+	CHECK(parse(&o, err, 4, "--check", "--budget", "1h") == 0 && o.budget_s == 3600);
+	CHECK(parse(&o, err, 4, "--check", "--budget", "0.5s") == -1);
+	CHECK_STR(err, "--budget: 0.5s is out of range (1 s .. 86400 s)");
+	CHECK(parse(&o, err, 4, "--check", "--budget", "30x") == -1);
+	CHECK_STR(err, "--budget: \"30x\" is not a duration (30, 30s, 2m, 1h)");
+	CHECK(parse(&o, err, 4, "--check", "--threshold", "0") == -1);
+	CHECK(parse(&o, err, 3, "--threshold", "90") == -1);
+	CHECK_STR(err, "--threshold goes with --check");
+	CHECK(parse(&o, err, 4, "--suite", "--baseline", "a") == -1);
+	CHECK_STR(err, "--baseline goes with --check");
+	CHECK(parse(&o, err, 3, "--workload", "fp32,copy") == -1);
+	CHECK(parse(&o, err, 4, "--check", "--format", "csv") == 0);
+	CHECK(parse(&o, err, 5, "--check", "--all", "--metrics-file", "x.prom") == 0 && !strcmp(o.metrics_file, "x.prom"));
+	CHECK(parse(&o, err, 4, "--metrics-listen", "9400", "--headless") == 0 && !strcmp(o.metrics_listen, "9400"));
+	CHECK(parse(&o, err, 4, "--replay", "a.jsonl", "--metrics-file=x") == -1);
+	CHECK_STR(err, "--metrics-file goes with a measuring run or --check");
+}
+
 int main(void)
 {
+	RUN(check_options_should_parse_and_belong_to_check);
 	RUN(config_should_round_trip_and_yield_to_the_options);
 	RUN(target_steps_should_be_round_and_reach_20_ms);
 	RUN(cli_should_default_to_the_tutorials_settings);

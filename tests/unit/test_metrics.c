@@ -1,12 +1,10 @@
 /* The Prometheus exposition (core/metrics.c), the check's threshold rule
- * (compare_threshold) and the check's options. promtool's own verdict on
+ * (compare_threshold) and the check's default thresholds. promtool's own verdict on
  * real output is in tests/integration/fleet.sh. */
 #include <math.h>
-#include <stdarg.h>
 #include <stdlib.h>
 
 #include "check.h"
-#include "cli.h"
 #include "compare.h"
 #include "metrics.h"
 #include "peak.h"
@@ -145,44 +143,6 @@ static void a_threshold_should_be_missed_only_beyond_what_the_data_can_tell(void
 	CHECK(strstr(why, "too few") != NULL);
 }
 
-static int parse(Options *o, char *err, int argc, ...)
-{
-	char *argv[16] = { "flopscope" };
-	va_list ap;
-	va_start(ap, argc);
-	for (int i = 1; i < argc; i++)
-		argv[i] = va_arg(ap, char *);
-	va_end(ap);
-	return cli_parse(argc, argv, o, err, 256);
-}
-
-static void check_options_should_parse_and_belong_to_check(void)
-{
-	Options o;
-	char err[256];
-	CHECK(parse(&o, err, 8, "--check", "--budget", "2m", "--threshold", "95", "--baseline", "a.jsonl") == 0);
-	CHECK(o.mode == MODE_CHECK && o.budget_s == 120 && o.threshold_pct == 95 && o.nbaselines == 1);
-	CHECK(parse(&o, err, 7, "--check", "--baseline", "a", "b", "--workload", "fp32,copy") == 0);
-	CHECK(o.nbaselines == 2 && !strcmp(o.baselines[1], "b") && !strcmp(o.workload, "fp32,copy"));
-	CHECK(parse(&o, err, 4, "--check", "--budget", "30") == 0 && o.budget_s == 30);
-	CHECK(parse(&o, err, 4, "--check", "--budget", "1h") == 0 && o.budget_s == 3600);
-	CHECK(parse(&o, err, 4, "--check", "--budget", "0.5s") == -1);
-	CHECK_STR(err, "--budget: 0.5s is out of range (1 s .. 86400 s)");
-	CHECK(parse(&o, err, 4, "--check", "--budget", "30x") == -1);
-	CHECK_STR(err, "--budget: \"30x\" is not a duration (30, 30s, 2m, 1h)");
-	CHECK(parse(&o, err, 4, "--check", "--threshold", "0") == -1);
-	CHECK(parse(&o, err, 3, "--threshold", "90") == -1);
-	CHECK_STR(err, "--threshold goes with --check");
-	CHECK(parse(&o, err, 4, "--suite", "--baseline", "a") == -1);
-	CHECK_STR(err, "--baseline goes with --check");
-	CHECK(parse(&o, err, 3, "--workload", "fp32,copy") == -1);
-	CHECK(parse(&o, err, 4, "--check", "--format", "csv") == 0);
-	CHECK(parse(&o, err, 5, "--check", "--all", "--metrics-file", "x.prom") == 0 && !strcmp(o.metrics_file, "x.prom"));
-	CHECK(parse(&o, err, 4, "--metrics-listen", "9400", "--headless") == 0 && !strcmp(o.metrics_listen, "9400"));
-	CHECK(parse(&o, err, 4, "--replay", "a.jsonl", "--metrics-file=x") == -1);
-	CHECK_STR(err, "--metrics-file goes with a measuring run or --check");
-}
-
 /* the defaults sit below what a healthy H100 reached (docs/FLEET.md) */
 static void check_thresholds_should_follow_the_kind_of_workload(void)
 {
@@ -199,6 +159,5 @@ int main(void)
 	RUN(metrics_should_carry_a_checks_verdicts);
 	RUN(metrics_escape_should_keep_values_valid_when_cut);
 	RUN(a_threshold_should_be_missed_only_beyond_what_the_data_can_tell);
-	RUN(check_options_should_parse_and_belong_to_check);
 	return CHECK_DONE();
 }
