@@ -130,6 +130,8 @@ static void draw_plot(Dash *d, Rect frame, const char *title, const char *unit, 
 	}
 	if (target && !logy && *target * 1.1 > ay.max)
 		ay.max = *target * 1.1;
+	if (!logy) /* round numbers at the top, middle and bottom labels */
+		plot_axis_round(&ay, 2);
 
 	PlotCanvas cv;
 	if (!plot_canvas_init(&cv, c.w, c.h, d->s->braille))
@@ -142,8 +144,11 @@ static void draw_plot(Dash *d, Rect frame, const char *title, const char *unit, 
 		const Change *ch = change_get(cd, j);
 		plot_vline(&cv, &ax, ch->t_ms * 1e-3, (int)nser + (ch->cause == CAUSE_POWER_STATE ? 1 : 2));
 	}
-	for (size_t k = 0; k < nser; k++)
-		plot_series(&cv, &ax, &ay, d->h.t_s + from, ser[k].y + from, n, (int)k);
+	/* the first series drawn last, on top (the GPU time over the CPU's);
+	 * a stretch without samples stays a gap */
+	double gap = plot_gap(d->h.t_s + from, n, 1.0);
+	for (size_t k = nser; k-- > 0;)
+		plot_series_gaps(&cv, &ax, &ay, d->h.t_s + from, ser[k].y + from, n, (int)k, gap);
 	ThemeRole roles[8];
 	for (size_t k = 0; k < nser; k++)
 		roles[k] = ser[k].role;

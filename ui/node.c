@@ -172,7 +172,8 @@ static void draw_panel(Node *nv, size_t k, Rect r, const PlotAxis *ay, double t1
 	/* the whole run, then its last minute; the same for every panel */
 	PlotAxis ax = { t1 > WINDOW_S ? t1 - WINDOW_S : 0, t1 > 0 ? t1 : 1, false };
 	size_t from = history_from(&d->h, ax.min);
-	plot_series(&cv, &ax, ay, d->h.t_s + from, d->h.flops + from, d->h.n - from, 0);
+	plot_series_gaps(&cv, &ax, ay, d->h.t_s + from, d->h.flops + from, d->h.n - from, 0,
+	                 plot_gap(d->h.t_s + from, d->h.n - from, 1.0));
 	const ThemeRole roles[1] = { ROLE_FLOPS_LINE };
 	screen_put_canvas(nv->s, &cv, c, roles);
 	plot_canvas_done(&cv);

@@ -21,6 +21,8 @@
 #define CHECK_FIRST_OVERHEAD_S 1.5
 /* Below this a window says too little to hold to a threshold, s. */
 #define CHECK_MIN_WINDOW_S 0.5
+/* Kept for the end (engines joined, the table and the metrics written), s. */
+#define CHECK_TEARDOWN_S 0.3
 
 typedef struct Verdict {
 	CheckStatus st;
@@ -39,14 +41,21 @@ typedef struct Feed {
 	MetricsBoard *board;
 	int *rows;
 	BlockMeans *blocks;
+	uint64_t deadline_ns;   /* the budget's end: the run stops there */
+	bool cut;               /* ... and did */
 } Feed;
 
-static void feed(void *arg, size_t k, const Sample *s)
+static bool feed(void *arg, size_t k, const Sample *s)
 {
 	Feed *f = arg;
+	if (!s) { /* a batch's end: the budget is a bound, not a plan */
+		f->cut = clock_mono_ns() >= f->deadline_ns;
+		return !f->cut;
+	}
 	mboard_sample(f->board, f->rows[k], s);
 	if ((s->flags & SAMPLE_STEADY) && !(s->flags & SAMPLE_IMPLAUSIBLE))
 		blocks_add(&f->blocks[k], s->t_ms, s->rate);
+	return true;
 }
 
 /* The workloads of --workload A,B (or the default list): false with the
@@ -370,7 +379,8 @@ int check_run(const VkCtx *ctx, const int *idx, size_t n, const Options *o, uint
 		oc.duration_given = true;
 		oc.log = NULL;
 		uint64_t r0 = clock_mono_ns();
-		Feed f = { board, rows, blocks };
+		/* what is left of the budget, less the end's teardown */
+		Feed f = { board, rows, blocks, t0 + (uint64_t)((budget - CHECK_TEARDOWN_S) * 1e9), false };
 		suite_measure(ctx, sd, m, &oc, (WorkloadType)wl[i], false, (unsigned)i + 1, feed, &f, quit);
 		double took = (double)(clock_mono_ns() - r0) * 1e-9;
 		if (took - window > overhead || done_runs == 0)
@@ -383,6 +393,10 @@ int check_run(const VkCtx *ctx, const int *idx, size_t n, const Options *o, uint
 		for (size_t k = 0; k < m; k++) {
 			blocks_cut(&blocks[k]);
 			judge(o, ctx, &sd[k], &blocks[k], bl, o->nbaselines, wi, &v[k]);
+			if (f.cut) {
+				size_t l = strlen(v[k].why);
+				snprintf(v[k].why + l, sizeof v[k].why - l, " (cut short at the budget's end)");
+			}
 			if (!isnan(v[k].median) && v[k].st != CHECK_WRONG) {
 				nd[nn] = (NodeDevice){ .name = ctx->entries[sd[k].idx].name, .median = v[k].median };
 				nd_of[nn++] = k;

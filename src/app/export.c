@@ -27,7 +27,9 @@ static int write_svg(const char *out, const SessionData *d, const Summary *sum)
 	char tms[32];
 	snprintf(title, sizeof title, "%s, %s, %s, target %s", d->meta.device, d->meta.workload,
 	         d->meta.start_utc, fmt_ms(d->meta.target_ms, tms, sizeof tms));
-	bool ok = svg_write(f, title, d->samples, d->n, d->meta.target_ms, &sum->changes);
+	SummaryResult r;
+	summary_result(sum, &r);
+	bool ok = svg_write(f, title, d->samples, d->n, d->meta.target_ms, &r);
 	if (!fileio_commit(f, &t, ok, err, sizeof err)) {
 		fprintf(stderr, "flopscope: %s\n", err);
 		return 1;

@@ -20,7 +20,7 @@
 #include "version.h"
 
 typedef struct BoardRow {
-	unsigned entry;
+	unsigned entry, engine;
 	char uuid[40], name[256], driver[520], workload[32], unit[8];
 	Summary sum;
 	Sample last;            /* the latest steady sample */
@@ -89,6 +89,12 @@ int mboard_row(MetricsBoard *b, unsigned entry, const DeviceInfo *d, const char 
 	r->check_ratio = r->check_threshold = r->peer_ratio = NAN;
 	r->reference = "";
 	pthread_mutex_lock(&b->mu);
+	/* the same entry twice at once (two engines on one device): numbered */
+	unsigned same = 0;
+	for (size_t k = 0; k < b->n; k++)
+		same += !b->rows[k]->retired && b->rows[k]->entry == entry && !strcmp(b->rows[k]->workload, workload);
+	if (same)
+		r->engine = same + 1;
 	int idx = -1;
 	if (b->n == b->cap) {
 		size_t cap = b->cap ? b->cap * 2 : 8;
@@ -210,6 +216,7 @@ char *mboard_render(MetricsBoard *b)
 			SummaryResult *res = &sr[n++];
 			metrics_row_init(m);
 			m->device = r->entry;
+			m->engine = r->engine;
 			m->uuid = r->uuid;
 			m->name = r->name;
 			m->driver = r->driver;

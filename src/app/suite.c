@@ -21,19 +21,6 @@
  * else 64 MiB. */
 #define SUITE_TRANSFER_SIZE (64ull << 20)
 
-typedef struct Hook {
-	SuiteSampleFn fn;
-	void *arg;
-} Hook;
-
-static bool hook(void *ctx, size_t k, const Sample *s)
-{
-	const Hook *h = ctx;
-	if (s && h->fn)
-		h->fn(h->arg, k, s);
-	return true;
-}
-
 void suite_measure(const VkCtx *ctx, SuiteDev *d, size_t n, const Options *o, WorkloadType w, bool tq,
                    unsigned nth, SuiteSampleFn on_sample, void *arg, volatile sig_atomic_t *quit)
 {
@@ -75,8 +62,7 @@ void suite_measure(const VkCtx *ctx, SuiteDev *d, size_t n, const Options *o, Wo
 	Engine *es[ENGINE_DRAIN_MAX] = { NULL };
 	for (size_t k = 0; k < n && k < ENGINE_DRAIN_MAX; k++)
 		es[k] = d[k].e;
-	Hook h = { on_sample, arg };
-	engine_drain_all(es, n, hook, &h, quit);
+	engine_drain_all(es, n, on_sample, arg, quit);
 	for (size_t k = 0; k < n; k++) {
 		if (!d[k].e)
 			continue;

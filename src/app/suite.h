@@ -20,8 +20,9 @@ typedef struct SuiteDev {
 	char err[ERR_LEN];
 } SuiteDev;
 
-/* Sees each sample of device k as the devices run. */
-typedef void (*SuiteSampleFn)(void *arg, size_t k, const Sample *s);
+/* Sees each sample of device k as the devices run, and (s NULL) each
+ * batch's end; false ends the run of every device (engine_drain_all). */
+typedef bool (*SuiteSampleFn)(void *arg, size_t k, const Sample *s);
 
 /* Runs workload w on the devices d[0..n) (idx set) at once for the
  * suite's window (--duration), the transfers at one size; fills the rest

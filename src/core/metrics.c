@@ -94,6 +94,8 @@ static void labels(Text *t, const MetricsRow *r, bool with_workload)
 	metrics_escape(r->name, name, sizeof name);
 	metrics_escape(r->driver, driver, sizeof driver);
 	put(t, "{device=\"%u\",uuid=\"%s\",name=\"%s\",driver=\"%s\"", r->device, uuid, name, driver);
+	if (r->engine)
+		put(t, ",engine=\"%u\"", r->engine);
 	if (with_workload) {
 		char wl[128], unit[64];
 		metrics_escape(r->workload, wl, sizeof wl);
@@ -121,7 +123,7 @@ static void gauge(Text *t, const MetricsRow *rows, size_t n, const char *name, c
 		/* a device figure is written once per device, not once per workload */
 		bool dup = false;
 		for (size_t j = 0; !with_workload && j < k; j++)
-			dup |= rows[j].device == rows[k].device && !isnan(f(&rows[j]));
+			dup |= rows[j].device == rows[k].device && rows[j].engine == rows[k].engine && !isnan(f(&rows[j]));
 		if (dup)
 			continue;
 		if (!any)

@@ -35,6 +35,8 @@ extern const char *const check_status_names[CHECK_STATUS_COUNT];
 typedef struct MetricsRow {
 	/* the device */
 	unsigned device;          /* entry number, 1-based */
+	unsigned engine;          /* one entry measured by several engines at once: its
+	                             number among them (an "engine" label); 0: alone */
 	const char *uuid, *name, *driver;
 	/* the workload */
 	const char *workload, *unit;

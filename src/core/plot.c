@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "stats.h"
+
 bool plot_canvas_init(PlotCanvas *c, int w, int h, bool braille)
 {
 	memset(c, 0, sizeof *c);
@@ -101,22 +103,44 @@ static void line(PlotCanvas *c, long x0, long y0, long x1, long y1, int series)
 void plot_series(PlotCanvas *c, const PlotAxis *ax, const PlotAxis *ay, const double *x,
                  const double *y, size_t n, int series)
 {
+	plot_series_gaps(c, ax, ay, x, y, n, series, INFINITY);
+}
+
+void plot_series_gaps(PlotCanvas *c, const PlotAxis *ax, const PlotAxis *ay, const double *x,
+                      const double *y, size_t n, int series, double max_dx)
+{
 	long px = 0, py = 0;
 	bool have = false;
+	double last_x = 0;
 	for (size_t i = 0; i < n; i++) {
 		long qx, qy;
 		if (!to_dot(c, ax, ay, x[i], y[i], &qx, &qy)) {
 			have = false;
 			continue;
 		}
-		if (have)
+		if (have && !(x[i] - last_x > max_dx))
 			line(c, px, py, qx, qy, series);
 		else
 			set_dot(c, (int)qx, (int)qy, series);
 		px = qx;
 		py = qy;
+		last_x = x[i];
 		have = true;
 	}
+}
+
+double plot_gap(const double *x, size_t n, double at_least)
+{
+	if (n < 3)
+		return INFINITY;
+	double *dx = malloc((n - 1) * sizeof *dx);
+	if (!dx)
+		return at_least;
+	for (size_t i = 1; i < n; i++)
+		dx[i - 1] = x[i] - x[i - 1];
+	double med = stats_median_inplace(dx, n - 1);
+	free(dx);
+	return med * 10 > at_least ? med * 10 : at_least;
 }
 
 void plot_hline(PlotCanvas *c, const PlotAxis *ay, double y, int series)
@@ -205,4 +229,31 @@ void plot_axis_fit(const double *v, size_t n, bool log, PlotAxis *out)
 	out->max = hi + 0.05 * (hi - out->min);
 	if (out->max <= out->min)
 		out->max = out->min + 1;
+}
+
+double plot_nice_step(double span, int max_ticks)
+{
+	if (!(span > 0) || !isfinite(span) || max_ticks < 1)
+		return 1;
+	double raw = span / max_ticks;
+	double mag = pow(10, floor(log10(raw)));
+	double norm = raw / mag;
+	/* a hair over a round value (float noise) still takes that value */
+	double k = norm <= 1.000001 ? 1 : norm <= 2.000001 ? 2 : norm <= 5.000001 ? 5 : 10;
+	return k * mag;
+}
+
+double plot_axis_round(PlotAxis *a, int max_ticks)
+{
+	double step = plot_nice_step(a->max - a->min, max_ticks);
+	for (int tries = 0; tries < 8; tries++) {
+		double lo = floor(a->min / step + 1e-9) * step, hi = ceil(a->max / step - 1e-9) * step;
+		if ((hi - lo) / step <= max_ticks + 1e-9) {
+			a->min = lo;
+			a->max = hi > lo ? hi : lo + step;
+			return step;
+		}
+		step = plot_nice_step(step * max_ticks * 1.01, max_ticks);
+	}
+	return step;
 }

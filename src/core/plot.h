@@ -30,6 +30,13 @@ void plot_canvas_done(PlotCanvas *c);
  * line. Points outside the axes are clipped. */
 void plot_series(PlotCanvas *c, const PlotAxis *ax, const PlotAxis *ay, const double *x,
                  const double *y, size_t n, int series);
+/* The same, and points further apart in x than max_dx are not joined: a
+ * stretch without samples is drawn as a gap. */
+void plot_series_gaps(PlotCanvas *c, const PlotAxis *ax, const PlotAxis *ay, const double *x,
+                      const double *y, size_t n, int series, double max_dx);
+/* Where a gap starts for the points x[0..n) (ascending): ten times their
+ * median spacing, and at least at_least; INFINITY for fewer than 3. */
+double plot_gap(const double *x, size_t n, double at_least);
 void plot_hline(PlotCanvas *c, const PlotAxis *ay, double y, int series);
 void plot_vline(PlotCanvas *c, const PlotAxis *ax, double x, int series);
 
@@ -42,5 +49,12 @@ void plot_row_text(const PlotCanvas *c, int row, char *out, size_t len);
  * start at 0 when all values are positive; log axes span whole decades.
  * Falls back to [0, 1] (log: [1, 10]) without data. */
 void plot_axis_fit(const double *v, size_t n, bool log, PlotAxis *out);
+
+/* The 1-2-5 step (... 0.5, 1, 2, 5, 10 ...) that cuts span into at most
+ * max_ticks intervals; 1 when span is not positive. */
+double plot_nice_step(double span, int max_ticks);
+/* A linear axis widened to whole steps (min down, max up) with at most
+ * max_ticks intervals: round numbers at every tick. Returns the step. */
+double plot_axis_round(PlotAxis *a, int max_ticks);
 
 #endif

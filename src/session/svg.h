@@ -1,7 +1,11 @@
-/* svg: a session's plots as an SVG picture for reports (FLOPS, workgroups on
- * a log axis, GPU and CPU dispatch time with the target), with axes, labels
- * and level-change markers: a power-state change red and labelled, any other
- * change grey). Pure: writes to a FILE. */
+/* svg: a session as an SVG report a person would paste into a document:
+ * the statistics in a box; the throughput with the level changes numbered
+ * (a power-state change red, any other grey) and listed in a table below;
+ * workgroups on a log axis; GPU and CPU dispatch time with the target;
+ * clock and power where they were read. Each plot has a legend; axes take
+ * round steps; a stretch without samples is drawn as a gap, never joined;
+ * no two labels overlap (their boxes are laid out with svg_text_width's
+ * estimate, the one the tests hold the file to). Pure: writes to a FILE. */
 #ifndef FLOPSCOPE_SVG_H
 #define FLOPSCOPE_SVG_H
 
@@ -9,10 +13,18 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "change.h"
 #include "sample.h"
+#include "summary.h"
 
-bool svg_write(FILE *f, const char *title, const Sample *s, size_t n, double target_ms,
-               const ChangeDetector *changes);
+/* The width a label of len bytes takes at font size px: a generous
+ * average for sans-serif glyphs (0.62 em). */
+#define SVG_CHAR_EM 0.62
+static inline double svg_text_width(size_t len, double px)
+{
+	return (double)len * px * SVG_CHAR_EM;
+}
+
+/* r: the session's statistics (summary_result of every sample). */
+bool svg_write(FILE *f, const char *title, const Sample *s, size_t n, double target_ms, const SummaryResult *r);
 
 #endif

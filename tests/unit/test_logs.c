@@ -509,10 +509,16 @@ static void svg_should_be_escaped_and_complete(void)
 	cd.changes[1] = (Change){ .kind = CHANGE_STEP, .cause = CAUSE_NOT_POWER_STATE, .t_ms = 35, .t_end_ms = 35,
 	                          .before = 3e9, .after = 1e9, .ratio = 1 / 3.0 };
 	cd.nchanges = 2;
+	cd.by_cause[CAUSE_POWER_STATE] = cd.by_cause[CAUSE_NOT_POWER_STATE] = 1;
+	static SummaryResult r;
+	memset(&r, 0, sizeof r);
+	r.changes = cd;
+	r.pct_peak = r.duty = NAN;
+	r.samples = 3;
 	char *text = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&text, &len);
-	CHECK(svg_write(f, "a <b> & \"c\"", s, 3, 20, &cd));
+	CHECK(svg_write(f, "a <b> & \"c\"", s, 3, 20, &r));
 	fclose(f);
 	CHECK(strstr(text, "<?xml version=\"1.0\""));
 	CHECK(strstr(text, "a &lt;b&gt; &amp; &quot;c&quot;"));
@@ -520,11 +526,15 @@ static void svg_should_be_escaped_and_complete(void)
 	int polylines = 0;
 	for (const char *p = text; (p = strstr(p, "<polyline")); p++)
 		polylines++;
-	CHECK(polylines == 4); /* FLOPS, groups, CPU time, GPU time */
+	CHECK(polylines == 4); /* FLOPS, groups, CPU time, GPU time: no telemetry, no clock plot */
+	CHECK(strstr(text, "no clock or power readings"));
 	CHECK(strstr(text, "stroke=\"#cf222e\" stroke-dasharray=\"4 3\"")); /* the power-state marker */
 	CHECK(strstr(text, "stroke=\"#8c959f\" stroke-dasharray=\"4 3\"")); /* the other one, grey */
-	CHECK(strstr(text, "1.00 G&#8594; 3.00 G")); /* only the power-state change is labelled */
-	CHECK(!strstr(text, "3.00 G&#8594; 1.00 G"));
+	/* both numbered and listed; the power-state one in red */
+	CHECK(strstr(text, "fill=\"#cf222e\">1  step at 30.0 ms: 1.00 GFLOPS -&gt; 3.00 GFLOPS"));
+	CHECK(strstr(text, "font-size=\"10\">2  step at 35.0 ms: 3.00 GFLOPS -&gt; 1.00 GFLOPS"));
+	CHECK(strstr(text, "level changes: 1 power state, 1 other, 0 unexplained"));
+	CHECK(!strstr(text, "nan") && !strstr(text, "inf"));
 	free(text);
 }
 

@@ -97,6 +97,24 @@ static void metrics_should_carry_a_checks_verdicts(void)
 	free(t);
 }
 
+/* one entry measured by two engines at once: the second's series differ */
+static void metrics_should_tell_two_engines_on_one_entry_apart(void)
+{
+	MetricsRow r[2] = { row(1, "fp32", "FLOPS"), row(1, "fp32", "FLOPS") };
+	r[0].median = 1;
+	r[1].median = 2;
+	r[1].engine = 2;
+	r[0].clock_hz = r[1].clock_hz = 1e9;
+	char *t = metrics_render(r, 2, "1", NAN, -1);
+	CHECK(t != NULL);
+	if (!t)
+		return;
+	CHECK(strstr(t, "driver=\"NVIDIA 580.159.04\",workload=\"fp32\",unit=\"FLOPS\"} 1\n") != NULL);
+	CHECK(strstr(t, "driver=\"NVIDIA 580.159.04\",engine=\"2\",workload=\"fp32\",unit=\"FLOPS\"} 2\n") != NULL);
+	CHECK(lines_starting(t, "flopscope_clock_hertz{") == 2);
+	free(t);
+}
+
 static void metrics_escape_should_keep_values_valid_when_cut(void)
 {
 	char out[8];
@@ -157,6 +175,7 @@ int main(void)
 	RUN(check_thresholds_should_follow_the_kind_of_workload);
 	RUN(metrics_should_write_each_family_once_and_leave_unknowns_out);
 	RUN(metrics_should_carry_a_checks_verdicts);
+	RUN(metrics_should_tell_two_engines_on_one_entry_apart);
 	RUN(metrics_escape_should_keep_values_valid_when_cut);
 	RUN(a_threshold_should_be_missed_only_beyond_what_the_data_can_tell);
 	return CHECK_DONE();

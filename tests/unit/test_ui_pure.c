@@ -169,6 +169,27 @@ static void plot_should_draw_braille_goldens(void)
 	plot_canvas_done(&c);
 }
 
+static void axes_should_take_round_steps(void)
+{
+	CHECK(plot_nice_step(10, 5) == 2);
+	CHECK(plot_nice_step(201e9, 4) == 100e9);   /* 50.25 G a tick: 100 G */
+	CHECK(plot_nice_step(60, 6) == 10);
+	CHECK(fabs(plot_nice_step(0.0172, 4) - 0.005) < 1e-15);
+	CHECK(plot_nice_step(0, 4) == 1 && plot_nice_step(-3, 4) == 1);
+	PlotAxis a = { 0, 201e9 * 1.05, false };
+	double step = plot_axis_round(&a, 4);
+	CHECK(step == 100e9 && a.min == 0 && a.max == 300e9);
+	a = (PlotAxis){ 37.3, 61.9, false };
+	step = plot_axis_round(&a, 5);
+	CHECK(step == 10 && a.min == 30 && a.max == 70); /* 35..65 in 5s would be 6 intervals */
+	/* never more intervals than asked */
+	for (double hi = 0.11; hi < 1e6; hi *= 1.37) {
+		a = (PlotAxis){ 0, hi, false };
+		step = plot_axis_round(&a, 5);
+		CHECK((a.max - a.min) / step <= 5 + 1e-9 && a.max >= hi);
+	}
+}
+
 static void plot_should_draw_ascii_without_utf8(void)
 {
 	const double x[] = { 0, 1, 2, 3 };
@@ -316,6 +337,7 @@ static void history_should_stay_bounded_and_keep_the_whole_shape(void)
 int main(void)
 {
 	RUN(node_layout_should_fit_2_to_8_devices);
+	RUN(axes_should_take_round_steps);
 	RUN(theme_should_parse_roles_colours_and_attributes);
 	RUN(theme_should_name_what_is_wrong);
 	RUN(shipped_themes_should_load);
