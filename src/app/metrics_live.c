@@ -27,7 +27,7 @@ typedef struct BoardRow {
 	bool has_last;
 	uint32_t tel_valid;     /* the latest telemetry of any sample */
 	double tel[SAMPLE_TEL_COUNT];
-	uint64_t samples, passed, failed;
+	uint64_t failed;        /* result checks that failed (the summary counts the passed) */
 	CheckStatus check;
 	double check_ratio, check_threshold, peer_ratio;
 	const char *reference;
@@ -129,9 +129,6 @@ void mboard_sample(MetricsBoard *b, int row, const Sample *s)
 	BoardRow *r = row_of(b, row);
 	if (r) {
 		summary_add(&r->sum, s);
-		r->samples++;
-		if (s->flags & SAMPLE_VERIFIED)
-			r->passed++;
 		if ((s->flags & SAMPLE_STEADY) && !(s->flags & SAMPLE_IMPLAUSIBLE)) {
 			r->last = *s;
 			r->has_last = true;
@@ -230,8 +227,8 @@ char *mboard_render(MetricsBoard *b)
 			m->peak_ratio = res->pct_peak / 100;
 			m->duty = res->duty;
 			m->peer_ratio = r->peer_ratio;
-			m->samples = r->samples;
-			m->checks_passed = r->passed;
+			m->samples = res->samples;
+			m->checks_passed = res->verified;
 			m->checks_failed = r->failed;
 			for (int c = 0; c < CAUSE_COUNT; c++)
 				m->changes[c] = res->changes.by_cause[c];
