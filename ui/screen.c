@@ -93,7 +93,7 @@ void screen_next_theme(Screen *s)
 	screen_apply_theme(s);
 }
 
-bool screen_open(Screen *s, const char *theme_arg, volatile sig_atomic_t *quit)
+bool screen_open(Screen *s, const char *theme_arg, atomic_int *quit)
 {
 	memset(s, 0, sizeof *s);
 	s->quit = quit;

@@ -4,7 +4,7 @@
 #define FLOPSCOPE_SCREEN_H
 
 #include <curses.h>
-#include <signal.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 
 #include "layout.h"
@@ -25,11 +25,11 @@ typedef struct Screen {
 	char theme_arg[256]; /* the loaded theme as named ("" the built-in one) */
 	char message[512];   /* shown in the status line until replaced */
 	int message_role;
-	volatile sig_atomic_t *quit;
+	atomic_int *quit;
 } Screen;
 
 /* false when the terminal cannot be opened (TERM unset or unknown). */
-bool screen_open(Screen *s, const char *theme_arg, volatile sig_atomic_t *quit);
+bool screen_open(Screen *s, const char *theme_arg, atomic_int *quit);
 void screen_close(Screen *s);
 /* The curses attributes of a theme role. */
 attr_t screen_attr(const Screen *s, ThemeRole r);

@@ -178,7 +178,7 @@ static void run_devices(Screen *s, const struct VkCtx *ctx, const DeviceList *de
 }
 
 int ui_run(const struct VkCtx *ctx, const DeviceList *devs, const Options *o, const int *pre, size_t npre,
-           MetricsOut *mo, volatile sig_atomic_t *quit)
+           MetricsOut *mo, atomic_int *quit)
 {
 	Screen s;
 	if (!screen_open(&s, o->theme, quit))
@@ -238,7 +238,7 @@ int ui_run(const struct VkCtx *ctx, const DeviceList *devs, const Options *o, co
 
 /* The logs of several devices in the node view, played together; on
  * leaving, the table of what was recorded (every sample of each log). */
-static int replay_node(const Options *o, volatile sig_atomic_t *quit)
+static int replay_node(const Options *o, atomic_int *quit)
 {
 	size_t n = o->nreplays;
 	Replay *r = calloc(n, sizeof *r);
@@ -287,7 +287,7 @@ out:
 	return status;
 }
 
-int ui_replay(const Options *o, volatile sig_atomic_t *quit)
+int ui_replay(const Options *o, atomic_int *quit)
 {
 	if (o->nreplays > 1)
 		return replay_node(o, quit);

@@ -241,7 +241,7 @@ static void print_line(const Options *o, const VkCtx *ctx, const SuiteDev *sd, c
 }
 
 int check_run(const VkCtx *ctx, const int *idx, size_t n, const Options *o, uint64_t launch_ns,
-              volatile sig_atomic_t *quit)
+              atomic_int *quit)
 {
 	/* the budget counts from the program's start (the device list too) */
 	uint64_t t0 = launch_ns ? launch_ns : clock_mono_ns();

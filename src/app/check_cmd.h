@@ -4,7 +4,7 @@
 #ifndef FLOPSCOPE_CHECK_CMD_H
 #define FLOPSCOPE_CHECK_CMD_H
 
-#include <signal.h>
+#include <stdatomic.h>
 #include <stddef.h>
 
 #include "cli.h"
@@ -23,6 +23,6 @@
 
 /* launch_ns: when the program started (the budget counts from there). */
 int check_run(const VkCtx *ctx, const int *idx, size_t n, const Options *o, uint64_t launch_ns,
-              volatile sig_atomic_t *quit);
+              atomic_int *quit);
 
 #endif

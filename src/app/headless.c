@@ -76,7 +76,7 @@ static bool print_sample(void *ctx, const Sample *s)
 	return p->out_ok;
 }
 
-int headless_run(Engine *e, const Options *o, MetricsOut *mo, int row, volatile sig_atomic_t *quit)
+int headless_run(Engine *e, const Options *o, MetricsOut *mo, int row, atomic_int *quit)
 {
 	const RunInfo *in = engine_info(e);
 	int status = 0;

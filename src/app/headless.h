@@ -2,7 +2,7 @@
 #ifndef FLOPSCOPE_HEADLESS_H
 #define FLOPSCOPE_HEADLESS_H
 
-#include <signal.h>
+#include <stdatomic.h>
 
 #include "cli.h"
 #include "engine.h"
@@ -11,6 +11,6 @@
  * Returns the exit status: 0, or 1 on an engine or output failure. */
 struct MetricsOut;
 /* mo: the metrics (metrics_live.h; NULL or no board: none), row the run's. */
-int headless_run(Engine *e, const Options *o, struct MetricsOut *mo, int row, volatile sig_atomic_t *quit);
+int headless_run(Engine *e, const Options *o, struct MetricsOut *mo, int row, atomic_int *quit);
 
 #endif

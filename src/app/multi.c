@@ -159,7 +159,7 @@ size_t multi_print_table(FILE *f, bool json, const DeviceRow *rows, size_t n, co
 }
 
 int multi_run(const struct VkCtx *ctx, const Options *o, const int *idx, size_t n, WorkloadType wl,
-              uint64_t launch, MetricsOut *mo, volatile sig_atomic_t *quit)
+              uint64_t launch, MetricsOut *mo, atomic_int *quit)
 {
 	Dev *d = calloc(n, sizeof *d);
 	if (!d) {

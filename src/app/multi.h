@@ -2,7 +2,7 @@
 #ifndef FLOPSCOPE_MULTI_H
 #define FLOPSCOPE_MULTI_H
 
-#include <signal.h>
+#include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -34,6 +34,6 @@ struct MetricsOut; /* metrics_live.h: NULL or no board: no metrics */
  * per device and the outlier rule (--outlier). Exit 0, 1 when a device
  * failed (the others go on), MULTI_EXIT_OUTLIER when one is an outlier. */
 int multi_run(const struct VkCtx *ctx, const Options *o, const int *idx, size_t n, WorkloadType wl,
-              uint64_t launch, struct MetricsOut *mo, volatile sig_atomic_t *quit);
+              uint64_t launch, struct MetricsOut *mo, atomic_int *quit);
 
 #endif

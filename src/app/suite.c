@@ -22,7 +22,7 @@
 #define SUITE_TRANSFER_SIZE (64ull << 20)
 
 void suite_measure(const VkCtx *ctx, SuiteDev *d, size_t n, const Options *o, WorkloadType w, bool tq,
-                   unsigned nth, SuiteSampleFn on_sample, void *arg, volatile sig_atomic_t *quit)
+                   unsigned nth, SuiteSampleFn on_sample, void *arg, atomic_int *quit)
 {
 	uint64_t size = o->size_hi;
 	if (workload_info[w].kind == WL_TRANSFER && !size)
@@ -159,7 +159,7 @@ static void row(const Options *o, const WorkloadInfo *wl, bool tq, size_t k, siz
 }
 
 int suite_run(const VkCtx *ctx, const int *idx, size_t n, const Options *o, uint64_t launch_ns,
-              volatile sig_atomic_t *quit)
+              atomic_int *quit)
 {
 	(void)launch_ns;
 	const DeviceInfo *d = &ctx->entries[idx[0]];

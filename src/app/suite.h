@@ -2,7 +2,7 @@
 #ifndef FLOPSCOPE_SUITE_H
 #define FLOPSCOPE_SUITE_H
 
-#include <signal.h>
+#include <stdatomic.h>
 
 #include "cli.h"
 #include "engine.h"
@@ -28,12 +28,12 @@ typedef bool (*SuiteSampleFn)(void *arg, size_t k, const Sample *s);
  * suite's window (--duration), the transfers at one size; fills the rest
  * of each SuiteDev. nth numbers the runs of one invocation (log names). */
 void suite_measure(const VkCtx *ctx, SuiteDev *d, size_t n, const Options *o, WorkloadType w, bool tq,
-                   unsigned nth, SuiteSampleFn on_sample, void *arg, volatile sig_atomic_t *quit);
+                   unsigned nth, SuiteSampleFn on_sample, void *arg, atomic_int *quit);
 
 /* Runs the suite on entry idx; returns the exit status. */
 /* Every workload on the devices idx[0..n) (an entry may repeat), all of
  * them at once for each workload; a row per device and workload. */
 int suite_run(const VkCtx *ctx, const int *idx, size_t n, const Options *o, uint64_t launch_ns,
-              volatile sig_atomic_t *quit);
+              atomic_int *quit);
 
 #endif

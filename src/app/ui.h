@@ -4,7 +4,7 @@
 #ifndef FLOPSCOPE_UI_H
 #define FLOPSCOPE_UI_H
 
-#include <signal.h>
+#include <stdatomic.h>
 
 #include "cli.h"
 #include "devinfo.h"
@@ -23,10 +23,10 @@ struct MetricsOut;
  * used (the caller then falls back to headless output). mo: the metrics
  * of the runs (metrics_live.h); NULL: none. */
 int ui_run(const struct VkCtx *ctx, const DeviceList *devs, const Options *o, const int *pre, size_t npre,
-           struct MetricsOut *mo, volatile sig_atomic_t *quit);
+           struct MetricsOut *mo, atomic_int *quit);
 
 /* The dashboard on a recorded session log (--replay FILE). Returns the exit
  * status, or -1 when the terminal cannot be used. */
-int ui_replay(const Options *o, volatile sig_atomic_t *quit);
+int ui_replay(const Options *o, atomic_int *quit);
 
 #endif

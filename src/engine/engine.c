@@ -974,7 +974,7 @@ void engine_summary(Engine *e, SummaryResult *out)
 }
 
 void engine_drain_all(Engine *const *e, size_t n, bool (*on_sample)(void *ctx, size_t k, const Sample *s),
-                      void *ctx, volatile sig_atomic_t *quit)
+                      void *ctx, atomic_int *quit)
 {
 	bool taking = on_sample != NULL, stopping = false;
 	bool done[ENGINE_DRAIN_MAX] = { false };
@@ -1027,7 +1027,7 @@ static bool drain_one(void *ctx, size_t k, const Sample *s)
 }
 
 void engine_drain(Engine *e, bool (*on_sample)(void *ctx, const Sample *s), void *ctx,
-                  volatile sig_atomic_t *quit)
+                  atomic_int *quit)
 {
 	DrainOne d = { on_sample, ctx };
 	engine_drain_all(&e, 1, on_sample ? drain_one : NULL, &d, quit);

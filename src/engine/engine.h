@@ -6,7 +6,7 @@
 #ifndef FLOPSCOPE_ENGINE_H
 #define FLOPSCOPE_ENGINE_H
 
-#include <signal.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -125,7 +125,7 @@ void engine_destroy(Engine *e);
  * is done or failed and every sample has been taken, or when *quit is set
  * (after asking the engine to stop). */
 void engine_drain(Engine *e, bool (*on_sample)(void *ctx, const Sample *s), void *ctx,
-                  volatile sig_atomic_t *quit);
+                  atomic_int *quit);
 
 /* The same for engines e[0..n) running at once (NULL entries skipped; at
  * most ENGINE_DRAIN_MAX): on_sample(ctx, k, s) for each sample of engine
@@ -134,6 +134,6 @@ void engine_drain(Engine *e, bool (*on_sample)(void *ctx, const Sample *s), void
  * rest is taken silently. Returns when every engine has ended. */
 #define ENGINE_DRAIN_MAX 64
 void engine_drain_all(Engine *const *e, size_t n, bool (*on_sample)(void *ctx, size_t k, const Sample *s),
-                      void *ctx, volatile sig_atomic_t *quit);
+                      void *ctx, atomic_int *quit);
 
 #endif
