@@ -23,7 +23,7 @@ B       ?= build
 #   app      main, modes, outputs
 #   ui       curses screens (ui/): core, session, engine and app headers, never gpu
 CORE    := fmt adapt sched stats ring devsel cli workload memwork summary compare change peak devinfo plot outlier retain metrics
-SESSION := clock fileio paths csvread records slog slogread svg
+SESSION := clock fileio paths csvread records slog slogread svg threadname
 GPU     := err vkctx shader memory pipeline submit compute
 WORKLOADS := workloads fma copy transfer
 ENGINE  := sysfs tel_nvml tel_gpu_sysfs tel_cpu tel_pcie telemetry engine source replay

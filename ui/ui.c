@@ -149,7 +149,8 @@ static void run_devices(Screen *s, const struct VkCtx *ctx, const DeviceList *de
 			errs[k][0] = '\0';
 			if (engine_state(e[k]) == ENGINE_ERROR)
 				snprintf(errs[k], sizeof errs[k], "%s", engine_error(e[k]));
-			rows[k] = (DeviceRow){ devs->entries[sel[k]].name, &sums[k], engine_checks_passed(e[k]), errs[k] };
+			rows[k] = (DeviceRow){ devs->entries[sel[k]].name, &sums[k], engine_checks_passed(e[k]), errs[k],
+			                       engine_first_sample_ms(e[k]) };
 		}
 		if (n == 1) {
 			const char *log = engine_info(e[0])->log_path;

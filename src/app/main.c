@@ -15,6 +15,7 @@
 #include "cli.h"
 #include "config.h"
 #include "clock.h"
+#include "threadname.h"
 #include "devsel.h"
 #include "engine.h"
 #include "headless.h"
@@ -42,6 +43,7 @@ static atomic_int quit_flag;
 static void *signal_main(void *arg)
 {
 	const sigset_t *set = arg;
+	thread_name("fs-signals", 0);
 	for (;;) {
 		int sig = 0;
 		if (sigwait(set, &sig) != 0)

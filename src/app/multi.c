@@ -118,6 +118,8 @@ size_t multi_print_table(FILE *f, bool json, const DeviceRow *rows, size_t n, co
 			cJSON_AddNumberToObject(j, "checks_passed", (double)rows[k].checks);
 			cJSON_AddNumberToObject(j, "power_state_changes",
 			                        sum ? (double)sum->changes.by_cause[CAUSE_POWER_STATE] : 0);
+			if (rows[k].first_ms > 0)
+				cJSON_AddNumberToObject(j, "first_sample_ms", rows[k].first_ms);
 			cJSON_AddBoolToObject(j, "outlier", nd[k].outlier);
 			if (error)
 				cJSON_AddStringToObject(j, "error", error);
@@ -147,6 +149,20 @@ size_t multi_print_table(FILE *f, bool json, const DeviceRow *rows, size_t n, co
 			fprintf(f, " %3zu  %-34.34s %14s %10s %10s %7" PRIu64 " %6zu  %s%s\n", k + 1, nd[k].name, med, pk, peers,
 			        rows[k].checks, sum ? sum->changes.by_cause[CAUSE_POWER_STATE] : 0,
 			        err ? "FAILED: " : !sum ? "FAILED" : nd[k].outlier ? "OUTLIER" : "ok", err ? rows[k].error : "");
+		}
+		/* how soon each device measured, from the program's launch */
+		bool any = false;
+		for (size_t k = 0; k < n; k++)
+			any |= rows[k].first_ms > 0;
+		if (any) {
+			fprintf(f, "first sample after launch:");
+			for (size_t k = 0; k < n; k++) {
+				if (rows[k].first_ms > 0)
+					fprintf(f, "%s %zu: %.0f ms", k ? "," : "", k + 1, rows[k].first_ms);
+				else
+					fprintf(f, "%s %zu: none", k ? "," : "", k + 1);
+			}
+			fprintf(f, "\n");
 		}
 		if (outliers)
 			fprintf(f, "outlier rule: %zu device%s more than %g%% below the median of %s identical peers\n",
@@ -249,7 +265,8 @@ int multi_run(const struct VkCtx *ctx, const Options *o, const int *idx, size_t 
 		}
 		if (rows)
 			rows[k] = (DeviceRow){ ctx->entries[d[k].idx].name, d[k].e ? &d[k].sum : NULL,
-			                       d[k].e ? engine_checks_passed(d[k].e) : 0, d[k].error };
+			                       d[k].e ? engine_checks_passed(d[k].e) : 0, d[k].error,
+			                       d[k].e ? engine_first_sample_ms(d[k].e) : 0 };
 	}
 	size_t outliers = 0;
 	if (rows)

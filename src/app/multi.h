@@ -19,6 +19,7 @@ typedef struct DeviceRow {
 	const SummaryResult *sum;  /* NULL: it never ran */
 	uint64_t checks;           /* result checks passed */
 	const char *error;         /* why it failed; NULL or "" when it did not */
+	double first_ms;           /* its first sample after launch, ms; 0: unknown (a replay) */
 } DeviceRow;
 
 /* Applies the outlier rule (pct) to the rows and prints the table: a row

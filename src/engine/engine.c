@@ -14,6 +14,7 @@
 #include "shader.h"
 #include "slog.h"
 #include "telemetry.h"
+#include "threadname.h"
 #include "version.h"
 #include "vkctx.h"
 #include "workloads.h"
@@ -736,6 +737,7 @@ static void wait_while_paused(Engine *e, Loop *L)
 static void *engine_main(void *arg)
 {
 	Engine *e = arg;
+	thread_name("fs-engine", e->cfg.ordinal ? e->cfg.ordinal : 1);
 	Loop *L = calloc(1, sizeof *L);
 	if (!L) {
 		fail(e, VK_SUCCESS, "%s", "out of memory for the engine loop");

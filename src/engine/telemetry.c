@@ -1,6 +1,7 @@
 #include "telemetry.h"
 #include "tel_impl.h"
 #include "clock.h"
+#include "threadname.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,6 +13,7 @@
 static void *tel_main(void *arg)
 {
 	Telemetry *t = arg;
+	thread_name("fs-telemetry", 0);
 	while (!atomic_load(&t->stop)) {
 		TelReading r;
 		uint64_t t0 = clock_mono_ns();

@@ -7,10 +7,22 @@
 t_two_and_four_engines_should_measure_side_by_side() {
 	for n in 2 4; do
 		args=$(printf -- '-1 %.0s' $(seq $n))
+		t0=$(date +%s%N)
 		# shellcheck disable=SC2086
-		"$FS" $args --duration 2 --format json --outlier 99.9 >"$T/m$n.json" 2>"$T/m$n.err" ||
-			die "N=$n: exit $?: $(cat "$T/m$n.err")"
-		python3 - "$T/m$n.json" "$n" "$XDG_STATE_HOME/flopscope" <<'PY' || exit 1
+		"$FS" $args --duration 2 --format json --outlier 99.9 >"$T/m$n.json" 2>"$T/m$n.err" &
+		pid=$!
+		# each engine's thread, the telemetry's and the signals' go by name
+		# (bench/node.sh reads each one's CPU time by it)
+		for _ in $(seq 200); do grep -q "^{\"dev\":$n,\"type\":\"sample\"" "$T/m$n.json" 2>/dev/null && break; sleep 0.05; done
+		cat /proc/$pid/task/*/comm >"$T/comm$n" 2>/dev/null
+		wait $pid || die "N=$n: exit $?: $(cat "$T/m$n.err")"
+		wall_ms=$((($(date +%s%N) - t0) / 1000000))
+		for k in $(seq $n); do
+			grep -qx "fs-engine $k" "$T/comm$n" || die "N=$n: no thread fs-engine $k: $(tr '\n' ' ' <"$T/comm$n")"
+		done
+		grep -qx fs-signals "$T/comm$n" && grep -qx fs-telemetry "$T/comm$n" ||
+			die "N=$n: threads $(tr '\n' ' ' <"$T/comm$n")"
+		python3 - "$T/m$n.json" "$n" "$wall_ms" <<'PY' || exit 1
 import json, os, sys
 recs = [json.loads(l) for l in open(sys.argv[1])]
 n = int(sys.argv[2])
@@ -22,6 +34,9 @@ for d in range(1, n + 1):
 rows = [r for r in recs if r["type"] == "device_summary"]
 assert [r["dev"] for r in rows] == list(range(1, n + 1)), rows
 assert all(r["ok"] and r["median"] > 0 and r["checks_passed"] >= 2 for r in rows), rows
+# each device's first sample, after launch and within the run
+wall = float(sys.argv[3])
+assert all(0 < r["first_sample_ms"] < wall for r in rows), (wall, rows)
 node = recs[-1]
 assert node["type"] == "node" and node["devices"] == n and node["failed"] == 0 and node["outliers"] == 0, node
 PY
@@ -31,6 +46,7 @@ PY
 	"$FS" -1 -1 --duration 1 --no-log --outlier 99.9 >"$T/t.out" 2>&1 || die "table: exit $?"
 	grep -q '^Measuring 2 devices at once: fp32, 1 s at the 20 ms target' "$T/t.out" || die "$(cat "$T/t.out")"
 	[ "$(grep -c '^   [12]  llvmpipe' "$T/t.out")" = 2 ] || die "no row per device: $(cat "$T/t.out")"
+	grep -Eq '^first sample after launch: 1: [0-9]+ ms, 2: [0-9]+ ms$' "$T/t.out" || die "no first samples: $(cat "$T/t.out")"
 }
 
 # One device lost among several: the others go on, the table says which
