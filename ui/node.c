@@ -177,6 +177,15 @@ static void draw_panel(Node *nv, size_t k, Rect r, const PlotAxis *ay, double t1
 	const ThemeRole roles[1] = { ROLE_FLOPS_LINE };
 	screen_put_canvas(nv->s, &cv, c, roles);
 	plot_canvas_done(&cv);
+	/* the scale, at the right end of the top and bottom rows: a flat line
+	 * near the top is a figure near the top of a named scale, not a frame */
+	if (c.h >= 2 && c.w >= 16) {
+		char top[FMT_SI_LEN + 16];
+		snprintf(top, sizeof top, " %s%s ", fmt_si(ay->max, a, sizeof a), sample_unit(ls));
+		attrset(screen_attr(nv->s, ROLE_AXIS));
+		mvaddstr(c.y, c.x + c.w - (int)strlen(top), top);
+		mvaddstr(c.y + c.h - 1, c.x + c.w - 3, " 0 ");
+	}
 }
 
 static void draw_table(Node *nv, Rect r)
@@ -282,6 +291,7 @@ static void draw(Node *nv)
 				hi = h->flops[i];
 	}
 	PlotAxis ay = { 0, hi > 0 ? hi * 1.05 : 1, false };
+	plot_axis_round(&ay, 2); /* a round number at the top */
 	for (size_t k = 0; k < nv->n; k++)
 		draw_panel(nv, k, l.panel[k], &ay, t1);
 	draw_table(nv, l.table);

@@ -62,15 +62,15 @@ typedef struct RunEnd {
 /* Builds and starts one engine per entry of sel; false with end filled
  * when one cannot be (a usage error closes the screen). */
 static bool start_engines(Screen *s, const struct VkCtx *ctx, const DeviceList *devs, const Options *o,
-                          const int *sel, size_t n, WorkloadType wl, unsigned *runs, RunPaths *paths,
-                          EngineConfig *cfg, Engine **e, RunEnd *end)
+                          const int *sel, size_t n, WorkloadType wl, unsigned *runs, uint64_t launch,
+                          RunPaths *paths, EngineConfig *cfg, Engine **e, RunEnd *end)
 {
 	for (size_t k = 0; k < n; k++)
 		e[k] = NULL;
 	char node[40];
 	slog_node_id(node, sizeof node);
 	for (size_t k = 0; k < n; k++) {
-		run_config(o, RUN_DASHBOARD, ctx, &devs->entries[sel[k]], wl, ++*runs, 0, &paths[k], &cfg[k]);
+		run_config(o, RUN_DASHBOARD, ctx, &devs->entries[sel[k]], wl, ++*runs, launch, &paths[k], &cfg[k]);
 		cfg[k].ordinal = n > 1 ? (unsigned)k + 1 : 0;
 		cfg[k].devices = (unsigned)n;
 		cfg[k].node_id = node;
@@ -102,8 +102,8 @@ static bool start_engines(Screen *s, const struct VkCtx *ctx, const DeviceList *
 /* One device (the dashboard) or several (the node view), until the user
  * leaves; on quit the screen is closed and the summaries printed. */
 static void run_devices(Screen *s, const struct VkCtx *ctx, const DeviceList *devs, const Options *o,
-                        const int *sel, size_t n, WorkloadType wl, unsigned *runs, RunEnd *end, FILE *out,
-                        MetricsOut *mo)
+                        const int *sel, size_t n, WorkloadType wl, unsigned *runs, uint64_t launch, RunEnd *end,
+                        FILE *out, MetricsOut *mo)
 {
 	MetricsTap taps[NODE_MAX];
 	int mrows[NODE_MAX]; /* their metrics rows */
@@ -112,7 +112,7 @@ static void run_devices(Screen *s, const struct VkCtx *ctx, const DeviceList *de
 	Engine *e[NODE_MAX];
 	SampleSource src[NODE_MAX];
 	bool failed[NODE_MAX] = { false };
-	if (!start_engines(s, ctx, devs, o, sel, n, wl, runs, paths, cfg, e, end))
+	if (!start_engines(s, ctx, devs, o, sel, n, wl, runs, launch, paths, cfg, e, end))
 		return;
 	for (size_t k = 0; k < n; k++) {
 		source_engine(&src[k], e[k]);
@@ -179,7 +179,7 @@ static void run_devices(Screen *s, const struct VkCtx *ctx, const DeviceList *de
 }
 
 int ui_run(const struct VkCtx *ctx, const DeviceList *devs, const Options *o, const int *pre, size_t npre,
-           MetricsOut *mo, atomic_int *quit)
+           uint64_t launch, MetricsOut *mo, atomic_int *quit)
 {
 	Screen s;
 	if (!screen_open(&s, o->theme, quit))
@@ -207,7 +207,9 @@ int ui_run(const struct VkCtx *ctx, const DeviceList *devs, const Options *o, co
 			break;
 		last = sel[0];
 		RunEnd end = { .how = DASH_BACK };
-		run_devices(&s, ctx, devs, o, sel, n, wl, &runs, &end, out, mo);
+		/* a first sample "after launch" only where no picker or earlier
+		 * run stood between: the devices' first run from the command line */
+		run_devices(&s, ctx, devs, o, sel, n, wl, &runs, runs == 0 && npre ? launch : 0, &end, out, mo);
 		if (end.fatal) {
 			fclose(out);
 			if (text_len)

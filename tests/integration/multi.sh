@@ -165,6 +165,11 @@ t_node_view_should_show_every_device_zoom_and_act_on_all() {
 		die "$(cat "$T/final")"
 	[ "$(sed -n '/^4 devices at once, fp64:/,$p' "$T/final" | grep -Ec '^ +[1-4]  llvmpipe.* ok$')" = 4 ] ||
 		die "$(cat "$T/final")"
+	# each device's first sample after launch, for the run the command line
+	# started; none for the run after w, which no launch preceded
+	[ "$(grep -Ec '^first sample after launch: 1: [0-9]+ ms, 2: [0-9]+ ms, 3: [0-9]+ ms, 4: [0-9]+ ms$' "$T/final")" = 1 ] &&
+		sed -n '/^4 devices at once, fp32:/,/^4 devices at once, fp64:/p' "$T/final" | grep -q '^first sample after launch' ||
+		die "first samples: $(cat "$T/final")"
 	[ "$(TM display -p -t fs '#{alternate_on}')" = 0 ] || die "terminal left in the alternate screen"
 }
 
