@@ -44,7 +44,9 @@ static const char *const HELP[] = {
 	"  excursion  a departure that came back within 500 ms or 5 samples: counted, not marked",
 	"  workgroups the groups of each dispatch (log scale); for transfers: bandwidth by copy size",
 	"  dispatch   GPU time (timestamps) and CPU time of each dispatch; the target is its own line",
-	"  clock      SM or CPU clock, with power drawn to its own scale, temperature, P-state",
+	"  clock      SM or CPU clock, with power drawn to its own scale, temperature, P-state; one "
+	"row of text (\"flat over N s\", with the range) while the clock stays within 1% and power "
+	"within 10% over the window",
 	"",
 	"The statistics panel",
 	"  median, min, max of the samples at the target time; mean, and sd: the standard deviation "
@@ -67,6 +69,7 @@ typedef struct Dash {
 	SummaryResult stats;
 	uint64_t stats_ns;
 	bool whole, help;
+	bool clock_line;     /* the clock and power shown as a row of text: flat */
 	int help_scroll;
 	char last_line[160];
 } Dash;
@@ -387,16 +390,27 @@ static void draw(Dash *d)
 {
 	if (screen_too_small(d->s))
 		return;
-	Layout l;
-	bool clock = sample_has_tel(&d->h.last, TEL_SM_MHZ);
-	layout_compute(COLS, LINES, clock, &l);
-	erase();
-	draw_header(d);
-
 	double t_end = d->h.n ? d->h.t_s[d->h.n - 1] : 0, t0 = 0;
 	if (!d->whole && t_end > WHOLE_MAX_S)
 		t0 = t_end - WINDOW_S;
 	size_t from = history_from(&d->h, t0);
+	const Sample *ls = &d->h.last;
+	bool clock = sample_has_tel(ls, TEL_SM_MHZ), power = clock && sample_has_tel(ls, TEL_POWER_W);
+	/* a clock flat over the window (within 1%, power within 10%) takes one
+	 * row of text and gives the rest to the throughput; it becomes a plot
+	 * again past 2% (20% for power), so that a clock at the edge does not
+	 * make the layout flicker */
+	double clo = 0, chi = 0, plo = 0, phi = 0;
+	if (clock) {
+		bool in = d->clock_line;
+		bool cflat = plot_flat(d->h.clk_hz + from, d->h.n - from, in ? 0.02 : 0.01, &clo, &chi);
+		bool pflat = !power || plot_flat(d->h.power_w + from, d->h.n - from, in ? 0.20 : 0.10, &plo, &phi);
+		d->clock_line = cflat && pflat;
+	}
+	Layout l;
+	layout_compute(COLS, LINES, !clock ? LAYOUT_NO_CLOCK : d->clock_line ? LAYOUT_CLOCK_LINE : LAYOUT_CLOCK_PLOT, &l);
+	erase();
+	draw_header(d);
 	double target = d->src->target_ms(d->src->ctx) * 1e-3;
 	Series fl = { d->h.flops, ROLE_FLOPS_LINE };
 	Series gr = { d->h.groups, ROLE_GROUPS_LINE };
@@ -411,13 +425,12 @@ static void draw(Dash *d)
 	if (clock) {
 		/* the clock line, and power as a second line drawn to its own scale
 		 * (0 .. its maximum fills the same height), named in the title */
-		const Sample *ls = &d->h.last;
-		char title[200];
+		char title[300];
 		int n = snprintf(title, sizeof title, "clock %.0f MHz", ls->tel[TEL_SM_MHZ]);
 		static double scaled[HISTORY_CAP];
 		Series ck[2] = { { d->h.clk_hz, ROLE_GROUPS_LINE }, { scaled, ROLE_CPU_TIME } };
 		size_t nser = 1;
-		if (sample_has_tel(ls, TEL_POWER_W)) {
+		if (power && !d->clock_line) {
 			double pmax = 0, cmax = 0;
 			for (size_t i = from; i < d->h.n; i++) {
 				if (d->h.power_w[i] > pmax) pmax = d->h.power_w[i];
@@ -428,12 +441,23 @@ static void draw(Dash *d)
 			nser = 2;
 			n += snprintf(title + n, sizeof title - (size_t)n, ", power %.0f W (line: 0..%.0f W)",
 			              ls->tel[TEL_POWER_W], pmax);
+		} else if (power) {
+			n += snprintf(title + n, sizeof title - (size_t)n, ", power %.0f W", ls->tel[TEL_POWER_W]);
 		}
 		if (sample_has_tel(ls, TEL_TEMP_C))
 			n += snprintf(title + n, sizeof title - (size_t)n, "  %.0f C", ls->tel[TEL_TEMP_C]);
 		if (sample_has_tel(ls, TEL_PSTATE))
-			snprintf(title + n, sizeof title - (size_t)n, "  P%.0f", ls->tel[TEL_PSTATE]);
-		draw_plot(d, l.clock, title, "Hz", false, ck, nser, NULL, from, t0, t_end);
+			n += snprintf(title + n, sizeof title - (size_t)n, "  P%.0f", ls->tel[TEL_PSTATE]);
+		if (d->clock_line) {
+			n += snprintf(title + n, sizeof title - (size_t)n, "   flat over %.0f s: %.0f-%.0f MHz", t_end - t0,
+			              clo * 1e-6, chi * 1e-6);
+			if (power)
+				snprintf(title + n, sizeof title - (size_t)n, ", %.0f-%.0f W", plo, phi);
+			attrset(screen_attr(d->s, ROLE_TEXT) | A_BOLD);
+			mvaddnstr(l.clock.y, 0, title, l.clock.w);
+		} else {
+			draw_plot(d, l.clock, title, "Hz", false, ck, nser, NULL, from, t0, t_end);
+		}
 	}
 	if (d->h.last.size)
 		draw_size_plot(d, l.groups, sample_unit(&d->h.last));

@@ -2,7 +2,7 @@
 
 #include <string.h>
 
-void layout_compute(int cols, int rows, bool with_clock, Layout *l)
+void layout_compute(int cols, int rows, LayoutClock clock, Layout *l)
 {
 	memset(l, 0, sizeof *l);
 	if (cols < LAYOUT_MIN_COLS || rows < LAYOUT_MIN_ROWS) {
@@ -16,8 +16,8 @@ void layout_compute(int cols, int rows, bool with_clock, Layout *l)
 	/* FLOPS gets half the height, the other two plots a quarter each */
 	int fh = avail / 2, gh = (avail - fh) / 2, th = avail - fh - gh;
 	l->flops = (Rect){ 0, top, left_w, fh };
-	if (with_clock) {
-		int ch = fh * 2 / 5;
+	if (clock != LAYOUT_NO_CLOCK) {
+		int ch = clock == LAYOUT_CLOCK_LINE ? 1 : fh * 2 / 5;
 		l->flops.h = fh - ch;
 		l->clock = (Rect){ 0, top + l->flops.h, left_w, ch };
 	}

@@ -44,8 +44,11 @@ typedef struct NodeLayout {
 
 void layout_node(int cols, int rows, size_t n, NodeLayout *l);
 
-/* with_clock: room for the clock plot under the FLOPS plot. */
-void layout_compute(int cols, int rows, bool with_clock, Layout *l);
+/* What the clock and power take under the FLOPS plot: nothing, one row of
+ * text (flat over the window), or a plot. */
+typedef enum { LAYOUT_NO_CLOCK, LAYOUT_CLOCK_LINE, LAYOUT_CLOCK_PLOT } LayoutClock;
+
+void layout_compute(int cols, int rows, LayoutClock clock, Layout *l);
 
 /* The canvas inside a plot frame: below the title, right of the labels,
  * above the time axis line. */

@@ -129,6 +129,22 @@ void plot_series_gaps(PlotCanvas *c, const PlotAxis *ax, const PlotAxis *ay, con
 	}
 }
 
+bool plot_flat(const double *v, size_t n, double rel, double *lo, double *hi)
+{
+	double mn = INFINITY, mx = -INFINITY;
+	for (size_t i = 0; i < n; i++) {
+		if (isnan(v[i]))
+			continue;
+		if (v[i] < mn) mn = v[i];
+		if (v[i] > mx) mx = v[i];
+	}
+	if (mn > mx)
+		return false;
+	*lo = mn;
+	*hi = mx;
+	return mx > 0 && mx - mn <= rel * mx;
+}
+
 double plot_gap(const double *x, size_t n, double at_least)
 {
 	if (n < 3)

@@ -37,6 +37,11 @@ void plot_series_gaps(PlotCanvas *c, const PlotAxis *ax, const PlotAxis *ay, con
 /* Where a gap starts for the points x[0..n) (ascending): ten times their
  * median spacing, and at least at_least; INFINITY for fewer than 3. */
 double plot_gap(const double *x, size_t n, double at_least);
+/* Whether v[0..n) (NaN skipped) stays within rel of its largest value:
+ * (max - min) <= rel * max. False without values or where max <= 0; the
+ * extremes in *lo and *hi where it has values. A flat series needs a row
+ * of text, not a plot. */
+bool plot_flat(const double *v, size_t n, double rel, double *lo, double *hi);
 void plot_hline(PlotCanvas *c, const PlotAxis *ay, double y, int series);
 void plot_vline(PlotCanvas *c, const PlotAxis *ax, double x, int series);
 

@@ -157,6 +157,38 @@ t_replay_dashboard_should_play_and_speed_up() {
 	screen | grep -q '^Summary: ' || die "no summary after quitting: $(screen)"
 }
 
+# A clock (and power) flat over the window takes one row of text, the
+# throughput the rest; a clock that drops is a plot again, power drawn to
+# its own scale. Replays of one log with the telemetry written in.
+t_flat_clock_should_take_one_row_and_a_drop_a_plot() {
+	"$FS" llvm --duration 1.5 --log "$T/c.jsonl" --format csv >/dev/null 2>&1 || return 1
+	python3 - "$T/c.jsonl" "$T" <<'PY' || return 1
+import json, sys
+recs = [json.loads(l) for l in open(sys.argv[1])]
+samples = [r for r in recs if r["type"] == "sample"]
+for name, drop in (("flat", False), ("drop", True)):
+    with open("%s/%s.jsonl" % (sys.argv[2], name), "w") as f:
+        for r in recs:
+            if r["type"] == "sample":
+                i = samples.index(r)
+                late = drop and i > len(samples) // 2
+                r = dict(r, sm_mhz=1400.0 if late else 1980.0, power_w=300.0 if late else 390.0 + i % 3)
+            f.write(json.dumps(r) + "\n")
+PY
+	start_ui "$FS" --replay "$T/flat.jsonl" || return 1
+	wait_for 'flopscope +DONE' || return 1
+	wait_for '^clock 1980 MHz, power 39[0-2] W +flat over [0-9]+ s: 1980-1980 MHz, 390-392 W$' || return 1
+	screen | grep -q 'line: 0\.\.' && die "a flat clock drawn as a plot: $(screen)"
+	TM send-keys -t fs q
+	wait_exit || return 1
+	start_ui "$FS" --replay "$T/drop.jsonl" || return 1
+	wait_for 'flopscope +DONE' || return 1
+	wait_for '^clock 1400 MHz, power 300 W \(line: 0\.\.39[0-2] W\)' || return 1
+	screen | grep -q 'flat over' && die "a clock drop shown as flat: $(screen)"
+	TM send-keys -t fs q
+	wait_exit
+}
+
 # A device fault at the very first submission (the warm-up): shown on the
 # screen, recorded in the log, and said again on the terminal at exit.
 t_dashboard_fault_at_the_first_submission_should_be_said_and_logged() {

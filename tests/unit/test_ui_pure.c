@@ -218,6 +218,22 @@ static void plot_should_clip_and_break_on_nan(void)
 	plot_canvas_done(&c);
 }
 
+/* A flat series: within rel of its largest value; NaN skipped; nothing, or
+ * nothing positive, is not flat. */
+static void plot_flat_should_tell_a_flat_series(void)
+{
+	double lo = -1, hi = -1;
+	const double clk[] = { 1980e6, NAN, 1975e6, 1980e6 };
+	CHECK(plot_flat(clk, 4, 0.01, &lo, &hi) && lo == 1975e6 && hi == 1980e6);
+	const double drop[] = { 1980e6, 1980e6, 1755e6 }; /* a power-state change */
+	CHECK(!plot_flat(drop, 3, 0.01, &lo, &hi) && lo == 1755e6);
+	CHECK(plot_flat(drop, 3, 0.2, &lo, &hi));
+	const double none[] = { NAN, NAN }, zero[] = { 0, 0 };
+	CHECK(!plot_flat(none, 2, 0.01, &lo, &hi));
+	CHECK(!plot_flat(zero, 2, 0.01, &lo, &hi));
+	CHECK(!plot_flat(clk, 0, 0.01, &lo, &hi));
+}
+
 static void plot_axis_fit_should_pick_readable_ranges(void)
 {
 	const double v[] = { 3e12, NAN, 6e12 };
@@ -244,11 +260,11 @@ static bool overlap(Rect a, Rect b)
 static void layout_should_tile_without_overlap(void)
 {
 	const int sizes[][2] = { { 80, 24 }, { 120, 40 }, { 300, 90 }, { 81, 25 } };
-	for (size_t s = 0; s < 8; s++) {
+	for (size_t s = 0; s < 12; s++) {
 		Layout l;
 		int c = sizes[s % 4][0], r = sizes[s % 4][1];
-		bool clock = s >= 4;
-		layout_compute(c, r, clock, &l);
+		bool clock = s >= 4, line = s >= 8;
+		layout_compute(c, r, line ? LAYOUT_CLOCK_LINE : clock ? LAYOUT_CLOCK_PLOT : LAYOUT_NO_CLOCK, &l);
 		CHECK(!l.too_small);
 		Rect all[] = { l.header, l.flops, l.groups, l.times, l.stats, l.jumps, l.status, l.clock };
 		size_t n = clock ? 8 : 7;
@@ -257,20 +273,27 @@ static void layout_should_tile_without_overlap(void)
 			for (size_t j = i + 1; j < n; j++)
 				CHECK(!overlap(all[i], all[j]));
 		}
-		if (clock)
+		if (line) {
+			/* one row of text; the throughput gets the rest */
+			Layout p;
+			layout_compute(c, r, LAYOUT_CLOCK_PLOT, &p);
+			CHECK(l.clock.h == 1 && l.clock.y == l.flops.y + l.flops.h);
+			CHECK(l.flops.h == p.flops.h + p.clock.h - 1);
+		} else if (clock) {
 			CHECK(layout_canvas(l.clock).h >= 2 && layout_canvas(l.flops).h >= 3);
-		else
+		} else {
 			CHECK(l.clock.h == 0);
+		}
 		Rect cv = layout_canvas(l.times);
 		CHECK(cv.h >= 2 && cv.w >= 30);
 		CHECK(l.flops.h >= l.groups.h);
 	}
 	Layout l;
-	layout_compute(79, 24, false, &l);
+	layout_compute(79, 24, LAYOUT_NO_CLOCK, &l);
 	CHECK(l.too_small);
-	layout_compute(80, 23, true, &l);
+	layout_compute(80, 23, LAYOUT_CLOCK_PLOT, &l);
 	CHECK(l.too_small);
-	layout_compute(20, 5, false, &l);
+	layout_compute(20, 5, LAYOUT_NO_CLOCK, &l);
 	CHECK(l.too_small);
 }
 
@@ -345,6 +368,7 @@ int main(void)
 	RUN(plot_should_draw_ascii_without_utf8);
 	RUN(plot_should_clip_and_break_on_nan);
 	RUN(plot_axis_fit_should_pick_readable_ranges);
+	RUN(plot_flat_should_tell_a_flat_series);
 	RUN(layout_should_tile_without_overlap);
 	RUN(history_should_stay_bounded_and_keep_the_whole_shape);
 	return CHECK_DONE();
