@@ -165,8 +165,11 @@ first = next(r for r in recs if r["type"] == "sample")
 # launch and the first sample's start
 late = (first["t_ms"] - first["cpu_ns"] * 1e-6)
 on, off = (t1 - t0) * 1e3, (t2 - t0) * 1e3
+# within 1 s before (the run's clock starts late) to 2 s after: under TSan
+# on two cores a clean-clone rehearsal placed the rise 1.17 s after the busy
+# loop ended (the level is judged on the samples after it, slowed too)
 def near(c, at):
-    return at - 1000 - late <= c["t_ms"] <= at + 1000
+    return at - 1000 - late <= c["t_ms"] <= at + 2000
 down = [c for c in changes if c["ratio"] < 0.85 and near(c, on)]
 up = [c for c in changes if c["ratio"] > 1.15 and near(c, off)]
 assert down and up, "changes: %s; busy from %.0f to %.0f ms" % (
