@@ -36,7 +36,9 @@ static const char *const HELP[] = {
 	"What the screen shows",
 	"  STEADY     the loop has reached the target dispatch time and holds it (it does not mean the "
 	"throughput is stable); GROWING: still multiplying the workgroups by 10; PAUSED, DONE, ERROR",
-	"  FLOPS plot the throughput of each dispatch, or IOPS, or B/s for memory workloads",
+	"  FLOPS plot the throughput of each dispatch, or IOPS, or B/s for memory workloads; in a sweep "
+	"of copy sizes each size grows from 1 workgroup again: that growth is left out (a gap), not drawn "
+	"as a dip",
 	"  red marks  power-state changes: a sustained level change with the clock, P-state or a "
 	"throttle reason changing beside it",
 	"  grey marks other sustained level changes: the clock held (e.g. another process took the "
@@ -421,6 +423,8 @@ static void draw(Dash *d)
 	int hn = snprintf(head, sizeof head, "%s   now %s%s", u, fmt_si(d->h.last.rate, a, sizeof a), u);
 	if (d->stats.flops.n && !d->h.last.size)
 		snprintf(head + hn, sizeof head - (size_t)hn, "   median %s%s", fmt_si(d->stats.flops.median, b, sizeof b), u);
+	else if (d->h.last.size)
+		snprintf(head + hn, sizeof head - (size_t)hn, "   each size from its target (the growth between sizes left out)");
 	draw_plot(d, l.flops, d->h.total ? head : u, "", false, &fl, 1, NULL, from, t0, t_end);
 	if (clock) {
 		/* the clock line, and power as a second line drawn to its own scale

@@ -27,6 +27,7 @@ void history_clear(History *h)
 	h->stride = 1;
 	h->skipped = 0;
 	h->total = 0;
+	h->seen_steady = false;
 	memset(&h->last, 0, sizeof h->last);
 }
 
@@ -44,6 +45,9 @@ void history_add(History *h, const Sample *s)
 {
 	h->last = *s;
 	h->total++;
+	bool steady = s->flags & SAMPLE_STEADY;
+	bool regrowth = s->size && !steady && h->seen_steady;
+	h->seen_steady |= steady;
 	if (h->skipped + 1 < h->stride) {
 		h->skipped++;
 		return;
@@ -53,7 +57,7 @@ void history_add(History *h, const Sample *s)
 		halve(h);
 	size_t i = h->n++;
 	h->t_s[i] = s->t_ms * 1e-3;
-	h->flops[i] = s->rate;
+	h->flops[i] = regrowth ? NAN : s->rate;
 	h->groups[i] = (double)s->groups;
 	h->gpu_s[i] = (s->flags & SAMPLE_GPU_TIMED) ? (double)s->gpu_ns * 1e-9 : NAN;
 	h->cpu_s[i] = (double)s->cpu_ns * 1e-9;

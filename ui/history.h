@@ -16,9 +16,14 @@ typedef struct History {
 	double *t_s, *flops, *groups, *gpu_s, *cpu_s, *clk_hz, *power_w; /* NaN when N/A */
 	Sample last;        /* newest sample, kept or not */
 	size_t total;       /* samples offered since the last clear */
+	bool seen_steady;   /* a sample at the target since the last clear */
 } History;
 
 bool history_init(History *h, size_t cap);  /* cap is made even, at least 2 */
+/* Takes s. In a sweep of copy sizes each size grows from 1 workgroup
+ * again: those growth samples (a sized sample not at the target after one
+ * that was) are kept as gaps in flops, not as dips to near 0 between the
+ * sizes' levels; the first growth of a run is drawn as it is. */
 void history_add(History *h, const Sample *s);
 void history_clear(History *h);
 void history_done(History *h);

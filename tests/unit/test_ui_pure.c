@@ -357,6 +357,33 @@ static void history_should_stay_bounded_and_keep_the_whole_shape(void)
 	history_done(&h);
 }
 
+/* A sweep of copy sizes: the first growth is drawn, each later size's
+ * regrowth is a gap; FMA runs (no size) keep every sample; a clear starts
+ * over. */
+static void history_should_leave_a_sweeps_regrowth_out(void)
+{
+	History h;
+	CHECK(history_init(&h, 64));
+	const struct { uint32_t size; bool steady; double rate; bool drawn; } in[] = {
+		{ 4096, false, 1e6, true }, { 4096, false, 1e8, true }, { 4096, true, 1e9, true },
+		{ 4096, true, 1e9, true }, { 65536, false, 2e6, false }, { 65536, false, 2e8, false },
+		{ 65536, true, 5e9, true }, { 0, false, 3.0, true },
+	};
+	for (size_t i = 0; i < sizeof in / sizeof *in; i++) {
+		Sample s = { .seq = i, .t_ms = (double)i, .rate = in[i].rate, .groups = 1, .size = in[i].size,
+		             .flags = in[i].steady ? SAMPLE_STEADY : 0 };
+		history_add(&h, &s);
+		CHECK(h.n == i + 1);
+		CHECK(in[i].drawn ? h.flops[i] == in[i].rate : isnan(h.flops[i]));
+		CHECK(h.groups[i] == 1); /* the other series keep every sample */
+	}
+	history_clear(&h);
+	Sample g = { .rate = 7, .size = 65536 };
+	history_add(&h, &g);
+	CHECK(h.flops[0] == 7); /* a restart's growth is the first again */
+	history_done(&h);
+}
+
 int main(void)
 {
 	RUN(node_layout_should_fit_2_to_8_devices);
@@ -371,5 +398,6 @@ int main(void)
 	RUN(plot_flat_should_tell_a_flat_series);
 	RUN(layout_should_tile_without_overlap);
 	RUN(history_should_stay_bounded_and_keep_the_whole_shape);
+	RUN(history_should_leave_a_sweeps_regrowth_out);
 	return CHECK_DONE();
 }
