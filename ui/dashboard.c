@@ -435,11 +435,8 @@ static void draw(Dash *d)
 		Series ck[2] = { { d->h.clk_hz, ROLE_GROUPS_LINE }, { scaled, ROLE_CPU_TIME } };
 		size_t nser = 1;
 		if (power && !d->clock_line) {
-			double pmax = 0, cmax = 0;
-			for (size_t i = from; i < d->h.n; i++) {
-				if (d->h.power_w[i] > pmax) pmax = d->h.power_w[i];
-				if (d->h.clk_hz[i] > cmax) cmax = d->h.clk_hz[i];
-			}
+			/* the window's largest clock and power: plot_flat's above */
+			double pmax = phi, cmax = chi;
 			for (size_t i = 0; i < d->h.n; i++)
 				scaled[i] = pmax > 0 ? d->h.power_w[i] / pmax * cmax : NAN;
 			nser = 2;

@@ -11,8 +11,8 @@ uint64_t clock_mono_ns(void);
 /* Sleeps ms milliseconds (through signals that interrupt it). */
 void clock_sleep_ms(long ms);
 
-/* Called when SIGCONT arrives (async-signal-safe: from a handler or the
- * signal thread): the process runs again. */
+/* Called by the signal thread when SIGCONT arrives (async-signal-safe
+ * too): the process runs again. */
 void clock_note_resume(void);
 /* How many times the process was continued after a stop so far, and when
  * the last time was (clock_mono_ns; 0 never). */
