@@ -140,40 +140,93 @@ assert r["type"] == "latency" and r["dispatches"] == 500 and r["all_ran"]
 assert 0 < r["gpu_us_median"] <= r["cpu_us_median"], r' || die "json"
 }
 
-# A real trace: a busy loop on one of the cores from about 2 s to 5 s of an
-# 8 s run. The drop and the return are level changes found near those times,
-# caused by no power state (the clock held) and naming the other process.
-t_a_busy_loop_should_be_a_change_that_is_not_a_power_state() {
-	local t0 t1 t2
-	t0=$(date +%s.%N)
-	"$FS" llvm --duration 8 --log "$T/busy.jsonl" >/dev/null 2>"$T/err" &
+# A real trace: a busy loop on one of the cores for 3 s, started once the
+# run has held a steady level for 1.5 s (the newest second of it within 15%
+# of its median) and ended 3 s before the run is stopped. The drop and the
+# return are level changes found near those times, caused by no power state
+# (the clock held) and naming the other process. The times are read off the
+# log (the run's own clock), so a slow start (shader compilation under a
+# sanitizer) cannot move the busy loop into the growth phase, before the
+# level it is judged against exists. This machine's CPU is shared: lavapipe
+# here shows drops of 40% for a second with no other process on it (a
+# virtual machine's host at work). A trace with a change away from both
+# edges of the busy loop was disturbed by something else: it is run again,
+# at most 3 times; a trace without one must pass.
+log_ms() { # log, steady_ms: wait (at most 60 s) for that much quiet steady time; print the newest t_ms
+	python3 - "$@" <<'PY'
+import json, sys, time
+path, want = sys.argv[1], float(sys.argv[2])
+end = time.time() + 60
+while time.time() < end:
+    s = []
+    try:
+        for line in open(path):
+            if not line.endswith("\n"):
+                break
+            r = json.loads(line)
+            if r["type"] == "sample":
+                s.append(r)
+    except FileNotFoundError:
+        pass
+    st = [r for r in s if r["steady"]]
+    if st and st[-1]["t_ms"] - st[0]["t_ms"] >= want:
+        last = [r["flops"] for r in st if r["t_ms"] >= st[-1]["t_ms"] - min(want, 1000)]
+        m = sorted(last)[len(last) // 2]
+        if all(abs(f - m) <= 0.15 * m for f in last):
+            print(s[-1]["t_ms"])
+            sys.exit(0)
+    time.sleep(0.05)
+sys.exit("no %.0f ms of quiet steady samples in 60 s" % want)
+PY
+}
+
+log_until() { # log, t_ms: wait (at most 60 s) for a sample at or past t_ms
+	python3 - "$@" <<'PY'
+import sys, time
+end = time.time() + 60
+while time.time() < end:
+    t = [l for l in open(sys.argv[1]) if l.endswith("\n") and '"type":"sample"' in l]
+    if t and float(t[-1].split('"t_ms":')[1].split(",")[0]) >= float(sys.argv[2]):
+        sys.exit(0)
+    time.sleep(0.05)
+sys.exit("no sample at %s ms in 60 s" % sys.argv[2])
+PY
+}
+
+# one trace into $T/busy.jsonl; 0 passed, 1 failed, 3 disturbed (the why in $T/why)
+busy_trace() {
+	local on off pid busy
+	rm -f "$T/busy.jsonl"
+	"$FS" llvm --duration 120 --log "$T/busy.jsonl" >/dev/null 2>"$T/err" &
 	pid=$!
-	sleep 2
-	t1=$(date +%s.%N)
+	on=$(log_ms "$T/busy.jsonl" 1500) || { kill "$pid"; wait "$pid"; echo "no steady level: $(cat "$T/err")" >"$T/why"; return 1; }
 	timeout 3 sh -c 'while :; do :; done' &
 	busy=$!
 	wait "$busy"
-	t2=$(date +%s.%N)
-	wait "$pid" || die "exit $?: $(cat "$T/err")"
-	python3 - "$T/busy.jsonl" "$t0" "$t1" "$t2" <<'PY' || exit 1
+	off=$(log_ms "$T/busy.jsonl" 0) &&
+		log_until "$T/busy.jsonl" "$(python3 -c "print($off + 3000)")" 2>"$T/why" ||
+		{ kill "$pid"; wait "$pid"; return 1; }
+	kill -INT "$pid"
+	wait "$pid" || { echo "exit $?: $(cat "$T/err")" >"$T/why"; return 1; }
+	python3 - "$T/busy.jsonl" "$on" "$off" >"$T/why" 2>&1 <<'PY'
 import json, sys
 recs = [json.loads(l) for l in open(sys.argv[1])]
-t0, t1, t2 = (float(a) for a in sys.argv[2:5])
+on, off = float(sys.argv[2]), float(sys.argv[3])
 changes = [r for r in recs if r["type"] == "change"]
-first = next(r for r in recs if r["type"] == "sample")
-# the run's clock starts about when the first sample was asked for: between
-# launch and the first sample's start
-late = (first["t_ms"] - first["cpu_ns"] * 1e-6)
-on, off = (t1 - t0) * 1e3, (t2 - t0) * 1e3
-# within 1 s before (the run's clock starts late) to 2 s after: under TSan
-# on two cores a clean-clone rehearsal placed the rise 1.17 s after the busy
-# loop ended (the level is judged on the samples after it, slowed too)
+# on: the newest sample logged when the loop started; off: when it ended.
+# A change is dated at its first sample; allow one sample's lag before and
+# 2 s after (under TSan on two cores a rehearsal placed the rise 1.17 s
+# after the loop ended: the level is judged on samples slowed too)
 def near(c, at):
-    return at - 1000 - late <= c["t_ms"] <= at + 2000
+    return at - 200 <= c["t_ms"] <= at + 2000
+said = "changes: %s; busy from %.0f to %.0f ms" % (
+    [(round(c["t_ms"]), round(c["ratio"], 2), c["cause"]) for c in changes], on, off)
 down = [c for c in changes if c["ratio"] < 0.85 and near(c, on)]
 up = [c for c in changes if c["ratio"] > 1.15 and near(c, off)]
-assert down and up, "changes: %s; busy from %.0f to %.0f ms" % (
-    [(round(c["t_ms"]), round(c["ratio"], 2), c["cause"]) for c in changes], on, off)
+if not (down and up) and any(not near(c, on) and not near(c, off) for c in changes):
+    print("disturbed: " + said)
+    sys.exit(3)
+assert down and up, said
 for c in (down[0], up[0]):
     assert c["cause"] == "not_power_state", c
     assert "other processes used" in c["why"], c
@@ -181,4 +234,17 @@ assert down[0]["other_cpu_after_pct"] > down[0]["other_cpu_before_pct"] + 20, do
 summ = recs[-1]
 assert summ["type"] == "summary" and summ["power_state"] == 0, summ
 PY
+}
+
+t_a_busy_loop_should_be_a_change_that_is_not_a_power_state() {
+	local try rc why=
+	for try in 1 2 3; do
+		busy_trace
+		rc=$?
+		[ "$rc" -eq 0 ] && return 0
+		why="$why try $try: $(tail -3 "$T/why")"
+		[ "$rc" -eq 3 ] || die "$why"
+		echo "  (busy-loop trace $try disturbed, run again:$(tail -1 "$T/why"))" >&2
+	done
+	die "every trace was disturbed:$why"
 }
