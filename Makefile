@@ -22,7 +22,7 @@ B       ?= build
 #   engine   the measuring thread, telemetry
 #   app      main, modes, outputs
 #   ui       curses screens (ui/): core, session, engine and app headers, never gpu
-CORE    := fmt adapt sched stats ring devsel cli workload memwork summary compare change peak devinfo plot outlier retain metrics
+CORE    := fmt adapt sched stats ring devsel cli workload memwork summary compare change peak devinfo plot outlier retain metrics spirv_khr
 SESSION := clock fileio paths csvread records slog slogread svg threadname
 GPU     := err vkctx shader memory pipeline submit compute
 WORKLOADS := workloads fma copy transfer
@@ -96,7 +96,7 @@ $(B)/tests/test_%: $(B)/tests/test_%.o $(PURE_OBJ)
 	$(CC) $(CFLAGS) -o $@ $^ $(shell pkg-config --libs libcjson) -lpthread -lm
 
 # Compiles a shader as the engine does, for spirv-val (tests/integration/workloads.sh).
-$(B)/tests/shader_check: tests/unit/shader_check.c $(B)/src/gpu/shader.o $(B)/src/session/fileio.o $(B)/src/session/paths.o
+$(B)/tests/shader_check: tests/unit/shader_check.c $(B)/src/gpu/shader.o $(B)/src/core/spirv_khr.o $(B)/src/session/fileio.o $(B)/src/session/paths.o
 	$(CC) $(CFLAGS) $(INC_gpu) -o $@ $^ $(SHADERC) -lpthread -lm
 
 # The ring under ThreadSanitizer: one producer and one consumer thread.
@@ -173,7 +173,13 @@ build-fuzz/fuzz_csv: tests/fuzz/fuzz_csv.c src/session/csvread.c src/session/fil
 	@mkdir -p build-fuzz
 	clang $(FUZZ_CFLAGS) -o $@ $^ $(FUZZ_LIBS)
 
-fuzz: deps build-fuzz/fuzz_theme build-fuzz/fuzz_log build-fuzz/fuzz_csv
+build-fuzz/fuzz_spirv: tests/fuzz/fuzz_spirv.c src/core/spirv_khr.c
+	@mkdir -p build-fuzz
+	clang $(FUZZ_CFLAGS) -Isrc/core -o $@ $^ $(FUZZ_LIBS)
+
+# fuzz_spirv's seed is the bf16-matrix shader as shaderc writes it (shader_check)
+fuzz: deps build-fuzz/fuzz_theme build-fuzz/fuzz_log build-fuzz/fuzz_csv build-fuzz/fuzz_spirv
+	$(MAKE) $(B)/tests/shader_check
 	tests/fuzz/run.sh
 
 clean:

@@ -12,6 +12,12 @@
 //   TYPE_FP16_MATRIX      fp16 in, fp32 accumulate
 //   TYPE_FP16_MATRIX_F16  fp16 in, fp16 accumulate (summed in fp32 at the end)
 //   TYPE_INT8_MATRIX      int8 in, int32 accumulate
+//   TYPE_BF16_MATRIX      bfloat16 in, fp32 accumulate: written with fp16
+//                         stand-ins and NV matrices, which the engine
+//                         rewrites to bfloat16 and KHR matrices after
+//                         glslang (FLOPSCOPE_KHR_BF16, src/core/spirv_khr.h):
+//                         A and B are built where they are used, as that
+//                         rewrite needs, and no 16-bit constant appears
 #extension GL_NV_cooperative_matrix : require
 #extension GL_KHR_memory_scope_semantics : require
 #extension GL_EXT_shader_explicit_arithmetic_types_float16 : require
@@ -44,8 +50,17 @@
 #define IN_T int8_t
 #define PUSH_T int
 #define OUT_T int
+#elif defined(TYPE_BF16_MATRIX)
+#define MA fcoopmatNV<16, gl_ScopeSubgroup, M_SIZE, K_SIZE>
+#define MB fcoopmatNV<16, gl_ScopeSubgroup, K_SIZE, N_SIZE>
+#define MC fcoopmatNV<32, gl_ScopeSubgroup, M_SIZE, N_SIZE>
+#define IN_T float16_t
+#define PUSH_T float
+#define OUT_T float
+#define BUILD_IN_PLACE
+#extension GL_KHR_shader_subgroup_basic : require
 #else
-#error "define TYPE_FP16_MATRIX, TYPE_FP16_MATRIX_F16 or TYPE_INT8_MATRIX"
+#error "define TYPE_FP16_MATRIX, TYPE_FP16_MATRIX_F16, TYPE_INT8_MATRIX or TYPE_BF16_MATRIX"
 #endif
 
 layout(local_size_x_id = 0) in;
@@ -70,8 +85,14 @@ void main()
     uint gid = group * gl_WorkGroupSize.x + gl_LocalInvocationIndex;
     uint slot = gid & p.slot_mask;
 
+#ifdef BUILD_IN_PLACE
+    IN_T a = IN_T(p.a), b = IN_T(p.b);
+#define A MA(a)
+#define B MB(b)
+#else
     MA A = MA(IN_T(p.a));
     MB B = MB(IN_T(p.b));
+#endif
     MC c0 = MC(0), c1 = MC(0);
 #if VEC4S > 1
     MC c2 = MC(0), c3 = MC(0);
@@ -103,7 +124,16 @@ void main()
     // summed element by element in the output type (fp16 accumulators
     // would round above 2048)
     OUT_T r = OUT_T(0);
-    for (int i = 0; i < c0.length(); i++) {
+#ifdef BUILD_IN_PLACE
+    // not c0.length(): glslang makes it a specialization constant, and
+    // NVIDIA's compiler (580.159.04) crashes on a KHR matrix's length there;
+    // NVIDIA spreads a subgroup matrix evenly over the subgroup, and a
+    // shorter count still reads elements that all hold the same value
+    const int len = int(uint(M_SIZE * N_SIZE) / gl_SubgroupSize);
+#else
+    const int len = c0.length();
+#endif
+    for (int i = 0; i < len; i++) {
         r += OUT_T(c0[i]) + OUT_T(c1[i]);
 #if VEC4S > 1
         r += OUT_T(c2[i]) + OUT_T(c3[i]);
@@ -115,7 +145,7 @@ void main()
         r += OUT_T(c6[i]) + OUT_T(c7[i]);
 #endif
     }
-    res.value[slot] = r / OUT_T(c0.length());
+    res.value[slot] = r / OUT_T(len);
     if (gl_LocalInvocationIndex == 0u)
         atomicAdd(res.groups_done, 1u);
 }

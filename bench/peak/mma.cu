@@ -1,13 +1,14 @@
 // The CUDA reference for the tensor cores: warp-level mma.sync, the
 // instruction Vulkan's cooperative matrices compile to on NVIDIA, with ACC
 // independent accumulators per warp, A and B held in registers (as
-// flopscope's fp16-matrix, fp16-matrix-f16 and int8-matrix), a grid of
+// flopscope's fp16-matrix, fp16-matrix-f16, int8-matrix and bf16-matrix), a grid of
 // exactly one wave, timed with CUDA events; prints the median of 10 in
 // 1e12 a second, then the SM count.
-//   mma f16|f16acc|int8 [ACC]
+//   mma f16|f16acc|int8|bf16 [ACC]
 //   f16:    m16n8k16 fp16 x fp16 + fp32 -> fp32 (4096 FLOP a warp)
 //   f16acc: m16n8k16 fp16 x fp16 + fp16 -> fp16
 //   int8:   m16n8k32 s8 x s8 + s32 -> s32 (8192 operations a warp)
+//   bf16:   m16n8k16 bf16 x bf16 + fp32 -> fp32 (4096 FLOP a warp)
 #include "timing.cuh"
 
 #include <cstdlib>
@@ -37,6 +38,11 @@ template <int MODE, int ACC> __global__ void mma_kernel(unsigned *out, unsigned 
 					    "{%6,%7}, {%0,%1};"
 					    : "+r"(c[j][0]), "+r"(c[j][1])
 					    : "r"(a), "r"(a), "r"(a), "r"(a), "r"(b), "r"(b));
+				else if (MODE == 3)
+					asm("mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, "
+					    "{%8,%9}, {%0,%1,%2,%3};"
+					    : "+r"(c[j][0]), "+r"(c[j][1]), "+r"(c[j][2]), "+r"(c[j][3])
+					    : "r"(a), "r"(a), "r"(a), "r"(a), "r"(b), "r"(b));
 				else
 					asm("mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, "
 					    "{%8,%9}, {%0,%1,%2,%3};"
@@ -65,8 +71,9 @@ template <int MODE, int ACC> static double run(int iters)
 		fprintf(stderr, "cudaMalloc failed\n");
 		return -1;
 	}
-	// fp16 1.0 and 1/16 (as flopscope's A and B), or int8 3 and 5
-	unsigned a = MODE == 2 ? 0x03030303u : 0x3c003c00u, b = MODE == 2 ? 0x05050505u : 0x2c002c00u;
+	// fp16 1.0 and 1/16 (as flopscope's A and B), bf16 the same, or int8 3 and 5
+	unsigned a = MODE == 2 ? 0x03030303u : MODE == 3 ? 0x3f803f80u : 0x3c003c00u,
+	         b = MODE == 2 ? 0x05050505u : MODE == 3 ? 0x3d803d80u : 0x2c002c00u;
 	double per_mma = MODE == 2 ? 2.0 * 16 * 8 * 32 : 2.0 * 16 * 8 * 16;
 	double ops = per_mma * ACC * UNROLL * (double)iters * (threads / 32) * blocks;
 	double r = median_tera_rate([&] { mma_kernel<MODE, ACC><<<blocks, threads>>>(out, a, b, iters); }, ops);
@@ -100,8 +107,10 @@ int main(int argc, char **argv)
 		r = run_acc<1>(acc, iters);
 	else if (!strcmp(mode, "int8"))
 		r = run_acc<2>(acc, iters);
+	else if (!strcmp(mode, "bf16"))
+		r = run_acc<3>(acc, iters);
 	else {
-		fprintf(stderr, "mma: f16, f16acc or int8\n");
+		fprintf(stderr, "mma: f16, f16acc, int8 or bf16\n");
 		return 2;
 	}
 	if (r < 0)

@@ -3,13 +3,13 @@
 # one run (ROUNDS alternations). Needs nvcc and an NVIDIA GPU.
 #   fp16:    flopscope fp16, CUDA __hfma2 (hfma2.cu) and CUDA FP32 (fma.cu)
 #   int8dot: flopscope int8dot, CUDA __dp4a (dp4a.cu)
-#   fp16-matrix, fp16-matrix-f16, int8-matrix: the tensor cores, CUDA
+#   fp16-matrix, fp16-matrix-f16, int8-matrix, bf16-matrix: the tensor cores, CUDA
 #            mma.sync (mma.cu) with 8 and 2 accumulators a warp
 #   bench/peak/vs_cuda.sh WORKLOAD [DEVICE] [SECONDS] [ROUNDS]
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 FS=${FS:-build/flopscope}
-w=${1:?usage: bench/peak/vs_cuda.sh fp16|int8dot|fp16-matrix|fp16-matrix-f16|int8-matrix [DEVICE] [SECONDS] [ROUNDS]}
+w=${1:?usage: bench/peak/vs_cuda.sh fp16|int8dot|fp16-matrix|fp16-matrix-f16|int8-matrix|bf16-matrix [DEVICE] [SECONDS] [ROUNDS]}
 dev=${2:--1}
 secs=${3:-2}
 rounds=${4:-3}
@@ -20,7 +20,8 @@ int8dot) kernels="dp4a" ;;
 fp16-matrix) kernels="mma:f16:8 mma:f16:2" ;;
 fp16-matrix-f16) kernels="mma:f16acc:8 mma:f16acc:2" ;;
 int8-matrix) kernels="mma:int8:8 mma:int8:2" ;;
-*) echo "bench/peak/vs_cuda.sh: no CUDA kernel for $w (fp16, int8dot, fp16-matrix, fp16-matrix-f16, int8-matrix)" >&2
+bf16-matrix) kernels="mma:bf16:8 mma:bf16:2" ;;
+*) echo "bench/peak/vs_cuda.sh: no CUDA kernel for $w (fp16, int8dot, fp16-matrix, fp16-matrix-f16, int8-matrix, bf16-matrix)" >&2
 	exit 2 ;;
 esac
 command -v nvcc >/dev/null || { echo "bench/peak/vs_cuda.sh: needs nvcc (an NVIDIA GPU)" >&2; exit 2; }

@@ -21,10 +21,11 @@ declare -A map=(
 	[fp32-scalar]=fp32-scalar [fp32-vec4]=fp32 [fp16-scalar]=fp16-scalar [fp16-vec4]=fp16
 	[fp16-matrix]=fp16-matrix [fp64-scalar]=fp64-scalar [fp64-vec4]=fp64 [int32-vec4]=int32
 	[int16-vec4]=int16 [int64-vec4]=int64 [int8-dotprod]=int8dot [int8-matrix]=int8-matrix
+	[bf16-matrix]=bf16-matrix
 	[copy-h2h]=h2h [copy-h2d]=h2d [copy-d2h]=d2h [copy-d2d]=d2d
 )
 order="fp32-scalar fp32-vec4 fp16-scalar fp16-vec4 fp16-matrix fp64-scalar fp64-vec4 int32-vec4 int16-vec4
-       int64-vec4 int8-dotprod int8-matrix copy-h2h copy-h2d copy-d2h copy-d2d"
+       int64-vec4 int8-dotprod int8-matrix bf16-matrix copy-h2h copy-h2d copy-d2h copy-d2d"
 [ -n "${6:-}" ] && order=${6//,/ }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT

@@ -50,7 +50,8 @@ WorkloadFeatures devinfo_features(const DeviceInfo *d)
 {
 	WorkloadFeatures f = { .float64 = d->float64, .float16 = d->float16, .int_dot = d->int_dot,
 	                       .int16 = d->int16, .int64 = d->int64, .int8 = d->int8,
-	                       .coopmat = d->coopmat_ext[0] != '\0' };
+	                       .coopmat = d->coopmat_ext[0] != '\0' || d->coopmat_khr,
+	                       .nv_coopmat = d->coopmat_ext[0] != '\0', .bf16_coopmat = d->bf16_coopmat };
 	/* for each matrix workload, the subgroup shape of its types with the
 	 * most work a step */
 	for (int m = 0; m < WORKLOAD_MATRIX_COUNT; m++) {

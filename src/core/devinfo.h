@@ -73,6 +73,8 @@ typedef struct DeviceInfo {
 	bool has_pci;                   /* VK_EXT_pci_bus_info */
 	char coopmat_ext[40];           /* the cooperative-matrix extension read, "" none */
 	bool coopmat_khr;               /* VK_KHR_cooperative_matrix is listed too */
+	bool bf16_coopmat;              /* ... with VK_KHR_shader_bfloat16, both features on:
+	                                   bfloat16 shapes follow the NV ones in coopmat[] */
 	CoopMatShape coopmat[DEVINFO_MAX_COOPMAT];
 	uint32_t ncoopmat;
 	uint32_t pci_domain, pci_bus, pci_device, pci_function;

@@ -45,9 +45,9 @@ void peak_compute(const DeviceInfo *d, WorkloadType t, unsigned cpu_cores, doubl
 		return;
 	}
 	if (workload_matrix_index(t) >= 0) {
-		/* Hopper's dense tensor rates per SM per clock: 2048 fp16 FMA
-		 * (fp32 or fp16 accumulate alike: 989 TFLOPS at 1830 MHz on the
-		 * H100 SXM) and 4096 int8 multiply-adds (1979 TOPS),
+		/* Hopper's dense tensor rates per SM per clock: 2048 fp16 or
+		 * bf16 FMA (fp32 or fp16 accumulate alike: 989 TFLOPS at 1830 MHz
+		 * on the H100 SXM) and 4096 int8 multiply-adds (1979 TOPS),
 		 * reached by wgmma; mma.sync, which the cooperative-matrix
 		 * extensions compile to, measured 648 TFLOPS and 1294 TOPS on the
 		 * H100 in CUDA (issue 15): about 60% of them */
@@ -56,7 +56,8 @@ void peak_compute(const DeviceInfo *d, WorkloadType t, unsigned cpu_cores, doubl
 			unsigned per_sm = t == WORKLOAD_INT8_MATRIX ? 4096 : 2048;
 			p->fma_lanes = (double)d->sm_count * per_sm;
 			snprintf(p->how, sizeof p->how, "%u SMs x %u dense %s tensor multiply-adds x 2 x SM clock "
-			         "(Hopper's wgmma rate)", d->sm_count, per_sm, t == WORKLOAD_INT8_MATRIX ? "INT8" : "FP16");
+			         "(Hopper's wgmma rate)", d->sm_count, per_sm,
+			         t == WORKLOAD_INT8_MATRIX ? "INT8" : t == WORKLOAD_BF16_MATRIX ? "BF16" : "FP16");
 			p->known = true;
 		} else {
 			snprintf(p->how, sizeof p->how, "unknown: no tensor-core rate for this device in the table");

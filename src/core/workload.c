@@ -84,6 +84,12 @@ const WorkloadInfo workload_info[WORKLOAD_TYPE_COUNT] = {
 		.src = MEM_NONE, .dst = MEM_NONE, .bytes_per_byte = 0,
 		.what = "cooperative-matrix multiply-add (tensor cores), int8 in, int32 accumulate",
 	},
+	[WORKLOAD_BF16_MATRIX] = {
+		.name = "bf16-matrix", .unit = "FLOPS", .kind = WL_FMA,
+		.shader = "coopmat.comp", .define = "TYPE_BF16_MATRIX", .scalar = false, .elem = 4,
+		.src = MEM_NONE, .dst = MEM_NONE, .bytes_per_byte = 0,
+		.what = "cooperative-matrix multiply-add (tensor cores), bfloat16 in, fp32 accumulate",
+	},
 	[WORKLOAD_COPY] = {
 		.name = "copy", .unit = "B/s", .kind = WL_COPY,
 		.shader = "copy.comp", .define = NULL, .scalar = false, .elem = 0,
@@ -132,6 +138,7 @@ const MatrixTypes workload_matrix_types[WORKLOAD_MATRIX_COUNT] = {
 	{ .in = 0, .acc = 1 }, /* fp16-matrix */
 	{ .in = 0, .acc = 0 }, /* fp16-matrix-f16 */
 	{ .in = 3, .acc = 5 }, /* int8-matrix */
+	{ .in = 1000141000, .acc = 1 }, /* bf16-matrix (VK_COMPONENT_TYPE_BFLOAT16_KHR) */
 };
 
 WorkloadType workload_arith(WorkloadType t)
@@ -174,9 +181,19 @@ bool workload_supported(WorkloadType t, WorkloadFeatures f, char *why, size_t le
 		         "VK_NV_cooperative_matrix)");
 		return false;
 	}
+	if (t == WORKLOAD_BF16_MATRIX && !f.bf16_coopmat) {
+		snprintf(why, len, "the device lacks bfloat16 cooperative matrices (VK_KHR_cooperative_matrix with "
+		         "VK_KHR_shader_bfloat16's shaderBFloat16CooperativeMatrix)");
+		return false;
+	}
+	if (mi >= 0 && t != WORKLOAD_BF16_MATRIX && !f.nv_coopmat) {
+		snprintf(why, len, "the fp16 and int8 matrix shaders use VK_NV_cooperative_matrix, which the device "
+		         "lacks (it lists VK_KHR_cooperative_matrix only)");
+		return false;
+	}
 	if (mi >= 0 && !f.mm[mi][0]) {
 		static const char *const shapes[WORKLOAD_MATRIX_COUNT] = { "fp16*fp16+fp32", "fp16*fp16+fp16",
-		                                                            "int8*int8+int32" };
+		                                                            "int8*int8+int32", "bf16*bf16+fp32" };
 		snprintf(why, len, "the device offers no %s cooperative-matrix shape at subgroup scope", shapes[mi]);
 		return false;
 	}
@@ -246,10 +263,12 @@ static void set_chain_constants(FmaParams *p)
 		p->b = 1.0 / 256.0;
 		return;
 	}
-	if (p->type == WORKLOAD_FP16_MATRIX || p->type == WORKLOAD_FP16_MATRIX_F16) {
+	if (p->type == WORKLOAD_FP16_MATRIX || p->type == WORKLOAD_FP16_MATRIX_F16 ||
+	    p->type == WORKLOAD_BF16_MATRIX) {
 		/* C += A B with every element of A a and of B b: each step adds
-		 * K a b = 1 to every element when b = 1/K (exact in fp16 and fp32;
-		 * an fp16 accumulator holds every integer up to 2048 exactly) */
+		 * K a b = 1 to every element when b = 1/K (exact in fp16, bfloat16
+		 * and fp32, K a power of 2; an fp16 accumulator holds every integer
+		 * up to 2048 exactly) */
 		p->a = 1.0;
 		p->b = p->mm[2] ? 1.0 / p->mm[2] : 1.0 / 16;
 		return;
@@ -329,7 +348,7 @@ void fma_params_for(FmaParams *p, WorkloadType t, bool cpu_device, uint32_t max_
 	 * TOPS, 2 only 660 and 1319 (FLOPSCOPE_FMA_SHAPE, one run each,
 	 * docs/PERFORMANCE.md) */
 	if (workload_matrix_index(t) >= 0) {
-		p->vec4s = t == WORKLOAD_FP16_MATRIX ? 1 : 2;
+		p->vec4s = t == WORKLOAD_FP16_MATRIX || t == WORKLOAD_BF16_MATRIX ? 1 : 2;
 		p->unroll = cpu_device ? 32 : 64;
 		p->iters = cpu_device ? 32 : 16;
 	}
@@ -517,7 +536,7 @@ int fma_check(const FmaCheck *c, const void *values, uint64_t invocations, char 
 			memcpy(&got, (const char *)values + 8 * (size_t)slot, 8);
 			ok = fabs(got - want) <= 1e-9 * fabs(want);
 		} else if (c->type == WORKLOAD_FP16 || c->type == WORKLOAD_FP16_MATRIX ||
-		           c->type == WORKLOAD_FP16_MATRIX_F16) {
+		           c->type == WORKLOAD_FP16_MATRIX_F16 || c->type == WORKLOAD_BF16_MATRIX) {
 			float v;
 			memcpy(&v, (const char *)values + 4 * (size_t)slot, 4);
 			got = v;

@@ -25,6 +25,7 @@ typedef enum WorkloadType {
 	WORKLOAD_FP16_MATRIX, /* cooperative-matrix multiply-add, fp16 in, fp32 accumulate */
 	WORKLOAD_FP16_MATRIX_F16, /* ... fp16 in, fp16 accumulate */
 	WORKLOAD_INT8_MATRIX, /* ... signed 8-bit in, 32-bit accumulate */
+	WORKLOAD_BF16_MATRIX, /* ... bfloat16 in, fp32 accumulate (VK_KHR_shader_bfloat16) */
 	WORKLOAD_COPY,        /* device memory: a copy kernel over device-local buffers */
 	WORKLOAD_H2D,         /* vkCmdCopyBuffer host-visible coherent -> device-local */
 	WORKLOAD_H2D_CACHED,  /* host-visible cached -> device-local */
@@ -71,15 +72,17 @@ static inline bool workload_is_memory(WorkloadType t)
 
 extern const WorkloadInfo workload_info[WORKLOAD_TYPE_COUNT];
 
-/* The cooperative-matrix workloads: fp16-matrix, fp16-matrix-f16, int8-matrix. */
-#define WORKLOAD_MATRIX_COUNT 3
+/* The cooperative-matrix workloads: fp16-matrix, fp16-matrix-f16, int8-matrix,
+ * bf16-matrix. */
+#define WORKLOAD_MATRIX_COUNT 4
 static inline int workload_matrix_index(WorkloadType t)
 {
-	return t >= WORKLOAD_FP16_MATRIX && t <= WORKLOAD_INT8_MATRIX ? (int)(t - WORKLOAD_FP16_MATRIX) : -1;
+	return t >= WORKLOAD_FP16_MATRIX && t <= WORKLOAD_BF16_MATRIX ? (int)(t - WORKLOAD_FP16_MATRIX) : -1;
 }
 
 /* A matrix workload's component types, as Vulkan numbers them
- * (VkComponentTypeKHR: 0 fp16, 1 fp32, 3 sint8, 5 sint32): A and B are
+ * (VkComponentTypeKHR: 0 fp16, 1 fp32, 3 sint8, 5 sint32, 1000141000
+ * bfloat16): A and B are
  * `in`, C and the result `acc`. */
 typedef struct MatrixTypes {
 	uint32_t in, acc;
@@ -101,7 +104,10 @@ int workload_find(const char *name);
 typedef struct WorkloadFeatures {
 	bool float64, float16, int_dot, int16, int64;
 	bool coopmat;            /* a cooperative-matrix extension */
+	bool nv_coopmat;         /* VK_NV_cooperative_matrix, which the fp16 and int8 shaders use */
 	bool int8;               /* shaderInt8 (8-bit matrix inputs) */
+	bool bf16_coopmat;       /* VK_KHR_cooperative_matrix with VK_KHR_shader_bfloat16's
+	                            shaderBFloat16CooperativeMatrix */
 	/* per matrix workload (workload_matrix_index), the subgroup shape
 	 * (M, N, K) of its types with the most work a step; 0: none */
 	uint32_t mm[WORKLOAD_MATRIX_COUNT][3];

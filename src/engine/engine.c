@@ -276,7 +276,8 @@ static Status start_device(Engine *e, char *err)
 		.float64 = workload_arith(cfg->workload) == WORKLOAD_FP64,
 		.int16 = cfg->workload == WORKLOAD_INT16,
 		.int64 = cfg->workload == WORKLOAD_INT64,
-		.coopmat = workload_matrix_index(cfg->workload) >= 0,
+		.coopmat = workload_matrix_index(cfg->workload) >= 0 && cfg->workload != WORKLOAD_BF16_MATRIX,
+		.bf16_coopmat = cfg->workload == WORKLOAD_BF16_MATRIX,
 		.int8 = cfg->workload == WORKLOAD_INT8_MATRIX,
 		.ordinal = cfg->ordinal,
 		.float16 = workload_arith(cfg->workload) == WORKLOAD_FP16 || cfg->workload == WORKLOAD_FP16_MATRIX ||

@@ -46,12 +46,36 @@ static bool create_device(Compute *c, VkPhysicalDevice pd, const DeviceInfo *d, 
 		.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_MEMORY_MODEL_FEATURES,
 		.vulkanMemoryModel = VK_TRUE,
 	};
+	/* bfloat16 matrices: KHR cooperative matrices (Debian 12's headers
+	 * predate both extensions: vk_khr.h spells their structures) */
+	VkPhysicalDeviceCooperativeMatrixFeaturesKHR_ kcm = {
+		.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_COOPERATIVE_MATRIX_FEATURES_KHR_,
+		.cooperativeMatrix = VK_TRUE,
+	};
+	VkPhysicalDeviceShaderBfloat16FeaturesKHR_ bf16 = {
+		.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_BFLOAT16_FEATURES_KHR_,
+		.shaderBFloat16Type = VK_TRUE,
+		.shaderBFloat16CooperativeMatrix = VK_TRUE,
+	};
 	static const char *const cm_ext[] = { VK_NV_COOPERATIVE_MATRIX_EXTENSION_NAME };
+	static const char *const bf16_ext[] = { VK_KHR_COOPERATIVE_MATRIX_EXTENSION_NAME_,
+	                                        VK_KHR_SHADER_BFLOAT16_EXTENSION_NAME_ };
+	const char *const *ext = NULL;
+	uint32_t next = 0;
 	void *chain = NULL;
 	if (s->coopmat) {
 		cm.pNext = chain;
 		vmm.pNext = &cm;
 		chain = &vmm;
+		ext = cm_ext;
+		next = 1;
+	} else if (s->bf16_coopmat) {
+		bf16.pNext = chain;
+		kcm.pNext = &bf16;
+		vmm.pNext = &kcm;
+		chain = &vmm;
+		ext = bf16_ext;
+		next = 2;
 	}
 	if (s->int_dot) {
 		idp.pNext = chain;
@@ -71,8 +95,8 @@ static bool create_device(Compute *c, VkPhysicalDevice pd, const DeviceInfo *d, 
 		.queueCreateInfoCount = 1,
 		.pQueueCreateInfos = &qi,
 		.pEnabledFeatures = &features,
-		.enabledExtensionCount = s->coopmat ? 1 : 0,
-		.ppEnabledExtensionNames = s->coopmat ? cm_ext : NULL,
+		.enabledExtensionCount = next,
+		.ppEnabledExtensionNames = ext,
 	};
 	VK_TRY(err, vk_last, vkCreateDevice(pd, &di, NULL, &c->dev));
 	vkGetDeviceQueue(c->dev, d->queue_family, 0, &c->queue);

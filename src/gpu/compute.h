@@ -47,6 +47,7 @@ typedef struct ComputeSetup {
 	bool int16, int64;               /* enable shaderInt16, shaderInt64 */
 	bool int8;                       /* enable shaderInt8 */
 	bool coopmat;                    /* enable VK_NV_cooperative_matrix */
+	bool bf16_coopmat;               /* enable VK_KHR_cooperative_matrix and VK_KHR_shader_bfloat16 */
 	unsigned ordinal;                /* the device's number among several (1..); 0 alone */
 	bool float16;                    /* enable shaderFloat16 (Vulkan 1.2) */
 	bool int_dot;                    /* enable shaderIntegerDotProduct (Vulkan 1.3) */

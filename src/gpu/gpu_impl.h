@@ -3,6 +3,7 @@
 #define FLOPSCOPE_GPU_IMPL_H
 
 #include "compute.h"
+#include "vk_khr.h"
 
 /* memory.c */
 int gpu_find_memory(VkPhysicalDevice pd, uint32_t bits, VkMemoryPropertyFlags want,

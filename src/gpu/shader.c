@@ -1,6 +1,7 @@
 #include "shader.h"
 #include "fileio.h"
 #include "paths.h"
+#include "spirv_khr.h"
 
 #include <errno.h>
 #include <libgen.h>
@@ -52,7 +53,7 @@ static int compile_source(const char *path, const char *src, size_t len, const S
 		rc = -1;
 		goto done;
 	}
-	bool optimise = true;
+	bool optimise = true, bf16 = false;
 	for (size_t i = 0; i < ndefs; i++) {
 		shaderc_compile_options_add_macro_definition(opts, defs[i].name, strlen(defs[i].name),
 		                                             defs[i].value, strlen(defs[i].value));
@@ -61,6 +62,8 @@ static int compile_source(const char *path, const char *src, size_t len, const S
 		 * driver optimises anyway) */
 		if (!strcmp(defs[i].name, SHADER_NO_SPIRV_OPT))
 			optimise = false;
+		if (!strcmp(defs[i].name, SHADER_KHR_BF16))
+			bf16 = true, optimise = false;
 	}
 	shaderc_compile_options_set_target_env(opts, shaderc_target_env_vulkan, shaderc_env_version_vulkan_1_1);
 	shaderc_compile_options_set_optimization_level(opts, optimise ? shaderc_optimization_level_performance
@@ -86,14 +89,35 @@ static int compile_source(const char *path, const char *src, size_t len, const S
 		goto done;
 	}
 	size_t bytes = shaderc_result_get_length(res);
-	out->words = malloc(bytes ? bytes : 4);
-	if (!out->words) {
-		snprintf(err, ERR_LEN, "out of memory for SPIR-V of %s", path);
-		rc = -1;
-		goto done;
+	if (bf16) {
+		/* glslang 12 writes no bfloat16: the fp16 stand-ins and NV
+		 * matrices become bfloat16 and KHR matrices (spirv_khr.h) */
+		uint32_t *words = malloc(bytes ? bytes : 4);
+		size_t n = 0;
+		char why[200];
+		if (!words) {
+			snprintf(err, ERR_LEN, "out of memory for SPIR-V of %s", path);
+			rc = -1;
+			goto done;
+		}
+		memcpy(words, shaderc_result_get_bytes(res), bytes);
+		int r = spirv_nv_fp16_to_khr_bf16(words, bytes / 4, &out->words, &n, why, sizeof why);
+		free(words);
+		if (r != 0) {
+			snprintf(err, ERR_LEN, "shader %s: its SPIR-V cannot be rewritten for bfloat16: %s", path, why);
+			goto done;
+		}
+		out->size = n * 4;
+	} else {
+		out->words = malloc(bytes ? bytes : 4);
+		if (!out->words) {
+			snprintf(err, ERR_LEN, "out of memory for SPIR-V of %s", path);
+			rc = -1;
+			goto done;
+		}
+		memcpy(out->words, shaderc_result_get_bytes(res), bytes);
+		out->size = bytes;
 	}
-	memcpy(out->words, shaderc_result_get_bytes(res), bytes);
-	out->size = bytes;
 	out->hash = source_hash(src, len, defs, ndefs);
 	rc = 0;
 done:

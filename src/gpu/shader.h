@@ -25,6 +25,10 @@ typedef struct Spirv {
  * be read, -2 for a shader that does not compile. */
 /* A define by this name compiles without spirv-opt (see shader.c). */
 #define SHADER_NO_SPIRV_OPT "FLOPSCOPE_NO_SPIRV_OPT"
+/* A define by this name compiles without spirv-opt and then rewrites the
+ * SPIR-V from NV cooperative matrices with fp16 stand-ins to KHR ones with
+ * bfloat16 (src/core/spirv_khr.h): glslang 12 cannot write bfloat16. */
+#define SHADER_KHR_BF16 "FLOPSCOPE_KHR_BF16"
 
 int shader_compile_file(const char *path, const ShaderDefine *defs, size_t ndefs,
                         Spirv *out, char *err);

@@ -1,4 +1,5 @@
 #include "vkctx.h"
+#include "vk_khr.h"
 
 _Static_assert(DEVINFO_NAME_LEN == VK_MAX_PHYSICAL_DEVICE_NAME_SIZE, "DeviceInfo.name");
 _Static_assert(DEVINFO_DRIVER_LEN == VK_MAX_DRIVER_NAME_SIZE &&
@@ -91,6 +92,43 @@ static bool coopmat_shapes(VkCtx *c, VkPhysicalDevice pd, CoopMatShape *out, uin
 	return true;
 }
 
+/* The bfloat16 shapes of VK_KHR_cooperative_matrix, after those of the NV
+ * extension (whose types the KHR list repeats). */
+static bool coopmat_shapes_bf16(VkCtx *c, VkPhysicalDevice pd, CoopMatShape *out, uint32_t *n, char *err)
+{
+	PFN_vkGetPhysicalDeviceCooperativeMatrixPropertiesKHR_ get = (PFN_vkGetPhysicalDeviceCooperativeMatrixPropertiesKHR_)
+		vkGetInstanceProcAddr(c->instance, "vkGetPhysicalDeviceCooperativeMatrixPropertiesKHR");
+	if (!get)
+		return true; /* listed, not callable: no shapes */
+	uint32_t count = 0;
+	VkResult r = get(pd, &count, NULL);
+	if (r != VK_SUCCESS) {
+		snprintf(err, ERR_LEN, "vkGetPhysicalDeviceCooperativeMatrixPropertiesKHR: %s", vk_result_str(r));
+		return false;
+	}
+	if (!count)
+		return true;
+	VkCooperativeMatrixPropertiesKHR_ *p = calloc(count, sizeof *p);
+	if (!p) {
+		snprintf(err, ERR_LEN, "out of memory listing cooperative-matrix shapes");
+		return false;
+	}
+	for (uint32_t i = 0; i < count; i++)
+		p[i].sType = VK_STRUCTURE_TYPE_COOPERATIVE_MATRIX_PROPERTIES_KHR_;
+	r = get(pd, &count, p);
+	if (r != VK_SUCCESS && r != VK_INCOMPLETE) {
+		free(p);
+		snprintf(err, ERR_LEN, "vkGetPhysicalDeviceCooperativeMatrixPropertiesKHR: %s", vk_result_str(r));
+		return false;
+	}
+	for (uint32_t i = 0; i < count && *n < DEVINFO_MAX_COOPMAT; i++)
+		if (p[i].AType == VK_COMPONENT_TYPE_BFLOAT16_KHR_ || p[i].BType == VK_COMPONENT_TYPE_BFLOAT16_KHR_)
+			out[(*n)++] = (CoopMatShape){ p[i].MSize, p[i].NSize, p[i].KSize, p[i].AType, p[i].BType,
+			                              p[i].CType, p[i].ResultType, p[i].scope };
+	free(p);
+	return true;
+}
+
 static bool add_entries(VkCtx *c, VkPhysicalDevice pd, uint32_t index, char *err)
 {
 	VkPhysicalDeviceProperties2 props = { .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2 };
@@ -105,7 +143,8 @@ static bool add_entries(VkCtx *c, VkPhysicalDevice pd, uint32_t index, char *err
 	VkPhysicalDeviceShaderSMBuiltinsPropertiesNV smb = {
 		.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_SM_BUILTINS_PROPERTIES_NV,
 	};
-	bool has_smb = false, has_pci = false, has_amd = false, has_nv_cm = false, has_khr_cm = false;
+	bool has_smb = false, has_pci = false, has_amd = false, has_nv_cm = false, has_khr_cm = false,
+	     has_bf16 = false;
 	VkPhysicalDeviceShaderCorePropertiesAMD amd = {
 		.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_CORE_PROPERTIES_AMD,
 	};
@@ -125,8 +164,10 @@ static bool add_entries(VkCtx *c, VkPhysicalDevice pd, uint32_t index, char *err
 					has_amd = true;
 				else if (!strcmp(ext[i].extensionName, VK_NV_COOPERATIVE_MATRIX_EXTENSION_NAME))
 					has_nv_cm = true;
-				else if (!strcmp(ext[i].extensionName, "VK_KHR_cooperative_matrix"))
-					has_khr_cm = true; /* newer than Debian 12's headers: named only */
+				else if (!strcmp(ext[i].extensionName, VK_KHR_COOPERATIVE_MATRIX_EXTENSION_NAME_))
+					has_khr_cm = true;
+				else if (!strcmp(ext[i].extensionName, VK_KHR_SHADER_BFLOAT16_EXTENSION_NAME_))
+					has_bf16 = true;
 			}
 		}
 		free(ext);
@@ -156,6 +197,17 @@ static bool add_entries(VkCtx *c, VkPhysicalDevice pd, uint32_t index, char *err
 	} else if (has_smb) {
 		ids.pNext = &smb;
 	}
+	VkPhysicalDeviceCooperativeMatrixFeaturesKHR_ kcm = {
+		.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_COOPERATIVE_MATRIX_FEATURES_KHR_,
+	};
+	VkPhysicalDeviceShaderBfloat16FeaturesKHR_ bf16 = {
+		.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_BFLOAT16_FEATURES_KHR_,
+	};
+	if (has_khr_cm && has_bf16) { /* first in the features' chain */
+		bf16.pNext = feat.pNext;
+		kcm.pNext = &bf16;
+		feat.pNext = &kcm;
+	}
 	if (has_pci) { /* first in the chain */
 		pci.pNext = props.pNext;
 		props.pNext = &pci;
@@ -174,6 +226,10 @@ static bool add_entries(VkCtx *c, VkPhysicalDevice pd, uint32_t index, char *err
 	CoopMatShape cm[DEVINFO_MAX_COOPMAT];
 	uint32_t ncm = 0;
 	if (has_nv_cm && !coopmat_shapes(c, pd, cm, &ncm, err))
+		return false;
+	bool bf16_cm = has_khr_cm && has_bf16 && kcm.cooperativeMatrix && bf16.shaderBFloat16Type &&
+	               bf16.shaderBFloat16CooperativeMatrix;
+	if (bf16_cm && !coopmat_shapes_bf16(c, pd, cm, &ncm, err))
 		return false;
 
 	uint32_t nq = 0;
@@ -239,6 +295,7 @@ static bool add_entries(VkCtx *c, VkPhysicalDevice pd, uint32_t index, char *err
 		if (has_nv_cm)
 			snprintf(d->coopmat_ext, sizeof d->coopmat_ext, "%s", VK_NV_COOPERATIVE_MATRIX_EXTENSION_NAME);
 		d->coopmat_khr = has_khr_cm;
+		d->bf16_coopmat = bf16_cm;
 		memcpy(d->coopmat, cm, ncm * sizeof *cm);
 		d->ncoopmat = ncm;
 		d->cu_count = has_amd ? amd.shaderEngineCount * amd.shaderArraysPerEngineCount *

@@ -29,6 +29,8 @@ static Status plan(Work *w, const WorkInput *in, char *err)
 			w->defs[w->ndefs++] = (ShaderDefine){ i == 0 ? "M_SIZE" : i == 1 ? "N_SIZE" : "K_SIZE", w->mm_text[i] };
 		}
 		w->defs[w->ndefs++] = (ShaderDefine){ SHADER_NO_SPIRV_OPT, "1" };
+		if (in->type == WORKLOAD_BF16_MATRIX)
+			w->defs[w->ndefs++] = (ShaderDefine){ SHADER_KHR_BF16, "1" };
 	}
 	w->per_invocation = fma_flop_per_invocation(&w->params);
 	fma_check_init(&w->check, &w->params);

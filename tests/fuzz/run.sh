@@ -8,9 +8,15 @@ secs=${FUZZ_SECONDS:-20}
 pass=0
 fail=0
 mkdir -p build-fuzz/crashes
-for h in theme log csv; do
+# the rewrite's seed: the real stand-in module, compiled as the engine does
+mkdir -p build-fuzz/corpus-spirv
+build/tests/shader_check shaders/coopmat.comp build-fuzz/corpus-spirv/bf16.spv TYPE_BF16_MATRIX=1 M_SIZE=16 \
+	N_SIZE=16 K_SIZE=16 VEC4S=1 UNROLL=4 FLOPSCOPE_NO_SPIRV_OPT=1 || { echo "FAIL: fuzz_spirv: no seed"; exit 1; }
+for h in theme log csv spirv; do
 	work=$(mktemp -d)
-	if build-fuzz/fuzz_$h "$work" tests/fuzz/corpus/$h -max_total_time="$secs" -rss_limit_mb=2048 \
+	corpus=tests/fuzz/corpus/$h
+	[ "$h" = spirv ] && corpus=build-fuzz/corpus-spirv
+	if build-fuzz/fuzz_$h "$work" "$corpus" -max_total_time="$secs" -rss_limit_mb=2048 \
 	    -artifact_prefix=build-fuzz/crashes/$h- >build-fuzz/fuzz_$h.log 2>&1; then
 		runs=$(grep -o 'Done [0-9]* runs' build-fuzz/fuzz_$h.log | tail -1)
 		echo "PASS: fuzz_$h ($runs in ${secs}s)"

@@ -104,7 +104,7 @@ PY
 t_suite_should_print_one_row_per_workload() {
 	"$FS" llvm --suite --duration 0.5 --no-log >"$T/out" 2>&1 || die "exit $?: $(cat "$T/out")"
 	grep -q '^Suite on llvmpipe' "$T/out" || die "$(cat "$T/out")"
-	for w in fp16-matrix fp16-matrix-f16 int8-matrix; do
+	for w in fp16-matrix fp16-matrix-f16 int8-matrix bf16-matrix; do
 		grep -Eq "^ $w +unsupported: the device has no cooperative matrices" "$T/out" || die "no $w row"
 	done
 	for w in fp32 fp64 int32 fp16 int8dot fp32-scalar fp16-scalar fp64-scalar int16 int64 copy h2d h2d-cached d2h d2h-cached d2d h2h; do
@@ -114,7 +114,7 @@ t_suite_should_print_one_row_per_workload() {
 	"$FS" llvm --suite --duration 0.5 --no-log --format json | python3 -c '
 import json, sys
 rows = [json.loads(l) for l in sys.stdin]
-matrix = ["fp16-matrix", "fp16-matrix-f16", "int8-matrix"]
+matrix = ["fp16-matrix", "fp16-matrix-f16", "int8-matrix", "bf16-matrix"]
 mx = [r for r in rows if r["workload"] in matrix]
 assert [r["workload"] for r in mx] == matrix, mx
 assert all(r["supported"] is False and "no cooperative matrices" in r["why"] for r in mx), mx

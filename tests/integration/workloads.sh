@@ -21,10 +21,10 @@ assert all(s["verified"] for s in samples[:2])
 PY
 	done
 	"$FS" llvm --workload fp8 >"$T/out" 2>&1
-	[ $? = 2 ] && grep -q 'not one of fp32, fp64, int32, fp16, int8dot, fp32-scalar, fp16-scalar, fp64-scalar, int16, int64, fp16-matrix, fp16-matrix-f16, int8-matrix, copy, h2d, .*, h2h' "$T/out" || die "fp8: $(cat "$T/out")"
+	[ $? = 2 ] && grep -q 'not one of fp32, fp64, int32, fp16, int8dot, fp32-scalar, fp16-scalar, fp64-scalar, int16, int64, fp16-matrix, fp16-matrix-f16, int8-matrix, bf16-matrix, copy, h2d, .*, h2h' "$T/out" || die "fp8: $(cat "$T/out")"
 	# tensor cores: lavapipe has no cooperative matrices, and says so
 	why='the device has no cooperative matrices (neither VK_KHR_cooperative_matrix nor VK_NV_cooperative_matrix)'
-	for w in fp16-matrix fp16-matrix-f16 int8-matrix; do
+	for w in fp16-matrix fp16-matrix-f16 int8-matrix bf16-matrix; do
 		"$FS" llvm --list-workloads | grep -E "^  $w +(FLOPS|IOPS) +unsupported +" | grep -qF "$why" ||
 			die "--list-workloads: $w"
 		"$FS" llvm --workload $w --duration 1 >"$T/out" 2>&1
@@ -51,7 +51,20 @@ t_matrix_shaders_should_compile_to_valid_spirv() {
 	done
 	spirv-dis "$T/m.spv" | grep -q 'OpCapability Int8' || die "int8-matrix declares no Int8"
 	$sc shaders/coopmat.comp "$T/m.spv" M_SIZE=16 N_SIZE=16 K_SIZE=16 VEC4S=1 UNROLL=8 2>"$T/err"
-	[ $? = 1 ] && grep -q 'define TYPE_FP16_MATRIX, TYPE_FP16_MATRIX_F16 or TYPE_INT8_MATRIX' "$T/err" || die "$(cat "$T/err")"
+	[ $? = 1 ] && grep -q 'define TYPE_FP16_MATRIX, TYPE_FP16_MATRIX_F16, TYPE_INT8_MATRIX or TYPE_BF16_MATRIX' "$T/err" ||
+		die "$(cat "$T/err")"
+	# bf16-matrix: its fp16 stand-in form must validate; rewritten to KHR
+	# matrices and bfloat16 (which this spirv-val predates) it must hold
+	# exactly the rewrite's changes (tests/bf16_spirv.py reads the words)
+	for v in "16 16 16" "16 8 16"; do
+		set -- $v
+		$sc shaders/coopmat.comp "$T/n.spv" TYPE_BF16_MATRIX=1 M_SIZE=$1 N_SIZE=$2 K_SIZE=$3 VEC4S=1 UNROLL=8 \
+			FLOPSCOPE_NO_SPIRV_OPT=1 2>"$T/err" || die "bf16 $v: $(cat "$T/err")"
+		spirv-val --target-env vulkan1.1 "$T/n.spv" 2>"$T/err" || die "bf16 $v (stand-in): spirv-val: $(cat "$T/err")"
+		$sc shaders/coopmat.comp "$T/k.spv" TYPE_BF16_MATRIX=1 M_SIZE=$1 N_SIZE=$2 K_SIZE=$3 VEC4S=1 UNROLL=8 \
+			FLOPSCOPE_KHR_BF16=1 2>"$T/err" || die "bf16 $v: $(cat "$T/err")"
+		python3 tests/bf16_spirv.py "$T/n.spv" "$T/k.spv" "$1 $2 $3" || die "bf16 $v: the rewrite"
+	done
 }
 
 t_memory_workloads_should_move_checked_bytes() {

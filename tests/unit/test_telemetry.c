@@ -142,6 +142,10 @@ static void peak_should_follow_the_formulas(void)
 	CHECK_NEAR(peak_flops(&p, 1830) / 1e12, 989.4, 0.1);
 	peak_compute(&h100, WORKLOAD_INT8_MATRIX, 0, 1830, &p);
 	CHECK_NEAR(peak_flops(&p, 1830) / 1e12, 1978.9, 0.1);
+	/* bfloat16: the same dense rate as fp16 (989 TFLOPS published) */
+	peak_compute(&h100, WORKLOAD_BF16_MATRIX, 0, 1830, &p);
+	CHECK(p.known && strstr(p.how, "BF16"));
+	CHECK_NEAR(peak_flops(&p, 1830) / 1e12, 989.4, 0.1);
 	DeviceInfo a100 = { .vendor_id = 0x10de, .device_id = 0x20b0, .sm_count = 108 };
 	peak_compute(&a100, WORKLOAD_INT8_MATRIX, 0, 1410, &p);
 	CHECK(!p.known && strstr(p.how, "no tensor-core rate"));

@@ -434,6 +434,61 @@ static void other_matrix_workloads_should_pick_their_types(void)
 	CHECK(fma_params_parse("2,128,16,32", &p, 1024, err, sizeof err));
 }
 
+/* bf16-matrix: bfloat16 shapes come from the KHR list and need both
+ * VK_KHR_cooperative_matrix and VK_KHR_shader_bfloat16; the constants and
+ * results are fp16-matrix's (1/K is exact in bfloat16 too). */
+static void bf16_matrix_should_need_its_extensions_and_shape(void)
+{
+	DeviceInfo d;
+	memset(&d, 0, sizeof d);
+	snprintf(d.coopmat_ext, sizeof d.coopmat_ext, "VK_NV_cooperative_matrix");
+	d.coopmat_khr = true;
+	d.coopmat[0] = (CoopMatShape){ 16, 16, 16, 0, 0, 1, 1, 3 };                   /* fp16 -> fp32 */
+	d.coopmat[1] = (CoopMatShape){ 16, 8, 16, 1000141000, 1000141000, 1, 1, 3 };  /* bf16 -> fp32 */
+	d.coopmat[2] = (CoopMatShape){ 16, 16, 16, 1000141000, 1000141000, 1, 1, 3 };
+	d.coopmat[3] = (CoopMatShape){ 16, 16, 16, 1000141000, 1000141000, 1000141000, 1000141000, 3 };
+	d.ncoopmat = 4;
+	char why[200];
+	WorkloadFeatures f = devinfo_features(&d);
+	CHECK(f.mm[3][0] == 16 && f.mm[3][1] == 16 && f.mm[3][2] == 16); /* the bf16 accumulator is not ours */
+	CHECK(f.mm[0][0] == 16 && f.mm[0][1] == 16);                      /* fp16 never takes a bf16 shape */
+	CHECK(!workload_supported(WORKLOAD_BF16_MATRIX, f, why, sizeof why) && strstr(why, "VK_KHR_shader_bfloat16"));
+	d.bf16_coopmat = true;
+	f = devinfo_features(&d);
+	CHECK(workload_supported(WORKLOAD_BF16_MATRIX, f, why, sizeof why));
+	d.ncoopmat = 1;
+	f = devinfo_features(&d);
+	CHECK(!workload_supported(WORKLOAD_BF16_MATRIX, f, why, sizeof why) && strstr(why, "no bf16*bf16+fp32"));
+	/* KHR only (no NV): bf16 runs, the NV-written fp16 shader does not */
+	d.ncoopmat = 3;
+	d.coopmat_ext[0] = '\0';
+	f = devinfo_features(&d);
+	CHECK(workload_supported(WORKLOAD_BF16_MATRIX, f, why, sizeof why));
+	CHECK(!workload_supported(WORKLOAD_FP16_MATRIX, f, why, sizeof why) &&
+	      strstr(why, "VK_KHR_cooperative_matrix only"));
+	d.coopmat_khr = d.bf16_coopmat = false;
+	f = devinfo_features(&d);
+	CHECK(!workload_supported(WORKLOAD_BF16_MATRIX, f, why, sizeof why) && strstr(why, "no cooperative matrices"));
+
+	FmaParams p;
+	fma_params_for(&p, WORKLOAD_BF16_MATRIX, false, 1024);
+	const uint32_t mm[3] = { 16, 8, 16 };
+	fma_params_matrix(&p, mm, 32);
+	CHECK(p.vec4s == 1 && p.a == 1.0 && p.b == 1.0 / 16 && p.unroll * p.iters == 1024);
+	CHECK(fma_flop_per_invocation(&p) == 2ull * 16 * 8 * 16 * 2 * 1024 / 32);
+	CHECK(fma_reference(&p, 3) == 2.0 * 1024);
+	FmaCheck c;
+	fma_check_init(&c, &p);
+	float vals[64];
+	for (int i = 0; i < 64; i++)
+		vals[i] = 2048.0f;
+	CHECK(fma_check(&c, vals, 64, why, sizeof why) > 0);
+	vals[5] = 2047.0f; /* one step skipped */
+	CHECK(fma_check(&c, vals, 64, why, sizeof why) < 0);
+	CHECK(strcmp(workload_info[WORKLOAD_BF16_MATRIX].name, "bf16-matrix") == 0 &&
+	      workload_matrix_index(WORKLOAD_BF16_MATRIX) == 3 && workload_matrix_index(WORKLOAD_COPY) < 0);
+}
+
 int main(void)
 {
 	RUN(other_matrix_workloads_should_pick_their_types);
@@ -452,5 +507,6 @@ int main(void)
 	RUN(fma_check_should_accept_the_reference_values);
 	RUN(fma_check_should_catch_a_device_that_skipped_work);
 	RUN(fma_check_should_tolerate_unfused_arithmetic);
+	RUN(bf16_matrix_should_need_its_extensions_and_shape);
 	return CHECK_DONE();
 }

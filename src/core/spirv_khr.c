@@ -1,0 +1,286 @@
+/* spirv_khr: NV cooperative matrices with fp16 stand-ins -> KHR with bfloat16
+ * (spirv_khr.h says what changes and what is refused). Pure. */
+#include "spirv_khr.h"
+
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum {
+	OP_EXTENSION = 10,
+	OP_CAPABILITY = 17,
+	OP_TYPE_INT = 21,
+	OP_TYPE_FLOAT = 22,
+	OP_CONSTANT = 43,
+	OP_SPEC_CONSTANT = 50,
+	OP_SPEC_CONSTANT_OP = 52,
+	OP_COMPOSITE_CONSTRUCT = 80,
+	OP_TYPE_COOPMAT_KHR = 4456,
+	OP_COOPMAT_MULADD_KHR = 4459,
+	OP_COOPMAT_LENGTH_KHR = 4460,
+	OP_TYPE_COOPMAT_NV = 5358,
+	OP_COOPMAT_LOAD_NV = 5359,
+	OP_COOPMAT_STORE_NV = 5360,
+	OP_COOPMAT_MULADD_NV = 5361,
+	OP_COOPMAT_LENGTH_NV = 5362,
+	CAP_FLOAT16 = 9,
+	CAP_BFLOAT16_TYPE = 5116,
+	CAP_BFLOAT16_COOPMAT = 5118,
+	CAP_COOPMAT_NV = 5357,
+	CAP_COOPMAT_KHR = 6022,
+	ENCODING_BFLOAT16 = 0,
+	USE_A = 0, USE_B = 1, USE_ACC = 2,
+	ROLE_A = 1, ROLE_B = 2,
+};
+
+#define EXT_NV "SPV_NV_cooperative_matrix"
+#define EXT_KHR "SPV_KHR_cooperative_matrix"
+#define EXT_BF16 "SPV_KHR_bfloat16"
+
+/* An OpExtension's string, when it is one of up to 63 characters. */
+static bool ext_is(const uint32_t *w, uint32_t n, const char *name)
+{
+	char s[64];
+	size_t bytes = (size_t)(n - 1) * 4;
+	if (n < 2 || bytes > sizeof s)
+		return false;
+	memcpy(s, w + 1, bytes);
+	return memchr(s, '\0', bytes) && !strcmp(s, name);
+}
+
+typedef struct Out {
+	uint32_t *w;
+	size_t n, cap;
+} Out;
+
+static void put(Out *o, uint32_t word)
+{
+	if (o->n < o->cap)
+		o->w[o->n] = word;
+	o->n++;
+}
+
+static void put_ext(Out *o, const char *name)
+{
+	size_t len = strlen(name) + 1, words = (len + 3) / 4;
+	put(o, (uint32_t)(words + 1) << 16 | OP_EXTENSION);
+	for (size_t i = 0; i < words; i++) {
+		unsigned char b[4] = { 0 };
+		for (size_t k = 0; k < 4 && i * 4 + k < len; k++)
+			b[k] = (unsigned char)name[i * 4 + k];
+		put(o, (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24);
+	}
+}
+
+int spirv_nv_fp16_to_khr_bf16(const uint32_t *in, size_t nwords, uint32_t **out, size_t *out_words,
+                              char *why, size_t len)
+{
+	*out = NULL;
+	*out_words = 0;
+	if (nwords < 5 || in[0] != 0x07230203u) {
+		snprintf(why, len, "not SPIR-V (no magic number)");
+		return -1;
+	}
+	uint32_t bound = in[3];
+	if (bound == 0 || bound > (1u << 22)) {
+		snprintf(why, len, "SPIR-V id bound %u out of range", bound);
+		return -1;
+	}
+	size_t *def = calloc(bound, sizeof *def);    /* offset of an OpCompositeConstruct's result */
+	unsigned char *half = calloc(bound, 1);      /* 16-bit float types */
+	unsigned char *role = calloc(bound, 1);      /* NV matrix types: ROLE_A | ROLE_B */
+	unsigned char *nvmat = calloc(bound, 1);     /* NV matrix types, 2 where the component is 16-bit */
+	unsigned char *retype = calloc(bound, 1);    /* constructions of B whose type gets a twin */
+	uint32_t *twin = calloc(bound, sizeof *twin);
+	int rc = -1;
+	if (!def || !half || !role || !nvmat || !retype || !twin) {
+		snprintf(why, len, "out of memory rewriting SPIR-V");
+		goto done;
+	}
+	/* pass 1: types, constructions, multiply-adds, what is refused */
+	bool float16 = false, nv_ext = false, nv_cap = false;
+	uint32_t uint_type = 0;
+	size_t muladds = 0;
+	for (size_t at = 5; at < nwords;) {
+		uint32_t op = in[at] & 0xffffu, n = in[at] >> 16;
+		if (n == 0 || at + n > nwords) {
+			snprintf(why, len, "malformed SPIR-V: instruction at word %zu runs past the end", at);
+			goto done;
+		}
+		const uint32_t *w = in + at;
+		if (op == OP_CAPABILITY && n == 2 && w[1] == CAP_FLOAT16)
+			float16 = true;
+		if (op == OP_CAPABILITY && n == 2 && w[1] == CAP_COOPMAT_NV)
+			nv_cap = true;
+		if (op == OP_EXTENSION && ext_is(w, n, EXT_NV))
+			nv_ext = true;
+		bool ids_ok = true;
+		if (op == OP_TYPE_FLOAT && n == 3 && (ids_ok = w[1] < bound) && w[2] == 16)
+			half[w[1]] = 1;
+		if (op == OP_TYPE_INT && n == 4 && w[2] == 32 && w[3] == 0 && !uint_type)
+			uint_type = w[1];
+		if (op == OP_TYPE_COOPMAT_NV) {
+			if (n != 6 || w[1] >= bound || w[2] >= bound) {
+				snprintf(why, len, "malformed OpTypeCooperativeMatrixNV at word %zu", at);
+				goto done;
+			}
+			if (!uint_type) {
+				snprintf(why, len, "no 32-bit unsigned integer type before the first cooperative matrix");
+				goto done;
+			}
+			nvmat[w[1]] = half[w[2]] ? 2 : 1;
+		}
+		if ((op == OP_CONSTANT || op == OP_SPEC_CONSTANT) && n >= 3 && w[1] < bound && half[w[1]]) {
+			snprintf(why, len, "a 16-bit float constant (%%%u): its bits would change meaning as bfloat16",
+			         w[2]);
+			goto done;
+		}
+		if (op == OP_COOPMAT_LOAD_NV || op == OP_COOPMAT_STORE_NV) {
+			snprintf(why, len, "an NV cooperative-matrix %s: its operands differ from the KHR form's",
+			         op == OP_COOPMAT_LOAD_NV ? "load" : "store");
+			goto done;
+		}
+		if (op == OP_SPEC_CONSTANT_OP && n >= 4 && w[3] == OP_COOPMAT_LENGTH_NV) {
+			snprintf(why, len, "a matrix length in a specialization constant (%%%u): NVIDIA's compiler "
+			         "(580.159.04) crashes on the KHR form there", w[2]);
+			goto done;
+		}
+		if (op == OP_COMPOSITE_CONSTRUCT && n >= 3 && (ids_ok = w[1] < bound && w[2] < bound)) {
+			if (def[w[2]]) {
+				snprintf(why, len, "malformed SPIR-V: %%%u is defined twice", w[2]);
+				goto done;
+			}
+			def[w[2]] = at;
+		}
+		if (op == OP_COOPMAT_MULADD_NV) {
+			if (n != 6) {
+				snprintf(why, len, "malformed OpCooperativeMatrixMulAddNV at word %zu", at);
+				goto done;
+			}
+			for (int k = 0; k < 2; k++) {
+				uint32_t id = w[3 + k];
+				if (id >= bound || !def[id]) {
+					snprintf(why, len, "the multiply-add at word %zu takes %c (%%%u) from something other "
+					         "than an OpCompositeConstruct", at, k ? 'B' : 'A', id);
+					goto done;
+				}
+				uint32_t t = in[def[id] + 1];
+				if (t >= bound || nvmat[t] != 2) {
+					snprintf(why, len, "the multiply-add at word %zu takes %c (%%%u) of a type that is not "
+					         "a 16-bit float cooperative matrix", at, k ? 'B' : 'A', id);
+					goto done;
+				}
+				role[t] |= k ? ROLE_B : ROLE_A;
+			}
+			muladds++;
+		}
+		if (!ids_ok) {
+			snprintf(why, len, "malformed SPIR-V: an id at word %zu is past the bound %u", at, bound);
+			goto done;
+		}
+		at += n;
+	}
+	if (!nv_ext || !nv_cap) {
+		snprintf(why, len, "no SPV_NV_cooperative_matrix extension and capability to rewrite");
+		goto done;
+	}
+	if (!float16) {
+		snprintf(why, len, "no Float16 capability: the shader has no fp16 stand-ins");
+		goto done;
+	}
+	if (!muladds) {
+		snprintf(why, len, "no cooperative-matrix multiply-add");
+		goto done;
+	}
+	/* new ids: the three uses, then a twin per type used as both A and B */
+	uint32_t next = bound, use[3];
+	for (int u = 0; u < 3; u++)
+		use[u] = next++;
+	for (uint32_t t = 0; t < bound; t++)
+		if (nvmat[t] == 2 && role[t] == (ROLE_A | ROLE_B))
+			twin[t] = next++;
+	for (size_t at = 5; at < nwords; at += in[at] >> 16) {
+		const uint32_t *w = in + at;
+		if ((w[0] & 0xffffu) == OP_COOPMAT_MULADD_NV && twin[in[def[w[4]] + 1]])
+			retype[w[4]] = 1;
+	}
+
+	/* pass 2: write. Growth: 2 capability and 6 extension words, 1 a
+	 * 16-bit type, 12 for the uses, 1 a matrix type, 7 a twin */
+	Out o = { .cap = nwords * 3 + 64 };
+	o.w = malloc(o.cap * sizeof *o.w);
+	if (!o.w) {
+		snprintf(why, len, "out of memory rewriting SPIR-V");
+		goto done;
+	}
+	for (int i = 0; i < 5; i++)
+		put(&o, i == 3 ? next : in[i]);
+	bool uses_written = false;
+	for (size_t at = 5; at < nwords;) {
+		uint32_t op = in[at] & 0xffffu, n = in[at] >> 16;
+		const uint32_t *w = in + at;
+		if (op == OP_CAPABILITY && n == 2 && w[1] == CAP_FLOAT16) {
+			put(&o, w[0]);
+			put(&o, CAP_BFLOAT16_TYPE);
+			put(&o, w[0]);
+			put(&o, CAP_BFLOAT16_COOPMAT);
+		} else if (op == OP_CAPABILITY && n == 2 && w[1] == CAP_COOPMAT_NV) {
+			put(&o, w[0]);
+			put(&o, CAP_COOPMAT_KHR);
+		} else if (op == OP_EXTENSION && ext_is(w, n, EXT_NV)) {
+			put_ext(&o, EXT_KHR);
+			put_ext(&o, EXT_BF16);
+		} else if (op == OP_TYPE_FLOAT && n == 3 && half[w[1]]) {
+			put(&o, 4u << 16 | OP_TYPE_FLOAT);
+			put(&o, w[1]);
+			put(&o, 16);
+			put(&o, ENCODING_BFLOAT16);
+		} else if (op == OP_TYPE_COOPMAT_NV) {
+			if (!uses_written) {
+				for (uint32_t u = 0; u < 3; u++) {
+					put(&o, 4u << 16 | OP_CONSTANT);
+					put(&o, uint_type);
+					put(&o, use[u]);
+					put(&o, u);
+				}
+				uses_written = true;
+			}
+			uint32_t u = nvmat[w[1]] != 2 ? USE_ACC : (role[w[1]] & ROLE_A) || !role[w[1]] ? USE_A : USE_B;
+			for (uint32_t copy = 0; copy < (twin[w[1]] ? 2u : 1u); copy++) {
+				put(&o, 7u << 16 | OP_TYPE_COOPMAT_KHR);
+				put(&o, copy ? twin[w[1]] : w[1]);
+				for (int k = 2; k < 6; k++)
+					put(&o, w[k]);
+				put(&o, copy ? use[USE_B] : use[u]);
+			}
+		} else {
+			for (uint32_t k = 0; k < n; k++)
+				put(&o, w[k]);
+			uint32_t *c = o.w + (o.n - n); /* the copy just written (o.cap is never short) */
+			if (op == OP_COOPMAT_MULADD_NV)
+				c[0] = n << 16 | OP_COOPMAT_MULADD_KHR;
+			else if (op == OP_COOPMAT_LENGTH_NV)
+				c[0] = n << 16 | OP_COOPMAT_LENGTH_KHR;
+			else if (op == OP_COMPOSITE_CONSTRUCT && n >= 3 && retype[w[2]])
+				c[1] = twin[w[1]];
+		}
+		at += n;
+	}
+	if (o.n > o.cap) { /* cannot happen with the growth above; refuse rather than truncate */
+		free(o.w);
+		snprintf(why, len, "rewritten SPIR-V outgrew its buffer");
+		goto done;
+	}
+	*out = o.w;
+	*out_words = o.n;
+	rc = 0;
+done:
+	free(def);
+	free(half);
+	free(role);
+	free(nvmat);
+	free(retype);
+	free(twin);
+	return rc;
+}
