@@ -22,43 +22,55 @@
 #extension GL_KHR_memory_scope_semantics : require
 #extension GL_EXT_shader_explicit_arithmetic_types_float16 : require
 #extension GL_EXT_control_flow_attributes : require
+#extension GL_KHR_shader_subgroup_basic : require
 
 #if !defined(M_SIZE) || !defined(N_SIZE) || !defined(K_SIZE) || !defined(VEC4S) || !defined(UNROLL)
 #error "M_SIZE, N_SIZE, K_SIZE, VEC4S and UNROLL are defined by the engine"
 #endif
 
+// WORKGROUP_SCOPE (bench/peak/coopmat2.sh only): workgroup-scope matrices
+// (VK_NV_cooperative_matrix2), which only KHR matrix types can be: the
+// engine's FLOPSCOPE_KHR rewrite makes them so; A and B built in place
+#ifdef WORKGROUP_SCOPE
+#define SCOPE gl_ScopeWorkgroup
+#define SCOPE_INVOCATIONS gl_WorkGroupSize.x
+#define BUILD_IN_PLACE
+#else
+#define SCOPE gl_ScopeSubgroup
+#define SCOPE_INVOCATIONS gl_SubgroupSize
+#endif
+
 #if defined(TYPE_FP16_MATRIX)
-#define MA fcoopmatNV<16, gl_ScopeSubgroup, M_SIZE, K_SIZE>
-#define MB fcoopmatNV<16, gl_ScopeSubgroup, K_SIZE, N_SIZE>
-#define MC fcoopmatNV<32, gl_ScopeSubgroup, M_SIZE, N_SIZE>
+#define MA fcoopmatNV<16, SCOPE, M_SIZE, K_SIZE>
+#define MB fcoopmatNV<16, SCOPE, K_SIZE, N_SIZE>
+#define MC fcoopmatNV<32, SCOPE, M_SIZE, N_SIZE>
 #define IN_T float16_t
 #define PUSH_T float
 #define OUT_T float
 #elif defined(TYPE_FP16_MATRIX_F16)
-#define MA fcoopmatNV<16, gl_ScopeSubgroup, M_SIZE, K_SIZE>
-#define MB fcoopmatNV<16, gl_ScopeSubgroup, K_SIZE, N_SIZE>
-#define MC fcoopmatNV<16, gl_ScopeSubgroup, M_SIZE, N_SIZE>
+#define MA fcoopmatNV<16, SCOPE, M_SIZE, K_SIZE>
+#define MB fcoopmatNV<16, SCOPE, K_SIZE, N_SIZE>
+#define MC fcoopmatNV<16, SCOPE, M_SIZE, N_SIZE>
 #define IN_T float16_t
 #define PUSH_T float
 #define OUT_T float
 #elif defined(TYPE_INT8_MATRIX)
 #extension GL_NV_integer_cooperative_matrix : require
 #extension GL_EXT_shader_explicit_arithmetic_types_int8 : require
-#define MA icoopmatNV<8, gl_ScopeSubgroup, M_SIZE, K_SIZE>
-#define MB icoopmatNV<8, gl_ScopeSubgroup, K_SIZE, N_SIZE>
-#define MC icoopmatNV<32, gl_ScopeSubgroup, M_SIZE, N_SIZE>
+#define MA icoopmatNV<8, SCOPE, M_SIZE, K_SIZE>
+#define MB icoopmatNV<8, SCOPE, K_SIZE, N_SIZE>
+#define MC icoopmatNV<32, SCOPE, M_SIZE, N_SIZE>
 #define IN_T int8_t
 #define PUSH_T int
 #define OUT_T int
 #elif defined(TYPE_BF16_MATRIX)
-#define MA fcoopmatNV<16, gl_ScopeSubgroup, M_SIZE, K_SIZE>
-#define MB fcoopmatNV<16, gl_ScopeSubgroup, K_SIZE, N_SIZE>
-#define MC fcoopmatNV<32, gl_ScopeSubgroup, M_SIZE, N_SIZE>
+#define MA fcoopmatNV<16, SCOPE, M_SIZE, K_SIZE>
+#define MB fcoopmatNV<16, SCOPE, K_SIZE, N_SIZE>
+#define MC fcoopmatNV<32, SCOPE, M_SIZE, N_SIZE>
 #define IN_T float16_t
 #define PUSH_T float
 #define OUT_T float
 #define BUILD_IN_PLACE
-#extension GL_KHR_shader_subgroup_basic : require
 #else
 #error "define TYPE_FP16_MATRIX, TYPE_FP16_MATRIX_F16, TYPE_INT8_MATRIX or TYPE_BF16_MATRIX"
 #endif
@@ -127,9 +139,9 @@ void main()
 #ifdef BUILD_IN_PLACE
     // not c0.length(): glslang makes it a specialization constant, and
     // NVIDIA's compiler (580.159.04) crashes on a KHR matrix's length there;
-    // NVIDIA spreads a subgroup matrix evenly over the subgroup, and a
+    // NVIDIA spreads a matrix evenly over the subgroup (workgroup), and a
     // shorter count still reads elements that all hold the same value
-    const int len = int(uint(M_SIZE * N_SIZE) / gl_SubgroupSize);
+    const int len = int(uint(M_SIZE * N_SIZE) / SCOPE_INVOCATIONS);
 #else
     const int len = c0.length();
 #endif

@@ -1,10 +1,12 @@
 #!/usr/bin/env python3
-"""bf16_spirv.py STAND_IN.spv REWRITTEN.spv "M N K": checks the bf16-matrix
+"""bf16_spirv.py STAND_IN.spv REWRITTEN.spv "M N K" [fp16]: checks the bf16-matrix
 shader's rewrite (src/core/spirv_khr.c) on the words, since Debian 12's
 spirv-val predates KHR cooperative matrices and bfloat16: no NV matrix is
 left, 16-bit floats are bfloat16, each matrix type has the use its place in
 the multiply-adds gives it and the shape asked for, and nothing else was
-added or dropped. Exit 0, or 1 naming what is wrong."""
+added or dropped. With fp16 (FLOPSCOPE_KHR, bench/peak/coopmat2.sh's
+workgroup-scope matrices): the matrices alone become KHR, fp16 stays.
+Exit 0, or 1 naming what is wrong."""
 import struct
 import sys
 
@@ -29,16 +31,18 @@ def text(ops):
 def main():
     (nb, nv), (kb, kh) = parse(sys.argv[1]), parse(sys.argv[2])
     m, n, k = (int(x) for x in sys.argv[3].split())
+    bf16 = sys.argv[4:] != ["fp16"]
     caps = [o[0] for op, o in kh if op == 17]
-    assert 6022 in caps and 5116 in caps and 5118 in caps, caps
-    assert 9 not in caps and 5357 not in caps, caps
+    assert 6022 in caps and 5357 not in caps, caps
+    assert (5116 in caps and 5118 in caps and 9 not in caps) if bf16 else (9 in caps and 5116 not in caps), caps
     exts = text(kh)
-    assert "SPV_KHR_cooperative_matrix" in exts and "SPV_KHR_bfloat16" in exts, exts
+    assert "SPV_KHR_cooperative_matrix" in exts and ("SPV_KHR_bfloat16" in exts) == bf16, exts
     assert not any(op in (5358, 5359, 5360, 5361, 5362) for op, _ in kh), "an NV matrix instruction is left"
     assert not any(op == 52 and o[2] == 5362 for op, o in kh), "an NV length is left in a spec constant"
     floats = {o[0]: o[1:] for op, o in kh if op == 22}
-    assert all(v == [32] or v == [16, 0] for v in floats.values()), floats
-    half = [i for i, v in floats.items() if v == [16, 0]]
+    h16 = [16, 0] if bf16 else [16]
+    assert all(v == [32] or v == h16 for v in floats.values()), floats
+    half = [i for i, v in floats.items() if v == h16]
     assert len(half) == 1, "one bfloat16 type, not %s" % half
     consts = {o[1]: o[2] for op, o in kh if op == 43}
     types = {o[0]: (o[1], consts[o[3]], consts[o[4]], consts[o[5]]) for op, o in kh if op == 4456}
@@ -51,7 +55,7 @@ def main():
         assert tb == (half[0], k, n, 1), "B: %s" % (tb,)
         assert tc[1:] == (m, n, 2) and floats[tc[0]] == [32], "C: %s" % (tc,)
     twin = 1 if (m, k) == (k, n) else 0
-    added = 3 + twin + 2  # the uses, B's twin, a capability and an extension
+    added = 3 + twin + (2 if bf16 else 0)  # the uses, B's twin, a capability and an extension
     assert len(kh) == len(nv) + added, "%d instructions, %d + %d expected" % (len(kh), len(nv), added)
     assert kb == nb + 3 + twin, "bound %d, %d expected" % (kb, nb + 3 + twin)
     same = [(op, o) for op, o in nv if op not in (17, 10, 22, 5358, 5361, 5362, 52, 80)]

@@ -1,4 +1,4 @@
-/* spirv_khr: NV cooperative matrices with fp16 stand-ins -> KHR with bfloat16
+/* spirv_khr: NV cooperative matrices -> KHR, fp16 stand-ins -> bfloat16
  * (spirv_khr.h says what changes and what is refused). Pure. */
 #include "spirv_khr.h"
 
@@ -73,8 +73,8 @@ static void put_ext(Out *o, const char *name)
 	}
 }
 
-int spirv_nv_fp16_to_khr_bf16(const uint32_t *in, size_t nwords, uint32_t **out, size_t *out_words,
-                              char *why, size_t len)
+int spirv_nv_to_khr(const uint32_t *in, size_t nwords, bool bf16, uint32_t **out, size_t *out_words,
+                    char *why, size_t len)
 {
 	*out = NULL;
 	*out_words = 0;
@@ -131,7 +131,7 @@ int spirv_nv_fp16_to_khr_bf16(const uint32_t *in, size_t nwords, uint32_t **out,
 			}
 			nvmat[w[1]] = half[w[2]] ? 2 : 1;
 		}
-		if ((op == OP_CONSTANT || op == OP_SPEC_CONSTANT) && n >= 3 && w[1] < bound && half[w[1]]) {
+		if (bf16 && (op == OP_CONSTANT || op == OP_SPEC_CONSTANT) && n >= 3 && w[1] < bound && half[w[1]]) {
 			snprintf(why, len, "a 16-bit float constant (%%%u): its bits would change meaning as bfloat16",
 			         w[2]);
 			goto done;
@@ -185,7 +185,7 @@ int spirv_nv_fp16_to_khr_bf16(const uint32_t *in, size_t nwords, uint32_t **out,
 		snprintf(why, len, "no SPV_NV_cooperative_matrix extension and capability to rewrite");
 		goto done;
 	}
-	if (!float16) {
+	if (bf16 && !float16) {
 		snprintf(why, len, "no Float16 capability: the shader has no fp16 stand-ins");
 		goto done;
 	}
@@ -220,7 +220,7 @@ int spirv_nv_fp16_to_khr_bf16(const uint32_t *in, size_t nwords, uint32_t **out,
 	for (size_t at = 5; at < nwords;) {
 		uint32_t op = in[at] & 0xffffu, n = in[at] >> 16;
 		const uint32_t *w = in + at;
-		if (op == OP_CAPABILITY && n == 2 && w[1] == CAP_FLOAT16) {
+		if (bf16 && op == OP_CAPABILITY && n == 2 && w[1] == CAP_FLOAT16) {
 			put(&o, w[0]);
 			put(&o, CAP_BFLOAT16_TYPE);
 			put(&o, w[0]);
@@ -230,8 +230,9 @@ int spirv_nv_fp16_to_khr_bf16(const uint32_t *in, size_t nwords, uint32_t **out,
 			put(&o, CAP_COOPMAT_KHR);
 		} else if (op == OP_EXTENSION && ext_is(w, n, EXT_NV)) {
 			put_ext(&o, EXT_KHR);
-			put_ext(&o, EXT_BF16);
-		} else if (op == OP_TYPE_FLOAT && n == 3 && half[w[1]]) {
+			if (bf16)
+				put_ext(&o, EXT_BF16);
+		} else if (bf16 && op == OP_TYPE_FLOAT && n == 3 && half[w[1]]) {
 			put(&o, 4u << 16 | OP_TYPE_FLOAT);
 			put(&o, w[1]);
 			put(&o, 16);

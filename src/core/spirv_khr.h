@@ -12,6 +12,7 @@
  *  - CooperativeMatrixNV becomes CooperativeMatrixKHR, the extension
  *    SPV_NV_cooperative_matrix SPV_KHR_cooperative_matrix (with
  *    SPV_KHR_bfloat16 beside it);
+ *  - (without bf16, the 16-bit floats stay fp16 and only the matrices change)
  *  - OpTypeCooperativeMatrixNV becomes OpTypeCooperativeMatrixKHR with its
  *    use: the accumulator for other component types, matrix A or B for the
  *    16-bit ones as the multiply-adds use them; a type used as both A and B
@@ -27,12 +28,16 @@
 #ifndef FLOPSCOPE_SPIRV_KHR_H
 #define FLOPSCOPE_SPIRV_KHR_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
-/* in: nwords words of SPIR-V. On success *out (malloc'd, the caller frees
- * it) holds *out_words words and 0 is returned; otherwise -1 with why. */
-int spirv_nv_fp16_to_khr_bf16(const uint32_t *in, size_t nwords, uint32_t **out, size_t *out_words,
-                              char *why, size_t len);
+/* in: nwords words of SPIR-V. bf16: the 16-bit floats become bfloat16 (as
+ * above); false: they stay fp16 and only the matrices become KHR ones (what
+ * bench/peak/coopmat2.sh needs for workgroup-scope fp16 matrices, which only
+ * the KHR types can be). On success *out (malloc'd, the caller frees it)
+ * holds *out_words words and 0 is returned; otherwise -1 with why. */
+int spirv_nv_to_khr(const uint32_t *in, size_t nwords, bool bf16, uint32_t **out, size_t *out_words,
+                    char *why, size_t len);
 
 #endif

@@ -53,7 +53,7 @@ static int compile_source(const char *path, const char *src, size_t len, const S
 		rc = -1;
 		goto done;
 	}
-	bool optimise = true, bf16 = false;
+	bool optimise = true, khr = false, bf16 = false;
 	for (size_t i = 0; i < ndefs; i++) {
 		shaderc_compile_options_add_macro_definition(opts, defs[i].name, strlen(defs[i].name),
 		                                             defs[i].value, strlen(defs[i].value));
@@ -63,7 +63,9 @@ static int compile_source(const char *path, const char *src, size_t len, const S
 		if (!strcmp(defs[i].name, SHADER_NO_SPIRV_OPT))
 			optimise = false;
 		if (!strcmp(defs[i].name, SHADER_KHR_BF16))
-			bf16 = true, optimise = false;
+			khr = bf16 = true, optimise = false;
+		if (!strcmp(defs[i].name, SHADER_KHR))
+			khr = true, optimise = false;
 	}
 	shaderc_compile_options_set_target_env(opts, shaderc_target_env_vulkan, shaderc_env_version_vulkan_1_1);
 	shaderc_compile_options_set_optimization_level(opts, optimise ? shaderc_optimization_level_performance
@@ -89,9 +91,10 @@ static int compile_source(const char *path, const char *src, size_t len, const S
 		goto done;
 	}
 	size_t bytes = shaderc_result_get_length(res);
-	if (bf16) {
-		/* glslang 12 writes no bfloat16: the fp16 stand-ins and NV
-		 * matrices become bfloat16 and KHR matrices (spirv_khr.h) */
+	if (khr) {
+		/* glslang 12 writes neither bfloat16 nor KHR matrices: the NV
+		 * matrices become KHR ones, and the fp16 stand-ins bfloat16 where
+		 * asked (spirv_khr.h) */
 		uint32_t *words = malloc(bytes ? bytes : 4);
 		size_t n = 0;
 		char why[200];
@@ -101,10 +104,11 @@ static int compile_source(const char *path, const char *src, size_t len, const S
 			goto done;
 		}
 		memcpy(words, shaderc_result_get_bytes(res), bytes);
-		int r = spirv_nv_fp16_to_khr_bf16(words, bytes / 4, &out->words, &n, why, sizeof why);
+		int r = spirv_nv_to_khr(words, bytes / 4, bf16, &out->words, &n, why, sizeof why);
 		free(words);
 		if (r != 0) {
-			snprintf(err, ERR_LEN, "shader %s: its SPIR-V cannot be rewritten for bfloat16: %s", path, why);
+			snprintf(err, ERR_LEN, "shader %s: its SPIR-V cannot be rewritten to KHR matrices%s: %s", path,
+			         bf16 ? " and bfloat16" : "", why);
 			goto done;
 		}
 		out->size = n * 4;

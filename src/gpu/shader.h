@@ -29,6 +29,8 @@ typedef struct Spirv {
  * SPIR-V from NV cooperative matrices with fp16 stand-ins to KHR ones with
  * bfloat16 (src/core/spirv_khr.h): glslang 12 cannot write bfloat16. */
 #define SHADER_KHR_BF16 "FLOPSCOPE_KHR_BF16"
+/* ... the same, keeping fp16: NV matrices become KHR ones only. */
+#define SHADER_KHR "FLOPSCOPE_KHR"
 
 int shader_compile_file(const char *path, const ShaderDefine *defs, size_t ndefs,
                         Spirv *out, char *err);

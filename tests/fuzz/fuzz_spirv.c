@@ -21,8 +21,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	uint32_t *out;
 	size_t words;
 	char why[200];
-	if (spirv_nv_fp16_to_khr_bf16(w, n, &out, &words, why, sizeof why) == 0)
-		free(out);
+	for (int bf16 = 0; bf16 < 2; bf16++)
+		if (spirv_nv_to_khr(w, n, bf16, &out, &words, why, sizeof why) == 0)
+			free(out);
 	free(w);
 	return 0;
 }

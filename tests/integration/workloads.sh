@@ -65,6 +65,14 @@ t_matrix_shaders_should_compile_to_valid_spirv() {
 			FLOPSCOPE_KHR_BF16=1 2>"$T/err" || die "bf16 $v: $(cat "$T/err")"
 		python3 tests/bf16_spirv.py "$T/n.spv" "$T/k.spv" "$1 $2 $3" || die "bf16 $v: the rewrite"
 	done
+	# bench/peak/coopmat2.sh's workgroup-scope fp16 matrices: the NV form
+	# validates, the KHR rewrite keeps fp16
+	$sc shaders/coopmat.comp "$T/n.spv" TYPE_FP16_MATRIX=1 WORKGROUP_SCOPE=1 M_SIZE=64 N_SIZE=64 K_SIZE=32 VEC4S=1 \
+		UNROLL=16 FLOPSCOPE_NO_SPIRV_OPT=1 2>"$T/err" || die "workgroup scope: $(cat "$T/err")"
+	spirv-val --target-env vulkan1.1 "$T/n.spv" 2>"$T/err" || die "workgroup scope: spirv-val: $(cat "$T/err")"
+	$sc shaders/coopmat.comp "$T/k.spv" TYPE_FP16_MATRIX=1 WORKGROUP_SCOPE=1 M_SIZE=64 N_SIZE=64 K_SIZE=32 VEC4S=1 \
+		UNROLL=16 FLOPSCOPE_KHR=1 2>"$T/err" || die "workgroup scope: $(cat "$T/err")"
+	python3 tests/bf16_spirv.py "$T/n.spv" "$T/k.spv" "64 64 32" fp16 || die "workgroup scope: the rewrite"
 }
 
 t_memory_workloads_should_move_checked_bytes() {

@@ -110,7 +110,7 @@ static void rewrite_should_make_khr_bfloat16_matrices(void)
 	uint32_t *out = NULL;
 	size_t n = 0;
 	char why[200] = "";
-	CHECK(spirv_nv_fp16_to_khr_bf16(m.w, m.n, &out, &n, why, sizeof why) == 0);
+	CHECK(spirv_nv_to_khr(m.w, m.n, true, &out, &n, why, sizeof why) == 0);
 	if (!out) {
 		fprintf(stderr, "  %s\n", why);
 		return;
@@ -149,6 +149,31 @@ static void rewrite_should_make_khr_bfloat16_matrices(void)
 	free(out);
 }
 
+/* without bf16 (bench/peak/coopmat2.sh's workgroup-scope fp16): the
+ * matrices become KHR ones, every fp16 thing stays as it was */
+static void rewrite_without_bf16_should_keep_fp16(void)
+{
+	Mod m;
+	build(&m, true, false, true, false, false); /* an fp16 constant is fine here */
+	uint32_t *out = NULL;
+	size_t n = 0;
+	char why[200] = "";
+	CHECK(spirv_nv_to_khr(m.w, m.n, false, &out, &n, why, sizeof why) == 0);
+	if (!out) {
+		fprintf(stderr, "  %s\n", why);
+		return;
+	}
+	CHECK(has_cap(out, n, 9) && has_cap(out, n, 6022) && !has_cap(out, n, 5116) && !has_cap(out, n, 5118));
+	CHECK(has_ext(out, n, "SPV_KHR_cooperative_matrix") && !has_ext(out, n, "SPV_KHR_bfloat16"));
+	const uint32_t *half = find(out, n, 22, T_HALF, 0), *b = find(out, n, 4456, BOUND + 3, 0);
+	CHECK(half && half[0] >> 16 == 3);
+	CHECK(b && b[6] == BOUND + 1 && find(out, n, 4459, V_D, 0));
+	free(out);
+	build(&m, false, false, false, false, false); /* no Float16 needed either */
+	CHECK(spirv_nv_to_khr(m.w, m.n, false, &out, &n, why, sizeof why) == 0);
+	free(out);
+}
+
 static void rewrite_should_refuse_what_it_cannot_carry_over(void)
 {
 	Mod m;
@@ -156,32 +181,33 @@ static void rewrite_should_refuse_what_it_cannot_carry_over(void)
 	size_t n = 1;
 	char why[200];
 	build(&m, false, false, false, false, false);
-	CHECK(spirv_nv_fp16_to_khr_bf16(m.w, m.n, &out, &n, why, sizeof why) < 0 && strstr(why, "Float16"));
+	CHECK(spirv_nv_to_khr(m.w, m.n, true, &out, &n, why, sizeof why) < 0 && strstr(why, "Float16"));
 	CHECK(!out && n == 0);
 	build(&m, true, true, false, false, false);
-	CHECK(spirv_nv_fp16_to_khr_bf16(m.w, m.n, &out, &n, why, sizeof why) < 0 && strstr(why, "load"));
+	CHECK(spirv_nv_to_khr(m.w, m.n, true, &out, &n, why, sizeof why) < 0 && strstr(why, "load"));
 	build(&m, true, false, true, false, false);
-	CHECK(spirv_nv_fp16_to_khr_bf16(m.w, m.n, &out, &n, why, sizeof why) < 0 && strstr(why, "16-bit float constant"));
+	CHECK(spirv_nv_to_khr(m.w, m.n, true, &out, &n, why, sizeof why) < 0 && strstr(why, "16-bit float constant"));
 	build(&m, true, false, false, true, false);
-	CHECK(spirv_nv_fp16_to_khr_bf16(m.w, m.n, &out, &n, why, sizeof why) < 0 &&
+	CHECK(spirv_nv_to_khr(m.w, m.n, true, &out, &n, why, sizeof why) < 0 &&
 	      strstr(why, "takes A") && strstr(why, "OpCompositeConstruct"));
 	build(&m, true, false, false, false, false);
-	CHECK(spirv_nv_fp16_to_khr_bf16(m.w, m.n - 1, &out, &n, why, sizeof why) < 0 && strstr(why, "malformed"));
+	CHECK(spirv_nv_to_khr(m.w, m.n - 1, true, &out, &n, why, sizeof why) < 0 && strstr(why, "malformed"));
 	build(&m, true, false, false, false, false); /* found by fuzz_spirv: a second definition */
 	INS(&m, 80, 100000, V_B, V_HALF);
-	CHECK(spirv_nv_fp16_to_khr_bf16(m.w, m.n, &out, &n, why, sizeof why) < 0);
+	CHECK(spirv_nv_to_khr(m.w, m.n, true, &out, &n, why, sizeof why) < 0);
 	m.w[m.n - 3] = T_AB;
-	CHECK(spirv_nv_fp16_to_khr_bf16(m.w, m.n, &out, &n, why, sizeof why) < 0 && strstr(why, "defined twice"));
+	CHECK(spirv_nv_to_khr(m.w, m.n, true, &out, &n, why, sizeof why) < 0 && strstr(why, "defined twice"));
 	build(&m, true, false, false, false, true);
-	CHECK(spirv_nv_fp16_to_khr_bf16(m.w, m.n, &out, &n, why, sizeof why) < 0 && strstr(why, "specialization"));
+	CHECK(spirv_nv_to_khr(m.w, m.n, true, &out, &n, why, sizeof why) < 0 && strstr(why, "specialization"));
 	m.w[0] = 0;
-	CHECK(spirv_nv_fp16_to_khr_bf16(m.w, m.n, &out, &n, why, sizeof why) < 0 && strstr(why, "magic"));
+	CHECK(spirv_nv_to_khr(m.w, m.n, true, &out, &n, why, sizeof why) < 0 && strstr(why, "magic"));
 	CHECK(!out);
 }
 
 int main(void)
 {
 	RUN(rewrite_should_make_khr_bfloat16_matrices);
+	RUN(rewrite_without_bf16_should_keep_fp16);
 	RUN(rewrite_should_refuse_what_it_cannot_carry_over);
 	return CHECK_DONE();
 }
