@@ -45,7 +45,10 @@ static const char *const HELP[] = {
 	"device or the CPU), or no telemetry to tell",
 	"  excursion  a departure that came back within 500 ms or 5 samples: counted, not marked",
 	"  workgroups the groups of each dispatch (log scale); for transfers: bandwidth by copy size",
-	"  dispatch   GPU time (timestamps) and CPU time of each dispatch; the target is its own line",
+	"  dispatch   GPU time (timestamps) and CPU time of each dispatch; the target is its own line; "
+	"a log scale while the window holds targets 4x or more apart (after + or -)",
+	"  legends    on each plot's title row where there is room: its lines, the target, and the "
+	"kinds of change marked in view",
 	"  clock      SM or CPU clock, with power drawn to its own scale, temperature, P-state; one "
 	"row of text (\"flat over N s\", with the range) while the clock stays within 1% and power "
 	"within 10% over the window",
@@ -79,6 +82,7 @@ typedef struct Dash {
 typedef struct Series {
 	const double *y;
 	ThemeRole role;
+	const char *name;   /* in the legend where a plot has more than one line */
 } Series;
 
 /* The y axis of a plot's canvas: top, middle and bottom labels, and the
@@ -106,15 +110,39 @@ static void draw_plot(Dash *d, Rect frame, const char *title, const char *unit, 
 	size_t n = d->h.n - from;
 	attrset(screen_attr(d->s, ROLE_TEXT) | A_BOLD);
 	mvaddnstr(frame.y, 0, title, frame.w);
-	int lx = (int)strlen(title) + 2;
-	for (size_t i = 0; i < nser && nser > 1 && target; i++) {
-		attrset(screen_attr(d->s, ser[i].role));
-		mvaddstr(frame.y, lx, i == 0 ? "GPU" : "CPU");
-		lx += 5;
+	/* the legend, right-aligned on the title row where it fits: each line
+	 * in its colour, the target, and the kinds of change marked */
+	const ChangeDetector *cd = &d->sum.changes;
+	bool marks = !logy && nser == 1, power_mark = false, other_mark = false;
+	for (size_t j = 0; marks && j < change_kept(cd); j++) {
+		double t = change_get(cd, j)->t_ms * 1e-3;
+		if (t < t0 || t > t1)
+			continue;
+		if (change_get(cd, j)->cause == CAUSE_POWER_STATE)
+			power_mark = true;
+		else
+			other_mark = true;
 	}
-	if (target) {
-		attrset(screen_attr(d->s, ROLE_TARGET_LINE));
-		mvaddstr(frame.y, lx, "target");
+	Series key[8]; /* name and colour only */
+	size_t nkey = 0;
+	for (size_t i = 0; i < nser && nser > 1; i++)
+		key[nkey++] = (Series){ NULL, ser[i].role, ser[i].name };
+	if (target)
+		key[nkey++] = (Series){ NULL, ROLE_TARGET_LINE, "target" };
+	if (power_mark)
+		key[nkey++] = (Series){ NULL, ROLE_JUMP_MARK, "| power-state change" };
+	if (other_mark)
+		key[nkey++] = (Series){ NULL, ROLE_AXIS, "| other change" };
+	int kw = 0;
+	for (size_t i = 0; i < nkey; i++)
+		kw += (int)strlen(key[i].name) + 2;
+	int lx = frame.w - kw - 1;
+	if (nkey && lx >= (int)strlen(title) + 2) {
+		for (size_t i = 0; i < nkey; i++) {
+			attrset(screen_attr(d->s, key[i].role) | A_BOLD);
+			mvaddstr(frame.y, lx + 2, key[i].name);
+			lx += (int)strlen(key[i].name) + 2;
+		}
 	}
 
 	/* the y axis covers every series of the window, and the target */
@@ -144,7 +172,6 @@ static void draw_plot(Dash *d, Rect frame, const char *title, const char *unit, 
 	if (target)
 		plot_hline(&cv, &ay, *target, (int)nser);
 	/* level changes: a power-state change in the marker colour, others quiet */
-	const ChangeDetector *cd = &d->sum.changes;
 	for (size_t j = 0; j < change_kept(cd) && !logy && nser == 1; j++) {
 		const Change *ch = change_get(cd, j);
 		plot_vline(&cv, &ax, ch->t_ms * 1e-3, (int)nser + (ch->cause == CAUSE_POWER_STATE ? 1 : 2));
@@ -414,9 +441,9 @@ static void draw(Dash *d)
 	erase();
 	draw_header(d);
 	double target = d->src->target_ms(d->src->ctx) * 1e-3;
-	Series fl = { d->h.flops, ROLE_FLOPS_LINE };
-	Series gr = { d->h.groups, ROLE_GROUPS_LINE };
-	Series tm[2] = { { d->h.gpu_s, ROLE_GPU_TIME }, { d->h.cpu_s, ROLE_CPU_TIME } };
+	Series fl = { d->h.flops, ROLE_FLOPS_LINE, NULL };
+	Series gr = { d->h.groups, ROLE_GROUPS_LINE, NULL };
+	Series tm[2] = { { d->h.gpu_s, ROLE_GPU_TIME, "GPU" }, { d->h.cpu_s, ROLE_CPU_TIME, "CPU" } };
 	/* the headline: the current figure, and the median at the target */
 	char head[160], a[FMT_SI_LEN], b[FMT_SI_LEN];
 	const char *u = sample_unit(&d->h.last);
@@ -432,7 +459,7 @@ static void draw(Dash *d)
 		char title[300];
 		int n = snprintf(title, sizeof title, "clock %.0f MHz", ls->tel[TEL_SM_MHZ]);
 		static double scaled[HISTORY_CAP];
-		Series ck[2] = { { d->h.clk_hz, ROLE_GROUPS_LINE }, { scaled, ROLE_CPU_TIME } };
+		Series ck[2] = { { d->h.clk_hz, ROLE_GROUPS_LINE, "clock" }, { scaled, ROLE_CPU_TIME, "power" } };
 		size_t nser = 1;
 		if (power && !d->clock_line) {
 			/* the window's largest clock and power: plot_flat's above */
@@ -464,8 +491,15 @@ static void draw(Dash *d)
 		draw_size_plot(d, l.groups, sample_unit(&d->h.last));
 	else
 		draw_plot(d, l.groups, "workgroups (log)", "", true, &gr, 1, NULL, from, t0, t_end);
-	draw_plot(d, l.times, "dispatch time", "s", false, tm, d->src->timestamps ? 2 : 1, &target,
-	          from, t0, t_end);
+	/* a target moved by 4x or more within the window: a log axis, so that
+	 * both the old and the new dispatch times stay readable */
+	double tlo, thi;
+	char ttl[120] = "dispatch time", ta[32], tb[32];
+	bool tlog = history_target_span(&d->h, from, &tlo, &thi) && thi >= 4 * tlo;
+	if (tlog)
+		snprintf(ttl, sizeof ttl, "dispatch time (log: targets %s-%s in view)", fmt_ms(tlo * 1e3, ta, sizeof ta),
+		         fmt_ms(thi * 1e3, tb, sizeof tb));
+	draw_plot(d, l.times, ttl, "s", tlog, tm, d->src->timestamps ? 2 : 1, &target, from, t0, t_end);
 	draw_stats(d, l.stats);
 	draw_jumps(d, l.jumps);
 
@@ -561,7 +595,10 @@ DashExit dashboard_run(Screen *s, SampleSource *src, const DashOptions *opt, boo
 				*failed = true;
 		}
 		uint64_t now = clock_mono_ns();
-		if (dirty && now - d.stats_ns >= STATS_NS) {
+		/* 4 times a second while it runs; at once when it has stopped, so
+		 * that the last figures on screen are the summary's and the log's */
+		bool still = st == ENGINE_DONE || st == ENGINE_ERROR || st == ENGINE_PAUSED;
+		if (dirty && (still || now - d.stats_ns >= STATS_NS)) {
 			summary_result(&d.sum, &d.stats);
 			d.stats_ns = now;
 		}

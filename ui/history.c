@@ -8,7 +8,8 @@ bool history_init(History *h, size_t cap)
 {
 	memset(h, 0, sizeof *h);
 	cap = cap < 2 ? 2 : cap + (cap & 1);
-	double **arr[] = { &h->t_s, &h->flops, &h->groups, &h->gpu_s, &h->cpu_s, &h->clk_hz, &h->power_w };
+	double **arr[] = { &h->t_s, &h->flops, &h->groups, &h->gpu_s, &h->cpu_s, &h->clk_hz, &h->power_w,
+	                   &h->target_s };
 	for (size_t i = 0; i < sizeof arr / sizeof *arr; i++) {
 		*arr[i] = malloc(cap * sizeof(double));
 		if (!*arr[i]) {
@@ -33,7 +34,7 @@ void history_clear(History *h)
 
 static void halve(History *h)
 {
-	double *arr[] = { h->t_s, h->flops, h->groups, h->gpu_s, h->cpu_s, h->clk_hz, h->power_w };
+	double *arr[] = { h->t_s, h->flops, h->groups, h->gpu_s, h->cpu_s, h->clk_hz, h->power_w, h->target_s };
 	for (size_t a = 0; a < sizeof arr / sizeof *arr; a++)
 		for (size_t i = 0; i < h->n / 2; i++)
 			arr[a][i] = arr[a][2 * i];
@@ -63,6 +64,7 @@ void history_add(History *h, const Sample *s)
 	h->cpu_s[i] = (double)s->cpu_ns * 1e-9;
 	h->clk_hz[i] = sample_tel(s, TEL_SM_MHZ) * 1e6;
 	h->power_w[i] = sample_tel(s, TEL_POWER_W);
+	h->target_s[i] = s->target_ms > 0 ? s->target_ms * 1e-3 : NAN;
 }
 
 void history_done(History *h)
@@ -74,6 +76,7 @@ void history_done(History *h)
 	free(h->cpu_s);
 	free(h->clk_hz);
 	free(h->power_w);
+	free(h->target_s);
 	memset(h, 0, sizeof *h);
 }
 
@@ -88,4 +91,22 @@ size_t history_from(const History *h, double t_min)
 			hi = mid;
 	}
 	return lo;
+}
+
+bool history_target_span(const History *h, size_t from, double *lo, double *hi)
+{
+	bool any = false;
+	*lo = INFINITY;
+	*hi = -INFINITY;
+	for (size_t i = from; i < h->n; i++) {
+		double t = h->target_s[i];
+		if (isnan(t))
+			continue;
+		any = true;
+		if (t < *lo)
+			*lo = t;
+		if (t > *hi)
+			*hi = t;
+	}
+	return any;
 }

@@ -14,6 +14,7 @@ typedef struct History {
 	size_t stride;      /* keep one sample in stride */
 	size_t skipped;     /* since the last kept one */
 	double *t_s, *flops, *groups, *gpu_s, *cpu_s, *clk_hz, *power_w; /* NaN when N/A */
+	double *target_s;   /* the dispatch target each was measured at; NaN unknown */
 	Sample last;        /* newest sample, kept or not */
 	size_t total;       /* samples offered since the last clear */
 	bool seen_steady;   /* a sample at the target since the last clear */
@@ -29,5 +30,8 @@ void history_clear(History *h);
 void history_done(History *h);
 /* First index whose time is >= t_min. */
 size_t history_from(const History *h, double t_min);
+/* The smallest and largest known target of the samples from index from on;
+ * false when none is known. */
+bool history_target_span(const History *h, size_t from, double *lo, double *hi);
 
 #endif

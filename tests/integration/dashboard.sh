@@ -173,6 +173,8 @@ for name, drop in (("flat", False), ("drop", True)):
                 i = samples.index(r)
                 late = drop and i > len(samples) // 2
                 r = dict(r, sm_mhz=1400.0 if late else 1980.0, power_w=300.0 if late else 390.0 + i % 3)
+                if late:  # the throughput follows the clock: a power-state change
+                    r = dict(r, flops=r["flops"] * 0.7)
             f.write(json.dumps(r) + "\n")
 PY
 	start_ui "$FS" --replay "$T/flat.jsonl" || return 1
@@ -185,6 +187,9 @@ PY
 	wait_for 'flopscope +DONE' || return 1
 	wait_for '^clock 1400 MHz, power 300 W \(line: 0\.\.39[0-2] W\)' || return 1
 	screen | grep -q 'flat over' && die "a clock drop shown as flat: $(screen)"
+	# the legends: the clock plot's two lines, the throughput's marked change
+	screen | grep -Eq '^clock 1400 MHz.*  clock  power  ' || die "no clock legend: $(screen)"
+	screen | grep -Eq '^FLOPS .*  \| power-state change  ' || die "no marker legend: $(screen)"
 	TM send-keys -t fs q
 	wait_exit
 }
@@ -236,6 +241,8 @@ t_dashboard_actions_should_be_in_the_log() {
 	TM send-keys -t fs +
 	TM send-keys -t fs +
 	wait_for 'target 100 ms' 10
+	# targets 5x apart in the window: the dispatch plot goes to a log axis
+	wait_for '^dispatch time \(log: targets 20 ms-100 ms in view\) +GPU  CPU  target' 10
 	sleep 0.5
 	TM send-keys -t fs ' '
 	wait_for 'paused' 10
@@ -349,4 +356,32 @@ t_help_should_fit_scroll_and_explain_the_marks() {
 	TM send-keys -t fs F10
 	wait_exit || return 1
 	[ "$(cat "$T/exit")" = 0 ] || die "exit $(cat "$T/exit")"
+}
+
+# When a run ends on its own, the panel's last figures are the summary's
+# and the log's: the same median and the same count of samples at the
+# target (the panel refreshes 4 times a second while running, at once after).
+t_final_panel_should_match_the_summary_and_the_log() {
+	start_ui "$FS" llvm --duration 2 --log "$T/fin.jsonl" 2>"$T/fin.err"
+	wait_for 'flopscope +DONE' 60
+	sleep 0.5
+	screen >"$T/panel"
+	TM send-keys -t fs q
+	wait_exit
+	[ "$(cat "$T/exit")" = 0 ] || die "exit $(cat "$T/exit"): $(cat "$T/fin.err")"
+	screen >"$T/after"
+	python3 - "$T/panel" "$T/after" "$T/fin.jsonl" <<'PY' || exit 1
+import json, re, sys
+panel, after = open(sys.argv[1]).read(), open(sys.argv[2]).read()
+summ = [json.loads(l) for l in open(sys.argv[3])][-1]
+assert summ["type"] == "summary", summ
+n = int(re.search(r"samples +(\d+) at target", panel).group(1))
+assert summ["dropped"] == 0, summ
+assert n == summ["steady_samples"], "panel %d at target, log %d" % (n, summ["steady_samples"])
+m = re.search(r"median +([0-9.]+) ([kMGT]?)FLOPS", panel)
+v = float(m.group(1)) * {"": 1, "k": 1e3, "M": 1e6, "G": 1e9, "T": 1e12}[m.group(2)]
+assert abs(v - summ["flops_median"]) <= 0.005 * summ["flops_median"], "panel %g, log %g" % (v, summ["flops_median"])
+s = re.search(r"Summary: (\d+) samples, (\d+) at", after)
+assert s and int(s.group(2)) == n, "summary at exit: %s" % after
+PY
 }

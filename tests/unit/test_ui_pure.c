@@ -384,6 +384,25 @@ static void history_should_leave_a_sweeps_regrowth_out(void)
 	history_done(&h);
 }
 
+/* The targets in view: what the dispatch plot's log axis is decided on. */
+static void history_should_tell_the_targets_in_view(void)
+{
+	History h;
+	CHECK(history_init(&h, 64));
+	double lo, hi;
+	CHECK(!history_target_span(&h, 0, &lo, &hi));
+	const double targets[6] = { 0, 20, 20, 50, 100, 100 }; /* 0: unknown (an old log) */
+	for (int i = 0; i < 6; i++) {
+		Sample s = { .t_ms = 100.0 * i, .rate = 1e9, .target_ms = targets[i] };
+		history_add(&h, &s);
+	}
+	CHECK(isnan(h.target_s[0]) && h.target_s[1] == 0.02);
+	CHECK(history_target_span(&h, 0, &lo, &hi) && lo == 0.02 && hi == 0.1);
+	CHECK(history_target_span(&h, 4, &lo, &hi) && lo == 0.1 && hi == 0.1);
+	CHECK(!history_target_span(&h, 6, &lo, &hi));
+	history_done(&h);
+}
+
 int main(void)
 {
 	RUN(node_layout_should_fit_2_to_8_devices);
@@ -399,5 +418,6 @@ int main(void)
 	RUN(layout_should_tile_without_overlap);
 	RUN(history_should_stay_bounded_and_keep_the_whole_shape);
 	RUN(history_should_leave_a_sweeps_regrowth_out);
+	RUN(history_should_tell_the_targets_in_view);
 	return CHECK_DONE();
 }
