@@ -169,15 +169,26 @@ void screen_put_canvas(const Screen *s, const PlotCanvas *cv, Rect c, const Them
 
 /* The display rows of the help text at width w: each line wrapped at
  * spaces; rows[i] points into lines, len[i] bytes long. */
-static size_t help_rows(const char *const *lines, size_t n, int w, const char **rows, int *len, size_t max)
+static size_t help_rows(const char *const *lines, size_t n, int w, const char **rows, int *len, int *off,
+                        size_t max)
 {
 	size_t r = 0;
 	for (size_t i = 0; i < n; i++) {
 		const char *p = lines[i];
 		int left = (int)strlen(p);
-		int indent = 0; /* continuation rows keep the line's indent */
+		/* continuation rows hang under the text of "  KEY   text" (after
+		 * the first gap of two spaces), else under the line's indent */
+		int indent = 0;
 		while (indent < left && p[indent] == ' ')
 			indent++;
+		const char *gap = strstr(p + indent, "  ");
+		if (gap) {
+			int at = (int)(gap - p);
+			while (at < left && p[at] == ' ')
+				at++;
+			if (at < left && at <= w / 3)
+				indent = at;
+		}
 		bool first = true;
 		do {
 			int room = w - (first ? 0 : indent);
@@ -192,6 +203,7 @@ static size_t help_rows(const char *const *lines, size_t n, int w, const char **
 			if (r < max) {
 				rows[r] = p;
 				len[r] = take;
+				off[r] = first ? 0 : indent;
 			}
 			r++;
 			p += take;
@@ -219,8 +231,8 @@ void screen_help(const Screen *s, const char *title, const char *const *lines, s
 		w = COLS;
 	enum { MAX_ROWS = 512 };
 	static const char *rows[MAX_ROWS];
-	static int len[MAX_ROWS];
-	size_t nr = help_rows(lines, n, w - 4, rows, len, MAX_ROWS);
+	static int len[MAX_ROWS], off[MAX_ROWS];
+	size_t nr = help_rows(lines, n, w - 4, rows, len, off, MAX_ROWS);
 	if (nr > MAX_ROWS)
 		nr = MAX_ROWS;
 	int h = (int)nr + 2, maxh = LINES - 2;
@@ -253,7 +265,7 @@ void screen_help(const Screen *s, const char *title, const char *const *lines, s
 	attrset(screen_attr(s, ROLE_TEXT));
 	for (int i = 0; i < body && *scroll + i < (int)nr; i++) {
 		size_t r = (size_t)(*scroll + i);
-		mvaddnstr(y + 1 + i, x + 2, rows[r], len[r] < w - 4 ? len[r] : w - 4);
+		mvaddnstr(y + 1 + i, x + 2 + off[r], rows[r], len[r] < w - 4 - off[r] ? len[r] : w - 4 - off[r]);
 	}
 	attrset(screen_attr(s, ROLE_AXIS));
 	char foot[80];

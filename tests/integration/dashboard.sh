@@ -385,3 +385,86 @@ s = re.search(r"Summary: (\d+) samples, (\d+) at", after)
 assert s and int(s.group(2)) == n, "summary at exit: %s" % after
 PY
 }
+
+# golden NAME: stdin against tests/golden/NAME; FLOPSCOPE_GOLDEN_UPDATE=1
+# writes it instead (then review the diff and commit it)
+golden() {
+	if [ -n "${FLOPSCOPE_GOLDEN_UPDATE:-}" ]; then
+		cat >"tests/golden/$1"
+		return 0
+	fi
+	diff -u "tests/golden/$1" - >"$T/golden.diff" || die "$1 differs from its golden:"$'\n'"$(cat "$T/golden.diff")"
+}
+
+# Golden captures: the help overlay's first page at 80x24 (the box alone:
+# around it the live dashboard moves), and the picker in the mono theme
+# with its attributes (tmux capture-pane -e): bold, reverse and dim, no
+# colour. The vector width in lavapipe's name ("256 bits", 128 on a CPU
+# without AVX2) is made N. After a deliberate change to either screen:
+# FLOPSCOPE_GOLDEN_UPDATE=1 FLOPSCOPE_TEST=goldens tests/integration.sh,
+# then read the diff before committing it.
+t_goldens_help_and_mono_picker_should_match() {
+	start_ui "$FS" -1 --no-log --theme mono || return 1
+	TM resize-window -t fs -x 80 -y 24
+	wait_for 'FLOPS at the target time' || return 1
+	TM send-keys -t fs '?'
+	wait_for 'of [0-9]+: up/down/PgUp/PgDn scroll' || return 1
+	screen | python3 -c '
+import sys
+rows = sys.stdin.read().splitlines()
+top = next(i for i, r in enumerate(rows) if "\u250c" in r)
+bottom = next(i for i in range(top + 1, len(rows)) if "\u2514" in rows[i])
+left = rows[top].index("\u250c")
+right = rows[top].index("\u2510")
+for r in rows[top:bottom + 1]:
+    print(r[left:right + 1])' | golden help_80x24.txt || return 1
+	TM send-keys -t fs x
+	TM send-keys -t fs F10
+	wait_exit || return 1
+	start_ui "$FS" --theme mono --no-log || return 1
+	TM resize-window -t fs -x 80 -y 24
+	wait_for 'pick a device' || return 1
+	sleep 0.3
+	# the details' text (driver versions, sizes) is the device's, not the
+	# theme's: each such line is left as "..."
+	TM capture-pane -e -p -t fs | sed -E 's/[0-9]+ bits/N bits/g; s/^(\x1b\[[0-9;]*m)*        [^ ].*/        .../' |
+		golden picker_mono_80x24.txt || return 1
+	TM send-keys -t fs q
+	wait_exit
+}
+
+# Every key, in every theme, at 80x24, 160x48 and 200x60: after each the
+# screen is whole (no row past the width, the header or the picker's title
+# on top, no error) and the run ends with exit 0. One dashboard, resized to
+# each size and taken through the themes with t. Under the sanitizers
+# (several times slower) one size: every key in every theme still runs.
+screen_whole() { # WIDTH: the checks above on the pane now
+	screen | python3 -c '
+import sys
+w, rows = int(sys.argv[1]), sys.stdin.read().splitlines()
+bad = [i for i, r in enumerate(rows) if len(r) > w]
+sys.exit(0 if rows and "flopscope" in rows[0] and not bad and "ERROR" not in rows[0] else 1)' "$1"
+}
+
+t_every_key_in_every_theme_and_size_should_keep_the_screen_whole() {
+	local sizes="80x24 160x48 200x60" sz th k
+	case "$FS" in build-asan/* | build-tsan/*) sizes=80x24 ;; esac
+	start_ui "$FS" -1 --no-log --theme dark 2>"$T/keys.err" || return 1
+	wait_for 'flopscope +(GROWING|STEADY)' 60 || return 1
+	for sz in $sizes; do
+		TM resize-window -t fs -x "${sz%x*}" -y "${sz#*x}"
+		for th in dark light mono; do
+			# pause, resume, restart, target up and down, window twice,
+			# help and close, save, next workload, the picker and back,
+			# help by F1 closed by Esc; then t: the next theme
+			for k in Space Space r + - z z '?' x S w d Enter F1 Escape t; do
+				TM send-keys -t fs "$k"
+				sleep 0.1
+				screen_whole "${sz%x*}" || die "$th at $sz, after $k:"$'\n'"$(screen)"
+			done
+		done
+	done
+	TM send-keys -t fs q
+	wait_exit || return 1
+	[ "$(cat "$T/exit")" = 0 ] || die "exit $(cat "$T/exit"): $(cat "$T/keys.err")"
+}
