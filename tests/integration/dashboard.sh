@@ -6,8 +6,13 @@ t_dashboard_should_pick_run_pause_resize_and_quit() {
 	wait_for 'pick a device' || return 1
 	wait_for '1: llvmpipe .*compute queue: 0, type: Cpu' || return 1
 	wait_for 'timestamps: 64 valid bits' || return 1   # details pane
+	# the mouse is the picker's only: in the dashboard the terminal keeps
+	# it, so that text can be selected (tmux tells what the program asked)
+	[ "$(TM display -p -t fs '#{mouse_standard_flag}')" = 1 ] || die "no mouse in the picker"
 	TM send-keys -t fs Enter
 	wait_for 'FLOPS at the target time' || return 1
+	[ "$(TM display -p -t fs '#{mouse_any_flag}#{mouse_standard_flag}#{mouse_button_flag}')" = 000 ] ||
+		die "mouse capture left on in the dashboard"
 	wait_for 'median +[0-9.]+ [kMGT]FLOPS' || return 1
 	screen | LC_ALL=C grep -q $'\xe2[\xa0-\xa3]' || die "no Braille glyphs: $(screen)"
 	wait_for 'flopscope +STEADY' || return 1
