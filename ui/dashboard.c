@@ -102,27 +102,12 @@ static void draw_y_axis(Dash *d, Rect c, const PlotAxis *ay, const char *unit)
 	mvhline(c.y + c.h, c.x, ACS_HLINE, c.w);
 }
 
-static void draw_plot(Dash *d, Rect frame, const char *title, const char *unit, bool logy,
-                      const Series *ser, size_t nser, const double *target, size_t from,
-                      double t0, double t1)
+/* The legend, right-aligned on a plot's title row where it fits: each line
+ * of a plot with several in its colour, the target, and the kinds of change
+ * marked in view. */
+static void draw_legend(Dash *d, Rect frame, const char *title, const Series *ser, size_t nser, bool target,
+                        bool power_mark, bool other_mark)
 {
-	Rect c = layout_canvas(frame);
-	size_t n = d->h.n - from;
-	attrset(screen_attr(d->s, ROLE_TEXT) | A_BOLD);
-	mvaddnstr(frame.y, 0, title, frame.w);
-	/* the legend, right-aligned on the title row where it fits: each line
-	 * in its colour, the target, and the kinds of change marked */
-	const ChangeDetector *cd = &d->sum.changes;
-	bool marks = !logy && nser == 1, power_mark = false, other_mark = false;
-	for (size_t j = 0; marks && j < change_kept(cd); j++) {
-		double t = change_get(cd, j)->t_ms * 1e-3;
-		if (t < t0 || t > t1)
-			continue;
-		if (change_get(cd, j)->cause == CAUSE_POWER_STATE)
-			power_mark = true;
-		else
-			other_mark = true;
-	}
 	Series key[8]; /* name and colour only */
 	size_t nkey = 0;
 	for (size_t i = 0; i < nser && nser > 1; i++)
@@ -137,14 +122,23 @@ static void draw_plot(Dash *d, Rect frame, const char *title, const char *unit, 
 	for (size_t i = 0; i < nkey; i++)
 		kw += (int)strlen(key[i].name) + 2;
 	int lx = frame.w - kw - 1;
-	if (nkey && lx >= (int)strlen(title) + 2) {
-		for (size_t i = 0; i < nkey; i++) {
-			attrset(screen_attr(d->s, key[i].role) | A_BOLD);
-			mvaddstr(frame.y, lx + 2, key[i].name);
-			lx += (int)strlen(key[i].name) + 2;
-		}
+	if (!nkey || lx < (int)strlen(title) + 2)
+		return;
+	for (size_t i = 0; i < nkey; i++) {
+		attrset(screen_attr(d->s, key[i].role) | A_BOLD);
+		mvaddstr(frame.y, lx + 2, key[i].name);
+		lx += (int)strlen(key[i].name) + 2;
 	}
+}
 
+static void draw_plot(Dash *d, Rect frame, const char *title, const char *unit, bool logy,
+                      const Series *ser, size_t nser, const double *target, size_t from,
+                      double t0, double t1)
+{
+	Rect c = layout_canvas(frame);
+	size_t n = d->h.n - from;
+	attrset(screen_attr(d->s, ROLE_TEXT) | A_BOLD);
+	mvaddnstr(frame.y, 0, title, frame.w);
 	/* the y axis covers every series of the window, and the target */
 	double lo = INFINITY, hi = -INFINITY;
 	for (size_t k = 0; k < nser; k++) {
@@ -171,11 +165,18 @@ static void draw_plot(Dash *d, Rect frame, const char *title, const char *unit, 
 		return;
 	if (target)
 		plot_hline(&cv, &ay, *target, (int)nser);
-	/* level changes: a power-state change in the marker colour, others quiet */
+	/* level changes: a power-state change in the marker colour, others
+	 * quiet; the kinds in view go in the legend */
+	const ChangeDetector *cd = &d->sum.changes;
+	bool power_mark = false, other_mark = false;
 	for (size_t j = 0; j < change_kept(cd) && !logy && nser == 1; j++) {
 		const Change *ch = change_get(cd, j);
-		plot_vline(&cv, &ax, ch->t_ms * 1e-3, (int)nser + (ch->cause == CAUSE_POWER_STATE ? 1 : 2));
+		bool power = ch->cause == CAUSE_POWER_STATE;
+		plot_vline(&cv, &ax, ch->t_ms * 1e-3, (int)nser + (power ? 1 : 2));
+		if (ch->t_ms * 1e-3 >= t0 && ch->t_ms * 1e-3 <= t1)
+			*(power ? &power_mark : &other_mark) = true;
 	}
+	draw_legend(d, frame, title, ser, nser, target != NULL, power_mark, other_mark);
 	/* the first series drawn last, on top (the GPU time over the CPU's);
 	 * a stretch without samples stays a gap */
 	double gap = plot_gap(d->h.t_s + from, n, 1.0);

@@ -54,78 +54,57 @@ static bool has_instance_layer(const char *name)
 	return found;
 }
 
-/* The cooperative-matrix shapes of VK_NV_cooperative_matrix (at most
- * DEVINFO_MAX_COOPMAT). */
-static bool coopmat_shapes(VkCtx *c, VkPhysicalDevice pd, CoopMatShape *out, uint32_t *n, char *err)
+/* The cooperative-matrix shapes a device offers, appended to out (at most
+ * DEVINFO_MAX_COOPMAT): those of VK_NV_cooperative_matrix (khr false), or
+ * the bfloat16 ones of VK_KHR_cooperative_matrix, whose other types repeat
+ * the NV list (khr true). The two queries differ only in their structure. */
+static bool coopmat_shapes(VkCtx *c, VkPhysicalDevice pd, bool khr, CoopMatShape *out, uint32_t *n, char *err)
 {
-	*n = 0;
-	PFN_vkGetPhysicalDeviceCooperativeMatrixPropertiesNV get = (PFN_vkGetPhysicalDeviceCooperativeMatrixPropertiesNV)
-		vkGetInstanceProcAddr(c->instance, "vkGetPhysicalDeviceCooperativeMatrixPropertiesNV");
-	if (!get)
+	const char *name = khr ? "vkGetPhysicalDeviceCooperativeMatrixPropertiesKHR"
+	                       : "vkGetPhysicalDeviceCooperativeMatrixPropertiesNV";
+	PFN_vkVoidFunction fn = vkGetInstanceProcAddr(c->instance, name);
+	if (!fn)
 		return true; /* listed, not callable: no shapes */
+	PFN_vkGetPhysicalDeviceCooperativeMatrixPropertiesKHR_ get_khr = (PFN_vkGetPhysicalDeviceCooperativeMatrixPropertiesKHR_)fn;
+	PFN_vkGetPhysicalDeviceCooperativeMatrixPropertiesNV get_nv = (PFN_vkGetPhysicalDeviceCooperativeMatrixPropertiesNV)fn;
 	uint32_t count = 0;
-	VkResult r = get(pd, &count, NULL);
+	VkResult r = khr ? get_khr(pd, &count, NULL) : get_nv(pd, &count, NULL);
 	if (r != VK_SUCCESS) {
-		snprintf(err, ERR_LEN, "vkGetPhysicalDeviceCooperativeMatrixPropertiesNV: %s", vk_result_str(r));
+		snprintf(err, ERR_LEN, "%s: %s", name, vk_result_str(r));
 		return false;
 	}
 	if (!count)
 		return true;
-	VkCooperativeMatrixPropertiesNV *p = calloc(count, sizeof *p);
-	if (!p) {
+	VkCooperativeMatrixPropertiesKHR_ *pk = khr ? calloc(count, sizeof *pk) : NULL;
+	VkCooperativeMatrixPropertiesNV *pn = khr ? NULL : calloc(count, sizeof *pn);
+	if (!pk && !pn) {
 		snprintf(err, ERR_LEN, "out of memory listing cooperative-matrix shapes");
 		return false;
 	}
-	for (uint32_t i = 0; i < count; i++)
-		p[i].sType = VK_STRUCTURE_TYPE_COOPERATIVE_MATRIX_PROPERTIES_NV;
-	r = get(pd, &count, p);
+	for (uint32_t i = 0; i < count; i++) {
+		if (khr)
+			pk[i].sType = VK_STRUCTURE_TYPE_COOPERATIVE_MATRIX_PROPERTIES_KHR_;
+		else
+			pn[i].sType = VK_STRUCTURE_TYPE_COOPERATIVE_MATRIX_PROPERTIES_NV;
+	}
+	r = khr ? get_khr(pd, &count, pk) : get_nv(pd, &count, pn);
 	if (r != VK_SUCCESS && r != VK_INCOMPLETE) {
-		free(p);
-		snprintf(err, ERR_LEN, "vkGetPhysicalDeviceCooperativeMatrixPropertiesNV: %s", vk_result_str(r));
+		free(pk);
+		free(pn);
+		snprintf(err, ERR_LEN, "%s: %s", name, vk_result_str(r));
 		return false;
 	}
-	for (uint32_t i = 0; i < count && *n < DEVINFO_MAX_COOPMAT; i++)
-		out[(*n)++] = (CoopMatShape){ p[i].MSize, p[i].NSize, p[i].KSize, (uint32_t)p[i].AType,
-		                              (uint32_t)p[i].BType, (uint32_t)p[i].CType, (uint32_t)p[i].DType,
-		                              (uint32_t)p[i].scope };
-	free(p);
-	return true;
-}
-
-/* The bfloat16 shapes of VK_KHR_cooperative_matrix, after those of the NV
- * extension (whose types the KHR list repeats). */
-static bool coopmat_shapes_bf16(VkCtx *c, VkPhysicalDevice pd, CoopMatShape *out, uint32_t *n, char *err)
-{
-	PFN_vkGetPhysicalDeviceCooperativeMatrixPropertiesKHR_ get = (PFN_vkGetPhysicalDeviceCooperativeMatrixPropertiesKHR_)
-		vkGetInstanceProcAddr(c->instance, "vkGetPhysicalDeviceCooperativeMatrixPropertiesKHR");
-	if (!get)
-		return true; /* listed, not callable: no shapes */
-	uint32_t count = 0;
-	VkResult r = get(pd, &count, NULL);
-	if (r != VK_SUCCESS) {
-		snprintf(err, ERR_LEN, "vkGetPhysicalDeviceCooperativeMatrixPropertiesKHR: %s", vk_result_str(r));
-		return false;
+	for (uint32_t i = 0; i < count && *n < DEVINFO_MAX_COOPMAT; i++) {
+		if (!khr)
+			out[(*n)++] = (CoopMatShape){ pn[i].MSize, pn[i].NSize, pn[i].KSize, (uint32_t)pn[i].AType,
+			                              (uint32_t)pn[i].BType, (uint32_t)pn[i].CType, (uint32_t)pn[i].DType,
+			                              (uint32_t)pn[i].scope };
+		else if (pk[i].AType == VK_COMPONENT_TYPE_BFLOAT16_KHR_ || pk[i].BType == VK_COMPONENT_TYPE_BFLOAT16_KHR_)
+			out[(*n)++] = (CoopMatShape){ pk[i].MSize, pk[i].NSize, pk[i].KSize, pk[i].AType, pk[i].BType,
+			                              pk[i].CType, pk[i].ResultType, pk[i].scope };
 	}
-	if (!count)
-		return true;
-	VkCooperativeMatrixPropertiesKHR_ *p = calloc(count, sizeof *p);
-	if (!p) {
-		snprintf(err, ERR_LEN, "out of memory listing cooperative-matrix shapes");
-		return false;
-	}
-	for (uint32_t i = 0; i < count; i++)
-		p[i].sType = VK_STRUCTURE_TYPE_COOPERATIVE_MATRIX_PROPERTIES_KHR_;
-	r = get(pd, &count, p);
-	if (r != VK_SUCCESS && r != VK_INCOMPLETE) {
-		free(p);
-		snprintf(err, ERR_LEN, "vkGetPhysicalDeviceCooperativeMatrixPropertiesKHR: %s", vk_result_str(r));
-		return false;
-	}
-	for (uint32_t i = 0; i < count && *n < DEVINFO_MAX_COOPMAT; i++)
-		if (p[i].AType == VK_COMPONENT_TYPE_BFLOAT16_KHR_ || p[i].BType == VK_COMPONENT_TYPE_BFLOAT16_KHR_)
-			out[(*n)++] = (CoopMatShape){ p[i].MSize, p[i].NSize, p[i].KSize, p[i].AType, p[i].BType,
-			                              p[i].CType, p[i].ResultType, p[i].scope };
-	free(p);
+	free(pk);
+	free(pn);
 	return true;
 }
 
@@ -225,11 +204,11 @@ static bool add_entries(VkCtx *c, VkPhysicalDevice pd, uint32_t index, char *err
 	/* cooperative matrices: the shapes and types the device offers */
 	CoopMatShape cm[DEVINFO_MAX_COOPMAT];
 	uint32_t ncm = 0;
-	if (has_nv_cm && !coopmat_shapes(c, pd, cm, &ncm, err))
+	if (has_nv_cm && !coopmat_shapes(c, pd, false, cm, &ncm, err))
 		return false;
 	bool bf16_cm = has_khr_cm && has_bf16 && kcm.cooperativeMatrix && bf16.shaderBFloat16Type &&
 	               bf16.shaderBFloat16CooperativeMatrix;
-	if (bf16_cm && !coopmat_shapes_bf16(c, pd, cm, &ncm, err))
+	if (bf16_cm && !coopmat_shapes(c, pd, true, cm, &ncm, err))
 		return false;
 
 	uint32_t nq = 0;
