@@ -259,7 +259,8 @@ static int replay_node(const Options *o, atomic_int *quit)
 	const SessionMeta *metas[CLI_MAX_DEVICES];
 	size_t perm[CLI_MAX_DEVICES], read = 0;
 	for (; read < n; read++) {
-		if (slog_read(o->replays[read], &d[read], err, sizeof err) < 0) {
+		SlogPick pick = offline_pick(o);
+		if (slog_read_visit(o->replays[read], &pick, NULL, 0, &d[read], err, sizeof err) < 0) {
 			fprintf(stderr, "flopscope: %s\n", err);
 			for (size_t k = 0; k < read; k++)
 				session_data_done(&d[k]);
@@ -296,7 +297,8 @@ int ui_replay(const Options *o, atomic_int *quit)
 		return replay_node(o, quit);
 	SessionData d;
 	char err[1024];
-	if (slog_read(o->replay, &d, err, sizeof err) < 0) {
+	SlogPick pick = offline_pick(o);
+	if (slog_read_visit(o->replay, &pick, NULL, 0, &d, err, sizeof err) < 0) {
 		fprintf(stderr, "flopscope: %s\n", err);
 		return 2;
 	}

@@ -79,6 +79,7 @@ static void print_json(cJSON *j)
 
 int offline_analyze(const Options *o)
 {
+	SlogPick pick = offline_pick(o);
 	double *t = NULL, *x = NULL;
 	size_t n = 0;
 	/* the file is read twice (its first byte tells a log from a CSV trace):
@@ -112,7 +113,7 @@ int offline_analyze(const Options *o)
 	if (from_log) { /* a session log: its steady samples */
 		SessionData d;
 		SlogVisitor v = { scan, scan_sample, scan_restart, NULL };
-		if (!offline_load(o->analyze, &d, NULL, &v, 0)) {
+		if (!offline_load(o->analyze, &pick, &d, NULL, &v, 0)) {
 			free(scan);
 			return 2;
 		}

@@ -108,6 +108,80 @@ static size_t baselines_for(const OfflineBlocks *bl, size_t nb, const char *wl, 
 	return m;
 }
 
+static void baselines_done(OfflineBlocks *bl, size_t n)
+{
+	for (size_t k = 0; bl && k < n; k++) {
+		blocks_done(&bl[k].blocks);
+		session_data_done(&bl[k].d);
+	}
+	free(bl);
+}
+
+/* One baseline session into bl[*n]: false (message printed) when it is bad
+ * input. A suite's session that cannot serve is passed over, said. */
+static bool load_baseline(const char *path, const SlogPick *pick, OfflineBlocks *bl, size_t *n)
+{
+	OfflineBlocks *b = &bl[*n];
+	if (!offline_load_blocks(path, pick, b))
+		return false;
+	const char *why = !b->blocks.n ? "no steady 1 s block to compare with" :
+	                  workload_find(b->d.meta.workload) < 0 ? "a workload flopscope does not run" : NULL;
+	if (why && !pick) {
+		fprintf(stderr, "flopscope: --baseline %s: %s (\"%s\")\n", path, why, b->d.meta.workload);
+		blocks_done(&b->blocks);
+		session_data_done(&b->d);
+		return false;
+	}
+	if (why) {
+		fprintf(stderr, "flopscope: note: --baseline %s: its %s session is not used: %s\n", path, pick->workload,
+		        why);
+		blocks_done(&b->blocks);
+		session_data_done(&b->d);
+		return true;
+	}
+	(*n)++;
+	return true;
+}
+
+/* Every baseline session: a log's one, or each compute-queue session of a
+ * suite's file (a check measures on the compute queue). */
+static bool load_baselines(const Options *o, OfflineBlocks **out, size_t *n)
+{
+	*out = NULL;
+	*n = 0;
+	size_t cap = 0;
+	for (unsigned k = 0; k < o->nbaselines; k++) {
+		SlogEntry *e;
+		size_t ne;
+		char err[1024];
+		if (!slog_index(o->baselines[k], &e, &ne, err, sizeof err)) {
+			fprintf(stderr, "flopscope: --baseline: %s\n", err);
+			return false;
+		}
+		OfflineBlocks *g = realloc(*out, (cap + (ne ? ne : 1)) * sizeof *g);
+		if (!g) {
+			free(e);
+			fprintf(stderr, "flopscope: out of memory for the baselines\n");
+			return false;
+		}
+		*out = g;
+		cap += ne ? ne : 1;
+		bool ok = true;
+		for (size_t i = 0; ok && i < ne; i++) {
+			SlogPick pick = { .workload = e[i].workload };
+			if (ne == 1 || !e[i].transfer_queue)
+				ok = load_baseline(o->baselines[k], ne == 1 ? NULL : &pick, *out, n);
+		}
+		/* a file with no session to index is read as one, for the reader's message */
+		if (ok && !ne)
+			ok = load_baseline(o->baselines[k], NULL, *out, n);
+		free(e);
+		if (!ok)
+			return false;
+	}
+	return true;
+}
+
 static void judge(const Options *o, const VkCtx *ctx, const SuiteDev *sd, BlockMeans *run, const OfflineBlocks *bl,
                   size_t nb, const WorkloadInfo *wi, Verdict *v)
 {
@@ -252,7 +326,8 @@ int check_run(const VkCtx *ctx, const int *idx, size_t n, const Options *o, uint
 		return 2;
 
 	/* the baselines, read before anything runs: a bad one is bad input */
-	OfflineBlocks *bl = calloc(o->nbaselines ? o->nbaselines : 1, sizeof *bl);
+	OfflineBlocks *bl = NULL;
+	size_t nbl = 0;
 	MetricsBoard *board = mboard_create();
 	SuiteDev *sd = calloc(n, sizeof *sd);
 	int *rows = calloc(n, sizeof *rows);
@@ -263,27 +338,21 @@ int check_run(const VkCtx *ctx, const int *idx, size_t n, const Options *o, uint
 	int status = 0;
 	MetricsServer *server = NULL;
 	size_t counts[CHECK_STATUS_COUNT] = { 0 };
-	if (!bl || !board || !sd || !rows || !blocks || !nd || !v || !nd_of) {
+	SuiteLogPath *logs = NULL;
+	bool say_logs = false;
+	if (!board || !sd || !rows || !blocks || !nd || !v || !nd_of) {
 		fprintf(stderr, "flopscope: out of memory\n");
 		status = 1;
 		goto done;
 	}
-	for (unsigned k = 0; k < o->nbaselines; k++) {
-		if (!offline_load_blocks(o->baselines[k], &bl[k])) {
-			status = 2;
-			goto done;
-		}
-		if (!bl[k].blocks.n) {
-			fprintf(stderr, "flopscope: --baseline %s: no steady 1 s block to compare with\n", o->baselines[k]);
-			status = 2;
-			goto done;
-		}
-		if (workload_find(bl[k].d.meta.workload) < 0) {
-			fprintf(stderr, "flopscope: --baseline %s: workload \"%s\" is not one flopscope runs\n",
-			        o->baselines[k], bl[k].d.meta.workload);
-			status = 2;
-			goto done;
-		}
+	if (!load_baselines(o, &bl, &nbl)) {
+		status = 2;
+		goto done;
+	}
+	bool log_failed;
+	if (!(logs = suite_logs_open(ctx, idx, n, o, "check", &log_failed)) && log_failed) {
+		status = 2;
+		goto done;
 	}
 	if (o->metrics_listen) {
 		char url[300], err[512];
@@ -339,7 +408,7 @@ int check_run(const VkCtx *ctx, const int *idx, size_t n, const Options *o, uint
 		size_t m = 0;
 		for (size_t k = 0; k < n; k++)
 			if (runs_on[i][k])
-				sd[m++] = (SuiteDev){ .idx = idx[k] };
+				sd[m++] = (SuiteDev){ .idx = idx[k], .log = logs ? logs[k] : NULL };
 		/* the unsupported first, said so */
 		for (size_t k = 0; k < n; k++) {
 			if (runs_on[i][k])
@@ -392,7 +461,7 @@ int check_run(const VkCtx *ctx, const int *idx, size_t n, const Options *o, uint
 		size_t nn = 0;
 		for (size_t k = 0; k < m; k++) {
 			blocks_cut(&blocks[k]);
-			judge(o, ctx, &sd[k], &blocks[k], bl, o->nbaselines, wi, &v[k]);
+			judge(o, ctx, &sd[k], &blocks[k], bl, nbl, wi, &v[k]);
 			if (f.cut) {
 				size_t l = strlen(v[k].why);
 				snprintf(v[k].why + l, sizeof v[k].why - l, " (cut short at the budget's end)");
@@ -443,6 +512,7 @@ int check_run(const VkCtx *ctx, const int *idx, size_t n, const Options *o, uint
 		if (counts[CHECK_UNSURE] || counts[CHECK_NOREF])
 			printf("(unsure: below the threshold within what the data can tell; noref: nothing to hold it to "
 			       "but the result checks)\n");
+		say_logs = true;
 	}
 	fflush(stdout);
 	if (o->metrics_file) {
@@ -454,12 +524,9 @@ int check_run(const VkCtx *ctx, const int *idx, size_t n, const Options *o, uint
 		}
 	}
 done:
+	suite_logs_close(logs, n, say_logs);
 	metrics_server_stop(server);
-	for (unsigned k = 0; bl && k < o->nbaselines; k++) {
-		blocks_done(&bl[k].blocks);
-		session_data_done(&bl[k].d);
-	}
-	free(bl);
+	baselines_done(bl, nbl);
 	mboard_destroy(board);
 	free(sd);
 	free(rows);

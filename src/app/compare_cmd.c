@@ -81,6 +81,7 @@ static const char *const VERDICT[] = { "slower", "cannot_tell", "faster" };
 
 int offline_compare(const Options *o)
 {
+	SlogPick pick = offline_pick(o);
 	unsigned na = o->ncompare_a, nb = o->ncompare_b, n = na + nb;
 	OfflineBlocks *l = calloc(n, sizeof *l);
 	if (!l) {
@@ -91,7 +92,7 @@ int offline_compare(const Options *o)
 	unsigned loaded = 0;
 	for (; loaded < n; loaded++) {
 		const char *path = loaded < na ? o->compare_a[loaded] : o->compare_b[loaded - na];
-		if (!offline_load_blocks(path, &l[loaded])) {
+		if (!offline_load_blocks(path, &pick, &l[loaded])) {
 			rc = 2;
 			goto out;
 		}

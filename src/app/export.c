@@ -47,6 +47,7 @@ static void csv_row(void *ctx, const Sample *s)
 
 int offline_export(const Options *o)
 {
+	SlogPick pick = offline_pick(o);
 	char err[4400];
 	if (o->svg && !fileio_may_replace(o->svg, o->export_file, o->force, err, sizeof err)) {
 		fprintf(stderr, "flopscope: --svg: %s\n", err);
@@ -60,7 +61,7 @@ int offline_export(const Options *o)
 	Summary sum;
 	int rc = 0;
 	if (o->svg) {
-		if (!offline_load(o->export_file, &d, &sum, NULL, 0))
+		if (!offline_load(o->export_file, &pick, &d, &sum, NULL, 0))
 			return 2;
 		rc = write_svg(o->svg, &d, &sum);
 		summary_done(&sum);
@@ -74,7 +75,7 @@ int offline_export(const Options *o)
 		}
 		fputs(report_csv_header, f);
 		SlogVisitor v = { f, csv_row, NULL, NULL };
-		bool loaded = offline_load(o->export_file, &d, NULL, &v, OFFLINE_KEEP_NONE);
+		bool loaded = offline_load(o->export_file, &pick, &d, NULL, &v, OFFLINE_KEEP_NONE);
 		if (o->csv_out) {
 			if (!fileio_commit(f, &t, loaded, err, sizeof err)) {
 				if (loaded)

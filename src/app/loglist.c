@@ -1,11 +1,13 @@
 /* loglist: --logs: the sessions of the default log folder, newest first:
  * when, device, workload, median and samples from the summary record at
- * the end (or "cut short" without one), and the path. Reads each log's first
- * line and its last 64 KiB only. */
+ * the session's end (or "cut short" without one), and the path; a row a
+ * session (a suite's file holds several). Parses the session and summary
+ * records only (slog_index). */
 #include "offline.h"
 
 #include <dirent.h>
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,44 +19,50 @@
 #include "memwork.h"
 #include "slog.h"
 
-#define TAIL_BYTES 65536
-
-/* The first line of f as JSON, or NULL. */
-static cJSON *first_record(FILE *f)
+/* One session of a log (e NULL: a log that cannot be read). */
+static void list_row(const Options *o, const SlogEntry *e, const char *path, uint64_t bytes)
 {
-	char line[16384];
-	if (!fgets(line, sizeof line, f))
-		return NULL;
-	return cJSON_Parse(line);
-}
-
-/* The last summary record within the file's last TAIL_BYTES, or NULL. */
-static cJSON *last_summary(FILE *f)
-{
-	static char buf[TAIL_BYTES + 1];
-	if (fseek(f, 0, SEEK_END) != 0)
-		return NULL;
-	long end = ftell(f), from = end > TAIL_BYTES ? end - TAIL_BYTES : 0;
-	if (end < 0 || fseek(f, from, SEEK_SET) != 0)
-		return NULL;
-	size_t n = fread(buf, 1, (size_t)(end - from), f);
-	buf[n] = '\0';
-	char *last = NULL;
-	for (char *p = buf; p && *p;) {
-		char *e = strchr(p, '\n');
-		if (e)
-			*e = '\0';
-		if (strstr(p, "\"type\":\"summary\""))
-			last = p;
-		p = e ? e + 1 : NULL;
+	char workload[96] = "?", dev[256] = "? (not readable)";
+	if (e) {
+		slog_entry_label(e->workload, e->transfer_queue, workload, sizeof workload);
+		snprintf(dev, sizeof dev, "%s", e->device);
+		fmt_printable(dev);
 	}
-	return last ? cJSON_Parse(last) : NULL;
-}
-
-static const char *str_of(const cJSON *o, const char *k)
-{
-	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, k);
-	return cJSON_IsString(v) ? v->valuestring : "?";
+	bool med = e && !isnan(e->median), cnt = e && !isnan(e->samples);
+	if (o->format == FORMAT_JSON) {
+		cJSON *j = cJSON_CreateObject();
+		if (!j)
+			return;
+		cJSON_AddStringToObject(j, "type", "log");
+		cJSON_AddStringToObject(j, "path", path);
+		cJSON_AddStringToObject(j, "start_utc", e ? e->start_utc : "?");
+		cJSON_AddStringToObject(j, "device", e ? e->device : "?");
+		cJSON_AddStringToObject(j, "workload", e ? e->workload : "?");
+		if (e && e->transfer_queue)
+			cJSON_AddStringToObject(j, "queue", "transfer");
+		if (med) {
+			cJSON_AddNumberToObject(j, "median", e->median);
+			cJSON_AddStringToObject(j, "unit", e->unit);
+		}
+		if (cnt)
+			cJSON_AddNumberToObject(j, "samples", e->samples);
+		cJSON_AddBoolToObject(j, "complete", e && e->complete);
+		cJSON_AddNumberToObject(j, "bytes", (double)bytes);
+		char *text = cJSON_PrintUnformatted(j);
+		if (text)
+			printf("%s\n", text);
+		cJSON_free(text);
+		cJSON_Delete(j);
+		return;
+	}
+	char v[FMT_SI_LEN], medtxt[FMT_SI_LEN + 8] = "cut short", samp[24] = "-";
+	if (med)
+		snprintf(medtxt, sizeof medtxt, "%s%s", fmt_si(e->median, v, sizeof v), e->unit);
+	else if (!e || e->complete)
+		snprintf(medtxt, sizeof medtxt, "-");
+	if (cnt)
+		snprintf(samp, sizeof samp, "%.0f", e->samples);
+	printf("%-20.20s  %-30.30s %-15.15s %14s %8s  %s\n", e ? e->start_utc : "?", dev, workload, medtxt, samp, path);
 }
 
 int offline_list_logs(const Options *o)
@@ -86,55 +94,18 @@ int offline_list_logs(const Options *o)
 		if (lstat(path, &st) != 0 || !S_ISREG(st.st_mode))
 			continue;
 		total += (uint64_t)st.st_size;
-		FILE *f = fopen(path, "r");
-		if (!f) {
-			fprintf(stderr, "flopscope: cannot read %s: %s\n", path, strerror(errno));
+		SlogEntry *e = NULL;
+		size_t ne = 0;
+		char err[4600];
+		if (!slog_index(path, &e, &ne, err, sizeof err)) {
+			/* listed, as unreadable: a log of the folder is never hidden */
+			fprintf(stderr, "flopscope: %s\n", err);
 			status = 1;
-			continue;
 		}
-		cJSON *s = first_record(f), *sum = last_summary(f);
-		fclose(f);
-		const cJSON *med = sum ? cJSON_GetObjectItemCaseSensitive(sum, "flops_median") : NULL;
-		const cJSON *cnt = sum ? cJSON_GetObjectItemCaseSensitive(sum, "samples") : NULL;
-		const char *unit = s ? str_of(s, "unit") : "?";
-		if (o->format == FORMAT_JSON) {
-			cJSON *j = cJSON_CreateObject();
-			if (j) {
-				cJSON_AddStringToObject(j, "type", "log");
-				cJSON_AddStringToObject(j, "path", path);
-				cJSON_AddStringToObject(j, "start_utc", s ? str_of(s, "start_utc") : "?");
-				cJSON_AddStringToObject(j, "device", s ? str_of(s, "device") : "?");
-				cJSON_AddStringToObject(j, "workload", s ? str_of(s, "workload") : "?");
-				if (cJSON_IsNumber(med)) {
-					cJSON_AddNumberToObject(j, "median", med->valuedouble);
-					cJSON_AddStringToObject(j, "unit", unit);
-				}
-				if (cJSON_IsNumber(cnt))
-					cJSON_AddNumberToObject(j, "samples", cnt->valuedouble);
-				cJSON_AddBoolToObject(j, "complete", sum != NULL);
-				cJSON_AddNumberToObject(j, "bytes", (double)st.st_size);
-				char *text = cJSON_PrintUnformatted(j);
-				if (text)
-					printf("%s\n", text);
-				cJSON_free(text);
-				cJSON_Delete(j);
-			}
-		} else {
-			char v[FMT_SI_LEN], medtxt[FMT_SI_LEN + 8] = "cut short", samp[24] = "-";
-			if (cJSON_IsNumber(med))
-				snprintf(medtxt, sizeof medtxt, "%s%s", fmt_si(med->valuedouble, v, sizeof v), unit);
-			else if (sum)
-				snprintf(medtxt, sizeof medtxt, "-");
-			if (cJSON_IsNumber(cnt))
-				snprintf(samp, sizeof samp, "%.0f", cnt->valuedouble);
-			char dev[256];
-			snprintf(dev, sizeof dev, "%s", s ? str_of(s, "device") : "? (not readable)");
-			fmt_printable(dev);
-			printf("%-20.20s  %-30.30s %-15.15s %14s %8s  %s\n", s ? str_of(s, "start_utc") : "?", dev,
-			       s ? str_of(s, "workload") : "?", medtxt, samp, path);
-		}
-		cJSON_Delete(s);
-		cJSON_Delete(sum);
+		/* a suite's file: a row a session, newest first too */
+		for (size_t i = ne ? ne : 1; i-- > 0;)
+			list_row(o, ne ? &e[i] : NULL, path, (uint64_t)st.st_size);
+		free(e);
 	}
 	if (o->format == FORMAT_TABLE) {
 		char v[32], c[32] = "no size limit";

@@ -38,14 +38,20 @@ static void on_gap(void *ctx, double t_ms, double gap_ms)
 		c->also->gap(c->also->ctx, t_ms, gap_ms);
 }
 
-bool offline_load(const char *path, SessionData *d, Summary *sum, const SlogVisitor *also, size_t keep_max)
+SlogPick offline_pick(const Options *o)
+{
+	return (SlogPick){ .workload = o->workload, .transfer_queue = o->transfer_queue };
+}
+
+bool offline_load(const char *path, const SlogPick *pick, SessionData *d, Summary *sum, const SlogVisitor *also,
+                  size_t keep_max)
 {
 	char err[1024];
 	Chain c = { sum, also };
 	SlogVisitor v = { &c, on_sample, on_restart, on_gap };
 	if (sum)
 		summary_init(sum);
-	if (slog_read_visit(path, &v, keep_max, d, err, sizeof err) < 0) {
+	if (slog_read_visit(path, pick, &v, keep_max, d, err, sizeof err) < 0) {
 		if (sum)
 			summary_done(sum);
 		fprintf(stderr, "flopscope: %s\n", err);
@@ -95,12 +101,12 @@ static void blocks_on_gap(void *ctx, double t, double ms)
 	blocks_cut(&((OfflineBlocks *)ctx)->blocks); /* no block spans a stop */
 }
 
-bool offline_load_blocks(const char *path, OfflineBlocks *l)
+bool offline_load_blocks(const char *path, const SlogPick *pick, OfflineBlocks *l)
 {
 	memset(l, 0, sizeof *l);
 	blocks_init(&l->blocks);
 	SlogVisitor v = { l, blocks_on_sample, blocks_on_cut, blocks_on_gap };
-	if (!offline_load(path, &l->d, NULL, &v, 0))
+	if (!offline_load(path, pick, &l->d, NULL, &v, 0))
 		return false;
 	blocks_cut(&l->blocks);
 	return true;

@@ -20,7 +20,11 @@
 /* keep_max: samples kept in d for plots (0: SLOG_KEEP_MAX; OFFLINE_KEEP_NONE
  * for a caller that sees every sample through also and keeps none). */
 #define OFFLINE_KEEP_NONE 2
-bool offline_load(const char *path, SessionData *d, Summary *sum, const SlogVisitor *also, size_t keep_max);
+/* pick: the session of a file of several (the suite's), NULL: the file's one. */
+bool offline_load(const char *path, const SlogPick *pick, SessionData *d, Summary *sum, const SlogVisitor *also,
+                  size_t keep_max);
+/* The session the options pick (--workload, --transfer-queue). */
+SlogPick offline_pick(const Options *o);
 /* One session log read for comparing: its 1 s block means (compare.h),
  * built as it is read; blocks_done them after. */
 typedef struct OfflineBlocks {
@@ -29,7 +33,7 @@ typedef struct OfflineBlocks {
 	uint32_t flags;      /* the first sample's: the unit */
 	bool any;
 } OfflineBlocks;
-bool offline_load_blocks(const char *path, OfflineBlocks *l);
+bool offline_load_blocks(const char *path, const SlogPick *pick, OfflineBlocks *l);
 
 /* The summary's result; *verified: checked samples. */
 void offline_summarise(const Summary *s, SummaryResult *r, size_t *verified);

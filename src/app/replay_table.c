@@ -82,11 +82,12 @@ static void gap(void *ctx, double t_ms, double gap_ms)
 
 int offline_replay_table(const Options *o)
 {
+	SlogPick pick = offline_pick(o);
 	SessionData d;
 	Summary sum;
 	Table t = { .o = o, .d = &d };
 	SlogVisitor v = { &t, row, restart, gap };
-	if (!offline_load(o->replay, &d, &sum, &v, OFFLINE_KEEP_NONE))
+	if (!offline_load(o->replay, &pick, &d, &sum, &v, OFFLINE_KEEP_NONE))
 		return 2;
 	header(&t);
 	SummaryResult r;
@@ -111,6 +112,7 @@ int offline_replay_table(const Options *o)
  * rule. Says whether the logs are one run (the same node id) or not. */
 int offline_replay_node_table(const Options *o)
 {
+	SlogPick pick = offline_pick(o);
 	size_t n = o->nreplays;
 	if (o->format == FORMAT_CSV) {
 		fprintf(stderr, "flopscope: --format csv does not apply to several replays (they print a table "
@@ -131,7 +133,7 @@ int offline_replay_node_table(const Options *o)
 	}
 	for (; loaded < n; loaded++) {
 		Summary sum;
-		if (!offline_load(o->replays[loaded], &d[loaded], &sum, NULL, OFFLINE_KEEP_NONE)) {
+		if (!offline_load(o->replays[loaded], &pick, &d[loaded], &sum, NULL, OFFLINE_KEEP_NONE)) {
 			status = 2;
 			goto out;
 		}

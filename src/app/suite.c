@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <cjson/cJSON.h>
 
@@ -33,6 +35,10 @@ void suite_measure(const VkCtx *ctx, SuiteDev *d, size_t n, const Options *o, Wo
 		RunPaths paths;
 		EngineConfig cfg;
 		run_config(o, RUN_SUITE, ctx, &ctx->entries[d[k].idx], w, nth * 100 + (unsigned)k, 0, &paths, &cfg);
+		if (cfg.log_path && d[k].log) {
+			cfg.log_path = d[k].log;
+			cfg.log_mode = SLOG_APPEND;
+		}
 		cfg.size_lo = cfg.size_hi = size;
 		cfg.transfer_queue = tq;
 		cfg.ordinal = n > 1 ? (unsigned)k + 1 : 0;
@@ -81,7 +87,7 @@ void suite_measure(const VkCtx *ctx, SuiteDev *d, size_t n, const Options *o, Wo
 
 /* One row of the table (or JSON record) for device k of n. */
 static void row(const Options *o, const WorkloadInfo *wl, bool tq, size_t k, size_t n, const char *why_unsupported,
-                const SuiteDev *sd)
+                const SuiteDev *sd, const char *log)
 {
 	bool json = o->format == FORMAT_JSON;
 	char label[48];
@@ -96,6 +102,8 @@ static void row(const Options *o, const WorkloadInfo *wl, bool tq, size_t k, siz
 		if (n > 1)
 			cJSON_AddNumberToObject(j, "dev", (double)(k + 1));
 		cJSON_AddStringToObject(j, "workload", wl->name);
+		if (log && !why_unsupported)
+			cJSON_AddStringToObject(j, "log", log);
 	}
 	const char *why = why_unsupported;
 	/* a memory type or heap this device lacks: unsupported, named */
@@ -158,10 +166,58 @@ static void row(const Options *o, const WorkloadInfo *wl, bool tq, size_t k, siz
 	}
 }
 
+SuiteLogPath *suite_logs_open(const VkCtx *ctx, const int *idx, size_t n, const Options *o, const char *what,
+                              bool *failed)
+{
+	*failed = false;
+	if (o->no_log)
+		return NULL;
+	SuiteLogPath *logs = calloc(n, sizeof *logs);
+	if (!logs) {
+		fprintf(stderr, "flopscope: out of memory\n");
+		*failed = true;
+		return NULL;
+	}
+	for (size_t k = 0; k < n; k++) {
+		char path[4096], err[4400];
+		SessionLog l;
+		slog_choose_path(false, o->log, ctx->entries[idx[k]].name, what, n > 1 ? (unsigned)k + 1 : 1, path,
+		                 sizeof path);
+		if (!slog_open(&l, path, !o->log ? SLOG_UNIQUE : o->force ? SLOG_REPLACE : SLOG_NEW, err, sizeof err)) {
+			fprintf(stderr, "flopscope: %s\n", err);
+			suite_logs_close(logs, k, false);
+			*failed = true;
+			return NULL;
+		}
+		snprintf(logs[k], sizeof logs[k], "%s", l.path);
+		slog_close(&l);
+	}
+	return logs;
+}
+
+void suite_logs_close(SuiteLogPath *logs, size_t n, bool say)
+{
+	for (size_t k = 0; logs && k < n; k++) {
+		struct stat st;
+		if (stat(logs[k], &st) == 0 && S_ISREG(st.st_mode) && st.st_size == 0)
+			unlink(logs[k]);
+		else if (say)
+			printf("%s%s", k ? ", " : n > 1 ? "\nSession logs (a file a device): " : "\nSession log: ", logs[k]);
+	}
+	if (say && logs && n)
+		printf(n > 1 ? "\n(flopscope --replay FILE FILE ... --workload NAME shows a workload's sessions side by side)\n"
+		             : "\n(flopscope --replay FILE --workload NAME shows a workload's session)\n");
+	free(logs);
+}
+
 int suite_run(const VkCtx *ctx, const int *idx, size_t n, const Options *o, uint64_t launch_ns,
               atomic_int *quit)
 {
 	(void)launch_ns;
+	bool log_failed;
+	SuiteLogPath *logs = suite_logs_open(ctx, idx, n, o, "suite", &log_failed);
+	if (log_failed)
+		return 2;
 	const DeviceInfo *d = &ctx->entries[idx[0]];
 	double window = o->duration_given ? o->duration_s : RUN_SUITE_WINDOW_S;
 	bool json = o->format == FORMAT_JSON;
@@ -193,6 +249,7 @@ int suite_run(const VkCtx *ctx, const int *idx, size_t n, const Options *o, uint
 		free(sd);
 		free(run);
 		free(why);
+		suite_logs_close(logs, n, false);
 		fprintf(stderr, "flopscope: out of memory\n");
 		return 1;
 	}
@@ -211,7 +268,7 @@ int suite_run(const VkCtx *ctx, const int *idx, size_t n, const Options *o, uint
 			ok[i] = workload_supported((WorkloadType)w, devinfo_features(&ctx->entries[idx[i]]), why[i],
 			                           sizeof why[i]);
 			if (ok[i])
-				run[m++] = (SuiteDev){ .idx = idx[i] };
+				run[m++] = (SuiteDev){ .idx = idx[i], .log = logs ? logs[i] : NULL };
 		}
 		if (m)
 			suite_measure(ctx, run, m, o, (WorkloadType)w, tq, ++nth, NULL, NULL, quit);
@@ -222,7 +279,7 @@ int suite_run(const VkCtx *ctx, const int *idx, size_t n, const Options *o, uint
 				if (sd[i].rc && !(sd[i].rc == 2 && workload_is_memory((WorkloadType)w)))
 					status = sd[i].rc;
 			}
-			row(o, wl, tq, i, n, ok[i] ? NULL : why[i], &sd[i]);
+			row(o, wl, tq, i, n, ok[i] ? NULL : why[i], &sd[i], logs ? logs[i] : NULL);
 		}
 		fflush(stdout);
 	}
@@ -230,6 +287,7 @@ int suite_run(const VkCtx *ctx, const int *idx, size_t n, const Options *o, uint
 	free(run);
 	free(why);
 	free(ok);
+	suite_logs_close(logs, n, !json);
 	if (*quit) {
 		/* an incomplete table is not a result: said, and the status tells */
 		if (json)

@@ -12,6 +12,8 @@
  * together): its statistics and status (err says why). */
 typedef struct SuiteDev {
 	int idx;               /* the entry */
+	const char *log;       /* the device's file of sessions, appended to; NULL: a
+	                          log of its own for the run (the default place) */
 	Engine *e;
 	SummaryResult r;
 	int rc;                /* 0; STATUS_WRONG when a result check failed */
@@ -29,6 +31,19 @@ typedef bool (*SuiteSampleFn)(void *arg, size_t k, const Sample *s);
  * of each SuiteDev. nth numbers the runs of one invocation (log names). */
 void suite_measure(const VkCtx *ctx, SuiteDev *d, size_t n, const Options *o, WorkloadType w, bool tq,
                    unsigned nth, SuiteSampleFn on_sample, void *arg, atomic_int *quit);
+
+/* One session log a device for a run of several workloads (--suite,
+ * --check): created empty, so that a name taken or a folder that cannot be
+ * written stops the run before it measures; each workload's session is
+ * appended (SuiteDev.log). NULL with --no-log, or when one cannot be
+ * created (*failed, said on stderr). */
+typedef char SuiteLogPath[4096];
+/* Named TIME-DEVICE-what.jsonl by default ("suite", "check"). */
+SuiteLogPath *suite_logs_open(const VkCtx *ctx, const int *idx, size_t n, const Options *o, const char *what,
+                              bool *failed);
+/* A file that holds no session (nothing ran) goes; with say, the others are
+ * named on standard output. Frees logs. */
+void suite_logs_close(SuiteLogPath *logs, size_t n, bool say);
 
 /* Runs the suite on entry idx; returns the exit status. */
 /* Every workload on the devices idx[0..n) (an entry may repeat), all of

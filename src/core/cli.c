@@ -55,7 +55,8 @@ const char cli_usage[] =
 	"  --latency          launch latency: 500 empty dispatches, one at a time;\n"
 	"                     GPU and CPU time per submit in us (--format json too)\n"
 	"  --suite            every supported workload for a short window each (2 s,\n"
-	"                     or --duration), then one table; --format json too\n"
+	"                     or --duration), then one table; --format json too;\n"
+	"                     one session log a device, a session a workload\n"
 	"  --check            a node check: a short suite on every GPU (or those\n"
 	"                     named), each workload held to a threshold; a PASS/FAIL\n"
 	"                     line a device and workload; exit 0 all pass, 1 a\n"
@@ -112,6 +113,9 @@ const char cli_usage[] =
 	"                     flops columns (--format json)\n"
 	"  --export FILE --csv [OUT]    samples as CSV on standard output, or into OUT\n"
 	"  --export FILE --svg OUT.svg  FLOPS, workgroup and time plots as SVG\n"
+	"  --workload NAME    with these: the session of that workload in a file of\n"
+	"                     several (--suite writes one a device); add\n"
+	"                     --transfer-queue for one on the transfer queue\n"
 	"\n"
 	"Other options:\n"
 	"  --serial           time every dispatch alone (idle queue, submit, wait),\n"
@@ -271,6 +275,17 @@ static int validate(Options *o, bool format_given, char *err, size_t errlen)
 	if ((o->metrics_file || o->metrics_listen) && o->mode != MODE_CHECK && o->mode != MODE_MEASURE) {
 		snprintf(err, errlen, "%s goes with a measuring run or --check", o->metrics_file ? "--metrics-file" :
 		         "--metrics-listen");
+		return -1;
+	}
+	bool reads_logs = o->mode == MODE_REPLAY || o->mode == MODE_COMPARE || o->mode == MODE_EXPORT ||
+	                  o->mode == MODE_ANALYZE;
+	if (o->mode == MODE_SUITE && o->workload) {
+		snprintf(err, errlen, "--suite runs every workload: --workload picks one (drop --suite), or a "
+		         "session of a suite's log (with --replay, --export, --compare, --analyze)");
+		return -1;
+	}
+	if (reads_logs && o->transfer_queue && !o->workload) {
+		snprintf(err, errlen, "%s: --transfer-queue picks a session with --workload NAME", mode_options[o->mode]);
 		return -1;
 	}
 	if (o->mode != MODE_CHECK && o->workload && strchr(o->workload, ',')) {

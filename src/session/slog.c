@@ -190,6 +190,8 @@ static int open_log_fd(const char *path, SlogMode how)
 {
 	if (how == SLOG_REPLACE)
 		return open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+	if (how == SLOG_APPEND)
+		return open(path, O_WRONLY | O_APPEND | O_CLOEXEC);
 	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
 	if (fd >= 0 || errno != EEXIST)
 		return fd;
@@ -251,7 +253,7 @@ bool slog_open(SessionLog *l, const char *path, SlogMode how, char *err, size_t 
 			return false;
 		}
 	}
-	l->f = fdopen(fd, "w");
+	l->f = fdopen(fd, how == SLOG_APPEND ? "a" : "w");
 	if (!l->f) {
 		int e = errno;
 		close(fd);
@@ -323,6 +325,7 @@ static cJSON *session_json(const SessionMeta *m, unsigned dev)
 	STR(o, "driver_version", m->driver_version);
 	STR(o, "api_version", m->api_version);
 	NUM(o, "queue_family", m->queue_family);
+	STR(o, "queue", m->queue[0] ? m->queue : "compute");
 	STR(o, "workload", m->workload);
 	NUM(o, "flop_per_invocation", m->flop_per_invocation);
 	NUM(o, "local_size", m->local_size);

@@ -11,7 +11,11 @@
  *                                     clock goes on, seq starts at 0
  *   {"type":"control","action":..}    a target change, pause, resume, or why it stopped
  *   {"type":"error","message":..}     the engine stopped on an error
- *   {"type":"summary", ...}           statistics, at the end */
+ *   {"type":"summary", ...}           statistics, at the end
+ *
+ * A file may hold several sessions, one after the other (the suite's: one
+ * file a device), each from its session record to the next; slogread.h
+ * reads one of them. */
 #ifndef FLOPSCOPE_SLOG_H
 #define FLOPSCOPE_SLOG_H
 
@@ -36,6 +40,7 @@ typedef struct SessionMeta {
 	char driver_name[256], driver_info[256], driver_version[32], api_version[32];
 	char device_type[32];
 	uint32_t queue_family;
+	char queue[12];              /* "compute", or "transfer" (the transfer-only family) */
 	char workload[64];
 	uint64_t flop_per_invocation;
 	uint32_t local_size;
@@ -90,6 +95,8 @@ typedef enum SlogMode {
 	SLOG_NEW,      /* a new file; an existing regular file is refused (devices are written to) */
 	SLOG_UNIQUE,   /* the default name: the next free one (-2, -3 ...) when taken */
 	SLOG_REPLACE,  /* --force: an existing regular file is emptied and written */
+	SLOG_APPEND,   /* a session after the others of an existing file (the suite's):
+	                  the file must exist */
 } SlogMode;
 /* Opens the log; a regular file is locked (flock): a second writer refuses. */
 bool slog_open(SessionLog *l, const char *path, SlogMode how, char *err, size_t errlen);

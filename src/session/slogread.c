@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 const char *const sample_tel_names[SAMPLE_TEL_COUNT] = {
 	"sm_mhz", "mem_mhz", "power_w", "temp_c", "pstate", "throttle", "other_cpu",
@@ -53,6 +54,7 @@ static bool parse_meta(const cJSON *o, SessionMeta *m)
 	get_str(o, "telemetry", m->telemetry, sizeof m->telemetry);
 	get_str(o, "unit", m->unit, sizeof m->unit);
 	get_str(o, "node", m->node, sizeof m->node);
+	get_str(o, "queue", m->queue, sizeof m->queue);
 	if (get_num(o, "ordinal", &v)) m->ordinal = (uint32_t)v;
 	if (get_num(o, "devices", &v)) m->devices = (uint32_t)v;
 	if (get_num(o, "peak_max_flops", &v)) m->peak_max_flops = v;
@@ -160,8 +162,14 @@ static bool keep(SessionData *d, const Sample *s)
 typedef struct Reader {
 	SessionData *d;
 	const char *name;
+	const SlogPick *pick;    /* NULL or no workload: the file's one session */
 	const SlogVisitor *v;
 	size_t lineno;
+	size_t sessions;         /* session records seen */
+	bool active;             /* the lines now belong to the session read */
+	bool chosen;             /* that session was found */
+	bool any_tq;             /* a session on the transfer queue is held */
+	char held[480];          /* the sessions' names, for a message */
 } Reader;
 
 static void damaged(SessionData *d, size_t lineno, const char *what)
@@ -172,32 +180,91 @@ static void damaged(SessionData *d, size_t lineno, const char *what)
 	snprintf(d->first_damage, sizeof d->first_damage, "%s", what);
 }
 
-/* The first line: the session record. */
-static int feed_header(Reader *r, cJSON *o, char *err, size_t errlen)
+void slog_entry_label(const char *workload, bool transfer_queue, char *out, size_t len)
+{
+	snprintf(out, len, "%s%s", workload[0] ? workload : "?", transfer_queue ? " (transfer queue)" : "");
+}
+
+static bool meta_tq(const SessionMeta *m)
+{
+	return !strcmp(m->queue, "transfer");
+}
+
+/* Whether line[0..l) holds s (lines are not NUL-terminated). */
+static bool holds(const char *line, size_t l, const char *s)
+{
+	size_t k = strlen(s);
+	for (size_t i = 0; i + k <= l; i++)
+		if (line[i] == s[0] && !memcmp(line + i, s, k))
+			return true;
+	return false;
+}
+
+/* A session's name into the list a message shows. */
+static void held_add(Reader *r, const char *label)
+{
+	size_t w = strlen(r->held);
+	if (w + strlen(label) + 8 >= sizeof r->held) {
+		if (w + 6 < sizeof r->held && (w < 3 || strcmp(r->held + w - 3, "...")))
+			snprintf(r->held + w, sizeof r->held - w, ", ...");
+		return;
+	}
+	snprintf(r->held + w, sizeof r->held - w, "%s%s", w ? ", " : "", label);
+}
+
+/* Why a session record cannot be read ("" when it can), into m. */
+static void session_record(const cJSON *o, SessionMeta *m, char *why, size_t len)
 {
 	const cJSON *type = o ? cJSON_GetObjectItemCaseSensitive(o, "type") : NULL;
 	const cJSON *fmt = o ? cJSON_GetObjectItemCaseSensitive(o, "format") : NULL;
 	double ver = 0;
+	memset(m, 0, sizeof *m);
+	why[0] = '\0';
 	if (!cJSON_IsString(type) || strcmp(type->valuestring, "session") || !cJSON_IsString(fmt) ||
-	    strcmp(fmt->valuestring, SLOG_FORMAT)) {
-		snprintf(err, errlen, "%s:1: not a flopscope session log (the first line is no "
-		         "{\"type\":\"session\",\"format\":\"%s\"} record)", r->name, SLOG_FORMAT);
+	    strcmp(fmt->valuestring, SLOG_FORMAT))
+		snprintf(why, len, "not a flopscope session log (the first line is no "
+		         "{\"type\":\"session\",\"format\":\"%s\"} record)", SLOG_FORMAT);
+	else if (!get_num(o, "version", &ver) || ver < 1)
+		snprintf(why, len, "the session record has no format version");
+	else if (ver > SLOG_VERSION)
+		snprintf(why, len, "written by a newer flopscope (log format %g; this one reads up to %d)", ver,
+		         SLOG_VERSION);
+	else if (!parse_meta(o, m))
+		snprintf(why, len, "the session record lacks the device or target_ms");
+}
+
+/* A session record: the first line, or where the next session of the file
+ * begins. Decides whether its lines are the ones read. */
+static int feed_session(Reader *r, const cJSON *o, char *err, size_t errlen)
+{
+	SessionMeta m;
+	char why[160], label[96];
+	session_record(o, &m, why, sizeof why);
+	if (why[0] && r->lineno == 1) {
+		snprintf(err, errlen, "%s:1: %s", r->name, why);
 		return -1;
 	}
-	if (!get_num(o, "version", &ver) || ver < 1) {
-		snprintf(err, errlen, "%s:1: the session record has no format version", r->name);
-		return -1;
+	r->sessions++;
+	if (why[0]) {
+		/* its lines are nobody's: never taken for the session before */
+		if (r->active)
+			damaged(r->d, r->lineno, "an unreadable session record: the lines after it skipped");
+		r->active = false;
+		snprintf(label, sizeof label, "? (line %zu)", r->lineno);
+		held_add(r, label);
+		return 0;
 	}
-	if (ver > SLOG_VERSION) {
-		snprintf(err, errlen, "%s:1: written by a newer flopscope (log format %g; this one reads up to %d)",
-		         r->name, ver, SLOG_VERSION);
-		return -1;
+	slog_entry_label(m.workload, meta_tq(&m), label, sizeof label);
+	held_add(r, label);
+	r->any_tq |= meta_tq(&m);
+	const SlogPick *p = r->pick && r->pick->workload ? r->pick : NULL;
+	r->active = p ? !r->chosen && !strcmp(m.workload, p->workload) && meta_tq(&m) == p->transfer_queue
+	              : r->sessions == 1;
+	if (r->active) {
+		r->d->meta = m;
+		r->d->lines = r->lineno;
+		r->chosen = true;
 	}
-	if (!parse_meta(o, &r->d->meta)) {
-		snprintf(err, errlen, "%s:1: the session record lacks the device or target_ms", r->name);
-		return -1;
-	}
-	r->d->lines = 1;
 	return 0;
 }
 
@@ -213,21 +280,39 @@ static int feed(Reader *r, const char *line, size_t l, bool nl, bool too_long, c
 			         r->name, SLOG_MAX_LINE);
 			return -1;
 		}
-		damaged(d, r->lineno, "a line of more than 1 MiB");
+		if (r->active)
+			damaged(d, r->lineno, "a line of more than 1 MiB");
 		return 0;
 	}
+	/* another session's lines are skipped unread, but for where the next begins */
+	if (r->lineno > 1 && !r->active && !holds(line, l, "\"session\""))
+		return 0;
 	cJSON *o = cJSON_ParseWithLength(line, l);
-	if (r->lineno == 1) {
-		int rc = feed_header(r, o, err, errlen);
+	const cJSON *type = o ? cJSON_GetObjectItemCaseSensitive(o, "type") : NULL;
+	if (r->lineno == 1 || (cJSON_IsString(type) && !strcmp(type->valuestring, "session"))) {
+		int rc = feed_session(r, o, err, errlen);
 		cJSON_Delete(o);
 		return rc;
 	}
-	const cJSON *type = o ? cJSON_GetObjectItemCaseSensitive(o, "type") : NULL;
+	if (!r->active) {
+		cJSON_Delete(o);
+		return 0;
+	}
 	if (!o || !cJSON_IsString(type)) {
 		cJSON_Delete(o);
 		if (!nl) {
 			d->cut_short = true;
 			return 1;
+		}
+		if (holds(line, l, "\"type\":\"session\"")) {
+			/* a damaged session record: the next session's lines are not this one's */
+			damaged(d, r->lineno, "a damaged session record: the lines after it skipped");
+			r->active = false;
+			r->sessions++;
+			char label[40];
+			snprintf(label, sizeof label, "? (line %zu)", r->lineno);
+			held_add(r, label);
+			return 0;
 		}
 		damaged(d, r->lineno, "");
 		return 0; /* one damaged line costs that line, not the rest */
@@ -287,12 +372,33 @@ static int feed(Reader *r, const char *line, size_t l, bool nl, bool too_long, c
 	return rc;
 }
 
-static void reader_begin(Reader *r, SessionData *d, const char *name, const SlogVisitor *v, size_t keep_max)
+static void reader_begin(Reader *r, SessionData *d, const char *name, const SlogPick *pick, const SlogVisitor *v,
+                         size_t keep_max)
 {
 	memset(d, 0, sizeof *d);
 	d->keep_max = keep_max ? (keep_max < 2 ? 2 : keep_max & ~(size_t)1) : SLOG_KEEP_MAX;
 	d->stride = 1;
-	*r = (Reader){ .d = d, .name = name, .v = v };
+	*r = (Reader){ .d = d, .name = name, .pick = pick, .v = v };
+}
+
+/* Whether the pick (or its absence) finds no one session among those a
+ * file holds (held: their names); err says so. */
+static bool refused(const char *name, const SlogPick *pick, size_t sessions, bool chosen, const char *held,
+                    bool any_tq, char *err, size_t errlen)
+{
+	bool picked = pick && pick->workload;
+	if (sessions > 1 && !picked) {
+		snprintf(err, errlen, "%s holds %zu sessions (%s): pick one with --workload NAME%s", name, sessions, held,
+		         any_tq ? " (and --transfer-queue for one on the transfer queue)" : "");
+		return true;
+	}
+	if (picked && !chosen) {
+		char want[96];
+		slog_entry_label(pick->workload, pick->transfer_queue, want, sizeof want);
+		snprintf(err, errlen, "%s holds no %s session (it holds %s)", name, want, held);
+		return true;
+	}
+	return false;
 }
 
 /* What the read came to: the checks that need the whole file, the warning. */
@@ -303,6 +409,8 @@ static int reader_end(Reader *r, int rc, char *err, size_t errlen)
 		snprintf(err, errlen, "%s: empty file, not a flopscope session log", r->name);
 		rc = -1;
 	}
+	if (rc == 0 && refused(r->name, r->pick, r->sessions, r->chosen, r->held, r->any_tq, err, errlen))
+		rc = -1;
 	if (rc == 0 && d->n == 0 && d->unknown && !d->has_summary) {
 		snprintf(err, errlen, "%s: no samples, and %zu records of types this flopscope does not know "
 		         "(written by a newer one?)", r->name, d->unknown);
@@ -326,11 +434,11 @@ static int reader_end(Reader *r, int rc, char *err, size_t errlen)
 	return rc < 0 ? -1 : 0;
 }
 
-int slog_parse_visit(const char *text, size_t len, const char *name, const SlogVisitor *v, size_t keep_max,
-                     SessionData *d, char *err, size_t errlen)
+int slog_parse_visit(const char *text, size_t len, const char *name, const SlogPick *pick, const SlogVisitor *v,
+                     size_t keep_max, SessionData *d, char *err, size_t errlen)
 {
 	Reader r;
-	reader_begin(&r, d, name, v, keep_max);
+	reader_begin(&r, d, name, pick, v, keep_max);
 	size_t pos = 0;
 	int rc = 0;
 	while (rc == 0 && pos < len) {
@@ -348,14 +456,43 @@ int slog_parse_visit(const char *text, size_t len, const char *name, const SlogV
 
 int slog_parse(const char *text, size_t len, const char *name, SessionData *d, char *err, size_t errlen)
 {
-	return slog_parse_visit(text, len, name, NULL, 0, d, err, errlen);
+	return slog_parse_visit(text, len, name, NULL, NULL, 0, d, err, errlen);
 }
 
-int slog_read_visit(const char *path, const SlogVisitor *v, size_t keep_max, SessionData *d, char *err,
-                    size_t errlen)
+/* The sessions a file holds, from a light first pass (session records
+ * only): a refused pick is said before any sample is seen. A pipe or FIFO
+ * can be read once: its read says so at the end instead. */
+static bool pick_refused(const char *path, const SlogPick *pick, char *err, size_t errlen)
 {
+	SlogEntry *e;
+	size_t n;
+	char why[256];
+	struct stat st;
+	if (stat(path, &st) != 0 || !S_ISREG(st.st_mode) || !slog_index(path, &e, &n, why, sizeof why))
+		return false; /* the read says what is wrong */
+	Reader r = { .pick = pick };
+	bool chosen = false;
+	for (size_t k = 0; k < n; k++) {
+		char label[96];
+		slog_entry_label(e[k].workload, e[k].transfer_queue, label, sizeof label);
+		held_add(&r, label);
+		r.any_tq |= e[k].transfer_queue;
+		chosen |= pick && pick->workload && !strcmp(e[k].workload, pick->workload) &&
+		          e[k].transfer_queue == pick->transfer_queue;
+	}
+	free(e);
+	return n && refused(path, pick, n, chosen, r.held, r.any_tq, err, errlen);
+}
+
+int slog_read_visit(const char *path, const SlogPick *pick, const SlogVisitor *v, size_t keep_max,
+                    SessionData *d, char *err, size_t errlen)
+{
+	if (pick_refused(path, pick, err, errlen)) {
+		memset(d, 0, sizeof *d);
+		return -1;
+	}
 	Reader r;
-	reader_begin(&r, d, path, v, keep_max);
+	reader_begin(&r, d, path, pick, v, keep_max);
 	LineReader lr;
 	if (!fileio_lines_open(&lr, path, SLOG_MAX_LINE, err, errlen))
 		return -1;
@@ -379,7 +516,7 @@ int slog_read_visit(const char *path, const SlogVisitor *v, size_t keep_max, Ses
 
 int slog_read(const char *path, SessionData *d, char *err, size_t errlen)
 {
-	return slog_read_visit(path, NULL, 0, d, err, errlen);
+	return slog_read_visit(path, NULL, NULL, 0, d, err, errlen);
 }
 
 void session_data_done(SessionData *d)
@@ -404,5 +541,88 @@ bool slog_node_order(const SessionMeta *const *metas, size_t n, size_t *perm)
 			perm[j] = perm[j - 1];
 			perm[j - 1] = t;
 		}
+	return true;
+}
+
+/* The numbers of a summary record into e. */
+static void index_summary(const cJSON *o, SlogEntry *e)
+{
+	e->complete = true;
+	get_num(o, "flops_median", &e->median);
+	get_num(o, "samples", &e->samples);
+}
+
+bool slog_index(const char *path, SlogEntry **out, size_t *n, char *err, size_t errlen)
+{
+	*out = NULL;
+	*n = 0;
+	LineReader lr;
+	if (!fileio_lines_open(&lr, path, SLOG_MAX_LINE, err, errlen))
+		return false;
+	SlogEntry *e = NULL;
+	size_t k = 0, cap = 0, lineno = 0;
+	bool ok = true, cur = false; /* cur: the lines belong to e[k - 1] */
+	for (;;) {
+		bool nl, too_long;
+		long got = fileio_lines_next(&lr, &nl, &too_long, err, errlen);
+		if (got == -1)
+			break;
+		if (got < 0) {
+			ok = false;
+			break;
+		}
+		lineno++;
+		size_t l = too_long ? 0 : (size_t)got;
+		bool ses = holds(lr.line, l, "\"session\""), sum = cur && holds(lr.line, l, "\"summary\"");
+		if (lineno > 1 && !ses && !sum)
+			continue;
+		cJSON *o = cJSON_ParseWithLength(lr.line, l);
+		const cJSON *type = o ? cJSON_GetObjectItemCaseSensitive(o, "type") : NULL;
+		const char *t = cJSON_IsString(type) ? type->valuestring : "";
+		if (lineno == 1 || !strcmp(t, "session")) {
+			SessionMeta m;
+			char why[160];
+			session_record(o, &m, why, sizeof why);
+			cur = !why[0];
+			if (why[0] && lineno == 1) {
+				snprintf(err, errlen, "%s:1: %s", path, why);
+				ok = false;
+			} else if (cur && k == cap) {
+				size_t nc = cap ? 2 * cap : 16;
+				SlogEntry *g = realloc(e, nc * sizeof *g);
+				if (!g) {
+					snprintf(err, errlen, "%s: out of memory", path);
+					ok = false;
+				} else {
+					e = g;
+					cap = nc;
+				}
+			}
+			if (ok && cur) {
+				SlogEntry *x = &e[k++];
+				*x = (SlogEntry){ .transfer_queue = meta_tq(&m), .median = NAN, .samples = NAN };
+				snprintf(x->start_utc, sizeof x->start_utc, "%s", m.start_utc);
+				snprintf(x->device, sizeof x->device, "%s", m.device);
+				snprintf(x->workload, sizeof x->workload, "%s", m.workload);
+				snprintf(x->unit, sizeof x->unit, "%s", m.unit);
+			}
+		} else if (!strcmp(t, "summary") && cur) {
+			index_summary(o, &e[k - 1]);
+		}
+		cJSON_Delete(o);
+		if (!ok)
+			break;
+	}
+	fileio_lines_close(&lr);
+	if (ok && lineno == 0) {
+		snprintf(err, errlen, "%s: empty file, not a flopscope session log", path);
+		ok = false;
+	}
+	if (!ok) {
+		free(e);
+		return false;
+	}
+	*out = e;
+	*n = k;
 	return true;
 }

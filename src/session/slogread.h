@@ -49,6 +49,14 @@ typedef struct SessionData {
 	bool cut_short;          /* the last line has no newline (a killed run): left out */
 } SessionData;
 
+/* Which session of a file that holds several (a suite's, slog.h): the one
+ * of this workload on this queue. A file of one session is read as it is
+ * without a pick, and must hold the picked one with one. */
+typedef struct SlogPick {
+	const char *workload;  /* NULL: no pick; a file of several sessions is refused */
+	bool transfer_queue;   /* the session on the transfer-only queue */
+} SlogPick;
+
 /* 0: read (perhaps with a warning); -1: not usable at all, err says why
  * ("NAME:LINE: ..."). name is used in messages. */
 int slog_parse(const char *text, size_t len, const char *name, SessionData *out, char *err, size_t errlen);
@@ -58,11 +66,28 @@ int slog_read(const char *path, SessionData *out, char *err, size_t errlen);
  * their devices' order: perm[i] is the index of the i-th; the given order
  * when they are not one run. Returns whether they are. */
 bool slog_node_order(const SessionMeta *const *metas, size_t n, size_t *perm);
-/* Either, with a visitor (NULL: none) and a keep limit (0: SLOG_KEEP_MAX). */
-int slog_parse_visit(const char *text, size_t len, const char *name, const SlogVisitor *v, size_t keep_max,
-                     SessionData *out, char *err, size_t errlen);
-int slog_read_visit(const char *path, const SlogVisitor *v, size_t keep_max, SessionData *out, char *err,
-                    size_t errlen);
+/* Either, with a pick (NULL: none), a visitor (NULL: none) and a keep limit
+ * (0: SLOG_KEEP_MAX). A file of several sessions without a pick, or
+ * without the picked one, is refused with the sessions it holds named. */
+int slog_parse_visit(const char *text, size_t len, const char *name, const SlogPick *pick, const SlogVisitor *v,
+                     size_t keep_max, SessionData *out, char *err, size_t errlen);
+int slog_read_visit(const char *path, const SlogPick *pick, const SlogVisitor *v, size_t keep_max,
+                    SessionData *out, char *err, size_t errlen);
+
+/* The sessions a file holds, read from their session and summary records
+ * only: what --logs lists and what a check's baseline offers. */
+typedef struct SlogEntry {
+	char start_utc[32], device[256], workload[64], unit[8];
+	bool transfer_queue;
+	bool complete;           /* it has its summary record */
+	double median;           /* the summary's median; NAN without one */
+	double samples;          /* the summary's sample count; NAN without one */
+} SlogEntry;
+/* Fills *out (free() it) with *n entries; false with err when the file
+ * cannot be read or its first line is no session record. */
+bool slog_index(const char *path, SlogEntry **out, size_t *n, char *err, size_t errlen);
+/* "h2d (transfer queue)", "fp32": a session's name in messages. */
+void slog_entry_label(const char *workload, bool transfer_queue, char *out, size_t len);
 void session_data_done(SessionData *d);
 
 #endif

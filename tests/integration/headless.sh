@@ -111,9 +111,11 @@ t_suite_should_print_one_row_per_workload() {
 		grep -Eq "^ $w +[0-9.]+ [kMGT]?(FLOPS|IOPS|B/s) +[0-9.]+ [kMGT]?(FLOPS|IOPS|B/s) " "$T/out" || die "no $w row: $(cat "$T/out")"
 	done
 	grep -q 'transfers of 64 MiB$' "$T/out" || die "$(head -1 "$T/out")"
-	"$FS" llvm --suite --duration 0.5 --no-log --format json | python3 -c '
+	# the JSON run keeps its sessions: one file, read back below
+	XDG_STATE_HOME="$T/st" "$FS" llvm --suite --duration 0.5 --format json >"$T/suite.json" || die "json: exit $?"
+	python3 - "$T/suite.json" <<'PY' || die "json"
 import json, sys
-rows = [json.loads(l) for l in sys.stdin]
+rows = [json.loads(l) for l in open(sys.argv[1])]
 matrix = ["fp16-matrix", "fp16-matrix-f16", "int8-matrix", "bf16-matrix"]
 mx = [r for r in rows if r["workload"] in matrix]
 assert [r["workload"] for r in mx] == matrix, mx
@@ -123,7 +125,49 @@ assert [r["workload"] for r in rows] == ["fp32", "fp64", "int32", "fp16", "int8d
                                          "fp64-scalar", "int16", "int64",
                                          "copy", "h2d", "h2d-cached", "d2h", "d2h-cached", "d2d", "h2h"]
 assert all(r["supported"] and r["median"] > 0 and r["checks_passed"] >= 2 for r in rows), rows
-assert all(r["unit"] == "B/s" for r in rows[10:]) and all(r["size"] == 64 << 20 for r in rows[11:]), rows' || die "json"
+assert all(r["unit"] == "B/s" for r in rows[10:]) and all(r["size"] == 64 << 20 for r in rows[11:]), rows
+assert len({r["log"] for r in rows}) == 1 and all("log" not in r for r in mx), rows
+PY
+	suite_log_should_hold_every_session "$T/suite.json" "$T/st/flopscope"
+}
+
+# --suite writes one file a device, a session a workload; the readers pick
+# one with --workload and name the sessions without it.
+suite_log_should_hold_every_session() {
+	local json=$1 dir=$2 f
+	f=$(ls "$dir"/*.jsonl) || die "no log in $dir"
+	[ "$(ls "$dir" | wc -l)" = 1 ] && case $f in *-llvmpipe-suite.jsonl) ;; *) false ;; esac || die "logs: $(ls "$dir")"
+	"$FS" --replay "$f" --headless >"$T/r.out" 2>"$T/r.err"
+	[ $? = 2 ] && [ ! -s "$T/r.out" ] || die "no pick: exit/stdout $(cat "$T/r.out")"
+	grep -Fq "holds 17 sessions (fp32, fp64, int32, fp16, int8dot, " "$T/r.err" &&
+		grep -q 'd2d, h2h): pick one with --workload NAME$' "$T/r.err" || die "$(cat "$T/r.err")"
+	"$FS" --replay "$f" --workload h2d --transfer-queue --headless >"$T/r.out" 2>"$T/r.err"
+	[ $? = 2 ] && grep -q 'holds no h2d (transfer queue) session (it holds fp32, ' "$T/r.err" || die "$(cat "$T/r.err")"
+	for w in fp64 int8dot copy d2h; do
+		"$FS" --replay "$f" --workload $w --format json >"$T/r.$w.json" 2>"$T/r.err" || die "$w: $(cat "$T/r.err")"
+	done
+	"$FS" --export "$f" --workload copy --csv "$T/copy.csv" 2>"$T/r.err" || die "export: $(cat "$T/r.err")"
+	"$FS" --compare "$f" "$f" --workload int32 >"$T/cmp.out" 2>&1 || die "compare: $(cat "$T/cmp.out")"
+	XDG_STATE_HOME="${dir%/flopscope}" "$FS" --logs --format json >"$T/logs.json" 2>"$T/r.err" || die "--logs: $(cat "$T/r.err")"
+	python3 - "$json" "$f" "$T" <<'PY' || exit 1
+import csv, json, sys
+rows = {r["workload"]: r for r in map(json.loads, open(sys.argv[1])) if r.get("supported")}
+path, T = sys.argv[2], sys.argv[3]
+for w in ["fp64", "int8dot", "copy", "d2h"]:
+    recs = [json.loads(l) for l in open(f"{T}/r.{w}.json")]
+    s = recs[-1]
+    # the picked session is the suite's row: its median, its unit, its count
+    assert s["type"] == "summary" and s["unit"] == rows[w]["unit"], (w, s)
+    assert s["steady_samples"] == rows[w]["samples"], (w, s["steady_samples"], rows[w])
+    assert abs(s["flops_median"] / rows[w]["median"] - 1) < 1e-9, (w, s, rows[w])
+csvrows = list(csv.DictReader(open(f"{T}/copy.csv")))
+assert csvrows and all(r["unit"] == "B/s" for r in csvrows), csvrows[:2]
+logs = [json.loads(l) for l in open(f"{T}/logs.json")]
+assert all(r["path"] == path for r in logs), logs
+assert [r["workload"] for r in logs] == list(reversed(list(rows))), logs
+assert all(r["complete"] and abs(r["median"] / rows[r["workload"]]["median"] - 1) < 1e-9 for r in logs), logs
+PY
+	grep -q '^verdict: ' "$T/cmp.out" || die "$(cat "$T/cmp.out")"
 }
 
 t_latency_should_time_empty_dispatches_and_count_them() {

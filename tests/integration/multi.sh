@@ -115,10 +115,18 @@ for w in names:
         else:
             assert r["supported"] and r["median"] > 0 and r["checks_passed"] >= 1, r
 PY
-	"$FS" -1 -1 --suite --duration 0.3 --no-log >"$T/s.out" 2>&1 || die "table: exit $?"
+	XDG_STATE_HOME="$T/st" "$FS" -1 -1 --suite --duration 0.3 >"$T/s.out" 2>&1 || die "table: exit $?"
 	grep -q '^Suite on 2 devices at once, 0.3 s at the 20 ms target each' "$T/s.out" || die "$(head -3 "$T/s.out")"
 	grep -Eq '^ fp32 \[1\] +[0-9.]+ [kMGT]?FLOPS' "$T/s.out" && grep -Eq '^ fp32 \[2\] +[0-9.]+ [kMGT]?FLOPS' "$T/s.out" ||
 		die "$(cat "$T/s.out")"
+	# a file a device, named under the table; one workload's pair replayed side by side
+	local a b
+	a=$(ls "$T"/st/flopscope/*-llvmpipe-suite.jsonl) && b=$(ls "$T"/st/flopscope/*-llvmpipe-suite-2.jsonl) &&
+		[ "$(ls "$T/st/flopscope" | wc -l)" = 2 ] || die "logs: $(ls "$T/st/flopscope")"
+	grep -qxF "Session logs (a file a device): $a, $b" "$T/s.out" || die "$(tail -3 "$T/s.out")"
+	"$FS" --replay "$b" "$a" --workload int32 --headless >"$T/r.out" 2>&1 || die "replay: exit $?: $(cat "$T/r.out")"
+	grep -q '^Replay of 2 devices measured together (run .*), int32:$' "$T/r.out" &&
+		grep -Eq '^   2  llvmpipe.* [0-9.]+ [kMGT]?IOPS ' "$T/r.out" || die "$(cat "$T/r.out")"
 }
 
 # The node view: a panel per device and the combined table, in a terminal;

@@ -286,7 +286,7 @@ static void a_long_log_should_be_seen_whole_and_kept_thinned(void)
 	SlogVisitor v = { &c, seen_sample, seen_restart, seen_gap };
 	SessionData d;
 	char err[512];
-	CHECK(slog_parse_visit(t, len, "long", &v, 64, &d, err, sizeof err) == 0);
+	CHECK(slog_parse_visit(t, len, "long", NULL, &v, 64, &d, err, sizeof err) == 0);
 	/* the visitor saw every sample, in order */
 	CHECK(c.samples == 1000 && c.in_order && c.sum == 999.0 * 1000 / 2);
 	CHECK(c.gaps == 1 && c.gap_ms == 1500 && d.gaps == 1 && d.gap_ms == 1500);
@@ -297,7 +297,7 @@ static void a_long_log_should_be_seen_whole_and_kept_thinned(void)
 		CHECK(d.samples[i].seq == i * d.stride);
 	session_data_done(&d);
 	/* without a limit: all of them */
-	CHECK(slog_parse_visit(t, len, "long", NULL, 0, &d, err, sizeof err) == 0);
+	CHECK(slog_parse_visit(t, len, "long", NULL, NULL, 0, &d, err, sizeof err) == 0);
 	CHECK(d.n == 1000 && d.stride == 1);
 	session_data_done(&d);
 	free(t);
@@ -324,12 +324,12 @@ static void the_file_reader_should_match_the_buffer_and_bound_a_line(void)
 	SlogVisitor v = { &c, seen_sample, seen_restart, seen_gap };
 	SessionData d;
 	char err[512];
-	CHECK(slog_read_visit(path, &v, 0, &d, err, sizeof err) == 0);
+	CHECK(slog_read_visit(path, NULL, &v, 0, &d, err, sizeof err) == 0);
 	CHECK(c.samples == 300 && c.in_order && d.n == 300);
 	CHECK(d.damaged == 1 && strstr(d.warning, "a line of more than 1 MiB"));
 	session_data_done(&d);
 	/* a file with no line end at all (/dev/zero is the same) is refused, not read forever */
-	CHECK(slog_read_visit("/dev/zero", &v, 0, &d, err, sizeof err) == -1);
+	CHECK(slog_read_visit("/dev/zero", NULL, &v, 0, &d, err, sizeof err) == -1);
 	CHECK(strstr(err, "/dev/zero has a line of more than 67108864 bytes: not a text log"));
 	unlink(path);
 	free(t);
@@ -577,6 +577,158 @@ static void node_logs_should_be_ordered_by_device(void)
 	unlink(path);
 }
 
+
+/* A session of `workload` on `queue` with samples of rate r, r+1, ... and a
+ * summary (a median of r + 1), as the suite appends them to its file. */
+static void append_session(char *buf, size_t len, const char *workload, const char *queue, double r, bool summary)
+{
+	size_t w = strlen(buf);
+	w += (size_t)snprintf(buf + w, len - w, "{\"type\":\"session\",\"format\":\"flopscope-session\",\"version\":1,"
+	                      "\"device\":\"d\",\"target_ms\":20,\"workload\":\"%s\",\"queue\":\"%s\","
+	                      "\"unit\":\"FLOPS\",\"start_utc\":\"2026-11-24T09:00:00Z\"}\n", workload, queue);
+	for (int i = 0; i < 3; i++)
+		w += (size_t)snprintf(buf + w, len - w, "{\"type\":\"sample\",\"seq\":%d,\"t_ms\":%d,\"x\":1,\"y\":1,"
+		                      "\"z\":1,\"groups\":1,\"flop\":1,\"gpu_ns\":1,\"cpu_ns\":2,\"flops\":%g,"
+		                      "\"gpu_timed\":true,\"steady\":true,\"verified\":true}\n", i, i, r + i);
+	if (summary)
+		snprintf(buf + w, len - w, "{\"type\":\"summary\",\"samples\":3,\"flops_median\":%g}\n", r + 1);
+}
+
+static void a_file_of_sessions_should_give_the_picked_one(void)
+{
+	char t[4096] = "", err[512];
+	append_session(t, sizeof t, "fp32", "compute", 100, true);
+	append_session(t, sizeof t, "h2d", "compute", 200, true);
+	append_session(t, sizeof t, "h2d", "transfer", 300, true);
+	SessionData d;
+	/* no pick: refused, the sessions named, before any sample is used */
+	CHECK(slog_parse(t, strlen(t), "s.jsonl", &d, err, sizeof err) == -1);
+	CHECK_STR(err, "s.jsonl holds 3 sessions (fp32, h2d, h2d (transfer queue)): pick one with --workload NAME "
+	               "(and --transfer-queue for one on the transfer queue)");
+	static const struct { const char *w; bool tq; double first; } picks[] = {
+		{ "fp32", false, 100 }, { "h2d", false, 200 }, { "h2d", true, 300 },
+	};
+	for (size_t i = 0; i < 3; i++) {
+		SlogPick p = { picks[i].w, picks[i].tq };
+		CHECK(slog_parse_visit(t, strlen(t), "s.jsonl", &p, NULL, 0, &d, err, sizeof err) == 0);
+		CHECK(d.n == 3 && d.samples[0].rate == picks[i].first && d.samples[2].rate == picks[i].first + 2);
+		CHECK_STR(d.meta.workload, picks[i].w);
+		CHECK_STR(d.meta.queue, picks[i].tq ? "transfer" : "compute");
+		CHECK(d.has_summary && !d.damaged && !d.warning[0]);
+		session_data_done(&d);
+	}
+	SlogPick none = { "fp64", false }, tq = { "fp32", true };
+	CHECK(slog_parse_visit(t, strlen(t), "s.jsonl", &none, NULL, 0, &d, err, sizeof err) == -1);
+	CHECK_STR(err, "s.jsonl holds no fp64 session (it holds fp32, h2d, h2d (transfer queue))");
+	CHECK(slog_parse_visit(t, strlen(t), "s.jsonl", &tq, NULL, 0, &d, err, sizeof err) == -1);
+	CHECK_STR(err, "s.jsonl holds no fp32 (transfer queue) session (it holds fp32, h2d, h2d (transfer queue))");
+	/* a file of one session: read as it is, and a pick must name it */
+	char one[1024] = "";
+	append_session(one, sizeof one, "int32", "compute", 5, true);
+	CHECK(slog_parse(one, strlen(one), "o", &d, err, sizeof err) == 0 && d.n == 3);
+	session_data_done(&d);
+	SlogPick i32 = { "int32", false };
+	CHECK(slog_parse_visit(one, strlen(one), "o", &i32, NULL, 0, &d, err, sizeof err) == 0 && d.n == 3);
+	session_data_done(&d);
+	CHECK(slog_parse_visit(one, strlen(one), "o", &none, NULL, 0, &d, err, sizeof err) == -1);
+	CHECK_STR(err, "o holds no fp64 session (it holds int32)");
+	/* a log written before the queue was recorded is a compute-queue one */
+	const char *old = "{\"type\":\"session\",\"format\":\"flopscope-session\",\"version\":1,\"device\":\"d\","
+	                  "\"target_ms\":20,\"workload\":\"h2d\"}\n";
+	SlogPick h2d = { "h2d", false };
+	CHECK(slog_parse_visit(old, strlen(old), "old", &h2d, NULL, 0, &d, err, sizeof err) == 0);
+	session_data_done(&d);
+}
+
+/* A session record damaged mid-file still ends the session before it: the
+ * next one's samples are never taken for the picked one's. */
+static void a_damaged_session_record_should_end_the_session_before(void)
+{
+	char t[4096] = "", err[1024];
+	append_session(t, sizeof t, "fp32", "compute", 100, false);
+	size_t cut = strlen(t);
+	append_session(t, sizeof t, "fp64", "compute", 900, true);
+	/* the fp64 session record loses its end: no JSON, but its type is readable */
+	char *nl = strchr(t + cut, '\n');
+	memmove(t + cut + 60, nl, strlen(nl) + 1);
+	SlogPick p = { "fp32", false };
+	SessionData d;
+	CHECK(slog_parse_visit(t, strlen(t), "dmg", &p, NULL, 0, &d, err, sizeof err) == 0);
+	CHECK(d.n == 3 && d.samples[2].rate == 102 && !d.has_summary);
+	CHECK(d.damaged == 1 && d.first_damaged == 5);
+	CHECK(strstr(d.warning, "line 5: a damaged session record: the lines after it skipped") != NULL);
+	session_data_done(&d);
+	/* without a pick the file holds two sessions, the second unnamed */
+	CHECK(slog_parse(t, strlen(t), "dmg", &d, err, sizeof err) == -1);
+	CHECK_STR(err, "dmg holds 2 sessions (fp32, ? (line 5)): pick one with --workload NAME");
+	/* a long list of sessions is cut, never overrun */
+	size_t big = 256 * 1024;
+	char *many = calloc(1, big);
+	CHECK(many != NULL);
+	for (int i = 0; i < 100; i++)
+		append_session(many, big, i % 2 ? "fp16-matrix-f16" : "d2h-cached", "compute", i, true);
+	CHECK(slog_parse(many, strlen(many), "many", &d, err, sizeof err) == -1);
+	CHECK(strstr(err, "many holds 100 sessions (d2h-cached, fp16-matrix-f16, ") == err);
+	CHECK(strstr(err, ", ...): pick one with --workload NAME") != NULL);
+	free(many);
+}
+
+/* The suite's file: created once, each session appended (SLOG_APPEND), read
+ * back by slog_index (what --logs lists) and by a pick. */
+static void sessions_appended_should_be_indexed_and_read_back(void)
+{
+	char path[64], err[512];
+	snprintf(path, sizeof path, "/tmp/flopscope-test-app-%d.jsonl", (int)getpid());
+	unlink(path);
+	SessionLog l;
+	CHECK(!slog_open(&l, path, SLOG_APPEND, err, sizeof err));
+	CHECK(strstr(err, "cannot write the session log /tmp/flopscope-test-app-") && strstr(err, "No such file"));
+	CHECK(slog_open(&l, path, SLOG_NEW, err, sizeof err));
+	slog_close(&l);
+	static const char *const wl[] = { "fp32", "copy", "h2d" };
+	for (int k = 0; k < 3; k++) {
+		CHECK(slog_open(&l, path, SLOG_APPEND, err, sizeof err));
+		SessionMeta m = meta();
+		snprintf(m.workload, sizeof m.workload, "%s", wl[k]);
+		snprintf(m.queue, sizeof m.queue, "%s", k == 2 ? "transfer" : "compute");
+		snprintf(m.unit, sizeof m.unit, "%s", k ? "B/s" : "FLOPS");
+		CHECK(slog_write_session(&l, &m));
+		for (uint64_t i = 0; i < 4; i++) {
+			Sample s = sample(i, 1e9 * (k + 1) + (double)i, true);
+			CHECK(slog_write_sample(&l, &s));
+		}
+		if (k < 2) { /* the last is cut short: no summary */
+			SummaryResult r;
+			memset(&r, 0, sizeof r);
+			r.samples = 4;
+			r.flops.n = 4;
+			r.flops.median = 1e9 * (k + 1);
+			CHECK(slog_write_summary(&l, &r, 0, 1));
+		}
+		slog_close(&l);
+		CHECK(!l.failed);
+	}
+	SlogEntry *e;
+	size_t n;
+	CHECK(slog_index(path, &e, &n, err, sizeof err));
+	CHECK(n == 3);
+	CHECK_STR(e[0].workload, "fp32");
+	CHECK_STR(e[1].unit, "B/s");
+	CHECK(e[0].complete && e[0].median == 1e9 && e[0].samples == 4 && !e[0].transfer_queue);
+	CHECK(e[1].complete && e[1].median == 2e9);
+	CHECK(!e[2].complete && isnan(e[2].median) && e[2].transfer_queue);
+	free(e);
+	SlogPick p = { "copy", false };
+	SessionData d;
+	CHECK(slog_read_visit(path, &p, NULL, 0, &d, err, sizeof err) == 0);
+	CHECK(d.n == 4 && d.samples[0].rate == 2e9 && d.has_summary);
+	session_data_done(&d);
+	CHECK(slog_read(path, &d, err, sizeof err) == -1);
+	CHECK(strstr(err, "holds 3 sessions (fp32, copy, h2d (transfer queue)): pick one with --workload NAME (and "));
+	unlink(path);
+	CHECK(!slog_index("/nonexistent/x.jsonl", &e, &n, err, sizeof err));
+}
+
 int main(void)
 {
 	RUN(node_logs_should_be_ordered_by_device);
@@ -586,6 +738,9 @@ int main(void)
 	RUN(log_with_a_bad_line_should_name_it);
 	RUN(foreign_or_newer_files_should_be_refused);
 	RUN(a_restart_should_keep_every_segment_on_one_timeline);
+	RUN(a_file_of_sessions_should_give_the_picked_one);
+	RUN(a_damaged_session_record_should_end_the_session_before);
+	RUN(sessions_appended_should_be_indexed_and_read_back);
 	RUN(a_long_log_should_be_seen_whole_and_kept_thinned);
 	RUN(the_file_reader_should_match_the_buffer_and_bound_a_line);
 	RUN(unwritable_log_should_say_where_and_why);
