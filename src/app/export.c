@@ -37,12 +37,26 @@ static int write_svg(const char *out, const SessionData *d, const Summary *sum)
 	return 0;
 }
 
-/* CSV rows as the log is read: every sample, in bounded memory. */
+/* CSV rows as the log is read: every sample, in bounded memory; the header
+ * with the first (a log refused writes nothing). */
+typedef struct CsvOut {
+	FILE *f;
+	bool head;
+} CsvOut;
+
+static void csv_head(CsvOut *c)
+{
+	if (!c->head)
+		fputs(report_csv_header, c->f);
+	c->head = true;
+}
+
 static void csv_row(void *ctx, const Sample *s)
 {
 	char line[512];
 	report_csv_row(s, line, sizeof line);
-	fprintf(ctx, "%s\n", line);
+	csv_head(ctx);
+	fprintf(((CsvOut *)ctx)->f, "%s\n", line);
 }
 
 int offline_export(const Options *o)
@@ -73,9 +87,11 @@ int offline_export(const Options *o)
 			fprintf(stderr, "flopscope: %s\n", err);
 			return 1;
 		}
-		fputs(report_csv_header, f);
-		SlogVisitor v = { f, csv_row, NULL, NULL };
+		CsvOut c = { f, false };
+		SlogVisitor v = { &c, csv_row, NULL, NULL };
 		bool loaded = offline_load(o->export_file, &pick, &d, NULL, &v, OFFLINE_KEEP_NONE);
+		if (loaded)
+			csv_head(&c); /* a log without samples: the header alone */
 		if (o->csv_out) {
 			if (!fileio_commit(f, &t, loaded, err, sizeof err)) {
 				if (loaded)

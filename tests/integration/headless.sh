@@ -141,6 +141,8 @@ suite_log_should_hold_every_session() {
 	[ $? = 2 ] && [ ! -s "$T/r.out" ] || die "no pick: exit/stdout $(cat "$T/r.out")"
 	grep -Fq "holds 17 sessions (fp32, fp64, int32, fp16, int8dot, " "$T/r.err" &&
 		grep -q 'd2d, h2h): pick one with --workload NAME$' "$T/r.err" || die "$(cat "$T/r.err")"
+	"$FS" --export "$f" --csv >"$T/r.out" 2>"$T/r.err"
+	[ $? = 2 ] && [ ! -s "$T/r.out" ] && grep -q 'holds 17 sessions' "$T/r.err" || die "export: $(cat "$T/r.out" "$T/r.err")"
 	"$FS" --replay "$f" --workload h2d --transfer-queue --headless >"$T/r.out" 2>"$T/r.err"
 	[ $? = 2 ] && grep -q 'holds no h2d (transfer queue) session (it holds fp32, ' "$T/r.err" || die "$(cat "$T/r.err")"
 	for w in fp64 int8dot copy d2h; do

@@ -292,6 +292,14 @@ static void check_options_should_parse_and_belong_to_check(void)
 	CHECK(parse(&o, err, 4, "--metrics-listen", "9400", "--headless") == 0 && !strcmp(o.metrics_listen, "9400"));
 	CHECK(parse(&o, err, 4, "--replay", "a.jsonl", "--metrics-file=x") == -1);
 	CHECK_STR(err, "--metrics-file goes with a measuring run or --check");
+	/* --workload picks a session of a log of several; --suite runs them all */
+	CHECK(parse(&o, err, 6, "--replay", "s.jsonl", "--workload", "h2d", "--transfer-queue") == 0 &&
+	      !strcmp(o.workload, "h2d") && o.transfer_queue);
+	CHECK(parse(&o, err, 6, "--compare", "a", "b", "--workload", "fp64") == 0 && !strcmp(o.workload, "fp64"));
+	CHECK(parse(&o, err, 5, "--export", "s.jsonl", "--csv", "--transfer-queue") == -1);
+	CHECK_STR(err, "--export: --transfer-queue picks a session with --workload NAME");
+	CHECK(parse(&o, err, 4, "--suite", "--workload", "fp32") == -1);
+	CHECK(strstr(err, "--suite runs every workload: --workload picks one (drop --suite)") == err);
 }
 
 int main(void)
