@@ -118,15 +118,16 @@ static void baselines_done(OfflineBlocks *bl, size_t n)
 }
 
 /* One baseline session into bl[*n]: false (message printed) when it is bad
- * input. A suite's session that cannot serve is passed over, said. */
-static bool load_baseline(const char *path, const SlogPick *pick, OfflineBlocks *bl, size_t *n)
+ * input. A session of a file of several (of_many) that cannot serve is
+ * passed over, said. */
+static bool load_baseline(const char *path, const SlogPick *pick, bool of_many, OfflineBlocks *bl, size_t *n)
 {
 	OfflineBlocks *b = &bl[*n];
 	if (!offline_load_blocks(path, pick, b))
 		return false;
 	const char *why = !b->blocks.n ? "no steady 1 s block to compare with" :
 	                  workload_find(b->d.meta.workload) < 0 ? "a workload flopscope does not run" : NULL;
-	if (why && !pick) {
+	if (why && !of_many) {
 		fprintf(stderr, "flopscope: --baseline %s: %s (\"%s\")\n", path, why, b->d.meta.workload);
 		blocks_done(&b->blocks);
 		session_data_done(&b->d);
@@ -158,23 +159,20 @@ static bool load_baselines(const Options *o, OfflineBlocks **out, size_t *n)
 			fprintf(stderr, "flopscope: --baseline: %s\n", err);
 			return false;
 		}
-		OfflineBlocks *g = realloc(*out, (cap + (ne ? ne : 1)) * sizeof *g);
+		OfflineBlocks *g = realloc(*out, (cap + ne) * sizeof *g);
 		if (!g) {
 			free(e);
 			fprintf(stderr, "flopscope: out of memory for the baselines\n");
 			return false;
 		}
 		*out = g;
-		cap += ne ? ne : 1;
+		cap += ne;
 		bool ok = true;
 		for (size_t i = 0; ok && i < ne; i++) {
-			SlogPick pick = { .workload = e[i].workload };
+			SlogPick pick = { e[i].workload, e[i].transfer_queue };
 			if (ne == 1 || !e[i].transfer_queue)
-				ok = load_baseline(o->baselines[k], ne == 1 ? NULL : &pick, *out, n);
+				ok = load_baseline(o->baselines[k], &pick, ne > 1, *out, n);
 		}
-		/* a file with no session to index is read as one, for the reader's message */
-		if (ok && !ne)
-			ok = load_baseline(o->baselines[k], NULL, *out, n);
 		free(e);
 		if (!ok)
 			return false;

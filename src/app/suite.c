@@ -87,7 +87,7 @@ void suite_measure(const VkCtx *ctx, SuiteDev *d, size_t n, const Options *o, Wo
 
 /* One row of the table (or JSON record) for device k of n. */
 static void row(const Options *o, const WorkloadInfo *wl, bool tq, size_t k, size_t n, const char *why_unsupported,
-                const SuiteDev *sd, const char *log)
+                const SuiteDev *sd)
 {
 	bool json = o->format == FORMAT_JSON;
 	char label[48];
@@ -102,8 +102,8 @@ static void row(const Options *o, const WorkloadInfo *wl, bool tq, size_t k, siz
 		if (n > 1)
 			cJSON_AddNumberToObject(j, "dev", (double)(k + 1));
 		cJSON_AddStringToObject(j, "workload", wl->name);
-		if (log && !why_unsupported)
-			cJSON_AddStringToObject(j, "log", log);
+		if (!why_unsupported && sd->log) /* sd is this workload's run only when supported */
+			cJSON_AddStringToObject(j, "log", sd->log);
 	}
 	const char *why = why_unsupported;
 	/* a memory type or heap this device lacks: unsupported, named */
@@ -279,7 +279,7 @@ int suite_run(const VkCtx *ctx, const int *idx, size_t n, const Options *o, uint
 				if (sd[i].rc && !(sd[i].rc == 2 && workload_is_memory((WorkloadType)w)))
 					status = sd[i].rc;
 			}
-			row(o, wl, tq, i, n, ok[i] ? NULL : why[i], &sd[i], logs ? logs[i] : NULL);
+			row(o, wl, tq, i, n, ok[i] ? NULL : why[i], &sd[i]);
 		}
 		fflush(stdout);
 	}

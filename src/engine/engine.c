@@ -134,7 +134,7 @@ static void fill_meta(Engine *e)
 	snprintf(m->driver_info, sizeof m->driver_info, "%s", d->driver_info);
 	devinfo_driver_version_str(d, m->driver_version, sizeof m->driver_version);
 	devinfo_version_str(d->api_version, m->api_version, sizeof m->api_version);
-	m->queue_family = e->cfg.transfer_queue ? (uint32_t)d->transfer_family : d->queue_family;
+	m->queue_family = e->qdev.queue_family; /* the family the work runs on */
 	snprintf(m->queue, sizeof m->queue, "%s", e->cfg.transfer_queue ? "transfer" : "compute");
 	snprintf(m->workload, sizeof m->workload, "%s", workload_info[e->cfg.workload].name);
 	m->flop_per_invocation = e->work.per_invocation;

@@ -158,6 +158,14 @@ static bool keep(SessionData *d, const Sample *s)
 	return true;
 }
 
+/* The sessions a file holds, as they are seen: what a refusal says. */
+typedef struct Held {
+	size_t sessions;
+	bool chosen;             /* the picked one is among them */
+	bool any_tq;             /* one on the transfer queue is */
+	char names[480];         /* their names, cut with "..." */
+} Held;
+
 /* A read in progress: one line at a time. */
 typedef struct Reader {
 	SessionData *d;
@@ -165,11 +173,8 @@ typedef struct Reader {
 	const SlogPick *pick;    /* NULL or no workload: the file's one session */
 	const SlogVisitor *v;
 	size_t lineno;
-	size_t sessions;         /* session records seen */
 	bool active;             /* the lines now belong to the session read */
-	bool chosen;             /* that session was found */
-	bool any_tq;             /* a session on the transfer queue is held */
-	char held[480];          /* the sessions' names, for a message */
+	Held held;               /* the sessions seen */
 } Reader;
 
 static void damaged(SessionData *d, size_t lineno, const char *what)
@@ -200,16 +205,28 @@ static bool holds(const char *line, size_t l, const char *s)
 	return false;
 }
 
-/* A session's name into the list a message shows. */
-static void held_add(Reader *r, const char *label)
+/* One more session (workload NULL: an unreadable record at line lineno)
+ * into h; whether it is the one picked (a pick's first match; without a
+ * pick, the file's first session). */
+static bool held_note(Held *h, const SlogPick *pick, const char *workload, bool tq, size_t lineno)
 {
-	size_t w = strlen(r->held);
-	if (w + strlen(label) + 8 >= sizeof r->held) {
-		if (w + 6 < sizeof r->held && (w < 3 || strcmp(r->held + w - 3, "...")))
-			snprintf(r->held + w, sizeof r->held - w, ", ...");
-		return;
-	}
-	snprintf(r->held + w, sizeof r->held - w, "%s%s", w ? ", " : "", label);
+	char label[96];
+	if (workload)
+		slog_entry_label(workload, tq, label, sizeof label);
+	else
+		snprintf(label, sizeof label, "? (line %zu)", lineno);
+	size_t w = strlen(h->names);
+	if (w + strlen(label) + 8 < sizeof h->names)
+		snprintf(h->names + w, sizeof h->names - w, "%s%s", w ? ", " : "", label);
+	else if (w + 6 < sizeof h->names && (w < 3 || strcmp(h->names + w - 3, "...")))
+		snprintf(h->names + w, sizeof h->names - w, ", ...");
+	h->sessions++;
+	h->any_tq |= workload && tq;
+	bool picked = pick && pick->workload;
+	bool it = workload && (picked ? !h->chosen && !strcmp(workload, pick->workload) && tq == pick->transfer_queue
+	                              : h->sessions == 1);
+	h->chosen |= it;
+	return it;
 }
 
 /* Why a session record cannot be read ("" when it can), into m. */
@@ -238,32 +255,19 @@ static void session_record(const cJSON *o, SessionMeta *m, char *why, size_t len
 static int feed_session(Reader *r, const cJSON *o, char *err, size_t errlen)
 {
 	SessionMeta m;
-	char why[160], label[96];
+	char why[160];
 	session_record(o, &m, why, sizeof why);
 	if (why[0] && r->lineno == 1) {
 		snprintf(err, errlen, "%s:1: %s", r->name, why);
 		return -1;
 	}
-	r->sessions++;
-	if (why[0]) {
-		/* its lines are nobody's: never taken for the session before */
-		if (r->active)
-			damaged(r->d, r->lineno, "an unreadable session record: the lines after it skipped");
-		r->active = false;
-		snprintf(label, sizeof label, "? (line %zu)", r->lineno);
-		held_add(r, label);
-		return 0;
-	}
-	slog_entry_label(m.workload, meta_tq(&m), label, sizeof label);
-	held_add(r, label);
-	r->any_tq |= meta_tq(&m);
-	const SlogPick *p = r->pick && r->pick->workload ? r->pick : NULL;
-	r->active = p ? !r->chosen && !strcmp(m.workload, p->workload) && meta_tq(&m) == p->transfer_queue
-	              : r->sessions == 1;
+	/* an unreadable record's lines are nobody's: never taken for the session before */
+	if (why[0] && r->active)
+		damaged(r->d, r->lineno, "an unreadable session record: the lines after it skipped");
+	r->active = held_note(&r->held, r->pick, why[0] ? NULL : m.workload, meta_tq(&m), r->lineno);
 	if (r->active) {
 		r->d->meta = m;
 		r->d->lines = r->lineno;
-		r->chosen = true;
 	}
 	return 0;
 }
@@ -307,11 +311,7 @@ static int feed(Reader *r, const char *line, size_t l, bool nl, bool too_long, c
 		if (holds(line, l, "\"type\":\"session\"")) {
 			/* a damaged session record: the next session's lines are not this one's */
 			damaged(d, r->lineno, "a damaged session record: the lines after it skipped");
-			r->active = false;
-			r->sessions++;
-			char label[40];
-			snprintf(label, sizeof label, "? (line %zu)", r->lineno);
-			held_add(r, label);
+			r->active = held_note(&r->held, r->pick, NULL, false, r->lineno);
 			return 0;
 		}
 		damaged(d, r->lineno, "");
@@ -383,19 +383,18 @@ static void reader_begin(Reader *r, SessionData *d, const char *name, const Slog
 
 /* Whether the pick (or its absence) finds no one session among those a
  * file holds (held: their names); err says so. */
-static bool refused(const char *name, const SlogPick *pick, size_t sessions, bool chosen, const char *held,
-                    bool any_tq, char *err, size_t errlen)
+static bool refused(const char *name, const SlogPick *pick, const Held *h, char *err, size_t errlen)
 {
 	bool picked = pick && pick->workload;
-	if (sessions > 1 && !picked) {
-		snprintf(err, errlen, "%s holds %zu sessions (%s): pick one with --workload NAME%s", name, sessions, held,
-		         any_tq ? " (and --transfer-queue for one on the transfer queue)" : "");
+	if (h->sessions > 1 && !picked) {
+		snprintf(err, errlen, "%s holds %zu sessions (%s): pick one with --workload NAME%s", name, h->sessions,
+		         h->names, h->any_tq ? " (and --transfer-queue for one on the transfer queue)" : "");
 		return true;
 	}
-	if (picked && !chosen) {
+	if (picked && !h->chosen) {
 		char want[96];
 		slog_entry_label(pick->workload, pick->transfer_queue, want, sizeof want);
-		snprintf(err, errlen, "%s holds no %s session (it holds %s)", name, want, held);
+		snprintf(err, errlen, "%s holds no %s session (it holds %s)", name, want, h->names);
 		return true;
 	}
 	return false;
@@ -409,7 +408,7 @@ static int reader_end(Reader *r, int rc, char *err, size_t errlen)
 		snprintf(err, errlen, "%s: empty file, not a flopscope session log", r->name);
 		rc = -1;
 	}
-	if (rc == 0 && refused(r->name, r->pick, r->sessions, r->chosen, r->held, r->any_tq, err, errlen))
+	if (rc == 0 && refused(r->name, r->pick, &r->held, err, errlen))
 		rc = -1;
 	if (rc == 0 && d->n == 0 && d->unknown && !d->has_summary) {
 		snprintf(err, errlen, "%s: no samples, and %zu records of types this flopscope does not know "
@@ -470,18 +469,11 @@ static bool pick_refused(const char *path, const SlogPick *pick, char *err, size
 	struct stat st;
 	if (stat(path, &st) != 0 || !S_ISREG(st.st_mode) || !slog_index(path, &e, &n, why, sizeof why))
 		return false; /* the read says what is wrong */
-	Reader r = { .pick = pick };
-	bool chosen = false;
-	for (size_t k = 0; k < n; k++) {
-		char label[96];
-		slog_entry_label(e[k].workload, e[k].transfer_queue, label, sizeof label);
-		held_add(&r, label);
-		r.any_tq |= e[k].transfer_queue;
-		chosen |= pick && pick->workload && !strcmp(e[k].workload, pick->workload) &&
-		          e[k].transfer_queue == pick->transfer_queue;
-	}
+	Held h = { 0 };
+	for (size_t k = 0; k < n; k++)
+		held_note(&h, pick, e[k].workload, e[k].transfer_queue, 0);
 	free(e);
-	return n && refused(path, pick, n, chosen, r.held, r.any_tq, err, errlen);
+	return refused(path, pick, &h, err, errlen);
 }
 
 int slog_read_visit(const char *path, const SlogPick *pick, const SlogVisitor *v, size_t keep_max,
