@@ -27,7 +27,7 @@ SESSION := clock fileio paths csvread records slog slogread svg threadname
 GPU     := err vkctx shader memory pipeline submit compute
 WORKLOADS := workloads fma copy transfer
 ENGINE  := sysfs tel_nvml tel_gpu_sysfs tel_cpu tel_pcie telemetry engine source replay
-APP     := report runcfg config listing metrics_live headless offline replay_table export compare_cmd analyze loglist suite check_cmd latency multi main
+APP     := report runcfg outputs config listing metrics_live headless offline replay_table export compare_cmd analyze loglist suite check_cmd latency multi main
 INC_core    := -Isrc/core
 INC_session := $(INC_core) -Isrc/session
 INC_gpu     := $(INC_session) -Isrc/gpu
@@ -134,12 +134,12 @@ SAN_ENV = ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:halt_on_error=1 \
 check-asan: deps
 	$(MAKE) B=build-asan OPT="-O1 -g -fno-omit-frame-pointer" \
 	    SAN="-fsanitize=address,undefined -fno-sanitize-recover=undefined" \
-	    all build-asan/flopscope-planted $(patsubst $(B)/%,build-asan/%,$(UNIT))
+	    all build-asan/flopscope-planted build-asan/tests/shader_check $(patsubst $(B)/%,build-asan/%,$(UNIT))
 	$(SAN_ENV) B=build-asan tests/run.sh asan
 
 check-tsan: deps $(B)/tsan/ring_stress
 	$(MAKE) B=build-tsan OPT="-O1 -g" SAN="-fsanitize=thread" \
-	    all $(patsubst $(B)/%,build-tsan/%,$(UNIT))
+	    all build-tsan/tests/shader_check $(patsubst $(B)/%,build-tsan/%,$(UNIT))
 	$(SAN_ENV) tests/run.sh tsan
 	$(SAN_ENV) B=build-tsan tests/run.sh sanitized
 

@@ -1,10 +1,12 @@
 #!/bin/bash
-# Runs every test suite and prints one closing line: "N passed, N failed".
+# Runs every test suite and prints one closing line: "N passed, N failed,
+# N skipped".
 #   tests/run.sh          unit tests, the ring under TSan, integration tests
 #   tests/run.sh tsan     only the ring under ThreadSanitizer
 #   tests/run.sh sanitized  unit and integration tests against $B
 #   tests/run.sh asan     the same, and the planted-leak proof
-# Each suite prints "PASS: name" / "FAIL: name" lines; a suite that exits
+# Each suite prints "PASS: name" / "FAIL: name" / "SKIP: name" lines (a
+# skip: the test could not tell here, and says why); a suite that exits
 # non-zero without a FAIL line counts as one failure.
 set -u
 cd "$(dirname "$0")/.."
@@ -13,6 +15,7 @@ B=${B:-build}
 export FS=${FS:-$B/flopscope}
 pass=0
 fail=0
+skipped=0
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 
@@ -22,12 +25,14 @@ suite() {
 	rc=${PIPESTATUS[0]}
 	p=$(grep -c '^PASS: ' "$log")
 	f=$(grep -c '^FAIL: ' "$log")
+	k=$(grep -c '^SKIP: ' "$log")
 	if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then
 		echo "FAIL: $* (exit status $rc)"
 		f=1
 	fi
 	pass=$((pass + p))
 	fail=$((fail + f))
+	skipped=$((skipped + k))
 }
 
 case "${1:-all}" in
@@ -59,5 +64,5 @@ all)
 esac
 
 echo
-echo "$pass passed, $fail failed"
+echo "$pass passed, $fail failed, $skipped skipped"
 [ "$fail" -eq 0 ]

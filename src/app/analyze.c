@@ -1,6 +1,7 @@
 /* analyze: --analyze FILE: level changes (with their causes), excursions and
  * the time to plateau of a session log or a CSV trace. */
 #include "offline.h"
+#include "outputs.h"
 
 #include <errno.h>
 #include <math.h>
@@ -199,9 +200,7 @@ int offline_analyze(const Options *o)
 	free(scan);
 	free(t);
 	free(x);
-	if (fflush(stdout) != 0) {
-		fprintf(stderr, "flopscope: cannot write to standard output: %s\n", strerror(errno));
+	if (outputs_stdout_failed())
 		return 1;
-	}
 	return 0;
 }

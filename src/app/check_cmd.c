@@ -243,6 +243,11 @@ static void judge(const Options *o, const VkCtx *ctx, const SuiteDev *sd, BlockM
 	if (other)
 		snprintf(v->why, sizeof v->why, "no peak known and the %s baseline is of %s: only the result checks held",
 		         wi->name, other);
+	else if (nb)
+		/* baselines were given, of other workloads: said, not "no baseline" */
+		snprintf(v->why, sizeof v->why, "no peak known for %s on this device and the --baseline log%s hold%s %s%s, "
+		         "no %s session: only the result checks held", wi->name, nb == 1 ? "" : "s", nb == 1 ? "s" : "",
+		         bl[0].d.meta.workload, nb > 1 ? " ..." : "", wi->name);
 	else
 		snprintf(v->why, sizeof v->why, "no peak known for %s on this device and no baseline "
 		         "(--baseline LOG): only the result checks held", wi->name);
@@ -406,7 +411,7 @@ int check_run(const VkCtx *ctx, const int *idx, size_t n, const Options *o, uint
 		size_t m = 0;
 		for (size_t k = 0; k < n; k++)
 			if (runs_on[i][k])
-				sd[m++] = (SuiteDev){ .idx = idx[k], .log = logs ? logs[k] : NULL };
+				sd[m++] = (SuiteDev){ .idx = idx[k], .log = logs ? logs[k].path : NULL };
 		/* the unsupported first, said so */
 		for (size_t k = 0; k < n; k++) {
 			if (runs_on[i][k])

@@ -23,8 +23,11 @@ bool config_load(Options *o, char *err, size_t len)
 		snprintf(err, len, "config: %s (--no-config ignores it)", why);
 		return false;
 	}
-	int rc = cli_config_apply(text, n, o, why, sizeof why);
+	char warn[600];
+	int rc = cli_config_apply(text, n, o, why, sizeof why, warn, sizeof warn);
 	free(text);
+	if (rc == 0 && warn[0])
+		fprintf(stderr, "flopscope: warning: %s: %s (a newer version's setting?)\n", path, warn);
 	if (rc < 0) {
 		snprintf(err, len, "%s: %s (--no-config ignores the file)", path, why);
 		return false;
@@ -43,9 +46,19 @@ bool config_save(const Options *o, char *msg, size_t len)
 		snprintf(msg, len, "%s", err);
 		return false;
 	}
-	cli_config_text(o, text, sizeof text);
+	/* what is written must read back the same: a theme path with a newline
+	 * or " #" cannot be a config line */
+	if (o->theme && !cli_config_value_ok(o->theme)) {
+		snprintf(msg, len, "cannot save the settings: the theme \"%.200s\" holds a newline, a \" #\" or a blank "
+		         "at an end, which a config line cannot keep", o->theme);
+		return false;
+	}
+	if (cli_config_text(o, text, sizeof text) >= (int)sizeof text) {
+		snprintf(msg, len, "cannot save the settings: they do not fit %zu bytes", sizeof text);
+		return false;
+	}
 	FileTmp t;
-	FILE *f = fileio_create(path, &t, err, sizeof err);
+	FILE *f = fileio_create(path, FILE_OWN, false, &t, err, sizeof err);
 	if (!f) {
 		snprintf(msg, len, "%s", err);
 		return false;

@@ -1,5 +1,6 @@
 /* export: --export FILE --csv | --svg OUT: a recorded session as CSV or SVG. */
 #include "offline.h"
+#include "outputs.h"
 #include "fmt.h"
 
 #include <errno.h>
@@ -14,11 +15,11 @@
 #include "svg.h"
 
 /* The SVG of a session, written whole (fileio_create/commit). */
-static int write_svg(const char *out, const SessionData *d, const Summary *sum)
+static int write_svg(const char *out, bool force, const SessionData *d, const Summary *sum)
 {
 	FileTmp t;
 	char err[4400];
-	FILE *f = fileio_create(out, &t, err, sizeof err);
+	FILE *f = fileio_create(out, FILE_NEW, force, &t, err, sizeof err);
 	if (!f) {
 		fprintf(stderr, "flopscope: %s\n", err);
 		return 1;
@@ -63,26 +64,19 @@ int offline_export(const Options *o)
 {
 	SlogPick pick = offline_pick(o);
 	char err[4400];
-	if (o->svg && !fileio_may_replace(o->svg, o->export_file, o->force, err, sizeof err)) {
-		fprintf(stderr, "flopscope: --svg: %s\n", err);
-		return 2;
-	}
-	if (o->csv_out && !fileio_may_replace(o->csv_out, o->export_file, o->force, err, sizeof err)) {
-		fprintf(stderr, "flopscope: --csv: %s\n", err);
-		return 2;
-	}
+	/* the outputs were held against the input and the rules up front (outputs_check) */
 	SessionData d;
 	Summary sum;
 	int rc = 0;
 	if (o->svg) {
 		if (!offline_load(o->export_file, &pick, &d, &sum, NULL, 0))
 			return 2;
-		rc = write_svg(o->svg, &d, &sum);
+		rc = write_svg(o->svg, o->force, &d, &sum);
 		summary_done(&sum);
 	} else {
 		/* standard output, or the file written whole (temporary, then renamed) */
 		FileTmp t;
-		FILE *f = o->csv_out ? fileio_create(o->csv_out, &t, err, sizeof err) : stdout;
+		FILE *f = o->csv_out ? fileio_create(o->csv_out, FILE_NEW, o->force, &t, err, sizeof err) : stdout;
 		if (!f) {
 			fprintf(stderr, "flopscope: %s\n", err);
 			return 1;
@@ -98,8 +92,7 @@ int offline_export(const Options *o)
 					fprintf(stderr, "flopscope: %s\n", err);
 				rc = 1;
 			}
-		} else if (fflush(stdout) != 0) {
-			fprintf(stderr, "flopscope: cannot write to standard output: %s\n", strerror(errno));
+		} else if (outputs_stdout_failed()) {
 			rc = 1;
 		}
 		if (!loaded)

@@ -7,6 +7,7 @@
 #include <cjson/cJSON.h>
 
 #include "compute.h"
+#include "outputs.h"
 #include "shader.h"
 #include "stats.h"
 
@@ -117,7 +118,7 @@ int latency_run(const VkCtx *ctx, int idx, const Options *o)
 		printf("  all %zu dispatches ran, warm-up included (the workgroup counter reads %u)\n",
 		       (size_t)LATENCY_WARMUP + n, ran);
 	}
-	status = fflush(stdout) == 0 ? 0 : 1;
+	status = outputs_stdout_failed() ? 1 : 0;
 out:
 	free(gpu);
 	free(cpu);

@@ -4,6 +4,7 @@
  * session (a suite's file holds several). Parses the session and summary
  * records only (slog_index). */
 #include "offline.h"
+#include "outputs.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -23,6 +24,8 @@
 static void list_row(const Options *o, const SlogEntry *e, const char *path, uint64_t bytes)
 {
 	char workload[96] = "?", dev[256] = "? (not readable)";
+	if (!e && !bytes)
+		snprintf(dev, sizeof dev, "? (empty: no line recorded)");
 	if (e) {
 		/* the suite table's short form: "d2h-cached (tq)" fits the column */
 		snprintf(workload, sizeof workload, "%s%s", e->workload, e->transfer_queue ? " (tq)" : "");
@@ -98,7 +101,10 @@ int offline_list_logs(const Options *o)
 		SlogEntry *e = NULL;
 		size_t ne = 0;
 		char err[4600];
-		if (!slog_index(path, &e, &ne, err, sizeof err)) {
+		if (st.st_size == 0) {
+			/* a run killed before its first line: listed, empty; nothing
+			 * was lost that the listing could show, so not an error */
+		} else if (!slog_index(path, &e, &ne, err, sizeof err)) {
 			/* listed, as unreadable: a log of the folder is never hidden */
 			fprintf(stderr, "flopscope: %s\n", err);
 			status = 1;
@@ -116,9 +122,7 @@ int offline_list_logs(const Options *o)
 		       mem_size_str(total, v, sizeof v), dir, o->log_keep, c);
 	}
 	slog_free_list(names, n);
-	if (fflush(stdout) != 0) {
-		fprintf(stderr, "flopscope: cannot write to standard output: %s\n", strerror(errno));
+	if (outputs_stdout_failed())
 		return 1;
-	}
 	return status;
 }

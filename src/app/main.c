@@ -21,6 +21,7 @@
 #include "headless.h"
 #include "listing.h"
 #include "offline.h"
+#include "outputs.h"
 #include "multi.h"
 #include "runcfg.h"
 #include "shader.h"
@@ -35,7 +36,7 @@
 #include "version.h"
 #include "vkctx.h"
 
-/* Set (to the signal's number) when SIGINT, SIGTERM or SIGHUP asks the run
+/* Set (to the signal's number) when SIGINT, SIGTERM, SIGHUP or SIGQUIT asks the run
  * to stop; every loop that measures reads it. */
 static atomic_int quit_flag;
 
@@ -56,7 +57,7 @@ static void *signal_main(void *arg)
 	return NULL;
 }
 
-/* SIGINT, SIGTERM and SIGHUP ask the run to stop: the summary is printed
+/* SIGINT, SIGTERM, SIGHUP and SIGQUIT ask the run to stop: the summary is printed
  * and logged, the terminal restored. Set up before anything that takes time
  * or starts a thread (the device list, the shader, the device), so that a
  * signal at any moment of a run ends it that way, never by the default
@@ -80,6 +81,7 @@ static void install_signals(void)
 	sigaddset(&set, SIGINT);
 	sigaddset(&set, SIGTERM);
 	sigaddset(&set, SIGHUP);
+	sigaddset(&set, SIGQUIT); /* Ctrl-\ in the dashboard: left the alternate screen up, no summary */
 	sigaddset(&set, SIGCONT);
 	sigset_t old;
 	int rc = pthread_sigmask(SIG_BLOCK, &set, &old);
@@ -95,26 +97,15 @@ static void install_signals(void)
 	installed = true;
 }
 
-/* Whether standard output is a pipe or socket whose reader has gone: the
- * normal way for `flopscope | head` to end, not an error. */
-static bool stdout_reader_gone(void)
-{
-	struct pollfd p = { .fd = STDOUT_FILENO, .events = POLLOUT };
-	return poll(&p, 1, 0) == 1 && (p.revents & POLLERR);
-}
-
-/* What was printed reached standard output, or the status says why not: a
- * reader that went away is a normal end (status unchanged, nothing said);
- * any other failure (a full disk, /dev/full) is an error. */
+/* What was printed reached standard output, or the status says why not
+ * (outputs_stdout_failed: a reader that went away is a normal end). */
 static int finish_stdout(int status)
 {
-	if (fflush(stdout) == 0 && !ferror(stdout))
+	if (status != 0) {
+		fflush(stdout); /* said already */
 		return status;
-	int e = errno;
-	if (status != 0 || stdout_reader_gone())
-		return status; /* said already, or a normal end */
-	fprintf(stderr, "flopscope: cannot write to standard output: %s\n", strerror(e ? e : EIO));
-	return status ? status : 1;
+	}
+	return outputs_stdout_failed() ? 1 : 0;
 }
 
 static int pick_device(const VkCtx *ctx, const Options *o)
@@ -308,12 +299,22 @@ static int run(Options *opt, uint64_t launch)
 	 * (a replay in the dashboard from when it opens) */
 	if (o.mode == MODE_MEASURE || o.mode == MODE_SUITE || o.mode == MODE_CHECK)
 		install_signals();
+	/* no output may destroy an input or another output: said before anything runs */
+	if (!outputs_check(&o, err, sizeof err)) {
+		fprintf(stderr, "flopscope: %s\n", err);
+		return 2;
+	}
 	/* the default log folder stays bounded: the oldest logs go first */
 	if ((o.mode == MODE_MEASURE || o.mode == MODE_SUITE || o.mode == MODE_CHECK) && !o.no_log && !o.log) {
 		char why[4600];
-		slog_retain(o.log_keep, o.log_cap, why, sizeof why);
+		const char *inputs[OUTPUTS_MAX_INPUTS];
+		size_t nin = outputs_inputs(&o, inputs, OUTPUTS_MAX_INPUTS), spared;
+		slog_retain(o.log_keep, o.log_cap, inputs, nin, &spared, why, sizeof why);
 		if (why[0])
 			fprintf(stderr, "flopscope: %s\n", why);
+		if (spared)
+			fprintf(stderr, "flopscope: log retention kept %zu old log%s over --log-keep/--log-cap: being "
+			        "written by another run, or read by this one\n", spared, spared == 1 ? "" : "s");
 	}
 	switch (o.mode) {
 	case MODE_HELP:
@@ -335,6 +336,11 @@ static int run(Options *opt, uint64_t launch)
 		return offline_list_logs(&o);
 	case MODE_SAVE_CONFIG: {
 		char msg[4400];
+		if (o.theme && !cli_config_value_ok(o.theme)) {
+			fprintf(stderr, "flopscope: --theme: \"%.200s\" holds a newline, a \" #\" or a blank at an end, which "
+			        "a config line cannot keep: not saved\n", o.theme);
+			return 2;
+		}
 		bool ok = config_save(&o, msg, sizeof msg);
 		fprintf(ok ? stdout : stderr, "%s%s\n", ok ? "" : "flopscope: ", msg);
 		return ok ? 0 : 1;
@@ -428,8 +434,17 @@ int main(int argc, char **argv)
 	for (int i = 1; i < argc; i++)
 		no_config |= !strcmp(argv[i], "--no-config");
 	if (!no_config && !config_load(&base, err, sizeof err)) {
-		fprintf(stderr, "flopscope: %s\n", err);
-		return 2;
+		/* --help and --version answer whatever the file holds */
+		Options plain;
+		char perr[ERR_LEN];
+		if (cli_parse(argc, argv, &plain, perr, sizeof perr) == 0 &&
+		    (plain.mode == MODE_HELP || plain.mode == MODE_VERSION)) {
+			fprintf(stderr, "flopscope: warning: %s\n", err);
+			cli_defaults(&base);
+		} else {
+			fprintf(stderr, "flopscope: %s\n", err);
+			return 2;
+		}
 	}
 	if (cli_parse_with(argc, argv, &base, &o, err, sizeof err) < 0) {
 		fprintf(stderr, "flopscope: %s\n", err);

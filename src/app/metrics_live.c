@@ -256,7 +256,7 @@ bool mboard_write_file(MetricsBoard *b, const char *path, char *err, size_t len)
 		return false;
 	}
 	FileTmp t;
-	FILE *f = fileio_create(path, &t, err, len);
+	FILE *f = fileio_create(path, FILE_OWN, false, &t, err, len);
 	bool ok = f && fputs(text, f) >= 0;
 	free(text);
 	return f && fileio_commit(f, &t, ok, err, len);
@@ -374,8 +374,14 @@ MetricsServer *metrics_serve(MetricsBoard *b, const char *listen_on, char *url, 
 		return NULL;
 	}
 	s->d = MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_ITC | (v6 ? MHD_USE_IPv6 : 0), 0, NULL, NULL, answer, b,
-	                        MHD_OPTION_LISTEN_SOCKET, fd, MHD_OPTION_CONNECTION_TIMEOUT, 10u,
-	                        MHD_OPTION_CONNECTION_LIMIT, 32u, MHD_OPTION_END);
+	                        MHD_OPTION_LISTEN_SOCKET, fd,
+	                        /* a request idle this long is dropped: a scraper sends its
+	                         * whole request at once */
+	                        MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)METRICS_IDLE_S,
+	                        /* one address holds a few connections at most: 40 slow
+	                         * local clients held all 32 and no scrape was answered */
+	                        MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned)METRICS_PER_ADDRESS,
+	                        MHD_OPTION_CONNECTION_LIMIT, (unsigned)METRICS_CONNECTIONS, MHD_OPTION_END);
 	if (!s->d) {
 		snprintf(err, len, "--metrics-listen %s: libmicrohttpd could not start its server", listen_on);
 		close(fd);

@@ -62,6 +62,13 @@ typedef struct MetricsOut {
 /* Opens what o asks for (nothing when neither option is given); false
  * with why in err (a usage error: the address cannot be listened on). */
 bool metrics_out_open(MetricsOut *m, const Options *o, char *err, size_t len);
+/* The endpoint's limits (libmicrohttpd): a connection idle this many
+ * seconds is closed; at most so many connections from one address, and in
+ * all. */
+#define METRICS_IDLE_S 2
+#define METRICS_PER_ADDRESS 4
+#define METRICS_CONNECTIONS 64
+
 /* Between samples: the file rewritten every METRICS_FILE_EVERY_S. */
 #define METRICS_FILE_EVERY_S 10
 void metrics_out_tick(MetricsOut *m);

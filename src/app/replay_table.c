@@ -1,6 +1,7 @@
 /* replay_table: --replay FILE --headless: a recorded session as the table it
  * printed, with its summary. */
 #include "offline.h"
+#include "outputs.h"
 
 #include <errno.h>
 #include <math.h>
@@ -99,10 +100,8 @@ int offline_replay_table(const Options *o)
 		report_summary_text(o->format == FORMAT_TABLE ? stdout : stderr, &r, 0, verified, d.meta.target_ms);
 	summary_done(&sum);
 	session_data_done(&d);
-	if (fflush(stdout) != 0) {
-		fprintf(stderr, "flopscope: cannot write to standard output: %s\n", strerror(errno));
+	if (outputs_stdout_failed())
 		return 1;
-	}
 	return 0;
 }
 
@@ -169,10 +168,8 @@ int offline_replay_node_table(const Options *o)
 		}
 	}
 	multi_print_table(stdout, o->format == FORMAT_JSON, rows, n, unit, o->outlier_pct);
-	if (fflush(stdout) != 0) {
-		fprintf(stderr, "flopscope: cannot write to standard output: %s\n", strerror(errno));
+	if (outputs_stdout_failed())
 		status = 1;
-	}
 out:
 	for (size_t k = 0; k < loaded; k++)
 		session_data_done(&d[k]);

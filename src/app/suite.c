@@ -189,7 +189,9 @@ SuiteLogPath *suite_logs_open(const VkCtx *ctx, const int *idx, size_t n, const 
 			*failed = true;
 			return NULL;
 		}
-		snprintf(logs[k], sizeof logs[k], "%s", l.path);
+		snprintf(logs[k].path, sizeof logs[k].path, "%s", l.path);
+		/* the descriptor alone is kept, with its lock; the stream goes */
+		logs[k].fd = dup(fileno(l.f));
 		slog_close(&l);
 	}
 	return logs;
@@ -199,10 +201,12 @@ void suite_logs_close(SuiteLogPath *logs, size_t n, bool say)
 {
 	for (size_t k = 0; logs && k < n; k++) {
 		struct stat st;
-		if (stat(logs[k], &st) == 0 && S_ISREG(st.st_mode) && st.st_size == 0)
-			unlink(logs[k]);
+		if (logs[k].fd >= 0 && fstat(logs[k].fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size == 0)
+			unlink(logs[k].path); /* still ours: locked, and no session in it */
 		else if (say)
-			printf("%s%s", k ? ", " : n > 1 ? "\nSession logs (a file a device): " : "\nSession log: ", logs[k]);
+			printf("%s%s", k ? ", " : n > 1 ? "\nSession logs (a file a device): " : "\nSession log: ", logs[k].path);
+		if (logs[k].fd >= 0)
+			close(logs[k].fd);
 	}
 	if (say && logs && n)
 		printf(n > 1 ? "\n(flopscope --replay FILE FILE ... --workload NAME shows a workload's sessions side by side)\n"
@@ -268,7 +272,7 @@ int suite_run(const VkCtx *ctx, const int *idx, size_t n, const Options *o, uint
 			ok[i] = workload_supported((WorkloadType)w, devinfo_features(&ctx->entries[idx[i]]), why[i],
 			                           sizeof why[i]);
 			if (ok[i])
-				run[m++] = (SuiteDev){ .idx = idx[i], .log = logs ? logs[i] : NULL };
+				run[m++] = (SuiteDev){ .idx = idx[i], .log = logs ? logs[i].path : NULL };
 		}
 		if (m)
 			suite_measure(ctx, run, m, o, (WorkloadType)w, tq, ++nth, NULL, NULL, quit);

@@ -35,9 +35,13 @@ void suite_measure(const VkCtx *ctx, SuiteDev *d, size_t n, const Options *o, Wo
 /* One session log a device for a run of several workloads (--suite,
  * --check): created empty, so that a name taken or a folder that cannot be
  * written stops the run before it measures; each workload's session is
- * appended (SuiteDev.log). NULL with --no-log, or when one cannot be
+ * appended (SuiteDev.log, opened SLOG_APPEND: the lock is this one's). NULL with --no-log, or when one cannot be
  * created (*failed, said on stderr). */
-typedef char SuiteLogPath[4096];
+typedef struct SuiteLogPath {
+	char path[4096];
+	int fd; /* held open and locked for the whole run: no other writer, no
+	           retention, takes it between two sessions (-1: none) */
+} SuiteLogPath;
 /* Named TIME-DEVICE-what.jsonl by default ("suite", "check"). */
 SuiteLogPath *suite_logs_open(const VkCtx *ctx, const int *idx, size_t n, const Options *o, const char *what,
                               bool *failed);

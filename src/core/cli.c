@@ -153,12 +153,19 @@ static int parse_number(const char *opt, const char *s, double lo, double hi,
 	char *end;
 	errno = 0;
 	double v = strtod(s, &end);
-	if (!*s || *end || errno == ERANGE || !isfinite(v)) {
-		snprintf(err, errlen, "%s: \"%s\" is not a number", opt, s);
+	if (!*s || *end || end == s || isnan(v)) {
+		snprintf(err, errlen, "%s: \"%.40s%s\" is not a number", opt, s, strlen(s) > 40 ? "..." : "");
+		return -1;
+	}
+	/* a number too large (or too small) for a double is a number still:
+	 * out of range, not "not a number" */
+	if (errno == ERANGE || !isfinite(v)) {
+		snprintf(err, errlen, "%s: %.40s%s is out of range (%s%g .. %g)", opt, s, strlen(s) > 40 ? "..." : "",
+		         lo_open ? "above " : "", lo, hi);
 		return -1;
 	}
 	if ((lo_open ? v <= lo : v < lo) || v > hi) {
-		snprintf(err, errlen, "%s: %s is out of range (%s%g .. %g)", opt, s,
+		snprintf(err, errlen, "%s: %.40s%s is out of range (%s%g .. %g)", opt, s, strlen(s) > 40 ? "..." : "",
 		         lo_open ? "above " : "", lo, hi);
 		return -1;
 	}
@@ -232,6 +239,63 @@ static int set_mode(Options *o, Mode m, char *err, size_t errlen)
 	}
 	o->mode = m;
 	return 0;
+}
+
+/* The modes each option means something in: one given to a mode that
+ * would ignore it is refused, named, never taken silently (issue 27:
+ * --replay X --target-ms 5 --log Y ran as if neither were given). Options
+ * not listed apply to every mode (the mode options themselves, --no-config)
+ * or are held to their modes in validate(). */
+#define M_(m) (1u << (m))
+enum {
+	M_RUN = M_(MODE_MEASURE) | M_(MODE_SUITE) | M_(MODE_CHECK),
+	M_DEVICE = M_RUN | M_(MODE_LATENCY) | M_(MODE_LIST) | M_(MODE_LIST_WORKLOADS),
+	M_READ = M_(MODE_REPLAY) | M_(MODE_COMPARE) | M_(MODE_EXPORT) | M_(MODE_ANALYZE),
+};
+static const struct {
+	const char *name;
+	unsigned modes;
+} option_modes[] = {
+	{ "--target-ms", M_RUN | M_(MODE_SAVE_CONFIG) },
+	{ "--duration", M_(MODE_MEASURE) | M_(MODE_SUITE) },
+	{ "--trials", M_RUN },
+	{ "--size", M_RUN },
+	{ "--serial", M_RUN },
+	{ "--transfer-queue", M_RUN | M_READ },
+	{ "--log", M_RUN },
+	{ "--no-log", M_RUN },
+	{ "--log-keep", M_RUN | M_(MODE_LOGS) | M_(MODE_SAVE_CONFIG) },
+	{ "--log-cap", M_RUN | M_(MODE_LOGS) | M_(MODE_SAVE_CONFIG) },
+	{ "--fps", M_(MODE_MEASURE) | M_(MODE_REPLAY) | M_(MODE_SAVE_CONFIG) },
+	{ "--theme", M_(MODE_MEASURE) | M_(MODE_REPLAY) | M_(MODE_SAVE_CONFIG) },
+	{ "--headless", M_(MODE_MEASURE) | M_(MODE_REPLAY) },
+	{ "--force", M_RUN | M_(MODE_REPLAY) | M_(MODE_COMPARE) | M_(MODE_EXPORT) },
+	{ "--no-cache", M_RUN | M_(MODE_LATENCY) },
+	{ "--shader-dir", M_RUN | M_(MODE_LATENCY) },
+	{ "--validate", M_DEVICE },
+	{ "--default-device", M_RUN | M_(MODE_LATENCY) | M_(MODE_LIST_WORKLOADS) },
+	{ "--all", M_RUN },
+	{ "--workload", M_(MODE_MEASURE) | M_(MODE_CHECK) | M_(MODE_LATENCY) | M_READ },
+	{ "--outlier", M_RUN | M_(MODE_REPLAY) | M_(MODE_SAVE_CONFIG) },
+};
+
+/* The options of seen[0..n) that mode would ignore, named; -1 when any. */
+static int mode_takes(Mode mode, char seen[][32], size_t n, char *err, size_t errlen)
+{
+	char names[256] = "";
+	size_t bad = 0;
+	for (size_t k = 0; k < n; k++)
+		for (size_t i = 0; i < sizeof option_modes / sizeof *option_modes; i++)
+			if (!strcmp(seen[k], option_modes[i].name) && !(option_modes[i].modes & M_(mode))) {
+				size_t w = strlen(names);
+				snprintf(names + w, sizeof names - w, "%s%.31s", bad++ ? ", " : "", seen[k]);
+			}
+	if (!bad)
+		return 0;
+	snprintf(err, errlen, "%s %s not apply to %s, which would ignore %s: drop %s", names, bad == 1 ? "does" : "do",
+	         mode == MODE_MEASURE ? "a measuring run" : mode_options[mode], bad == 1 ? "it" : "them",
+	         bad == 1 ? "it" : "them");
+	return -1;
 }
 
 /* What the options say together: --export's output, --log against
@@ -490,6 +554,12 @@ int cli_parse_with(int argc, char **argv, const Options *base, Options *o, char 
 		} else if (!strcmp(name, "--duration")) {
 			if (parse_number(name, val, 0, CLI_MAX_DURATION_S, false, &o->duration_s, err, errlen))
 				return -1;
+			/* 1e-10 s became 0 ns, "until stopped", and never ended */
+			if (o->duration_s > 0 && o->duration_s < CLI_MIN_DURATION_S) {
+				snprintf(err, errlen, "--duration: %s s is below the shortest run, %g s (0 runs until stopped)",
+				         val, CLI_MIN_DURATION_S);
+				return -1;
+			}
 			o->duration_given = true;
 		} else if (!strcmp(name, "--workload")) {
 			o->workload = val;
@@ -657,7 +727,9 @@ int cli_parse_with(int argc, char **argv, const Options *base, Options *o, char 
 			return -1;
 		}
 	}
-	return validate(o, format_given, err, errlen);
+	if (validate(o, format_given, err, errlen))
+		return -1;
+	return mode_takes(o->mode, seen, nseen, err, errlen);
 }
 
 double cli_target_step(double ms, int dir)
@@ -732,13 +804,26 @@ static int config_key(Options *o, const char *key, const char *shown, const char
 	return 0;
 }
 
-int cli_config_apply(const char *text, size_t len, Options *o, char *err, size_t errlen)
+static const char *const config_keys[] = { "theme", "target_ms", "fps", "window", "outlier", "log_keep", "log_cap" };
+enum { CONFIG_KEYS = sizeof config_keys / sizeof *config_keys };
+
+int cli_config_apply(const char *text, size_t len, Options *o, char *err, size_t errlen, char *warn, size_t warnlen)
 {
 	size_t i = 0;
+	int seen_at[CONFIG_KEYS] = { 0 };
+	if (warn && warnlen)
+		warn[0] = '\0';
+	/* a byte-order mark some editors put first */
+	if (len >= 3 && !memcmp(text, "\xEF\xBB\xBF", 3))
+		i = 3;
 	for (int line = 1; i < len; line++) {
 		char buf[512];
 		size_t n = 0;
 		while (i < len && text[i] != '\n') {
+			if (text[i] == '\0') {
+				snprintf(err, errlen, "line %d: a NUL byte: not a text file", line);
+				return -1;
+			}
 			if (n + 1 < sizeof buf)
 				buf[n++] = text[i];
 			else if (n + 1 == sizeof buf) {
@@ -749,13 +834,18 @@ int cli_config_apply(const char *text, size_t len, Options *o, char *err, size_t
 		}
 		i++; /* the newline */
 		buf[n] = '\0';
-		char *hash = strchr(buf, '#');
-		if (hash)
-			*hash = '\0';
+		/* a comment: # at the line's start, or after a blank (a value may
+		 * hold a # of its own: "theme = ~/themes/#1.json") */
+		for (char *h = buf; (h = strchr(h, '#')) != NULL; h++)
+			if (h == buf || h[-1] == ' ' || h[-1] == '\t') {
+				*h = '\0';
+				break;
+			}
 		char *p = buf;
 		while (*p == ' ' || *p == '\t' || *p == '\r')
 			p++;
 		char *end = p + strlen(p);
+		/* CRLF line ends (a file saved on Windows) read as LF */
 		while (end > p && (end[-1] == ' ' || end[-1] == '\t' || end[-1] == '\r'))
 			*--end = '\0';
 		if (!*p)
@@ -772,6 +862,22 @@ int cli_config_apply(const char *text, size_t len, Options *o, char *err, size_t
 		char *val = eq + 1;
 		while (*val == ' ' || *val == '\t')
 			val++;
+		int k = 0;
+		while (k < CONFIG_KEYS && strcmp(config_keys[k], p))
+			k++;
+		if (k == CONFIG_KEYS) {
+			/* a newer version's key in a shared home: said, not fatal */
+			if (warn && warnlen) {
+				size_t w = strlen(warn);
+				snprintf(warn + w, warnlen - w, "%sline %d: unknown key \"%.40s\" ignored", w ? "; " : "", line, p);
+			}
+			continue;
+		}
+		if (seen_at[k]) {
+			snprintf(err, errlen, "line %d: %s given twice (line %d too): which one is meant?", line, p, seen_at[k]);
+			return -1;
+		}
+		seen_at[k] = line;
 		char why[400];
 		if (config_key(o, p, p, val, why, sizeof why) < 0) {
 			snprintf(err, errlen, "line %d: %s", line, why);
@@ -779,6 +885,21 @@ int cli_config_apply(const char *text, size_t len, Options *o, char *err, size_t
 		}
 	}
 	return 0;
+}
+
+bool cli_config_value_ok(const char *val)
+{
+	/* a line holds no newline; " #" would start a comment; blanks at either
+	 * end are trimmed */
+	size_t n = strlen(val);
+	if (!n || strchr(val, '\n') || strchr(val, '\r'))
+		return false;
+	if (val[0] == ' ' || val[0] == '\t' || val[n - 1] == ' ' || val[n - 1] == '\t' || val[0] == '#')
+		return false;
+	for (const char *h = strchr(val, '#'); h; h = strchr(h + 1, '#'))
+		if (h[-1] == ' ' || h[-1] == '\t')
+			return false;
+	return true;
 }
 
 int cli_config_text(const Options *o, char *out, size_t len)

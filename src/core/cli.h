@@ -108,6 +108,7 @@ double cli_target_step(double ms, int dir);
 #define CLI_DEFAULT_FPS 10
 #define CLI_MAX_TRIALS 1000
 #define CLI_MAX_DURATION_S (30.0 * 24 * 3600)
+#define CLI_MIN_DURATION_S 0.001 /* a positive duration below it is refused (not taken as 0) */
 
 /* Fills o from argv. Returns 0, or -1 with a message in err (a usage error,
  * exit status 2). */
@@ -120,10 +121,17 @@ void cli_defaults(Options *o);
 int cli_parse_with(int argc, char **argv, const Options *base, Options *o, char *err, size_t errlen);
 
 /* The config file ($XDG_CONFIG_HOME/flopscope/config): "key = value" lines,
- * # comments, keys theme, target_ms, fps, window (auto or whole),
- * outlier, log_keep, log_cap, checked as the options are. Applies them to o;
- * -1 with "line N: why" in err. */
-int cli_config_apply(const char *text, size_t len, Options *o, char *err, size_t errlen);
+ * # comments (at a line's start or after a blank), keys theme, target_ms,
+ * fps, window (auto or whole), outlier, log_keep, log_cap, checked as the
+ * options are; each key at most once, as on the command line; a UTF-8
+ * byte-order mark and CRLF line ends read. Applies them to o; -1 with
+ * "line N: why" in err. A key this version does not know is skipped and
+ * named in warn ("" when none). */
+int cli_config_apply(const char *text, size_t len, Options *o, char *err, size_t errlen, char *warn,
+                     size_t warnlen);
+/* Whether a config value survives a write and a read (no newline, no
+ * " #", no blank at its ends): --save-config refuses one that does not. */
+bool cli_config_value_ok(const char *val);
 /* The settings of o as a config file, every key documented; its length
  * (as snprintf). */
 int cli_config_text(const Options *o, char *out, size_t len);

@@ -17,7 +17,8 @@ bool retain_is_log_name(const char *name)
 	return true;
 }
 
-size_t retain_pick(const uint64_t *sizes, size_t n, size_t keep, uint64_t cap, uint64_t room, bool *remove)
+size_t retain_pick(const uint64_t *sizes, const bool *spared, size_t n, size_t keep, uint64_t cap, uint64_t room,
+                   bool *remove)
 {
 	uint64_t total = room;
 	for (size_t i = 0; i < n; i++) {
@@ -30,6 +31,8 @@ size_t retain_pick(const uint64_t *sizes, size_t n, size_t keep, uint64_t cap, u
 		bool too_big = cap && total > cap;
 		if (!too_many && !too_big)
 			break;
+		if (spared && spared[i])
+			continue; /* counted, never removed: the next oldest goes instead */
 		remove[i] = true;
 		marked++;
 		left--;

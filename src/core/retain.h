@@ -20,7 +20,10 @@ bool retain_is_log_name(const char *name);
  * for the log about to be written (0: none) and it counts as one log.
  * Marks remove[i] for the oldest ones to go until at most keep (0: no
  * limit) remain with it and their total plus room is within cap (0: no
- * limit). Returns how many are marked. */
-size_t retain_pick(const uint64_t *sizes, size_t n, size_t keep, uint64_t cap, uint64_t room, bool *remove);
+ * limit). A log with spared[i] (being written, or read by this command;
+ * spared may be NULL) counts but is never marked: the next oldest goes
+ * instead. Returns how many are marked. */
+size_t retain_pick(const uint64_t *sizes, const bool *spared, size_t n, size_t keep, uint64_t cap, uint64_t room,
+                   bool *remove);
 
 #endif

@@ -353,10 +353,13 @@ static Status open_log(Engine *e, char *err)
 	if (!slog_open(&e->log, e->cfg.log_path, e->cfg.log_mode, err, ERR_LEN))
 		return STATUS_USAGE;
 	if (!slog_write_session(&e->log, &e->meta)) {
-		/* nothing measured yet: not "goes on unrecorded", a log that cannot be used */
+		/* nothing measured yet: not "goes on unrecorded", a log that cannot
+		 * be used; a full disk or an I/O error is the system's failure, not
+		 * bad input (exit 1), and the empty file it made goes */
 		snprintf(err, ERR_LEN, "cannot write the session log %.900s: %s (--log PATH chooses another "
 		         "file, --no-log records nothing)", e->log.path, strerror(e->log.err_no));
-		return STATUS_USAGE;
+		slog_abandon(&e->log);
+		return STATUS_FAILED;
 	}
 	return STATUS_OK;
 }

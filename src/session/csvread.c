@@ -2,7 +2,6 @@
 
 #include <stdbool.h>
 
-#include "fileio.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -11,20 +10,98 @@
 
 #define MAX_COLS 256
 
-/* Splits line (modified) at commas into at most MAX_COLS fields. */
-static int split(char *line, char **f)
+/* One record of RFC 4180 CSV at text[*pos..len): fields separated by
+ * commas, a field in double quotes may hold commas, line breaks and "" for
+ * a quote; the record ends at an unquoted LF or CRLF. The fields go into
+ * buf (NUL-separated, *buf grown as needed), their starts into f. Returns
+ * the number of fields, 0 at the end of the text, -1 with why (and the
+ * record's first line in *lineno) in err. *lines: the lines it took. */
+static int record(const char *text, size_t len, size_t *pos, char **buf, size_t *cap, size_t *off, size_t *lines,
+                  char *err, size_t errlen)
 {
-	int n = 0;
-	for (char *p = line;; p++) {
-		if (n < MAX_COLS)
-			f[n] = p;
-		n++;
-		p = strchr(p, ',');
-		if (!p)
-			break;
-		*p = '\0';
+	size_t i = *pos, n = 0;
+	int nf = 0;
+	*lines = 0;
+	if (i >= len)
+		return 0;
+	bool more = true;
+	while (more) {
+		/* room for the rest of the record, at most: one pass grows it once */
+		if (*cap < len - *pos + 2) {
+			char *g = realloc(*buf, len - *pos + 2);
+			if (!g) {
+				snprintf(err, errlen, "out of memory");
+				return -1;
+			}
+			*buf = g;
+			*cap = len - *pos + 2;
+		}
+		if (nf < MAX_COLS)
+			off[nf] = n;
+		nf++;
+		if (i < len && text[i] == '"') {
+			i++;
+			for (;;) {
+				if (i >= len) {
+					snprintf(err, errlen, "a quoted field is not closed (an opening \" with no closing one)");
+					return -1;
+				}
+				if (text[i] == '"') {
+					if (i + 1 < len && text[i + 1] == '"') {
+						(*buf)[n++] = '"';
+						i += 2;
+						continue;
+					}
+					i++;
+					break;
+				}
+				if (text[i] == '\n')
+					(*lines)++;
+				(*buf)[n++] = text[i++];
+			}
+			if (i < len && text[i] != ',' && text[i] != '\n' && !(text[i] == '\r' && i + 1 < len && text[i + 1] == '\n') &&
+			    !(text[i] == '\r' && i + 1 == len)) {
+				snprintf(err, errlen, "text after a closing quote (\"%.1s\"): a quoted field ends at a comma or "
+				         "the line's end", &text[i]);
+				return -1;
+			}
+		} else {
+			while (i < len && text[i] != ',' && text[i] != '\n') {
+				if (text[i] == '"') {
+					snprintf(err, errlen, "a \" inside an unquoted field (RFC 4180 quotes the whole field)");
+					return -1;
+				}
+				if (text[i] == '\r' && (i + 1 == len || text[i + 1] == '\n')) {
+					i++; /* CRLF */
+					continue;
+				}
+				(*buf)[n++] = text[i++];
+			}
+		}
+		(*buf)[n++] = '\0';
+		if (i < len && text[i] == '\r')
+			i++;
+		if (i >= len || text[i] == '\n') {
+			more = false;
+			if (i < len)
+				i++;
+			(*lines)++;
+		} else {
+			i++; /* the comma */
+		}
 	}
-	return n < MAX_COLS ? n : MAX_COLS;
+	*pos = i;
+	return nf < MAX_COLS ? nf : MAX_COLS;
+}
+
+static char *trim(char *c)
+{
+	while (*c == ' ')
+		c++;
+	size_t l = strlen(c);
+	while (l && c[l - 1] == ' ')
+		c[--l] = '\0';
+	return c;
 }
 
 int csv_parse_series(const char *text, size_t len, const char *name, double **t, double **x, size_t *n,
@@ -33,43 +110,46 @@ int csv_parse_series(const char *text, size_t len, const char *name, double **t,
 	*t = *x = NULL;
 	*n = 0;
 	int ct = -1, cf = -1, cs = -1, rc = 0;
-	size_t cap = 0, lineno = 0, pos = 0;
-	char *line = NULL;
-	size_t lcap = 0;
+	size_t cap = 0, lineno = 1, pos = 0, bcap = 0, lines = 0;
+	char *buf = NULL;
+	size_t off[MAX_COLS];
+	double last_t = -INFINITY;
+	size_t last_line = 0;
+	if (memchr(text, '\0', len)) {
+		const char *z = memchr(text, '\0', len);
+		size_t l = 1;
+		for (const char *p = text; p < z; p++)
+			l += *p == '\n';
+		snprintf(err, errlen, "%s:%zu: not text (a NUL byte)", name, l);
+		return -1;
+	}
 	while (rc == 0) {
-		bool nl, oom;
-		long got = fileio_next_line(text, len, &pos, &line, &lcap, &nl, &oom);
-		if (got < 0) {
-			if (oom) {
-				snprintf(err, errlen, "%s: out of memory", name);
-				rc = -1;
-			}
+		size_t at = lineno;
+		char why[200];
+		int nf = record(text, len, &pos, &buf, &bcap, off, &lines, why, sizeof why);
+		if (nf == 0)
 			break;
-		}
-		size_t l = (size_t)got;
-		lineno++;
-		if (l && line[l - 1] == '\r')
-			line[--l] = '\0';
-		if (memchr(line, '\0', l)) {
-			snprintf(err, errlen, "%s:%zu: not text (a NUL byte)", name, lineno);
+		if (nf < 0) {
+			snprintf(err, errlen, "%s:%zu: %s", name, at, why);
 			rc = -1;
 			break;
 		}
-		if (!line[0] || line[0] == '#')
-			continue;
+		lineno += lines;
 		char *f[MAX_COLS];
-		int nf = split(line, f);
+		for (int i = 0; i < nf; i++)
+			f[i] = buf + off[i];
+		/* blank lines and # comments */
+		if ((nf == 1 && !*trim(f[0])) || f[0][0] == '#')
+			continue;
 		if (ct < 0) {
 			for (int i = 0; i < nf; i++) {
-				char *c = f[i];
-				while (*c == ' ')
-					c++;
+				char *c = trim(f[i]);
 				if (!strcmp(c, "t_ms")) ct = i;
 				else if (!strcmp(c, "flops") || !strcmp(c, "rate")) cf = i;
 				else if (!strcmp(c, "steady")) cs = i;
 			}
 			if (ct < 0 || cf < 0) {
-				snprintf(err, errlen, "%s:%zu: the header has no t_ms and flops (or rate) columns", name, lineno);
+				snprintf(err, errlen, "%s:%zu: the header has no t_ms and flops (or rate) columns", name, at);
 				rc = -1;
 			}
 			continue;
@@ -78,7 +158,7 @@ int csv_parse_series(const char *text, size_t len, const char *name, double **t,
 		if (cs > need)
 			need = cs;
 		if (nf <= need) {
-			snprintf(err, errlen, "%s:%zu: too few columns (%d, need %d)", name, lineno, nf, need + 1);
+			snprintf(err, errlen, "%s:%zu: too few columns (%d, need %d)", name, at, nf, need + 1);
 			rc = -1;
 			break;
 		}
@@ -89,15 +169,26 @@ int csv_parse_series(const char *text, size_t len, const char *name, double **t,
 				v[k] = 1;
 				continue;
 			}
-			char *end;
-			v[k] = strtod(f[cols[k]], &end);
-			if (end == f[cols[k]] || *end || !isfinite(v[k])) {
-				snprintf(err, errlen, "%s:%zu: column %d is not a number: \"%.40s\"", name, lineno,
-				         cols[k] + 1, f[cols[k]]);
+			char *end, *c = trim(f[cols[k]]);
+			v[k] = strtod(c, &end);
+			if (end == c || *end || !isfinite(v[k])) {
+				snprintf(err, errlen, "%s:%zu: column %d is not a number: \"%.40s\"", name, at, cols[k] + 1, c);
 				rc = -1;
 			}
 		}
-		if (rc || !v[2])
+		if (rc)
+			break;
+		/* a time series runs forward: a row before the last is an error
+		 * (two traces pasted together, a clock reset), not a silent dip */
+		if (v[0] < last_t) {
+			snprintf(err, errlen, "%s:%zu: time runs backwards (t_ms %g after %g at line %zu): one trace a file, "
+			         "in time order", name, at, v[0], last_t, last_line);
+			rc = -1;
+			break;
+		}
+		last_t = v[0];
+		last_line = at;
+		if (!v[2])
 			continue;
 		if (*n == cap) {
 			size_t nc = cap ? cap * 2 : 256;
@@ -116,7 +207,7 @@ int csv_parse_series(const char *text, size_t len, const char *name, double **t,
 		(*t)[*n] = v[0];
 		(*x)[(*n)++] = v[1];
 	}
-	free(line);
+	free(buf);
 	if (rc == 0 && ct < 0) {
 		snprintf(err, errlen, "%s: no header line with t_ms and flops", name);
 		rc = -1;

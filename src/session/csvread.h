@@ -7,7 +7,11 @@
 #include <stddef.h>
 
 /* 0 with malloc'd t and x of n rows; -1 with "NAME:LINE: what" in err.
- * Blank lines and lines starting with '#' are skipped. */
+ * CSV as RFC 4180 defines it: a field in double quotes may hold commas,
+ * line breaks and "" (a quote); CRLF or LF ends a record; a quote inside an
+ * unquoted field, text after a closing quote, or a quote never closed is
+ * an error that says so. Blank lines and lines starting with '#' are
+ * skipped. The rows' t_ms must not run backwards. */
 int csv_parse_series(const char *text, size_t len, const char *name, double **t, double **x, size_t *n,
                      char *err, size_t errlen);
 

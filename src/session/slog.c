@@ -89,20 +89,51 @@ void slog_free_list(char **names, size_t n)
 	free(names);
 }
 
-size_t slog_retain(size_t keep, uint64_t cap, char *err, size_t errlen)
+/* Whether the log at path is one to keep: being written (another process
+ * holds its lock; *fd then -1) or one of the files named. Else *fd is the
+ * log opened and locked, which the caller closes after removing it. */
+static bool retain_spare(const char *path, const struct stat *st, const char *const *spare, size_t nspare, int *fd)
+{
+	*fd = -1;
+	for (size_t k = 0; k < nspare; k++) {
+		struct stat s;
+		if (spare[k] && stat(spare[k], &s) == 0 && s.st_dev == st->st_dev && s.st_ino == st->st_ino)
+			return true;
+	}
+	if (fileio_noted(st, NULL))
+		return true;
+	int f = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	if (f < 0)
+		return true; /* cannot tell: kept */
+	if (flock(f, LOCK_EX | LOCK_NB) != 0) {
+		close(f);
+		return true; /* a writer holds it */
+	}
+	*fd = f;
+	return false;
+}
+
+size_t slog_retain(size_t keep, uint64_t cap, const char *const *spare, size_t nspare, size_t *spared, char *err,
+                   size_t errlen)
 {
 	char dir[4096];
 	slog_default_dir(dir, sizeof dir);
 	err[0] = '\0';
+	*spared = 0;
 	char **names;
 	size_t n = slog_list_logs(dir, &names), removed = 0;
 	uint64_t *sizes = NULL;
-	bool *rm = NULL;
+	bool *rm = NULL, *keep_it = NULL;
+	int *fds = NULL;
 	if (!n)
 		return 0; /* no folder, or no log yet: nothing to keep */
 	sizes = calloc(n, sizeof *sizes);
 	rm = calloc(n, sizeof *rm);
-	if (!sizes || !rm) {
+	keep_it = calloc(n, sizeof *keep_it);
+	fds = malloc(n * sizeof *fds);
+	for (size_t i = 0; fds && i < n; i++)
+		fds[i] = -1;
+	if (!sizes || !rm || !keep_it || !fds) {
 		snprintf(err, errlen, "out of memory listing %s", dir);
 		goto out;
 	}
@@ -110,27 +141,50 @@ size_t slog_retain(size_t keep, uint64_t cap, char *err, size_t errlen)
 		char path[4400];
 		struct stat st;
 		snprintf(path, sizeof path, "%s/%s", dir, names[i]);
-		/* a regular file of ours only: never a link or anything else */
-		sizes[i] = lstat(path, &st) == 0 && S_ISREG(st.st_mode) ? (uint64_t)st.st_size : 0;
+		/* a regular file of ours only: a link or anything else is no log
+		 * of ours, never removed and not counted (its name is dropped) */
+		if (lstat(path, &st) != 0 || !S_ISREG(st.st_mode)) {
+			free(names[i]);
+			names[i] = NULL;
+			continue;
+		}
+		sizes[i] = (uint64_t)st.st_size;
+		/* locked now and until removed: a writer cannot start on it meanwhile */
+		keep_it[i] = retain_spare(path, &st, spare, nspare, &fds[i]);
 	}
-	retain_pick(sizes, n, keep, cap, 0, rm);
+	size_t m = 0; /* the logs alone, in their order */
+	for (size_t i = 0; i < n; i++)
+		if (names[i]) {
+			names[m] = names[i];
+			sizes[m] = sizes[i];
+			keep_it[m] = keep_it[i];
+			fds[m++] = fds[i];
+		}
+	n = m;
+	/* spared: those that would have gone but for being live or named */
+	retain_pick(sizes, NULL, n, keep, cap, 0, rm);
+	for (size_t i = 0; i < n; i++)
+		*spared += rm[i] && keep_it[i] && sizes[i];
+	retain_pick(sizes, keep_it, n, keep, cap, 0, rm);
 	for (size_t i = 0; i < n; i++) {
-		if (!rm[i])
-			continue;
 		char path[4400];
-		struct stat st;
 		snprintf(path, sizeof path, "%s/%s", dir, names[i]);
-		if (lstat(path, &st) != 0 || !S_ISREG(st.st_mode))
-			continue;
-		if (unlink(path) == 0)
-			removed++;
-		else if (!err[0])
-			snprintf(err, errlen, "cannot remove the old log %s: %s", path, strerror(errno));
+		if (rm[i]) {
+			if (unlink(path) == 0)
+				removed++;
+			else if (!err[0])
+				snprintf(err, errlen, "cannot remove the old log %s: %s", fileio_shown(path), strerror(errno));
+		}
 	}
 out:
+	for (size_t i = 0; fds && i < n; i++)
+		if (fds[i] >= 0)
+			close(fds[i]);
 	slog_free_list(names, n);
 	free(sizes);
 	free(rm);
+	free(keep_it);
+	free(fds);
 	return removed;
 }
 
@@ -184,23 +238,55 @@ const char *slog_choose_path(bool no_log, const char *given, const char *device,
 	return buf;
 }
 
-/* Opens path for the log as `how` says; -1 with errno when not, EEXIST for
- * an existing regular file that may not be replaced. */
-static int open_log_fd(const char *path, SlogMode how)
+/* Opens path for the log as `how` says; -1 with errno when not: EEXIST for
+ * an existing regular file that may not be replaced, EISDIR for a folder,
+ * ELOOP for a symbolic link that is not followed. A log never goes through
+ * a link to a regular file, --force or not; a link of the user's or root's
+ * (/dev/stdout) is followed to a device or FIFO only, checked on the file
+ * opened, not on a name that could be swapped meanwhile. */
+static int open_log_fd(const char *path, SlogMode how, bool *created)
 {
-	if (how == SLOG_REPLACE)
-		return open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
 	if (how == SLOG_APPEND)
-		return open(path, O_WRONLY | O_APPEND | O_CLOEXEC);
+		return open(path, O_WRONLY | O_APPEND | O_CLOEXEC | O_NOFOLLOW | O_NOCTTY | O_NONBLOCK);
+	/* O_EXCL: a new file, never through a link */
 	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+	if (fd >= 0)
+		*created = true;
 	if (fd >= 0 || errno != EEXIST)
 		return fd;
-	/* a device or FIFO that is there already (/dev/null, /dev/full, a
-	 * pipe to a collector) is written to, never replaced */
 	struct stat st;
-	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode))
-		return open(path, O_WRONLY | O_CLOEXEC);
-	errno = stat(path, &st) == 0 && S_ISDIR(st.st_mode) ? EISDIR : EEXIST;
+	if (lstat(path, &st) != 0)
+		return -1;
+	if (S_ISDIR(st.st_mode)) {
+		errno = EISDIR;
+		return -1;
+	}
+	if (S_ISLNK(st.st_mode)) {
+		if (st.st_uid != geteuid() && st.st_uid != 0) {
+			errno = ELOOP;
+			return -1;
+		}
+		/* no O_TRUNC: a regular file reached this way is closed untouched */
+		fd = open(path, O_WRONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+		if (fd < 0)
+			return fd;
+		struct stat t;
+		if (fstat(fd, &t) != 0 || S_ISREG(t.st_mode) || S_ISDIR(t.st_mode)) {
+			close(fd);
+			errno = ELOOP;
+			return -1;
+		}
+		return fd;
+	}
+	/* a device or FIFO that is there already (/dev/null, /dev/full, a pipe to
+	 * a collector) is written to, never replaced; a FIFO without a reader is
+	 * refused (ENXIO) rather than waited for */
+	if (!S_ISREG(st.st_mode)) {
+		return open(path, O_WRONLY | O_CLOEXEC | O_NOFOLLOW | O_NOCTTY | O_NONBLOCK);
+	}
+	if (how == SLOG_REPLACE) /* emptied once locked, by slog_open */
+		return open(path, O_WRONLY | O_CLOEXEC | O_NOFOLLOW);
+	errno = EEXIST;
 	return -1;
 }
 
@@ -212,52 +298,90 @@ bool slog_open(SessionLog *l, const char *path, SlogMode how, char *err, size_t 
 	snprintf(tmp, sizeof tmp, "%s", path);
 	if (!fileio_mkdirs(tmp, "log folder", err, errlen))
 		return false;
-	int fd = open_log_fd(l->path, how);
+	unsigned retries = 0;
+again:
+	snprintf(l->path, sizeof l->path, "%s", path);
+	int fd = open_log_fd(l->path, how, &l->created);
 	/* a default name taken by a run started in the same second: the next free one */
 	size_t n = strlen(path);
 	for (unsigned k = 2; fd < 0 && errno == EEXIST && how == SLOG_UNIQUE && k < 1000 && n > 6; k++) {
 		snprintf(l->path, sizeof l->path, "%.*s-%u.jsonl", (int)(n - 6), path, k);
-		fd = open_log_fd(l->path, how);
+		fd = open_log_fd(l->path, how, &l->created);
 	}
 	if (fd < 0 && errno == EEXIST) {
 		snprintf(err, errlen, "the session log %s exists already: --force replaces it, --log PATH "
-		         "chooses another file, --no-log records nothing", l->path);
+		         "chooses another file, --no-log records nothing", fileio_shown(l->path));
+		return false;
+	}
+	if (fd < 0 && errno == ELOOP) {
+		snprintf(err, errlen, "the session log %s is a symbolic link: a log is never written through one to a "
+		         "file, --force or not (--log takes the path it points to; a link of yours or root's to a "
+		         "device or FIFO is followed)", fileio_shown(l->path));
+		return false;
+	}
+	if (fd < 0 && errno == ENXIO) {
+		snprintf(err, errlen, "the session log %s is a FIFO with no reader: start the reader first, or --log "
+		         "another file", fileio_shown(l->path));
 		return false;
 	}
 	if (fd < 0 && errno == EISDIR) {
 		snprintf(err, errlen, "the session log %s is a folder: --log takes a file name (--log %s/run.jsonl)",
-		         l->path, l->path);
+		         fileio_shown(l->path), fileio_shown(l->path));
 		return false;
 	}
 	if (fd < 0) {
 		snprintf(err, errlen, "cannot write the session log %s: %s (--log PATH chooses "
-		         "another file, --no-log records nothing)", l->path, strerror(errno));
+		         "another file, --no-log records nothing)", fileio_shown(l->path), strerror(errno));
+		return false;
+	}
+	/* opened without waiting for a FIFO's reader; written with waiting */
+	int fl = fcntl(fd, F_GETFL);
+	if (fl < 0 || fcntl(fd, F_SETFL, fl & ~O_NONBLOCK) != 0) {
+		int e = errno;
+		close(fd);
+		snprintf(err, errlen, "cannot write the session log %s: %s", fileio_shown(l->path), strerror(e));
 		return false;
 	}
 	/* one writer per log: a second flopscope on the same path refuses
-	 * (regular files; flock means nothing on a device) */
+	 * (regular files; flock means nothing on a device). SLOG_APPEND: the
+	 * file's creator holds the lock for the whole run (the suite's). */
 	struct stat st;
-	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) {
+	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && how != SLOG_APPEND) {
 		if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
 			int e = errno;
 			close(fd);
 			snprintf(err, errlen, "the session log %s is being written by another process (%s): "
-			         "--log PATH chooses another file", l->path,
+			         "--log PATH chooses another file", fileio_shown(l->path),
 			         e == EWOULDBLOCK ? "locked" : strerror(e));
+			return false;
+		}
+		/* removed between its creation and the lock by another run's
+		 * retention (it locks what it removes): a new one */
+		if (fstat(fd, &st) == 0 && st.st_nlink == 0 && how == SLOG_UNIQUE && retries++ < 3) {
+			close(fd);
+			goto again;
+		}
+		bool input = false;
+		const char *other = fileio_noted(&st, &input);
+		if (other && input) {
+			close(fd);
+			snprintf(err, errlen, "the session log %s is the input %s itself: never replaced, --force or not",
+			         fileio_shown(l->path), other);
 			return false;
 		}
 		if (how == SLOG_REPLACE && ftruncate(fd, 0) != 0) {
 			int e = errno;
 			close(fd);
-			snprintf(err, errlen, "cannot empty the session log %s: %s", l->path, strerror(e));
+			snprintf(err, errlen, "cannot empty the session log %s: %s", fileio_shown(l->path), strerror(e));
 			return false;
 		}
 	}
+	fileio_note_output(fd, l->path); /* no output replaces it, no retention removes it */
 	l->f = fdopen(fd, how == SLOG_APPEND ? "a" : "w");
 	if (!l->f) {
 		int e = errno;
 		close(fd);
-		snprintf(err, errlen, "cannot write the session log %s: %s", l->path, strerror(e));
+		snprintf(err, errlen, "cannot write the session log %s: %s", fileio_shown(l->path), strerror(e));
 		return false;
 	}
 	return true;
@@ -274,7 +398,7 @@ static bool write_line(SessionLog *l, const char *text)
 		l->failed = true;
 		l->err_no = errno ? errno : EIO;
 		snprintf(l->error, sizeof l->error, "cannot write the session log %s: %s; "
-		         "measuring goes on unrecorded", l->path, strerror(errno ? errno : EIO));
+		         "measuring goes on unrecorded", fileio_shown(l->path), strerror(errno ? errno : EIO));
 	}
 	return ok;
 }
@@ -289,7 +413,7 @@ static bool write_obj(SessionLog *l, cJSON *o)
 	cJSON_Delete(o);
 	if (!text) {
 		l->failed = true;
-		snprintf(l->error, sizeof l->error, "out of memory writing %s", l->path);
+		snprintf(l->error, sizeof l->error, "out of memory writing %s", fileio_shown(l->path));
 		return false;
 	}
 	bool ok = write_line(l, text);
@@ -446,11 +570,22 @@ bool slog_write_summary(SessionLog *l, const SummaryResult *r, size_t dropped, u
 	return ok;
 }
 
+void slog_abandon(SessionLog *l)
+{
+	struct stat st;
+	bool empty = l->created && l->f && fstat(fileno(l->f), &st) == 0 && S_ISREG(st.st_mode) && st.st_size == 0;
+	if (l->f)
+		fclose(l->f); /* still locked until here: nobody else's */
+	l->f = NULL;
+	if (empty)
+		unlink(l->path);
+}
+
 void slog_close(SessionLog *l)
 {
 	if (l->f && fclose(l->f) != 0 && !l->failed) {
 		l->failed = true;
-		snprintf(l->error, sizeof l->error, "closing the session log %s: %s", l->path, strerror(errno));
+		snprintf(l->error, sizeof l->error, "closing the session log %s: %s", fileio_shown(l->path), strerror(errno));
 	}
 	l->f = NULL;
 }

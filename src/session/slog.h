@@ -62,9 +62,15 @@ typedef struct SessionLog {
 	FILE *f;
 	char path[4096];
 	bool failed;                 /* a write failed; nothing more is written */
+	bool created;                /* this open made the file (removed if it gets no line) */
 	int err_no;                  /* why */
 	char error[4352];
 } SessionLog;
+
+/* Closes the log and, when this open created the file and it holds
+ * nothing (the first line could not be written: a full disk), removes it:
+ * a refused run leaves no empty log behind. */
+void slog_abandon(SessionLog *l);
 
 /* The default folder of the logs: $XDG_STATE_HOME/flopscope, else
  * ~/.local/state/flopscope (the password database's home without HOME). */
@@ -77,9 +83,15 @@ void slog_free_list(char **names, size_t n);
 
 /* Removes the oldest of flopscope's own logs in the default folder
  * (retain.h: by name, regular files only) until at most keep remain and
- * they hold at most cap bytes (0: no limit). Returns how many went; err
- * says the first removal that failed ("" when none). */
-size_t slog_retain(size_t keep, uint64_t cap, char *err, size_t errlen);
+ * they hold at most cap bytes (0: no limit). Never removes a log that is
+ * being written (its writer holds a lock on it: each one is tried under a
+ * lock of retention's own, held while it is removed) nor one of the
+ * files spare[0..nspare) names (the command's inputs); those count, and
+ * the next oldest goes instead. Returns how many went; *spared how many
+ * were kept that way; err says the first removal that failed ("" when
+ * none). */
+size_t slog_retain(size_t keep, uint64_t cap, const char *const *spare, size_t nspare, size_t *spared, char *err,
+                   size_t errlen);
 
 /* The default path: $XDG_STATE_HOME/flopscope (or ~/.local/state/flopscope)
  * / <start time>-<device>-<workload>.jsonl. */

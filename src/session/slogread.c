@@ -1,4 +1,5 @@
 #include "slogread.h"
+#include "version.h"
 #include "fmt.h"
 
 #include "fileio.h"
@@ -364,8 +365,13 @@ static int feed(Reader *r, const char *line, size_t l, bool nl, bool too_long, c
 		get_str(o, "message", d->engine_error, sizeof d->engine_error);
 	} else if (!strcmp(t, "summary")) {
 		d->has_summary = true;
+	} else if (!strcmp(t, "change") || !strcmp(t, "excursion") || !strcmp(t, "control")) {
+		/* this version's own: found again from the samples, or the
+		 * dashboard's actions; not read here */
 	} else {
-		d->unknown++; /* other types (later features) are skipped, and counted */
+		/* other types (later features) are skipped, counted and named */
+		if (!d->unknown++)
+			snprintf(d->first_unknown, sizeof d->first_unknown, "%.32s", t);
 	}
 	d->lines = r->lineno;
 	cJSON_Delete(o);
@@ -410,13 +416,24 @@ static int reader_end(Reader *r, int rc, char *err, size_t errlen)
 	}
 	if (rc == 0 && refused(r->name, r->pick, &r->held, err, errlen))
 		rc = -1;
-	if (rc == 0 && d->n == 0 && d->unknown && !d->has_summary) {
-		snprintf(err, errlen, "%s: no samples, and %zu records of types this flopscope does not know "
-		         "(written by a newer one?)", r->name, d->unknown);
+	/* records not understood: never a silent "0 samples" (the summary
+	 * record alone made such a log read as an empty session, exit 0) */
+	if (rc == 0 && d->n == 0 && d->unknown) {
+		snprintf(err, errlen, "%s: no samples this flopscope can read, and %zu record%s of a type it does not "
+		         "know (\"%s\"%s), written by flopscope %s; this is flopscope %s", r->name, d->unknown,
+		         d->unknown == 1 ? "" : "s", d->first_unknown, d->unknown > 1 ? " ..." : "",
+		         d->meta.flopscope_version[0] ? d->meta.flopscope_version : "of an unknown version",
+		         FLOPSCOPE_VERSION);
 		rc = -1;
 	}
 	if (rc == 0) {
 		size_t w = 0;
+		if (d->unknown)
+			w += (size_t)snprintf(d->warning + w, sizeof d->warning - w, "%s: %zu record%s of a type this "
+			                      "flopscope does not know skipped (\"%s\"%s, written by flopscope %s); ",
+			                      r->name, d->unknown, d->unknown == 1 ? "" : "s", d->first_unknown,
+			                      d->unknown > 1 ? " ..." : "",
+			                      d->meta.flopscope_version[0] ? d->meta.flopscope_version : "?");
 		if (d->damaged)
 			w += (size_t)snprintf(d->warning + w, sizeof d->warning - w, "%s: %zu damaged line%s skipped "
 			                      "(the first at line %zu%s%s); ", r->name, d->damaged,

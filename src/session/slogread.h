@@ -46,6 +46,7 @@ typedef struct SessionData {
 	size_t first_damaged;    /* the first of them (line number) */
 	char first_damage[96];   /* what was wrong with it, when known */
 	size_t unknown;          /* records of types this version does not know: skipped */
+	char first_unknown[40];  /* the first such type, as the log names it */
 	bool cut_short;          /* the last line has no newline (a killed run): left out */
 } SessionData;
 

@@ -475,3 +475,43 @@ t_every_key_in_every_theme_and_size_should_keep_the_screen_whole() {
 	wait_exit || return 1
 	[ "$(cat "$T/exit")" = 0 ] || die "exit $(cat "$T/exit"): $(cat "$T/keys.err")"
 }
+
+# Ctrl-\ (SIGQUIT) ends the dashboard as Ctrl-C does: the terminal restored,
+# the summary printed and logged (it left the alternate screen up, exit 131,
+# no summary in the log).
+t_dashboard_ctrl_backslash_should_end_like_ctrl_c() {
+	start_ui "$FS" llvm --log "$T/q.jsonl" || return 1
+	wait_for 'FLOPS at the target time' || return 1
+	TM send-keys -t fs 'C-\'
+	wait_exit || return 1
+	[ "$(cat "$T/exit")" = 0 ] || die "exit status $(cat "$T/exit")"
+	[ "$(TM display -p -t fs '#{alternate_on}')" = 0 ] || die "terminal left in the alternate screen"
+	screen | grep -q '^Summary: ' || die "no summary: $(screen)"
+	tail -1 "$T/q.jsonl" | grep -q '"type":"summary"' || die "no summary in the log"
+}
+
+# A terminal that cannot place the cursor (TERM=dumb) gets the table, in a
+# run and in --replay, with the reason (it got one broken line of screen).
+t_dumb_terminal_should_get_the_table() {
+	"$FS" llvm --duration 0.3 --log "$T/r.jsonl" --format csv >/dev/null 2>&1 || die "session"
+	for args in "llvm --duration 0.5 --no-log" "--replay $T/r.jsonl"; do
+		TERM=dumb timeout -k 5 30 script -qec "$FS $args" /dev/null >"$T/out" 2>&1
+		rc=$?
+		[ "$rc" = 0 ] || die "$args: exit $rc: $(tail -5 "$T/out")"
+		grep -q 'cannot use this terminal' "$T/out" || die "$args: no message: $(head -5 "$T/out")"
+		grep -q '^Summary: ' "$T/out" || die "$args: no table: $(head -5 "$T/out")"
+	done
+}
+
+# LINES and COLUMNS left in the environment by another terminal are not
+# believed: the screen is drawn at the pane's own size (120x36), its key
+# line on the last row, not for 5000x5000.
+t_stale_terminal_size_should_not_be_believed() {
+	start_ui LINES=5000 COLUMNS=5000 "$FS" llvm --no-log || return 1
+	wait_for 'FLOPS at the target time' || return 1
+	wait_for '[?] help +q quit' || return 1
+	[ "$(screen | sed -n 36p | grep -c '? help')" = 1 ] || die "the key line is not on row 36: $(screen | tail -3)"
+	TM send-keys -t fs q
+	wait_exit || return 1
+	[ "$(cat "$T/exit")" = 0 ] || die "exit status $(cat "$T/exit")"
+}

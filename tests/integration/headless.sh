@@ -241,8 +241,23 @@ PY
 
 # one trace into $T/busy.jsonl; 0 passed, 1 failed, 3 disturbed (the why in $T/why)
 busy_trace() {
-	local on off pid busy
+	local on off pid busy idle
 	rm -f "$T/busy.jsonl"
+	# quiet first: other processes' share of the CPUs over 1 s (a make test
+	# beside this one took 51-67% and hid the loop's own drop)
+	idle=$(python3 - <<'PY'
+import time
+def t():
+    v = [int(x) for x in open("/proc/stat").readline().split()[1:]]
+    return sum(v), v[3] + v[4]
+a, ai = t(); time.sleep(1); b, bi = t()
+print(round(100 * (1 - (bi - ai) / max(1, b - a))))
+PY
+)
+	if [ "$idle" -gt 30 ]; then
+		echo "disturbed: the CPUs were ${idle}% busy before the run" >"$T/why"
+		return 3
+	fi
 	"$FS" llvm --duration 120 --log "$T/busy.jsonl" >/dev/null 2>"$T/err" &
 	pid=$!
 	on=$(log_ms "$T/busy.jsonl" 1500) || { kill "$pid"; wait "$pid"; echo "no steady level: $(cat "$T/err")" >"$T/why"; return 1; }
@@ -292,5 +307,7 @@ t_a_busy_loop_should_be_a_change_that_is_not_a_power_state() {
 		[ "$rc" -eq 3 ] || die "$why"
 		echo "  (busy-loop trace $try disturbed, run again:$(tail -1 "$T/why"))" >&2
 	done
-	die "every trace was disturbed:$why"
+	# the machine was never quiet enough to tell the loop from the rest: not
+	# a failure of flopscope's, and not a pass either
+	skip "every trace was disturbed by other load:$why"
 }

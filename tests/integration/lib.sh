@@ -9,6 +9,9 @@ trap 'for s in "$TOP"/tmux.*.sock "$TOP"/*/tmux.*.sock; do [ -e "$s" ] && tmux -
 
 # Each test runs in a subshell of its own: die ends it, also from inside a loop.
 die() { echo "  $*" >&2; exit 1; }
+# skip WHY: the test cannot tell here (a busy machine, a missing privilege):
+# "SKIP: name" and the reason, counted apart from passes and failures
+skip() { echo "  $*" >&2; exit 77; }
 # every run writes a session log by default: keep them in the test's folder
 export XDG_STATE_HOME="$TOP/state"
 # and read no one's config file but the test's own

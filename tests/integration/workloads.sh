@@ -38,7 +38,8 @@ PY
 # NVIDIA offers, and spirv-val must accept it; a shader with no type, or a
 # mismatched shape, must not compile or validate.
 t_matrix_shaders_should_compile_to_valid_spirv() {
-	local sc=build/tests/shader_check
+	# each make target builds its own (make check-asan alone built none here)
+	local sc=${B:-build}/tests/shader_check
 	[ -x $sc ] || die "$sc not built"
 	for v in "TYPE_FP16_MATRIX 16 16 16" "TYPE_FP16_MATRIX 16 8 16" "TYPE_FP16_MATRIX_F16 16 16 16" \
 		"TYPE_INT8_MATRIX 16 16 32" "TYPE_INT8_MATRIX 8 8 32"; do

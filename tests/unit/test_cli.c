@@ -70,6 +70,22 @@ static void cli_should_refuse_bad_input_with_a_reason(void)
 	CHECK(parse(&o, err, 3, "--duration", "-1") == -1);
 	CHECK(parse(&o, err, 3, "--duration", "1e300") == -1);
 	CHECK(parse(&o, err, 3, "--duration", "nan") == -1);
+	/* too large for a double is out of range, not "not a number"; a long
+	 * value is cut in the message, whose reason stays (issue 27) */
+	CHECK(parse(&o, err, 3, "--target-ms", "1e400") == -1 && strstr(err, "1e400 is out of range (0.001 .. 10000)"));
+	CHECK(parse(&o, err, 3, "--target-ms", "nan") == -1 && strstr(err, "is not a number"));
+	{
+		char big[500];
+		memset(big, '9', sizeof big - 1);
+		big[sizeof big - 1] = '\0';
+		CHECK(parse(&o, err, 3, "--target-ms", big) == -1 && strstr(err, "... is out of range"));
+		big[3] = 'x';
+		CHECK(parse(&o, err, 3, "--fps", big) == -1 && strstr(err, "...\" is not a number"));
+	}
+	/* a tiny positive duration is not "until stopped" (issue 27: 1e-10 never ended) */
+	CHECK(parse(&o, err, 3, "--duration", "1e-10") == -1 && strstr(err, "below the shortest run"));
+	CHECK(parse(&o, err, 3, "--duration", "0.0009") == -1);
+	CHECK(parse(&o, err, 3, "--duration", "0.001") == 0 && o.duration_s == 0.001);
 	CHECK(parse(&o, err, 3, "--format", "xml") == -1);
 	CHECK(parse(&o, err, 2, "-0") == -1);
 	CHECK(strstr(err, "numbered from 1"));
@@ -238,7 +254,7 @@ static void config_should_round_trip_and_yield_to_the_options(void)
 	cli_defaults(&b);
 	const char *text = "# mine\n\ntheme = mono\ntarget_ms = 50  # slower\nfps=5\nwindow = whole\n"
 	                   "outlier = 3\nlog_keep = 20\nlog_cap = 1M\n";
-	CHECK(cli_config_apply(text, strlen(text), &b, err, sizeof err) == 0);
+	CHECK(cli_config_apply(text, strlen(text), &b, err, sizeof err, NULL, 0) == 0);
 	CHECK(!strcmp(b.theme, "mono") && b.target_ms == 50 && b.fps == 5 && b.whole && b.outlier_pct == 3 &&
 	      b.log_keep == 20 && b.log_cap == 1 << 20);
 	char *argv[] = { "flopscope", "--target-ms", "20", NULL };
@@ -248,12 +264,12 @@ static void config_should_round_trip_and_yield_to_the_options(void)
 	CHECK(cli_config_text(&o, out, sizeof out) > 0);
 	Options r;
 	cli_defaults(&r);
-	CHECK(cli_config_apply(out, strlen(out), &r, err, sizeof err) == 0);
+	CHECK(cli_config_apply(out, strlen(out), &r, err, sizeof err, NULL, 0) == 0);
 	CHECK(!strcmp(r.theme, "mono") && r.target_ms == 20 && r.fps == 5 && r.whole && r.outlier_pct == 3 &&
 	      r.log_keep == 20 && r.log_cap == o.log_cap);
 	const char *bad[][2] = {
 		{ "fps = 50\n", "line 1: fps" },
-		{ "\n\ncolour = red\n", "line 3: unknown key \"colour\"" },
+		{ "fps = 5\ntheme = a\nfps = 6\n", "line 3: fps given twice (line 1 too)" },
 		{ "target_ms 20\n", "line 1: \"target_ms 20\" is not key = value" },
 		{ "window = last\n", "window: auto or whole" },
 		{ "log_keep = 2.5\n", "not a whole number" },
@@ -261,10 +277,64 @@ static void config_should_round_trip_and_yield_to_the_options(void)
 	};
 	for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
 		cli_defaults(&r);
-		CHECK(cli_config_apply(bad[i][0], strlen(bad[i][0]), &r, err, sizeof err) == -1);
+		CHECK(cli_config_apply(bad[i][0], strlen(bad[i][0]), &r, err, sizeof err, NULL, 0) == -1);
 		if (!strstr(err, bad[i][1]))
 			fprintf(stderr, "  case %zu: \"%s\" lacks \"%s\"\n", i, err, bad[i][1]), check_failed_now = 1;
 	}
+}
+
+/* The file round trip, round 3 (issue 27): a value with a # of its own, a
+ * byte-order mark, CRLF, a key of a newer version (a warning, not exit 2);
+ * a value that cannot be a line is refused before it is written. */
+static void config_should_read_editors_files_and_newer_keys(void)
+{
+	Options r;
+	char err[256], warn[256];
+	cli_defaults(&r);
+	const char *text = "\xEF\xBB\xBF# saved on Windows\r\ntheme = /home/me/themes/#1.json\r\nfps = 7 # fast\r\n"
+	                   "gpu_colour = red\r\n";
+	CHECK(cli_config_apply(text, strlen(text), &r, err, sizeof err, warn, sizeof warn) == 0);
+	CHECK_STR(r.theme, "/home/me/themes/#1.json");
+	CHECK(r.fps == 7);
+	CHECK(strstr(warn, "line 4: unknown key \"gpu_colour\" ignored") != NULL);
+	CHECK(cli_config_apply("fps = 5\0\n", 9, &r, err, sizeof err, NULL, 0) == -1 && strstr(err, "NUL"));
+	CHECK(cli_config_value_ok("/home/me/themes/#1.json") && cli_config_value_ok("mono"));
+	CHECK(!cli_config_value_ok("a\nfps = 1") && !cli_config_value_ok("my #theme") && !cli_config_value_ok(" lead") &&
+	      !cli_config_value_ok("trail ") && !cli_config_value_ok("") && !cli_config_value_ok("#x"));
+	/* every value that passes reads back as itself */
+	const char *vals[] = { "mono", "/t/#1.json", "a=b", "x#y#z" };
+	for (size_t i = 0; i < sizeof vals / sizeof *vals; i++) {
+		Options o, back;
+		cli_defaults(&o);
+		snprintf(o.theme_buf, sizeof o.theme_buf, "%s", vals[i]);
+		o.theme = o.theme_buf;
+		char out[2048];
+		CHECK(cli_config_value_ok(vals[i]) && cli_config_text(&o, out, sizeof out) > 0);
+		cli_defaults(&back);
+		CHECK(cli_config_apply(out, strlen(out), &back, err, sizeof err, NULL, 0) == 0);
+		CHECK_STR(back.theme, vals[i]);
+	}
+}
+
+/* An option given to a mode that would ignore it is refused and named
+ * (issue 27: --replay X --headless --target-ms 5 --log Y ran silently). */
+static void options_a_mode_ignores_should_be_named(void)
+{
+	Options o;
+	char err[256];
+	CHECK(parse(&o, err, 8, "--replay", "x", "--headless", "--target-ms", "5", "--log", "y") == -1);
+	CHECK_STR(err, "--target-ms, --log do not apply to --replay, which would ignore them: drop them");
+	CHECK(parse(&o, err, 5, "--replay", "x", "--duration", "3") == -1 && strstr(err, "--duration does not apply"));
+	CHECK(parse(&o, err, 5, "--logs", "--serial", "--trials", "3") == -1 && strstr(err, "--serial, --trials"));
+	CHECK(parse(&o, err, 4, "--compare", "a", "b") == 0);
+	CHECK(parse(&o, err, 6, "--compare", "a", "b", "--fps", "3") == -1 && strstr(err, "to --compare"));
+	CHECK(parse(&o, err, 3, "--list", "--no-log") == -1 && strstr(err, "--no-log does not apply to --list"));
+	CHECK(parse(&o, err, 4, "--latency", "--trials", "3") == -1);
+	/* where they mean something they are taken */
+	CHECK(parse(&o, err, 7, "--target-ms", "5", "--log", "y", "--duration", "3") == 0);
+	CHECK(parse(&o, err, 6, "--save-config", "--target-ms", "5", "--fps", "3") == 0);
+	CHECK(parse(&o, err, 6, "--replay", "x", "--headless", "--workload", "fp32") == 0);
+	CHECK(parse(&o, err, 5, "--suite", "--duration", "1", "--no-log") == 0);
 }
 
 static void check_options_should_parse_and_belong_to_check(void)
@@ -306,6 +376,8 @@ int main(void)
 {
 	RUN(check_options_should_parse_and_belong_to_check);
 	RUN(config_should_round_trip_and_yield_to_the_options);
+	RUN(config_should_read_editors_files_and_newer_keys);
+	RUN(options_a_mode_ignores_should_be_named);
 	RUN(target_steps_should_be_round_and_reach_20_ms);
 	RUN(cli_should_default_to_the_tutorials_settings);
 	RUN(cli_should_take_dash_n_and_a_name);

@@ -9,6 +9,7 @@
 
 #include "check.h"
 #include "compare.h"
+#include "fileio.h"
 #include "slog.h"
 #include "slogread.h"
 #include "svg.h"
@@ -49,6 +50,7 @@ static char *write_log(size_t n, bool summary)
 	snprintf(path, sizeof path, "/tmp/flopscope-test-%d.jsonl", (int)getpid());
 	SessionLog l;
 	char err[512];
+	fileio_forget_noted(); /* each write_log is a command of its own */
 	CHECK(slog_open(&l, path, SLOG_REPLACE, err, sizeof err));
 	SessionMeta m = meta();
 	CHECK(slog_write_session(&l, &m));
@@ -111,6 +113,7 @@ static void log_should_keep_doubles_to_the_last_bit(void)
 	SessionLog l;
 	char err[512], path[64];
 	snprintf(path, sizeof path, "/tmp/flopscope-exact-%d.jsonl", (int)getpid());
+	fileio_forget_noted();
 	CHECK(slog_open(&l, path, SLOG_REPLACE, err, sizeof err));
 	SessionMeta m = meta();
 	CHECK(slog_write_session(&l, &m));
@@ -192,7 +195,13 @@ static void log_with_a_bad_line_should_name_it(void)
 	const char *alien = "{\"type\":\"session\",\"format\":\"flopscope-session\",\"version\":1,"
 	                    "\"device\":\"d\",\"target_ms\":20}\n{\"type\":\"quantum\"}\n{\"type\":\"quantum\"}\n";
 	CHECK(slog_parse(alien, strlen(alien), "q", &d, err, sizeof err) == -1);
-	CHECK(strstr(err, "q: no samples, and 2 records of types this flopscope does not know"));
+	CHECK(strstr(err, "q: no samples this flopscope can read, and 2 records of a type it does not know "
+	                  "(\"quantum\" ...), written by flopscope of an unknown version"));
+	/* with a summary record too: still refused (it read as "Summary: 0 samples", exit 0) */
+	const char *alien2 = "{\"type\":\"session\",\"format\":\"flopscope-session\",\"version\":1,\"flopscope\":\"9.0\","
+	                     "\"device\":\"d\",\"target_ms\":20}\n{\"type\":\"quantum\"}\n{\"type\":\"summary\"}\n";
+	CHECK(slog_parse(alien2, strlen(alien2), "q", &d, err, sizeof err) == -1);
+	CHECK(strstr(err, "(\"quantum\"), written by flopscope 9.0"));
 	session_data_done(&d);
 	free(text);
 	free(buf);

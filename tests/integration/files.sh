@@ -1,0 +1,399 @@
+# tests/integration/files.sh: flopscope never replaces, truncates or deletes
+# a file that is not its own (issue 27: reliability round 3, items 1 and 2).
+# Sourced by tests/integration.sh.
+
+# a_session LOG: a short real session, logged to LOG
+a_session() {
+	[ -s "$1" ] && return 0
+	"$FS" llvm --duration 0.3 --log "$1" --format csv >/dev/null 2>"$1.err" || die "session: $(cat "$1.err")"
+}
+
+# what_is PATH: the kind of file at PATH, not following a link
+what_is() {
+	if [ -L "$1" ]; then echo link; elif [ -f "$1" ]; then echo file; elif [ -c "$1" ]; then echo chardev;
+	elif [ -p "$1" ]; then echo fifo; elif [ -d "$1" ]; then echo folder; else echo none; fi
+}
+
+# nothing_but DIR NAME...: DIR holds exactly these names (no temporary left)
+nothing_but() {
+	local dir=$1 got want
+	shift
+	got=$(ls -A "$dir" | sort | tr '\n' ' ')
+	want=$(printf '%s\n' "$@" | sort | tr '\n' ' ')
+	[ "$got" = "$want" ] || die "$dir holds [$got], not [$want]"
+}
+
+# A symbolic link planted where the old code put its temporary
+# (PATH.tmp.<pid>, pids easy to guess) is never followed: a link for each of
+# the next 400 pids, pointing at a victim; every output replaced whole is
+# written, the victim is untouched and no temporary is left.
+t_outputs_should_never_follow_a_planted_temporary() {
+	a_session "$T/s.jsonl"
+	mkdir "$T/out"
+	echo secret >"$T/victim"
+	# one process plants them all: the next pids are flopscope's
+	python3 -c 'import os, sys
+for p in range(os.getpid() + 1, os.getpid() + 400):
+    for name in ("m.prom", "e.csv", "e.svg"):
+        os.symlink(sys.argv[1], "%s/%s.tmp.%d" % (sys.argv[2], name, p))' "$T/victim" "$T/out" || die "planting"
+	"$FS" llvm --duration 0.3 --no-log --metrics-file "$T/out/m.prom" >/dev/null 2>"$T/err" || die "metrics: $(cat "$T/err")"
+	"$FS" --export "$T/s.jsonl" --csv "$T/out/e.csv" 2>"$T/err" || die "csv: $(cat "$T/err")"
+	"$FS" --export "$T/s.jsonl" --svg "$T/out/e.svg" 2>"$T/err" || die "svg: $(cat "$T/err")"
+	[ "$(cat "$T/victim")" = secret ] || die "the victim was overwritten: $(head -c 200 "$T/victim")"
+	grep -q '^flopscope_build_info' "$T/out/m.prom" && grep -q '^seq,t_ms,' "$T/out/e.csv" &&
+		grep -q '<svg' "$T/out/e.svg" || die "an output was not written"
+	find "$T/out" -name '.*' -newer "$T/victim" | grep -q . && die "a temporary was left: $(ls -A "$T/out" | grep '^\.')"
+	return 0
+}
+
+# An output replaced whole is only ever a regular file: as root,
+# --metrics-file /dev/null replaced /dev/null (it did so on this machine
+# when this test ran against the old binary). A device, a FIFO, a folder are
+# refused with exit 2 before anything runs, and are still what they were.
+t_outputs_should_refuse_what_is_not_a_regular_file() {
+	a_session "$T/s.jsonl"
+	mkfifo "$T/fifo"
+	mkdir "$T/dir"
+	# a device of the test's own, never the system's /dev/null (a regression
+	# here, run as root, would replace it for the whole machine)
+	local dev="$T/null"
+	mknod -m 666 "$dev" c 1 3 2>/dev/null || dev=""
+	[ -n "$dev" ] || echo "  (no mknod here: a device not tried)" >&2
+	local out kind
+	for out in $dev "$T/fifo" "$T/dir"; do
+		kind=$(what_is "$out")
+		timeout -k 5 20 "$FS" llvm --duration 0.3 --no-log --metrics-file "$out" >/dev/null 2>"$T/err"
+		[ $? = 2 ] && grep -q "^flopscope: --metrics-file: .*not a regular file" "$T/err" ||
+			die "--metrics-file $out: $(cat "$T/err")"
+		[ "$(what_is "$out")" = "$kind" ] || die "$out is now a $(what_is "$out")"
+		for opt in --csv --svg; do
+			timeout -k 5 20 "$FS" --export "$T/s.jsonl" $opt "$out" --force >/dev/null 2>"$T/err"
+			[ $? = 2 ] && grep -q "^flopscope: $opt: " "$T/err" || die "$opt $out: $(cat "$T/err")"
+			[ "$(what_is "$out")" = "$kind" ] || die "$opt: $out is now a $(what_is "$out")"
+		done
+	done
+}
+
+# A destination the same command reads is refused, --force or not, and the
+# input is left as it was: --log L --metrics-file L, --check --baseline B
+# --metrics-file B and --check --baseline B --log B --force each destroyed
+# the input with exit 0.
+t_outputs_should_never_replace_an_input() {
+	a_session "$T/b.jsonl"
+	cp "$T/b.jsonl" "$T/b.orig"
+	ln "$T/b.jsonl" "$T/hard.jsonl" # the same file by another name
+	local args
+	while IFS= read -r args; do
+		eval "set -- $args"
+		timeout -k 5 60 "$FS" "$@" >"$T/out" 2>&1
+		[ $? = 2 ] && grep -Eq "is the input|is also --log|each output needs a file of its own" "$T/out" ||
+			die "$args: exit $?: $(tail -3 "$T/out")"
+		cmp -s "$T/b.jsonl" "$T/b.orig" || die "$args changed the input"
+	done <<EOF
+llvm --duration 0.3 --log "$T/m.jsonl" --metrics-file "$T/m.jsonl"
+--check llvm --workload fp32 --budget 4s --no-log --baseline "$T/b.jsonl" --metrics-file "$T/b.jsonl"
+--check llvm --workload fp32 --budget 4s --baseline "$T/b.jsonl" --log "$T/b.jsonl" --force
+--check llvm --workload fp32 --budget 4s --baseline "$T/b.jsonl" --log "$T/hard.jsonl" --force
+--export "$T/b.jsonl" --csv "$T/hard.jsonl" --force
+--export "$T/b.jsonl" --svg "$T/b.jsonl" --force
+EOF
+	[ ! -e "$T/m.jsonl" ] || die "a refused run left its log"
+}
+
+# A symbolic link as the destination: a link of the user's own is written
+# at its target, the link kept (a config in a dotfiles folder, a metrics
+# path); --metrics-file LINK and --save-config swapped the link for a
+# regular file and left the real file stale. A link owned by another user
+# is refused: whoever can write in node_exporter's textfile folder cannot
+# steer root's output. --force never writes through a link.
+t_outputs_should_write_a_link_target_or_refuse() {
+	a_session "$T/s.jsonl"
+	export XDG_CONFIG_HOME="$T/config"
+	mkdir -p "$T/dot" "$T/config/flopscope"
+	echo "target_ms = 7" >"$T/dot/config"
+	ln -s "$T/dot/config" "$T/config/flopscope/config"
+	"$FS" --save-config --target-ms 5 >"$T/out" 2>&1 || die "save: $(cat "$T/out")"
+	[ -L "$T/config/flopscope/config" ] || die "the config link was replaced by a $(what_is "$T/config/flopscope/config")"
+	grep -q '^target_ms = 5' "$T/dot/config" || die "the target was not written: $(cat "$T/dot/config")"
+	rm "$T/config/flopscope/config"
+	# the metrics file through the user's link
+	echo old >"$T/real.prom"
+	ln -s real.prom "$T/m.prom"
+	"$FS" llvm --duration 0.3 --no-log --metrics-file "$T/m.prom" >/dev/null 2>"$T/err" || die "metrics: $(cat "$T/err")"
+	[ -L "$T/m.prom" ] && grep -q '^flopscope_build_info' "$T/real.prom" || die "link $(what_is "$T/m.prom"): $(head -2 "$T/real.prom")"
+	# another user's link: refused, its target untouched
+	echo secret >"$T/victim"
+	ln -s "$T/victim" "$T/theirs.prom"
+	chown -h nobody "$T/theirs.prom" 2>/dev/null || { echo "  (not root: another user's link not tried)" >&2; return 0; }
+	"$FS" llvm --duration 0.3 --no-log --metrics-file "$T/theirs.prom" >/dev/null 2>"$T/err"
+	[ $? = 2 ] && grep -q 'symbolic link owned by another user' "$T/err" || die "another's link: $(cat "$T/err")"
+	[ "$(cat "$T/victim")" = secret ] && [ -L "$T/theirs.prom" ] || die "another's link was followed or replaced"
+	# --force never writes through a link: the log, --csv, --svg
+	ln -s "$T/victim" "$T/mine.jsonl"
+	"$FS" llvm --duration 0.3 --log "$T/mine.jsonl" --force >/dev/null 2>"$T/err"
+	[ $? = 2 ] && grep -q 'is a symbolic link' "$T/err" || die "--log LINK --force: $(cat "$T/err")"
+	for opt in --csv --svg; do
+		"$FS" --export "$T/s.jsonl" $opt "$T/mine.jsonl" --force >/dev/null 2>"$T/err"
+		[ $? = 2 ] && grep -q 'symbolic link' "$T/err" || die "$opt LINK --force: $(cat "$T/err")"
+	done
+	[ "$(cat "$T/victim")" = secret ] && [ -L "$T/mine.jsonl" ] || die "--force wrote through a link"
+}
+
+# A file replaced keeps its mode (a metrics file node_exporter's group may
+# read); a new one gets the umask's, as any file the user creates.
+t_outputs_should_keep_the_mode_and_take_the_umask() {
+	a_session "$T/s.jsonl"
+	echo old >"$T/m.prom"
+	chmod 640 "$T/m.prom"
+	"$FS" llvm --duration 0.3 --no-log --metrics-file "$T/m.prom" >/dev/null 2>"$T/err" || die "$(cat "$T/err")"
+	[ "$(stat -c %a "$T/m.prom")" = 640 ] || die "mode $(stat -c %a "$T/m.prom"), not 640"
+	(umask 027 && "$FS" --export "$T/s.jsonl" --csv "$T/new.csv") || die "export"
+	[ "$(stat -c %a "$T/new.csv")" = 640 ] || die "umask 027 gave $(stat -c %a "$T/new.csv")"
+	(umask 022 && "$FS" --export "$T/s.jsonl" --csv "$T/new2.csv") || die "export"
+	[ "$(stat -c %a "$T/new2.csv")" = 644 ] || die "umask 022 gave $(stat -c %a "$T/new2.csv")"
+}
+
+# SIGINT or SIGTERM while an output is being written leaves no temporary
+# (Ctrl-C during --export LOG --csv OUT left OUT.tmp.<pid>) and no output:
+# the export reads a FIFO whose writer keeps it open, so it is mid-file
+# when the signal comes; the process ends by that signal.
+t_a_signal_should_leave_no_temporary() {
+	a_session "$T/s.jsonl"
+	mkfifo "$T/in"
+	mkdir "$T/out"
+	local sig
+	for sig in INT TERM HUP; do
+		(head -5 "$T/s.jsonl"; sleep 20) >"$T/in" &
+		local feeder=$!
+		# a background job of a script starts with SIGINT ignored: restored here
+		python3 -c 'import os, signal, sys
+for s in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP): signal.signal(s, signal.SIG_DFL)
+os.execv(sys.argv[1], sys.argv[1:])' "$FS" --export "$T/in" --csv "$T/out/e.csv" 2>"$T/err" &
+		local pid=$! n=0
+		until ls -A "$T/out" | grep -q '^\.e\.csv\.'; do
+			n=$((n + 1))
+			[ $n -lt 200 ] || die "SIG$sig: no temporary appeared: $(ls -A "$T/out"; cat "$T/err")"
+			sleep 0.05
+		done
+		kill -"$sig" "$pid"
+		wait "$pid"
+		local rc=$?
+		kill "$feeder" 2>/dev/null
+		wait "$feeder" 2>/dev/null
+		[ "$rc" -gt 128 ] || die "SIG$sig: exit $rc"
+		[ -z "$(ls -A "$T/out")" ] || die "SIG$sig left: $(ls -A "$T/out")"
+	done
+}
+
+# Retention never removes a log that is being written: a second run with
+# --log-keep 1 removed the log a first run was still writing, and the first
+# ended with exit 0 and its whole session gone. It says how many it spared.
+t_retention_should_spare_a_live_log() {
+	export XDG_STATE_HOME="$T/state" # a folder of its own: other tests' logs are not this one's
+	local dir="$XDG_STATE_HOME/flopscope"
+	mkdir -p "$dir"
+	head -c 1000 /dev/zero >"$dir/20200101T000000Z-llvmpipe-fp32.jsonl" # an old one, which may go
+	"$FS" llvm --duration 0 >/dev/null 2>"$T/a.err" &
+	local a=$! n=0 live
+	until live=$(ls "$dir" | grep -v '^20200101') && [ -n "$live" ] && [ -s "$dir/$live" ]; do
+		n=$((n + 1))
+		[ $n -lt 600 ] || { kill $a; die "the first run wrote no log: $(cat "$T/a.err")"; }
+		sleep 0.05
+	done
+	"$FS" llvm --duration 0.3 --log-keep 1 >/dev/null 2>"$T/b.err" || { kill $a; die "second run: $(cat "$T/b.err")"; }
+	kill -INT $a
+	wait $a || die "the first run: exit $?: $(cat "$T/a.err")"
+	[ -s "$dir/$live" ] || die "the live log $live was removed: $(ls "$dir")"
+	grep -q '"type":"summary"' "$dir/$live" || die "the live log has no summary"
+	[ ! -e "$dir/20200101T000000Z-llvmpipe-fp32.jsonl" ] || die "the old log stayed"
+	grep -q 'log retention kept 1 old log over --log-keep/--log-cap' "$T/b.err" || die "not said: $(cat "$T/b.err")"
+}
+
+# --check --baseline B where B is the oldest log of the default folder:
+# retention removed B before the check read it ("cannot open"). A file the
+# command names is never removed.
+t_retention_should_spare_the_commands_inputs() {
+	export XDG_STATE_HOME="$T/state" # a folder of its own: other tests' logs are not this one's
+	local dir="$XDG_STATE_HOME/flopscope"
+	mkdir -p "$dir"
+	a_session "$T/b.jsonl"
+	cp "$T/b.jsonl" "$dir/20200101T000000Z-llvmpipe-fp32.jsonl"
+	"$FS" --check llvm --workload fp32 --budget 4s --threshold 1000 --log-keep 1 \
+		--baseline "$dir/20200101T000000Z-llvmpipe-fp32.jsonl" >"$T/out" 2>&1 || die "check: exit $?: $(cat "$T/out")"
+	[ -s "$dir/20200101T000000Z-llvmpipe-fp32.jsonl" ] || die "the baseline was removed"
+	grep -q 'cannot open' "$T/out" && die "$(cat "$T/out")"
+	grep -q 'log retention kept 1 old log' "$T/out" || die "not said: $(cat "$T/out")"
+}
+
+# A suite's one file a device is held between two workloads' sessions: a
+# run with --log-keep 1 beside it spares it (nothing holds it between two
+# sessions otherwise), and a second writer on it is refused.
+t_retention_should_spare_a_suites_file_between_sessions() {
+	export XDG_STATE_HOME="$T/state" # a folder of its own: other tests' logs are not this one's
+	local dir="$XDG_STATE_HOME/flopscope" n=0 f
+	"$FS" llvm --suite --duration 0.3 --format json >"$T/suite.out" 2>"$T/suite.err" &
+	local s=$!
+	until f=$(ls "$dir" 2>/dev/null | grep -- '-suite\.jsonl$') && [ -n "$f" ] && grep -q '"type":"summary"' "$dir/$f"; do
+		n=$((n + 1))
+		[ $n -lt 1200 ] || { kill $s; die "no session in the suite's file: $(cat "$T/suite.err")"; }
+		sleep 0.05
+	done
+	"$FS" llvm --duration 0.2 --log-keep 1 >/dev/null 2>"$T/b.err" || { kill $s; die "second run: $(cat "$T/b.err")"; }
+	"$FS" llvm --duration 0.2 --log "$dir/$f" --force >/dev/null 2>"$T/c.err"
+	local rc=$?
+	wait $s || die "the suite: exit $?: $(cat "$T/suite.err")"
+	[ "$rc" = 2 ] && grep -q 'being written by another process' "$T/c.err" || die "a second writer: $rc $(cat "$T/c.err")"
+	[ -s "$dir/$f" ] || die "the suite's file was removed"
+	[ "$(grep -c '"type":"session"' "$dir/$f")" -ge 10 ] || die "sessions lost: $(grep -c '"type":"session"' "$dir/$f")"
+}
+
+# A FIFO as the log with no reader: refused with exit 2 at once (it
+# blocked, deaf to SIGINT, SIGTERM and Ctrl-C); with a reader it is written.
+t_log_fifo_without_a_reader_should_be_refused() {
+	mkfifo "$T/log"
+	local mode
+	for mode in "" --suite; do
+		timeout -k 5 20 "$FS" llvm $mode --duration 0.2 --log "$T/log" >/dev/null 2>"$T/err"
+		local rc=$?
+		[ "$rc" = 2 ] && grep -q 'is a FIFO with no reader' "$T/err" || die "$mode: exit $rc: $(cat "$T/err")"
+	done
+	cat "$T/log" >"$T/got" &
+	local r=$!
+	"$FS" llvm --duration 0.3 --log "$T/log" >/dev/null 2>"$T/err" || die "with a reader: $(cat "$T/err")"
+	wait $r
+	grep -q '"type":"summary"' "$T/got" || die "nothing came through the FIFO"
+}
+
+# A closed pipe is a normal end in every mode, as the man page says (the
+# readers and --latency exited 1 with "Broken pipe"): exit 0 and nothing said
+# when standard output's reader is gone before the first byte; /dev/full is
+# still an error (exit 1, said).
+t_closed_pipe_should_be_a_normal_end_in_every_mode() {
+	a_session "$T/s.jsonl"
+	"$FS" --export "$T/s.jsonl" --csv "$T/s.csv" || die "export"
+	"$FS" llvm --duration 0.3 >/dev/null 2>&1 || die "a default-folder log"
+	local args got
+	while IFS= read -r args; do
+		eval "set -- $args"
+		got=$(python3 -c 'import os, subprocess, sys
+r, w = os.pipe(); os.close(r)
+p = subprocess.run(sys.argv[1:], stdout=w, stderr=subprocess.PIPE, timeout=120)
+print(p.returncode, p.stderr.decode().count("Broken pipe") + p.stderr.decode().count("standard output"))' "$FS" "$@") ||
+			die "$args: the helper failed"
+		[ "$got" = "0 0" ] || die "$args into a closed pipe: exit and complaints: $got"
+	done <<EOF2
+--logs
+--logs --format json
+--replay "$T/s.jsonl" --headless
+--replay "$T/s.jsonl" --format csv
+--replay "$T/s.jsonl" --format json
+--replay "$T/s.jsonl" "$T/s.jsonl" --headless
+--export "$T/s.jsonl" --csv
+--analyze "$T/s.csv"
+--compare "$T/s.jsonl" "$T/s.jsonl"
+llvm --latency
+llvm --duration 0.3 --format csv --no-log
+--list
+EOF2
+	for args in "--logs" "--export $T/s.jsonl --csv" "--analyze $T/s.csv" "--replay $T/s.jsonl --format csv"; do
+		"$FS" $args >/dev/full 2>"$T/err"
+		[ $? = 1 ] && grep -q 'cannot write to standard output: No space left on device' "$T/err" ||
+			die "$args >/dev/full: $(cat "$T/err")"
+	done
+}
+
+# The config file round trip (issue 27, item 4): what --save-config writes
+# reads back as the same settings or is refused (exit 2, the file as it
+# was); a key this version does not know is a warning, not exit 2 for every
+# command; a repeated key is refused as on the command line; a BOM and CRLF
+# are read; --version answers whatever the file holds.
+t_config_should_round_trip_or_be_refused() {
+	export XDG_CONFIG_HOME="$T/cfg"
+	local f="$T/cfg/flopscope/config"
+	"$FS" --save-config --theme "$T/themes/#1.json" --target-ms 7 >/dev/null 2>"$T/err" || die "save: $(cat "$T/err")"
+	grep -qx "theme = $T/themes/#1.json" "$f" || die "$(grep theme "$f")"
+	"$FS" --save-config --fps 3 >/dev/null 2>"$T/err" || die "resave: $(cat "$T/err")"
+	grep -qx "theme = $T/themes/#1.json" "$f" && grep -qx 'target_ms = 7' "$f" && grep -qx 'fps = 3' "$f" ||
+		die "did not read back: $(grep -v '^#' "$f")"
+	cp "$f" "$T/before"
+	"$FS" --save-config --theme $'a\nfps = 20' >"$T/out" 2>&1
+	[ $? = 2 ] && grep -q 'a config line cannot keep' "$T/out" || die "a newline: $(cat "$T/out")"
+	"$FS" --save-config --theme 'my #theme' >"$T/out" 2>&1
+	[ $? = 2 ] || die "a ' #': $(cat "$T/out")"
+	cmp -s "$f" "$T/before" || die "a refused save changed the file"
+	"$FS" --version >/dev/null 2>&1 || die "--version after a refused save: exit $?"
+	# a newer version's key: a warning naming it; every command goes on
+	printf 'fps = 4\nlink_colour = red\n' >"$f"
+	"$FS" --list >/dev/null 2>"$T/err" || die "an unknown key: exit $?: $(cat "$T/err")"
+	grep -q 'warning: .*line 2: unknown key "link_colour" ignored' "$T/err" || die "not named: $(cat "$T/err")"
+	# a repeated key: refused with both lines, as --fps twice is
+	printf 'fps = 4\nfps = 5\n' >"$f"
+	"$FS" --list >"$T/out" 2>&1
+	[ $? = 2 ] && grep -q 'line 2: fps given twice (line 1 too)' "$T/out" || die "a repeated key: $(cat "$T/out")"
+	"$FS" --version >"$T/out" 2>&1 || die "--version with a bad file: exit $?"
+	grep -q '^flopscope ' "$T/out" || die "$(cat "$T/out")"
+	# an editor's byte-order mark and CRLF
+	printf '\xef\xbb\xbffps = 6\r\ntarget_ms = 8\r\n' >"$f"
+	"$FS" --save-config >/dev/null 2>"$T/err" || die "BOM and CRLF: $(cat "$T/err")"
+	grep -qx 'fps = 6' "$f" && grep -qx 'target_ms = 8' "$f" || die "BOM and CRLF not read: $(grep -v '^#' "$f")"
+}
+
+# Readers say what they did not understand (issue 27, item 6): a log of
+# records of unknown types (it read as "Summary: 0 samples", exit 0); a CSV
+# whose time runs backwards (said nothing), one with a quoted header (was
+# refused); a --check baseline of another workload (said "no baseline").
+t_readers_should_say_what_they_do_not_understand() {
+	a_session "$T/s.jsonl"
+	sed 's/"type":"sample"/"type":"sample_v9"/' "$T/s.jsonl" >"$T/u.jsonl"
+	"$FS" --replay "$T/u.jsonl" --headless >"$T/out" 2>&1
+	[ $? = 2 ] && grep -q 'records\? of a type it does not know ("sample_v9" ...), written by flopscope' "$T/out" ||
+		die "unknown records: $(tail -3 "$T/out")"
+	grep -q 'Summary: 0 samples' "$T/out" && die "read as an empty session"
+	"$FS" --replay "$T/s.jsonl" --headless >/dev/null 2>"$T/err" || die "a plain log: $(cat "$T/err")"
+	grep -q 'does not know' "$T/err" && die "a log of this version's own records warned: $(cat "$T/err")"
+	printf 't_ms,flops\n1,10\n2,10\n3,10\n1.5,10\n' >"$T/back.csv"
+	"$FS" --analyze "$T/back.csv" >"$T/out" 2>&1
+	[ $? = 2 ] && grep -q 'back.csv:5: time runs backwards' "$T/out" || die "backwards: $(cat "$T/out")"
+	printf '"t_ms","flops"\r\n' >"$T/q.csv"
+	for i in $(seq 1 40); do printf '%d,"%d"\r\n' $((i * 20)) 1000 >>"$T/q.csv"; done
+	"$FS" --analyze "$T/q.csv" >"$T/out" 2>&1 || die "a quoted header: exit $?: $(cat "$T/out")"
+	"$FS" llvm --workload int32 --duration 0.5 --log "$T/i.jsonl" --format csv >/dev/null 2>&1 || die "int32 session"
+	"$FS" --check llvm --workload fp32 --budget 4s --no-log --baseline "$T/i.jsonl" >"$T/out" 2>&1
+	grep -q 'the --baseline log holds int32, no fp32 session' "$T/out" || die "another workload: $(cat "$T/out")"
+}
+
+# A full disk (RLIMIT_FSIZE stands in: writes fail with EFBIG) is the
+# system's failure, exit 1, in a plain run and in --suite (the suite called
+# every later workload "unsupported" and exited 2, the usage status); a run
+# refused at its first line leaves no 0-byte log, and --logs lists an empty
+# log without failing (it exited 1).
+# limited BLOCKS CMD...: CMD under ulimit -f BLOCKS, its stderr in $T/err
+# and stdout in $T/out through pipes (a file of the test's own would be
+# limited too); CMD's status
+limited() {
+	local b=$1
+	shift
+	( (ulimit -f "$b" && exec "$@") 2>&1 >&3 | cat >"$T/err"
+		exit "${PIPESTATUS[0]}") 3>&1 | cat >"$T/out"
+	return "${PIPESTATUS[0]}"
+}
+
+t_full_disk_should_exit_1_and_leave_no_empty_log() {
+	export XDG_STATE_HOME="$T/state"
+	limited 0 "$FS" llvm --duration 0.2 --log "$T/f.jsonl"
+	[ $? = 1 ] && grep -q 'cannot write the session log .*f.jsonl: File too large' "$T/err" || die "plain: $(cat "$T/err")"
+	[ ! -e "$T/f.jsonl" ] || die "a 0-byte log was left"
+	limited 0 "$FS" llvm --duration 0.2
+	[ $? = 1 ] || die "default log: $(cat "$T/err")"
+	[ -z "$(ls -A "$T/state/flopscope" 2>/dev/null)" ] || die "left: $(ls -l "$T/state/flopscope")"
+	limited 30 "$FS" llvm --suite --duration 0.2 --log "$T/s.jsonl"
+	local rc=$?
+	[ "$rc" = 1 ] || die "suite on a full disk: exit $rc: $(tail -3 "$T/out")"
+	grep -q 'unsupported: cannot write the session log' "$T/out" && die "called unsupported: $(grep unsupported "$T/out" | head -2)"
+	grep -q 'failed: cannot write the session log' "$T/out" || die "not said: $(tail -5 "$T/out")"
+	grep -q '"type":"summary"' "$T/s.jsonl" || die "the sessions before the disk filled were lost"
+	mkdir -p "$T/state/flopscope"
+	: >"$T/state/flopscope/20200101T000000Z-llvmpipe-fp32.jsonl"
+	"$FS" --logs >"$T/out" 2>&1 || die "--logs with an empty log: exit $?: $(cat "$T/out")"
+	grep -q 'empty: no line recorded' "$T/out" || die "$(cat "$T/out")"
+}
