@@ -100,9 +100,22 @@ bool screen_open(Screen *s, const char *theme_arg, atomic_int *quit)
 	const char *term = getenv("TERM");
 	if (!term || !*term)
 		return false;
+	/* the size comes from the terminal itself (TIOCGWINSZ), never from a
+	 * LINES or COLUMNS left in the environment by another terminal */
+	use_env(TRUE);
+	use_tioctl(TRUE); /* with use_env: the ioctl's size wins over LINES and COLUMNS */
 	s->term = newterm(NULL, stdout, stdin);
 	if (!s->term)
 		return false;
+	/* a terminal that cannot place the cursor (TERM=dumb, a printing
+	 * terminal) drew one broken line: the caller prints the table */
+	const char *cup = tigetstr("cup");
+	if (!cup || cup == (char *)-1 || LINES < 2 || COLS < 2) {
+		endwin();
+		delscreen(s->term);
+		s->term = NULL;
+		return false;
+	}
 	active = s;
 	atexit(restore_at_exit);
 	cbreak();
