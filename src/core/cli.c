@@ -241,55 +241,79 @@ static int set_mode(Options *o, Mode m, char *err, size_t errlen)
 	return 0;
 }
 
-/* The modes each option means something in: one given to a mode that
- * would ignore it is refused, named, never taken silently (issue 27:
- * --replay X --target-ms 5 --log Y ran as if neither were given). Options
- * not listed apply to every mode (the mode options themselves, --no-config)
- * or are held to their modes in validate(). */
+/* Each option: whether it takes a value, and the modes it means something
+ * in. One given to a mode that would ignore it is refused, named, never
+ * taken silently (issue 27: --replay X --target-ms 5 --log Y ran as if
+ * neither were given). M_ANY: every mode (the mode options themselves, and
+ * those validate() holds to their modes with a message of their own). */
 #define M_(m) (1u << (m))
 enum {
+	M_ANY = (1u << MODE_COUNT) - 1,
 	M_RUN = M_(MODE_MEASURE) | M_(MODE_SUITE) | M_(MODE_CHECK),
 	M_DEVICE = M_RUN | M_(MODE_LATENCY) | M_(MODE_LIST) | M_(MODE_LIST_WORKLOADS),
 	M_READ = M_(MODE_REPLAY) | M_(MODE_COMPARE) | M_(MODE_EXPORT) | M_(MODE_ANALYZE),
 };
-static const struct {
+typedef struct OptionSpec {
 	const char *name;
-	unsigned modes;
-} option_modes[] = {
-	{ "--target-ms", M_RUN | M_(MODE_SAVE_CONFIG) },
-	{ "--duration", M_(MODE_MEASURE) | M_(MODE_SUITE) },
-	{ "--trials", M_RUN },
-	{ "--size", M_RUN },
-	{ "--serial", M_RUN },
-	{ "--transfer-queue", M_RUN | M_READ },
-	{ "--log", M_RUN },
-	{ "--no-log", M_RUN },
-	{ "--log-keep", M_RUN | M_(MODE_LOGS) | M_(MODE_SAVE_CONFIG) },
-	{ "--log-cap", M_RUN | M_(MODE_LOGS) | M_(MODE_SAVE_CONFIG) },
-	{ "--fps", M_(MODE_MEASURE) | M_(MODE_REPLAY) | M_(MODE_SAVE_CONFIG) },
-	{ "--theme", M_(MODE_MEASURE) | M_(MODE_REPLAY) | M_(MODE_SAVE_CONFIG) },
-	{ "--headless", M_(MODE_MEASURE) | M_(MODE_REPLAY) },
-	{ "--force", M_RUN | M_(MODE_REPLAY) | M_(MODE_COMPARE) | M_(MODE_EXPORT) },
-	{ "--no-cache", M_RUN | M_(MODE_LATENCY) },
-	{ "--shader-dir", M_RUN | M_(MODE_LATENCY) },
-	{ "--validate", M_DEVICE },
-	{ "--default-device", M_RUN | M_(MODE_LATENCY) | M_(MODE_LIST_WORKLOADS) },
-	{ "--all", M_RUN },
-	{ "--workload", M_(MODE_MEASURE) | M_(MODE_CHECK) | M_(MODE_LATENCY) | M_READ },
-	{ "--outlier", M_RUN | M_(MODE_REPLAY) | M_(MODE_SAVE_CONFIG) },
+	bool value;     /* --name VALUE or --name=VALUE */
+	unsigned modes; /* M_ bits */
+} OptionSpec;
+static const OptionSpec option_specs[] = {
+	/* modes */
+	{ "--help", false, M_ANY }, { "-h", false, M_ANY }, { "--version", false, M_ANY },
+	{ "--list", false, M_ANY }, { "--list-workloads", false, M_ANY }, { "--logs", false, M_ANY },
+	{ "--save-config", false, M_ANY }, { "--suite", false, M_ANY }, { "--latency", false, M_ANY },
+	{ "--check", false, M_ANY }, { "--replay", true, M_ANY }, { "--compare", true, M_ANY },
+	{ "--export", true, M_ANY }, { "--analyze", true, M_ANY },
+	/* held to their modes in validate() */
+	{ "--format", true, M_ANY }, { "--verbose", false, M_ANY }, { "-v", false, M_ANY },
+	{ "--csv", false, M_ANY }, { "--svg", true, M_ANY }, { "--fail-if-slower", true, M_ANY },
+	{ "--budget", true, M_ANY }, { "--threshold", true, M_ANY }, { "--baseline", true, M_ANY },
+	{ "--metrics-file", true, M_ANY }, { "--metrics-listen", true, M_ANY }, { "--no-config", false, M_ANY },
+	/* held here */
+	{ "--target-ms", true, M_RUN | M_(MODE_SAVE_CONFIG) },
+	{ "--duration", true, M_(MODE_MEASURE) | M_(MODE_SUITE) },
+	{ "--trials", true, M_RUN },
+	{ "--size", true, M_RUN },
+	{ "--serial", false, M_RUN },
+	{ "--transfer-queue", false, M_RUN | M_READ },
+	{ "--log", true, M_RUN },
+	{ "--no-log", false, M_RUN },
+	{ "--log-keep", true, M_RUN | M_(MODE_LOGS) | M_(MODE_SAVE_CONFIG) },
+	{ "--log-cap", true, M_RUN | M_(MODE_LOGS) | M_(MODE_SAVE_CONFIG) },
+	{ "--fps", true, M_(MODE_MEASURE) | M_(MODE_REPLAY) | M_(MODE_SAVE_CONFIG) },
+	{ "--theme", true, M_(MODE_MEASURE) | M_(MODE_REPLAY) | M_(MODE_SAVE_CONFIG) },
+	{ "--headless", false, M_(MODE_MEASURE) | M_(MODE_REPLAY) },
+	{ "--force", false, M_RUN | M_(MODE_REPLAY) | M_(MODE_COMPARE) | M_(MODE_EXPORT) },
+	{ "--no-cache", false, M_RUN | M_(MODE_LATENCY) },
+	{ "--shader-dir", true, M_RUN | M_(MODE_LATENCY) },
+	{ "--validate", false, M_DEVICE },
+	{ "--default-device", false, M_RUN | M_(MODE_LATENCY) | M_(MODE_LIST_WORKLOADS) },
+	{ "--all", false, M_RUN },
+	{ "--workload", true, M_(MODE_MEASURE) | M_(MODE_CHECK) | M_(MODE_LATENCY) | M_READ },
+	{ "--outlier", true, M_RUN | M_(MODE_REPLAY) | M_(MODE_SAVE_CONFIG) },
 };
+
+static const OptionSpec *option_spec(const char *name)
+{
+	for (size_t i = 0; i < sizeof option_specs / sizeof *option_specs; i++)
+		if (!strcmp(option_specs[i].name, name))
+			return &option_specs[i];
+	return NULL;
+}
 
 /* The options of seen[0..n) that mode would ignore, named; -1 when any. */
 static int mode_takes(Mode mode, char seen[][32], size_t n, char *err, size_t errlen)
 {
 	char names[256] = "";
 	size_t bad = 0;
-	for (size_t k = 0; k < n; k++)
-		for (size_t i = 0; i < sizeof option_modes / sizeof *option_modes; i++)
-			if (!strcmp(seen[k], option_modes[i].name) && !(option_modes[i].modes & M_(mode))) {
-				size_t w = strlen(names);
-				snprintf(names + w, sizeof names - w, "%s%.31s", bad++ ? ", " : "", seen[k]);
-			}
+	for (size_t k = 0; k < n; k++) {
+		const OptionSpec *spec = option_spec(seen[k]);
+		if (spec && !(spec->modes & M_(mode))) {
+			size_t w = strlen(names);
+			snprintf(names + w, sizeof names - w, "%s%.31s", bad++ ? ", " : "", seen[k]);
+		}
+	}
 	if (!bad)
 		return 0;
 	snprintf(err, errlen, "%s %s not apply to %s, which would ignore %s: drop %s", names, bad == 1 ? "does" : "do",
@@ -488,13 +512,12 @@ int cli_parse_with(int argc, char **argv, const Options *base, Options *o, char 
 		if (nseen < sizeof seen / sizeof *seen && strlen(canon) < sizeof seen[0])
 			memcpy(seen[nseen++], canon, strlen(canon) + 1);
 
-		static const char *const with_value[] = {
-			"--format", "--target-ms", "--duration", "--shader-dir", "--theme", "--fps", "--log", "--replay", "--compare", "--export", "--svg", "--analyze", "--workload", "--trials", "--size", "--fail-if-slower", "--outlier", "--log-keep", "--log-cap", "--budget", "--threshold", "--baseline", "--metrics-file", "--metrics-listen",
-		};
-		bool needs = false;
-		for (size_t k = 0; k < sizeof with_value / sizeof *with_value; k++)
-			if (!strcmp(name, with_value[k]))
-				needs = true;
+		const OptionSpec *spec = option_spec(name);
+		if (!spec) {
+			snprintf(err, errlen, "unknown option %s (see --help)", name);
+			return -1;
+		}
+		bool needs = spec->value;
 		if (needs && !val) {
 			if (i + 1 >= argc) {
 				snprintf(err, errlen, "%s needs a value (see --help)", name);
