@@ -89,28 +89,29 @@ void slog_free_list(char **names, size_t n)
 	free(names);
 }
 
-/* Whether the log at path is one to keep: being written (another process
- * holds its lock; *fd then -1) or one of the files named. Else *fd is the
- * log opened and locked, which the caller closes after removing it. */
-static bool retain_spare(const char *path, const struct stat *st, const char *const *spare, size_t nspare, int *fd)
+/* Whether st is one of the files named (the command's inputs) or one this
+ * process reads or writes. */
+static bool retain_named(const struct stat *st, const char *const *spare, size_t nspare)
 {
-	*fd = -1;
 	for (size_t k = 0; k < nspare; k++) {
 		struct stat s;
 		if (spare[k] && stat(spare[k], &s) == 0 && s.st_dev == st->st_dev && s.st_ino == st->st_ino)
 			return true;
 	}
-	if (fileio_noted(st, NULL))
-		return true;
+	return fileio_noted(st, NULL) != NULL;
+}
+
+/* The log at path opened and locked (retention's own lock: a writer takes
+ * its lock with LOCK_NB and refuses while this is held); -1 when another
+ * process holds one (a live log) or it cannot be opened. */
+static int retain_lock(const char *path)
+{
 	int f = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
-	if (f < 0)
-		return true; /* cannot tell: kept */
-	if (flock(f, LOCK_EX | LOCK_NB) != 0) {
+	if (f >= 0 && flock(f, LOCK_EX | LOCK_NB) != 0) {
 		close(f);
-		return true; /* a writer holds it */
+		f = -1;
 	}
-	*fd = f;
-	return false;
+	return f;
 }
 
 size_t slog_retain(size_t keep, uint64_t cap, const char *const *spare, size_t nspare, size_t *spared, char *err,
@@ -124,67 +125,64 @@ size_t slog_retain(size_t keep, uint64_t cap, const char *const *spare, size_t n
 	size_t n = slog_list_logs(dir, &names), removed = 0;
 	uint64_t *sizes = NULL;
 	bool *rm = NULL, *keep_it = NULL;
-	int *fds = NULL;
 	if (!n)
 		return 0; /* no folder, or no log yet: nothing to keep */
 	sizes = calloc(n, sizeof *sizes);
 	rm = calloc(n, sizeof *rm);
 	keep_it = calloc(n, sizeof *keep_it);
-	fds = malloc(n * sizeof *fds);
-	for (size_t i = 0; fds && i < n; i++)
-		fds[i] = -1;
-	if (!sizes || !rm || !keep_it || !fds) {
-		snprintf(err, errlen, "out of memory listing %s", dir);
+	if (!sizes || !rm || !keep_it) {
+		snprintf(err, errlen, "out of memory listing %s", fileio_shown(dir));
 		goto out;
 	}
+	size_t m = 0; /* the logs alone, in their order */
 	for (size_t i = 0; i < n; i++) {
 		char path[4400];
 		struct stat st;
 		snprintf(path, sizeof path, "%s/%s", dir, names[i]);
 		/* a regular file of ours only: a link or anything else is no log
-		 * of ours, never removed and not counted (its name is dropped) */
+		 * of ours, never removed and not counted */
 		if (lstat(path, &st) != 0 || !S_ISREG(st.st_mode)) {
 			free(names[i]);
-			names[i] = NULL;
 			continue;
 		}
-		sizes[i] = (uint64_t)st.st_size;
-		/* locked now and until removed: a writer cannot start on it meanwhile */
-		keep_it[i] = retain_spare(path, &st, spare, nspare, &fds[i]);
+		names[m] = names[i];
+		sizes[m] = (uint64_t)st.st_size;
+		keep_it[m++] = retain_named(&st, spare, nspare);
 	}
-	size_t m = 0; /* the logs alone, in their order */
-	for (size_t i = 0; i < n; i++)
-		if (names[i]) {
-			names[m] = names[i];
-			sizes[m] = sizes[i];
-			keep_it[m] = keep_it[i];
-			fds[m++] = fds[i];
-		}
 	n = m;
+	/* the oldest go; one that turns out to be live (its writer's lock) is
+	 * kept and the pick made again, so the next oldest goes instead: one
+	 * descriptor at a time, whatever the folder holds */
+	for (size_t i = 0; i < n;) {
+		retain_pick(sizes, keep_it, n, keep, cap, 0, rm);
+		while (i < n && !rm[i])
+			i++;
+		if (i == n)
+			break;
+		char path[4400];
+		snprintf(path, sizeof path, "%s/%s", dir, names[i]);
+		int f = retain_lock(path);
+		if (f < 0) {
+			keep_it[i] = true;
+			continue;
+		}
+		/* removed while locked: no writer can start on it meanwhile */
+		if (unlink(path) == 0)
+			removed++;
+		else if (!err[0])
+			snprintf(err, errlen, "cannot remove the old log %s: %s", fileio_shown(path), strerror(errno));
+		close(f);
+		i++;
+	}
 	/* spared: those that would have gone but for being live or named */
 	retain_pick(sizes, NULL, n, keep, cap, 0, rm);
 	for (size_t i = 0; i < n; i++)
 		*spared += rm[i] && keep_it[i] && sizes[i];
-	retain_pick(sizes, keep_it, n, keep, cap, 0, rm);
-	for (size_t i = 0; i < n; i++) {
-		char path[4400];
-		snprintf(path, sizeof path, "%s/%s", dir, names[i]);
-		if (rm[i]) {
-			if (unlink(path) == 0)
-				removed++;
-			else if (!err[0])
-				snprintf(err, errlen, "cannot remove the old log %s: %s", fileio_shown(path), strerror(errno));
-		}
-	}
 out:
-	for (size_t i = 0; fds && i < n; i++)
-		if (fds[i] >= 0)
-			close(fds[i]);
 	slog_free_list(names, n);
 	free(sizes);
 	free(rm);
 	free(keep_it);
-	free(fds);
 	return removed;
 }
 
