@@ -97,6 +97,7 @@ $(B)/tests/test_%: $(B)/tests/test_%.o $(PURE_OBJ)
 
 # Compiles a shader as the engine does, for spirv-val (tests/integration/workloads.sh).
 $(B)/tests/shader_check: tests/unit/shader_check.c $(B)/src/gpu/shader.o $(B)/src/core/spirv_khr.o $(B)/src/session/fileio.o $(B)/src/session/paths.o
+	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(INC_gpu) -o $@ $^ $(SHADERC) -lpthread -lm
 
 # The ring under ThreadSanitizer: one producer and one consumer thread.
