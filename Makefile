@@ -20,24 +20,25 @@ B       ?= build
 #   gpu      the only code that calls Vulkan or shaderc
 #   workloads one file per kind of workload, each one table of operations
 #   engine   the measuring thread, telemetry
-#   app      main, modes, outputs
-#   ui       curses screens (ui/): core, session, engine and app headers, never gpu
+#   ui       curses screens (ui/): core headers, the sample source's, the
+#            theme files' (session); never gpu or app
+#   app      main, modes, outputs, the interactive runner over the screens
 CORE    := fmt adapt sched stats ring devsel cli workload memwork summary compare change peak devinfo plot outlier retain metrics spirv_khr
 SESSION := clock fileio paths csvread records slog slogread svg threadname
 GPU     := err vkctx shader memory pipeline submit compute
 WORKLOADS := workloads fma copy transfer
 ENGINE  := sysfs tel_nvml tel_gpu_sysfs tel_cpu tel_pcie telemetry engine source replay
-APP     := report runcfg outputs config listing metrics_live headless offline replay_table export compare_cmd analyze loglist suite check_cmd latency multi main
+APP     := report runcfg outputs config listing metrics_live interactive headless offline replay_table export compare_cmd analyze loglist suite check_cmd latency multi main
 INC_core    := -Isrc/core
 INC_session := $(INC_core) -Isrc/session
 INC_gpu     := $(INC_session) -Isrc/gpu
 INC_workloads := $(INC_gpu) -Isrc/workloads
 INC_engine  := $(INC_workloads) -Isrc/engine
-INC_app     := $(INC_engine) -Isrc/app
-INC_ui      := -Isrc/core -Isrc/session -Isrc/engine -Isrc/app -Iui
+INC_ui      := -Isrc/core -Isrc/session -Isrc/engine -Iui
+INC_app     := $(INC_engine) -Iui -Isrc/app
 # ui/: pure pieces (unit-tested) and the curses screens.
 UI_PURE := theme layout history
-UI      := screen picker dashboard node ui
+UI      := screen picker dashboard node
 OBJ     := $(addprefix $(B)/src/core/,$(addsuffix .o,$(CORE))) \
            $(addprefix $(B)/src/session/,$(addsuffix .o,$(SESSION))) \
            $(addprefix $(B)/src/gpu/,$(addsuffix .o,$(GPU))) \
@@ -63,8 +64,12 @@ SUDO    := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 PREFIX  ?= /usr/local
 DESTDIR ?=
 
-.PHONY: all deps run test unit integration check-asan check-tsan fuzz bench clean install uninstall
+.PHONY: all objects deps run test unit integration check-asan check-tsan fuzz bench clean install uninstall
 all: $(B)/flopscope
+
+# the program's objects, for the symbol rule of tests/layering.sh
+objects:
+	@echo $(OBJ)
 
 # Sanitizer builds keep every dlclosed library mapped (tests/sanitizers/keep_loaded.c).
 SAN_OBJ := $(if $(SAN),$(B)/sanitizers/keep_loaded.o)

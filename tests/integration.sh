@@ -23,11 +23,14 @@ for t in $names; do
 	n=$((n + 1))
 	T="$TOP/$n" # short: paths show on an 80-column screen in some tests
 	mkdir -p "$T"
+	start=$SECONDS
 	( $t )
-	case $? in
-	0) echo "PASS: ${t#t_}" ;;
-	77) echo "SKIP: ${t#t_}" ;;
-	*) echo "FAIL: ${t#t_}" ;;
+	rc=$?
+	took="($((SECONDS - start)) s)" # which tests CI's time goes to
+	case $rc in
+	0) echo "PASS: ${t#t_} $took" ;;
+	77) echo "SKIP: ${t#t_} $took" ;;
+	*) echo "FAIL: ${t#t_} $took" ;;
 	esac
 	# the test's tmux servers go with it
 	for s in "$T"/tmux.*.sock; do

@@ -3,7 +3,12 @@
 #   - src/core/ is pure: it compiles seeing only src/core/ and with the
 #     Vulkan, shaderc, curses, pthread and dlopen headers poisoned;
 #   - ui/ never sees a Vulkan or shaderc header, even through another header;
-#   - nothing in src/ includes a ui/ header.
+#   - nothing below app/ includes a ui/ header; ui/ includes only core
+#     headers, its own, the sample source's and the theme files' helpers;
+#   - the layers hold by symbols: core < session < gpu < workloads < engine
+#     < ui < app, and every symbol an object of the build ($B) takes from the
+#     project is defined in its own layer or below (shown failing on a planted
+#     upward call first).
 # Each rule prints PASS/FAIL with the offending file and include chain.
 set -u
 cd "$(dirname "$0")/.."
@@ -48,14 +53,75 @@ check "layering: src/core is pure (no Vulkan, shaderc, curses, threads, dlopen; 
 UI_INC="-Isrc/core -Isrc/session -Isrc/engine -Isrc/app -Isrc/gpu -Iui"
 check "layering: ui/ sees no Vulkan or shaderc header" "$T/ui" "$UI_INC" ui/*.c ui/*.h
 
+includes() { sed -n 's/^[[:space:]]*#[[:space:]]*include[[:space:]]*"\([^"]*\)".*/\1/p' "$1"; }
 bad=""
 for f in src/*/*.c src/*/*.h; do
+	case $f in src/app/*) continue ;; esac
 	while read -r inc; do
 		[ -e "ui/$inc" ] && [ ! -e "$(dirname "$f")/$inc" ] && bad+="$f includes ui/$inc"$'\n'
-	done < <(sed -n 's/^[[:space:]]*#[[:space:]]*include[[:space:]]*"\([^"]*\)".*/\1/p' "$f")
+	done < <(includes "$f")
 	grep -q '#[[:space:]]*include[[:space:]]*"\.\./' "$f" && bad+="$f includes a path outside its folder"$'\n'
 done
-if [ -z "$bad" ]; then echo "PASS: layering: nothing in src/ includes a ui/ header"; else echo "FAIL: layering: src/ includes ui/"; printf '%s' "$bad"; fi
+if [ -z "$bad" ]; then echo "PASS: layering: nothing below app/ includes a ui/ header"; else echo "FAIL: layering: a layer below app/ includes ui/"; printf '%s' "$bad"; fi
+
+# Screens read plain structs: core headers, ui/'s own, the sample source's
+# (source.h, which brings the engine's state names), the clock and, for the theme
+# files, paths.h and fileio.h.
+bad=""
+for f in ui/*.c ui/*.h; do
+	while read -r inc; do
+		[ -e "ui/$inc" ] || [ -e "src/core/$inc" ] && continue
+		case $inc in source.h | clock.h | paths.h | fileio.h) continue ;; esac
+		bad+="$f includes $inc"$'\n'
+	done < <(includes "$f")
+done
+if [ -z "$bad" ]; then echo "PASS: layering: screens include only core, ui, the sample source, the clock and the theme files' helpers"
+else echo "FAIL: layering: a screen includes what it should not"; printf '%s' "$bad"; fi
+
+# upward OBJECT...: each reference from an object to a project symbol
+# defined in a higher layer, as "object -> symbol (defining object)"
+layer_of() {
+	case $1 in
+	*/src/core/*) echo 0 ;; */src/session/*) echo 1 ;; */src/gpu/*) echo 2 ;; */src/workloads/*) echo 3 ;;
+	*/src/engine/*) echo 4 ;; */ui/*) echo 5 ;; */src/app/*) echo 6 ;; *) echo 9 ;;
+	esac
+}
+upward() {
+	local o
+	for o in "$@"; do
+		nm --defined-only -g "$o" | awk -v o="$o" -v l="$(layer_of "$o")" 'NF == 3 { print "D", $3, l, o }'
+		nm -u "$o" | awk -v o="$o" -v l="$(layer_of "$o")" '{ print "U", $NF, l, o }'
+	done | awk '$1 == "D" { def[$2] = $3; at[$2] = $4; next }
+	            { use[++n] = $0 }
+	            END { for (i = 1; i <= n; i++) { split(use[i], u, " ");
+	                  if ((u[2] in def) && def[u[2]] > u[3]) print u[4], "->", u[2], "(" at[u[2]] ")" } }'
+}
+B=${B:-build}
+objs=$(make -s --no-print-directory B="$B" objects 2>/dev/null)
+missing=""
+for o in $objs; do [ -e "$o" ] || missing+=" $o"; done
+if [ -z "$objs" ] || [ -n "$missing" ]; then
+	echo "FAIL: layering: the build's objects are missing (make B=$B first):${missing:- make objects printed none}"
+else
+	# the rule must see a planted upward call: core calling the engine
+	mkdir -p "$T/planted/src/core"
+	printf 'void engine_destroy(void *);\nvoid planted_upward(void *e);\nvoid planted_upward(void *e) { engine_destroy(e); }\n' \
+		>"$T/planted.c"
+	"$CC" -c -o "$T/planted/src/core/planted.o" "$T/planted.c"
+	# shellcheck disable=SC2086
+	planted=$(upward $objs "$T/planted/src/core/planted.o")
+	# shellcheck disable=SC2086
+	found=$(upward $objs)
+	if ! grep -q 'planted.o -> engine_destroy (.*src/engine/engine.o)' <<<"$planted"; then
+		echo "FAIL: layering: the symbol rule misses a planted call from core to the engine:"
+		echo "$planted"
+	elif [ -n "$found" ]; then
+		echo "FAIL: layering: upward references between layers (core < session < gpu < workloads < engine < ui < app):"
+		echo "$found" | sed 's/^/    /'
+	else
+		echo "PASS: layering: every project symbol an object takes is defined in its layer or below ($(wc -w <<<"$objs") objects; a planted upward call is caught)"
+	fi
+fi
 
 # Only the GPU layer calls Vulkan: a workload records through gpu_* helpers.
 calls=$(grep -nE '\bvk[A-Z][A-Za-z0-9]*\(' src/core/*.[ch] src/session/*.[ch] src/workloads/*.[ch] \

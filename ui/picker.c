@@ -4,7 +4,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "listing.h"
 
 static const char *const HELP[] = {
 	"up / down, j / k, mouse   move; a double click starts the entry",
@@ -45,17 +44,11 @@ static void draw(Screen *s, const DeviceList *list, int sel, const bool *marked,
 	mvhline(y, 0, ACS_HLINE, COLS);
 	mvprintw(y, 2, " details ");
 	attrset(screen_attr(s, ROLE_TEXT));
-	char *text = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&text, &len);
-	if (f) {
-		listing_details(f, &list->entries[sel]);
-		fclose(f);
-		int row = y + 1;
-		for (char *line = strtok(text, "\n"); line && row < LINES - 1; line = strtok(NULL, "\n"))
-			mvaddnstr(row++, 0, line, COLS);
-		free(text);
-	}
+	char text[4096];
+	devinfo_details(&list->entries[sel], text, sizeof text);
+	int row = y + 1;
+	for (char *line = strtok(text, "\n"); line && row < LINES - 1; line = strtok(NULL, "\n"))
+		mvaddnstr(row++, 0, line, COLS);
 	attrset(screen_attr(s, s->message[0] ? s->message_role : ROLE_AXIS));
 	mvaddnstr(LINES - 1, 0, s->message[0] ? s->message
 	                                      : "up/down j/k or mouse: move   space: mark   Enter: start the marked "

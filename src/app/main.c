@@ -32,7 +32,7 @@
 #include "metrics_live.h"
 #include "suite.h"
 #include "latency.h"
-#include "ui.h"
+#include "interactive.h"
 #include "version.h"
 #include "vkctx.h"
 
@@ -174,7 +174,7 @@ static int replay(const Options *o)
 	if (o->headless || !isatty(STDOUT_FILENO) || !isatty(STDIN_FILENO))
 		return o->nreplays > 1 ? offline_replay_node_table(o) : offline_replay_table(o);
 	install_signals();
-	int rc = ui_replay(o, &quit_flag);
+	int rc = interactive_replay(o, &quit_flag);
 	if (rc >= 0)
 		return rc;
 	fprintf(stderr, "flopscope: cannot use this terminal; printing the table instead\n");
@@ -205,7 +205,7 @@ static int measure(const VkCtx *ctx, Options *o, int idx, WorkloadType wl, uint6
 	if (!o->headless) {
 		/* A device named on the command line skips the picker. */
 		o->workload = workload_info[wl].name;
-		int status = ui_run(ctx, &(DeviceList){ ctx->entries, ctx->entry_count }, o, &idx, idx >= 0 ? 1 : 0, launch, mo,
+		int status = interactive_run(ctx, &(DeviceList){ ctx->entries, ctx->entry_count }, o, &idx, idx >= 0 ? 1 : 0, launch, mo,
 		                    &quit_flag);
 		if (status >= 0)
 			return status;
@@ -261,7 +261,7 @@ static int with_device(const VkCtx *ctx, Options *o, WorkloadType wl, uint64_t l
 			return suite_run(ctx, idxs, n, o, launch, &quit_flag);
 		if (!o->headless && n <= NODE_VIEW_MAX) {
 			o->workload = workload_info[wl].name;
-			int status = ui_run(ctx, &(DeviceList){ ctx->entries, ctx->entry_count }, o, idxs, n, launch, mo, &quit_flag);
+			int status = interactive_run(ctx, &(DeviceList){ ctx->entries, ctx->entry_count }, o, idxs, n, launch, mo, &quit_flag);
 			if (status >= 0)
 				return status;
 			fprintf(stderr, "flopscope: cannot use this terminal; printing the table instead\n");

@@ -1,5 +1,7 @@
 /* devinfo: formatting the plain facts of a DeviceInfo. Pure. */
+#include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "devinfo.h"
 
@@ -93,4 +95,87 @@ void devinfo_coopmat_str(const CoopMatShape *s, char *out, size_t len)
 	snprintf(out, len, "%ux%ux%u %s*%s+%s->%s (%s)", s->m, s->n, s->k, devinfo_component_str(s->a),
 	         devinfo_component_str(s->b), devinfo_component_str(s->c), devinfo_component_str(s->d),
 	         s->scope == 3 ? "subgroup" : s->scope == 2 ? "workgroup" : s->scope == 1 ? "device" : "queue family");
+}
+
+/* add: printf at *at into out, cut at len (then *at stays len - 1). */
+static void add(char *out, size_t len, size_t *at, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+static void add(char *out, size_t len, size_t *at, const char *fmt, ...)
+{
+	if (*at + 1 >= len)
+		return;
+	va_list ap;
+	va_start(ap, fmt);
+	int n = vsnprintf(out + *at, len - *at, fmt, ap);
+	va_end(ap);
+	if (n > 0)
+		*at = *at + (size_t)n < len ? *at + (size_t)n : len - 1;
+}
+
+size_t devinfo_details(const DeviceInfo *d, char *out, size_t len)
+{
+	size_t at = 0;
+	if (len)
+		out[0] = '\0';
+	char api[32], drv[32], uuid[40];
+	devinfo_version_str(d->api_version, api, sizeof api);
+	devinfo_driver_version_str(d, drv, sizeof drv);
+	devinfo_uuid_str(d->uuid, uuid, sizeof uuid);
+	add(out, len, &at, "        vendor id 0x%04x, device id 0x%04x\n", d->vendor_id, d->device_id);
+	add(out, len, &at, "        driver: %s %s%s%s%s\n", d->driver_name[0] ? d->driver_name : "(name not reported)",
+	        drv, d->driver_info[0] ? " (" : "", d->driver_info, d->driver_info[0] ? ")" : "");
+	add(out, len, &at, "        API version %s, device UUID %s\n", api, uuid);
+	/* VkQueueFlagBits by name (graphics 1, compute 2, transfer 4, sparse 8,
+	 * protected 16) */
+	static const char *const qf[] = { "graphics", "compute", "transfer", "sparse binding", "protected" };
+	char flags[96] = "";
+	for (unsigned b = 0; b < 5; b++)
+		if (d->queue_flags & (1u << b))
+			snprintf(flags + strlen(flags), sizeof flags - strlen(flags), "%s%s", flags[0] ? ", " : "", qf[b]);
+	add(out, len, &at, "        queues in family %u: %u (%s)\n", d->queue_family, d->queue_count,
+	        flags[0] ? flags : "no capability flags");
+	if (d->timestamp_valid_bits)
+		add(out, len, &at, "        timestamps: %u valid bits, period %g ns\n", d->timestamp_valid_bits,
+		        (double)d->timestamp_period);
+	else
+		add(out, len, &at, "        timestamps: none on this queue family (CPU timing only)\n");
+	add(out, len, &at, "        subgroup size %u\n", d->subgroup_size);
+	add(out, len, &at, "        max workgroup count %u x %u x %u, size %u x %u x %u, %u invocations\n",
+	        d->max_group_count[0], d->max_group_count[1], d->max_group_count[2],
+	        d->max_group_size[0], d->max_group_size[1], d->max_group_size[2], d->max_invocations);
+	for (uint32_t h = 0; h < d->heap_count; h++)
+		add(out, len, &at, "        memory heap %u: %.2f GiB%s\n", h,
+		        (double)d->heap_size[h] / (1024.0 * 1024 * 1024),
+		        d->heap_device_local[h] ? " device-local" : "");
+	add(out, len, &at, "        largest allocation %.2f GiB, storage buffer range %.2f GiB\n",
+	        (double)d->max_alloc / (1024.0 * 1024 * 1024), (double)d->max_storage_range / (1024.0 * 1024 * 1024));
+	if (d->transfer_family >= 0)
+		add(out, len, &at, "        transfer-only queue family %d (timestamps: %u bits)\n", d->transfer_family,
+		        d->transfer_ts_bits);
+	else
+		add(out, len, &at, "        no transfer-only queue family\n");
+	if (d->has_pci)
+		add(out, len, &at, "        PCI %04x:%02x:%02x.%x\n", d->pci_domain, d->pci_bus, d->pci_device,
+		        d->pci_function);
+	if (d->cu_count)
+		add(out, len, &at, "        CUs: %u (VK_AMD_shader_core_properties)\n", d->cu_count);
+	if (d->sm_count)
+		add(out, len, &at, "        SMs: %u (VK_NV_shader_sm_builtins)\n", d->sm_count);
+	add(out, len, &at, "        float16 %s, float64 %s, int8 %s, int16 %s, int64 %s, integer dot product %s\n",
+	        d->float16 ? "yes" : "no", d->float64 ? "yes" : "no", d->int8 ? "yes" : "no",
+	        d->int16 ? "yes" : "no", d->int64 ? "yes" : "no", d->int_dot ? "yes" : "no");
+	if (!d->coopmat_ext[0]) {
+		add(out, len, &at, "        cooperative matrices: none (the driver lists %s)\n",
+		        d->coopmat_khr ? "VK_KHR_cooperative_matrix only, which this build's Vulkan headers predate"
+		                       : "neither VK_KHR_cooperative_matrix nor VK_NV_cooperative_matrix");
+	} else {
+		add(out, len, &at, "        cooperative matrices (%s%s): %u shape%s\n", d->coopmat_ext,
+		        d->coopmat_khr ? "; VK_KHR_cooperative_matrix listed too" : "", d->ncoopmat,
+		        d->ncoopmat == 1 ? "" : "s");
+		for (uint32_t i = 0; i < d->ncoopmat; i++) {
+			char s[96];
+			devinfo_coopmat_str(&d->coopmat[i], s, sizeof s);
+			add(out, len, &at, "          %s\n", s);
+		}
+	}
+	return at;
 }

@@ -98,6 +98,9 @@ void devinfo_uuid_str(const uint8_t uuid[DEVINFO_UUID_LEN], char *out, size_t le
 const char *devinfo_component_str(uint32_t type);
 /* "16x8x16 fp16*fp16+fp32->fp32 (subgroup)" */
 void devinfo_coopmat_str(const CoopMatShape *s, char *out, size_t len);
+/* The --list --verbose facts of one entry (indented lines, each ending in a
+ * newline) into out, cut to fit len; returns the length written. */
+size_t devinfo_details(const DeviceInfo *d, char *out, size_t len);
 /* The features workload_supported() asks about. */
 WorkloadFeatures devinfo_features(const DeviceInfo *d);
 

@@ -1,8 +1,8 @@
-/* ui: the interactive program: device picker, then the live dashboard.
- * Declared here for main(); implemented by the curses screens in ui/ui.c
- * (src/ never includes a ui/ header). */
-#ifndef FLOPSCOPE_UI_H
-#define FLOPSCOPE_UI_H
+/* interactive: the interactive program: the device picker, then the live
+ * dashboard or the node view, over the curses screens of ui/ (which call
+ * nothing of app/: they read plain structs and sample sources). */
+#ifndef FLOPSCOPE_INTERACTIVE_H
+#define FLOPSCOPE_INTERACTIVE_H
 
 #include <stdatomic.h>
 #include <stdint.h>
@@ -25,11 +25,11 @@ struct MetricsOut;
  * of the runs (metrics_live.h); NULL: none. launch: the program's start
  * (clock_mono_ns), from which the first run on devices given in pre times
  * each device's first sample (the final table says it). */
-int ui_run(const struct VkCtx *ctx, const DeviceList *devs, const Options *o, const int *pre, size_t npre,
+int interactive_run(const struct VkCtx *ctx, const DeviceList *devs, const Options *o, const int *pre, size_t npre,
            uint64_t launch, struct MetricsOut *mo, atomic_int *quit);
 
 /* The dashboard on a recorded session log (--replay FILE). Returns the exit
  * status, or -1 when the terminal cannot be used. */
-int ui_replay(const Options *o, atomic_int *quit);
+int interactive_replay(const Options *o, atomic_int *quit);
 
 #endif

@@ -1,4 +1,4 @@
-#include "ui.h"
+#include "interactive.h"
 #include "clock.h"
 
 #include <errno.h>
@@ -178,7 +178,7 @@ static void run_devices(Screen *s, const struct VkCtx *ctx, const DeviceList *de
 	}
 }
 
-int ui_run(const struct VkCtx *ctx, const DeviceList *devs, const Options *o, const int *pre, size_t npre,
+int interactive_run(const struct VkCtx *ctx, const DeviceList *devs, const Options *o, const int *pre, size_t npre,
            uint64_t launch, MetricsOut *mo, atomic_int *quit)
 {
 	Screen s;
@@ -291,7 +291,7 @@ out:
 	return status;
 }
 
-int ui_replay(const Options *o, atomic_int *quit)
+int interactive_replay(const Options *o, atomic_int *quit)
 {
 	if (o->nreplays > 1)
 		return replay_node(o, quit);
