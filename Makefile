@@ -23,9 +23,9 @@ B       ?= build
 #   ui       curses screens (ui/): core headers, the sample source's, the
 #            theme files' (session); never gpu or app
 #   app      main, modes, outputs, the interactive runner over the screens
-CORE    := fmt adapt sched stats ring devsel cli workload memwork summary compare change peak devinfo plot outlier retain metrics spirv_khr
+CORE    := fmt devfeat adapt sched stats ring devsel cli workload memwork summary compare change peak devinfo plot outlier retain metrics spirv_khr
 SESSION := clock fileio paths csvread records slog slogread svg threadname
-GPU     := err vkctx shader memory pipeline submit compute
+GPU     := err features vkctx shader memory pipeline submit compute
 WORKLOADS := workloads fma copy transfer
 ENGINE  := sysfs tel_nvml tel_gpu_sysfs tel_cpu tel_pcie telemetry engine source replay
 APP     := report runcfg outputs config listing metrics_live interactive headless offline replay_table export compare_cmd analyze loglist suite check_cmd latency multi main

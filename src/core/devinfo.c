@@ -50,50 +50,31 @@ void devinfo_uuid_str(const uint8_t u[DEVINFO_UUID_LEN], char *out, size_t len)
 
 WorkloadFeatures devinfo_features(const DeviceInfo *d)
 {
-	WorkloadFeatures f = { .float64 = d->float64, .float16 = d->float16, .int_dot = d->int_dot,
-	                       .int16 = d->int16, .int64 = d->int64, .int8 = d->int8,
-	                       .coopmat = d->coopmat_ext[0] != '\0' || d->coopmat_khr,
-	                       .nv_coopmat = d->coopmat_ext[0] != '\0', .bf16_coopmat = d->bf16_coopmat };
+	WorkloadFeatures f = { .has = d->features, .coopmat_listed = d->coopmat_ext[0] != '\0' || d->coopmat_khr };
 	/* for each matrix workload, the subgroup shape of its types with the
 	 * most work a step */
-	for (int m = 0; m < WORKLOAD_MATRIX_COUNT; m++) {
-		const MatrixTypes *t = &workload_matrix_types[m];
+	for (int w = 0; w < WORKLOAD_TYPE_COUNT; w++) {
+		const MatrixTypes *t = &workload_info[w].mtypes;
 		uint64_t best = 0;
-		for (uint32_t i = 0; i < d->ncoopmat; i++) {
+		for (uint32_t i = 0; i < d->ncoopmat && workload_info[w].matrix; i++) {
 			const CoopMatShape *s = &d->coopmat[i];
-			uint64_t w = (uint64_t)s->m * s->n * s->k;
+			uint64_t work = (uint64_t)s->m * s->n * s->k;
 			if (s->a == t->in && s->b == t->in && s->c == t->acc && s->d == t->acc && s->scope == 3 &&
-			    w > best) {
-				best = w;
-				f.mm[m][0] = s->m;
-				f.mm[m][1] = s->n;
-				f.mm[m][2] = s->k;
+			    work > best) {
+				best = work;
+				f.mm[w][0] = s->m;
+				f.mm[w][1] = s->n;
+				f.mm[w][2] = s->k;
 			}
 		}
 	}
 	return f;
 }
 
-const char *devinfo_component_str(uint32_t type)
-{
-	static const char *const names[] = { "fp16", "fp32", "fp64", "int8", "int16", "int32", "int64",
-	                                     "uint8", "uint16", "uint32", "uint64" };
-	if (type < sizeof names / sizeof *names)
-		return names[type];
-	switch (type) {
-	case 1000141000: return "bf16";       /* VK_COMPONENT_TYPE_BFLOAT16_KHR */
-	case 1000491002: return "fp8-e4m3";   /* VK_COMPONENT_TYPE_FLOAT8_E4M3_EXT */
-	case 1000491003: return "fp8-e5m2";
-	case 1000491000: return "int8-packed";
-	case 1000491001: return "uint8-packed";
-	default: return "other";
-	}
-}
-
 void devinfo_coopmat_str(const CoopMatShape *s, char *out, size_t len)
 {
-	snprintf(out, len, "%ux%ux%u %s*%s+%s->%s (%s)", s->m, s->n, s->k, devinfo_component_str(s->a),
-	         devinfo_component_str(s->b), devinfo_component_str(s->c), devinfo_component_str(s->d),
+	snprintf(out, len, "%ux%ux%u %s*%s+%s->%s (%s)", s->m, s->n, s->k, matrix_component_str(s->a),
+	         matrix_component_str(s->b), matrix_component_str(s->c), matrix_component_str(s->d),
 	         s->scope == 3 ? "subgroup" : s->scope == 2 ? "workgroup" : s->scope == 1 ? "device" : "queue family");
 }
 
@@ -160,9 +141,13 @@ size_t devinfo_details(const DeviceInfo *d, char *out, size_t len)
 		add(out, len, &at, "        CUs: %u (VK_AMD_shader_core_properties)\n", d->cu_count);
 	if (d->sm_count)
 		add(out, len, &at, "        SMs: %u (VK_NV_shader_sm_builtins)\n", d->sm_count);
-	add(out, len, &at, "        float16 %s, float64 %s, int8 %s, int16 %s, int64 %s, integer dot product %s\n",
-	        d->float16 ? "yes" : "no", d->float64 ? "yes" : "no", d->int8 ? "yes" : "no",
-	        d->int16 ? "yes" : "no", d->int64 ? "yes" : "no", d->int_dot ? "yes" : "no");
+	const char *sep = "        ";
+	for (int b = 0; b < FEAT_COUNT; b++)
+		if (dev_features[b].label) {
+			add(out, len, &at, "%s%s %s", sep, dev_features[b].label, d->features & FEAT(b) ? "yes" : "no");
+			sep = ", ";
+		}
+	add(out, len, &at, "\n");
 	if (!d->coopmat_ext[0]) {
 		add(out, len, &at, "        cooperative matrices: none (the driver lists %s)\n",
 		        d->coopmat_khr ? "VK_KHR_cooperative_matrix only, which this build's Vulkan headers predate"

@@ -59,9 +59,7 @@ typedef struct DeviceInfo {
 	uint32_t heap_count;
 	uint64_t heap_size[DEVINFO_MAX_HEAPS];
 	bool heap_device_local[DEVINFO_MAX_HEAPS];
-	bool float16, float64, int8;
-	bool int_dot;                   /* shaderIntegerDotProduct (Vulkan 1.3) */
-	bool int16, int64;              /* shaderInt16, shaderInt64 */
+	uint32_t features;              /* FEAT() bits (features.h): what it offers */
 	uint32_t sm_count;              /* NVIDIA, from VK_NV_shader_sm_builtins; 0 unknown */
 	uint32_t cu_count;              /* AMD, from VK_AMD_shader_core_properties; 0 unknown */
 	int transfer_family;            /* a family with transfer but neither graphics nor
@@ -69,13 +67,10 @@ typedef struct DeviceInfo {
 	uint32_t transfer_ts_bits;      /* its timestampValidBits */
 	uint64_t max_alloc;             /* maxMemoryAllocationSize (Vulkan 1.1) */
 	uint64_t max_storage_range;     /* maxStorageBufferRange */
-	bool host_query_reset;          /* hostQueryReset (Vulkan 1.2) */
 	bool has_pci;                   /* VK_EXT_pci_bus_info */
 	char coopmat_ext[40];           /* the cooperative-matrix extension read, "" none */
 	bool coopmat_khr;               /* VK_KHR_cooperative_matrix is listed too */
-	bool bf16_coopmat;              /* ... with VK_KHR_shader_bfloat16, both features on:
-	                                   bfloat16 shapes follow the NV ones in coopmat[] */
-	CoopMatShape coopmat[DEVINFO_MAX_COOPMAT];
+	CoopMatShape coopmat[DEVINFO_MAX_COOPMAT]; /* NV shapes, then KHR's bfloat16 ones */
 	uint32_t ncoopmat;
 	uint32_t pci_domain, pci_bus, pci_device, pci_function;
 } DeviceInfo;
@@ -94,8 +89,6 @@ void devinfo_version_str(uint32_t v, char *out, size_t len);
 /* driverVersion decoded as each vendor encodes it (NVIDIA 10.8.8.6 bits). */
 void devinfo_driver_version_str(const DeviceInfo *d, char *out, size_t len);
 void devinfo_uuid_str(const uint8_t uuid[DEVINFO_UUID_LEN], char *out, size_t len);
-/* "fp16", "fp32", "int8", "uint32", "bf16", "fp8-e4m3", ... for a component type. */
-const char *devinfo_component_str(uint32_t type);
 /* "16x8x16 fp16*fp16+fp32->fp32 (subgroup)" */
 void devinfo_coopmat_str(const CoopMatShape *s, char *out, size_t len);
 /* The --list --verbose facts of one entry (indented lines, each ending in a

@@ -44,7 +44,7 @@ void peak_compute(const DeviceInfo *d, WorkloadType t, unsigned cpu_cores, doubl
 		snprintf(p->how, sizeof p->how, "unknown: Vulkan states no memory or bus bandwidth");
 		return;
 	}
-	if (workload_matrix_index(t) >= 0) {
+	if (workload_info[t].matrix) {
 		/* Hopper's dense tensor rates per SM per clock: 2048 fp16 or
 		 * bf16 FMA (fp32 or fp16 accumulate alike: 989 TFLOPS at 1830 MHz
 		 * on the H100 SXM) and 4096 int8 multiply-adds (1979 TOPS),
@@ -197,7 +197,7 @@ double peak_flops(const Peak *p, double mhz)
 
 double peak_check_threshold_pct(WorkloadType t)
 {
-	if (workload_matrix_index(t) >= 0)
+	if (workload_info[t].matrix)
 		return 55;
 	switch (workload_info[t].kind) {
 	case WL_COPY: return 80;

@@ -10,135 +10,149 @@ const WorkloadInfo workload_info[WORKLOAD_TYPE_COUNT] = {
 		.name = "fp32", .unit = "FLOPS", .kind = WL_FMA,
 		.shader = "fma_fp32.comp", .define = NULL, .scalar = false, .elem = 4,
 		.src = MEM_NONE, .dst = MEM_NONE, .bytes_per_byte = 0,
+		.needs = 0, .matrix = false, .mtypes = { 0, 0 },
 		.what = "FP32 fused multiply-add chains",
 	},
 	[WORKLOAD_FP64] = {
 		.name = "fp64", .unit = "FLOPS", .kind = WL_FMA,
 		.shader = "fma_typed.comp", .define = "TYPE_FP64", .scalar = false, .elem = 8,
 		.src = MEM_NONE, .dst = MEM_NONE, .bytes_per_byte = 0,
+		.needs = FEAT(FEAT_FLOAT64), .matrix = false, .mtypes = { 0, 0 },
 		.what = "FP64 fused multiply-add chains",
 	},
 	[WORKLOAD_INT32] = {
 		.name = "int32", .unit = "IOPS", .kind = WL_FMA,
 		.shader = "fma_typed.comp", .define = "TYPE_INT32", .scalar = false, .elem = 4,
 		.src = MEM_NONE, .dst = MEM_NONE, .bytes_per_byte = 0,
+		.needs = 0, .matrix = false, .mtypes = { 0, 0 },
 		.what = "32-bit integer multiply-add chains (x * a + b, wrapping)",
 	},
 	[WORKLOAD_FP16] = {
 		.name = "fp16", .unit = "FLOPS", .kind = WL_FMA,
 		.shader = "fma_typed.comp", .define = "TYPE_FP16", .scalar = false, .elem = 4,
 		.src = MEM_NONE, .dst = MEM_NONE, .bytes_per_byte = 0,
+		.needs = FEAT(FEAT_FLOAT16), .matrix = false, .mtypes = { 0, 0 },
 		.what = "FP16 fused multiply-add chains in f16vec4 (packed where the device packs)",
 	},
 	[WORKLOAD_INT8DOT] = {
 		.name = "int8dot", .unit = "IOPS", .kind = WL_FMA,
 		.shader = "fma_typed.comp", .define = "TYPE_INT8DOT", .scalar = false, .elem = 4,
 		.src = MEM_NONE, .dst = MEM_NONE, .bytes_per_byte = 0,
+		.needs = FEAT(FEAT_INT_DOT), .matrix = false, .mtypes = { 0, 0 },
 		.what = "packed 4 x 8-bit dot products plus an add (OpUDot + OpIAdd, dp4a): 8 ops each",
 	},
 	[WORKLOAD_FP32_SCALAR] = {
 		.name = "fp32-scalar", .unit = "FLOPS", .kind = WL_FMA,
 		.shader = "fma_typed.comp", .define = "TYPE_FP32", .scalar = true, .elem = 4,
 		.src = MEM_NONE, .dst = MEM_NONE, .bytes_per_byte = 0,
+		.needs = 0, .matrix = false, .mtypes = { 0, 0 },
 		.what = "fp32's chains as scalar variables (vkpeak's fp32-scalar)",
 	},
 	[WORKLOAD_FP16_SCALAR] = {
 		.name = "fp16-scalar", .unit = "FLOPS", .kind = WL_FMA,
 		.shader = "fma_typed.comp", .define = "TYPE_FP16", .scalar = true, .elem = 4,
 		.src = MEM_NONE, .dst = MEM_NONE, .bytes_per_byte = 0,
+		.needs = FEAT(FEAT_FLOAT16), .matrix = false, .mtypes = { 0, 0 },
 		.what = "fp16's chains as scalar float16_t variables: nothing to pack",
 	},
 	[WORKLOAD_FP64_SCALAR] = {
 		.name = "fp64-scalar", .unit = "FLOPS", .kind = WL_FMA,
 		.shader = "fma_typed.comp", .define = "TYPE_FP64", .scalar = true, .elem = 8,
 		.src = MEM_NONE, .dst = MEM_NONE, .bytes_per_byte = 0,
+		.needs = FEAT(FEAT_FLOAT64), .matrix = false, .mtypes = { 0, 0 },
 		.what = "fp64's chains as scalar double variables (vkpeak's fp64-scalar)",
 	},
 	[WORKLOAD_INT16] = {
 		.name = "int16", .unit = "IOPS", .kind = WL_FMA,
 		.shader = "fma_typed.comp", .define = "TYPE_INT16", .scalar = false, .elem = 4,
 		.src = MEM_NONE, .dst = MEM_NONE, .bytes_per_byte = 0,
+		.needs = FEAT(FEAT_INT16), .matrix = false, .mtypes = { 0, 0 },
 		.what = "16-bit integer multiply-add chains in u16vec4 (x * a + b, wrapping)",
 	},
 	[WORKLOAD_INT64] = {
 		.name = "int64", .unit = "IOPS", .kind = WL_FMA,
 		.shader = "fma_typed.comp", .define = "TYPE_INT64", .scalar = false, .elem = 4,
 		.src = MEM_NONE, .dst = MEM_NONE, .bytes_per_byte = 0,
+		.needs = FEAT(FEAT_INT64), .matrix = false, .mtypes = { 0, 0 },
 		.what = "64-bit integer multiply-add chains in u64vec4 (x * a + b, wrapping)",
 	},
 	[WORKLOAD_FP16_MATRIX] = {
 		.name = "fp16-matrix", .unit = "FLOPS", .kind = WL_FMA,
 		.shader = "coopmat.comp", .define = "TYPE_FP16_MATRIX", .scalar = false, .elem = 4,
 		.src = MEM_NONE, .dst = MEM_NONE, .bytes_per_byte = 0,
+		.needs = FEAT(FEAT_NV_COOPMAT) | FEAT(FEAT_FLOAT16), .matrix = true, .mtypes = { .in = 0, .acc = 1 },
 		.what = "cooperative-matrix multiply-add (tensor cores), fp16 in, fp32 accumulate",
 	},
 	[WORKLOAD_FP16_MATRIX_F16] = {
 		.name = "fp16-matrix-f16", .unit = "FLOPS", .kind = WL_FMA,
 		.shader = "coopmat.comp", .define = "TYPE_FP16_MATRIX_F16", .scalar = false, .elem = 4,
 		.src = MEM_NONE, .dst = MEM_NONE, .bytes_per_byte = 0,
+		.needs = FEAT(FEAT_NV_COOPMAT) | FEAT(FEAT_FLOAT16), .matrix = true, .mtypes = { .in = 0, .acc = 0 },
 		.what = "cooperative-matrix multiply-add (tensor cores), fp16 in, fp16 accumulate",
 	},
 	[WORKLOAD_INT8_MATRIX] = {
 		.name = "int8-matrix", .unit = "IOPS", .kind = WL_FMA,
 		.shader = "coopmat.comp", .define = "TYPE_INT8_MATRIX", .scalar = false, .elem = 4,
 		.src = MEM_NONE, .dst = MEM_NONE, .bytes_per_byte = 0,
+		.needs = FEAT(FEAT_NV_COOPMAT) | FEAT(FEAT_INT8), .matrix = true, .mtypes = { .in = 3, .acc = 5 },
 		.what = "cooperative-matrix multiply-add (tensor cores), int8 in, int32 accumulate",
 	},
 	[WORKLOAD_BF16_MATRIX] = {
 		.name = "bf16-matrix", .unit = "FLOPS", .kind = WL_FMA,
 		.shader = "coopmat.comp", .define = "TYPE_BF16_MATRIX", .scalar = false, .elem = 4,
 		.src = MEM_NONE, .dst = MEM_NONE, .bytes_per_byte = 0,
+		.needs = FEAT(FEAT_BF16_COOPMAT), .matrix = true, .mtypes = { .in = 1000141000, .acc = 1 },
 		.what = "cooperative-matrix multiply-add (tensor cores), bfloat16 in, fp32 accumulate",
 	},
 	[WORKLOAD_COPY] = {
 		.name = "copy", .unit = "B/s", .kind = WL_COPY,
 		.shader = "copy.comp", .define = NULL, .scalar = false, .elem = 0,
 		.src = MEM_DEVICE, .dst = MEM_DEVICE, .bytes_per_byte = 2,
+		.needs = 0, .matrix = false, .mtypes = { 0, 0 },
 		.what = "device memory bandwidth: a copy shader, bytes read + written",
 	},
 	[WORKLOAD_H2D] = {
 		.name = "h2d", .unit = "B/s", .kind = WL_TRANSFER,
 		.shader = NULL, .define = NULL, .scalar = false, .elem = 0,
 		.src = MEM_HOST_COHERENT, .dst = MEM_DEVICE, .bytes_per_byte = 1,
+		.needs = 0, .matrix = false, .mtypes = { 0, 0 },
 		.what = "vkCmdCopyBuffer host (coherent) to device, size sweep",
 	},
 	[WORKLOAD_H2D_CACHED] = {
 		.name = "h2d-cached", .unit = "B/s", .kind = WL_TRANSFER,
 		.shader = NULL, .define = NULL, .scalar = false, .elem = 0,
 		.src = MEM_HOST_CACHED, .dst = MEM_DEVICE, .bytes_per_byte = 1,
+		.needs = 0, .matrix = false, .mtypes = { 0, 0 },
 		.what = "vkCmdCopyBuffer host (cached) to device, size sweep",
 	},
 	[WORKLOAD_D2H] = {
 		.name = "d2h", .unit = "B/s", .kind = WL_TRANSFER,
 		.shader = NULL, .define = NULL, .scalar = false, .elem = 0,
 		.src = MEM_DEVICE, .dst = MEM_HOST_COHERENT, .bytes_per_byte = 1,
+		.needs = 0, .matrix = false, .mtypes = { 0, 0 },
 		.what = "vkCmdCopyBuffer device to host (coherent), size sweep",
 	},
 	[WORKLOAD_D2H_CACHED] = {
 		.name = "d2h-cached", .unit = "B/s", .kind = WL_TRANSFER,
 		.shader = NULL, .define = NULL, .scalar = false, .elem = 0,
 		.src = MEM_DEVICE, .dst = MEM_HOST_CACHED, .bytes_per_byte = 1,
+		.needs = 0, .matrix = false, .mtypes = { 0, 0 },
 		.what = "vkCmdCopyBuffer device to host (cached), size sweep",
 	},
 	[WORKLOAD_D2D] = {
 		.name = "d2d", .unit = "B/s", .kind = WL_TRANSFER,
 		.shader = NULL, .define = NULL, .scalar = false, .elem = 0,
 		.src = MEM_DEVICE, .dst = MEM_DEVICE, .bytes_per_byte = 2,
+		.needs = 0, .matrix = false, .mtypes = { 0, 0 },
 		.what = "vkCmdCopyBuffer device to device, size sweep, bytes read + written",
 	},
 	[WORKLOAD_H2H] = {
 		.name = "h2h", .unit = "B/s", .kind = WL_TRANSFER,
 		.shader = NULL, .define = NULL, .scalar = false, .elem = 0,
 		.src = MEM_HOST_COHERENT, .dst = MEM_HOST_COHERENT, .bytes_per_byte = 1,
+		.needs = 0, .matrix = false, .mtypes = { 0, 0 },
 		.what = "vkCmdCopyBuffer host (coherent) to host (coherent), size sweep, bytes copied",
 	},
-};
-
-const MatrixTypes workload_matrix_types[WORKLOAD_MATRIX_COUNT] = {
-	{ .in = 0, .acc = 1 }, /* fp16-matrix */
-	{ .in = 0, .acc = 0 }, /* fp16-matrix-f16 */
-	{ .in = 3, .acc = 5 }, /* int8-matrix */
-	{ .in = 1000141000, .acc = 1 }, /* bf16-matrix (VK_COMPONENT_TYPE_BFLOAT16_KHR) */
 };
 
 WorkloadType workload_arith(WorkloadType t)
@@ -168,57 +182,38 @@ int workload_find(const char *name)
 	return -1;
 }
 
+/* The first feature of need missing from has whose before_shape is
+ * before, or -1. */
+static int lacking(uint32_t need, uint32_t has, bool before)
+{
+	for (int b = 0; b < FEAT_COUNT; b++)
+		if ((need & ~has & FEAT(b)) && dev_features[b].before_shape == before)
+			return b;
+	return -1;
+}
+
 bool workload_supported(WorkloadType t, WorkloadFeatures f, char *why, size_t len)
 {
-	bool float64 = f.float64, float16 = f.float16;
-	if (t == WORKLOAD_INT8DOT && !f.int_dot) {
-		snprintf(why, len, "the device lacks shaderIntegerDotProduct (Vulkan 1.3 or VK_KHR_shader_integer_dot_product)");
-		return false;
-	}
-	int mi = workload_matrix_index(t);
-	if (mi >= 0 && !f.coopmat) {
+	const WorkloadInfo *w = &workload_info[t];
+	if (w->matrix && !f.coopmat_listed) {
 		snprintf(why, len, "the device has no cooperative matrices (neither VK_KHR_cooperative_matrix nor "
 		         "VK_NV_cooperative_matrix)");
 		return false;
 	}
-	if (t == WORKLOAD_BF16_MATRIX && !f.bf16_coopmat) {
-		snprintf(why, len, "the device lacks bfloat16 cooperative matrices (VK_KHR_cooperative_matrix with "
-		         "VK_KHR_shader_bfloat16's shaderBFloat16CooperativeMatrix)");
+	int b = lacking(w->needs, f.has, true);
+	if (b >= 0) {
+		snprintf(why, len, "%s", dev_features[b].lacks);
 		return false;
 	}
-	if (mi >= 0 && t != WORKLOAD_BF16_MATRIX && !f.nv_coopmat) {
-		snprintf(why, len, "the fp16 and int8 matrix shaders use VK_NV_cooperative_matrix, which the device "
-		         "lacks (it lists VK_KHR_cooperative_matrix only)");
+	if (w->matrix && !f.mm[t][0]) {
+		snprintf(why, len, "the device offers no %s*%s+%s cooperative-matrix shape at subgroup scope",
+		         matrix_component_str(w->mtypes.in), matrix_component_str(w->mtypes.in),
+		         matrix_component_str(w->mtypes.acc));
 		return false;
 	}
-	if (mi >= 0 && !f.mm[mi][0]) {
-		static const char *const shapes[WORKLOAD_MATRIX_COUNT] = { "fp16*fp16+fp32", "fp16*fp16+fp16",
-		                                                            "int8*int8+int32", "bf16*bf16+fp32" };
-		snprintf(why, len, "the device offers no %s cooperative-matrix shape at subgroup scope", shapes[mi]);
-		return false;
-	}
-	if (t == WORKLOAD_INT8_MATRIX && !f.int8) {
-		snprintf(why, len, "the device lacks shaderInt8");
-		return false;
-	}
-	if (t == WORKLOAD_FP16_MATRIX_F16 && !f.float16) {
-		snprintf(why, len, "the device lacks shaderFloat16");
-		return false;
-	}
-	if (t == WORKLOAD_INT16 && !f.int16) {
-		snprintf(why, len, "the device lacks shaderInt16");
-		return false;
-	}
-	if (t == WORKLOAD_INT64 && !f.int64) {
-		snprintf(why, len, "the device lacks shaderInt64");
-		return false;
-	}
-	if (workload_arith(t) == WORKLOAD_FP64 && !float64) {
-		snprintf(why, len, "the device lacks shaderFloat64");
-		return false;
-	}
-	if (workload_arith(t) == WORKLOAD_FP16 && !float16) {
-		snprintf(why, len, "the device lacks shaderFloat16");
+	b = lacking(w->needs, f.has, false);
+	if (b >= 0) {
+		snprintf(why, len, "%s", dev_features[b].lacks);
 		return false;
 	}
 	snprintf(why, len, "supported");
@@ -347,7 +342,7 @@ void fma_params_for(FmaParams *p, WorkloadType t, bool cpu_device, uint32_t max_
 	 * fp16 accumulate and int8: 4 (VEC4S 2) reached 665 TFLOPS and 1327
 	 * TOPS, 2 only 660 and 1319 (FLOPSCOPE_FMA_SHAPE, one run each,
 	 * docs/PERFORMANCE.md) */
-	if (workload_matrix_index(t) >= 0) {
+	if (workload_info[t].matrix) {
 		p->vec4s = t == WORKLOAD_FP16_MATRIX || t == WORKLOAD_BF16_MATRIX ? 1 : 2;
 		p->unroll = cpu_device ? 32 : 64;
 		p->iters = cpu_device ? 32 : 16;
@@ -397,7 +392,7 @@ void fma_params_matrix(FmaParams *p, const uint32_t mm[3], uint32_t subgroup)
 
 uint64_t fma_flop_per_invocation(const FmaParams *p)
 {
-	if (workload_matrix_index(p->type) >= 0) {
+	if (workload_info[p->type].matrix) {
 		/* 2 M N K a multiply-add of the subgroup, 2 VEC4S accumulators;
 		 * M N K is a multiple of the subgroup on every shape offered */
 		uint64_t sub = p->subgroup ? p->subgroup : 32;
@@ -421,7 +416,7 @@ static uint32_t udot_acc(uint32_t x, uint32_t y, uint32_t acc)
 double fma_reference(const FmaParams *p, uint32_t slot)
 {
 	uint32_t chains = 4 * p->vec4s, steps = p->unroll * p->iters;
-	if (workload_matrix_index(p->type) >= 0) {
+	if (workload_info[p->type].matrix) {
 		/* every element of each of the 2 VEC4S accumulators gains K a b a
 		 * step; the shader stores the mean of its elements of their sum */
 		(void)slot;

@@ -1,12 +1,16 @@
-/* workload: the FMA workloads (fp32, fp64, int32): their parameters, exact
- * operation count and the CPU reference their results are checked against.
- * Pure. */
+/* workload: the table of workloads (one row each: what it is called, its
+ * kind, shader, unit, the device features it needs, its matrix types, its
+ * memory), whether a device can run one, and the arithmetic workloads'
+ * parameters, exact operation count and the CPU reference their results are
+ * checked against. Pure. */
 #ifndef FLOPSCOPE_WORKLOAD_H
 #define FLOPSCOPE_WORKLOAD_H
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+
+#include "devfeat.h"
 
 #define WORKLOAD_SLOTS 65536u   /* result slots; the shader's 1/65536 scale assumes it */
 #define WORKLOAD_CHECKS 64u     /* slots compared with the CPU on each check */
@@ -52,6 +56,14 @@ typedef enum MemClass {
 
 extern const char *const mem_class_names[MEM_CLASS_COUNT];
 
+/* A matrix workload's component types, as Vulkan numbers them
+ * (VkComponentTypeKHR: 0 fp16, 1 fp32, 3 sint8, 5 sint32, 1000141000
+ * bfloat16; matrix_component_str names them): A and B are `in`, C and the
+ * result `acc`. */
+typedef struct MatrixTypes {
+	uint32_t in, acc;
+} MatrixTypes;
+
 typedef struct WorkloadInfo {
 	const char *name;     /* --workload NAME */
 	const char *unit;     /* "FLOPS" or "IOPS" */
@@ -63,6 +75,9 @@ typedef struct WorkloadInfo {
 	MemClass src, dst;    /* copy and transfers: memory of the source and destination */
 	unsigned bytes_per_byte; /* bytes counted per byte copied: 2 (read + write) or 1; 0 for FMA */
 	bool scalar;          /* FMA workloads: the shader's SCALAR form */
+	uint32_t needs;       /* the device features it needs (FEAT() bits): checked and enabled */
+	bool matrix;          /* a cooperative-matrix workload, of types mtypes */
+	MatrixTypes mtypes;
 } WorkloadInfo;
 
 static inline bool workload_is_memory(WorkloadType t)
@@ -71,23 +86,6 @@ static inline bool workload_is_memory(WorkloadType t)
 }
 
 extern const WorkloadInfo workload_info[WORKLOAD_TYPE_COUNT];
-
-/* The cooperative-matrix workloads: fp16-matrix, fp16-matrix-f16, int8-matrix,
- * bf16-matrix. */
-#define WORKLOAD_MATRIX_COUNT 4
-static inline int workload_matrix_index(WorkloadType t)
-{
-	return t >= WORKLOAD_FP16_MATRIX && t <= WORKLOAD_BF16_MATRIX ? (int)(t - WORKLOAD_FP16_MATRIX) : -1;
-}
-
-/* A matrix workload's component types, as Vulkan numbers them
- * (VkComponentTypeKHR: 0 fp16, 1 fp32, 3 sint8, 5 sint32, 1000141000
- * bfloat16): A and B are
- * `in`, C and the result `acc`. */
-typedef struct MatrixTypes {
-	uint32_t in, acc;
-} MatrixTypes;
-extern const MatrixTypes workload_matrix_types[WORKLOAD_MATRIX_COUNT];
 
 /* The arithmetic a workload does: fp32-scalar is fp32's, fp16-scalar fp16's
  * (the same chains and references, another shape of code). */
@@ -98,20 +96,16 @@ void workload_names(char *out, size_t len);
 
 /* Index of the workload called name, or -1. */
 int workload_find(const char *name);
-/* Whether a device can run it: fp64 needs shaderFloat64, fp16
- * shaderFloat16, int8dot shaderIntegerDotProduct, int16 shaderInt16, int64
- * shaderInt64; why names the missing feature. */
+/* What a device offers the workloads: its features (FEAT() bits), whether
+ * it lists a cooperative-matrix extension at all, and per matrix workload
+ * the subgroup shape (M, N, K) of its types with the most work a step (0:
+ * none). */
 typedef struct WorkloadFeatures {
-	bool float64, float16, int_dot, int16, int64;
-	bool coopmat;            /* a cooperative-matrix extension */
-	bool nv_coopmat;         /* VK_NV_cooperative_matrix, which the fp16 and int8 shaders use */
-	bool int8;               /* shaderInt8 (8-bit matrix inputs) */
-	bool bf16_coopmat;       /* VK_KHR_cooperative_matrix with VK_KHR_shader_bfloat16's
-	                            shaderBFloat16CooperativeMatrix */
-	/* per matrix workload (workload_matrix_index), the subgroup shape
-	 * (M, N, K) of its types with the most work a step; 0: none */
-	uint32_t mm[WORKLOAD_MATRIX_COUNT][3];
+	uint32_t has;
+	bool coopmat_listed;
+	uint32_t mm[WORKLOAD_TYPE_COUNT][3];
 } WorkloadFeatures;
+/* Whether a device can run workload t; why names what it lacks. */
 bool workload_supported(WorkloadType t, WorkloadFeatures f, char *why, size_t len);
 
 typedef struct FmaParams {

@@ -19,76 +19,14 @@ static bool create_device(Compute *c, VkPhysicalDevice pd, const DeviceInfo *d, 
 		.queueCount = 1,
 		.pQueuePriorities = &prio,
 	};
-	VkPhysicalDeviceFeatures features = { .shaderFloat64 = s->float64, .shaderInt16 = s->int16,
-	                                      .shaderInt64 = s->int64 };
-	VkPhysicalDeviceHostQueryResetFeatures hqr = {
-		.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_HOST_QUERY_RESET_FEATURES,
-		.hostQueryReset = VK_TRUE,
-	};
-	VkPhysicalDeviceShaderFloat16Int8Features f16 = {
-		.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_FLOAT16_INT8_FEATURES,
-		.shaderFloat16 = s->float16,
-		.shaderInt8 = s->int8,
-	};
 	/* transfer-only queues cannot reset queries in a command buffer */
-	c->host_reset = s->rec->transfer_only && d->host_query_reset;
-	VkPhysicalDeviceShaderIntegerDotProductFeatures idp = {
-		.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_INTEGER_DOT_PRODUCT_FEATURES,
-		.shaderIntegerDotProduct = VK_TRUE,
-	};
-	VkPhysicalDeviceCooperativeMatrixFeaturesNV cm = {
-		.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_COOPERATIVE_MATRIX_FEATURES_NV,
-		.cooperativeMatrix = VK_TRUE,
-	};
-	/* the cooperative-matrix shaders use the Vulkan memory model (glslang
-	 * writes it for gl_ScopeSubgroup) */
-	VkPhysicalDeviceVulkanMemoryModelFeatures vmm = {
-		.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_MEMORY_MODEL_FEATURES,
-		.vulkanMemoryModel = VK_TRUE,
-	};
-	/* bfloat16 matrices: KHR cooperative matrices (Debian 12's headers
-	 * predate both extensions: vk_khr.h spells their structures) */
-	VkPhysicalDeviceCooperativeMatrixFeaturesKHR_ kcm = {
-		.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_COOPERATIVE_MATRIX_FEATURES_KHR_,
-		.cooperativeMatrix = VK_TRUE,
-	};
-	VkPhysicalDeviceShaderBfloat16FeaturesKHR_ bf16 = {
-		.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_BFLOAT16_FEATURES_KHR_,
-		.shaderBFloat16Type = VK_TRUE,
-		.shaderBFloat16CooperativeMatrix = VK_TRUE,
-	};
-	static const char *const cm_ext[] = { VK_NV_COOPERATIVE_MATRIX_EXTENSION_NAME };
-	static const char *const bf16_ext[] = { VK_KHR_COOPERATIVE_MATRIX_EXTENSION_NAME_,
-	                                        VK_KHR_SHADER_BFLOAT16_EXTENSION_NAME_ };
-	const char *const *ext = NULL;
-	uint32_t next = 0;
+	c->host_reset = s->rec->transfer_only && (d->features & FEAT(FEAT_HOST_QUERY_RESET));
+	VkPhysicalDeviceFeatures features = { 0 };
+	GpuFeatChain fch;
 	void *chain = NULL;
-	if (s->coopmat) {
-		cm.pNext = chain;
-		vmm.pNext = &cm;
-		chain = &vmm;
-		ext = cm_ext;
-		next = 1;
-	} else if (s->bf16_coopmat) {
-		bf16.pNext = chain;
-		kcm.pNext = &bf16;
-		vmm.pNext = &kcm;
-		chain = &vmm;
-		ext = bf16_ext;
-		next = 2;
-	}
-	if (s->int_dot) {
-		idp.pNext = chain;
-		chain = &idp;
-	}
-	if (s->float16 || s->int8) {
-		f16.pNext = chain;
-		chain = &f16;
-	}
-	if (c->host_reset) {
-		hqr.pNext = chain;
-		chain = &hqr;
-	}
+	const char *ext[2 * FEAT_COUNT];
+	uint32_t next = gpu_features_enable(&fch, s->features | (c->host_reset ? FEAT(FEAT_HOST_QUERY_RESET) : 0),
+	                                    &features, &chain, ext, sizeof ext / sizeof *ext);
 	VkDeviceCreateInfo di = {
 		.sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO,
 		.pNext = chain,

@@ -43,14 +43,8 @@ typedef struct ComputeSetup {
 	VkDeviceSize result_size;        /* bytes of the storage buffer at binding 0 */
 	uint64_t fence_timeout_ns;       /* longest wait for one dispatch */
 	const char *pipeline_cache;      /* file for VkPipelineCache data; NULL: none */
-	bool float64;                    /* enable shaderFloat64 */
-	bool int16, int64;               /* enable shaderInt16, shaderInt64 */
-	bool int8;                       /* enable shaderInt8 */
-	bool coopmat;                    /* enable VK_NV_cooperative_matrix */
-	bool bf16_coopmat;               /* enable VK_KHR_cooperative_matrix and VK_KHR_shader_bfloat16 */
+	uint32_t features;               /* FEAT() bits to enable: the workload's needs */
 	unsigned ordinal;                /* the device's number among several (1..); 0 alone */
-	bool float16;                    /* enable shaderFloat16 (Vulkan 1.2) */
-	bool int_dot;                    /* enable shaderIntegerDotProduct (Vulkan 1.3) */
 	uint32_t trials;                 /* dispatches per submission, back to back; 0: 1 */
 	const Recorder *rec;             /* what each submission records */
 	/* Buffers: the result buffer at binding 0 when result_size > 0; a source

@@ -5,6 +5,26 @@
 #include "compute.h"
 #include "vk_khr.h"
 
+/* features.c: the device features of core's devfeat table, as Vulkan has
+ * them. A chain holds the feature structures that follow
+ * VkPhysicalDeviceFeatures2 or VkDeviceCreateInfo. */
+#define GPU_FEAT_STRUCTS 8  /* structures the table knows, at most */
+#define GPU_FEAT_BLOCK 64    /* bytes of the largest */
+typedef struct GpuFeatChain {
+	_Alignas(8) unsigned char block[GPU_FEAT_STRUCTS][GPU_FEAT_BLOCK];
+	bool used[GPU_FEAT_STRUCTS];
+} GpuFeatChain;
+/* Puts in front of *head every structure a device of version api listing
+ * the next extensions exts can fill. */
+void gpu_features_query_chain(GpuFeatChain *ch, uint32_t api, const char *const *exts, uint32_t next, void **head);
+/* After vkGetPhysicalDeviceFeatures2: the FEAT() bits whose members are all on. */
+uint32_t gpu_features_read(GpuFeatChain *ch, VkPhysicalDeviceFeatures *core);
+/* For vkCreateDevice: turns on the members of the features want (in core
+ * and in structures put in front of *head) and writes the extensions they
+ * need into exts (at most cap); returns how many. */
+uint32_t gpu_features_enable(GpuFeatChain *ch, uint32_t want, VkPhysicalDeviceFeatures *core, void **head,
+                             const char **exts, uint32_t cap);
+
 /* memory.c */
 int gpu_find_memory(VkPhysicalDevice pd, uint32_t bits, VkMemoryPropertyFlags want,
                     VkMemoryPropertyFlags need);

@@ -1,5 +1,5 @@
 #include "vkctx.h"
-#include "vk_khr.h"
+#include "gpu_impl.h"
 
 _Static_assert(DEVINFO_NAME_LEN == VK_MAX_PHYSICAL_DEVICE_NAME_SIZE, "DeviceInfo.name");
 _Static_assert(DEVINFO_DRIVER_LEN == VK_MAX_DRIVER_NAME_SIZE &&
@@ -115,78 +115,69 @@ static bool add_entries(VkCtx *c, VkPhysicalDevice pd, uint32_t index, char *err
 	VkPhysicalDeviceIDProperties ids = { .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_ID_PROPERTIES };
 	VkPhysicalDeviceDriverProperties drv = { .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DRIVER_PROPERTIES };
 	VkPhysicalDeviceFeatures2 feat = { .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2 };
-	VkPhysicalDeviceShaderFloat16Int8Features f16 = { .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_FLOAT16_INT8_FEATURES };
 
 	VkPhysicalDeviceProperties base;
 	vkGetPhysicalDeviceProperties(pd, &base);
 	VkPhysicalDeviceShaderSMBuiltinsPropertiesNV smb = {
 		.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_SM_BUILTINS_PROPERTIES_NV,
 	};
-	bool has_smb = false, has_pci = false, has_amd = false, has_nv_cm = false, has_khr_cm = false,
-	     has_bf16 = false;
+	bool has_smb = false, has_pci = false, has_amd = false, has_nv_cm = false, has_khr_cm = false;
 	VkPhysicalDeviceShaderCorePropertiesAMD amd = {
 		.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_CORE_PROPERTIES_AMD,
 	};
 	VkPhysicalDevicePCIBusInfoPropertiesEXT pci = {
 		.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PCI_BUS_INFO_PROPERTIES_EXT,
 	};
+	/* the device's extensions, by name for the features' table */
 	uint32_t next = 0;
-	if (vkEnumerateDeviceExtensionProperties(pd, NULL, &next, NULL) == VK_SUCCESS && next) {
-		VkExtensionProperties *ext = calloc(next, sizeof *ext);
-		if (ext && vkEnumerateDeviceExtensionProperties(pd, NULL, &next, ext) == VK_SUCCESS) {
-			for (uint32_t i = 0; i < next; i++) {
-				if (!strcmp(ext[i].extensionName, VK_NV_SHADER_SM_BUILTINS_EXTENSION_NAME))
-					has_smb = true;
-				else if (!strcmp(ext[i].extensionName, VK_EXT_PCI_BUS_INFO_EXTENSION_NAME))
-					has_pci = true;
-				else if (!strcmp(ext[i].extensionName, VK_AMD_SHADER_CORE_PROPERTIES_EXTENSION_NAME))
-					has_amd = true;
-				else if (!strcmp(ext[i].extensionName, VK_NV_COOPERATIVE_MATRIX_EXTENSION_NAME))
-					has_nv_cm = true;
-				else if (!strcmp(ext[i].extensionName, VK_KHR_COOPERATIVE_MATRIX_EXTENSION_NAME_))
-					has_khr_cm = true;
-				else if (!strcmp(ext[i].extensionName, VK_KHR_SHADER_BFLOAT16_EXTENSION_NAME_))
-					has_bf16 = true;
-			}
+	VkExtensionProperties *ext = NULL;
+	const char **names = NULL;
+	if (vkEnumerateDeviceExtensionProperties(pd, NULL, &next, NULL) != VK_SUCCESS)
+		next = 0;
+	if (next) {
+		ext = calloc(next, sizeof *ext);
+		names = calloc(next, sizeof *names);
+		if (!ext || !names) {
+			free(ext);
+			free(names);
+			snprintf(err, ERR_LEN, "out of memory listing %u device extensions", next);
+			return false;
 		}
-		free(ext);
+		if (vkEnumerateDeviceExtensionProperties(pd, NULL, &next, ext) != VK_SUCCESS)
+			next = 0;
+	}
+	for (uint32_t i = 0; i < next; i++) {
+		names[i] = ext[i].extensionName;
+		if (!strcmp(ext[i].extensionName, VK_NV_SHADER_SM_BUILTINS_EXTENSION_NAME))
+			has_smb = true;
+		else if (!strcmp(ext[i].extensionName, VK_EXT_PCI_BUS_INFO_EXTENSION_NAME))
+			has_pci = true;
+		else if (!strcmp(ext[i].extensionName, VK_AMD_SHADER_CORE_PROPERTIES_EXTENSION_NAME))
+			has_amd = true;
+		else if (!strcmp(ext[i].extensionName, VK_NV_COOPERATIVE_MATRIX_EXTENSION_NAME))
+			has_nv_cm = true;
+		else if (!strcmp(ext[i].extensionName, VK_KHR_COOPERATIVE_MATRIX_EXTENSION_NAME_))
+			has_khr_cm = true;
 	}
 	bool v12 = base.apiVersion >= VK_API_VERSION_1_2 && c->api_version >= VK_API_VERSION_1_2;
 	VkPhysicalDeviceMaintenance3Properties m3 = {
 		.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MAINTENANCE_3_PROPERTIES,
 	};
-	VkPhysicalDeviceHostQueryResetFeatures hqr = {
-		.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_HOST_QUERY_RESET_FEATURES,
-	};
-	VkPhysicalDeviceShaderIntegerDotProductFeatures idp = {
-		.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_INTEGER_DOT_PRODUCT_FEATURES,
-	};
-	bool v13 = base.apiVersion >= VK_API_VERSION_1_3 && c->api_version >= VK_API_VERSION_1_3;
 	props.pNext = &m3;
 	m3.pNext = &sub;
 	sub.pNext = &ids;
 	if (v12) {
 		ids.pNext = &drv;
-		feat.pNext = &f16;
-		f16.pNext = &hqr;
-		if (v13)
-			hqr.pNext = &idp;
 		if (has_smb)
 			drv.pNext = &smb;
 	} else if (has_smb) {
 		ids.pNext = &smb;
 	}
-	VkPhysicalDeviceCooperativeMatrixFeaturesKHR_ kcm = {
-		.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_COOPERATIVE_MATRIX_FEATURES_KHR_,
-	};
-	VkPhysicalDeviceShaderBfloat16FeaturesKHR_ bf16 = {
-		.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_BFLOAT16_FEATURES_KHR_,
-	};
-	if (has_khr_cm && has_bf16) { /* first in the features' chain */
-		bf16.pNext = feat.pNext;
-		kcm.pNext = &bf16;
-		feat.pNext = &kcm;
-	}
+	/* the features of the table that this device's version and extensions
+	 * let it report */
+	GpuFeatChain fch;
+	uint32_t api = base.apiVersion < c->api_version ? base.apiVersion : c->api_version;
+	gpu_features_query_chain(&fch, api, names, next, &feat.pNext);
 	if (has_pci) { /* first in the chain */
 		pci.pNext = props.pNext;
 		props.pNext = &pci;
@@ -197,6 +188,9 @@ static bool add_entries(VkCtx *c, VkPhysicalDevice pd, uint32_t index, char *err
 	}
 	vkGetPhysicalDeviceProperties2(pd, &props);
 	vkGetPhysicalDeviceFeatures2(pd, &feat);
+	uint32_t features = gpu_features_read(&fch, &feat.features);
+	free(names);
+	free(ext);
 
 	VkPhysicalDeviceMemoryProperties mem;
 	vkGetPhysicalDeviceMemoryProperties(pd, &mem);
@@ -206,9 +200,7 @@ static bool add_entries(VkCtx *c, VkPhysicalDevice pd, uint32_t index, char *err
 	uint32_t ncm = 0;
 	if (has_nv_cm && !coopmat_shapes(c, pd, false, cm, &ncm, err))
 		return false;
-	bool bf16_cm = has_khr_cm && has_bf16 && kcm.cooperativeMatrix && bf16.shaderBFloat16Type &&
-	               bf16.shaderBFloat16CooperativeMatrix;
-	if (bf16_cm && !coopmat_shapes(c, pd, true, cm, &ncm, err))
+	if ((features & FEAT(FEAT_BF16_COOPMAT)) && !coopmat_shapes(c, pd, true, cm, &ncm, err))
 		return false;
 
 	uint32_t nq = 0;
@@ -264,17 +256,11 @@ static bool add_entries(VkCtx *c, VkPhysicalDevice pd, uint32_t index, char *err
 			d->heap_size[h] = mem.memoryHeaps[h].size;
 			d->heap_device_local[h] = mem.memoryHeaps[h].flags & VK_MEMORY_HEAP_DEVICE_LOCAL_BIT;
 		}
-		d->float64 = feat.features.shaderFloat64;
-		d->int16 = feat.features.shaderInt16;
-		d->int64 = feat.features.shaderInt64;
-		d->float16 = v12 && f16.shaderFloat16;
-		d->int8 = v12 && f16.shaderInt8;
-		d->int_dot = v13 && idp.shaderIntegerDotProduct;
+		d->features = features;
 		d->sm_count = has_smb ? smb.shaderSMCount : 0;
 		if (has_nv_cm)
 			snprintf(d->coopmat_ext, sizeof d->coopmat_ext, "%s", VK_NV_COOPERATIVE_MATRIX_EXTENSION_NAME);
 		d->coopmat_khr = has_khr_cm;
-		d->bf16_coopmat = bf16_cm;
 		memcpy(d->coopmat, cm, ncm * sizeof *cm);
 		d->ncoopmat = ncm;
 		d->cu_count = has_amd ? amd.shaderEngineCount * amd.shaderArraysPerEngineCount *
@@ -283,7 +269,6 @@ static bool add_entries(VkCtx *c, VkPhysicalDevice pd, uint32_t index, char *err
 		d->transfer_ts_bits = xfer >= 0 ? q[xfer].timestampValidBits : 0;
 		d->max_alloc = m3.maxMemoryAllocationSize;
 		d->max_storage_range = p->limits.maxStorageBufferRange;
-		d->host_query_reset = v12 && hqr.hostQueryReset;
 		d->has_pci = has_pci;
 		d->pci_domain = pci.pciDomain;
 		d->pci_bus = pci.pciBus;

@@ -20,16 +20,15 @@ static Status plan(Work *w, const WorkInput *in, char *err)
 			return STATUS_USAGE;
 		}
 	}
-	int mi = workload_matrix_index(in->type);
-	if (mi >= 0) {
+	if (w->info->matrix) {
 		WorkloadFeatures f = devinfo_features(d);
-		fma_params_matrix(&w->params, f.mm[mi], d->subgroup_size);
+		fma_params_matrix(&w->params, f.mm[in->type], d->subgroup_size);
 		for (int i = 0; i < 3; i++) {
-			snprintf(w->mm_text[i], sizeof w->mm_text[i], "%u", f.mm[mi][i]);
+			snprintf(w->mm_text[i], sizeof w->mm_text[i], "%u", f.mm[in->type][i]);
 			w->defs[w->ndefs++] = (ShaderDefine){ i == 0 ? "M_SIZE" : i == 1 ? "N_SIZE" : "K_SIZE", w->mm_text[i] };
 		}
 		w->defs[w->ndefs++] = (ShaderDefine){ SHADER_NO_SPIRV_OPT, "1" };
-		if (in->type == WORKLOAD_BF16_MATRIX)
+		if (w->info->needs & FEAT(FEAT_BF16_COOPMAT)) /* written for VK_KHR_cooperative_matrix */
 			w->defs[w->ndefs++] = (ShaderDefine){ SHADER_KHR_BF16, "1" };
 	}
 	w->per_invocation = fma_flop_per_invocation(&w->params);

@@ -246,10 +246,11 @@ static void workloads_should_be_found_and_gated(void)
 	char why[128];
 	CHECK(workload_find("fp64") == WORKLOAD_FP64 && workload_find("int32") == WORKLOAD_INT32);
 	CHECK(workload_find("fp8") == -1);
-	WorkloadFeatures none = { 0 }, all = { .float64 = true, .float16 = true, .int_dot = true, .int16 = true, .int64 = true };
-	CHECK(!workload_supported(WORKLOAD_FP64, (WorkloadFeatures){ .float16 = true }, why, sizeof why) &&
+	WorkloadFeatures none = { 0 }, all = { .has = FEAT(FEAT_FLOAT64) | FEAT(FEAT_FLOAT16) | FEAT(FEAT_INT_DOT) |
+	                                                 FEAT(FEAT_INT16) | FEAT(FEAT_INT64) };
+	CHECK(!workload_supported(WORKLOAD_FP64, (WorkloadFeatures){ .has = FEAT(FEAT_FLOAT16) }, why, sizeof why) &&
 	      strstr(why, "shaderFloat64"));
-	CHECK(!workload_supported(WORKLOAD_FP16, (WorkloadFeatures){ .float64 = true }, why, sizeof why) &&
+	CHECK(!workload_supported(WORKLOAD_FP16, (WorkloadFeatures){ .has = FEAT(FEAT_FLOAT64) }, why, sizeof why) &&
 	      strstr(why, "shaderFloat16"));
 	CHECK(!workload_supported(WORKLOAD_INT8DOT, none, why, sizeof why) && strstr(why, "shaderIntegerDotProduct"));
 	CHECK(workload_supported(WORKLOAD_INT8DOT, all, why, sizeof why));
@@ -257,7 +258,7 @@ static void workloads_should_be_found_and_gated(void)
 	/* the scalar forms do their vector forms' arithmetic and need its features */
 	CHECK(workload_arith(WORKLOAD_FP16_SCALAR) == WORKLOAD_FP16 && workload_arith(WORKLOAD_FP32_SCALAR) == WORKLOAD_FP32);
 	CHECK(workload_arith(WORKLOAD_INT32) == WORKLOAD_INT32);
-	CHECK(!workload_supported(WORKLOAD_FP16_SCALAR, (WorkloadFeatures){ .float64 = true }, why, sizeof why));
+	CHECK(!workload_supported(WORKLOAD_FP16_SCALAR, (WorkloadFeatures){ .has = FEAT(FEAT_FLOAT64) }, why, sizeof why));
 	FmaParams a, b;
 	fma_params_for(&a, WORKLOAD_FP16, false, 256);
 	fma_params_for(&b, WORKLOAD_FP16_SCALAR, false, 256);
@@ -325,7 +326,7 @@ static void int16_and_int64_references_should_wrap_and_fold(void)
 	CHECK(!workload_supported(WORKLOAD_INT16, none, why, sizeof why) && strstr(why, "shaderInt16"));
 	CHECK(!workload_supported(WORKLOAD_INT64, none, why, sizeof why) && strstr(why, "shaderInt64"));
 	CHECK(!workload_supported(WORKLOAD_FP64_SCALAR, none, why, sizeof why) && strstr(why, "shaderFloat64"));
-	CHECK(workload_supported(WORKLOAD_INT64, (WorkloadFeatures){ .int64 = true }, why, sizeof why));
+	CHECK(workload_supported(WORKLOAD_INT64, (WorkloadFeatures){ .has = FEAT(FEAT_INT64) }, why, sizeof why));
 	CHECK(workload_arith(WORKLOAD_FP64_SCALAR) == WORKLOAD_FP64);
 	/* a device that skipped one step of one chain is caught exactly */
 	FmaParams q = p;
@@ -352,20 +353,27 @@ static void fp16_matrix_should_count_exactly_and_know_its_result(void)
 	DeviceInfo d;
 	memset(&d, 0, sizeof d);
 	snprintf(d.coopmat_ext, sizeof d.coopmat_ext, "VK_NV_cooperative_matrix");
+	d.features = FEAT(FEAT_NV_COOPMAT) | FEAT(FEAT_FLOAT16);
 	d.coopmat[0] = (CoopMatShape){ 16, 8, 16, 0, 0, 1, 1, 3 };
 	d.coopmat[1] = (CoopMatShape){ 16, 16, 16, 0, 0, 0, 0, 3 };  /* fp16 accumulate */
 	d.coopmat[2] = (CoopMatShape){ 16, 16, 16, 0, 0, 1, 1, 3 };
 	d.coopmat[3] = (CoopMatShape){ 32, 32, 16, 0, 0, 1, 1, 2 };  /* workgroup scope */
 	d.ncoopmat = 4;
 	WorkloadFeatures f = devinfo_features(&d);
-	CHECK(f.coopmat && f.mm[0][0] == 16 && f.mm[0][1] == 16 && f.mm[0][2] == 16);
+	CHECK(f.coopmat_listed && f.mm[WORKLOAD_FP16_MATRIX][0] == 16 && f.mm[WORKLOAD_FP16_MATRIX][1] == 16 && f.mm[WORKLOAD_FP16_MATRIX][2] == 16);
 	char why[160];
 	CHECK(workload_supported(WORKLOAD_FP16_MATRIX, f, why, sizeof why));
+	/* fp16 matrices are fp16 values: the device is made with shaderFloat16 */
+	d.features &= ~FEAT(FEAT_FLOAT16);
+	f = devinfo_features(&d);
+	CHECK(!workload_supported(WORKLOAD_FP16_MATRIX, f, why, sizeof why) && strstr(why, "shaderFloat16"));
+	d.features |= FEAT(FEAT_FLOAT16);
 	d.ncoopmat = 1;
 	d.coopmat[0].c = d.coopmat[0].d = 0;
 	f = devinfo_features(&d);
 	CHECK(!workload_supported(WORKLOAD_FP16_MATRIX, f, why, sizeof why) && strstr(why, "no fp16*fp16+fp32"));
 	d.coopmat_ext[0] = '\0';
+	d.features &= ~FEAT(FEAT_NV_COOPMAT);
 	f = devinfo_features(&d);
 	CHECK(!workload_supported(WORKLOAD_FP16_MATRIX, f, why, sizeof why) && strstr(why, "no cooperative matrices"));
 }
@@ -377,20 +385,21 @@ static void other_matrix_workloads_should_pick_their_types(void)
 	DeviceInfo d;
 	memset(&d, 0, sizeof d);
 	snprintf(d.coopmat_ext, sizeof d.coopmat_ext, "VK_NV_cooperative_matrix");
+	d.features = FEAT(FEAT_NV_COOPMAT) | FEAT(FEAT_FLOAT16);
 	d.coopmat[0] = (CoopMatShape){ 16, 16, 16, 0, 0, 1, 1, 3 };  /* fp16 -> fp32 */
 	d.coopmat[1] = (CoopMatShape){ 16, 8, 16, 0, 0, 0, 0, 3 };   /* fp16 -> fp16 */
 	d.coopmat[2] = (CoopMatShape){ 16, 16, 16, 0, 0, 0, 0, 3 };
 	d.coopmat[3] = (CoopMatShape){ 16, 16, 32, 3, 3, 5, 5, 3 };  /* int8 -> int32 */
 	d.coopmat[4] = (CoopMatShape){ 16, 16, 32, 7, 7, 9, 9, 3 };  /* uint8 -> uint32: not ours */
 	d.ncoopmat = 5;
-	d.float16 = true;
+	d.features |= FEAT(FEAT_FLOAT16);
 	WorkloadFeatures f = devinfo_features(&d);
-	CHECK(f.mm[1][0] == 16 && f.mm[1][1] == 16 && f.mm[1][2] == 16);
-	CHECK(f.mm[2][0] == 16 && f.mm[2][1] == 16 && f.mm[2][2] == 32);
+	CHECK(f.mm[WORKLOAD_FP16_MATRIX_F16][0] == 16 && f.mm[WORKLOAD_FP16_MATRIX_F16][1] == 16 && f.mm[WORKLOAD_FP16_MATRIX_F16][2] == 16);
+	CHECK(f.mm[WORKLOAD_INT8_MATRIX][0] == 16 && f.mm[WORKLOAD_INT8_MATRIX][1] == 16 && f.mm[WORKLOAD_INT8_MATRIX][2] == 32);
 	char why[160];
 	CHECK(workload_supported(WORKLOAD_FP16_MATRIX_F16, f, why, sizeof why));
 	CHECK(!workload_supported(WORKLOAD_INT8_MATRIX, f, why, sizeof why) && strstr(why, "shaderInt8"));
-	d.int8 = true;
+	d.features |= FEAT(FEAT_INT8);
 	f = devinfo_features(&d);
 	CHECK(workload_supported(WORKLOAD_INT8_MATRIX, f, why, sizeof why));
 	d.ncoopmat = 1;
@@ -442,6 +451,7 @@ static void bf16_matrix_should_need_its_extensions_and_shape(void)
 	DeviceInfo d;
 	memset(&d, 0, sizeof d);
 	snprintf(d.coopmat_ext, sizeof d.coopmat_ext, "VK_NV_cooperative_matrix");
+	d.features = FEAT(FEAT_NV_COOPMAT) | FEAT(FEAT_FLOAT16);
 	d.coopmat_khr = true;
 	d.coopmat[0] = (CoopMatShape){ 16, 16, 16, 0, 0, 1, 1, 3 };                   /* fp16 -> fp32 */
 	d.coopmat[1] = (CoopMatShape){ 16, 8, 16, 1000141000, 1000141000, 1, 1, 3 };  /* bf16 -> fp32 */
@@ -450,10 +460,10 @@ static void bf16_matrix_should_need_its_extensions_and_shape(void)
 	d.ncoopmat = 4;
 	char why[200];
 	WorkloadFeatures f = devinfo_features(&d);
-	CHECK(f.mm[3][0] == 16 && f.mm[3][1] == 16 && f.mm[3][2] == 16); /* the bf16 accumulator is not ours */
-	CHECK(f.mm[0][0] == 16 && f.mm[0][1] == 16);                      /* fp16 never takes a bf16 shape */
+	CHECK(f.mm[WORKLOAD_BF16_MATRIX][0] == 16 && f.mm[WORKLOAD_BF16_MATRIX][1] == 16 && f.mm[WORKLOAD_BF16_MATRIX][2] == 16); /* the bf16 accumulator is not ours */
+	CHECK(f.mm[WORKLOAD_FP16_MATRIX][0] == 16 && f.mm[WORKLOAD_FP16_MATRIX][1] == 16);                      /* fp16 never takes a bf16 shape */
 	CHECK(!workload_supported(WORKLOAD_BF16_MATRIX, f, why, sizeof why) && strstr(why, "VK_KHR_shader_bfloat16"));
-	d.bf16_coopmat = true;
+	d.features |= FEAT(FEAT_BF16_COOPMAT);
 	f = devinfo_features(&d);
 	CHECK(workload_supported(WORKLOAD_BF16_MATRIX, f, why, sizeof why));
 	d.ncoopmat = 1;
@@ -462,11 +472,13 @@ static void bf16_matrix_should_need_its_extensions_and_shape(void)
 	/* KHR only (no NV): bf16 runs, the NV-written fp16 shader does not */
 	d.ncoopmat = 3;
 	d.coopmat_ext[0] = '\0';
+	d.features &= ~FEAT(FEAT_NV_COOPMAT);
 	f = devinfo_features(&d);
 	CHECK(workload_supported(WORKLOAD_BF16_MATRIX, f, why, sizeof why));
 	CHECK(!workload_supported(WORKLOAD_FP16_MATRIX, f, why, sizeof why) &&
 	      strstr(why, "VK_KHR_cooperative_matrix only"));
-	d.coopmat_khr = d.bf16_coopmat = false;
+	d.coopmat_khr = false;
+	d.features &= ~FEAT(FEAT_BF16_COOPMAT);
 	f = devinfo_features(&d);
 	CHECK(!workload_supported(WORKLOAD_BF16_MATRIX, f, why, sizeof why) && strstr(why, "no cooperative matrices"));
 
@@ -486,11 +498,37 @@ static void bf16_matrix_should_need_its_extensions_and_shape(void)
 	vals[5] = 2047.0f; /* one step skipped */
 	CHECK(fma_check(&c, vals, 64, why, sizeof why) < 0);
 	CHECK(strcmp(workload_info[WORKLOAD_BF16_MATRIX].name, "bf16-matrix") == 0 &&
-	      workload_matrix_index(WORKLOAD_BF16_MATRIX) == 3 && workload_matrix_index(WORKLOAD_COPY) < 0);
+	      workload_info[WORKLOAD_BF16_MATRIX].matrix && !workload_info[WORKLOAD_COPY].matrix);
+}
+
+/* The features' table: every feature a workload needs says what lacking it
+ * means; matrix rows need a cooperative-matrix extension; the verbose
+ * listing names the typed ones, yes or no, in one line. */
+static void feature_table_should_cover_every_need(void)
+{
+	for (int w = 0; w < WORKLOAD_TYPE_COUNT; w++) {
+		const WorkloadInfo *i = &workload_info[w];
+		CHECK(i->needs < FEAT(FEAT_COUNT));
+		for (int b = 0; b < FEAT_COUNT; b++)
+			if (i->needs & FEAT(b))
+				CHECK(dev_features[b].lacks && strstr(dev_features[b].lacks, "the ") == dev_features[b].lacks);
+		CHECK(!i->matrix == !(i->needs & (FEAT(FEAT_NV_COOPMAT) | FEAT(FEAT_BF16_COOPMAT))));
+		CHECK(!i->matrix || strcmp(matrix_component_str(i->mtypes.in), "other"));
+	}
+	DeviceInfo d;
+	memset(&d, 0, sizeof d);
+	d.features = FEAT(FEAT_FLOAT64) | FEAT(FEAT_INT_DOT) | FEAT(FEAT_HOST_QUERY_RESET);
+	char text[4096];
+	devinfo_details(&d, text, sizeof text);
+	CHECK(strstr(text, "        float16 no, float64 yes, int8 no, int16 no, int64 no, integer dot product yes\n"));
+	/* what does not fit is cut, never overrun */
+	char small[40];
+	CHECK(devinfo_details(&d, small, sizeof small) == sizeof small - 1 && strlen(small) == sizeof small - 1);
 }
 
 int main(void)
 {
+	RUN(feature_table_should_cover_every_need);
 	RUN(other_matrix_workloads_should_pick_their_types);
 	RUN(fp16_matrix_should_count_exactly_and_know_its_result);
 	RUN(int16_and_int64_references_should_wrap_and_fold);

@@ -1,0 +1,39 @@
+/* devfeat: the device features a workload can need, as bits of one mask.
+ * What each is called and what lacking it means is this table's; how Vulkan
+ * spells, queries and enables it is src/gpu/features.c's table, row for
+ * row. Pure. */
+#ifndef FLOPSCOPE_DEVFEAT_H
+#define FLOPSCOPE_DEVFEAT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+typedef enum DevFeature {
+	FEAT_FLOAT16,          /* shaderFloat16 (Vulkan 1.2) */
+	FEAT_FLOAT64,          /* shaderFloat64 */
+	FEAT_INT8,             /* shaderInt8 (Vulkan 1.2) */
+	FEAT_INT16,            /* shaderInt16 */
+	FEAT_INT64,            /* shaderInt64 */
+	FEAT_INT_DOT,          /* shaderIntegerDotProduct (Vulkan 1.3) */
+	FEAT_NV_COOPMAT,       /* VK_NV_cooperative_matrix, which the fp16 and int8 matrix shaders use */
+	FEAT_BF16_COOPMAT,     /* VK_KHR_cooperative_matrix with VK_KHR_shader_bfloat16's
+	                          shaderBFloat16CooperativeMatrix */
+	FEAT_HOST_QUERY_RESET, /* hostQueryReset (Vulkan 1.2): timing a transfer-only queue */
+	FEAT_COUNT
+} DevFeature;
+
+#define FEAT(f) (1u << (f))
+
+typedef struct DevFeatureInfo {
+	const char *label;  /* in --list --verbose's line of features; NULL: not there */
+	const char *lacks;  /* why a workload that needs it cannot run */
+	bool before_shape;  /* it decides which shader can run: said before a missing matrix shape */
+} DevFeatureInfo;
+
+extern const DevFeatureInfo dev_features[FEAT_COUNT];
+
+/* The matrix types' table: a VkComponentTypeKHR's name ("fp16", "bf16",
+ * "int8", "fp8-e4m3"), "other" for a type it does not know. */
+const char *matrix_component_str(uint32_t type);
+
+#endif
