@@ -27,7 +27,7 @@ CORE    := fmt devfeat adapt sched stats ring devsel cli workload memwork summar
 SESSION := clock fileio paths csvread records slog slogread svg threadname
 GPU     := err features vkctx shader memory pipeline submit compute
 WORKLOADS := workloads fma copy transfer
-ENGINE  := sysfs tel_nvml tel_gpu_sysfs tel_cpu tel_pcie telemetry engine source replay
+ENGINE  := sysfs tel_registry tel_nvml tel_gpu_sysfs tel_cpu tel_pcie telemetry engine source replay
 APP     := report runcfg outputs config listing metrics_live interactive headless offline replay_table export compare_cmd analyze loglist suite check_cmd latency multi main
 INC_core    := -Isrc/core
 INC_session := $(INC_core) -Isrc/session
@@ -51,7 +51,7 @@ OBJ     := $(addprefix $(B)/src/core/,$(addsuffix .o,$(CORE))) \
 PURE_OBJ:= $(addprefix $(B)/src/core/,$(addsuffix .o,$(CORE))) \
            $(addprefix $(B)/src/session/,$(addsuffix .o,$(SESSION))) \
            $(addprefix $(B)/ui/,$(addsuffix .o,$(UI_PURE))) \
-           $(B)/src/app/report.o $(addprefix $(B)/src/engine/,$(addsuffix .o,sysfs tel_nvml tel_gpu_sysfs tel_cpu tel_pcie telemetry replay))
+           $(B)/src/app/report.o $(addprefix $(B)/src/engine/,$(addsuffix .o,sysfs tel_registry tel_nvml tel_gpu_sysfs tel_cpu tel_pcie telemetry replay))
 UNIT    := $(patsubst tests/unit/%.c,$(B)/tests/%,$(wildcard tests/unit/test_*.c))
 
 # Debian packages needed to build, run and test.

@@ -135,3 +135,17 @@ if grep -l 'struct Engine[[:space:]]*{' src/*/*.h ui/*.h >/dev/null 2>&1; then
 else
 	echo "PASS: layering: the engine's fields are private to engine.c"
 fi
+
+# Workloads are rows of a table: the engine and the GPU layer name none.
+named=$(grep -nE '\bWORKLOAD_[A-Z0-9_]+' src/engine/*.[ch] src/gpu/*.[ch] |
+	grep -vE '\bWORKLOAD_(TYPE_COUNT|SLOTS|CHECKS)\b')
+if [ -z "$named" ]; then echo "PASS: layering: no workload is named in src/engine or src/gpu"
+else echo "FAIL: layering: a workload named in src/engine or src/gpu (a table's column should say it):"; echo "$named"; fi
+
+# Telemetry: the dispatcher walks the registry and names no vendor; a
+# source sees the leaf interface (tel_source.h), never the dispatcher's.
+vend=$(grep -nE '0x(10de|1002|8086)|vendor_id *[=!]=|DEV_CPU' src/engine/telemetry.c)
+circ=$(grep -lE '#[[:space:]]*include[[:space:]]*"telemetry.h"' src/engine/tel_nvml.c src/engine/tel_cpu.c \
+	src/engine/tel_gpu_sysfs.c src/engine/tel_impl.h src/engine/tel_source.h src/engine/tel_registry.c 2>/dev/null)
+if [ -z "$vend$circ" ]; then echo "PASS: layering: telemetry's dispatcher names no vendor and no source includes it"
+else echo "FAIL: layering: telemetry's registry bypassed:"; echo "$vend"; echo "$circ"; fi

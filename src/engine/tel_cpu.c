@@ -146,7 +146,15 @@ static void cpu_close(TelSource *s)
 	free(s->state);
 }
 
-bool tel_cpu_open(TelSource *s, char *note, size_t len)
+static bool tel_cpu_open_any(TelSource *s, char *note, size_t len);
+
+static bool cpu_open(TelSource *s, const DeviceInfo *d, char *note, size_t len)
+{
+	(void)d;
+	return tel_cpu_open_any(s, note, len);
+}
+
+static bool tel_cpu_open_any(TelSource *s, char *note, size_t len)
 {
 	CpuTel *c = calloc(1, sizeof *c);
 	if (!c)
@@ -181,3 +189,9 @@ bool tel_cpu_open(TelSource *s, char *note, size_t len)
 	return true;
 }
 
+static bool cpu_serves(const DeviceInfo *d)
+{
+	return d->type == DEV_CPU;
+}
+
+const TelDriver tel_cpu_driver = { .name = "cpu", .serves = cpu_serves, .open = cpu_open };

@@ -54,7 +54,7 @@ static void gpu_sysfs_close(TelSource *s)
 	free(s->state);
 }
 
-bool tel_gpu_sysfs_open(TelSource *s, const DeviceInfo *d, char *note, size_t len)
+static bool tel_gpu_sysfs_open(TelSource *s, const DeviceInfo *d, char *note, size_t len)
 {
 	GpuSysfs *g = calloc(1, sizeof *g);
 	if (!g)
@@ -102,3 +102,9 @@ bool tel_gpu_sysfs_open(TelSource *s, const DeviceInfo *d, char *note, size_t le
 	return true;
 }
 
+static bool gpu_sysfs_serves(const DeviceInfo *d)
+{
+	return d->vendor_id == 0x1002 || d->vendor_id == 0x8086;
+}
+
+const TelDriver tel_gpu_sysfs_driver = { .name = "gpu-sysfs", .serves = gpu_sysfs_serves, .open = tel_gpu_sysfs_open };

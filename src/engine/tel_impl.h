@@ -5,7 +5,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "telemetry.h"
+#include "tel_source.h"
 
 /* sysfs.c: the root of sysfs (FLOPSCOPE_SYSFS_ROOT in tests, else /sys) */
 const char *sysfs_root(void);
@@ -20,9 +20,7 @@ bool sysfs_first_glob(const char *pattern, char *out, size_t len);
 /* a file's first line, without its newline; false when unreadable */
 bool sysfs_read_line(const char *path, char *out, size_t len);
 
-/* the sources: each fills s and says which it is in note, or why not */
-bool tel_nvml_open(TelSource *s, const DeviceInfo *d, char *note, size_t len);
-bool tel_gpu_sysfs_open(TelSource *s, const DeviceInfo *d, char *note, size_t len);
-bool tel_cpu_open(TelSource *s, char *note, size_t len);
+/* the sources, each with the devices it serves (tel_registry.c lists them) */
+extern const TelDriver tel_nvml_driver, tel_gpu_sysfs_driver, tel_cpu_driver;
 
 #endif

@@ -61,7 +61,7 @@ static void nvml_close(TelSource *s)
 	free(n);
 }
 
-bool tel_nvml_open(TelSource *s, const DeviceInfo *d, char *note, size_t len)
+static bool tel_nvml_open(TelSource *s, const DeviceInfo *d, char *note, size_t len)
 {
 	void *lib = dlopen("libnvidia-ml.so.1", RTLD_NOW | RTLD_LOCAL);
 	if (!lib) {
@@ -122,3 +122,9 @@ bool tel_nvml_open(TelSource *s, const DeviceInfo *d, char *note, size_t len)
 	return true;
 }
 
+static bool nvml_serves(const DeviceInfo *d)
+{
+	return d->vendor_id == 0x10de;
+}
+
+const TelDriver tel_nvml_driver = { .name = "nvml", .serves = nvml_serves, .open = tel_nvml_open };

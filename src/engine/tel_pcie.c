@@ -1,5 +1,6 @@
 /* tel_pcie: the PCIe link a device sits on, from sysfs: the peak of host <->
  * device transfers. */
+#include "telemetry.h"
 #include "tel_impl.h"
 
 #include <stdio.h>

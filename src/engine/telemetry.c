@@ -42,16 +42,13 @@ bool telemetry_open(Telemetry *t, const DeviceInfo *d)
 		snprintf(t->note, sizeof t->note, "telemetry off (FLOPSCOPE_NO_TELEMETRY)");
 		return false;
 	}
-	if (d->vendor_id == 0x10de)
-		t->active = tel_nvml_open(&t->src, d, t->note, sizeof t->note);
-	else if (d->type == DEV_CPU)
-		t->active = tel_cpu_open(&t->src, t->note, sizeof t->note);
-	else if (d->vendor_id == 0x1002 || d->vendor_id == 0x8086)
-		t->active = tel_gpu_sysfs_open(&t->src, d, t->note, sizeof t->note);
-	else
-		snprintf(t->note, sizeof t->note, "no telemetry source for vendor 0x%04x: clocks and power N/A",
-		         d->vendor_id);
-	return t->active;
+	for (const TelDriver *const *drv = tel_drivers; *drv; drv++)
+		if ((*drv)->serves(d)) {
+			t->active = (*drv)->open(&t->src, d, t->note, sizeof t->note);
+			return t->active;
+		}
+	snprintf(t->note, sizeof t->note, "no telemetry source for vendor 0x%04x: clocks and power N/A", d->vendor_id);
+	return false;
 }
 
 bool telemetry_start(Telemetry *t, unsigned period_ms)

@@ -14,30 +14,8 @@
 #include <stdint.h>
 
 #include "devinfo.h"
-
 #include "peak.h"
-#include "sample.h" /* TelField */
-
-typedef struct TelReading {
-	double v[TEL_FIELD_COUNT];
-	uint32_t valid;   /* bit per TelField */
-} TelReading;
-
-static inline bool tel_has(const TelReading *r, TelField f)
-{
-	return r->valid & (1u << f);
-}
-
-typedef struct TelSource TelSource;
-struct TelSource {
-	const char *name;                 /* "nvml", "cpu", ... */
-	bool (*read)(TelSource *s, TelReading *out);
-	void (*close)(TelSource *s);
-	void *state;
-	double max_mhz;                   /* highest clock, 0 if unknown */
-	double mem_max_mhz;               /* highest memory clock, 0 if unknown */
-	unsigned mem_bus_bits;            /* memory bus width, 0 if unknown */
-};
+#include "tel_source.h"
 
 typedef struct Telemetry {
 	TelSource src;
@@ -53,7 +31,8 @@ typedef struct Telemetry {
 	char note[1024];                  /* which source, or why none */
 } Telemetry;
 
-/* Finds a source for the device; false (note says why) when none. */
+/* Opens the first source of the registry (tel_drivers) that takes the
+ * device; false (note says why) when none. */
 bool telemetry_open(Telemetry *t, const DeviceInfo *d);
 bool telemetry_start(Telemetry *t, unsigned period_ms);
 /* The newest reading (valid = 0 before the first). */

@@ -1,0 +1,48 @@
+/* tel_source: what a telemetry source is, and the registry of them. The
+ * leaf of the telemetry files: a source includes this (through tel_impl.h),
+ * never the dispatcher's telemetry.h; the dispatcher walks tel_drivers and
+ * names no vendor. */
+#ifndef FLOPSCOPE_TEL_SOURCE_H
+#define FLOPSCOPE_TEL_SOURCE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "devinfo.h"
+#include "sample.h" /* TelField */
+
+typedef struct TelReading {
+	double v[TEL_FIELD_COUNT];
+	uint32_t valid;   /* bit per TelField */
+} TelReading;
+
+static inline bool tel_has(const TelReading *r, TelField f)
+{
+	return r->valid & (1u << f);
+}
+
+typedef struct TelSource TelSource;
+struct TelSource {
+	const char *name;                 /* "nvml", "cpu", ... */
+	bool (*read)(TelSource *s, TelReading *out);
+	void (*close)(TelSource *s);
+	void *state;
+	double max_mhz;                   /* highest clock, 0 if unknown */
+	double mem_max_mhz;               /* highest memory clock, 0 if unknown */
+	unsigned mem_bus_bits;            /* memory bus width, 0 if unknown */
+};
+
+/* A kind of source: which devices it serves and how it opens. open fills s
+ * and says which source it is in note, or why not (false). */
+typedef struct TelDriver {
+	const char *name;
+	bool (*serves)(const DeviceInfo *d);
+	bool (*open)(TelSource *s, const DeviceInfo *d, char *note, size_t len);
+} TelDriver;
+
+/* The registry, in the order the dispatcher tries them (tel_registry.c);
+ * NULL-terminated. */
+extern const TelDriver *const tel_drivers[];
+
+#endif
