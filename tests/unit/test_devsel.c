@@ -82,7 +82,7 @@ static void coopmat_shapes_should_be_said_in_words(void)
 	CoopMatShape bf = { 16, 16, 16, 1000141000, 1000141000, 1, 1, 2 };
 	devinfo_coopmat_str(&bf, out, sizeof out);
 	CHECK_STR(out, "16x16x16 bf16*bf16+fp32->fp32 (workgroup)");
-	CHECK_STR(devinfo_component_str(77), "other");
+	CHECK_STR(matrix_component_str(77), "other");
 }
 
 int main(void)
