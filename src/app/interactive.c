@@ -10,6 +10,7 @@
 #include "config.h"
 #include "dashboard.h"
 #include "engine.h"
+#include "engine_set.h"
 #include "metrics_live.h"
 #include "multi.h"
 #include "node.h"
@@ -59,14 +60,12 @@ typedef struct RunEnd {
 	char err[ERR_LEN + 32]; /* an error shown on the screen, to repeat after it */
 } RunEnd;
 
-/* Builds and starts one engine per entry of sel; false with end filled
- * when one cannot be (a usage error closes the screen). */
+/* Builds and starts one engine per entry of sel, all or none; false with
+ * end filled when one cannot be (a usage error closes the screen). */
 static bool start_engines(Screen *s, const struct VkCtx *ctx, const DeviceList *devs, const Options *o,
                           const int *sel, size_t n, WorkloadType wl, unsigned *runs, uint64_t launch,
-                          RunPaths *paths, EngineConfig *cfg, Engine **e, RunEnd *end)
+                          RunPaths *paths, EngineConfig *cfg, EngineSet *set, RunEnd *end)
 {
-	for (size_t k = 0; k < n; k++)
-		e[k] = NULL;
 	char node[40];
 	slog_node_id(node, sizeof node);
 	for (size_t k = 0; k < n; k++) {
@@ -74,29 +73,32 @@ static bool start_engines(Screen *s, const struct VkCtx *ctx, const DeviceList *
 		cfg[k].ordinal = n > 1 ? (unsigned)k + 1 : 0;
 		cfg[k].devices = (unsigned)n;
 		cfg[k].node_id = node;
-		Error err;
-		e[k] = engine_create(&cfg[k], &err);
-		if (e[k] && engine_start(e[k], &err))
-			continue;
-		char msg[ERR_LEN + 32];
-		snprintf(msg, sizeof msg, "%s%s", n > 1 ? "a device: " : "", err.msg);
-		for (size_t j = 0; j <= k; j++)
-			if (e[j])
-				engine_destroy(e[j]);
-		if (!e[k] && err.status == STATUS_USAGE) { /* a broken shader or an unwritable log: say it plainly */
-			screen_close(s);
-			fprintf(stderr, "flopscope: %s\n", err.msg);
-			end->status = 2;
-			end->fatal = true;
-			return false;
-		}
-		screen_message(s, ROLE_STATUS_ERROR, "%s", msg);
-		snprintf(end->err, sizeof end->err, "%s", msg);
-		end->status = 1;
-		end->how = DASH_BACK;
+	}
+	Error err;
+	bool built = engine_set_create(set, cfg, n, true, &err);
+	if (built && engine_set_start(set, true))
+		return true;
+	if (built) /* the first that did not start says why */
+		for (size_t k = 0; k < n; k++)
+			if (set->m[k].err.msg[0]) {
+				err = set->m[k].err;
+				break;
+			}
+	engine_set_destroy(set);
+	if (!built && err.status == STATUS_USAGE) { /* a broken shader or an unwritable log: say it plainly */
+		screen_close(s);
+		fprintf(stderr, "flopscope: %s\n", err.msg);
+		end->status = 2;
+		end->fatal = true;
 		return false;
 	}
-	return true;
+	char msg[ERR_LEN + 32];
+	snprintf(msg, sizeof msg, "%s%s", n > 1 ? "a device: " : "", err.msg);
+	screen_message(s, ROLE_STATUS_ERROR, "%s", msg);
+	snprintf(end->err, sizeof end->err, "%s", msg);
+	end->status = 1;
+	end->how = DASH_BACK;
+	return false;
 }
 
 /* One device (the dashboard) or several (the node view), until the user
@@ -109,13 +111,13 @@ static void run_devices(Screen *s, const struct VkCtx *ctx, const DeviceList *de
 	int mrows[NODE_MAX]; /* their metrics rows */
 	RunPaths paths[NODE_MAX];
 	EngineConfig cfg[NODE_MAX];
-	Engine *e[NODE_MAX];
+	EngineSet set;
 	SampleSource src[NODE_MAX];
 	bool failed[NODE_MAX] = { false };
-	if (!start_engines(s, ctx, devs, o, sel, n, wl, runs, launch, paths, cfg, e, end))
+	if (!start_engines(s, ctx, devs, o, sel, n, wl, runs, launch, paths, cfg, &set, end))
 		return;
 	for (size_t k = 0; k < n; k++) {
-		source_engine(&src[k], e[k]);
+		source_engine(&src[k], set.m[k].e);
 		/* --metrics-listen, --metrics-file: the samples the screen takes */
 		mrows[k] = mo && mo->board ? mboard_row(mo->board, (unsigned)sel[k] + 1, &devs->entries[sel[k]],
 		                                       workload_info[wl].name, workload_info[wl].unit) : -1;
@@ -129,53 +131,43 @@ static void run_devices(Screen *s, const struct VkCtx *ctx, const DeviceList *de
 	else
 		end->how = node_run(s, src, n, &(NodeOptions){ .fps = o->fps, .outlier_pct = o->outlier_pct, .whole = o->whole }, failed);
 	end->status = 0;
+	/* what the screen showed stays on record after it is gone: every run's
+	 * summary (the engines' own statistics, as the logs' summary lines have
+	 * them), printed when the program ends */
+	engine_set_finish(&set);
 	for (size_t k = 0; k < n; k++)
-		if (failed[k] || engine_state(e[k]) == ENGINE_ERROR)
+		if (failed[k] || set.m[k].failed)
 			end->status = 1;
 	if (end->how == DASH_QUIT) {
 		screen_close(s);
 		end->fatal = true;
 	}
-	{
-		/* what the screen showed stays on record after it is gone: every
-		 * run's summary (the engines' own statistics, as the logs' summary
-		 * lines have them), printed when the program ends */
-		SummaryResult sums[NODE_MAX];
+	if (n == 1) {
+		Engine *e = set.m[0].e;
+		const char *log = engine_info(e)->log_path;
+		fprintf(out, "%s%s on %s, log %s\n", ftell(out) > 0 ? "\n" : "", workload_info[wl].name,
+		        devs->entries[sel[0]].name, log ? log : "off (--no-log)");
+		report_summary_text(out, &set.m[0].sum, engine_dropped(e), set.m[0].checks, engine_target_ms(e));
+	} else {
 		DeviceRow rows[NODE_MAX];
-		char errs[NODE_MAX][ERR_LEN];
+		fprintf(out, "%s%zu devices at once, %s:\n", ftell(out) > 0 ? "\n" : "", n, workload_info[wl].name);
 		for (size_t k = 0; k < n; k++) {
-			engine_join(e[k]);
-			engine_summary(e[k], &sums[k]);
-			errs[k][0] = '\0';
-			if (engine_state(e[k]) == ENGINE_ERROR)
-				snprintf(errs[k], sizeof errs[k], "%s", engine_error(e[k]));
-			rows[k] = (DeviceRow){ devs->entries[sel[k]].name, &sums[k], engine_checks_passed(e[k]), errs[k],
-			                       engine_first_sample_ms(e[k]) };
+			const EngineMember *m = &set.m[k];
+			const char *log = engine_info(m->e)->log_path;
+			fprintf(out, "  %zu: %s, log %s\n", k + 1, devs->entries[sel[k]].name, log ? log : "off (--no-log)");
+			rows[k] = (DeviceRow){ devs->entries[sel[k]].name, &m->sum, m->checks, m->error, m->first_ms };
 		}
-		if (n == 1) {
-			const char *log = engine_info(e[0])->log_path;
-			fprintf(out, "%s%s on %s, log %s\n", ftell(out) > 0 ? "\n" : "", workload_info[wl].name,
-			        devs->entries[sel[0]].name, log ? log : "off (--no-log)");
-			report_summary_text(out, &sums[0], engine_dropped(e[0]), engine_checks_passed(e[0]),
-			                    engine_target_ms(e[0]));
-		} else {
-			fprintf(out, "%s%zu devices at once, %s:\n", ftell(out) > 0 ? "\n" : "", n, workload_info[wl].name);
-			for (size_t k = 0; k < n; k++)
-				fprintf(out, "  %zu: %s, log %s\n", k + 1, devs->entries[sel[k]].name,
-				        engine_info(e[k])->log_path ? engine_info(e[k])->log_path : "off (--no-log)");
-			size_t outliers = multi_print_table(out, false, rows, n, workload_info[wl].unit, o->outlier_pct);
-			if (outliers && !end->status && end->how == DASH_QUIT)
-				end->status = MULTI_EXIT_OUTLIER;
-		}
-		for (size_t k = 0; k < n && end->how == DASH_QUIT; k++)
-			if (errs[k][0])
-				fprintf(stderr, "flopscope: %s%s\n", n > 1 ? "a device: " : "", errs[k]);
+		size_t outliers = multi_print_table(out, false, rows, n, workload_info[wl].unit, o->outlier_pct);
+		if (outliers && !end->status && end->how == DASH_QUIT)
+			end->status = MULTI_EXIT_OUTLIER;
 	}
-	for (size_t k = 0; k < n; k++) {
+	for (size_t k = 0; k < n && end->how == DASH_QUIT; k++)
+		if (set.m[k].failed)
+			fprintf(stderr, "flopscope: %s%s\n", n > 1 ? "a device: " : "", set.m[k].error);
+	for (size_t k = 0; k < n; k++)
 		if (mo && mrows[k] >= 0 && end->how != DASH_QUIT)
 			mboard_retire(mo->board, mrows[k]); /* another run follows */
-		engine_destroy(e[k]);
-	}
+	engine_set_destroy(&set);
 }
 
 int interactive_run(const struct VkCtx *ctx, const DeviceList *devs, const Options *o, const int *pre, size_t npre,

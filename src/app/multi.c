@@ -14,6 +14,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "engine_set.h"
 #include "fmt.h"
 #include "metrics_live.h"
 #include "outlier.h"
@@ -26,10 +27,6 @@ typedef struct Dev {
 	int row;                 /* its metrics row (metrics_live.h); -1: none */
 	int idx;                 /* the entry */
 	RunPaths paths;
-	EngineConfig cfg;
-	Engine *e;               /* NULL: it could not be built */
-	char error[ERR_LEN];     /* why it failed, when it did */
-	SummaryResult sum;
 } Dev;
 
 static bool print_row(const Options *o, unsigned dev, const Sample *s);
@@ -182,27 +179,34 @@ int multi_run(const struct VkCtx *ctx, const Options *o, const int *idx, size_t 
 		fprintf(stderr, "flopscope: out of memory\n");
 		return 1;
 	}
-	size_t built = 0;
+	EngineConfig *cfg = calloc(n, sizeof *cfg);
+	if (!cfg) {
+		free(d);
+		fprintf(stderr, "flopscope: out of memory\n");
+		return 1;
+	}
 	char node[40];
 	slog_node_id(node, sizeof node);
 	for (size_t k = 0; k < n; k++) {
 		d[k].idx = idx[k];
 		d[k].row = mo && mo->board ? mboard_row(mo->board, (unsigned)idx[k] + 1, &ctx->entries[idx[k]],
 		                                        workload_info[wl].name, workload_info[wl].unit) : -1;
-		run_config(o, RUN_HEADLESS, ctx, &ctx->entries[idx[k]], wl, (unsigned)k + 1, launch, &d[k].paths,
-		           &d[k].cfg);
-		d[k].cfg.ordinal = (unsigned)k + 1;
-		d[k].cfg.devices = (unsigned)n;
-		d[k].cfg.node_id = node;
-		Error err;
-		d[k].e = engine_create(&d[k].cfg, &err);
-		if (!d[k].e) {
-			snprintf(d[k].error, sizeof d[k].error, "%s", err.msg);
-			fprintf(stderr, "flopscope: device %zu: %s\n", k + 1, err.msg);
-			continue;
-		}
-		built++;
+		run_config(o, RUN_HEADLESS, ctx, &ctx->entries[idx[k]], wl, (unsigned)k + 1, launch, &d[k].paths, &cfg[k]);
+		cfg[k].ordinal = (unsigned)k + 1;
+		cfg[k].devices = (unsigned)n;
+		cfg[k].node_id = node;
 	}
+	EngineSet set;
+	Error err;
+	if (!engine_set_create(&set, cfg, n, false, &err) && !set.m) {
+		fprintf(stderr, "flopscope: %s\n", err.msg);
+		free(cfg);
+		free(d);
+		return 1;
+	}
+	for (size_t k = 0; k < n; k++)
+		if (!set.m[k].e)
+			fprintf(stderr, "flopscope: device %zu: %s\n", k + 1, set.m[k].err.msg);
 	if (o->format == FORMAT_TABLE)
 	{
 		char how[48];
@@ -217,56 +221,37 @@ int multi_run(const struct VkCtx *ctx, const Options *o, const int *idx, size_t 
 	else if (o->format == FORMAT_CSV)
 		printf("dev,%s", report_csv_header);
 	for (size_t k = 0; k < n; k++) {
-		if (!d[k].e)
+		if (!set.m[k].e)
 			continue;
-		const RunInfo *in = engine_info(d[k].e);
+		const RunInfo *in = engine_info(set.m[k].e);
 		if (o->format == FORMAT_JSON) {
-			slog_print_session(stdout, engine_meta(d[k].e), (unsigned)k + 1);
+			slog_print_session(stdout, engine_meta(set.m[k].e), (unsigned)k + 1);
 		} else if (o->format == FORMAT_TABLE) {
 			printf("  %zu: %s (compute queue %u)%s%s\n", k + 1, in->dev->name, in->dev->queue_family,
 			       in->log_path ? ", log " : "", in->log_path ? in->log_path : "");
 		}
 	}
 	fflush(stdout);
-	for (size_t k = 0; k < n; k++) {
-		Error err;
-		if (d[k].e && !engine_start(d[k].e, &err)) {
-			snprintf(d[k].error, sizeof d[k].error, "%s", err.msg);
-			engine_destroy(d[k].e);
-			d[k].e = NULL;
-		}
-	}
 	/* the samples of all, as they come; a device that fails stops alone */
-	Engine *es[ENGINE_DRAIN_MAX] = { NULL };
-	for (size_t k = 0; k < n && k < ENGINE_DRAIN_MAX; k++)
-		es[k] = d[k].e;
 	Out out = { o, mo, d, true };
-	engine_drain_all(es, n, take_sample, &out, quit);
+	if (engine_set_start(&set, false))
+		engine_set_drain(&set, take_sample, &out, quit);
+	engine_set_finish(&set);
 	bool out_ok = out.ok;
 	int status = 0;
 	bool wrong = false;  /* a device computed wrong values */
 	/* the table: a row per device, and the outlier rule */
 	DeviceRow *rows = calloc(n, sizeof *rows);
 	for (size_t k = 0; k < n; k++) {
-		if (!d[k].e) {
+		const EngineMember *m = &set.m[k];
+		if (!m->e || m->failed || m->log_failed)
 			status = 1;
-		} else {
-			engine_join(d[k].e);
-			engine_summary(d[k].e, &d[k].sum);
-			if (engine_state(d[k].e) == ENGINE_ERROR) {
-				snprintf(d[k].error, sizeof d[k].error, "%s", engine_error(d[k].e));
-				wrong |= engine_results_wrong(d[k].e);
-				if (engine_results_wrong(d[k].e) && mo)
-					mboard_check_failed(mo->board, d[k].row);
-				status = 1;
-			}
-			if (engine_log_error(d[k].e))
-				status = 1;
-		}
+		wrong |= m->wrong;
+		if (m->wrong && mo)
+			mboard_check_failed(mo->board, d[k].row);
 		if (rows)
-			rows[k] = (DeviceRow){ ctx->entries[d[k].idx].name, d[k].e ? &d[k].sum : NULL,
-			                       d[k].e ? engine_checks_passed(d[k].e) : 0, d[k].error,
-			                       d[k].e ? engine_first_sample_ms(d[k].e) : 0 };
+			rows[k] = (DeviceRow){ ctx->entries[d[k].idx].name, m->e ? &m->sum : NULL, m->checks,
+			                       m->e ? m->error : m->err.msg, m->first_ms };
 	}
 	size_t outliers = 0;
 	if (rows)
@@ -275,9 +260,8 @@ int multi_run(const struct VkCtx *ctx, const Options *o, const int *idx, size_t 
 	else
 		fprintf(stderr, "flopscope: out of memory for the table\n");
 	free(rows);
-	for (size_t k = 0; k < n; k++)
-		if (d[k].e)
-			engine_destroy(d[k].e);
+	engine_set_destroy(&set);
+	free(cfg);
 	free(d);
 	if (!out_ok)
 		return status; /* a closed pipe is a normal end (main says so for other errors) */

@@ -11,6 +11,7 @@
 #include <cjson/cJSON.h>
 
 #include "engine.h"
+#include "engine_set.h"
 #include "fmt.h"
 #include "memwork.h"
 #include "report.h"
@@ -31,58 +32,57 @@ void suite_measure(const VkCtx *ctx, SuiteDev *d, size_t n, const Options *o, Wo
 		size = SUITE_TRANSFER_SIZE;
 	char node[40];
 	slog_node_id(node, sizeof node);
+	RunPaths *paths = calloc(n ? n : 1, sizeof *paths);
+	EngineConfig *cfg = calloc(n ? n : 1, sizeof *cfg);
 	for (size_t k = 0; k < n; k++) {
-		RunPaths paths;
-		EngineConfig cfg;
-		run_config(o, RUN_SUITE, ctx, &ctx->entries[d[k].idx], w, nth * 100 + (unsigned)k, 0, &paths, &cfg);
-		if (cfg.log_path && d[k].log) {
-			cfg.log_path = d[k].log;
-			cfg.log_mode = SLOG_APPEND;
-		}
-		cfg.size_lo = cfg.size_hi = size;
-		cfg.transfer_queue = tq;
-		cfg.ordinal = n > 1 ? (unsigned)k + 1 : 0;
-		cfg.devices = (unsigned)n;
-		cfg.node_id = node;
 		d[k].rc = 0;
 		d[k].wrong = false;
 		d[k].err[0] = '\0';
-		Error e_err;
-		d[k].e = engine_create(&cfg, &e_err);
-		if (!d[k].e) {
-			snprintf(d[k].err, ERR_LEN, "%s", e_err.msg);
-			d[k].rc = e_err.status;
-			d[k].wrong = e_err.status == STATUS_WRONG;
+	}
+	EngineSet set = { NULL, 0 };
+	Error e_err = { .status = STATUS_OK };
+	if (!paths || !cfg) {
+		snprintf(e_err.msg, sizeof e_err.msg, "out of memory for %zu devices' configurations", n);
+		e_err.status = STATUS_FAILED;
+	} else {
+		for (size_t k = 0; k < n; k++) {
+			run_config(o, RUN_SUITE, ctx, &ctx->entries[d[k].idx], w, nth * 100 + (unsigned)k, 0, &paths[k],
+			           &cfg[k]);
+			if (cfg[k].log_path && d[k].log) {
+				cfg[k].log_path = d[k].log;
+				cfg[k].log_mode = SLOG_APPEND;
+			}
+			cfg[k].size_lo = cfg[k].size_hi = size;
+			cfg[k].transfer_queue = tq;
+			cfg[k].ordinal = n > 1 ? (unsigned)k + 1 : 0;
+			cfg[k].devices = (unsigned)n;
+			cfg[k].node_id = node;
 		}
+		/* all run at once; their samples taken as they come */
+		if (engine_set_create(&set, cfg, n, false, &e_err) && engine_set_start(&set, false))
+			engine_set_drain(&set, on_sample, arg, quit);
+		engine_set_finish(&set);
 	}
 	for (size_t k = 0; k < n; k++) {
-		Error e_err;
-		if (d[k].e && !engine_start(d[k].e, &e_err)) {
-			snprintf(d[k].err, ERR_LEN, "%s", e_err.msg);
-			d[k].rc = 1;
-			engine_destroy(d[k].e);
-			d[k].e = NULL;
-		}
-	}
-	/* all run at once; their samples taken as they come */
-	Engine *es[ENGINE_DRAIN_MAX] = { NULL };
-	for (size_t k = 0; k < n && k < ENGINE_DRAIN_MAX; k++)
-		es[k] = d[k].e;
-	engine_drain_all(es, n, on_sample, arg, quit);
-	for (size_t k = 0; k < n; k++) {
-		if (!d[k].e)
+		const EngineMember *m = set.m ? &set.m[k] : NULL;
+		const Error *why = m ? &m->err : &e_err;
+		if (!m || !m->e) { /* not built, or not started */
+			snprintf(d[k].err, ERR_LEN, "%s", why->msg);
+			d[k].rc = why->status;
+			d[k].wrong = why->status == STATUS_WRONG;
 			continue;
-		engine_join(d[k].e);
-		engine_summary(d[k].e, &d[k].r);
-		d[k].checks = engine_checks_passed(d[k].e);
-		if (engine_state(d[k].e) == ENGINE_ERROR) {
-			snprintf(d[k].err, ERR_LEN, "%s", engine_error(d[k].e));
-			d[k].wrong = engine_results_wrong(d[k].e);
+		}
+		d[k].r = m->sum;
+		d[k].checks = m->checks;
+		if (m->failed) {
+			snprintf(d[k].err, ERR_LEN, "%s", m->error);
+			d[k].wrong = m->wrong;
 			d[k].rc = d[k].wrong ? STATUS_WRONG : 1;
 		}
-		engine_destroy(d[k].e);
-		d[k].e = NULL;
 	}
+	engine_set_destroy(&set);
+	free(paths);
+	free(cfg);
 }
 
 /* One row of the table (or JSON record) for device k of n. */

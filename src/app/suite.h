@@ -14,7 +14,6 @@ typedef struct SuiteDev {
 	int idx;               /* the entry */
 	const char *log;       /* the device's file of sessions, appended to; NULL: a
 	                          log of its own for the run (the default place) */
-	Engine *e;
 	SummaryResult r;
 	int rc;                /* 0; STATUS_WRONG when a result check failed */
 	bool wrong;
