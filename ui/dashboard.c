@@ -10,6 +10,7 @@
 #include "fmt.h"
 #include "memwork.h"
 #include "history.h"
+#include "keys.h"
 #include "change.h"
 #include "layout.h"
 #include "plot.h"
@@ -619,72 +620,73 @@ DashExit dashboard_run(Screen *s, SampleSource *src, const DashOptions *opt, boo
 			continue;
 		}
 		s->message[0] = '\0';
-		if (ch == 'q' || ch == 'Q' || ch == KEY_F(10))
+		KeyAction act = keys_action(ch);
+		if (act == ACT_QUIT)
 			break;
-		if (ch == 27 && (zoom || !src->replay)) { /* Esc: back one level (all devices, or the picker) */
+		if (act == ACT_BACK && (zoom || !src->replay)) { /* back one level (all devices, or the picker) */
 			how = DASH_BACK;
 			goto out;
 		}
-		if (ch == KEY_RESIZE) {
+		if (act == ACT_RESIZE) {
 			last_draw = 0;
 			continue;
 		}
 		if (COLS < LAYOUT_MIN_COLS || LINES < LAYOUT_MIN_ROWS)
 			continue;
-		switch (ch) {
-		case ' ':
+		switch (act) {
+		case ACT_PAUSE:
 			paused = !paused;
 			src->pause(src->ctx, paused);
 			screen_message(s, ROLE_STATUS_WARN, paused ? "paused: space resumes" : "resumed");
 			break;
-		case 'r':
+		case ACT_RESTART:
 			src->restart(src->ctx);
 			if (src->replay)
 				restart(&d);
 			screen_message(s, ROLE_STATUS_OK, src->replay ? "replay from the start"
 			                                              : "restarting from 1 workgroup");
 			break;
-		case 'd':
+		case ACT_DEVICES:
 			if (src->replay) {
 				screen_message(s, ROLE_STATUS_WARN, "a replay has no devices to pick");
 				break;
 			}
 			how = DASH_BACK;
 			goto out;
-		case '+': case '=': case '-': case '_': {
+		case ACT_TARGET_UP: case ACT_TARGET_DOWN: {
 			if (!src->set_target) {
 				screen_message(s, ROLE_STATUS_WARN, "the target was recorded; it cannot change in a replay");
 				break;
 			}
 			/* round values (1, 2, 5, 10, 20, 50 ... ms) over the
 			 * --target-ms range: 20 ms is always one step away */
-			double t = cli_target_step(src->target_ms(src->ctx), ch == '+' || ch == '=' ? 1 : -1);
+			double t = cli_target_step(src->target_ms(src->ctx), act == ACT_TARGET_UP ? 1 : -1);
 			src->set_target(src->ctx, t);
 			char tms[32];
 			screen_message(s, ROLE_STATUS_OK, "target %s", fmt_ms(t, tms, sizeof tms));
 			break;
 		}
-		case '<': case '>':
+		case ACT_SLOWER: case ACT_FASTER:
 			if (!src->speed) {
 				screen_message(s, ROLE_STATUS_WARN, "< and > set the speed of a replay (--replay FILE)");
 				break;
 			}
-			screen_message(s, ROLE_STATUS_OK, "replay speed x%g", src->speed(src->ctx, ch == '>' ? 1 : -1));
+			screen_message(s, ROLE_STATUS_OK, "replay speed x%g", src->speed(src->ctx, act == ACT_FASTER ? 1 : -1));
 			break;
-		case 'w':
+		case ACT_NEXT_WORKLOAD:
 			if (src->replay) {
 				screen_message(s, ROLE_STATUS_WARN, "a replay shows the recorded workload");
 				break;
 			}
 			how = DASH_NEXT_WORKLOAD;
 			goto out;
-		case 'z':
+		case ACT_WHOLE:
 			d.whole = !d.whole;
 			break;
-		case 't':
+		case ACT_THEME:
 			screen_next_theme(s);
 			break;
-		case 'S': {
+		case ACT_SAVE: {
 			char msg[512];
 			if (!opt->save) {
 				screen_message(s, ROLE_STATUS_WARN, "settings cannot be saved from here");
@@ -695,11 +697,11 @@ DashExit dashboard_run(Screen *s, SampleSource *src, const DashOptions *opt, boo
 			screen_message(s, ok ? ROLE_STATUS_OK : ROLE_STATUS_ERROR, "%s", msg);
 			break;
 		}
-		case '?': case 'h': case KEY_F(1):
+		case ACT_HELP:
 			d.help = true;
 			d.help_scroll = 0;
 			break;
-		default:
+		default: /* nothing here: the node view's keys */
 			break;
 		}
 	}

@@ -8,6 +8,7 @@
 #include "cli.h"
 #include "fmt.h"
 #include "history.h"
+#include "keys.h"
 #include "layout.h"
 #include "outlier.h"
 #include "plot.h"
@@ -430,16 +431,17 @@ DashExit node_run(Screen *s, SampleSource *src, size_t n, const NodeOptions *opt
 			continue;
 		}
 		s->message[0] = '\0';
-		if (ch == 'q' || ch == 'Q' || ch == KEY_F(10))
+		KeyAction act = keys_action(ch);
+		if (act == ACT_QUIT)
 			break;
-		if (ch == KEY_RESIZE) {
+		if (act == ACT_RESIZE) {
 			last_draw = 0;
 			continue;
 		}
 		size_t pick = n;
-		if (ch >= '1' && ch <= '9' && (size_t)(ch - '1') < n)
-			pick = (size_t)(ch - '1');
-		else if (ch == '\n' || ch == '\r' || ch == KEY_ENTER)
+		if (act == ACT_PICK && (size_t)keys_digit(ch) < n)
+			pick = (size_t)keys_digit(ch);
+		else if (act == ACT_ENTER)
 			pick = (size_t)nv.row;
 		if (pick < n) {
 			DashExit z = zoom(&nv, pick);
@@ -454,16 +456,16 @@ DashExit node_run(Screen *s, SampleSource *src, size_t n, const NodeOptions *opt
 			}
 			continue;
 		}
-		switch (ch) {
-		case KEY_UP: case 'k':
+		switch (act) {
+		case ACT_UP:
 			if (nv.row > 0)
 				nv.row--;
 			break;
-		case KEY_DOWN: case 'j':
+		case ACT_DOWN:
 			if ((size_t)nv.row + 1 < n)
 				nv.row++;
 			break;
-		case ' ': {
+		case ACT_PAUSE: {
 			/* all paused: resume all; else pause all (the zoomed
 			 * view's space acts on all too) */
 			bool all = true;
@@ -475,42 +477,42 @@ DashExit node_run(Screen *s, SampleSource *src, size_t n, const NodeOptions *opt
 			screen_message(s, ROLE_STATUS_WARN, paused ? "all %zu paused: space resumes" : "all %zu resumed", n);
 			break;
 		}
-		case 'r':
+		case ACT_RESTART:
 			for (size_t k = 0; k < n; k++)
 				src[k].restart(src[k].ctx);
 			screen_message(s, ROLE_STATUS_OK, "all %zu restarting from 1 workgroup", n);
 			break;
-		case '+': case '=': case '-': case '_': {
+		case ACT_TARGET_UP: case ACT_TARGET_DOWN: {
 			if (!src[0].set_target) {
 				screen_message(s, ROLE_STATUS_WARN, "the target was recorded; it cannot change in a replay");
 				break;
 			}
-			double t = cli_target_step(src[0].target_ms(src[0].ctx), ch == '+' || ch == '=' ? 1 : -1);
+			double t = cli_target_step(src[0].target_ms(src[0].ctx), act == ACT_TARGET_UP ? 1 : -1);
 			for (size_t k = 0; k < n; k++)
 				src[k].set_target(src[k].ctx, t);
 			char tms[32];
 			screen_message(s, ROLE_STATUS_OK, "target %s on all %zu", fmt_ms(t, tms, sizeof tms), n);
 			break;
 		}
-		case 'w':
+		case ACT_NEXT_WORKLOAD:
 			if (src[0].replay) {
 				screen_message(s, ROLE_STATUS_WARN, "a replay shows the recorded workload");
 				break;
 			}
 			how = DASH_NEXT_WORKLOAD;
 			goto out;
-		case 'd': case 27: /* Esc: back one level, to the picker */
+		case ACT_DEVICES: case ACT_BACK: /* back one level, to the picker */
 			if (src[0].replay) {
-				if (ch == 'd')
+				if (act == ACT_DEVICES)
 					screen_message(s, ROLE_STATUS_WARN, "a replay has no devices to pick");
 				break;
 			}
 			how = DASH_BACK;
 			goto out;
-		case 't':
+		case ACT_THEME:
 			screen_next_theme(s);
 			break;
-		case '?': case 'h': case KEY_F(1):
+		case ACT_HELP:
 			nv.help = true;
 			nv.help_scroll = 0;
 			break;

@@ -5,8 +5,11 @@
 #include <unistd.h>
 #include <sys/stat.h>
 
+#include <curses.h>
+
 #include "check.h"
 #include "history.h"
+#include "keys.h"
 #include "layout.h"
 #include "plot.h"
 #include "fileio.h"
@@ -403,8 +406,29 @@ static void history_should_tell_the_targets_in_view(void)
 	history_done(&h);
 }
 
+/* One map for both live screens: the keys their help names, each to one
+ * action; a digit picks a device, other keys do nothing. */
+static void keys_should_map_each_key_to_one_action(void)
+{
+	CHECK(keys_action('q') == ACT_QUIT && keys_action('Q') == ACT_QUIT && keys_action(KEY_F(10)) == ACT_QUIT);
+	CHECK(keys_action(27) == ACT_BACK && keys_action('d') == ACT_DEVICES);
+	CHECK(keys_action('?') == ACT_HELP && keys_action('h') == ACT_HELP && keys_action(KEY_F(1)) == ACT_HELP);
+	CHECK(keys_action(' ') == ACT_PAUSE && keys_action('r') == ACT_RESTART);
+	CHECK(keys_action('+') == ACT_TARGET_UP && keys_action('=') == ACT_TARGET_UP);
+	CHECK(keys_action('-') == ACT_TARGET_DOWN && keys_action('_') == ACT_TARGET_DOWN);
+	CHECK(keys_action('<') == ACT_SLOWER && keys_action('>') == ACT_FASTER);
+	CHECK(keys_action('w') == ACT_NEXT_WORKLOAD && keys_action('z') == ACT_WHOLE && keys_action('t') == ACT_THEME);
+	CHECK(keys_action('S') == ACT_SAVE && keys_action('s') == ACT_NONE);
+	CHECK(keys_action(KEY_UP) == ACT_UP && keys_action('k') == ACT_UP && keys_action('j') == ACT_DOWN);
+	CHECK(keys_action('\n') == ACT_ENTER && keys_action(KEY_ENTER) == ACT_ENTER && keys_action(KEY_RESIZE) == ACT_RESIZE);
+	CHECK(keys_action('1') == ACT_PICK && keys_digit('1') == 0 && keys_digit('9') == 8);
+	CHECK(keys_action('0') == ACT_NONE && keys_digit('0') == -1 && keys_digit('a') == -1);
+	CHECK(keys_action('x') == ACT_NONE);
+}
+
 int main(void)
 {
+	RUN(keys_should_map_each_key_to_one_action);
 	RUN(node_layout_should_fit_2_to_8_devices);
 	RUN(axes_should_take_round_steps);
 	RUN(theme_should_parse_roles_colours_and_attributes);

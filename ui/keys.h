@@ -1,0 +1,34 @@
+/* keys: the one key-to-action map of the live screens (the dashboard and
+ * the node view); each screen says what an action does there, or that it
+ * does nothing there. Pure (curses' key numbers only). */
+#ifndef FLOPSCOPE_KEYS_H
+#define FLOPSCOPE_KEYS_H
+
+typedef enum KeyAction {
+	ACT_NONE,
+	ACT_QUIT,          /* q Q F10 */
+	ACT_BACK,          /* Esc: back one level */
+	ACT_DEVICES,       /* d: the device picker */
+	ACT_HELP,          /* ? h F1 */
+	ACT_RESIZE,        /* the terminal changed size */
+	ACT_PAUSE,         /* space */
+	ACT_RESTART,       /* r */
+	ACT_TARGET_UP,     /* + = */
+	ACT_TARGET_DOWN,   /* - _ */
+	ACT_SLOWER,        /* < : a replay's speed /2 */
+	ACT_FASTER,        /* > : x2 */
+	ACT_NEXT_WORKLOAD, /* w */
+	ACT_WHOLE,         /* z: the whole session or the last 60 s */
+	ACT_THEME,         /* t */
+	ACT_SAVE,          /* S */
+	ACT_UP,            /* up k */
+	ACT_DOWN,          /* down j */
+	ACT_ENTER,         /* Enter */
+	ACT_PICK,          /* 1-9: the device of that number (keys_digit) */
+} KeyAction;
+
+KeyAction keys_action(int ch);
+/* ACT_PICK's device: 0 for '1' ... 8 for '9'; -1 for another key. */
+int keys_digit(int ch);
+
+#endif
