@@ -318,7 +318,9 @@ static int run(Options *opt, uint64_t launch)
 	}
 	switch (o.mode) {
 	case MODE_HELP:
-		fputs(cli_usage, stdout);
+		static char help[CLI_HELP_MAX];
+		cli_help_text(help, sizeof help);
+		fputs(help, stdout);
 		return 0;
 	case MODE_VERSION:
 		printf("flopscope %s\n", FLOPSCOPE_VERSION);

@@ -1,6 +1,7 @@
 #include "cli.h"
 
 #include <ctype.h>
+#include <stddef.h>
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -9,143 +10,7 @@
 
 #include "memwork.h"
 #include "retain.h"
-
-const char cli_usage[] =
-	"usage: flopscope [options] [-N] [NAME]\n"
-	"\n"
-	"Measures the floating-point throughput a Vulkan compute device delivers with\n"
-	"the adaptive 20 ms loop: start at 1 workgroup, multiply by 10 while a dispatch\n"
-	"takes less than target/10, then rescale so each dispatch takes the target time.\n"
-	"\n"
-	"Device selection (see --list):\n"
-	"  -N                 use entry N of the list (1-based)\n"
-	"  NAME               use the first entry whose name contains NAME\n"
-	"                     (case-insensitive); with -N, the N-th such entry\n"
-	"  --default-device   no picker: the first discrete GPU, else integrated,\n"
-	"                     virtual, CPU device (what headless runs use)\n"
-	"  -N -M ...          several entries at once, one engine each (the same\n"
-	"                     entry twice: two engines on it); a table a device\n"
-	"  --all              every physical device (with NAME: whose name has it),\n"
-	"                     its first compute queue family\n"
-	"  --outlier PCT      with several devices: one whose median is more than PCT%\n"
-	"                     (default 5) below its identical peers' is named, exit 4\n"
-	"\n"
-	"Options:\n"
-	"  --list             list devices and compute queue families, then exit\n"
-	"  --verbose          with --list: limits, timestamps, memory, features\n"
-	"  --headless         print a table instead of the dashboard (automatic\n"
-	"                     when stdout is not a terminal)\n"
-	"  --format FMT       headless output: table (default), csv, json (JSON Lines)\n"
-	"  --target-ms MS     wanted time of one dispatch (default 20)\n"
-	"  --workload NAME    fp32 (default), fp64, int32, fp16, int8dot (FLOPS,\n"
-	"                     IOPS; int8dot: packed 4 x 8-bit dot products);\n"
-	"                     fp32-scalar, fp16-scalar (the chains as scalars);\n"
-	"                     copy (device memory: a copy shader, read + write);\n"
-	"                     h2d, h2d-cached, d2h, d2h-cached, d2d (vkCmdCopyBuffer\n"
-	"                     between host-visible coherent or cached memory and\n"
-	"                     device-local memory, swept from 8 KiB to 1 GiB)\n"
-	"  --size SIZE|LO-HI  memory workloads: the copy shader's buffer, or the\n"
-	"                     transfers' one size or sweep range (64M, 8K-1G; the\n"
-	"                     default is as large as the device allows, up to 1G)\n"
-	"  --transfer-queue   transfers on the device's transfer-only queue family\n"
-	"  --list-workloads   the workloads and whether the chosen device runs them\n"
-	"  --trials N         N dispatches back to back in each submission, as\n"
-	"                     Gridwise does (1..1000, default 1): the loop sizes the\n"
-	"                     submission, times shown are per dispatch\n"
-	"  --latency          launch latency: 500 empty dispatches, one at a time;\n"
-	"                     GPU and CPU time per submit in us (--format json too)\n"
-	"  --suite            every supported workload for a short window each (2 s,\n"
-	"                     or --duration), then one table; --format json too;\n"
-	"                     one session log a device, a session a workload\n"
-	"  --check            a node check: a short suite on every GPU (or those\n"
-	"                     named), each workload held to a threshold; a PASS/FAIL\n"
-	"                     line a device and workload; exit 0 all pass, 1 a\n"
-	"                     threshold missed, 3 a result was wrong (docs/FLEET.md)\n"
-	"  --workload A,B,... with --check: its workloads (default fp32,\n"
-	"                     fp16-matrix, copy, h2d, d2h; those a device runs)\n"
-	"  --budget DUR       with --check: the whole check's time (30s, 2m; default\n"
-	"                     30s), shared among the workloads\n"
-	"  --threshold PCT    with --check: the % of the baseline's median (default\n"
-	"                     80) or of the theoretical peak where known (default:\n"
-	"                     90 FMA chains, 55 tensor, 80 copy, 70 transfers) to reach\n"
-	"  --baseline A ...   with --check: session logs to hold the workloads of\n"
-	"                     the same name to, by the --compare rules\n"
-	"  --metrics-file PATH  Prometheus text exposition of the results, replaced\n"
-	"                     atomically (node_exporter's textfile collector)\n"
-	"  --metrics-listen [ADDR:]PORT  serve /metrics while measuring (default\n"
-	"                     address 127.0.0.1)\n"
-	"  --duration S       seconds to measure (default: 3 headless, until quit in\n"
-	"                     the dashboard; 0 = until stopped with Ctrl-C or q)\n"
-	"  --log PATH         write the session log (JSON Lines) to PATH; by default\n"
-	"                     every run writes $XDG_STATE_HOME/flopscope/\n"
-	"                     TIME-DEVICE-WORKLOAD.jsonl\n"
-	"                     (~/.local/state/flopscope/ without XDG_STATE_HOME)\n"
-	"  --no-log           record nothing\n"
-	"  --no-config        ignore the config file ($XDG_CONFIG_HOME/flopscope/config,\n"
-	"                     ~/.config/flopscope/config: theme, target_ms, fps,\n"
-	"                     window, outlier, log_keep, log_cap; the options win)\n"
-	"  --save-config      write these settings (the file's, then the options') there\n"
-
-	"  --logs             the recent sessions of the default folder, newest first:\n"
-	"                     start, device, workload, median, samples, path\n"
-	"  --log-keep N       keep at most N of the default folder's logs, the oldest\n"
-	"                     removed first (default 500; 0: no limit)\n"
-	"  --log-cap SIZE     ... and at most SIZE bytes of them (default 100M, a day\n"
-	"                     of dashboard use at 20 ms; 0: no limit)\n"
-	"  --force            replace an existing --log file or --svg output (never a\n"
-	"                     device, a link, a folder or the input itself);\n"
-	"                     --compare sessions of different workloads or units\n"
-	"\n"
-	"Session logs:\n"
-	"  --replay FILE      show a recorded session again (the dashboard in a\n"
-	"                     terminal; with --headless or --format, the table)\n"
-	"  --replay A B ...   the logs of several devices (e.g. one multi-device\n"
-	"                     run) side by side: the node view, or the table\n"
-	"  --compare A B      is B faster than A? medians of 1 s batch means, the\n"
-	"                     best block, a 95% interval; a verdict only beyond the\n"
-	"                     spread one session shows, else \"cannot tell\"\n"
-	"  --compare A1 A2 -- B1 B2   several sessions a side: the sessions' own\n"
-	"                     spread decides (Welch); --format json\n"
-	"  --fail-if-slower PCT  exit 1 when B is slower than A by more than PCT%\n"
-	"                     with confidence (for CI)\n"
-	"  --analyze FILE     level changes and their causes, excursions, time to\n"
-	"                     plateau of a session log, or of a CSV with t_ms and\n"
-	"                     flops columns (--format json)\n"
-	"  --export FILE --csv [OUT]    samples as CSV on standard output, or into OUT\n"
-	"  --export FILE --svg OUT.svg  FLOPS, workgroup and time plots as SVG\n"
-	"  --workload NAME    with these: the session of that workload in a file of\n"
-	"                     several (--suite writes one a device); add\n"
-	"                     --transfer-queue for one on the transfer queue\n"
-	"\n"
-	"Other options:\n"
-	"  --serial           time every dispatch alone (idle queue, submit, wait),\n"
-	"                     as the tutorial and Gridwise do; by default dispatches\n"
-	"                     at the target time are pipelined, 3 in flight\n"
-	"  --no-cache         neither read nor write the SPIR-V and pipeline caches\n"
-	"                     ($XDG_CACHE_HOME/flopscope, ~/.cache/flopscope)\n"
-	"  --validate         enable VK_LAYER_KHRONOS_validation; any message it\n"
-	"                     reports makes the run fail (exit 1)\n"
-	"  --fps N            dashboard redraws at most N times a second (1..20,\n"
-	"                     default 10); each frame costs the device a little\n"
-	"                     where the device is this CPU (docs/PERFORMANCE.md)\n"
-	"  --theme NAME|PATH  dashboard colours: dark (default), light, mono, or a\n"
-	"                     JSON file (see themes/); NO_COLOR=1 disables colour\n"
-	"  --shader-dir DIR   read shaders from DIR (default: shaders/ next to the\n"
-	"                     program, or $FLOPSCOPE_SHADER_DIR)\n"
-	"  --help, --version\n"
-	"\n"
-	"Dashboard keys:\n"
-	"  up/down j/k, mouse, Enter   pick a device (picker); space marks several\n"
-	"  space  pause/resume     r  restart the loop      d, Esc  back one level\n"
-	"  + / -  target: next round value (1 2 5 10 20 50 ... ms)\n"
-	"  z      whole session / window   t  next theme    1-9  a device in full\n"
-	"  w      next workload (fp32 ... h2h, those the device runs)\n"
-	"  F1 ?   help             F10 q  quit (Ctrl-C too)\n"
-	"  < / >  replay speed /2, x2 (--replay)\n"
-	"\n"
-	"Exit status: 0 success, 1 runtime failure (--check: a threshold missed),\n"
-	"2 bad usage or input, 3 a result check failed (the device computed wrong\n"
-	"values), 4 several devices: the outlier rule named one.\n";
+#include "workload.h"
 
 static int parse_number(const char *opt, const char *s, double lo, double hi,
                         bool lo_open, double *out, char *err, size_t errlen)
@@ -203,49 +68,69 @@ static bool all_digits(const char *s)
 	return true;
 }
 
-static const char *const mode_options[MODE_COUNT] = {
-	[MODE_MEASURE] = "",
-	[MODE_HELP] = "--help",
-	[MODE_VERSION] = "--version",
-	[MODE_LIST] = "--list",
-	[MODE_LIST_WORKLOADS] = "--list-workloads",
-	[MODE_SUITE] = "--suite",
-	[MODE_LATENCY] = "--latency",
-	[MODE_REPLAY] = "--replay",
-	[MODE_COMPARE] = "--compare",
-	[MODE_EXPORT] = "--export",
-	[MODE_ANALYZE] = "--analyze",
-	[MODE_LOGS] = "--logs",
-	[MODE_SAVE_CONFIG] = "--save-config",
-	[MODE_CHECK] = "--check",
+static int config_key(Options *o, const char *key, const char *shown, const char *val, char *err, size_t errlen);
+
+/* ---- the mode table ---------------------------------------------------- */
+
+enum { F_T = 1u << FORMAT_TABLE, F_C = 1u << FORMAT_CSV, F_J = 1u << FORMAT_JSON };
+static const char *const format_names[FORMAT_COUNT] = { "table", "csv", "json" };
+
+/* What each mode is: the option that selects it, how messages call it, the
+ * formats it writes (any other --format is refused, never ignored), and
+ * what it takes. */
+typedef struct ModeSpec {
+	const char *option;  /* "--suite"; "" for MODE_MEASURE */
+	const char *called;  /* in messages */
+	unsigned formats;    /* F_ bits; 0: --format does not apply */
+	bool no_device;      /* it reads session logs and uses no device */
+	bool picks_session;  /* --workload (and --transfer-queue) pick a session of its logs */
+	bool several;        /* it can run several devices at once */
+} ModeSpec;
+
+static const ModeSpec mode_specs[MODE_COUNT] = {
+	[MODE_MEASURE] = { "", "a measuring run", F_T | F_C | F_J, false, false, true },
+	[MODE_HELP] = { "--help", "--help", 0, false, false, false },
+	[MODE_VERSION] = { "--version", "--version", 0, false, false, false },
+	[MODE_LIST] = { "--list", "--list", 0, false, false, false },
+	[MODE_LIST_WORKLOADS] = { "--list-workloads", "--list-workloads", 0, false, false, false },
+	[MODE_SUITE] = { "--suite", "--suite", F_T | F_J, false, false, true },
+	[MODE_LATENCY] = { "--latency", "--latency", F_T | F_J, false, false, false },
+	[MODE_REPLAY] = { "--replay", "--replay", F_T | F_C | F_J, true, true, false },
+	[MODE_COMPARE] = { "--compare", "--compare", F_T | F_J, true, true, false },
+	[MODE_EXPORT] = { "--export", "--export", 0, true, true, false },
+	[MODE_ANALYZE] = { "--analyze", "--analyze", F_T | F_J, true, true, false },
+	[MODE_LOGS] = { "--logs", "--logs", F_T | F_J, true, false, false },
+	[MODE_SAVE_CONFIG] = { "--save-config", "--save-config", 0, false, false, false },
+	[MODE_CHECK] = { "--check", "--check", F_T | F_C | F_J, false, false, true },
 };
 
 const char *cli_mode_option(Mode m)
 {
-	return m < MODE_COUNT ? mode_options[m] : "";
+	return m < MODE_COUNT ? mode_specs[m].option : "";
 }
 
 /* A mode is chosen once: a second one (or the same twice) is a usage error. */
 static int set_mode(Options *o, Mode m, char *err, size_t errlen)
 {
 	if (o->mode == m) {
-		snprintf(err, errlen, "%s is given twice", mode_options[m]);
+		snprintf(err, errlen, "%s is given twice", mode_specs[m].option);
 		return -1;
 	}
 	if (o->mode != MODE_MEASURE) {
-		snprintf(err, errlen, "%s and %s are two modes: give one", mode_options[o->mode],
-		         mode_options[m]);
+		snprintf(err, errlen, "%s and %s are two modes: give one", mode_specs[o->mode].option, mode_specs[m].option);
 		return -1;
 	}
 	o->mode = m;
 	return 0;
 }
 
-/* Each option: whether it takes a value, and the modes it means something
- * in. One given to a mode that would ignore it is refused, named, never
- * taken silently (issue 27: --replay X --target-ms 5 --log Y ran as if
- * neither were given). M_ANY: every mode (the mode options themselves, and
- * those validate() holds to their modes with a message of their own). */
+/* ---- the option table -------------------------------------------------- */
+
+/* The modes an option means something in. One given to a mode that would
+ * ignore it is refused, named, never taken silently (issue 27: --replay X
+ * --target-ms 5 --log Y ran as if neither were given). M_ANY: every mode
+ * (the mode options themselves, and those validate() holds to their modes
+ * with a message of their own). */
 #define M_(m) (1u << (m))
 enum {
 	M_ANY = (1u << MODE_COUNT) - 1,
@@ -253,51 +138,398 @@ enum {
 	M_DEVICE = M_RUN | M_(MODE_LATENCY) | M_(MODE_LIST) | M_(MODE_LIST_WORKLOADS),
 	M_READ = M_(MODE_REPLAY) | M_(MODE_COMPARE) | M_(MODE_EXPORT) | M_(MODE_ANALYZE),
 };
-typedef struct OptionSpec {
-	const char *name;
-	bool value;     /* --name VALUE or --name=VALUE */
-	unsigned modes; /* M_ bits */
-} OptionSpec;
-static const OptionSpec option_specs[] = {
-	/* modes */
-	{ "--help", false, M_ANY }, { "-h", false, M_ANY }, { "--version", false, M_ANY },
-	{ "--list", false, M_ANY }, { "--list-workloads", false, M_ANY }, { "--logs", false, M_ANY },
-	{ "--save-config", false, M_ANY }, { "--suite", false, M_ANY }, { "--latency", false, M_ANY },
-	{ "--check", false, M_ANY }, { "--replay", true, M_ANY }, { "--compare", true, M_ANY },
-	{ "--export", true, M_ANY }, { "--analyze", true, M_ANY },
-	/* held to their modes in validate() */
-	{ "--format", true, M_ANY }, { "--verbose", false, M_ANY }, { "-v", false, M_ANY },
-	{ "--csv", false, M_ANY }, { "--svg", true, M_ANY }, { "--fail-if-slower", true, M_ANY },
-	{ "--budget", true, M_ANY }, { "--threshold", true, M_ANY }, { "--baseline", true, M_ANY },
-	{ "--metrics-file", true, M_ANY }, { "--metrics-listen", true, M_ANY }, { "--no-config", false, M_ANY },
-	/* held here */
-	{ "--target-ms", true, M_RUN | M_(MODE_SAVE_CONFIG) },
-	{ "--duration", true, M_(MODE_MEASURE) | M_(MODE_SUITE) },
-	{ "--trials", true, M_RUN },
-	{ "--size", true, M_RUN },
-	{ "--serial", false, M_RUN },
-	{ "--transfer-queue", false, M_RUN | M_READ },
-	{ "--log", true, M_RUN },
-	{ "--no-log", false, M_RUN },
-	{ "--log-keep", true, M_RUN | M_(MODE_LOGS) | M_(MODE_SAVE_CONFIG) },
-	{ "--log-cap", true, M_RUN | M_(MODE_LOGS) | M_(MODE_SAVE_CONFIG) },
-	{ "--fps", true, M_(MODE_MEASURE) | M_(MODE_REPLAY) | M_(MODE_SAVE_CONFIG) },
-	{ "--theme", true, M_(MODE_MEASURE) | M_(MODE_REPLAY) | M_(MODE_SAVE_CONFIG) },
-	{ "--headless", false, M_(MODE_MEASURE) | M_(MODE_REPLAY) },
-	{ "--force", false, M_RUN | M_(MODE_REPLAY) | M_(MODE_COMPARE) | M_(MODE_EXPORT) },
-	{ "--no-cache", false, M_RUN | M_(MODE_LATENCY) },
-	{ "--shader-dir", true, M_RUN | M_(MODE_LATENCY) },
-	{ "--validate", false, M_DEVICE },
-	{ "--default-device", false, M_RUN | M_(MODE_LATENCY) | M_(MODE_LIST_WORKLOADS) },
-	{ "--all", false, M_RUN },
-	{ "--workload", true, M_(MODE_MEASURE) | M_(MODE_CHECK) | M_(MODE_LATENCY) | M_READ },
-	{ "--outlier", true, M_RUN | M_(MODE_REPLAY) | M_(MODE_SAVE_CONFIG) },
+
+/* --help's sections, in order */
+typedef enum HelpSection { H_NONE, H_DEVICE, H_OPTIONS, H_LOGS, H_OTHER, H_COUNT } HelpSection;
+static const char *const section_titles[H_COUNT] = {
+	[H_DEVICE] = "Device selection (see --list):", [H_OPTIONS] = "Options:",
+	[H_LOGS] = "Session logs:", [H_OTHER] = "Other options:",
 };
+
+/* One way to write the option in --help: its section, the usage, the text
+ * (wrapped; "%W" stands for the workloads' names, from their table). */
+typedef struct HelpForm {
+	HelpSection section;
+	const char *usage, *text;
+} HelpForm;
+
+/* The arguments being read, for the options that take several */
+typedef struct Args {
+	int argc;
+	char **argv;
+	int i;              /* the option's index; a taker that reads more moves it */
+	bool format_given;
+} Args;
+
+typedef struct OptionSpec OptionSpec;
+typedef int (*TakeFn)(const OptionSpec *s, Options *o, Args *a, const char *val, char *err, size_t errlen);
+
+/* FLAG(f), STR(f): a field of Options, +1 so that 0 means none */
+#define FLAG(f) (offsetof(Options, f) + 1)
+#define STR(f) (offsetof(Options, f) + 1)
+
+struct OptionSpec {
+	const char *name;    /* "--suite" */
+	const char *alias;   /* "-h", "-v"; NULL */
+	bool value;          /* --name VALUE or --name=VALUE */
+	bool positional;     /* a form of the device words (-N, NAME): --help only */
+	unsigned modes;      /* M_ bits */
+	Mode mode;           /* the mode it selects; MODE_MEASURE: none */
+	size_t flag;         /* FLAG(field): a bool it sets */
+	size_t str;          /* STR(field): the string it stores (with take_string) */
+	const char *empty;   /* take_string: why an empty value is refused; NULL: taken */
+	const char *key;     /* take_key: the config file's key it shares */
+	TakeFn take;         /* what it does with its value; NULL: flag or mode only */
+	HelpForm help[3];
+};
+
+static int take_string(const OptionSpec *s, Options *o, Args *a, const char *val, char *err, size_t errlen)
+{
+	(void)a;
+	if (!*val && s->empty) {
+		snprintf(err, errlen, "%s: %s", s->name, s->empty);
+		return -1;
+	}
+	*(const char **)(void *)((char *)o + s->str - 1) = val;
+	return 0;
+}
+
+static int take_key(const OptionSpec *s, Options *o, Args *a, const char *val, char *err, size_t errlen)
+{
+	(void)a;
+	return config_key(o, s->key, s->name, val, err, errlen);
+}
+
+static int take_format(const OptionSpec *s, Options *o, Args *a, const char *val, char *err, size_t errlen)
+{
+	(void)s;
+	for (int k = 0; k < FORMAT_COUNT; k++)
+		if (!strcmp(val, format_names[k])) {
+			o->format = (OutFormat)k;
+			a->format_given = true;
+			return 0;
+		}
+	snprintf(err, errlen, "--format: \"%s\" is not one of table, csv, json", val);
+	return -1;
+}
+
+static int take_duration(const OptionSpec *s, Options *o, Args *a, const char *val, char *err, size_t errlen)
+{
+	(void)a;
+	if (parse_number(s->name, val, 0, CLI_MAX_DURATION_S, false, &o->duration_s, err, errlen))
+		return -1;
+	/* 1e-10 s became 0 ns, "until stopped", and never ended */
+	if (o->duration_s > 0 && o->duration_s < CLI_MIN_DURATION_S) {
+		snprintf(err, errlen, "--duration: %s s is below the shortest run, %g s (0 runs until stopped)", val,
+		         CLI_MIN_DURATION_S);
+		return -1;
+	}
+	o->duration_given = true;
+	return 0;
+}
+
+static int take_trials(const OptionSpec *s, Options *o, Args *a, const char *val, char *err, size_t errlen)
+{
+	(void)a;
+	double n;
+	if (parse_number(s->name, val, 1, CLI_MAX_TRIALS, false, &n, err, errlen))
+		return -1;
+	if (n != (unsigned)n) {
+		snprintf(err, errlen, "--trials: %s is not a whole number", val);
+		return -1;
+	}
+	o->trials = (unsigned)n;
+	return 0;
+}
+
+static int take_size(const OptionSpec *s, Options *o, Args *a, const char *val, char *err, size_t errlen)
+{
+	(void)s;
+	(void)a;
+	uint64_t lo, hi;
+	char why[200];
+	if (!mem_parse_size(val, &lo, &hi, why, sizeof why)) {
+		snprintf(err, errlen, "--size: %s", why);
+		return -1;
+	}
+	o->size_lo = lo;
+	o->size_hi = hi;
+	return 0;
+}
+
+static int take_budget(const OptionSpec *s, Options *o, Args *a, const char *val, char *err, size_t errlen)
+{
+	(void)a;
+	return cli_parse_duration(s->name, val, CLI_MIN_BUDGET_S, CLI_MAX_BUDGET_S, &o->budget_s, err, errlen);
+}
+
+static int take_threshold(const OptionSpec *s, Options *o, Args *a, const char *val, char *err, size_t errlen)
+{
+	(void)a;
+	return parse_number(s->name, val, 0, 1000, true, &o->threshold_pct, err, errlen);
+}
+
+static int take_fail_if_slower(const OptionSpec *s, Options *o, Args *a, const char *val, char *err, size_t errlen)
+{
+	(void)a;
+	return parse_number(s->name, val, 0.001, 99.999, false, &o->fail_if_slower, err, errlen);
+}
+
+/* val, then the words up to the next option, into list (at most max) */
+static int take_files(const char *what, const char **list, unsigned *n, Args *a, const char *val, char *err,
+                      size_t errlen)
+{
+	list[(*n)++] = val;
+	while (a->i + 1 < a->argc && a->argv[a->i + 1][0] != '-') {
+		if (*n == CLI_MAX_DEVICES) {
+			snprintf(err, errlen, "%s: at most %d logs%s", what, CLI_MAX_DEVICES,
+			         !strcmp(what, "--replay") ? " at once" : "");
+			return -1;
+		}
+		list[(*n)++] = a->argv[++a->i];
+	}
+	return 0;
+}
+
+static int take_baseline(const OptionSpec *s, Options *o, Args *a, const char *val, char *err, size_t errlen)
+{
+	return take_files(s->name, o->baselines, &o->nbaselines, a, val, err, errlen);
+}
+
+/* FILE, or several (the logs of several devices): the files up to the next option */
+static int take_replay(const OptionSpec *s, Options *o, Args *a, const char *val, char *err, size_t errlen)
+{
+	o->replay = val;
+	return take_files(s->name, o->replays, &o->nreplays, a, val, err, errlen);
+}
+
+/* A B, or A1 A2 ... -- B1 B2 ...: the files up to the next option */
+static int take_compare(const OptionSpec *s, Options *o, Args *a, const char *val, char *err, size_t errlen)
+{
+	(void)s;
+	const char *files[2 * CLI_COMPARE_MAX + 1];
+	unsigned nf = 0, split = 0;
+	files[nf++] = val;
+	while (a->i + 1 < a->argc && (a->argv[a->i + 1][0] != '-' || !strcmp(a->argv[a->i + 1], "--"))) {
+		if (!strcmp(a->argv[a->i + 1], "--")) {
+			if (split) {
+				snprintf(err, errlen, "--compare: one -- between the two sides");
+				return -1;
+			}
+			split = nf;
+		} else if (nf == 2 * CLI_COMPARE_MAX) {
+			snprintf(err, errlen, "--compare: at most %d sessions a side", CLI_COMPARE_MAX);
+			return -1;
+		} else {
+			files[nf++] = a->argv[a->i + 1];
+		}
+		a->i++;
+	}
+	if (!split && nf == 2)
+		split = 1;
+	if (!split || split == nf) {
+		snprintf(err, errlen, "--compare needs session logs on both sides: --compare A B, or "
+		         "--compare A1 A2 -- B1 B2");
+		return -1;
+	}
+	if (split > CLI_COMPARE_MAX || nf - split > CLI_COMPARE_MAX) {
+		snprintf(err, errlen, "--compare: at most %d sessions a side", CLI_COMPARE_MAX);
+		return -1;
+	}
+	for (unsigned k = 0; k < nf; k++) {
+		if (k < split)
+			o->compare_a[o->ncompare_a++] = files[k];
+		else
+			o->compare_b[o->ncompare_b++] = files[k];
+	}
+	return 0;
+}
+
+/* --csv, or --csv OUT (a file, not standard output) */
+static int take_csv(const OptionSpec *s, Options *o, Args *a, const char *val, char *err, size_t errlen)
+{
+	(void)s;
+	(void)val;
+	(void)err;
+	(void)errlen;
+	o->csv = true;
+	if (a->i + 1 < a->argc && a->argv[a->i + 1][0] != '-' && a->argv[a->i + 1][0])
+		o->csv_out = a->argv[++a->i];
+	return 0;
+}
+
+/* The command line, one row an option (and one a positional form), in the
+ * order --help gives them. */
+static const OptionSpec option_specs[] = {
+	/* device selection: positional forms, read before any lookup */
+	{ .name = "-N", .positional = true, .modes = M_ANY,
+	  .help = { { H_DEVICE, "-N", "use entry N of the list (1-based)" } } },
+	{ .name = "NAME", .positional = true, .modes = M_ANY,
+	  .help = { { H_DEVICE, "NAME", "use the first entry whose name contains NAME (case-insensitive); with -N, "
+	              "the N-th such entry" } } },
+	{ .name = "--default-device", .modes = M_RUN | M_(MODE_LATENCY) | M_(MODE_LIST_WORKLOADS),
+	  .flag = FLAG(default_device),
+	  .help = { { H_DEVICE, "--default-device", "no picker: the first discrete GPU, else integrated, virtual, "
+	              "CPU device (what headless runs use)" } } },
+	{ .name = "-N -M", .positional = true, .modes = M_ANY,
+	  .help = { { H_DEVICE, "-N -M ...", "several entries at once, one engine each (the same entry twice: two "
+	              "engines on it); a table a device" } } },
+	{ .name = "--all", .modes = M_RUN, .flag = FLAG(all),
+	  .help = { { H_DEVICE, "--all", "every physical device (with NAME: whose name has it), its first compute "
+	              "queue family" } } },
+	{ .name = "--outlier", .value = true, .modes = M_RUN | M_(MODE_REPLAY) | M_(MODE_SAVE_CONFIG),
+	  .key = "outlier", .take = take_key,
+	  .help = { { H_DEVICE, "--outlier PCT", "with several devices: one whose median is more than PCT% "
+	              "(default 5) below its identical peers' is named, exit 4" } } },
+	/* options */
+	{ .name = "--list", .modes = M_ANY, .mode = MODE_LIST,
+	  .help = { { H_OPTIONS, "--list", "list devices and compute queue families, then exit" } } },
+	{ .name = "--verbose", .alias = "-v", .modes = M_ANY, .flag = FLAG(verbose),
+	  .help = { { H_OPTIONS, "--verbose", "with --list: limits, timestamps, memory, features" } } },
+	{ .name = "--headless", .modes = M_(MODE_MEASURE) | M_(MODE_REPLAY), .flag = FLAG(headless),
+	  .help = { { H_OPTIONS, "--headless", "print a table instead of the dashboard (automatic when stdout is "
+	              "not a terminal)" } } },
+	{ .name = "--format", .value = true, .modes = M_ANY, .take = take_format,
+	  .help = { { H_OPTIONS, "--format FMT", "headless output: table (default), csv, json (JSON Lines)" } } },
+	{ .name = "--target-ms", .value = true, .modes = M_RUN | M_(MODE_SAVE_CONFIG), .key = "target_ms",
+	  .take = take_key,
+	  .help = { { H_OPTIONS, "--target-ms MS", "wanted time of one dispatch (default 20)" } } },
+	{ .name = "--workload", .value = true, .modes = M_(MODE_MEASURE) | M_(MODE_CHECK) | M_(MODE_LATENCY) | M_READ,
+	  .str = STR(workload), .take = take_string,
+	  .help = { { H_OPTIONS, "--workload NAME", "what to measure (default fp32): %W; --list-workloads says what "
+	              "each is and which the device runs; copy and the transfers (h2d ... h2h) measure memory, the "
+	              "transfers swept from 8 KiB to 1 GiB" },
+	            { H_OPTIONS, "--workload A,B,...", "with --check: its workloads (default fp32, fp16-matrix, copy, "
+	              "h2d, d2h; those a device runs)" },
+	            { H_LOGS, "--workload NAME", "with --replay, --compare, --export, --analyze: the session of that "
+	              "workload in a file of several (--suite writes one a device); add --transfer-queue for one on "
+	              "the transfer queue" } } },
+	{ .name = "--size", .value = true, .modes = M_RUN, .take = take_size,
+	  .help = { { H_OPTIONS, "--size SIZE|LO-HI", "memory workloads: the copy shader's buffer, or the "
+	              "transfers' one size or sweep range (64M, 8K-1G; the default is as large as the device "
+	              "allows, up to 1G)" } } },
+	{ .name = "--transfer-queue", .modes = M_RUN | M_READ, .flag = FLAG(transfer_queue),
+	  .help = { { H_OPTIONS, "--transfer-queue", "transfers on the device's transfer-only queue family" } } },
+	{ .name = "--list-workloads", .modes = M_ANY, .mode = MODE_LIST_WORKLOADS,
+	  .help = { { H_OPTIONS, "--list-workloads", "the workloads and whether the chosen device runs them" } } },
+	{ .name = "--trials", .value = true, .modes = M_RUN, .take = take_trials,
+	  .help = { { H_OPTIONS, "--trials N", "N dispatches back to back in each submission, as Gridwise does "
+	              "(1..1000, default 1): the loop sizes the submission, times shown are per dispatch" } } },
+	{ .name = "--latency", .modes = M_ANY, .mode = MODE_LATENCY,
+	  .help = { { H_OPTIONS, "--latency", "launch latency: 500 empty dispatches, one at a time; GPU and CPU time "
+	              "per submit in us (--format json too)" } } },
+	{ .name = "--suite", .modes = M_ANY, .mode = MODE_SUITE,
+	  .help = { { H_OPTIONS, "--suite", "every supported workload for a short window each (2 s, or --duration), "
+	              "then one table; --format json too; one session log a device, a session a workload" } } },
+	{ .name = "--check", .modes = M_ANY, .mode = MODE_CHECK,
+	  .help = { { H_OPTIONS, "--check", "a node check: a short suite on every GPU (or those named), each "
+	              "workload held to a threshold; a PASS/FAIL line a device and workload; exit 0 all pass, 1 a "
+	              "threshold missed, 3 a result was wrong (docs/FLEET.md)" } } },
+	{ .name = "--budget", .value = true, .modes = M_ANY, .take = take_budget,
+	  .help = { { H_OPTIONS, "--budget DUR", "with --check: the whole check's time (30s, 2m; default 30s), "
+	              "shared among the workloads" } } },
+	{ .name = "--threshold", .value = true, .modes = M_ANY, .take = take_threshold,
+	  .help = { { H_OPTIONS, "--threshold PCT", "with --check: the % of the baseline's median (default 80) or of "
+	              "the theoretical peak where known (default: 90 FMA chains, 55 tensor, 80 copy, 70 transfers) "
+	              "to reach" } } },
+	{ .name = "--baseline", .value = true, .modes = M_ANY, .take = take_baseline,
+	  .help = { { H_OPTIONS, "--baseline A ...", "with --check: session logs to hold the workloads of the same "
+	              "name to, by the --compare rules" } } },
+	{ .name = "--metrics-file", .value = true, .modes = M_ANY, .str = STR(metrics_file), .empty = "an empty path",
+	  .take = take_string,
+	  .help = { { H_OPTIONS, "--metrics-file PATH", "Prometheus text exposition of the results, replaced "
+	              "atomically (node_exporter's textfile collector)" } } },
+	{ .name = "--metrics-listen", .value = true, .modes = M_ANY, .str = STR(metrics_listen), .take = take_string,
+	  .help = { { H_OPTIONS, "--metrics-listen [ADDR:]PORT", "serve /metrics while measuring (default address "
+	              "127.0.0.1)" } } },
+	{ .name = "--duration", .value = true, .modes = M_(MODE_MEASURE) | M_(MODE_SUITE), .take = take_duration,
+	  .help = { { H_OPTIONS, "--duration S", "seconds to measure (default: 3 headless, until quit in the "
+	              "dashboard; 0 = until stopped with Ctrl-C or q)" } } },
+	{ .name = "--log", .value = true, .modes = M_RUN, .str = STR(log), .empty = "empty path", .take = take_string,
+	  .help = { { H_OPTIONS, "--log PATH", "write the session log (JSON Lines) to PATH; by default every run "
+	              "writes $XDG_STATE_HOME/flopscope/TIME-DEVICE-WORKLOAD.jsonl (~/.local/state/flopscope/ "
+	              "without XDG_STATE_HOME)" } } },
+	{ .name = "--no-log", .modes = M_RUN, .flag = FLAG(no_log),
+	  .help = { { H_OPTIONS, "--no-log", "record nothing" } } },
+	{ .name = "--no-config", .modes = M_ANY, .flag = FLAG(no_config),
+	  .help = { { H_OPTIONS, "--no-config", "ignore the config file ($XDG_CONFIG_HOME/flopscope/config, "
+	              "~/.config/flopscope/config: theme, target_ms, fps, window, outlier, log_keep, log_cap; the "
+	              "options win)" } } },
+	{ .name = "--save-config", .modes = M_ANY, .mode = MODE_SAVE_CONFIG,
+	  .help = { { H_OPTIONS, "--save-config", "write these settings (the file's, then the options') there" } } },
+	{ .name = "--logs", .modes = M_ANY, .mode = MODE_LOGS,
+	  .help = { { H_OPTIONS, "--logs", "the recent sessions of the default folder, newest first: start, device, "
+	              "workload, median, samples, path" } } },
+	{ .name = "--log-keep", .value = true, .modes = M_RUN | M_(MODE_LOGS) | M_(MODE_SAVE_CONFIG),
+	  .key = "log_keep", .take = take_key,
+	  .help = { { H_OPTIONS, "--log-keep N", "keep at most N of the default folder's logs, the oldest removed "
+	              "first (default 500; 0: no limit)" } } },
+	{ .name = "--log-cap", .value = true, .modes = M_RUN | M_(MODE_LOGS) | M_(MODE_SAVE_CONFIG),
+	  .key = "log_cap", .take = take_key,
+	  .help = { { H_OPTIONS, "--log-cap SIZE", "... and at most SIZE bytes of them (default 100M, a day of "
+	              "dashboard use at 20 ms; 0: no limit)" } } },
+	{ .name = "--force", .modes = M_RUN | M_(MODE_REPLAY) | M_(MODE_COMPARE) | M_(MODE_EXPORT), .flag = FLAG(force),
+	  .help = { { H_OPTIONS, "--force", "replace an existing --log file or --svg output (never a device, a "
+	              "link, a folder or the input itself); --compare sessions of different workloads or units" } } },
+	/* session logs */
+	{ .name = "--replay", .value = true, .modes = M_ANY, .mode = MODE_REPLAY, .take = take_replay,
+	  .help = { { H_LOGS, "--replay FILE", "show a recorded session again (the dashboard in a terminal; with "
+	              "--headless or --format, the table)" },
+	            { H_LOGS, "--replay A B ...", "the logs of several devices (e.g. one multi-device run) side by "
+	              "side: the node view, or the table" } } },
+	{ .name = "--compare", .value = true, .modes = M_ANY, .mode = MODE_COMPARE, .take = take_compare,
+	  .help = { { H_LOGS, "--compare A B", "is B faster than A? medians of 1 s batch means, the best block, a "
+	              "95% interval; a verdict only beyond the spread one session shows, else \"cannot tell\"" },
+	            { H_LOGS, "--compare A1 A2 -- B1 B2", "several sessions a side: the sessions' own spread decides "
+	              "(Welch); --format json" } } },
+	{ .name = "--fail-if-slower", .value = true, .modes = M_ANY, .take = take_fail_if_slower,
+	  .help = { { H_LOGS, "--fail-if-slower PCT", "exit 1 when B is slower than A by more than PCT% with "
+	              "confidence (for CI)" } } },
+	{ .name = "--analyze", .value = true, .modes = M_ANY, .mode = MODE_ANALYZE, .str = STR(analyze),
+	  .take = take_string,
+	  .help = { { H_LOGS, "--analyze FILE", "level changes and their causes, excursions, time to plateau of a "
+	              "session log, or of a CSV with t_ms and flops columns (--format json)" } } },
+	{ .name = "--export", .value = true, .modes = M_ANY, .mode = MODE_EXPORT, .str = STR(export_file),
+	  .take = take_string,
+	  .help = { { H_LOGS, "--export FILE", "a session log's samples as CSV or its plots as SVG: with --csv or "
+	              "--svg" } } },
+	{ .name = "--csv", .modes = M_ANY, .take = take_csv,
+	  .help = { { H_LOGS, "--export FILE --csv [OUT]", "samples as CSV on standard output, or into OUT" } } },
+	{ .name = "--svg", .value = true, .modes = M_ANY, .str = STR(svg), .take = take_string,
+	  .help = { { H_LOGS, "--export FILE --svg OUT.svg", "FLOPS, workgroup and time plots as SVG" } } },
+	/* other options */
+	{ .name = "--serial", .modes = M_RUN, .flag = FLAG(serial),
+	  .help = { { H_OTHER, "--serial", "time every dispatch alone (idle queue, submit, wait), as the tutorial "
+	              "and Gridwise do; by default dispatches at the target time are pipelined, 3 in flight" } } },
+	{ .name = "--no-cache", .modes = M_RUN | M_(MODE_LATENCY), .flag = FLAG(no_cache),
+	  .help = { { H_OTHER, "--no-cache", "neither read nor write the SPIR-V and pipeline caches "
+	              "($XDG_CACHE_HOME/flopscope, ~/.cache/flopscope)" } } },
+	{ .name = "--validate", .modes = M_DEVICE, .flag = FLAG(validate),
+	  .help = { { H_OTHER, "--validate", "enable VK_LAYER_KHRONOS_validation; any message it reports makes the "
+	              "run fail (exit 1)" } } },
+	{ .name = "--fps", .value = true, .modes = M_(MODE_MEASURE) | M_(MODE_REPLAY) | M_(MODE_SAVE_CONFIG),
+	  .key = "fps", .take = take_key,
+	  .help = { { H_OTHER, "--fps N", "dashboard redraws at most N times a second (1..20, default 10); each "
+	              "frame costs the device a little where the device is this CPU (docs/PERFORMANCE.md)" } } },
+	{ .name = "--theme", .value = true, .modes = M_(MODE_MEASURE) | M_(MODE_REPLAY) | M_(MODE_SAVE_CONFIG),
+	  .str = STR(theme), .empty = "empty name", .take = take_string,
+	  .help = { { H_OTHER, "--theme NAME|PATH", "dashboard colours: dark (default), light, mono, or a JSON file "
+	              "(see themes/); NO_COLOR=1 disables colour" } } },
+	{ .name = "--shader-dir", .value = true, .modes = M_RUN | M_(MODE_LATENCY), .str = STR(shader_dir),
+	  .empty = "empty path", .take = take_string,
+	  .help = { { H_OTHER, "--shader-dir DIR", "read shaders from DIR (default: shaders/ next to the program, "
+	              "or $FLOPSCOPE_SHADER_DIR)" } } },
+	{ .name = "--help", .alias = "-h", .modes = M_ANY, .mode = MODE_HELP,
+	  .help = { { H_OTHER, "--help, --version", "this text; the version" } } },
+	{ .name = "--version", .modes = M_ANY, .mode = MODE_VERSION },
+};
+enum { OPTION_SPECS = sizeof option_specs / sizeof *option_specs };
 
 static const OptionSpec *option_spec(const char *name)
 {
-	for (size_t i = 0; i < sizeof option_specs / sizeof *option_specs; i++)
-		if (!strcmp(option_specs[i].name, name))
+	for (size_t i = 0; i < OPTION_SPECS; i++)
+		if (!option_specs[i].positional &&
+		    (!strcmp(option_specs[i].name, name) || (option_specs[i].alias && !strcmp(option_specs[i].alias, name))))
 			return &option_specs[i];
 	return NULL;
 }
@@ -317,15 +549,24 @@ static int mode_takes(Mode mode, char seen[][32], size_t n, char *err, size_t er
 	if (!bad)
 		return 0;
 	snprintf(err, errlen, "%s %s not apply to %s, which would ignore %s: drop %s", names, bad == 1 ? "does" : "do",
-	         mode == MODE_MEASURE ? "a measuring run" : mode_options[mode], bad == 1 ? "it" : "them",
-	         bad == 1 ? "it" : "them");
+	         mode_specs[mode].called, bad == 1 ? "it" : "them", bad == 1 ? "it" : "them");
 	return -1;
 }
 
+/* The formats mode writes, "table, json" */
+static void format_list(unsigned can, char *out, size_t len)
+{
+	out[0] = '\0';
+	for (int f = 0; f < FORMAT_COUNT; f++)
+		if (can & (1u << f))
+			snprintf(out + strlen(out), len - strlen(out), "%s%s", *out ? ", " : "", format_names[f]);
+}
+
 /* What the options say together: --export's output, --log against
- * --no-log, --verbose's mode, the formats a mode can write. */
+ * --no-log, --verbose's mode, what the mode takes (its table row). */
 static int validate(Options *o, bool format_given, char *err, size_t errlen)
 {
+	const ModeSpec *m = &mode_specs[o->mode];
 	if (o->export_file && o->csv == !!o->svg) {
 		snprintf(err, errlen, "--export FILE needs one of --csv [OUT.csv] or --svg OUT.svg");
 		return -1;
@@ -340,14 +581,11 @@ static int validate(Options *o, bool format_given, char *err, size_t errlen)
 	}
 	/* the modes that read logs use no device: a name or -N there is a
 	 * mistake (e.g. a file meant for an option that takes none) */
-	if ((o->dev_word || o->ndev_indexes || o->all) &&
-	    (o->mode == MODE_REPLAY || o->mode == MODE_COMPARE || o->mode == MODE_EXPORT || o->mode == MODE_ANALYZE ||
-	     o->mode == MODE_LOGS)) {
+	if ((o->dev_word || o->ndev_indexes || o->all) && m->no_device) {
 		if (o->dev_word)
-			snprintf(err, errlen, "\"%s\": %s reads session logs and uses no device", o->dev_word,
-			         mode_options[o->mode]);
+			snprintf(err, errlen, "\"%s\": %s reads session logs and uses no device", o->dev_word, m->option);
 		else
-			snprintf(err, errlen, "%s reads session logs and uses no device", mode_options[o->mode]);
+			snprintf(err, errlen, "%s reads session logs and uses no device", m->option);
 		return -1;
 	}
 	bool several = o->ndev_indexes > 1 || o->all;
@@ -365,24 +603,22 @@ static int validate(Options *o, bool format_given, char *err, size_t errlen)
 		         "--metrics-listen");
 		return -1;
 	}
-	bool reads_logs = o->mode == MODE_REPLAY || o->mode == MODE_COMPARE || o->mode == MODE_EXPORT ||
-	                  o->mode == MODE_ANALYZE;
 	if (o->mode == MODE_SUITE && o->workload) {
 		snprintf(err, errlen, "--suite runs every workload: --workload picks one (drop --suite), or a "
 		         "session of a suite's log (with --replay, --export, --compare, --analyze)");
 		return -1;
 	}
-	if (reads_logs && o->transfer_queue && !o->workload) {
-		snprintf(err, errlen, "%s: --transfer-queue picks a session with --workload NAME", mode_options[o->mode]);
+	if (m->picks_session && o->transfer_queue && !o->workload) {
+		snprintf(err, errlen, "%s: --transfer-queue picks a session with --workload NAME", m->option);
 		return -1;
 	}
 	if (o->mode != MODE_CHECK && o->workload && strchr(o->workload, ',')) {
 		snprintf(err, errlen, "--workload: one workload (a list goes with --check)");
 		return -1;
 	}
-	if (several && o->mode != MODE_MEASURE && o->mode != MODE_SUITE && o->mode != MODE_CHECK) {
+	if (several && !m->several) {
 		snprintf(err, errlen, "several devices at once measure a workload or the suite (%s measures one "
-		         "device)", mode_options[o->mode]);
+		         "device)", m->option);
 		return -1;
 	}
 	if (several && o->log) {
@@ -399,34 +635,20 @@ static int validate(Options *o, bool format_given, char *err, size_t errlen)
 		return -1;
 	}
 	if (format_given) {
-		/* the formats each mode can write; any other is refused, never ignored */
-		enum { T = 1u << FORMAT_TABLE, C = 1u << FORMAT_CSV, J = 1u << FORMAT_JSON };
-		static const unsigned formats_of[MODE_COUNT] = {
-			[MODE_MEASURE] = T | C | J, [MODE_REPLAY] = T | C | J, [MODE_SUITE] = T | J,
-			[MODE_CHECK] = T | C | J,
-			[MODE_LATENCY] = T | J, [MODE_ANALYZE] = T | J, [MODE_COMPARE] = T | J, [MODE_LOGS] = T | J,
-		};
-		static const char *const names[FORMAT_COUNT] = { "table", "csv", "json" };
-		unsigned can = formats_of[o->mode];
-		if (!(can & (1u << o->format))) {
-			char list[40] = "";
-			for (int f = 0; f < FORMAT_COUNT; f++)
-				if (can & (1u << f))
-					snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", *list ? ", " : "",
-					         names[f]);
-			if (can)
-				snprintf(err, errlen, "--format %s does not apply to %s (it writes %s)", names[o->format],
-				         o->mode == MODE_MEASURE ? "a measuring run" : mode_options[o->mode], list);
+		if (!(m->formats & (1u << o->format))) {
+			char list[40];
+			format_list(m->formats, list, sizeof list);
+			if (m->formats)
+				snprintf(err, errlen, "--format %s does not apply to %s (it writes %s)", format_names[o->format],
+				         m->called, list);
 			else
-				snprintf(err, errlen, "--format does not apply to %s", mode_options[o->mode]);
+				snprintf(err, errlen, "--format does not apply to %s", m->option);
 			return -1;
 		}
 		o->headless = true;
 	}
 	return 0;
 }
-
-static int config_key(Options *o, const char *key, const char *shown, const char *val, char *err, size_t errlen);
 
 void cli_defaults(Options *o)
 {
@@ -448,311 +670,216 @@ int cli_parse(int argc, char **argv, Options *o, char *err, size_t errlen)
 	return cli_parse_with(argc, argv, &d, o, err, errlen);
 }
 
+/* A device word: -N (an entry; several give several devices) or a name. */
+static int device_word(Options *o, const char *a, char *err, size_t errlen)
+{
+	if (a[0] == '-') {
+		unsigned long n = strtoul(a + 1, NULL, 10);
+		if (n == 0 || n > 100000) {
+			snprintf(err, errlen, "%s: entries are numbered from 1 (see --list)", a);
+			return -1;
+		}
+		if (o->ndev_indexes == CLI_MAX_DEVICES) {
+			snprintf(err, errlen, "%s: at most %d devices at once", a, CLI_MAX_DEVICES);
+			return -1;
+		}
+		if (!o->dev_index)
+			o->dev_index = (unsigned)n;
+		o->dev_indexes[o->ndev_indexes++] = (unsigned)n;
+		return 0;
+	}
+	if (!*a) {
+		snprintf(err, errlen, "an empty device name would match every device: give part of a name, or -N "
+		         "(see --list)");
+		return -1;
+	}
+	if (o->dev_word) {
+		snprintf(err, errlen, "\"%s\": a device name was already given (\"%s\")", a, o->dev_word);
+		return -1;
+	}
+	o->dev_word = a;
+	return 0;
+}
+
+/* One option at a->argv[a->i] (--name, --name=value or --name value): its
+ * row found, its value taken, done once (seen holds those so far). */
+static int one_option(Options *o, Args *a, char seen[][32], size_t *nseen, size_t cap, char *err, size_t errlen)
+{
+	const char *arg = a->argv[a->i];
+	char name[32];
+	const char *eq = strchr(arg, '=');
+	size_t nlen = eq ? (size_t)(eq - arg) : strlen(arg);
+	if (nlen >= sizeof name) {
+		snprintf(err, errlen, "unknown option %.40s (see --help)", arg);
+		return -1;
+	}
+	memcpy(name, arg, nlen);
+	name[nlen] = '\0';
+	const char *val = eq ? eq + 1 : NULL;
+	const OptionSpec *spec = option_spec(name);
+	if (!spec) {
+		snprintf(err, errlen, "unknown option %s (see --help)", name);
+		return -1;
+	}
+	/* every option once: a second value is not silently taken over the first */
+	for (size_t k = 0; k < *nseen; k++)
+		if (!strcmp(seen[k], spec->name)) {
+			snprintf(err, errlen, "%s is given twice", spec->name);
+			return -1;
+		}
+	if (*nseen < cap && strlen(spec->name) < sizeof seen[0])
+		memcpy(seen[(*nseen)++], spec->name, strlen(spec->name) + 1);
+	if (spec->value && !val) {
+		if (a->i + 1 >= a->argc) {
+			snprintf(err, errlen, "%s needs a value (see --help)", name);
+			return -1;
+		}
+		val = a->argv[++a->i];
+	} else if (!spec->value && val) {
+		snprintf(err, errlen, "%s takes no value", name);
+		return -1;
+	}
+	if (spec->mode != MODE_MEASURE && set_mode(o, spec->mode, err, errlen))
+		return -1;
+	if (spec->flag)
+		*(bool *)(void *)((char *)o + spec->flag - 1) = true;
+	return spec->take ? spec->take(spec, o, a, val, err, errlen) : 0;
+}
+
 int cli_parse_with(int argc, char **argv, const Options *base, Options *o, char *err, size_t errlen)
 {
 	*o = *base;
 	if (base->theme == base->theme_buf)
 		o->theme = o->theme_buf;
-
-	bool format_given = false;
+	Args a = { .argc = argc, .argv = argv, .i = 1, .format_given = false };
 	char seen[48][32];
 	size_t nseen = 0;
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		char name[32];
-		const char *val = NULL;
-
-		if (a[0] == '-' && all_digits(a + 1)) {
-			unsigned long n = strtoul(a + 1, NULL, 10);
-			if (n == 0 || n > 100000) {
-				snprintf(err, errlen, "%s: entries are numbered from 1 (see --list)", a);
-				return -1;
-			}
-			if (o->ndev_indexes == CLI_MAX_DEVICES) {
-				snprintf(err, errlen, "%s: at most %d devices at once", a, CLI_MAX_DEVICES);
-				return -1;
-			}
-			if (!o->dev_index)
-				o->dev_index = (unsigned)n;
-			o->dev_indexes[o->ndev_indexes++] = (unsigned)n;
-			continue;
-		}
-		if (a[0] != '-' || a[1] == '\0') {
-			if (!*a) {
-				snprintf(err, errlen, "an empty device name would match every device: give part of "
-				         "a name, or -N (see --list)");
-				return -1;
-			}
-			if (o->dev_word) {
-				snprintf(err, errlen, "\"%s\": a device name was already given (\"%s\")", a, o->dev_word);
-				return -1;
-			}
-			o->dev_word = a;
-			continue;
-		}
-		/* --name=value or --name value */
-		const char *eq = strchr(a, '=');
-		size_t nlen = eq ? (size_t)(eq - a) : strlen(a);
-		if (nlen >= sizeof name) {
-			snprintf(err, errlen, "unknown option %.40s (see --help)", a);
+	for (; a.i < argc; a.i++) {
+		const char *arg = argv[a.i];
+		bool word = arg[0] != '-' || arg[1] == '\0' || all_digits(arg + 1);
+		if (word ? device_word(o, arg, err, errlen)
+		         : one_option(o, &a, seen, &nseen, sizeof seen / sizeof *seen, err, errlen))
 			return -1;
-		}
-		memcpy(name, a, nlen);
-		name[nlen] = '\0';
-		if (eq)
-			val = eq + 1;
-		/* every option once: a second value is not silently taken over the first */
-		const char *canon = !strcmp(name, "-h") ? "--help" : !strcmp(name, "-v") ? "--verbose" : name;
-		for (size_t k = 0; k < nseen; k++) {
-			if (!strcmp(seen[k], canon)) {
-				snprintf(err, errlen, "%s is given twice", canon);
-				return -1;
-			}
-		}
-		if (nseen < sizeof seen / sizeof *seen && strlen(canon) < sizeof seen[0])
-			memcpy(seen[nseen++], canon, strlen(canon) + 1);
-
-		const OptionSpec *spec = option_spec(name);
-		if (!spec) {
-			snprintf(err, errlen, "unknown option %s (see --help)", name);
-			return -1;
-		}
-		bool needs = spec->value;
-		if (needs && !val) {
-			if (i + 1 >= argc) {
-				snprintf(err, errlen, "%s needs a value (see --help)", name);
-				return -1;
-			}
-			val = argv[++i];
-		} else if (!needs && val) {
-			snprintf(err, errlen, "%s takes no value", name);
-			return -1;
-		}
-
-		if (!strcmp(name, "--help") || !strcmp(name, "-h")) {
-			if (set_mode(o, MODE_HELP, err, errlen))
-				return -1;
-		} else if (!strcmp(name, "--version")) {
-			if (set_mode(o, MODE_VERSION, err, errlen))
-				return -1;
-		} else if (!strcmp(name, "--list")) {
-			if (set_mode(o, MODE_LIST, err, errlen))
-				return -1;
-		} else if (!strcmp(name, "--logs")) {
-			if (set_mode(o, MODE_LOGS, err, errlen))
-				return -1;
-		} else if (!strcmp(name, "--save-config")) {
-			if (set_mode(o, MODE_SAVE_CONFIG, err, errlen))
-				return -1;
-		} else if (!strcmp(name, "--no-config")) {
-			o->no_config = true;
-
-		} else if (!strcmp(name, "--verbose") || !strcmp(name, "-v")) {
-			o->verbose = true;
-		} else if (!strcmp(name, "--headless")) {
-			o->headless = true;
-		} else if (!strcmp(name, "--force")) {
-			o->force = true;
-		} else if (!strcmp(name, "--no-cache")) {
-			o->no_cache = true;
-		} else if (!strcmp(name, "--serial")) {
-			o->serial = true;
-		} else if (!strcmp(name, "--validate")) {
-			o->validate = true;
-		} else if (!strcmp(name, "--format")) {
-			static const char *const names[FORMAT_COUNT] = { "table", "csv", "json" };
-			int f = -1;
-			for (int k = 0; k < FORMAT_COUNT; k++)
-				if (!strcmp(val, names[k]))
-					f = k;
-			if (f < 0) {
-				snprintf(err, errlen, "--format: \"%s\" is not one of table, csv, json", val);
-				return -1;
-			}
-			o->format = (OutFormat)f;
-			format_given = true;
-		} else if (!strcmp(name, "--target-ms")) {
-			if (config_key(o, "target_ms", name, val, err, errlen))
-				return -1;
-		} else if (!strcmp(name, "--duration")) {
-			if (parse_number(name, val, 0, CLI_MAX_DURATION_S, false, &o->duration_s, err, errlen))
-				return -1;
-			/* 1e-10 s became 0 ns, "until stopped", and never ended */
-			if (o->duration_s > 0 && o->duration_s < CLI_MIN_DURATION_S) {
-				snprintf(err, errlen, "--duration: %s s is below the shortest run, %g s (0 runs until stopped)",
-				         val, CLI_MIN_DURATION_S);
-				return -1;
-			}
-			o->duration_given = true;
-		} else if (!strcmp(name, "--workload")) {
-			o->workload = val;
-		} else if (!strcmp(name, "--trials")) {
-			double n;
-			if (parse_number(name, val, 1, CLI_MAX_TRIALS, false, &n, err, errlen))
-				return -1;
-			if (n != (unsigned)n) {
-				snprintf(err, errlen, "--trials: %s is not a whole number", val);
-				return -1;
-			}
-			o->trials = (unsigned)n;
-		} else if (!strcmp(name, "--size")) {
-			uint64_t lo, hi;
-			char why[200];
-			if (!mem_parse_size(val, &lo, &hi, why, sizeof why)) {
-				snprintf(err, errlen, "--size: %s", why);
-				return -1;
-			}
-			o->size_lo = lo;
-			o->size_hi = hi;
-		} else if (!strcmp(name, "--log-keep") || !strcmp(name, "--log-cap")) {
-			if (config_key(o, name[6] == 'k' ? "log_keep" : "log_cap", name, val, err, errlen))
-				return -1;
-		} else if (!strcmp(name, "--transfer-queue")) {
-			o->transfer_queue = true;
-		} else if (!strcmp(name, "--default-device")) {
-			o->default_device = true;
-		} else if (!strcmp(name, "--latency")) {
-			if (set_mode(o, MODE_LATENCY, err, errlen))
-				return -1;
-		} else if (!strcmp(name, "--check")) {
-			if (set_mode(o, MODE_CHECK, err, errlen))
-				return -1;
-		} else if (!strcmp(name, "--budget")) {
-			if (cli_parse_duration(name, val, CLI_MIN_BUDGET_S, CLI_MAX_BUDGET_S, &o->budget_s, err, errlen))
-				return -1;
-		} else if (!strcmp(name, "--threshold")) {
-			if (parse_number(name, val, 0, 1000, true, &o->threshold_pct, err, errlen))
-				return -1;
-		} else if (!strcmp(name, "--baseline")) {
-			o->baselines[o->nbaselines++] = val;
-			while (i + 1 < argc && argv[i + 1][0] != '-') {
-				if (o->nbaselines == CLI_MAX_DEVICES) {
-					snprintf(err, errlen, "--baseline: at most %d logs", CLI_MAX_DEVICES);
-					return -1;
-				}
-				o->baselines[o->nbaselines++] = argv[++i];
-			}
-		} else if (!strcmp(name, "--metrics-file")) {
-			if (!*val) {
-				snprintf(err, errlen, "--metrics-file: an empty path");
-				return -1;
-			}
-			o->metrics_file = val;
-		} else if (!strcmp(name, "--metrics-listen")) {
-			o->metrics_listen = val;
-		} else if (!strcmp(name, "--suite")) {
-			if (set_mode(o, MODE_SUITE, err, errlen))
-				return -1;
-		} else if (!strcmp(name, "--list-workloads")) {
-			if (set_mode(o, MODE_LIST_WORKLOADS, err, errlen))
-				return -1;
-		} else if (!strcmp(name, "--analyze")) {
-			if (set_mode(o, MODE_ANALYZE, err, errlen))
-				return -1;
-			o->analyze = val;
-		} else if (!strcmp(name, "--replay")) {
-			if (set_mode(o, MODE_REPLAY, err, errlen))
-				return -1;
-			/* FILE, or several (the logs of several devices): the files up
-			 * to the next option */
-			o->replay = val;
-			o->replays[o->nreplays++] = val;
-			while (i + 1 < argc && argv[i + 1][0] != '-') {
-				if (o->nreplays == CLI_MAX_DEVICES) {
-					snprintf(err, errlen, "--replay: at most %d logs at once", CLI_MAX_DEVICES);
-					return -1;
-				}
-				o->replays[o->nreplays++] = argv[++i];
-			}
-		} else if (!strcmp(name, "--compare")) {
-			if (set_mode(o, MODE_COMPARE, err, errlen))
-				return -1;
-			/* A B, or A1 A2 ... -- B1 B2 ...: the files up to the next option */
-			const char *files[2 * CLI_COMPARE_MAX + 1];
-			unsigned nf = 0, split = 0;
-			files[nf++] = val;
-			while (i + 1 < argc && (argv[i + 1][0] != '-' || !strcmp(argv[i + 1], "--"))) {
-				if (!strcmp(argv[i + 1], "--")) {
-					if (split) {
-						snprintf(err, errlen, "--compare: one -- between the two sides");
-						return -1;
-					}
-					split = nf;
-				} else if (nf == 2 * CLI_COMPARE_MAX) {
-					snprintf(err, errlen, "--compare: at most %d sessions a side", CLI_COMPARE_MAX);
-					return -1;
-				} else {
-					files[nf++] = argv[i + 1];
-				}
-				i++;
-			}
-			if (!split && nf == 2)
-				split = 1;
-			if (!split || split == nf) {
-				snprintf(err, errlen, "--compare needs session logs on both sides: --compare A B, or "
-				         "--compare A1 A2 -- B1 B2");
-				return -1;
-			}
-			if (split > CLI_COMPARE_MAX || nf - split > CLI_COMPARE_MAX) {
-				snprintf(err, errlen, "--compare: at most %d sessions a side", CLI_COMPARE_MAX);
-				return -1;
-			}
-			for (unsigned k = 0; k < nf; k++) {
-				if (k < split)
-					o->compare_a[o->ncompare_a++] = files[k];
-				else
-					o->compare_b[o->ncompare_b++] = files[k];
-			}
-		} else if (!strcmp(name, "--all")) {
-			o->all = true;
-		} else if (!strcmp(name, "--outlier")) {
-			if (config_key(o, "outlier", name, val, err, errlen))
-				return -1;
-		} else if (!strcmp(name, "--fail-if-slower")) {
-			if (parse_number(name, val, 0.001, 99.999, false, &o->fail_if_slower, err, errlen))
-				return -1;
-		} else if (!strcmp(name, "--export")) {
-			if (set_mode(o, MODE_EXPORT, err, errlen))
-				return -1;
-			o->export_file = val;
-		} else if (!strcmp(name, "--csv")) {
-			/* --csv, or --csv OUT (a file, not standard output) */
-			o->csv = true;
-			if (i + 1 < argc && argv[i + 1][0] != '-' && argv[i + 1][0])
-				o->csv_out = argv[++i];
-		} else if (!strcmp(name, "--svg")) {
-			o->svg = val;
-		} else if (!strcmp(name, "--log")) {
-			if (!*val) {
-				snprintf(err, errlen, "--log: empty path");
-				return -1;
-			}
-			o->log = val;
-		} else if (!strcmp(name, "--no-log")) {
-			o->no_log = true;
-		} else if (!strcmp(name, "--fps")) {
-			if (config_key(o, "fps", name, val, err, errlen))
-				return -1;
-		} else if (!strcmp(name, "--theme")) {
-			if (!*val) {
-				snprintf(err, errlen, "--theme: empty name");
-				return -1;
-			}
-			o->theme = val;
-		} else if (!strcmp(name, "--shader-dir")) {
-			if (!*val) {
-				snprintf(err, errlen, "--shader-dir: empty path");
-				return -1;
-			}
-			o->shader_dir = val;
-		} else {
-			snprintf(err, errlen, "unknown option %s (see --help)", name);
-			return -1;
-		}
 	}
-	if (validate(o, format_given, err, errlen))
+	if (validate(o, a.format_given, err, errlen))
 		return -1;
 	return mode_takes(o->mode, seen, nseen, err, errlen);
+}
+
+/* ---- --help, from the tables ------------------------------------------- */
+
+typedef struct Text {
+	char *out;
+	size_t len, at;
+} Text;
+
+static void put(Text *t, const char *s, size_t n)
+{
+	for (size_t k = 0; k < n; k++, t->at++)
+		if (t->at + 1 < t->len)
+			t->out[t->at] = s[k];
+	if (t->len)
+		t->out[t->at + 1 < t->len ? t->at : t->len - 1] = '\0';
+}
+
+static void puts_(Text *t, const char *s)
+{
+	put(t, s, strlen(s));
+}
+
+enum { HELP_WIDTH = 78, HELP_TEXT_COL = 21 };
+
+/* One form: the usage at column 2, the text wrapped at HELP_WIDTH from
+ * HELP_TEXT_COL ("%W": the workloads' names). */
+static void help_form(Text *t, const HelpForm *f)
+{
+	char text[1024];
+	const char *w = strstr(f->text, "%W");
+	if (w) {
+		char names[512];
+		workload_names(names, sizeof names);
+		snprintf(text, sizeof text, "%.*s%s%s", (int)(w - f->text), f->text, names, w + 2);
+	} else {
+		snprintf(text, sizeof text, "%s", f->text);
+	}
+	puts_(t, "  ");
+	puts_(t, f->usage);
+	size_t col = 2 + strlen(f->usage);
+	if (col + 2 > HELP_TEXT_COL) {
+		puts_(t, "  ");
+		col += 2;
+	} else {
+		for (; col < HELP_TEXT_COL; col++)
+			puts_(t, " ");
+	}
+	const char *p = text;
+	while (*p) {
+		size_t word = strcspn(p, " ");
+		if (col > HELP_TEXT_COL && col + 1 + word > HELP_WIDTH) {
+			puts_(t, "\n");
+			for (col = 0; col < HELP_TEXT_COL; col++)
+				puts_(t, " ");
+		} else if (col > HELP_TEXT_COL && p != text) {
+			puts_(t, " ");
+			col++;
+		}
+		put(t, p, word);
+		col += word;
+		p += word;
+		while (*p == ' ')
+			p++;
+	}
+	puts_(t, "\n");
+}
+
+static const char help_head[] =
+	"usage: flopscope [options] [-N] [NAME]\n"
+	"\n"
+	"Measures the floating-point throughput a Vulkan compute device delivers with\n"
+	"the adaptive 20 ms loop: start at 1 workgroup, multiply by 10 while a dispatch\n"
+	"takes less than target/10, then rescale so each dispatch takes the target time.\n";
+
+static const char help_tail[] =
+	"\n"
+	"Dashboard keys:\n"
+	"  up/down j/k, mouse, Enter   pick a device (picker); space marks several\n"
+	"  space  pause/resume     r  restart the loop      d, Esc  back one level\n"
+	"  + / -  target: next round value (1 2 5 10 20 50 ... ms)\n"
+	"  z      whole session / window   t  next theme    1-9  a device in full\n"
+	"  w      next workload (fp32 ... h2h, those the device runs)\n"
+	"  F1 ?   help             F10 q  quit (Ctrl-C too)\n"
+	"  < / >  replay speed /2, x2 (--replay)\n"
+	"\n"
+	"Exit status: 0 success, 1 runtime failure (--check: a threshold missed),\n"
+	"2 bad usage or input, 3 a result check failed (the device computed wrong\n"
+	"values), 4 several devices: the outlier rule named one.\n";
+
+size_t cli_help_text(char *out, size_t len)
+{
+	Text t = { out, len, 0 };
+	if (len)
+		out[0] = '\0';
+	puts_(&t, help_head);
+	for (int s = H_DEVICE; s < H_COUNT; s++) {
+		puts_(&t, "\n");
+		puts_(&t, section_titles[s]);
+		puts_(&t, "\n");
+		for (size_t i = 0; i < OPTION_SPECS; i++)
+			for (size_t f = 0; f < sizeof option_specs[i].help / sizeof *option_specs[i].help; f++)
+				if (option_specs[i].help[f].section == (HelpSection)s)
+					help_form(&t, &option_specs[i].help[f]);
+	}
+	puts_(&t, help_tail);
+	return t.at;
+}
+
+size_t cli_option_names(const char **names, size_t cap)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < OPTION_SPECS; i++)
+		if (!option_specs[i].positional && n < cap)
+			names[n++] = option_specs[i].name;
+	return n;
 }
 
 double cli_target_step(double ms, int dir)

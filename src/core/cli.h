@@ -141,7 +141,11 @@ int cli_config_text(const Options *o, char *out, size_t len);
 int cli_parse_duration(const char *opt, const char *s, double lo, double hi, double *out, char *err,
                        size_t errlen);
 
-/* The --help text. */
-extern const char cli_usage[];
+/* The --help text, made from the option and workload tables, into out (cut
+ * to fit len); returns its whole length (a buffer of CLI_HELP_MAX holds it). */
+#define CLI_HELP_MAX 16384
+size_t cli_help_text(char *out, size_t len);
+/* The options' names (--suite ...), from the table: at most cap; how many. */
+size_t cli_option_names(const char **names, size_t cap);
 
 #endif

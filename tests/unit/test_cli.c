@@ -1,5 +1,6 @@
 #include "check.h"
 #include "cli.h"
+#include "workload.h"
 
 
 #include <stdarg.h>
@@ -213,13 +214,33 @@ static void cli_should_set_each_mode_once_and_refuse_every_pair(void)
 	CHECK(parse(&o, err, 1) == 0 && o.mode == MODE_MEASURE);
 }
 
+/* --help is made from the tables: every option of the option table and
+ * every workload of the workload table is in it, in 80 columns. */
 static void cli_usage_should_name_every_option(void)
 {
+	static char help[CLI_HELP_MAX];
+	size_t n = cli_help_text(help, sizeof help);
+	CHECK(n > 0 && n < sizeof help && strlen(help) == n);
 	const char *opts[] = { "--list", "--verbose", "--headless", "--format", "--target-ms",
 	                       "--duration", "--validate", "--shader-dir", "--help", "--version",
 	                       "--theme", "--fps" };
 	for (size_t i = 0; i < sizeof opts / sizeof *opts; i++)
-		CHECK(strstr(cli_usage, opts[i]));
+		CHECK(strstr(help, opts[i]));
+	const char *names[96];
+	size_t k = cli_option_names(names, 96);
+	CHECK(k > 40 && k < 96);
+	for (size_t i = 0; i < k; i++)
+		CHECK(strstr(help, names[i]));
+	for (int w = 0; w < WORKLOAD_TYPE_COUNT; w++)
+		CHECK(strstr(help, workload_info[w].name));
+	for (const char *line = help; *line;) {
+		size_t len = strcspn(line, "\n");
+		CHECK(len <= 80);
+		line += len + (line[len] == '\n');
+	}
+	/* cut to fit, never overrun */
+	char small[64];
+	CHECK(cli_help_text(small, sizeof small) == n && strlen(small) == sizeof small - 1);
 }
 
 /* + and - walk round values and always come back to 20 ms; the range is
