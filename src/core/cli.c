@@ -179,6 +179,7 @@ struct OptionSpec {
 	size_t str;          /* STR(field): the string it stores (with take_string) */
 	const char *empty;   /* take_string: why an empty value is refused; NULL: taken */
 	const char *key;     /* take_key: the config file's key it shares */
+	const char *goes_with; /* in a mode it means nothing in: "NAME goes with GOES_WITH" */
 	TakeFn take;         /* what it does with its value; NULL: flag or mode only */
 	HelpForm help[3];
 };
@@ -384,7 +385,7 @@ static const OptionSpec option_specs[] = {
 	/* options */
 	{ .name = "--list", .modes = M_ANY, .mode = MODE_LIST,
 	  .help = { { H_OPTIONS, "--list", "list devices and compute queue families, then exit" } } },
-	{ .name = "--verbose", .alias = "-v", .modes = M_ANY, .flag = FLAG(verbose),
+	{ .name = "--verbose", .alias = "-v", .modes = M_(MODE_LIST), .goes_with = "--list", .flag = FLAG(verbose),
 	  .help = { { H_OPTIONS, "--verbose", "with --list: limits, timestamps, memory, features" } } },
 	{ .name = "--headless", .modes = M_(MODE_MEASURE) | M_(MODE_REPLAY), .flag = FLAG(headless),
 	  .help = { { H_OPTIONS, "--headless", "print a table instead of the dashboard (automatic when stdout is "
@@ -425,21 +426,23 @@ static const OptionSpec option_specs[] = {
 	  .help = { { H_OPTIONS, "--check", "a node check: a short suite on every GPU (or those named), each "
 	              "workload held to a threshold; a PASS/FAIL line a device and workload; exit 0 all pass, 1 a "
 	              "threshold missed, 3 a result was wrong (docs/FLEET.md)" } } },
-	{ .name = "--budget", .value = true, .modes = M_ANY, .take = take_budget,
+	{ .name = "--budget", .value = true, .modes = M_(MODE_CHECK), .goes_with = "--check", .take = take_budget,
 	  .help = { { H_OPTIONS, "--budget DUR", "with --check: the whole check's time (30s, 2m; default 30s), "
 	              "shared among the workloads" } } },
-	{ .name = "--threshold", .value = true, .modes = M_ANY, .take = take_threshold,
+	{ .name = "--threshold", .value = true, .modes = M_(MODE_CHECK), .goes_with = "--check", .take = take_threshold,
 	  .help = { { H_OPTIONS, "--threshold PCT", "with --check: the % of the baseline's median (default 80) or of "
 	              "the theoretical peak where known (default: 90 FMA chains, 55 tensor, 80 copy, 70 transfers) "
 	              "to reach" } } },
-	{ .name = "--baseline", .value = true, .modes = M_ANY, .take = take_baseline,
+	{ .name = "--baseline", .value = true, .modes = M_(MODE_CHECK), .goes_with = "--check", .take = take_baseline,
 	  .help = { { H_OPTIONS, "--baseline A ...", "with --check: session logs to hold the workloads of the same "
 	              "name to, by the --compare rules" } } },
-	{ .name = "--metrics-file", .value = true, .modes = M_ANY, .str = STR(metrics_file), .empty = "an empty path",
+	{ .name = "--metrics-file", .value = true, .modes = M_(MODE_MEASURE) | M_(MODE_CHECK),
+	  .goes_with = "a measuring run or --check", .str = STR(metrics_file), .empty = "an empty path",
 	  .take = take_string,
 	  .help = { { H_OPTIONS, "--metrics-file PATH", "Prometheus text exposition of the results, replaced "
 	              "atomically (node_exporter's textfile collector)" } } },
-	{ .name = "--metrics-listen", .value = true, .modes = M_ANY, .str = STR(metrics_listen), .take = take_string,
+	{ .name = "--metrics-listen", .value = true, .modes = M_(MODE_MEASURE) | M_(MODE_CHECK),
+	  .goes_with = "a measuring run or --check", .str = STR(metrics_listen), .take = take_string,
 	  .help = { { H_OPTIONS, "--metrics-listen [ADDR:]PORT", "serve /metrics while measuring (default address "
 	              "127.0.0.1)" } } },
 	{ .name = "--duration", .value = true, .modes = M_(MODE_MEASURE) | M_(MODE_SUITE), .take = take_duration,
@@ -482,7 +485,7 @@ static const OptionSpec option_specs[] = {
 	              "95% interval; a verdict only beyond the spread one session shows, else \"cannot tell\"" },
 	            { H_LOGS, "--compare A1 A2 -- B1 B2", "several sessions a side: the sessions' own spread decides "
 	              "(Welch); --format json" } } },
-	{ .name = "--fail-if-slower", .value = true, .modes = M_ANY, .take = take_fail_if_slower,
+	{ .name = "--fail-if-slower", .value = true, .modes = M_(MODE_COMPARE), .goes_with = "--compare", .take = take_fail_if_slower,
 	  .help = { { H_LOGS, "--fail-if-slower PCT", "exit 1 when B is slower than A by more than PCT% with "
 	              "confidence (for CI)" } } },
 	{ .name = "--analyze", .value = true, .modes = M_ANY, .mode = MODE_ANALYZE, .str = STR(analyze),
@@ -493,9 +496,9 @@ static const OptionSpec option_specs[] = {
 	  .take = take_string,
 	  .help = { { H_LOGS, "--export FILE", "a session log's samples as CSV or its plots as SVG: with --csv or "
 	              "--svg" } } },
-	{ .name = "--csv", .modes = M_ANY, .take = take_csv,
+	{ .name = "--csv", .modes = M_(MODE_EXPORT), .goes_with = "--export FILE", .take = take_csv,
 	  .help = { { H_LOGS, "--export FILE --csv [OUT]", "samples as CSV on standard output, or into OUT" } } },
-	{ .name = "--svg", .value = true, .modes = M_ANY, .str = STR(svg), .take = take_string,
+	{ .name = "--svg", .value = true, .modes = M_(MODE_EXPORT), .goes_with = "--export FILE", .str = STR(svg), .take = take_string,
 	  .help = { { H_LOGS, "--export FILE --svg OUT.svg", "FLOPS, workgroup and time plots as SVG" } } },
 	/* other options */
 	{ .name = "--serial", .modes = M_RUN, .flag = FLAG(serial),
@@ -534,13 +537,18 @@ static const OptionSpec *option_spec(const char *name)
 	return NULL;
 }
 
-/* The options of seen[0..n) that mode would ignore, named; -1 when any. */
+/* The options of seen[0..n) that mode would ignore, named (the first with
+ * a goes_with, by where it goes); -1 when any. */
 static int mode_takes(Mode mode, char seen[][32], size_t n, char *err, size_t errlen)
 {
 	char names[256] = "";
 	size_t bad = 0;
 	for (size_t k = 0; k < n; k++) {
 		const OptionSpec *spec = option_spec(seen[k]);
+		if (spec && !(spec->modes & M_(mode)) && spec->goes_with) {
+			snprintf(err, errlen, "%s goes with %s", spec->name, spec->goes_with);
+			return -1;
+		}
 		if (spec && !(spec->modes & M_(mode))) {
 			size_t w = strlen(names);
 			snprintf(names + w, sizeof names - w, "%s%.31s", bad++ ? ", " : "", seen[k]);
@@ -563,16 +571,13 @@ static void format_list(unsigned can, char *out, size_t len)
 }
 
 /* What the options say together: --export's output, --log against
- * --no-log, --verbose's mode, what the mode takes (its table row). */
+ * --no-log, devices against what the mode takes (its table row). An option
+ * alone in a mode it means nothing in is mode_takes' (its table row). */
 static int validate(Options *o, bool format_given, char *err, size_t errlen)
 {
 	const ModeSpec *m = &mode_specs[o->mode];
 	if (o->export_file && o->csv == !!o->svg) {
 		snprintf(err, errlen, "--export FILE needs one of --csv [OUT.csv] or --svg OUT.svg");
-		return -1;
-	}
-	if (!o->export_file && (o->csv || o->svg)) {
-		snprintf(err, errlen, "--csv and --svg go with --export FILE");
 		return -1;
 	}
 	if (o->log && o->no_log) {
@@ -591,16 +596,6 @@ static int validate(Options *o, bool format_given, char *err, size_t errlen)
 	bool several = o->ndev_indexes > 1 || o->all;
 	if (o->all && o->ndev_indexes) {
 		snprintf(err, errlen, "--all and -N contradict each other: give one");
-		return -1;
-	}
-	if (o->mode != MODE_CHECK && (o->budget_s > 0 || o->threshold_pct > 0 || o->nbaselines)) {
-		snprintf(err, errlen, "%s goes with --check", o->nbaselines ? "--baseline" : o->budget_s > 0 ?
-		         "--budget" : "--threshold");
-		return -1;
-	}
-	if ((o->metrics_file || o->metrics_listen) && o->mode != MODE_CHECK && o->mode != MODE_MEASURE) {
-		snprintf(err, errlen, "%s goes with a measuring run or --check", o->metrics_file ? "--metrics-file" :
-		         "--metrics-listen");
 		return -1;
 	}
 	if (o->mode == MODE_SUITE && o->workload) {
@@ -624,14 +619,6 @@ static int validate(Options *o, bool format_given, char *err, size_t errlen)
 	if (several && o->log) {
 		snprintf(err, errlen, "--log names one file; with several devices each writes its own log "
 		         "(the default place, or --no-log)");
-		return -1;
-	}
-	if (o->fail_if_slower > 0 && o->mode != MODE_COMPARE) {
-		snprintf(err, errlen, "--fail-if-slower goes with --compare");
-		return -1;
-	}
-	if (o->verbose && o->mode != MODE_LIST) {
-		snprintf(err, errlen, "--verbose only applies to --list");
 		return -1;
 	}
 	if (format_given) {
