@@ -193,17 +193,17 @@ static void judge(const Options *o, const VkCtx *ctx, const SuiteDev *sd, BlockM
 	                .checks = sd->checks };
 	if (sd->wrong) {
 		v->st = CHECK_WRONG;
-		snprintf(v->why, sizeof v->why, "%s", sd->err);
+		snprintf(v->why, sizeof v->why, "%.*s", (int)sizeof v->why - 1, sd->err);
 		return;
 	}
 	if (sd->rc == 2 && workload_is_memory(w)) {
 		v->st = CHECK_SKIP; /* a memory type or heap this device lacks */
-		snprintf(v->why, sizeof v->why, "%s", sd->err);
+		snprintf(v->why, sizeof v->why, "%.*s", (int)sizeof v->why - 1, sd->err);
 		return;
 	}
 	if (sd->rc) {
 		v->st = CHECK_ERROR;
-		snprintf(v->why, sizeof v->why, "%s", sd->err);
+		snprintf(v->why, sizeof v->why, "%.*s", (int)sizeof v->why - 1, sd->err);
 		return;
 	}
 	if (!sd->r.flops.n) {
@@ -317,69 +317,95 @@ static void print_line(const Options *o, const VkCtx *ctx, const SuiteDev *sd, c
 	}
 }
 
-int check_run(const VkCtx *ctx, const int *idx, size_t n, const Options *o, uint64_t launch_ns,
-              atomic_int *quit)
-{
-	/* the budget counts from the program's start (the device list too) */
-	uint64_t t0 = launch_ns ? launch_ns : clock_mono_ns();
-	double budget = o->budget_s > 0 ? o->budget_s : CLI_DEFAULT_BUDGET_S;
+/* One check's state, from its start to its end line. */
+typedef struct CheckRun {
+	const VkCtx *ctx;
+	const int *idx;
+	size_t n;
+	const Options *o;
+	uint64_t t0;                 /* the budget counts from the program's start */
+	double budget;
 	int wl[WORKLOAD_TYPE_COUNT];
 	size_t nwl;
-	if (!parse_workloads(o->workload ? o->workload : CHECK_DEFAULT_WORKLOADS, wl, &nwl))
-		return 2;
+	bool runs_on[WORKLOAD_TYPE_COUNT][CLI_MAX_DEVICES * 4];
+	size_t runs, done_runs;      /* the workloads some device runs; measured so far */
+	double overhead;             /* a run's start-up and end, beyond its window */
+	bool out_of_time;
+	OfflineBlocks *bl;           /* the baselines */
+	size_t nbl;
+	MetricsBoard *board;
+	MetricsServer *server;
+	SuiteLogPath *logs;
+	SuiteDev *sd;
+	int *rows;
+	BlockMeans *blocks;
+	NodeDevice *nd;
+	Verdict *v;
+	size_t *nd_of;
+	size_t counts[CHECK_STATUS_COUNT];
+} CheckRun;
 
-	/* the baselines, read before anything runs: a bad one is bad input */
-	OfflineBlocks *bl = NULL;
-	size_t nbl = 0;
-	MetricsBoard *board = mboard_create();
-	SuiteDev *sd = calloc(n, sizeof *sd);
-	int *rows = calloc(n, sizeof *rows);
-	BlockMeans *blocks = calloc(n, sizeof *blocks);
-	NodeDevice *nd = calloc(n, sizeof *nd);
-	Verdict *v = calloc(n, sizeof *v);
-	size_t *nd_of = calloc(n, sizeof *nd_of);
-	int status = 0;
-	MetricsServer *server = NULL;
-	size_t counts[CHECK_STATUS_COUNT] = { 0 };
-	SuiteLogPath *logs = NULL;
-	bool say_logs = false;
-	if (!board || !sd || !rows || !blocks || !nd || !v || !nd_of) {
+/* Everything the check needs before it runs: a bad baseline, log or
+ * address is bad input (2); 0 when ready. */
+static int check_open(CheckRun *c)
+{
+	size_t n = c->n;
+	c->board = mboard_create();
+	c->sd = calloc(n, sizeof *c->sd);
+	c->rows = calloc(n, sizeof *c->rows);
+	c->blocks = calloc(n, sizeof *c->blocks);
+	c->nd = calloc(n, sizeof *c->nd);
+	c->v = calloc(n, sizeof *c->v);
+	c->nd_of = calloc(n, sizeof *c->nd_of);
+	if (!c->board || !c->sd || !c->rows || !c->blocks || !c->nd || !c->v || !c->nd_of) {
 		fprintf(stderr, "flopscope: out of memory\n");
-		status = 1;
-		goto done;
+		return 1;
 	}
-	if (!load_baselines(o, &bl, &nbl)) {
-		status = 2;
-		goto done;
-	}
+	if (!load_baselines(c->o, &c->bl, &c->nbl))
+		return 2;
 	bool log_failed;
-	if (!(logs = suite_logs_open(ctx, idx, n, o, "check", &log_failed)) && log_failed) {
-		status = 2;
-		goto done;
-	}
-	if (o->metrics_listen) {
+	if (!(c->logs = suite_logs_open(c->ctx, c->idx, n, c->o, "check", &log_failed)) && log_failed)
+		return 2;
+	if (c->o->metrics_listen) {
 		char url[300], err[512];
-		if (!(server = metrics_serve(board, o->metrics_listen, url, sizeof url, err, sizeof err))) {
+		if (!(c->server = metrics_serve(c->board, c->o->metrics_listen, url, sizeof url, err, sizeof err))) {
 			fprintf(stderr, "flopscope: %s\n", err);
-			status = 2;
-			goto done;
+			return 2;
 		}
 		fprintf(stderr, "flopscope: metrics at %s\n", url);
 	}
-
 	/* the runs: the workloads some device runs */
-	bool runs_on[WORKLOAD_TYPE_COUNT][CLI_MAX_DEVICES * 4];
-	size_t runs = 0;
-	for (size_t i = 0; i < nwl; i++) {
+	for (size_t i = 0; i < c->nwl; i++) {
 		bool any = false;
 		for (size_t k = 0; k < n; k++) {
 			char why[256];
-			runs_on[i][k] = workload_supported((WorkloadType)wl[i], devinfo_features(&ctx->entries[idx[k]]), why,
-			                                   sizeof why);
-			any |= runs_on[i][k];
+			c->runs_on[i][k] = workload_supported((WorkloadType)c->wl[i],
+			                                      devinfo_features(&c->ctx->entries[c->idx[k]]), why, sizeof why);
+			any |= c->runs_on[i][k];
 		}
-		runs += any;
+		c->runs += any;
 	}
+	return 0;
+}
+
+static void check_close(CheckRun *c, bool say_logs)
+{
+	suite_logs_close(c->logs, c->n, say_logs);
+	metrics_server_stop(c->server);
+	baselines_done(c->bl, c->nbl);
+	mboard_destroy(c->board);
+	free(c->sd);
+	free(c->rows);
+	free(c->blocks);
+	free(c->nd);
+	free(c->v);
+	free(c->nd_of);
+}
+
+/* The table's head (what is checked, against what), or the CSV header. */
+static void check_head(const CheckRun *c)
+{
+	const Options *o = c->o;
 	if (o->format == FORMAT_TABLE) {
 		char b[32];
 		char thr[160];
@@ -391,118 +417,141 @@ int check_run(const VkCtx *ctx, const int *idx, size_t n, const Options *o, uint
 			         "%g%% transfers", o->nbaselines ? "80% of the baselines' median, else " : "",
 			         peak_check_threshold_pct(WORKLOAD_FP32), peak_check_threshold_pct(WORKLOAD_FP16_MATRIX),
 			         peak_check_threshold_pct(WORKLOAD_COPY), peak_check_threshold_pct(WORKLOAD_H2D));
-		printf("Check of %zu device%s: %zu workload%s in %s (%s); threshold %s, where known; outlier rule %g%%\n", n,
-		       n == 1 ? "" : "s", nwl, nwl == 1 ? "" : "s", fmt_ms(budget * 1e3, b, sizeof b),
+		printf("Check of %zu device%s: %zu workload%s in %s (%s); threshold %s, where known; outlier rule %g%%\n",
+		       c->n, c->n == 1 ? "" : "s", c->nwl, c->nwl == 1 ? "" : "s", fmt_ms(c->budget * 1e3, b, sizeof b),
 		       o->workload ? o->workload : CHECK_DEFAULT_WORKLOADS, thr, o->outlier_pct);
-		for (size_t k = 0; k < n; k++)
-			printf("  [%d] %s (compute queue %u)\n", idx[k] + 1, ctx->entries[idx[k]].name,
-			       ctx->entries[idx[k]].queue_family);
+		for (size_t k = 0; k < c->n; k++)
+			printf("  [%d] %s (compute queue %u)\n", c->idx[k] + 1, c->ctx->entries[c->idx[k]].name,
+			       c->ctx->entries[c->idx[k]].queue_family);
 		putchar('\n');
 	} else if (o->format == FORMAT_CSV) {
 		printf("status,device,name,workload,median,unit,reference,ratio,threshold,checks_passed,why\n");
 	}
 	fflush(stdout);
+}
 
-	double overhead = CHECK_FIRST_OVERHEAD_S;
-	size_t done_runs = 0;
-	bool out_of_time = false;
-	for (size_t i = 0; i < nwl && !*quit; i++) {
-		const WorkloadInfo *wi = &workload_info[wl[i]];
-		size_t m = 0;
-		for (size_t k = 0; k < n; k++)
-			if (runs_on[i][k])
-				sd[m++] = (SuiteDev){ .idx = idx[k], .log = logs ? logs[k].path : NULL };
-		/* the unsupported first, said so */
-		for (size_t k = 0; k < n; k++) {
-			if (runs_on[i][k])
-				continue;
-			Verdict s = { .st = CHECK_SKIP, .median = NAN, .ratio = NAN, .threshold = NAN, .ref = "", .peer = NAN };
-			char why[256];
-			workload_supported((WorkloadType)wl[i], devinfo_features(&ctx->entries[idx[k]]), why, sizeof why);
-			snprintf(s.why, sizeof s.why, "unsupported: %.256s", why);
-			SuiteDev u = { .idx = idx[k] };
-			print_line(o, ctx, &u, wi, &s);
-			counts[CHECK_SKIP]++;
-		}
-		if (!m)
+/* Workload i's devices that cannot run it, each a SKIP line; the others
+ * into sd (returns how many). */
+static size_t check_devices_of(CheckRun *c, size_t i)
+{
+	const WorkloadInfo *wi = &workload_info[c->wl[i]];
+	size_t m = 0;
+	for (size_t k = 0; k < c->n; k++)
+		if (c->runs_on[i][k])
+			c->sd[m++] = (SuiteDev){ .idx = c->idx[k], .log = c->logs ? c->logs[k].path : NULL };
+	for (size_t k = 0; k < c->n; k++) {
+		if (c->runs_on[i][k])
 			continue;
-		double elapsed = (double)(clock_mono_ns() - t0) * 1e-9;
-		/* this run's share of what is left, less its start-up and a margin */
-		double window = (budget - elapsed) / (double)(runs - done_runs) - 1.2 * overhead - 0.1;
-		if (window < CHECK_MIN_WINDOW_S || out_of_time) {
-			out_of_time = true;
-			for (size_t k = 0; k < m; k++) {
-				Verdict s = { .st = CHECK_FAIL, .median = NAN, .ratio = NAN, .threshold = NAN, .ref = "",
-				              .peer = NAN };
-				snprintf(s.why, sizeof s.why, "not measured: the budget (%g s) ran out after %.1f s", budget,
-				         elapsed);
-				print_line(o, ctx, &sd[k], wi, &s);
-				counts[CHECK_FAIL]++;
-			}
-			done_runs++;
-			continue;
-		}
-		for (size_t k = 0; k < m; k++) {
-			rows[k] = mboard_row(board, (unsigned)sd[k].idx + 1, &ctx->entries[sd[k].idx], wi->name, wi->unit);
-			blocks_init(&blocks[k]);
-		}
-		Options oc = *o;
-		oc.duration_s = window;
-		oc.duration_given = true;
-		oc.log = NULL;
-		uint64_t r0 = clock_mono_ns();
-		/* what is left of the budget, less the end's teardown */
-		Feed f = { board, rows, blocks, t0 + (uint64_t)((budget - CHECK_TEARDOWN_S) * 1e9), false };
-		suite_measure(ctx, sd, m, &oc, (WorkloadType)wl[i], false, (unsigned)i + 1, feed, &f, quit);
-		double took = (double)(clock_mono_ns() - r0) * 1e-9;
-		if (took - window > overhead || done_runs == 0)
-			overhead = took - window;
-		done_runs++;
-		if (*quit)
-			break;
-		/* each device alone, then the outlier rule among identical ones */
-		size_t nn = 0;
-		for (size_t k = 0; k < m; k++) {
-			blocks_cut(&blocks[k]);
-			judge(o, ctx, &sd[k], &blocks[k], bl, nbl, wi, &v[k]);
-			if (f.cut) {
-				size_t l = strlen(v[k].why);
-				snprintf(v[k].why + l, sizeof v[k].why - l, " (cut short at the budget's end)");
-			}
-			if (!isnan(v[k].median) && v[k].st != CHECK_WRONG) {
-				nd[nn] = (NodeDevice){ .name = ctx->entries[sd[k].idx].name, .median = v[k].median };
-				nd_of[nn++] = k;
-			}
-		}
-		outlier_apply(nd, nn, o->outlier_pct);
-		for (size_t j = 0; j < nn; j++) {
-			Verdict *x = &v[nd_of[j]];
-			x->peer = nd[j].node_ratio;
-			if (!nd[j].outlier)
-				continue;
-			x->st = CHECK_FAIL;
-			size_t l = strlen(x->why);
-			snprintf(x->why + l, sizeof x->why - l, "; an outlier: %.1f%% of the median of its %zu identical "
-			         "devices (rule: more than %g%% below)", 100 * nd[j].node_ratio, nd[j].peers, o->outlier_pct);
-		}
-		for (size_t k = 0; k < m; k++) {
-			if (sd[k].wrong)
-				mboard_check_failed(board, rows[k]);
-			mboard_verdict(board, rows[k], v[k].st, v[k].ratio, v[k].threshold, v[k].ref, v[k].peer);
-			print_line(o, ctx, &sd[k], wi, &v[k]);
-			counts[v[k].st]++;
-			blocks_done(&blocks[k]);
-		}
-		fflush(stdout);
+		Verdict s = { .st = CHECK_SKIP, .median = NAN, .ratio = NAN, .threshold = NAN, .ref = "", .peer = NAN };
+		char why[256];
+		workload_supported((WorkloadType)c->wl[i], devinfo_features(&c->ctx->entries[c->idx[k]]), why, sizeof why);
+		snprintf(s.why, sizeof s.why, "unsupported: %.256s", why);
+		SuiteDev u = { .idx = c->idx[k] };
+		print_line(c->o, c->ctx, &u, wi, &s);
+		c->counts[CHECK_SKIP]++;
 	}
-	double secs = (double)(clock_mono_ns() - t0) * 1e-9;
+	return m;
+}
+
+/* Each of the m devices alone, then the outlier rule among identical ones;
+ * a line each. cut: the run was cut short at the budget's end. */
+static void check_judge(CheckRun *c, const WorkloadInfo *wi, size_t m, bool cut)
+{
+	const Options *o = c->o;
+	Verdict *v = c->v;
+	size_t nn = 0;
+	for (size_t k = 0; k < m; k++) {
+		blocks_cut(&c->blocks[k]);
+		judge(o, c->ctx, &c->sd[k], &c->blocks[k], c->bl, c->nbl, wi, &v[k]);
+		if (cut) {
+			size_t l = strlen(v[k].why);
+			snprintf(v[k].why + l, sizeof v[k].why - l, " (cut short at the budget's end)");
+		}
+		if (!isnan(v[k].median) && v[k].st != CHECK_WRONG) {
+			c->nd[nn] = (NodeDevice){ .name = c->ctx->entries[c->sd[k].idx].name, .median = v[k].median };
+			c->nd_of[nn++] = k;
+		}
+	}
+	outlier_apply(c->nd, nn, o->outlier_pct);
+	for (size_t j = 0; j < nn; j++) {
+		Verdict *x = &v[c->nd_of[j]];
+		x->peer = c->nd[j].node_ratio;
+		if (!c->nd[j].outlier)
+			continue;
+		x->st = CHECK_FAIL;
+		size_t l = strlen(x->why);
+		snprintf(x->why + l, sizeof x->why - l, "; an outlier: %.1f%% of the median of its %zu identical "
+		         "devices (rule: more than %g%% below)", 100 * c->nd[j].node_ratio, c->nd[j].peers, o->outlier_pct);
+	}
+	for (size_t k = 0; k < m; k++) {
+		if (c->sd[k].wrong)
+			mboard_check_failed(c->board, c->rows[k]);
+		mboard_verdict(c->board, c->rows[k], v[k].st, v[k].ratio, v[k].threshold, v[k].ref, v[k].peer);
+		print_line(o, c->ctx, &c->sd[k], wi, &v[k]);
+		c->counts[v[k].st]++;
+		blocks_done(&c->blocks[k]);
+	}
+	fflush(stdout);
+}
+
+/* Workload i on the devices that run it, in its share of what is left of
+ * the budget (a FAIL line each once the budget is spent). */
+static void check_workload(CheckRun *c, size_t i, atomic_int *quit)
+{
+	const WorkloadInfo *wi = &workload_info[c->wl[i]];
+	size_t m = check_devices_of(c, i);
+	if (!m)
+		return;
+	double elapsed = (double)(clock_mono_ns() - c->t0) * 1e-9;
+	/* this run's share of what is left, less its start-up and a margin */
+	double window = (c->budget - elapsed) / (double)(c->runs - c->done_runs) - 1.2 * c->overhead - 0.1;
+	if (window < CHECK_MIN_WINDOW_S || c->out_of_time) {
+		c->out_of_time = true;
+		for (size_t k = 0; k < m; k++) {
+			Verdict s = { .st = CHECK_FAIL, .median = NAN, .ratio = NAN, .threshold = NAN, .ref = "", .peer = NAN };
+			snprintf(s.why, sizeof s.why, "not measured: the budget (%g s) ran out after %.1f s", c->budget,
+			         elapsed);
+			print_line(c->o, c->ctx, &c->sd[k], wi, &s);
+			c->counts[CHECK_FAIL]++;
+		}
+		c->done_runs++;
+		return;
+	}
+	for (size_t k = 0; k < m; k++) {
+		c->rows[k] = mboard_row(c->board, (unsigned)c->sd[k].idx + 1, &c->ctx->entries[c->sd[k].idx], wi->name,
+		                        wi->unit);
+		blocks_init(&c->blocks[k]);
+	}
+	Options oc = *c->o;
+	oc.duration_s = window;
+	oc.duration_given = true;
+	oc.log = NULL;
+	uint64_t r0 = clock_mono_ns();
+	/* what is left of the budget, less the end's teardown */
+	Feed f = { c->board, c->rows, c->blocks, c->t0 + (uint64_t)((c->budget - CHECK_TEARDOWN_S) * 1e9), false };
+	suite_measure(c->ctx, c->sd, m, &oc, (WorkloadType)c->wl[i], false, (unsigned)i + 1, feed, &f, quit);
+	double took = (double)(clock_mono_ns() - r0) * 1e-9;
+	if (took - window > c->overhead || c->done_runs == 0)
+		c->overhead = took - window;
+	c->done_runs++;
+	if (!*quit)
+		check_judge(c, wi, m, f.cut);
+}
+
+/* The end line, the metrics file; returns the exit status. */
+static int check_end(CheckRun *c, atomic_int *quit, bool *say_logs)
+{
+	const Options *o = c->o;
+	size_t *counts = c->counts;
+	int status;
+	double secs = (double)(clock_mono_ns() - c->t0) * 1e-9;
 	if (*quit) {
 		fprintf(stderr, "flopscope: the check was stopped by a signal; incomplete\n");
 		status = 128 + (int)*quit;
 	} else {
 		status = counts[CHECK_WRONG] ? STATUS_WRONG : counts[CHECK_FAIL] || counts[CHECK_ERROR] ? 1 : 0;
 	}
-	mboard_check_end(board, secs, status);
+	mboard_check_end(c->board, secs, status);
 	if (o->format == FORMAT_JSON) {
 		printf("{\"type\":\"check_end\",\"seconds\":%.3f,\"exit\":%d", secs, status);
 		for (int s = 0; s < CHECK_STATUS_COUNT; s++)
@@ -511,31 +560,48 @@ int check_run(const VkCtx *ctx, const int *idx, size_t n, const Options *o, uint
 	} else if (o->format == FORMAT_TABLE) {
 		printf("\n%zu pass, %zu fail, %zu wrong, %zu error, %zu unsure, %zu noref, %zu skip in %.1f s of a %g s "
 		       "budget: exit %d\n", counts[CHECK_PASS], counts[CHECK_FAIL], counts[CHECK_WRONG], counts[CHECK_ERROR],
-		       counts[CHECK_UNSURE], counts[CHECK_NOREF], counts[CHECK_SKIP], secs, budget, status);
+		       counts[CHECK_UNSURE], counts[CHECK_NOREF], counts[CHECK_SKIP], secs, c->budget, status);
 		if (counts[CHECK_UNSURE] || counts[CHECK_NOREF])
 			printf("(unsure: below the threshold within what the data can tell; noref: nothing to hold it to "
 			       "but the result checks)\n");
-		say_logs = true;
+		*say_logs = true;
 	}
 	fflush(stdout);
 	if (o->metrics_file) {
 		char err[4400];
-		if (!mboard_write_file(board, o->metrics_file, err, sizeof err)) {
+		if (!mboard_write_file(c->board, o->metrics_file, err, sizeof err)) {
 			fprintf(stderr, "flopscope: --metrics-file: %s\n", err);
 			if (!status)
 				status = 1;
 		}
 	}
-done:
-	suite_logs_close(logs, n, say_logs);
-	metrics_server_stop(server);
-	baselines_done(bl, nbl);
-	mboard_destroy(board);
-	free(sd);
-	free(rows);
-	free(blocks);
-	free(nd);
-	free(v);
-	free(nd_of);
+	return status;
+}
+
+int check_run(const VkCtx *ctx, const int *idx, size_t n, const Options *o, uint64_t launch_ns,
+              atomic_int *quit)
+{
+	CheckRun *c = calloc(1, sizeof *c);
+	if (!c) {
+		fprintf(stderr, "flopscope: out of memory\n");
+		return 1;
+	}
+	*c = (CheckRun){ .ctx = ctx, .idx = idx, .n = n, .o = o, .t0 = launch_ns ? launch_ns : clock_mono_ns(),
+	                 .budget = o->budget_s > 0 ? o->budget_s : CLI_DEFAULT_BUDGET_S,
+	                 .overhead = CHECK_FIRST_OVERHEAD_S };
+	if (!parse_workloads(o->workload ? o->workload : CHECK_DEFAULT_WORKLOADS, c->wl, &c->nwl)) {
+		free(c);
+		return 2;
+	}
+	bool say_logs = false;
+	int status = check_open(c);
+	if (!status) {
+		check_head(c);
+		for (size_t i = 0; i < c->nwl && !*quit; i++)
+			check_workload(c, i, quit);
+		status = check_end(c, quit, &say_logs);
+	}
+	check_close(c, say_logs);
+	free(c);
 	return status;
 }
