@@ -108,99 +108,155 @@ static bool coopmat_shapes(VkCtx *c, VkPhysicalDevice pd, bool khr, CoopMatShape
 	return true;
 }
 
-static bool add_entries(VkCtx *c, VkPhysicalDevice pd, uint32_t index, char *err)
+/* A device's extensions: by name for the features' table, and those whose
+ * properties are read. */
+typedef struct DevExts {
+	VkExtensionProperties *ext;
+	const char **names;
+	uint32_t n;
+	bool smb, pci, amd, nv_cm, khr_cm;
+} DevExts;
+
+static bool read_extensions(VkPhysicalDevice pd, DevExts *x, char *err)
+{
+	memset(x, 0, sizeof *x);
+	if (vkEnumerateDeviceExtensionProperties(pd, NULL, &x->n, NULL) != VK_SUCCESS)
+		x->n = 0;
+	if (x->n) {
+		x->ext = calloc(x->n, sizeof *x->ext);
+		x->names = calloc(x->n, sizeof *x->names);
+		if (!x->ext || !x->names) {
+			free(x->ext);
+			free(x->names);
+			snprintf(err, ERR_LEN, "out of memory listing %u device extensions", x->n);
+			return false;
+		}
+		if (vkEnumerateDeviceExtensionProperties(pd, NULL, &x->n, x->ext) != VK_SUCCESS)
+			x->n = 0;
+	}
+	for (uint32_t i = 0; i < x->n; i++) {
+		const char *name = x->names[i] = x->ext[i].extensionName;
+		x->smb |= !strcmp(name, VK_NV_SHADER_SM_BUILTINS_EXTENSION_NAME);
+		x->pci |= !strcmp(name, VK_EXT_PCI_BUS_INFO_EXTENSION_NAME);
+		x->amd |= !strcmp(name, VK_AMD_SHADER_CORE_PROPERTIES_EXTENSION_NAME);
+		x->nv_cm |= !strcmp(name, VK_NV_COOPERATIVE_MATRIX_EXTENSION_NAME);
+		x->khr_cm |= !strcmp(name, VK_KHR_COOPERATIVE_MATRIX_EXTENSION_NAME_);
+	}
+	return true;
+}
+
+/* The limits and memory heaps of a device, into d. */
+static void take_limits(DeviceInfo *d, const VkPhysicalDeviceProperties *p, const VkPhysicalDeviceMemoryProperties *mem)
+{
+	d->timestamp_period = p->limits.timestampPeriod;
+	memcpy(d->max_group_count, p->limits.maxComputeWorkGroupCount, sizeof d->max_group_count);
+	memcpy(d->max_group_size, p->limits.maxComputeWorkGroupSize, sizeof d->max_group_size);
+	d->max_invocations = p->limits.maxComputeWorkGroupInvocations;
+	d->max_storage_range = p->limits.maxStorageBufferRange;
+	d->heap_count = mem->memoryHeapCount < DEVINFO_MAX_HEAPS ? mem->memoryHeapCount : DEVINFO_MAX_HEAPS;
+	for (uint32_t h = 0; h < d->heap_count; h++) {
+		d->heap_size[h] = mem->memoryHeaps[h].size;
+		d->heap_device_local[h] = mem->memoryHeaps[h].flags & VK_MEMORY_HEAP_DEVICE_LOCAL_BIT;
+	}
+}
+
+/* What is the same for every queue family of a device: its properties,
+ * limits, memory and features, into d. */
+static void read_device(const VkCtx *c, VkPhysicalDevice pd, const DevExts *x, DeviceInfo *d)
 {
 	VkPhysicalDeviceProperties2 props = { .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2 };
 	VkPhysicalDeviceSubgroupProperties sub = { .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_PROPERTIES };
 	VkPhysicalDeviceIDProperties ids = { .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_ID_PROPERTIES };
 	VkPhysicalDeviceDriverProperties drv = { .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DRIVER_PROPERTIES };
 	VkPhysicalDeviceFeatures2 feat = { .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2 };
-
-	VkPhysicalDeviceProperties base;
-	vkGetPhysicalDeviceProperties(pd, &base);
 	VkPhysicalDeviceShaderSMBuiltinsPropertiesNV smb = {
 		.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_SM_BUILTINS_PROPERTIES_NV,
 	};
-	bool has_smb = false, has_pci = false, has_amd = false, has_nv_cm = false, has_khr_cm = false;
 	VkPhysicalDeviceShaderCorePropertiesAMD amd = {
 		.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_CORE_PROPERTIES_AMD,
 	};
 	VkPhysicalDevicePCIBusInfoPropertiesEXT pci = {
 		.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PCI_BUS_INFO_PROPERTIES_EXT,
 	};
-	/* the device's extensions, by name for the features' table */
-	uint32_t next = 0;
-	VkExtensionProperties *ext = NULL;
-	const char **names = NULL;
-	if (vkEnumerateDeviceExtensionProperties(pd, NULL, &next, NULL) != VK_SUCCESS)
-		next = 0;
-	if (next) {
-		ext = calloc(next, sizeof *ext);
-		names = calloc(next, sizeof *names);
-		if (!ext || !names) {
-			free(ext);
-			free(names);
-			snprintf(err, ERR_LEN, "out of memory listing %u device extensions", next);
-			return false;
-		}
-		if (vkEnumerateDeviceExtensionProperties(pd, NULL, &next, ext) != VK_SUCCESS)
-			next = 0;
-	}
-	for (uint32_t i = 0; i < next; i++) {
-		names[i] = ext[i].extensionName;
-		if (!strcmp(ext[i].extensionName, VK_NV_SHADER_SM_BUILTINS_EXTENSION_NAME))
-			has_smb = true;
-		else if (!strcmp(ext[i].extensionName, VK_EXT_PCI_BUS_INFO_EXTENSION_NAME))
-			has_pci = true;
-		else if (!strcmp(ext[i].extensionName, VK_AMD_SHADER_CORE_PROPERTIES_EXTENSION_NAME))
-			has_amd = true;
-		else if (!strcmp(ext[i].extensionName, VK_NV_COOPERATIVE_MATRIX_EXTENSION_NAME))
-			has_nv_cm = true;
-		else if (!strcmp(ext[i].extensionName, VK_KHR_COOPERATIVE_MATRIX_EXTENSION_NAME_))
-			has_khr_cm = true;
-	}
-	bool v12 = base.apiVersion >= VK_API_VERSION_1_2 && c->api_version >= VK_API_VERSION_1_2;
 	VkPhysicalDeviceMaintenance3Properties m3 = {
 		.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MAINTENANCE_3_PROPERTIES,
 	};
+	VkPhysicalDeviceProperties base;
+	vkGetPhysicalDeviceProperties(pd, &base);
+	bool v12 = base.apiVersion >= VK_API_VERSION_1_2 && c->api_version >= VK_API_VERSION_1_2;
 	props.pNext = &m3;
 	m3.pNext = &sub;
 	sub.pNext = &ids;
 	if (v12) {
 		ids.pNext = &drv;
-		if (has_smb)
+		if (x->smb)
 			drv.pNext = &smb;
-	} else if (has_smb) {
+	} else if (x->smb) {
 		ids.pNext = &smb;
 	}
 	/* the features of the table that this device's version and extensions
 	 * let it report */
 	GpuFeatChain fch;
 	uint32_t api = base.apiVersion < c->api_version ? base.apiVersion : c->api_version;
-	gpu_features_query_chain(&fch, api, names, next, &feat.pNext);
-	if (has_pci) { /* first in the chain */
+	gpu_features_query_chain(&fch, api, x->names, x->n, &feat.pNext);
+	if (x->pci) { /* first in the chain */
 		pci.pNext = props.pNext;
 		props.pNext = &pci;
 	}
-	if (has_amd) {
+	if (x->amd) {
 		amd.pNext = props.pNext;
 		props.pNext = &amd;
 	}
 	vkGetPhysicalDeviceProperties2(pd, &props);
 	vkGetPhysicalDeviceFeatures2(pd, &feat);
-	uint32_t features = gpu_features_read(&fch, &feat.features);
-	free(names);
-	free(ext);
-
+	d->features = gpu_features_read(&fch, &feat.features);
 	VkPhysicalDeviceMemoryProperties mem;
 	vkGetPhysicalDeviceMemoryProperties(pd, &mem);
 
-	/* cooperative matrices: the shapes and types the device offers */
-	CoopMatShape cm[DEVINFO_MAX_COOPMAT];
-	uint32_t ncm = 0;
-	if (has_nv_cm && !coopmat_shapes(c, pd, false, cm, &ncm, err))
+	const VkPhysicalDeviceProperties *p = &props.properties;
+	snprintf(d->name, sizeof d->name, "%s", p->deviceName);
+	d->type = dev_type(p->deviceType);
+	d->vendor_id = p->vendorID;
+	d->device_id = p->deviceID;
+	d->api_version = p->apiVersion;
+	d->driver_version = p->driverVersion;
+	if (v12) {
+		snprintf(d->driver_name, sizeof d->driver_name, "%s", drv.driverName);
+		snprintf(d->driver_info, sizeof d->driver_info, "%s", drv.driverInfo);
+	}
+	memcpy(d->uuid, ids.deviceUUID, VK_UUID_SIZE);
+	take_limits(d, p, &mem);
+	d->subgroup_size = sub.subgroupSize;
+	d->sm_count = x->smb ? smb.shaderSMCount : 0;
+	if (x->nv_cm)
+		snprintf(d->coopmat_ext, sizeof d->coopmat_ext, "%s", VK_NV_COOPERATIVE_MATRIX_EXTENSION_NAME);
+	d->coopmat_khr = x->khr_cm;
+	d->cu_count = x->amd ? amd.shaderEngineCount * amd.shaderArraysPerEngineCount * amd.computeUnitsPerShaderArray
+	                     : 0;
+	d->max_alloc = m3.maxMemoryAllocationSize;
+	d->has_pci = x->pci;
+	d->pci_domain = pci.pciDomain;
+	d->pci_bus = pci.pciBus;
+	d->pci_device = pci.pciDevice;
+	d->pci_function = pci.pciFunction;
+}
+
+/* An entry per compute queue family of the device pd (the index-th). */
+static bool add_entries(VkCtx *c, VkPhysicalDevice pd, uint32_t index, char *err)
+{
+	DevExts x;
+	if (!read_extensions(pd, &x, err))
 		return false;
-	if ((features & FEAT(FEAT_BF16_COOPMAT)) && !coopmat_shapes(c, pd, true, cm, &ncm, err))
+	DeviceInfo proto;
+	memset(&proto, 0, sizeof proto);
+	proto.phys_index = index;
+	read_device(c, pd, &x, &proto);
+	free(x.names);
+	free(x.ext);
+	/* cooperative matrices: the shapes and types the device offers */
+	if (x.nv_cm && !coopmat_shapes(c, pd, false, proto.coopmat, &proto.ncoopmat, err))
+		return false;
+	if ((proto.features & FEAT(FEAT_BF16_COOPMAT)) && !coopmat_shapes(c, pd, true, proto.coopmat, &proto.ncoopmat, err))
 		return false;
 
 	uint32_t nq = 0;
@@ -211,12 +267,13 @@ static bool add_entries(VkCtx *c, VkPhysicalDevice pd, uint32_t index, char *err
 		return false;
 	}
 	vkGetPhysicalDeviceQueueFamilyProperties(pd, &nq, q);
-	int xfer = -1;
-	for (uint32_t f = 0; f < nq && xfer < 0; f++)
+	proto.transfer_family = -1;
+	for (uint32_t f = 0; f < nq && proto.transfer_family < 0; f++)
 		if ((q[f].queueFlags & VK_QUEUE_TRANSFER_BIT) && q[f].queueCount &&
-		    !(q[f].queueFlags & (VK_QUEUE_GRAPHICS_BIT | VK_QUEUE_COMPUTE_BIT)))
-			xfer = (int)f;
-
+		    !(q[f].queueFlags & (VK_QUEUE_GRAPHICS_BIT | VK_QUEUE_COMPUTE_BIT))) {
+			proto.transfer_family = (int)f;
+			proto.transfer_ts_bits = q[f].timestampValidBits;
+		}
 	for (uint32_t f = 0; f < nq; f++) {
 		if (!(q[f].queueFlags & VK_QUEUE_COMPUTE_BIT) || q[f].queueCount == 0)
 			continue;
@@ -228,75 +285,21 @@ static bool add_entries(VkCtx *c, VkPhysicalDevice pd, uint32_t index, char *err
 		}
 		c->entries = grown;
 		DeviceInfo *d = &c->entries[c->entry_count++];
-		memset(d, 0, sizeof *d);
-		const VkPhysicalDeviceProperties *p = &props.properties;
-		snprintf(d->name, sizeof d->name, "%s", p->deviceName);
-		d->phys_index = index;
+		*d = proto;
 		d->queue_family = f;
 		d->queue_count = q[f].queueCount;
 		d->queue_flags = q[f].queueFlags;
-		d->type = dev_type(p->deviceType);
-		d->vendor_id = p->vendorID;
-		d->device_id = p->deviceID;
-		d->api_version = p->apiVersion;
-		d->driver_version = p->driverVersion;
-		if (v12) {
-			snprintf(d->driver_name, sizeof d->driver_name, "%s", drv.driverName);
-			snprintf(d->driver_info, sizeof d->driver_info, "%s", drv.driverInfo);
-		}
-		memcpy(d->uuid, ids.deviceUUID, VK_UUID_SIZE);
 		d->timestamp_valid_bits = q[f].timestampValidBits;
-		d->timestamp_period = p->limits.timestampPeriod;
-		d->subgroup_size = sub.subgroupSize;
-		memcpy(d->max_group_count, p->limits.maxComputeWorkGroupCount, sizeof d->max_group_count);
-		memcpy(d->max_group_size, p->limits.maxComputeWorkGroupSize, sizeof d->max_group_size);
-		d->max_invocations = p->limits.maxComputeWorkGroupInvocations;
-		d->heap_count = mem.memoryHeapCount < DEVINFO_MAX_HEAPS ? mem.memoryHeapCount : DEVINFO_MAX_HEAPS;
-		for (uint32_t h = 0; h < d->heap_count; h++) {
-			d->heap_size[h] = mem.memoryHeaps[h].size;
-			d->heap_device_local[h] = mem.memoryHeaps[h].flags & VK_MEMORY_HEAP_DEVICE_LOCAL_BIT;
-		}
-		d->features = features;
-		d->sm_count = has_smb ? smb.shaderSMCount : 0;
-		if (has_nv_cm)
-			snprintf(d->coopmat_ext, sizeof d->coopmat_ext, "%s", VK_NV_COOPERATIVE_MATRIX_EXTENSION_NAME);
-		d->coopmat_khr = has_khr_cm;
-		memcpy(d->coopmat, cm, ncm * sizeof *cm);
-		d->ncoopmat = ncm;
-		d->cu_count = has_amd ? amd.shaderEngineCount * amd.shaderArraysPerEngineCount *
-		                            amd.computeUnitsPerShaderArray : 0;
-		d->transfer_family = xfer;
-		d->transfer_ts_bits = xfer >= 0 ? q[xfer].timestampValidBits : 0;
-		d->max_alloc = m3.maxMemoryAllocationSize;
-		d->max_storage_range = p->limits.maxStorageBufferRange;
-		d->has_pci = has_pci;
-		d->pci_domain = pci.pciDomain;
-		d->pci_bus = pci.pciBus;
-		d->pci_device = pci.pciDevice;
-		d->pci_function = pci.pciFunction;
 	}
 	free(q);
 	return true;
 }
 
-bool vkctx_create(VkCtx *c, bool validate, char *err, bool *no_device)
+/* The instance (with the validation layer and its messenger when asked
+ * for); false with err filled, the instance left for vkctx_destroy. */
+static bool create_instance(VkCtx *c, bool validate, char *err, bool *no_device)
 {
 	VkResult vk_last = VK_SUCCESS;
-	VkPhysicalDevice *pds = NULL;
-	memset(c, 0, sizeof *c);
-	atomic_init(&c->validation_messages, 0);
-	*no_device = false;
-
-	uint32_t loader = VK_API_VERSION_1_0;
-	if (vkEnumerateInstanceVersion(&loader) != VK_SUCCESS)
-		loader = VK_API_VERSION_1_0;
-	if (loader < VK_API_VERSION_1_1) {
-		snprintf(err, ERR_LEN, "the Vulkan loader supports only API %u.%u; flopscope needs 1.1 or newer",
-		         VK_API_VERSION_MAJOR(loader), VK_API_VERSION_MINOR(loader));
-		return false;
-	}
-	c->api_version = loader < VK_API_VERSION_1_3 ? loader : VK_API_VERSION_1_3;
-
 	const char *layers[] = { "VK_LAYER_KHRONOS_validation" };
 	const char *exts[] = { VK_EXT_DEBUG_UTILS_EXTENSION_NAME, VK_EXT_VALIDATION_FEATURES_EXTENSION_NAME };
 	if (validate && !has_instance_layer(layers[0])) {
@@ -359,6 +362,32 @@ bool vkctx_create(VkCtx *c, bool validate, char *err, bool *no_device)
 		VK_TRY(err, vk_last, create(c->instance, &dbg, NULL, &c->messenger));
 	}
 
+	return true;
+fail:
+	(void)vk_last;
+	return false;
+}
+
+bool vkctx_create(VkCtx *c, bool validate, char *err, bool *no_device)
+{
+	VkResult vk_last = VK_SUCCESS;
+	VkPhysicalDevice *pds = NULL;
+	memset(c, 0, sizeof *c);
+	atomic_init(&c->validation_messages, 0);
+	*no_device = false;
+
+	uint32_t loader = VK_API_VERSION_1_0;
+	if (vkEnumerateInstanceVersion(&loader) != VK_SUCCESS)
+		loader = VK_API_VERSION_1_0;
+	if (loader < VK_API_VERSION_1_1) {
+		snprintf(err, ERR_LEN, "the Vulkan loader supports only API %u.%u; flopscope needs 1.1 or newer",
+		         VK_API_VERSION_MAJOR(loader), VK_API_VERSION_MINOR(loader));
+		return false;
+	}
+	c->api_version = loader < VK_API_VERSION_1_3 ? loader : VK_API_VERSION_1_3;
+
+	if (!create_instance(c, validate, err, no_device))
+		goto fail;
 	uint32_t n = 0;
 	VK_TRY(err, vk_last, vkEnumeratePhysicalDevices(c->instance, &n, NULL));
 	pds = calloc(n ? n : 1, sizeof *pds);
