@@ -1,7 +1,6 @@
 /* flopscope: what a Vulkan compute device really delivers. */
 #include <errno.h>
 #include <fcntl.h>
-#include <poll.h>
 #include <locale.h>
 #include <signal.h>
 #include <stdatomic.h>
@@ -291,34 +290,56 @@ static int with_device(const VkCtx *ctx, Options *o, WorkloadType wl, uint64_t l
 }
 
 /* The mode, chosen once by the parser; the exit status. */
-static int run(Options *opt, uint64_t launch)
+/* Before a mode runs: the signals it watches, its outputs held against its
+ * inputs, the default log folder bounded. 0, or the exit status. */
+static int prepare(const Options *o)
 {
-	Options o = *opt;
 	char err[ERR_LEN];
+	bool runs = o->mode == MODE_MEASURE || o->mode == MODE_SUITE || o->mode == MODE_CHECK;
 	/* modes that stop on a signal with their summary watch for it from now
 	 * (a replay in the dashboard from when it opens) */
-	if (o.mode == MODE_MEASURE || o.mode == MODE_SUITE || o.mode == MODE_CHECK)
+	if (runs)
 		install_signals();
 	/* no output may destroy an input or another output: said before anything runs */
-	if (!outputs_check(&o, err, sizeof err)) {
+	if (!outputs_check(o, err, sizeof err)) {
 		fprintf(stderr, "flopscope: %s\n", err);
 		return 2;
 	}
 	/* the default log folder stays bounded: the oldest logs go first */
-	if ((o.mode == MODE_MEASURE || o.mode == MODE_SUITE || o.mode == MODE_CHECK) && !o.no_log && !o.log) {
+	if (runs && !o->no_log && !o->log) {
 		char why[4600];
 		const char *inputs[OUTPUTS_MAX_INPUTS];
-		size_t nin = outputs_inputs(&o, inputs, OUTPUTS_MAX_INPUTS), spared;
-		slog_retain(o.log_keep, o.log_cap, inputs, nin, &spared, why, sizeof why);
+		size_t nin = outputs_inputs(o, inputs, OUTPUTS_MAX_INPUTS), spared;
+		slog_retain(o->log_keep, o->log_cap, inputs, nin, &spared, why, sizeof why);
 		if (why[0])
 			fprintf(stderr, "flopscope: %s\n", why);
 		if (spared)
 			fprintf(stderr, "flopscope: log retention kept %zu old log%s over --log-keep/--log-cap: being "
 			        "written by another run, or read by this one\n", spared, spared == 1 ? "" : "s");
 	}
-	switch (o.mode) {
+	return 0;
+}
+
+/* --save-config: the settings into the config file. */
+static int save_config(const Options *o)
+{
+	char msg[4400];
+	if (o->theme && !cli_config_value_ok(o->theme)) {
+		fprintf(stderr, "flopscope: --theme: \"%.200s\" holds a newline, a \" #\" or a blank at an end, which "
+		        "a config line cannot keep: not saved\n", o->theme);
+		return 2;
+	}
+	bool ok = config_save(o, msg, sizeof msg);
+	fprintf(ok ? stdout : stderr, "%s%s\n", ok ? "" : "flopscope: ", msg);
+	return ok ? 0 : 1;
+}
+
+/* The modes that need no device; -1 for the others. */
+static int without_device(Options *o)
+{
+	static char help[CLI_HELP_MAX];
+	switch (o->mode) {
 	case MODE_HELP:
-		static char help[CLI_HELP_MAX];
 		cli_help_text(help, sizeof help);
 		fputs(help, stdout);
 		return 0;
@@ -327,26 +348,17 @@ static int run(Options *opt, uint64_t launch)
 		return 0;
 	/* Recorded sessions need no device. */
 	case MODE_COMPARE:
-		return offline_compare(&o);
+		return offline_compare(o);
 	case MODE_EXPORT:
-		return offline_export(&o);
+		return offline_export(o);
 	case MODE_ANALYZE:
-		return offline_analyze(&o);
+		return offline_analyze(o);
 	case MODE_REPLAY:
-		return replay(&o);
+		return replay(o);
 	case MODE_LOGS:
-		return offline_list_logs(&o);
-	case MODE_SAVE_CONFIG: {
-		char msg[4400];
-		if (o.theme && !cli_config_value_ok(o.theme)) {
-			fprintf(stderr, "flopscope: --theme: \"%.200s\" holds a newline, a \" #\" or a blank at an end, which "
-			        "a config line cannot keep: not saved\n", o.theme);
-			return 2;
-		}
-		bool ok = config_save(&o, msg, sizeof msg);
-		fprintf(ok ? stdout : stderr, "%s%s\n", ok ? "" : "flopscope: ", msg);
-		return ok ? 0 : 1;
-	}
+		return offline_list_logs(o);
+	case MODE_SAVE_CONFIG:
+		return save_config(o);
 	case MODE_MEASURE:
 	case MODE_LIST:
 	case MODE_LIST_WORKLOADS:
@@ -356,33 +368,38 @@ static int run(Options *opt, uint64_t launch)
 	case MODE_COUNT:
 		break;
 	}
+	return -1;
+}
 
-	int wl = o.workload && o.mode != MODE_CHECK ? workload_find(o.workload) : WORKLOAD_FP32;
+/* The modes on devices: the Vulkan instance, the metrics, then the mode. */
+static int on_devices(Options *o, uint64_t launch)
+{
+	char err[ERR_LEN];
+	int wl = o->workload && o->mode != MODE_CHECK ? workload_find(o->workload) : WORKLOAD_FP32;
 	if (wl < 0) {
 		char names[256];
 		workload_names(names, sizeof names);
-		fprintf(stderr, "flopscope: --workload: \"%s\" is not one of %s\n", o.workload, names);
+		fprintf(stderr, "flopscope: --workload: \"%s\" is not one of %s\n", o->workload, names);
 		return 2;
 	}
-	if ((o.size_lo || o.transfer_queue) && o.mode != MODE_SUITE && !workload_is_memory((WorkloadType)wl)) {
+	if ((o->size_lo || o->transfer_queue) && o->mode != MODE_SUITE && !workload_is_memory((WorkloadType)wl)) {
 		fprintf(stderr, "flopscope: --size and --transfer-queue go with a memory workload (--workload copy, h2d, ...)\n");
 		return 2;
 	}
-
 	VkCtx ctx;
 	bool no_device;
-	if (!vkctx_create(&ctx, o.validate, err, &no_device)) {
+	if (!vkctx_create(&ctx, o->validate, err, &no_device)) {
 		fprintf(stderr, "flopscope: %s\n", err);
 		return 1;
 	}
 	/* a measuring run's metrics (a check keeps its own) */
 	MetricsOut mo = { 0 };
-	if (o.mode == MODE_MEASURE && !metrics_out_open(&mo, &o, err, sizeof err)) {
+	if (o->mode == MODE_MEASURE && !metrics_out_open(&mo, o, err, sizeof err)) {
 		fprintf(stderr, "flopscope: %s\n", err);
 		vkctx_destroy(&ctx);
 		return 2;
 	}
-	int status = with_device(&ctx, &o, (WorkloadType)wl, launch, &mo);
+	int status = with_device(&ctx, o, (WorkloadType)wl, launch, &mo);
 	if (!metrics_out_close(&mo, err, sizeof err)) {
 		fprintf(stderr, "flopscope: --metrics-file: %s\n", err);
 		if (!status)
@@ -390,13 +407,23 @@ static int run(Options *opt, uint64_t launch)
 	}
 	vkctx_destroy(&ctx); /* the layer may still report while objects go */
 	unsigned msgs = atomic_load(&ctx.validation_messages);
-	if (o.validate && msgs) {
+	if (o->validate && msgs) {
 		fprintf(stderr, "flopscope: the validation layer reported %u message%s\n", msgs,
 		        msgs == 1 ? "" : "s");
 		if (status == 0)
 			status = 1;
 	}
 	return status;
+}
+
+static int run(Options *opt, uint64_t launch)
+{
+	Options o = *opt;
+	int status = prepare(&o);
+	if (status)
+		return status;
+	status = without_device(&o);
+	return status >= 0 ? status : on_devices(&o, launch);
 }
 
 /* Standard input, output and error open, on /dev/null where they were
