@@ -78,27 +78,112 @@ static void print_json(cJSON *j)
 	cJSON_Delete(j);
 }
 
-int offline_analyze(const Options *o)
+/* The file is read twice (its first byte tells a log from a CSV trace): a
+ * FIFO or a device cannot be, nor an empty file. */
+static bool analyzable(const char *path)
 {
-	SlogPick pick = offline_pick(o);
-	double *t = NULL, *x = NULL;
-	size_t n = 0;
-	/* the file is read twice (its first byte tells a log from a CSV trace):
-	 * a FIFO or a device cannot be */
 	struct stat st;
-	if (stat(o->analyze, &st) != 0) {
-		fprintf(stderr, "flopscope: cannot open %s: %s\n", o->analyze, strerror(errno));
-		return 2;
+	if (stat(path, &st) != 0) {
+		fprintf(stderr, "flopscope: cannot open %s: %s\n", path, strerror(errno));
+		return false;
 	}
 	if (!S_ISREG(st.st_mode)) {
-		fprintf(stderr, "flopscope: --analyze: %s is not a regular file (a folder, FIFO or device)\n",
-		        o->analyze);
-		return 2;
+		fprintf(stderr, "flopscope: --analyze: %s is not a regular file (a folder, FIFO or device)\n", path);
+		return false;
 	}
 	if (st.st_size == 0) {
-		fprintf(stderr, "flopscope: %s: empty file, neither a session log nor a CSV trace\n", o->analyze);
-		return 2;
+		fprintf(stderr, "flopscope: %s: empty file, neither a session log nor a CSV trace\n", path);
+		return false;
 	}
+	return true;
+}
+
+/* A session log's steady samples, through the change detector and into
+ * t, x (n): 0, the exit status (2 bad input, 1 no memory), or -1 for a
+ * transfer sweep, said so. */
+static int read_log(const Options *o, Scan *scan, double **t, double **x, size_t *n, const char **unit)
+{
+	SlogPick pick = offline_pick(o);
+	SessionData d;
+	SlogVisitor v = { scan, scan_sample, scan_restart, NULL };
+	if (!offline_load(o->analyze, &pick, &d, NULL, &v, 0))
+		return 2;
+	*unit = sample_flags_unit(scan->flags);
+	if (scan->sizes > 1) {
+		/* levels that change with the copy size are not power states */
+		printf("%s is a transfer sweep over %zu sizes: its level changes with the size, not the power "
+		       "state; --replay FILE --headless gives the table by size, or record one size with --size\n",
+		       o->analyze, scan->sizes);
+		session_data_done(&d);
+		return -1;
+	}
+	/* the plateau from the samples kept (all of them unless the log is long) */
+	*t = malloc((d.n + 1) * sizeof **t);
+	*x = malloc((d.n + 1) * sizeof **x);
+	for (size_t i = 0; *t && *x && i < d.n; i++)
+		if (d.samples[i].flags & SAMPLE_STEADY) {
+			(*t)[*n] = d.samples[i].t_ms;
+			(*x)[(*n)++] = d.samples[i].rate;
+		}
+	session_data_done(&d);
+	if (!*t || !*x) {
+		fprintf(stderr, "flopscope: out of memory\n");
+		return 1;
+	}
+	return 0;
+}
+
+/* The changes, excursions and plateau found: JSON records, or lines. */
+static void analyze_print(const Options *o, const Scan *scan, const char *unit, double plateau, double level,
+                          size_t n)
+{
+	const ChangeDetector *cd = &scan->cd;
+	size_t kept = change_kept(cd), ekept = change_excursions_kept(cd);
+	char lv[FMT_SI_LEN];
+if (o->format == FORMAT_JSON) {
+	/* one object per change, oldest first, then each excursion, then the analysis */
+	for (size_t i = kept; i-- > 0;)
+		print_json(record_change_json(change_get(cd, i), cd->nchanges - 1 - i, unit));
+	for (size_t i = ekept; i-- > 0;)
+		print_json(record_excursion_json(change_excursion(cd, i), unit));
+	cJSON *a = cJSON_CreateObject();
+	bool ok = a && cJSON_AddStringToObject(a, "type", "analysis") &&
+	          cJSON_AddStringToObject(a, "unit", unit) &&
+	          cJSON_AddNumberToObject(a, "samples", (double)scan->steady) &&
+	          record_change_counts(a, cd) &&
+	          cJSON_AddNumberToObject(a, "changes_listed", (double)kept) &&
+	          cJSON_AddNumberToObject(a, "excursions_listed", (double)ekept) &&
+	          cJSON_AddNumberToObject(a, "sustain_ms", CHG_SUSTAIN_MS) &&
+	          cJSON_AddBoolToObject(a, "plateau_reached", !isnan(plateau));
+	if (ok && !isnan(plateau))
+		ok = cJSON_AddNumberToObject(a, "plateau_t_ms", plateau) &&
+		     cJSON_AddNumberToObject(a, "plateau_level", level);
+	if (ok)
+		print_json(a);
+	else
+		cJSON_Delete(a);
+} else {
+	report_changes(stdout, cd, unit, "");
+	for (size_t i = ekept; i-- > 0;) {
+		char line[200];
+		change_format_excursion(change_excursion(cd, i), line, sizeof line);
+		printf("  %s\n", line);
+	}
+	if (cd->nexc > ekept)
+		printf("  (%zu earlier excursions not listed)\n", cd->nexc - ekept);
+	if (isnan(plateau))
+		printf("plateau: not reached (%zu samples%s)\n", n, n < 6 ? ", too few" : "");
+	else
+		printf("plateau %.1f ms  %s%s\n", plateau, fmt_si(level, lv, sizeof lv), unit);
+}
+}
+
+int offline_analyze(const Options *o)
+{
+	double *t = NULL, *x = NULL;
+	size_t n = 0;
+	if (!analyzable(o->analyze))
+		return 2;
 	FILE *f = fopen(o->analyze, "r");
 	int c = f ? fgetc(f) : EOF;
 	if (f)
@@ -110,43 +195,11 @@ int offline_analyze(const Options *o)
 		return 1;
 	}
 	change_init(&scan->cd);
-	bool from_log = c == '{';
-	if (from_log) { /* a session log: its steady samples */
-		SessionData d;
-		SlogVisitor v = { scan, scan_sample, scan_restart, NULL };
-		if (!offline_load(o->analyze, &pick, &d, NULL, &v, 0)) {
-			free(scan);
-			return 2;
-		}
-		unit = sample_flags_unit(scan->flags);
-		if (scan->sizes > 1) {
-			/* levels that change with the copy size are not power states */
-			printf("%s is a transfer sweep over %zu sizes: its level changes with the size, not the power "
-			       "state; --replay FILE --headless gives the table by size, or record one size with --size\n",
-			       o->analyze, scan->sizes);
-			session_data_done(&d);
-			free(scan);
-			return 0;
-		}
-		/* the plateau from the samples kept (all of them unless the log is long) */
-		t = malloc((d.n + 1) * sizeof *t);
-		x = malloc((d.n + 1) * sizeof *x);
-		for (size_t i = 0; t && x && i < d.n; i++)
-			if (d.samples[i].flags & SAMPLE_STEADY) {
-				t[n] = d.samples[i].t_ms;
-				x[n++] = d.samples[i].rate;
-			}
-		session_data_done(&d);
-		if (!t || !x) {
-			free(t);
-			free(x);
-			free(scan);
-			fprintf(stderr, "flopscope: out of memory\n");
-			return 1;
-		}
+	int rc = 0;
+	if (c == '{') { /* a session log: its steady samples */
+		rc = read_log(o, scan, &t, &x, &n, &unit);
 	} else if (!read_csv(o->analyze, &t, &x, &n)) {
-		free(scan);
-		return 2;
+		rc = 2;
 	} else {
 		double none[TEL_FIELD_COUNT];
 		for (int k = 0; k < TEL_FIELD_COUNT; k++)
@@ -155,51 +208,17 @@ int offline_analyze(const Options *o)
 			change_add(&scan->cd, t[i], x[i], none);
 		scan->steady = n;
 	}
-	change_finish(&scan->cd);
-	double level;
-	double plateau = change_time_to_plateau(t, x, n, &level);
-	const ChangeDetector *cd = &scan->cd;
-	size_t kept = change_kept(cd), ekept = change_excursions_kept(cd);
-	char lv[FMT_SI_LEN];
-	if (o->format == FORMAT_JSON) {
-		/* one object per change, oldest first, then each excursion, then the analysis */
-		for (size_t i = kept; i-- > 0;)
-			print_json(record_change_json(change_get(cd, i), cd->nchanges - 1 - i, unit));
-		for (size_t i = ekept; i-- > 0;)
-			print_json(record_excursion_json(change_excursion(cd, i), unit));
-		cJSON *a = cJSON_CreateObject();
-		bool ok = a && cJSON_AddStringToObject(a, "type", "analysis") &&
-		          cJSON_AddStringToObject(a, "unit", unit) &&
-		          cJSON_AddNumberToObject(a, "samples", (double)scan->steady) &&
-		          record_change_counts(a, cd) &&
-		          cJSON_AddNumberToObject(a, "changes_listed", (double)kept) &&
-		          cJSON_AddNumberToObject(a, "excursions_listed", (double)ekept) &&
-		          cJSON_AddNumberToObject(a, "sustain_ms", CHG_SUSTAIN_MS) &&
-		          cJSON_AddBoolToObject(a, "plateau_reached", !isnan(plateau));
-		if (ok && !isnan(plateau))
-			ok = cJSON_AddNumberToObject(a, "plateau_t_ms", plateau) &&
-			     cJSON_AddNumberToObject(a, "plateau_level", level);
-		if (ok)
-			print_json(a);
-		else
-			cJSON_Delete(a);
-	} else {
-		report_changes(stdout, cd, unit, "");
-		for (size_t i = ekept; i-- > 0;) {
-			char line[200];
-			change_format_excursion(change_excursion(cd, i), line, sizeof line);
-			printf("  %s\n", line);
-		}
-		if (cd->nexc > ekept)
-			printf("  (%zu earlier excursions not listed)\n", cd->nexc - ekept);
-		if (isnan(plateau))
-			printf("plateau: not reached (%zu samples%s)\n", n, n < 6 ? ", too few" : "");
-		else
-			printf("plateau %.1f ms  %s%s\n", plateau, fmt_si(level, lv, sizeof lv), unit);
+	if (!rc) {
+		change_finish(&scan->cd);
+		double level;
+		double plateau = change_time_to_plateau(t, x, n, &level);
+		analyze_print(o, scan, unit, plateau, level, n);
 	}
 	free(scan);
 	free(t);
 	free(x);
+	if (rc)
+		return rc < 0 ? 0 : rc;
 	if (outputs_stdout_failed())
 		return 1;
 	return 0;

@@ -79,6 +79,89 @@ static void side_json(cJSON *o, const char *key, const char *const *files, unsig
 
 static const char *const VERDICT[] = { "slower", "cannot_tell", "faster" };
 
+/* --compare --format json: one record. */
+static void compare_json(const Options *o, const OfflineBlocks *l, const char *unit, const CompareResult *rp,
+                         bool failed)
+{
+	CompareResult r = *rp;
+	unsigned na = o->ncompare_a, nb = o->ncompare_b;
+	const char *method = r.sessions_method ? "welch_over_sessions" : "block_bootstrap";
+	cJSON *j = cJSON_CreateObject();
+	if (j) {
+		cJSON_AddStringToObject(j, "type", "compare");
+		cJSON_AddStringToObject(j, "workload", l[0].d.meta.workload);
+		cJSON_AddStringToObject(j, "unit", unit);
+		cJSON_AddStringToObject(j, "method", method);
+		cJSON_AddNumberToObject(j, "block_ms", COMPARE_BLOCK_MS);
+		side_json(j, "a", o->compare_a, na, &r.a);
+		side_json(j, "b", o->compare_b, nb, &r.b);
+		cJSON_AddNumberToObject(j, "ratio", r.ratio);
+		if (isfinite(r.ratio_lo)) {
+			cJSON_AddNumberToObject(j, "ratio_lo", r.ratio_lo);
+			cJSON_AddNumberToObject(j, "ratio_hi", r.ratio_hi);
+		}
+		cJSON_AddNumberToObject(j, "best_ratio", r.best_ratio);
+		cJSON_AddNumberToObject(j, "spread", r.spread);
+		cJSON_AddStringToObject(j, "verdict", VERDICT[r.verdict + 1]);
+		cJSON_AddStringToObject(j, "why", r.why);
+		if (o->fail_if_slower > 0) {
+			cJSON_AddNumberToObject(j, "fail_if_slower_pct", o->fail_if_slower);
+			cJSON_AddBoolToObject(j, "failed", failed);
+		}
+	}
+	char *text = j ? cJSON_PrintUnformatted(j) : NULL;
+	if (text)
+		printf("%s\n", text);
+	cJSON_free(text);
+	cJSON_Delete(j);
+}
+
+/* --compare's table, the verdict in words, and the overlay on a terminal. */
+static void compare_table(const Options *o, const OfflineBlocks *l, const char *unit, const CompareResult *rp,
+                          bool failed)
+{
+	CompareResult r = *rp;
+	unsigned na = o->ncompare_a, nb = o->ncompare_b;
+	for (int side = 0; side < 2; side++) {
+		unsigned k0 = side ? na : 0, cnt = side ? nb : na;
+		const SessionMeta *m = &l[k0].d.meta;
+		char tms[32];
+		printf("%s: %s%s\n   %s, %s (%s), %s, target %s\n", side ? "B" : "A",
+		       side ? o->compare_b[0] : o->compare_a[0], cnt > 1 ? " and more" : "", m->device,
+		       m->workload, unit, m->start_utc, fmt_ms(m->target_ms, tms, sizeof tms));
+		for (unsigned k = 1; k < cnt; k++)
+			printf("   %s\n", side ? o->compare_b[k] : o->compare_a[k]);
+	}
+	char s1[FMT_SI_LEN], s2[FMT_SI_LEN];
+	printf("\n%-40s %14s %14s\n", "1 s batch means of the steady samples", "A", "B");
+	printf("%-40s %14zu %14zu\n", "sessions", r.a.sessions, r.b.sessions);
+	printf("%-40s %14zu %14zu\n", "blocks", r.a.blocks, r.b.blocks);
+	printf("%-40s %14zu %14zu\n", "samples", r.a.samples, r.b.samples);
+	printf("%-40s %9s%-5s %9s%-5s\n", r.sessions_method ? "median of the sessions" : "median",
+	       fmt_si(r.a.median, s1, sizeof s1), unit, fmt_si(r.b.median, s2, sizeof s2), unit);
+	printf("%-40s %9s%-5s %9s%-5s\n", "best block (least interference)", fmt_si(r.a.best, s1, sizeof s1),
+	       unit, fmt_si(r.b.best, s2, sizeof s2), unit);
+	printf("%-40s %13.1f%% %13.1f%%\n", "spread in a session (lowest-highest)", 100 * r.a.spread,
+	       100 * r.b.spread);
+	if (isfinite(r.ratio_lo))
+		printf("\nratio B/A: %.4f (95%% interval %.4f .. %.4f, %s)\n", r.ratio, r.ratio_lo, r.ratio_hi,
+		       r.sessions_method ? "Welch t over the sessions" : "bootstrap over 1 s blocks");
+	else
+		printf("\nratio B/A: %.4f (no interval: too few blocks)\n", r.ratio);
+	printf("ratio B/A of the best blocks: %.4f\n", r.best_ratio);
+	if (r.verdict == COMPARE_FASTER)
+		printf("verdict: B is faster than A by %.1f%%: %s\n", 100 * (r.ratio - 1), r.why);
+	else if (r.verdict == COMPARE_SLOWER)
+		printf("verdict: B is slower than A by %.1f%%: %s\n", 100 * (1 - r.ratio), r.why);
+	else
+		printf("verdict: cannot tell: %s\n", r.why);
+	if (o->fail_if_slower > 0)
+		printf("--fail-if-slower %g: %s\n", o->fail_if_slower,
+		       failed ? "FAIL (B is slower by more than that, with confidence)" : "pass");
+	if (isatty(STDOUT_FILENO))
+		overlay(&l[0].d, &l[na].d, unit);
+}
+
 int offline_compare(const Options *o)
 {
 	SlogPick pick = offline_pick(o);
@@ -128,75 +211,10 @@ int offline_compare(const Options *o)
 	/* --fail-if-slower: slower beyond the threshold, with confidence */
 	bool failed = o->fail_if_slower > 0 && r.verdict == COMPARE_SLOWER &&
 	              r.ratio_hi < 1 - o->fail_if_slower / 100;
-	const char *method = r.sessions_method ? "welch_over_sessions" : "block_bootstrap";
 	if (o->format == FORMAT_JSON) {
-		cJSON *j = cJSON_CreateObject();
-		if (j) {
-			cJSON_AddStringToObject(j, "type", "compare");
-			cJSON_AddStringToObject(j, "workload", l[0].d.meta.workload);
-			cJSON_AddStringToObject(j, "unit", unit);
-			cJSON_AddStringToObject(j, "method", method);
-			cJSON_AddNumberToObject(j, "block_ms", COMPARE_BLOCK_MS);
-			side_json(j, "a", o->compare_a, na, &r.a);
-			side_json(j, "b", o->compare_b, nb, &r.b);
-			cJSON_AddNumberToObject(j, "ratio", r.ratio);
-			if (isfinite(r.ratio_lo)) {
-				cJSON_AddNumberToObject(j, "ratio_lo", r.ratio_lo);
-				cJSON_AddNumberToObject(j, "ratio_hi", r.ratio_hi);
-			}
-			cJSON_AddNumberToObject(j, "best_ratio", r.best_ratio);
-			cJSON_AddNumberToObject(j, "spread", r.spread);
-			cJSON_AddStringToObject(j, "verdict", VERDICT[r.verdict + 1]);
-			cJSON_AddStringToObject(j, "why", r.why);
-			if (o->fail_if_slower > 0) {
-				cJSON_AddNumberToObject(j, "fail_if_slower_pct", o->fail_if_slower);
-				cJSON_AddBoolToObject(j, "failed", failed);
-			}
-		}
-		char *text = j ? cJSON_PrintUnformatted(j) : NULL;
-		if (text)
-			printf("%s\n", text);
-		cJSON_free(text);
-		cJSON_Delete(j);
+		compare_json(o, l, unit, &r, failed);
 	} else {
-		for (int side = 0; side < 2; side++) {
-			unsigned k0 = side ? na : 0, cnt = side ? nb : na;
-			const SessionMeta *m = &l[k0].d.meta;
-			char tms[32];
-			printf("%s: %s%s\n   %s, %s (%s), %s, target %s\n", side ? "B" : "A",
-			       side ? o->compare_b[0] : o->compare_a[0], cnt > 1 ? " and more" : "", m->device,
-			       m->workload, unit, m->start_utc, fmt_ms(m->target_ms, tms, sizeof tms));
-			for (unsigned k = 1; k < cnt; k++)
-				printf("   %s\n", side ? o->compare_b[k] : o->compare_a[k]);
-		}
-		char s1[FMT_SI_LEN], s2[FMT_SI_LEN];
-		printf("\n%-40s %14s %14s\n", "1 s batch means of the steady samples", "A", "B");
-		printf("%-40s %14zu %14zu\n", "sessions", r.a.sessions, r.b.sessions);
-		printf("%-40s %14zu %14zu\n", "blocks", r.a.blocks, r.b.blocks);
-		printf("%-40s %14zu %14zu\n", "samples", r.a.samples, r.b.samples);
-		printf("%-40s %9s%-5s %9s%-5s\n", r.sessions_method ? "median of the sessions" : "median",
-		       fmt_si(r.a.median, s1, sizeof s1), unit, fmt_si(r.b.median, s2, sizeof s2), unit);
-		printf("%-40s %9s%-5s %9s%-5s\n", "best block (least interference)", fmt_si(r.a.best, s1, sizeof s1),
-		       unit, fmt_si(r.b.best, s2, sizeof s2), unit);
-		printf("%-40s %13.1f%% %13.1f%%\n", "spread in a session (lowest-highest)", 100 * r.a.spread,
-		       100 * r.b.spread);
-		if (isfinite(r.ratio_lo))
-			printf("\nratio B/A: %.4f (95%% interval %.4f .. %.4f, %s)\n", r.ratio, r.ratio_lo, r.ratio_hi,
-			       r.sessions_method ? "Welch t over the sessions" : "bootstrap over 1 s blocks");
-		else
-			printf("\nratio B/A: %.4f (no interval: too few blocks)\n", r.ratio);
-		printf("ratio B/A of the best blocks: %.4f\n", r.best_ratio);
-		if (r.verdict == COMPARE_FASTER)
-			printf("verdict: B is faster than A by %.1f%%: %s\n", 100 * (r.ratio - 1), r.why);
-		else if (r.verdict == COMPARE_SLOWER)
-			printf("verdict: B is slower than A by %.1f%%: %s\n", 100 * (1 - r.ratio), r.why);
-		else
-			printf("verdict: cannot tell: %s\n", r.why);
-		if (o->fail_if_slower > 0)
-			printf("--fail-if-slower %g: %s\n", o->fail_if_slower,
-			       failed ? "FAIL (B is slower by more than that, with confidence)" : "pass");
-		if (isatty(STDOUT_FILENO))
-			overlay(&l[0].d, &l[na].d, unit);
+		compare_table(o, l, unit, &r, failed);
 	}
 	if (failed)
 		rc = 1;
