@@ -222,18 +222,10 @@ static double stats_box(FILE *f, double y, char items[][160], size_t n)
 	return y + 12 + 17.0 * (double)nl;
 }
 
-/* The picture's content; returns its height. */
-static double content(FILE *f, const char *title, const Sample *s, size_t n, double target_ms, const SummaryResult *r)
+/* The statistics box under the title; returns the y below it. */
+static double stats_items(FILE *f, const Sample *s, size_t n, const SummaryResult *r, const char *unit)
 {
-	const char *unit = n ? sample_unit(&s[0]) : "FLOPS";
-	double gap = gap_ms(s, n);
 	bool clock = any_value(s, n, f_clock), power = any_value(s, n, f_power);
-	size_t nchg = r ? change_kept(&r->changes) : 0;
-	size_t listed = nchg < TABLE_MAX ? nchg : TABLE_MAX;
-	char cut[600];
-	text(f, LEFT, 24, "start", 15, "font-weight=\"bold\"", fit(title, PLOT_W, 15, cut, sizeof cut));
-
-	/* the statistics */
 	char items[12][160], a[FMT_SI_LEN], b[FMT_SI_LEN], c[FMT_SI_LEN];
 	size_t ni = 0;
 	if (r && r->flops.n) {
@@ -262,13 +254,67 @@ static double content(FILE *f, const char *title, const Sample *s, size_t n, dou
 	}
 	if (!clock && !power)
 		snprintf(items[ni++], sizeof items[0], "no clock or power readings");
-	double y = stats_box(f, 40, items, ni) + 34;
+	return stats_box(f, 40, items, ni) + 34;
+}
 
-	double t1 = n ? s[n - 1].t_ms * 1e-3 : 1;
-	PlotAxis xt = { 0, t1 > 0 ? t1 : 1, false };
-	plot_axis_round(&xt, 10);
+/* The level changes' marks on the throughput plot, numbered oldest first
+ * (change_get numbers the newest 0) in the first row with room. */
+static void change_marks(FILE *f, const Panel *p, const SummaryResult *r, size_t nchg)
+{
+	double row_end[MARK_ROWS];
+	for (int k = 0; k < MARK_ROWS; k++)
+		row_end[k] = -INFINITY;
+	for (size_t j = 0; j < nchg; j++) {
+		const Change *ch = change_get(&r->changes, nchg - 1 - j);
+		bool pw = ch->cause == CAUSE_POWER_STATE;
+		const char *col = pw ? "#cf222e" : "#8c959f";
+		double x = px(p, ch->t_ms * 1e-3);
+		fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" stroke-dasharray=\"4 3\"/>\n",
+		        x, p->y0, x, p->y0 + p->h, col);
+		char num[24], fill[32];
+		snprintf(num, sizeof num, "%zu", j + 1);
+		snprintf(fill, sizeof fill, "fill=\"%s\"", col);
+		double w = svg_text_width(strlen(num), 10);
+		for (int k = 0; k < MARK_ROWS; k++) {
+			if (x + 2 > row_end[k] + 3 && x + 2 + w <= W - RIGHT) {
+				text(f, x + 2, p->y0 + 11 + 12 * k, "start", 10, fill, num);
+				row_end[k] = x + 2 + w;
+				break;
+			}
+		}
+	}
+}
 
-	/* the throughput, its level changes numbered */
+/* The list of level changes under the throughput plot; returns the y below. */
+static double change_list(FILE *f, double y, const SummaryResult *r, size_t nchg, const char *unit)
+{
+	char cut[600];
+	size_t listed = nchg < TABLE_MAX ? nchg : TABLE_MAX;
+	if (!nchg)
+		return y + 4;
+	text(f, LEFT, y, "start", 11, "font-weight=\"bold\"",
+	     "level changes, numbered on the plot where there is room (all of them: flopscope --analyze LOG)");
+	for (size_t j = 0; j < listed; j++) {
+		const Change *ch = change_get(&r->changes, nchg - 1 - j);
+		char line[400], row[420];
+		change_format(ch, unit, line, sizeof line);
+		snprintf(row, sizeof row, "%zu  %s", j + 1, line);
+		text(f, LEFT, y + 13 * (double)(j + 1), "start", 10,
+		     ch->cause == CAUSE_POWER_STATE ? "fill=\"#cf222e\"" : NULL, fit(row, PLOT_W, 10, cut, sizeof cut));
+	}
+	if (nchg > listed) {
+		char more[80];
+		snprintf(more, sizeof more, "... and %zu more", nchg - listed);
+		text(f, LEFT, y + 13 * (double)(listed + 1), "start", 10, NULL, more);
+	}
+	return y + 13 * (double)(listed + 1) + 30;
+}
+
+/* The throughput, its level changes numbered and listed; returns the y below. */
+static double throughput(FILE *f, double y, const Sample *s, size_t n, PlotAxis xt, const SummaryResult *r,
+                         const char *unit, double gap)
+{
+	size_t nchg = r ? change_kept(&r->changes) : 0;
 	const char *green = "stroke=\"#1a7f37\" stroke-width=\"1.3\"";
 	Legend lg1[] = { { unit, green }, { "level change: power state", "stroke=\"#cf222e\" stroke-dasharray=\"4 3\"" },
 	                 { "other level change", "stroke=\"#8c959f\" stroke-dasharray=\"4 3\"" } };
@@ -276,56 +322,18 @@ static double content(FILE *f, const char *title, const Sample *s, size_t n, dou
 	double step = linear_axis(s, n, f_rate, NULL, 0, &p.y);
 	frame(f, &p, &p.y, unit, false, step);
 	series(f, &p, &p.y, s, n, f_rate, green, gap);
-	double row_end[MARK_ROWS];
-	for (int k = 0; k < MARK_ROWS; k++)
-		row_end[k] = -INFINITY;
-	/* oldest first: change_get numbers the newest 0 */
-	for (size_t j = 0; j < nchg; j++) {
-		const Change *ch = change_get(&r->changes, nchg - 1 - j);
-		bool pw = ch->cause == CAUSE_POWER_STATE;
-		const char *col = pw ? "#cf222e" : "#8c959f";
-		double x = px(&p, ch->t_ms * 1e-3);
-		fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" stroke-dasharray=\"4 3\"/>\n",
-		        x, p.y0, x, p.y0 + p.h, col);
-		char num[24], fill[32];
-		snprintf(num, sizeof num, "%zu", j + 1);
-		snprintf(fill, sizeof fill, "fill=\"%s\"", col);
-		double w = svg_text_width(strlen(num), 10);
-		for (int k = 0; k < MARK_ROWS; k++) {
-			if (x + 2 > row_end[k] + 3 && x + 2 + w <= W - RIGHT) {
-				text(f, x + 2, p.y0 + 11 + 12 * k, "start", 10, fill, num);
-				row_end[k] = x + 2 + w;
-				break;
-			}
-		}
-	}
-	y = p.y0 + p.h + 36;
-	if (nchg) {
-		text(f, LEFT, y, "start", 11, "font-weight=\"bold\"",
-		     "level changes, numbered on the plot where there is room (all of them: flopscope --analyze LOG)");
-		for (size_t j = 0; j < listed; j++) {
-			const Change *ch = change_get(&r->changes, nchg - 1 - j);
-			char line[400], row[420];
-			change_format(ch, unit, line, sizeof line);
-			snprintf(row, sizeof row, "%zu  %s", j + 1, line);
-			text(f, LEFT, y + 13 * (double)(j + 1), "start", 10,
-			     ch->cause == CAUSE_POWER_STATE ? "fill=\"#cf222e\"" : NULL, fit(row, PLOT_W, 10, cut, sizeof cut));
-		}
-		if (nchg > listed) {
-			char more[80];
-			snprintf(more, sizeof more, "... and %zu more", nchg - listed);
-			text(f, LEFT, y + 13 * (double)(listed + 1), "start", 10, NULL, more);
-		}
-		y += 13 * (double)(listed + 1) + 30;
-	} else {
-		y += 4;
-	}
+	change_marks(f, &p, r, nchg);
+	return change_list(f, p.y0 + p.h + 36, r, nchg, unit);
+}
 
-	/* workgroups (a transfer's copies per submission) on a log axis */
+/* Workgroups (a transfer's copies per submission) on a log axis. */
+static double groups(FILE *f, double y, const Sample *s, size_t n, PlotAxis xt, double gap)
+{
 	const char *blue = "stroke=\"#0969da\" stroke-width=\"1.3\"";
 	bool copies = n && s[0].size;
 	Legend lg2[] = { { copies ? "copies per submission" : "workgroups per dispatch", blue } };
-	p.y0 = header(f, y, copies ? "copies per submission (log)" : "workgroups (log)", lg2, 1);
+	Panel p = { header(f, y, copies ? "copies per submission (log)" : "workgroups (log)", lg2, 1), PANEL_H, xt,
+	            { 0, 1, false }, { 0, 0, false } };
 	double *g = malloc((n ? n : 1) * sizeof *g);
 	for (size_t i = 0; g && i < n; i++)
 		g[i] = (double)s[i].groups;
@@ -333,50 +341,74 @@ static double content(FILE *f, const char *title, const Sample *s, size_t n, dou
 	free(g);
 	frame(f, &p, &p.y, "", false, 1);
 	series(f, &p, &p.y, s, n, f_groups, blue, gap);
-	y = p.y0 + p.h + 40;
+	return p.y0 + p.h + 40;
+}
 
-	/* dispatch time: CPU under GPU (the GPU line drawn last, on top), the
-	 * target its own style */
+/* Dispatch time: CPU under GPU (the GPU line drawn last, on top), the
+ * target its own style. */
+static double times(FILE *f, double y, const Sample *s, size_t n, PlotAxis xt, double target_ms, double gap)
+{
 	const char *cpu = "stroke=\"#8250df\" stroke-width=\"1\" stroke-dasharray=\"3 2\"";
 	const char *gpu = "stroke=\"#bc4c00\" stroke-width=\"1.6\"";
 	const char *tgt = "stroke=\"#24292f\" stroke-width=\"1\" stroke-dasharray=\"8 4\"";
 	Legend lg3[] = { { "GPU (timestamps)", gpu }, { "CPU (wall)", cpu }, { "target", tgt } };
-	p.y0 = header(f, y, "dispatch time", lg3, 3);
-	step = linear_axis(s, n, f_gpu, f_cpu, target_ms * 1e-3, &p.y);
+	Panel p = { header(f, y, "dispatch time", lg3, 3), PANEL_H, xt, { 0, 1, false }, { 0, 0, false } };
+	double step = linear_axis(s, n, f_gpu, f_cpu, target_ms * 1e-3, &p.y);
 	frame(f, &p, &p.y, "s", false, step);
 	series(f, &p, &p.y, s, n, f_cpu, cpu, gap);
 	series(f, &p, &p.y, s, n, f_gpu, gpu, gap);
 	double ty = py_axis(&p, &p.y, target_ms * 1e-3);
 	fprintf(f, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" %s/>\n", LEFT, ty, W - RIGHT, ty, tgt);
-	y = p.y0 + p.h + 40;
+	return p.y0 + p.h + 40;
+}
 
-	/* clock (left) and power (right) */
-	if (clock || power) {
-		const char *ck = "stroke=\"#0550ae\" stroke-width=\"1.3\"";
-		const char *pw = "stroke=\"#953800\" stroke-width=\"1.3\"";
-		Legend lg4[2];
-		size_t nl = 0;
-		if (clock)
-			lg4[nl++] = (Legend){ "shader clock (left axis)", ck };
-		if (power)
-			lg4[nl++] = (Legend){ clock ? "power (right axis)" : "power", pw };
-		p.y0 = header(f, y, clock && power ? "clock and power" : clock ? "clock" : "power", lg4, nl);
-		PlotAxis ca, pa;
-		double cstep = linear_axis(s, n, f_clock, NULL, 0, &ca);
-		double pstep = linear_axis(s, n, f_power, NULL, 0, &pa);
-		/* MHz read as Hz for the SI labels */
-		PlotAxis ca_hz = { ca.min * 1e6, ca.max * 1e6, false };
-		if (clock) {
-			frame(f, &p, &ca_hz, "Hz", false, cstep * 1e6);
-			series(f, &p, &ca, s, n, f_clock, ck, gap);
-		}
-		if (power) {
-			frame(f, &p, &pa, "W", clock, pstep);
-			series(f, &p, &pa, s, n, f_power, pw, gap);
-		}
-		y = p.y0 + p.h + 40;
+/* Clock (left) and power (right), where the samples have them. */
+static double clock_power(FILE *f, double y, const Sample *s, size_t n, PlotAxis xt, double gap)
+{
+	bool clock = any_value(s, n, f_clock), power = any_value(s, n, f_power);
+	if (!clock && !power)
+		return y;
+	const char *ck = "stroke=\"#0550ae\" stroke-width=\"1.3\"";
+	const char *pw = "stroke=\"#953800\" stroke-width=\"1.3\"";
+	Legend lg4[2];
+	size_t nl = 0;
+	if (clock)
+		lg4[nl++] = (Legend){ "shader clock (left axis)", ck };
+	if (power)
+		lg4[nl++] = (Legend){ clock ? "power (right axis)" : "power", pw };
+	Panel p = { header(f, y, clock && power ? "clock and power" : clock ? "clock" : "power", lg4, nl), PANEL_H, xt,
+	            { 0, 1, false }, { 0, 0, false } };
+	PlotAxis ca, pa;
+	double cstep = linear_axis(s, n, f_clock, NULL, 0, &ca);
+	double pstep = linear_axis(s, n, f_power, NULL, 0, &pa);
+	/* MHz read as Hz for the SI labels */
+	PlotAxis ca_hz = { ca.min * 1e6, ca.max * 1e6, false };
+	if (clock) {
+		frame(f, &p, &ca_hz, "Hz", false, cstep * 1e6);
+		series(f, &p, &ca, s, n, f_clock, ck, gap);
 	}
-	return y;
+	if (power) {
+		frame(f, &p, &pa, "W", clock, pstep);
+		series(f, &p, &pa, s, n, f_power, pw, gap);
+	}
+	return p.y0 + p.h + 40;
+}
+
+/* The picture's content; returns its height. */
+static double content(FILE *f, const char *title, const Sample *s, size_t n, double target_ms, const SummaryResult *r)
+{
+	const char *unit = n ? sample_unit(&s[0]) : "FLOPS";
+	double gap = gap_ms(s, n);
+	char cut[600];
+	text(f, LEFT, 24, "start", 15, "font-weight=\"bold\"", fit(title, PLOT_W, 15, cut, sizeof cut));
+	double y = stats_items(f, s, n, r, unit);
+	double t1 = n ? s[n - 1].t_ms * 1e-3 : 1;
+	PlotAxis xt = { 0, t1 > 0 ? t1 : 1, false };
+	plot_axis_round(&xt, 10);
+	y = throughput(f, y, s, n, xt, r, unit, gap);
+	y = groups(f, y, s, n, xt, gap);
+	y = times(f, y, s, n, xt, target_ms, gap);
+	return clock_power(f, y, s, n, xt, gap);
 }
 
 bool svg_write(FILE *f, const char *title, const Sample *s, size_t n, double target_ms, const SummaryResult *r)
