@@ -76,6 +76,8 @@ typedef struct Dash {
 	uint64_t stats_ns;
 	bool whole, help;
 	bool clock_line;     /* the clock and power shown as a row of text: flat */
+	bool zoom;           /* zoomed from the node view */
+	bool paused;
 	int help_scroll;
 	char last_line[160];
 } Dash;
@@ -417,6 +419,83 @@ static void draw_size_plot(Dash *d, Rect frame, const char *unit)
 	mvaddstr(c.y + c.h, c.x + c.w - (int)strlen(lab), lab);
 }
 
+/* The clock's limits over the window, and power's, where flat. */
+typedef struct Flat {
+	double clo, chi, plo, phi;
+} Flat;
+
+/* The clock plot (power as a second line drawn to its own scale, 0 .. its
+ * maximum filling the same height, named in the title), or one row of text
+ * while both are flat. */
+static void draw_clock(Dash *d, Rect r, const Flat *f, bool power, size_t from, double t0, double t_end)
+{
+	const Sample *ls = &d->h.last;
+	/* the clock line, and power as a second line drawn to its own scale
+	 * (0 .. its maximum fills the same height), named in the title */
+	char title[300];
+	int n = snprintf(title, sizeof title, "clock %.0f MHz", ls->tel[TEL_SM_MHZ]);
+	static double scaled[HISTORY_CAP];
+	Series ck[2] = { { d->h.clk_hz, ROLE_GROUPS_LINE, "clock" }, { scaled, ROLE_CPU_TIME, "power" } };
+	size_t nser = 1;
+	if (power && !d->clock_line) {
+		/* the window's largest clock and power: plot_flat's, in draw() */
+		double pmax = f->phi, cmax = f->chi;
+		for (size_t i = 0; i < d->h.n; i++)
+			scaled[i] = pmax > 0 ? d->h.power_w[i] / pmax * cmax : NAN;
+		nser = 2;
+		n += snprintf(title + n, sizeof title - (size_t)n, ", power %.0f W (line: 0..%.0f W)",
+		              ls->tel[TEL_POWER_W], pmax);
+	} else if (power) {
+		n += snprintf(title + n, sizeof title - (size_t)n, ", power %.0f W", ls->tel[TEL_POWER_W]);
+	}
+	if (sample_has_tel(ls, TEL_TEMP_C))
+		n += snprintf(title + n, sizeof title - (size_t)n, "  %.0f C", ls->tel[TEL_TEMP_C]);
+	if (sample_has_tel(ls, TEL_PSTATE))
+		n += snprintf(title + n, sizeof title - (size_t)n, "  P%.0f", ls->tel[TEL_PSTATE]);
+	if (d->clock_line) {
+		n += snprintf(title + n, sizeof title - (size_t)n, "   flat over %.0f s: %.0f-%.0f MHz", t_end - t0,
+		              f->clo * 1e-6, f->chi * 1e-6);
+		if (power)
+			snprintf(title + n, sizeof title - (size_t)n, ", %.0f-%.0f W", f->plo, f->phi);
+		attrset(screen_attr(d->s, ROLE_TEXT) | A_BOLD);
+		mvaddnstr(r.y, 0, title, r.w);
+	} else {
+		draw_plot(d, r, title, "Hz", false, ck, nser, NULL, from, t0, t_end);
+	}
+}
+
+/* The status line: a message or the run's error, then the keys as far as
+ * the line allows. */
+static void draw_status(Dash *d, int y, double t_end)
+{
+	SampleSource *src = d->src;
+	const char *msg = d->s->message;
+	ThemeRole role = (ThemeRole)d->s->message_role;
+	const char *err = src->error(src->ctx), *lerr = src->log_error ? src->log_error(src->ctx) : NULL;
+	if (err) {
+		msg = err;
+		role = ROLE_STATUS_ERROR;
+	} else if (lerr) {
+		msg = lerr;
+		role = ROLE_STATUS_ERROR;
+	}
+	/* the keys stay in view after a message, as far as the line allows */
+	const char *keys = !d->whole && t_end > WHOLE_MAX_S ? "last 60 s (z: whole session)   space pause  r restart  ? help  q quit"
+	                 : src->replay ? "space pause  r restart  </> speed  z window  t theme  ? help  q quit"
+	                               : "space pause  r restart  d devices  w workload  +/- target  z window  t theme  S save  ? help  q quit";
+	mvhline(y, 0, ' ', COLS);
+	int x = 0;
+	if (msg[0]) {
+		attrset(screen_attr(d->s, role));
+		mvaddnstr(y, 0, msg, COLS - 1);
+		x = getcurx(stdscr) + 3;
+	}
+	if (x < COLS - 10) {
+		attrset(screen_attr(d->s, ROLE_AXIS));
+		mvaddnstr(y, x, keys, COLS - 1 - x);
+	}
+}
+
 static void draw(Dash *d)
 {
 	if (screen_too_small(d->s))
@@ -455,40 +534,8 @@ static void draw(Dash *d)
 	else if (d->h.last.size)
 		snprintf(head + hn, sizeof head - (size_t)hn, "   each size from its target (the growth between sizes left out)");
 	draw_plot(d, l.flops, d->h.total ? head : u, "", false, &fl, 1, NULL, from, t0, t_end);
-	if (clock) {
-		/* the clock line, and power as a second line drawn to its own scale
-		 * (0 .. its maximum fills the same height), named in the title */
-		char title[300];
-		int n = snprintf(title, sizeof title, "clock %.0f MHz", ls->tel[TEL_SM_MHZ]);
-		static double scaled[HISTORY_CAP];
-		Series ck[2] = { { d->h.clk_hz, ROLE_GROUPS_LINE, "clock" }, { scaled, ROLE_CPU_TIME, "power" } };
-		size_t nser = 1;
-		if (power && !d->clock_line) {
-			/* the window's largest clock and power: plot_flat's above */
-			double pmax = phi, cmax = chi;
-			for (size_t i = 0; i < d->h.n; i++)
-				scaled[i] = pmax > 0 ? d->h.power_w[i] / pmax * cmax : NAN;
-			nser = 2;
-			n += snprintf(title + n, sizeof title - (size_t)n, ", power %.0f W (line: 0..%.0f W)",
-			              ls->tel[TEL_POWER_W], pmax);
-		} else if (power) {
-			n += snprintf(title + n, sizeof title - (size_t)n, ", power %.0f W", ls->tel[TEL_POWER_W]);
-		}
-		if (sample_has_tel(ls, TEL_TEMP_C))
-			n += snprintf(title + n, sizeof title - (size_t)n, "  %.0f C", ls->tel[TEL_TEMP_C]);
-		if (sample_has_tel(ls, TEL_PSTATE))
-			n += snprintf(title + n, sizeof title - (size_t)n, "  P%.0f", ls->tel[TEL_PSTATE]);
-		if (d->clock_line) {
-			n += snprintf(title + n, sizeof title - (size_t)n, "   flat over %.0f s: %.0f-%.0f MHz", t_end - t0,
-			              clo * 1e-6, chi * 1e-6);
-			if (power)
-				snprintf(title + n, sizeof title - (size_t)n, ", %.0f-%.0f W", plo, phi);
-			attrset(screen_attr(d->s, ROLE_TEXT) | A_BOLD);
-			mvaddnstr(l.clock.y, 0, title, l.clock.w);
-		} else {
-			draw_plot(d, l.clock, title, "Hz", false, ck, nser, NULL, from, t0, t_end);
-		}
-	}
+	if (clock)
+		draw_clock(d, l.clock, &(Flat){ clo, chi, plo, phi }, power, from, t0, t_end);
 	if (d->h.last.size)
 		draw_size_plot(d, l.groups, sample_unit(&d->h.last));
 	else
@@ -505,32 +552,7 @@ static void draw(Dash *d)
 	draw_stats(d, l.stats);
 	draw_jumps(d, l.jumps);
 
-	SampleSource *src = d->src;
-	const char *msg = d->s->message;
-	ThemeRole role = (ThemeRole)d->s->message_role;
-	const char *err = src->error(src->ctx), *lerr = src->log_error ? src->log_error(src->ctx) : NULL;
-	if (err) {
-		msg = err;
-		role = ROLE_STATUS_ERROR;
-	} else if (lerr) {
-		msg = lerr;
-		role = ROLE_STATUS_ERROR;
-	}
-	/* the keys stay in view after a message, as far as the line allows */
-	const char *keys = !d->whole && t_end > WHOLE_MAX_S ? "last 60 s (z: whole session)   space pause  r restart  ? help  q quit"
-	                 : src->replay ? "space pause  r restart  </> speed  z window  t theme  ? help  q quit"
-	                               : "space pause  r restart  d devices  w workload  +/- target  z window  t theme  S save  ? help  q quit";
-	mvhline(l.status.y, 0, ' ', COLS);
-	int x = 0;
-	if (msg[0]) {
-		attrset(screen_attr(d->s, role));
-		mvaddnstr(l.status.y, 0, msg, COLS - 1);
-		x = getcurx(stdscr) + 3;
-	}
-	if (x < COLS - 10) {
-		attrset(screen_attr(d->s, ROLE_AXIS));
-		mvaddnstr(l.status.y, x, keys, COLS - 1 - x);
-	}
+	draw_status(d, l.status.y, t_end);
 	if (d->help)
 		screen_help(d->s, " flopscope: keys and marks ", HELP, sizeof HELP / sizeof *HELP, &d->help_scroll);
 	attrset(A_NORMAL);
@@ -548,6 +570,168 @@ static void restart(Dash *d)
 	d->stats.pct_peak = NAN;
 }
 
+/* + and -: round values (1, 2, 5, 10, 20, 50 ... ms) over the --target-ms
+ * range: 20 ms is always one step away. */
+static void dash_target(Dash *d, int dir)
+{
+	SampleSource *src = d->src;
+	if (!src->set_target) {
+		screen_message(d->s, ROLE_STATUS_WARN, "the target was recorded; it cannot change in a replay");
+		return;
+	}
+	double t = cli_target_step(src->target_ms(src->ctx), dir);
+	src->set_target(src->ctx, t);
+	char tms[32];
+	screen_message(d->s, ROLE_STATUS_OK, "target %s", fmt_ms(t, tms, sizeof tms));
+}
+
+/* S: the theme, target and window as the defaults. */
+static void dash_save(Dash *d, const DashOptions *opt)
+{
+	char msg[512];
+	if (!opt->save) {
+		screen_message(d->s, ROLE_STATUS_WARN, "settings cannot be saved from here");
+		return;
+	}
+	bool ok = opt->save(opt->save_ctx, screen_theme_name(d->s), d->src->target_ms(d->src->ctx), d->whole, msg,
+	                    sizeof msg);
+	screen_message(d->s, ok ? ROLE_STATUS_OK : ROLE_STATUS_ERROR, "%s", msg);
+}
+
+/* What a key's action does in the dashboard; false when the screen is left
+ * (*how says how). */
+static bool dash_key(Dash *d, const DashOptions *opt, KeyAction act, DashExit *how)
+{
+	Screen *s = d->s;
+	SampleSource *src = d->src;
+	if (act == ACT_QUIT)
+		return false;
+	if (act == ACT_BACK && (d->zoom || !src->replay)) { /* back one level (all devices, or the picker) */
+		*how = DASH_BACK;
+		return false;
+	}
+	if (COLS < LAYOUT_MIN_COLS || LINES < LAYOUT_MIN_ROWS)
+		return true;
+	switch (act) {
+	case ACT_PAUSE:
+		d->paused = !d->paused;
+		src->pause(src->ctx, d->paused);
+		screen_message(s, ROLE_STATUS_WARN, d->paused ? "paused: space resumes" : "resumed");
+		break;
+	case ACT_RESTART:
+		src->restart(src->ctx);
+		if (src->replay)
+			restart(d);
+		screen_message(s, ROLE_STATUS_OK, src->replay ? "replay from the start"
+		                                              : "restarting from 1 workgroup");
+		break;
+	case ACT_DEVICES:
+		if (src->replay) {
+			screen_message(s, ROLE_STATUS_WARN, "a replay has no devices to pick");
+			break;
+		}
+		*how = DASH_BACK;
+		return false;
+	case ACT_TARGET_UP: case ACT_TARGET_DOWN:
+		dash_target(d, act == ACT_TARGET_UP ? 1 : -1);
+		break;
+	case ACT_SLOWER: case ACT_FASTER:
+		if (!src->speed) {
+			screen_message(s, ROLE_STATUS_WARN, "< and > set the speed of a replay (--replay FILE)");
+			break;
+		}
+		screen_message(s, ROLE_STATUS_OK, "replay speed x%g", src->speed(src->ctx, act == ACT_FASTER ? 1 : -1));
+		break;
+	case ACT_NEXT_WORKLOAD:
+		if (src->replay) {
+			screen_message(s, ROLE_STATUS_WARN, "a replay shows the recorded workload");
+			break;
+		}
+		*how = DASH_NEXT_WORKLOAD;
+		return false;
+	case ACT_WHOLE:
+		d->whole = !d->whole;
+		break;
+	case ACT_THEME:
+		screen_next_theme(s);
+		break;
+	case ACT_SAVE:
+		dash_save(d, opt);
+		break;
+	case ACT_HELP:
+		d->help = true;
+		d->help_scroll = 0;
+		break;
+	default: /* nothing here: the node view's keys */
+		break;
+	}
+	return true;
+}
+
+/* The samples ready, into the history and the statistics; whether any came. */
+static bool dash_take(Dash *d)
+{
+	Sample smp;
+	bool any = false;
+	while (d->src->next(d->src->ctx, &smp)) {
+		if (smp.seq == 0 && d->h.total)
+			restart(d);
+		history_add(&d->h, &smp);
+		summary_add(&d->sum, &smp);
+		any = true;
+	}
+	return any;
+}
+
+/* The dashboard's history and statistics: moved in from the node view, or
+ * new; false when they cannot be had. */
+static bool dash_init(Dash *d, const DashOptions *opt)
+{
+	if (d->zoom) {
+		d->h = *opt->history;
+		d->sum = *opt->summary;
+	} else {
+		if (!history_init(&d->h, HISTORY_CAP)) {
+			screen_message(d->s, ROLE_STATUS_ERROR, "out of memory for the sample history");
+			return false;
+		}
+		summary_init(&d->sum);
+	}
+	d->stats.ratio_median = NAN;
+	d->stats.plateau_ms = NAN;
+	d->stats.pct_peak = NAN;
+	return true;
+}
+
+/* Leaving: back to the node view with everything, or the run stopped (the
+ * log says why) and its last samples counted. */
+static DashExit dash_leave(Dash *d, const DashOptions *opt, DashExit how, bool *failed, SummaryResult *summary)
+{
+	SampleSource *src = d->src;
+	if (d->zoom) {
+		/* the node view goes on with the device: nothing is stopped */
+		summary_result(&d->sum, summary);
+		*opt->history = d->h;
+		*opt->summary = d->sum;
+		return how;
+	}
+	if (src->note_stop) /* the log says why the run ended */
+		src->note_stop(src->ctx, how == DASH_NEXT_WORKLOAD ? "workload change (w)"
+		                         : how == DASH_BACK ? "device list (d)" : "quit");
+	src->pause(src->ctx, false);
+	src->stop(src->ctx);
+	/* the screen may have shown the error before the loop saw it change */
+	if (src->state(src->ctx) == ENGINE_ERROR)
+		*failed = true;
+	Sample smp;
+	while (src->next(src->ctx, &smp))
+		summary_add(&d->sum, &smp);
+	summary_result(&d->sum, summary);
+	history_done(&d->h);
+	summary_done(&d->sum);
+	return how;
+}
+
 DashExit dashboard_run(Screen *s, SampleSource *src, const DashOptions *opt, bool *failed, SummaryResult *summary)
 {
 	memset(summary, 0, sizeof *summary);
@@ -555,40 +739,21 @@ DashExit dashboard_run(Screen *s, SampleSource *src, const DashOptions *opt, boo
 	summary->plateau_ms = NAN;
 	summary->pct_peak = NAN;
 	const uint64_t frame_ns = 1000000000ull / (opt->fps ? opt->fps : 10);
-	const bool zoom = opt->history != NULL;
-	Dash d = { .s = s, .src = src, .whole = opt->whole };
+	Dash d = { .s = s, .src = src, .whole = opt->whole, .zoom = opt->history != NULL };
 	*failed = false;
-	if (zoom) {
-		d.h = *opt->history;
-		d.sum = *opt->summary;
-	} else {
-		if (!history_init(&d.h, HISTORY_CAP)) {
-			screen_message(s, ROLE_STATUS_ERROR, "out of memory for the sample history");
-			return DASH_BACK;
-		}
-		summary_init(&d.sum);
-	}
-	d.stats.ratio_median = NAN;
-	d.stats.plateau_ms = NAN;
-	d.stats.pct_peak = NAN;
+	if (!dash_init(&d, opt))
+		return DASH_BACK;
 	timeout((int)(frame_ns / 1000000 < 100 ? frame_ns / 1000000 : 100));
 	DashExit how = DASH_QUIT;
-	bool dirty = true, paused = false;
+	bool dirty = true;
 	uint64_t last_draw = 0;
 	EngineState last_state = ENGINE_READY;
-	Sample smp;
 	for (;;) {
 		if (*s->quit)
 			break;
 		if (opt->idle)
 			opt->idle(opt->idle_ctx);
-		while (src->next(src->ctx, &smp)) {
-			if (smp.seq == 0 && d.h.total)
-				restart(&d);
-			history_add(&d.h, &smp);
-			summary_add(&d.sum, &smp);
-			dirty = true;
-		}
+		dirty |= dash_take(&d);
 		EngineState st = src->state(src->ctx);
 		if (st != last_state) {
 			last_state = st;
@@ -621,110 +786,12 @@ DashExit dashboard_run(Screen *s, SampleSource *src, const DashOptions *opt, boo
 		}
 		s->message[0] = '\0';
 		KeyAction act = keys_action(ch);
-		if (act == ACT_QUIT)
-			break;
-		if (act == ACT_BACK && (zoom || !src->replay)) { /* back one level (all devices, or the picker) */
-			how = DASH_BACK;
-			goto out;
-		}
 		if (act == ACT_RESIZE) {
 			last_draw = 0;
 			continue;
 		}
-		if (COLS < LAYOUT_MIN_COLS || LINES < LAYOUT_MIN_ROWS)
-			continue;
-		switch (act) {
-		case ACT_PAUSE:
-			paused = !paused;
-			src->pause(src->ctx, paused);
-			screen_message(s, ROLE_STATUS_WARN, paused ? "paused: space resumes" : "resumed");
+		if (!dash_key(&d, opt, act, &how))
 			break;
-		case ACT_RESTART:
-			src->restart(src->ctx);
-			if (src->replay)
-				restart(&d);
-			screen_message(s, ROLE_STATUS_OK, src->replay ? "replay from the start"
-			                                              : "restarting from 1 workgroup");
-			break;
-		case ACT_DEVICES:
-			if (src->replay) {
-				screen_message(s, ROLE_STATUS_WARN, "a replay has no devices to pick");
-				break;
-			}
-			how = DASH_BACK;
-			goto out;
-		case ACT_TARGET_UP: case ACT_TARGET_DOWN: {
-			if (!src->set_target) {
-				screen_message(s, ROLE_STATUS_WARN, "the target was recorded; it cannot change in a replay");
-				break;
-			}
-			/* round values (1, 2, 5, 10, 20, 50 ... ms) over the
-			 * --target-ms range: 20 ms is always one step away */
-			double t = cli_target_step(src->target_ms(src->ctx), act == ACT_TARGET_UP ? 1 : -1);
-			src->set_target(src->ctx, t);
-			char tms[32];
-			screen_message(s, ROLE_STATUS_OK, "target %s", fmt_ms(t, tms, sizeof tms));
-			break;
-		}
-		case ACT_SLOWER: case ACT_FASTER:
-			if (!src->speed) {
-				screen_message(s, ROLE_STATUS_WARN, "< and > set the speed of a replay (--replay FILE)");
-				break;
-			}
-			screen_message(s, ROLE_STATUS_OK, "replay speed x%g", src->speed(src->ctx, act == ACT_FASTER ? 1 : -1));
-			break;
-		case ACT_NEXT_WORKLOAD:
-			if (src->replay) {
-				screen_message(s, ROLE_STATUS_WARN, "a replay shows the recorded workload");
-				break;
-			}
-			how = DASH_NEXT_WORKLOAD;
-			goto out;
-		case ACT_WHOLE:
-			d.whole = !d.whole;
-			break;
-		case ACT_THEME:
-			screen_next_theme(s);
-			break;
-		case ACT_SAVE: {
-			char msg[512];
-			if (!opt->save) {
-				screen_message(s, ROLE_STATUS_WARN, "settings cannot be saved from here");
-				break;
-			}
-			bool ok = opt->save(opt->save_ctx, screen_theme_name(s), src->target_ms(src->ctx), d.whole, msg,
-			                    sizeof msg);
-			screen_message(s, ok ? ROLE_STATUS_OK : ROLE_STATUS_ERROR, "%s", msg);
-			break;
-		}
-		case ACT_HELP:
-			d.help = true;
-			d.help_scroll = 0;
-			break;
-		default: /* nothing here: the node view's keys */
-			break;
-		}
 	}
-out:
-	if (zoom) {
-		/* the node view goes on with the device: nothing is stopped */
-		summary_result(&d.sum, summary);
-		*opt->history = d.h;
-		*opt->summary = d.sum;
-		return how;
-	}
-	if (src->note_stop) /* the log says why the run ended */
-		src->note_stop(src->ctx, how == DASH_NEXT_WORKLOAD ? "workload change (w)"
-		                         : how == DASH_BACK ? "device list (d)" : "quit");
-	src->pause(src->ctx, false);
-	src->stop(src->ctx);
-	/* the screen may have shown the error before the loop saw it change */
-	if (src->state(src->ctx) == ENGINE_ERROR)
-		*failed = true;
-	while (src->next(src->ctx, &smp))
-		summary_add(&d.sum, &smp);
-	summary_result(&d.sum, summary);
-	history_done(&d.h);
-	summary_done(&d.sum);
-	return how;
+	return dash_leave(&d, opt, how, failed, summary);
 }

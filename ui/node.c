@@ -61,6 +61,7 @@ typedef struct Node {
 	int row;                  /* highlighted table row */
 	bool help, dirty;
 	int help_scroll;
+	uint64_t last_draw;       /* 0: draw at the next frame */
 } Node;
 
 static void stats_reset(SummaryResult *r)
@@ -379,44 +380,139 @@ static DashExit zoom(Node *nv, size_t k)
 	return how;
 }
 
+/* A device in full (1-9, Enter): false when the screen is left from it
+ * (*how says how). */
+static bool node_zoom(Node *nv, size_t pick, DashExit *how)
+{
+	DashExit z = zoom(nv, pick);
+	nv->last_draw = 0;
+	if (z == DASH_QUIT || z == DASH_NEXT_WORKLOAD) {
+		*how = z;
+		return false;
+	}
+	return true;
+}
+
+/* What a key does in the node view: its action on every device, or one
+ * device in full; false when the screen is left (*how says how). */
+static bool node_key(Node *nv, KeyAction act, int ch, DashExit *how)
+{
+	Screen *s = nv->s;
+	NodeDev *dev = nv->dev;
+	SampleSource *src = dev[0].src;
+	size_t n = nv->n;
+	if (act == ACT_QUIT)
+		return false;
+	if (act == ACT_PICK && (size_t)keys_digit(ch) < n)
+		return node_zoom(nv, (size_t)keys_digit(ch), how);
+	if (act == ACT_ENTER)
+		return node_zoom(nv, (size_t)nv->row, how);
+	switch (act) {
+	case ACT_UP:
+		if (nv->row > 0)
+			nv->row--;
+		break;
+	case ACT_DOWN:
+		if ((size_t)nv->row + 1 < n)
+			nv->row++;
+		break;
+	case ACT_PAUSE: {
+		/* all paused: resume all; else pause all (the zoomed
+		 * view's space acts on all too) */
+		bool all = true;
+		for (size_t k = 0; k < n; k++)
+			all &= dev[k].state == ENGINE_PAUSED || dev[k].state == ENGINE_DONE || dev[k].state == ENGINE_ERROR;
+		bool paused = !all;
+		for (size_t k = 0; k < n; k++)
+			src[k].pause(src[k].ctx, paused);
+		screen_message(s, ROLE_STATUS_WARN, paused ? "all %zu paused: space resumes" : "all %zu resumed", n);
+		break;
+	}
+	case ACT_RESTART:
+		for (size_t k = 0; k < n; k++)
+			src[k].restart(src[k].ctx);
+		screen_message(s, ROLE_STATUS_OK, "all %zu restarting from 1 workgroup", n);
+		break;
+	case ACT_TARGET_UP: case ACT_TARGET_DOWN: {
+		if (!src[0].set_target) {
+			screen_message(s, ROLE_STATUS_WARN, "the target was recorded; it cannot change in a replay");
+			break;
+		}
+		double t = cli_target_step(src[0].target_ms(src[0].ctx), act == ACT_TARGET_UP ? 1 : -1);
+		for (size_t k = 0; k < n; k++)
+			src[k].set_target(src[k].ctx, t);
+		char tms[32];
+		screen_message(s, ROLE_STATUS_OK, "target %s on all %zu", fmt_ms(t, tms, sizeof tms), n);
+		break;
+	}
+	case ACT_NEXT_WORKLOAD:
+		if (src[0].replay) {
+			screen_message(s, ROLE_STATUS_WARN, "a replay shows the recorded workload");
+			break;
+		}
+		*how = DASH_NEXT_WORKLOAD;
+		return false;
+	case ACT_DEVICES: case ACT_BACK: /* back one level, to the picker */
+		if (src[0].replay) {
+			if (act == ACT_DEVICES)
+				screen_message(s, ROLE_STATUS_WARN, "a replay has no devices to pick");
+			break;
+		}
+		*how = DASH_BACK;
+		return false;
+	case ACT_THEME:
+		screen_next_theme(s);
+		break;
+	case ACT_HELP:
+		nv->help = true;
+		nv->help_scroll = 0;
+		break;
+	default:
+		break;
+	}
+	return true;
+}
+
+/* Every device's history and statistics; false (a message said why) when
+ * there is no room for them. *ready: how many are set up. */
+static bool node_init(Node *nv, SampleSource *src, size_t *ready)
+{
+	for (*ready = 0; *ready < nv->n; (*ready)++) {
+		NodeDev *d = &nv->dev[*ready];
+		memset(d, 0, sizeof *d);
+		d->src = &src[*ready];
+		if (!history_init(&d->h, HISTORY_CAP))
+			break;
+		summary_init(&d->sum);
+		stats_reset(&d->stats);
+		nv->nd[*ready].median = NAN;
+		nv->nd[*ready].node_ratio = NAN;
+	}
+	if (*ready == nv->n)
+		return true;
+	screen_message(nv->s, ROLE_STATUS_ERROR, "out of memory for the sample histories");
+	return false;
+}
+
 DashExit node_run(Screen *s, SampleSource *src, size_t n, const NodeOptions *opt, bool *failed)
 {
 	if (n > NODE_MAX)
 		n = NODE_MAX;
 	NodeDev dev[NODE_MAX];
 	Node nv = { .s = s, .dev = dev, .n = n, .opt = opt, .dirty = true };
-	size_t ready = 0;
-	for (; ready < n; ready++) {
-		memset(&dev[ready], 0, sizeof dev[ready]);
-		dev[ready].src = &src[ready];
-		if (!history_init(&dev[ready].h, HISTORY_CAP))
-			break;
-		summary_init(&dev[ready].sum);
-		stats_reset(&dev[ready].stats);
-		nv.nd[ready].median = NAN;
-		nv.nd[ready].node_ratio = NAN;
-	}
-	DashExit how = DASH_QUIT;
-	if (ready < n) {
-		screen_message(s, ROLE_STATUS_ERROR, "out of memory for the sample histories");
-		how = DASH_BACK;
-		goto out;
-	}
+	size_t ready;
+	DashExit how = node_init(&nv, src, &ready) ? DASH_QUIT : DASH_BACK;
 	const uint64_t frame_ns = 1000000000ull / (opt->fps ? opt->fps : 10);
-	bool paused = false;
-	uint64_t last_draw = 0;
-	for (;;) {
-		if (*s->quit)
-			break;
+	while (how == DASH_QUIT && !*s->quit) {
 		take(&nv, n);
 		uint64_t now = clock_mono_ns();
 		if (nv.dirty && now - nv.stats_ns >= STATS_NS) {
 			refresh_stats(&nv);
 			nv.stats_ns = now;
 		}
-		if (nv.dirty && now - last_draw >= frame_ns) {
+		if (nv.dirty && now - nv.last_draw >= frame_ns) {
 			draw(&nv);
-			last_draw = now;
+			nv.last_draw = now;
 			nv.dirty = false;
 		}
 		timeout(50);
@@ -432,95 +528,13 @@ DashExit node_run(Screen *s, SampleSource *src, size_t n, const NodeOptions *opt
 		}
 		s->message[0] = '\0';
 		KeyAction act = keys_action(ch);
-		if (act == ACT_QUIT)
-			break;
 		if (act == ACT_RESIZE) {
-			last_draw = 0;
+			nv.last_draw = 0;
 			continue;
 		}
-		size_t pick = n;
-		if (act == ACT_PICK && (size_t)keys_digit(ch) < n)
-			pick = (size_t)keys_digit(ch);
-		else if (act == ACT_ENTER)
-			pick = (size_t)nv.row;
-		if (pick < n) {
-			DashExit z = zoom(&nv, pick);
-			last_draw = 0;
-			if (z == DASH_QUIT) {
-				how = DASH_QUIT;
-				break;
-			}
-			if (z == DASH_NEXT_WORKLOAD) {
-				how = z;
-				break;
-			}
-			continue;
-		}
-		switch (act) {
-		case ACT_UP:
-			if (nv.row > 0)
-				nv.row--;
+		if (!node_key(&nv, act, ch, &how))
 			break;
-		case ACT_DOWN:
-			if ((size_t)nv.row + 1 < n)
-				nv.row++;
-			break;
-		case ACT_PAUSE: {
-			/* all paused: resume all; else pause all (the zoomed
-			 * view's space acts on all too) */
-			bool all = true;
-			for (size_t k = 0; k < n; k++)
-				all &= dev[k].state == ENGINE_PAUSED || dev[k].state == ENGINE_DONE || dev[k].state == ENGINE_ERROR;
-			paused = !all;
-			for (size_t k = 0; k < n; k++)
-				src[k].pause(src[k].ctx, paused);
-			screen_message(s, ROLE_STATUS_WARN, paused ? "all %zu paused: space resumes" : "all %zu resumed", n);
-			break;
-		}
-		case ACT_RESTART:
-			for (size_t k = 0; k < n; k++)
-				src[k].restart(src[k].ctx);
-			screen_message(s, ROLE_STATUS_OK, "all %zu restarting from 1 workgroup", n);
-			break;
-		case ACT_TARGET_UP: case ACT_TARGET_DOWN: {
-			if (!src[0].set_target) {
-				screen_message(s, ROLE_STATUS_WARN, "the target was recorded; it cannot change in a replay");
-				break;
-			}
-			double t = cli_target_step(src[0].target_ms(src[0].ctx), act == ACT_TARGET_UP ? 1 : -1);
-			for (size_t k = 0; k < n; k++)
-				src[k].set_target(src[k].ctx, t);
-			char tms[32];
-			screen_message(s, ROLE_STATUS_OK, "target %s on all %zu", fmt_ms(t, tms, sizeof tms), n);
-			break;
-		}
-		case ACT_NEXT_WORKLOAD:
-			if (src[0].replay) {
-				screen_message(s, ROLE_STATUS_WARN, "a replay shows the recorded workload");
-				break;
-			}
-			how = DASH_NEXT_WORKLOAD;
-			goto out;
-		case ACT_DEVICES: case ACT_BACK: /* back one level, to the picker */
-			if (src[0].replay) {
-				if (act == ACT_DEVICES)
-					screen_message(s, ROLE_STATUS_WARN, "a replay has no devices to pick");
-				break;
-			}
-			how = DASH_BACK;
-			goto out;
-		case ACT_THEME:
-			screen_next_theme(s);
-			break;
-		case ACT_HELP:
-			nv.help = true;
-			nv.help_scroll = 0;
-			break;
-		default:
-			break;
-		}
 	}
-out:
 	for (size_t k = 0; k < n; k++) {
 		if (src[k].note_stop)
 			src[k].note_stop(src[k].ctx, how == DASH_NEXT_WORKLOAD ? "workload change (w)"

@@ -83,6 +83,35 @@ size_t picker_run(Screen *s, const DeviceList *list, int initial, int *out, size
 	return n;
 }
 
+/* a: every physical device once (its first entry), as --all; how many. */
+static size_t mark_all(const DeviceList *list, bool *marked, size_t cap)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < list->count && i < PICKER_MAX; i++) {
+		bool first = true;
+		for (size_t j = 0; j < i; j++)
+			first &= list->entries[j].phys_index != list->entries[i].phys_index;
+		marked[i] = first && n < cap;
+		n += marked[i];
+	}
+	return n;
+}
+
+/* A click moves to an entry; true for a double click on the highlighted one. */
+static bool mouse(const DeviceList *list, int *sel)
+{
+	MEVENT ev;
+	if (getmouse(&ev) != OK)
+		return false;
+	int row = ev.y - 2;
+	if (row < 0 || (size_t)row >= list->count)
+		return false;
+	if (row == *sel && (ev.bstate & BUTTON1_DOUBLE_CLICKED))
+		return true;
+	*sel = row;
+	return false;
+}
+
 static size_t pick(Screen *s, const DeviceList *list, int initial, int *out, size_t cap)
 {
 	int sel = initial >= 0 && (size_t)initial < list->count ? initial : 0;
@@ -136,14 +165,7 @@ static size_t pick(Screen *s, const DeviceList *list, int initial, int *out, siz
 				sel++;
 			break;
 		case 'a': /* every physical device once, as --all */
-			nmarked = 0;
-			for (size_t i = 0; i < list->count && i < PICKER_MAX; i++) {
-				bool first = true;
-				for (size_t j = 0; j < i; j++)
-					first &= list->entries[j].phys_index != list->entries[i].phys_index;
-				marked[i] = first && nmarked < cap;
-				nmarked += marked[i];
-			}
+			nmarked = mark_all(list, marked, cap);
 			break;
 		case '\n': case '\r': case KEY_ENTER:
 			s->message[0] = '\0';
@@ -157,19 +179,10 @@ static size_t pick(Screen *s, const DeviceList *list, int initial, int *out, siz
 			help = true;
 			scroll = 0;
 			break;
-		case KEY_MOUSE: {
-			MEVENT ev;
-			if (getmouse(&ev) == OK) {
-				int row = ev.y - 2;
-				if (row >= 0 && (size_t)row < list->count) {
-					if (row == sel && (ev.bstate & (BUTTON1_CLICKED | BUTTON1_DOUBLE_CLICKED)) &&
-					    (ev.bstate & BUTTON1_DOUBLE_CLICKED))
-						return chosen(list, marked, sel, out, cap);
-					sel = row;
-				}
-			}
+		case KEY_MOUSE:
+			if (mouse(list, &sel))
+				return chosen(list, marked, sel, out, cap);
 			break;
-		}
 		default:
 			break;
 		}
