@@ -6,23 +6,17 @@
 #include "clock.h"
 #include "fileio.h"
 
-/* The shader module, its descriptor set and the compute pipeline, through
- * the pipeline cache file when one is named: a missing or foreign file only
- * means a slower start (drivers ignore data from another device or
- * version). */
-bool gpu_pipeline_create(Compute *c, const ComputeSetup *s, char *err)
+/* The shader module, the descriptor set layout (the result; with a source
+ * and a destination, the copy shader's, them too) and the pipeline layout. */
+static bool create_layouts(Compute *c, const ComputeSetup *s, uint32_t nbind, char *err)
 {
 	VkResult vk_last;
-
 	VkShaderModuleCreateInfo smi = {
 		.sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO,
 		.codeSize = s->spirv_size,
 		.pCode = s->spirv,
 	};
 	VK_TRY(err, vk_last, vkCreateShaderModule(c->dev, &smi, NULL, &c->module));
-
-	/* the result; with a source and a destination (the copy shader): them too */
-	uint32_t nbind = s->src_mem != MEM_NONE ? 3 : 1;
 	VkDescriptorSetLayoutBinding b[3];
 	for (uint32_t i = 0; i < 3; i++)
 		b[i] = (VkDescriptorSetLayoutBinding){
@@ -50,6 +44,18 @@ bool gpu_pipeline_create(Compute *c, const ComputeSetup *s, char *err)
 		.pPushConstantRanges = &pcr,
 	};
 	VK_TRY(err, vk_last, vkCreatePipelineLayout(c->dev, &pli, NULL, &c->layout));
+	return true;
+fail:
+	(void)vk_last;
+	return false;
+}
+
+/* The compute pipeline, through the pipeline cache file when one is named:
+ * a missing or foreign file only means a slower start (drivers ignore data
+ * from another device or version); the cache is written back after. */
+static bool create_pipeline(Compute *c, const ComputeSetup *s, char *err)
+{
+	VkResult vk_last;
 	VkSpecializationInfo spec = {
 		.mapEntryCount = s->spec_count,
 		.pMapEntries = s->spec_map,
@@ -67,8 +73,6 @@ bool gpu_pipeline_create(Compute *c, const ComputeSetup *s, char *err)
 		},
 		.layout = c->layout,
 	};
-	/* the pipeline cache: a missing or foreign file only means a slower
-	 * start (drivers ignore data from another device or version) */
 	VkPipelineCache cache = VK_NULL_HANDLE;
 	size_t clen = 0;
 	char why[ERR_LEN];
@@ -95,7 +99,17 @@ bool gpu_pipeline_create(Compute *c, const ComputeSetup *s, char *err)
 		vkDestroyPipelineCache(c->dev, cache, NULL);
 	}
 	VK_TRY(err, vk_last, pr);
+	return true;
+fail:
+	(void)vk_last;
+	return false;
+}
 
+/* The descriptor set, pointing at the result (and the source and
+ * destination). */
+static bool create_set(Compute *c, uint32_t nbind, char *err)
+{
+	VkResult vk_last;
 	VkDescriptorPoolSize ps = { VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, nbind };
 	VkDescriptorPoolCreateInfo dpi = {
 		.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO,
@@ -129,4 +143,11 @@ bool gpu_pipeline_create(Compute *c, const ComputeSetup *s, char *err)
 fail:
 	(void)vk_last;
 	return false;
+}
+
+/* The shader module, its descriptor set and the compute pipeline. */
+bool gpu_pipeline_create(Compute *c, const ComputeSetup *s, char *err)
+{
+	uint32_t nbind = s->src_mem != MEM_NONE ? 3 : 1;
+	return create_layouts(c, s, nbind, err) && create_pipeline(c, s, err) && create_set(c, nbind, err);
 }

@@ -32,6 +32,62 @@ static uint64_t source_hash(const char *src, size_t len, const ShaderDefine *def
 	return h;
 }
 
+/* The defines onto opts, and what they ask of the compile: whether to run
+ * spirv-opt, and the KHR (and bfloat16) rewrite. */
+static void take_defines(shaderc_compile_options_t opts, const ShaderDefine *defs, size_t ndefs, bool *optimise,
+                         bool *khr, bool *bf16)
+{
+	*optimise = true;
+	*khr = *bf16 = false;
+	for (size_t i = 0; i < ndefs; i++) {
+		shaderc_compile_options_add_macro_definition(opts, defs[i].name, strlen(defs[i].name),
+		                                             defs[i].value, strlen(defs[i].value));
+		/* Debian 12's SPIRV-Tools (2023.1) crashes (SIGSEGV) optimising
+		 * cooperative-matrix code: such a shader asks to skip spirv-opt (the
+		 * driver optimises anyway) */
+		if (!strcmp(defs[i].name, SHADER_NO_SPIRV_OPT))
+			*optimise = false;
+		if (!strcmp(defs[i].name, SHADER_KHR_BF16))
+			*khr = *bf16 = true, *optimise = false;
+		if (!strcmp(defs[i].name, SHADER_KHR))
+			*khr = true, *optimise = false;
+	}
+	shaderc_compile_options_set_target_env(opts, shaderc_target_env_vulkan, shaderc_env_version_vulkan_1_1);
+	shaderc_compile_options_set_optimization_level(opts, *optimise ? shaderc_optimization_level_performance
+	                                                               : shaderc_optimization_level_zero);
+}
+
+/* The compiled words into out: copied, or rewritten to KHR matrices (and
+ * the fp16 stand-ins to bfloat16) where asked, since glslang 12 writes
+ * neither (spirv_khr.h). 0, -1 (no memory) or -2 (cannot be rewritten). */
+static int take_words(const char *path, shaderc_compilation_result_t res, bool khr, bool bf16, Spirv *out,
+                      char *err)
+{
+	size_t bytes = shaderc_result_get_length(res);
+	uint32_t *words = malloc(bytes ? bytes : 4);
+	if (!words) {
+		snprintf(err, ERR_LEN, "out of memory for SPIR-V of %s", path);
+		return -1;
+	}
+	memcpy(words, shaderc_result_get_bytes(res), bytes);
+	if (!khr) {
+		out->words = words;
+		out->size = bytes;
+		return 0;
+	}
+	size_t n = 0;
+	char why[200];
+	int r = spirv_nv_to_khr(words, bytes / 4, bf16, &out->words, &n, why, sizeof why);
+	free(words);
+	if (r != 0) {
+		snprintf(err, ERR_LEN, "shader %s: its SPIR-V cannot be rewritten to KHR matrices%s: %s", path,
+		         bf16 ? " and bfloat16" : "", why);
+		return -2;
+	}
+	out->size = n * 4;
+	return 0;
+}
+
 /* Compiles source already read from path (path names it in messages). */
 static int compile_source(const char *path, const char *src, size_t len, const ShaderDefine *defs,
                           size_t ndefs, Spirv *out, char *err)
@@ -53,24 +109,8 @@ static int compile_source(const char *path, const char *src, size_t len, const S
 		rc = -1;
 		goto done;
 	}
-	bool optimise = true, khr = false, bf16 = false;
-	for (size_t i = 0; i < ndefs; i++) {
-		shaderc_compile_options_add_macro_definition(opts, defs[i].name, strlen(defs[i].name),
-		                                             defs[i].value, strlen(defs[i].value));
-		/* Debian 12's SPIRV-Tools (2023.1) crashes (SIGSEGV) optimising
-		 * cooperative-matrix code: such a shader asks to skip spirv-opt (the
-		 * driver optimises anyway) */
-		if (!strcmp(defs[i].name, SHADER_NO_SPIRV_OPT))
-			optimise = false;
-		if (!strcmp(defs[i].name, SHADER_KHR_BF16))
-			khr = bf16 = true, optimise = false;
-		if (!strcmp(defs[i].name, SHADER_KHR))
-			khr = true, optimise = false;
-	}
-	shaderc_compile_options_set_target_env(opts, shaderc_target_env_vulkan, shaderc_env_version_vulkan_1_1);
-	shaderc_compile_options_set_optimization_level(opts, optimise ? shaderc_optimization_level_performance
-	                                                              : shaderc_optimization_level_zero);
-
+	bool optimise, khr, bf16;
+	take_defines(opts, defs, ndefs, &optimise, &khr, &bf16);
 	/* shaderc names the input in its messages: keep the file name short and
 	 * recognisable, as the user's editor shows it. */
 	char *copy = strdup(path);
@@ -90,40 +130,9 @@ static int compile_source(const char *path, const char *src, size_t len, const S
 		snprintf(err, ERR_LEN, "shader %s does not compile:\n%.*s", path, (int)m, msg);
 		goto done;
 	}
-	size_t bytes = shaderc_result_get_length(res);
-	if (khr) {
-		/* glslang 12 writes neither bfloat16 nor KHR matrices: the NV
-		 * matrices become KHR ones, and the fp16 stand-ins bfloat16 where
-		 * asked (spirv_khr.h) */
-		uint32_t *words = malloc(bytes ? bytes : 4);
-		size_t n = 0;
-		char why[200];
-		if (!words) {
-			snprintf(err, ERR_LEN, "out of memory for SPIR-V of %s", path);
-			rc = -1;
-			goto done;
-		}
-		memcpy(words, shaderc_result_get_bytes(res), bytes);
-		int r = spirv_nv_to_khr(words, bytes / 4, bf16, &out->words, &n, why, sizeof why);
-		free(words);
-		if (r != 0) {
-			snprintf(err, ERR_LEN, "shader %s: its SPIR-V cannot be rewritten to KHR matrices%s: %s", path,
-			         bf16 ? " and bfloat16" : "", why);
-			goto done;
-		}
-		out->size = n * 4;
-	} else {
-		out->words = malloc(bytes ? bytes : 4);
-		if (!out->words) {
-			snprintf(err, ERR_LEN, "out of memory for SPIR-V of %s", path);
-			rc = -1;
-			goto done;
-		}
-		memcpy(out->words, shaderc_result_get_bytes(res), bytes);
-		out->size = bytes;
-	}
-	out->hash = source_hash(src, len, defs, ndefs);
-	rc = 0;
+	rc = take_words(path, res, khr, bf16, out, err);
+	if (!rc)
+		out->hash = source_hash(src, len, defs, ndefs);
 done:
 	if (res)
 		shaderc_result_release(res);
