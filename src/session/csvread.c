@@ -104,19 +104,88 @@ static char *trim(char *c)
 	return c;
 }
 
+/* The columns of a trace: t_ms, flops (or rate), steady (-1: none). */
+typedef struct TraceCols {
+	int t, f, s;
+} TraceCols;
+
+static bool trace_header(char **f, int nf, TraceCols *c)
+{
+	for (int i = 0; i < nf; i++) {
+		char *name = trim(f[i]);
+		if (!strcmp(name, "t_ms"))
+			c->t = i;
+		else if (!strcmp(name, "flops") || !strcmp(name, "rate"))
+			c->f = i;
+		else if (!strcmp(name, "steady"))
+			c->s = i;
+	}
+	return c->t >= 0 && c->f >= 0;
+}
+
+/* A row's time, rate and steady flag (1 without the column) into v. */
+static int trace_row(char **f, int nf, const TraceCols *c, double v[3], const char *name, size_t at, char *err,
+                     size_t errlen)
+{
+	int need = c->t > c->f ? c->t : c->f;
+	if (c->s > need)
+		need = c->s;
+	if (nf <= need) {
+		snprintf(err, errlen, "%s:%zu: too few columns (%d, need %d)", name, at, nf, need + 1);
+		return -1;
+	}
+	int cols[3] = { c->t, c->f, c->s };
+	for (int k = 0; k < 3; k++) {
+		if (cols[k] < 0) {
+			v[k] = 1;
+			continue;
+		}
+		char *end, *cell = trim(f[cols[k]]);
+		v[k] = strtod(cell, &end);
+		if (end == cell || *end || !isfinite(v[k])) {
+			snprintf(err, errlen, "%s:%zu: column %d is not a number: \"%.40s\"", name, at, cols[k] + 1, cell);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* One more point of the series, growing it by doubling. */
+static int trace_add(double **t, double **x, size_t *n, size_t *cap, double tv, double xv, const char *name,
+                     char *err, size_t errlen)
+{
+	if (*n == *cap) {
+		size_t nc = *cap ? *cap * 2 : 256;
+		double *gt = realloc(*t, nc * sizeof *gt);
+		if (gt)
+			*t = gt;
+		double *gx = gt ? realloc(*x, nc * sizeof *gx) : NULL;
+		if (!gx) {
+			snprintf(err, errlen, "%s: out of memory", name);
+			return -1;
+		}
+		*x = gx;
+		*cap = nc;
+	}
+	(*t)[*n] = tv;
+	(*x)[(*n)++] = xv;
+	return 0;
+}
+
 int csv_parse_series(const char *text, size_t len, const char *name, double **t, double **x, size_t *n,
                      char *err, size_t errlen)
 {
 	*t = *x = NULL;
 	*n = 0;
-	int ct = -1, cf = -1, cs = -1, rc = 0;
+	TraceCols cols = { -1, -1, -1 };
+	int rc = 0;
 	size_t cap = 0, lineno = 1, pos = 0, bcap = 0, lines = 0;
 	char *buf = NULL;
 	size_t off[MAX_COLS];
 	double last_t = -INFINITY;
 	size_t last_line = 0;
-	if (memchr(text, '\0', len)) {
-		const char *z = memchr(text, '\0', len);
+	const char *z = memchr(text, '\0', len);
+	if (z) {
 		size_t l = 1;
 		for (const char *p = text; p < z; p++)
 			l += *p == '\n';
@@ -141,42 +210,15 @@ int csv_parse_series(const char *text, size_t len, const char *name, double **t,
 		/* blank lines and # comments */
 		if ((nf == 1 && !*trim(f[0])) || f[0][0] == '#')
 			continue;
-		if (ct < 0) {
-			for (int i = 0; i < nf; i++) {
-				char *c = trim(f[i]);
-				if (!strcmp(c, "t_ms")) ct = i;
-				else if (!strcmp(c, "flops") || !strcmp(c, "rate")) cf = i;
-				else if (!strcmp(c, "steady")) cs = i;
-			}
-			if (ct < 0 || cf < 0) {
+		if (cols.t < 0) {
+			if (!trace_header(f, nf, &cols)) {
 				snprintf(err, errlen, "%s:%zu: the header has no t_ms and flops (or rate) columns", name, at);
 				rc = -1;
 			}
 			continue;
 		}
-		int need = ct > cf ? ct : cf;
-		if (cs > need)
-			need = cs;
-		if (nf <= need) {
-			snprintf(err, errlen, "%s:%zu: too few columns (%d, need %d)", name, at, nf, need + 1);
-			rc = -1;
-			break;
-		}
 		double v[3];
-		int cols[3] = { ct, cf, cs };
-		for (int k = 0; k < 3 && rc == 0; k++) {
-			if (cols[k] < 0) {
-				v[k] = 1;
-				continue;
-			}
-			char *end, *c = trim(f[cols[k]]);
-			v[k] = strtod(c, &end);
-			if (end == c || *end || !isfinite(v[k])) {
-				snprintf(err, errlen, "%s:%zu: column %d is not a number: \"%.40s\"", name, at, cols[k] + 1, c);
-				rc = -1;
-			}
-		}
-		if (rc)
+		if ((rc = trace_row(f, nf, &cols, v, name, at, err, errlen)))
 			break;
 		/* a time series runs forward: a row before the last is an error
 		 * (two traces pasted together, a clock reset), not a silent dip */
@@ -188,27 +230,11 @@ int csv_parse_series(const char *text, size_t len, const char *name, double **t,
 		}
 		last_t = v[0];
 		last_line = at;
-		if (!v[2])
-			continue;
-		if (*n == cap) {
-			size_t nc = cap ? cap * 2 : 256;
-			double *gt = realloc(*t, nc * sizeof *gt);
-			if (gt)
-				*t = gt;
-			double *gx = gt ? realloc(*x, nc * sizeof *gx) : NULL;
-			if (!gx) {
-				snprintf(err, errlen, "%s: out of memory", name);
-				rc = -1;
-				break;
-			}
-			*x = gx;
-			cap = nc;
-		}
-		(*t)[*n] = v[0];
-		(*x)[(*n)++] = v[1];
+		if (v[2])
+			rc = trace_add(t, x, n, &cap, v[0], v[1], name, err, errlen);
 	}
 	free(buf);
-	if (rc == 0 && ct < 0) {
+	if (rc == 0 && cols.t < 0) {
 		snprintf(err, errlen, "%s: no header line with t_ms and flops", name);
 		rc = -1;
 	}
