@@ -145,6 +145,87 @@ static double f_power(const MetricsRow *r) { return r->power_w; }
 static double f_temp(const MetricsRow *r) { return r->temp_c; }
 static double f_check_ratio(const MetricsRow *r) { return r->check == CHECK_NONE ? NAN : r->check_ratio; }
 
+/* The counters: samples, result checks by result, level changes by cause. */
+static void counters(Text *t, const MetricsRow *rows, size_t n)
+{
+	if (!n)
+		return;
+	family(t, "flopscope_samples_total", "counter", "Samples (measured dispatches) of the run.");
+	for (size_t k = 0; k < n; k++) {
+		put(t, "flopscope_samples_total");
+		labels(t, &rows[k], true);
+		value(t, (double)rows[k].samples);
+	}
+	family(t, "flopscope_result_checks_total", "counter",
+	       "Dispatches whose results were checked against the CPU, by result.");
+	for (size_t k = 0; k < n; k++) {
+		put(t, "flopscope_result_checks_total");
+		labels(t, &rows[k], true);
+		put(t, ",result=\"passed\"");
+		value(t, (double)rows[k].checks_passed);
+		put(t, "flopscope_result_checks_total");
+		labels(t, &rows[k], true);
+		put(t, ",result=\"failed\"");
+		value(t, (double)rows[k].checks_failed);
+	}
+	family(t, "flopscope_level_changes_total", "counter",
+	       "Lasting changes of the throughput's level, by their cause as the telemetry tells it.");
+	for (size_t k = 0; k < n; k++) {
+		for (int c = 0; c < CAUSE_COUNT; c++) {
+			put(t, "flopscope_level_changes_total");
+			labels(t, &rows[k], true);
+			put(t, ",cause=\"%s\"", change_cause_keys[c]);
+			value(t, (double)rows[k].changes[c]);
+		}
+	}
+}
+
+/* The check's verdicts (one series per status, 1 for the row's), the figure
+ * held to the threshold, the threshold, the check's duration and exit. */
+static void check_families(Text *t, const MetricsRow *rows, size_t n, double check_duration_s, int exit_code)
+{
+	bool any = false;
+	for (size_t k = 0; k < n; k++) {
+		if (rows[k].check == CHECK_NONE)
+			continue;
+		if (!any)
+			family(t, "flopscope_check_status", "gauge",
+			       "The check's verdict on the device and workload: 1 for its status, 0 for the others.");
+		any = true;
+		for (int s = 0; s < CHECK_STATUS_COUNT; s++) {
+			put(t, "flopscope_check_status");
+			labels(t, &rows[k], true);
+			put(t, ",status=\"%s\"", check_status_names[s]);
+			value(t, rows[k].check == (CheckStatus)s ? 1 : 0);
+		}
+	}
+	gauge(t, rows, n, "flopscope_check_ratio",
+	      "The figure the check held to its threshold: the median as a fraction of the peak or the baseline.",
+	      f_check_ratio, true);
+	any = false;
+	for (size_t k = 0; k < n; k++) {
+		if (rows[k].check == CHECK_NONE || isnan(rows[k].check_threshold))
+			continue;
+		if (!any)
+			family(t, "flopscope_check_threshold_ratio", "gauge",
+			       "The check's threshold, as a fraction of its reference (the peak or the baseline).");
+		any = true;
+		put(t, "flopscope_check_threshold_ratio");
+		labels(t, &rows[k], true);
+		put(t, ",reference=\"%s\"", rows[k].check_reference);
+		value(t, rows[k].check_threshold);
+	}
+	if (!isnan(check_duration_s)) {
+		family(t, "flopscope_check_duration_seconds", "gauge", "How long the whole check took.");
+		put(t, "flopscope_check_duration_seconds %.17g\n", check_duration_s);
+	}
+	if (exit_code >= 0) {
+		family(t, "flopscope_check_exit_code", "gauge",
+		       "The check's exit status: 0 all passed, 1 a threshold missed, 3 a result was wrong.");
+		put(t, "flopscope_check_exit_code %d\n", exit_code);
+	}
+}
+
 char *metrics_render(const MetricsRow *rows, size_t n, const char *version, double check_duration_s,
                      int exit_code)
 {
@@ -168,86 +249,12 @@ char *metrics_render(const MetricsRow *rows, size_t n, const char *version, doub
 	gauge(&t, rows, n, "flopscope_duty_ratio",
 	      "The device's busy time (GPU timestamps) as a fraction of the wall time of the steady samples.", f_duty,
 	      true);
-
-	bool any = false;
-	for (size_t k = 0; k < n; k++) {
-		if (!any)
-			family(&t, "flopscope_samples_total", "counter", "Samples (measured dispatches) of the run.");
-		any = true;
-		put(&t, "flopscope_samples_total");
-		labels(&t, &rows[k], true);
-		value(&t, (double)rows[k].samples);
-	}
-	if (n)
-		family(&t, "flopscope_result_checks_total", "counter",
-		       "Dispatches whose results were checked against the CPU, by result.");
-	for (size_t k = 0; k < n; k++) {
-		put(&t, "flopscope_result_checks_total");
-		labels(&t, &rows[k], true);
-		put(&t, ",result=\"passed\"");
-		value(&t, (double)rows[k].checks_passed);
-		put(&t, "flopscope_result_checks_total");
-		labels(&t, &rows[k], true);
-		put(&t, ",result=\"failed\"");
-		value(&t, (double)rows[k].checks_failed);
-	}
-	if (n)
-		family(&t, "flopscope_level_changes_total", "counter",
-		       "Lasting changes of the throughput's level, by their cause as the telemetry tells it.");
-	for (size_t k = 0; k < n; k++) {
-		for (int c = 0; c < CAUSE_COUNT; c++) {
-			put(&t, "flopscope_level_changes_total");
-			labels(&t, &rows[k], true);
-			put(&t, ",cause=\"%s\"", change_cause_keys[c]);
-			value(&t, (double)rows[k].changes[c]);
-		}
-	}
+	counters(&t, rows, n);
 	gauge(&t, rows, n, "flopscope_clock_hertz", "The device's shader clock, the latest reading.", f_clock, false);
 	gauge(&t, rows, n, "flopscope_power_watts", "The device's power draw, the latest reading.", f_power, false);
 	gauge(&t, rows, n, "flopscope_temperature_celsius", "The device's temperature, the latest reading.", f_temp,
 	      false);
-
-	/* the check's verdicts: one series per status, 1 for the row's */
-	any = false;
-	for (size_t k = 0; k < n; k++) {
-		if (rows[k].check == CHECK_NONE)
-			continue;
-		if (!any)
-			family(&t, "flopscope_check_status", "gauge",
-			       "The check's verdict on the device and workload: 1 for its status, 0 for the others.");
-		any = true;
-		for (int s = 0; s < CHECK_STATUS_COUNT; s++) {
-			put(&t, "flopscope_check_status");
-			labels(&t, &rows[k], true);
-			put(&t, ",status=\"%s\"", check_status_names[s]);
-			value(&t, rows[k].check == (CheckStatus)s ? 1 : 0);
-		}
-	}
-	gauge(&t, rows, n, "flopscope_check_ratio",
-	      "The figure the check held to its threshold: the median as a fraction of the peak or the baseline.",
-	      f_check_ratio, true);
-	any = false;
-	for (size_t k = 0; k < n; k++) {
-		if (rows[k].check == CHECK_NONE || isnan(rows[k].check_threshold))
-			continue;
-		if (!any)
-			family(&t, "flopscope_check_threshold_ratio", "gauge",
-			       "The check's threshold, as a fraction of its reference (the peak or the baseline).");
-		any = true;
-		put(&t, "flopscope_check_threshold_ratio");
-		labels(&t, &rows[k], true);
-		put(&t, ",reference=\"%s\"", rows[k].check_reference);
-		value(&t, rows[k].check_threshold);
-	}
-	if (!isnan(check_duration_s)) {
-		family(&t, "flopscope_check_duration_seconds", "gauge", "How long the whole check took.");
-		put(&t, "flopscope_check_duration_seconds %.17g\n", check_duration_s);
-	}
-	if (exit_code >= 0) {
-		family(&t, "flopscope_check_exit_code", "gauge",
-		       "The check's exit status: 0 all passed, 1 a threshold missed, 3 a result was wrong.");
-		put(&t, "flopscope_check_exit_code %d\n", exit_code);
-	}
+	check_families(&t, rows, n, check_duration_s, exit_code);
 	if (t.oom) {
 		free(t.s);
 		return NULL;
