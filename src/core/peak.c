@@ -36,6 +36,99 @@ unsigned peak_nvidia_lanes_per_sm_of(uint32_t id, WorkloadType t)
 	return 2;                                      /* 1/64 of FP32 on the consumer parts */
 }
 
+/* Tensor cores: Hopper's dense rates per SM per clock, 2048 fp16 or bf16
+ * FMA (fp32 or fp16 accumulate alike: 989 TFLOPS at 1830 MHz on the H100
+ * SXM) and 4096 int8 multiply-adds (1979 TOPS), reached by wgmma; mma.sync,
+ * which the cooperative-matrix extensions compile to, measured 648 TFLOPS
+ * and 1294 TOPS on the H100 in CUDA (issue 15): about 60% of them. */
+static void peak_matrix(const DeviceInfo *d, WorkloadType t, double max_mhz, Peak *p)
+{
+	if (!(d->vendor_id == 0x10de && d->device_id >= 0x2300 && d->device_id <= 0x23ff && d->sm_count &&
+	      max_mhz > 0)) {
+		snprintf(p->how, sizeof p->how, "unknown: no tensor-core rate for this device in the table");
+		return;
+	}
+	unsigned per_sm = t == WORKLOAD_INT8_MATRIX ? 4096 : 2048;
+	p->fma_lanes = (double)d->sm_count * per_sm;
+	snprintf(p->how, sizeof p->how, "%u SMs x %u dense %s tensor multiply-adds x 2 x SM clock "
+	         "(Hopper's wgmma rate)", d->sm_count, per_sm,
+	         t == WORKLOAD_INT8_MATRIX ? "INT8" : t == WORKLOAD_BF16_MATRIX ? "BF16" : "FP16");
+	p->known = true;
+}
+
+/* NVIDIA: SMs x lanes per SM (the table above) x 2 x the maximum SM clock. */
+static void peak_nvidia(const DeviceInfo *d, WorkloadType t, double max_mhz, Peak *p)
+{
+	if (!(max_mhz > 0)) {
+		snprintf(p->how, sizeof p->how, "unknown: no maximum SM clock (NVML absent)");
+		return;
+	}
+	unsigned lanes = peak_nvidia_lanes_per_sm_of(d->device_id, t);
+	if (!d->sm_count || !lanes) {
+		snprintf(p->how, sizeof p->how, "unknown: %s", !d->sm_count
+		         ? "no SM count (VK_NV_shader_sm_builtins missing)"
+		         : "this device id is not in the table of FP32 lanes per SM");
+		return;
+	}
+	p->fma_lanes = (double)d->sm_count * lanes;
+	if (t == WORKLOAD_INT8DOT)
+		snprintf(p->how, sizeof p->how, "%u SMs x 64 dp4a x 8 ops x SM clock", d->sm_count);
+	else
+		snprintf(p->how, sizeof p->how, "%u SMs x %u %s lanes x 2 x SM clock", d->sm_count, lanes,
+		         workload_arith(t) == WORKLOAD_FP64 ? "FP64" : t == WORKLOAD_INT32 ? "INT32" : t == WORKLOAD_FP16 ? "FP16" :
+		         t == WORKLOAD_FP16_SCALAR ? "FP16 (unpacked)" : "FP32");
+	p->known = true;
+}
+
+/* A CPU device (lavapipe): cores x vector lanes x 2 FMA ports x 2 x clock;
+ * llvmpipe names its vector width: "llvmpipe (LLVM 15.0.6, 256 bits)". */
+static void peak_cpu(const DeviceInfo *d, WorkloadType t, unsigned cpu_cores, double max_mhz, Peak *p)
+{
+	const char *b = strstr(d->name, " bits)");
+	unsigned bits = 0;
+	if (b) {
+		const char *q = b;
+		while (q > d->name && q[-1] >= '0' && q[-1] <= '9')
+			q--;
+		bits = (unsigned)strtoul(q, NULL, 10);
+	}
+	if (!bits || !cpu_cores) {
+		snprintf(p->how, sizeof p->how, "unknown: the CPU device does not name its vector width");
+		return;
+	}
+	if (t == WORKLOAD_INT32 || workload_arith(t) == WORKLOAD_FP16) {
+		snprintf(p->how, sizeof p->how, "unknown: %s throughput varies by CPU core",
+		         t == WORKLOAD_INT32 ? "integer multiply-add" : "FP16 (converted)");
+		return;
+	}
+	if (!(max_mhz > 0)) {
+		snprintf(p->how, sizeof p->how, "unknown: the kernel states no maximum CPU clock (no "
+		         "cpufreq, as in many VMs; /proc/cpuinfo's MHz can be below the turbo clock)");
+		return;
+	}
+	unsigned width = workload_arith(t) == WORKLOAD_FP64 ? 64 : 32;
+	p->fma_lanes = (double)cpu_cores * (bits / width) * 2;
+	snprintf(p->how, sizeof p->how, "%u cores x %u lanes (%u-bit, FP%u) x 2 FMA ports x 2 x clock",
+	         cpu_cores, bits / width, bits, width);
+	p->known = true;
+}
+
+/* AMD: CUs x 64 lanes x 2 x shader clock, for FP32. */
+static void peak_amd(const DeviceInfo *d, WorkloadType t, Peak *p)
+{
+	if (workload_arith(t) != WORKLOAD_FP32) {
+		snprintf(p->how, sizeof p->how, "unknown: FP64 and INT32 rates vary across AMD parts");
+		return;
+	}
+	if (!d->cu_count) {
+		snprintf(p->how, sizeof p->how, "unknown: no CU count (VK_AMD_shader_core_properties missing)");
+		return;
+	}
+	p->fma_lanes = (double)d->cu_count * 64;
+	snprintf(p->how, sizeof p->how, "%u CUs x 64 lanes x 2 x shader clock", d->cu_count);
+	p->known = true;
+}
+
 void peak_compute(const DeviceInfo *d, WorkloadType t, unsigned cpu_cores, double max_mhz, Peak *p)
 {
 	memset(p, 0, sizeof *p);
@@ -45,23 +138,7 @@ void peak_compute(const DeviceInfo *d, WorkloadType t, unsigned cpu_cores, doubl
 		return;
 	}
 	if (workload_info[t].matrix) {
-		/* Hopper's dense tensor rates per SM per clock: 2048 fp16 or
-		 * bf16 FMA (fp32 or fp16 accumulate alike: 989 TFLOPS at 1830 MHz
-		 * on the H100 SXM) and 4096 int8 multiply-adds (1979 TOPS),
-		 * reached by wgmma; mma.sync, which the cooperative-matrix
-		 * extensions compile to, measured 648 TFLOPS and 1294 TOPS on the
-		 * H100 in CUDA (issue 15): about 60% of them */
-		if (d->vendor_id == 0x10de && d->device_id >= 0x2300 && d->device_id <= 0x23ff && d->sm_count &&
-		    max_mhz > 0) {
-			unsigned per_sm = t == WORKLOAD_INT8_MATRIX ? 4096 : 2048;
-			p->fma_lanes = (double)d->sm_count * per_sm;
-			snprintf(p->how, sizeof p->how, "%u SMs x %u dense %s tensor multiply-adds x 2 x SM clock "
-			         "(Hopper's wgmma rate)", d->sm_count, per_sm,
-			         t == WORKLOAD_INT8_MATRIX ? "INT8" : t == WORKLOAD_BF16_MATRIX ? "BF16" : "FP16");
-			p->known = true;
-		} else {
-			snprintf(p->how, sizeof p->how, "unknown: no tensor-core rate for this device in the table");
-		}
+		peak_matrix(d, t, max_mhz, p);
 		return;
 	}
 	if (t == WORKLOAD_INT16 || t == WORKLOAD_INT64) {
@@ -74,74 +151,14 @@ void peak_compute(const DeviceInfo *d, WorkloadType t, unsigned cpu_cores, doubl
 		         "(bench/peak/dp4a.cu measures CUDA's __dp4a on NVIDIA)");
 		return;
 	}
-	if (d->vendor_id == 0x10de && !(max_mhz > 0)) {
-		snprintf(p->how, sizeof p->how, "unknown: no maximum SM clock (NVML absent)");
-		return;
-	}
-	if (d->vendor_id == 0x10de) {
-		unsigned lanes = peak_nvidia_lanes_per_sm_of(d->device_id, t);
-		if (!d->sm_count || !lanes) {
-			snprintf(p->how, sizeof p->how, "unknown: %s", !d->sm_count
-			         ? "no SM count (VK_NV_shader_sm_builtins missing)"
-			         : "this device id is not in the table of FP32 lanes per SM");
-			return;
-		}
-		p->fma_lanes = (double)d->sm_count * lanes;
-		if (t == WORKLOAD_INT8DOT)
-			snprintf(p->how, sizeof p->how, "%u SMs x 64 dp4a x 8 ops x SM clock", d->sm_count);
-		else
-			snprintf(p->how, sizeof p->how, "%u SMs x %u %s lanes x 2 x SM clock", d->sm_count, lanes,
-			         workload_arith(t) == WORKLOAD_FP64 ? "FP64" : t == WORKLOAD_INT32 ? "INT32" : t == WORKLOAD_FP16 ? "FP16" :
-			         t == WORKLOAD_FP16_SCALAR ? "FP16 (unpacked)" : "FP32");
-		p->known = true;
-		return;
-	}
-	if (d->type == DEV_CPU) {
-		/* llvmpipe names its vector width: "llvmpipe (LLVM 15.0.6, 256 bits)" */
-		const char *b = strstr(d->name, " bits)");
-		unsigned bits = 0;
-		if (b) {
-			const char *q = b;
-			while (q > d->name && q[-1] >= '0' && q[-1] <= '9')
-				q--;
-			bits = (unsigned)strtoul(q, NULL, 10);
-		}
-		if (!bits || !cpu_cores) {
-			snprintf(p->how, sizeof p->how, "unknown: the CPU device does not name its vector width");
-			return;
-		}
-		if (t == WORKLOAD_INT32 || workload_arith(t) == WORKLOAD_FP16) {
-			snprintf(p->how, sizeof p->how, "unknown: %s throughput varies by CPU core",
-			         t == WORKLOAD_INT32 ? "integer multiply-add" : "FP16 (converted)");
-			return;
-		}
-		if (!(max_mhz > 0)) {
-			snprintf(p->how, sizeof p->how, "unknown: the kernel states no maximum CPU clock (no "
-			         "cpufreq, as in many VMs; /proc/cpuinfo's MHz can be below the turbo clock)");
-			return;
-		}
-		unsigned width = workload_arith(t) == WORKLOAD_FP64 ? 64 : 32;
-		p->fma_lanes = (double)cpu_cores * (bits / width) * 2;
-		snprintf(p->how, sizeof p->how, "%u cores x %u lanes (%u-bit, FP%u) x 2 FMA ports x 2 x clock",
-		         cpu_cores, bits / width, bits, width);
-		p->known = true;
-		return;
-	}
-	if (d->vendor_id == 0x1002 && workload_arith(t) != WORKLOAD_FP32) {
-		snprintf(p->how, sizeof p->how, "unknown: FP64 and INT32 rates vary across AMD parts");
-		return;
-	}
-	if (d->vendor_id == 0x1002 && d->cu_count) {
-		p->fma_lanes = (double)d->cu_count * 64;
-		snprintf(p->how, sizeof p->how, "%u CUs x 64 lanes x 2 x shader clock", d->cu_count);
-		p->known = true;
-		return;
-	}
-	if (d->vendor_id == 0x1002) {
-		snprintf(p->how, sizeof p->how, "unknown: no CU count (VK_AMD_shader_core_properties missing)");
-		return;
-	}
-	snprintf(p->how, sizeof p->how, "unknown: no peak formula for vendor 0x%04x", d->vendor_id);
+	if (d->vendor_id == 0x10de)
+		peak_nvidia(d, t, max_mhz, p);
+	else if (d->type == DEV_CPU)
+		peak_cpu(d, t, cpu_cores, max_mhz, p);
+	else if (d->vendor_id == 0x1002)
+		peak_amd(d, t, p);
+	else
+		snprintf(p->how, sizeof p->how, "unknown: no peak formula for vendor 0x%04x", d->vendor_id);
 }
 
 PeakKind peak_kind(WorkloadType t)
