@@ -274,6 +274,71 @@ static int feed_session(Reader *r, const cJSON *o, char *err, size_t errlen)
 }
 
 /* One line: 0 go on, 1 the end (a last line cut short), -1 unusable. */
+/* A line of the session that is not JSON with a type: the end of a log
+ * cut short (no newline: 1), a damaged session record (the lines after it
+ * skipped), or one damaged line, which costs that line, not the rest. */
+static int feed_damaged(Reader *r, const char *line, size_t l, bool nl)
+{
+	SessionData *d = r->d;
+	if (!nl) {
+		d->cut_short = true;
+		return 1;
+	}
+	if (holds(line, l, "\"type\":\"session\"")) {
+		/* a damaged session record: the next session's lines are not this one's */
+		damaged(d, r->lineno, "a damaged session record: the lines after it skipped");
+		r->active = held_note(&r->held, r->pick, NULL, false, r->lineno);
+		return 0;
+	}
+	damaged(d, r->lineno, "");
+	return 0;
+}
+
+/* A sample record: kept on the one timeline over every segment, and
+ * passed to the visitor (0); damaged (1); no memory (-1). */
+static int feed_sample(Reader *r, const cJSON *o, char *err, size_t errlen)
+{
+	SessionData *d = r->d;
+	Sample s;
+	const char *missing = "";
+	if (!parse_sample(o, &s, &missing)) {
+		char what[96];
+		snprintf(what, sizeof what, "a sample without a valid \"%s\"", missing);
+		damaged(d, r->lineno, what);
+		return 1;
+	}
+	/* logs before 0.1 restarted the clock at a restart; they are put after
+	 * the segment before */
+	if (d->after_restart && s.t_ms < d->restart_t) /* the clock began again at 0 */
+		d->t_offset += d->restart_t;
+	d->after_restart = false;
+	s.t_ms += d->t_offset;
+	if (!keep(d, &s)) {
+		snprintf(err, errlen, "%s:%zu: out of memory", r->name, r->lineno);
+		return -1;
+	}
+	if (r->v && r->v->sample)
+		r->v->sample(r->v->ctx, &s);
+	return 0;
+}
+
+/* A gap record: a stop, counted and passed to the visitor; false when
+ * damaged. */
+static bool feed_gap(Reader *r, const cJSON *o)
+{
+	SessionData *d = r->d;
+	double at = 0, ms = 0;
+	if (!get_num(o, "t_ms", &at) || !get_num(o, "gap_ms", &ms) || !(ms >= 0)) {
+		damaged(d, r->lineno, "a gap without a valid \"t_ms\" or \"gap_ms\"");
+		return false;
+	}
+	d->gaps++;
+	d->gap_ms += ms;
+	if (r->v && r->v->gap)
+		r->v->gap(r->v->ctx, at, ms);
+	return true;
+}
+
 static int feed(Reader *r, const char *line, size_t l, bool nl, bool too_long, char *err, size_t errlen)
 {
 	SessionData *d = r->d;
@@ -305,42 +370,15 @@ static int feed(Reader *r, const char *line, size_t l, bool nl, bool too_long, c
 	}
 	if (!o || !cJSON_IsString(type)) {
 		cJSON_Delete(o);
-		if (!nl) {
-			d->cut_short = true;
-			return 1;
-		}
-		if (holds(line, l, "\"type\":\"session\"")) {
-			/* a damaged session record: the next session's lines are not this one's */
-			damaged(d, r->lineno, "a damaged session record: the lines after it skipped");
-			r->active = held_note(&r->held, r->pick, NULL, false, r->lineno);
-			return 0;
-		}
-		damaged(d, r->lineno, "");
-		return 0; /* one damaged line costs that line, not the rest */
+		return feed_damaged(r, line, l, nl);
 	}
 	const char *t = type->valuestring;
 	int rc = 0;
 	if (!strcmp(t, "sample")) {
-		Sample s;
-		const char *missing = "";
-		if (!parse_sample(o, &s, &missing)) {
-			char what[96];
-			snprintf(what, sizeof what, "a sample without a valid \"%s\"", missing);
-			damaged(d, r->lineno, what);
+		rc = feed_sample(r, o, err, errlen);
+		if (rc > 0) { /* a damaged line is not counted read */
 			cJSON_Delete(o);
 			return 0;
-		}
-		/* one timeline over every segment: logs before 0.1 restarted the
-		 * clock at a restart; they are put after the segment before */
-		if (d->after_restart && s.t_ms < d->restart_t) /* the clock began again at 0 */
-			d->t_offset += d->restart_t;
-		d->after_restart = false;
-		s.t_ms += d->t_offset;
-		if (!keep(d, &s)) {
-			snprintf(err, errlen, "%s:%zu: out of memory", r->name, r->lineno);
-			rc = -1;
-		} else if (v && v->sample) {
-			v->sample(v->ctx, &s);
 		}
 	} else if (!strcmp(t, "restart")) {
 		/* a new segment: kept, on the same timeline */
@@ -351,16 +389,10 @@ static int feed(Reader *r, const char *line, size_t l, bool nl, bool too_long, c
 		if (v && v->restart)
 			v->restart(v->ctx);
 	} else if (!strcmp(t, "gap")) {
-		double at = 0, ms = 0;
-		if (!get_num(o, "t_ms", &at) || !get_num(o, "gap_ms", &ms) || !(ms >= 0)) {
-			damaged(d, r->lineno, "a gap without a valid \"t_ms\" or \"gap_ms\"");
+		if (!feed_gap(r, o)) {
 			cJSON_Delete(o);
 			return 0;
 		}
-		d->gaps++;
-		d->gap_ms += ms;
-		if (v && v->gap)
-			v->gap(v->ctx, at, ms);
 	} else if (!strcmp(t, "error")) {
 		get_str(o, "message", d->engine_error, sizeof d->engine_error);
 	} else if (!strcmp(t, "summary")) {
