@@ -23,9 +23,45 @@ static void spread(double *v, size_t n, double out[3])
 	out[2] = v[n * 9 / 10];
 }
 
-int latency_run(const VkCtx *ctx, int idx, const Options *o)
+/* The median, 10th and 90th percentiles of GPU (g) and CPU (k) time per
+ * dispatch, us: a JSON record or lines. false when out of memory. */
+static bool latency_print(const Options *o, const DeviceInfo *d, bool timestamps, size_t n, uint32_t ran,
+                          const double g[3], const double k[3])
 {
-	const DeviceInfo *d = &ctx->entries[idx];
+	if (o->format == FORMAT_JSON) {
+		cJSON *j = cJSON_CreateObject();
+		char *text = NULL;
+		if (j && cJSON_AddStringToObject(j, "type", "latency") && cJSON_AddStringToObject(j, "device", d->name) &&
+		    cJSON_AddNumberToObject(j, "dispatches", (double)n) &&
+		    (!timestamps || (cJSON_AddNumberToObject(j, "gpu_us_median", g[0]) &&
+		                     cJSON_AddNumberToObject(j, "gpu_us_p10", g[1]) &&
+		                     cJSON_AddNumberToObject(j, "gpu_us_p90", g[2]))) &&
+		    cJSON_AddNumberToObject(j, "cpu_us_median", k[0]) && cJSON_AddNumberToObject(j, "cpu_us_p10", k[1]) &&
+		    cJSON_AddNumberToObject(j, "cpu_us_p90", k[2]) && cJSON_AddTrueToObject(j, "all_ran"))
+			text = cJSON_PrintUnformatted(j);
+		cJSON_Delete(j);
+		if (!text)
+			return false;
+		printf("%s\n", text);
+		cJSON_free(text);
+		return true;
+	}
+	printf("Launch latency on %s (compute queue: %u): %zu empty dispatches timed one at a time, after %d "
+	       "warm-up ones\n", d->name, d->queue_family, n, LATENCY_WARMUP);
+	if (timestamps)
+		printf("  GPU, between the dispatch's timestamps: median %.2f us (10%% %.2f, 90%% %.2f)\n", g[0], g[1],
+		       g[2]);
+	else
+		printf("  GPU: no timestamps on this queue family\n");
+	printf("  CPU, idle queue -> submit -> fence:     median %.2f us (10%% %.2f, 90%% %.2f)\n", k[0], k[1], k[2]);
+	printf("  all %zu dispatches ran, warm-up included (the workgroup counter reads %u)\n",
+	       (size_t)LATENCY_WARMUP + n, ran);
+	return true;
+}
+
+/* The empty shader's device, built as the engine builds one. */
+static int latency_device(const VkCtx *ctx, const DeviceInfo *d, const Options *o, Compute *c)
+{
 	char dir[4096], path[4200], err[ERR_LEN], cache[4096];
 	shader_dir_resolve(o->shader_dir, dir, sizeof dir);
 	snprintf(path, sizeof path, "%s/empty.comp", dir);
@@ -45,16 +81,26 @@ int latency_run(const VkCtx *ctx, int idx, const Options *o)
 		.src_mem = MEM_NONE,
 		.dst_mem = MEM_NONE,
 	};
-	Compute c;
-	bool ok = compute_create(&c, ctx, d, &s, err);
+	bool ok = compute_create(c, ctx, d, &s, err);
 	shader_free(&spv);
 	if (!ok) {
 		fprintf(stderr, "flopscope: %s\n", err);
 		return 1;
 	}
+	return 0;
+}
+
+int latency_run(const VkCtx *ctx, int idx, const Options *o)
+{
+	const DeviceInfo *d = &ctx->entries[idx];
+	char err[ERR_LEN];
+	Compute c;
+	int status = latency_device(ctx, d, o, &c);
+	if (status)
+		return status;
 	size_t n = LATENCY_COUNT;
 	double *gpu = malloc(n * sizeof *gpu), *cpu = malloc(n * sizeof *cpu);
-	int status = 1;
+	status = 1;
 	if (!gpu || !cpu) {
 		fprintf(stderr, "flopscope: out of memory\n");
 		goto out;
@@ -87,36 +133,9 @@ int latency_run(const VkCtx *ctx, int idx, const Options *o)
 	double g[3], k[3];
 	spread(gpu, n, g);
 	spread(cpu, n, k);
-	if (o->format == FORMAT_JSON) {
-		cJSON *j = cJSON_CreateObject();
-		char *text = NULL;
-		if (j && cJSON_AddStringToObject(j, "type", "latency") && cJSON_AddStringToObject(j, "device", d->name) &&
-		    cJSON_AddNumberToObject(j, "dispatches", (double)n) &&
-		    (!c.timestamps || (cJSON_AddNumberToObject(j, "gpu_us_median", g[0]) &&
-		                       cJSON_AddNumberToObject(j, "gpu_us_p10", g[1]) &&
-		                       cJSON_AddNumberToObject(j, "gpu_us_p90", g[2]))) &&
-		    cJSON_AddNumberToObject(j, "cpu_us_median", k[0]) && cJSON_AddNumberToObject(j, "cpu_us_p10", k[1]) &&
-		    cJSON_AddNumberToObject(j, "cpu_us_p90", k[2]) && cJSON_AddTrueToObject(j, "all_ran"))
-			text = cJSON_PrintUnformatted(j);
-		cJSON_Delete(j);
-		if (!text) {
-			fprintf(stderr, "flopscope: out of memory\n");
-			goto out;
-		}
-		printf("%s\n", text);
-		cJSON_free(text);
-	} else {
-		printf("Launch latency on %s (compute queue: %u): %zu empty dispatches timed one at a time, after %d "
-		       "warm-up ones\n", d->name, d->queue_family, n, LATENCY_WARMUP);
-		if (c.timestamps)
-			printf("  GPU, between the dispatch's timestamps: median %.2f us (10%% %.2f, 90%% %.2f)\n", g[0],
-			       g[1], g[2]);
-		else
-			printf("  GPU: no timestamps on this queue family\n");
-		printf("  CPU, idle queue -> submit -> fence:     median %.2f us (10%% %.2f, 90%% %.2f)\n", k[0], k[1],
-		       k[2]);
-		printf("  all %zu dispatches ran, warm-up included (the workgroup counter reads %u)\n",
-		       (size_t)LATENCY_WARMUP + n, ran);
+	if (!latency_print(o, d, c.timestamps, n, ran, g, k)) {
+		fprintf(stderr, "flopscope: out of memory\n");
+		goto out;
 	}
 	status = outputs_stdout_failed() ? 1 : 0;
 out:
