@@ -75,6 +75,86 @@ static bool print_row(const Options *o, unsigned dev, const Sample *s)
 	return printf("%s\n", line) >= 0;
 }
 
+/* A device_summary JSON record for each row. */
+static void table_json(FILE *f, const DeviceRow *rows, const NodeDevice *nd, size_t n, const char *unit)
+{
+	for (size_t k = 0; k < n; k++) {
+		const SummaryResult *sum = rows[k].sum;
+		const char *error = rows[k].error && rows[k].error[0] ? rows[k].error : !sum ? "it never ran" : NULL;
+		cJSON *j = cJSON_CreateObject();
+		if (!j)
+			continue;
+		cJSON_AddStringToObject(j, "type", "device_summary");
+		cJSON_AddNumberToObject(j, "dev", (double)(k + 1));
+		cJSON_AddStringToObject(j, "device", nd[k].name);
+		cJSON_AddBoolToObject(j, "ok", !error);
+		if (isfinite(nd[k].median)) {
+			cJSON_AddNumberToObject(j, "median", nd[k].median);
+			cJSON_AddStringToObject(j, "unit", unit);
+			cJSON_AddNumberToObject(j, "samples", (double)sum->samples);
+		}
+		if (sum && isfinite(sum->pct_peak))
+			cJSON_AddNumberToObject(j, "pct_of_peak", sum->pct_peak);
+		if (isfinite(nd[k].node_ratio))
+			cJSON_AddNumberToObject(j, "of_peers_median", nd[k].node_ratio);
+		cJSON_AddNumberToObject(j, "checks_passed", (double)rows[k].checks);
+		cJSON_AddNumberToObject(j, "power_state_changes", sum ? (double)sum->changes.by_cause[CAUSE_POWER_STATE] : 0);
+		if (rows[k].first_ms > 0)
+			cJSON_AddNumberToObject(j, "first_sample_ms", rows[k].first_ms);
+		cJSON_AddBoolToObject(j, "outlier", nd[k].outlier);
+		if (error)
+			cJSON_AddStringToObject(j, "error", error);
+		char *text = cJSON_PrintUnformatted(j);
+		if (text)
+			fprintf(f, "%s\n", text);
+		cJSON_free(text);
+		cJSON_Delete(j);
+	}
+}
+
+/* The table: a line a device, how soon each measured, the outlier rule. */
+static void table_text(FILE *f, const DeviceRow *rows, const NodeDevice *nd, size_t n, const char *unit,
+                       size_t outliers, double pct)
+{
+	fprintf(f, "\n dev  %-34s %14s %10s %10s %7s %6s  %s\n", "device", "median", "% of peak", "of peers", "checks",
+	        "power", "status");
+	for (size_t k = 0; k < n; k++) {
+		const SummaryResult *sum = rows[k].sum;
+		char med[FMT_SI_LEN + 8] = "-", pk[16] = "unknown", peers[16] = "-";
+		if (isfinite(nd[k].median)) {
+			char v[FMT_SI_LEN];
+			snprintf(med, sizeof med, "%s%s", fmt_si(nd[k].median, v, sizeof v), unit);
+		}
+		if (sum && isfinite(sum->pct_peak))
+			snprintf(pk, sizeof pk, "%.1f%%", sum->pct_peak);
+		if (isfinite(nd[k].node_ratio))
+			snprintf(peers, sizeof peers, "%.1f%%", 100 * nd[k].node_ratio);
+		bool err = rows[k].error && rows[k].error[0];
+		fprintf(f, " %3zu  %-34.34s %14s %10s %10s %7" PRIu64 " %6zu  %s%s\n", k + 1, nd[k].name, med, pk, peers,
+		        rows[k].checks, sum ? sum->changes.by_cause[CAUSE_POWER_STATE] : 0,
+		        err ? "FAILED: " : !sum ? "FAILED" : nd[k].outlier ? "OUTLIER" : "ok", err ? rows[k].error : "");
+	}
+	/* how soon each device measured, from the program's launch */
+	bool any = false;
+	for (size_t k = 0; k < n; k++)
+		any |= rows[k].first_ms > 0;
+	if (any) {
+		fprintf(f, "first sample after launch:");
+		for (size_t k = 0; k < n; k++) {
+			if (rows[k].first_ms > 0)
+				fprintf(f, "%s %zu: %.0f ms", k ? "," : "", k + 1, rows[k].first_ms);
+			else
+				fprintf(f, "%s %zu: none", k ? "," : "", k + 1);
+		}
+		fprintf(f, "\n");
+	}
+	if (outliers)
+		fprintf(f, "outlier rule: %zu device%s more than %g%% below the median of %s identical peers\n", outliers,
+		        outliers == 1 ? "" : "s", pct, outliers == 1 ? "its" : "their");
+	else
+		fprintf(f, "outlier rule: no device more than %g%% below the median of its identical peers\n", pct);
+}
+
 size_t multi_print_table(FILE *f, bool json, const DeviceRow *rows, size_t n, const char *unit, double pct)
 {
 	NodeDevice *nd = calloc(n, sizeof *nd);
@@ -93,82 +173,44 @@ size_t multi_print_table(FILE *f, bool json, const DeviceRow *rows, size_t n, co
 	}
 	size_t outliers = outlier_apply(nd, n, pct);
 	if (json) {
-		for (size_t k = 0; k < n; k++) {
-			const SummaryResult *sum = rows[k].sum;
-			const char *error = rows[k].error && rows[k].error[0] ? rows[k].error : !sum ? "it never ran" : NULL;
-			cJSON *j = cJSON_CreateObject();
-			if (!j)
-				continue;
-			cJSON_AddStringToObject(j, "type", "device_summary");
-			cJSON_AddNumberToObject(j, "dev", (double)(k + 1));
-			cJSON_AddStringToObject(j, "device", nd[k].name);
-			cJSON_AddBoolToObject(j, "ok", !error);
-			if (isfinite(nd[k].median)) {
-				cJSON_AddNumberToObject(j, "median", nd[k].median);
-				cJSON_AddStringToObject(j, "unit", unit);
-				cJSON_AddNumberToObject(j, "samples", (double)sum->samples);
-			}
-			if (sum && isfinite(sum->pct_peak))
-				cJSON_AddNumberToObject(j, "pct_of_peak", sum->pct_peak);
-			if (isfinite(nd[k].node_ratio))
-				cJSON_AddNumberToObject(j, "of_peers_median", nd[k].node_ratio);
-			cJSON_AddNumberToObject(j, "checks_passed", (double)rows[k].checks);
-			cJSON_AddNumberToObject(j, "power_state_changes",
-			                        sum ? (double)sum->changes.by_cause[CAUSE_POWER_STATE] : 0);
-			if (rows[k].first_ms > 0)
-				cJSON_AddNumberToObject(j, "first_sample_ms", rows[k].first_ms);
-			cJSON_AddBoolToObject(j, "outlier", nd[k].outlier);
-			if (error)
-				cJSON_AddStringToObject(j, "error", error);
-			char *text = cJSON_PrintUnformatted(j);
-			if (text)
-				fprintf(f, "%s\n", text);
-			cJSON_free(text);
-			cJSON_Delete(j);
-		}
+		table_json(f, rows, nd, n, unit);
 		fprintf(f, "{\"type\":\"node\",\"devices\":%zu,\"failed\":%d,\"outliers\":%zu,\"outlier_pct\":%g}\n", n,
 		        failed ? 1 : 0, outliers, pct);
 	} else {
-		fprintf(f, "\n dev  %-34s %14s %10s %10s %7s %6s  %s\n", "device", "median", "% of peak",
-		        "of peers", "checks", "power", "status");
-		for (size_t k = 0; k < n; k++) {
-			const SummaryResult *sum = rows[k].sum;
-			char med[FMT_SI_LEN + 8] = "-", pk[16] = "unknown", peers[16] = "-";
-			if (isfinite(nd[k].median)) {
-				char v[FMT_SI_LEN];
-				snprintf(med, sizeof med, "%s%s", fmt_si(nd[k].median, v, sizeof v), unit);
-			}
-			if (sum && isfinite(sum->pct_peak))
-				snprintf(pk, sizeof pk, "%.1f%%", sum->pct_peak);
-			if (isfinite(nd[k].node_ratio))
-				snprintf(peers, sizeof peers, "%.1f%%", 100 * nd[k].node_ratio);
-			bool err = rows[k].error && rows[k].error[0];
-			fprintf(f, " %3zu  %-34.34s %14s %10s %10s %7" PRIu64 " %6zu  %s%s\n", k + 1, nd[k].name, med, pk, peers,
-			        rows[k].checks, sum ? sum->changes.by_cause[CAUSE_POWER_STATE] : 0,
-			        err ? "FAILED: " : !sum ? "FAILED" : nd[k].outlier ? "OUTLIER" : "ok", err ? rows[k].error : "");
-		}
-		/* how soon each device measured, from the program's launch */
-		bool any = false;
-		for (size_t k = 0; k < n; k++)
-			any |= rows[k].first_ms > 0;
-		if (any) {
-			fprintf(f, "first sample after launch:");
-			for (size_t k = 0; k < n; k++) {
-				if (rows[k].first_ms > 0)
-					fprintf(f, "%s %zu: %.0f ms", k ? "," : "", k + 1, rows[k].first_ms);
-				else
-					fprintf(f, "%s %zu: none", k ? "," : "", k + 1);
-			}
-			fprintf(f, "\n");
-		}
-		if (outliers)
-			fprintf(f, "outlier rule: %zu device%s more than %g%% below the median of %s identical peers\n",
-			        outliers, outliers == 1 ? "" : "s", pct, outliers == 1 ? "its" : "their");
-		else
-			fprintf(f, "outlier rule: no device more than %g%% below the median of its identical peers\n", pct);
+		table_text(f, rows, nd, n, unit, outliers, pct);
 	}
 	free(nd);
 	return outliers;
+}
+
+/* What runs: a line, the CSV header or each device's session record. */
+static void print_head(const Options *o, const EngineSet *set, WorkloadType wl)
+{
+	size_t n = set->n;
+	if (o->format == FORMAT_TABLE) {
+		char how[48];
+		if (o->duration_s > 0)
+			snprintf(how, sizeof how, "%g s", o->duration_s);
+		else
+			snprintf(how, sizeof how, "until Ctrl-C");
+		char tms[32];
+		printf("Measuring %zu device%s at once: %s, %s at the %s target\n", n, n == 1 ? "" : "s",
+		       workload_info[wl].name, how, fmt_ms(o->target_ms, tms, sizeof tms));
+	} else if (o->format == FORMAT_CSV) {
+		printf("dev,%s", report_csv_header);
+	}
+	for (size_t k = 0; k < n; k++) {
+		if (!set->m[k].e)
+			continue;
+		const RunInfo *in = engine_info(set->m[k].e);
+		if (o->format == FORMAT_JSON) {
+			slog_print_session(stdout, engine_meta(set->m[k].e), (unsigned)k + 1);
+		} else if (o->format == FORMAT_TABLE) {
+			printf("  %zu: %s (compute queue %u)%s%s\n", k + 1, in->dev->name, in->dev->queue_family,
+			       in->log_path ? ", log " : "", in->log_path ? in->log_path : "");
+		}
+	}
+	fflush(stdout);
 }
 
 int multi_run(const struct VkCtx *ctx, const Options *o, const int *idx, size_t n, WorkloadType wl,
@@ -207,31 +249,7 @@ int multi_run(const struct VkCtx *ctx, const Options *o, const int *idx, size_t 
 	for (size_t k = 0; k < n; k++)
 		if (!set.m[k].e)
 			fprintf(stderr, "flopscope: device %zu: %s\n", k + 1, set.m[k].err.msg);
-	if (o->format == FORMAT_TABLE)
-	{
-		char how[48];
-		if (o->duration_s > 0)
-			snprintf(how, sizeof how, "%g s", o->duration_s);
-		else
-			snprintf(how, sizeof how, "until Ctrl-C");
-		char tms[32];
-		printf("Measuring %zu device%s at once: %s, %s at the %s target\n", n, n == 1 ? "" : "s",
-		       workload_info[wl].name, how, fmt_ms(o->target_ms, tms, sizeof tms));
-	}
-	else if (o->format == FORMAT_CSV)
-		printf("dev,%s", report_csv_header);
-	for (size_t k = 0; k < n; k++) {
-		if (!set.m[k].e)
-			continue;
-		const RunInfo *in = engine_info(set.m[k].e);
-		if (o->format == FORMAT_JSON) {
-			slog_print_session(stdout, engine_meta(set.m[k].e), (unsigned)k + 1);
-		} else if (o->format == FORMAT_TABLE) {
-			printf("  %zu: %s (compute queue %u)%s%s\n", k + 1, in->dev->name, in->dev->queue_family,
-			       in->log_path ? ", log " : "", in->log_path ? in->log_path : "");
-		}
-	}
-	fflush(stdout);
+	print_head(o, &set, wl);
 	/* the samples of all, as they come; a device that fails stops alone */
 	Out out = { o, mo, d, true };
 	if (engine_set_start(&set, false))
