@@ -288,6 +288,80 @@ static int open_log_fd(const char *path, SlogMode how, bool *created)
 	return -1;
 }
 
+/* Why the log could not be opened (errno), in words that say what to do. */
+static void open_error(const SessionLog *l, char *err, size_t errlen)
+{
+	const char *shown = fileio_shown(l->path);
+	if (errno == EEXIST)
+		snprintf(err, errlen, "the session log %s exists already: --force replaces it, --log PATH "
+		         "chooses another file, --no-log records nothing", shown);
+	else if (errno == ELOOP)
+		snprintf(err, errlen, "the session log %s is a symbolic link: a log is never written through one to a "
+		         "file, --force or not (--log takes the path it points to; a link of yours or root's to a "
+		         "device or FIFO is followed)", shown);
+	else if (errno == ENXIO)
+		snprintf(err, errlen, "the session log %s is a FIFO with no reader: start the reader first, or --log "
+		         "another file", shown);
+	else if (errno == EISDIR)
+		snprintf(err, errlen, "the session log %s is a folder: --log takes a file name (--log %s/run.jsonl)",
+		         shown, shown);
+	else
+		snprintf(err, errlen, "cannot write the session log %s: %s (--log PATH chooses "
+		         "another file, --no-log records nothing)", shown, strerror(errno));
+}
+
+/* A regular file's claim: one writer per log (a second flopscope on the
+ * same path refuses; SLOG_APPEND: the file's creator holds the lock for the
+ * whole run, the suite's), never an input of this run, emptied to be
+ * replaced. 1: claimed; 0 (may_retry): removed by another run's retention
+ * between its creation and the lock (it locks what it removes), to be made
+ * again; -1:
+ * refused (fd closed, err said why). */
+static int claim(SessionLog *l, int fd, SlogMode how, bool may_retry, char *err, size_t errlen)
+{
+	struct stat st;
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || how == SLOG_APPEND)
+		return 1; /* flock means nothing on a device */
+	if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
+		int e = errno;
+		close(fd);
+		snprintf(err, errlen, "the session log %s is being written by another process (%s): "
+		         "--log PATH chooses another file", fileio_shown(l->path), e == EWOULDBLOCK ? "locked" : strerror(e));
+		return -1;
+	}
+	if (fstat(fd, &st) == 0 && st.st_nlink == 0 && how == SLOG_UNIQUE && may_retry)
+		return 0;
+	bool input = false;
+	const char *other = fileio_noted(&st, &input);
+	if (other && input) {
+		close(fd);
+		snprintf(err, errlen, "the session log %s is the input %s itself: never replaced, --force or not",
+		         fileio_shown(l->path), other);
+		return -1;
+	}
+	if (how == SLOG_REPLACE && ftruncate(fd, 0) != 0) {
+		int e = errno;
+		close(fd);
+		snprintf(err, errlen, "cannot empty the session log %s: %s", fileio_shown(l->path), strerror(e));
+		return -1;
+	}
+	return 1;
+}
+
+/* The log's descriptor: path, or (SLOG_UNIQUE) the next free name after a
+ * default one taken by a run started in the same second. */
+static int open_path(SessionLog *l, const char *path, SlogMode how)
+{
+	snprintf(l->path, sizeof l->path, "%s", path);
+	int fd = open_log_fd(l->path, how, &l->created);
+	size_t n = strlen(path);
+	for (unsigned k = 2; fd < 0 && errno == EEXIST && how == SLOG_UNIQUE && k < 1000 && n > 6; k++) {
+		snprintf(l->path, sizeof l->path, "%.*s-%u.jsonl", (int)(n - 6), path, k);
+		fd = open_log_fd(l->path, how, &l->created);
+	}
+	return fd;
+}
+
 bool slog_open(SessionLog *l, const char *path, SlogMode how, char *err, size_t errlen)
 {
 	memset(l, 0, sizeof *l);
@@ -296,82 +370,27 @@ bool slog_open(SessionLog *l, const char *path, SlogMode how, char *err, size_t 
 	snprintf(tmp, sizeof tmp, "%s", path);
 	if (!fileio_mkdirs(tmp, "log folder", err, errlen))
 		return false;
-	unsigned retries = 0;
-again:
-	snprintf(l->path, sizeof l->path, "%s", path);
-	int fd = open_log_fd(l->path, how, &l->created);
-	/* a default name taken by a run started in the same second: the next free one */
-	size_t n = strlen(path);
-	for (unsigned k = 2; fd < 0 && errno == EEXIST && how == SLOG_UNIQUE && k < 1000 && n > 6; k++) {
-		snprintf(l->path, sizeof l->path, "%.*s-%u.jsonl", (int)(n - 6), path, k);
-		fd = open_log_fd(l->path, how, &l->created);
-	}
-	if (fd < 0 && errno == EEXIST) {
-		snprintf(err, errlen, "the session log %s exists already: --force replaces it, --log PATH "
-		         "chooses another file, --no-log records nothing", fileio_shown(l->path));
-		return false;
-	}
-	if (fd < 0 && errno == ELOOP) {
-		snprintf(err, errlen, "the session log %s is a symbolic link: a log is never written through one to a "
-		         "file, --force or not (--log takes the path it points to; a link of yours or root's to a "
-		         "device or FIFO is followed)", fileio_shown(l->path));
-		return false;
-	}
-	if (fd < 0 && errno == ENXIO) {
-		snprintf(err, errlen, "the session log %s is a FIFO with no reader: start the reader first, or --log "
-		         "another file", fileio_shown(l->path));
-		return false;
-	}
-	if (fd < 0 && errno == EISDIR) {
-		snprintf(err, errlen, "the session log %s is a folder: --log takes a file name (--log %s/run.jsonl)",
-		         fileio_shown(l->path), fileio_shown(l->path));
-		return false;
-	}
-	if (fd < 0) {
-		snprintf(err, errlen, "cannot write the session log %s: %s (--log PATH chooses "
-		         "another file, --no-log records nothing)", fileio_shown(l->path), strerror(errno));
-		return false;
-	}
-	/* opened without waiting for a FIFO's reader; written with waiting */
-	int fl = fcntl(fd, F_GETFL);
-	if (fl < 0 || fcntl(fd, F_SETFL, fl & ~O_NONBLOCK) != 0) {
-		int e = errno;
-		close(fd);
-		snprintf(err, errlen, "cannot write the session log %s: %s", fileio_shown(l->path), strerror(e));
-		return false;
-	}
-	/* one writer per log: a second flopscope on the same path refuses
-	 * (regular files; flock means nothing on a device). SLOG_APPEND: the
-	 * file's creator holds the lock for the whole run (the suite's). */
-	struct stat st;
-	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && how != SLOG_APPEND) {
-		if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
+	int fd = -1;
+	for (unsigned tries = 0; fd < 0; tries++) {
+		fd = open_path(l, path, how);
+		if (fd < 0) {
+			open_error(l, err, errlen);
+			return false;
+		}
+		/* opened without waiting for a FIFO's reader; written with waiting */
+		int fl = fcntl(fd, F_GETFL);
+		if (fl < 0 || fcntl(fd, F_SETFL, fl & ~O_NONBLOCK) != 0) {
 			int e = errno;
 			close(fd);
-			snprintf(err, errlen, "the session log %s is being written by another process (%s): "
-			         "--log PATH chooses another file", fileio_shown(l->path),
-			         e == EWOULDBLOCK ? "locked" : strerror(e));
+			snprintf(err, errlen, "cannot write the session log %s: %s", fileio_shown(l->path), strerror(e));
 			return false;
 		}
-		/* removed between its creation and the lock by another run's
-		 * retention (it locks what it removes): a new one */
-		if (fstat(fd, &st) == 0 && st.st_nlink == 0 && how == SLOG_UNIQUE && retries++ < 3) {
-			close(fd);
-			goto again;
-		}
-		bool input = false;
-		const char *other = fileio_noted(&st, &input);
-		if (other && input) {
-			close(fd);
-			snprintf(err, errlen, "the session log %s is the input %s itself: never replaced, --force or not",
-			         fileio_shown(l->path), other);
+		int c = claim(l, fd, how, tries < 3, err, errlen);
+		if (c < 0)
 			return false;
-		}
-		if (how == SLOG_REPLACE && ftruncate(fd, 0) != 0) {
-			int e = errno;
+		if (c == 0) { /* removed under us: a new one */
 			close(fd);
-			snprintf(err, errlen, "cannot empty the session log %s: %s", fileio_shown(l->path), strerror(e));
-			return false;
+			fd = -1;
 		}
 	}
 	fileio_note_output(fd, l->path); /* no output replaces it, no retention removes it */
