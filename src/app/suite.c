@@ -214,6 +214,26 @@ void suite_logs_close(SuiteLogPath *logs, size_t n, bool say)
 	free(logs);
 }
 
+/* The table's head: what runs, how long each, and the column names. */
+static void suite_head(const VkCtx *ctx, const int *idx, size_t n, const Options *o, double window, bool any_tq)
+{
+	const DeviceInfo *d = &ctx->entries[idx[0]];
+	char sz[32];
+	if (n == 1)
+		printf("Suite on %s (compute queue: %u), ", d->name, d->queue_family);
+	else
+		printf("Suite on %zu devices at once, ", n);
+	char tms[32];
+	printf("%.3g s at the %s target each; transfers of %s%s\n", window, fmt_ms(o->target_ms, tms, sizeof tms),
+	       mem_size_str(o->size_hi ? o->size_hi : SUITE_TRANSFER_SIZE, sz, sizeof sz),
+	       any_tq ? ", again on the transfer-only queue (tq)" : "");
+	for (size_t k = 0; n > 1 && k < n; k++)
+		printf("  [%zu] %s (compute queue: %u)\n", k + 1, ctx->entries[idx[k]].name,
+		       ctx->entries[idx[k]].queue_family);
+	printf("\n %-*s %14s %14s %10s %8s %7s %8s\n", n > 1 ? 20 : 16, "workload", "median", "max", "% of peak",
+	       "samples", "checks", "duty");
+}
+
 int suite_run(const VkCtx *ctx, const int *idx, size_t n, const Options *o, uint64_t launch_ns,
               atomic_int *quit)
 {
@@ -222,29 +242,14 @@ int suite_run(const VkCtx *ctx, const int *idx, size_t n, const Options *o, uint
 	SuiteLogPath *logs = suite_logs_open(ctx, idx, n, o, "suite", &log_failed);
 	if (log_failed)
 		return 2;
-	const DeviceInfo *d = &ctx->entries[idx[0]];
 	double window = o->duration_given ? o->duration_s : RUN_SUITE_WINDOW_S;
 	bool json = o->format == FORMAT_JSON;
 	/* transfers again on a copy engine when every device has one */
 	bool any_tq = true;
 	for (size_t k = 0; k < n; k++)
 		any_tq &= ctx->entries[idx[k]].transfer_family >= 0;
-	if (!json) {
-		char sz[32];
-		if (n == 1)
-			printf("Suite on %s (compute queue: %u), ", d->name, d->queue_family);
-		else
-			printf("Suite on %zu devices at once, ", n);
-		char tms[32];
-		printf("%.3g s at the %s target each; transfers of %s%s\n", window, fmt_ms(o->target_ms, tms, sizeof tms),
-		       mem_size_str(o->size_hi ? o->size_hi : SUITE_TRANSFER_SIZE, sz, sizeof sz),
-		       any_tq ? ", again on the transfer-only queue (tq)" : "");
-		for (size_t k = 0; n > 1 && k < n; k++)
-			printf("  [%zu] %s (compute queue: %u)\n", k + 1, ctx->entries[idx[k]].name,
-			       ctx->entries[idx[k]].queue_family);
-		printf("\n %-*s %14s %14s %10s %8s %7s %8s\n", n > 1 ? 20 : 16, "workload", "median", "max", "% of peak",
-		       "samples", "checks", "duty");
-	}
+	if (!json)
+		suite_head(ctx, idx, n, o, window, any_tq);
 	SuiteDev *sd = calloc(n, sizeof *sd), *run = calloc(n, sizeof *run);
 	char (*why)[256] = calloc(n, sizeof *why);
 	bool *ok = calloc(n, sizeof *ok);

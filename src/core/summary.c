@@ -27,6 +27,61 @@ static void push(double **arr, size_t *cap, size_t n, double v, bool *oom)
 	(*arr)[n] = v;
 }
 
+/* A transfer sweep's steady sample: each size on its own; no jumps across
+ * sizes. */
+static void add_size(Summary *s, const Sample *x)
+{
+	size_t k = 0;
+	while (k < s->nsizes && s->size_of[k] != x->size)
+		k++;
+	if (k == s->nsizes && k < SUMMARY_SIZES) {
+		s->size_of[k] = x->size;
+		s->nsizes++;
+	}
+	if (k < s->nsizes && s->size_n[k] < SUMMARY_SIZE_CAP) {
+		if (!s->size_vals[k] && !(s->size_vals[k] = malloc(SUMMARY_SIZE_CAP * sizeof(double))))
+			s->oom = true;
+		else
+			s->size_vals[k][s->size_n[k]++] = x->rate;
+	}
+}
+
+/* A steady sample kept (every stride-th): full arrays keep every other one
+ * and the stride doubles, so memory stays bounded over any run. */
+static void keep_steady(Summary *s, const Sample *x)
+{
+	s->skip = 0;
+	if (s->steady == SUMMARY_CAP) {
+		double *arr[] = { s->steady_mhz, s->peak, s->steady_flops, s->steady_t };
+		for (size_t a = 0; a < 4; a++)
+			for (size_t i = 0; i < SUMMARY_CAP / 2; i++)
+				arr[a][i] = arr[a][2 * i];
+		s->steady /= 2;
+		s->stride *= 2;
+	}
+	push(&s->steady_mhz, &s->cap_mhz, s->steady, sample_tel(x, TEL_SM_MHZ), &s->oom);
+	push(&s->peak, &s->cap_peak, s->steady, x->peak_flops > 0 ? x->rate / x->peak_flops : NAN, &s->oom);
+	push(&s->steady_flops, &s->cap_flops, s->steady, x->rate, &s->oom);
+	push(&s->steady_t, &s->cap_t, s->steady, x->t_ms, &s->oom);
+	if (!s->oom)
+		s->steady++;
+}
+
+/* A GPU/CPU time ratio kept, the same way. */
+static void keep_ratio(Summary *s, const Sample *x)
+{
+	s->rskip = 0;
+	if (s->gpu_timed == SUMMARY_CAP) {
+		for (size_t i = 0; i < SUMMARY_CAP / 2; i++)
+			s->ratio[i] = s->ratio[2 * i];
+		s->gpu_timed /= 2;
+		s->rstride *= 2;
+	}
+	push(&s->ratio, &s->cap_ratio, s->gpu_timed, (double)x->gpu_ns / (double)x->cpu_ns, &s->oom);
+	if (!s->oom)
+		s->gpu_timed++;
+}
+
 void summary_add(Summary *s, const Sample *x)
 {
 	s->samples++;
@@ -46,22 +101,8 @@ void summary_add(Summary *s, const Sample *x)
 			s->duty_gpu_ns += (double)x->gpu_ns * sample_trials(x);
 		s->duty_last_ms = (double)x->gpu_end_ns * 1e-6;
 	}
-	if ((x->flags & SAMPLE_STEADY) && x->size) {
-		/* a transfer sweep: each size on its own; no jumps across sizes */
-		size_t k = 0;
-		while (k < s->nsizes && s->size_of[k] != x->size)
-			k++;
-		if (k == s->nsizes && k < SUMMARY_SIZES) {
-			s->size_of[k] = x->size;
-			s->nsizes++;
-		}
-		if (k < s->nsizes && s->size_n[k] < SUMMARY_SIZE_CAP) {
-			if (!s->size_vals[k] && !(s->size_vals[k] = malloc(SUMMARY_SIZE_CAP * sizeof(double))))
-				s->oom = true;
-			else
-				s->size_vals[k][s->size_n[k]++] = x->rate;
-		}
-	}
+	if ((x->flags & SAMPLE_STEADY) && x->size)
+		add_size(s, x);
 	if (x->flags & SAMPLE_STEADY) {
 		s->steady_total++;
 		if (x->target_ms > 0) {
@@ -75,41 +116,16 @@ void summary_add(Summary *s, const Sample *x)
 			change_tel_of(x, tel);
 			change_add(&s->changes, x->t_ms, x->rate, tel);
 		}
-		if (s->skip + 1 < s->stride) {
+		if (s->skip + 1 < s->stride)
 			s->skip++;
-		} else {
-			s->skip = 0;
-			if (s->steady == SUMMARY_CAP) {
-				double *arr[] = { s->steady_mhz, s->peak, s->steady_flops, s->steady_t };
-				for (size_t a = 0; a < 4; a++)
-					for (size_t i = 0; i < SUMMARY_CAP / 2; i++)
-						arr[a][i] = arr[a][2 * i];
-				s->steady /= 2;
-				s->stride *= 2;
-			}
-			push(&s->steady_mhz, &s->cap_mhz, s->steady, sample_tel(x, TEL_SM_MHZ), &s->oom);
-			push(&s->peak, &s->cap_peak, s->steady, x->peak_flops > 0 ? x->rate / x->peak_flops : NAN, &s->oom);
-			push(&s->steady_flops, &s->cap_flops, s->steady, x->rate, &s->oom);
-			push(&s->steady_t, &s->cap_t, s->steady, x->t_ms, &s->oom);
-			if (!s->oom)
-				s->steady++;
-		}
+		else
+			keep_steady(s, x);
 	}
 	if ((x->flags & SAMPLE_GPU_TIMED) && x->cpu_ns > 0) {
-		if (s->rskip + 1 < s->rstride) {
+		if (s->rskip + 1 < s->rstride)
 			s->rskip++;
-		} else {
-			s->rskip = 0;
-			if (s->gpu_timed == SUMMARY_CAP) {
-				for (size_t i = 0; i < SUMMARY_CAP / 2; i++)
-					s->ratio[i] = s->ratio[2 * i];
-				s->gpu_timed /= 2;
-				s->rstride *= 2;
-			}
-			push(&s->ratio, &s->cap_ratio, s->gpu_timed, (double)x->gpu_ns / (double)x->cpu_ns, &s->oom);
-			if (!s->oom)
-				s->gpu_timed++;
-		}
+		else
+			keep_ratio(s, x);
 	}
 }
 

@@ -413,80 +413,85 @@ static uint32_t udot_acc(uint32_t x, uint32_t y, uint32_t acc)
 	return s + acc;
 }
 
-double fma_reference(const FmaParams *p, uint32_t slot)
+/* The chains of each type, in the shader's arithmetic and order: set from
+ * the slot, stepped steps times, summed as the shader stores them. */
+static double ref_fp16(const FmaParams *p, uint32_t slot, uint32_t chains, uint32_t steps)
 {
-	uint32_t chains = 4 * p->vec4s, steps = p->unroll * p->iters;
-	if (workload_info[p->type].matrix) {
-		/* every element of each of the 2 VEC4S accumulators gains K a b a
-		 * step; the shader stores the mean of its elements of their sum */
-		(void)slot;
-		return 2.0 * p->vec4s * steps * (double)p->mm[2] * p->a * p->b;
-	}
-	if (p->type == WORKLOAD_FP16) {
-		_Float16 x[16], a = (_Float16)p->a, b = (_Float16)p->b;
-		_Float16 s = (_Float16)((float)(slot & 255u) / 256.0f);
+	_Float16 x[16], a = (_Float16)p->a, b = (_Float16)p->b;
+	_Float16 s = (_Float16)((float)(slot & 255u) / 256.0f);
+	for (uint32_t c = 0; c < chains; c++)
+		x[c] = (_Float16)(s + (_Float16)((float)c * 0.125f));
+	for (uint32_t i = 0; i < steps; i++)
 		for (uint32_t c = 0; c < chains; c++)
-			x[c] = (_Float16)(s + (_Float16)((float)c * 0.125f));
-		for (uint32_t i = 0; i < steps; i++)
-			for (uint32_t c = 0; c < chains; c++)
-				x[c] = (_Float16)fmaf((float)x[c], (float)a, (float)b);
-		float r = ((float)x[0] + (float)x[1]) + ((float)x[2] + (float)x[3]);
-		for (uint32_t v = 1; v < p->vec4s; v++)
-			r += ((float)x[4 * v] + (float)x[4 * v + 1]) + ((float)x[4 * v + 2] + (float)x[4 * v + 3]);
-		return r;
-	}
-	if (p->type == WORKLOAD_INT32 || p->type == WORKLOAD_INT8DOT) {
-		uint32_t x[16], a = (uint32_t)p->a, b = (uint32_t)p->b;
+			x[c] = (_Float16)fmaf((float)x[c], (float)a, (float)b);
+	float r = ((float)x[0] + (float)x[1]) + ((float)x[2] + (float)x[3]);
+	for (uint32_t v = 1; v < p->vec4s; v++)
+		r += ((float)x[4 * v] + (float)x[4 * v + 1]) + ((float)x[4 * v + 2] + (float)x[4 * v + 3]);
+	return r;
+}
+
+static double ref_u32(const FmaParams *p, uint32_t slot, uint32_t chains, uint32_t steps)
+{
+	uint32_t x[16], a = (uint32_t)p->a, b = (uint32_t)p->b;
+	for (uint32_t c = 0; c < chains; c++)
+		x[c] = slot * 16u + c;
+	for (uint32_t i = 0; i < steps; i++)
 		for (uint32_t c = 0; c < chains; c++)
-			x[c] = slot * 16u + c;
-		for (uint32_t i = 0; i < steps; i++)
-			for (uint32_t c = 0; c < chains; c++)
-				x[c] = p->type == WORKLOAD_INT8DOT ? udot_acc(x[c], a, b) : x[c] * a + b;
-		uint32_t r = (x[0] + x[1]) + (x[2] + x[3]);
-		for (uint32_t v = 1; v < p->vec4s; v++)
-			r += (x[4 * v] + x[4 * v + 1]) + (x[4 * v + 2] + x[4 * v + 3]);
-		return r;
-	}
-	if (p->type == WORKLOAD_INT16) {
-		uint16_t x[16], a = (uint16_t)p->a, b = (uint16_t)p->b;
+			x[c] = p->type == WORKLOAD_INT8DOT ? udot_acc(x[c], a, b) : x[c] * a + b;
+	uint32_t r = (x[0] + x[1]) + (x[2] + x[3]);
+	for (uint32_t v = 1; v < p->vec4s; v++)
+		r += (x[4 * v] + x[4 * v + 1]) + (x[4 * v + 2] + x[4 * v + 3]);
+	return r;
+}
+
+static double ref_u16(const FmaParams *p, uint32_t slot, uint32_t chains, uint32_t steps)
+{
+	uint16_t x[16], a = (uint16_t)p->a, b = (uint16_t)p->b;
+	for (uint32_t c = 0; c < chains; c++)
+		x[c] = (uint16_t)(slot * 16u + c);
+	for (uint32_t i = 0; i < steps; i++)
 		for (uint32_t c = 0; c < chains; c++)
-			x[c] = (uint16_t)(slot * 16u + c);
-		for (uint32_t i = 0; i < steps; i++)
-			for (uint32_t c = 0; c < chains; c++)
-				x[c] = (uint16_t)(x[c] * a + b);
-		/* summed as 32-bit, as the shader's uint accumulator */
-		uint32_t r = ((uint32_t)x[0] + x[1]) + ((uint32_t)x[2] + x[3]);
-		for (uint32_t v = 1; v < p->vec4s; v++)
-			r += ((uint32_t)x[4 * v] + x[4 * v + 1]) + ((uint32_t)x[4 * v + 2] + x[4 * v + 3]);
-		return r;
-	}
-	if (p->type == WORKLOAD_INT64) {
-		uint64_t x[16], a = (uint64_t)p->a, b = (uint64_t)p->b;
+			x[c] = (uint16_t)(x[c] * a + b);
+	/* summed as 32-bit, as the shader's uint accumulator */
+	uint32_t r = ((uint32_t)x[0] + x[1]) + ((uint32_t)x[2] + x[3]);
+	for (uint32_t v = 1; v < p->vec4s; v++)
+		r += ((uint32_t)x[4 * v] + x[4 * v + 1]) + ((uint32_t)x[4 * v + 2] + x[4 * v + 3]);
+	return r;
+}
+
+static double ref_u64(const FmaParams *p, uint32_t slot, uint32_t chains, uint32_t steps)
+{
+	uint64_t x[16], a = (uint64_t)p->a, b = (uint64_t)p->b;
+	for (uint32_t c = 0; c < chains; c++)
+		x[c] = (uint64_t)slot * 16u + c;
+	for (uint32_t i = 0; i < steps; i++)
 		for (uint32_t c = 0; c < chains; c++)
-			x[c] = (uint64_t)slot * 16u + c;
-		for (uint32_t i = 0; i < steps; i++)
-			for (uint32_t c = 0; c < chains; c++)
-				x[c] = x[c] * a + b;
-		/* each chain folded to 32 bits (low ^ high), summed as the shader does */
+			x[c] = x[c] * a + b;
+	/* each chain folded to 32 bits (low ^ high), summed as the shader does */
 #define FOLD(v) ((uint32_t)(v) ^ (uint32_t)((v) >> 32))
-		uint32_t r = (FOLD(x[0]) + FOLD(x[1])) + (FOLD(x[2]) + FOLD(x[3]));
-		for (uint32_t v = 1; v < p->vec4s; v++)
-			r += (FOLD(x[4 * v]) + FOLD(x[4 * v + 1])) + (FOLD(x[4 * v + 2]) + FOLD(x[4 * v + 3]));
+	uint32_t r = (FOLD(x[0]) + FOLD(x[1])) + (FOLD(x[2]) + FOLD(x[3]));
+	for (uint32_t v = 1; v < p->vec4s; v++)
+		r += (FOLD(x[4 * v]) + FOLD(x[4 * v + 1])) + (FOLD(x[4 * v + 2]) + FOLD(x[4 * v + 3]));
 #undef FOLD
-		return r;
-	}
-	if (p->type == WORKLOAD_FP64) {
-		double s = (double)slot / 65536.0, x[16];
+	return r;
+}
+
+static double ref_fp64(const FmaParams *p, uint32_t slot, uint32_t chains, uint32_t steps)
+{
+	double s = (double)slot / 65536.0, x[16];
+	for (uint32_t c = 0; c < chains; c++)
+		x[c] = s + 0.125 * (double)c;
+	for (uint32_t i = 0; i < steps; i++)
 		for (uint32_t c = 0; c < chains; c++)
-			x[c] = s + 0.125 * (double)c;
-		for (uint32_t i = 0; i < steps; i++)
-			for (uint32_t c = 0; c < chains; c++)
-				x[c] = fma(x[c], p->a, p->b);
-		double r = (x[0] + x[1]) + (x[2] + x[3]);
-		for (uint32_t v = 1; v < p->vec4s; v++)
-			r += (x[4 * v] + x[4 * v + 1]) + (x[4 * v + 2] + x[4 * v + 3]);
-		return r;
-	}
+			x[c] = fma(x[c], p->a, p->b);
+	double r = (x[0] + x[1]) + (x[2] + x[3]);
+	for (uint32_t v = 1; v < p->vec4s; v++)
+		r += (x[4 * v] + x[4 * v + 1]) + (x[4 * v + 2] + x[4 * v + 3]);
+	return r;
+}
+
+static double ref_fp32(const FmaParams *p, uint32_t slot, uint32_t chains, uint32_t steps)
+{
 	float s = (float)slot * (1.0f / 65536.0f), fa = (float)p->a, fb = (float)p->b;
 	float x[16];
 	for (uint32_t c = 0; c < chains; c++)
@@ -498,6 +503,25 @@ double fma_reference(const FmaParams *p, uint32_t slot)
 	for (uint32_t v = 1; v < p->vec4s; v++)
 		r += (x[4 * v] + x[4 * v + 1]) + (x[4 * v + 2] + x[4 * v + 3]);
 	return r;
+}
+
+double fma_reference(const FmaParams *p, uint32_t slot)
+{
+	uint32_t chains = 4 * p->vec4s, steps = p->unroll * p->iters;
+	if (workload_info[p->type].matrix) {
+		/* every element of each of the 2 VEC4S accumulators gains K a b a
+		 * step; the shader stores the mean of its elements of their sum */
+		(void)slot;
+		return 2.0 * p->vec4s * steps * (double)p->mm[2] * p->a * p->b;
+	}
+	switch (p->type) {
+	case WORKLOAD_FP16: return ref_fp16(p, slot, chains, steps);
+	case WORKLOAD_INT32: case WORKLOAD_INT8DOT: return ref_u32(p, slot, chains, steps);
+	case WORKLOAD_INT16: return ref_u16(p, slot, chains, steps);
+	case WORKLOAD_INT64: return ref_u64(p, slot, chains, steps);
+	case WORKLOAD_FP64: return ref_fp64(p, slot, chains, steps);
+	default: return ref_fp32(p, slot, chains, steps);
+	}
 }
 
 void fma_check_init(FmaCheck *c, const FmaParams *p)

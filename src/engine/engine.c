@@ -731,15 +731,9 @@ static void wait_while_paused(Engine *e, Loop *L)
 	L->resumes = clock_resumes(); /* a stop while paused measured nothing */
 }
 
-static void *engine_main(void *arg)
+/* The loop's state at the start of the run. */
+static void loop_init(Engine *e, Loop *L)
 {
-	Engine *e = arg;
-	thread_name("fs-engine", e->cfg.ordinal ? e->cfg.ordinal : 1);
-	Loop *L = calloc(1, sizeof *L);
-	if (!L) {
-		fail(e, VK_SUCCESS, "%s", "out of memory for the engine loop");
-		return NULL;
-	}
 	L->push = push_constants(e);
 	L->duration_ns = (uint64_t)(e->cfg.duration_s * 1e9);
 	L->can_pipe = !e->cfg.serial;
@@ -754,7 +748,62 @@ static void *engine_main(void *arg)
 	L->start = clock_mono_ns();
 	L->resumes = clock_resumes();
 	begin_phase(e, L, false);
+}
 
+/* The dashboard's commands since the last step, each a record of the log:
+ * a pause that began and ended while a dispatch ran, and every change of
+ * the target (+ or -), however fast they came. */
+static void log_commands(Engine *e, Loop *L, const Commands *cmd)
+{
+	for (; L->logged_pauses != cmd->pauses; L->logged_pauses++) {
+		log_control(e, L, "pause", 0, "resumed within one submission: the engine never held");
+		log_control(e, L, "resume", 0, NULL);
+	}
+	if (cmd->ntargets - L->logged_targets > 16)
+		L->logged_targets = cmd->ntargets - 16;
+	for (; L->logged_targets != cmd->ntargets; L->logged_targets++)
+		log_control(e, L, "target", cmd->targets[L->logged_targets % 16], NULL);
+}
+
+typedef enum Turn { TURN_STEP, TURN_AGAIN, TURN_END, TURN_FAILED } Turn;
+
+/* A pause, a restart or the end of a sweep's size: what is in flight
+ * belongs to the old phase and is completed first. What the loop does next. */
+static Turn phase_change(Engine *e, Loop *L, const Commands *cmd)
+{
+	bool restart = cmd->restart != L->seen_restart;
+	if (!(cmd->paused || restart || size_done(L)))
+		return TURN_STEP;
+	if (!complete_all(e, L))
+		return TURN_FAILED;
+	if (cmd->paused) {
+		L->logged_pauses = cmd->pauses;
+		log_control(e, L, "pause", 0, NULL);
+		wait_while_paused(e, L);
+		log_control(e, L, "resume", 0, NULL);
+		return TURN_AGAIN;
+	}
+	if (restart) {
+		L->seen_restart = cmd->restart;
+		begin_phase(e, L, true);
+		return TURN_STEP;
+	}
+	if (++L->size_i == e->work.nsizes)
+		return TURN_END;
+	begin_phase(e, L, false);
+	return TURN_AGAIN;
+}
+
+static void *engine_main(void *arg)
+{
+	Engine *e = arg;
+	thread_name("fs-engine", e->cfg.ordinal ? e->cfg.ordinal : 1);
+	Loop *L = calloc(1, sizeof *L);
+	if (!L) {
+		fail(e, VK_SUCCESS, "%s", "out of memory for the engine loop");
+		return NULL;
+	}
+	loop_init(e, L);
 	bool ok = true;
 	for (;;) {
 		pthread_mutex_lock(&e->mu);
@@ -762,39 +811,15 @@ static void *engine_main(void *arg)
 		pthread_mutex_unlock(&e->mu);
 		if (cmd.stop)
 			break;
-		bool restart = cmd.restart != L->seen_restart;
-		if (cmd.paused || restart || size_done(L)) {
-			/* what is in flight belongs to the old phase: complete it first */
-			if (!(ok = complete_all(e, L)))
-				break;
-			if (cmd.paused) {
-				L->logged_pauses = cmd.pauses;
-				log_control(e, L, "pause", 0, NULL);
-				wait_while_paused(e, L);
-				log_control(e, L, "resume", 0, NULL);
-				continue;
-			}
-			if (restart) {
-				L->seen_restart = cmd.restart;
-				begin_phase(e, L, true);
-			} else {
-				if (++L->size_i == e->work.nsizes)
-					break;
-				begin_phase(e, L, false);
-				continue;
-			}
-		}
+		Turn turn = phase_change(e, L, &cmd);
+		if (turn == TURN_FAILED)
+			ok = false;
+		if (turn == TURN_FAILED || turn == TURN_END)
+			break;
+		if (turn == TURN_AGAIN)
+			continue;
 		e->adapt.target_s = (double)cmd.target_ns * 1e-9;
-		/* a pause that began and ended while a dispatch ran: recorded too */
-		for (; L->logged_pauses != cmd.pauses; L->logged_pauses++) {
-			log_control(e, L, "pause", 0, "resumed within one submission: the engine never held");
-			log_control(e, L, "resume", 0, NULL);
-		}
-		/* + or - in the dashboard: each change a record, however fast they came */
-		if (cmd.ntargets - L->logged_targets > 16)
-			L->logged_targets = cmd.ntargets - 16;
-		for (; L->logged_targets != cmd.ntargets; L->logged_targets++)
-			log_control(e, L, "target", cmd.targets[L->logged_targets % 16], NULL);
+		log_commands(e, L, &cmd);
 		bool steady = L->rule == ADAPT_RESCALE;
 		if (!(L->can_pipe && steady) || !L->last_done)
 			ok = step_serial(e, L, steady);
