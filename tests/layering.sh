@@ -149,3 +149,22 @@ circ=$(grep -lE '#[[:space:]]*include[[:space:]]*"telemetry.h"' src/engine/tel_n
 	src/engine/tel_gpu_sysfs.c src/engine/tel_impl.h src/engine/tel_source.h src/engine/tel_registry.c 2>/dev/null)
 if [ -z "$vend$circ" ]; then echo "PASS: layering: telemetry's dispatcher names no vendor and no source includes it"
 else echo "FAIL: layering: telemetry's registry bypassed:"; echo "$vend"; echo "$circ"; fi
+
+# No function over 80 lines in src/ or ui/: a function opens with "{" at the
+# start of a line after its signature and closes with "}" there (the style
+# every file keeps); the rule is first shown catching a planted 81-line one.
+long_functions() {
+	awk '/^[A-Za-z].*\(/ && !/;[[:space:]]*$/ { sig = $0; at = FNR }
+	     /^\{/ { if (sig != "") { start = FNR; name = sig } }
+	     /^\}/ { if (start) { n = FNR - start - 1; if (n > 80) printf "%s:%d: %d lines: %s\n", FILENAME, at, n, name
+	                          start = 0; sig = "" } }' "$@"
+}
+{ printf 'static int planted(void)\n{\n'; for i in $(seq 81); do printf '\tx();\n'; done; printf '}\n'; } >"$T/long.c"
+if ! long_functions "$T/long.c" | grep -q 'long.c:1: 81 lines'; then
+	echo "FAIL: layering: the function-length rule misses a planted 81-line function"
+elif long=$(long_functions src/*/*.c ui/*.c) && [ -n "$long" ]; then
+	echo "FAIL: layering: functions over 80 lines:"
+	echo "$long" | sed 's/^/    /'
+else
+	echo "PASS: layering: no function over 80 lines in src/ or ui/ ($(cat src/*/*.c ui/*.c | grep -c '^{') functions; a planted 81-line one is caught)"
+fi
