@@ -270,7 +270,7 @@ static void print_line(const Options *o, const VkCtx *ctx, const SuiteDev *sd, c
 		cJSON_AddNumberToObject(j, "device", sd->idx + 1);
 		cJSON_AddStringToObject(j, "name", d->name);
 		cJSON_AddStringToObject(j, "workload", wi->name);
-		cJSON_AddStringToObject(j, "unit", wi->unit);
+		cJSON_AddStringToObject(j, "unit", workload_unit_names[wi->unit]);
 		if (!isnan(v->median))
 			cJSON_AddNumberToObject(j, "median", v->median);
 		if (*v->ref)
@@ -302,7 +302,7 @@ static void print_line(const Options *o, const VkCtx *ctx, const SuiteDev *sd, c
 			printf(",");
 		else
 			printf("%.6g,", v->median);
-		printf("%s,%s,", wi->unit, v->ref);
+		printf("%s,%s,", workload_unit_names[wi->unit], v->ref);
 		if (!isnan(v->ratio))
 			printf("%.4f", v->ratio);
 		printf(",");
@@ -312,7 +312,7 @@ static void print_line(const Options *o, const VkCtx *ctx, const SuiteDev *sd, c
 	} else {
 		char med[FMT_SI_LEN], fig[48] = "-";
 		if (!isnan(v->median))
-			snprintf(fig, sizeof fig, "%s%s", fmt_si(v->median, med, sizeof med), wi->unit);
+			snprintf(fig, sizeof fig, "%s%s", fmt_si(v->median, med, sizeof med), workload_unit_names[wi->unit]);
 		printf("%-6s [%d] %-16s %14s  %s\n", upper, sd->idx + 1, wi->name, fig, v->why);
 	}
 }
@@ -519,7 +519,7 @@ static void check_workload(CheckRun *c, size_t i, atomic_int *quit)
 	}
 	for (size_t k = 0; k < m; k++) {
 		c->rows[k] = mboard_row(c->board, (unsigned)c->sd[k].idx + 1, &c->ctx->entries[c->sd[k].idx], wi->name,
-		                        wi->unit);
+		                        workload_unit_names[wi->unit]);
 		blocks_init(&c->blocks[k]);
 	}
 	Options oc = *c->o;

@@ -19,7 +19,7 @@ static void print_preamble(const RunInfo *in, const Options *o)
 	const WorkloadInfo *wl = &workload_info[in->workload];
 	printf("Workload: %s (%s), %llu %s per invocation, %u invocations per workgroup\n", wl->name, wl->what,
 	       (unsigned long long)in->work_per_invocation,
-	       workload_is_memory(in->workload) ? "bytes" : !strcmp(wl->unit, "IOPS") ? "integer ops" : "FLOP",
+	       workload_is_memory(in->workload) ? "bytes" : wl->unit == UNIT_IOPS ? "integer ops" : "FLOP",
 	       in->local_size);
 	char tms[32];
 	printf("Timing: %s; target %s per dispatch%s\n",

@@ -120,7 +120,7 @@ static void run_devices(Screen *s, const struct VkCtx *ctx, const DeviceList *de
 		source_engine(&src[k], set.m[k].e);
 		/* --metrics-listen, --metrics-file: the samples the screen takes */
 		mrows[k] = mo && mo->board ? mboard_row(mo->board, (unsigned)sel[k] + 1, &devs->entries[sel[k]],
-		                                       workload_info[wl].name, workload_info[wl].unit) : -1;
+		                                       workload_info[wl].name, workload_unit_names[workload_info[wl].unit]) : -1;
 		if (mrows[k] >= 0)
 			metrics_tap(&taps[k], &src[k], mo->board, mrows[k]);
 	}
@@ -157,7 +157,7 @@ static void run_devices(Screen *s, const struct VkCtx *ctx, const DeviceList *de
 			fprintf(out, "  %zu: %s, log %s\n", k + 1, devs->entries[sel[k]].name, log ? log : "off (--no-log)");
 			rows[k] = (DeviceRow){ devs->entries[sel[k]].name, &m->sum, m->checks, m->error, m->first_ms };
 		}
-		size_t outliers = multi_print_table(out, false, rows, n, workload_info[wl].unit, o->outlier_pct);
+		size_t outliers = multi_print_table(out, false, rows, n, workload_unit_names[workload_info[wl].unit], o->outlier_pct);
 		if (outliers && !end->status && end->how == DASH_QUIT)
 			end->status = MULTI_EXIT_OUTLIER;
 	}

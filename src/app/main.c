@@ -191,7 +191,7 @@ static int list_workloads(const DeviceInfo *d)
 	for (int w = 0; w < WORKLOAD_TYPE_COUNT; w++) {
 		char why[256];
 		bool ok = workload_supported((WorkloadType)w, f, why, sizeof why);
-		printf("  %-*s %-5s  %-12s %s\n", nw, workload_info[w].name, workload_info[w].unit,
+		printf("  %-*s %-5s  %-12s %s\n", nw, workload_info[w].name, workload_unit_names[workload_info[w].unit],
 		       ok ? "supported" : "unsupported", ok ? workload_info[w].what : why);
 	}
 	return 0;
@@ -227,7 +227,7 @@ static int measure(const VkCtx *ctx, Options *o, int idx, WorkloadType wl, uint6
 		return err.status;
 	}
 	int row = mo->board ? mboard_row(mo->board, (unsigned)idx + 1, &ctx->entries[idx], workload_info[wl].name,
-	                                 workload_info[wl].unit) : -1;
+	                                 workload_unit_names[workload_info[wl].unit]) : -1;
 	int status = headless_run(e, o, mo, row, &quit_flag);
 	engine_destroy(e);
 	return status;

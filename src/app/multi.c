@@ -232,7 +232,7 @@ int multi_run(const struct VkCtx *ctx, const Options *o, const int *idx, size_t 
 	for (size_t k = 0; k < n; k++) {
 		d[k].idx = idx[k];
 		d[k].row = mo && mo->board ? mboard_row(mo->board, (unsigned)idx[k] + 1, &ctx->entries[idx[k]],
-		                                        workload_info[wl].name, workload_info[wl].unit) : -1;
+		                                        workload_info[wl].name, workload_unit_names[workload_info[wl].unit]) : -1;
 		run_config(o, RUN_HEADLESS, ctx, &ctx->entries[idx[k]], wl, (unsigned)k + 1, launch, &d[k].paths, &cfg[k]);
 		cfg[k].ordinal = (unsigned)k + 1;
 		cfg[k].devices = (unsigned)n;
@@ -274,7 +274,7 @@ int multi_run(const struct VkCtx *ctx, const Options *o, const int *idx, size_t 
 	size_t outliers = 0;
 	if (rows)
 		outliers = multi_print_table(o->format == FORMAT_CSV ? stderr : stdout, o->format == FORMAT_JSON, rows,
-		                             n, workload_info[wl].unit, o->outlier_pct);
+		                             n, workload_unit_names[workload_info[wl].unit], o->outlier_pct);
 	else
 		fprintf(stderr, "flopscope: out of memory for the table\n");
 	free(rows);

@@ -129,7 +129,7 @@ static void row(const Options *o, const WorkloadInfo *wl, bool tq, size_t k, siz
 		double duty = r->duty;
 		if (j) {
 			cJSON_AddBoolToObject(j, "supported", 1);
-			cJSON_AddStringToObject(j, "unit", wl->unit);
+			cJSON_AddStringToObject(j, "unit", workload_unit_names[wl->unit]);
 			if (tq)
 				cJSON_AddStringToObject(j, "queue", "transfer");
 			if (r->nsizes)
@@ -147,8 +147,8 @@ static void row(const Options *o, const WorkloadInfo *wl, bool tq, size_t k, siz
 				cJSON_AddNumberToObject(j, "duty_cycle", duty);
 		} else {
 			char med[FMT_SI_LEN], max[FMT_SI_LEN], a[40], b[40], pk[16] = "unknown", dt[16] = "";
-			snprintf(a, sizeof a, "%s%s", fmt_si(r->flops.median, med, sizeof med), wl->unit);
-			snprintf(b, sizeof b, "%s%s", fmt_si(r->flops.max, max, sizeof max), wl->unit);
+			snprintf(a, sizeof a, "%s%s", fmt_si(r->flops.median, med, sizeof med), workload_unit_names[wl->unit]);
+			snprintf(b, sizeof b, "%s%s", fmt_si(r->flops.max, max, sizeof max), workload_unit_names[wl->unit]);
 			if (!isnan(r->pct_peak))
 				snprintf(pk, sizeof pk, "%.1f%%", r->pct_peak);
 			if (!isnan(duty))

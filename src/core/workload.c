@@ -7,148 +7,148 @@
 /* Every field of every row is named: no meaning rests on a zero default. */
 const WorkloadInfo workload_info[WORKLOAD_TYPE_COUNT] = {
 	[WORKLOAD_FP32] = {
-		.name = "fp32", .unit = "FLOPS", .kind = WL_FMA,
-		.shader = "fma_fp32.comp", .define = NULL, .scalar = false, .elem = 4,
+		.name = "fp32", .unit = UNIT_FLOPS, .kind = WL_FMA,
+		.shader = "fma_fp32.comp", .define = NULL, .check = RESULT_F32_REL, .scalar = false, .elem = 4,
 		.src = MEM_NONE, .dst = MEM_NONE, .bytes_per_byte = 0,
 		.needs = 0, .matrix = false, .mtypes = { 0, 0 },
 		.what = "FP32 fused multiply-add chains",
 	},
 	[WORKLOAD_FP64] = {
-		.name = "fp64", .unit = "FLOPS", .kind = WL_FMA,
-		.shader = "fma_typed.comp", .define = "TYPE_FP64", .scalar = false, .elem = 8,
+		.name = "fp64", .unit = UNIT_FLOPS, .kind = WL_FMA,
+		.shader = "fma_typed.comp", .define = "TYPE_FP64", .check = RESULT_F64_REL, .scalar = false, .elem = 8,
 		.src = MEM_NONE, .dst = MEM_NONE, .bytes_per_byte = 0,
 		.needs = FEAT(FEAT_FLOAT64), .matrix = false, .mtypes = { 0, 0 },
 		.what = "FP64 fused multiply-add chains",
 	},
 	[WORKLOAD_INT32] = {
-		.name = "int32", .unit = "IOPS", .kind = WL_FMA,
-		.shader = "fma_typed.comp", .define = "TYPE_INT32", .scalar = false, .elem = 4,
+		.name = "int32", .unit = UNIT_IOPS, .kind = WL_FMA,
+		.shader = "fma_typed.comp", .define = "TYPE_INT32", .check = RESULT_U32_EXACT, .scalar = false, .elem = 4,
 		.src = MEM_NONE, .dst = MEM_NONE, .bytes_per_byte = 0,
 		.needs = 0, .matrix = false, .mtypes = { 0, 0 },
 		.what = "32-bit integer multiply-add chains (x * a + b, wrapping)",
 	},
 	[WORKLOAD_FP16] = {
-		.name = "fp16", .unit = "FLOPS", .kind = WL_FMA,
-		.shader = "fma_typed.comp", .define = "TYPE_FP16", .scalar = false, .elem = 4,
+		.name = "fp16", .unit = UNIT_FLOPS, .kind = WL_FMA,
+		.shader = "fma_typed.comp", .define = "TYPE_FP16", .check = RESULT_F32_EXACT, .scalar = false, .elem = 4,
 		.src = MEM_NONE, .dst = MEM_NONE, .bytes_per_byte = 0,
 		.needs = FEAT(FEAT_FLOAT16), .matrix = false, .mtypes = { 0, 0 },
 		.what = "FP16 fused multiply-add chains in f16vec4 (packed where the device packs)",
 	},
 	[WORKLOAD_INT8DOT] = {
-		.name = "int8dot", .unit = "IOPS", .kind = WL_FMA,
-		.shader = "fma_typed.comp", .define = "TYPE_INT8DOT", .scalar = false, .elem = 4,
+		.name = "int8dot", .unit = UNIT_IOPS, .kind = WL_FMA,
+		.shader = "fma_typed.comp", .define = "TYPE_INT8DOT", .check = RESULT_U32_EXACT, .scalar = false, .elem = 4,
 		.src = MEM_NONE, .dst = MEM_NONE, .bytes_per_byte = 0,
 		.needs = FEAT(FEAT_INT_DOT), .matrix = false, .mtypes = { 0, 0 },
 		.what = "packed 4 x 8-bit dot products plus an add (OpUDot + OpIAdd, dp4a): 8 ops each",
 	},
 	[WORKLOAD_FP32_SCALAR] = {
-		.name = "fp32-scalar", .unit = "FLOPS", .kind = WL_FMA,
-		.shader = "fma_typed.comp", .define = "TYPE_FP32", .scalar = true, .elem = 4,
+		.name = "fp32-scalar", .unit = UNIT_FLOPS, .kind = WL_FMA,
+		.shader = "fma_typed.comp", .define = "TYPE_FP32", .check = RESULT_F32_REL, .scalar = true, .elem = 4,
 		.src = MEM_NONE, .dst = MEM_NONE, .bytes_per_byte = 0,
 		.needs = 0, .matrix = false, .mtypes = { 0, 0 },
 		.what = "fp32's chains as scalar variables (vkpeak's fp32-scalar)",
 	},
 	[WORKLOAD_FP16_SCALAR] = {
-		.name = "fp16-scalar", .unit = "FLOPS", .kind = WL_FMA,
-		.shader = "fma_typed.comp", .define = "TYPE_FP16", .scalar = true, .elem = 4,
+		.name = "fp16-scalar", .unit = UNIT_FLOPS, .kind = WL_FMA,
+		.shader = "fma_typed.comp", .define = "TYPE_FP16", .check = RESULT_F32_EXACT, .scalar = true, .elem = 4,
 		.src = MEM_NONE, .dst = MEM_NONE, .bytes_per_byte = 0,
 		.needs = FEAT(FEAT_FLOAT16), .matrix = false, .mtypes = { 0, 0 },
 		.what = "fp16's chains as scalar float16_t variables: nothing to pack",
 	},
 	[WORKLOAD_FP64_SCALAR] = {
-		.name = "fp64-scalar", .unit = "FLOPS", .kind = WL_FMA,
-		.shader = "fma_typed.comp", .define = "TYPE_FP64", .scalar = true, .elem = 8,
+		.name = "fp64-scalar", .unit = UNIT_FLOPS, .kind = WL_FMA,
+		.shader = "fma_typed.comp", .define = "TYPE_FP64", .check = RESULT_F64_REL, .scalar = true, .elem = 8,
 		.src = MEM_NONE, .dst = MEM_NONE, .bytes_per_byte = 0,
 		.needs = FEAT(FEAT_FLOAT64), .matrix = false, .mtypes = { 0, 0 },
 		.what = "fp64's chains as scalar double variables (vkpeak's fp64-scalar)",
 	},
 	[WORKLOAD_INT16] = {
-		.name = "int16", .unit = "IOPS", .kind = WL_FMA,
-		.shader = "fma_typed.comp", .define = "TYPE_INT16", .scalar = false, .elem = 4,
+		.name = "int16", .unit = UNIT_IOPS, .kind = WL_FMA,
+		.shader = "fma_typed.comp", .define = "TYPE_INT16", .check = RESULT_U32_EXACT, .scalar = false, .elem = 4,
 		.src = MEM_NONE, .dst = MEM_NONE, .bytes_per_byte = 0,
 		.needs = FEAT(FEAT_INT16), .matrix = false, .mtypes = { 0, 0 },
 		.what = "16-bit integer multiply-add chains in u16vec4 (x * a + b, wrapping)",
 	},
 	[WORKLOAD_INT64] = {
-		.name = "int64", .unit = "IOPS", .kind = WL_FMA,
-		.shader = "fma_typed.comp", .define = "TYPE_INT64", .scalar = false, .elem = 4,
+		.name = "int64", .unit = UNIT_IOPS, .kind = WL_FMA,
+		.shader = "fma_typed.comp", .define = "TYPE_INT64", .check = RESULT_U32_EXACT, .scalar = false, .elem = 4,
 		.src = MEM_NONE, .dst = MEM_NONE, .bytes_per_byte = 0,
 		.needs = FEAT(FEAT_INT64), .matrix = false, .mtypes = { 0, 0 },
 		.what = "64-bit integer multiply-add chains in u64vec4 (x * a + b, wrapping)",
 	},
 	[WORKLOAD_FP16_MATRIX] = {
-		.name = "fp16-matrix", .unit = "FLOPS", .kind = WL_FMA,
-		.shader = "coopmat.comp", .define = "TYPE_FP16_MATRIX", .scalar = false, .elem = 4,
+		.name = "fp16-matrix", .unit = UNIT_FLOPS, .kind = WL_FMA,
+		.shader = "coopmat.comp", .define = "TYPE_FP16_MATRIX", .check = RESULT_F32_EXACT, .scalar = false, .elem = 4,
 		.src = MEM_NONE, .dst = MEM_NONE, .bytes_per_byte = 0,
 		.needs = FEAT(FEAT_NV_COOPMAT) | FEAT(FEAT_FLOAT16), .matrix = true, .mtypes = { .in = 0, .acc = 1 },
 		.what = "cooperative-matrix multiply-add (tensor cores), fp16 in, fp32 accumulate",
 	},
 	[WORKLOAD_FP16_MATRIX_F16] = {
-		.name = "fp16-matrix-f16", .unit = "FLOPS", .kind = WL_FMA,
-		.shader = "coopmat.comp", .define = "TYPE_FP16_MATRIX_F16", .scalar = false, .elem = 4,
+		.name = "fp16-matrix-f16", .unit = UNIT_FLOPS, .kind = WL_FMA,
+		.shader = "coopmat.comp", .define = "TYPE_FP16_MATRIX_F16", .check = RESULT_F32_EXACT, .scalar = false, .elem = 4,
 		.src = MEM_NONE, .dst = MEM_NONE, .bytes_per_byte = 0,
 		.needs = FEAT(FEAT_NV_COOPMAT) | FEAT(FEAT_FLOAT16), .matrix = true, .mtypes = { .in = 0, .acc = 0 },
 		.what = "cooperative-matrix multiply-add (tensor cores), fp16 in, fp16 accumulate",
 	},
 	[WORKLOAD_INT8_MATRIX] = {
-		.name = "int8-matrix", .unit = "IOPS", .kind = WL_FMA,
-		.shader = "coopmat.comp", .define = "TYPE_INT8_MATRIX", .scalar = false, .elem = 4,
+		.name = "int8-matrix", .unit = UNIT_IOPS, .kind = WL_FMA,
+		.shader = "coopmat.comp", .define = "TYPE_INT8_MATRIX", .check = RESULT_U32_EXACT, .scalar = false, .elem = 4,
 		.src = MEM_NONE, .dst = MEM_NONE, .bytes_per_byte = 0,
 		.needs = FEAT(FEAT_NV_COOPMAT) | FEAT(FEAT_INT8), .matrix = true, .mtypes = { .in = 3, .acc = 5 },
 		.what = "cooperative-matrix multiply-add (tensor cores), int8 in, int32 accumulate",
 	},
 	[WORKLOAD_BF16_MATRIX] = {
-		.name = "bf16-matrix", .unit = "FLOPS", .kind = WL_FMA,
-		.shader = "coopmat.comp", .define = "TYPE_BF16_MATRIX", .scalar = false, .elem = 4,
+		.name = "bf16-matrix", .unit = UNIT_FLOPS, .kind = WL_FMA,
+		.shader = "coopmat.comp", .define = "TYPE_BF16_MATRIX", .check = RESULT_F32_EXACT, .scalar = false, .elem = 4,
 		.src = MEM_NONE, .dst = MEM_NONE, .bytes_per_byte = 0,
 		.needs = FEAT(FEAT_BF16_COOPMAT), .matrix = true, .mtypes = { .in = 1000141000, .acc = 1 },
 		.what = "cooperative-matrix multiply-add (tensor cores), bfloat16 in, fp32 accumulate",
 	},
 	[WORKLOAD_COPY] = {
-		.name = "copy", .unit = "B/s", .kind = WL_COPY,
-		.shader = "copy.comp", .define = NULL, .scalar = false, .elem = 0,
+		.name = "copy", .unit = UNIT_BYTES, .kind = WL_COPY,
+		.shader = "copy.comp", .define = NULL, .check = RESULT_NONE, .scalar = false, .elem = 0,
 		.src = MEM_DEVICE, .dst = MEM_DEVICE, .bytes_per_byte = 2,
 		.needs = 0, .matrix = false, .mtypes = { 0, 0 },
 		.what = "device memory bandwidth: a copy shader, bytes read + written",
 	},
 	[WORKLOAD_H2D] = {
-		.name = "h2d", .unit = "B/s", .kind = WL_TRANSFER,
-		.shader = NULL, .define = NULL, .scalar = false, .elem = 0,
+		.name = "h2d", .unit = UNIT_BYTES, .kind = WL_TRANSFER,
+		.shader = NULL, .define = NULL, .check = RESULT_NONE, .scalar = false, .elem = 0,
 		.src = MEM_HOST_COHERENT, .dst = MEM_DEVICE, .bytes_per_byte = 1,
 		.needs = 0, .matrix = false, .mtypes = { 0, 0 },
 		.what = "vkCmdCopyBuffer host (coherent) to device, size sweep",
 	},
 	[WORKLOAD_H2D_CACHED] = {
-		.name = "h2d-cached", .unit = "B/s", .kind = WL_TRANSFER,
-		.shader = NULL, .define = NULL, .scalar = false, .elem = 0,
+		.name = "h2d-cached", .unit = UNIT_BYTES, .kind = WL_TRANSFER,
+		.shader = NULL, .define = NULL, .check = RESULT_NONE, .scalar = false, .elem = 0,
 		.src = MEM_HOST_CACHED, .dst = MEM_DEVICE, .bytes_per_byte = 1,
 		.needs = 0, .matrix = false, .mtypes = { 0, 0 },
 		.what = "vkCmdCopyBuffer host (cached) to device, size sweep",
 	},
 	[WORKLOAD_D2H] = {
-		.name = "d2h", .unit = "B/s", .kind = WL_TRANSFER,
-		.shader = NULL, .define = NULL, .scalar = false, .elem = 0,
+		.name = "d2h", .unit = UNIT_BYTES, .kind = WL_TRANSFER,
+		.shader = NULL, .define = NULL, .check = RESULT_NONE, .scalar = false, .elem = 0,
 		.src = MEM_DEVICE, .dst = MEM_HOST_COHERENT, .bytes_per_byte = 1,
 		.needs = 0, .matrix = false, .mtypes = { 0, 0 },
 		.what = "vkCmdCopyBuffer device to host (coherent), size sweep",
 	},
 	[WORKLOAD_D2H_CACHED] = {
-		.name = "d2h-cached", .unit = "B/s", .kind = WL_TRANSFER,
-		.shader = NULL, .define = NULL, .scalar = false, .elem = 0,
+		.name = "d2h-cached", .unit = UNIT_BYTES, .kind = WL_TRANSFER,
+		.shader = NULL, .define = NULL, .check = RESULT_NONE, .scalar = false, .elem = 0,
 		.src = MEM_DEVICE, .dst = MEM_HOST_CACHED, .bytes_per_byte = 1,
 		.needs = 0, .matrix = false, .mtypes = { 0, 0 },
 		.what = "vkCmdCopyBuffer device to host (cached), size sweep",
 	},
 	[WORKLOAD_D2D] = {
-		.name = "d2d", .unit = "B/s", .kind = WL_TRANSFER,
-		.shader = NULL, .define = NULL, .scalar = false, .elem = 0,
+		.name = "d2d", .unit = UNIT_BYTES, .kind = WL_TRANSFER,
+		.shader = NULL, .define = NULL, .check = RESULT_NONE, .scalar = false, .elem = 0,
 		.src = MEM_DEVICE, .dst = MEM_DEVICE, .bytes_per_byte = 2,
 		.needs = 0, .matrix = false, .mtypes = { 0, 0 },
 		.what = "vkCmdCopyBuffer device to device, size sweep, bytes read + written",
 	},
 	[WORKLOAD_H2H] = {
-		.name = "h2h", .unit = "B/s", .kind = WL_TRANSFER,
-		.shader = NULL, .define = NULL, .scalar = false, .elem = 0,
+		.name = "h2h", .unit = UNIT_BYTES, .kind = WL_TRANSFER,
+		.shader = NULL, .define = NULL, .check = RESULT_NONE, .scalar = false, .elem = 0,
 		.src = MEM_HOST_COHERENT, .dst = MEM_HOST_COHERENT, .bytes_per_byte = 1,
 		.needs = 0, .matrix = false, .mtypes = { 0, 0 },
 		.what = "vkCmdCopyBuffer host (coherent) to host (coherent), size sweep, bytes copied",
@@ -160,6 +160,8 @@ WorkloadType workload_arith(WorkloadType t)
 	return t == WORKLOAD_FP32_SCALAR ? WORKLOAD_FP32 : t == WORKLOAD_FP16_SCALAR ? WORKLOAD_FP16
 	     : t == WORKLOAD_FP64_SCALAR ? WORKLOAD_FP64 : t;
 }
+
+const char *const workload_unit_names[UNIT_COUNT] = { [UNIT_FLOPS] = "FLOPS", [UNIT_IOPS] = "IOPS", [UNIT_BYTES] = "B/s" };
 
 const char *const mem_class_names[MEM_CLASS_COUNT] = {
 	[MEM_NONE] = "none", [MEM_DEVICE] = "device-local", [MEM_HOST_COHERENT] = "host-coherent",
@@ -545,30 +547,29 @@ int fma_check(const FmaCheck *c, const void *values, uint64_t invocations, char 
 			continue;
 		double got, want = c->expect[i];
 		bool ok;
-		if (c->type == WORKLOAD_INT32 || c->type == WORKLOAD_INT8DOT || c->type == WORKLOAD_INT16 ||
-		    c->type == WORKLOAD_INT64 || c->type == WORKLOAD_INT8_MATRIX) {
+		switch (workload_info[c->type].check) {
+		case RESULT_U32_EXACT: {
 			uint32_t v;
 			memcpy(&v, (const char *)values + 4 * (size_t)slot, 4);
 			got = v;
 			ok = got == want;
-		} else if (c->type == WORKLOAD_FP64) {
+			break;
+		}
+		case RESULT_F64_REL:
 			memcpy(&got, (const char *)values + 8 * (size_t)slot, 8);
 			ok = fabs(got - want) <= 1e-9 * fabs(want);
-		} else if (c->type == WORKLOAD_FP16 || c->type == WORKLOAD_FP16_MATRIX ||
-		           c->type == WORKLOAD_FP16_MATRIX_F16 || c->type == WORKLOAD_BF16_MATRIX) {
+			break;
+		default: {
 			float v;
 			memcpy(&v, (const char *)values + 4 * (size_t)slot, 4);
 			got = v;
-			ok = got == want; /* exact by construction */
-		} else {
-			float v;
-			memcpy(&v, (const char *)values + 4 * (size_t)slot, 4);
-			got = v;
-			/* Drivers may evaluate fma() unfused (the Vulkan precision
-			 * rules allow it): the damped chains then differ by less than
-			 * 1e-4 relative. Skipping 1% of the steps moves the sum by
-			 * about 1e-3. */
-			ok = fabs(got - want) <= 1e-3 * fabs(want);
+			/* exact by construction; or, where drivers may evaluate fma()
+			 * unfused (the Vulkan precision rules allow it), the damped
+			 * chains differ by less than 1e-4 relative, and skipping 1% of
+			 * the steps moves the sum by about 1e-3 */
+			ok = workload_info[c->type].check == RESULT_F32_EXACT ? got == want : fabs(got - want) <= 1e-3 * fabs(want);
+			break;
+		}
 		}
 		if (!ok) {
 			snprintf(msg, len, "slot %u holds %.17g, the CPU computes %.17g: the device did "

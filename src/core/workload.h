@@ -46,6 +46,26 @@ typedef enum WorkloadKind {
 	WL_TRANSFER,  /* vkCmdCopyBuffer copies, swept over sizes: B/s */
 } WorkloadKind;
 
+/* What a workload's rate counts, per second. */
+typedef enum WorkloadUnit {
+	UNIT_FLOPS,   /* floating-point operations */
+	UNIT_IOPS,    /* integer operations */
+	UNIT_BYTES,   /* bytes moved: B/s */
+	UNIT_COUNT
+} WorkloadUnit;
+
+extern const char *const workload_unit_names[UNIT_COUNT]; /* "FLOPS", "IOPS", "B/s" */
+
+/* How an arithmetic workload's results are held to the CPU's: the stored
+ * type and the tolerance. */
+typedef enum ResultCheck {
+	RESULT_NONE,       /* memory workloads: their own pattern check (memwork.h) */
+	RESULT_U32_EXACT,  /* uint32 slots (int32, int8dot, int16 and int64 folded, int8 matrices) */
+	RESULT_F32_EXACT,  /* float slots exact by construction (fp16 chains, the fp16 and bf16 matrices) */
+	RESULT_F32_REL,    /* float within 1e-3 relative: fma() may be unfused */
+	RESULT_F64_REL,    /* double within 1e-9 relative */
+} ResultCheck;
+
 typedef enum MemClass {
 	MEM_NONE,           /* the workload has no source or destination buffer */
 	MEM_DEVICE,         /* DEVICE_LOCAL */
@@ -66,7 +86,7 @@ typedef struct MatrixTypes {
 
 typedef struct WorkloadInfo {
 	const char *name;     /* --workload NAME */
-	const char *unit;     /* "FLOPS" or "IOPS" */
+	WorkloadUnit unit;
 	const char *shader;   /* file in shaders/ */
 	const char *define;   /* type define for the shader, or NULL */
 	size_t elem;          /* bytes of one stored result */
@@ -75,6 +95,7 @@ typedef struct WorkloadInfo {
 	MemClass src, dst;    /* copy and transfers: memory of the source and destination */
 	unsigned bytes_per_byte; /* bytes counted per byte copied: 2 (read + write) or 1; 0 for FMA */
 	bool scalar;          /* FMA workloads: the shader's SCALAR form */
+	ResultCheck check;    /* FMA workloads: how their results are held to the CPU's */
 	uint32_t needs;       /* the device features it needs (FEAT() bits): checked and enabled */
 	bool matrix;          /* a cooperative-matrix workload, of types mtypes */
 	MatrixTypes mtypes;

@@ -145,7 +145,7 @@ static void fill_meta(Engine *e)
 	snprintf(m->timing, sizeof m->timing, "%s", e->comp.timestamps ? "gpu" : "cpu");
 	snprintf(m->peak, sizeof m->peak, "%s", e->peak.how);
 	m->peak_max_flops = peak_flops(&e->peak, e->peak.max_mhz);
-	snprintf(m->unit, sizeof m->unit, "%s", workload_info[e->cfg.workload].unit);
+	snprintf(m->unit, sizeof m->unit, "%s", workload_unit_names[workload_info[e->cfg.workload].unit]);
 	snprintf(m->telemetry, sizeof m->telemetry, "%s", e->tel.note);
 	if (e->cfg.node_id && e->cfg.ordinal) {
 		snprintf(m->node, sizeof m->node, "%s", e->cfg.node_id);

@@ -44,7 +44,7 @@ uint32_t work_max_local(const DeviceInfo *d)
 
 uint32_t work_sample_flags(const Work *w)
 {
-	return (!strcmp(w->info->unit, "IOPS") ? SAMPLE_INTEGER : 0) |
+	return (w->info->unit == UNIT_IOPS ? SAMPLE_INTEGER : 0) |
 	       (workload_is_memory(w->type) ? SAMPLE_BYTES : 0);
 }
 

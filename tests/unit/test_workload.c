@@ -224,18 +224,18 @@ static void workload_table_rows_should_be_complete_and_consistent(void)
 {
 	for (int w = 0; w < WORKLOAD_TYPE_COUNT; w++) {
 		const WorkloadInfo *i = &workload_info[w];
-		CHECK(i->name && *i->name && i->unit && *i->unit && i->what && *i->what);
+		CHECK(i->name && *i->name && i->unit < UNIT_COUNT && *workload_unit_names[i->unit] && i->what && *i->what);
 		CHECK(workload_find(i->name) == w);
 		if (i->kind == WL_FMA) {
 			CHECK(!workload_is_memory((WorkloadType)w));
 			CHECK(i->shader && i->elem > 0);
 			CHECK(i->src == MEM_NONE && i->dst == MEM_NONE && i->bytes_per_byte == 0);
-			CHECK(!strcmp(i->unit, "FLOPS") || !strcmp(i->unit, "IOPS"));
+			CHECK(!strcmp(workload_unit_names[i->unit], "FLOPS") || !strcmp(workload_unit_names[i->unit], "IOPS"));
 		} else {
 			CHECK(workload_is_memory((WorkloadType)w));
 			CHECK(i->src != MEM_NONE && i->dst != MEM_NONE && i->src < MEM_CLASS_COUNT && i->dst < MEM_CLASS_COUNT);
 			CHECK(i->bytes_per_byte == 1 || i->bytes_per_byte == 2);
-			CHECK(!strcmp(i->unit, "B/s"));
+			CHECK(!strcmp(workload_unit_names[i->unit], "B/s"));
 			CHECK((i->kind == WL_COPY) == (i->shader != NULL));
 		}
 	}
@@ -264,7 +264,7 @@ static void workloads_should_be_found_and_gated(void)
 	fma_params_for(&b, WORKLOAD_FP16_SCALAR, false, 256);
 	CHECK(a.type == b.type && a.iters == b.iters && fma_reference(&a, 77) == fma_reference(&b, 77));
 	CHECK(workload_find("fp16") == WORKLOAD_FP16);
-	CHECK(!strcmp(workload_info[WORKLOAD_INT32].unit, "IOPS"));
+	CHECK(workload_info[WORKLOAD_INT32].unit == UNIT_IOPS && !strcmp(workload_unit_names[UNIT_IOPS], "IOPS"));
 }
 
 static void int8dot_reference_should_sum_byte_products_and_count_eight(void)
@@ -514,6 +514,9 @@ static void feature_table_should_cover_every_need(void)
 				CHECK(dev_features[b].lacks && strstr(dev_features[b].lacks, "the ") == dev_features[b].lacks);
 		CHECK(!i->matrix == !(i->needs & (FEAT(FEAT_NV_COOPMAT) | FEAT(FEAT_BF16_COOPMAT))));
 		CHECK(!i->matrix || strcmp(matrix_component_str(i->mtypes.in), "other"));
+		/* an arithmetic workload is held to the CPU by its row; memory ones by their pattern */
+		CHECK((i->kind == WL_FMA) == (i->check != RESULT_NONE));
+		CHECK(i->unit < UNIT_COUNT && (i->unit == UNIT_BYTES) == workload_is_memory((WorkloadType)w));
 	}
 	DeviceInfo d;
 	memset(&d, 0, sizeof d);
