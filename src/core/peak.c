@@ -1,5 +1,6 @@
 #include "peak.h"
 
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,22 +20,37 @@ unsigned peak_nvidia_lanes_per_sm(uint32_t id)
 unsigned peak_nvidia_lanes_per_sm_of(uint32_t id, WorkloadType t)
 {
 	unsigned fp32 = peak_nvidia_lanes_per_sm(id);
-	/* scalars: fp32's lanes; scalar halves cannot be packed in pairs */
-	if (!fp32 || t == WORKLOAD_FP32 || t == WORKLOAD_FP32_SCALAR || t == WORKLOAD_FP16_SCALAR)
+	bool hopper = id >= 0x2300 && id <= 0x23ff;
+	if (!fp32)
+		return 0;
+	switch (workload_info[t].rate) {
+	case RATE_FP32:
+	case RATE_FP16_SCALAR: /* scalar halves cannot be packed in pairs */
 		return fp32;
-	if (t == WORKLOAD_FP16) /* packed half2: twice FP32 on Hopper and GA100, same rate elsewhere */
-		return (id >= 0x2300 && id <= 0x23ff) || (id >= 0x2080 && id <= 0x20ff) ? 2 * fp32 : fp32;
-	if (t == WORKLOAD_INT32)
+	case RATE_FP16_PACKED: /* packed half2: twice FP32 on Hopper and GA100, same rate elsewhere */
+		return hopper || (id >= 0x2080 && id <= 0x20ff) ? 2 * fp32 : fp32;
+	case RATE_INT32:
 		return 64;
-	if (t == WORKLOAD_INT8DOT) /* 64 dp4a (8 ops) per SM per clock on Hopper: 256 "lanes" of 2;
-	                              CUDA's __dp4a measured 99.9% of it (bench/peak/dp4a.cu) */
-		return id >= 0x2300 && id <= 0x23ff ? 256 : 0;
-	/* FP64 */
-	if (id >= 0x2300 && id <= 0x23ff) return 64;  /* Hopper */
-	if (id >= 0x2080 && id <= 0x20ff) return 32;  /* GA100 */
-	if (id >= 0x1d80 && id <= 0x1dff) return 32;  /* Volta */
-	return 2;                                      /* 1/64 of FP32 on the consumer parts */
+	case RATE_DP4A: /* 64 dp4a (8 ops) per SM per clock on Hopper: 256 "lanes" of 2;
+	                   CUDA's __dp4a measured 99.9% of it (bench/peak/dp4a.cu) */
+		return hopper ? 256 : 0;
+	case RATE_FP64:
+		if (hopper)
+			return 64;
+		if ((id >= 0x2080 && id <= 0x20ff) || (id >= 0x1d80 && id <= 0x1dff))
+			return 32; /* GA100, Volta */
+		return 2;          /* 1/64 of FP32 on the consumer parts */
+	default:
+		return fp32;
+	}
 }
+
+/* The lanes each rate counts, as the peak's formula names them. */
+static const char *const rate_lanes[] = {
+	[RATE_NONE] = "", [RATE_FP32] = "FP32", [RATE_FP16_PACKED] = "FP16", [RATE_FP16_SCALAR] = "FP16 (unpacked)",
+	[RATE_FP64] = "FP64", [RATE_INT32] = "INT32", [RATE_DP4A] = "dp4a", [RATE_UNPUBLISHED] = "",
+	[RATE_TENSOR_16] = "", [RATE_TENSOR_8] = "",
+};
 
 /* Tensor cores: Hopper's dense rates per SM per clock, 2048 fp16 or bf16
  * FMA (fp32 or fp16 accumulate alike: 989 TFLOPS at 1830 MHz on the H100
@@ -48,11 +64,14 @@ static void peak_matrix(const DeviceInfo *d, WorkloadType t, double max_mhz, Pea
 		snprintf(p->how, sizeof p->how, "unknown: no tensor-core rate for this device in the table");
 		return;
 	}
-	unsigned per_sm = t == WORKLOAD_INT8_MATRIX ? 4096 : 2048;
+	unsigned per_sm = workload_info[t].rate == RATE_TENSOR_8 ? 4096 : 2048;
 	p->fma_lanes = (double)d->sm_count * per_sm;
+	char in[16]; /* the input type, as NVIDIA's tables name it: FP16, BF16, INT8 */
+	snprintf(in, sizeof in, "%s", matrix_component_str(workload_info[t].mtypes.in));
+	for (char *c = in; *c; c++)
+		*c = (char)toupper((unsigned char)*c);
 	snprintf(p->how, sizeof p->how, "%u SMs x %u dense %s tensor multiply-adds x 2 x SM clock "
-	         "(Hopper's wgmma rate)", d->sm_count, per_sm,
-	         t == WORKLOAD_INT8_MATRIX ? "INT8" : t == WORKLOAD_BF16_MATRIX ? "BF16" : "FP16");
+	         "(Hopper's wgmma rate)", d->sm_count, per_sm, in);
 	p->known = true;
 }
 
@@ -71,12 +90,11 @@ static void peak_nvidia(const DeviceInfo *d, WorkloadType t, double max_mhz, Pea
 		return;
 	}
 	p->fma_lanes = (double)d->sm_count * lanes;
-	if (t == WORKLOAD_INT8DOT)
+	if (workload_info[t].rate == RATE_DP4A)
 		snprintf(p->how, sizeof p->how, "%u SMs x 64 dp4a x 8 ops x SM clock", d->sm_count);
 	else
 		snprintf(p->how, sizeof p->how, "%u SMs x %u %s lanes x 2 x SM clock", d->sm_count, lanes,
-		         workload_arith(t) == WORKLOAD_FP64 ? "FP64" : t == WORKLOAD_INT32 ? "INT32" : t == WORKLOAD_FP16 ? "FP16" :
-		         t == WORKLOAD_FP16_SCALAR ? "FP16 (unpacked)" : "FP32");
+		         rate_lanes[workload_info[t].rate]);
 	p->known = true;
 }
 
@@ -96,9 +114,10 @@ static void peak_cpu(const DeviceInfo *d, WorkloadType t, unsigned cpu_cores, do
 		snprintf(p->how, sizeof p->how, "unknown: the CPU device does not name its vector width");
 		return;
 	}
-	if (t == WORKLOAD_INT32 || workload_arith(t) == WORKLOAD_FP16) {
+	RateClass r = workload_info[t].rate;
+	if (r == RATE_INT32 || r == RATE_FP16_PACKED || r == RATE_FP16_SCALAR) {
 		snprintf(p->how, sizeof p->how, "unknown: %s throughput varies by CPU core",
-		         t == WORKLOAD_INT32 ? "integer multiply-add" : "FP16 (converted)");
+		         r == RATE_INT32 ? "integer multiply-add" : "FP16 (converted)");
 		return;
 	}
 	if (!(max_mhz > 0)) {
@@ -106,7 +125,7 @@ static void peak_cpu(const DeviceInfo *d, WorkloadType t, unsigned cpu_cores, do
 		         "cpufreq, as in many VMs; /proc/cpuinfo's MHz can be below the turbo clock)");
 		return;
 	}
-	unsigned width = workload_arith(t) == WORKLOAD_FP64 ? 64 : 32;
+	unsigned width = r == RATE_FP64 ? 64 : 32;
 	p->fma_lanes = (double)cpu_cores * (bits / width) * 2;
 	snprintf(p->how, sizeof p->how, "%u cores x %u lanes (%u-bit, FP%u) x 2 FMA ports x 2 x clock",
 	         cpu_cores, bits / width, bits, width);
@@ -116,7 +135,7 @@ static void peak_cpu(const DeviceInfo *d, WorkloadType t, unsigned cpu_cores, do
 /* AMD: CUs x 64 lanes x 2 x shader clock, for FP32. */
 static void peak_amd(const DeviceInfo *d, WorkloadType t, Peak *p)
 {
-	if (workload_arith(t) != WORKLOAD_FP32) {
+	if (workload_info[t].rate != RATE_FP32) {
 		snprintf(p->how, sizeof p->how, "unknown: FP64 and INT32 rates vary across AMD parts");
 		return;
 	}
@@ -133,20 +152,21 @@ void peak_compute(const DeviceInfo *d, WorkloadType t, unsigned cpu_cores, doubl
 {
 	memset(p, 0, sizeof *p);
 	p->max_mhz = max_mhz;
-	if (workload_is_memory(t)) {
+	RateClass r = workload_info[t].rate;
+	if (r == RATE_NONE) {
 		snprintf(p->how, sizeof p->how, "unknown: Vulkan states no memory or bus bandwidth");
 		return;
 	}
-	if (workload_info[t].matrix) {
+	if (r == RATE_TENSOR_16 || r == RATE_TENSOR_8) {
 		peak_matrix(d, t, max_mhz, p);
 		return;
 	}
-	if (t == WORKLOAD_INT16 || t == WORKLOAD_INT64) {
+	if (r == RATE_UNPUBLISHED) {
 		snprintf(p->how, sizeof p->how, "unknown: no published %s multiply-add rate to hold it to",
-		         t == WORKLOAD_INT16 ? "16-bit" : "64-bit");
+		         workload_info[t].name);
 		return;
 	}
-	if (t == WORKLOAD_INT8DOT && !(d->vendor_id == 0x10de && peak_nvidia_lanes_per_sm_of(d->device_id, t))) {
+	if (r == RATE_DP4A && !(d->vendor_id == 0x10de && peak_nvidia_lanes_per_sm_of(d->device_id, t))) {
 		snprintf(p->how, sizeof p->how, "unknown: no 8-bit dot-product rate for this device in the table "
 		         "(bench/peak/dp4a.cu measures CUDA's __dp4a on NVIDIA)");
 		return;
@@ -214,7 +234,7 @@ double peak_flops(const Peak *p, double mhz)
 
 double peak_check_threshold_pct(WorkloadType t)
 {
-	if (workload_info[t].matrix)
+	if (workload_info[t].rate == RATE_TENSOR_16 || workload_info[t].rate == RATE_TENSOR_8)
 		return 55;
 	switch (workload_info[t].kind) {
 	case WL_COPY: return 80;

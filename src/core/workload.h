@@ -66,6 +66,21 @@ typedef enum ResultCheck {
 	RESULT_F64_REL,    /* double within 1e-9 relative */
 } ResultCheck;
 
+/* Which of a device's published rates a workload's peak comes from
+ * (core/peak.c holds the rates). */
+typedef enum RateClass {
+	RATE_NONE,         /* memory: Vulkan states no memory or bus bandwidth */
+	RATE_FP32,         /* FP32 FMA lanes (fp32, fp32-scalar) */
+	RATE_FP16_PACKED,  /* half2 FMA: twice FP32 where the hardware packs */
+	RATE_FP16_SCALAR,  /* FP16 unpacked: FP32's lanes */
+	RATE_FP64,
+	RATE_INT32,        /* 32-bit integer multiply-add */
+	RATE_DP4A,         /* packed 8-bit dot products */
+	RATE_UNPUBLISHED,  /* no published rate to hold it to (int16, int64) */
+	RATE_TENSOR_16,    /* 16-bit tensor-core multiply-adds (fp16, bf16 in) */
+	RATE_TENSOR_8,     /* 8-bit tensor-core multiply-adds: twice the 16-bit rate */
+} RateClass;
+
 typedef enum MemClass {
 	MEM_NONE,           /* the workload has no source or destination buffer */
 	MEM_DEVICE,         /* DEVICE_LOCAL */
@@ -96,6 +111,7 @@ typedef struct WorkloadInfo {
 	unsigned bytes_per_byte; /* bytes counted per byte copied: 2 (read + write) or 1; 0 for FMA */
 	bool scalar;          /* FMA workloads: the shader's SCALAR form */
 	ResultCheck check;    /* FMA workloads: how their results are held to the CPU's */
+	RateClass rate;       /* where its theoretical peak comes from */
 	uint32_t needs;       /* the device features it needs (FEAT() bits): checked and enabled */
 	bool matrix;          /* a cooperative-matrix workload, of types mtypes */
 	MatrixTypes mtypes;
