@@ -13,7 +13,7 @@
 #include "error.h"
 #include "memwork.h"
 #include "shader.h"
-#include "workload.h"
+#include "fmawork.h"
 
 /* A workload's state for one run, filled by its plan. */
 typedef struct Work {

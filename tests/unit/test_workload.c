@@ -3,7 +3,7 @@
 
 #include "check.h"
 #include "devinfo.h"
-#include "workload.h"
+#include "fmawork.h"
 
 /* Fills the slots the check reads (the others stay as they are). */
 static void fill(const FmaParams *p, const FmaCheck *c, float *v)
