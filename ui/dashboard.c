@@ -222,8 +222,8 @@ static void draw_header(Dash *d)
 	addstr(state);
 	attrset(screen_attr(d->s, ROLE_HEADER));
 	char mode[32] = "";
-	if (src->replay && src->speed)
-		snprintf(mode, sizeof mode, " REPLAY x%g |", src->speed(src->ctx, 0));
+	if (src->replay && src->ctl.speed)
+		snprintf(mode, sizeof mode, " REPLAY x%g |", src->ctl.speed(src->ctl.ctx, 0));
 	char tms[32];
 	snprintf(line, sizeof line, "%s %.1f s | target %s | %s | %s", mode, d->h.last.t_ms * 1e-3,
 	         fmt_ms(src->target_ms(src->ctx), tms, sizeof tms), src->workload, src->title);
@@ -575,12 +575,12 @@ static void restart(Dash *d)
 static void dash_target(Dash *d, int dir)
 {
 	SampleSource *src = d->src;
-	if (!src->set_target) {
+	if (!src->ctl.set_target) {
 		screen_message(d->s, ROLE_STATUS_WARN, "the target was recorded; it cannot change in a replay");
 		return;
 	}
 	double t = cli_target_step(src->target_ms(src->ctx), dir);
-	src->set_target(src->ctx, t);
+	src->ctl.set_target(src->ctl.ctx, t);
 	char tms[32];
 	screen_message(d->s, ROLE_STATUS_OK, "target %s", fmt_ms(t, tms, sizeof tms));
 }
@@ -615,11 +615,11 @@ static bool dash_key(Dash *d, const DashOptions *opt, KeyAction act, DashExit *h
 	switch (act) {
 	case ACT_PAUSE:
 		d->paused = !d->paused;
-		src->pause(src->ctx, d->paused);
+		src->ctl.pause(src->ctl.ctx, d->paused);
 		screen_message(s, ROLE_STATUS_WARN, d->paused ? "paused: space resumes" : "resumed");
 		break;
 	case ACT_RESTART:
-		src->restart(src->ctx);
+		src->ctl.restart(src->ctl.ctx);
 		if (src->replay)
 			restart(d);
 		screen_message(s, ROLE_STATUS_OK, src->replay ? "replay from the start"
@@ -636,11 +636,11 @@ static bool dash_key(Dash *d, const DashOptions *opt, KeyAction act, DashExit *h
 		dash_target(d, act == ACT_TARGET_UP ? 1 : -1);
 		break;
 	case ACT_SLOWER: case ACT_FASTER:
-		if (!src->speed) {
+		if (!src->ctl.speed) {
 			screen_message(s, ROLE_STATUS_WARN, "< and > set the speed of a replay (--replay FILE)");
 			break;
 		}
-		screen_message(s, ROLE_STATUS_OK, "replay speed x%g", src->speed(src->ctx, act == ACT_FASTER ? 1 : -1));
+		screen_message(s, ROLE_STATUS_OK, "replay speed x%g", src->ctl.speed(src->ctl.ctx, act == ACT_FASTER ? 1 : -1));
 		break;
 	case ACT_NEXT_WORKLOAD:
 		if (src->replay) {
@@ -673,7 +673,7 @@ static bool dash_take(Dash *d)
 {
 	Sample smp;
 	bool any = false;
-	while (d->src->next(d->src->ctx, &smp)) {
+	while (source_next(d->src, &smp)) {
 		if (smp.seq == 0 && d->h.total)
 			restart(d);
 		history_add(&d->h, &smp);
@@ -715,16 +715,16 @@ static DashExit dash_leave(Dash *d, const DashOptions *opt, DashExit how, bool *
 		*opt->summary = d->sum;
 		return how;
 	}
-	if (src->note_stop) /* the log says why the run ended */
-		src->note_stop(src->ctx, how == DASH_NEXT_WORKLOAD ? "workload change (w)"
+	if (src->ctl.note_stop) /* the log says why the run ended */
+		src->ctl.note_stop(src->ctl.ctx, how == DASH_NEXT_WORKLOAD ? "workload change (w)"
 		                         : how == DASH_BACK ? "device list (d)" : "quit");
-	src->pause(src->ctx, false);
-	src->stop(src->ctx);
+	src->ctl.pause(src->ctl.ctx, false);
+	src->ctl.stop(src->ctl.ctx);
 	/* the screen may have shown the error before the loop saw it change */
 	if (src->state(src->ctx) == ENGINE_ERROR)
 		*failed = true;
 	Sample smp;
-	while (src->next(src->ctx, &smp))
+	while (source_next(src, &smp))
 		summary_add(&d->sum, &smp);
 	summary_result(&d->sum, summary);
 	history_done(&d->h);

@@ -81,7 +81,7 @@ static void take(Node *nv, size_t skip)
 		NodeDev *d = &nv->dev[k];
 		if (k == skip)
 			continue;
-		while (d->src->next(d->src->ctx, &smp)) {
+		while (source_next(d->src, &smp)) {
 			if (smp.seq == 0 && d->h.total) { /* restarted */
 				history_clear(&d->h);
 				summary_done(&d->sum);
@@ -313,60 +313,60 @@ static void draw(Node *nv)
 	refresh();
 }
 
-/* The zoomed device's controls act on all: a source that reads device k
- * and forwards pausing, restarting and the target to every device. */
+/* The zoomed device's controls act on all: device k's source, whose
+ * controls pause, restart and set the target of every device. */
 typedef struct Group {
 	Node *nv;
 	size_t k;
 } Group;
 
-#define G ((Group *)ctx)
-#define ZOOMED (G->nv->dev[G->k].src)
-static bool g_next(void *ctx, Sample *out) { return ZOOMED->next(ZOOMED->ctx, out); }
-static EngineState g_state(void *ctx) { return ZOOMED->state(ZOOMED->ctx); }
-static double g_target_ms(void *ctx) { return ZOOMED->target_ms(ZOOMED->ctx); }
-static uint64_t g_checks(void *ctx) { return ZOOMED->checks(ZOOMED->ctx); }
-static size_t g_dropped(void *ctx) { return ZOOMED->dropped(ZOOMED->ctx); }
-static const char *g_error(void *ctx) { return ZOOMED->error(ZOOMED->ctx); }
-static const char *g_log_error(void *ctx) { return ZOOMED->log_error ? ZOOMED->log_error(ZOOMED->ctx) : NULL; }
 static void g_pause(void *ctx, bool paused)
 {
-	for (size_t k = 0; k < G->nv->n; k++)
-		G->nv->dev[k].src->pause(G->nv->dev[k].src->ctx, paused);
+	const Group *g = ctx;
+	for (size_t k = 0; k < g->nv->n; k++)
+		g->nv->dev[k].src->ctl.pause(g->nv->dev[k].src->ctl.ctx, paused);
 }
+
 static void g_restart(void *ctx)
 {
-	for (size_t k = 0; k < G->nv->n; k++)
-		G->nv->dev[k].src->restart(G->nv->dev[k].src->ctx);
+	const Group *g = ctx;
+	for (size_t k = 0; k < g->nv->n; k++)
+		g->nv->dev[k].src->ctl.restart(g->nv->dev[k].src->ctl.ctx);
 }
+
 static void g_set_target(void *ctx, double ms)
 {
-	for (size_t k = 0; k < G->nv->n; k++)
-		if (G->nv->dev[k].src->set_target)
-			G->nv->dev[k].src->set_target(G->nv->dev[k].src->ctx, ms);
+	const Group *g = ctx;
+	for (size_t k = 0; k < g->nv->n; k++)
+		if (g->nv->dev[k].src->ctl.set_target)
+			g->nv->dev[k].src->ctl.set_target(g->nv->dev[k].src->ctl.ctx, ms);
 }
+
 static double g_speed(void *ctx, int dir)
 {
+	const Group *g = ctx;
 	double v = 0;
-	for (size_t k = 0; k < G->nv->n; k++)
-		if (G->nv->dev[k].src->speed)
-			v = G->nv->dev[k].src->speed(G->nv->dev[k].src->ctx, dir);
+	for (size_t k = 0; k < g->nv->n; k++)
+		if (g->nv->dev[k].src->ctl.speed)
+			v = g->nv->dev[k].src->ctl.speed(g->nv->dev[k].src->ctl.ctx, dir);
 	return v;
 }
-static void g_idle(void *ctx) { take(G->nv, G->k); }
-#undef ZOOMED
-#undef G
+
+/* while zoomed, the other devices' samples are taken too */
+static void g_idle(void *ctx)
+{
+	const Group *g = ctx;
+	take(g->nv, g->k);
+}
 
 static DashExit zoom(Node *nv, size_t k)
 {
 	SampleSource *z = nv->dev[k].src;
 	Group g = { nv, k };
-	SampleSource src = {
-		.ctx = &g, .workload = z->workload, .timestamps = z->timestamps, .log_path = z->log_path,
-		.replay = z->replay, .next = g_next, .state = g_state, .target_ms = g_target_ms, .checks = g_checks,
-		.dropped = g_dropped, .error = g_error, .log_error = g_log_error, .pause = g_pause,
-		.restart = g_restart, .set_target = z->set_target ? g_set_target : NULL,
-		.speed = z->speed ? g_speed : NULL,
+	SampleSource src = *z; /* its samples (and their tap), the group's controls */
+	src.ctl = (SourceControls){
+		.ctx = &g, .pause = g_pause, .restart = g_restart, .set_target = z->ctl.set_target ? g_set_target : NULL,
+		.speed = z->ctl.speed ? g_speed : NULL,
 	};
 	snprintf(src.title, sizeof src.title, "[%zu of %zu] %.460s", k + 1, nv->n, z->title);
 	DashOptions o = { .fps = nv->opt->fps, .whole = nv->opt->whole, .history = &nv->dev[k].h, .summary = &nv->dev[k].sum,
@@ -424,23 +424,23 @@ static bool node_key(Node *nv, KeyAction act, int ch, DashExit *how)
 			all &= dev[k].state == ENGINE_PAUSED || dev[k].state == ENGINE_DONE || dev[k].state == ENGINE_ERROR;
 		bool paused = !all;
 		for (size_t k = 0; k < n; k++)
-			src[k].pause(src[k].ctx, paused);
+			src[k].ctl.pause(src[k].ctl.ctx, paused);
 		screen_message(s, ROLE_STATUS_WARN, paused ? "all %zu paused: space resumes" : "all %zu resumed", n);
 		break;
 	}
 	case ACT_RESTART:
 		for (size_t k = 0; k < n; k++)
-			src[k].restart(src[k].ctx);
+			src[k].ctl.restart(src[k].ctl.ctx);
 		screen_message(s, ROLE_STATUS_OK, "all %zu restarting from 1 workgroup", n);
 		break;
 	case ACT_TARGET_UP: case ACT_TARGET_DOWN: {
-		if (!src[0].set_target) {
+		if (!src[0].ctl.set_target) {
 			screen_message(s, ROLE_STATUS_WARN, "the target was recorded; it cannot change in a replay");
 			break;
 		}
 		double t = cli_target_step(src[0].target_ms(src[0].ctx), act == ACT_TARGET_UP ? 1 : -1);
 		for (size_t k = 0; k < n; k++)
-			src[k].set_target(src[k].ctx, t);
+			src[k].ctl.set_target(src[k].ctl.ctx, t);
 		char tms[32];
 		screen_message(s, ROLE_STATUS_OK, "target %s on all %zu", fmt_ms(t, tms, sizeof tms), n);
 		break;
@@ -536,11 +536,11 @@ DashExit node_run(Screen *s, SampleSource *src, size_t n, const NodeOptions *opt
 			break;
 	}
 	for (size_t k = 0; k < n; k++) {
-		if (src[k].note_stop)
-			src[k].note_stop(src[k].ctx, how == DASH_NEXT_WORKLOAD ? "workload change (w)"
+		if (src[k].ctl.note_stop)
+			src[k].ctl.note_stop(src[k].ctl.ctx, how == DASH_NEXT_WORKLOAD ? "workload change (w)"
 			                             : how == DASH_BACK ? "device list (d)" : "quit");
-		src[k].pause(src[k].ctx, false);
-		src[k].stop(src[k].ctx);
+		src[k].ctl.pause(src[k].ctl.ctx, false);
+		src[k].ctl.stop(src[k].ctl.ctx);
 		if (src[k].state(src[k].ctx) == ENGINE_ERROR)
 			dev[k].failed = true;
 	}

@@ -450,42 +450,16 @@ bool metrics_out_close(MetricsOut *m, char *err, size_t len)
 	return ok;
 }
 
-static bool tap_next(void *ctx, Sample *out)
+static void tap_sample(void *ctx, const Sample *s)
 {
-	MetricsTap *t = ctx;
-	if (!t->inner.next(t->inner.ctx, out))
-		return false;
-	mboard_sample(t->board, t->row, out);
-	return true;
+	const MetricsTap *t = ctx;
+	mboard_sample(t->board, t->row, s);
 }
-
-/* every other operation goes to the inner source as it is */
-#define TAP_FWD(ret, name, params, args) \
-	static ret tap_##name params { MetricsTap *t = ctx; return t->inner.name args; }
-TAP_FWD(EngineState, state, (void *ctx), (t->inner.ctx))
-TAP_FWD(double, target_ms, (void *ctx), (t->inner.ctx))
-TAP_FWD(uint64_t, checks, (void *ctx), (t->inner.ctx))
-TAP_FWD(size_t, dropped, (void *ctx), (t->inner.ctx))
-TAP_FWD(const char *, error, (void *ctx), (t->inner.ctx))
-TAP_FWD(const char *, log_error, (void *ctx), (t->inner.ctx))
-TAP_FWD(double, speed, (void *ctx, int dir), (t->inner.ctx, dir))
-#define TAP_VOID(name, params, args) \
-	static void tap_##name params { MetricsTap *t = ctx; t->inner.name args; }
-TAP_VOID(pause, (void *ctx, bool paused), (t->inner.ctx, paused))
-TAP_VOID(restart, (void *ctx), (t->inner.ctx))
-TAP_VOID(set_target, (void *ctx, double ms), (t->inner.ctx, ms))
-TAP_VOID(note_stop, (void *ctx, const char *why), (t->inner.ctx, why))
-TAP_VOID(stop, (void *ctx), (t->inner.ctx))
 
 void metrics_tap(MetricsTap *t, SampleSource *src, MetricsBoard *b, int row)
 {
-	t->inner = *src;
 	t->board = b;
 	t->row = row;
-	src->ctx = t;
-	src->next = tap_next;
-#define TAP_SET(name) src->name = t->inner.name ? tap_##name : NULL;
-	TAP_SET(state) TAP_SET(target_ms) TAP_SET(checks) TAP_SET(dropped) TAP_SET(error) TAP_SET(log_error)
-	TAP_SET(pause) TAP_SET(restart) TAP_SET(set_target) TAP_SET(speed) TAP_SET(note_stop) TAP_SET(stop)
-#undef TAP_SET
+	src->tap = tap_sample;
+	src->tap_ctx = t;
 }

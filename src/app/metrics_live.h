@@ -79,7 +79,6 @@ bool metrics_out_close(MetricsOut *m, char *err, size_t len);
 /* src passes every sample it gives to row too (the dashboard reads its
  * samples through a SampleSource). t must outlive src's use. */
 typedef struct MetricsTap {
-	SampleSource inner;
 	MetricsBoard *board;
 	int row;
 } MetricsTap;

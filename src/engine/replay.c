@@ -112,8 +112,6 @@ void replay_source(SampleSource *src, Replay *r, const char *path)
 	src->checks = rp_checks;
 	src->dropped = rp_dropped;
 	src->error = rp_error;
-	src->pause = rp_pause;
-	src->restart = rp_restart;
-	src->speed = rp_speed;
-	src->stop = rp_stop;
+	src->ctl = (SourceControls){ .ctx = r, .pause = rp_pause, .restart = rp_restart, .speed = rp_speed,
+	                             .stop = rp_stop };
 }

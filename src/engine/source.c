@@ -40,9 +40,6 @@ void source_engine(SampleSource *src, Engine *e)
 	src->dropped = eng_dropped;
 	src->error = eng_error;
 	src->log_error = eng_log_error;
-	src->pause = eng_pause;
-	src->restart = eng_restart;
-	src->set_target = eng_set_target;
-	src->note_stop = eng_note_stop;
-	src->stop = eng_stop;
+	src->ctl = (SourceControls){ .ctx = e, .pause = eng_pause, .restart = eng_restart, .set_target = eng_set_target,
+	                             .note_stop = eng_note_stop, .stop = eng_stop };
 }

@@ -11,8 +11,22 @@
 #include "engine.h"
 #include "sample.h"
 
-/* What the header shows, and the operations; optional ones are NULL where
- * the source cannot do them. */
+/* What a screen asks of the run behind a source; optional ones are NULL
+ * where it cannot. A control has its own ctx, so that a view acting on
+ * several runs (the node view's zoom) gives one source's samples with
+ * controls over all, forwarding nothing. */
+typedef struct SourceControls {
+	void *ctx;
+	void (*pause)(void *ctx, bool paused);
+	void (*restart)(void *ctx);
+	void (*set_target)(void *ctx, double ms);
+	double (*speed)(void *ctx, int dir);     /* replay: x2 (dir > 0), /2 (dir < 0); returns it */
+	void (*note_stop)(void *ctx, const char *why); /* why the next stop comes, for the log */
+	void (*stop)(void *ctx);
+} SourceControls;
+
+/* What the header shows, the reads, and the controls; optional ones are
+ * NULL where the source cannot do them. */
 typedef struct SampleSource {
 	void *ctx;
 	char title[512];          /* device (queue, type) */
@@ -27,13 +41,21 @@ typedef struct SampleSource {
 	size_t (*dropped)(void *ctx);
 	const char *(*error)(void *ctx);         /* NULL when none */
 	const char *(*log_error)(void *ctx);     /* NULL when none */
-	void (*pause)(void *ctx, bool paused);
-	void (*restart)(void *ctx);
-	void (*set_target)(void *ctx, double ms);
-	double (*speed)(void *ctx, int dir);     /* replay: x2 (dir > 0), /2 (dir < 0); returns it */
-	void (*note_stop)(void *ctx, const char *why); /* why the next stop comes, for the log */
-	void (*stop)(void *ctx);
+	SourceControls ctl;
+	/* a watcher of every sample taken (the metrics board); NULL: none */
+	void (*tap)(void *tap_ctx, const Sample *s);
+	void *tap_ctx;
 } SampleSource;
+
+/* The next sample (non-blocking), shown to the tap too. */
+static inline bool source_next(SampleSource *src, Sample *out)
+{
+	if (!src->next(src->ctx, out))
+		return false;
+	if (src->tap)
+		src->tap(src->tap_ctx, out);
+	return true;
+}
 
 /* A source that reads the engine (the consumer starts it). */
 void source_engine(SampleSource *src, Engine *e);
