@@ -35,39 +35,39 @@ bool config_load(Options *o, char *err, size_t len)
 	return true;
 }
 
-bool config_save(const Options *o, char *msg, size_t len)
+int config_save(const Options *o, char *msg, size_t len)
 {
 	char path[4096], err[4400], text[4096];
-	if (!paths_config_file(path, sizeof path)) {
-		snprintf(msg, len, "cannot save the settings: neither XDG_CONFIG_HOME nor HOME is an absolute path");
-		return false;
-	}
-	if (!fileio_mkdirs(path, "config folder", err, sizeof err)) {
-		snprintf(msg, len, "%s", err);
-		return false;
-	}
 	/* what is written must read back the same: a theme path with a newline
 	 * or " #" cannot be a config line */
 	if (o->theme && !cli_config_value_ok(o->theme)) {
 		snprintf(msg, len, "cannot save the settings: the theme \"%.200s\" holds a newline, a \" #\" or a blank "
 		         "at an end, which a config line cannot keep", o->theme);
-		return false;
+		return 2;
+	}
+	if (!paths_config_file(path, sizeof path)) {
+		snprintf(msg, len, "cannot save the settings: neither XDG_CONFIG_HOME nor HOME is an absolute path");
+		return 1;
+	}
+	if (!fileio_mkdirs(path, "config folder", err, sizeof err)) {
+		snprintf(msg, len, "%s", err);
+		return 1;
 	}
 	if (cli_config_text(o, text, sizeof text) >= (int)sizeof text) {
 		snprintf(msg, len, "cannot save the settings: they do not fit %zu bytes", sizeof text);
-		return false;
+		return 1;
 	}
 	FileTmp t;
 	FILE *f = fileio_create(path, FILE_OWN, false, &t, err, sizeof err);
 	if (!f) {
 		snprintf(msg, len, "%s", err);
-		return false;
+		return 1;
 	}
 	fputs(text, f);
 	if (!fileio_commit(f, &t, true, err, sizeof err)) {
 		snprintf(msg, len, "%s", err);
-		return false;
+		return 1;
 	}
 	snprintf(msg, len, "settings saved to %s", path);
-	return true;
+	return 0;
 }

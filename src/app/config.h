@@ -13,7 +13,9 @@
  * (or why it cannot be read) in err. */
 bool config_load(Options *o, char *err, size_t len);
 /* Writes o's settings there, whole (the folders made as needed); msg says
- * where, or why not. */
-bool config_save(const Options *o, char *msg, size_t len);
+ * where, or why not. Returns the exit status: 0, 2 for a value a config
+ * line cannot keep (a theme with a newline, " #" or a blank at an end), 1
+ * when the file cannot be written. */
+int config_save(const Options *o, char *msg, size_t len);
 
 #endif

@@ -33,7 +33,7 @@ static bool save_settings(void *ctx, const char *theme, double target_ms, bool w
 	}
 	o.target_ms = target_ms;
 	o.whole = whole;
-	return config_save(&o, msg, len);
+	return config_save(&o, msg, len) == 0;
 }
 
 /* The next workload every device of sel runs, after wl. */

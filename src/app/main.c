@@ -324,14 +324,10 @@ static int prepare(const Options *o)
 static int save_config(const Options *o)
 {
 	char msg[4400];
-	if (o->theme && !cli_config_value_ok(o->theme)) {
-		fprintf(stderr, "flopscope: --theme: \"%.200s\" holds a newline, a \" #\" or a blank at an end, which "
-		        "a config line cannot keep: not saved\n", o->theme);
-		return 2;
-	}
-	bool ok = config_save(o, msg, sizeof msg);
-	fprintf(ok ? stdout : stderr, "%s%s\n", ok ? "" : "flopscope: ", msg);
-	return ok ? 0 : 1;
+	int status = config_save(o, msg, sizeof msg);
+	fprintf(status ? stderr : stdout, "%s%s%s\n", status ? "flopscope: " : "", msg,
+	        status == 2 ? ": not saved" : "");
+	return status;
 }
 
 /* The modes that need no device; -1 for the others. */
