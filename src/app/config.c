@@ -57,6 +57,18 @@ int config_save(const Options *o, char *msg, size_t len)
 		snprintf(msg, len, "cannot save the settings: they do not fit %zu bytes", sizeof text);
 		return 1;
 	}
+	/* a newer version's keys stay: this one does not know them, and does
+	 * not take them away */
+	char kept[2048] = "";
+	size_t n = 0;
+	char *old = fileio_read(path, 1 << 16, &n, err, sizeof err);
+	if (old) {
+		cli_config_unknown(old, n, kept, sizeof kept);
+		free(old);
+	}
+	if (kept[0] && strlen(text) + strlen(kept) + 80 < sizeof text)
+		snprintf(text + strlen(text), sizeof text - strlen(text),
+		         "# keys a newer version wrote, kept as they were\n%s", kept);
 	FileTmp t;
 	FILE *f = fileio_create(path, FILE_OWN, false, &t, err, sizeof err);
 	if (!f) {

@@ -944,7 +944,39 @@ static int config_key(Options *o, const char *key, const char *shown, const char
 static const char *const config_keys[] = { "theme", "target_ms", "fps", "window", "outlier", "log_keep", "log_cap" };
 enum { CONFIG_KEYS = sizeof config_keys / sizeof *config_keys };
 
-int cli_config_apply(const char *text, size_t len, Options *o, char *err, size_t errlen, char *warn, size_t warnlen)
+/* The config file's line at *i into buf (without its newline), *i past
+ * it; its length, or (size_t)-1 with err for a NUL byte or a line too long. */
+static size_t config_line(const char *text, size_t len, size_t *i, char *buf, size_t size, int line, char *err,
+                          size_t errlen)
+{
+	size_t n = 0;
+	for (; *i < len && text[*i] != '\n'; (*i)++) {
+		if (text[*i] == '\0') {
+			snprintf(err, errlen, "line %d: a NUL byte: not a text file", line);
+			return (size_t)-1;
+		}
+		if (n + 1 >= size) {
+			snprintf(err, errlen, "line %d: longer than %zu characters", line, size - 1);
+			return (size_t)-1;
+		}
+		buf[n++] = text[*i];
+	}
+	(*i)++; /* the newline */
+	buf[n] = '\0';
+	return n;
+}
+
+/* keep: the lines of unknown keys, as written, each ending in a newline */
+static void keep_line(char *keep, size_t keeplen, const char *raw)
+{
+	size_t w = strlen(keep);
+	if (w + strlen(raw) + 2 <= keeplen)
+		snprintf(keep + w, keeplen - w, "%s\n", raw);
+}
+
+/* cli_config_apply's walk; keep (keeplen > 0) gathers the unknown keys' lines. */
+static int config_walk(const char *text, size_t len, Options *o, char *err, size_t errlen, char *warn, size_t warnlen,
+                       char *keep, size_t keeplen)
 {
 	size_t i = 0;
 	int seen_at[CONFIG_KEYS] = { 0 };
@@ -955,22 +987,13 @@ int cli_config_apply(const char *text, size_t len, Options *o, char *err, size_t
 		i = 3;
 	for (int line = 1; i < len; line++) {
 		char buf[512];
-		size_t n = 0;
-		while (i < len && text[i] != '\n') {
-			if (text[i] == '\0') {
-				snprintf(err, errlen, "line %d: a NUL byte: not a text file", line);
-				return -1;
-			}
-			if (n + 1 < sizeof buf)
-				buf[n++] = text[i];
-			else if (n + 1 == sizeof buf) {
-				snprintf(err, errlen, "line %d: longer than %zu characters", line, sizeof buf - 1);
-				return -1;
-			}
-			i++;
-		}
-		i++; /* the newline */
-		buf[n] = '\0';
+		size_t n = config_line(text, len, &i, buf, sizeof buf, line, err, errlen);
+		if (n == (size_t)-1)
+			return -1;
+		char raw[512];
+		memcpy(raw, buf, n + 1);
+		if (n && raw[n - 1] == '\r')
+			raw[n - 1] = '\0';
 		/* a comment: # at the line's start, or after a blank (a value may
 		 * hold a # of its own: "theme = ~/themes/#1.json") */
 		for (char *h = buf; (h = strchr(h, '#')) != NULL; h++)
@@ -1008,6 +1031,8 @@ int cli_config_apply(const char *text, size_t len, Options *o, char *err, size_t
 				size_t w = strlen(warn);
 				snprintf(warn + w, warnlen - w, "%sline %d: unknown key \"%.40s\" ignored", w ? "; " : "", line, p);
 			}
+			if (keeplen)
+				keep_line(keep, keeplen, raw);
 			continue;
 		}
 		if (seen_at[k]) {
@@ -1022,6 +1047,21 @@ int cli_config_apply(const char *text, size_t len, Options *o, char *err, size_t
 		}
 	}
 	return 0;
+}
+
+int cli_config_apply(const char *text, size_t len, Options *o, char *err, size_t errlen, char *warn, size_t warnlen)
+{
+	return config_walk(text, len, o, err, errlen, warn, warnlen, NULL, 0);
+}
+
+int cli_config_unknown(const char *text, size_t len, char *out, size_t outlen)
+{
+	Options scratch;
+	char err[16];
+	cli_defaults(&scratch);
+	if (outlen)
+		out[0] = '\0';
+	return config_walk(text, len, &scratch, err, sizeof err, NULL, 0, out, outlen);
 }
 
 bool cli_config_value_ok(const char *val)

@@ -129,6 +129,10 @@ int cli_parse_with(int argc, char **argv, const Options *base, Options *o, char 
  * named in warn ("" when none). */
 int cli_config_apply(const char *text, size_t len, Options *o, char *err, size_t errlen, char *warn,
                      size_t warnlen);
+/* The lines of a config file's keys this version does not know (a newer
+ * version's), as written, each ending in a newline, into out: what a save
+ * keeps. -1 when the file does not read (then out holds those before). */
+int cli_config_unknown(const char *text, size_t len, char *out, size_t outlen);
 /* Whether a config value survives a write and a read (no newline, no
  * " #", no blank at its ends): --save-config refuses one that does not. */
 bool cli_config_value_ok(const char *val);

@@ -305,7 +305,7 @@ EOF2
 # The config file round trip (issue 27, item 4): what --save-config writes
 # reads back as the same settings or is refused (exit 2, the file as it
 # was); a key this version does not know is a warning, not exit 2 for every
-# command; a repeated key is refused as on the command line; a BOM and CRLF
+# command, and a save keeps it; a repeated key is refused as on the command line; a BOM and CRLF
 # are read; --version answers whatever the file holds.
 t_config_should_round_trip_or_be_refused() {
 	export XDG_CONFIG_HOME="$T/cfg"
@@ -326,6 +326,9 @@ t_config_should_round_trip_or_be_refused() {
 	printf 'fps = 4\nlink_colour = red\n' >"$f"
 	"$FS" --list >/dev/null 2>"$T/err" || die "an unknown key: exit $?: $(cat "$T/err")"
 	grep -q 'warning: .*line 2: unknown key "link_colour" ignored' "$T/err" || die "not named: $(cat "$T/err")"
+	# ... and a save keeps it as it was, beside this version's keys
+	"$FS" --save-config --fps 5 >/dev/null 2>"$T/err" || die "save over a newer key: $(cat "$T/err")"
+	grep -qx 'link_colour = red' "$f" && grep -qx 'fps = 5' "$f" || die "the newer key was dropped: $(grep -v '^#' "$f")"
 	# a repeated key: refused with both lines, as --fps twice is
 	printf 'fps = 4\nfps = 5\n' >"$f"
 	"$FS" --list >"$T/out" 2>&1

@@ -393,8 +393,22 @@ static void check_options_should_parse_and_belong_to_check(void)
 	CHECK(strstr(err, "--suite runs every workload: --workload picks one (drop --suite)") == err);
 }
 
+/* A save keeps the keys a newer version wrote: their lines, as written. */
+static void config_should_keep_a_newer_versions_keys(void)
+{
+	const char text[] = "fps = 4\r\nlink_colour = red  # theirs\n# a comment\ntarget_ms = 5\nnew.key=1\n";
+	char out[256];
+	CHECK(cli_config_unknown(text, sizeof text - 1, out, sizeof out) == 0);
+	CHECK_STR(out, "link_colour = red  # theirs\nnew.key=1\n");
+	CHECK(cli_config_unknown("fps = 4\n", 8, out, sizeof out) == 0 && !out[0]);
+	/* what does not fit is left out whole, never cut */
+	char small[12];
+	CHECK(cli_config_unknown(text, sizeof text - 1, small, sizeof small) == 0 && !strcmp(small, "new.key=1\n"));
+}
+
 int main(void)
 {
+	RUN(config_should_keep_a_newer_versions_keys);
 	RUN(check_options_should_parse_and_belong_to_check);
 	RUN(config_should_round_trip_and_yield_to_the_options);
 	RUN(config_should_read_editors_files_and_newer_keys);
