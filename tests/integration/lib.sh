@@ -15,6 +15,8 @@ skip() { echo "  $*" >&2; exit 77; }
 # sanitized: the program under test is a sanitizer build (make check-asan,
 # check-tsan), which runs 2-10 times slower
 sanitized() { case "$FS" in *-asan/* | *-tsan/*) return 0 ;; esac; return 1; }
+# tsan: ThreadSanitizer's build (make check-tsan)
+tsan() { case "$FS" in *-tsan/*) return 0 ;; esac; return 1; }
 # every run writes a session log by default: keep them in the test's folder
 export XDG_STATE_HOME="$TOP/state"
 # and read no one's config file but the test's own
