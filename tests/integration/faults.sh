@@ -45,9 +45,9 @@ t_closed_pipe_should_end_quietly_with_the_log_complete() {
 # that cannot be caught).
 t_signals_should_end_every_run_with_its_summary_100_of_100() {
 	local sigs=(INT TERM HUP) fails=0 tries=100
-	# a sanitizer build looks for races and leaks at the signal: 20 random
-	# moments cover the phases, in a fifth of CI's time (make test tries 100)
-	sanitized && tries=20
+	# a sanitizer build looks for races and leaks at the signal: 12 random
+	# moments over the phases, in an eighth of CI's time (make test tries 100)
+	sanitized && tries=12
 	for i in $(seq $tries); do
 		sig=${sigs[$((RANDOM % 3))]}
 		env -u FLOPSCOPE_VALIDATE "$FS" llvm --duration 30 --log "$T/g$i.jsonl" >"$T/g.out" 2>"$T/g.err" &
