@@ -74,20 +74,6 @@ void engine_set_drain(EngineSet *s, bool (*on_sample)(void *ctx, size_t k, const
 	engine_drain_all(es, n, on_sample, ctx, quit);
 }
 
-void engine_set_pause(EngineSet *s, bool paused)
-{
-	for (size_t k = 0; k < s->n; k++)
-		if (s->m[k].e)
-			engine_set_paused(s->m[k].e, paused);
-}
-
-void engine_set_stop(EngineSet *s)
-{
-	for (size_t k = 0; k < s->n; k++)
-		if (s->m[k].e)
-			engine_request_stop(s->m[k].e);
-}
-
 void engine_set_finish(EngineSet *s)
 {
 	for (size_t k = 0; k < s->n; k++) {

@@ -1,6 +1,8 @@
-/* engine_set: several engines built, started, drained, paused and stopped
+/* engine_set: several engines built, started, drained and finished
  * together, each with what became of it. The one way a mode runs engines
- * side by side (the dashboard and node view, --all / -1 -2, the suite). */
+ * side by side (the dashboard and node view, --all / -1 -2, the suite);
+ * screens pause and stop them through their sources' controls, and a quit
+ * stops the drain. */
 #ifndef FLOPSCOPE_ENGINE_SET_H
 #define FLOPSCOPE_ENGINE_SET_H
 
@@ -42,8 +44,6 @@ bool engine_set_start(EngineSet *s, bool all_or_none);
 /* The samples of all as they come (engine_drain_all). */
 void engine_set_drain(EngineSet *s, bool (*on_sample)(void *ctx, size_t k, const Sample *sample), void *ctx,
                       atomic_int *quit);
-void engine_set_pause(EngineSet *s, bool paused);
-void engine_set_stop(EngineSet *s);
 /* Waits for every engine, then fills each member's results. */
 void engine_set_finish(EngineSet *s);
 /* Destroys the engines and frees the set. */

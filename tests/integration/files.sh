@@ -386,7 +386,7 @@ limited() {
 t_full_disk_should_exit_1_and_leave_no_empty_log() {
 	# ThreadSanitizer's runtime lets RLIMIT_FSIZE's SIGXFSZ end the process
 	# (exit 153) though flopscope ignores it; the plain and ASan builds run it
-	[ "${B:-build}" = build-tsan ] && skip "RLIMIT_FSIZE stands in for a full disk; under TSan SIGXFSZ kills the process"
+	tsan && skip "RLIMIT_FSIZE stands in for a full disk; under TSan SIGXFSZ kills the process"
 	export XDG_STATE_HOME="$T/state"
 	limited 0 "$FS" llvm --duration 0.2 --log "$T/f.jsonl"
 	[ $? = 1 ] && grep -q 'cannot write the session log .*f.jsonl: File too large' "$T/err" || die "plain: $(cat "$T/err")"

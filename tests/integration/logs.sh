@@ -463,7 +463,7 @@ PY
 # log streamed through a FIFO (zcat log.gz > fifo) reads like the file.
 t_offline_inputs_should_be_refused_or_streamed_never_hang() {
 	local lim=250000
-	case "$FS" in *-asan/* | *-tsan/*) lim=unlimited ;; esac
+	sanitized && lim=unlimited
 	"$FS" llvm --duration 0.5 --log "$T/good.jsonl" >/dev/null 2>&1 || die "seed run failed"
 	mkfifo "$T/fifo"
 	ln -s "$T/loop-b" "$T/loop-a"
