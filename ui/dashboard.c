@@ -55,6 +55,8 @@ static const char *const HELP[] = {
 	"within 10% over the window",
 	"",
 	"The statistics panel",
+	"  the run's: the same figures as the log's summary and the summary printed on quit, and over "
+	"every segment after r (the plots show the last segment)",
 	"  median, min, max of the samples at the target time; mean, and sd: the standard deviation "
 	"(the spread of the samples)",
 	"  95% CI     +- the 95% confidence interval of the mean (the summary's +- is the same)",
@@ -71,8 +73,7 @@ typedef struct Dash {
 	Screen *s;
 	SampleSource *src;
 	History h;           /* zoomed from the node view: its history, moved */
-	Summary sum;         /* in for the time of the zoom and back after */
-	SummaryResult stats;
+	SummaryResult stats; /* the source's, read at most every STATS_NS */
 	uint64_t stats_ns;
 	bool whole, help;
 	bool clock_line;     /* the clock and power shown as a row of text: flat */
@@ -170,7 +171,7 @@ static void draw_plot(Dash *d, Rect frame, const char *title, const char *unit, 
 		plot_hline(&cv, &ay, *target, (int)nser);
 	/* level changes: a power-state change in the marker colour, others
 	 * quiet; the kinds in view go in the legend */
-	const ChangeDetector *cd = &d->sum.changes;
+	const ChangeDetector *cd = &d->stats.changes;
 	bool power_mark = false, other_mark = false;
 	for (size_t j = 0; j < change_kept(cd) && !logy && nser == 1; j++) {
 		const Change *ch = change_get(cd, j);
@@ -298,9 +299,11 @@ static void draw_stats(Dash *d, Rect r)
 		ROW("copies   %u a submission", d->h.last.x);
 	else
 		ROW("groups   %u x %u x %u", d->h.last.x, d->h.last.y, d->h.last.z);
-	if (d->sum.implausible) {
+	if (d->stats.segments > 1) /* r: the statistics go on over the restarts */
+		ROW("segments %zu (r), all in", d->stats.segments);
+	if (d->stats.implausible) {
 		attrset(screen_attr(d->s, ROLE_STATUS_ERROR));
-		ROW("%zu implausible (>105%% peak)", d->sum.implausible);
+		ROW("%zu implausible (>105%% peak)", d->stats.implausible);
 	}
 #undef ROW
 }
@@ -317,7 +320,7 @@ static void change_line(const Change *c, char *line, size_t len)
  * in a quieter colour: counts by cause, excursions, and the newest. */
 static void draw_jumps(Dash *d, Rect r)
 {
-	const ChangeDetector *cd = &d->sum.changes;
+	const ChangeDetector *cd = &d->stats.changes;
 	char line[200], a[FMT_SI_LEN];
 	int end = r.y + r.h;
 	attrset(screen_attr(d->s, ROLE_TEXT) | A_BOLD);
@@ -559,15 +562,13 @@ static void draw(Dash *d)
 	refresh();
 }
 
+/* The loop started over: the plots with it. The statistics are the
+ * source's (a live run's cover every segment; a replay from its start
+ * starts its own over): read again at once. */
 static void restart(Dash *d)
 {
 	history_clear(&d->h);
-	summary_done(&d->sum);
-	summary_init(&d->sum);
-	memset(&d->stats, 0, sizeof d->stats);
-	d->stats.ratio_median = NAN;
-	d->stats.plateau_ms = NAN;
-	d->stats.pct_peak = NAN;
+	d->stats_ns = 0;
 }
 
 /* + and -: round values (1, 2, 5, 10, 20, 50 ... ms) over the --target-ms
@@ -677,25 +678,20 @@ static bool dash_take(Dash *d)
 		if (smp.seq == 0 && d->h.total)
 			restart(d);
 		history_add(&d->h, &smp);
-		summary_add(&d->sum, &smp);
 		any = true;
 	}
 	return any;
 }
 
-/* The dashboard's history and statistics: moved in from the node view, or
- * new; false when they cannot be had. */
+/* The dashboard's history: moved in from the node view, or new; false
+ * when it cannot be had. */
 static bool dash_init(Dash *d, const DashOptions *opt)
 {
 	if (d->zoom) {
 		d->h = *opt->history;
-		d->sum = *opt->summary;
-	} else {
-		if (!history_init(&d->h, HISTORY_CAP)) {
-			screen_message(d->s, ROLE_STATUS_ERROR, "out of memory for the sample history");
-			return false;
-		}
-		summary_init(&d->sum);
+	} else if (!history_init(&d->h, HISTORY_CAP)) {
+		screen_message(d->s, ROLE_STATUS_ERROR, "out of memory for the sample history");
+		return false;
 	}
 	d->stats.ratio_median = NAN;
 	d->stats.plateau_ms = NAN;
@@ -710,9 +706,8 @@ static DashExit dash_leave(Dash *d, const DashOptions *opt, DashExit how, bool *
 	SampleSource *src = d->src;
 	if (d->zoom) {
 		/* the node view goes on with the device: nothing is stopped */
-		summary_result(&d->sum, summary);
+		src->summary(src->ctx, summary);
 		*opt->history = d->h;
-		*opt->summary = d->sum;
 		return how;
 	}
 	if (src->ctl.note_stop) /* the log says why the run ended */
@@ -724,11 +719,10 @@ static DashExit dash_leave(Dash *d, const DashOptions *opt, DashExit how, bool *
 	if (src->state(src->ctx) == ENGINE_ERROR)
 		*failed = true;
 	Sample smp;
-	while (source_next(src, &smp))
-		summary_add(&d->sum, &smp);
-	summary_result(&d->sum, summary);
+	while (source_next(src, &smp)) /* the last samples, to the tap */
+		;
+	src->summary(src->ctx, summary);
 	history_done(&d->h);
-	summary_done(&d->sum);
 	return how;
 }
 
@@ -766,7 +760,7 @@ DashExit dashboard_run(Screen *s, SampleSource *src, const DashOptions *opt, boo
 		 * that the last figures on screen are the summary's and the log's */
 		bool still = st == ENGINE_DONE || st == ENGINE_ERROR || st == ENGINE_PAUSED;
 		if (dirty && (still || now - d.stats_ns >= STATS_NS)) {
-			summary_result(&d.sum, &d.stats);
+			src->summary(src->ctx, &d.stats);
 			d.stats_ns = now;
 		}
 		if (dirty && now - last_draw >= frame_ns) {

@@ -18,10 +18,10 @@ typedef struct DashOptions {
 	unsigned fps;
 	bool whole;          /* the whole run on the time axis from the start (z) */
 	/* Zoomed from the node view (several devices): the device's history
-	 * and statistics so far, shown and extended, and handed back on leaving;
-	 * the source is not stopped then. NULL: a run of its own. */
+	 * so far, shown and extended, and handed back on leaving; the source is
+	 * not stopped then. NULL: a run of its own. (The statistics are the
+	 * source's: nothing to hand over.) */
 	History *history;
-	Summary *summary;
 	/* Called every turn of the loop (the node view takes the other
 	 * devices' samples meanwhile); NULL: none. */
 	void (*idle)(void *ctx);
@@ -34,7 +34,8 @@ typedef struct DashOptions {
 
 /* Shows the source until the user leaves, redrawing at most opt->fps times
  * a second and only when something changed. *failed is set when the source
- * stopped with an error (shown on screen); *summary receives the statistics. */
+ * stopped with an error (shown on screen); *summary receives the source's
+ * statistics as they are when it is left. */
 DashExit dashboard_run(Screen *s, SampleSource *src, const DashOptions *opt, bool *failed, SummaryResult *summary);
 
 #endif

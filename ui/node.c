@@ -44,8 +44,7 @@ static const char *const HELP[] = {
 typedef struct NodeDev {
 	SampleSource *src;
 	History h;
-	Summary sum;
-	SummaryResult stats;
+	SummaryResult stats;     /* the source's, read at most 4 times a second */
 	EngineState state;
 	bool failed;
 } NodeDev;
@@ -82,14 +81,9 @@ static void take(Node *nv, size_t skip)
 		if (k == skip)
 			continue;
 		while (source_next(d->src, &smp)) {
-			if (smp.seq == 0 && d->h.total) { /* restarted */
+			if (smp.seq == 0 && d->h.total) /* restarted: the plots with it */
 				history_clear(&d->h);
-				summary_done(&d->sum);
-				summary_init(&d->sum);
-				stats_reset(&d->stats);
-			}
 			history_add(&d->h, &smp);
-			summary_add(&d->sum, &smp);
 			nv->dirty = true;
 		}
 		EngineState st = d->src->state(d->src->ctx);
@@ -106,7 +100,7 @@ static void refresh_stats(Node *nv)
 {
 	for (size_t k = 0; k < nv->n; k++) {
 		NodeDev *d = &nv->dev[k];
-		summary_result(&d->sum, &d->stats);
+		d->src->summary(d->src->ctx, &d->stats);
 		nv->nd[k].name = d->src->title;
 		nv->nd[k].median = !d->failed && d->stats.flops.n ? d->stats.flops.median : NAN;
 	}
@@ -218,8 +212,8 @@ static void draw_table(Node *nv, Rect r)
 			snprintf(pk, sizeof pk, "%.1f%%", d->stats.pct_peak);
 		if (isfinite(nv->nd[k].node_ratio))
 			snprintf(peers, sizeof peers, "%.1f%%", 100 * nv->nd[k].node_ratio);
-		size_t power = d->sum.changes.by_cause[CAUSE_POWER_STATE];
-		snprintf(chg, sizeof chg, "%zu/%zu", power, d->sum.changes.nchanges - power);
+		size_t power = d->stats.changes.by_cause[CAUSE_POWER_STATE];
+		snprintf(chg, sizeof chg, "%zu/%zu", power, d->stats.changes.nchanges - power);
 		ThemeRole role = ROLE_TEXT;
 		if (d->failed) {
 			snprintf(status, sizeof status, "FAILED");
@@ -369,7 +363,7 @@ static DashExit zoom(Node *nv, size_t k)
 		.speed = z->ctl.speed ? g_speed : NULL,
 	};
 	snprintf(src.title, sizeof src.title, "[%zu of %zu] %.460s", k + 1, nv->n, z->title);
-	DashOptions o = { .fps = nv->opt->fps, .whole = nv->opt->whole, .history = &nv->dev[k].h, .summary = &nv->dev[k].sum,
+	DashOptions o = { .fps = nv->opt->fps, .whole = nv->opt->whole, .history = &nv->dev[k].h,
 	                  .idle = g_idle, .idle_ctx = &g };
 	bool failed = false;
 	SummaryResult sum;
@@ -483,7 +477,6 @@ static bool node_init(Node *nv, SampleSource *src, size_t *ready)
 		d->src = &src[*ready];
 		if (!history_init(&d->h, HISTORY_CAP))
 			break;
-		summary_init(&d->sum);
 		stats_reset(&d->stats);
 		nv->nd[*ready].median = NAN;
 		nv->nd[*ready].node_ratio = NAN;
@@ -547,7 +540,6 @@ DashExit node_run(Screen *s, SampleSource *src, size_t n, const NodeOptions *opt
 	for (size_t k = 0; k < ready; k++) {
 		failed[k] = dev[k].failed;
 		history_done(&dev[k].h);
-		summary_done(&dev[k].sum);
 	}
 	return how;
 }

@@ -58,6 +58,17 @@ static bool feed(void *arg, size_t k, const Sample *s)
 	return true;
 }
 
+/* The board reads device k's statistics from its engine while it runs,
+ * and keeps the last reading when it ends. */
+static void feed_live(void *arg, size_t k, SummaryReader rd)
+{
+	Feed *f = arg;
+	if (rd.read)
+		mboard_attach(f->board, f->rows[k], rd);
+	else
+		mboard_end(f->board, f->rows[k]);
+}
+
 /* The workloads of --workload A,B (or the default list): false with the
  * reason printed for a name that is not a workload or is given twice. */
 static bool parse_workloads(const char *list, int *wl, size_t *n)
@@ -529,7 +540,8 @@ static void check_workload(CheckRun *c, size_t i, atomic_int *quit)
 	uint64_t r0 = clock_mono_ns();
 	/* what is left of the budget, less the end's teardown */
 	Feed f = { c->board, c->rows, c->blocks, c->t0 + (uint64_t)((c->budget - CHECK_TEARDOWN_S) * 1e9), false };
-	suite_measure(c->ctx, c->sd, m, &oc, (WorkloadType)c->wl[i], false, (unsigned)i + 1, feed, &f, quit);
+	suite_measure(c->ctx, c->sd, m, &oc, (WorkloadType)c->wl[i], false, (unsigned)i + 1,
+	              &(SuiteWatch){ feed, feed_live, &f }, quit);
 	double took = (double)(clock_mono_ns() - r0) * 1e-9;
 	if (took - window > c->overhead || c->done_runs == 0)
 		c->overhead = took - window;

@@ -135,9 +135,12 @@ static void run_devices(Screen *s, const struct VkCtx *ctx, const DeviceList *de
 	 * summary (the engines' own statistics, as the logs' summary lines have
 	 * them), printed when the program ends */
 	engine_set_finish(&set);
-	for (size_t k = 0; k < n; k++)
+	for (size_t k = 0; k < n; k++) {
 		if (failed[k] || set.m[k].failed)
 			end->status = 1;
+		if (mrows[k] >= 0)
+			mboard_end(mo->board, mrows[k]); /* before the engines go */
+	}
 	if (end->how == DASH_QUIT) {
 		screen_close(s);
 		end->fatal = true;

@@ -228,7 +228,9 @@ static int measure(const VkCtx *ctx, Options *o, int idx, WorkloadType wl, uint6
 	}
 	int row = mo->board ? mboard_row(mo->board, (unsigned)idx + 1, &ctx->entries[idx], workload_info[wl].name,
 	                                 workload_unit_names[workload_info[wl].unit]) : -1;
+	mboard_attach(mo->board, row, engine_summary_reader(e));
 	int status = headless_run(e, o, mo, row, &quit_flag);
+	mboard_end(mo->board, row); /* before the engine goes */
 	engine_destroy(e);
 	return status;
 }

@@ -22,7 +22,8 @@
 typedef struct BoardRow {
 	unsigned entry, engine;
 	char uuid[40], name[256], driver[520], workload[32], unit[8];
-	Summary sum;
+	SummaryReader rd;       /* the run's statistics, read at each rendering; NULL read: */
+	SummaryResult res;      /* ... these, read a last time when the run ended */
 	Sample last;            /* the latest steady sample */
 	bool has_last;
 	uint32_t tel_valid;     /* the latest telemetry of any sample */
@@ -60,10 +61,8 @@ void mboard_destroy(MetricsBoard *b)
 {
 	if (!b)
 		return;
-	for (size_t k = 0; k < b->n; k++) {
-		summary_done(&b->rows[k]->sum);
+	for (size_t k = 0; k < b->n; k++)
 		free(b->rows[k]);
-	}
 	free(b->rows);
 	pthread_mutex_destroy(&b->mu);
 	free(b);
@@ -84,7 +83,7 @@ int mboard_row(MetricsBoard *b, unsigned entry, const DeviceInfo *d, const char 
 	snprintf(r->driver, sizeof r->driver, "%s %s", d->driver_name, d->driver_info[0] ? d->driver_info : ver);
 	snprintf(r->workload, sizeof r->workload, "%s", workload);
 	snprintf(r->unit, sizeof r->unit, "%s", unit);
-	summary_init(&r->sum);
+	r->res.ratio_median = r->res.pct_peak = r->res.plateau_ms = r->res.duty = NAN;
 	r->check = CHECK_NONE;
 	r->check_ratio = r->check_threshold = r->peer_ratio = NAN;
 	r->reference = "";
@@ -109,10 +108,8 @@ int mboard_row(MetricsBoard *b, unsigned entry, const DeviceInfo *d, const char 
 		b->rows[b->n++] = r;
 	}
 	pthread_mutex_unlock(&b->mu);
-	if (idx < 0) {
-		summary_done(&r->sum);
+	if (idx < 0)
 		free(r);
-	}
 	return idx;
 }
 
@@ -128,7 +125,6 @@ void mboard_sample(MetricsBoard *b, int row, const Sample *s)
 	pthread_mutex_lock(&b->mu);
 	BoardRow *r = row_of(b, row);
 	if (r) {
-		summary_add(&r->sum, s);
 		if ((s->flags & SAMPLE_STEADY) && !(s->flags & SAMPLE_IMPLAUSIBLE)) {
 			r->last = *s;
 			r->has_last = true;
@@ -143,14 +139,46 @@ void mboard_sample(MetricsBoard *b, int row, const Sample *s)
 	pthread_mutex_unlock(&b->mu);
 }
 
-void mboard_retire(MetricsBoard *b, int row)
+void mboard_attach(MetricsBoard *b, int row, SummaryReader rd)
 {
 	if (!b)
 		return;
 	pthread_mutex_lock(&b->mu);
 	BoardRow *r = row_of(b, row);
 	if (r)
+		r->rd = rd;
+	pthread_mutex_unlock(&b->mu);
+}
+
+/* The row's statistics read a last time and kept; its reader let go. */
+static void row_end(BoardRow *r)
+{
+	if (r->rd.read)
+		r->rd.read(r->rd.ctx, &r->res);
+	r->rd = (SummaryReader){ 0 };
+}
+
+void mboard_end(MetricsBoard *b, int row)
+{
+	if (!b)
+		return;
+	pthread_mutex_lock(&b->mu);
+	BoardRow *r = row_of(b, row);
+	if (r)
+		row_end(r);
+	pthread_mutex_unlock(&b->mu);
+}
+
+void mboard_retire(MetricsBoard *b, int row)
+{
+	if (!b)
+		return;
+	pthread_mutex_lock(&b->mu);
+	BoardRow *r = row_of(b, row);
+	if (r) {
+		row_end(r);
 		r->retired = true;
+	}
 	pthread_mutex_unlock(&b->mu);
 }
 
@@ -221,7 +249,10 @@ char *mboard_render(MetricsBoard *b)
 			m->unit = r->unit;
 			m->has_now = r->has_last;
 			m->now = r->last.rate;
-			summary_result(&r->sum, res);
+			if (r->rd.read)
+				r->rd.read(r->rd.ctx, res);
+			else
+				*res = r->res;
 			if (res->flops.n)
 				m->median = res->flops.median;
 			m->peak_ratio = res->pct_peak / 100;
@@ -462,4 +493,5 @@ void metrics_tap(MetricsTap *t, SampleSource *src, MetricsBoard *b, int row)
 	t->row = row;
 	src->tap = tap_sample;
 	src->tap_ctx = t;
+	mboard_attach(b, row, (SummaryReader){ src->ctx, src->summary });
 }

@@ -25,12 +25,20 @@ void mboard_destroy(MetricsBoard *b);
 /* A row for device entry number `entry` (1-based) running workload: its
  * index, or -1 when memory ran out. */
 int mboard_row(MetricsBoard *b, unsigned entry, const DeviceInfo *d, const char *workload, const char *unit);
-/* Every sample of the row's run, as the consumer takes it. */
+/* Every sample of the row's run, as the consumer takes it: the latest
+ * figures and telemetry (the statistics are the run's own: below). */
 void mboard_sample(MetricsBoard *b, int row, const Sample *s);
+/* The row's statistics from now on are what rd reads (the engine's
+ * summary, the source's), at each rendering, until mboard_end. */
+void mboard_attach(MetricsBoard *b, int row, SummaryReader rd);
+/* The run behind the row ends (its engine has stopped and is about to
+ * go): its statistics are read a last time and kept. Every attached row
+ * is ended before what its reader reads is destroyed. */
+void mboard_end(MetricsBoard *b, int row);
 /* The run ended with a failed result check. */
 void mboard_check_failed(MetricsBoard *b, int row);
 /* The row's run is over (the dashboard moved to another workload): its
- * series leave the exposition. */
+ * series leave the exposition (it is ended, as mboard_end). */
 void mboard_retire(MetricsBoard *b, int row);
 /* A check's verdict on the row, and its peers' ratio (NaN: none). */
 void mboard_verdict(MetricsBoard *b, int row, CheckStatus st, double ratio, double threshold, const char *reference,
@@ -77,7 +85,9 @@ void metrics_out_tick(MetricsOut *m);
 bool metrics_out_close(MetricsOut *m, char *err, size_t len);
 
 /* src passes every sample it gives to row too (the dashboard reads its
- * samples through a SampleSource). t must outlive src's use. */
+ * samples through a SampleSource), and the row reads src's statistics
+ * (mboard_attach: mboard_end it before src's run goes). t must outlive
+ * src's use. */
 typedef struct MetricsTap {
 	MetricsBoard *board;
 	int row;

@@ -252,9 +252,15 @@ int multi_run(const struct VkCtx *ctx, const Options *o, const int *idx, size_t 
 	print_head(o, &set, wl);
 	/* the samples of all, as they come; a device that fails stops alone */
 	Out out = { o, mo, d, true };
-	if (engine_set_start(&set, false))
+	bool started = engine_set_start(&set, false);
+	for (size_t k = 0; mo && k < n; k++) /* those started (one that could not start is gone) */
+		if (set.m[k].e)
+			mboard_attach(mo->board, d[k].row, engine_summary_reader(set.m[k].e));
+	if (started)
 		engine_set_drain(&set, take_sample, &out, quit);
 	engine_set_finish(&set);
+	for (size_t k = 0; mo && k < n; k++)
+		mboard_end(mo->board, d[k].row); /* before the engines go */
 	bool out_ok = out.ok;
 	int status = 0;
 	bool wrong = false;  /* a device computed wrong values */

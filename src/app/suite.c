@@ -25,7 +25,7 @@
 #define SUITE_TRANSFER_SIZE (64ull << 20)
 
 void suite_measure(const VkCtx *ctx, SuiteDev *d, size_t n, const Options *o, WorkloadType w, bool tq,
-                   unsigned nth, SuiteSampleFn on_sample, void *arg, atomic_int *quit)
+                   unsigned nth, const SuiteWatch *watch, atomic_int *quit)
 {
 	uint64_t size = o->size_hi;
 	if (workload_info[w].kind == WL_TRANSFER && !size)
@@ -59,9 +59,16 @@ void suite_measure(const VkCtx *ctx, SuiteDev *d, size_t n, const Options *o, Wo
 			cfg[k].node_id = node;
 		}
 		/* all run at once; their samples taken as they come */
-		if (engine_set_create(&set, cfg, n, false, &e_err) && engine_set_start(&set, false))
-			engine_set_drain(&set, on_sample, arg, quit);
+		bool started = engine_set_create(&set, cfg, n, false, &e_err) && engine_set_start(&set, false);
+		for (size_t k = 0; started && watch && watch->live && k < n; k++)
+			if (set.m[k].e)
+				watch->live(watch->arg, k, engine_summary_reader(set.m[k].e));
+		if (started)
+			engine_set_drain(&set, watch ? watch->sample : NULL, watch ? watch->arg : NULL, quit);
 		engine_set_finish(&set);
+		for (size_t k = 0; started && watch && watch->live && k < n; k++)
+			if (set.m[k].e)
+				watch->live(watch->arg, k, (SummaryReader){ 0 });
 	}
 	for (size_t k = 0; k < n; k++) {
 		const EngineMember *m = set.m ? &set.m[k] : NULL;
@@ -280,7 +287,7 @@ int suite_run(const VkCtx *ctx, const int *idx, size_t n, const Options *o, uint
 				run[m++] = (SuiteDev){ .idx = idx[i], .log = logs ? logs[i].path : NULL };
 		}
 		if (m)
-			suite_measure(ctx, run, m, o, (WorkloadType)w, tq, ++nth, NULL, NULL, quit);
+			suite_measure(ctx, run, m, o, (WorkloadType)w, tq, ++nth, NULL, quit);
 		size_t r = 0;
 		for (size_t i = 0; i < n; i++) {
 			if (ok[i]) {

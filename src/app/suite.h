@@ -21,15 +21,22 @@ typedef struct SuiteDev {
 	char err[ERR_LEN];
 } SuiteDev;
 
-/* Sees each sample of device k as the devices run, and (s NULL) each
- * batch's end; false ends the run of every device (engine_drain_all). */
-typedef bool (*SuiteSampleFn)(void *arg, size_t k, const Sample *s);
+/* What a caller watches of suite_measure's run. */
+typedef struct SuiteWatch {
+	/* each sample of device k as the devices run, and (s NULL) each
+	 * batch's end; false ends the run of every device (engine_drain_all) */
+	bool (*sample)(void *arg, size_t k, const Sample *s);
+	/* device k's statistics can be read with rd from now; rd.read NULL:
+	 * its run has ended, rd is read no more (a last read now is exact) */
+	void (*live)(void *arg, size_t k, SummaryReader rd);
+	void *arg;
+} SuiteWatch;
 
 /* Runs workload w on the devices d[0..n) (idx set) at once for the
  * suite's window (--duration), the transfers at one size; fills the rest
  * of each SuiteDev. nth numbers the runs of one invocation (log names). */
 void suite_measure(const VkCtx *ctx, SuiteDev *d, size_t n, const Options *o, WorkloadType w, bool tq,
-                   unsigned nth, SuiteSampleFn on_sample, void *arg, atomic_int *quit);
+                   unsigned nth, const SuiteWatch *watch, atomic_int *quit);
 
 /* One session log a device for a run of several workloads (--suite,
  * --check): created empty, so that a name taken or a folder that cannot be

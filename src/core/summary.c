@@ -141,6 +141,54 @@ void summary_done(Summary *s)
 	memset(s, 0, sizeof *s);
 }
 
+/* n values of src into *dst, grown to hold them. */
+static bool copy_values(double **dst, size_t *cap, const double *src, size_t n)
+{
+	if (n > *cap) {
+		double *g = realloc(*dst, n * sizeof *g);
+		if (!g)
+			return false;
+		*dst = g;
+		*cap = n;
+	}
+	if (n)
+		memcpy(*dst, src, n * sizeof **dst);
+	return true;
+}
+
+bool summary_copy(Summary *dst, const Summary *src)
+{
+	/* dst's buffers, kept across the copy of the figures */
+	double *bufs[5] = { dst->steady_flops, dst->steady_t, dst->steady_mhz, dst->peak, dst->ratio };
+	size_t caps[5] = { dst->cap_flops, dst->cap_t, dst->cap_mhz, dst->cap_peak, dst->cap_ratio };
+	double *sizes[SUMMARY_SIZES];
+	memcpy(sizes, dst->size_vals, sizeof sizes);
+	*dst = *src;
+	const double *from[5] = { src->steady_flops, src->steady_t, src->steady_mhz, src->peak, src->ratio };
+	const size_t n[5] = { src->steady, src->steady, src->steady, src->steady, src->gpu_timed };
+	bool ok = true;
+	for (size_t a = 0; a < 5; a++)
+		ok &= copy_values(&bufs[a], &caps[a], from[a], n[a]);
+	for (size_t k = 0; k < SUMMARY_SIZES; k++) {
+		/* a size's buffer, once there, holds SUMMARY_SIZE_CAP values */
+		if (src->size_n[k] && !sizes[k] && !(sizes[k] = malloc(SUMMARY_SIZE_CAP * sizeof(double))))
+			ok = false;
+		else if (src->size_n[k])
+			memcpy(sizes[k], src->size_vals[k], src->size_n[k] * sizeof(double));
+	}
+	dst->steady_flops = bufs[0], dst->steady_t = bufs[1], dst->steady_mhz = bufs[2], dst->peak = bufs[3];
+	dst->ratio = bufs[4];
+	dst->cap_flops = caps[0], dst->cap_t = caps[1], dst->cap_mhz = caps[2], dst->cap_peak = caps[3];
+	dst->cap_ratio = caps[4];
+	memcpy(dst->size_vals, sizes, sizeof sizes);
+	if (!ok) { /* nothing half copied is read */
+		dst->steady = dst->gpu_timed = dst->nsizes = 0;
+		memset(dst->size_n, 0, sizeof dst->size_n);
+		dst->oom = true;
+	}
+	return ok;
+}
+
 void summary_restart(Summary *s)
 {
 	s->segments++;

@@ -69,6 +69,11 @@ int summary_finish(Summary *s);
 /* The process was stopped for gap_ms: nothing measured then. */
 void summary_add_gap(Summary *s, double gap_ms);
 void summary_done(Summary *s);
+/* dst (initialised; its buffers are reused) becomes a copy of src with
+ * buffers of its own: what a reader on another thread takes under the
+ * writer's lock, to read the result off outside it. false when memory ran
+ * out (dst is then an empty summary marked oom). */
+bool summary_copy(Summary *dst, const Summary *src);
 
 typedef struct SummaryResult {
 	size_t samples, steady, gpu_timed, verified;  /* steady: all seen */
@@ -92,5 +97,12 @@ typedef struct SummaryResult {
 } SummaryResult;
 
 void summary_result(const Summary *s, SummaryResult *r);
+
+/* Where a run's statistics are read: the run's own summary (its engine's, a
+ * replay's), never one a consumer accumulates beside it. */
+typedef struct SummaryReader {
+	void *ctx;
+	void (*read)(void *ctx, SummaryResult *out);
+} SummaryReader;
 
 #endif

@@ -67,7 +67,18 @@ struct Engine {
 	_Atomic uint64_t first_sample_ns; /* after launch; 0 until the first */
 	SessionMeta meta;
 	SessionLog log;          /* written by the engine thread alone */
-	Summary sum;             /* the engine's own, for the log's summary line */
+	/* The run's statistics: the log's summary line, the screens' and the
+	 * metrics board's. The engine thread writes sum under sum_mu; a reader
+	 * copies it under the lock (sum_ver tells it changed) into view and reads
+	 * the result off there, under view_mu, at most every SUMMARY_EVERY_NS
+	 * while the run goes on. */
+	Summary sum;
+	pthread_mutex_t sum_mu, view_mu;
+	uint64_t sum_ver;        /* under sum_mu */
+	Summary view;            /* under view_mu, as the rest below */
+	SummaryResult view_res;
+	uint64_t view_ver, view_ns;
+	bool view_valid;
 	_Atomic bool log_failed; /* log.error is set before this */
 	bool sync_ready;         /* mu and cv initialised */
 	bool tel_open;           /* telemetry_open ran */
@@ -174,11 +185,25 @@ static void log_changes(Engine *e, size_t nchanges, size_t nexc)
 			log_step(e, slog_write_excursion(&e->log, change_excursion(cd, i), unit));
 }
 
+/* The engine thread changes the statistics between these two. */
+static void sum_begin(Engine *e)
+{
+	pthread_mutex_lock(&e->sum_mu);
+}
+
+static void sum_end(Engine *e)
+{
+	e->sum_ver++;
+	pthread_mutex_unlock(&e->sum_mu);
+}
+
 static void log_finish(Engine *e, const char *error)
 {
 	/* a departure still open at the end is settled, and recorded */
 	size_t nc = e->sum.changes.nchanges, ne = e->sum.changes.nexc;
+	sum_begin(e);
 	summary_finish(&e->sum);
+	sum_end(e);
 	log_changes(e, nc, ne);
 	if (!e->log.f)
 		return;
@@ -360,7 +385,6 @@ static Status open_log(Engine *e, char *err)
  * whatever was built. */
 static Status build(Engine *e, const EngineConfig *cfg, char *err)
 {
-	summary_init(&e->sum);
 	atomic_init(&e->log_failed, false);
 	atomic_init(&e->state, ENGINE_READY);
 	atomic_init(&e->checks_passed, 0);
@@ -395,6 +419,9 @@ static void release(Engine *e)
 	/* a run that never started still closes its log properly */
 	log_finish(e, NULL);
 	summary_done(&e->sum);
+	summary_done(&e->view);
+	pthread_mutex_destroy(&e->view_mu);
+	pthread_mutex_destroy(&e->sum_mu);
 	if (e->tel_open)
 		telemetry_close(&e->tel);
 	compute_destroy(&e->comp);
@@ -414,6 +441,17 @@ Engine *engine_create(const EngineConfig *cfg, Error *err)
 		snprintf(err->msg, sizeof err->msg, "out of memory for the engine");
 		return NULL;
 	}
+	int rc = pthread_mutex_init(&e->sum_mu, NULL);
+	if (!rc && (rc = pthread_mutex_init(&e->view_mu, NULL)))
+		pthread_mutex_destroy(&e->sum_mu);
+	if (rc) {
+		err->status = STATUS_FAILED;
+		snprintf(err->msg, sizeof err->msg, "cannot make the engine's locks: %s", strerror(rc));
+		free(e);
+		return NULL;
+	}
+	summary_init(&e->sum);
+	summary_init(&e->view);
 	Status st = build(e, cfg, err->msg);
 	if (st != STATUS_OK) {
 		err->status = st;
@@ -518,7 +556,9 @@ static bool emit(Engine *e, const Pending *p, const DispatchTiming *t, bool pipe
 	if (!atomic_load_explicit(&e->first_sample_ns, memory_order_relaxed) && e->cfg.launch_ns)
 		atomic_store(&e->first_sample_ns, clock_mono_ns() - e->cfg.launch_ns);
 	size_t nc = e->sum.changes.nchanges, ne = e->sum.changes.nexc;
+	sum_begin(e);
 	summary_add(&e->sum, &s);
+	sum_end(e);
 	if (e->log.f) {
 		log_step(e, slog_write_sample(&e->log, &s));
 		log_changes(e, nc, ne);
@@ -579,7 +619,9 @@ static bool was_stopped(Engine *e, Loop *L, uint64_t since_ns, uint64_t now)
 	 * costs the sample(s) across it and is not called a stop */
 	if (now - since_ns <= expect)
 		return true;
+	sum_begin(e);
 	summary_add_gap(&e->sum, (double)gap * 1e-6);
+	sum_end(e);
 	if (e->log.f)
 		log_step(e, slog_write_gap(&e->log, (double)(since_ns - L->start) * 1e-6, (double)gap * 1e-6));
 	return true;
@@ -695,7 +737,9 @@ static void begin_phase(Engine *e, Loop *L, bool restart)
 		if (e->log.f)
 			log_step(e, slog_write_restart(&e->log, (double)(clock_mono_ns() - L->start) * 1e-6));
 		size_t nc = e->sum.changes.nchanges, ne = e->sum.changes.nexc;
+		sum_begin(e);
 		summary_restart(&e->sum);
+		sum_end(e);
 		log_changes(e, nc, ne);
 		atomic_store(&e->checks_run, 0);
 	}
@@ -994,7 +1038,35 @@ double engine_first_sample_ms(Engine *e)
 
 void engine_summary(Engine *e, SummaryResult *out)
 {
-	summary_result(&e->sum, out);
+	pthread_mutex_lock(&e->view_mu);
+	EngineState st = engine_state(e);
+	bool running = st == ENGINE_GROWING || st == ENGINE_STEADY;
+	uint64_t now = clock_mono_ns();
+	pthread_mutex_lock(&e->sum_mu);
+	uint64_t ver = e->sum_ver;
+	/* while it runs a result a moment old will do; stopped, the last word */
+	bool fresh = e->view_valid && (ver == e->view_ver || (running && now - e->view_ns < SUMMARY_EVERY_NS));
+	if (!fresh)
+		summary_copy(&e->view, &e->sum); /* short of memory: the result says oom */
+	pthread_mutex_unlock(&e->sum_mu);
+	if (!fresh) {
+		summary_result(&e->view, &e->view_res);
+		e->view_ver = ver;
+		e->view_ns = now;
+		e->view_valid = true;
+	}
+	*out = e->view_res;
+	pthread_mutex_unlock(&e->view_mu);
+}
+
+static void summary_read(void *e, SummaryResult *out)
+{
+	engine_summary(e, out);
+}
+
+SummaryReader engine_summary_reader(Engine *e)
+{
+	return (SummaryReader){ e, summary_read };
 }
 
 void engine_drain_all(Engine *const *e, size_t n, bool (*on_sample)(void *ctx, size_t k, const Sample *s),

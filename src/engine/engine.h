@@ -2,7 +2,8 @@
  * hands every sample to one consumer through a lock-free ring; it never waits
  * for the consumer. Requests (stop, pause, restart) are honoured between two
  * dispatches. The Engine is opaque: a consumer reads the plain RunInfo, the
- * next Sample and the engine's own summary, and never a Vulkan type. */
+ * next Sample and the run's statistics (the one set: the log's summary line,
+ * the screens' panels, the metrics board), and never a Vulkan type. */
 #ifndef FLOPSCOPE_ENGINE_H
 #define FLOPSCOPE_ENGINE_H
 
@@ -112,9 +113,15 @@ const char *engine_log_error(Engine *e);
 double engine_telemetry_read_us(Engine *e);
 /* The first sample's time after launch, ms; 0 before it (or launch unknown). */
 double engine_first_sample_ms(Engine *e);
-/* The engine's own statistics of every sample of the run (since the last
- * restart), what the session log's summary line says. After engine_join. */
+/* The run's statistics, of every sample of every segment (a restart adds
+ * one): what the session log's summary line says, and the one set screens
+ * and the metrics board read. From any thread at any time; while the run
+ * goes on it is at most SUMMARY_EVERY_NS old (reading costs the engine
+ * thread no more than a copy under its lock), once it has stopped exact. */
+#define SUMMARY_EVERY_NS 250000000ull
 void engine_summary(Engine *e, SummaryResult *out);
+/* engine_summary as a SummaryReader. */
+SummaryReader engine_summary_reader(Engine *e);
 /* Waits for the thread to end (after a stop request, error or duration). */
 void engine_join(Engine *e);
 void engine_destroy(Engine *e);

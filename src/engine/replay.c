@@ -11,11 +11,13 @@ void replay_init(Replay *r, SessionData *d, uint64_t (*clock_ns)(void))
 	r->speed = 1;
 	r->clock_ns = clock_ns;
 	r->base_ns = clock_ns();
+	summary_init(&r->sum);
 }
 
 void replay_done(Replay *r)
 {
 	session_data_done(&r->d);
+	summary_done(&r->sum);
 }
 
 double replay_position(const Replay *r)
@@ -39,7 +41,20 @@ static bool rp_next(void *c, Sample *out)
 	*out = r->d.samples[r->next++];
 	if (out->flags & SAMPLE_VERIFIED)
 		r->checks++;
+	/* a recorded restart: a new segment, as the log's own summary has it */
+	if (out->seq == 0 && r->sum.samples)
+		summary_restart(&r->sum);
+	summary_add(&r->sum, out);
+	/* the recorded stops (SIGSTOP), whose totals the log keeps: counted
+	 * once the play is through, as the log's summary counts them */
+	for (size_t k = 0; r->next == r->d.n && k < r->d.gaps; k++)
+		summary_add_gap(&r->sum, r->d.gap_ms / (double)r->d.gaps);
 	return true;
+}
+
+static void rp_summary(void *c, SummaryResult *out)
+{
+	summary_result(&((Replay *)c)->sum, out);
 }
 
 static EngineState rp_state(void *c)
@@ -74,6 +89,8 @@ static void rp_restart(void *c)
 	Replay *r = c;
 	r->next = 0;
 	r->checks = 0;
+	summary_done(&r->sum);
+	summary_init(&r->sum);
 	r->base_t_ms = 0;
 	r->base_ns = r->clock_ns();
 }
@@ -110,6 +127,7 @@ void replay_source(SampleSource *src, Replay *r, const char *path)
 	src->state = rp_state;
 	src->target_ms = rp_target;
 	src->checks = rp_checks;
+	src->summary = rp_summary;
 	src->dropped = rp_dropped;
 	src->error = rp_error;
 	src->ctl = (SourceControls){ .ctx = r, .pause = rp_pause, .restart = rp_restart, .speed = rp_speed,

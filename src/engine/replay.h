@@ -16,6 +16,7 @@ typedef struct Replay {
 	double base_t_ms;    /* play position at base_ns */
 	uint64_t base_ns;
 	uint64_t checks;
+	Summary sum;         /* of the samples played: the source's statistics */
 	uint64_t (*clock_ns)(void);  /* monotonic clock; replaceable in tests */
 } Replay;
 

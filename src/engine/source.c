@@ -3,11 +3,11 @@
 #include <stdio.h>
 #include <string.h>
 
-
 static bool eng_next(void *c, Sample *out) { return engine_next(c, out); }
 static EngineState eng_state(void *c) { return engine_state(c); }
 static double eng_target(void *c) { return engine_target_ms(c); }
 static uint64_t eng_checks(void *c) { return engine_checks_this_run(c); }
+static void eng_summary(void *c, SummaryResult *out) { engine_summary(c, out); }
 static size_t eng_dropped(void *c) { return engine_dropped(c); }
 static const char *eng_error(void *c) { return engine_state(c) == ENGINE_ERROR ? engine_error(c) : NULL; }
 static const char *eng_log_error(void *c) { return engine_log_error(c); }
@@ -37,6 +37,7 @@ void source_engine(SampleSource *src, Engine *e)
 	src->state = eng_state;
 	src->target_ms = eng_target;
 	src->checks = eng_checks;
+	src->summary = eng_summary;
 	src->dropped = eng_dropped;
 	src->error = eng_error;
 	src->log_error = eng_log_error;

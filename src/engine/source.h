@@ -38,6 +38,9 @@ typedef struct SampleSource {
 	EngineState (*state)(void *ctx);
 	double (*target_ms)(void *ctx);
 	uint64_t (*checks)(void *ctx);           /* since the last restart */
+	/* the run's statistics, every segment's: the one set a screen shows
+	 * (the engine's own, or a replay's of what it has played) */
+	void (*summary)(void *ctx, SummaryResult *out);
 	size_t (*dropped)(void *ctx);
 	const char *(*error)(void *ctx);         /* NULL when none */
 	const char *(*log_error)(void *ctx);     /* NULL when none */

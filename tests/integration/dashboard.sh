@@ -258,6 +258,8 @@ t_dashboard_actions_should_be_in_the_log() {
 	TM send-keys -t fs r
 	sleep 0.5
 	wait_for 'STEADY' 60
+	# the panel's statistics are the run's, as the summary's: every segment
+	wait_for 'segments 2 \(r\), all in' 10
 	sleep 1
 	TM send-keys -t fs q
 	wait_exit
@@ -288,6 +290,18 @@ PY
 	[ "$(($(wc -l <"$T/act.csv") - 1))" = "$(grep -c '"type":"sample"' "$T/act.jsonl")" ] ||
 		die "the replay has not every segment's samples"
 	grep -q 'over 2 segments' "$T/rp.err" || die "replay summary: $(cat "$T/rp.err")"
+	# played in the dashboard: its statistics cover both segments too, and
+	# what it prints on quit is the log's summary (it was the last segment's)
+	start_ui "$FS" --replay "$T/act.jsonl" || return 1
+	wait_for 'REPLAY x1' || return 1
+	for _ in 1 2 3 4 5; do TM send-keys -t fs '>'; done
+	wait_for 'flopscope +DONE' 60 || return 1
+	wait_for 'segments 2 \(r\), all in' 5 || return 1
+	TM send-keys -t fs q
+	wait_exit || return 1
+	screen | grep -q 'over 2 segments (restarted 1 time with r)' || die "replay's summary:"$'\n'"$(screen)"
+	n=$(screen | sed -n 's/^Summary: \([0-9]*\) samples.*/\1/p')
+	[ "$n" = "$(grep -c '"type":"sample"' "$T/act.jsonl")" ] || die "replay's summary of $n samples: $(screen)"
 }
 
 # --theme mono is monochrome on every screen: no SGR colour parameter (30-37,

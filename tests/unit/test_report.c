@@ -116,6 +116,53 @@ static void summary_should_stay_bounded_over_long_sessions(void)
 	summary_done(&sum);
 }
 
+/* A summary and its copy give the same result, at every stage of the
+ * thinning, with a sweep's sizes and a restart; the copy owns its buffers
+ * (the original's later samples do not reach it). */
+static void a_copied_summary_should_read_the_same(void)
+{
+	Summary sum, copy;
+	summary_init(&sum);
+	summary_init(&copy);
+	for (uint64_t i = 0; i < 3 * SUMMARY_CAP; i++) {
+		Sample s = tutorial_row();
+		s.t_ms = 20.0 * (double)i;
+		s.rate = 1e9 * (double)(i % 97 + 1);
+		s.peak_flops = 200e9;
+		s.gpu_end_ns = 20000000 * (i + 1);
+		s.size = i % 3 ? 0 : 4096u << (i % 5);
+		s.flags = SAMPLE_GPU_TIMED | (i % 4 ? SAMPLE_STEADY : 0) | (i % 7 ? 0 : SAMPLE_VERIFIED);
+		summary_add(&sum, &s);
+		if (i == SUMMARY_CAP)
+			summary_restart(&sum);
+		if (!i || (i % 5000 && i != 3 * SUMMARY_CAP - 1))
+			continue;
+		CHECK(summary_copy(&copy, &sum));
+		SummaryResult a, b;
+		summary_result(&sum, &a);
+		summary_result(&copy, &b);
+		CHECK(a.samples == b.samples && a.steady == b.steady && a.steady_kept == b.steady_kept);
+		CHECK(a.verified == b.verified && a.segments == b.segments && a.nsizes == b.nsizes);
+		CHECK(a.flops.median == b.flops.median && a.flops.ci95 == b.flops.ci95);
+		CHECK(a.pct_peak == b.pct_peak && a.ratio_median == b.ratio_median);
+		CHECK(isnan(a.duty) ? isnan(b.duty) : a.duty == b.duty);
+		CHECK(a.nsizes > 1 && a.sizes[1].median == b.sizes[1].median && a.sizes[1].n == b.sizes[1].n);
+		CHECK(copy.steady_flops != sum.steady_flops && copy.size_vals[0] != sum.size_vals[0]);
+	}
+	SummaryResult before, after;
+	summary_result(&copy, &before);
+	Sample s = tutorial_row();
+	s.rate = 1e15;
+	s.flags = SAMPLE_STEADY;
+	for (int i = 0; i < 1000; i++)
+		summary_add(&sum, &s);
+	summary_result(&copy, &after);
+	CHECK(before.samples == after.samples && before.flops.max == after.flops.max);
+	CHECK(after.segments == 2);
+	summary_done(&sum);
+	summary_done(&copy);
+}
+
 static void summary_without_timestamps_should_say_so(void)
 {
 	Summary sum;
@@ -176,5 +223,6 @@ int main(void)
 	RUN(summary_should_cover_steady_samples_only);
 	RUN(summary_should_stay_bounded_over_long_sessions);
 	RUN(summary_without_timestamps_should_say_so);
+	RUN(a_copied_summary_should_read_the_same);
 	return CHECK_DONE();
 }
