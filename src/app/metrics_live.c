@@ -113,27 +113,32 @@ int mboard_row(MetricsBoard *b, unsigned entry, const DeviceInfo *d, const char 
 	return idx;
 }
 
-static BoardRow *row_of(MetricsBoard *b, int row)
+/* The row, with the board's lock held; NULL (no lock held) when there is
+ * no board or no such row. */
+static BoardRow *lock_row(MetricsBoard *b, int row)
 {
-	return b && row >= 0 && (size_t)row < b->n ? b->rows[row] : NULL;
+	if (!b)
+		return NULL;
+	pthread_mutex_lock(&b->mu);
+	if (row >= 0 && (size_t)row < b->n)
+		return b->rows[row];
+	pthread_mutex_unlock(&b->mu);
+	return NULL;
 }
 
 void mboard_sample(MetricsBoard *b, int row, const Sample *s)
 {
-	if (!b)
+	BoardRow *r = lock_row(b, row);
+	if (!r)
 		return;
-	pthread_mutex_lock(&b->mu);
-	BoardRow *r = row_of(b, row);
-	if (r) {
-		if ((s->flags & SAMPLE_STEADY) && !(s->flags & SAMPLE_IMPLAUSIBLE)) {
-			r->last = *s;
-			r->has_last = true;
-		}
-		for (int f = 0; f < SAMPLE_TEL_COUNT; f++) {
-			if (s->tel_valid & (1u << f)) {
-				r->tel[f] = s->tel[f];
-				r->tel_valid |= 1u << f;
-			}
+	if ((s->flags & SAMPLE_STEADY) && !(s->flags & SAMPLE_IMPLAUSIBLE)) {
+		r->last = *s;
+		r->has_last = true;
+	}
+	for (int f = 0; f < SAMPLE_TEL_COUNT; f++) {
+		if (s->tel_valid & (1u << f)) {
+			r->tel[f] = s->tel[f];
+			r->tel_valid |= 1u << f;
 		}
 	}
 	pthread_mutex_unlock(&b->mu);
@@ -141,12 +146,10 @@ void mboard_sample(MetricsBoard *b, int row, const Sample *s)
 
 void mboard_attach(MetricsBoard *b, int row, SummaryReader rd)
 {
-	if (!b)
+	BoardRow *r = lock_row(b, row);
+	if (!r)
 		return;
-	pthread_mutex_lock(&b->mu);
-	BoardRow *r = row_of(b, row);
-	if (r)
-		r->rd = rd;
+	r->rd = rd;
 	pthread_mutex_unlock(&b->mu);
 }
 
@@ -160,53 +163,43 @@ static void row_end(BoardRow *r)
 
 void mboard_end(MetricsBoard *b, int row)
 {
-	if (!b)
+	BoardRow *r = lock_row(b, row);
+	if (!r)
 		return;
-	pthread_mutex_lock(&b->mu);
-	BoardRow *r = row_of(b, row);
-	if (r)
-		row_end(r);
+	row_end(r);
 	pthread_mutex_unlock(&b->mu);
 }
 
 void mboard_retire(MetricsBoard *b, int row)
 {
-	if (!b)
+	BoardRow *r = lock_row(b, row);
+	if (!r)
 		return;
-	pthread_mutex_lock(&b->mu);
-	BoardRow *r = row_of(b, row);
-	if (r) {
-		row_end(r);
-		r->retired = true;
-	}
+	row_end(r);
+	r->retired = true;
 	pthread_mutex_unlock(&b->mu);
 }
 
 void mboard_check_failed(MetricsBoard *b, int row)
 {
-	if (!b)
+	BoardRow *r = lock_row(b, row);
+	if (!r)
 		return;
-	pthread_mutex_lock(&b->mu);
-	BoardRow *r = row_of(b, row);
-	if (r)
-		r->failed++;
+	r->failed++;
 	pthread_mutex_unlock(&b->mu);
 }
 
 void mboard_verdict(MetricsBoard *b, int row, CheckStatus st, double ratio, double threshold, const char *reference,
                     double peer_ratio)
 {
-	if (!b)
+	BoardRow *r = lock_row(b, row);
+	if (!r)
 		return;
-	pthread_mutex_lock(&b->mu);
-	BoardRow *r = row_of(b, row);
-	if (r) {
-		r->check = st;
-		r->check_ratio = ratio;
-		r->check_threshold = threshold;
-		r->reference = reference;
-		r->peer_ratio = peer_ratio;
-	}
+	r->check = st;
+	r->check_ratio = ratio;
+	r->check_threshold = threshold;
+	r->reference = reference;
+	r->peer_ratio = peer_ratio;
 	pthread_mutex_unlock(&b->mu);
 }
 
