@@ -30,7 +30,9 @@ static Status plan(Work *w, const WorkInput *in, char *err)
 		return STATUS_USAGE;
 	}
 	w->chunks = w->mem_bytes / w->chunk_bytes;
-	w->per_invocation = 2ull * 16 * COPY_VEC4S; /* bytes read + written */
+	/* the bytes counted per byte copied are the table's (read + written
+	 * for device memory) */
+	w->per_invocation = w->info->bytes_per_byte * 16ull * COPY_VEC4S;
 	w->result_size = 16;                        /* the group counter */
 	return STATUS_OK;
 }
