@@ -1,6 +1,12 @@
 #include "listing.h"
 
+#include <stdlib.h>
 #include <string.h>
+
+#include <cjson/cJSON.h>
+
+#include "slog.h"
+#include "version.h"
 
 void listing_entry(const DeviceInfo *d, size_t number, char *buf, size_t len)
 {
@@ -25,4 +31,52 @@ void listing_print(FILE *f, const DeviceList *l, bool verbose)
 		if (verbose)
 			listing_details(f, &l->entries[i]);
 	}
+}
+
+/* One entry's record. */
+static cJSON *entry_json(const DeviceInfo *d, size_t number, const SessionMeta *host)
+{
+	cJSON *o = cJSON_CreateObject();
+	char uuid[40], pci[DEVINFO_PCI_LEN], drv[64], api[32];
+	if (!o)
+		return NULL;
+	devinfo_uuid_str(d->uuid, uuid, sizeof uuid);
+	devinfo_pci_str(d, pci, sizeof pci);
+	devinfo_driver_version_str(d, drv, sizeof drv);
+	devinfo_version_str(d->api_version, api, sizeof api);
+	cJSON_AddStringToObject(o, "type", "device");
+	cJSON_AddNumberToObject(o, "entry", (double)number);
+	cJSON_AddStringToObject(o, "device", d->name);
+	cJSON_AddStringToObject(o, "device_type", devinfo_type_str(d->type));
+	cJSON_AddStringToObject(o, "uuid", uuid);
+	if (pci[0])
+		cJSON_AddStringToObject(o, "pci_bus_id", pci);
+	else
+		cJSON_AddNullToObject(o, "pci_bus_id");
+	cJSON_AddNumberToObject(o, "vendor_id", d->vendor_id);
+	cJSON_AddNumberToObject(o, "device_id", d->device_id);
+	cJSON_AddStringToObject(o, "driver_name", d->driver_name);
+	cJSON_AddStringToObject(o, "driver_info", d->driver_info);
+	cJSON_AddStringToObject(o, "driver_version", drv);
+	cJSON_AddStringToObject(o, "api_version", api);
+	cJSON_AddNumberToObject(o, "queue_family", d->queue_family);
+	cJSON_AddStringToObject(o, "host", host->host);
+	cJSON_AddStringToObject(o, "flopscope", FLOPSCOPE_VERSION);
+	return o;
+}
+
+bool listing_print_json(FILE *f, const DeviceList *l)
+{
+	SessionMeta host = { 0 };
+	slog_host_facts(&host);
+	for (size_t i = 0; i < l->count; i++) {
+		cJSON *o = entry_json(&l->entries[i], i + 1, &host);
+		char *text = o ? cJSON_PrintUnformatted(o) : NULL;
+		cJSON_Delete(o);
+		if (!text)
+			return false;
+		fprintf(f, "%s\n", text);
+		free(text);
+	}
+	return !ferror(f);
 }

@@ -109,23 +109,9 @@ static int finish_stdout(int status)
 
 static int pick_device(const VkCtx *ctx, const Options *o)
 {
-	const char **names = calloc(ctx->entry_count, sizeof *names);
-	int *rank = calloc(ctx->entry_count, sizeof *rank);
-	if (!names || !rank) {
-		free(names);
-		free(rank);
-		fprintf(stderr, "flopscope: out of memory\n");
-		return -1;
-	}
-	for (size_t i = 0; i < ctx->entry_count; i++) {
-		names[i] = ctx->entries[i].name;
-		rank[i] = devinfo_type_rank(ctx->entries[i].type);
-	}
 	char err[ERR_LEN];
 	DevselQuery q = { o->dev_word, o->dev_index };
-	int idx = devsel_pick(names, rank, ctx->entry_count, &q, err, sizeof err);
-	free(names);
-	free(rank);
+	int idx = devsel_pick(ctx->entries, ctx->entry_count, &q, err, sizeof err);
 	if (idx < 0) {
 		fprintf(stderr, "flopscope: %s\n", err);
 		listing_print(stderr, &(DeviceList){ ctx->entries, ctx->entry_count }, false);
@@ -145,12 +131,13 @@ static size_t pick_devices(const VkCtx *ctx, const Options *o, int *idx, size_t 
 			bool seen = false;
 			for (size_t k = 0; k < n; k++)
 				seen |= ctx->entries[idx[k]].phys_index == d->phys_index;
-			if (!seen && (!o->dev_word || devsel_contains(d->name, o->dev_word)))
+			if (!seen && (!o->dev_word || devsel_matches(d, o->dev_word)))
 				idx[n++] = (int)i;
 		}
 		if (!n) {
 			if (o->dev_word)
-				fprintf(stderr, "flopscope: --all: no device whose name contains \"%s\"\n", o->dev_word);
+				fprintf(stderr, "flopscope: --all: no device named by \"%s\" (its name, UUID or PCI address)\n",
+				        o->dev_word);
 			else
 				fprintf(stderr, "flopscope: --all: no device\n");
 			listing_print(stderr, &(DeviceList){ ctx->entries, ctx->entry_count }, false);
@@ -239,7 +226,10 @@ static int measure(const VkCtx *ctx, Options *o, int idx, WorkloadType wl, uint6
 static int with_device(const VkCtx *ctx, Options *o, WorkloadType wl, uint64_t launch, MetricsOut *mo)
 {
 	if (o->mode == MODE_LIST) {
-		listing_print(stdout, &(DeviceList){ ctx->entries, ctx->entry_count }, o->verbose);
+		DeviceList l = { ctx->entries, ctx->entry_count };
+		if (o->format == FORMAT_JSON)
+			return listing_print_json(stdout, &l) ? 0 : 1;
+		listing_print(stdout, &l, o->verbose);
 		return 0;
 	}
 	bool named = o->dev_index || o->dev_word || o->default_device;

@@ -91,7 +91,7 @@ static const ModeSpec mode_specs[MODE_COUNT] = {
 	[MODE_MEASURE] = { "", "a measuring run", F_T | F_C | F_J, false, false, true },
 	[MODE_HELP] = { "--help", "--help", 0, false, false, false },
 	[MODE_VERSION] = { "--version", "--version", 0, false, false, false },
-	[MODE_LIST] = { "--list", "--list", 0, false, false, false },
+	[MODE_LIST] = { "--list", "--list", F_T | F_J, false, false, false },
 	[MODE_LIST_WORKLOADS] = { "--list-workloads", "--list-workloads", 0, false, false, false },
 	[MODE_SUITE] = { "--suite", "--suite", F_T | F_J, false, false, true },
 	[MODE_LATENCY] = { "--latency", "--latency", F_T | F_J, false, false, false },
@@ -366,8 +366,9 @@ static const OptionSpec option_specs[] = {
 	{ .name = "-N", .positional = true, .modes = M_ANY,
 	  .help = { { H_DEVICE, "-N", "use entry N of the list (1-based)" } } },
 	{ .name = "NAME", .positional = true, .modes = M_ANY,
-	  .help = { { H_DEVICE, "NAME", "use the first entry whose name contains NAME (case-insensitive); with -N, "
-	              "the N-th such entry" } } },
+	  .help = { { H_DEVICE, "NAME", "use the first entry NAME names: part of its name (case-insensitive), its "
+	              "UUID (GPU-... as nvidia-smi -L prints it, or 8 or more of its first hex digits) or its PCI "
+	              "address (00000000:1B:00.0, 0000:1b:00.0, 1b:00.0); with -N, the N-th such entry" } } },
 	{ .name = "--default-device", .modes = M_RUN | M_(MODE_LATENCY) | M_(MODE_LIST_WORKLOADS),
 	  .flag = FLAG(default_device),
 	  .help = { { H_DEVICE, "--default-device", "no picker: the first discrete GPU, else integrated, virtual, "
@@ -376,7 +377,7 @@ static const OptionSpec option_specs[] = {
 	  .help = { { H_DEVICE, "-N -M ...", "several entries at once, one engine each (the same entry twice: two "
 	              "engines on it); a table a device" } } },
 	{ .name = "--all", .modes = M_RUN, .flag = FLAG(all),
-	  .help = { { H_DEVICE, "--all", "every physical device (with NAME: whose name has it), its first compute "
+	  .help = { { H_DEVICE, "--all", "every physical device (with NAME: those it names), its first compute "
 	              "queue family" } } },
 	{ .name = "--outlier", .value = true, .modes = M_RUN | M_(MODE_REPLAY) | M_(MODE_SAVE_CONFIG),
 	  .key = "outlier", .take = take_key,
@@ -384,7 +385,8 @@ static const OptionSpec option_specs[] = {
 	              "(default 5) below its identical peers' is named, exit 4" } } },
 	/* options */
 	{ .name = "--list", .modes = M_ANY, .mode = MODE_LIST,
-	  .help = { { H_OPTIONS, "--list", "list devices and compute queue families, then exit" } } },
+	  .help = { { H_OPTIONS, "--list", "list devices and compute queue families, then exit; with --format json "
+	              "a JSON Lines record an entry: its UUID, PCI address, driver, host" } } },
 	{ .name = "--verbose", .alias = "-v", .modes = M_(MODE_LIST), .goes_with = "--list", .flag = FLAG(verbose),
 	  .help = { { H_OPTIONS, "--verbose", "with --list: limits, timestamps, memory, features" } } },
 	{ .name = "--headless", .modes = M_(MODE_MEASURE) | M_(MODE_REPLAY), .flag = FLAG(headless),
@@ -633,6 +635,11 @@ static int validate(Options *o, bool format_given, char *err, size_t errlen)
 			return -1;
 		}
 		o->headless = true;
+	}
+	if (o->mode == MODE_LIST && o->verbose && o->format == FORMAT_JSON) {
+		snprintf(err, errlen, "--list --format json has every field --verbose adds to the table: give one or "
+		         "the other");
+		return -1;
 	}
 	return 0;
 }

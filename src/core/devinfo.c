@@ -48,6 +48,14 @@ void devinfo_uuid_str(const uint8_t u[DEVINFO_UUID_LEN], char *out, size_t len)
 	         u[12], u[13], u[14], u[15]);
 }
 
+void devinfo_pci_str(const DeviceInfo *d, char *out, size_t len)
+{
+	if (d->has_pci)
+		snprintf(out, len, "%08X:%02X:%02X.%X", d->pci_domain, d->pci_bus, d->pci_device, d->pci_function);
+	else if (len)
+		out[0] = '\0';
+}
+
 WorkloadFeatures devinfo_features(const DeviceInfo *d)
 {
 	WorkloadFeatures f = { .has = d->features, .coopmat_listed = d->coopmat_ext[0] != '\0' || d->coopmat_khr };
@@ -134,9 +142,11 @@ size_t devinfo_details(const DeviceInfo *d, char *out, size_t len)
 		        d->transfer_ts_bits);
 	else
 		add(out, len, &at, "        no transfer-only queue family\n");
-	if (d->has_pci)
-		add(out, len, &at, "        PCI %04x:%02x:%02x.%x\n", d->pci_domain, d->pci_bus, d->pci_device,
-		        d->pci_function);
+	if (d->has_pci) {
+		char pci[DEVINFO_PCI_LEN];
+		devinfo_pci_str(d, pci, sizeof pci);
+		add(out, len, &at, "        PCI %s\n", pci);
+	}
 	if (d->cu_count)
 		add(out, len, &at, "        CUs: %u (VK_AMD_shader_core_properties)\n", d->cu_count);
 	if (d->sm_count)

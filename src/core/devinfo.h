@@ -89,6 +89,10 @@ void devinfo_version_str(uint32_t v, char *out, size_t len);
 /* driverVersion decoded as each vendor encodes it (NVIDIA 10.8.8.6 bits). */
 void devinfo_driver_version_str(const DeviceInfo *d, char *out, size_t len);
 void devinfo_uuid_str(const uint8_t uuid[DEVINFO_UUID_LEN], char *out, size_t len);
+/* The PCI address as nvidia-smi, NVML and dcgm-exporter write it
+ * ("00000000:1B:00.0"); "" without VK_EXT_pci_bus_info. */
+#define DEVINFO_PCI_LEN 24
+void devinfo_pci_str(const DeviceInfo *d, char *out, size_t len);
 /* "16x8x16 fp16*fp16+fp32->fp32 (subgroup)" */
 void devinfo_coopmat_str(const CoopMatShape *s, char *out, size_t len);
 /* The --list --verbose facts of one entry (indented lines, each ending in a

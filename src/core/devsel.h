@@ -1,22 +1,44 @@
 /* devsel: choosing one (device, compute queue family) entry, pure.
  * The tutorial's rules: "-N" picks entry N (1-based) of the list; a word picks
- * the entries whose name contains it, case-insensitively, and uses the first,
- * or the N-th of them when both are given. */
+ * the entries it names and uses the first, or the N-th of them when both are
+ * given. A word names a device by its UUID (as nvidia-smi prints it,
+ * "GPU-98c4a1e2-...", or its hex digits alone; a unique prefix of 8 digits
+ * or more will do), by its PCI address ("0000:1b:00.0", nvidia-smi's
+ * "00000000:1B:00.0", or "1b:00.0"), or else by part of its name,
+ * case-insensitively. */
 #ifndef FLOPSCOPE_DEVSEL_H
 #define FLOPSCOPE_DEVSEL_H
 
+#include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
+
+#include "devinfo.h"
 
 typedef struct DevselQuery {
-	const char *word; /* NULL: no name filter */
+	const char *word; /* NULL: no filter */
 	unsigned index;   /* 1-based; 0: not given */
 } DevselQuery;
 
-/* Index into names[0..n) of the chosen entry, or -1 with a message in err.
- * Without word and index the first entry of the lowest rank wins (ranks:
- * smaller is preferred; rank may be NULL). */
-int devsel_pick(const char *const *names, const int *rank, size_t n,
-                const DevselQuery *q, char *err, size_t errlen);
+/* Index into d[0..n) of the chosen entry, or -1 with a message in err.
+ * Without word and index the first entry of the best-ranked type wins
+ * (devinfo_type_rank: discrete GPU first). */
+int devsel_pick(const DeviceInfo *d, size_t n, const DevselQuery *q, char *err, size_t errlen);
+
+/* What a word names. */
+typedef enum DevselKind { DEVSEL_NAME, DEVSEL_UUID, DEVSEL_PCI } DevselKind;
+typedef struct DevselWord {
+	DevselKind kind;
+	char hex[33];          /* DEVSEL_UUID: the digits given, lowercase */
+	bool has_domain;       /* DEVSEL_PCI */
+	uint32_t domain, bus, device, function;
+} DevselWord;
+/* A word read: a UUID or a PCI address when it has that form, else a name. */
+DevselWord devsel_word(const char *word);
+
+/* Whether entry d is named by word (by its UUID or PCI address when the
+ * word has that form, else by part of its name). */
+bool devsel_matches(const DeviceInfo *d, const char *word);
 
 /* Case-insensitive substring test (ASCII). */
 int devsel_contains(const char *hay, const char *needle);

@@ -141,6 +141,7 @@ static void fill_meta(Engine *e)
 	m->vendor_id = d->vendor_id;
 	m->device_id = d->device_id;
 	devinfo_uuid_str(d->uuid, m->uuid, sizeof m->uuid);
+	devinfo_pci_str(d, m->pci_bus_id, sizeof m->pci_bus_id);
 	snprintf(m->driver_name, sizeof m->driver_name, "%s", d->driver_name);
 	snprintf(m->driver_info, sizeof m->driver_info, "%s", d->driver_info);
 	devinfo_driver_version_str(d, m->driver_version, sizeof m->driver_version);

@@ -461,6 +461,8 @@ static cJSON *session_json(const SessionMeta *m, unsigned dev)
 	NUM(o, "vendor_id", m->vendor_id);
 	NUM(o, "device_id", m->device_id);
 	STR(o, "uuid", m->uuid);
+	if (m->pci_bus_id[0])
+		STR(o, "pci_bus_id", m->pci_bus_id);
 	STR(o, "driver_name", m->driver_name);
 	STR(o, "driver_info", m->driver_info);
 	STR(o, "driver_version", m->driver_version);

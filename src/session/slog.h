@@ -37,6 +37,7 @@ typedef struct SessionMeta {
 	char device[256];
 	uint32_t vendor_id, device_id;
 	char uuid[40];
+	char pci_bus_id[24];    /* "00000000:1B:00.0"; "" unknown */
 	char driver_name[256], driver_info[256], driver_version[32], api_version[32];
 	char device_type[32];
 	uint32_t queue_family;

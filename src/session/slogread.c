@@ -44,6 +44,7 @@ static bool parse_meta(const cJSON *o, SessionMeta *m)
 	get_str(o, "device", m->device, sizeof m->device);
 	get_str(o, "device_type", m->device_type, sizeof m->device_type);
 	get_str(o, "uuid", m->uuid, sizeof m->uuid);
+	get_str(o, "pci_bus_id", m->pci_bus_id, sizeof m->pci_bus_id);
 	get_str(o, "driver_name", m->driver_name, sizeof m->driver_name);
 	get_str(o, "driver_info", m->driver_info, sizeof m->driver_info);
 	get_str(o, "driver_version", m->driver_version, sizeof m->driver_version);

@@ -36,6 +36,40 @@ t_unknown_device_should_exit_2_and_list_entries() {
 	grep -q 'device 99 does not exist' "$T/err" || die "-99: $(cat "$T/err")"
 }
 
+# A device named as nvidia-smi, DCGM and Slurm name it: its UUID (whole,
+# GPU- and dashes or not, or a prefix), and --list --format json says each
+# entry's; the session log records the one measured. lavapipe has no PCI
+# address: one names nothing, with the reason.
+t_devices_should_be_chosen_by_uuid_and_listed_in_json() {
+	"$FS" --list --format json >"$T/list.json" 2>"$T/err" || die "--list --format json: $(cat "$T/err")"
+	uuid=$(python3 - "$T/list.json" <<'PY'
+import json, sys
+rows = [json.loads(l) for l in open(sys.argv[1])]
+assert rows and all(r["type"] == "device" and r["entry"] == i + 1 for i, r in enumerate(rows)), rows
+r = [r for r in rows if "llvmpipe" in r["device"]][0]
+assert len(r["uuid"]) == 36 and r["pci_bus_id"] is None and r["host"] and r["flopscope"], r
+print(r["uuid"])
+PY
+) || die "list: $(cat "$T/list.json")"
+	hex=$(echo "$uuid" | tr -d -)
+	for word in "$uuid" "GPU-$uuid" "$(echo "$hex" | tr a-f A-F)" "GPU-${uuid:0:13}"; do
+		"$FS" "$word" --duration 0.2 --log "$T/u.jsonl" --format csv >/dev/null 2>"$T/err" ||
+			die "$word: exit $?: $(cat "$T/err")"
+		grep -q "\"uuid\":\"$uuid\"" "$T/u.jsonl" || die "$word: the log's uuid: $(head -1 "$T/u.jsonl")"
+		rm -f "$T/u.jsonl"
+	done
+	"$FS" GPU-00000000-1111 --duration 0.2 --no-log >/dev/null 2>"$T/err"
+	rc=$?
+	[ "$rc" = 2 ] && grep -q "no device's UUID begins with 000000001111" "$T/err" || die "unknown UUID: $rc $(cat "$T/err")"
+	"$FS" 0000:41:00.0 --duration 0.2 --no-log >/dev/null 2>"$T/err"
+	rc=$?
+	[ "$rc" = 2 ] && grep -q 'no device at PCI address 0000:41:00.0' "$T/err" || die "PCI: $rc $(cat "$T/err")"
+	"$FS" --all "GPU-$uuid" --duration 0.2 --no-log --format csv >"$T/all.csv" 2>"$T/err" ||
+		die "--all UUID: $(cat "$T/err")"
+	"$FS" --list -v --format json >/dev/null 2>"$T/err"
+	[ $? = 2 ] || die "--list -v --format json was not refused"
+}
+
 t_bad_usage_should_exit_2() {
 	for args in "--target-ms 0" "--duration -3" "--bogus" "-0" "--format xml" "--target-ms"; do
 		# shellcheck disable=SC2086

@@ -87,7 +87,7 @@ t_several_devices_should_refuse_what_they_cannot_do() {
 		[ $? = 2 ] || die "$args: accepted: $(cat "$T/out")"
 	done
 	"$FS" --all nosuchdevice --duration 1 --no-log >"$T/out" 2>&1
-	[ $? = 2 ] && grep -q 'no device whose name contains "nosuchdevice"' "$T/out" || die "$(cat "$T/out")"
+	[ $? = 2 ] && grep -q 'no device named by "nosuchdevice"' "$T/out" || die "$(cat "$T/out")"
 	# --all: one engine per physical device (lavapipe: one)
 	"$FS" --all llvm --duration 1 --no-log >"$T/out" 2>&1 || die "--all: exit $?: $(cat "$T/out")"
 	grep -q '^Measuring 1 device at once' "$T/out" || die "$(cat "$T/out")"

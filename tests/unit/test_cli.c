@@ -154,7 +154,10 @@ static void cli_should_refuse_bad_input_with_a_reason(void)
 	CHECK(parse(&o, err, 6, "--compare", "a", "b", "--fail-if-slower", "nan") == -1);
 	CHECK(parse(&o, err, 3, "--fail-if-slower", "5") == -1);
 	CHECK_STR(err, "--fail-if-slower goes with --compare");
-	CHECK(parse(&o, err, 3, "--list", "--format=table") == -1);
+	CHECK(parse(&o, err, 3, "--list", "--format=csv") == -1);
+	CHECK(parse(&o, err, 3, "--list", "--format=json") == 0 && o.format == FORMAT_JSON);
+	CHECK(parse(&o, err, 4, "--list", "-v", "--format=json") == -1);
+	CHECK(strstr(err, "--verbose") != NULL);
 	CHECK(parse(&o, err, 4, "--analyze", "f", "--format=csv") == -1);
 	CHECK(parse(&o, err, 4, "--suite", "--format", "json") == 0 && o.headless);
 	CHECK(parse(&o, err, 4, "--replay", "f", "--format=csv") == 0);

@@ -1,18 +1,44 @@
+#include <stdio.h>
+#include <string.h>
+
 #include "check.h"
 #include "devinfo.h"
 #include "devsel.h"
 
-/* The tutorial's machine (seed 002). */
-static const char *const NAMES[] = {
-	"Intel(R) UHD Graphics", "Quadro RTX 3000", "Quadro RTX 3000",
-	"llvmpipe (LLVM 20.1.5, 256 bits)",
-};
-static const int RANK[] = { 1, 0, 0, 3 };
+/* The tutorial's machine (seed 002): an integrated GPU, one discrete GPU
+ * with two compute queue families, and lavapipe; the discrete one at PCI
+ * 0000:01:00.0 with nvidia-smi's UUID GPU-98c4a1e2-..., the Intel one at
+ * 0000:00:02.0 with a UUID that shares its first 14 digits. */
+static DeviceInfo DEVS[4];
+
+static void setup(void)
+{
+	static const char *const names[] = {
+		"Intel(R) UHD Graphics", "Quadro RTX 3000", "Quadro RTX 3000", "llvmpipe (LLVM 20.1.5, 256 bits)",
+	};
+	static const DevType types[] = { DEV_INTEGRATED_GPU, DEV_DISCRETE_GPU, DEV_DISCRETE_GPU, DEV_CPU };
+	static const uint8_t nv[16] = { 0x98, 0xc4, 0xa1, 0xe2, 0x11, 0x22, 0x33, 0x44,
+	                                0x55, 0x66, 0x77, 0x88, 0x99, 0xaa, 0xbb, 0xcc };
+	static const uint8_t intel[16] = { 0x98, 0xc4, 0xa1, 0xe2, 0x11, 0x22, 0x33, 0 };
+	memset(DEVS, 0, sizeof DEVS);
+	for (int i = 0; i < 4; i++) {
+		snprintf(DEVS[i].name, sizeof DEVS[i].name, "%s", names[i]);
+		DEVS[i].type = types[i];
+		DEVS[i].phys_index = (uint32_t)(i == 2 ? 1 : i);
+		DEVS[i].queue_family = i == 2 ? 2u : 0u;
+	}
+	memcpy(DEVS[0].uuid, intel, 16);
+	memcpy(DEVS[1].uuid, nv, 16);
+	memcpy(DEVS[2].uuid, nv, 16);
+	DEVS[0].has_pci = DEVS[1].has_pci = DEVS[2].has_pci = true;
+	DEVS[0].pci_device = 2;
+	DEVS[1].pci_bus = DEVS[2].pci_bus = 1;
+}
 
 static int pick(const char *word, unsigned index, char *err)
 {
 	DevselQuery q = { word, index };
-	return devsel_pick(NAMES, RANK, 4, &q, err, 256);
+	return devsel_pick(DEVS, 4, &q, err, 256);
 }
 
 static void devsel_should_pick_entry_n_with_dash_n(void)
@@ -48,15 +74,63 @@ static void devsel_should_refuse_out_of_range_and_no_match(void)
 	CHECK(pick("RTX", 3, err) == -1);
 	CHECK(strstr(err, "only 2 devices") != NULL);
 	DevselQuery q = { NULL, 0 };
-	CHECK(devsel_pick(NAMES, RANK, 0, &q, err, sizeof err) == -1);
+	CHECK(devsel_pick(DEVS, 0, &q, err, sizeof err) == -1);
 }
 
 static void devsel_should_default_to_the_best_ranked_entry(void)
 {
 	char err[256];
 	CHECK(pick(NULL, 0, err) == 1);
-	DevselQuery q = { NULL, 0 };
-	CHECK(devsel_pick(NAMES, NULL, 4, &q, err, sizeof err) == 0);
+}
+
+/* nvidia-smi's, DCGM's and Slurm's names for a GPU: its UUID (whole, with
+ * or without GPU- and dashes, or a unique prefix of 8 digits or more) and
+ * its PCI address (with nvidia-smi's 8-digit domain, the kernel's 4, or
+ * none). */
+static void devsel_should_pick_by_uuid_and_pci_address(void)
+{
+	char err[256];
+	CHECK(pick("GPU-98c4a1e2-1122-3344-5566-778899aabbcc", 0, err) == 1);
+	CHECK(pick("98C4A1E2112233445566778899AABBCC", 0, err) == 1);
+	CHECK(pick("gpu-98c4a1e2-1122-3344", 0, err) == 1);
+	CHECK(pick("GPU-98c4a1e2-1122-3344-5566-778899aabbcc", 2, err) == 2); /* its second queue family */
+	CHECK(pick("GPU-98c4a1e2-1122-3300", 0, err) == 0);
+	CHECK(pick("00000000:01:00.0", 0, err) == 1);
+	CHECK(pick("0000:01:00.0", 2, err) == 2);
+	CHECK(pick("01:00.0", 0, err) == 1);
+	CHECK(pick("0000:00:02.0", 0, err) == 0);
+	CHECK(pick("00:02.0", 0, err) == 0);
+}
+
+static void devsel_should_say_why_an_identity_names_nothing(void)
+{
+	char err[256];
+	/* a prefix two physical devices share: neither */
+	CHECK(pick("GPU-98c4a1e2-1122-33", 0, err) == -1);
+	CHECK(strstr(err, "two devices") && strstr(err, "give more"));
+	CHECK(pick("GPU-00112233", 0, err) == -1);
+	CHECK(strstr(err, "UUID begins with 00112233") != NULL);
+	CHECK(pick("0000:41:00.0", 0, err) == -1);
+	CHECK(strstr(err, "no device at PCI address 0000:41:00.0") != NULL);
+	CHECK(pick("0001:01:00.0", 0, err) == -1); /* another domain */
+	/* a device without VK_EXT_pci_bus_info is at no address */
+	DEVS[1].has_pci = DEVS[2].has_pci = false;
+	CHECK(pick("01:00.0", 0, err) == -1);
+}
+
+static void devsel_words_should_be_read_for_what_they_are(void)
+{
+	CHECK(devsel_word("llvm").kind == DEVSEL_NAME);
+	CHECK(devsel_word("A100").kind == DEVSEL_NAME);     /* hex, but short of a UUID prefix */
+	CHECK(devsel_word("GPU-1234").kind == DEVSEL_NAME); /* 4 digits: a name */
+	CHECK(devsel_word("deadbeef").kind == DEVSEL_UUID);
+	CHECK(devsel_word("1b:00.0").kind == DEVSEL_PCI);
+	CHECK(devsel_word("1b:00.8").kind == DEVSEL_NAME);  /* function 8: no address */
+	CHECK(devsel_word("1b:20.0").kind == DEVSEL_NAME);  /* device 32: no address */
+	CHECK(devsel_word("10000:1b:00.0").kind == DEVSEL_NAME);
+	DevselWord w = devsel_word("00000000:1B:1f.7");
+	CHECK(w.kind == DEVSEL_PCI && w.has_domain && w.bus == 0x1b && w.device == 0x1f && w.function == 7);
+	CHECK(devsel_word("GPU-98c4a1e2-1122-3344-5566-778899aabbcc0").kind == DEVSEL_NAME); /* 33 digits */
 }
 
 static void devsel_contains_should_ignore_case(void)
@@ -87,12 +161,16 @@ static void coopmat_shapes_should_be_said_in_words(void)
 
 int main(void)
 {
+	setup();
 	RUN(coopmat_shapes_should_be_said_in_words);
+	RUN(devsel_contains_should_ignore_case);
 	RUN(devsel_should_pick_entry_n_with_dash_n);
 	RUN(devsel_should_pick_the_first_name_match);
 	RUN(devsel_should_pick_the_nth_match_with_both);
 	RUN(devsel_should_refuse_out_of_range_and_no_match);
 	RUN(devsel_should_default_to_the_best_ranked_entry);
-	RUN(devsel_contains_should_ignore_case);
+	RUN(devsel_should_pick_by_uuid_and_pci_address);
+	RUN(devsel_words_should_be_read_for_what_they_are);
+	RUN(devsel_should_say_why_an_identity_names_nothing);
 	return CHECK_DONE();
 }
