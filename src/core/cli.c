@@ -179,6 +179,8 @@ struct OptionSpec {
 	size_t str;          /* STR(field): the string it stores (with take_string) */
 	const char *empty;   /* take_string: why an empty value is refused; NULL: taken */
 	const char *key;     /* take_key: the config file's key it shares */
+	unsigned key_modes;  /* the modes in which the file's value counts (0: all the option's): a
+	                        dashboard preference is no setting of a check */
 	const char *goes_with; /* in a mode it means nothing in: "NAME goes with GOES_WITH" */
 	TakeFn take;         /* what it does with its value; NULL: flag or mode only */
 	HelpForm help[3];
@@ -395,7 +397,7 @@ static const OptionSpec option_specs[] = {
 	{ .name = "--format", .value = true, .modes = M_ANY, .take = take_format,
 	  .help = { { H_OPTIONS, "--format FMT", "headless output: table (default), csv, json (JSON Lines)" } } },
 	{ .name = "--target-ms", .value = true, .modes = M_RUN | M_(MODE_SAVE_CONFIG), .key = "target_ms",
-	  .take = take_key,
+	  .key_modes = M_(MODE_MEASURE) | M_(MODE_SAVE_CONFIG), .take = take_key,
 	  .help = { { H_OPTIONS, "--target-ms MS", "wanted time of one dispatch (default 20)" } } },
 	{ .name = "--workload", .value = true, .modes = M_(MODE_MEASURE) | M_(MODE_CHECK) | M_(MODE_LATENCY) | M_READ,
 	  .str = STR(workload), .take = take_string,
@@ -740,6 +742,44 @@ static int one_option(Options *o, Args *a, char seen[][32], size_t *nseen, size_
 	return spec->take ? spec->take(spec, o, a, val, err, errlen) : 0;
 }
 
+/* A config key's field back to its default (d: cli_defaults). */
+static void key_default(Options *o, const Options *d, const char *key)
+{
+	if (!strcmp(key, "theme")) {
+		o->theme = d->theme;
+		o->theme_buf[0] = '\0';
+	}
+	if (!strcmp(key, "target_ms"))
+		o->target_ms = d->target_ms;
+	if (!strcmp(key, "fps"))
+		o->fps = d->fps;
+	if (!strcmp(key, "window"))
+		o->whole = d->whole;
+	if (!strcmp(key, "outlier"))
+		o->outlier_pct = d->outlier_pct;
+	if (!strcmp(key, "log_keep"))
+		o->log_keep = d->log_keep;
+	if (!strcmp(key, "log_cap"))
+		o->log_cap = d->log_cap;
+}
+
+/* The config file's values of keys that do not count in o's mode, back
+ * to the defaults where the command line did not give them. */
+static void keys_of_mode(Options *o, char seen[][32], size_t nseen)
+{
+	Options d;
+	cli_defaults(&d);
+	for (size_t i = 0; i < OPTION_SPECS; i++) {
+		const OptionSpec *s = &option_specs[i];
+		bool given = false;
+		for (size_t k = 0; k < nseen; k++)
+			given |= !strcmp(seen[k], s->name);
+		if (!s->key || !s->key_modes || (s->key_modes & M_(o->mode)) || given)
+			continue;
+		key_default(o, &d, s->key);
+	}
+}
+
 int cli_parse_with(int argc, char **argv, const Options *base, Options *o, char *err, size_t errlen)
 {
 	*o = *base;
@@ -757,6 +797,7 @@ int cli_parse_with(int argc, char **argv, const Options *base, Options *o, char 
 	}
 	if (validate(o, a.format_given, err, errlen))
 		return -1;
+	keys_of_mode(o, seen, nseen);
 	return mode_takes(o->mode, seen, nseen, err, errlen);
 }
 

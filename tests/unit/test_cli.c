@@ -291,6 +291,18 @@ static void config_should_round_trip_and_yield_to_the_options(void)
 	CHECK(cli_config_apply(out, strlen(out), &r, err, sizeof err, NULL, 0) == 0);
 	CHECK(!strcmp(r.theme, "mono") && r.target_ms == 20 && r.fps == 5 && r.whole && r.outlier_pct == 3 &&
 	      r.log_keep == 20 && r.log_cap == o.log_cap);
+	/* the dashboard's saved target is a preference of measuring runs: a
+	 * check (and the suite) measure at the default unless told otherwise;
+	 * the fleet's keys (outlier, retention) count for the check */
+	char *check[] = { "flopscope", "--check", NULL };
+	CHECK(cli_parse_with(2, check, &b, &o, err, sizeof err) == 0);
+	CHECK(o.target_ms == CLI_DEFAULT_TARGET_MS && o.outlier_pct == 3 && o.log_keep == 20);
+	char *suite[] = { "flopscope", "--suite", NULL };
+	CHECK(cli_parse_with(2, suite, &b, &o, err, sizeof err) == 0 && o.target_ms == CLI_DEFAULT_TARGET_MS);
+	char *told[] = { "flopscope", "--check", "--target-ms", "40", NULL };
+	CHECK(cli_parse_with(4, told, &b, &o, err, sizeof err) == 0 && o.target_ms == 40);
+	char *plain[] = { "flopscope", NULL };
+	CHECK(cli_parse_with(1, plain, &b, &o, err, sizeof err) == 0 && o.target_ms == 50);
 	const char *bad[][2] = {
 		{ "fps = 50\n", "line 1: fps" },
 		{ "fps = 5\ntheme = a\nfps = 6\n", "line 3: fps given twice (line 1 too)" },
