@@ -10,6 +10,7 @@
 #include "clock.h"
 #include "compare.h"
 #include "fmt.h"
+#include "listing.h"
 #include "metrics_live.h"
 #include "offline.h"
 #include "outlier.h"
@@ -278,8 +279,7 @@ static void print_line(const Options *o, const VkCtx *ctx, const SuiteDev *sd, c
 			return;
 		cJSON_AddStringToObject(j, "type", "check");
 		cJSON_AddStringToObject(j, "status", st);
-		cJSON_AddNumberToObject(j, "device", sd->idx + 1);
-		cJSON_AddStringToObject(j, "name", d->name);
+		listing_identity_json(j, d, (size_t)sd->idx + 1);
 		cJSON_AddStringToObject(j, "workload", wi->name);
 		cJSON_AddStringToObject(j, "unit", workload_unit_names[wi->unit]);
 		if (!isnan(v->median))
@@ -300,26 +300,24 @@ static void print_line(const Options *o, const VkCtx *ctx, const SuiteDev *sd, c
 		cJSON_free(text);
 		cJSON_Delete(j);
 	} else if (o->format == FORMAT_CSV) {
-		char why[sizeof v->why * 2 + 2];
-		size_t w = 0;
-		for (const char *p = v->why; *p && w + 3 < sizeof why; p++) {
-			if (*p == '"')
-				why[w++] = '"';
-			why[w++] = *p;
-		}
-		why[w] = '\0';
-		printf("%s,%d,\"%s\",%s,", st, sd->idx + 1, d->name, wi->name);
+		printf("%s,", st);
+		listing_identity_csv(stdout, d, (size_t)sd->idx + 1);
+		printf(",%s,", wi->name);
 		if (isnan(v->median))
 			printf(",");
 		else
 			printf("%.6g,", v->median);
-		printf("%s,%s,", workload_unit_names[wi->unit], v->ref);
+		printf("%s,", workload_unit_names[wi->unit]);
+		listing_csv_field(stdout, v->ref);
+		putchar(',');
 		if (!isnan(v->ratio))
 			printf("%.4f", v->ratio);
 		printf(",");
 		if (!isnan(v->threshold))
 			printf("%.4f", v->threshold);
-		printf(",%llu,\"%s\"\n", (unsigned long long)v->checks, why);
+		printf(",%llu,", (unsigned long long)v->checks);
+		listing_csv_field(stdout, v->why);
+		putchar('\n');
 	} else {
 		char med[FMT_SI_LEN], fig[48] = "-";
 		if (!isnan(v->median))
@@ -436,7 +434,7 @@ static void check_head(const CheckRun *c)
 			       c->ctx->entries[c->idx[k]].queue_family);
 		putchar('\n');
 	} else if (o->format == FORMAT_CSV) {
-		printf("status,device,name,workload,median,unit,reference,ratio,threshold,checks_passed,why\n");
+		printf("status," LISTING_IDENTITY_CSV ",workload,median,unit,reference,ratio,threshold,checks_passed,why\n");
 	}
 	fflush(stdout);
 }

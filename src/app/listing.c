@@ -33,26 +33,66 @@ void listing_print(FILE *f, const DeviceList *l, bool verbose)
 	}
 }
 
-/* One entry's record. */
-static cJSON *entry_json(const DeviceInfo *d, size_t number, const SessionMeta *host)
+/* The host's name, read once. */
+static const char *host_name(void)
 {
-	cJSON *o = cJSON_CreateObject();
-	char uuid[40], pci[DEVINFO_PCI_LEN], drv[64], api[32];
-	if (!o)
-		return NULL;
+	static SessionMeta m;
+	if (!m.host[0])
+		slog_host_facts(&m);
+	return m.host;
+}
+
+void listing_identity_json(cJSON *o, const DeviceInfo *d, size_t entry)
+{
+	char uuid[40], pci[DEVINFO_PCI_LEN];
 	devinfo_uuid_str(d->uuid, uuid, sizeof uuid);
 	devinfo_pci_str(d, pci, sizeof pci);
-	devinfo_driver_version_str(d, drv, sizeof drv);
-	devinfo_version_str(d->api_version, api, sizeof api);
-	cJSON_AddStringToObject(o, "type", "device");
-	cJSON_AddNumberToObject(o, "entry", (double)number);
+	cJSON_AddNumberToObject(o, "entry", (double)entry);
 	cJSON_AddStringToObject(o, "device", d->name);
-	cJSON_AddStringToObject(o, "device_type", devinfo_type_str(d->type));
 	cJSON_AddStringToObject(o, "uuid", uuid);
 	if (pci[0])
 		cJSON_AddStringToObject(o, "pci_bus_id", pci);
 	else
 		cJSON_AddNullToObject(o, "pci_bus_id");
+	cJSON_AddStringToObject(o, "host", host_name());
+	cJSON_AddStringToObject(o, "flopscope", FLOPSCOPE_VERSION);
+}
+
+void listing_csv_field(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', f);
+		fputc(*s, f);
+	}
+	fputc('"', f);
+}
+
+void listing_identity_csv(FILE *f, const DeviceInfo *d, size_t entry)
+{
+	char uuid[40], pci[DEVINFO_PCI_LEN];
+	devinfo_uuid_str(d->uuid, uuid, sizeof uuid);
+	devinfo_pci_str(d, pci, sizeof pci);
+	fprintf(f, "%zu,", entry);
+	listing_csv_field(f, d->name);
+	fprintf(f, ",%s,%s,", uuid, pci);
+	listing_csv_field(f, host_name());
+	fprintf(f, ",%s", FLOPSCOPE_VERSION);
+}
+
+/* One entry's record. */
+static cJSON *entry_json(const DeviceInfo *d, size_t number)
+{
+	char drv[64], api[32];
+	cJSON *o = cJSON_CreateObject();
+	if (!o)
+		return NULL;
+	devinfo_driver_version_str(d, drv, sizeof drv);
+	devinfo_version_str(d->api_version, api, sizeof api);
+	cJSON_AddStringToObject(o, "type", "device");
+	listing_identity_json(o, d, number);
+	cJSON_AddStringToObject(o, "device_type", devinfo_type_str(d->type));
 	cJSON_AddNumberToObject(o, "vendor_id", d->vendor_id);
 	cJSON_AddNumberToObject(o, "device_id", d->device_id);
 	cJSON_AddStringToObject(o, "driver_name", d->driver_name);
@@ -60,17 +100,13 @@ static cJSON *entry_json(const DeviceInfo *d, size_t number, const SessionMeta *
 	cJSON_AddStringToObject(o, "driver_version", drv);
 	cJSON_AddStringToObject(o, "api_version", api);
 	cJSON_AddNumberToObject(o, "queue_family", d->queue_family);
-	cJSON_AddStringToObject(o, "host", host->host);
-	cJSON_AddStringToObject(o, "flopscope", FLOPSCOPE_VERSION);
 	return o;
 }
 
 bool listing_print_json(FILE *f, const DeviceList *l)
 {
-	SessionMeta host = { 0 };
-	slog_host_facts(&host);
 	for (size_t i = 0; i < l->count; i++) {
-		cJSON *o = entry_json(&l->entries[i], i + 1, &host);
+		cJSON *o = entry_json(&l->entries[i], i + 1);
 		char *text = o ? cJSON_PrintUnformatted(o) : NULL;
 		cJSON_Delete(o);
 		if (!text)

@@ -13,6 +13,7 @@
 #include "engine.h"
 #include "engine_set.h"
 #include "fmt.h"
+#include "listing.h"
 #include "memwork.h"
 #include "report.h"
 #include "runcfg.h"
@@ -94,7 +95,7 @@ void suite_measure(const VkCtx *ctx, SuiteDev *d, size_t n, const Options *o, Wo
 
 /* One row of the table (or JSON record) for device k of n. */
 static void row(const Options *o, const WorkloadInfo *wl, bool tq, size_t k, size_t n, const char *why_unsupported,
-                const SuiteDev *sd)
+                const SuiteDev *sd, const DeviceInfo *dev, size_t entry)
 {
 	bool json = o->format == FORMAT_JSON;
 	char label[48];
@@ -108,6 +109,7 @@ static void row(const Options *o, const WorkloadInfo *wl, bool tq, size_t k, siz
 		cJSON_AddStringToObject(j, "type", "suite");
 		if (n > 1)
 			cJSON_AddNumberToObject(j, "dev", (double)(k + 1));
+		listing_identity_json(j, dev, entry);
 		cJSON_AddStringToObject(j, "workload", wl->name);
 		if (!why_unsupported && sd->log) /* sd is this workload's run only when supported */
 			cJSON_AddStringToObject(j, "log", sd->log);
@@ -295,7 +297,7 @@ int suite_run(const VkCtx *ctx, const int *idx, size_t n, const Options *o, uint
 				if (sd[i].rc && !(sd[i].rc == 2 && workload_is_memory((WorkloadType)w)))
 					status = sd[i].rc;
 			}
-			row(o, wl, tq, i, n, ok[i] ? NULL : why[i], &sd[i]);
+			row(o, wl, tq, i, n, ok[i] ? NULL : why[i], &sd[i], &ctx->entries[idx[i]], (size_t)idx[i] + 1);
 		}
 		fflush(stdout);
 	}

@@ -65,6 +65,8 @@ assert c["type"] == "check" and c["status"] == "fail" and c["workload"] == "fp32
 assert c["reference"] == "baseline" and c["threshold"] == 10 and 0.3 < c["ratio"] < 3, c
 assert "below the threshold 1000%" in c["why"] and c["checks_passed"] >= 2, c
 assert end["type"] == "check_end" and end["exit"] == 1 and end["fail"] == 1 and end["pass"] == 0, end
+assert c["entry"] == 1 and c["device"].startswith("llvmpipe") and len(c["uuid"]) == 36, c
+assert c["pci_bus_id"] is None and c["host"] and c["flopscope"], c
 PY
 	promtool_ok "$T/fail.prom" || die "promtool on the check's metrics"
 	grep -q '^flopscope_check_status{.*workload="fp32",unit="FLOPS",status="fail"} 1$' "$T/fail.prom" || die "$(cat "$T/fail.prom")"
@@ -75,9 +77,16 @@ PY
 		--metrics-file "$T/wrong.prom" >"$T/wrong.csv" 2>&1
 	rc=$?
 	[ "$rc" = 3 ] || die "wrong results: exit $rc: $(cat "$T/wrong.csv")"
-	head -1 "$T/wrong.csv" | grep -qx 'status,device,name,workload,median,unit,reference,ratio,threshold,checks_passed,why' ||
+	head -1 "$T/wrong.csv" |
+		grep -qx 'status,entry,device,uuid,pci_bus_id,host,flopscope,workload,median,unit,reference,ratio,threshold,checks_passed,why' ||
 		die "csv header: $(head -1 "$T/wrong.csv")"
-	grep -q '^wrong,1,"llvmpipe.*",fp32,.*verification failed' "$T/wrong.csv" || die "$(cat "$T/wrong.csv")"
+	grep -q '^wrong,1,"llvmpipe.*",[0-9a-f-]\{36\},,".*",[0-9.]*,fp32,.*verification failed' "$T/wrong.csv" ||
+		die "$(cat "$T/wrong.csv")"
+	python3 -c '
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+assert rows and all(r["device"].startswith("llvmpipe") and len(r["uuid"]) == 36 for r in rows), rows
+' "$T/wrong.csv" || die "the check's CSV does not parse"
 	promtool_ok "$T/wrong.prom" || die "promtool on the wrong-results metrics"
 	grep -q '^flopscope_check_status{.*workload="fp32",unit="FLOPS",status="wrong"} 1$' "$T/wrong.prom" ||
 		die "$(cat "$T/wrong.prom")"

@@ -130,7 +130,16 @@ assert [r["workload"] for r in rows] == ["fp32", "fp64", "int32", "fp16", "int8d
 assert all(r["supported"] and r["median"] > 0 and r["checks_passed"] >= 2 for r in rows), rows
 assert all(r["unit"] == "B/s" for r in rows[10:]) and all(r["size"] == 64 << 20 for r in rows[11:]), rows
 assert len({r["log"] for r in rows}) == 1 and all("log" not in r for r in mx), rows
+# every row names its device as --list --format json does
+ident = ("entry", "device", "uuid", "pci_bus_id", "host", "flopscope")
+assert len({tuple(r[k] for k in ident) for r in rows + mx}) == 1, rows
 PY
+	"$FS" --list --format json | python3 -c '
+import json, sys
+dev = [json.loads(l) for l in sys.stdin if "llvmpipe" in l][0]
+row = json.loads(open(sys.argv[1]).readline())
+assert all(row[k] == dev[k] for k in ("entry", "device", "uuid", "pci_bus_id", "host", "flopscope")), (row, dev)
+' "$T/suite.json" || die "the suite's rows and --list disagree on the device"
 	suite_log_should_hold_every_session "$T/suite.json" "$T/st/flopscope"
 }
 
