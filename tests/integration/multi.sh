@@ -98,9 +98,12 @@ t_several_devices_should_refuse_what_they_cannot_do() {
 t_the_suite_should_run_each_workload_on_every_device_at_once() {
 	"$FS" -1 -1 --suite --duration 0.3 --no-log --format json >"$T/s.json" 2>"$T/s.err" ||
 		die "exit $?: $(cat "$T/s.err")"
-	python3 - "$T/s.json" <<'PY' || exit 1
+	# under ThreadSanitizer, two engines on two busy cores may not reach
+	# the target within 0.3 s: the row then says 0 samples, checked all the same
+	python3 - "$T/s.json" "$(tsan && echo slow)" <<'PY' || exit 1
 import json, sys
 rows = [json.loads(l) for l in open(sys.argv[1])]
+slow = sys.argv[2] == "slow"
 names = []
 for r in rows:
     if r["workload"] not in names:
@@ -113,7 +116,8 @@ for w in names:
         if "-matrix" in w:
             assert r["supported"] is False and "no cooperative matrices" in r["why"], r
         else:
-            assert r["supported"] and r["median"] > 0 and r["checks_passed"] >= 1, r
+            assert r["supported"] and r["checks_passed"] >= 1, r
+            assert r.get("median", 0) > 0 or (slow and r["samples"] == 0), r
 PY
 	XDG_STATE_HOME="$T/st" "$FS" -1 -1 --suite --duration 0.3 >"$T/s.out" 2>&1 || die "table: exit $?"
 	grep -q '^Suite on 2 devices at once, 0.3 s at the 20 ms target each' "$T/s.out" || die "$(head -3 "$T/s.out")"
