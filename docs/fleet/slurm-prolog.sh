@@ -12,6 +12,8 @@ case $rc in
 0) exit 0 ;;
 3) reason="flopscope: wrong results" ;;
 1) reason="flopscope: below threshold" ;;
+4) reason="flopscope: an outlier among identical GPUs" ;;
+5) reason="flopscope: nothing to hold the GPUs to (give --baseline)" ;;
 *) reason="flopscope: exit $rc" ;;
 esac
 echo "$out" | logger -t flopscope-prolog

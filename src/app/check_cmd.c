@@ -462,6 +462,31 @@ static size_t check_devices_of(CheckRun *c, size_t i)
 	return m;
 }
 
+/* The outlier rule's word on a verdict: named, an outlier (a threshold
+ * missed, or an error, stays what it is, the rule said beside); not named,
+ * a device with no other reference is held to its peers and passes. */
+static void hold_to_peers(Verdict *x, const NodeDevice *nd, double pct)
+{
+	x->peer = nd->node_ratio;
+	if (nd->outlier) {
+		char rule[200], was[sizeof x->why];
+		snprintf(rule, sizeof rule, "an outlier: %.1f%% of the median of its %zu identical devices (rule: more "
+		         "than %g%% below)", 100 * nd->node_ratio, nd->peers, pct);
+		memcpy(was, x->why, sizeof was);
+		if (x->st == CHECK_FAIL || x->st == CHECK_ERROR) /* the worse verdict first, the rule beside */
+			snprintf(x->why, sizeof x->why, "%.480s; %.190s", was, rule);
+		else /* the rule is the verdict */
+			snprintf(x->why, sizeof x->why, "%.190s; %.480s", rule, was);
+		if (x->st != CHECK_FAIL && x->st != CHECK_ERROR)
+			x->st = CHECK_OUTLIER;
+	} else if (x->st == CHECK_NOREF && nd->peers > 1) {
+		x->st = CHECK_PASS;
+		x->ref = "peers";
+		snprintf(x->why, sizeof x->why, "held to its %zu identical devices: %.1f%% of their median (the outlier "
+		         "rule: more than %g%% below; no peak known, no baseline)", nd->peers, 100 * nd->node_ratio, pct);
+	}
+}
+
 /* Each of the m devices alone, then the outlier rule among identical ones;
  * a line each. cut: the run was cut short at the budget's end. */
 static void check_judge(CheckRun *c, const WorkloadInfo *wi, size_t m, bool cut)
@@ -482,16 +507,8 @@ static void check_judge(CheckRun *c, const WorkloadInfo *wi, size_t m, bool cut)
 		}
 	}
 	outlier_apply(c->nd, nn, o->outlier_pct);
-	for (size_t j = 0; j < nn; j++) {
-		Verdict *x = &v[c->nd_of[j]];
-		x->peer = c->nd[j].node_ratio;
-		if (!c->nd[j].outlier)
-			continue;
-		x->st = CHECK_FAIL;
-		size_t l = strlen(x->why);
-		snprintf(x->why + l, sizeof x->why - l, "; an outlier: %.1f%% of the median of its %zu identical "
-		         "devices (rule: more than %g%% below)", 100 * c->nd[j].node_ratio, c->nd[j].peers, o->outlier_pct);
-	}
+	for (size_t j = 0; j < nn; j++)
+		hold_to_peers(&v[c->nd_of[j]], &c->nd[j], o->outlier_pct);
 	for (size_t k = 0; k < m; k++) {
 		if (c->sd[k].wrong)
 			mboard_check_failed(c->board, c->rows[k]);
@@ -559,8 +576,12 @@ static int check_end(CheckRun *c, atomic_int *quit, bool *say_logs)
 		fprintf(stderr, "flopscope: the check was stopped by a signal; incomplete\n");
 		status = 128 + (int)*quit;
 	} else {
-		status = counts[CHECK_WRONG] ? STATUS_WRONG : counts[CHECK_FAIL] || counts[CHECK_ERROR] ? 1 : 0;
+		status = counts[CHECK_WRONG]                        ? STATUS_WRONG
+		       : counts[CHECK_FAIL] || counts[CHECK_ERROR] ? STATUS_FAILED
+		       : counts[CHECK_OUTLIER]                     ? STATUS_OUTLIER
+		       : !counts[CHECK_PASS] && !counts[CHECK_UNSURE] ? STATUS_NOT_JUDGED : STATUS_OK;
 	}
+
 	mboard_check_end(c->board, secs, status);
 	if (o->format == FORMAT_JSON) {
 		printf("{\"type\":\"check_end\",\"seconds\":%.3f,\"exit\":%d", secs, status);
@@ -568,15 +589,20 @@ static int check_end(CheckRun *c, atomic_int *quit, bool *say_logs)
 			printf(",\"%s\":%zu", check_status_names[s], counts[s]);
 		printf("}\n");
 	} else if (o->format == FORMAT_TABLE) {
-		printf("\n%zu pass, %zu fail, %zu wrong, %zu error, %zu unsure, %zu noref, %zu skip in %.1f s of a %g s "
-		       "budget: exit %d\n", counts[CHECK_PASS], counts[CHECK_FAIL], counts[CHECK_WRONG], counts[CHECK_ERROR],
-		       counts[CHECK_UNSURE], counts[CHECK_NOREF], counts[CHECK_SKIP], secs, c->budget, status);
+		printf("\n%zu pass, %zu fail, %zu outlier, %zu wrong, %zu error, %zu unsure, %zu noref, %zu skip in %.1f s "
+		       "of a %g s budget: exit %d\n", counts[CHECK_PASS], counts[CHECK_FAIL], counts[CHECK_OUTLIER],
+		       counts[CHECK_WRONG], counts[CHECK_ERROR], counts[CHECK_UNSURE], counts[CHECK_NOREF], counts[CHECK_SKIP],
+		       secs, c->budget, status);
 		if (counts[CHECK_UNSURE] || counts[CHECK_NOREF])
 			printf("(unsure: below the threshold within what the data can tell; noref: nothing to hold it to "
 			       "but the result checks)\n");
 		*say_logs = true;
 	}
 	fflush(stdout);
+	if (status == STATUS_NOT_JUDGED)
+		fprintf(stderr, "flopscope: the check held nothing to a reference (exit %d): give it one with --baseline "
+		        "LOG (a good run's log: each check writes one a device), or check identical devices together "
+		        "for the outlier rule\n", STATUS_NOT_JUDGED);
 	if (o->metrics_file) {
 		char err[4400];
 		if (!mboard_write_file(c->board, o->metrics_file, err, sizeof err)) {

@@ -10,8 +10,8 @@
 #include "cli.h"
 #include "engine.h"
 
-/* The exit status when the outlier rule names a device (a node check). */
-#define MULTI_EXIT_OUTLIER 4
+/* The exit status when the outlier rule names a device. */
+#define MULTI_EXIT_OUTLIER STATUS_OUTLIER
 
 /* One device's row of the combined table, as a run ended. */
 typedef struct DeviceRow {

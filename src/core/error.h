@@ -8,12 +8,18 @@
 
 #define ERR_LEN 1024
 
-/* The exit statuses (docs/flopscope.1, EXIT STATUS). */
+/* The exit statuses, one table for every mode (README, docs/FLEET.md).
+ * Where several hold, the first of WRONG, FAILED, OUTLIER, NOT_JUDGED is
+ * the status; a signal that ends a check or the suite short is
+ * STATUS_SIGNAL + its number. */
 typedef enum Status {
 	STATUS_OK = 0,
-	STATUS_FAILED = 1,   /* the device, the driver or the system failed */
+	STATUS_FAILED = 1,   /* the device, the driver or the system failed; a check below its threshold */
 	STATUS_USAGE = 2,    /* bad input: an option, a file, a shader */
 	STATUS_WRONG = 3,    /* the device computed wrong results (a result check failed) */
+	STATUS_OUTLIER = 4,  /* the outlier rule named a device: more than --outlier below its identical peers */
+	STATUS_NOT_JUDGED = 5, /* a check held nothing to a reference: no peak known, no baseline, no peers */
+	STATUS_SIGNAL = 128, /* + the signal's number */
 } Status;
 
 typedef struct Error {

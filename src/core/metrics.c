@@ -8,7 +8,7 @@
 
 const char *const check_status_names[CHECK_STATUS_COUNT] = {
 	[CHECK_PASS] = "pass", [CHECK_FAIL] = "fail", [CHECK_WRONG] = "wrong", [CHECK_UNSURE] = "unsure",
-	[CHECK_NOREF] = "noref", [CHECK_SKIP] = "skip", [CHECK_ERROR] = "error",
+	[CHECK_NOREF] = "noref", [CHECK_SKIP] = "skip", [CHECK_ERROR] = "error", [CHECK_OUTLIER] = "outlier",
 };
 
 void metrics_row_init(MetricsRow *r)

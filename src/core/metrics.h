@@ -20,12 +20,13 @@
 typedef enum CheckStatus {
 	CHECK_NONE = -1,   /* not a check (a live run) */
 	CHECK_PASS,        /* held to its threshold, and met it */
-	CHECK_FAIL,        /* a threshold missed (or the outlier rule, or the budget) */
+	CHECK_FAIL,        /* a threshold missed (or the budget) */
 	CHECK_WRONG,       /* a result check failed: the device computed wrong values */
 	CHECK_UNSURE,      /* below the threshold, but within what the data can tell */
 	CHECK_NOREF,       /* nothing to hold it to (no peak known, no baseline): checks only */
 	CHECK_SKIP,        /* the device cannot run the workload */
 	CHECK_ERROR,       /* the run failed (not wrong values: a device or driver error) */
+	CHECK_OUTLIER,     /* the outlier rule named it among its identical peers */
 	CHECK_STATUS_COUNT
 } CheckStatus;
 

@@ -181,8 +181,8 @@ t_config_file_should_apply_save_and_yield_to_options() {
 	"$FS" llvm --duration 0.5 --no-log --target-ms 10 >"$T/out" 2>&1 || die "exit $?"
 	grep -q 'target 10 ms per dispatch' "$T/out" || die "the option lost: $(head -5 "$T/out")"
 	# a check takes no dashboard preference: its session ran at 20 ms
-	XDG_STATE_HOME="$T/state" "$FS" --check llvm --workload fp32 --budget 4s >"$T/out" 2>&1 ||
-		die "--check: exit $?: $(cat "$T/out")"
+	XDG_STATE_HOME="$T/state" "$FS" --check llvm --workload fp32 --budget 4s >"$T/out" 2>&1
+	[ $? = 5 ] || die "--check (lavapipe, nothing to hold it to: 5): exit $?: $(cat "$T/out")"
 	head -1 "$T"/state/flopscope/*-check.jsonl | grep -q '"target_ms":20[,}]' ||
 		die "the check took the saved target: $(head -c 600 "$T"/state/flopscope/*-check.jsonl)"
 	printf 'target_ms = 50\nfps = 99\n' >"$cfg"
