@@ -19,7 +19,7 @@ one() {
 	"$1" $dev --format json --duration "$secs" --no-log "${@:2}" 2>>"$tmp/stderr" | tail -1 | python3 -c '
 import json, sys
 s = json.load(sys.stdin)
-print(s["flops_median"], s.get("pct_of_peak_median", float("nan")), s.get("duty_cycle", float("nan")), s["checks_passed"])'
+print(s.get("rate_median", s.get("flops_median")), s.get("pct_of_peak_median", float("nan")), s.get("duty_cycle", float("nan")), s["checks_passed"])'
 }
 for r in $(seq "$rounds"); do
 	for which in a b; do

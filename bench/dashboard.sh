@@ -27,7 +27,7 @@ si() { awk '{ v = $1; p = substr($2, 1, 1); m = 1
 echo "# $(date -u +%FT%TZ) device '$dev', ${secs}s x $rounds rounds, dashboard at $fps fps, $(nproc) cores"
 for r in $(seq "$rounds"); do
 	h=$("$FS" "$dev" --format json --duration "$secs" --no-log 2>/dev/null | tail -1 |
-		python3 -c 'import json,sys; print(json.load(sys.stdin)["flops_median"])')
+		python3 -c 'import json,sys; print((lambda s: s.get("rate_median", s.get("flops_median")))(json.load(sys.stdin)))')
 
 	tmux -S "$sock" new-session -d -s b -x 120 -y 36 "LANG=C.UTF-8 $FS $dev --duration $secs --fps $fps --no-log; sleep 5"
 	pid=

@@ -41,7 +41,7 @@ for r in $(seq "$rounds"); do
 		fi
 		env "${env[@]}" "$FS" $dev --format json --duration "$secs" >"$tmp/out" 2>"$tmp/err" ||
 			{ echo "run failed ($s): $(cat "$tmp/err")" >&2; exit 1; }
-		med=$(tail -1 "$tmp/out" | python3 -c 'import json,sys; print(json.load(sys.stdin)["flops_median"])')
+		med=$(tail -1 "$tmp/out" | python3 -c 'import json,sys; print((lambda s: s.get("rate_median", s.get("flops_median")))(json.load(sys.stdin)))')
 		clk=0
 		pwr=0
 		if [ $have_smi = 1 ]; then

@@ -41,7 +41,7 @@ num() { # FIELD: its number on each line read
 field_median() { grep '"type":"sample"' "$3" | grep "^{\"dev\":$1," | grep '"steady":true' | num "$2" | med; }
 # the median in device DEV's summary line, and in a single run's summary
 summary_median() { grep "\"type\":\"device_summary\",\"dev\":$1," "$2" | num median; }
-single_median() { grep '"type":"summary"' "$1" | num flops_median; }
+single_median() { grep '"type":"summary"' "$1" | num rate_median; }
 
 # 1. alone and together, alternated
 [[ $parts == *1* ]] && for wl in fp32 fp16-matrix; do

@@ -43,7 +43,7 @@ run)
 	for w in fp16-matrix bf16-matrix; do
 		printf 'flopscope %s (subgroup scope): ' $w
 		"$FS" --workload $w --duration 3 --no-log --format json 2>/dev/null | tail -1 |
-			python3 -c 'import json,sys; d=json.load(sys.stdin); print("%.1f TFLOPS, %d checks passed" % (d["flops_median"] / 1e12, d["checks_passed"]))'
+			python3 -c 'import json,sys; d=json.load(sys.stdin); print("%.1f TFLOPS, %d checks passed" % (d.get("rate_median", d.get("flops_median")) / 1e12, d["checks_passed"]))'
 	done
 	;;
 *)

@@ -17,7 +17,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"; [ -n "${smi:-}" ] && kill "$smi" 2>/dev/null; true' EXIT
 med() { sort -g | awk '{ v[NR] = $1 } END { print NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 fs_run() { "$FS" $dev --format json --duration "$secs" --no-log "$@" | tail -1 |
-	python3 -c 'import json,sys; s = json.load(sys.stdin); print(s["flops_median"] / 1e9, s.get("duty_cycle", 0))'; }
+	python3 -c 'import json,sys; s = json.load(sys.stdin); print(s.get("rate_median", s.get("flops_median")) / 1e9, s.get("duty_cycle", 0))'; }
 
 if command -v nvidia-smi >/dev/null && command -v nvcc >/dev/null; then
 	nvcc -O3 -o "$tmp/fma_cuda" bench/peak/fma.cu

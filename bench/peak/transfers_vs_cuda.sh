@@ -16,7 +16,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 nvcc -O3 -o "$tmp/memcpy" bench/peak/memcpy.cu
 fs() { "$FS" $dev --workload "$1" --size "${mib}M" --format json --duration "$secs" --no-log "${@:2}" | tail -1 |
-	python3 -c 'import json,sys; s = json.load(sys.stdin); print(s["flops_median"] / 1e9, s["checks_passed"])'; }
+	python3 -c 'import json,sys; s = json.load(sys.stdin); print(s.get("rate_median", s.get("flops_median")) / 1e9, s["checks_passed"])'; }
 for r in $(seq "$rounds"); do
 	read -r h hk < <(fs h2d "$@")
 	read -r d dk < <(fs d2h "$@")

@@ -32,7 +32,7 @@ for kf in $(for k in $kernels; do echo "${k%%:*}"; done | sort -u); do
 done
 for r in $(seq "$rounds"); do
 	f=$("$FS" $dev --workload "$w" --format json --duration "$secs" --no-log | tail -1 |
-		python3 -c 'import json,sys; print(json.load(sys.stdin)["flops_median"] / 1e12)')
+		python3 -c 'import json,sys; print((lambda s: s.get("rate_median", s.get("flops_median")))(json.load(sys.stdin)) / 1e12)')
 	line=$(printf 'round %d  flopscope %s %.2f T' "$r" "$w" "$f")
 	first=
 	for k in $kernels; do

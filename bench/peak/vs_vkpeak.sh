@@ -41,7 +41,7 @@ for s in $order; do
 		[ -n "$v" ] && echo "$v" >>"$tmp/vk"
 		# a failed check or an error exits non-zero: no figure
 		if "$FS" $dev --workload "$w" --format json --duration "$secs" --no-log >"$tmp/out" 2>/dev/null; then
-			tail -1 "$tmp/out" | python3 -c 'import json,sys; print(json.load(sys.stdin)["flops_median"] / 1e9)' >>"$tmp/fs"
+			tail -1 "$tmp/out" | python3 -c 'import json,sys; print((lambda s: s.get("rate_median", s.get("flops_median")))(json.load(sys.stdin)) / 1e9)' >>"$tmp/fs"
 		fi
 	done
 	v=$(med <"$tmp/vk"); f=$(med <"$tmp/fs")

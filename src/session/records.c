@@ -27,12 +27,12 @@ bool record_sample_json(const Sample *s, char *buf, size_t len)
 	          cJSON_AddNumberToObject(o, "y", s->y) &&
 	          cJSON_AddNumberToObject(o, "z", s->z) &&
 	          cJSON_AddNumberToObject(o, "groups", (double)s->groups) &&
-	          cJSON_AddNumberToObject(o, "flop", (double)s->work) &&
+	          cJSON_AddNumberToObject(o, "work", (double)s->work) &&
 	          cJSON_AddNumberToObject(o, "gpu_ns", (double)s->gpu_ns) &&
 	          cJSON_AddNumberToObject(o, "cpu_ns", (double)s->cpu_ns) &&
 	          cJSON_AddNumberToObject(o, "gpu_end_ns", (double)s->gpu_end_ns) &&
 	          cJSON_AddBoolToObject(o, "pipelined", s->flags & SAMPLE_PIPELINED) &&
-	          add_exact(o, "flops", s->rate) &&
+	          add_exact(o, "rate", s->rate) &&
 	          cJSON_AddBoolToObject(o, "gpu_timed", s->flags & SAMPLE_GPU_TIMED) &&
 	          cJSON_AddBoolToObject(o, "steady", s->flags & SAMPLE_STEADY) &&
 	          cJSON_AddBoolToObject(o, "verified", s->flags & SAMPLE_VERIFIED);
@@ -40,11 +40,12 @@ bool record_sample_json(const Sample *s, char *buf, size_t len)
 		if (sample_has_tel(s, (TelField)i))
 			ok = add_exact(o, sample_tel_names[i], s->tel[i]);
 	if (ok && s->peak_flops > 0)
-		ok = add_exact(o, "peak_flops", s->peak_flops);
+		ok = add_exact(o, "peak_rate", s->peak_flops);
 	if (ok && (s->flags & SAMPLE_IMPLAUSIBLE))
 		ok = cJSON_AddBoolToObject(o, "implausible", 1) != NULL;
-	/* every record names its units: "flop" and "flops" hold the work and the
-	 * rate in them (the names stay for the log format's readers) */
+	/* every record names its units: "work" and "rate" are in them (FLOP
+	 * and FLOPS, operations and IOPS, bytes and B/s); format 1 called them
+	 * "flop" and "flops" whatever the unit, which the readers still take */
 	if (ok)
 		ok = cJSON_AddStringToObject(o, "unit", sample_unit(s)) &&
 		     cJSON_AddStringToObject(o, "work_unit", sample_work_unit(s)) &&
@@ -136,12 +137,12 @@ bool record_summary_json(FILE *f, const SummaryResult *r, size_t dropped, uint64
 	          cJSON_AddNumberToObject(o, "dropped", (double)dropped) &&
 	          cJSON_AddNumberToObject(o, "checks_passed", (double)checks_passed);
 	if (ok && r->flops.n)
-		ok = cJSON_AddNumberToObject(o, "flops_median", r->flops.median) &&
-		     cJSON_AddNumberToObject(o, "flops_max", r->flops.max) &&
-		     cJSON_AddNumberToObject(o, "flops_min", r->flops.min) &&
-		     cJSON_AddNumberToObject(o, "flops_mean", r->flops.mean) &&
-		     cJSON_AddNumberToObject(o, "flops_std", r->flops.std) &&
-		     cJSON_AddNumberToObject(o, "flops_ci95", r->flops.ci95);
+		ok = cJSON_AddNumberToObject(o, "rate_median", r->flops.median) &&
+		     cJSON_AddNumberToObject(o, "rate_max", r->flops.max) &&
+		     cJSON_AddNumberToObject(o, "rate_min", r->flops.min) &&
+		     cJSON_AddNumberToObject(o, "rate_mean", r->flops.mean) &&
+		     cJSON_AddNumberToObject(o, "rate_std", r->flops.std) &&
+		     cJSON_AddNumberToObject(o, "rate_ci95", r->flops.ci95);
 	if (ok && !isnan(r->ratio_median))
 		ok = cJSON_AddNumberToObject(o, "gpu_cpu_ratio_median", r->ratio_median);
 	if (ok && !isnan(r->pct_peak))
@@ -155,7 +156,7 @@ bool record_summary_json(FILE *f, const SummaryResult *r, size_t dropped, uint64
 		     cJSON_AddNumberToObject(o, "stopped_ms", r->gap_ms);
 	if (ok && !isnan(r->plateau_ms))
 		ok = cJSON_AddNumberToObject(o, "time_to_plateau_ms", r->plateau_ms) &&
-		     cJSON_AddNumberToObject(o, "plateau_flops", r->plateau_flops);
+		     cJSON_AddNumberToObject(o, "plateau_rate", r->plateau_flops);
 	cJSON *sz = ok && r->nsizes ? cJSON_AddArrayToObject(o, "sizes") : NULL;
 	for (size_t k = 0; sz && k < r->nsizes; k++) {
 		cJSON *row = cJSON_CreateObject();

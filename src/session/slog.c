@@ -470,7 +470,7 @@ static cJSON *session_json(const SessionMeta *m, unsigned dev)
 	NUM(o, "queue_family", m->queue_family);
 	STR(o, "queue", m->queue[0] ? m->queue : "compute");
 	STR(o, "workload", m->workload);
-	NUM(o, "flop_per_invocation", m->flop_per_invocation);
+	NUM(o, "work_per_invocation", m->flop_per_invocation);
 	NUM(o, "local_size", m->local_size);
 	STR(o, "shader_hash", m->shader_hash);
 	NUM(o, "target_ms", m->target_ms);
@@ -478,7 +478,7 @@ static cJSON *session_json(const SessionMeta *m, unsigned dev)
 	STR(o, "timing", m->timing);
 	STR(o, "peak", m->peak);
 	if (m->peak_max_flops > 0)
-		NUM(o, "peak_max_flops", m->peak_max_flops);
+		NUM(o, "peak_max_rate", m->peak_max_flops);
 	STR(o, "telemetry", m->telemetry);
 	if (m->unit[0])
 		STR(o, "unit", m->unit);

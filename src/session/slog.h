@@ -27,7 +27,9 @@
 #include "sample.h"
 
 #define SLOG_FORMAT "flopscope-session"
-#define SLOG_VERSION 1
+/* 2: work, rate, peak_rate, rate_median ... (format 1: flop, flops,
+ * peak_flops, flops_median ... whatever the unit; still read) */
+#define SLOG_VERSION 2
 
 /* What the first line records. Plain data: filled by the engine. */
 typedef struct SessionMeta {

@@ -25,6 +25,12 @@ static bool get_num(const cJSON *o, const char *k, double *v)
 	return true;
 }
 
+/* k, else the name format 1 gave it (old). */
+static bool get_num2(const cJSON *o, const char *k, const char *old, double *v)
+{
+	return get_num(o, k, v) || get_num(o, old, v);
+}
+
 static void get_str(const cJSON *o, const char *k, char *out, size_t len)
 {
 	const cJSON *x = cJSON_GetObjectItemCaseSensitive(o, k);
@@ -59,11 +65,11 @@ static bool parse_meta(const cJSON *o, SessionMeta *m)
 	get_str(o, "queue", m->queue, sizeof m->queue);
 	if (get_num(o, "ordinal", &v)) m->ordinal = (uint32_t)v;
 	if (get_num(o, "devices", &v)) m->devices = (uint32_t)v;
-	if (get_num(o, "peak_max_flops", &v)) m->peak_max_flops = v;
+	if (get_num2(o, "peak_max_rate", "peak_max_flops", &v)) m->peak_max_flops = v;
 	if (get_num(o, "vendor_id", &v)) m->vendor_id = (uint32_t)v;
 	if (get_num(o, "device_id", &v)) m->device_id = (uint32_t)v;
 	if (get_num(o, "queue_family", &v)) m->queue_family = (uint32_t)v;
-	if (get_num(o, "flop_per_invocation", &v)) m->flop_per_invocation = (uint64_t)v;
+	if (get_num2(o, "work_per_invocation", "flop_per_invocation", &v)) m->flop_per_invocation = (uint64_t)v;
 	if (get_num(o, "local_size", &v)) m->local_size = (uint32_t)v;
 	if (get_num(o, "trials", &v) && v >= 1 && v <= UINT32_MAX) m->trials = (uint32_t)v;
 	if (!get_num(o, "target_ms", &m->target_ms) || !(m->target_ms > 0))
@@ -74,11 +80,12 @@ static bool parse_meta(const cJSON *o, SessionMeta *m)
 /* Fills s from a sample record; the name of a missing field in *missing. */
 static bool parse_sample(const cJSON *o, Sample *s, const char **missing)
 {
-	static const char *const NUMS[] = { "seq", "t_ms", "x", "y", "z", "groups", "flop",
-	                                    "gpu_ns", "cpu_ns", "flops" };
+	static const char *const NUMS[] = { "seq", "t_ms", "x", "y", "z", "groups", "work",
+	                                    "gpu_ns", "cpu_ns", "rate" };
+	static const char *const OLD[] = { [6] = "flop", [9] = "flops" }; /* format 1's names */
 	double v[10];
 	for (int i = 0; i < 10; i++)
-		if (!get_num(o, NUMS[i], &v[i]) || v[i] < 0) {
+		if (!(get_num(o, NUMS[i], &v[i]) || (OLD[i] && get_num(o, OLD[i], &v[i]))) || v[i] < 0) {
 			*missing = NUMS[i];
 			return false;
 		}
@@ -100,7 +107,7 @@ static bool parse_sample(const cJSON *o, Sample *s, const char **missing)
 	for (int i = 0; i < SAMPLE_TEL_COUNT; i++)
 		if (get_num(o, sample_tel_names[i], &s->tel[i]))
 			s->tel_valid |= 1u << i;
-	get_num(o, "peak_flops", &s->peak_flops);
+	get_num2(o, "peak_rate", "peak_flops", &s->peak_flops);
 	double end;
 	if (get_num(o, "gpu_end_ns", &end) && end >= 0)
 		s->gpu_end_ns = (uint64_t)end;
@@ -590,7 +597,7 @@ bool slog_node_order(const SessionMeta *const *metas, size_t n, size_t *perm)
 static void index_summary(const cJSON *o, SlogEntry *e)
 {
 	e->complete = true;
-	get_num(o, "flops_median", &e->median);
+	get_num2(o, "rate_median", "flops_median", &e->median);
 	get_num(o, "samples", &e->samples);
 }
 

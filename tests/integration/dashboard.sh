@@ -401,7 +401,7 @@ assert summ["dropped"] == 0, summ
 assert n == summ["steady_samples"], "panel %d at target, log %d" % (n, summ["steady_samples"])
 m = re.search(r"median +([0-9.]+) ([kMGT]?)FLOPS", panel)
 v = float(m.group(1)) * {"": 1, "k": 1e3, "M": 1e6, "G": 1e9, "T": 1e12}[m.group(2)]
-assert abs(v - summ["flops_median"]) <= 0.005 * summ["flops_median"], "panel %g, log %g" % (v, summ["flops_median"])
+assert abs(v - summ["rate_median"]) <= 0.005 * summ["rate_median"], "panel %g, log %g" % (v, summ["rate_median"])
 s = re.search(r"Summary: (\d+) samples, (\d+) at", after)
 assert s and int(s.group(2)) == n, "summary at exit: %s" % after
 PY

@@ -204,7 +204,7 @@ q, n = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
 log = [json.loads(l) for l in open(sys.argv[3])]
 session = next(r for r in log if r["type"] == "session")
 samples = [r for r in log if r["type"] == "sample"]
-rates = [s["flops"] for s in samples if s.get("steady")]
+rates = [s["rate"] for s in samples if s.get("steady")]
 assert q["status"] == "success" and len(q["data"]["result"]) == 1, q
 res = q["data"]["result"][0]
 m = res["metric"]

@@ -97,7 +97,7 @@ samples = [o for o in objs[1:-1] if o["type"] == "sample"]
 assert all(o["type"] in ("sample", "change", "excursion") for o in objs[1:-1]), "a line of another type"
 assert objs[-1]["type"] == "summary", "no summary last"
 assert samples[0]["groups"] == 1
-assert all(o["flops"] > 0 and o["unit"] == "FLOPS" and o["work_unit"] == "FLOP" for o in samples)
+assert all(o["rate"] > 0 and o["unit"] == "FLOPS" and o["work_unit"] == "FLOP" for o in samples)
 PY
 }
 
@@ -173,7 +173,7 @@ for w in ["fp64", "int8dot", "copy", "d2h"]:
     # the picked session is the suite's row: its median, its unit, its count
     assert s["type"] == "summary" and s["unit"] == rows[w]["unit"], (w, s)
     assert s["steady_samples"] == rows[w]["samples"], (w, s["steady_samples"], rows[w])
-    assert abs(s["flops_median"] / rows[w]["median"] - 1) < 1e-9, (w, s, rows[w])
+    assert abs(s["rate_median"] / rows[w]["median"] - 1) < 1e-9, (w, s, rows[w])
 csvrows = list(csv.DictReader(open(f"{T}/copy.csv")))
 assert csvrows and all(r["unit"] == "B/s" for r in csvrows), csvrows[:2]
 logs = [json.loads(l) for l in open(f"{T}/logs.json")]
@@ -228,7 +228,7 @@ while time.time() < end:
         pass
     st = [r for r in s if r["steady"]]
     if st and st[-1]["t_ms"] - st[0]["t_ms"] >= want:
-        last = [r["flops"] for r in st if r["t_ms"] >= st[-1]["t_ms"] - min(want, 1000)]
+        last = [r["rate"] for r in st if r["t_ms"] >= st[-1]["t_ms"] - min(want, 1000)]
         m = sorted(last)[len(last) // 2]
         if all(abs(f - m) <= 0.15 * m for f in last):
             print(s[-1]["t_ms"])

@@ -14,7 +14,7 @@ import json, sys
 s = json.load(sys.stdin)
 for k in ("format", "version", "flopscope", "start_utc", "host", "kernel", "cpu", "device", "vendor_id",
           "device_id", "uuid", "driver_name", "driver_version", "api_version", "queue_family", "workload",
-          "flop_per_invocation", "shader_hash", "target_ms", "timing"):
+          "work_per_invocation", "shader_hash", "target_ms", "timing"):
     assert k in s, k
 assert s["type"] == "session" and s["timing"] == "gpu"' || die "session record incomplete"
 	tail -1 "$T/a.jsonl" | grep -q '"type":"summary"' || die "no closing summary"
@@ -163,7 +163,7 @@ def write(name, factor):
             if r.get("type") == "sample":
                 r = dict(r)
                 # the 1 s blocks (about 50 samples) differ by 2% from each other
-                r["flops"] = 30e9 * factor * (1 + 0.02 * ((i // 50) % 3 - 1))
+                r["rate"] = 30e9 * factor * (1 + 0.02 * ((i // 50) % 3 - 1))
                 i += 1
             f.write(json.dumps(r) + "\n")
 write("ka.jsonl", 1.0)
@@ -294,7 +294,7 @@ recs = [json.loads(l) for l in open(sys.argv[3]) if '"type":"sample"' in l]
 assert len(rows) == len(recs) > 10, (len(rows), len(recs))
 for r, j in zip(rows, recs):
     assert int(r["groups"]) == j["groups"] and int(r["gpu_ns"]) == j["gpu_ns"]
-    assert abs(float(r["rate"]) / j["flops"] - 1) < 1e-8 and int(r["work"]) == j["flop"]
+    assert abs(float(r["rate"]) / j["rate"] - 1) < 1e-8 and int(r["work"]) == j["work"]
     assert r["unit"] == j["unit"] == "FLOPS" and r["work_unit"] == j["work_unit"] == "FLOP"
     assert r["groups_unit"] == j["groups_unit"] == "workgroups"
 doc = xml.dom.minidom.parse(sys.argv[2])
@@ -438,7 +438,7 @@ s = json.loads([l for l in lines if '"steady":true' in l][-1])
 with open(sys.argv[2], "w") as f:
     f.write(lines[0] + "\n")
     for i in range(int(sys.argv[3])):
-        s["seq"], s["t_ms"], s["flops"] = i, i * 20.0, 1e11 * (1 + (i % 7) / 100)
+        s["seq"], s["t_ms"], s["rate"] = i, i * 20.0, 1e11 * (1 + (i % 7) / 100)
         f.write(json.dumps(s, separators=(",", ":")) + "\n")
 PY
 	size=$(stat -c %s "$T/long.jsonl")

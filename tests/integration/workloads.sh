@@ -15,8 +15,8 @@ session = json.loads(open(sys.argv[2]).readline())
 assert session["workload"] == sys.argv[3], session["workload"]
 samples = [r for r in recs if r["type"] == "sample"]
 assert len(samples) >= 10 and recs[-1]["checks_passed"] >= 3
-per = session["flop_per_invocation"] * session["local_size"]
-assert all(s["flop"] == s["groups"] * per for s in samples), "operation count"
+per = session["work_per_invocation"] * session["local_size"]
+assert all(s["work"] == s["groups"] * per for s in samples), "operation count"
 assert all(s["verified"] for s in samples[:2])
 PY
 	done
@@ -89,8 +89,8 @@ import json, sys
 recs = [json.loads(l) for l in open(sys.argv[1])]
 samples = [r for r in recs if r["type"] == "sample"]
 assert len(samples) >= 10 and all(s["unit"] == "B/s" for s in samples)
-assert all(s["flop"] == s["groups"] * 256 * 4 * 16 * 2 for s in samples), "bytes read + written"
-assert recs[-1]["checks_passed"] >= 3 and recs[-1]["flops_median"] > 1e8, recs[-1]
+assert all(s["work"] == s["groups"] * 256 * 4 * 16 * 2 for s in samples), "bytes read + written"
+assert recs[-1]["checks_passed"] >= 3 and recs[-1]["rate_median"] > 1e8, recs[-1]
 PY
 	# each transfer path over a short sweep: every size measured, checked
 	# (thousands of copies a submission: too slow under sync validation,
@@ -104,7 +104,7 @@ recs = [json.loads(l) for l in open(sys.argv[1])]
 session = json.loads(open(sys.argv[2]).readline())
 samples = [r for r in recs if r["type"] == "sample"]
 per = 2 if sys.argv[3] == "d2d" else 1
-assert all(s["flop"] == s["groups"] * s["size"] * per for s in samples), "bytes counted"
+assert all(s["work"] == s["groups"] * s["size"] * per for s in samples), "bytes counted"
 sizes = [r["size"] for r in recs[-1]["sizes"]]
 assert sizes == [16384, 65536, 262144, 1048576], sizes
 assert all(r["samples"] >= 3 and r["median"] > 0 for r in recs[-1]["sizes"])
@@ -146,8 +146,8 @@ assert len(steady) >= 5 and all(s["trials"] == 7 for s in samples)
 # the loop sizes the submission: 7 dispatches of about target/7 each
 med = sorted(s["gpu_ns"] for s in steady)[len(steady) // 2]
 assert 0.5 * 20e6 / 7 < med < 2.0 * 20e6 / 7, med
-per = session["flop_per_invocation"] * session["local_size"]
-assert all(s["flop"] == s["groups"] * per for s in samples), "flop is per dispatch"
+per = session["work_per_invocation"] * session["local_size"]
+assert all(s["work"] == s["groups"] * per for s in samples), "flop is per dispatch"
 # the checked samples saw 7 x groups counted by the shader; the duty cycle
 # counts all 7 dispatches of a submission (one would give about 1/7): the
 # bound tells the two apart without depending on how loaded the machine is

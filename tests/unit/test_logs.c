@@ -189,7 +189,7 @@ static void log_with_a_bad_line_should_name_it(void)
 		"{\"type\":\"gap\",\"t_ms\":3,\"gap_ms\":-1}\n";
 	CHECK(slog_parse(odd, strlen(odd), "n", &d, err, sizeof err) == 0);
 	CHECK(d.n == 0 && d.gaps == 0 && d.damaged == 3);
-	CHECK(strstr(d.warning, "n: 3 damaged lines skipped (the first at line 2: a sample without a valid \"flops\")"));
+	CHECK(strstr(d.warning, "n: 3 damaged lines skipped (the first at line 2: a sample without a valid \"rate\")"));
 	session_data_done(&d);
 	/* records of unknown types only: no samples, said, refused */
 	const char *alien = "{\"type\":\"session\",\"format\":\"flopscope-session\",\"version\":1,"
@@ -216,7 +216,7 @@ static void foreign_or_newer_files_should_be_refused(void)
 		{ "hello world\n", "f:1: not a flopscope session log" },
 		{ "{\"type\":\"session\",\"format\":\"other\"}\n", "f:1: not a flopscope session log" },
 		{ "{\"type\":\"session\",\"format\":\"flopscope-session\",\"version\":7,\"device\":\"d\",\"target_ms\":20}\n",
-		  "f:1: written by a newer flopscope (log format 7; this one reads up to 1)" },
+		  "f:1: written by a newer flopscope (log format 7; this one reads up to 2)" },
 		{ "{\"type\":\"session\",\"format\":\"flopscope-session\",\"version\":1}\n", "lacks the device" },
 		{ "", "empty file" },
 		{ "\x7f" "ELF\x01\x02\n\x00\x00", "not a flopscope session log" },
@@ -738,8 +738,38 @@ static void sessions_appended_should_be_indexed_and_read_back(void)
 	CHECK(!slog_index("/nonexistent/x.jsonl", &e, &n, err, sizeof err));
 }
 
+/* Log format 2 names the figures for what they are (work, rate,
+ * peak_rate, work_per_invocation, peak_max_rate); a format 1 log, which
+ * called them flop, flops, peak_flops ..., reads the same. */
+static void both_log_formats_should_read_the_same(void)
+{
+	const char *v1 = "{\"type\":\"session\",\"format\":\"flopscope-session\",\"version\":1,\"device\":\"d\","
+	                 "\"target_ms\":20,\"flop_per_invocation\":96,\"peak_max_flops\":5e12}\n"
+	                 "{\"type\":\"sample\",\"seq\":0,\"t_ms\":1,\"x\":4,\"y\":1,\"z\":1,\"groups\":4,\"flop\":384,"
+	                 "\"gpu_ns\":100,\"cpu_ns\":120,\"flops\":3.84e9,\"peak_flops\":4e12,\"gpu_timed\":true,"
+	                 "\"steady\":true,\"verified\":true}\n";
+	const char *v2 = "{\"type\":\"session\",\"format\":\"flopscope-session\",\"version\":2,\"device\":\"d\","
+	                 "\"target_ms\":20,\"work_per_invocation\":96,\"peak_max_rate\":5e12}\n"
+	                 "{\"type\":\"sample\",\"seq\":0,\"t_ms\":1,\"x\":4,\"y\":1,\"z\":1,\"groups\":4,\"work\":384,"
+	                 "\"gpu_ns\":100,\"cpu_ns\":120,\"rate\":3.84e9,\"peak_rate\":4e12,\"gpu_timed\":true,"
+	                 "\"steady\":true,\"verified\":true}\n";
+	SessionData a, b;
+	char err[256];
+	CHECK(slog_parse(v1, strlen(v1), "v1", &a, err, sizeof err) == 0);
+	CHECK(slog_parse(v2, strlen(v2), "v2", &b, err, sizeof err) == 0);
+	CHECK(a.n == 1 && b.n == 1 && !a.damaged && !b.damaged);
+	CHECK(a.samples[0].work == 384 && b.samples[0].work == 384);
+	CHECK(a.samples[0].rate == 3.84e9 && b.samples[0].rate == 3.84e9);
+	CHECK(a.samples[0].peak_flops == 4e12 && b.samples[0].peak_flops == 4e12);
+	CHECK(a.meta.flop_per_invocation == 96 && b.meta.flop_per_invocation == 96);
+	CHECK(a.meta.peak_max_flops == 5e12 && b.meta.peak_max_flops == 5e12);
+	session_data_done(&a);
+	session_data_done(&b);
+}
+
 int main(void)
 {
+	RUN(both_log_formats_should_read_the_same);
 	RUN(node_logs_should_be_ordered_by_device);
 	RUN(log_should_read_back_every_sample_exactly);
 	RUN(log_should_keep_doubles_to_the_last_bit);

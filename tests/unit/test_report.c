@@ -68,7 +68,7 @@ static void json_row_should_parse_back(void)
 	CHECK(cJSON_GetObjectItem(o, "gpu_ns")->valuedouble == 846000);
 	CHECK(cJSON_IsTrue(cJSON_GetObjectItem(o, "gpu_timed")));
 	CHECK(cJSON_IsFalse(cJSON_GetObjectItem(o, "steady")));
-	CHECK_NEAR(cJSON_GetObjectItem(o, "flops")->valuedouble, s.rate, 1);
+	CHECK_NEAR(cJSON_GetObjectItem(o, "rate")->valuedouble, s.rate, 1);
 	cJSON_Delete(o);
 }
 
