@@ -57,7 +57,7 @@ UNIT    := $(patsubst tests/unit/%.c,$(B)/tests/%,$(wildcard tests/unit/test_*.c
 # Debian packages needed to build, run and test.
 DEB_PKGS := gcc make pkg-config libvulkan-dev mesa-vulkan-drivers vulkan-validationlayers \
             libncurses-dev libcjson-dev libshaderc-dev glslang-dev spirv-tools tmux \
-            python3 man-db procps clang libclang-rt-14-dev libmicrohttpd-dev \
+            python3 python3-jsonschema man-db procps clang libclang-rt-14-dev libmicrohttpd-dev \
             prometheus prometheus-node-exporter librsvg2-bin
 SUDO    := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 

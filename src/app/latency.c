@@ -7,6 +7,7 @@
 #include <cjson/cJSON.h>
 
 #include "compute.h"
+#include "listing.h"
 #include "outputs.h"
 #include "shader.h"
 #include "stats.h"
@@ -25,14 +26,15 @@ static void spread(double *v, size_t n, double out[3])
 
 /* The median, 10th and 90th percentiles of GPU (g) and CPU (k) time per
  * dispatch, us: a JSON record or lines. false when out of memory. */
-static bool latency_print(const Options *o, const DeviceInfo *d, bool timestamps, size_t n, uint32_t ran,
-                          const double g[3], const double k[3])
+static bool latency_print(const Options *o, const DeviceInfo *d, size_t entry, bool timestamps, size_t n,
+                          uint32_t ran, const double g[3], const double k[3])
 {
 	if (o->format == FORMAT_JSON) {
 		cJSON *j = cJSON_CreateObject();
 		char *text = NULL;
-		if (j && cJSON_AddStringToObject(j, "type", "latency") && cJSON_AddStringToObject(j, "device", d->name) &&
-		    cJSON_AddNumberToObject(j, "dispatches", (double)n) &&
+		if (j && cJSON_AddStringToObject(j, "type", "latency"))
+			listing_identity_json(j, d, entry);
+		if (j && cJSON_AddNumberToObject(j, "dispatches", (double)n) &&
 		    (!timestamps || (cJSON_AddNumberToObject(j, "gpu_us_median", g[0]) &&
 		                     cJSON_AddNumberToObject(j, "gpu_us_p10", g[1]) &&
 		                     cJSON_AddNumberToObject(j, "gpu_us_p90", g[2]))) &&
@@ -133,7 +135,7 @@ int latency_run(const VkCtx *ctx, int idx, const Options *o)
 	double g[3], k[3];
 	spread(gpu, n, g);
 	spread(cpu, n, k);
-	if (!latency_print(o, d, c.timestamps, n, ran, g, k)) {
+	if (!latency_print(o, d, (size_t)idx + 1, c.timestamps, n, ran, g, k)) {
 		fprintf(stderr, "flopscope: out of memory\n");
 		goto out;
 	}

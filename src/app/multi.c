@@ -16,6 +16,7 @@
 
 #include "engine_set.h"
 #include "fmt.h"
+#include "listing.h"
 #include "metrics_live.h"
 #include "outlier.h"
 #include "report.h"
@@ -86,7 +87,10 @@ static void table_json(FILE *f, const DeviceRow *rows, const NodeDevice *nd, siz
 			continue;
 		cJSON_AddStringToObject(j, "type", "device_summary");
 		cJSON_AddNumberToObject(j, "dev", (double)(k + 1));
-		cJSON_AddStringToObject(j, "device", nd[k].name);
+		if (rows[k].dev) /* live: named as every record names a device */
+			listing_identity_json(j, rows[k].dev, rows[k].entry);
+		else /* a replay: the name the log recorded */
+			cJSON_AddStringToObject(j, "device", nd[k].name);
 		cJSON_AddBoolToObject(j, "ok", !error);
 		if (isfinite(nd[k].median)) {
 			cJSON_AddNumberToObject(j, "median", nd[k].median);
@@ -275,7 +279,8 @@ int multi_run(const struct VkCtx *ctx, const Options *o, const int *idx, size_t 
 			mboard_check_failed(mo->board, d[k].row);
 		if (rows)
 			rows[k] = (DeviceRow){ ctx->entries[d[k].idx].name, m->e ? &m->sum : NULL, m->checks,
-			                       m->e ? m->error : m->err.msg, m->first_ms };
+			                       m->e ? m->error : m->err.msg, m->first_ms, &ctx->entries[d[k].idx],
+			                       (size_t)d[k].idx + 1 };
 	}
 	size_t outliers = 0;
 	if (rows)

@@ -20,6 +20,8 @@ typedef struct DeviceRow {
 	uint64_t checks;           /* result checks passed */
 	const char *error;         /* why it failed; NULL or "" when it did not */
 	double first_ms;           /* its first sample after launch, ms; 0: unknown (a replay) */
+	const DeviceInfo *dev;     /* the entry measured, and its number (1-based); NULL: a replay */
+	size_t entry;
 } DeviceRow;
 
 /* Applies the outlier rule (pct) to the rows and prints the table: a row

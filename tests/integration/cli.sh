@@ -209,3 +209,35 @@ t_config_file_should_apply_save_and_yield_to_options() {
 	wait_exit || return 1
 	grep -Eq '^theme = (dark|mono)$' "$cfg" && grep -q '^target_ms = 5$' "$cfg" || die "$(cat "$cfg")"
 }
+
+# Every JSON output is a contract: each kind, as a run on lavapipe writes it,
+# is valid under its schema in docs/schema/ (python3-jsonschema, Draft
+# 2020-12, unknown fields refused), and a doctored record is not.
+t_every_json_output_should_match_its_schema() {
+	local S=tests/schema_check.py st="$T/st"
+	export XDG_STATE_HOME="$st"
+	"$FS" llvm --duration 1 --log "$T/a.jsonl" --format json >"$T/head.json" 2>/dev/null || die "headless"
+	"$FS" llvm --duration 1 --log "$T/b.jsonl" --format csv >/dev/null 2>&1 || die "second log"
+	"$FS" -1 -1 --duration 0.5 --no-log --format json >"$T/run.json" 2>/dev/null; [ $? = 0 ] || [ $? = 4 ] || true
+	"$FS" --list --format json >"$T/list.json" || die "list"
+	"$FS" --check llvm --workload fp32,h2d --budget 5s --format json >"$T/check.json" 2>"$T/check.err"
+	"$FS" --logs --format json >"$T/logs.json" 2>"$T/logs.err" || die "logs: $(cat "$T/logs.err")"
+	"$FS" --compare "$T/a.jsonl" "$T/b.jsonl" --format json >"$T/compare.json" 2>/dev/null
+	"$FS" --analyze "$T/a.jsonl" --format json >"$T/analyze.json" 2>/dev/null || die "analyze"
+	"$FS" llvm --latency --format json >"$T/latency.json" 2>/dev/null || die "latency"
+	"$FS" --replay "$T/a.jsonl" --headless --format json >"$T/replay.json" 2>/dev/null || die "replay"
+	for out in "log head.json a.jsonl replay.json $(cd "$st/flopscope" && ls | sed "s|^|st/flopscope/|")" \
+	           "run run.json" "list list.json" "check check.json" "logs logs.json" "compare compare.json" \
+	           "analyze analyze.json" "latency latency.json"; do
+		set -- $out
+		local schema=$1
+		shift
+		(cd "$T" && python3 "$OLDPWD/$S" "$schema" "$@") >"$T/v.out" 2>&1 || die "$schema: $(tail -5 "$T/v.out") [$(ls "$st"/flopscope) $(cat "$T/logs.err")]"
+	done
+	grep -q '"type":"device_summary"' "$T/run.json" && grep -q '"type":"check_end"' "$T/check.json" ||
+		die "outputs incomplete"
+	# the validator refuses what the schema does not allow
+	sed -n 2p "$T/head.json" | sed 's/"rate":/"flops":/' >"$T/bad.json"
+	python3 "$S" log "$T/bad.json" >/dev/null 2>&1 && die "a sample without rate passed"
+	true
+}

@@ -181,7 +181,7 @@ for name, drop in (("flat", False), ("drop", True)):
                 if drop:  # a level the detector can judge (the recorded one is
                     # whatever this machine gave, noise and all), then the
                     # throughput following the clock: a power-state change
-                    r = dict(r, flops=(0.7e11 if late else 1e11) * (1 + 0.001 * (i % 3)))
+                    r = dict(r, rate=(0.7e11 if late else 1e11) * (1 + 0.001 * (i % 3)))
             f.write(json.dumps(r) + "\n")
 PY
 	start_ui "$FS" --replay "$T/flat.jsonl" || return 1
