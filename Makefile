@@ -54,17 +54,19 @@ PURE_OBJ:= $(addprefix $(B)/src/core/,$(addsuffix .o,$(CORE))) \
            $(B)/src/app/report.o $(addprefix $(B)/src/engine/,$(addsuffix .o,sysfs tel_registry tel_nvml tel_gpu_sysfs tel_cpu tel_pcie telemetry replay))
 UNIT    := $(patsubst tests/unit/%.c,$(B)/tests/%,$(wildcard tests/unit/test_*.c))
 
-# Debian packages needed to build, run and test.
-DEB_PKGS := gcc make pkg-config libvulkan-dev mesa-vulkan-drivers vulkan-validationlayers \
-            libncurses-dev libcjson-dev libshaderc-dev glslang-dev spirv-tools tmux \
-            python3 python3-jsonschema man-db procps clang libclang-rt-14-dev libmicrohttpd-dev \
-            prometheus prometheus-node-exporter librsvg2-bin
+# Debian packages: what building and running need (make deps, make run),
+# and what only the tests, sanitizer builds and fuzzers use (make deps-test:
+# never installed by make run).
+DEB_BUILD := gcc make pkg-config libvulkan-dev mesa-vulkan-drivers libncurses-dev libcjson-dev \
+             libshaderc-dev glslang-dev spirv-tools libmicrohttpd-dev
+DEB_TEST  := vulkan-validationlayers tmux python3 python3-jsonschema man-db procps clang libclang-rt-14-dev \
+             prometheus prometheus-node-exporter librsvg2-bin
 SUDO    := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 PREFIX  ?= /usr/local
 DESTDIR ?=
 
-.PHONY: all objects deps run test unit integration check-asan check-tsan fuzz bench clean install uninstall
+.PHONY: all objects deps deps-test run test unit integration check-asan check-tsan fuzz bench clean install uninstall
 all: $(B)/flopscope
 
 # the program's objects, for the symbol rule of tests/layering.sh
@@ -111,21 +113,29 @@ $(B)/tsan/ring_stress: tests/unit/ring_stress.c src/core/ring.c src/core/ring.h 
 	$(CC) -std=c11 -D_POSIX_C_SOURCE=200809L -O1 -g -fsanitize=thread -pthread -Isrc/core \
 	    -o $@ tests/unit/ring_stress.c src/core/ring.c
 
-deps:
-	@missing=$$(for p in $(DEB_PKGS); do \
+# the packages of $(1) that are not installed, installed
+define install_missing
+	@missing=$$(for p in $(1); do \
 	    dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q 'ok installed' || echo $$p; done); \
 	if [ -n "$$missing" ]; then \
 	    echo "installing:" $$missing; \
 	    $(SUDO) apt-get update -qq && \
 	    DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends $$missing; \
 	fi
+endef
+
+deps:
+	$(call install_missing,$(DEB_BUILD))
+
+deps-test:
+	$(call install_missing,$(DEB_BUILD) $(DEB_TEST))
 
 # the dashboard on the default device; ARGS="..." to choose otherwise
 run: deps
 	$(MAKE) all
 	./$(B)/flopscope $(or $(ARGS),--default-device)
 
-test: deps
+test: deps-test
 	$(MAKE) all $(UNIT) $(B)/tsan/ring_stress $(B)/tests/shader_check
 	tests/run.sh
 
@@ -137,13 +147,13 @@ SAN_ENV = ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:halt_on_error=1 \
           UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
           TSAN_OPTIONS=suppressions=$(CURDIR)/tests/sanitizers/tsan.supp:halt_on_error=1:second_deadlock_stack=1
 
-check-asan: deps
+check-asan: deps-test
 	$(MAKE) B=build-asan OPT="-O1 -g -fno-omit-frame-pointer" \
 	    SAN="-fsanitize=address,undefined -fno-sanitize-recover=undefined" \
 	    all build-asan/flopscope-planted build-asan/tests/shader_check $(patsubst $(B)/%,build-asan/%,$(UNIT))
 	$(SAN_ENV) B=build-asan tests/run.sh asan
 
-check-tsan: deps $(B)/tsan/ring_stress
+check-tsan: deps-test $(B)/tsan/ring_stress
 	$(MAKE) B=build-tsan OPT="-O1 -g" SAN="-fsanitize=thread" \
 	    all build-tsan/tests/shader_check $(patsubst $(B)/%,build-tsan/%,$(UNIT))
 	$(SAN_ENV) tests/run.sh tsan
@@ -184,7 +194,7 @@ build-fuzz/fuzz_spirv: tests/fuzz/fuzz_spirv.c src/core/spirv_khr.c
 	clang $(FUZZ_CFLAGS) -Isrc/core -o $@ $^ $(FUZZ_LIBS)
 
 # fuzz_spirv's seed is the bf16-matrix shader as shaderc writes it (shader_check)
-fuzz: deps build-fuzz/fuzz_theme build-fuzz/fuzz_log build-fuzz/fuzz_csv build-fuzz/fuzz_spirv
+fuzz: deps-test build-fuzz/fuzz_theme build-fuzz/fuzz_log build-fuzz/fuzz_csv build-fuzz/fuzz_spirv
 	$(MAKE) $(B)/tests/shader_check
 	tests/fuzz/run.sh
 
