@@ -9,7 +9,7 @@
 #include "fileio.h"
 #include "paths.h"
 
-bool config_load(Options *o, char *err, size_t len)
+bool config_load(Options *o, Mode mode, char *err, size_t len)
 {
 	char path[4096], why[4400];
 	if (!paths_config_file(path, sizeof path))
@@ -24,7 +24,7 @@ bool config_load(Options *o, char *err, size_t len)
 		return false;
 	}
 	char warn[600];
-	int rc = cli_config_apply(text, n, o, why, sizeof why, warn, sizeof warn);
+	int rc = cli_config_apply(text, n, mode, o, why, sizeof why, warn, sizeof warn);
 	free(text);
 	if (rc == 0 && warn[0])
 		fprintf(stderr, "flopscope: warning: %s: %s (a newer version's setting?)\n", path, warn);

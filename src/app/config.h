@@ -11,7 +11,7 @@
 
 /* Applies the file to o when there is one; false with "PATH: line N: why"
  * (or why it cannot be read) in err. */
-bool config_load(Options *o, char *err, size_t len);
+bool config_load(Options *o, Mode mode, char *err, size_t len);
 /* Writes o's settings there, whole (the folders made as needed); msg says
  * where, or why not. Returns the exit status: 0, 2 for a value a config
  * line cannot keep (a theme with a newline, " #" or a blank at an end), 1

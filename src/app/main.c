@@ -450,12 +450,14 @@ int main(int argc, char **argv)
 	bool no_config = false;
 	for (int i = 1; i < argc; i++)
 		no_config |= !strcmp(argv[i], "--no-config");
-	if (!no_config && !config_load(&base, err, sizeof err)) {
+	/* the mode first: the file's values count where the option table says
+	 * (a command line that does not parse is said below, after the file) */
+	Options plain;
+	char perr[ERR_LEN];
+	bool parsed = cli_parse(argc, argv, &plain, perr, sizeof perr) == 0;
+	if (!no_config && !config_load(&base, parsed ? plain.mode : MODE_MEASURE, err, sizeof err)) {
 		/* --help and --version answer whatever the file holds */
-		Options plain;
-		char perr[ERR_LEN];
-		if (cli_parse(argc, argv, &plain, perr, sizeof perr) == 0 &&
-		    (plain.mode == MODE_HELP || plain.mode == MODE_VERSION)) {
+		if (parsed && (plain.mode == MODE_HELP || plain.mode == MODE_VERSION)) {
 			fprintf(stderr, "flopscope: warning: %s\n", err);
 			cli_defaults(&base);
 		} else {

@@ -179,8 +179,8 @@ struct OptionSpec {
 	size_t str;          /* STR(field): the string it stores (with take_string) */
 	const char *empty;   /* take_string: why an empty value is refused; NULL: taken */
 	const char *key;     /* take_key: the config file's key it shares */
-	unsigned key_modes;  /* the modes in which the file's value counts (0: all the option's): a
-	                        dashboard preference is no setting of a check */
+	unsigned key_modes;  /* the modes in which the config file's value counts (0: all the option's);
+	                        elsewhere it is checked and not applied (key_counts) */
 	const char *goes_with; /* in a mode it means nothing in: "NAME goes with GOES_WITH" */
 	TakeFn take;         /* what it does with its value; NULL: flag or mode only */
 	HelpForm help[3];
@@ -742,44 +742,6 @@ static int one_option(Options *o, Args *a, char seen[][32], size_t *nseen, size_
 	return spec->take ? spec->take(spec, o, a, val, err, errlen) : 0;
 }
 
-/* A config key's field back to its default (d: cli_defaults). */
-static void key_default(Options *o, const Options *d, const char *key)
-{
-	if (!strcmp(key, "theme")) {
-		o->theme = d->theme;
-		o->theme_buf[0] = '\0';
-	}
-	if (!strcmp(key, "target_ms"))
-		o->target_ms = d->target_ms;
-	if (!strcmp(key, "fps"))
-		o->fps = d->fps;
-	if (!strcmp(key, "window"))
-		o->whole = d->whole;
-	if (!strcmp(key, "outlier"))
-		o->outlier_pct = d->outlier_pct;
-	if (!strcmp(key, "log_keep"))
-		o->log_keep = d->log_keep;
-	if (!strcmp(key, "log_cap"))
-		o->log_cap = d->log_cap;
-}
-
-/* The config file's values of keys that do not count in o's mode, back
- * to the defaults where the command line did not give them. */
-static void keys_of_mode(Options *o, char seen[][32], size_t nseen)
-{
-	Options d;
-	cli_defaults(&d);
-	for (size_t i = 0; i < OPTION_SPECS; i++) {
-		const OptionSpec *s = &option_specs[i];
-		bool given = false;
-		for (size_t k = 0; k < nseen; k++)
-			given |= !strcmp(seen[k], s->name);
-		if (!s->key || !s->key_modes || (s->key_modes & M_(o->mode)) || given)
-			continue;
-		key_default(o, &d, s->key);
-	}
-}
-
 int cli_parse_with(int argc, char **argv, const Options *base, Options *o, char *err, size_t errlen)
 {
 	*o = *base;
@@ -797,7 +759,6 @@ int cli_parse_with(int argc, char **argv, const Options *base, Options *o, char 
 	}
 	if (validate(o, a.format_given, err, errlen))
 		return -1;
-	keys_of_mode(o, seen, nseen);
 	return mode_takes(o->mode, seen, nseen, err, errlen);
 }
 
@@ -1022,9 +983,19 @@ static void keep_line(char *keep, size_t keeplen, const char *raw)
 		snprintf(keep + w, keeplen - w, "%s\n", raw);
 }
 
+/* Whether the file's value of key counts in mode (the option table's
+ * key_modes: a dashboard preference is no setting of a check). */
+static bool key_counts(const char *key, Mode mode)
+{
+	for (size_t i = 0; i < OPTION_SPECS; i++)
+		if (option_specs[i].key && !strcmp(option_specs[i].key, key))
+			return !option_specs[i].key_modes || (option_specs[i].key_modes & M_(mode));
+	return true;
+}
+
 /* cli_config_apply's walk; keep (keeplen > 0) gathers the unknown keys' lines. */
-static int config_walk(const char *text, size_t len, Options *o, char *err, size_t errlen, char *warn, size_t warnlen,
-                       char *keep, size_t keeplen)
+static int config_walk(const char *text, size_t len, Mode mode, Options *o, char *err, size_t errlen, char *warn,
+                       size_t warnlen, char *keep, size_t keeplen)
 {
 	size_t i = 0;
 	int seen_at[CONFIG_KEYS] = { 0 };
@@ -1089,7 +1060,8 @@ static int config_walk(const char *text, size_t len, Options *o, char *err, size
 		}
 		seen_at[k] = line;
 		char why[400];
-		if (config_key(o, p, p, val, why, sizeof why) < 0) {
+		Options scratch = *o; /* a value that does not count here is checked all the same */
+		if (config_key(key_counts(p, mode) ? o : &scratch, p, p, val, why, sizeof why) < 0) {
 			snprintf(err, errlen, "line %d: %s", line, why);
 			return -1;
 		}
@@ -1097,9 +1069,10 @@ static int config_walk(const char *text, size_t len, Options *o, char *err, size
 	return 0;
 }
 
-int cli_config_apply(const char *text, size_t len, Options *o, char *err, size_t errlen, char *warn, size_t warnlen)
+int cli_config_apply(const char *text, size_t len, Mode mode, Options *o, char *err, size_t errlen, char *warn,
+                     size_t warnlen)
 {
-	return config_walk(text, len, o, err, errlen, warn, warnlen, NULL, 0);
+	return config_walk(text, len, mode, o, err, errlen, warn, warnlen, NULL, 0);
 }
 
 int cli_config_unknown(const char *text, size_t len, char *out, size_t outlen)
@@ -1109,7 +1082,7 @@ int cli_config_unknown(const char *text, size_t len, char *out, size_t outlen)
 	cli_defaults(&scratch);
 	if (outlen)
 		out[0] = '\0';
-	return config_walk(text, len, &scratch, err, sizeof err, NULL, 0, out, outlen);
+	return config_walk(text, len, MODE_SAVE_CONFIG, &scratch, err, sizeof err, NULL, 0, out, outlen);
 }
 
 bool cli_config_value_ok(const char *val)

@@ -124,10 +124,12 @@ int cli_parse_with(int argc, char **argv, const Options *base, Options *o, char 
  * # comments (at a line's start or after a blank), keys theme, target_ms,
  * fps, window (auto or whole), outlier, log_keep, log_cap, checked as the
  * options are; each key at most once, as on the command line; a UTF-8
- * byte-order mark and CRLF line ends read. Applies them to o; -1 with
+ * byte-order mark and CRLF line ends read. Applies them to o, those that
+ * count in mode (a saved dashboard target is not a check's: the option
+ * table's key_modes; the others are checked all the same); -1 with
  * "line N: why" in err. A key this version does not know is skipped and
  * named in warn ("" when none). */
-int cli_config_apply(const char *text, size_t len, Options *o, char *err, size_t errlen, char *warn,
+int cli_config_apply(const char *text, size_t len, Mode mode, Options *o, char *err, size_t errlen, char *warn,
                      size_t warnlen);
 /* The lines of a config file's keys this version does not know (a newer
  * version's), as written, each ending in a newline, into out: what a save

@@ -278,7 +278,7 @@ static void config_should_round_trip_and_yield_to_the_options(void)
 	cli_defaults(&b);
 	const char *text = "# mine\n\ntheme = mono\ntarget_ms = 50  # slower\nfps=5\nwindow = whole\n"
 	                   "outlier = 3\nlog_keep = 20\nlog_cap = 1M\n";
-	CHECK(cli_config_apply(text, strlen(text), &b, err, sizeof err, NULL, 0) == 0);
+	CHECK(cli_config_apply(text, strlen(text), MODE_MEASURE, &b, err, sizeof err, NULL, 0) == 0);
 	CHECK(!strcmp(b.theme, "mono") && b.target_ms == 50 && b.fps == 5 && b.whole && b.outlier_pct == 3 &&
 	      b.log_keep == 20 && b.log_cap == 1 << 20);
 	char *argv[] = { "flopscope", "--target-ms", "20", NULL };
@@ -288,21 +288,29 @@ static void config_should_round_trip_and_yield_to_the_options(void)
 	CHECK(cli_config_text(&o, out, sizeof out) > 0);
 	Options r;
 	cli_defaults(&r);
-	CHECK(cli_config_apply(out, strlen(out), &r, err, sizeof err, NULL, 0) == 0);
+	CHECK(cli_config_apply(out, strlen(out), MODE_MEASURE, &r, err, sizeof err, NULL, 0) == 0);
 	CHECK(!strcmp(r.theme, "mono") && r.target_ms == 20 && r.fps == 5 && r.whole && r.outlier_pct == 3 &&
 	      r.log_keep == 20 && r.log_cap == o.log_cap);
 	/* the dashboard's saved target is a preference of measuring runs: a
 	 * check (and the suite) measure at the default unless told otherwise;
 	 * the fleet's keys (outlier, retention) count for the check */
+	Options c;
+	cli_defaults(&c);
+	CHECK(cli_config_apply(text, strlen(text), MODE_CHECK, &c, err, sizeof err, NULL, 0) == 0);
 	char *check[] = { "flopscope", "--check", NULL };
-	CHECK(cli_parse_with(2, check, &b, &o, err, sizeof err) == 0);
+	CHECK(cli_parse_with(2, check, &c, &o, err, sizeof err) == 0);
 	CHECK(o.target_ms == CLI_DEFAULT_TARGET_MS && o.outlier_pct == 3 && o.log_keep == 20);
+	Options su;
+	cli_defaults(&su);
+	CHECK(cli_config_apply(text, strlen(text), MODE_SUITE, &su, err, sizeof err, NULL, 0) == 0);
 	char *suite[] = { "flopscope", "--suite", NULL };
-	CHECK(cli_parse_with(2, suite, &b, &o, err, sizeof err) == 0 && o.target_ms == CLI_DEFAULT_TARGET_MS);
+	CHECK(cli_parse_with(2, suite, &su, &o, err, sizeof err) == 0 && o.target_ms == CLI_DEFAULT_TARGET_MS);
 	char *told[] = { "flopscope", "--check", "--target-ms", "40", NULL };
-	CHECK(cli_parse_with(4, told, &b, &o, err, sizeof err) == 0 && o.target_ms == 40);
+	CHECK(cli_parse_with(4, told, &c, &o, err, sizeof err) == 0 && o.target_ms == 40);
 	char *plain[] = { "flopscope", NULL };
 	CHECK(cli_parse_with(1, plain, &b, &o, err, sizeof err) == 0 && o.target_ms == 50);
+	/* a value that does not count in the mode is still checked */
+	CHECK(cli_config_apply("target_ms = 0\n", 14, MODE_CHECK, &c, err, sizeof err, NULL, 0) == -1);
 	const char *bad[][2] = {
 		{ "fps = 50\n", "line 1: fps" },
 		{ "fps = 5\ntheme = a\nfps = 6\n", "line 3: fps given twice (line 1 too)" },
@@ -313,7 +321,7 @@ static void config_should_round_trip_and_yield_to_the_options(void)
 	};
 	for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
 		cli_defaults(&r);
-		CHECK(cli_config_apply(bad[i][0], strlen(bad[i][0]), &r, err, sizeof err, NULL, 0) == -1);
+		CHECK(cli_config_apply(bad[i][0], strlen(bad[i][0]), MODE_MEASURE, &r, err, sizeof err, NULL, 0) == -1);
 		if (!strstr(err, bad[i][1]))
 			fprintf(stderr, "  case %zu: \"%s\" lacks \"%s\"\n", i, err, bad[i][1]), check_failed_now = 1;
 	}
@@ -329,11 +337,11 @@ static void config_should_read_editors_files_and_newer_keys(void)
 	cli_defaults(&r);
 	const char *text = "\xEF\xBB\xBF# saved on Windows\r\ntheme = /home/me/themes/#1.json\r\nfps = 7 # fast\r\n"
 	                   "gpu_colour = red\r\n";
-	CHECK(cli_config_apply(text, strlen(text), &r, err, sizeof err, warn, sizeof warn) == 0);
+	CHECK(cli_config_apply(text, strlen(text), MODE_MEASURE, &r, err, sizeof err, warn, sizeof warn) == 0);
 	CHECK_STR(r.theme, "/home/me/themes/#1.json");
 	CHECK(r.fps == 7);
 	CHECK(strstr(warn, "line 4: unknown key \"gpu_colour\" ignored") != NULL);
-	CHECK(cli_config_apply("fps = 5\0\n", 9, &r, err, sizeof err, NULL, 0) == -1 && strstr(err, "NUL"));
+	CHECK(cli_config_apply("fps = 5\0\n", 9, MODE_MEASURE, &r, err, sizeof err, NULL, 0) == -1 && strstr(err, "NUL"));
 	CHECK(cli_config_value_ok("/home/me/themes/#1.json") && cli_config_value_ok("mono"));
 	CHECK(!cli_config_value_ok("a\nfps = 1") && !cli_config_value_ok("my #theme") && !cli_config_value_ok(" lead") &&
 	      !cli_config_value_ok("trail ") && !cli_config_value_ok("") && !cli_config_value_ok("#x"));
@@ -347,7 +355,7 @@ static void config_should_read_editors_files_and_newer_keys(void)
 		char out[2048];
 		CHECK(cli_config_value_ok(vals[i]) && cli_config_text(&o, out, sizeof out) > 0);
 		cli_defaults(&back);
-		CHECK(cli_config_apply(out, strlen(out), &back, err, sizeof err, NULL, 0) == 0);
+		CHECK(cli_config_apply(out, strlen(out), MODE_MEASURE, &back, err, sizeof err, NULL, 0) == 0);
 		CHECK_STR(back.theme, vals[i]);
 	}
 }
