@@ -574,14 +574,13 @@ static int check_end(CheckRun *c, atomic_int *quit, bool *say_logs)
 	double secs = (double)(clock_mono_ns() - c->t0) * 1e-9;
 	if (*quit) {
 		fprintf(stderr, "flopscope: the check was stopped by a signal; incomplete\n");
-		status = 128 + (int)*quit;
+		status = STATUS_SIGNAL + (int)*quit;
 	} else {
 		status = counts[CHECK_WRONG]                        ? STATUS_WRONG
 		       : counts[CHECK_FAIL] || counts[CHECK_ERROR] ? STATUS_FAILED
 		       : counts[CHECK_OUTLIER]                     ? STATUS_OUTLIER
 		       : !counts[CHECK_PASS] && !counts[CHECK_UNSURE] ? STATUS_NOT_JUDGED : STATUS_OK;
 	}
-
 	mboard_check_end(c->board, secs, status);
 	if (o->format == FORMAT_JSON) {
 		printf("{\"type\":\"check_end\",\"seconds\":%.3f,\"exit\":%d", secs, status);

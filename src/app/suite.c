@@ -314,7 +314,7 @@ int suite_run(const VkCtx *ctx, const int *idx, size_t n, const Options *o, uint
 		fprintf(stderr, "flopscope: the suite was stopped by a signal after %d of %d workloads; "
 		        "the table is incomplete\n", done, runs);
 		fflush(stdout);
-		return 128 + (int)*quit;
+		return STATUS_SIGNAL + (int)*quit;
 	}
 	return status;
 }

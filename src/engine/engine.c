@@ -77,8 +77,7 @@ struct Engine {
 	uint64_t sum_ver;        /* under sum_mu */
 	Summary view;            /* under view_mu, as the rest below */
 	SummaryResult view_res;
-	uint64_t view_ver, view_ns;
-	bool view_valid;
+	uint64_t view_ver, view_ns; /* view_ver: sum_ver when read; UINT64_MAX: never */
 	_Atomic bool log_failed; /* log.error is set before this */
 	bool sync_ready;         /* mu and cv initialised */
 	bool tel_open;           /* telemetry_open ran */
@@ -453,6 +452,7 @@ Engine *engine_create(const EngineConfig *cfg, Error *err)
 	}
 	summary_init(&e->sum);
 	summary_init(&e->view);
+	e->view_ver = UINT64_MAX;
 	Status st = build(e, cfg, err->msg);
 	if (st != STATUS_OK) {
 		err->status = st;
@@ -1046,7 +1046,7 @@ void engine_summary(Engine *e, SummaryResult *out)
 	pthread_mutex_lock(&e->sum_mu);
 	uint64_t ver = e->sum_ver;
 	/* while it runs a result a moment old will do; stopped, the last word */
-	bool fresh = e->view_valid && (ver == e->view_ver || (running && now - e->view_ns < SUMMARY_EVERY_NS));
+	bool fresh = ver == e->view_ver || (e->view_ver != UINT64_MAX && running && now - e->view_ns < SUMMARY_EVERY_NS);
 	if (!fresh)
 		summary_copy(&e->view, &e->sum); /* short of memory: the result says oom */
 	pthread_mutex_unlock(&e->sum_mu);
@@ -1054,7 +1054,6 @@ void engine_summary(Engine *e, SummaryResult *out)
 		summary_result(&e->view, &e->view_res);
 		e->view_ver = ver;
 		e->view_ns = now;
-		e->view_valid = true;
 	}
 	*out = e->view_res;
 	pthread_mutex_unlock(&e->view_mu);
