@@ -36,10 +36,10 @@ void listing_print(FILE *f, const DeviceList *l, bool verbose)
 /* The host's name, read once. */
 static const char *host_name(void)
 {
-	static SessionMeta m;
-	if (!m.host[0])
-		slog_host_facts(&m);
-	return m.host;
+	static char host[128]; /* as SessionMeta.host */
+	if (!host[0])
+		slog_host_name(host, sizeof host);
+	return host;
 }
 
 void listing_identity_json(cJSON *o, const DeviceInfo *d, size_t entry)

@@ -619,15 +619,20 @@ void slog_node_id(char *out, size_t len)
 	snprintf(out, len, "%s-%ld", t, (long)getpid());
 }
 
+void slog_host_name(char *out, size_t len)
+{
+	if (gethostname(out, len) != 0)
+		snprintf(out, len, "unknown");
+	out[len - 1] = '\0';
+}
+
 void slog_host_facts(SessionMeta *m)
 {
 	time_t now = time(NULL);
 	struct tm tm;
 	gmtime_r(&now, &tm);
 	strftime(m->start_utc, sizeof m->start_utc, "%Y-%m-%dT%H:%M:%SZ", &tm);
-	if (gethostname(m->host, sizeof m->host) != 0)
-		snprintf(m->host, sizeof m->host, "unknown");
-	m->host[sizeof m->host - 1] = '\0';
+	slog_host_name(m->host, sizeof m->host);
 	struct utsname u;
 	if (uname(&u) == 0)
 		snprintf(m->kernel, sizeof m->kernel, "%s %s %s", u.sysname, u.release, u.machine);

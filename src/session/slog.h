@@ -137,6 +137,9 @@ void slog_close(SessionLog *l);
 
 /* Host facts for the session line: host name, kernel, CPU model, UTC time. */
 void slog_host_facts(SessionMeta *m);
+/* The host name alone (as the session line has it; "unknown" when it
+ * cannot be read). */
+void slog_host_name(char *out, size_t len);
 
 /* A new id for the logs of several devices measured together: the UTC
  * time and the process id ("20261123T150803Z-4242"). */
