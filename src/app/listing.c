@@ -112,7 +112,7 @@ bool listing_print_json(FILE *f, const DeviceList *l)
 		if (!text)
 			return false;
 		fprintf(f, "%s\n", text);
-		free(text);
+		cJSON_free(text);
 	}
 	return !ferror(f);
 }
