@@ -218,7 +218,9 @@ t_every_json_output_should_match_its_schema() {
 	export XDG_STATE_HOME="$st"
 	"$FS" llvm --duration 1 --log "$T/a.jsonl" --format json >"$T/head.json" 2>/dev/null || die "headless"
 	"$FS" llvm --duration 1 --log "$T/b.jsonl" --format csv >/dev/null 2>&1 || die "second log"
-	"$FS" -1 -1 --duration 0.5 --no-log --format json >"$T/run.json" 2>/dev/null; [ $? = 0 ] || [ $? = 4 ] || true
+	"$FS" -1 -1 --duration 0.5 --no-log --format json >"$T/run.json" 2>/dev/null
+	rc=$? # two engines on one lavapipe may differ: 4, the outlier status
+	[ "$rc" = 0 ] || [ "$rc" = 4 ] || die "-1 -1: exit $rc"
 	"$FS" --list --format json >"$T/list.json" || die "list"
 	"$FS" --check llvm --workload fp32,h2d --budget 5s --format json >"$T/check.json" 2>"$T/check.err"
 	"$FS" --logs --format json >"$T/logs.json" 2>"$T/logs.err" || die "logs: $(cat "$T/logs.err")"
