@@ -107,6 +107,13 @@ $(B)/tests/shader_check: tests/unit/shader_check.c $(B)/src/gpu/shader.o $(B)/sr
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(INC_gpu) -o $@ $^ $(SHADERC) -lpthread -lm
 
+# NVML's stand-in for the tests (tests/fake/nvml.c), one for every build:
+# a plain library, loaded by the sanitizer builds too.
+FAKE_NVML := build/tests/fake-nvml/libnvidia-ml.so.1
+$(FAKE_NVML): tests/fake/nvml.c
+	@mkdir -p $(dir $@)
+	$(CC) -std=c11 -O1 -g -Wall -Wextra -Werror -fPIC -shared -Wl,-soname,libnvidia-ml.so.1 -o $@ $<
+
 # The ring under ThreadSanitizer: one producer and one consumer thread.
 $(B)/tsan/ring_stress: tests/unit/ring_stress.c src/core/ring.c src/core/ring.h src/core/sample.h
 	@mkdir -p $(dir $@)
@@ -136,7 +143,7 @@ run: deps
 	./$(B)/flopscope $(or $(ARGS),--default-device)
 
 test: deps-test
-	$(MAKE) all $(UNIT) $(B)/tsan/ring_stress $(B)/tests/shader_check
+	$(MAKE) all $(UNIT) $(B)/tsan/ring_stress $(B)/tests/shader_check $(FAKE_NVML)
 	tests/run.sh
 
 # The whole suite against sanitizer builds in their own folders. Leaks and
@@ -147,13 +154,13 @@ SAN_ENV = ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:halt_on_error=1 \
           UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
           TSAN_OPTIONS=suppressions=$(CURDIR)/tests/sanitizers/tsan.supp:halt_on_error=1:second_deadlock_stack=1
 
-check-asan: deps-test
+check-asan: deps-test $(FAKE_NVML)
 	$(MAKE) B=build-asan OPT="-O1 -g -fno-omit-frame-pointer" \
 	    SAN="-fsanitize=address,undefined -fno-sanitize-recover=undefined" \
 	    all build-asan/flopscope-planted build-asan/tests/shader_check $(patsubst $(B)/%,build-asan/%,$(UNIT))
 	$(SAN_ENV) B=build-asan tests/run.sh asan
 
-check-tsan: deps-test $(B)/tsan/ring_stress
+check-tsan: deps-test $(B)/tsan/ring_stress $(FAKE_NVML)
 	$(MAKE) B=build-tsan OPT="-O1 -g" SAN="-fsanitize=thread" \
 	    all build-tsan/tests/shader_check $(patsubst $(B)/%,build-tsan/%,$(UNIT))
 	$(SAN_ENV) tests/run.sh tsan

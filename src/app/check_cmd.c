@@ -545,7 +545,7 @@ static void check_workload(CheckRun *c, size_t i, atomic_int *quit)
 	}
 	for (size_t k = 0; k < m; k++) {
 		c->rows[k] = mboard_row(c->board, (unsigned)c->sd[k].idx + 1, &c->ctx->entries[c->sd[k].idx], wi->name,
-		                        workload_unit_names[wi->unit]);
+		                        wi->unit);
 		blocks_init(&c->blocks[k]);
 	}
 	Options oc = *c->o;

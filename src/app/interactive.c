@@ -120,7 +120,7 @@ static void run_devices(Screen *s, const struct VkCtx *ctx, const DeviceList *de
 		source_engine(&src[k], set.m[k].e);
 		/* --metrics-listen, --metrics-file: the samples the screen takes */
 		mrows[k] = mo && mo->board ? mboard_row(mo->board, (unsigned)sel[k] + 1, &devs->entries[sel[k]],
-		                                       workload_info[wl].name, workload_unit_names[workload_info[wl].unit]) : -1;
+		                                       workload_info[wl].name, workload_info[wl].unit) : -1;
 		if (mrows[k] >= 0)
 			metrics_tap(&taps[k], &src[k], mo->board, mrows[k]);
 	}

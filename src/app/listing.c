@@ -48,6 +48,10 @@ void listing_identity_json(cJSON *o, const DeviceInfo *d, size_t entry)
 	devinfo_uuid_str(d->uuid, uuid, sizeof uuid);
 	devinfo_pci_str(d, pci, sizeof pci);
 	cJSON_AddNumberToObject(o, "entry", (double)entry);
+	if (d->has_gpu_index)
+		cJSON_AddNumberToObject(o, "gpu", d->gpu_index);
+	else
+		cJSON_AddNullToObject(o, "gpu");
 	cJSON_AddStringToObject(o, "device", d->name);
 	cJSON_AddStringToObject(o, "uuid", uuid);
 	if (pci[0])
@@ -75,6 +79,9 @@ void listing_identity_csv(FILE *f, const DeviceInfo *d, size_t entry)
 	devinfo_uuid_str(d->uuid, uuid, sizeof uuid);
 	devinfo_pci_str(d, pci, sizeof pci);
 	fprintf(f, "%zu,", entry);
+	if (d->has_gpu_index)
+		fprintf(f, "%u", d->gpu_index);
+	fputc(',', f);
 	listing_csv_field(f, d->name);
 	fprintf(f, ",%s,%s,", uuid, pci);
 	listing_csv_field(f, host_name());

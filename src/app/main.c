@@ -29,6 +29,7 @@
 #include "fileio.h"
 #include "check_cmd.h"
 #include "metrics_live.h"
+#include "nvml.h"
 #include "suite.h"
 #include "latency.h"
 #include "interactive.h"
@@ -107,6 +108,9 @@ static int finish_stdout(int status)
 	return outputs_stdout_failed() ? 1 : 0;
 }
 
+/* Why NVML gave no indices ("" when it did). */
+static char nvml_note[256];
+
 static int pick_device(const VkCtx *ctx, const Options *o)
 {
 	char err[ERR_LEN];
@@ -125,6 +129,25 @@ static int pick_device(const VkCtx *ctx, const Options *o)
 static size_t pick_devices(const VkCtx *ctx, const Options *o, int *idx, size_t cap)
 {
 	size_t n = 0;
+	/* the GPUs named as nvidia-smi and Slurm name them: --gpus, or a job's
+	 * own in a check that names no device */
+	const char *list = o->gpus, *from = "--gpus";
+	const char *job = getenv("SLURM_JOB_GPUS");
+	if (!list && o->mode == MODE_CHECK && !o->ndev_indexes && !o->dev_word && job && *job) {
+		list = job;
+		from = "SLURM_JOB_GPUS";
+		fprintf(stderr, "flopscope: --check: the job's GPUs, SLURM_JOB_GPUS=%s\n", job);
+	}
+	if (list) {
+		char err[ERR_LEN];
+		n = devsel_gpu_list(ctx->entries, ctx->entry_count, list, from, nvml_note[0] ? nvml_note : NULL, idx, cap,
+		                    err, sizeof err);
+		if (!n) {
+			fprintf(stderr, "flopscope: %s\n", err);
+			listing_print(stderr, &(DeviceList){ ctx->entries, ctx->entry_count }, false);
+		}
+		return n;
+	}
 	if (o->all) {
 		for (size_t i = 0; i < ctx->entry_count && n < cap; i++) {
 			const DeviceInfo *d = &ctx->entries[i];
@@ -214,7 +237,7 @@ static int measure(const VkCtx *ctx, Options *o, int idx, WorkloadType wl, uint6
 		return err.status;
 	}
 	int row = mo->board ? mboard_row(mo->board, (unsigned)idx + 1, &ctx->entries[idx], workload_info[wl].name,
-	                                 workload_unit_names[workload_info[wl].unit]) : -1;
+	                                 workload_info[wl].unit) : -1;
 	mboard_attach(mo->board, row, engine_summary_reader(e));
 	int status = headless_run(e, o, mo, row, &quit_flag);
 	mboard_end(mo->board, row); /* before the engine goes */
@@ -243,7 +266,7 @@ static int with_device(const VkCtx *ctx, Options *o, WorkloadType wl, uint64_t l
 		size_t n = pick_devices(ctx, o, idxs, sizeof idxs / sizeof *idxs);
 		return n ? check_run(ctx, idxs, n, o, launch, &quit_flag) : 2;
 	}
-	if ((o->mode == MODE_MEASURE || o->mode == MODE_SUITE) && (o->all || o->ndev_indexes > 1)) {
+	if ((o->mode == MODE_MEASURE || o->mode == MODE_SUITE) && (o->all || o->gpus || o->ndev_indexes > 1)) {
 		int idxs[CLI_MAX_DEVICES * 4];
 		size_t n = pick_devices(ctx, o, idxs, sizeof idxs / sizeof *idxs);
 		if (!n)
@@ -380,6 +403,10 @@ static int on_devices(Options *o, uint64_t launch)
 		fprintf(stderr, "flopscope: %s\n", err);
 		return 1;
 	}
+	/* NVML's numbers for the devices it knows: the gpu of every record and
+	 * metric, the indices --gpus and Slurm give */
+	if (nvml_index_devices(ctx.entries, ctx.entry_count, nvml_note, sizeof nvml_note))
+		nvml_note[0] = '\0';
 	/* a measuring run's metrics (a check keeps its own) */
 	MetricsOut mo = { 0 };
 	if (o->mode == MODE_MEASURE && !metrics_out_open(&mo, o, err, sizeof err)) {

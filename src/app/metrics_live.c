@@ -21,7 +21,10 @@
 
 typedef struct BoardRow {
 	unsigned entry, engine;
-	char uuid[40], name[256], driver[520], workload[32], unit[8];
+	bool has_gpu;
+	unsigned gpu;
+	char uuid[40], pci[DEVINFO_PCI_LEN], name[256], driver[520], workload[32];
+	WorkloadUnit unit;
 	SummaryReader rd;       /* the run's statistics, read at each rendering; NULL read: */
 	SummaryResult res;      /* ... these, read a last time when the run ended */
 	Sample last;            /* the latest steady sample */
@@ -68,13 +71,16 @@ void mboard_destroy(MetricsBoard *b)
 	free(b);
 }
 
-int mboard_row(MetricsBoard *b, unsigned entry, const DeviceInfo *d, const char *workload, const char *unit)
+int mboard_row(MetricsBoard *b, unsigned entry, const DeviceInfo *d, const char *workload, WorkloadUnit unit)
 {
 	BoardRow *r = calloc(1, sizeof *r);
 	if (!r)
 		return -1;
 	r->entry = entry;
+	r->has_gpu = d->has_gpu_index;
+	r->gpu = d->gpu_index;
 	devinfo_uuid_str(d->uuid, r->uuid, sizeof r->uuid);
+	devinfo_pci_str(d, r->pci, sizeof r->pci);
 	snprintf(r->name, sizeof r->name, "%s", d->name);
 	/* the driver as its vendor writes it ("NVIDIA 580.159.04", "llvmpipe Mesa
 	 * 22.3.6 (LLVM 15.0.6)"): driverInfo, else the packed version decoded */
@@ -82,16 +88,17 @@ int mboard_row(MetricsBoard *b, unsigned entry, const DeviceInfo *d, const char 
 	devinfo_driver_version_str(d, ver, sizeof ver);
 	snprintf(r->driver, sizeof r->driver, "%s %s", d->driver_name, d->driver_info[0] ? d->driver_info : ver);
 	snprintf(r->workload, sizeof r->workload, "%s", workload);
-	snprintf(r->unit, sizeof r->unit, "%s", unit);
+	r->unit = unit;
 	r->res.ratio_median = r->res.pct_peak = r->res.plateau_ms = r->res.duty = NAN;
 	r->check = CHECK_NONE;
 	r->check_ratio = r->check_threshold = r->peer_ratio = NAN;
 	r->reference = "";
 	pthread_mutex_lock(&b->mu);
-	/* the same entry twice at once (two engines on one device): numbered */
+	/* the same device and workload twice at once (two engines on one entry,
+	 * or on two queue families of one device): numbered */
 	unsigned same = 0;
 	for (size_t k = 0; k < b->n; k++)
-		same += !b->rows[k]->retired && b->rows[k]->entry == entry && !strcmp(b->rows[k]->workload, workload);
+		same += !b->rows[k]->retired && !strcmp(b->rows[k]->uuid, r->uuid) && !strcmp(b->rows[k]->workload, workload);
 	if (same)
 		r->engine = same + 1;
 	int idx = -1;
@@ -233,9 +240,12 @@ char *mboard_render(MetricsBoard *b)
 			MetricsRow *m = &rows[n];
 			SummaryResult *res = &sr[n++];
 			metrics_row_init(m);
-			m->device = r->entry;
+			m->entry = r->entry;
+			m->has_gpu = r->has_gpu;
+			m->gpu = r->gpu;
 			m->engine = r->engine;
 			m->uuid = r->uuid;
+			m->pci_bus_id = r->pci;
 			m->name = r->name;
 			m->driver = r->driver;
 			m->workload = r->workload;

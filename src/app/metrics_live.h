@@ -24,7 +24,7 @@ void mboard_destroy(MetricsBoard *b);
 
 /* A row for device entry number `entry` (1-based) running workload: its
  * index, or -1 when memory ran out. */
-int mboard_row(MetricsBoard *b, unsigned entry, const DeviceInfo *d, const char *workload, const char *unit);
+int mboard_row(MetricsBoard *b, unsigned entry, const DeviceInfo *d, const char *workload, WorkloadUnit unit);
 /* Every sample of the row's run, as the consumer takes it: the latest
  * figures and telemetry (the statistics are the run's own: below). */
 void mboard_sample(MetricsBoard *b, int row, const Sample *s);
@@ -55,7 +55,7 @@ typedef struct MetricsServer MetricsServer;
 /* Serves GET /metrics on listen ("PORT", "ADDR:PORT" or "[ADDR6]:PORT";
  * 127.0.0.1 when no address is given; port 0: one the system picks). NULL
  * with why in err. *url gets the address it serves, e.g.
- * "http://127.0.0.1:9400/metrics". */
+ * "http://127.0.0.1:19400/metrics". */
 MetricsServer *metrics_serve(MetricsBoard *b, const char *listen, char *url, size_t urllen, char *err, size_t len);
 void metrics_server_stop(MetricsServer *s);
 

@@ -381,6 +381,11 @@ static const OptionSpec option_specs[] = {
 	{ .name = "--all", .modes = M_RUN, .flag = FLAG(all),
 	  .help = { { H_DEVICE, "--all", "every physical device (with NAME: those it names), its first compute "
 	              "queue family" } } },
+	{ .name = "--gpus", .value = true, .modes = M_RUN, .str = STR(gpus), .empty = "an empty list",
+	  .take = take_string,
+	  .help = { { H_DEVICE, "--gpus LIST", "the GPUs named by NVML index (as nvidia-smi and Slurm number them; "
+	              "0,2 or 0-3), UUID or PCI address, each its first compute queue family; --check takes "
+	              "SLURM_JOB_GPUS when set and no device is named" } } },
 	{ .name = "--outlier", .value = true, .modes = M_RUN | M_(MODE_REPLAY) | M_(MODE_SAVE_CONFIG),
 	  .key = "outlier", .take = take_key,
 	  .help = { { H_DEVICE, "--outlier PCT", "with several devices: one whose median is more than PCT% "
@@ -597,9 +602,14 @@ static int validate(Options *o, bool format_given, char *err, size_t errlen)
 			snprintf(err, errlen, "%s reads session logs and uses no device", m->option);
 		return -1;
 	}
-	bool several = o->ndev_indexes > 1 || o->all;
+	bool several = o->ndev_indexes > 1 || o->all || o->gpus;
 	if (o->all && o->ndev_indexes) {
 		snprintf(err, errlen, "--all and -N contradict each other: give one");
+		return -1;
+	}
+	if (o->gpus && (o->all || o->ndev_indexes || o->dev_word)) {
+		snprintf(err, errlen, "--gpus names the devices: give it alone (without %s)",
+		         o->all ? "--all" : o->ndev_indexes ? "-N" : "a device word");
 		return -1;
 	}
 	if (o->mode == MODE_SUITE && o->workload) {

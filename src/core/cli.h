@@ -57,6 +57,7 @@ typedef struct Options {
 	bool all;              /* --all: every physical device (whose name has dev_word) */
 	double outlier_pct;    /* --outlier PCT: a device this far below its identical peers */
 	const char *dev_word;  /* name filter or NULL */
+	const char *gpus;      /* --gpus LIST: NVML indices, UUIDs or PCI addresses (devsel_gpu_list) */
 	const char *shader_dir;/* NULL: next to the executable */
 	unsigned fps;          /* dashboard frames a second, 1..20 */
 	const char *workload;  /* --workload NAME; NULL: fp32 */

@@ -73,6 +73,9 @@ typedef struct DeviceInfo {
 	CoopMatShape coopmat[DEVINFO_MAX_COOPMAT]; /* NV shapes, then KHR's bfloat16 ones */
 	uint32_t ncoopmat;
 	uint32_t pci_domain, pci_bus, pci_device, pci_function;
+	bool has_gpu_index;             /* NVML knows the device (engine/tel_nvml.c fills it) */
+	uint32_t gpu_index;             /* then NVML's index of it, matched by UUID: nvidia-smi's,
+	                                   dcgm-exporter's gpu label, Slurm's SLURM_JOB_GPUS */
 } DeviceInfo;
 
 /* The list of entries, in the order the device list numbers them. */

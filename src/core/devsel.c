@@ -1,6 +1,7 @@
 #include "devsel.h"
 
 #include <ctype.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -173,4 +174,92 @@ int devsel_pick(const DeviceInfo *d, size_t n, const DevselQuery *q, char *err, 
 	else
 		snprintf(err, errlen, "only %u device%s match \"%s\", not %u", seen, seen == 1 ? "" : "s", q->word, want);
 	return -1;
+}
+
+/* One item of a GPU list: its entry (the first of its device) or -1 with
+ * why. */
+static int gpu_item(const DeviceInfo *d, size_t n, const char *item, const char *from, const char *nvml_note,
+                    char *err, size_t errlen)
+{
+	char *end;
+	errno = 0;
+	unsigned long k = item[0] >= '0' && item[0] <= '9' ? strtoul(item, &end, 10) : 0;
+	if (item[0] >= '0' && item[0] <= '9' && !*end && !errno) {
+		for (size_t i = 0; i < n; i++)
+			if (d[i].has_gpu_index && d[i].gpu_index == k)
+				return (int)i;
+		if (nvml_note)
+			snprintf(err, errlen, "GPU %lu (%s): cannot be mapped to a device: %s", k, from, nvml_note);
+		else
+			snprintf(err, errlen, "GPU %lu (%s): NVML has no GPU %lu that Vulkan shows (nvidia-smi -L lists "
+			         "NVML's; --list -v the devices)", k, from, k);
+		return -1;
+	}
+	DevselWord w = devsel_word(item);
+	if (w.kind == DEVSEL_NAME) {
+		snprintf(err, errlen, "\"%s\" (%s): a GPU is named by its NVML index, UUID or PCI address", item, from);
+		return -1;
+	}
+	int found = -1;
+	for (size_t i = 0; i < n; i++) {
+		if (!word_matches(&d[i], &w, item))
+			continue;
+		if (found >= 0 && d[found].phys_index != d[i].phys_index) {
+			snprintf(err, errlen, "\"%s\" (%s) names more than one device: give more of it", item, from);
+			return -1;
+		}
+		if (found < 0)
+			found = (int)i;
+	}
+	if (found < 0) {
+		char why[256];
+		no_match(&w, item, why, sizeof why);
+		snprintf(err, errlen, "%s (%s)", why, from);
+	}
+	return found;
+}
+
+size_t devsel_gpu_list(const DeviceInfo *d, size_t n, const char *list, const char *from, const char *nvml_note,
+                       int *idx, size_t cap, char *err, size_t errlen)
+{
+	size_t count = 0;
+	const char *p = list;
+	for (;;) {
+		char item[128];
+		size_t len = strcspn(p, ",");
+		if (len == 0 || len >= sizeof item) {
+			snprintf(err, errlen, "%s: \"%s\" is not a list of GPUs (0,1 or GPU-<uuid>,... or 0000:1b:00.0,...)",
+			         from, list);
+			return 0;
+		}
+		memcpy(item, p, len);
+		item[len] = '\0';
+		/* a range of NVML indices: 0-3 */
+		unsigned long lo, hi;
+		int used = 0;
+		bool range = sscanf(item, "%lu-%lu%n", &lo, &hi, &used) == 2 && (size_t)used == len && lo <= hi &&
+		             hi - lo < 1024 && item[0] >= '0' && item[0] <= '9';
+		for (unsigned long k = range ? lo : 0; k <= (range ? hi : 0); k++) {
+			char one[32];
+			if (range)
+				snprintf(one, sizeof one, "%lu", k);
+			int i = gpu_item(d, n, range ? one : item, from, nvml_note, err, errlen);
+			if (i < 0)
+				return 0;
+			bool seen = false;
+			for (size_t j = 0; j < count; j++)
+				seen |= d[idx[j]].phys_index == d[i].phys_index;
+			if (seen)
+				continue;
+			if (count == cap) {
+				snprintf(err, errlen, "%s: more than %zu GPUs", from, cap);
+				return 0;
+			}
+			idx[count++] = i;
+		}
+		p += len;
+		if (!*p)
+			return count;
+		p++;
+	}
 }

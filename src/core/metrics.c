@@ -11,10 +11,14 @@ const char *const check_status_names[CHECK_STATUS_COUNT] = {
 	[CHECK_NOREF] = "noref", [CHECK_SKIP] = "skip", [CHECK_ERROR] = "error", [CHECK_OUTLIER] = "outlier",
 };
 
+const char *const metrics_unit_suffix[UNIT_COUNT] = {
+	[UNIT_FLOPS] = "flops", [UNIT_IOPS] = "ops", [UNIT_BYTES] = "bytes_per_second",
+};
+
 void metrics_row_init(MetricsRow *r)
 {
 	memset(r, 0, sizeof *r);
-	r->uuid = r->name = r->driver = r->workload = r->unit = r->check_reference = "";
+	r->uuid = r->pci_bus_id = r->name = r->driver = r->workload = r->check_reference = "";
 	r->median = r->peak_ratio = r->peer_ratio = r->duty = NAN;
 	r->clock_hz = r->power_w = r->temp_c = NAN;
 	r->check = CHECK_NONE;
@@ -85,22 +89,25 @@ static void family(Text *t, const char *name, const char *type, const char *help
 	put(t, "# HELP %s %s\n# TYPE %s %s\n", name, help, name, type);
 }
 
-/* The device's labels, and the workload's (with_workload): "{...," without
- * the closing brace, so that a series can add its own. */
+/* The labels that name the device, and the workload's (with_workload):
+ * "{...," without the closing brace, so that a series can add its own. */
 static void labels(Text *t, const MetricsRow *r, bool with_workload)
 {
-	char uuid[128], name[512], driver[512];
+	char uuid[128], pci[64];
 	metrics_escape(r->uuid, uuid, sizeof uuid);
-	metrics_escape(r->name, name, sizeof name);
-	metrics_escape(r->driver, driver, sizeof driver);
-	put(t, "{device=\"%u\",uuid=\"%s\",name=\"%s\",driver=\"%s\"", r->device, uuid, name, driver);
+	metrics_escape(r->pci_bus_id, pci, sizeof pci);
+	put(t, "{");
+	if (r->has_gpu)
+		put(t, "gpu=\"%u\",", r->gpu);
+	put(t, "UUID=\"GPU-%s\"", uuid);
+	if (*pci)
+		put(t, ",pci_bus_id=\"%s\"", pci);
 	if (r->engine)
 		put(t, ",engine=\"%u\"", r->engine);
 	if (with_workload) {
-		char wl[128], unit[64];
+		char wl[128];
 		metrics_escape(r->workload, wl, sizeof wl);
-		metrics_escape(r->unit, unit, sizeof unit);
-		put(t, ",workload=\"%s\",unit=\"%s\"", wl, unit);
+		put(t, ",workload=\"%s\"", wl);
 	}
 }
 
@@ -109,21 +116,22 @@ static void value(Text *t, double v)
 	put(t, "} %.17g\n", v);
 }
 
-/* A gauge of one figure per row, rows where it is known (not NaN). */
+/* A gauge of one figure per row, rows where it is known (not NaN); unit
+ * >= 0: only the rows of that unit (a throughput's family). */
 typedef double (*Figure)(const MetricsRow *r);
 
-static void gauge(Text *t, const MetricsRow *rows, size_t n, const char *name, const char *help, Figure f,
-                  bool with_workload)
+static void gauge_of(Text *t, const MetricsRow *rows, size_t n, const char *name, const char *help, Figure f,
+                     bool with_workload, int unit)
 {
 	bool any = false;
 	for (size_t k = 0; k < n; k++) {
 		double v = f(&rows[k]);
-		if (isnan(v))
+		if (isnan(v) || (unit >= 0 && rows[k].unit != (WorkloadUnit)unit))
 			continue;
 		/* a device figure is written once per device, not once per workload */
 		bool dup = false;
 		for (size_t j = 0; !with_workload && j < k; j++)
-			dup |= rows[j].device == rows[k].device && rows[j].engine == rows[k].engine && !isnan(f(&rows[j]));
+			dup |= !strcmp(rows[j].uuid, rows[k].uuid) && rows[j].engine == rows[k].engine && !isnan(f(&rows[j]));
 		if (dup)
 			continue;
 		if (!any)
@@ -133,6 +141,12 @@ static void gauge(Text *t, const MetricsRow *rows, size_t n, const char *name, c
 		labels(t, &rows[k], with_workload);
 		value(t, v);
 	}
+}
+
+static void gauge(Text *t, const MetricsRow *rows, size_t n, const char *name, const char *help, Figure f,
+                  bool with_workload)
+{
+	gauge_of(t, rows, n, name, help, f, with_workload, -1);
 }
 
 static double f_now(const MetricsRow *r) { return r->has_now ? r->now : NAN; }
@@ -221,8 +235,52 @@ static void check_families(Text *t, const MetricsRow *rows, size_t n, double che
 	}
 	if (exit_code >= 0) {
 		family(t, "flopscope_check_exit_code", "gauge",
-		       "The check's exit status: 0 all passed, 1 a threshold missed, 3 a result was wrong.");
+		       "The check's exit status: 0 passed, 1 failed, 3 wrong results, 4 an outlier, 5 nothing judged.");
 		put(t, "flopscope_check_exit_code %d\n", exit_code);
+	}
+}
+
+/* One flopscope_device_info series a device (its UUID): the static facts. */
+static void device_info(Text *t, const MetricsRow *rows, size_t n)
+{
+	for (size_t k = 0; k < n; k++) {
+		bool dup = false;
+		for (size_t j = 0; j < k; j++)
+			dup |= !strcmp(rows[j].uuid, rows[k].uuid);
+		if (dup)
+			continue;
+		if (k == 0)
+			family(t, "flopscope_device_info", "gauge",
+			       "The device's static facts as labels: name, driver (its own version string), flopscope's "
+			       "entry number (-N); always 1.");
+		char name[512], driver[512];
+		metrics_escape(rows[k].name, name, sizeof name);
+		metrics_escape(rows[k].driver, driver, sizeof driver);
+		MetricsRow one = rows[k];
+		one.engine = 0;
+		put(t, "flopscope_device_info");
+		labels(t, &one, false);
+		put(t, ",name=\"%s\",driver=\"%s\",entry=\"%u\"", name, driver, rows[k].entry);
+		value(t, 1);
+	}
+}
+
+/* The throughputs, one family a unit with the unit in its name. */
+static void throughputs(Text *t, const MetricsRow *rows, size_t n)
+{
+	static const char *const what[UNIT_COUNT] = {
+		[UNIT_FLOPS] = "floating-point operations per second",
+		[UNIT_IOPS] = "integer operations per second",
+		[UNIT_BYTES] = "bytes per second",
+	};
+	for (int u = 0; u < UNIT_COUNT; u++) {
+		char name[96], help[256];
+		snprintf(name, sizeof name, "flopscope_throughput_%s", metrics_unit_suffix[u]);
+		snprintf(help, sizeof help, "The latest steady sample's throughput, in %s.", what[u]);
+		gauge_of(t, rows, n, name, help, f_now, true, u);
+		snprintf(name, sizeof name, "flopscope_throughput_median_%s", metrics_unit_suffix[u]);
+		snprintf(help, sizeof help, "The median throughput of the run's steady samples, in %s.", what[u]);
+		gauge_of(t, rows, n, name, help, f_median, true, u);
 	}
 }
 
@@ -235,12 +293,8 @@ char *metrics_render(const MetricsRow *rows, size_t n, const char *version, doub
 	family(&t, "flopscope_build_info", "gauge", "flopscope's version; always 1.");
 	put(&t, "flopscope_build_info{version=\"%s\"} 1\n", ver);
 
-	gauge(&t, rows, n, "flopscope_throughput",
-	      "The latest steady sample's throughput, per second in the unit label's unit (FLOPS, IOPS or B/s).",
-	      f_now, true);
-	gauge(&t, rows, n, "flopscope_throughput_median",
-	      "The median throughput of the run's steady samples, per second in the unit label's unit.", f_median,
-	      true);
+	device_info(&t, rows, n);
+	throughputs(&t, rows, n);
 	gauge(&t, rows, n, "flopscope_peak_ratio",
 	      "The median as a fraction of the device's theoretical peak at the clock read during the run.", f_peak,
 	      true);

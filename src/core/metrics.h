@@ -2,10 +2,14 @@
  * (version 0.0.4, what node_exporter's textfile collector and every
  * Prometheus scrape read). Pure: plain rows in, text out.
  *
- * Every series carries the device's labels, the way NVIDIA's DCGM exporter
- * labels GPU telemetry: device (flopscope's entry number, as -N picks it),
- * uuid, name and driver; the workload's series add workload and unit (the
- * unit of the throughput: FLOPS, IOPS or B/s, as the tool prints them).
+ * Every series names its device with the labels dcgm-exporter gives GPU
+ * telemetry, so that the two join without relabelling: gpu (NVML's index,
+ * where NVML knows the device), UUID (nvidia-smi's "GPU-..." form) and
+ * pci_bus_id (where the device has one); a second engine on the same device
+ * and workload adds engine="2". The static facts (name, driver, flopscope's
+ * entry number) are the labels of one flopscope_device_info series a
+ * device. The workload's series add workload; a throughput's unit is in
+ * its family's name (_flops, _ops, _bytes_per_second), one unit a family.
  * A figure that is not known is left out, never written as 0. */
 #ifndef FLOPSCOPE_METRICS_H
 #define FLOPSCOPE_METRICS_H
@@ -15,6 +19,7 @@
 #include <stdint.h>
 
 #include "change.h"
+#include "workload.h"
 
 /* The verdict of a --check on one device and workload. */
 typedef enum CheckStatus {
@@ -35,12 +40,17 @@ extern const char *const check_status_names[CHECK_STATUS_COUNT];
 
 typedef struct MetricsRow {
 	/* the device */
-	unsigned device;          /* entry number, 1-based */
-	unsigned engine;          /* one entry measured by several engines at once: its
-	                             number among them (an "engine" label); 0: alone */
-	const char *uuid, *name, *driver;
+	unsigned entry;           /* flopscope's entry number, 1-based (in the _info series) */
+	bool has_gpu;             /* NVML knows the device: */
+	unsigned gpu;             /* its index */
+	unsigned engine;          /* one device and workload measured by several engines at
+	                             once: its number among them (an "engine" label); 0: alone */
+	const char *uuid;         /* "8-4-4-4-12" hex, as devinfo_uuid_str writes it */
+	const char *pci_bus_id;   /* "00000000:1B:00.0"; "" none */
+	const char *name, *driver;
 	/* the workload */
-	const char *workload, *unit;
+	const char *workload;
+	WorkloadUnit unit;
 	bool has_now;
 	double now;               /* the latest steady sample's rate */
 	double median;            /* NaN: none yet */
@@ -67,6 +77,10 @@ void metrics_row_init(MetricsRow *r);
  * string, NULL when memory ran out. */
 char *metrics_render(const MetricsRow *rows, size_t n, const char *version, double check_duration_s,
                      int exit_code);
+
+/* The family name's unit suffix of a throughput in unit u: "flops", "ops",
+ * "bytes_per_second". */
+extern const char *const metrics_unit_suffix[UNIT_COUNT];
 
 /* A label value escaped as the format wants (\\, \" and \n) into out;
  * false when it did not fit (out then holds a truncated, valid value). */

@@ -1,4 +1,5 @@
 /* tel_nvml: NVIDIA telemetry through NVML, loaded with dlopen. */
+#include "nvml.h"
 #include "tel_impl.h"
 
 #include <dlfcn.h>
@@ -61,25 +62,92 @@ static void nvml_close(TelSource *s)
 	free(n);
 }
 
+/* NVML loaded and started: the calls every user needs. */
+typedef struct NvmlLib {
+	void *lib;
+	int (*count)(unsigned *);
+	int (*handle)(unsigned, void **);
+	int (*uuid)(void *, char *, unsigned);
+} NvmlLib;
+
+static bool nvml_load(NvmlLib *l, char *why, size_t len)
+{
+	l->lib = dlopen("libnvidia-ml.so.1", RTLD_NOW | RTLD_LOCAL);
+	if (!l->lib) {
+		snprintf(why, len, "NVML not found (libnvidia-ml.so.1)");
+		return false;
+	}
+	int (*init)(void) = (int (*)(void))dlsym(l->lib, "nvmlInit_v2");
+	l->count = (int (*)(unsigned *))dlsym(l->lib, "nvmlDeviceGetCount_v2");
+	l->handle = (int (*)(unsigned, void **))dlsym(l->lib, "nvmlDeviceGetHandleByIndex_v2");
+	l->uuid = (int (*)(void *, char *, unsigned))dlsym(l->lib, "nvmlDeviceGetUUID");
+	int rc = -1;
+	if (!init || !l->count || !l->handle || !l->uuid || (rc = init()) != 0) {
+		snprintf(why, len, "NVML present but it would not start (%s)",
+		         rc == -1 ? "a function is missing" : "nvmlInit_v2 failed");
+		dlclose(l->lib);
+		return false;
+	}
+	return true;
+}
+
+static void nvml_unload(NvmlLib *l)
+{
+	int (*shutdown)(void) = (int (*)(void))dlsym(l->lib, "nvmlShutdown");
+	if (shutdown)
+		shutdown();
+	dlclose(l->lib);
+}
+
+/* NVML's handle and index of the GPU whose UUID (NVML's "GPU-...") is
+ * Vulkan's deviceUUID, as devinfo_uuid_str writes it; false when none. */
+static bool nvml_find(const NvmlLib *l, const char *want, void **h, unsigned *index)
+{
+	unsigned c = 0;
+	if (l->count(&c) != 0)
+		return false;
+	for (unsigned i = 0; i < c; i++) {
+		char u[96];
+		if (l->handle(i, h) == 0 && l->uuid(*h, u, sizeof u) == 0 &&
+		    !strcmp(u + (strncmp(u, "GPU-", 4) ? 0 : 4), want)) {
+			*index = i;
+			return true;
+		}
+	}
+	return false;
+}
+
+bool nvml_index_devices(DeviceInfo *e, size_t n, char *why, size_t len)
+{
+	NvmlLib l;
+	if (!nvml_load(&l, why, len))
+		return false;
+	for (size_t i = 0; i < n; i++) {
+		char want[48];
+		void *h;
+		devinfo_uuid_str(e[i].uuid, want, sizeof want);
+		e[i].has_gpu_index = nvml_find(&l, want, &h, &e[i].gpu_index);
+	}
+	nvml_unload(&l);
+	return true;
+}
+
 static bool tel_nvml_open(TelSource *s, const DeviceInfo *d, char *note, size_t len)
 {
-	void *lib = dlopen("libnvidia-ml.so.1", RTLD_NOW | RTLD_LOCAL);
-	if (!lib) {
-		snprintf(note, len, "NVML not found (libnvidia-ml.so.1): clocks and power N/A");
+	NvmlLib l;
+	char why[200];
+	if (!nvml_load(&l, why, sizeof why)) {
+		snprintf(note, len, "%s: clocks and power N/A", why);
 		return false;
 	}
 	Nvml *n = calloc(1, sizeof *n);
-	int (*init)(void) = (int (*)(void))dlsym(lib, "nvmlInit_v2");
-	int (*count)(unsigned *) = (int (*)(unsigned *))dlsym(lib, "nvmlDeviceGetCount_v2");
-	int (*handle)(unsigned, void **) = (int (*)(unsigned, void **))dlsym(lib, "nvmlDeviceGetHandleByIndex_v2");
-	int (*uuid)(void *, char *, unsigned) = (int (*)(void *, char *, unsigned))dlsym(lib, "nvmlDeviceGetUUID");
-	int (*maxclk)(void *, int, unsigned *) = (int (*)(void *, int, unsigned *))dlsym(lib, "nvmlDeviceGetMaxClockInfo");
-	if (!n || !init || !count || !handle || !uuid || init() != 0) {
-		snprintf(note, len, "NVML present but it would not start");
-		free(n);
-		dlclose(lib);
+	if (!n) {
+		snprintf(note, len, "NVML: out of memory");
+		nvml_unload(&l);
 		return false;
 	}
+	void *lib = l.lib;
+	int (*maxclk)(void *, int, unsigned *) = (int (*)(void *, int, unsigned *))dlsym(lib, "nvmlDeviceGetMaxClockInfo");
 	n->lib = lib;
 	n->shutdown = (int (*)(void))dlsym(lib, "nvmlShutdown");
 	n->clock = (int (*)(void *, int, unsigned *))dlsym(lib, "nvmlDeviceGetClockInfo");
@@ -92,16 +160,9 @@ static bool tel_nvml_open(TelSource *s, const DeviceInfo *d, char *note, size_t 
 
 	/* the Vulkan device UUID is NVML's "GPU-..." UUID */
 	char want[48];
+	unsigned index;
 	devinfo_uuid_str(d->uuid, want, sizeof want);
-	unsigned c = 0;
-	count(&c);
-	for (unsigned i = 0; i < c && !n->dev; i++) {
-		void *h;
-		char u[96];
-		if (handle(i, &h) == 0 && uuid(h, u, sizeof u) == 0 && !strcmp(u + (strncmp(u, "GPU-", 4) ? 0 : 4), want))
-			n->dev = h;
-	}
-	if (!n->dev) {
+	if (!nvml_find(&l, want, &n->dev, &index)) {
 		snprintf(note, len, "NVML has no device with UUID %s", want);
 		nvml_close(&(TelSource){ .state = n });
 		return false;

@@ -70,7 +70,7 @@ assert c["entry"] == 1 and c["device"].startswith("llvmpipe") and len(c["uuid"])
 assert c["pci_bus_id"] is None and c["host"] and c["flopscope"], c
 PY
 	promtool_ok "$T/fail.prom" || die "promtool on the check's metrics"
-	grep -q '^flopscope_check_status{.*workload="fp32",unit="FLOPS",status="fail"} 1$' "$T/fail.prom" || die "$(cat "$T/fail.prom")"
+	grep -q '^flopscope_check_status{.*workload="fp32",status="fail"} 1$' "$T/fail.prom" || die "$(cat "$T/fail.prom")"
 	grep -q '^flopscope_check_exit_code 1$' "$T/fail.prom" || die "no exit code in the metrics"
 
 	# wrong arithmetic: the results read back altered (the fault injector)
@@ -79,9 +79,9 @@ PY
 	rc=$?
 	[ "$rc" = 3 ] || die "wrong results: exit $rc: $(cat "$T/wrong.csv")"
 	head -1 "$T/wrong.csv" |
-		grep -qx 'status,entry,device,uuid,pci_bus_id,host,flopscope,workload,median,unit,reference,ratio,threshold,checks_passed,why' ||
+		grep -qx 'status,entry,gpu,device,uuid,pci_bus_id,host,flopscope,workload,median,unit,reference,ratio,threshold,checks_passed,why' ||
 		die "csv header: $(head -1 "$T/wrong.csv")"
-	grep -q '^wrong,1,"llvmpipe.*",[0-9a-f-]\{36\},,".*",[0-9.]*,fp32,.*verification failed' "$T/wrong.csv" ||
+	grep -q '^wrong,1,,"llvmpipe.*",[0-9a-f-]\{36\},,".*",[0-9.]*,fp32,.*verification failed' "$T/wrong.csv" ||
 		die "$(cat "$T/wrong.csv")"
 	python3 -c '
 import csv, sys
@@ -89,9 +89,9 @@ rows = list(csv.DictReader(open(sys.argv[1])))
 assert rows and all(r["device"].startswith("llvmpipe") and len(r["uuid"]) == 36 for r in rows), rows
 ' "$T/wrong.csv" || die "the check's CSV does not parse"
 	promtool_ok "$T/wrong.prom" || die "promtool on the wrong-results metrics"
-	grep -q '^flopscope_check_status{.*workload="fp32",unit="FLOPS",status="wrong"} 1$' "$T/wrong.prom" ||
+	grep -q '^flopscope_check_status{.*workload="fp32",status="wrong"} 1$' "$T/wrong.prom" ||
 		die "$(cat "$T/wrong.prom")"
-	grep -q '^flopscope_result_checks_total{.*workload="fp32",unit="FLOPS",result="failed"} 1$' "$T/wrong.prom" ||
+	grep -q '^flopscope_result_checks_total{.*workload="fp32",result="failed"} 1$' "$T/wrong.prom" ||
 		die "the failed check is not counted: $(grep result_checks "$T/wrong.prom")"
 
 	# bad usage: exit 2, said why
@@ -192,13 +192,20 @@ for _ in range(150):
     time.sleep(0.2)
 sys.exit(1)
 PY
-	# the port alone: flopscope listens on 127.0.0.1
-	"$FS" llvm --duration 5 --metrics-listen "$fp" --log "$T/live.jsonl" --format json >"$T/live.json" 2>"$T/live.err" ||
+	# the port alone: flopscope listens on 127.0.0.1; NVML's stand-in knows
+	# lavapipe as its GPU 1, as nvidia-smi would number it
+	uuid=$("$FS" --list --format json | python3 -c 'import json, sys; print(json.loads(sys.stdin.readline())["uuid"])')
+	LD_LIBRARY_PATH="$FAKE_NVML_DIR" FLOPSCOPE_FAKE_NVML="GPU-00000000-1111-2222-3333-444444444444,GPU-$uuid" \
+		"$FS" llvm --duration 5 --metrics-listen "$fp" --log "$T/live.jsonl" --format json >"$T/live.json" 2>"$T/live.err" ||
 		die "exit $?: $(cat "$T/live.err")"
 	grep -q "^flopscope: metrics at http://127.0.0.1:$fp/metrics$" "$T/live.err" || die "$(cat "$T/live.err")"
-	http_get "http://127.0.0.1:$pp/api/v1/query?query=flopscope_throughput%5B1m%5D" "$T/q.json" || die "query"
+	http_get "http://127.0.0.1:$pp/api/v1/query?query=flopscope_throughput_flops%5B1m%5D" "$T/q.json" || die "query"
 	http_get "http://127.0.0.1:$pp/api/v1/query?query=flopscope_samples_total%5B1m%5D" "$T/n.json" || die "query"
-	python3 - "$T/q.json" "$T/n.json" "$T/live.jsonl" <<'PY' || exit 1
+	# the static facts joined in from the _info series, as a dashboard does
+	http_get "http://127.0.0.1:$pp/api/v1/query?query=$(python3 -c 'import urllib.parse; print(urllib.parse.quote(
+"max_over_time(flopscope_samples_total[1m]) * on (instance, UUID) group_left (name, driver) max_over_time(flopscope_device_info[1m])"))')" \
+		"$T/j.json" || die "query"
+	python3 - "$T/q.json" "$T/n.json" "$T/live.jsonl" "$T/j.json" <<'PY' || exit 1
 import json, sys
 q, n = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
 log = [json.loads(l) for l in open(sys.argv[3])]
@@ -208,8 +215,10 @@ rates = [s["rate"] for s in samples if s.get("steady")]
 assert q["status"] == "success" and len(q["data"]["result"]) == 1, q
 res = q["data"]["result"][0]
 m = res["metric"]
-assert m["job"] == "flopscope" and m["workload"] == "fp32" and m["unit"] == "FLOPS", m
-assert m["uuid"] == session["uuid"] and m["name"] == session["device"], (m, session)
+assert m["job"] == "flopscope" and m["workload"] == "fp32" and "unit" not in m, m
+assert m["UUID"] == "GPU-" + session["uuid"] and m["gpu"] == "1" and "name" not in m, (m, session)
+j = json.load(open(sys.argv[4]))["data"]["result"]
+assert len(j) == 1 and j[0]["metric"]["name"] == session["device"] and j[0]["metric"]["gpu"] == "1", j
 vals = [float(v) for _, v in res["values"]]
 assert len(vals) >= 2, vals
 # every scraped value is one of the session's samples
@@ -235,7 +244,7 @@ t_metrics_listen_should_serve_valid_metrics_and_refuse_the_rest() {
 	sleep 1
 	http_get "http://127.0.0.1:$fp/metrics" "$T/mid.prom" || die "GET /metrics"
 	promtool_ok "$T/mid.prom" || die "promtool on the live exposition"
-	grep -q '^flopscope_throughput{device="1",.*workload="fp32",unit="FLOPS"} [0-9]' "$T/mid.prom" || die "$(cat "$T/mid.prom")"
+	grep -q '^flopscope_throughput_flops{UUID="GPU-[0-9a-f-]*",workload="fp32"} [0-9]' "$T/mid.prom" || die "$(cat "$T/mid.prom")"
 	python3 - "$fp" <<'PY' || exit 1
 import sys, urllib.request, urllib.error
 base = "http://127.0.0.1:%s" % sys.argv[1]
@@ -327,7 +336,7 @@ t_the_dashboard_should_serve_its_runs_metrics() {
 	wait_http "http://127.0.0.1:$fp/metrics" 20 || die "no /metrics"
 	http_get "http://127.0.0.1:$fp/metrics" "$T/a.prom" || die "GET"
 	promtool_ok "$T/a.prom" || die "promtool"
-	grep -q '^flopscope_samples_total{device="1",.*workload="fp32",unit="FLOPS"} [1-9]' "$T/a.prom" || die "$(cat "$T/a.prom")"
+	grep -q '^flopscope_samples_total{UUID="GPU-[0-9a-f-]*",workload="fp32"} [1-9]' "$T/a.prom" || die "$(cat "$T/a.prom")"
 	TM send-keys -t fs w
 	wait_for 'fp64'
 	for _ in $(seq 50); do
@@ -335,7 +344,7 @@ t_the_dashboard_should_serve_its_runs_metrics() {
 		grep -q '^flopscope_samples_total{.*workload="fp64"' "$T/b.prom" && break
 		sleep 0.2
 	done
-	grep -q '^flopscope_samples_total{.*workload="fp64",unit="FLOPS"} [0-9]' "$T/b.prom" || die "$(cat "$T/b.prom")"
+	grep -q '^flopscope_samples_total{.*workload="fp64"} [0-9]' "$T/b.prom" || die "$(cat "$T/b.prom")"
 	! grep -q 'workload="fp32"' "$T/b.prom" || die "the fp32 run's series are still served"
 	TM send-keys -t fs q
 	wait_exit
@@ -353,7 +362,7 @@ t_check_should_apply_the_outlier_rule_among_identical_devices() {
 		--metrics-file "$T/o.prom" >"$T/o.json" 2>"$T/o.err"
 	rc=$?
 	promtool_ok "$T/o.prom" || die "promtool: two engines on one entry"
-	grep -q '^flopscope_throughput_median{device="1",.*,engine="2",workload="fp32"' "$T/o.prom" || die "$(cat "$T/o.prom")"
+	grep -q '^flopscope_throughput_median_flops{UUID="GPU-[0-9a-f-]*",engine="2",workload="fp32"' "$T/o.prom" || die "$(cat "$T/o.prom")"
 	python3 - "$T/o.json" "$rc" <<'PY' || exit 1
 import json, sys
 recs = [json.loads(l) for l in open(sys.argv[1])]
@@ -369,4 +378,40 @@ assert rc == (4 if named else 0), (rc, named)
 PY
 	"$FS" --check -1 -1 --workload fp32 --budget 8s --no-log --outlier 99.9 >"$T/t.out" 2>&1 || die "exit $?: $(cat "$T/t.out")"
 	[ "$(grep -c '^PASS   \[1\] fp32 .* held to its 2 identical devices' "$T/t.out")" = 2 ] || die "$(cat "$T/t.out")"
+}
+
+# Under Slurm a check covers the job's GPUs (SLURM_JOB_GPUS: NVML's indices),
+# mapped through NVML's UUIDs (its stand-in here knows lavapipe as GPU 1); an
+# index that names no device is an error naming it, before anything runs.
+t_check_should_cover_the_gpus_a_slurm_job_has() {
+	uuid=$("$FS" --list --format json | python3 -c 'import json, sys; print(json.loads(sys.stdin.readline())["uuid"])')
+	nvml="GPU-00000000-1111-2222-3333-444444444444,GPU-$uuid"
+	LD_LIBRARY_PATH="$FAKE_NVML_DIR" FLOPSCOPE_FAKE_NVML="$nvml" SLURM_JOB_GPUS=1 \
+		"$FS" --check --workload fp32 --budget 5s --no-log --format json >"$T/job.json" 2>"$T/job.err"
+	rc=$?
+	# nothing to hold lavapipe to: judged by nothing (5), but run on GPU 1
+	[ "$rc" = 5 ] || die "exit $rc: $(cat "$T/job.err")"
+	grep -q "^flopscope: --check: the job's GPUs, SLURM_JOB_GPUS=1$" "$T/job.err" || die "$(cat "$T/job.err")"
+	python3 - "$T/job.json" <<'PY' || exit 1
+import json, sys
+recs = [json.loads(l) for l in open(sys.argv[1])]
+c = [r for r in recs if r["type"] == "check"]
+assert len(c) == 1 and c[0]["gpu"] == 1 and c[0]["status"] == "noref", c
+PY
+	LD_LIBRARY_PATH="$FAKE_NVML_DIR" FLOPSCOPE_FAKE_NVML="$nvml" SLURM_JOB_GPUS=0 \
+		"$FS" --check --workload fp32 --budget 2s --no-log >"$T/none.out" 2>&1
+	rc=$?
+	[ "$rc" = 2 ] || die "GPU 0 is not a Vulkan device here: exit $rc"
+	grep -q "GPU 0 (SLURM_JOB_GPUS): NVML has no GPU 0 that Vulkan shows" "$T/none.out" || die "$(cat "$T/none.out")"
+	# no NVML: an index cannot be mapped, and the error says why
+	SLURM_JOB_GPUS=1 "$FS" --check --workload fp32 --budget 2s --no-log >"$T/nonvml.out" 2>&1
+	rc=$?
+	[ "$rc" = 2 ] || die "no NVML: exit $rc"
+	grep -q "GPU 1 (SLURM_JOB_GPUS): cannot be mapped to a device: NVML not found" "$T/nonvml.out" ||
+		die "$(cat "$T/nonvml.out")"
+	# a UUID needs no NVML; a device word and --gpus contradict
+	"$FS" --gpus "GPU-$uuid" --workload fp32 --duration 0.3 --no-log --format json >"$T/u.json" 2>"$T/u.err" ||
+		die "--gpus GPU-$uuid: exit $?: $(cat "$T/u.err")"
+	"$FS" --gpus 0 llvm --check >"$T/both.out" 2>&1
+	[ $? = 2 ] && grep -q "give it alone" "$T/both.out" || die "$(cat "$T/both.out")"
 }

@@ -1,5 +1,8 @@
 # tests/integration/lib.sh: what every integration test shares (sourced).
 FS=${FS:-build/flopscope}
+# NVML's stand-in (tests/fake/nvml.c): LD_LIBRARY_PATH=$FAKE_NVML_DIR with
+# FLOPSCOPE_FAKE_NVML="GPU-<uuid>,..." gives devices NVML's indices
+FAKE_NVML_DIR=$PWD/build/tests/fake-nvml
 # TOP: the run's folder; each test gets T, a folder of its own inside it (the
 # runner sets it), so that no test meets another's files
 TOP=$(mktemp -d)

@@ -133,6 +133,39 @@ static void devsel_words_should_be_read_for_what_they_are(void)
 	CHECK(devsel_word("GPU-98c4a1e2-1122-3344-5566-778899aabbcc0").kind == DEVSEL_NAME); /* 33 digits */
 }
 
+/* NVML knows the Quadro (both its entries) as GPU 0; the others not. */
+static size_t gpus(const char *list, int *idx, char *err)
+{
+	DEVS[1].has_gpu_index = DEVS[2].has_gpu_index = true;
+	DEVS[1].gpu_index = DEVS[2].gpu_index = 0;
+	return devsel_gpu_list(DEVS, 4, list, "SLURM_JOB_GPUS", NULL, idx, 8, err, 400);
+}
+
+static void gpu_lists_should_name_devices_as_nvml_and_slurm_do(void)
+{
+	setup();
+	int idx[8];
+	char err[400];
+	/* an NVML index: the device's first compute family */
+	CHECK(gpus("0", idx, err) == 1 && idx[0] == 1);
+	/* a UUID, a PCI address, an index and a range: each device once, in order */
+	CHECK(gpus("0000:00:02.0,GPU-98c4a1e2-1122-3344-5566-778899aabbcc,0,0-0", idx, err) == 2);
+	CHECK(idx[0] == 0 && idx[1] == 1);
+	/* an index NVML does not have: the item named, and where it came from */
+	CHECK(gpus("0,3", idx, err) == 0);
+	CHECK(strstr(err, "GPU 3 (SLURM_JOB_GPUS): NVML has no GPU 3") != NULL);
+	/* NVML could not answer: said with the item */
+	CHECK(devsel_gpu_list(DEVS, 4, "1", "--gpus", "NVML not found (libnvidia-ml.so.1)", idx, 8, err, 400) == 0);
+	CHECK_STR(err, "GPU 1 (--gpus): cannot be mapped to a device: NVML not found (libnvidia-ml.so.1)");
+	/* a name is not a GPU's identity; an empty item is not a list */
+	CHECK(gpus("Quadro", idx, err) == 0 && strstr(err, "NVML index, UUID or PCI address") != NULL);
+	CHECK(gpus("0,,1", idx, err) == 0 && strstr(err, "is not a list of GPUs") != NULL);
+	CHECK(gpus("", idx, err) == 0);
+	/* a UUID prefix two devices share names neither */
+	CHECK(gpus("98c4a1e2112233", idx, err) == 0 && strstr(err, "more than one device") != NULL);
+	CHECK(gpus("GPU-11111111", idx, err) == 0 && strstr(err, "no device's UUID begins with 11111111") != NULL);
+}
+
 static void devsel_contains_should_ignore_case(void)
 {
 	CHECK(devsel_contains("llvmpipe", "PIPE"));
@@ -172,5 +205,6 @@ int main(void)
 	RUN(devsel_should_pick_by_uuid_and_pci_address);
 	RUN(devsel_words_should_be_read_for_what_they_are);
 	RUN(devsel_should_say_why_an_identity_names_nothing);
+	RUN(gpu_lists_should_name_devices_as_nvml_and_slurm_do);
 	return CHECK_DONE();
 }

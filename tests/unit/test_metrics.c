@@ -19,12 +19,19 @@ static int lines_starting(const char *text, const char *prefix)
 	return n;
 }
 
-static MetricsRow row(unsigned dev, const char *wl, const char *unit)
+/* device dev: NVML's GPU dev - 1, its own UUID and PCI address */
+static MetricsRow row(unsigned dev, const char *wl, WorkloadUnit unit)
 {
+	static const char *const uuids[] = { "", "5881485c-3d6f-a8e6-7831-c796f2ad67d8",
+		                              "98c4a1e2-0000-1111-2222-333344445555" };
+	static const char *const pcis[] = { "", "00000000:1B:00.0", "00000000:2C:00.0" };
 	MetricsRow r;
 	metrics_row_init(&r);
-	r.device = dev;
-	r.uuid = "GPU-1";
+	r.entry = dev;
+	r.has_gpu = true;
+	r.gpu = dev - 1;
+	r.uuid = uuids[dev];
+	r.pci_bus_id = pcis[dev];
 	r.name = "NVIDIA H100 80GB HBM3";
 	r.driver = "NVIDIA 580.159.04";
 	r.workload = wl;
@@ -34,7 +41,7 @@ static MetricsRow row(unsigned dev, const char *wl, const char *unit)
 
 static void metrics_should_write_each_family_once_and_leave_unknowns_out(void)
 {
-	MetricsRow r[3] = { row(1, "fp32", "FLOPS"), row(1, "copy", "B/s"), row(2, "fp32", "FLOPS") };
+	MetricsRow r[3] = { row(1, "fp32", UNIT_FLOPS), row(1, "copy", UNIT_BYTES), row(2, "fp32", UNIT_FLOPS) };
 	r[0].has_now = true;
 	r[0].now = 61.5e12;
 	r[0].median = 60e12;
@@ -51,11 +58,19 @@ static void metrics_should_write_each_family_once_and_leave_unknowns_out(void)
 	CHECK(t != NULL);
 	if (!t)
 		return;
-	/* every family has HELP and TYPE once */
-	CHECK(lines_starting(t, "# TYPE flopscope_throughput_median gauge") == 1);
-	CHECK(lines_starting(t, "# HELP flopscope_throughput_median ") == 1);
-	CHECK(lines_starting(t, "flopscope_throughput_median{") == 3);
-	CHECK(lines_starting(t, "flopscope_throughput{") == 1);   /* only the row with a latest sample */
+	/* every family has HELP and TYPE once, one unit a family */
+	CHECK(lines_starting(t, "# TYPE flopscope_throughput_median_flops gauge") == 1);
+	CHECK(lines_starting(t, "# HELP flopscope_throughput_median_flops ") == 1);
+	CHECK(lines_starting(t, "flopscope_throughput_median_flops{") == 2);
+	CHECK(lines_starting(t, "flopscope_throughput_median_bytes_per_second{") == 1);
+	CHECK(lines_starting(t, "flopscope_throughput_median_ops") == 0); /* no integer workload */
+	CHECK(lines_starting(t, "flopscope_throughput_flops{") == 1);   /* only the row with a latest sample */
+	CHECK(strstr(t, "unit=") == NULL);
+	/* the static facts once a device, in its _info series */
+	CHECK(lines_starting(t, "flopscope_device_info{") == 2);
+	CHECK(strstr(t, "flopscope_device_info{gpu=\"0\",UUID=\"GPU-5881485c-3d6f-a8e6-7831-c796f2ad67d8\","
+	                "pci_bus_id=\"00000000:1B:00.0\",name=\"NVIDIA H100 80GB HBM3\",driver=\"NVIDIA 580.159.04\","
+	                "entry=\"1\"} 1\n") != NULL);
 	CHECK(lines_starting(t, "flopscope_peak_ratio{") == 1);
 	CHECK(lines_starting(t, "flopscope_clock_hertz{") == 1);
 	CHECK(lines_starting(t, "# TYPE flopscope_power_watts") == 0); /* nothing known: no family */
@@ -64,10 +79,11 @@ static void metrics_should_write_each_family_once_and_leave_unknowns_out(void)
 	CHECK(lines_starting(t, "# TYPE flopscope_samples_total counter") == 1);
 	CHECK(lines_starting(t, "flopscope_check_") == 0);   /* not a check */
 	CHECK(strstr(t, "flopscope_build_info{version=\"1.2.3\"} 1\n") != NULL);
-	CHECK(strstr(t, "flopscope_throughput{device=\"1\",uuid=\"GPU-1\",name=\"NVIDIA H100 80GB HBM3\","
-	                "driver=\"NVIDIA 580.159.04\",workload=\"fp32\",unit=\"FLOPS\"} 61500000000000\n") != NULL);
-	CHECK(strstr(t, "flopscope_level_changes_total{device=\"1\",uuid=\"GPU-1\",name=\"NVIDIA H100 80GB HBM3\","
-	                "driver=\"NVIDIA 580.159.04\",workload=\"fp32\",unit=\"FLOPS\",cause=\"power_state\"} 2\n") != NULL);
+	/* dcgm-exporter's labels: gpu, UUID, pci_bus_id */
+	CHECK(strstr(t, "flopscope_throughput_flops{gpu=\"0\",UUID=\"GPU-5881485c-3d6f-a8e6-7831-c796f2ad67d8\","
+	                "pci_bus_id=\"00000000:1B:00.0\",workload=\"fp32\"} 61500000000000\n") != NULL);
+	CHECK(strstr(t, "flopscope_level_changes_total{gpu=\"0\",UUID=\"GPU-5881485c-3d6f-a8e6-7831-c796f2ad67d8\","
+	                "pci_bus_id=\"00000000:1B:00.0\",workload=\"fp32\",cause=\"power_state\"} 2\n") != NULL);
 	CHECK(strstr(t, "name=\"a \\\"quoted\\\\ name\\nwith a newline\"") != NULL);
 	/* no NaN ever written */
 	CHECK(strstr(t, "nan") == NULL && strstr(t, "NaN") == NULL);
@@ -76,7 +92,7 @@ static void metrics_should_write_each_family_once_and_leave_unknowns_out(void)
 
 static void metrics_should_carry_a_checks_verdicts(void)
 {
-	MetricsRow r[2] = { row(1, "fp32", "FLOPS"), row(1, "fp16", "FLOPS") };
+	MetricsRow r[2] = { row(1, "fp32", UNIT_FLOPS), row(1, "fp16", UNIT_FLOPS) };
 	r[0].check = CHECK_FAIL;
 	r[0].check_ratio = 0.72;
 	r[0].check_threshold = 0.8;
@@ -87,11 +103,11 @@ static void metrics_should_carry_a_checks_verdicts(void)
 	if (!t)
 		return;
 	CHECK(lines_starting(t, "flopscope_check_status{") == 2 * CHECK_STATUS_COUNT);
-	CHECK(strstr(t, "workload=\"fp32\",unit=\"FLOPS\",status=\"fail\"} 1\n") != NULL);
-	CHECK(strstr(t, "workload=\"fp32\",unit=\"FLOPS\",status=\"pass\"} 0\n") != NULL);
-	CHECK(strstr(t, "workload=\"fp16\",unit=\"FLOPS\",status=\"noref\"} 1\n") != NULL);
+	CHECK(strstr(t, "workload=\"fp32\",status=\"fail\"} 1\n") != NULL);
+	CHECK(strstr(t, "workload=\"fp32\",status=\"pass\"} 0\n") != NULL);
+	CHECK(strstr(t, "workload=\"fp16\",status=\"noref\"} 1\n") != NULL);
 	CHECK(lines_starting(t, "flopscope_check_ratio{") == 1);  /* noref has none */
-	CHECK(strstr(t, "unit=\"FLOPS\",reference=\"peak\"} 0.80000000000000004\n") != NULL);
+	CHECK(strstr(t, "workload=\"fp32\",reference=\"peak\"} 0.80000000000000004\n") != NULL);
 	CHECK(strstr(t, "flopscope_check_duration_seconds 12.5\n") != NULL);
 	CHECK(strstr(t, "flopscope_check_exit_code 1\n") != NULL);
 	free(t);
@@ -100,7 +116,7 @@ static void metrics_should_carry_a_checks_verdicts(void)
 /* one entry measured by two engines at once: the second's series differ */
 static void metrics_should_tell_two_engines_on_one_entry_apart(void)
 {
-	MetricsRow r[2] = { row(1, "fp32", "FLOPS"), row(1, "fp32", "FLOPS") };
+	MetricsRow r[2] = { row(1, "fp32", UNIT_FLOPS), row(1, "fp32", UNIT_FLOPS) };
 	r[0].median = 1;
 	r[1].median = 2;
 	r[1].engine = 2;
@@ -109,9 +125,27 @@ static void metrics_should_tell_two_engines_on_one_entry_apart(void)
 	CHECK(t != NULL);
 	if (!t)
 		return;
-	CHECK(strstr(t, "driver=\"NVIDIA 580.159.04\",workload=\"fp32\",unit=\"FLOPS\"} 1\n") != NULL);
-	CHECK(strstr(t, "driver=\"NVIDIA 580.159.04\",engine=\"2\",workload=\"fp32\",unit=\"FLOPS\"} 2\n") != NULL);
+	CHECK(strstr(t, "pci_bus_id=\"00000000:1B:00.0\",workload=\"fp32\"} 1\n") != NULL);
+	CHECK(strstr(t, "pci_bus_id=\"00000000:1B:00.0\",engine=\"2\",workload=\"fp32\"} 2\n") != NULL);
 	CHECK(lines_starting(t, "flopscope_clock_hertz{") == 2);
+	CHECK(lines_starting(t, "flopscope_device_info{") == 1); /* one device */
+	free(t);
+}
+
+/* a device NVML does not know, without a PCI address: no gpu, no pci_bus_id */
+static void metrics_should_leave_out_what_names_no_device(void)
+{
+	MetricsRow r = row(1, "int32", UNIT_IOPS);
+	r.has_gpu = false;
+	r.pci_bus_id = "";
+	r.median = 5e9;
+	char *t = metrics_render(&r, 1, "1", NAN, -1);
+	CHECK(t != NULL);
+	if (!t)
+		return;
+	CHECK(strstr(t, "flopscope_throughput_median_ops{UUID=\"GPU-5881485c-3d6f-a8e6-7831-c796f2ad67d8\","
+	                "workload=\"int32\"} 5000000000\n") != NULL);
+	CHECK(strstr(t, "gpu=") == NULL && strstr(t, "pci_bus_id=") == NULL);
 	free(t);
 }
 
@@ -176,6 +210,7 @@ int main(void)
 	RUN(metrics_should_write_each_family_once_and_leave_unknowns_out);
 	RUN(metrics_should_carry_a_checks_verdicts);
 	RUN(metrics_should_tell_two_engines_on_one_entry_apart);
+	RUN(metrics_should_leave_out_what_names_no_device);
 	RUN(metrics_escape_should_keep_values_valid_when_cut);
 	RUN(a_threshold_should_be_missed_only_beyond_what_the_data_can_tell);
 	return CHECK_DONE();
