@@ -403,9 +403,15 @@ static int on_devices(Options *o, uint64_t launch)
 		fprintf(stderr, "flopscope: %s\n", err);
 		return 1;
 	}
-	/* NVML's numbers for the devices it knows: the gpu of every record and
-	 * metric, the indices --gpus and Slurm give */
-	if (nvml_index_devices(ctx.entries, ctx.entry_count, nvml_note, sizeof nvml_note))
+	/* NVML's numbers for the devices it knows: the gpu of the records that
+	 * name devices and of the metrics, the indices --gpus and Slurm give.
+	 * Not for one device's measuring run without metrics, which names no
+	 * gpu: NVML's start costs it ~25 ms (docs/PERFORMANCE.md). */
+	bool names_gpus = o->mode != MODE_MEASURE || o->gpus || o->all || o->ndev_indexes > 1 || o->metrics_file ||
+	                  o->metrics_listen;
+	if (!names_gpus)
+		snprintf(nvml_note, sizeof nvml_note, "NVML not asked");
+	else if (nvml_index_devices(ctx.entries, ctx.entry_count, nvml_note, sizeof nvml_note))
 		nvml_note[0] = '\0';
 	/* a measuring run's metrics (a check keeps its own) */
 	MetricsOut mo = { 0 };
