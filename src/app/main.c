@@ -444,7 +444,14 @@ static int run(Options *opt, uint64_t launch)
 	if (status)
 		return status;
 	status = without_device(&o);
-	return status >= 0 ? status : on_devices(&o, launch);
+	if (status < 0)
+		status = on_devices(&o, launch);
+	/* One status for a signal in every mode: a run, a check, the suite or a
+	 * replay that SIGINT, SIGTERM, SIGHUP or SIGQUIT ended (its summary
+	 * printed, its log closed) exits 128 + the signal's number, as a shell
+	 * reports a command the signal killed; what it saw is in its output. */
+	int sig = atomic_load(&quit_flag);
+	return sig ? STATUS_SIGNAL + sig : status;
 }
 
 /* Standard input, output and error open, on /dev/null where they were

@@ -10,8 +10,8 @@
 
 /* The exit statuses, one table for every mode (README, docs/FLEET.md).
  * Where several hold, the first of WRONG, FAILED, OUTLIER, NOT_JUDGED is
- * the status; a signal that ends a check or the suite short is
- * STATUS_SIGNAL + its number. */
+ * the status; a signal that ends any mode (a run, a check, the suite, a
+ * replay) makes it STATUS_SIGNAL + its number, whatever else held. */
 typedef enum Status {
 	STATUS_OK = 0,
 	STATUS_FAILED = 1,   /* the device, the driver or the system failed; a check below its threshold */

@@ -135,7 +135,7 @@ t_dashboard_sigterm_should_restore_the_terminal() {
 	pid=$(pgrep -P "$(TM display -p -t fs '#{pane_pid}')" -x flopscope) || die "no process"
 	kill -TERM "$pid" || die "cannot signal $pid"
 	wait_exit || return 1
-	[ "$(cat "$T/exit")" = 0 ] || die "exit status $(cat "$T/exit")"
+	[ "$(cat "$T/exit")" = 143 ] || die "exit status $(cat "$T/exit"), not 128 + SIGTERM"
 	[ "$(TM display -p -t fs '#{alternate_on}')" = 0 ] || die "terminal not restored"
 	screen | grep -q '^Summary: ' || die "no summary: $(screen)"
 }

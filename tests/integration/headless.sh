@@ -291,7 +291,9 @@ PY
 		log_until "$T/busy.jsonl" "$(python3 -c "print($off + 3000)")" 2>"$T/why" ||
 		{ kill "$pid"; wait "$pid"; return 1; }
 	kill -INT "$pid"
-	wait "$pid" || { echo "exit $?: $(cat "$T/err")" >"$T/why"; return 1; }
+	wait "$pid"
+	rc=$?
+	[ "$rc" = 130 ] || { echo "exit $rc: $(cat "$T/err")" >"$T/why"; return 1; }
 	python3 - "$T/busy.jsonl" "$on" "$off" >"$T/why" 2>&1 <<'PY'
 import json, sys
 recs = [json.loads(l) for l in open(sys.argv[1])]
