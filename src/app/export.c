@@ -43,6 +43,8 @@ static int write_svg(const char *out, bool force, const SessionData *d, const Su
 typedef struct CsvOut {
 	FILE *f;
 	bool head;
+	const SessionData *d;   /* its session record, read before any sample */
+	char ident[REPORT_CSV_IDENT_LEN];
 } CsvOut;
 
 static void csv_head(CsvOut *c)
@@ -54,8 +56,11 @@ static void csv_head(CsvOut *c)
 
 static void csv_row(void *ctx, const Sample *s)
 {
-	char line[512];
-	report_csv_row(s, line, sizeof line);
+	CsvOut *c = ctx;
+	char line[512 + REPORT_CSV_IDENT_LEN];
+	if (!c->head)
+		report_csv_identity(&c->d->meta, c->ident, sizeof c->ident);
+	report_csv_row(s, c->ident, line, sizeof line);
 	csv_head(ctx);
 	fprintf(((CsvOut *)ctx)->f, "%s\n", line);
 }
@@ -81,7 +86,7 @@ int offline_export(const Options *o)
 			fprintf(stderr, "flopscope: %s\n", err);
 			return 1;
 		}
-		CsvOut c = { f, false };
+		CsvOut c = { f, false, &d, "" };
 		SlogVisitor v = { &c, csv_row, NULL, NULL };
 		bool loaded = offline_load(o->export_file, &pick, &d, NULL, &v, OFFLINE_KEEP_NONE);
 		if (loaded)

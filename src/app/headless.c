@@ -37,6 +37,7 @@ typedef struct Printer {
 	int row;
 	bool out_ok;
 	int err_no;     /* errno of the failed write */
+	char ident[REPORT_CSV_IDENT_LEN]; /* the CSV rows' identity columns */
 } Printer;
 
 /* One sample on stdout, or (s NULL) the end of a batch: stdout flushed
@@ -56,13 +57,13 @@ static bool print_sample(void *ctx, const Sample *s)
 		}
 		return p->out_ok;
 	}
-	char line[1024];
+	char line[1024 + REPORT_CSV_IDENT_LEN];
 	switch (p->format) {
 	case FORMAT_TABLE:
 		report_table_row(s, line, sizeof line);
 		break;
 	case FORMAT_CSV:
-		report_csv_row(s, line, sizeof line);
+		report_csv_row(s, p->ident, line, sizeof line);
 		break;
 	default:
 		if (!record_sample_json(s, line, sizeof line))
@@ -96,6 +97,7 @@ int headless_run(Engine *e, const Options *o, MetricsOut *mo, int row, atomic_in
 		return 1;
 	}
 	Printer p = { .format = o->format, .mo = mo, .row = row, .out_ok = true };
+	report_csv_identity(engine_meta(e), p.ident, sizeof p.ident);
 	engine_drain(e, print_sample, &p, quit);
 	engine_join(e);
 	if (!p.out_ok && p.err_no != EPIPE) {

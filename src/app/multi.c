@@ -28,9 +28,10 @@ typedef struct Dev {
 	int row;                 /* its metrics row (metrics_live.h); -1: none */
 	int idx;                 /* the entry */
 	RunPaths paths;
+	char ident[REPORT_CSV_IDENT_LEN]; /* its CSV rows' identity columns */
 } Dev;
 
-static bool print_row(const Options *o, unsigned dev, const Sample *s);
+static bool print_row(const Options *o, const Dev *d, unsigned dev, const Sample *s);
 
 /* Where the samples go: standard output (false once it cannot be written:
  * a closed pipe stops every device) and the metrics. */
@@ -52,17 +53,17 @@ static bool take_sample(void *ctx, size_t k, const Sample *s)
 	}
 	if (out->mo)
 		mboard_sample(out->mo->board, out->d[k].row, s);
-	if (out->ok && !print_row(out->o, (unsigned)k + 1, s))
+	if (out->ok && !print_row(out->o, &out->d[k], (unsigned)k + 1, s))
 		out->ok = false;
 	return out->ok;
 }
 
-static bool print_row(const Options *o, unsigned dev, const Sample *s)
+static bool print_row(const Options *o, const Dev *d, unsigned dev, const Sample *s)
 {
-	char line[1100];
+	char line[1100 + REPORT_CSV_IDENT_LEN];
 	if (o->format == FORMAT_CSV) {
-		char row[1024];
-		report_csv_row(s, row, sizeof row);
+		char row[1024 + REPORT_CSV_IDENT_LEN];
+		report_csv_row(s, d->ident, row, sizeof row);
 		snprintf(line, sizeof line, "%u,%s", dev, row);
 	} else if (o->format == FORMAT_JSON) {
 		char rec[1024];
@@ -253,6 +254,8 @@ int multi_run(const struct VkCtx *ctx, const Options *o, const int *idx, size_t 
 	for (size_t k = 0; k < n; k++)
 		if (!set.m[k].e)
 			fprintf(stderr, "flopscope: device %zu: %s\n", k + 1, set.m[k].err.msg);
+		else
+			report_csv_identity(engine_meta(set.m[k].e), d[k].ident, sizeof d[k].ident);
 	print_head(o, &set, wl);
 	/* the samples of all, as they come; a device that fails stops alone */
 	Out out = { o, mo, d, true };

@@ -21,6 +21,7 @@ typedef struct Table {
 	const SessionData *d;
 	bool header;
 	size_t restarts;
+	char ident[REPORT_CSV_IDENT_LEN]; /* the CSV rows' identity columns */
 } Table;
 
 static void header(Table *t)
@@ -43,18 +44,19 @@ static void header(Table *t)
 		printf("\n%s", report_table_header);
 	} else if (t->o->format == FORMAT_CSV) {
 		fputs(report_csv_header, stdout);
+		report_csv_identity(m, t->ident, sizeof t->ident);
 	}
 }
 
 static void row(void *ctx, const Sample *s)
 {
 	Table *t = ctx;
-	char line[1024];
+	char line[1024 + REPORT_CSV_IDENT_LEN];
 	header(t);
 	if (t->o->format == FORMAT_TABLE)
 		report_table_row(s, line, sizeof line);
 	else if (t->o->format == FORMAT_CSV)
-		report_csv_row(s, line, sizeof line);
+		report_csv_row(s, t->ident, line, sizeof line);
 	else if (!record_sample_json(s, line, sizeof line))
 		return;
 	printf("%s\n", line);

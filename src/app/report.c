@@ -14,7 +14,7 @@ const char report_table_header[] =
 /* work and rate are in the row's units (the last three columns) */
 const char report_csv_header[] =
 	"seq,t_ms,x,y,z,groups,work,gpu_ns,cpu_ns,rate,gpu_timed,steady,verified,"
-	"sm_mhz,power_w,peak_rate,implausible,unit,work_unit,groups_unit\n";
+	"sm_mhz,power_w,peak_rate,implausible,unit,work_unit,groups_unit,device,uuid,pci_bus_id,host,flopscope\n";
 
 static void with_unit(double v, const char *unit, char *out, size_t len)
 {
@@ -32,7 +32,41 @@ void report_table_row(const Sample *s, char *buf, size_t len)
 	snprintf(buf, len, "%9.2fms %16" PRIu64 " %20s %18s %13s", s->t_ms, s->groups, t, f, c);
 }
 
-void report_csv_row(const Sample *s, char *buf, size_t len)
+/* s quoted as one CSV field (RFC 4180) at out + *o, within len. */
+static void csv_quoted(const char *s, char *out, size_t len, size_t *o)
+{
+	if (*o + 1 < len)
+		out[(*o)++] = '"';
+	for (; *s && *o + 3 < len; s++) {
+		if (*s == '"')
+			out[(*o)++] = '"';
+		out[(*o)++] = *s;
+	}
+	if (*o + 1 < len)
+		out[(*o)++] = '"';
+	out[*o] = '\0';
+}
+
+void report_csv_identity(const SessionMeta *m, char *out, size_t len)
+{
+	size_t o = 0;
+	out[0] = '\0';
+	const char *text[] = { m->device, m->uuid, m->pci_bus_id, m->host, m->flopscope_version };
+	for (size_t k = 0; k < sizeof text / sizeof *text; k++) {
+		if (o + 1 < len)
+			out[o++] = ',';
+		out[o] = '\0';
+		/* the UUID, the address and the version are never quoted: no comma can be in them */
+		if (k == 0 || k == 3) {
+			csv_quoted(text[k], out, len, &o);
+		} else {
+			int w = snprintf(out + o, len - o, "%s", text[k]);
+			o = w < 0 ? o : o + (size_t)w < len ? o + (size_t)w : len - 1;
+		}
+	}
+}
+
+void report_csv_row(const Sample *s, const char *ident, char *buf, size_t len)
 {
 	char mhz[32] = "", pw[32] = "", pk[32] = "";
 	if (sample_has_tel(s, TEL_SM_MHZ))
@@ -42,10 +76,11 @@ void report_csv_row(const Sample *s, char *buf, size_t len)
 	if (s->peak_flops > 0)
 		snprintf(pk, sizeof pk, "%.6g", s->peak_flops);
 	snprintf(buf, len, "%" PRIu64 ",%.3f,%u,%u,%u,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64
-	         ",%.9g,%d,%d,%d,%s,%s,%s,%d,%s,%s,%s", s->seq, s->t_ms, s->x, s->y, s->z, s->groups, s->work,
+	         ",%.9g,%d,%d,%d,%s,%s,%s,%d,%s,%s,%s%s", s->seq, s->t_ms, s->x, s->y, s->z, s->groups, s->work,
 	         s->gpu_ns, s->cpu_ns, s->rate, !!(s->flags & SAMPLE_GPU_TIMED),
 	         !!(s->flags & SAMPLE_STEADY), !!(s->flags & SAMPLE_VERIFIED), mhz, pw, pk,
-	         !!(s->flags & SAMPLE_IMPLAUSIBLE), sample_unit(s), sample_work_unit(s), sample_groups_unit(s));
+	         !!(s->flags & SAMPLE_IMPLAUSIBLE), sample_unit(s), sample_work_unit(s), sample_groups_unit(s),
+	         ident);
 }
 
 void report_changes(FILE *f, const ChangeDetector *cd, const char *unit, const char *indent)

@@ -9,6 +9,7 @@
 #include <stdio.h>
 
 #include "records.h"
+#include "slog.h"
 #include "summary.h"
 
 /* Two header lines of the table, each ending in '\n'. */
@@ -16,7 +17,14 @@ extern const char report_table_header[];
 extern const char report_csv_header[];
 
 void report_table_row(const Sample *s, char *buf, size_t len);
-void report_csv_row(const Sample *s, char *buf, size_t len);
+/* A CSV row: the sample's fields, then ident (report_csv_identity). */
+void report_csv_row(const Sample *s, const char *ident, char *buf, size_t len);
+/* The columns that name the device on every CSV row (the header's last
+ * five: device, uuid, pci_bus_id, host, flopscope), comma-led, text quoted
+ * as RFC 4180 says: from the session's record, so that a headless run and
+ * the export of its log write the same. */
+#define REPORT_CSV_IDENT_LEN 1400
+void report_csv_identity(const SessionMeta *m, char *out, size_t len);
 
 /* Human summary, several lines. dropped: samples the ring lost. */
 /* The level changes found, in words: counts by cause, then each kept one

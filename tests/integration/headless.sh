@@ -3,7 +3,8 @@
 
 t_headless_should_have_twenty_samples_starting_at_one_group() {
 	csv_run || return 1
-	head -1 "$TOP/run.csv" | grep -q '^seq,t_ms,x,y,z,groups,work,gpu_ns,cpu_ns,rate,.*,unit,work_unit,groups_unit$' || die "bad header"
+	head -1 "$TOP/run.csv" | grep -q '^seq,t_ms,x,y,z,groups,work,gpu_ns,cpu_ns,rate,.*,unit,work_unit,groups_unit,device,uuid,pci_bus_id,host,flopscope$' ||
+		die "bad header"
 	n=$(($(wc -l <"$TOP/run.csv") - 1))
 	[ "$n" -ge 20 ] || die "only $n samples"
 	awk -F, 'NR == 2 && $6 != 1 { exit 1 }' "$TOP/run.csv" || die "first sample is not 1 group"

@@ -291,7 +291,12 @@ t_export_csv_and_svg_should_parse_back() {
 import csv, json, sys, xml.dom.minidom
 rows = list(csv.DictReader(open(sys.argv[1])))
 recs = [json.loads(l) for l in open(sys.argv[3]) if '"type":"sample"' in l]
+session = json.loads(open(sys.argv[3]).readline())
 assert len(rows) == len(recs) > 10, (len(rows), len(recs))
+# every row names its device, as the session record does
+for r in rows:
+    assert (r["device"], r["uuid"], r["pci_bus_id"], r["host"], r["flopscope"]) == (
+        session["device"], session["uuid"], session.get("pci_bus_id") or "", session["host"], session["flopscope"]), r
 for r, j in zip(rows, recs):
     assert int(r["groups"]) == j["groups"] and int(r["gpu_ns"]) == j["gpu_ns"]
     assert abs(float(r["rate"]) / j["rate"] - 1) < 1e-8 and int(r["work"]) == j["work"]
