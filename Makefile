@@ -60,7 +60,14 @@ UNIT    := $(patsubst tests/unit/%.c,$(B)/tests/%,$(wildcard tests/unit/test_*.c
 DEB_BUILD := gcc make pkg-config libvulkan-dev mesa-vulkan-drivers libncurses-dev libcjson-dev \
              libshaderc-dev glslang-dev spirv-tools libmicrohttpd-dev
 DEB_TEST  := vulkan-validationlayers tmux python3 python3-jsonschema man-db procps clang libclang-rt-14-dev \
-             prometheus prometheus-node-exporter librsvg2-bin
+             prometheus prometheus-node-exporter librsvg2-bin util-linux \
+             libhwloc15 liblz4-1 libnuma1 libpam0g libreadline8 libdbus-1-3 libjson-c5 liblua5.1-0 libyaml-0-2 \
+             libgcrypt20 libbz2-1.0 zlib1g
+# Slurm and munge for the fleet test, unpacked into the build (dpkg -x runs no
+# maintainer script: no service is installed, enabled or started); the
+# libraries they link are in DEB_TEST.
+DEB_SLURM := slurmd slurmctld slurm-client slurm-wlm-basic-plugins libslurm38 munge libmunge2
+SLURM_ROOT := build/slurm-root
 SUDO    := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 PREFIX  ?= /usr/local
@@ -142,9 +149,20 @@ run: deps
 	$(MAKE) all
 	./$(B)/flopscope $(or $(ARGS),--default-device)
 
-test: deps-test
+test: deps-test $(SLURM_ROOT)/.unpacked
 	$(MAKE) all $(UNIT) $(B)/tsan/ring_stress $(B)/tests/shader_check $(FAKE_NVML)
 	tests/run.sh
+
+# Debian names the daemons slurmd-wlm ... and links slurmd to them (update-
+# alternatives); Slurm reads its node GRES only under its own names, and
+# slurmd starts /usr/sbin/slurmstepd: the links are made here too.
+$(SLURM_ROOT)/.unpacked:
+	rm -rf $(SLURM_ROOT) && mkdir -p $(SLURM_ROOT)/debs
+	cd $(SLURM_ROOT)/debs && { apt-get download $(DEB_SLURM) || { $(SUDO) apt-get update -qq && apt-get download $(DEB_SLURM); }; }
+	for f in $(SLURM_ROOT)/debs/*.deb; do dpkg -x "$$f" $(SLURM_ROOT) || exit 1; done
+	for d in slurmd slurmctld slurmstepd; do ln -sf $$d-wlm $(SLURM_ROOT)/usr/sbin/$$d; done
+	rm -rf $(SLURM_ROOT)/debs
+	touch $@
 
 # The whole suite against sanitizer builds in their own folders. Leaks and
 # races inside the Vulkan driver (Mesa, LLVM), which is not instrumented, are

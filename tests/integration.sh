@@ -11,7 +11,7 @@ cd "$(dirname "$0")/.."
 . tests/integration/lib.sh
 for f in tests/integration/cli.sh tests/integration/headless.sh tests/integration/logs.sh \
          tests/integration/workloads.sh tests/integration/faults.sh tests/integration/dashboard.sh \
-         tests/integration/multi.sh tests/integration/fleet.sh tests/integration/files.sh; do
+         tests/integration/multi.sh tests/integration/fleet.sh tests/integration/slurm.sh tests/integration/files.sh; do
 	. "$f"
 done
 

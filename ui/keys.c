@@ -8,6 +8,7 @@ static const struct {
 	KeyAction act;
 } map[] = {
 	{ 'q', ACT_QUIT }, { 'Q', ACT_QUIT }, { KEY_F(10), ACT_QUIT },
+	{ 3, ACT_QUIT }, { 28, ACT_QUIT }, /* Ctrl-C, Ctrl-\: keys on this screen (screen.c) */
 	{ 27, ACT_BACK },
 	{ 'd', ACT_DEVICES },
 	{ '?', ACT_HELP }, { 'h', ACT_HELP }, { KEY_F(1), ACT_HELP },

@@ -130,7 +130,7 @@ static size_t pick(Screen *s, const DeviceList *list, int initial, int *out, siz
 			continue;
 		dirty = true;
 		if (LINES < 24 || COLS < 80) {
-			if (ch == 'q' || ch == 'Q')
+			if (ch == 'q' || ch == 'Q' || ch == 3 || ch == 28)
 				return 0;
 			continue;
 		}
@@ -173,7 +173,7 @@ static size_t pick(Screen *s, const DeviceList *list, int initial, int *out, siz
 		case 't':
 			screen_next_theme(s);
 			break;
-		case 'q': case 'Q': case 27: case KEY_F(10):
+		case 'q': case 'Q': case 27: case KEY_F(10): case 3: case 28: /* Ctrl-C, Ctrl-\ */
 			return 0;
 		case '?': case 'h': case KEY_F(1):
 			help = true;

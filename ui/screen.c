@@ -5,6 +5,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <termios.h>
+#include <unistd.h>
 
 #include "layout.h"
 #include "paths.h"
@@ -119,6 +121,17 @@ bool screen_open(Screen *s, const char *theme_arg, atomic_int *quit)
 	active = s;
 	atexit(restore_at_exit);
 	cbreak();
+	/* Ctrl-C and Ctrl-\ are keys on these screens (quit, exit 0): the
+	 * terminal sends no SIGINT or SIGQUIT for them, so that a signal from
+	 * elsewhere means what it means in every mode (128 + N); Ctrl-Z still
+	 * suspends. endwin() puts the terminal's own settings back. */
+	struct termios tio;
+	if (tcgetattr(STDIN_FILENO, &tio) == 0) {
+		tio.c_cc[VINTR] = _POSIX_VDISABLE;
+		tio.c_cc[VQUIT] = _POSIX_VDISABLE;
+		if (tcsetattr(STDIN_FILENO, TCSANOW, &tio) == 0)
+			def_prog_mode();
+	}
 	noecho();
 	keypad(stdscr, TRUE);
 	curs_set(0);

@@ -1,21 +1,42 @@
 #!/bin/sh
-# Slurm Prolog (slurm.conf: Prolog=/etc/slurm/prolog.d/flopscope.sh,
-# PrologFlags=Alloc): a 20 s check of the allocated GPUs before the job
-# starts. A non-zero exit drains the node (Slurm sets it DRAIN with the
-# reason below), so a GPU that computes wrong values or runs slow never
-# takes a job. CUDA_VISIBLE_DEVICES is not set in a prolog; the check covers
-# every GPU of the node.
-out=$(/usr/local/bin/flopscope --check --budget 20s --no-log \
-      --metrics-file /var/lib/prometheus/node-exporter/flopscope.prom 2>&1)
+# Slurm Prolog (slurm.conf: Prolog=/etc/slurm/prolog.d/flopscope.sh and
+# PrologFlags=Alloc, so that it runs once a node when the job is granted):
+# a short check of the GPUs the job was given (SLURM_JOB_GPUS, NVML's
+# indices, which flopscope maps to its devices through their UUIDs) before
+# the job runs on them. A job without GPUs is not held up. A non-zero exit
+# makes Slurm requeue the job and drain the node; the reason set here says
+# what flopscope found, so `scontrol show node` and `sinfo -R` tell why.
+# docs/FLEET.md says why a prolog, and what each status means.
+#
+# Settings (the environment, e.g. from /etc/default/flopscope sourced below):
+#   FLOPSCOPE          the program (default: flopscope on PATH)
+#   FLOPSCOPE_BUDGET   the check's time (default 10s: added to every job start)
+#   FLOPSCOPE_ARGS     more options, e.g. "--baseline /var/lib/flopscope/good.jsonl"
+#   FLOPSCOPE_METRICS  its metrics file (default: node_exporter's textfile folder)
+[ -r /etc/default/flopscope ] && . /etc/default/flopscope
+[ -n "${SLURM_JOB_GPUS:-}" ] || exit 0
+fs=${FLOPSCOPE:-flopscope}
+metrics=${FLOPSCOPE_METRICS:-/var/lib/prometheus/node-exporter/flopscope.prom}
+node=${SLURMD_NODENAME:-$(hostname -s)}
+# a folder of its own (mktemp -d, mode 700): no name in it can be planted
+tmp=$(mktemp -d) || exit 1
+trap 'rm -rf "$tmp"' EXIT
+# shellcheck disable=SC2086 # FLOPSCOPE_ARGS is a list of options
+"$fs" --check --no-config --no-log --budget "${FLOPSCOPE_BUDGET:-10s}" \
+	--metrics-file "$metrics" $FLOPSCOPE_ARGS >"$tmp/out" 2>"$tmp/err"
 rc=$?
 case $rc in
 0) exit 0 ;;
-3) reason="flopscope: wrong results" ;;
-1) reason="flopscope: below threshold" ;;
-4) reason="flopscope: an outlier among identical GPUs" ;;
-5) reason="flopscope: nothing to hold the GPUs to (give --baseline)" ;;
-*) reason="flopscope: exit $rc" ;;
+3) why="wrong results" ;;
+1) why="below threshold or failed" ;;
+4) why="an outlier among identical GPUs" ;;
+5) why="nothing to hold the GPUs to (give --baseline)" ;;
+2) why="cannot check: $(grep '^flopscope: ' "$tmp/err" | tail -n 1 | cut -c12-)" ;;
+*) why="exit $rc" ;;
 esac
-echo "$out" | logger -t flopscope-prolog
-scontrol update nodename="$(hostname -s)" state=drain reason="$reason"
+# the first line that did not pass: the device, the workload and why
+line=$(grep -m1 -E '^(WRONG|FAIL|ERROR|OUTLIER|UNSURE|NOREF) ' "$tmp/out" | tr -s ' ' | cut -c1-160)
+reason="flopscope: $why${line:+ ($line)}, job $SLURM_JOB_ID, SLURM_JOB_GPUS=$SLURM_JOB_GPUS"
+logger -t flopscope-prolog "$reason" 2>/dev/null
+scontrol update nodename="$node" state=drain reason="$reason"
 exit "$rc"

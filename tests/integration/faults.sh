@@ -160,7 +160,8 @@ t_signals_should_end_headless_runs_with_a_summary() {
 		kill -$sig "$pid"
 		wait "$pid"
 		rc=$?
-		[ "$rc" = 0 ] || die "SIG$sig: exit $rc: $(cat "$T/err")"
+		want=$((128 + $(kill -l "$sig")))
+		[ "$rc" = "$want" ] || die "SIG$sig: exit $rc, not $want: $(cat "$T/err")"
 		grep -q '^Summary: ' "$T/out" || die "SIG$sig: no summary"
 		tail -1 "$T/s.jsonl" | grep -q '"type":"summary"' || die "SIG$sig: log not closed"
 	done
