@@ -52,7 +52,10 @@ void listing_identity_json(cJSON *o, const DeviceInfo *d, size_t entry)
 		cJSON_AddNumberToObject(o, "gpu", d->gpu_index);
 	else
 		cJSON_AddNullToObject(o, "gpu");
+	char driver[DEVINFO_DRIVER_STR_LEN];
+	devinfo_driver_str(d, driver, sizeof driver);
 	cJSON_AddStringToObject(o, "device", d->name);
+	cJSON_AddStringToObject(o, "driver", driver);
 	cJSON_AddStringToObject(o, "uuid", uuid);
 	if (pci[0])
 		cJSON_AddStringToObject(o, "pci_bus_id", pci);
@@ -60,6 +63,7 @@ void listing_identity_json(cJSON *o, const DeviceInfo *d, size_t entry)
 		cJSON_AddNullToObject(o, "pci_bus_id");
 	cJSON_AddStringToObject(o, "host", host_name());
 	cJSON_AddStringToObject(o, "flopscope", FLOPSCOPE_VERSION);
+	cJSON_AddNumberToObject(o, "schema", FLOPSCOPE_SCHEMA_VERSION);
 }
 
 void listing_csv_field(FILE *f, const char *s)
@@ -78,11 +82,15 @@ void listing_identity_csv(FILE *f, const DeviceInfo *d, size_t entry)
 	char uuid[40], pci[DEVINFO_PCI_LEN];
 	devinfo_uuid_str(d->uuid, uuid, sizeof uuid);
 	devinfo_pci_str(d, pci, sizeof pci);
+	char driver[DEVINFO_DRIVER_STR_LEN];
+	devinfo_driver_str(d, driver, sizeof driver);
 	fprintf(f, "%zu,", entry);
 	if (d->has_gpu_index)
 		fprintf(f, "%u", d->gpu_index);
 	fputc(',', f);
 	listing_csv_field(f, d->name);
+	fputc(',', f);
+	listing_csv_field(f, driver);
 	fprintf(f, ",%s,%s,", uuid, pci);
 	listing_csv_field(f, host_name());
 	fprintf(f, ",%s", FLOPSCOPE_VERSION);

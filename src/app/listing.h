@@ -17,13 +17,13 @@ bool listing_print_json(FILE *f, const DeviceList *l);
 /* What names a device in every machine-readable record (suite rows, check
  * records, the list): "entry" (its 1-based place in the list), "gpu"
  * (NVML's index, nvidia-smi's; null where NVML does not know it), "device"
- * (its name), "uuid", "pci_bus_id" (null without one), "host" and
- * "flopscope" (the version). o is a cJSON object. */
+ * (its name), "driver" (devinfo_driver_str), "uuid", "pci_bus_id" (null without one), "host",
+ * "flopscope" (the version) and "schema" (FLOPSCOPE_SCHEMA_VERSION). o is a cJSON object. */
 struct cJSON;
 void listing_identity_json(struct cJSON *o, const DeviceInfo *d, size_t entry);
 /* The same as CSV columns, after a comma-led header part
  * (LISTING_IDENTITY_CSV): each field quoted as RFC 4180 says. */
-#define LISTING_IDENTITY_CSV "entry,gpu,device,uuid,pci_bus_id,host,flopscope"
+#define LISTING_IDENTITY_CSV "entry,gpu,device,driver,uuid,pci_bus_id,host,flopscope"
 void listing_identity_csv(FILE *f, const DeviceInfo *d, size_t entry);
 /* One CSV field, quoted (RFC 4180: "" for a quote). */
 void listing_csv_field(FILE *f, const char *s);

@@ -23,7 +23,7 @@ typedef struct BoardRow {
 	unsigned entry, engine;
 	bool has_gpu;
 	unsigned gpu;
-	char uuid[40], pci[DEVINFO_PCI_LEN], name[256], driver[520], workload[32];
+	char uuid[40], pci[DEVINFO_PCI_LEN], name[256], driver[DEVINFO_DRIVER_STR_LEN], workload[32];
 	WorkloadUnit unit;
 	SummaryReader rd;       /* the run's statistics, read at each rendering; NULL read: */
 	SummaryResult res;      /* ... these, read a last time when the run ended */
@@ -82,11 +82,7 @@ int mboard_row(MetricsBoard *b, unsigned entry, const DeviceInfo *d, const char 
 	devinfo_uuid_str(d->uuid, r->uuid, sizeof r->uuid);
 	devinfo_pci_str(d, r->pci, sizeof r->pci);
 	snprintf(r->name, sizeof r->name, "%s", d->name);
-	/* the driver as its vendor writes it ("NVIDIA 580.159.04", "llvmpipe Mesa
-	 * 22.3.6 (LLVM 15.0.6)"): driverInfo, else the packed version decoded */
-	char ver[64];
-	devinfo_driver_version_str(d, ver, sizeof ver);
-	snprintf(r->driver, sizeof r->driver, "%s %s", d->driver_name, d->driver_info[0] ? d->driver_info : ver);
+	devinfo_driver_str(d, r->driver, sizeof r->driver);
 	snprintf(r->workload, sizeof r->workload, "%s", workload);
 	r->unit = unit;
 	r->res.ratio_median = r->res.pct_peak = r->res.plateau_ms = r->res.duty = NAN;

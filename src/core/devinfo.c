@@ -41,6 +41,13 @@ void devinfo_driver_version_str(const DeviceInfo *d, char *out, size_t len)
 		devinfo_version_str(v, out, len);
 }
 
+void devinfo_driver_str(const DeviceInfo *d, char *out, size_t len)
+{
+	char ver[64];
+	devinfo_driver_version_str(d, ver, sizeof ver);
+	snprintf(out, len, "%s %s", d->driver_name, d->driver_info[0] ? d->driver_info : ver);
+}
+
 void devinfo_uuid_str(const uint8_t u[DEVINFO_UUID_LEN], char *out, size_t len)
 {
 	snprintf(out, len, "%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x",

@@ -91,6 +91,11 @@ int devinfo_type_rank(DevType t);
 void devinfo_version_str(uint32_t v, char *out, size_t len);
 /* driverVersion decoded as each vendor encodes it (NVIDIA 10.8.8.6 bits). */
 void devinfo_driver_version_str(const DeviceInfo *d, char *out, size_t len);
+/* The driver as its vendor writes it, as nvidia-smi does: "NVIDIA
+ * 580.159.04", "llvmpipe Mesa 22.3.6 (LLVM 15.0.6)" (driverName and
+ * driverInfo, else the packed version decoded). */
+#define DEVINFO_DRIVER_STR_LEN (2 * DEVINFO_DRIVER_LEN + 8)
+void devinfo_driver_str(const DeviceInfo *d, char *out, size_t len);
 void devinfo_uuid_str(const uint8_t uuid[DEVINFO_UUID_LEN], char *out, size_t len);
 /* The PCI address as nvidia-smi, NVML and dcgm-exporter write it
  * ("00000000:1B:00.0"); "" without VK_EXT_pci_bus_info. */
