@@ -94,6 +94,18 @@ $(B)/sanitizers/%.o: tests/sanitizers/%.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(INC_app) -c -o $@ $<
 
+# The commit the program is built from (git describe), or COMMIT=VERSION given
+# by a package build; in a header rewritten only when it changes, so that
+# main.o alone is rebuilt for a new commit.
+COMMIT ?= $(shell git describe --always --dirty --abbrev=12 2>/dev/null || echo unknown)
+$(B)/gen/commit.h: FORCE
+	@mkdir -p $(dir $@)
+	@printf '#define FLOPSCOPE_COMMIT "%s"\n' '$(COMMIT)' >$@.new; cmp -s $@.new $@ && rm -f $@.new || mv -f $@.new $@
+$(B)/src/app/main.o: $(B)/gen/commit.h
+$(B)/src/app/main.o: INC_app += -I$(B)/gen
+.PHONY: FORCE
+FORCE:
+
 $(B)/src/%.o: src/%.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(INC_$(firstword $(subst /, ,$*))) -c -o $@ $<

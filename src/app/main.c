@@ -34,6 +34,7 @@
 #include "latency.h"
 #include "interactive.h"
 #include "version.h"
+#include "commit.h" /* generated: the build's commit (Makefile) */
 #include "vkctx.h"
 
 /* Set (to the signal's number) when SIGINT, SIGTERM, SIGHUP or SIGQUIT asks the run
@@ -354,9 +355,12 @@ static int without_device(Options *o)
 		cli_help_text(help, sizeof help);
 		fputs(help, stdout);
 		return 0;
-	case MODE_VERSION:
-		printf("flopscope %s\n", FLOPSCOPE_VERSION);
+	case MODE_VERSION: {
+		char vk[32];
+		vkctx_headers_version(vk, sizeof vk);
+		printf("flopscope %s (commit %s, Vulkan headers %s)\n", FLOPSCOPE_VERSION, FLOPSCOPE_COMMIT, vk);
 		return 0;
+	}
 	/* Recorded sessions need no device. */
 	case MODE_COMPARE:
 		return offline_compare(o);

@@ -415,6 +415,12 @@ fail:
 	return false;
 }
 
+void vkctx_headers_version(char *out, size_t len)
+{
+	snprintf(out, len, "%u.%u.%u", VK_API_VERSION_MAJOR(VK_HEADER_VERSION_COMPLETE),
+	         VK_API_VERSION_MINOR(VK_HEADER_VERSION_COMPLETE), VK_API_VERSION_PATCH(VK_HEADER_VERSION_COMPLETE));
+}
+
 void vkctx_destroy(VkCtx *c)
 {
 	if (c->messenger) {

@@ -33,4 +33,7 @@ void vkctx_destroy(VkCtx *c);
 /* Physical device of an entry. */
 VkPhysicalDevice vkctx_physical(const VkCtx *c, const DeviceInfo *d, char *err);
 
+/* The Vulkan headers flopscope was built with ("1.3.239"). */
+void vkctx_headers_version(char *out, size_t len);
+
 #endif

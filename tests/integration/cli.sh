@@ -127,7 +127,13 @@ t_no_vulkan_driver_should_exit_1_naming_lavapipe() {
 t_help_and_version() {
 	"$FS" --help >"$T/out" || die "--help exit $?"
 	grep -q '^usage: flopscope' "$T/out" || die "no usage"
-	"$FS" --version | grep -Eq '^flopscope [0-9]+\.[0-9]+\.[0-9]+$' || die "bad --version"
+	"$FS" --version >"$T/v" || die "--version exit $?"
+	grep -Eq '^flopscope [0-9]+\.[0-9]+\.[0-9]+ \(commit ([0-9a-f]{7,}(-dirty)?|unknown), Vulkan headers 1\.[0-9]+\.[0-9]+\)$' "$T/v" ||
+		die "bad --version: $(cat "$T/v")"
+	# the commit it was built from, as git names it (a clean clone in CI)
+	if c=$(git describe --always --dirty --abbrev=12 2>/dev/null); then
+		grep -q "(commit $c," "$T/v" || die "built from $c, says: $(cat "$T/v")"
+	fi
 }
 
 t_make_install_should_give_a_working_program_and_man_page() {
