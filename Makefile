@@ -60,14 +60,17 @@ UNIT    := $(patsubst tests/unit/%.c,$(B)/tests/%,$(wildcard tests/unit/test_*.c
 DEB_BUILD := gcc make pkg-config libvulkan-dev mesa-vulkan-drivers libncurses-dev libcjson-dev \
              libshaderc-dev glslang-dev spirv-tools libmicrohttpd-dev
 DEB_TEST  := vulkan-validationlayers tmux python3 python3-jsonschema man-db procps clang libclang-rt-14-dev \
-             prometheus prometheus-node-exporter librsvg2-bin util-linux \
+             librsvg2-bin util-linux \
              libhwloc15 liblz4-1 libnuma1 libpam0g libreadline8 libdbus-1-3 libjson-c5 liblua5.1-0 libyaml-0-2 \
              libgcrypt20 libbz2-1.0 zlib1g
-# Slurm and munge for the fleet test, unpacked into the build (dpkg -x runs no
-# maintainer script: no service is installed, enabled or started); the
-# libraries they link are in DEB_TEST.
-DEB_SLURM := slurmd slurmctld slurm-client slurm-wlm-basic-plugins libslurm38 munge libmunge2
-SLURM_ROOT := build/slurm-root
+# The servers the fleet tests start on loopback (Prometheus, node_exporter,
+# Slurm and munge), unpacked into the build: dpkg -x runs no maintainer
+# script, so none is installed as a service, enabled or started, on a
+# developer's machine or CI's; the libraries they link are in DEB_TEST, and
+# tests/run.sh puts their bin/ first on PATH.
+DEB_UNPACK := prometheus prometheus-node-exporter \
+              slurmd slurmctld slurm-client slurm-wlm-basic-plugins libslurm38 munge libmunge2
+TEST_ROOT := build/test-root
 SUDO    := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 PREFIX  ?= /usr/local
@@ -161,19 +164,19 @@ run: deps
 	$(MAKE) all
 	./$(B)/flopscope $(or $(ARGS),--default-device)
 
-test: deps-test $(SLURM_ROOT)/.unpacked
+test: deps-test $(TEST_ROOT)/.unpacked
 	$(MAKE) all $(UNIT) $(B)/tsan/ring_stress $(B)/tests/shader_check $(FAKE_NVML)
 	tests/run.sh
 
 # Debian names the daemons slurmd-wlm ... and links slurmd to them (update-
 # alternatives); Slurm reads its node GRES only under its own names, and
 # slurmd starts /usr/sbin/slurmstepd: the links are made here too.
-$(SLURM_ROOT)/.unpacked:
-	rm -rf $(SLURM_ROOT) && mkdir -p $(SLURM_ROOT)/debs
-	cd $(SLURM_ROOT)/debs && { apt-get download $(DEB_SLURM) || { $(SUDO) apt-get update -qq && apt-get download $(DEB_SLURM); }; }
-	for f in $(SLURM_ROOT)/debs/*.deb; do dpkg -x "$$f" $(SLURM_ROOT) || exit 1; done
-	for d in slurmd slurmctld slurmstepd; do ln -sf $$d-wlm $(SLURM_ROOT)/usr/sbin/$$d; done
-	rm -rf $(SLURM_ROOT)/debs
+$(TEST_ROOT)/.unpacked: | deps-test
+	rm -rf $(TEST_ROOT) && mkdir -p $(TEST_ROOT)/debs
+	cd $(TEST_ROOT)/debs && { apt-get download $(DEB_UNPACK) || { $(SUDO) apt-get update -qq && apt-get download $(DEB_UNPACK); }; }
+	for f in $(TEST_ROOT)/debs/*.deb; do dpkg -x "$$f" $(TEST_ROOT) || exit 1; done
+	for d in slurmd slurmctld slurmstepd; do ln -sf $$d-wlm $(TEST_ROOT)/usr/sbin/$$d; done
+	rm -rf $(TEST_ROOT)/debs
 	touch $@
 
 # The whole suite against sanitizer builds in their own folders. Leaks and
@@ -184,13 +187,13 @@ SAN_ENV = ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:halt_on_error=1 \
           UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
           TSAN_OPTIONS=suppressions=$(CURDIR)/tests/sanitizers/tsan.supp:halt_on_error=1:second_deadlock_stack=1
 
-check-asan: deps-test $(FAKE_NVML)
+check-asan: deps-test $(FAKE_NVML) $(TEST_ROOT)/.unpacked
 	$(MAKE) B=build-asan OPT="-O1 -g -fno-omit-frame-pointer" \
 	    SAN="-fsanitize=address,undefined -fno-sanitize-recover=undefined" \
 	    all build-asan/flopscope-planted build-asan/tests/shader_check $(patsubst $(B)/%,build-asan/%,$(UNIT))
 	$(SAN_ENV) B=build-asan tests/run.sh asan
 
-check-tsan: deps-test $(B)/tsan/ring_stress $(FAKE_NVML)
+check-tsan: deps-test $(B)/tsan/ring_stress $(FAKE_NVML) $(TEST_ROOT)/.unpacked
 	$(MAKE) B=build-tsan OPT="-O1 -g" SAN="-fsanitize=thread" \
 	    all build-tsan/tests/shader_check $(patsubst $(B)/%,build-tsan/%,$(UNIT))
 	$(SAN_ENV) tests/run.sh tsan

@@ -3,6 +3,9 @@ FS=${FS:-build/flopscope}
 # NVML's stand-in (tests/fake/nvml.c): LD_LIBRARY_PATH=$FAKE_NVML_DIR with
 # FLOPSCOPE_FAKE_NVML="GPU-<uuid>,..." gives devices NVML's indices
 FAKE_NVML_DIR=$PWD/build/tests/fake-nvml
+# the servers the tests start (Prometheus, node_exporter, Slurm): unpacked
+# into the build by make, never installed as services (Makefile, DEB_UNPACK)
+export PATH=$PWD/build/test-root/usr/bin:$PWD/build/test-root/usr/sbin:$PATH
 # TOP: the run's folder; each test gets T, a folder of its own inside it (the
 # runner sets it), so that no test meets another's files
 TOP=$(mktemp -d)

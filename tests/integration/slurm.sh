@@ -1,12 +1,12 @@
 # tests/integration/slurm.sh: Slurm for real. munged, slurmctld and slurmd of
-# Debian's packages (unpacked into build/slurm-root by make test: never
+# Debian's packages (unpacked into build/test-root by make test: never
 # installed as services) run on loopback from the test's folder, with one
 # node of two GPUs (GRES on device nodes of the test's own); the prolog is
 # docs/fleet/slurm-prolog.sh as FLEET.md documents it. NVML's stand-in knows
 # lavapipe as GPU 0, and a GPU 1 that Vulkan does not show (fallen off the
 # bus). Sourced by tests/integration.sh, which provides lib.sh's helpers.
 
-SLURM_ROOT=$PWD/build/slurm-root
+SLURM_ROOT=$PWD/build/test-root
 
 # Starts munged, slurmctld and slurmd in $T/slurm; false with why in $T/why.
 slurm_up() {
