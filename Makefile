@@ -210,9 +210,12 @@ install: all
 	install -m 644 shaders/*.comp $(DESTDIR)$(PREFIX)/share/flopscope/shaders/
 	install -m 644 themes/*.json $(DESTDIR)$(PREFIX)/share/flopscope/themes/
 	install -m 644 docs/flopscope.1 $(DESTDIR)$(PREFIX)/share/man/man1/flopscope.1
+	install -d $(DESTDIR)$(PREFIX)/share/bash-completion/completions
+	FLOPSCOPE_THEME_DIR=themes ./$(B)/flopscope --completion bash >$(DESTDIR)$(PREFIX)/share/bash-completion/completions/flopscope
 
 uninstall:
-	rm -f $(DESTDIR)$(PREFIX)/bin/flopscope $(DESTDIR)$(PREFIX)/share/man/man1/flopscope.1
+	rm -f $(DESTDIR)$(PREFIX)/bin/flopscope $(DESTDIR)$(PREFIX)/share/man/man1/flopscope.1 \
+	    $(DESTDIR)$(PREFIX)/share/bash-completion/completions/flopscope
 	rm -rf $(DESTDIR)$(PREFIX)/share/flopscope
 
 # libFuzzer harnesses (clang), each run for FUZZ_SECONDS from tests/fuzz/corpus.

@@ -35,6 +35,7 @@
 #include "interactive.h"
 #include "version.h"
 #include "commit.h" /* generated: the build's commit (Makefile) */
+#include "theme.h"
 #include "vkctx.h"
 
 /* Set (to the signal's number) when SIGINT, SIGTERM, SIGHUP or SIGQUIT asks the run
@@ -355,6 +356,21 @@ static int without_device(Options *o)
 		cli_help_text(help, sizeof help);
 		fputs(help, stdout);
 		return 0;
+	case MODE_COMPLETION: {
+		/* the themes beside the program (or FLOPSCOPE_THEME_DIR's) */
+		char dir[4096], names[32][64];
+		const char *list[32];
+		paths_resource_dir(NULL, "FLOPSCOPE_THEME_DIR", "themes", dir, sizeof dir);
+		size_t n = theme_list(dir, names, 32);
+		for (size_t k = 0; k < n; k++)
+			list[k] = names[k];
+		if (cli_completion_bash(help, sizeof help, list, n) >= sizeof help) {
+			fprintf(stderr, "flopscope: internal error: the completion script does not fit\n");
+			return 1;
+		}
+		fputs(help, stdout);
+		return 0;
+	}
 	case MODE_VERSION: {
 		char vk[32];
 		vkctx_headers_version(vk, sizeof vk);

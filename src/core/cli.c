@@ -102,6 +102,7 @@ static const ModeSpec mode_specs[MODE_COUNT] = {
 	[MODE_LOGS] = { "--logs", "--logs", F_T | F_J, true, false, false },
 	[MODE_SAVE_CONFIG] = { "--save-config", "--save-config", 0, false, false, false },
 	[MODE_CHECK] = { "--check", "--check", F_T | F_C | F_J, false, false, true },
+	[MODE_COMPLETION] = { "--completion", "--completion", 0, false, false, false },
 };
 
 const char *cli_mode_option(Mode m)
@@ -194,6 +195,17 @@ static int take_string(const OptionSpec *s, Options *o, Args *a, const char *val
 		return -1;
 	}
 	*(const char **)(void *)((char *)o + s->str - 1) = val;
+	return 0;
+}
+
+static int take_shell(const OptionSpec *s, Options *o, Args *a, const char *val, char *err, size_t errlen)
+{
+	(void)o;
+	(void)a;
+	if (strcmp(val, "bash") != 0) {
+		snprintf(err, errlen, "%s: \"%s\" is not a shell flopscope writes completion for (bash)", s->name, val);
+		return -1;
+	}
 	return 0;
 }
 
@@ -469,6 +481,9 @@ static const OptionSpec option_specs[] = {
 	              "options win)" } } },
 	{ .name = "--save-config", .modes = M_ANY, .mode = MODE_SAVE_CONFIG,
 	  .help = { { H_OPTIONS, "--save-config", "write these settings (the file's, then the options') there" } } },
+	{ .name = "--completion", .value = true, .modes = M_ANY, .mode = MODE_COMPLETION, .take = take_shell,
+	  .help = { { H_OPTIONS, "--completion bash", "bash's completion script on stdout: options, workloads, themes, "
+	              "files and the devices --list shows (source <(flopscope --completion bash))" } } },
 	{ .name = "--logs", .modes = M_ANY, .mode = MODE_LOGS,
 	  .help = { { H_OPTIONS, "--logs", "the recent sessions of the default folder, newest first: start, device, "
 	              "workload, median, samples, path" } } },
@@ -876,6 +891,82 @@ size_t cli_help_text(char *out, size_t len)
 					help_form(&t, &option_specs[i].help[f]);
 	}
 	puts_(&t, help_tail);
+	return t.at;
+}
+
+/* The placeholder of an option's value in its first help form ("FILE" of
+ * "--analyze FILE"), into out; "" when none. */
+static void placeholder(const OptionSpec *s, char *out, size_t len)
+{
+	const char *form = s->help[0].usage ? s->help[0].usage : "";
+	const char *sp = strchr(form, ' ');
+	snprintf(out, len, "%s", sp ? sp + 1 : "");
+	out[strcspn(out, " ")] = '\0';
+}
+
+size_t cli_completion_bash(char *out, size_t len, const char *const *themes, size_t nthemes)
+{
+	Text t = { out, len, 0 };
+	if (len)
+		out[0] = '\0';
+	puts_(&t, "# bash completion for flopscope, written by `flopscope --completion bash` from its\n"
+	          "# option and workload tables. Load it with: source <(flopscope --completion bash)\n"
+	          "_flopscope() {\n"
+	          "\tlocal cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]}\n"
+	          "\tcase $prev in\n\t--workload) COMPREPLY=($(compgen -W '");
+	for (int w = 0; w < WORKLOAD_TYPE_COUNT; w++) {
+		puts_(&t, w ? " " : "");
+		puts_(&t, workload_info[w].name);
+	}
+	puts_(&t, "' -- \"$cur\")); return ;;\n\t--format) COMPREPLY=($(compgen -W 'table csv json' -- \"$cur\")); return ;;\n"
+	          "\t--completion) COMPREPLY=($(compgen -W 'bash' -- \"$cur\")); return ;;\n"
+	          "\t--theme) COMPREPLY=($(compgen -W '");
+	for (size_t i = 0; i < nthemes; i++) {
+		puts_(&t, i ? " " : "");
+		puts_(&t, themes[i]);
+	}
+	puts_(&t, "' -- \"$cur\") $(compgen -f -- \"$cur\")); return ;;\n");
+	/* options that take a file or a folder, then those that take anything else */
+	static const char *const file_words[] = { "FILE", "PATH", "A", "DIR", "OUT", "OUT.svg" };
+	for (int files = 1; files >= 0; files--) {
+		bool any = false;
+		for (size_t i = 0; i < OPTION_SPECS; i++) {
+			const OptionSpec *s = &option_specs[i];
+			char ph[32];
+			placeholder(s, ph, sizeof ph);
+			if (!s->value || s->positional || !strcmp(s->name, "--workload") || !strcmp(s->name, "--format") ||
+			    !strcmp(s->name, "--theme") || !strcmp(s->name, "--completion"))
+				continue;
+			bool is_file = false;
+			for (size_t k = 0; k < sizeof file_words / sizeof *file_words; k++)
+				is_file |= !strcmp(ph, file_words[k]);
+			if (is_file != (files == 1))
+				continue;
+			puts_(&t, any ? "|" : "\t");
+			puts_(&t, s->name);
+			any = true;
+		}
+		if (any)
+			puts_(&t, files ? ") COMPREPLY=($(compgen -f -- \"$cur\")); return ;;\n"
+			                : ") return ;; # a number, a size, a list: nothing to offer\n");
+	}
+	puts_(&t, "\tesac\n\tif [[ $cur == -* ]]; then\n\t\tCOMPREPLY=($(compgen -W '");
+	bool first = true;
+	for (size_t i = 0; i < OPTION_SPECS; i++) {
+		if (option_specs[i].positional)
+			continue;
+		puts_(&t, first ? "" : " ");
+		puts_(&t, option_specs[i].name);
+		first = false;
+	}
+	puts_(&t, "' -- \"$cur\"))\n\t\t[[ $cur =~ ^-[0-9]*$ ]] || return\n\tfi\n"
+	          "\t# the devices --list shows now: -N, the UUID, the PCI address, the name's first word\n"
+	          "\tlocal devs\n"
+	          "\tdevs=$(\"${COMP_WORDS[0]}\" --list --format json --no-config 2>/dev/null | sed -n "
+	          "'s/.*\"entry\":\\([0-9]*\\).*\"device\":\"\\([^ \"]*\\)[^\"]*\".*\"uuid\":\"\\([^\"]*\\)\",\"pci_bus_id\":"
+	          "\"\\{0,1\\}\\([^\",]*\\).*/-\\1 \\2 GPU-\\3 \\4/p')\n"
+	          "\tCOMPREPLY+=($(compgen -W \"${devs//null/}\" -- \"$cur\"))\n"
+	          "}\ncomplete -F _flopscope flopscope\n");
 	return t.at;
 }
 

@@ -29,6 +29,7 @@ typedef enum Mode {
 	MODE_LOGS,           /* --logs: the recent sessions of the default folder */
 	MODE_SAVE_CONFIG,    /* --save-config: the settings into the config file */
 	MODE_CHECK,          /* --check: a short suite held to thresholds, PASS/FAIL */
+	MODE_COMPLETION,     /* --completion bash: the shell's completion script */
 	MODE_COUNT
 } Mode;
 
@@ -152,6 +153,13 @@ int cli_parse_duration(const char *opt, const char *s, double lo, double hi, dou
  * to fit len); returns its whole length (a buffer of CLI_HELP_MAX holds it). */
 #define CLI_HELP_MAX 16384
 size_t cli_help_text(char *out, size_t len);
+/* bash's completion script for flopscope, from the option, mode and
+ * workload tables: every option; after an option, what it takes (workloads,
+ * formats, themes[0..nthemes), files); a device word: what --list shows at
+ * completion time (an entry's -N, its UUID as nvidia-smi writes it, its
+ * PCI address, its name's first word). Returns the length it needed (as
+ * snprintf: out is cut, always terminated, when that is >= len). */
+size_t cli_completion_bash(char *out, size_t len, const char *const *themes, size_t nthemes);
 /* The options' names (--suite ...), from the table: at most cap; how many. */
 size_t cli_option_names(const char **names, size_t cap);
 

@@ -142,7 +142,7 @@ t_make_install_should_give_a_working_program_and_man_page() {
 	make -s -o all install B="$(dirname "$FS")" DESTDIR="$T/root" PREFIX=/opt/fs >"$T/out" 2>&1 ||
 		die "install failed: $(cat "$T/out")"
 	for f in bin/flopscope share/flopscope/shaders/fma_fp32.comp share/flopscope/themes/dark.json \
-	         share/man/man1/flopscope.1; do
+	         share/man/man1/flopscope.1 share/bash-completion/completions/flopscope; do
 		[ -f "$T/root/opt/fs/$f" ] || die "missing $f"
 	done
 	(cd / && "$T/root/opt/fs/bin/flopscope" llvm --duration 0.3 --no-log >"$T/out" 2>&1) ||
@@ -252,4 +252,33 @@ t_every_json_output_should_match_its_schema() {
 	sed -n 2p "$T/head.json" | sed 's/"rate":/"flops":/' >"$T/bad.json"
 	python3 "$S" log "$T/bad.json" >/dev/null 2>&1 && die "a sample without rate passed"
 	true
+}
+
+# bash's completion, written from the tables: options, every workload the
+# program knows, themes, files, and the devices --list shows (-N, the first
+# word of the name, the UUID as nvidia-smi writes it).
+t_bash_completion_should_offer_options_workloads_themes_and_devices() {
+	"$FS" --completion bash >"$T/c.bash" || die "exit $?"
+	bash -n "$T/c.bash" || die "not bash"
+	offers() { # WORD...: what completing the last word offers, one a line
+		bash -c '. "$1"; shift; COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); _flopscope
+			printf "%s\n" "${COMPREPLY[@]}"' _ "$T/c.bash" "$@"
+	}
+	offers "$FS" --work | grep -qx -- --workload || die "--work: $(offers "$FS" --work)"
+	[ "$(offers "$FS" --workload fp16 | sort | tr '\n' ' ')" = "fp16 fp16-matrix fp16-matrix-f16 fp16-scalar " ] ||
+		die "--workload fp16: $(offers "$FS" --workload fp16)"
+	# every workload --list-workloads names, and no other
+	"$FS" llvm --list-workloads | awk 'NR > 1 { print $1 }' | sort >"$T/wl"
+	offers "$FS" --workload "" | sort >"$T/offered"
+	cmp -s "$T/wl" "$T/offered" || die "workloads: $(diff "$T/wl" "$T/offered")"
+	offers "$FS" --theme "" | grep -qx mono || die "--theme: $(offers "$FS" --theme "")"
+	touch "$T/session-x.jsonl"
+	offers "$FS" --replay "$T/sess" | grep -qx "$T/session-x.jsonl" || die "--replay: no file offered"
+	offers "$FS" llv | grep -qx llvmpipe || die "llv: $(offers "$FS" llv)"
+	offers "$FS" - | grep -qx -- -1 || die "-: no -1"
+	uuid=$("$FS" --list --format json | python3 -c 'import json, sys; print(json.loads(sys.stdin.readline())["uuid"])')
+	[ "$(offers "$FS" GPU-)" = "GPU-$uuid" ] || die "GPU-: $(offers "$FS" GPU-)"
+	[ -z "$(offers "$FS" --budget "")" ] || die "--budget offered something"
+	"$FS" --completion zsh >/dev/null 2>"$T/err"
+	[ $? = 2 ] && grep -q 'not a shell flopscope writes completion for' "$T/err" || die "zsh: $(cat "$T/err")"
 }

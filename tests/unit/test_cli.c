@@ -179,6 +179,7 @@ static const char *const mode_args[MODE_COUNT][3] = {
 	[MODE_LOGS] = { "--logs" },
 	[MODE_SAVE_CONFIG] = { "--save-config" },
 	[MODE_CHECK] = { "--check" },
+	[MODE_COMPLETION] = { "--completion", "bash" },
 };
 
 static int parse_modes(Options *o, char *err, int a, int b)
