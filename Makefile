@@ -142,6 +142,10 @@ $(B)/tsan/ring_stress: tests/unit/ring_stress.c src/core/ring.c src/core/ring.h 
 	$(CC) -std=c11 -D_POSIX_C_SOURCE=200809L -O1 -g -fsanitize=thread -pthread -Isrc/core \
 	    -o $@ tests/unit/ring_stress.c src/core/ring.c
 
+# The bare Vulkan start of bench/startup_vs_bare.sh: the same shader, no flopscope.
+$(B)/bare_start: bench/bare_start.c
+	$(CC) -std=c11 -O2 -g -Wall -Wextra -Werror -o $@ $< $(shell pkg-config --libs vulkan) $(SHADERC) -lpthread -lm
+
 # the packages of $(1) that are not installed, installed
 define install_missing
 	@missing=$$(for p in $(1); do \

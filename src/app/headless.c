@@ -132,9 +132,10 @@ int headless_run(Engine *e, const Options *o, MetricsOut *mo, int row, atomic_in
 		fprintf(info, "  telemetry: %s\n", in->telemetry_note);
 	if (info) {
 		fprintf(info, "  theoretical peak: %s\n", in->peak_how);
-		fprintf(info, "  start: shader %.1f ms (%s), device and pipeline %.1f ms (pipeline %.1f ms, %s), "
+		fprintf(info, "  start: shader %.1f ms (%s%s), device and pipeline %.1f ms (pipeline %.1f ms, %s), "
 		        "warm-up %.1f ms; first sample %.1f ms after launch\n", in->start_shader_ms,
-		        in->spirv_cached ? "SPIR-V from the cache" : "compiled by shaderc", in->start_device_ms,
+		        in->spirv_cached ? "SPIR-V from the cache" : "compiled by shaderc",
+		        in->shader_on_thread ? ", beside the device's creation" : "", in->start_device_ms,
 		        in->start_pipeline_ms,
 		        in->pipeline_cache_loaded ? "pipeline cache loaded" : "no pipeline cache yet",
 		        in->start_warmup_ms, engine_first_sample_ms(e));

@@ -253,33 +253,82 @@ static Status plan_run(Engine *e, const EngineConfig *cfg, char *err)
 	return STATUS_OK;
 }
 
-/* The shader (through the SPIR-V cache), then the device, its buffers and
- * pipeline (through the pipeline cache). */
+/* The shader compiled (through the SPIR-V cache) on a thread of its own
+ * while the device and its buffers are made; the pipeline waits for it. */
+typedef struct ShaderJob {
+	const char *path;
+	const ShaderDefine *defs;
+	size_t ndefs;
+	const char *cache_dir;      /* NULL: no cache */
+	const DeviceInfo *dev;
+	pthread_t thread;
+	bool started, joined;
+	int rc;                     /* shader_compile_cached's */
+	Spirv spv;
+	bool hit;
+	uint64_t ns;                /* the compile's own time */
+	char pcache[4300];          /* the pipeline cache's file for this SPIR-V */
+	char err[ERR_LEN];
+} ShaderJob;
+
+static void *shader_main(void *arg)
+{
+	ShaderJob *j = arg;
+	thread_name("fs-shaderc", j->dev->phys_index + 1);
+	uint64_t t0 = clock_mono_ns();
+	j->rc = shader_compile_cached(j->path, j->defs, j->ndefs, j->cache_dir, &j->spv, &j->hit, j->err);
+	j->ns = clock_mono_ns() - t0;
+	return NULL;
+}
+
+/* The job's result, once (compute_create's SpirvLater.wait; also after a
+ * failure before the pipeline, so that the thread never outlives start_device). */
+static bool shader_join(ShaderJob *j)
+{
+	if (j->started && !j->joined) {
+		pthread_join(j->thread, NULL);
+		j->joined = true;
+	}
+	return j->rc >= 0;
+}
+
+static bool shader_wait(void *ctx, const uint32_t **words, size_t *size, const char **pipeline_cache, char *err)
+{
+	ShaderJob *j = ctx;
+	if (!shader_join(j)) {
+		snprintf(err, ERR_LEN, "%s", j->err);
+		return false;
+	}
+	*words = j->spv.words;
+	*size = j->spv.size;
+	if (j->cache_dir) {
+		char uuid[40];
+		devinfo_uuid_str(j->dev->uuid, uuid, sizeof uuid);
+		snprintf(j->pcache, sizeof j->pcache, "%s/pipeline-%s-%08x-%016llx.bin", j->cache_dir, uuid,
+		         j->dev->driver_version, (unsigned long long)j->spv.hash);
+		*pipeline_cache = j->pcache;
+	}
+	return true;
+}
+
+/* The shader on its thread (or here, where no thread can start), then the
+ * device, its buffers and pipeline (through the pipeline cache). */
 static Status start_device(Engine *e, char *err)
 {
 	const EngineConfig *cfg = &e->cfg;
-	const DeviceInfo *d = cfg->dev;
 	const WorkloadInfo *wl = e->work.info;
-	Spirv spv = { 0 };
-	char cache_dir[4096], pcache[4300];
+	char cache_dir[4096];
 	const char *shader = e->work.shader;
 	bool cache = !cfg->no_cache && shader && shader_cache_dir(cache_dir, sizeof cache_dir);
-	uint64_t t0 = clock_mono_ns();
+	ShaderJob job = { .defs = e->work.defs, .ndefs = e->work.ndefs, .cache_dir = cache ? cache_dir : NULL,
+	                  .dev = cfg->dev };
 	if (shader) {
 		snprintf(e->shader_path, sizeof e->shader_path, "%s/%s", cfg->shader_dir, shader);
-		int rc = shader_compile_cached(e->shader_path, e->work.defs, e->work.ndefs, cache ? cache_dir : NULL, &spv,
-		                               &e->info.spirv_cached, err);
-		if (rc < 0)
-			return STATUS_USAGE;
+		job.path = e->shader_path;
+		job.started = pthread_create(&job.thread, NULL, shader_main, &job) == 0;
+		if (!job.started)
+			shader_main(&job); /* no thread: one after the other, as before */
 	}
-	e->info.start_shader_ms = (double)(clock_mono_ns() - t0) * 1e-6;
-	if (cache) {
-		char uuid[40];
-		devinfo_uuid_str(d->uuid, uuid, sizeof uuid);
-		snprintf(pcache, sizeof pcache, "%s/pipeline-%s-%08x-%016llx.bin", cache_dir, uuid,
-		         d->driver_version, (unsigned long long)spv.hash);
-	}
-	e->shader_hash = spv.hash;
 
 	VkSpecializationMapEntry map[2] = {
 		{ 0, 0, sizeof(uint32_t) },
@@ -291,8 +340,7 @@ static Status start_device(Engine *e, char *err)
 	if (timeout_s < 10.0)
 		timeout_s = 10.0;
 	ComputeSetup s = {
-		.spirv = spv.words,
-		.spirv_size = spv.size,
+		.later = { shader ? shader_wait : NULL, &job },
 		.spec_map = map,
 		.spec_count = 2,
 		.spec_data = e->work.spec,
@@ -303,18 +351,26 @@ static Status start_device(Engine *e, char *err)
 		.ordinal = cfg->ordinal,
 		.trials = e->work.trials,
 		.fence_timeout_ns = (uint64_t)(timeout_s * 1e9),
-		.pipeline_cache = cache ? pcache : NULL,
 		.rec = e->ops->recorder,
 		.src_mem = wl->src,
 		.dst_mem = wl->dst,
 		.mem_bytes = e->work.mem_bytes,
 		.marks = e->work.nsizes > 0,
 	};
-	t0 = clock_mono_ns();
+	uint64_t t0 = clock_mono_ns();
 	bool ok = compute_create(&e->comp, cfg->ctx, &e->qdev, &s, err);
 	e->info.start_device_ms = (double)(clock_mono_ns() - t0) * 1e-6;
+	bool compiled = !shader || shader_join(&job);
+	e->info.start_shader_ms = (double)job.ns * 1e-6;
+	e->info.spirv_cached = job.hit;
+	e->info.shader_on_thread = job.started;
+	e->shader_hash = job.spv.hash;
 	if (shader)
-		shader_free(&spv);
+		shader_free(&job.spv);
+	if (!compiled) {
+		snprintf(err, ERR_LEN, "%s", job.err); /* a shader that does not compile: bad input */
+		return STATUS_USAGE;
+	}
 	if (!ok)
 		return STATUS_FAILED;
 	if (e->work.nsizes)

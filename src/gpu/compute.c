@@ -80,7 +80,7 @@ static bool create_buffers(Compute *c, VkPhysicalDevice pd, const ComputeSetup *
 		VkPhysicalDeviceMemoryProperties m;
 		vkGetPhysicalDeviceMemoryProperties(pd, &m);
 		VkBufferUsageFlags usage = VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT |
-		                           (s->spirv ? VK_BUFFER_USAGE_STORAGE_BUFFER_BIT : 0);
+		                           (s->spirv || s->later.wait ? VK_BUFFER_USAGE_STORAGE_BUFFER_BIT : 0);
 		int st = gpu_class_type(c->dev, &m, usage, s->src_mem), dt = gpu_class_type(c->dev, &m, usage, s->dst_mem);
 		if (st < 0 || dt < 0) {
 			snprintf(err, ERR_LEN, "the device has no %s memory type for these buffers",
@@ -121,8 +121,12 @@ bool compute_create(Compute *c, const VkCtx *ctx, const DeviceInfo *d,
 	VkPhysicalDevice pd = vkctx_physical(ctx, d, err);
 	if (!pd)
 		return false;
+	/* the SPIR-V that was compiled meanwhile: taken before the pipeline */
+	ComputeSetup now = *s;
 	if (!create_device(c, pd, d, s, err) || !create_buffers(c, pd, s, err) ||
-	    (s->spirv && !gpu_pipeline_create(c, s, err)) ||
+	    (!now.spirv && now.later.wait &&
+	     !now.later.wait(now.later.ctx, &now.spirv, &now.spirv_size, &now.pipeline_cache, err)) ||
+	    (now.spirv && !gpu_pipeline_create(c, &now, err)) ||
 	    !gpu_commands_create(c, d, err) ||
 	    (s->src_mem != MEM_NONE && !gpu_fill_source(c, pd, err))) {
 		compute_destroy(c);

@@ -32,9 +32,19 @@ typedef struct Recorder {
 	void (*read)(Compute *c, VkCommandBuffer cmd, GroupCount g);
 } Recorder;
 
+/* SPIR-V that comes while the device is made (shaderc on another thread):
+ * compute_create calls wait once the device and its buffers exist, just
+ * before the pipeline; it fills the words, their size and the pipeline
+ * cache's file (NULL: none), or returns false with why in err. */
+typedef struct SpirvLater {
+	bool (*wait)(void *ctx, const uint32_t **words, size_t *size, const char **pipeline_cache, char *err);
+	void *ctx;
+} SpirvLater;
+
 typedef struct ComputeSetup {
 	const uint32_t *spirv;
 	size_t spirv_size;               /* bytes */
+	SpirvLater later;                /* spirv NULL and later.wait set: the SPIR-V comes later */
 	const VkSpecializationMapEntry *spec_map;
 	uint32_t spec_count;
 	const void *spec_data;
