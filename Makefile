@@ -216,11 +216,24 @@ install: all
 	install -m 644 docs/flopscope.1 $(DESTDIR)$(PREFIX)/share/man/man1/flopscope.1
 	install -d $(DESTDIR)$(PREFIX)/share/bash-completion/completions
 	FLOPSCOPE_THEME_DIR=themes ./$(B)/flopscope --completion bash >$(DESTDIR)$(PREFIX)/share/bash-completion/completions/flopscope
+	@# the node check's units (shipped disabled: nothing is enabled here), the
+	@# Slurm prolog and the alert rules; the docs and the licence
+	install -d $(DESTDIR)$(PREFIX)/lib/systemd/system $(DESTDIR)$(PREFIX)/share/flopscope/fleet \
+	    $(DESTDIR)$(PREFIX)/share/doc/flopscope
+	sed 's|/usr/local/bin/flopscope|$(PREFIX)/bin/flopscope|' docs/fleet/flopscope-check.service \
+	    >$(DESTDIR)$(PREFIX)/lib/systemd/system/flopscope-check.service
+	install -m 644 docs/fleet/flopscope-check.timer $(DESTDIR)$(PREFIX)/lib/systemd/system/
+	install -m 755 docs/fleet/slurm-prolog.sh $(DESTDIR)$(PREFIX)/share/flopscope/fleet/
+	install -m 644 docs/fleet/flopscope-alerts.yml $(DESTDIR)$(PREFIX)/share/flopscope/fleet/
+	install -m 644 README.md LICENSE docs/FLEET.md docs/INTERPRETATION.md docs/RELIABILITY.md \
+	    $(DESTDIR)$(PREFIX)/share/doc/flopscope/
 
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/flopscope $(DESTDIR)$(PREFIX)/share/man/man1/flopscope.1 \
-	    $(DESTDIR)$(PREFIX)/share/bash-completion/completions/flopscope
-	rm -rf $(DESTDIR)$(PREFIX)/share/flopscope
+	    $(DESTDIR)$(PREFIX)/share/bash-completion/completions/flopscope \
+	    $(DESTDIR)$(PREFIX)/lib/systemd/system/flopscope-check.service \
+	    $(DESTDIR)$(PREFIX)/lib/systemd/system/flopscope-check.timer
+	rm -rf $(DESTDIR)$(PREFIX)/share/flopscope $(DESTDIR)$(PREFIX)/share/doc/flopscope
 
 # libFuzzer harnesses (clang), each run for FUZZ_SECONDS from tests/fuzz/corpus.
 FUZZ_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -g -O1 \

@@ -142,9 +142,26 @@ t_make_install_should_give_a_working_program_and_man_page() {
 	make -s -o all install B="$(dirname "$FS")" DESTDIR="$T/root" PREFIX=/opt/fs >"$T/out" 2>&1 ||
 		die "install failed: $(cat "$T/out")"
 	for f in bin/flopscope share/flopscope/shaders/fma_fp32.comp share/flopscope/themes/dark.json \
-	         share/man/man1/flopscope.1 share/bash-completion/completions/flopscope; do
+	         share/man/man1/flopscope.1 share/bash-completion/completions/flopscope \
+	         lib/systemd/system/flopscope-check.service lib/systemd/system/flopscope-check.timer \
+	         share/flopscope/fleet/slurm-prolog.sh share/flopscope/fleet/flopscope-alerts.yml \
+	         share/doc/flopscope/LICENSE share/doc/flopscope/FLEET.md; do
 		[ -f "$T/root/opt/fs/$f" ] || die "missing $f"
 	done
+	grep -q '^ExecStart=/opt/fs/bin/flopscope --check' "$T/root/opt/fs/lib/systemd/system/flopscope-check.service" ||
+		die "the unit runs $(grep ExecStart "$T/root/opt/fs/lib/systemd/system/flopscope-check.service")"
+	# systemd reads the units without a complaint (it says nothing and exits
+	# 0 for a value it cannot parse: its stderr must be empty too)
+	if command -v systemd-analyze >/dev/null; then
+		mkdir -p "$T/units"
+		sed "s|/opt/fs/bin/flopscope|$T/root/opt/fs/bin/flopscope|" \
+			"$T/root/opt/fs/lib/systemd/system/flopscope-check.service" >"$T/units/flopscope-check.service"
+		cp "$T/root/opt/fs/lib/systemd/system/flopscope-check.timer" "$T/units/"
+		(cd "$T/units" && MANPATH="$T/root/opt/fs/share/man" systemd-analyze verify flopscope-check.service \
+			flopscope-check.timer) >"$T/verify" 2>&1 && [ ! -s "$T/verify" ] || die "systemd-analyze: $(cat "$T/verify")"
+	else
+		echo "  (no systemd-analyze here: the units were not verified)" >&2
+	fi
 	(cd / && "$T/root/opt/fs/bin/flopscope" llvm --duration 0.3 --no-log >"$T/out" 2>&1) ||
 		die "installed program failed: $(cat "$T/out")"
 	grep -q '^Summary: ' "$T/out" || die "no summary"
