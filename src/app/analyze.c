@@ -163,7 +163,7 @@ if (o->format == FORMAT_JSON) {
 	else
 		cJSON_Delete(a);
 } else {
-	report_changes(stdout, cd, unit, "");
+	report_changes(stdout, cd, unit, "", 0);
 	for (size_t i = ekept; i-- > 0;) {
 		char line[200];
 		change_format_excursion(change_excursion(cd, i), line, sizeof line);

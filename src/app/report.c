@@ -83,7 +83,13 @@ void report_csv_row(const Sample *s, const char *ident, char *buf, size_t len)
 	         ident);
 }
 
-void report_changes(FILE *f, const ChangeDetector *cd, const char *unit, const char *indent)
+/* How far a change moved the level, either way: 0.5x and 2x alike. */
+static double change_size(const Change *c)
+{
+	return c->ratio > 0 ? fabs(log(c->ratio)) : INFINITY;
+}
+
+void report_changes(FILE *f, const ChangeDetector *cd, const char *unit, const char *indent, size_t most)
 {
 	if (!cd->nchanges && !cd->nexc) {
 		fprintf(f, "%slevel changes: none (no excursion either)\n", indent);
@@ -94,10 +100,23 @@ void report_changes(FILE *f, const ChangeDetector *cd, const char *unit, const c
 	        cd->by_cause[CAUSE_POWER_STATE], cd->by_cause[CAUSE_NOT_POWER_STATE], cd->by_cause[CAUSE_UNEXPLAINED],
 	        cd->nexc, cd->nexc == 1 ? "" : "s", cd->exc_ms * 1e-3, CHG_SUSTAIN_MS);
 	size_t kept = change_kept(cd);
-	if (cd->nchanges > kept)
-		fprintf(f, "%s  (%zu earlier changes not shown: the session log has one record each)\n", indent,
-		        cd->nchanges - kept);
+	/* the `most` largest of those kept (all when most is 0), in time order */
+	bool show[CHG_KEEP] = { false };
+	size_t shown = most && most < kept ? most : kept;
+	for (size_t n = 0; n < shown; n++) {
+		size_t best = kept;
+		for (size_t i = 0; i < kept; i++)
+			if (!show[i] && (best == kept || change_size(change_get(cd, i)) > change_size(change_get(cd, best))))
+				best = i;
+		show[best] = true;
+	}
+	if (shown < cd->nchanges)
+		fprintf(f, "%s  the %zu largest of %zu, in time order (flopscope --analyze on the session log lists "
+		        "every one%s):\n", indent, shown, cd->nchanges,
+		        cd->nchanges > kept ? "; the log has one record each" : "");
 	for (size_t i = kept; i-- > 0;) {
+		if (!show[i])
+			continue;
 		char line[400];
 		change_format(change_get(cd, i), unit, line, sizeof line);
 		fprintf(f, "%s  %s\n", indent, line);
@@ -152,7 +171,7 @@ void report_summary_text(FILE *f, const SummaryResult *r, size_t dropped,
 		fprintf(f, "  no sample reached the target time: run longer (--duration)\n");
 	}
 	if (r->steady)
-		report_changes(f, &r->changes, r->unit, "  ");
+		report_changes(f, &r->changes, r->unit, "  ", REPORT_SUMMARY_CHANGES);
 	if (!isnan(r->duty))
 		fprintf(f, "  duty cycle: %.2f%% (GPU time / device timeline at the target)\n", 100 * r->duty);
 	if (!isnan(r->pct_peak))

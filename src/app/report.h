@@ -29,7 +29,10 @@ void report_csv_identity(const SessionMeta *m, char *out, size_t len);
 /* Human summary, several lines. dropped: samples the ring lost. */
 /* The level changes found, in words: counts by cause, then each kept one
  * (oldest first), each line starting with indent. */
-void report_changes(FILE *f, const ChangeDetector *cd, const char *unit, const char *indent);
+/* most: at most this many, the largest (0: every one kept); the
+ * summary printed after a run shows REPORT_SUMMARY_CHANGES. */
+#define REPORT_SUMMARY_CHANGES 5
+void report_changes(FILE *f, const ChangeDetector *cd, const char *unit, const char *indent, size_t most);
 void report_summary_text(FILE *f, const SummaryResult *r, size_t dropped,
                          uint64_t checks_passed, double target_ms);
 

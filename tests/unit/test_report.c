@@ -231,8 +231,53 @@ static void summary_should_not_claim_what_few_samples_cannot_tell(void)
 	summary_done(&sum);
 }
 
+/* Eight lasting steps: 1.0 -> 1.5 -> 1.0 -> 0.5 -> 1.0 ... of 100 samples
+ * each, so the detector confirms each one. */
+static void eight_changes(ChangeDetector *d)
+{
+	static const double levels[9] = { 1.0, 1.5, 1.0, 0.5, 1.0, 1.2, 1.0, 3.0, 1.0 };
+	double tel[TEL_FIELD_COUNT];
+	for (int k = 0; k < TEL_FIELD_COUNT; k++)
+		tel[k] = NAN;
+	change_init(d);
+	for (int i = 0; i < 900; i++)
+		change_add(d, 20.0 * i, 1e11 * levels[i / 100], tel);
+}
+
+/* After a run the summary gives the counts and the 5 largest changes, in
+ * time order, and says where the rest are; --analyze lists every one. */
+static void summary_should_give_the_five_largest_changes_and_where_the_rest_are(void)
+{
+	ChangeDetector d;
+	eight_changes(&d);
+	CHECK(d.nchanges == 8);
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	report_changes(f, &d, "FLOPS", "  ", REPORT_SUMMARY_CHANGES);
+	fclose(f);
+	CHECK(strstr(text, "the 5 largest of 8, in time order (flopscope --analyze on the session log lists every one)"));
+	int lines = 0;
+	for (const char *p = text; *p; p++)
+		lines += *p == '\n';
+	/* the counts, the heading, five changes (one line each or more) */
+	CHECK(lines >= 7);
+	/* the largest (1.0 -> 3.0 and back, 1.0 -> 0.5 and back) are there, the
+	 * smallest (1.0 -> 1.2 and back) are not */
+	CHECK(strstr(text, "(x3.00)") && strstr(text, "(x0.50)") && strstr(text, "(x0.33)"));
+	CHECK(!strstr(text, "(x1.20)") && !strstr(text, "(x0.83)"));
+	free(text);
+	text = NULL;
+	f = open_memstream(&text, &len);
+	report_changes(f, &d, "FLOPS", "", 0);
+	fclose(f);
+	CHECK(!strstr(text, "largest") && strstr(text, "(x1.20)"));
+	free(text);
+}
+
 int main(void)
 {
+	RUN(summary_should_give_the_five_largest_changes_and_where_the_rest_are);
 	RUN(table_row_should_read_like_the_tutorials);
 	RUN(summary_should_not_claim_what_few_samples_cannot_tell);
 	RUN(table_row_should_use_cpu_time_without_timestamps);
