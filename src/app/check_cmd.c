@@ -1,4 +1,5 @@
 #include "check_cmd.h"
+#include "progress.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -333,6 +334,7 @@ typedef struct CheckRun {
 	size_t n;
 	const Options *o;
 	uint64_t t0;                 /* the budget counts from the program's start */
+	Progress *progress;          /* the line on a terminal's stderr; NULL: none */
 	double budget;
 	int wl[WORKLOAD_TYPE_COUNT];
 	size_t nwl;
@@ -553,6 +555,7 @@ static void check_workload(CheckRun *c, size_t i, atomic_int *quit)
 	oc.duration_given = true;
 	oc.log = NULL;
 	uint64_t r0 = clock_mono_ns();
+	progress_step(c->progress, c->done_runs + 1, wi->name, window + c->overhead, c->budget - elapsed);
 	/* what is left of the budget, less the end's teardown */
 	Feed f = { c->board, c->rows, c->blocks, c->t0 + (uint64_t)((c->budget - CHECK_TEARDOWN_S) * 1e9), false };
 	suite_measure(c->ctx, c->sd, m, &oc, (WorkloadType)c->wl[i], false, (unsigned)i + 1,
@@ -561,8 +564,10 @@ static void check_workload(CheckRun *c, size_t i, atomic_int *quit)
 	if (took - window > c->overhead || c->done_runs == 0)
 		c->overhead = took - window;
 	c->done_runs++;
+	progress_hide(c->progress); /* the lines go out whole */
 	if (!*quit)
 		check_judge(c, wi, m, f.cut);
+	progress_show(c->progress);
 }
 
 /* The end line, the metrics file; returns the exit status. */
@@ -632,8 +637,10 @@ int check_run(const VkCtx *ctx, const int *idx, size_t n, const Options *o, uint
 	int status = check_open(c);
 	if (!status) {
 		check_head(c);
+		c->progress = progress_start("check", c->runs);
 		for (size_t i = 0; i < c->nwl && !*quit; i++)
 			check_workload(c, i, quit);
+		progress_end(c->progress);
 		status = check_end(c, quit, &say_logs);
 	}
 	check_close(c, say_logs);

@@ -1,4 +1,6 @@
 #include "suite.h"
+#include "progress.h"
+#include "clock.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -276,6 +278,8 @@ int suite_run(const VkCtx *ctx, const int *idx, size_t n, const Options *o, uint
 	/* every workload, then the transfers again on a copy engine if any */
 	int runs = WORKLOAD_TYPE_COUNT + (any_tq ? WORKLOAD_TYPE_COUNT - WORKLOAD_H2D : 0);
 	int done = 0; /* workloads measured to their end */
+	Progress *pg = progress_start("suite", (size_t)runs);
+	uint64_t t_start = clock_mono_ns();
 	for (int k = 0; k < runs && !*quit; k++, done += !*quit) {
 		bool tq = k >= WORKLOAD_TYPE_COUNT;
 		int w = tq ? WORKLOAD_H2D + (k - WORKLOAD_TYPE_COUNT) : k;
@@ -288,8 +292,16 @@ int suite_run(const VkCtx *ctx, const int *idx, size_t n, const Options *o, uint
 			if (ok[i])
 				run[m++] = (SuiteDev){ .idx = idx[i], .log = logs ? logs[i].path : NULL };
 		}
-		if (m)
+		if (m) {
+			/* the time left: what the workloads so far took, each */
+			double spent = (double)(clock_mono_ns() - t_start) * 1e-9;
+			double each = nth ? spent / nth : window;
+			char name[64];
+			snprintf(name, sizeof name, "%s%s", wl->name, tq ? " (transfer queue)" : "");
+			progress_step(pg, (size_t)k + 1, name, each, each * (double)(runs - k));
 			suite_measure(ctx, run, m, o, (WorkloadType)w, tq, ++nth, NULL, quit);
+		}
+		progress_hide(pg); /* the rows go out whole */
 		size_t r = 0;
 		for (size_t i = 0; i < n; i++) {
 			if (ok[i]) {
@@ -300,7 +312,9 @@ int suite_run(const VkCtx *ctx, const int *idx, size_t n, const Options *o, uint
 			row(o, wl, tq, i, n, ok[i] ? NULL : why[i], &sd[i], &ctx->entries[idx[i]], (size_t)idx[i] + 1);
 		}
 		fflush(stdout);
+		progress_show(pg);
 	}
+	progress_end(pg);
 	free(sd);
 	free(run);
 	free(why);

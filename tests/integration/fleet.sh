@@ -420,3 +420,16 @@ PY
 	"$FS" --gpus 0 llvm --check >"$T/both.out" 2>&1
 	[ $? = 2 ] && grep -q "give it alone" "$T/both.out" || die "$(cat "$T/both.out")"
 }
+
+# Long work says where it is on a terminal (stderr: which workload i/N, its
+# time left and the whole run's), and nothing of it reaches a pipe or a file.
+t_check_should_show_its_progress_on_a_terminal_only() {
+	sanitized && skip "a line on the terminal, no memory or thread of the engine's: make test runs it"
+	TERM=xterm script -qec "$FS llvm --check --workload fp32,copy --budget 6s --no-log" /dev/null >"$T/pty" 2>&1
+	grep -aq 'check \[1/2\] fp32: [0-9]* s left, about [0-9]* s in all' "$T/pty" || die "no progress: $(cat -v "$T/pty" | head -5)"
+	grep -aq 'check \[2/2\] copy: [0-9]* s left' "$T/pty" || die "no second step: $(cat -v "$T/pty" | head -5)"
+	# the line is erased before a verdict goes out: the verdict stands whole
+	grep -aq $'\r\e\\[KNOREF  \\[1\\] fp32 ' "$T/pty" || die "the verdict line: $(cat -v "$T/pty" | grep -a NOREF | head -3)"
+	"$FS" llvm --check --workload fp32 --budget 3s --no-log >"$T/out" 2>"$T/err"
+	! grep -q 'left' "$T/err" "$T/out" && ! grep -q $'\r' "$T/err" || die "progress in a file: $(cat -v "$T/err")"
+}
