@@ -245,6 +245,31 @@ static void suite_head(const VkCtx *ctx, const int *idx, size_t n, const Options
 	       "samples", "checks", "duty");
 }
 
+/* The progress line at workload k of runs: its time and the run's left,
+ * from what the nth workloads so far took each (window before the first). */
+static void suite_progress(Progress *pg, int k, int runs, const WorkloadInfo *wl, bool tq, uint64_t t_start,
+                           unsigned nth, double window)
+{
+	double spent = (double)(clock_mono_ns() - t_start) * 1e-9;
+	double each = nth ? spent / nth : window;
+	char name[64];
+	snprintf(name, sizeof name, "%s%s", wl->name, tq ? " (transfer queue)" : "");
+	progress_step(pg, (size_t)k + 1, name, each, each * (double)(runs - k));
+}
+
+/* A suite a signal stopped: an incomplete table is not a result; said, and
+ * the status tells. */
+static int suite_stopped(bool json, int sig, int done, int runs)
+{
+	if (json)
+		printf("{\"type\":\"suite_stopped\",\"signal\":%d,\"workloads_done\":%d,\"workloads\":%d}\n", sig,
+		       done, runs);
+	fprintf(stderr, "flopscope: the suite was stopped by a signal after %d of %d workloads; "
+	        "the table is incomplete\n", done, runs);
+	fflush(stdout);
+	return STATUS_SIGNAL + sig;
+}
+
 int suite_run(const VkCtx *ctx, const int *idx, size_t n, const Options *o, uint64_t launch_ns,
               atomic_int *quit)
 {
@@ -293,12 +318,7 @@ int suite_run(const VkCtx *ctx, const int *idx, size_t n, const Options *o, uint
 				run[m++] = (SuiteDev){ .idx = idx[i], .log = logs ? logs[i].path : NULL };
 		}
 		if (m) {
-			/* the time left: what the workloads so far took, each */
-			double spent = (double)(clock_mono_ns() - t_start) * 1e-9;
-			double each = nth ? spent / nth : window;
-			char name[64];
-			snprintf(name, sizeof name, "%s%s", wl->name, tq ? " (transfer queue)" : "");
-			progress_step(pg, (size_t)k + 1, name, each, each * (double)(runs - k));
+			suite_progress(pg, k, runs, wl, tq, t_start, nth, window);
 			suite_measure(ctx, run, m, o, (WorkloadType)w, tq, ++nth, NULL, quit);
 		}
 		progress_hide(pg); /* the rows go out whole */
@@ -320,15 +340,5 @@ int suite_run(const VkCtx *ctx, const int *idx, size_t n, const Options *o, uint
 	free(why);
 	free(ok);
 	suite_logs_close(logs, n, !json);
-	if (*quit) {
-		/* an incomplete table is not a result: said, and the status tells */
-		if (json)
-			printf("{\"type\":\"suite_stopped\",\"signal\":%d,\"workloads_done\":%d,\"workloads\":%d}\n",
-			       (int)*quit, done, runs);
-		fprintf(stderr, "flopscope: the suite was stopped by a signal after %d of %d workloads; "
-		        "the table is incomplete\n", done, runs);
-		fflush(stdout);
-		return STATUS_SIGNAL + (int)*quit;
-	}
-	return status;
+	return *quit ? suite_stopped(json, *quit, done, runs) : status;
 }
