@@ -57,7 +57,7 @@ UNIT    := $(patsubst tests/unit/%.c,$(B)/tests/%,$(wildcard tests/unit/test_*.c
 # Debian packages: what building and running need (make deps, make run),
 # and what only the tests, sanitizer builds and fuzzers use (make deps-test:
 # never installed by make run).
-DEB_BUILD := gcc make pkg-config libvulkan-dev mesa-vulkan-drivers libncurses-dev libcjson-dev \
+DEB_BUILD := gcc libstdc++-12-dev make pkg-config libvulkan-dev mesa-vulkan-drivers libncurses-dev libcjson-dev \
              libshaderc-dev glslang-dev spirv-tools libmicrohttpd-dev
 DEB_TEST  := vulkan-validationlayers tmux python3 python3-jsonschema man-db procps clang libclang-rt-14-dev \
              librsvg2-bin util-linux \
