@@ -28,8 +28,11 @@ static bool gpu_sysfs_read(TelSource *s, TelReading *r)
 			r->valid |= 1u << TEL_MEM_MHZ;
 		}
 	} else {
-		snprintf(p, sizeof p, "%s/gt_cur_freq_mhz", g->card);
-		if (sysfs_read_num(p, &v) || (snprintf(p, sizeof p, "%s/tile0/gt0/freq0/cur_freq", g->dev), sysfs_read_num(p, &v))) {
+		/* the clock the GT runs at (i915's gt_act_freq_mhz, xe's act_freq),
+		 * never the one requested (gt_cur_freq_mhz, cur_freq: what the
+		 * driver asked for, which a power or thermal limit can deny) */
+		snprintf(p, sizeof p, "%s/gt_act_freq_mhz", g->card);
+		if (sysfs_read_num(p, &v) || (snprintf(p, sizeof p, "%s/tile0/gt0/freq0/act_freq", g->dev), sysfs_read_num(p, &v))) {
 			r->v[TEL_SM_MHZ] = v;
 			r->valid |= 1u << TEL_SM_MHZ;
 		}
