@@ -388,7 +388,7 @@ PY
 # mapped through NVML's UUIDs (its stand-in here knows lavapipe as GPU 1); an
 # index that names no device is an error naming it, before anything runs.
 t_check_should_cover_the_gpus_a_slurm_job_has() {
-	tsan && skip "device selection, no thread of its own: check-asan and make test run it"
+	sanitized && skip "device selection, pure and unit-tested (test_devsel): make test runs it"
 	uuid=$("$FS" --list --format json | python3 -c 'import json, sys; print(json.loads(sys.stdin.readline())["uuid"])')
 	nvml="GPU-00000000-1111-2222-3333-444444444444,GPU-$uuid"
 	LD_LIBRARY_PATH="$FAKE_NVML_DIR" FLOPSCOPE_FAKE_NVML="$nvml" SLURM_JOB_GPUS=1 \
@@ -425,7 +425,7 @@ PY
 # time left and the whole run's), and nothing of it reaches a pipe or a file.
 t_check_should_show_its_progress_on_a_terminal_only() {
 	sanitized && skip "a line on the terminal, no memory or thread of the engine's: make test runs it"
-	TERM=xterm script -qec "$FS llvm --check --workload fp32,copy --budget 6s --no-log" /dev/null >"$T/pty" 2>&1
+	TERM=xterm script -qec "$FS llvm --check --workload fp32,copy --budget 5s --no-log" /dev/null >"$T/pty" 2>&1
 	grep -aq 'check \[1/2\] fp32: [0-9]* s left, about [0-9]* s in all' "$T/pty" || die "no progress: $(cat -v "$T/pty" | head -5)"
 	grep -aq 'check \[2/2\] copy: [0-9]* s left' "$T/pty" || die "no second step: $(cat -v "$T/pty" | head -5)"
 	# the line is erased before a verdict goes out: the verdict stands whole
