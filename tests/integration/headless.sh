@@ -106,7 +106,7 @@ t_suite_should_print_one_row_per_workload() {
 	# a sanitizer build runs every workload in the multi-device suite test
 	# (the same code, two engines at once): this one's rows are make test's
 	sanitized && skip "the multi-device suite test runs every workload under the sanitizer; make test runs this one"
-	"$FS" llvm --suite --duration 0.5 --no-log >"$T/out" 2>&1 || die "exit $?: $(cat "$T/out")"
+	"$FS" llvm --suite --duration 0.25 --no-log >"$T/out" 2>&1 || die "exit $?: $(cat "$T/out")"
 	grep -q '^Suite on llvmpipe' "$T/out" || die "$(cat "$T/out")"
 	for w in fp16-matrix fp16-matrix-f16 int8-matrix bf16-matrix; do
 		grep -Eq "^ $w +unsupported: the device has no cooperative matrices" "$T/out" || die "no $w row"
@@ -116,7 +116,7 @@ t_suite_should_print_one_row_per_workload() {
 	done
 	grep -q 'transfers of 64 MiB$' "$T/out" || die "$(head -1 "$T/out")"
 	# the JSON run keeps its sessions: one file, read back below
-	XDG_STATE_HOME="$T/st" "$FS" llvm --suite --duration 0.5 --format json >"$T/suite.json" || die "json: exit $?"
+	XDG_STATE_HOME="$T/st" "$FS" llvm --suite --duration 0.25 --format json >"$T/suite.json" || die "json: exit $?"
 	python3 - "$T/suite.json" <<'PY' || die "json"
 import json, sys
 rows = [json.loads(l) for l in open(sys.argv[1])]

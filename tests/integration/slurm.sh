@@ -112,6 +112,8 @@ t_slurm_prolog_should_check_a_jobs_gpus_and_drain_a_failing_node() {
 	# slurmd finds slurmstepd only in /usr/sbin: the test lays it there in a
 	# mount namespace of its own, which a container may not allow
 	unshare -m true 2>"$T/unshare" || skip "no mount namespace here (unshare -m: $(cat "$T/unshare"))"
+	# and slurmd will not start without the cgroup filesystem (a chroot may lack it)
+	mountpoint -q /sys/fs/cgroup || skip "no cgroup filesystem at /sys/fs/cgroup: slurmd cannot start"
 	make_baseline
 	local uuid a b c
 	uuid=$("$FS" --list --format json | python3 -c 'import json, sys; print(json.loads(sys.stdin.readline())["uuid"])')
