@@ -454,7 +454,8 @@ for r in rows[top:bottom + 1]:
 	wait_exit
 }
 
-# Every key, in every theme, at 80x24, 160x48 and 200x60: after each the
+# Every key, in every theme, at 80x24 and 200x60 (160x48 too until CI's
+# 30 minutes asked for less): after each the
 # screen is whole (no row past the width, the header or the picker's title
 # on top, no error) and the run ends with exit 0. One dashboard, resized to
 # each size and taken through the themes with t. Under the sanitizers
@@ -468,7 +469,7 @@ sys.exit(0 if rows and "flopscope" in rows[0] and not bad and "ERROR" not in row
 }
 
 t_every_key_in_every_theme_and_size_should_keep_the_screen_whole() {
-	local sizes="80x24 160x48 200x60" sz th k
+	local sizes="80x24 200x60" sz th k
 	sanitized && sizes=80x24
 	start_ui "$FS" -1 --no-log --theme dark 2>"$T/keys.err" || return 1
 	wait_for 'flopscope +(GROWING|STEADY)' 60 || return 1

@@ -79,6 +79,7 @@ t_outputs_should_refuse_what_is_not_a_regular_file() {
 # --metrics-file B and --check --baseline B --log B --force each destroyed
 # the input with exit 0.
 t_outputs_should_never_replace_an_input() {
+	tsan && skip "files, no thread of their own: check-asan and make test run it"
 	a_session "$T/b.jsonl"
 	cp "$T/b.jsonl" "$T/b.orig"
 	ln "$T/b.jsonl" "$T/hard.jsonl" # the same file by another name
@@ -107,6 +108,7 @@ EOF
 # is refused: whoever can write in node_exporter's textfile folder cannot
 # steer root's output. --force never writes through a link.
 t_outputs_should_write_a_link_target_or_refuse() {
+	tsan && skip "files and links, no thread of their own: check-asan and make test run it"
 	a_session "$T/s.jsonl"
 	export XDG_CONFIG_HOME="$T/config"
 	mkdir -p "$T/dot" "$T/config/flopscope"
@@ -215,6 +217,7 @@ t_retention_should_spare_a_live_log() {
 # retention removed B before the check read it ("cannot open"). A file the
 # command names is never removed.
 t_retention_should_spare_the_commands_inputs() {
+	tsan && skip "files, no thread of their own: check-asan and make test run it"
 	export XDG_STATE_HOME="$T/state" # a folder of its own: other tests' logs are not this one's
 	local dir="$XDG_STATE_HOME/flopscope"
 	mkdir -p "$dir"
@@ -350,6 +353,7 @@ t_config_should_round_trip_or_be_refused() {
 # whose time runs backwards (said nothing), one with a quoted header (was
 # refused); a --check baseline of another workload (said "no baseline").
 t_readers_should_say_what_they_do_not_understand() {
+	tsan && skip "the readers, no thread of their own: check-asan, make test and the fuzzers run them"
 	a_session "$T/s.jsonl"
 	sed 's/"type":"sample"/"type":"sample_v9"/' "$T/s.jsonl" >"$T/u.jsonl"
 	"$FS" --replay "$T/u.jsonl" --headless >"$T/out" 2>&1

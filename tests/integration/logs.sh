@@ -48,6 +48,7 @@ t_log_default_place_and_no_log() {
 }
 
 t_unwritable_log_should_exit_2_and_a_full_one_1() {
+	tsan && skip "a file's errors, no thread of their own: check-asan and make test run it"
 	"$FS" llvm --duration 1 --log /proc/flopscope/x.jsonl >"$T/out" 2>"$T/err"
 	rc=$?
 	[ "$rc" = 2 ] || die "exit $rc"
@@ -121,7 +122,7 @@ t_foreign_and_damaged_logs_should_be_named() {
 # prove it either way.)
 t_compare_should_hold_up() {
 	# sessions of fixed length, then a single-threaded comparison
-	tsan && skip "fixed-length sessions, then one thread: check-asan and make test run it"
+	sanitized && skip "20 s of fixed-length sessions, then one thread: make test runs it (--compare runs under the sanitizers in multi_device_logs_should_replay_and_compare_together)"
 	"$FS" llvm --duration 1 --no-log --log "$T/x" >/dev/null 2>&1 && die "--log with --no-log accepted"
 	for k in 1 2; do
 		"$FS" llvm --duration 5 --log "$T/a$k.jsonl" >/dev/null 2>&1 || die "session a$k"
@@ -529,6 +530,7 @@ t_old_logs_should_go_oldest_first() {
 # --logs: the default folder's sessions newest first, with device, workload,
 # median and samples from each log's summary; a log cut short says so.
 t_logs_should_list_recent_sessions() {
+	tsan && skip "a folder's listing, no thread of its own: check-asan and make test run it"
 	export XDG_STATE_HOME="$T/s2"
 	"$FS" --logs >"$T/out" 2>&1 || die "empty: exit $?"
 	grep -q '^No session logs yet' "$T/out" || die "$(cat "$T/out")"

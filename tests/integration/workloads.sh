@@ -38,6 +38,7 @@ PY
 # NVIDIA offers, and spirv-val must accept it; a shader with no type, or a
 # mismatched shape, must not compile or validate.
 t_matrix_shaders_should_compile_to_valid_spirv() {
+	tsan && skip "shaderc and spirv-val, no thread of their own: check-asan and make test run it"
 	# each make target builds its own (make check-asan alone built none here)
 	local sc=${B:-build}/tests/shader_check
 	[ -x $sc ] || die "$sc not built"
