@@ -60,7 +60,7 @@ UNIT    := $(patsubst tests/unit/%.c,$(B)/tests/%,$(wildcard tests/unit/test_*.c
 DEB_BUILD := gcc libstdc++-12-dev make pkg-config libvulkan-dev mesa-vulkan-drivers libncurses-dev libcjson-dev \
              libshaderc-dev glslang-dev spirv-tools libmicrohttpd-dev
 DEB_TEST  := vulkan-validationlayers tmux python3 python3-jsonschema man-db procps clang libclang-rt-14-dev \
-             librsvg2-bin util-linux \
+             librsvg2-bin util-linux zsh debhelper lintian \
              libhwloc15 liblz4-1 libnuma1 libpam0g libreadline8 libdbus-1-3 libjson-c5 liblua5.1-0 libyaml-0-2 \
              libgcrypt20 libbz2-1.0 zlib1g
 # The servers the fleet tests start on loopback (Prometheus, node_exporter,
@@ -71,12 +71,19 @@ DEB_TEST  := vulkan-validationlayers tmux python3 python3-jsonschema man-db proc
 DEB_UNPACK := prometheus prometheus-node-exporter \
               slurmd slurmctld slurm-client slurm-wlm-basic-plugins libslurm38 munge libmunge2
 TEST_ROOT := build/test-root
+# Units a test package would enable, masked before it is installed (the link
+# to /dev/null that `systemctl mask` makes; only where the package is not
+# installed yet, and never undone by its scripts): man-db's daily timer
+# (man-db comes with the man page test, debhelper and lintian).
+MASK_UNITS := man-db:man-db.timer
 SUDO    := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 PREFIX  ?= /usr/local
 DESTDIR ?=
+# Debian 12 keeps units in /lib/systemd/system (the package sets it)
+SYSTEMD_UNIT_DIR ?= $(PREFIX)/lib/systemd/system
 
-.PHONY: all objects deps deps-test run test unit integration check-asan check-tsan fuzz bench clean install uninstall
+.PHONY: all objects deps deps-test run test unit integration deb check-asan check-tsan fuzz bench clean install uninstall
 all: $(B)/flopscope
 
 # the program's objects, for the symbol rule of tests/layering.sh
@@ -111,11 +118,11 @@ FORCE:
 
 $(B)/src/%.o: src/%.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(INC_$(firstword $(subst /, ,$*))) -c -o $@ $<
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(INC_$(firstword $(subst /, ,$*))) -c -o $@ $<
 
 $(B)/ui/%.o: ui/%.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(INC_ui) -c -o $@ $<
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(INC_ui) -c -o $@ $<
 
 $(B)/tests/%.o: tests/unit/%.c
 	@mkdir -p $(dir $@)
@@ -161,12 +168,21 @@ deps:
 	$(call install_missing,$(DEB_BUILD))
 
 deps-test:
+	@for pu in $(MASK_UNITS); do p=$${pu%%:*} u=/etc/systemd/system/$${pu#*:}; \
+	    if ! dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q 'ok installed' && [ ! -e $$u ] && [ ! -L $$u ]; then \
+	        echo "masking $$u before installing $$p"; \
+	        $(SUDO) mkdir -p /etc/systemd/system && $(SUDO) ln -s /dev/null $$u || exit 1; \
+	    fi; done
 	$(call install_missing,$(DEB_BUILD) $(DEB_TEST))
 
 # the dashboard on the default device; ARGS="..." to choose otherwise
 run: deps
 	$(MAKE) all
 	./$(B)/flopscope $(or $(ARGS),--default-device)
+
+# the unit tests alone (the package build runs them): pure code, no device
+unit: $(UNIT)
+	@for t in $(UNIT); do $$t || exit 1; done
 
 test: deps-test $(TEST_ROOT)/.unpacked
 	$(MAKE) all $(UNIT) $(B)/tsan/ring_stress $(B)/tests/shader_check $(FAKE_NVML)
@@ -207,22 +223,27 @@ bench: all
 	bench/fp32.sh
 
 # bin/flopscope finds ../share/flopscope/{shaders,themes} beside itself.
+# The completions are written by the program from its tables.
+BASHCOMP := $(PREFIX)/share/bash-completion/completions
+ZSHCOMP  := $(PREFIX)/share/zsh/vendor-completions
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/flopscope/shaders \
-	    $(DESTDIR)$(PREFIX)/share/flopscope/themes $(DESTDIR)$(PREFIX)/share/man/man1
+	    $(DESTDIR)$(PREFIX)/share/flopscope/themes $(DESTDIR)$(PREFIX)/share/man/man1 \
+	    $(DESTDIR)$(BASHCOMP) $(DESTDIR)$(ZSHCOMP)
 	install -m 755 $(B)/flopscope $(DESTDIR)$(PREFIX)/bin/flopscope
 	install -m 644 shaders/*.comp $(DESTDIR)$(PREFIX)/share/flopscope/shaders/
 	install -m 644 themes/*.json $(DESTDIR)$(PREFIX)/share/flopscope/themes/
 	install -m 644 docs/flopscope.1 $(DESTDIR)$(PREFIX)/share/man/man1/flopscope.1
-	install -d $(DESTDIR)$(PREFIX)/share/bash-completion/completions
-	FLOPSCOPE_THEME_DIR=themes ./$(B)/flopscope --completion bash >$(DESTDIR)$(PREFIX)/share/bash-completion/completions/flopscope
+	FLOPSCOPE_THEME_DIR=themes ./$(B)/flopscope --completion bash >$(DESTDIR)$(BASHCOMP)/flopscope
+	FLOPSCOPE_THEME_DIR=themes ./$(B)/flopscope --completion zsh >$(DESTDIR)$(ZSHCOMP)/_flopscope
 	@# the node check's units (shipped disabled: nothing is enabled here), the
 	@# Slurm prolog and the alert rules; the docs and the licence
-	install -d $(DESTDIR)$(PREFIX)/lib/systemd/system $(DESTDIR)$(PREFIX)/share/flopscope/fleet \
+	install -d $(DESTDIR)$(SYSTEMD_UNIT_DIR) $(DESTDIR)$(PREFIX)/share/flopscope/fleet \
 	    $(DESTDIR)$(PREFIX)/share/doc/flopscope
 	sed 's|/usr/local/bin/flopscope|$(PREFIX)/bin/flopscope|' docs/fleet/flopscope-check.service \
-	    >$(DESTDIR)$(PREFIX)/lib/systemd/system/flopscope-check.service
-	install -m 644 docs/fleet/flopscope-check.timer $(DESTDIR)$(PREFIX)/lib/systemd/system/
+	    >$(DESTDIR)$(SYSTEMD_UNIT_DIR)/flopscope-check.service
+	chmod 644 $(DESTDIR)$(SYSTEMD_UNIT_DIR)/flopscope-check.service
+	install -m 644 docs/fleet/flopscope-check.timer $(DESTDIR)$(SYSTEMD_UNIT_DIR)/
 	install -m 755 docs/fleet/slurm-prolog.sh $(DESTDIR)$(PREFIX)/share/flopscope/fleet/
 	install -m 644 docs/fleet/flopscope-alerts.yml $(DESTDIR)$(PREFIX)/share/flopscope/fleet/
 	install -m 644 README.md LICENSE docs/FLEET.md docs/INTERPRETATION.md docs/RELIABILITY.md \
@@ -230,10 +251,14 @@ install: all
 
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/flopscope $(DESTDIR)$(PREFIX)/share/man/man1/flopscope.1 \
-	    $(DESTDIR)$(PREFIX)/share/bash-completion/completions/flopscope \
-	    $(DESTDIR)$(PREFIX)/lib/systemd/system/flopscope-check.service \
-	    $(DESTDIR)$(PREFIX)/lib/systemd/system/flopscope-check.timer
+	    $(DESTDIR)$(BASHCOMP)/flopscope $(DESTDIR)$(ZSHCOMP)/_flopscope \
+	    $(DESTDIR)$(SYSTEMD_UNIT_DIR)/flopscope-check.service \
+	    $(DESTDIR)$(SYSTEMD_UNIT_DIR)/flopscope-check.timer
 	rm -rf $(DESTDIR)$(PREFIX)/share/flopscope $(DESTDIR)$(PREFIX)/share/doc/flopscope
+
+# The Debian package (debian/), built from the tree as it is into ../
+deb:
+	dpkg-buildpackage -us -uc -b
 
 # libFuzzer harnesses (clang), each run for FUZZ_SECONDS from tests/fuzz/corpus.
 FUZZ_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -g -O1 \

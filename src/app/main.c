@@ -364,7 +364,9 @@ static int without_device(Options *o)
 		size_t n = theme_list(dir, names, 32);
 		for (size_t k = 0; k < n; k++)
 			list[k] = names[k];
-		if (cli_completion_bash(help, sizeof help, list, n) >= sizeof help) {
+		size_t (*write)(char *, size_t, const char *const *, size_t) =
+		    o->shell && !strcmp(o->shell, "zsh") ? cli_completion_zsh : cli_completion_bash;
+		if (write(help, sizeof help, list, n) >= sizeof help) {
 			fprintf(stderr, "flopscope: internal error: the completion script does not fit\n");
 			return 1;
 		}

@@ -200,12 +200,13 @@ static int take_string(const OptionSpec *s, Options *o, Args *a, const char *val
 
 static int take_shell(const OptionSpec *s, Options *o, Args *a, const char *val, char *err, size_t errlen)
 {
-	(void)o;
 	(void)a;
-	if (strcmp(val, "bash") != 0) {
-		snprintf(err, errlen, "%s: \"%s\" is not a shell flopscope writes completion for (bash)", s->name, val);
+	if (strcmp(val, "bash") != 0 && strcmp(val, "zsh") != 0) {
+		snprintf(err, errlen, "%s: \"%s\" is not a shell flopscope writes completion for (bash, zsh)", s->name,
+		         val);
 		return -1;
 	}
+	o->shell = val;
 	return 0;
 }
 
@@ -482,8 +483,8 @@ static const OptionSpec option_specs[] = {
 	{ .name = "--save-config", .modes = M_ANY, .mode = MODE_SAVE_CONFIG,
 	  .help = { { H_OPTIONS, "--save-config", "write these settings (the file's, then the options') there" } } },
 	{ .name = "--completion", .value = true, .modes = M_ANY, .mode = MODE_COMPLETION, .take = take_shell,
-	  .help = { { H_OPTIONS, "--completion bash", "bash's completion script on stdout: options, workloads, themes, "
-	              "files and the devices --list shows (source <(flopscope --completion bash))" } } },
+	  .help = { { H_OPTIONS, "--completion SHELL", "bash's or zsh's completion script on stdout: options, "
+	              "workloads, themes, files and the devices --list shows (source <(flopscope --completion bash))" } } },
 	{ .name = "--logs", .modes = M_ANY, .mode = MODE_LOGS,
 	  .help = { { H_OPTIONS, "--logs", "the recent sessions of the default folder, newest first: start, device, "
 	              "workload, median, samples, path" } } },
@@ -904,6 +905,26 @@ static void placeholder(const OptionSpec *s, char *out, size_t len)
 	out[strcspn(out, " ")] = '\0';
 }
 
+/* What an option's value is, for the completions: a file or folder, a
+ * word from a list the generator writes itself, or anything else. */
+typedef enum ValueKind { V_NONE, V_FILE, V_WORD, V_OTHER } ValueKind;
+
+static ValueKind value_kind(const OptionSpec *s)
+{
+	static const char *const file_words[] = { "FILE", "PATH", "A", "DIR", "OUT", "OUT.svg" };
+	if (!s->value)
+		return V_NONE;
+	if (!strcmp(s->name, "--workload") || !strcmp(s->name, "--format") || !strcmp(s->name, "--theme") ||
+	    !strcmp(s->name, "--completion"))
+		return V_WORD;
+	char ph[32];
+	placeholder(s, ph, sizeof ph);
+	for (size_t k = 0; k < sizeof file_words / sizeof *file_words; k++)
+		if (!strcmp(ph, file_words[k]))
+			return V_FILE;
+	return V_OTHER;
+}
+
 size_t cli_completion_bash(char *out, size_t len, const char *const *themes, size_t nthemes)
 {
 	Text t = { out, len, 0 };
@@ -919,7 +940,7 @@ size_t cli_completion_bash(char *out, size_t len, const char *const *themes, siz
 		puts_(&t, workload_info[w].name);
 	}
 	puts_(&t, "' -- \"$cur\")); return ;;\n\t--format) COMPREPLY=($(compgen -W 'table csv json' -- \"$cur\")); return ;;\n"
-	          "\t--completion) COMPREPLY=($(compgen -W 'bash' -- \"$cur\")); return ;;\n"
+	          "\t--completion) COMPREPLY=($(compgen -W 'bash zsh' -- \"$cur\")); return ;;\n"
 	          "\t--theme) COMPREPLY=($(compgen -W '");
 	for (size_t i = 0; i < nthemes; i++) {
 		puts_(&t, i ? " " : "");
@@ -927,20 +948,11 @@ size_t cli_completion_bash(char *out, size_t len, const char *const *themes, siz
 	}
 	puts_(&t, "' -- \"$cur\") $(compgen -f -- \"$cur\")); return ;;\n");
 	/* options that take a file or a folder, then those that take anything else */
-	static const char *const file_words[] = { "FILE", "PATH", "A", "DIR", "OUT", "OUT.svg" };
 	for (int files = 1; files >= 0; files--) {
 		bool any = false;
 		for (size_t i = 0; i < OPTION_SPECS; i++) {
 			const OptionSpec *s = &option_specs[i];
-			char ph[32];
-			placeholder(s, ph, sizeof ph);
-			if (!s->value || s->positional || !strcmp(s->name, "--workload") || !strcmp(s->name, "--format") ||
-			    !strcmp(s->name, "--theme") || !strcmp(s->name, "--completion"))
-				continue;
-			bool is_file = false;
-			for (size_t k = 0; k < sizeof file_words / sizeof *file_words; k++)
-				is_file |= !strcmp(ph, file_words[k]);
-			if (is_file != (files == 1))
+			if (s->positional || value_kind(s) != (files ? V_FILE : V_OTHER))
 				continue;
 			puts_(&t, any ? "|" : "\t");
 			puts_(&t, s->name);
@@ -967,6 +979,106 @@ size_t cli_completion_bash(char *out, size_t len, const char *const *themes, siz
 	          "\"\\{0,1\\}\\([^\",]*\\).*/-\\1 \\2 GPU-\\3 \\4/p')\n"
 	          "\tCOMPREPLY+=($(compgen -W \"${devs//null/}\" -- \"$cur\"))\n"
 	          "}\ncomplete -F _flopscope flopscope\n");
+	return t.at;
+}
+
+/* The start of an option's help text as a zsh description: up to the first
+ * ';', '(' or 60 bytes (at a word), with _arguments' and the single quote's
+ * specials escaped. */
+static void zsh_description(Text *t, const OptionSpec *s)
+{
+	const char *txt = s->help[0].text ? s->help[0].text : "";
+	size_t n = strcspn(txt, ";(%");
+	if (n > 60) {
+		n = 60;
+		while (n > 30 && txt[n] != ' ')
+			n--;
+	}
+	while (n && (txt[n - 1] == ' ' || txt[n - 1] == ','))
+		n--;
+	for (size_t i = 0; i < n; i++) {
+		char c = txt[i];
+		if (c == '\'')
+			puts_(t, "'\\''");
+		else if (c == '[' || c == ']' || c == ':' || c == '\\') {
+			put(t, "\\", 1);
+			put(t, &c, 1);
+		} else
+			put(t, &c, 1);
+	}
+}
+
+size_t cli_completion_zsh(char *out, size_t len, const char *const *themes, size_t nthemes)
+{
+	Text t = { out, len, 0 };
+	if (len)
+		out[0] = '\0';
+	puts_(&t, "#compdef flopscope\n"
+	          "# zsh completion for flopscope, written by `flopscope --completion zsh` from its\n"
+	          "# option and workload tables: put it in a folder of $fpath as _flopscope.\n"
+	          "\n"
+	          "# the devices --list shows now: -N, the name's first word, the UUID, the PCI address\n"
+	          "_flopscope_devices() {\n"
+	          "\tlocal -a devs\n"
+	          "\tdevs=(${=${\"$(\"${words[1]}\" --list --format json --no-config 2>/dev/null | sed -n "
+	          "'s/.*\"entry\":\\([0-9]*\\).*\"device\":\"\\([^ \"]*\\)[^\"]*\".*\"uuid\":\"\\([^\"]*\\)\",\"pci_bus_id\":"
+	          "\"\\{0,1\\}\\([^\",]*\\).*/-\\1 \\2 GPU-\\3 \\4/p')\"//null/}})\n"
+	          "\tcompadd -a devs\n"
+	          "}\n"
+	          "\n"
+	          "_flopscope() {\n"
+	          "\t_arguments \\\n");
+	for (size_t i = 0; i < OPTION_SPECS; i++) {
+		const OptionSpec *s = &option_specs[i];
+		if (s->positional)
+			continue;
+		puts_(&t, "\t\t'");
+		puts_(&t, s->name);
+		puts_(&t, "[");
+		zsh_description(&t, s);
+		puts_(&t, "]");
+		char ph[32];
+		placeholder(s, ph, sizeof ph);
+		switch (value_kind(s)) {
+		case V_NONE:
+			break;
+		case V_FILE:
+			puts_(&t, ":");
+			puts_(&t, ph);
+			puts_(&t, !strcmp(ph, "DIR") ? ":_files -/" : ":_files");
+			break;
+		case V_OTHER:
+			puts_(&t, ":");
+			puts_(&t, ph);
+			puts_(&t, ": ");
+			break;
+		case V_WORD:
+			puts_(&t, ":");
+			puts_(&t, ph);
+			puts_(&t, ":(");
+			if (!strcmp(s->name, "--workload"))
+				for (int w = 0; w < WORKLOAD_TYPE_COUNT; w++) {
+					puts_(&t, w ? " " : "");
+					puts_(&t, workload_info[w].name);
+				}
+			else if (!strcmp(s->name, "--format"))
+				puts_(&t, "table csv json");
+			else if (!strcmp(s->name, "--completion"))
+				puts_(&t, "bash zsh");
+			else
+				for (size_t k = 0; k < nthemes; k++) {
+					puts_(&t, k ? " " : "");
+					puts_(&t, themes[k]);
+				}
+			puts_(&t, ")");
+			break;
+		}
+		puts_(&t, "' \\\n");
+	}
+	puts_(&t, "\t\t'*:device:_flopscope_devices'\n"
+	          "}\n"
+	          "\n"
+	          "_flopscope \"$@\"\n");
 	return t.at;
 }
 

@@ -47,6 +47,7 @@ const char *cli_mode_option(Mode m);
 typedef struct Options {
 	Mode mode;
 	bool verbose, headless, validate, serial, no_cache;
+	const char *shell;     /* --completion SHELL: "bash" or "zsh" */
 	OutFormat format;
 	double target_ms;      /* > 0 */
 	double duration_s;     /* 0: until stopped */
@@ -160,6 +161,9 @@ size_t cli_help_text(char *out, size_t len);
  * PCI address, its name's first word). Returns the length it needed (as
  * snprintf: out is cut, always terminated, when that is >= len). */
 size_t cli_completion_bash(char *out, size_t len, const char *const *themes, size_t nthemes);
+/* The same for zsh (#compdef, _arguments): every option with the start of
+ * its help text, what each takes, the devices --list shows. */
+size_t cli_completion_zsh(char *out, size_t len, const char *const *themes, size_t nthemes);
 /* The options' names (--suite ...), from the table: at most cap; how many. */
 size_t cli_option_names(const char **names, size_t cap);
 

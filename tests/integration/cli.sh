@@ -137,13 +137,74 @@ t_help_and_version() {
 	fi
 }
 
+# The Debian package, built as a packager would from a clean clone of the
+# commit (dpkg-buildpackage; nocheck: the unit tests it would run are make
+# test's own), checked by lintian, and its program run from its files alone.
+t_debian_package_should_build_from_a_clean_clone_and_run() {
+	sanitized && skip "the package builds its own binary: make test runs this"
+	command -v dpkg-buildpackage >/dev/null && command -v lintian >/dev/null || die "no dpkg-buildpackage or lintian"
+	git clone -q "$PWD" "$T/src" || die "git clone failed"
+	(cd "$T/src" && DEB_BUILD_OPTIONS="nocheck parallel=$(nproc)" dpkg-buildpackage -us -uc -b) >"$T/build" 2>&1 ||
+		die "dpkg-buildpackage failed: $(tail -20 "$T/build")"
+	deb=$(ls "$T"/flopscope_*_amd64.deb 2>/dev/null | head -1)
+	[ -f "$deb" ] || die "no .deb: $(ls "$T")"
+	# lintian: no error; its warnings are printed (the closing note lists them)
+	lintian --fail-on error "$T"/flopscope_*.changes >"$T/lintian" 2>&1 || die "lintian: $(cat "$T/lintian")"
+	grep -E '^[EW]:' "$T/lintian" | sed 's/^/  lintian: /' >&2
+	version=$(dpkg-deb -f "$deb" Version)
+	[ "$version" = "$(sed -n 's/^#define FLOPSCOPE_VERSION "\(.*\)"/\1/p' src/core/version.h)" ] ||
+		die "package $version, program $(grep FLOPSCOPE_VERSION src/core/version.h)"
+	# Depends from shlibs: the Vulkan loader and the libraries linked
+	# dynamically; shaderc, linked statically, named in Static-Built-Using
+	depends=$(dpkg-deb -f "$deb" Depends)
+	for lib in libvulkan1 libncursesw6 libcjson1 libmicrohttpd12; do
+		case "$depends" in *"$lib "*) ;; *) die "Depends lacks $lib: $depends" ;; esac
+	done
+	dpkg-deb -f "$deb" Static-Built-Using | grep -q 'shaderc (= ' || die "no Static-Built-Using"
+	dpkg-deb -x "$deb" "$T/root" || die "dpkg -x failed"
+	for f in usr/bin/flopscope usr/share/flopscope/shaders/fma_fp32.comp usr/share/flopscope/themes/dark.json \
+	         usr/share/man/man1/flopscope.1.gz usr/share/bash-completion/completions/flopscope \
+	         usr/share/zsh/vendor-completions/_flopscope usr/lib/sysusers.d/flopscope.conf \
+	         lib/systemd/system/flopscope-check.service lib/systemd/system/flopscope-check.timer \
+	         usr/share/flopscope/fleet/flopscope-alerts.yml usr/share/doc/flopscope/copyright; do
+		[ -f "$T/root/$f" ] || die "the package lacks $f"
+	done
+	# shipped disabled: the postinst re-enables the timer only where an admin
+	# had (was-enabled) and starts nothing; the service has no [Install]
+	dpkg-deb -e "$deb" "$T/control"
+	if grep -q 'deb-systemd-helper enable' "$T/control/postinst"; then
+		grep -q 'deb-systemd-helper --quiet was-enabled' "$T/control/postinst" || die "the postinst enables a unit"
+	fi
+	! grep -q 'deb-systemd-invoke.*start' "$T/control/postinst" || die "the postinst starts a unit"
+	! grep -q '^\[Install\]' "$T/root/lib/systemd/system/flopscope-check.service" || die "the service installs itself"
+	P="$T/root/usr/bin/flopscope"
+	(cd / && "$P" --version) >"$T/v" 2>&1 || die "--version: $(cat "$T/v")"
+	grep -q "^flopscope $version (commit $(git rev-parse --short=12 HEAD)," "$T/v" || die "--version: $(cat "$T/v")"
+	(cd / && "$P" --list) >"$T/list" 2>&1 && grep -q llvmpipe "$T/list" || die "--list: $(cat "$T/list")"
+	(cd / && "$P" llvm --headless --duration 1 --no-log) >"$T/run" 2>&1 || die "run: $(cat "$T/run")"
+	grep -q '^Summary: ' "$T/run" || die "no summary: $(tail -5 "$T/run")"
+	# the packaged completion offers the workloads
+	"$P" llvm --list-workloads | awk 'NR > 1 { print $1 }' | sort >"$T/wl"
+	bash -c '. "$1"; COMP_WORDS=(flopscope --workload ""); COMP_CWORD=2; _flopscope; printf "%s\n" "${COMPREPLY[@]}"' \
+		_ "$T/root/usr/share/bash-completion/completions/flopscope" | sort >"$T/offered"
+	cmp -s "$T/wl" "$T/offered" || die "completion: $(diff "$T/wl" "$T/offered")"
+	if command -v systemd-analyze >/dev/null; then
+		mkdir -p "$T/units"
+		sed "s|/usr/bin/flopscope|$P|" "$T/root/lib/systemd/system/flopscope-check.service" \
+			>"$T/units/flopscope-check.service"
+		cp "$T/root/lib/systemd/system/flopscope-check.timer" "$T/units/"
+		(cd "$T/units" && MANPATH="$T/root/usr/share/man" systemd-analyze verify flopscope-check.service \
+			flopscope-check.timer) >"$T/verify" 2>&1 && [ ! -s "$T/verify" ] || die "systemd-analyze: $(cat "$T/verify")"
+	fi
+}
+
 t_make_install_should_give_a_working_program_and_man_page() {
 	# installs the binary under test ($B: build, build-asan, ...) as built: -o all
 	# keeps make from rebuilding it with other flags when a source is newer
 	make -s -o all install B="$(dirname "$FS")" DESTDIR="$T/root" PREFIX=/opt/fs >"$T/out" 2>&1 ||
 		die "install failed: $(cat "$T/out")"
 	for f in bin/flopscope share/flopscope/shaders/fma_fp32.comp share/flopscope/themes/dark.json \
-	         share/man/man1/flopscope.1 share/bash-completion/completions/flopscope \
+	         share/man/man1/flopscope.1 share/bash-completion/completions/flopscope share/zsh/vendor-completions/_flopscope \
 	         lib/systemd/system/flopscope-check.service lib/systemd/system/flopscope-check.timer \
 	         share/flopscope/fleet/slurm-prolog.sh share/flopscope/fleet/flopscope-alerts.yml \
 	         share/doc/flopscope/LICENSE share/doc/flopscope/FLEET.md; do
@@ -174,6 +235,13 @@ t_make_install_should_give_a_working_program_and_man_page() {
 	for opt in $("$FS" --help | grep -oE -- '--[a-z-]+' | sort -u); do
 		grep -q -- "$opt" "$T/man" || die "man page lacks $opt"
 	done
+	# every variable the program reads is in its ENVIRONMENT section
+	# (test_cli holds the SYNOPSIS, OPTIONS and EXIT STATUS to the tables)
+	sed -n '/^ENVIRONMENT/,/^[A-Z]/p' "$T/man" >"$T/env"
+	vars=$(grep -rhoE 'getenv\("[A-Z_]+"\)|paths_xdg_dir\("[A-Z_]+"|"FLOPSCOPE_[A-Z_]+_DIR"' src ui |
+		grep -oE '[A-Z_]{3,}' | sort -u)
+	[ "$(echo "$vars" | wc -w)" -ge 10 ] || die "found only: $vars"
+	for v in $vars; do grep -qw -- "$v" "$T/env" || die "ENVIRONMENT lacks $v"; done
 }
 
 t_caches_should_make_the_second_start_skip_shaderc() {
@@ -281,7 +349,7 @@ t_every_json_output_should_match_its_schema() {
 # bash's completion, written from the tables: options, every workload the
 # program knows, themes, files, and the devices --list shows (-N, the first
 # word of the name, the UUID as nvidia-smi writes it).
-t_bash_completion_should_offer_options_workloads_themes_and_devices() {
+t_completion_should_offer_options_workloads_themes_and_devices() {
 	sanitized && skip "a script written from the tables, no memory or thread of its own: make test runs it"
 	"$FS" --completion bash >"$T/c.bash" || die "exit $?"
 	bash -n "$T/c.bash" || die "not bash"
@@ -304,6 +372,28 @@ t_bash_completion_should_offer_options_workloads_themes_and_devices() {
 	uuid=$("$FS" --list --format json | python3 -c 'import json, sys; print(json.loads(sys.stdin.readline())["uuid"])')
 	[ "$(offers "$FS" GPU-)" = "GPU-$uuid" ] || die "GPU-: $(offers "$FS" GPU-)"
 	[ -z "$(offers "$FS" --budget "")" ] || die "--budget offered something"
-	"$FS" --completion zsh >/dev/null 2>"$T/err"
-	[ $? = 2 ] && grep -q 'not a shell flopscope writes completion for' "$T/err" || die "zsh: $(cat "$T/err")"
+	"$FS" --completion fish >/dev/null 2>"$T/err"
+	[ $? = 2 ] && grep -q 'not a shell flopscope writes completion for' "$T/err" || die "fish: $(cat "$T/err")"
+	# zsh's, driven through a pseudo-terminal as a user types: what compadd is
+	# given for the line and a TAB
+	mkdir -p "$T/zsh"
+	"$FS" --completion zsh >"$T/zsh/_flopscope" || die "zsh: exit $?"
+	zsh -n "$T/zsh/_flopscope" || die "not zsh"
+	zoffers() { # LINE: the matches completing it offers, one a line
+		rm -f "$T/zsh/out"
+		PATH="$(dirname "$(realpath "$FS")"):$PATH" zsh -f -c '
+			zmodload zsh/zpty
+			zpty z zsh -f -i
+			zpty -w z "PS1=; fpath=($1 \$fpath); autoload -Uz compinit; compinit -u -D"
+			zpty -w z "compadd() { local -a m; builtin compadd -O m \"\$@\"; print -rl -- \"\${m[@]}\" >>$2.new; builtin compadd \"\$@\"; }"
+			zpty -w z "$3"$'"'"'\t'"'"'
+			for i in {1..100}; do [[ -e $2.new ]] && break; sleep 0.1; done
+			sleep 0.3; zpty -d z; mv $2.new $2 2>/dev/null' _ "$T/zsh" "$T/zsh/out" "$1"
+		cat "$T/zsh/out" 2>/dev/null
+	}
+	zoffers "flopscope --workload " | grep -v '^$' | sort >"$T/zoffered"
+	cmp -s "$T/wl" "$T/zoffered" || die "zsh workloads: $(diff "$T/wl" "$T/zoffered")"
+	zoffers "flopscope --su" | grep -qx -- --suite || die "zsh --su: $(zoffers "flopscope --su")"
+	zoffers "flopscope GPU" | grep -qx "GPU-$uuid" || die "zsh GPU: $(zoffers "flopscope GPU")"
+	zoffers "flopscope --theme " | grep -qx mono || die "zsh --theme: $(zoffers "flopscope --theme ")"
 }

@@ -1,9 +1,11 @@
 #include "check.h"
 #include "cli.h"
+#include "error.h"
 #include "workload.h"
 
 
 #include <stdarg.h>
+#include <stdbool.h>
 
 static int parse(Options *o, char *err, int argc, ...)
 {
@@ -430,8 +432,96 @@ static void config_should_keep_a_newer_versions_keys(void)
 	CHECK(cli_config_unknown(text, sizeof text - 1, small, sizeof small) == 0 && !strcmp(small, "new.key=1\n"));
 }
 
+/* docs/flopscope.1 against the tables: its SYNOPSIS names every mode, its
+ * OPTIONS every option, its EXIT STATUS every status of error.h (the man
+ * page is written by hand; this keeps it whole). Run from the top folder. */
+static char man_page[1 << 18];
+
+/* the text of section NAME (".SH NAME" up to the next ".SH"), in man_page */
+static const char *man_section(const char *name, size_t *len)
+{
+	char head[64];
+	snprintf(head, sizeof head, "\n.SH %s\n", name);
+	const char *a = strstr(man_page, head);
+	if (!a)
+		return NULL;
+	a += strlen(head);
+	const char *b = strstr(a, "\n.SH ");
+	*len = b ? (size_t)(b - a) : strlen(a);
+	return a;
+}
+
+/* "--suite" as roff writes it: "\-\-suite" */
+static bool man_has(const char *sec, size_t len, const char *opt)
+{
+	char roff[96];
+	size_t n = 0;
+	for (const char *c = opt; *c && n + 3 < sizeof roff; c++) {
+		if (*c == '-')
+			roff[n++] = '\\';
+		roff[n++] = *c;
+	}
+	roff[n] = '\0';
+	for (const char *p = sec; p && p < sec + len; p++) {
+		p = strstr(p, roff);
+		if (!p || p >= sec + len)
+			return false;
+		char next = p[n];
+		if (!(next == '-' || next == '_' || (next >= 'a' && next <= 'z')))
+			return true; /* not the start of a longer name */
+	}
+	return false;
+}
+
+static void man_page_should_name_every_mode_option_and_status(void)
+{
+	FILE *f = fopen("docs/flopscope.1", "r");
+	CHECK(f != NULL);
+	if (!f)
+		return;
+	size_t n = fread(man_page, 1, sizeof man_page - 1, f);
+	fclose(f);
+	man_page[n] = '\0';
+	size_t slen = 0, olen = 0, elen = 0, dlen = 0;
+	const char *syn = man_section("SYNOPSIS", &slen);
+	const char *opts = man_section("OPTIONS", &olen);
+	const char *dev = man_section("DEVICE SELECTION", &dlen);
+	const char *ex = man_section("EXIT STATUS", &elen);
+	CHECK(syn && opts && dev && ex);
+	if (!syn || !opts || !dev || !ex)
+		return;
+	for (int m = 0; m < MODE_COUNT; m++) {
+		const char *opt = cli_mode_option((Mode)m);
+		if (opt[0] && !man_has(syn, slen, opt)) {
+			fprintf(stderr, "  the SYNOPSIS lacks %s\n", opt);
+			check_failed_now = 1;
+		}
+	}
+	const char *names[128];
+	size_t k = cli_option_names(names, 128);
+	CHECK(k > 40 && k < 128);
+	for (size_t i = 0; i < k; i++)
+		if (!man_has(opts, olen, names[i]) && !man_has(dev, dlen, names[i])) {
+			fprintf(stderr, "  OPTIONS lacks %s\n", names[i]);
+			check_failed_now = 1;
+		}
+	static const char *const statuses[] = { ".B 0\n", ".B 1\n", ".B 2\n", ".B 3\n", ".B 4\n", ".B 5\n",
+		                                 ".B 128 + N\n" };
+	for (size_t i = 0; i < sizeof statuses / sizeof *statuses; i++) {
+		const char *p = strstr(ex, statuses[i]);
+		if (!p || p >= ex + elen) {
+			fprintf(stderr, "  EXIT STATUS lacks %.*s\n", (int)strlen(statuses[i]) - 1, statuses[i]);
+			check_failed_now = 1;
+		}
+	}
+	/* the statuses of error.h are those the page lists */
+	CHECK(STATUS_OK == 0 && STATUS_FAILED == 1 && STATUS_USAGE == 2 && STATUS_WRONG == 3 && STATUS_OUTLIER == 4 &&
+	      STATUS_NOT_JUDGED == 5 && STATUS_SIGNAL == 128);
+}
+
 int main(void)
 {
+	RUN(man_page_should_name_every_mode_option_and_status);
 	RUN(config_should_keep_a_newer_versions_keys);
 	RUN(check_options_should_parse_and_belong_to_check);
 	RUN(config_should_round_trip_and_yield_to_the_options);
