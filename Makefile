@@ -153,6 +153,9 @@ $(B)/tsan/ring_stress: tests/unit/ring_stress.c src/core/ring.c src/core/ring.h 
 $(B)/bare_start: bench/bare_start.c
 	$(CC) -std=c11 -O2 -g -Wall -Wextra -Werror -o $@ $< $(shell pkg-config --libs vulkan) $(SHADERC) -lpthread -lm
 
+# the packages of $(1) that are not installed, installed (APT_FLAGS: more
+# of apt-get's options; CI's throwaway machine passes dpkg's unsafe-io)
+APT_FLAGS ?=
 # the packages of $(1) that are not installed, installed
 define install_missing
 	@missing=$$(for p in $(1); do \
@@ -160,7 +163,7 @@ define install_missing
 	if [ -n "$$missing" ]; then \
 	    echo "installing:" $$missing; \
 	    $(SUDO) apt-get update -qq && \
-	    DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends $$missing; \
+	    DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends $(APT_FLAGS) $$missing; \
 	fi
 endef
 
