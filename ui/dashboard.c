@@ -27,7 +27,8 @@ static const char *const HELP[] = {
 	"  r          restart the loop from 1 workgroup (a replay: from its start)",
 	"  + / -      target: the next round value (1 2 5 10 20 50 ... ms), 1 us to 10 s; live only",
 	"  w          next workload the device runs; live only",
-	"  < / >      replay speed /2, x2; replays only",
+	"  < / >      replay speed /2, x2, then as fast as the screen takes them; replays only",
+	"  arrows     a replay 10 s back (left) or on (right); End or e: its end; a full stop (.): one sample on, paused",
 	"  z          whole session / the last 60 s",
 	"  t          next colour theme",
 	"  S          save the theme, target and window (z) as the defaults (the config file)",
@@ -80,6 +81,7 @@ typedef struct Dash {
 	bool zoom;           /* zoomed from the node view */
 	bool paused;
 	int help_scroll;
+	double t_origin;     /* the time axis' start: the first sample since the start or r; NaN before */
 	char last_line[160];
 } Dash;
 
@@ -223,8 +225,13 @@ static void draw_header(Dash *d)
 	addstr(state);
 	attrset(screen_attr(d->s, ROLE_HEADER));
 	char mode[32] = "";
-	if (src->replay && src->ctl.speed)
-		snprintf(mode, sizeof mode, " REPLAY x%g |", src->ctl.speed(src->ctl.ctx, 0));
+	if (src->replay && src->ctl.speed) {
+		double x = src->ctl.speed(src->ctl.ctx, 0);
+		if (isinf(x))
+			snprintf(mode, sizeof mode, " REPLAY max |");
+		else
+			snprintf(mode, sizeof mode, " REPLAY x%g |", x);
+	}
 	char tms[32];
 	snprintf(line, sizeof line, "%s %.1f s | target %s | %s | %s", mode, d->h.last.t_ms * 1e-3,
 	         fmt_ms(src->target_ms(src->ctx), tms, sizeof tms), src->workload, src->title);
@@ -333,8 +340,8 @@ static void draw_jumps(Dash *d, Rect r)
 		mvaddnstr(y++, r.x, line, r.w);
 	}
 	size_t power = cd->by_cause[CAUSE_POWER_STATE], others = cd->nchanges - power;
-	/* rows: the power-state list, then 2 quiet lines and the newest others */
-	int quiet = (others || cd->nexc) ? 2 : 1;
+	/* rows: the power-state list, then 3 quiet lines and the newest others */
+	int quiet = (others || cd->nexc) ? 3 : 1;
 	int room = end - y - quiet;
 	if (power == 0 && y < end) {
 		mvaddnstr(y++, r.x, "none detected", r.w);
@@ -361,9 +368,14 @@ static void draw_jumps(Dash *d, Rect r)
 	}
 	attrset(screen_attr(d->s, ROLE_AXIS));
 	if ((others || cd->nexc) && y < end) {
-		snprintf(line, sizeof line, "other changes %zu (clock held %zu, unexplained %zu)", others,
-		         cd->by_cause[CAUSE_NOT_POWER_STATE], cd->by_cause[CAUSE_UNEXPLAINED]);
+		/* on two rows: the panel is 32 columns at every size */
+		snprintf(line, sizeof line, "other changes %zu", others);
 		mvaddnstr(y++, r.x, line, r.w);
+		if (y < end) {
+			snprintf(line, sizeof line, "  clock held %zu, unexplained %zu", cd->by_cause[CAUSE_NOT_POWER_STATE],
+			         cd->by_cause[CAUSE_UNEXPLAINED]);
+			mvaddnstr(y++, r.x, line, r.w);
+		}
 		if (y < end) {
 			snprintf(line, sizeof line, "excursions %zu (%.1f s)", cd->nexc, cd->exc_ms * 1e-3);
 			mvaddnstr(y++, r.x, line, r.w);
@@ -483,28 +495,26 @@ static void draw_status(Dash *d, int y, double t_end)
 		role = ROLE_STATUS_ERROR;
 	}
 	/* the keys stay in view after a message, as far as the line allows */
-	const char *keys = !d->whole && t_end > WHOLE_MAX_S ? "last 60 s (z: whole session)   space pause  r restart  ? help  q quit"
-	                 : src->replay ? "space pause  r restart  </> speed  z window  t theme  ? help  q quit"
+	double t0 = isnan(d->t_origin) ? 0 : d->t_origin;
+	const char *keys = !d->whole && t_end - t0 > WHOLE_MAX_S ? "last 60 s (z: whole session)  space pause  r restart  ? help  q quit"
+	                 : src->replay ? "space pause  </> speed  left/right seek  e end  . step  r restart  z window  t theme  ? help  q quit"
 	                               : "space pause  r restart  d devices  w workload  +/- target  z window  t theme  S save  ? help  q quit";
+	char line[1024];
+	int at;
+	layout_status_line(msg, keys, COLS, line, sizeof line, &at);
 	mvhline(y, 0, ' ', COLS);
-	int x = 0;
-	if (msg[0]) {
-		attrset(screen_attr(d->s, role));
-		mvaddnstr(y, 0, msg, COLS - 1);
-		x = getcurx(stdscr) + 3;
-	}
-	if (x < COLS - 10) {
-		attrset(screen_attr(d->s, ROLE_AXIS));
-		mvaddnstr(y, x, keys, COLS - 1 - x);
-	}
+	attrset(screen_attr(d->s, role));
+	mvaddnstr(y, 0, line, at);
+	attrset(screen_attr(d->s, ROLE_AXIS));
+	mvaddnstr(y, at, line + at, COLS - 1 - at);
 }
 
 static void draw(Dash *d)
 {
 	if (screen_too_small(d->s))
 		return;
-	double t_end = d->h.n ? d->h.t_s[d->h.n - 1] : 0, t0 = 0;
-	if (!d->whole && t_end > WHOLE_MAX_S)
+	double t_end = d->h.n ? d->h.t_s[d->h.n - 1] : 0, t0 = isnan(d->t_origin) ? 0 : d->t_origin;
+	if (!d->whole && t_end - t0 > WHOLE_MAX_S)
 		t0 = t_end - WINDOW_S;
 	size_t from = history_from(&d->h, t0);
 	const Sample *ls = &d->h.last;
@@ -543,14 +553,13 @@ static void draw(Dash *d)
 		draw_size_plot(d, l.groups, sample_unit(&d->h.last));
 	else
 		draw_plot(d, l.groups, "workgroups (log)", "", true, &gr, 1, NULL, from, t0, t_end);
-	/* a target moved by 4x or more within the window: a log axis, so that
-	 * both the old and the new dispatch times stay readable */
-	double tlo, thi;
-	char ttl[120] = "dispatch time", ta[32], tb[32];
-	bool tlog = history_target_span(&d->h, from, &tlo, &thi) && thi >= 4 * tlo;
+	/* a target moved by 4x or more within the window, or a stall of more
+	 * than 4x the target: a log axis, so that every dispatch time stays
+	 * readable */
+	char ttl[160] = "dispatch time", why[120];
+	bool tlog = history_times_log(&d->h, from, why, sizeof why);
 	if (tlog)
-		snprintf(ttl, sizeof ttl, "dispatch time (log: targets %s-%s in view)", fmt_ms(tlo * 1e3, ta, sizeof ta),
-		         fmt_ms(thi * 1e3, tb, sizeof tb));
+		snprintf(ttl, sizeof ttl, "dispatch time (log: %s)", why);
 	draw_plot(d, l.times, ttl, "s", tlog, tm, d->src->timestamps ? 2 : 1, &target, from, t0, t_end);
 	draw_stats(d, l.stats);
 	draw_jumps(d, l.jumps);
@@ -569,6 +578,7 @@ static void restart(Dash *d)
 {
 	history_clear(&d->h);
 	d->stats_ns = 0;
+	d->t_origin = NAN;
 }
 
 /* + and -: round values (1, 2, 5, 10, 20, 50 ... ms) over the --target-ms
@@ -636,13 +646,35 @@ static bool dash_key(Dash *d, const DashOptions *opt, KeyAction act, DashExit *h
 	case ACT_TARGET_UP: case ACT_TARGET_DOWN:
 		dash_target(d, act == ACT_TARGET_UP ? 1 : -1);
 		break;
-	case ACT_SLOWER: case ACT_FASTER:
+	case ACT_SLOWER: case ACT_FASTER: {
 		if (!src->ctl.speed) {
 			screen_message(s, ROLE_STATUS_WARN, "< and > set the speed of a replay (--replay FILE)");
 			break;
 		}
-		screen_message(s, ROLE_STATUS_OK, "replay speed x%g", src->ctl.speed(src->ctl.ctx, act == ACT_FASTER ? 1 : -1));
+		double x = src->ctl.speed(src->ctl.ctx, act == ACT_FASTER ? 1 : -1);
+		if (isinf(x))
+			screen_message(s, ROLE_STATUS_OK, "replay speed: as fast as the screen takes the samples (< slows)");
+		else
+			screen_message(s, ROLE_STATUS_OK, "replay speed x%g", x);
 		break;
+	}
+	case ACT_SEEK_BACK: case ACT_SEEK_FWD: case ACT_END: case ACT_STEP: {
+		if (!src->ctl.seek) {
+			screen_message(s, ROLE_STATUS_WARN, "left/right, End and . move through a replay (--replay FILE)");
+			break;
+		}
+		if (act == ACT_STEP) {
+			src->ctl.step(src->ctl.ctx);
+			d->paused = true;
+		} else if (src->ctl.seek(src->ctl.ctx, act == ACT_END ? INFINITY : act == ACT_SEEK_FWD ? 10e3 : -10e3)) {
+			restart(d); /* played again from the start up to there */
+		}
+		double len, at = src->ctl.position(src->ctl.ctx, &len);
+		char a[32], b[32];
+		screen_message(s, ROLE_STATUS_OK, "%s%s of %s", act == ACT_STEP ? "paused, one sample on (. again, space "
+		               "resumes): " : act == ACT_END ? "the end: " : "at ", fmt_ms(at, a, sizeof a), fmt_ms(len, b, sizeof b));
+		break;
+	}
 	case ACT_NEXT_WORKLOAD:
 		if (src->replay) {
 			screen_message(s, ROLE_STATUS_WARN, "a replay shows the recorded workload");
@@ -650,9 +682,17 @@ static bool dash_key(Dash *d, const DashOptions *opt, KeyAction act, DashExit *h
 		}
 		*how = DASH_NEXT_WORKLOAD;
 		return false;
-	case ACT_WHOLE:
+	case ACT_WHOLE: {
 		d->whole = !d->whole;
+		double t_end = d->h.n ? d->h.t_s[d->h.n - 1] : 0, t0 = isnan(d->t_origin) ? 0 : d->t_origin;
+		if (t_end - t0 <= WHOLE_MAX_S)
+			screen_message(s, ROLE_STATUS_OK, "z: the whole session is in view (past %.0f s the plots show "
+			               "the last %.0f s, and z all of it)", WHOLE_MAX_S, WINDOW_S);
+		else
+			screen_message(s, ROLE_STATUS_OK, d->whole ? "the whole session (z: the last %.0f s)"
+			                                           : "the last %.0f s (z: the whole session)", WINDOW_S);
 		break;
+	}
 	case ACT_THEME:
 		screen_next_theme(s);
 		break;
@@ -678,6 +718,8 @@ static bool dash_take(Dash *d)
 		if (smp.seq == 0 && d->h.total)
 			restart(d);
 		history_add(&d->h, &smp);
+		if (isnan(d->t_origin))
+			d->t_origin = smp.t_ms * 1e-3;
 		any = true;
 	}
 	return any;
@@ -733,10 +775,12 @@ DashExit dashboard_run(Screen *s, SampleSource *src, const DashOptions *opt, boo
 	summary->plateau_ms = NAN;
 	summary->pct_peak = NAN;
 	const uint64_t frame_ns = 1000000000ull / (opt->fps ? opt->fps : 10);
-	Dash d = { .s = s, .src = src, .whole = opt->whole, .zoom = opt->history != NULL };
+	Dash d = { .s = s, .src = src, .whole = opt->whole, .zoom = opt->history != NULL, .t_origin = NAN };
 	*failed = false;
 	if (!dash_init(&d, opt))
 		return DASH_BACK;
+	if (d.h.n) /* zoomed from the node view: its history's start */
+		d.t_origin = d.h.t_s[0];
 	timeout((int)(frame_ns / 1000000 < 100 ? frame_ns / 1000000 : 100));
 	DashExit how = DASH_QUIT;
 	bool dirty = true;

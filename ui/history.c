@@ -1,6 +1,8 @@
 #include "history.h"
+#include "fmt.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -109,4 +111,36 @@ bool history_target_span(const History *h, size_t from, double *lo, double *hi)
 			*hi = t;
 	}
 	return any;
+}
+
+double history_longest(const History *h, size_t from)
+{
+	double m = 0;
+	for (size_t i = from; i < h->n; i++) {
+		if (h->gpu_s[i] > m) /* false for NaN */
+			m = h->gpu_s[i];
+		if (h->cpu_s[i] > m)
+			m = h->cpu_s[i];
+	}
+	return m;
+}
+
+bool history_times_log(const History *h, size_t from, char *why, size_t len)
+{
+	double lo, hi;
+	char a[32], b[32];
+	if (len)
+		why[0] = '\0';
+	if (!history_target_span(h, from, &lo, &hi))
+		return false;
+	if (hi >= 4 * lo) {
+		snprintf(why, len, "targets %s-%s in view", fmt_ms(lo * 1e3, a, sizeof a), fmt_ms(hi * 1e3, b, sizeof b));
+		return true;
+	}
+	double longest = history_longest(h, from);
+	if (longest > 4 * hi) {
+		snprintf(why, len, "a dispatch of %s, %.0fx the target", fmt_ms(longest * 1e3, a, sizeof a), longest / hi);
+		return true;
+	}
+	return false;
 }

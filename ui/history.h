@@ -33,5 +33,13 @@ size_t history_from(const History *h, double t_min);
 /* The smallest and largest known target of the samples from index from on;
  * false when none is known. */
 bool history_target_span(const History *h, size_t from, double *lo, double *hi);
+/* The longest dispatch (GPU or CPU time, seconds) of the samples from index
+ * from on; 0 when none. */
+double history_longest(const History *h, size_t from);
+/* Whether the dispatch-time plot of the samples from index from on should
+ * be logarithmic, and why into why (len bytes; "" when linear): the targets
+ * in view span 4x or more, or a dispatch took more than 4x the largest
+ * target (a stall would flatten every other sample on a linear axis). */
+bool history_times_log(const History *h, size_t from, char *why, size_t len);
 
 #endif

@@ -18,6 +18,8 @@ static const struct {
 	{ '+', ACT_TARGET_UP }, { '=', ACT_TARGET_UP },
 	{ '-', ACT_TARGET_DOWN }, { '_', ACT_TARGET_DOWN },
 	{ '<', ACT_SLOWER }, { '>', ACT_FASTER },
+	{ KEY_LEFT, ACT_SEEK_BACK }, { KEY_RIGHT, ACT_SEEK_FWD }, { KEY_END, ACT_END }, { 'e', ACT_END },
+	{ '.', ACT_STEP },
 	{ 'w', ACT_NEXT_WORKLOAD },
 	{ 'z', ACT_WHOLE },
 	{ 't', ACT_THEME },

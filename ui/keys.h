@@ -16,7 +16,11 @@ typedef enum KeyAction {
 	ACT_TARGET_UP,     /* + = */
 	ACT_TARGET_DOWN,   /* - _ */
 	ACT_SLOWER,        /* < : a replay's speed /2 */
-	ACT_FASTER,        /* > : x2 */
+	ACT_FASTER,        /* > : x2, then as fast as the screen takes them */
+	ACT_SEEK_BACK,     /* left: a replay 10 s back */
+	ACT_SEEK_FWD,      /* right: 10 s on */
+	ACT_END,           /* End e: a replay's end */
+	ACT_STEP,          /* . : a replay paused, one sample on */
 	ACT_NEXT_WORKLOAD, /* w */
 	ACT_WHOLE,         /* z: the whole session or the last 60 s */
 	ACT_THEME,         /* t */

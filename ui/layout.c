@@ -1,5 +1,6 @@
 #include "layout.h"
 
+#include <stdio.h>
 #include <string.h>
 
 void layout_compute(int cols, int rows, LayoutClock clock, Layout *l)
@@ -72,4 +73,61 @@ void layout_node(int cols, int rows, size_t n, NodeLayout *l)
 	}
 	l->table = (Rect){ 0, rows - 1 - table_h, cols, table_h };
 	l->status = (Rect){ 0, rows - 1, cols, 1 };
+}
+
+#define STATUS_ITEMS 24
+
+void layout_status_line(const char *msg, const char *keys, int cols, char *out, size_t len, int *keys_at)
+{
+	/* the key items: runs of text parted by two or more spaces */
+	const char *item[STATUS_ITEMS];
+	size_t ilen[STATUS_ITEMS], n = 0;
+	for (const char *p = keys; *p && n < STATUS_ITEMS;) {
+		while (*p == ' ')
+			p++;
+		if (!*p)
+			break;
+		const char *e = strstr(p, "  ");
+		size_t l = e ? (size_t)(e - p) : strlen(p);
+		item[n] = p;
+		ilen[n++] = l;
+		p += l;
+	}
+	size_t room = cols > 1 ? (size_t)cols - 1 : 0, essential = 0;
+	size_t first_essential = n > 2 ? n - 2 : 0;
+	for (size_t i = first_essential; i < n; i++)
+		essential += ilen[i] + (i > first_essential ? 2 : 0);
+	/* the message: what the essential keys leave */
+	size_t mlen = strlen(msg), gap = 3;
+	size_t mroom = room > essential + gap ? room - essential - gap : 0;
+	char m[512];
+	if (mlen > mroom) {
+		size_t keep = mroom > 3 ? mroom - 3 : 0;
+		if (keep > sizeof m - 4)
+			keep = sizeof m - 4;
+		snprintf(m, sizeof m, "%.*s...", (int)keep, msg);
+	} else {
+		snprintf(m, sizeof m, "%s", msg);
+	}
+	mlen = strlen(m);
+	size_t at = mlen ? mlen + gap : 0;
+	/* the other keys, in order, while they fit beside the essential ones */
+	bool take[STATUS_ITEMS] = { false };
+	size_t used = at + essential;
+	for (size_t i = 0; i < first_essential; i++)
+		if (used + ilen[i] + 2 <= room) {
+			take[i] = true;
+			used += ilen[i] + 2;
+		}
+	for (size_t i = first_essential; i < n; i++)
+		take[i] = true;
+	size_t o = (size_t)snprintf(out, len, "%s%s", m, mlen ? "   " : "");
+	bool any = false;
+	for (size_t i = 0; i < n && o < len; i++) {
+		if (!take[i])
+			continue;
+		o += (size_t)snprintf(out + o, len - o, "%s%.*s", any ? "  " : "", (int)ilen[i], item[i]);
+		any = true;
+	}
+	*keys_at = (int)(at < len ? at : len);
 }

@@ -50,6 +50,15 @@ typedef enum { LAYOUT_NO_CLOCK, LAYOUT_CLOCK_LINE, LAYOUT_CLOCK_PLOT } LayoutClo
 
 void layout_compute(int cols, int rows, LayoutClock clock, Layout *l);
 
+/* A screen's last line: a message (may be "") and its keys, items parted
+ * by two or more spaces ("space pause  r restart  ? help  q quit"), in cols
+ * columns (the last left free). The last two items (help and quit) are
+ * always there; the message gets the room they leave, cut with "..." only
+ * where it must be; the other keys fill what is left, in order, each whole.
+ * Writes the line into out and the column where the keys start into
+ * *keys_at (the caller draws them in another colour). */
+void layout_status_line(const char *msg, const char *keys, int cols, char *out, size_t len, int *keys_at);
+
 /* The canvas inside a plot frame: below the title, right of the labels,
  * above the time axis line. */
 Rect layout_canvas(Rect frame);

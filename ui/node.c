@@ -292,15 +292,15 @@ static void draw(Node *nv)
 		draw_panel(nv, k, l.panel[k], &ay, t1);
 	draw_table(nv, l.table);
 
-	const char *msg = nv->s->message;
-	ThemeRole role = (ThemeRole)nv->s->message_role;
-	if (!msg[0]) {
-		msg = "1-9 device in full  space pause all  r restart all  +/- target  w workload  d devices  ? help  q quit";
-		role = ROLE_AXIS;
-	}
-	attrset(screen_attr(nv->s, role));
+	char sline[1024];
+	int at;
+	layout_status_line(nv->s->message, "1-9 device in full  space pause all  r restart all  +/- target  "
+	                   "w workload  d devices  ? help  q quit", COLS, sline, sizeof sline, &at);
 	mvhline(l.status.y, 0, ' ', COLS);
-	mvaddnstr(l.status.y, 0, msg, COLS - 1);
+	attrset(screen_attr(nv->s, (ThemeRole)nv->s->message_role));
+	mvaddnstr(l.status.y, 0, sline, at);
+	attrset(screen_attr(nv->s, ROLE_AXIS));
+	mvaddnstr(l.status.y, at, sline + at, COLS - 1 - at);
 	if (nv->help)
 		screen_help(nv->s, " flopscope: all devices ", HELP, sizeof HELP / sizeof *HELP, &nv->help_scroll);
 	attrset(A_NORMAL);
@@ -346,6 +346,33 @@ static double g_speed(void *ctx, int dir)
 	return v;
 }
 
+/* a replay's seek and step, on every device's log: the zoomed one's
+ * position is the one shown */
+static bool g_seek(void *ctx, double delta_ms)
+{
+	const Group *g = ctx;
+	bool back = false;
+	for (size_t k = 0; k < g->nv->n; k++)
+		if (g->nv->dev[k].src->ctl.seek)
+			back |= g->nv->dev[k].src->ctl.seek(g->nv->dev[k].src->ctl.ctx, delta_ms);
+	return back;
+}
+
+static void g_step(void *ctx)
+{
+	const Group *g = ctx;
+	for (size_t k = 0; k < g->nv->n; k++)
+		if (g->nv->dev[k].src->ctl.step)
+			g->nv->dev[k].src->ctl.step(g->nv->dev[k].src->ctl.ctx);
+}
+
+static double g_position(void *ctx, double *length)
+{
+	const Group *g = ctx;
+	const SampleSource *z = g->nv->dev[g->k].src;
+	return z->ctl.position(z->ctl.ctx, length);
+}
+
 /* while zoomed, the other devices' samples are taken too */
 static void g_idle(void *ctx)
 {
@@ -360,7 +387,8 @@ static DashExit zoom(Node *nv, size_t k)
 	SampleSource src = *z; /* its samples (and their tap), the group's controls */
 	src.ctl = (SourceControls){
 		.ctx = &g, .pause = g_pause, .restart = g_restart, .set_target = z->ctl.set_target ? g_set_target : NULL,
-		.speed = z->ctl.speed ? g_speed : NULL,
+		.speed = z->ctl.speed ? g_speed : NULL, .seek = z->ctl.seek ? g_seek : NULL,
+		.step = z->ctl.step ? g_step : NULL, .position = z->ctl.position ? g_position : NULL,
 	};
 	snprintf(src.title, sizeof src.title, "[%zu of %zu] %.460s", k + 1, nv->n, z->title);
 	DashOptions o = { .fps = nv->opt->fps, .whole = nv->opt->whole, .history = &nv->dev[k].h,

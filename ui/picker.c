@@ -1,4 +1,5 @@
 #include "picker.h"
+#include "layout.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -49,11 +50,14 @@ static void draw(Screen *s, const DeviceList *list, int sel, const bool *marked,
 	int row = y + 1;
 	for (char *line = strtok(text, "\n"); line && row < LINES - 1; line = strtok(NULL, "\n"))
 		mvaddnstr(row++, 0, line, COLS);
-	attrset(screen_attr(s, s->message[0] ? s->message_role : ROLE_AXIS));
-	mvaddnstr(LINES - 1, 0, s->message[0] ? s->message
-	                                      : "up/down j/k or mouse: move   space: mark   Enter: start the marked "
-	                                        "(or this one)   a: mark all   ? help   q: quit",
-	          COLS - 1);
+	char line[1024];
+	int at;
+	layout_status_line(s->message, "up/down j/k mouse: move  space: mark  Enter: start the marked (or this one)  "
+	                   "a: mark all  ? help  q quit", COLS, line, sizeof line, &at);
+	attrset(screen_attr(s, s->message_role));
+	mvaddnstr(LINES - 1, 0, line, at);
+	attrset(screen_attr(s, ROLE_AXIS));
+	mvaddnstr(LINES - 1, at, line + at, COLS - 1 - at);
 	if (help)
 		screen_help(s, " flopscope: the device picker ", HELP, sizeof HELP / sizeof *HELP, scroll);
 	attrset(A_NORMAL);

@@ -57,6 +57,7 @@ typedef struct RunEnd {
 	DashExit how;
 	int status;
 	bool fatal;
+	double target_ms;       /* the target the run ended at (+ and - move it): the next run's */
 	char err[ERR_LEN + 32]; /* an error shown on the screen, to repeat after it */
 } RunEnd;
 
@@ -135,6 +136,7 @@ static void run_devices(Screen *s, const struct VkCtx *ctx, const DeviceList *de
 	 * summary (the engines' own statistics, as the logs' summary lines have
 	 * them), printed when the program ends */
 	engine_set_finish(&set);
+	end->target_ms = engine_target_ms(set.m[0].e);
 	for (size_t k = 0; k < n; k++) {
 		if (failed[k] || set.m[k].failed)
 			end->status = 1;
@@ -174,9 +176,13 @@ static void run_devices(Screen *s, const struct VkCtx *ctx, const DeviceList *de
 	engine_set_destroy(&set);
 }
 
-int interactive_run(const struct VkCtx *ctx, const DeviceList *devs, const Options *o, const int *pre, size_t npre,
-           uint64_t launch, MetricsOut *mo, atomic_int *quit)
+int interactive_run(const struct VkCtx *ctx, const DeviceList *devs, const Options *given, const int *pre,
+                    size_t npre, uint64_t launch, MetricsOut *mo, atomic_int *quit)
 {
+	/* the options, with the target the last run ended at: w (the next
+	 * workload) and d (other devices) keep what + and - chose */
+	Options run_opts = *given;
+	const Options *o = &run_opts;
 	Screen s;
 	if (!screen_open(&s, o->theme, quit))
 		return -1;
@@ -214,6 +220,8 @@ int interactive_run(const struct VkCtx *ctx, const DeviceList *devs, const Optio
 			return end.status;
 		}
 		status = end.status;
+		if (end.target_ms > 0)
+			run_opts.target_ms = end.target_ms;
 		if (end.err[0])
 			snprintf(last_err, sizeof last_err, "%s", end.err);
 		if (end.how == DASH_NEXT_WORKLOAD && !end.err[0]) {

@@ -1,5 +1,6 @@
 #include "replay.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -12,6 +13,11 @@ void replay_init(Replay *r, SessionData *d, uint64_t (*clock_ns)(void))
 	r->clock_ns = clock_ns;
 	r->base_ns = clock_ns();
 	summary_init(&r->sum);
+	uint64_t verified = 0;
+	for (size_t i = 0; i < r->d.n; i++)
+		verified += (r->d.samples[i].flags & SAMPLE_VERIFIED) != 0;
+	if (r->d.has_summary && r->d.summary_checks > verified)
+		r->unrecorded_checks = r->d.summary_checks - verified;
 }
 
 void replay_done(Replay *r)
@@ -20,10 +26,18 @@ void replay_done(Replay *r)
 	summary_done(&r->sum);
 }
 
+/* the recorded time line's end: the last sample's time */
+static double replay_length(const Replay *r)
+{
+	return r->d.n ? r->d.samples[r->d.n - 1].t_ms : 0;
+}
+
 double replay_position(const Replay *r)
 {
 	if (r->paused)
 		return r->base_t_ms;
+	if (isinf(r->speed)) /* as fast as possible: everything is due */
+		return replay_length(r);
 	return r->base_t_ms + (double)(r->clock_ns() - r->base_ns) * 1e-6 * r->speed;
 }
 
@@ -68,7 +82,12 @@ static EngineState rp_state(void *c)
 }
 
 static double rp_target(void *c) { return ((Replay *)c)->d.meta.target_ms; }
-static uint64_t rp_checks(void *c) { return ((Replay *)c)->checks; }
+/* the checked samples played; at the end, the log's own count */
+static uint64_t rp_checks(void *c)
+{
+	Replay *r = c;
+	return r->checks + (r->next >= r->d.n ? r->unrecorded_checks : 0);
+}
 static size_t rp_dropped(void *c) { (void)c; return 0; }
 
 static const char *rp_error(void *c)
@@ -80,17 +99,21 @@ static const char *rp_error(void *c)
 static void rp_pause(void *c, bool p)
 {
 	Replay *r = c;
-	rebase(r);
+	if (isinf(r->speed) && !r->paused) { /* paused where the released samples end */
+		r->base_t_ms = r->next ? r->d.samples[r->next - 1].t_ms : 0;
+		r->base_ns = r->clock_ns();
+	} else {
+		rebase(r);
+	}
 	r->paused = p;
 }
+
+static void clear_played(Replay *r);
 
 static void rp_restart(void *c)
 {
 	Replay *r = c;
-	r->next = 0;
-	r->checks = 0;
-	summary_done(&r->sum);
-	summary_init(&r->sum);
+	clear_played(r);
 	r->base_t_ms = 0;
 	r->base_ns = r->clock_ns();
 }
@@ -98,12 +121,61 @@ static void rp_restart(void *c)
 static double rp_speed(void *c, int dir)
 {
 	Replay *r = c;
-	rebase(r);
-	if (dir > 0 && r->speed < 256)
-		r->speed *= 2;
+	if (dir == 0)
+		return r->speed;
+	if (isinf(r->speed)) { /* back from "as fast as possible": on from what was released */
+		r->base_t_ms = r->next ? r->d.samples[r->next - 1].t_ms : 0;
+		r->base_ns = r->clock_ns();
+	} else {
+		rebase(r);
+	}
+	if (dir > 0 && !isinf(r->speed))
+		r->speed = r->speed >= 256 ? INFINITY : r->speed * 2;
+	else if (dir < 0 && isinf(r->speed))
+		r->speed = 256;
 	else if (dir < 0 && r->speed > 1.0 / 8)
 		r->speed /= 2;
 	return r->speed;
+}
+
+static void clear_played(Replay *r)
+{
+	r->next = 0;
+	r->checks = 0;
+	summary_done(&r->sum);
+	summary_init(&r->sum);
+}
+
+static bool rp_seek(void *c, double delta_ms)
+{
+	Replay *r = c;
+	double len = replay_length(r), at = isinf(r->speed) ? len : replay_position(r);
+	double to = isinf(delta_ms) ? len : at + delta_ms;
+	to = to < 0 ? 0 : to > len ? len : to;
+	if (isinf(r->speed)) /* a seek from "as fast as possible" plays on at x1 */
+		r->speed = 1;
+	bool back = r->next && to < r->d.samples[r->next - 1].t_ms;
+	if (back) /* play again from the start up to there */
+		clear_played(r);
+	r->base_t_ms = to;
+	r->base_ns = r->clock_ns();
+	return back;
+}
+
+static void rp_step(void *c)
+{
+	Replay *r = c;
+	rp_pause(r, true);
+	if (r->next < r->d.n)
+		r->base_t_ms = r->d.samples[r->next].t_ms;
+}
+
+static double rp_position(void *c, double *length)
+{
+	Replay *r = c;
+	*length = replay_length(r);
+	double at = replay_position(r);
+	return at < *length ? at : *length;
 }
 
 static void rp_stop(void *c)
@@ -131,5 +203,5 @@ void replay_source(SampleSource *src, Replay *r, const char *path)
 	src->dropped = rp_dropped;
 	src->error = rp_error;
 	src->ctl = (SourceControls){ .ctx = r, .pause = rp_pause, .restart = rp_restart, .speed = rp_speed,
-	                             .stop = rp_stop };
+	                             .seek = rp_seek, .step = rp_step, .position = rp_position, .stop = rp_stop };
 }

@@ -15,7 +15,9 @@ typedef struct Replay {
 	bool paused;
 	double base_t_ms;    /* play position at base_ns */
 	uint64_t base_ns;
-	uint64_t checks;
+	uint64_t checks;     /* the checked samples played */
+	uint64_t unrecorded_checks; /* the log's checks of dispatches it has no sample of (the
+	                               warm-up's): counted once the play is through */
 	Summary sum;         /* of the samples played: the source's statistics */
 	uint64_t (*clock_ns)(void);  /* monotonic clock; replaceable in tests */
 } Replay;

@@ -20,7 +20,14 @@ typedef struct SourceControls {
 	void (*pause)(void *ctx, bool paused);
 	void (*restart)(void *ctx);
 	void (*set_target)(void *ctx, double ms);
-	double (*speed)(void *ctx, int dir);     /* replay: x2 (dir > 0), /2 (dir < 0); returns it */
+	double (*speed)(void *ctx, int dir);     /* replay: x2 (dir > 0), /2 (dir < 0); returns it
+	                                            (INFINITY: every sample as soon as it is asked for) */
+	/* replay: move the play position by delta_ms (INFINITY: to the end);
+	 * true when it went back, so that the source plays again from the
+	 * start up to there and the consumer must forget what it took */
+	bool (*seek)(void *ctx, double delta_ms);
+	void (*step)(void *ctx);                 /* replay: pause, and release one more sample */
+	double (*position)(void *ctx, double *length); /* replay: the play position and the length, ms */
 	void (*note_stop)(void *ctx, const char *why); /* why the next stop comes, for the log */
 	void (*stop)(void *ctx);
 } SourceControls;

@@ -405,6 +405,9 @@ static int feed(Reader *r, const char *line, size_t l, bool nl, bool too_long, c
 		get_str(o, "message", d->engine_error, sizeof d->engine_error);
 	} else if (!strcmp(t, "summary")) {
 		d->has_summary = true;
+		double c;
+		if (get_num(o, "checks_passed", &c) && c >= 0 && c < 1e15)
+			d->summary_checks = (uint64_t)c;
 	} else if (!strcmp(t, "change") || !strcmp(t, "excursion") || !strcmp(t, "control")) {
 		/* this version's own: found again from the samples, or the
 		 * dashboard's actions; not read here */

@@ -40,6 +40,8 @@ typedef struct SessionData {
 	size_t lines;            /* lines read and used */
 	size_t restarts;
 	bool has_summary;        /* the run ended normally */
+	uint64_t summary_checks; /* its summary's checks_passed: the samples' checks and those of
+	                            dispatches not recorded (the warm-up's) */
 	char engine_error[512];  /* an error record, if any */
 	char warning[768];       /* what was skipped, with line numbers; empty when nothing */
 	size_t damaged;          /* lines that are no record, or a sample without its fields: skipped */

@@ -148,18 +148,63 @@ t_dashboard_without_terminal_type_should_print_the_table() {
 	grep -q 'Summary: ' "$T/out" || die "no table"
 }
 
-t_replay_dashboard_should_play_and_speed_up() {
-	"$FS" llvm --duration 1 --log "$T/r.jsonl" --format csv >/dev/null 2>&1 || return 1
+# A replay in the dashboard: speeds, a seek each way, a step, the end; at
+# the end its figures are the log's own summary's (samples, at target,
+# checks, changes by kind, excursions), on a real log with a busy loop in
+# the middle of it (whatever changes that made, or none).
+t_replay_dashboard_should_play_seek_and_end_with_the_logs_figures() {
+	"$FS" llvm --duration 4 --log "$T/r.jsonl" --format csv >/dev/null 2>&1 &
+	local run=$!
+	sleep 1.2
+	timeout 1.5 sh -c 'while :; do :; done' & timeout 1.5 sh -c 'while :; do :; done' &
+	wait $run || die "recording: exit $?"
 	start_ui "$FS" --replay "$T/r.jsonl" || return 1
+	TM resize-window -t fs -x 200 -y 60
 	wait_for 'REPLAY x1' || return 1
 	TM send-keys -t fs '>'
 	wait_for 'REPLAY x2' || return 1
+	TM send-keys -t fs Right
+	wait_for 'at [0-9.]+ s of [0-9.]+ s' || return 1
+	TM send-keys -t fs Left
+	wait_for 'at [0-9.]+ (ms|s) of [0-9.]+ s' || return 1
+	TM send-keys -t fs .
+	wait_for 'paused, one sample on' || return 1
+	wait_for 'flopscope +PAUSED' || return 1
+	TM send-keys -t fs e
+	wait_for 'the end: ' || return 1
 	wait_for 'flopscope +DONE' || return 1
-	wait_for 'median +[0-9.]+ [kMGT]FLOPS' || return 1
+	sleep 0.3
+	screen >"$T/end"
 	TM send-keys -t fs q
 	wait_exit || return 1
 	[ "$(cat "$T/exit")" = 0 ] || die "exit status $(cat "$T/exit")"
 	screen | grep -q '^Summary: ' || die "no summary after quitting: $(screen)"
+	python3 - "$T/end" "$T/r.jsonl" <<'PY' || exit 1
+import json, re, sys
+panel = open(sys.argv[1]).read()
+summ = [json.loads(l) for l in open(sys.argv[2])][-1]
+assert summ["type"] == "summary", summ
+def num(rx):
+    m = re.search(rx, panel)
+    assert m, "no /%s/ on the screen:\n%s" % (rx, panel)
+    return int(m.group(1))
+got = {
+    "samples": num(r"\| samples (\d+) \|"),
+    "steady_samples": num(r"samples +(\d+) at target"),
+    "checks_passed": num(r"checks (\d+) ok"),
+    "excursions": num(r"excursions (\d+) ") if "excursions" in panel else 0,
+    "power_state": 0 if "none detected" in panel else None,
+}
+oth = re.search(r"other changes (\d+)", panel)
+got["not_power"] = int(oth.group(1)) if oth else 0
+want = dict(summ)
+want["not_power"] = summ["changes"] - summ["power_state"]
+for k, v in got.items():
+    if v is not None:
+        assert v == want[k], "%s: the screen says %s, the log %s\n%s" % (k, v, want[k], panel)
+print("  log: %d samples, %d changes, %d excursions" % (summ["samples"], summ["changes"], summ["excursions"]),
+      file=sys.stderr)
+PY
 }
 
 # A clock (and power) flat over the window takes one row of text, the

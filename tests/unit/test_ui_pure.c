@@ -406,6 +406,69 @@ static void history_should_tell_the_targets_in_view(void)
 	history_done(&h);
 }
 
+/* The dispatch-time plot turns logarithmic for a target moved 4x or more,
+ * or for one dispatch over 4x the target (a stall), and says which. */
+static void history_should_log_the_times_for_a_stall_or_a_new_target(void)
+{
+	History h;
+	CHECK(history_init(&h, 64));
+	char why[120];
+	for (int i = 0; i < 10; i++) {
+		Sample s = { .t_ms = 20.0 * i, .rate = 1e9, .target_ms = 20, .flags = SAMPLE_GPU_TIMED,
+		             .gpu_ns = 20000000, .cpu_ns = 21000000 };
+		history_add(&h, &s);
+	}
+	CHECK(!history_times_log(&h, 0, why, sizeof why) && !why[0]);
+	CHECK_NEAR(history_longest(&h, 0), 0.021, 1e-12);
+	/* 79 ms (< 4x): still linear; 500 ms: log, and why */
+	Sample slow = { .t_ms = 300, .rate = 1e9, .target_ms = 20, .flags = SAMPLE_GPU_TIMED, .gpu_ns = 79000000,
+	                .cpu_ns = 79000000 };
+	history_add(&h, &slow);
+	CHECK(!history_times_log(&h, 0, why, sizeof why));
+	Sample stall = slow;
+	stall.t_ms = 900;
+	stall.cpu_ns = 500000000;
+	history_add(&h, &stall);
+	CHECK(history_times_log(&h, 0, why, sizeof why));
+	CHECK_STR(why, "a dispatch of 500 ms, 25x the target");
+	/* out of view: linear again */
+	CHECK(!history_times_log(&h, h.n, why, sizeof why));
+	/* a target moved 5x */
+	Sample moved = { .t_ms = 1000, .rate = 1e9, .target_ms = 100, .flags = SAMPLE_GPU_TIMED, .gpu_ns = 100000000,
+	                 .cpu_ns = 100000000 };
+	history_add(&h, &moved);
+	CHECK(history_times_log(&h, 10, why, sizeof why));
+	CHECK_STR(why, "targets 20 ms-100 ms in view");
+	history_done(&h);
+}
+
+/* Every screen's last line keeps help and quit in view at 80 columns,
+ * whatever the message; the other keys fill what is left, each whole. */
+static void status_line_should_keep_help_and_quit_at_80_columns(void)
+{
+	const char *keys = "space pause  r restart  d devices  w workload  +/- target  z window  t theme  S save  ? help  q quit";
+	char line[512];
+	int at;
+	layout_status_line("", keys, 200, line, sizeof line, &at);
+	CHECK_STR(line, keys);
+	CHECK(at == 0);
+	layout_status_line("", keys, 80, line, sizeof line, &at);
+	CHECK_STR(line, "space pause  r restart  d devices  w workload  +/- target  ? help  q quit");
+	CHECK(strlen(line) <= 79);
+	layout_status_line("restarting from 1 workgroup", keys, 80, line, sizeof line, &at);
+	CHECK_STR(line, "restarting from 1 workgroup   space pause  r restart  d devices  ? help  q quit");
+	CHECK(at == 30 && strlen(line) <= 79);
+	/* a message longer than the line: cut, the essentials kept */
+	char msg[300];
+	memset(msg, 'x', sizeof msg - 1);
+	msg[sizeof msg - 1] = '\0';
+	layout_status_line(msg, keys, 80, line, sizeof line, &at);
+	CHECK(strlen(line) == 79 && strstr(line, "...   ? help  q quit") && at == 65);
+	/* a key item with a single space inside stays whole */
+	layout_status_line("", "last 60 s (z: whole session)  space pause  ? help  q quit", 45, line, sizeof line, &at);
+	CHECK_STR(line, "last 60 s (z: whole session)  ? help  q quit");
+}
+
 /* One map for both live screens: the keys their help names, each to one
  * action; a digit picks a device, other keys do nothing. */
 static void keys_should_map_each_key_to_one_action(void)
@@ -428,6 +491,8 @@ static void keys_should_map_each_key_to_one_action(void)
 
 int main(void)
 {
+	RUN(status_line_should_keep_help_and_quit_at_80_columns);
+	RUN(history_should_log_the_times_for_a_stall_or_a_new_target);
 	RUN(keys_should_map_each_key_to_one_action);
 	RUN(node_layout_should_fit_2_to_8_devices);
 	RUN(axes_should_take_round_steps);
