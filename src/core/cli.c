@@ -870,11 +870,13 @@ static const char help_tail[] =
 	"  z      whole session / window   t  next theme    1-9  a device in full\n"
 	"  w      next workload (fp32 ... h2h, those the device runs)\n"
 	"  F1 ?   help             F10 q  quit (Ctrl-C too)\n"
-	"  < / >  replay speed /2, x2 (--replay)\n"
+	"  < / >  replay speed /2, x2, max   left/right  10 s back, on   e End  the end\n"
+	"  .      one sample on, paused (--replay)\n"
 	"\n"
 	"Exit status: 0 success, 1 runtime failure (--check: a threshold missed),\n"
 	"2 bad usage or input, 3 a result check failed (the device computed wrong\n"
-	"values), 4 several devices: the outlier rule named one.\n";
+	"values), 4 several devices: the outlier rule named one, 5 --check held\n"
+	"nothing to a reference, 128+N ended by signal N (man flopscope).\n";
 
 size_t cli_help_text(char *out, size_t len)
 {
