@@ -609,6 +609,39 @@ static void dash_save(Dash *d, const DashOptions *opt)
 	screen_message(d->s, ok ? ROLE_STATUS_OK : ROLE_STATUS_ERROR, "%s", msg);
 }
 
+/* A replay's speed and position: < > left right End e . */
+static void dash_replay_move(Dash *d, KeyAction act)
+{
+	Screen *s = d->s;
+	SampleSource *src = d->src;
+	if (act == ACT_SLOWER || act == ACT_FASTER) {
+		if (!src->ctl.speed) {
+			screen_message(s, ROLE_STATUS_WARN, "< and > set the speed of a replay (--replay FILE)");
+			return;
+		}
+		double x = src->ctl.speed(src->ctl.ctx, act == ACT_FASTER ? 1 : -1);
+		if (isinf(x))
+			screen_message(s, ROLE_STATUS_OK, "replay speed: as fast as the screen takes the samples (< slows)");
+		else
+			screen_message(s, ROLE_STATUS_OK, "replay speed x%g", x);
+		return;
+	}
+	if (!src->ctl.seek) {
+		screen_message(s, ROLE_STATUS_WARN, "left/right, End and . move through a replay (--replay FILE)");
+		return;
+	}
+	if (act == ACT_STEP) {
+		src->ctl.step(src->ctl.ctx);
+		d->paused = true;
+	} else if (src->ctl.seek(src->ctl.ctx, act == ACT_END ? INFINITY : act == ACT_SEEK_FWD ? 10e3 : -10e3)) {
+		restart(d); /* played again from the start up to there */
+	}
+	double len, at = src->ctl.position(src->ctl.ctx, &len);
+	char a[32], b[32];
+	screen_message(s, ROLE_STATUS_OK, "%s%s of %s", act == ACT_STEP ? "paused, one sample on (. again, space "
+	               "resumes): " : act == ACT_END ? "the end: " : "at ", fmt_ms(at, a, sizeof a), fmt_ms(len, b, sizeof b));
+}
+
 /* What a key's action does in the dashboard; false when the screen is left
  * (*how says how). */
 static bool dash_key(Dash *d, const DashOptions *opt, KeyAction act, DashExit *how)
@@ -646,35 +679,9 @@ static bool dash_key(Dash *d, const DashOptions *opt, KeyAction act, DashExit *h
 	case ACT_TARGET_UP: case ACT_TARGET_DOWN:
 		dash_target(d, act == ACT_TARGET_UP ? 1 : -1);
 		break;
-	case ACT_SLOWER: case ACT_FASTER: {
-		if (!src->ctl.speed) {
-			screen_message(s, ROLE_STATUS_WARN, "< and > set the speed of a replay (--replay FILE)");
-			break;
-		}
-		double x = src->ctl.speed(src->ctl.ctx, act == ACT_FASTER ? 1 : -1);
-		if (isinf(x))
-			screen_message(s, ROLE_STATUS_OK, "replay speed: as fast as the screen takes the samples (< slows)");
-		else
-			screen_message(s, ROLE_STATUS_OK, "replay speed x%g", x);
+	case ACT_SLOWER: case ACT_FASTER: case ACT_SEEK_BACK: case ACT_SEEK_FWD: case ACT_END: case ACT_STEP:
+		dash_replay_move(d, act);
 		break;
-	}
-	case ACT_SEEK_BACK: case ACT_SEEK_FWD: case ACT_END: case ACT_STEP: {
-		if (!src->ctl.seek) {
-			screen_message(s, ROLE_STATUS_WARN, "left/right, End and . move through a replay (--replay FILE)");
-			break;
-		}
-		if (act == ACT_STEP) {
-			src->ctl.step(src->ctl.ctx);
-			d->paused = true;
-		} else if (src->ctl.seek(src->ctl.ctx, act == ACT_END ? INFINITY : act == ACT_SEEK_FWD ? 10e3 : -10e3)) {
-			restart(d); /* played again from the start up to there */
-		}
-		double len, at = src->ctl.position(src->ctl.ctx, &len);
-		char a[32], b[32];
-		screen_message(s, ROLE_STATUS_OK, "%s%s of %s", act == ACT_STEP ? "paused, one sample on (. again, space "
-		               "resumes): " : act == ACT_END ? "the end: " : "at ", fmt_ms(at, a, sizeof a), fmt_ms(len, b, sizeof b));
-		break;
-	}
 	case ACT_NEXT_WORKLOAD:
 		if (src->replay) {
 			screen_message(s, ROLE_STATUS_WARN, "a replay shows the recorded workload");

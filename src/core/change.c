@@ -1,4 +1,5 @@
 #include "change.h"
+#include "throttle.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -13,15 +14,6 @@ const char *const change_cause_names[CAUSE_COUNT] = {
 	"power state", "not a power-state change", "unexplained",
 };
 const char *const change_cause_keys[CAUSE_COUNT] = { "power_state", "not_power_state", "unexplained" };
-
-/* NVIDIA clock-event reasons that lower the clock (nvml.h) */
-static const struct {
-	unsigned long long bit;
-	const char *name;
-} REASONS[] = {
-	{ 0x4, "power cap" }, { 0x8, "HW slowdown" }, { 0x20, "thermal (software)" },
-	{ 0x40, "thermal (hardware)" }, { 0x80, "power brake" },
-};
 
 void change_init(ChangeDetector *d)
 {
@@ -191,9 +183,9 @@ static ChangeCause say_cause(const double *b, const double *a, char *out, size_t
 	if (isfinite(a[TEL_THROTTLE])) {
 		unsigned long long nb = isfinite(b[TEL_THROTTLE]) ? (unsigned long long)b[TEL_THROTTLE] : 0;
 		unsigned long long na = (unsigned long long)a[TEL_THROTTLE];
-		for (size_t i = 0; i < sizeof REASONS / sizeof *REASONS && w < len; i++)
-			if ((na & REASONS[i].bit) && !(nb & REASONS[i].bit)) {
-				w += (size_t)snprintf(out + w, len - w, "%s%s", power ? ", " : "", REASONS[i].name);
+		for (size_t i = 0; i < throttle_reason_count && w < len; i++)
+			if ((na & throttle_reasons[i].bit) && !(nb & throttle_reasons[i].bit)) {
+				w += (size_t)snprintf(out + w, len - w, "%s%s", power ? ", " : "", throttle_reasons[i].name);
 				power = true;
 			}
 	}

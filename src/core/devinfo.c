@@ -181,3 +181,11 @@ size_t devinfo_details(const DeviceInfo *d, char *out, size_t len)
 	}
 	return at;
 }
+
+uint32_t devinfo_amd_cus(uint32_t engines, uint32_t arrays, uint32_t cus_per_array, uint32_t active)
+{
+	uint64_t all = (uint64_t)engines * arrays * cus_per_array;
+	if (active && active <= all)
+		return active;
+	return all <= UINT32_MAX ? (uint32_t)all : 0;
+}

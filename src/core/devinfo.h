@@ -106,6 +106,11 @@ void devinfo_coopmat_str(const CoopMatShape *s, char *out, size_t len);
 /* The --list --verbose facts of one entry (indented lines, each ending in a
  * newline) into out, cut to fit len; returns the length written. */
 size_t devinfo_details(const DeviceInfo *d, char *out, size_t len);
+/* An AMD device's compute units from what VK_AMD_shader_core_properties
+ * (engines x arrays x CUs an array: the design's) and ..._properties2
+ * (active: 0 where the driver lacks it) say: the active count where given,
+ * since a cut-down part (RX 7900 XT: 84 of 6 x 2 x 8 = 96) has fewer. */
+uint32_t devinfo_amd_cus(uint32_t engines, uint32_t arrays, uint32_t cus_per_array, uint32_t active);
 /* The features workload_supported() asks about. */
 WorkloadFeatures devinfo_features(const DeviceInfo *d);
 

@@ -23,7 +23,7 @@ typedef enum TelField {
 	TEL_POWER_W,
 	TEL_TEMP_C,
 	TEL_PSTATE,       /* NVIDIA performance state, 0 = P0 */
-	TEL_THROTTLE,     /* NVIDIA clocks-event (throttle) reason bits */
+	TEL_THROTTLE,     /* throttle reason bits (throttle.h: NVML's, AMD's and Intel's mapped onto them) */
 	TEL_OTHER_CPU,    /* CPU devices: % of all cores' time that other processes
 	                     (and a hypervisor's steal) took, over the last 250 ms+ */
 	TEL_FIELD_COUNT

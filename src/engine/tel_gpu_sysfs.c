@@ -1,14 +1,109 @@
-/* tel_gpu_sysfs: AMD (amdgpu) and Intel (i915, xe) telemetry through sysfs. */
+/* tel_gpu_sysfs: AMD (amdgpu) and Intel (i915, xe) telemetry through sysfs:
+ * clocks, power, temperature and the throttle reasons, mapped onto the
+ * reasons NVML gives (throttle.h). */
 #include "tel_impl.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+
+#include "throttle.h"
 
 typedef struct GpuSysfs {
 	bool amd;
 	char dev[700], card[700], hwmon[800];
+	/* Intel without a power file: power from the hwmon energy counter */
+	double energy_uj, energy_t;
+	bool have_energy;
 } GpuSysfs;
+
+/* AMD's gpu_metrics (binary, read to its end): what it has into r; the
+ * throttle reasons only from it */
+static void amd_metrics(const GpuSysfs *g, TelReading *r)
+{
+	char p[900];
+	unsigned char blob[4096];
+	snprintf(p, sizeof p, "%s/gpu_metrics", g->dev);
+	FILE *f = fopen(p, "rb");
+	if (!f)
+		return;
+	size_t n = 0, k;
+	while (n < sizeof blob && (k = fread(blob + n, 1, sizeof blob - n, f)) > 0)
+		n += k;
+	fclose(f);
+	GpuMetrics m;
+	char why[160];
+	if (!gpu_metrics_parse(blob, n, &m, why, sizeof why))
+		return;
+	/* the current clock the firmware reports, over the DPM table's level */
+	if (!isnan(m.gfx_mhz)) {
+		r->v[TEL_SM_MHZ] = m.gfx_mhz;
+		r->valid |= 1u << TEL_SM_MHZ;
+	}
+	if (!isnan(m.mem_mhz)) {
+		r->v[TEL_MEM_MHZ] = m.mem_mhz;
+		r->valid |= 1u << TEL_MEM_MHZ;
+	}
+	if (!tel_has(r, TEL_POWER_W) && !isnan(m.power_w)) {
+		r->v[TEL_POWER_W] = m.power_w;
+		r->valid |= 1u << TEL_POWER_W;
+	}
+	if (!tel_has(r, TEL_TEMP_C) && !isnan(m.edge_c)) {
+		r->v[TEL_TEMP_C] = m.edge_c;
+		r->valid |= 1u << TEL_TEMP_C;
+	}
+	if (m.has_throttle) {
+		r->v[TEL_THROTTLE] = (double)throttle_from_amd(m.indep_throttle, m.hotspot_c);
+		r->valid |= 1u << TEL_THROTTLE;
+	}
+}
+
+/* Intel's throttle reasons: i915's gt/gt0/throttle_reason_NAME, else xe's
+ * tile0/gt0/freq0/throttle/reason_NAME; valid where any file is read */
+static void intel_reasons(const GpuSysfs *g, TelReading *r)
+{
+	uint64_t bits = 0;
+	bool any = false;
+	for (size_t i = 0; throttle_intel_name(i); i++) {
+		const char *name = throttle_intel_name(i);
+		char p[900];
+		double v;
+		snprintf(p, sizeof p, "%s/gt/gt0/throttle_reason_%s", g->card, name);
+		if (!sysfs_read_num(p, &v)) {
+			snprintf(p, sizeof p, "%s/tile0/gt0/freq0/throttle/reason_%s", g->dev, name);
+			if (!sysfs_read_num(p, &v))
+				continue;
+		}
+		any = true;
+		bits |= throttle_from_intel(name, v != 0);
+	}
+	if (any) {
+		r->v[TEL_THROTTLE] = (double)bits;
+		r->valid |= 1u << TEL_THROTTLE;
+	}
+}
+
+/* power from hwmon's energy counter (microjoules) between two readings */
+static void energy_power(GpuSysfs *g, TelReading *r)
+{
+	char p[900];
+	double e;
+	snprintf(p, sizeof p, "%s/energy1_input", g->hwmon);
+	if (!sysfs_read_num(p, &e))
+		return;
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	double t = (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+	if (g->have_energy && t > g->energy_t && e >= g->energy_uj) {
+		r->v[TEL_POWER_W] = (e - g->energy_uj) * 1e-6 / (t - g->energy_t);
+		r->valid |= 1u << TEL_POWER_W;
+	}
+	g->energy_uj = e;
+	g->energy_t = t;
+	g->have_energy = true;
+}
 
 static bool gpu_sysfs_read(TelSource *s, TelReading *r)
 {
@@ -42,6 +137,8 @@ static bool gpu_sysfs_read(TelSource *s, TelReading *r)
 		if (sysfs_read_num(p, &v) || (snprintf(p, sizeof p, "%s/power1_input", g->hwmon), sysfs_read_num(p, &v))) {
 			r->v[TEL_POWER_W] = v * 1e-6; /* microwatts */
 			r->valid |= 1u << TEL_POWER_W;
+		} else if (!g->amd) {
+			energy_power(g, r);
 		}
 		snprintf(p, sizeof p, "%s/temp1_input", g->hwmon);
 		if (sysfs_read_num(p, &v)) {
@@ -49,6 +146,10 @@ static bool gpu_sysfs_read(TelSource *s, TelReading *r)
 			r->valid |= 1u << TEL_TEMP_C;
 		}
 	}
+	if (g->amd)
+		amd_metrics(g, r);
+	else
+		intel_reasons(g, r);
 	return r->valid != 0;
 }
 
@@ -98,10 +199,12 @@ static bool tel_gpu_sysfs_open(TelSource *s, const DeviceInfo *d, char *note, si
 		free(g);
 		return false;
 	}
-	snprintf(note, len, "%s sysfs (%.200s): %s%s%s", s->name, g->dev,
+	bool energy = !g->amd && g->have_energy; /* power comes at the second reading */
+	snprintf(note, len, "%s sysfs (%.200s): %s%s%s%s", s->name, g->dev,
 	         tel_has(&r, TEL_SM_MHZ) ? "clock" : "clock N/A",
-	         tel_has(&r, TEL_POWER_W) ? ", power" : ", power N/A",
-	         tel_has(&r, TEL_TEMP_C) ? ", temperature" : "");
+	         tel_has(&r, TEL_POWER_W) ? ", power" : energy ? ", power (from the energy counter)" : ", power N/A",
+	         tel_has(&r, TEL_TEMP_C) ? ", temperature" : "",
+	         tel_has(&r, TEL_THROTTLE) ? ", throttle reasons" : ", throttle reasons N/A");
 	return true;
 }
 

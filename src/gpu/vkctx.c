@@ -114,7 +114,7 @@ typedef struct DevExts {
 	VkExtensionProperties *ext;
 	const char **names;
 	uint32_t n;
-	bool smb, pci, amd, nv_cm, khr_cm;
+	bool smb, pci, amd, amd2, nv_cm, khr_cm;
 } DevExts;
 
 static bool read_extensions(VkPhysicalDevice pd, DevExts *x, char *err)
@@ -139,6 +139,7 @@ static bool read_extensions(VkPhysicalDevice pd, DevExts *x, char *err)
 		x->smb |= !strcmp(name, VK_NV_SHADER_SM_BUILTINS_EXTENSION_NAME);
 		x->pci |= !strcmp(name, VK_EXT_PCI_BUS_INFO_EXTENSION_NAME);
 		x->amd |= !strcmp(name, VK_AMD_SHADER_CORE_PROPERTIES_EXTENSION_NAME);
+		x->amd2 |= !strcmp(name, VK_AMD_SHADER_CORE_PROPERTIES_2_EXTENSION_NAME);
 		x->nv_cm |= !strcmp(name, VK_NV_COOPERATIVE_MATRIX_EXTENSION_NAME);
 		x->khr_cm |= !strcmp(name, VK_KHR_COOPERATIVE_MATRIX_EXTENSION_NAME_);
 	}
@@ -175,6 +176,9 @@ static void read_device(const VkCtx *c, VkPhysicalDevice pd, const DevExts *x, D
 	VkPhysicalDeviceShaderCorePropertiesAMD amd = {
 		.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_CORE_PROPERTIES_AMD,
 	};
+	VkPhysicalDeviceShaderCoreProperties2AMD amd2 = {
+		.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_CORE_PROPERTIES_2_AMD,
+	};
 	VkPhysicalDevicePCIBusInfoPropertiesEXT pci = {
 		.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PCI_BUS_INFO_PROPERTIES_EXT,
 	};
@@ -207,6 +211,10 @@ static void read_device(const VkCtx *c, VkPhysicalDevice pd, const DevExts *x, D
 		amd.pNext = props.pNext;
 		props.pNext = &amd;
 	}
+	if (x->amd2) {
+		amd2.pNext = props.pNext;
+		props.pNext = &amd2;
+	}
 	vkGetPhysicalDeviceProperties2(pd, &props);
 	vkGetPhysicalDeviceFeatures2(pd, &feat);
 	d->features = gpu_features_read(&fch, &feat.features);
@@ -231,7 +239,8 @@ static void read_device(const VkCtx *c, VkPhysicalDevice pd, const DevExts *x, D
 	if (x->nv_cm)
 		snprintf(d->coopmat_ext, sizeof d->coopmat_ext, "%s", VK_NV_COOPERATIVE_MATRIX_EXTENSION_NAME);
 	d->coopmat_khr = x->khr_cm;
-	d->cu_count = x->amd ? amd.shaderEngineCount * amd.shaderArraysPerEngineCount * amd.computeUnitsPerShaderArray
+	d->cu_count = x->amd ? devinfo_amd_cus(amd.shaderEngineCount, amd.shaderArraysPerEngineCount,
+	                                       amd.computeUnitsPerShaderArray, x->amd2 ? amd2.activeComputeUnitCount : 0)
 	                     : 0;
 	d->max_alloc = m3.maxMemoryAllocationSize;
 	d->has_pci = x->pci;

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "change.h"
+#include "throttle.h"
 #include "check.h"
 
 static uint64_t rng;
@@ -191,6 +192,19 @@ static void the_cause_should_follow_what_was_measured_beside(void)
 	const Change *c = change_get(&d, 0);
 	CHECK(d.nchanges == 1 && c->cause == CAUSE_POWER_STATE && d.by_cause[CAUSE_POWER_STATE] == 1);
 	CHECK_STR(c->why, "clock 1980 -> 1600 MHz, power cap");
+	/* an AMD card's current limit (TDC, from gpu_metrics), mapped onto the
+	 * same reasons: a power-state change, said in its words */
+	change_init(&d);
+	for (int i = 0; i < 120; i++) {
+		memcpy(tel, NONE, sizeof tel);
+		tel[TEL_SM_MHZ] = i < 60 ? 2500 : 2100;
+		tel[TEL_THROTTLE] = (double)throttle_from_amd(i < 60 ? 0 : 1ull << 16, 70);
+		change_add(&d, 20.0 * i, (i < 60 ? 6e13 : 5e13), tel);
+	}
+	change_finish(&d);
+	c = change_get(&d, 0);
+	CHECK(d.nchanges == 1 && c->cause == CAUSE_POWER_STATE);
+	CHECK_STR(c->why, "clock 2500 -> 2100 MHz, current/voltage limit");
 	/* the clock held, other processes took the CPU: not a power-state change */
 	change_init(&d);
 	for (int i = 0; i < 120; i++) {

@@ -2,12 +2,14 @@
  * theoretical peak formulas. */
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "check.h"
 #include "peak.h"
 #include "telemetry.h"
+#include "throttle.h"
 
 static char root[128];
 
@@ -30,6 +32,39 @@ static void put(const char *rel, const char *text)
 	}
 }
 
+/* A gpu_metrics_v1_3 blob as amdgpu writes it (kgd_pp_interface.h: 120
+ * bytes, naturally aligned, little-endian), written here by the byte
+ * offsets of the kernel's layout, not from flopscope's parser. */
+static void put16(unsigned char *b, size_t off, unsigned v)
+{
+	b[off] = (unsigned char)v;
+	b[off + 1] = (unsigned char)(v >> 8);
+}
+
+static void put_metrics(unsigned gfxclk, unsigned uclk, unsigned power_w, unsigned hotspot_c, uint64_t indep)
+{
+	unsigned char b[120];
+	memset(b, 0, sizeof b);
+	put16(b, 0, sizeof b); /* structure_size */
+	b[2] = 1;              /* format_revision */
+	b[3] = 3;              /* content_revision */
+	put16(b, 4, 58);       /* temperature_edge */
+	put16(b, 6, hotspot_c);
+	put16(b, 22, power_w); /* average_socket_power */
+	put16(b, 40, 999);     /* average_gfxclk_frequency: not the current one */
+	put16(b, 54, gfxclk);  /* current_gfxclk */
+	put16(b, 58, uclk);    /* current_uclk */
+	for (int i = 0; i < 8; i++)
+		b[112 + i] = (unsigned char)(indep >> (8 * i)); /* indep_throttle_status */
+	char p[512];
+	snprintf(p, sizeof p, "%s/class/drm/card1/device/gpu_metrics", root);
+	FILE *f = fopen(p, "wb");
+	if (f) {
+		fwrite(b, 1, sizeof b, f);
+		fclose(f);
+	}
+}
+
 static void make_tree(void)
 {
 	snprintf(root, sizeof root, "/tmp/flopscope-sysfs-%d", (int)getpid());
@@ -43,12 +78,52 @@ static void make_tree(void)
 	put("class/drm/card0/gt_cur_freq_mhz", "1300\n"); /* requested */
 	put("class/drm/card0/gt_act_freq_mhz", "1150\n"); /* granted: what the GT runs at */
 	put("class/drm/card0/gt_max_freq_mhz", "2400\n");
+	/* i915's reasons (the power limit PL1 holds the clock) and no power file:
+	 * power from the energy counter */
+	put("class/drm/card0/gt/gt0/throttle_reason_pl1", "1\n");
+	put("class/drm/card0/gt/gt0/throttle_reason_thermal", "0\n");
+	put("class/drm/card0/gt/gt0/throttle_reason_vr_tdc", "0\n");
+	put("class/drm/card0/device/hwmon/hwmon5/energy1_input", "5000000\n");
 	put("devices/system/cpu/cpu0/cpufreq/scaling_cur_freq", "3000000\n");
 	put("devices/system/cpu/cpu1/cpufreq/scaling_cur_freq", "3200000\n");
 	put("devices/system/cpu/cpu0/cpufreq/cpuinfo_max_freq", "4000000\n");
 	put("class/powercap/intel-rapl:0/energy_uj", "1000000\n");
 	put("class/powercap/intel-rapl:0/max_energy_range_uj", "262143328850\n");
 	setenv("FLOPSCOPE_SYSFS_ROOT", root, 1);
+}
+
+/* gpu_metrics' formats: v1.3 read whole, v1.1 without the reasons, short
+ * or foreign blobs refused with why, unset fields N/A */
+static void gpu_metrics_should_be_read_by_its_header(void)
+{
+	unsigned char b[120] = { 0 };
+	GpuMetrics m;
+	char why[160];
+	put16(b, 0, 120);
+	b[2] = 1;
+	b[3] = 3;
+	put16(b, 54, 2500);
+	put16(b, 58, 0xffff); /* unset */
+	b[112] = 0x10;        /* SPL */
+	CHECK(gpu_metrics_parse(b, sizeof b, &m, why, sizeof why));
+	CHECK(m.gfx_mhz == 2500 && isnan(m.mem_mhz) && m.has_throttle && m.indep_throttle == 0x10);
+	CHECK(throttle_from_amd(m.indep_throttle, m.hotspot_c) == THR_POWER_CAP);
+	b[3] = 1; /* v1.1: no indep_throttle_status */
+	put16(b, 0, 96);
+	CHECK(gpu_metrics_parse(b, 96, &m, why, sizeof why) && !m.has_throttle && m.gfx_mhz == 2500);
+	CHECK(!gpu_metrics_parse(b, 60, &m, why, sizeof why));
+	CHECK_STR(why, "gpu_metrics v1.1: 60 bytes of the 96 its header states");
+	b[2] = 2; /* an APU's */
+	CHECK(!gpu_metrics_parse(b, 96, &m, why, sizeof why));
+	CHECK(strstr(why, "v2.1 (96 bytes): a format flopscope does not read"));
+	CHECK(!gpu_metrics_parse(b, 2, &m, why, sizeof why));
+	/* Intel's names, each to one reason */
+	CHECK(throttle_from_intel("pl4", true) == THR_POWER_CAP && throttle_from_intel("pl4", false) == 0);
+	CHECK(throttle_from_intel("prochot", true) == THR_HW_SLOWDOWN && throttle_from_intel("status", true) == 0);
+	size_t n = 0;
+	while (throttle_intel_name(n))
+		n++;
+	CHECK(n == 8);
 }
 
 static void amd_card_should_be_matched_by_pci_address(void)
@@ -62,6 +137,7 @@ static void amd_card_should_be_matched_by_pci_address(void)
 	CHECK(t.src.read(&t.src, &r));
 	CHECK(tel_has(&r, TEL_SM_MHZ) && r.v[TEL_SM_MHZ] == 1800);
 	CHECK(tel_has(&r, TEL_MEM_MHZ) && r.v[TEL_MEM_MHZ] == 1000);
+	CHECK(!tel_has(&r, TEL_THROTTLE)); /* no gpu_metrics: no reasons */
 	CHECK(tel_has(&r, TEL_POWER_W) && fabs(r.v[TEL_POWER_W] - 215) < 1e-9);
 	CHECK(tel_has(&r, TEL_TEMP_C) && r.v[TEL_TEMP_C] == 61);
 	CHECK(!tel_has(&r, TEL_PSTATE));
@@ -73,6 +149,23 @@ static void amd_card_should_be_matched_by_pci_address(void)
 	telemetry_latest(&t, &l);
 	CHECK(l.v[TEL_SM_MHZ] == 1800);
 	telemetry_close(&t);
+
+	/* gpu_metrics: the firmware's current clocks over the DPM level, its
+	 * throttlers as reasons; the hotspot bit (36) below 90 C is masked */
+	put_metrics(2104, 1249, 300, 70, 1ull << 0 | 1ull << 36);
+	CHECK(telemetry_open(&t, &d));
+	CHECK(t.src.read(&t.src, &r));
+	CHECK(r.v[TEL_SM_MHZ] == 2104 && r.v[TEL_MEM_MHZ] == 1249);
+	CHECK(fabs(r.v[TEL_POWER_W] - 215) < 1e-9); /* hwmon's, where there is one */
+	CHECK(tel_has(&r, TEL_THROTTLE) && r.v[TEL_THROTTLE] == THR_POWER_CAP);
+	CHECK(strstr(t.note, "throttle reasons") && !strstr(t.note, "reasons N/A"));
+	put_metrics(1500, 1249, 300, 96, 1ull << 16 | 1ull << 36 | 1ull << 46);
+	CHECK(t.src.read(&t.src, &r));
+	CHECK(r.v[TEL_THROTTLE] == (THR_CURRENT | THR_THERMAL_HW | THR_HW_SLOWDOWN));
+	telemetry_close(&t);
+	char gm[512];
+	snprintf(gm, sizeof gm, "%s/class/drm/card1/device/gpu_metrics", root);
+	unlink(gm);
 
 	d.pci_bus = 4; /* another card: not this one */
 	CHECK(!telemetry_open(&t, &d));
@@ -88,8 +181,27 @@ static void intel_gt_clock_should_be_read(void)
 	CHECK(t.src.max_mhz == 2400);
 	TelReading r;
 	CHECK(t.src.read(&t.src, &r));
-	/* the actual clock, not the requested one */
-	CHECK(r.v[TEL_SM_MHZ] == 1150 && !tel_has(&r, TEL_POWER_W));
+	/* the actual clock, not the requested one; PL1 as the power cap */
+	CHECK(r.v[TEL_SM_MHZ] == 1150);
+	CHECK(tel_has(&r, TEL_THROTTLE) && r.v[TEL_THROTTLE] == THR_POWER_CAP);
+	/* power from the energy counter: 1 J more over at least 50 ms */
+	CHECK(strstr(t.note, "power (from the energy counter)"));
+	usleep(50000);
+	put("class/drm/card0/device/hwmon/hwmon5/energy1_input", "6000000\n");
+	CHECK(t.src.read(&t.src, &r));
+	CHECK(tel_has(&r, TEL_POWER_W) && r.v[TEL_POWER_W] > 0 && r.v[TEL_POWER_W] <= 20.0001);
+	telemetry_close(&t);
+	/* xe's layout: tile0/gt0/freq0/throttle/reason_* */
+	char p[512];
+	for (const char *const *n = (const char *const[]){ "pl1", "thermal", "vr_tdc", NULL }; *n; n++) {
+		snprintf(p, sizeof p, "%s/class/drm/card0/gt/gt0/throttle_reason_%s", root, *n);
+		unlink(p);
+	}
+	put("class/drm/card0/device/tile0/gt0/freq0/throttle/reason_vr_tdc", "1\n");
+	put("class/drm/card0/device/tile0/gt0/freq0/throttle/reason_ratl", "1\n");
+	CHECK(telemetry_open(&t, &d));
+	CHECK(t.src.read(&t.src, &r));
+	CHECK(r.v[TEL_THROTTLE] == (THR_CURRENT | THR_THERMAL_SW));
 	telemetry_close(&t);
 }
 
@@ -164,6 +276,10 @@ static void peak_should_follow_the_formulas(void)
 	DeviceInfo amd = { .vendor_id = 0x1002 };
 	peak_compute(&amd, WORKLOAD_FP32, 0, 2500, &p);
 	CHECK(!p.known && strstr(p.how, "no CU count"));
+	/* the CUs from the AMD extensions: the active count where properties2
+	 * gives it (RX 7900 XT: 84 active of 6 x 2 x 8), else the design's */
+	CHECK(devinfo_amd_cus(6, 2, 8, 84) == 84 && devinfo_amd_cus(6, 2, 8, 0) == 96);
+	CHECK(devinfo_amd_cus(6, 2, 8, 200) == 96); /* an active count above the design's: not believed */
 	amd.cu_count = 96; /* e.g. RX 7900 XTX: 96 CUs */
 	peak_compute(&amd, WORKLOAD_FP32, 0, 2500, &p);
 	CHECK(p.known);
@@ -218,6 +334,7 @@ int main(void)
 {
 	RUN(pcie_peak_should_follow_the_link);
 	make_tree();
+	RUN(gpu_metrics_should_be_read_by_its_header);
 	RUN(amd_card_should_be_matched_by_pci_address);
 	RUN(intel_gt_clock_should_be_read);
 	RUN(cpu_clock_and_rapl_power_should_be_read);
