@@ -161,6 +161,15 @@ static void take_limits(DeviceInfo *d, const VkPhysicalDeviceProperties *p, cons
 	}
 }
 
+/* s first in head's chain of structures, where there */
+static void chain_first(void *head, void *s, bool there)
+{
+	if (!there)
+		return;
+	((VkBaseOutStructure *)s)->pNext = ((VkBaseOutStructure *)head)->pNext;
+	((VkBaseOutStructure *)head)->pNext = s;
+}
+
 /* What is the same for every queue family of a device: its properties,
  * limits, memory and features, into d. */
 static void read_device(const VkCtx *c, VkPhysicalDevice pd, const DevExts *x, DeviceInfo *d)
@@ -203,18 +212,10 @@ static void read_device(const VkCtx *c, VkPhysicalDevice pd, const DevExts *x, D
 	GpuFeatChain fch;
 	uint32_t api = base.apiVersion < c->api_version ? base.apiVersion : c->api_version;
 	gpu_features_query_chain(&fch, api, x->names, x->n, &feat.pNext);
-	if (x->pci) { /* first in the chain */
-		pci.pNext = props.pNext;
-		props.pNext = &pci;
-	}
-	if (x->amd) {
-		amd.pNext = props.pNext;
-		props.pNext = &amd;
-	}
-	if (x->amd2) {
-		amd2.pNext = props.pNext;
-		props.pNext = &amd2;
-	}
+	/* the extensions' structures, each first in the chain where it is there */
+	chain_first(&props, &pci, x->pci);
+	chain_first(&props, &amd, x->amd);
+	chain_first(&props, &amd2, x->amd2);
 	vkGetPhysicalDeviceProperties2(pd, &props);
 	vkGetPhysicalDeviceFeatures2(pd, &feat);
 	d->features = gpu_features_read(&fch, &feat.features);
