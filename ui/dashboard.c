@@ -467,6 +467,10 @@ static void draw_clock(Dash *d, Rect r, const Flat *f, bool power, size_t from, 
 		n += snprintf(title + n, sizeof title - (size_t)n, "  %.0f C", ls->tel[TEL_TEMP_C]);
 	if (sample_has_tel(ls, TEL_PSTATE))
 		n += snprintf(title + n, sizeof title - (size_t)n, "  P%.0f", ls->tel[TEL_PSTATE]);
+	/* others on the GPU (NVML's lists); their names are in the log's changes */
+	if (sample_has_tel(ls, TEL_OTHER_GPU) && ls->tel[TEL_OTHER_GPU] > 0)
+		n += snprintf(title + n, sizeof title - (size_t)n, "  %.0f other process%s on the GPU",
+		              ls->tel[TEL_OTHER_GPU], ls->tel[TEL_OTHER_GPU] == 1 ? "" : "es");
 	if (d->clock_line) {
 		n += snprintf(title + n, sizeof title - (size_t)n, "   flat over %.0f s: %.0f-%.0f MHz", t_end - t0,
 		              f->clo * 1e-6, f->chi * 1e-6);

@@ -201,7 +201,12 @@ static ChangeCause say_cause(const double *b, const double *a, char *out, size_t
 	}
 	double ob = b[TEL_OTHER_CPU], oa = a[TEL_OTHER_CPU];
 	if (isfinite(ob) && isfinite(oa) && w < len)
-		snprintf(out + w, len - w, "; other processes used %.0f%% of the CPU (%.0f%% before)", oa, ob);
+		w += (size_t)snprintf(out + w, len - w, "; other processes used %.0f%% of the CPU (%.0f%% before)", oa, ob);
+	/* who else had the GPU: NVML's process lists, counted (the engine adds
+	 * their names where it has them: change_name_processes) */
+	double gb = b[TEL_OTHER_GPU], ga = a[TEL_OTHER_GPU];
+	if (isfinite(gb) && isfinite(ga) && (ga > 0 || gb > 0) && w < len)
+		snprintf(out + w, len - w, "; %.0f other process%s on the GPU (%.0f before)", ga, ga == 1 ? "" : "es", gb);
 	return cause;
 }
 
@@ -339,6 +344,21 @@ const Change *change_get(const ChangeDetector *d, size_t i)
 	if (i >= change_kept(d))
 		return NULL;
 	return &d->changes[(d->nchanges - 1 - i) % CHG_KEEP];
+}
+
+void change_name_processes(ChangeDetector *d, size_t since, const char *names)
+{
+	if (!names || !names[0])
+		return;
+	for (size_t k = since; k < d->nchanges; k++) {
+		if (d->nchanges - k > CHG_KEEP)
+			continue; /* no longer kept */
+		Change *c = &d->changes[k % CHG_KEEP];
+		if (!(c->tel_after[TEL_OTHER_GPU] > 0) || !strstr(c->why, " on the GPU (") || strstr(c->why, "): "))
+			continue;
+		size_t w = strlen(c->why);
+		snprintf(c->why + w, sizeof c->why - w, ": %s", names);
+	}
 }
 
 const Excursion *change_excursion(const ChangeDetector *d, size_t i)

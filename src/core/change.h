@@ -27,7 +27,8 @@
  *    a clock-event reason (power cap, thermal, HW slowdown, power brake)
  *    appeared; the reason is named;
  *  - not a power-state change: the clock was read and held; where the other
- *    processes' CPU use was read (CPU devices), it is said, before and after;
+ *    processes' CPU use was read (CPU devices), it is said, before and after,
+ *    and so is the number of other processes on a GPU (NVML's lists);
  *  - unexplained: no clock reading on either side.
  * An excursion's cause is told the same way, from the telemetry during it.
  * Changes and excursions are kept newest first up to CHG_KEEP; older ones
@@ -77,7 +78,7 @@ typedef struct Change {
 	unsigned samples;           /* of the new level when it was confirmed */
 	bool at_end;                /* held to the end of the series, not yet for CHG_SUSTAIN_MS */
 	double tel_before[TEL_FIELD_COUNT], tel_after[TEL_FIELD_COUNT]; /* medians; NaN unknown */
-	char why[160];              /* the cause in words */
+	char why[256];              /* the cause in words */
 } Change;
 
 typedef struct Excursion {
@@ -85,7 +86,7 @@ typedef struct Excursion {
 	double level, depth;        /* the median level during it, and level / the segment's */
 	unsigned samples;
 	ChangeCause cause;          /* from the telemetry during it, as for a change */
-	char why[160];
+	char why[256];
 } Excursion;
 
 typedef struct ChangeDetector {
@@ -122,6 +123,10 @@ int change_add(ChangeDetector *d, double t_ms, double x, const double tel[TEL_FI
 int change_finish(ChangeDetector *d);
 /* The i-th newest kept (0: the newest); NULL beyond what is kept. */
 const Change *change_get(const ChangeDetector *d, size_t i);
+/* The changes found since there were `since` of them that say other
+ * processes were on the GPU after them get names, as given ("4711
+ * flopscope, 4712 python3"), at the end of their why. */
+void change_name_processes(ChangeDetector *d, size_t since, const char *names);
 const Excursion *change_excursion(const ChangeDetector *d, size_t i);
 /* How many are kept (at most CHG_KEEP) */
 size_t change_kept(const ChangeDetector *d);

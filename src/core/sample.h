@@ -26,6 +26,8 @@ typedef enum TelField {
 	TEL_THROTTLE,     /* throttle reason bits (throttle.h: NVML's, AMD's and Intel's mapped onto them) */
 	TEL_OTHER_CPU,    /* CPU devices: % of all cores' time that other processes
 	                     (and a hypervisor's steal) took, over the last 250 ms+ */
+	TEL_OTHER_GPU,    /* GPUs: how many other processes have a context on the device
+	                     (NVML's running compute and graphics processes, less this one) */
 	TEL_FIELD_COUNT
 } TelField;
 #define SAMPLE_TEL_COUNT TEL_FIELD_COUNT

@@ -615,6 +615,9 @@ static bool emit(Engine *e, const Pending *p, const DispatchTiming *t, bool pipe
 	size_t nc = e->sum.changes.nchanges, ne = e->sum.changes.nexc;
 	sum_begin(e);
 	summary_add(&e->sum, &s);
+	/* who else was on the GPU: the names NVML's lists give, now */
+	if (e->sum.changes.nchanges > nc && tel_has(&tr, TEL_OTHER_GPU))
+		change_name_processes(&e->sum.changes, nc, tr.who);
 	sum_end(e);
 	if (e->log.f) {
 		log_step(e, slog_write_sample(&e->log, &s));

@@ -6,6 +6,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "procs.h"
 
 typedef int (*NvmlFn)(void);
 typedef struct Nvml {
@@ -17,7 +21,67 @@ typedef struct Nvml {
 	int (*temp)(void *, int, unsigned *);
 	int (*pstate)(void *, int *);
 	int (*throttle)(void *, unsigned long long *);
+	/* the processes on the GPU: NVML's v1 calls, whose entry layout (pid,
+	 * memory) every driver keeps; asked every 250 ms, the answer kept */
+	int (*compute_procs)(void *, unsigned *, void *);
+	int (*graphics_procs)(void *, unsigned *, void *);
+	double procs_t;
+	double others;
+	char who[128];
 } Nvml;
+
+typedef struct NvmlProcV1 {
+	unsigned pid;
+	unsigned long long used_memory;
+} NvmlProcV1;
+
+#define NVML_PROCS_MAX 64
+
+/* The other processes on the device (compute and graphics contexts), their
+ * names from /proc where this process can see them; false when NVML cannot
+ * tell. */
+static bool nvml_others(Nvml *n)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	double now = (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+	if (n->procs_t > 0 && now - n->procs_t < 0.25)
+		return n->others >= 0;
+	n->procs_t = now;
+	n->others = -1;
+	if (!n->compute_procs)
+		return false;
+	NvmlProcV1 list[NVML_PROCS_MAX];
+	unsigned pids[2 * NVML_PROCS_MAX], np = 0, c = NVML_PROCS_MAX;
+	if (n->compute_procs(n->dev, &c, list) != 0)
+		return false;
+	for (unsigned i = 0; i < c && i < NVML_PROCS_MAX; i++)
+		pids[np++] = list[i].pid;
+	c = NVML_PROCS_MAX;
+	if (n->graphics_procs && n->graphics_procs(n->dev, &c, list) == 0)
+		for (unsigned i = 0; i < c && i < NVML_PROCS_MAX; i++)
+			pids[np++] = list[i].pid;
+	unsigned others[8];
+	size_t total = procs_others(pids, np, (unsigned)getpid(), others, 8);
+	size_t shown = total < 8 ? total : 8;
+	char names[8][20];
+	const char *np_[8];
+	for (size_t i = 0; i < shown; i++) {
+		char p[64];
+		snprintf(p, sizeof p, "/proc/%u/comm", others[i]);
+		names[i][0] = '\0';
+		FILE *f = fopen(p, "r");
+		if (f) {
+			if (fgets(names[i], sizeof names[i], f))
+				names[i][strcspn(names[i], "\n")] = '\0';
+			fclose(f);
+		}
+		np_[i] = names[i];
+	}
+	procs_describe(others, np_, shown, total, n->who, sizeof n->who);
+	n->others = (double)total;
+	return true;
+}
 
 static bool nvml_read(TelSource *s, TelReading *r)
 {
@@ -49,6 +113,11 @@ static bool nvml_read(TelSource *s, TelReading *r)
 	if (n->throttle && n->throttle(n->dev, &th) == 0) {
 		r->v[TEL_THROTTLE] = (double)th;
 		r->valid |= 1u << TEL_THROTTLE;
+	}
+	if (nvml_others(n)) {
+		r->v[TEL_OTHER_GPU] = n->others;
+		r->valid |= 1u << TEL_OTHER_GPU;
+		snprintf(r->who, sizeof r->who, "%s", n->who);
 	}
 	return r->valid != 0;
 }
@@ -157,6 +226,8 @@ static bool tel_nvml_open(TelSource *s, const DeviceInfo *d, char *note, size_t 
 	n->throttle = (int (*)(void *, unsigned long long *))dlsym(lib, "nvmlDeviceGetCurrentClocksEventReasons");
 	if (!n->throttle)
 		n->throttle = (int (*)(void *, unsigned long long *))dlsym(lib, "nvmlDeviceGetCurrentClocksThrottleReasons");
+	n->compute_procs = (int (*)(void *, unsigned *, void *))dlsym(lib, "nvmlDeviceGetComputeRunningProcesses");
+	n->graphics_procs = (int (*)(void *, unsigned *, void *))dlsym(lib, "nvmlDeviceGetGraphicsRunningProcesses");
 
 	/* the Vulkan device UUID is NVML's "GPU-..." UUID */
 	char want[48];
@@ -179,7 +250,8 @@ static bool tel_nvml_open(TelSource *s, const DeviceInfo *d, char *note, size_t 
 	s->state = n;
 	s->read = nvml_read;
 	s->close = nvml_close;
-	snprintf(note, len, "NVML: SM and memory clock, power, temperature, P-state, clock-event reasons");
+	snprintf(note, len, "NVML: SM and memory clock, power, temperature, P-state, clock-event reasons%s",
+	         n->compute_procs ? ", the other processes on the GPU" : "");
 	return true;
 }
 

@@ -15,6 +15,7 @@
 typedef struct TelReading {
 	double v[TEL_FIELD_COUNT];
 	uint32_t valid;   /* bit per TelField */
+	char who[128];    /* with TEL_OTHER_GPU: those processes ("4711 flopscope, ..."); "" none */
 } TelReading;
 
 static inline bool tel_has(const TelReading *r, TelField f)

@@ -87,7 +87,9 @@ cJSON *record_change_json(const Change *c, size_t index, const char *unit)
 	          add_num_or_null(o, "clock_before_mhz", c->tel_before[TEL_SM_MHZ]) &&
 	          add_num_or_null(o, "clock_after_mhz", c->tel_after[TEL_SM_MHZ]) &&
 	          add_num_or_null(o, "other_cpu_before_pct", c->tel_before[TEL_OTHER_CPU]) &&
-	          add_num_or_null(o, "other_cpu_after_pct", c->tel_after[TEL_OTHER_CPU]);
+	          add_num_or_null(o, "other_cpu_after_pct", c->tel_after[TEL_OTHER_CPU]) &&
+	          add_num_or_null(o, "other_gpu_before", c->tel_before[TEL_OTHER_GPU]) &&
+	          add_num_or_null(o, "other_gpu_after", c->tel_after[TEL_OTHER_GPU]);
 	if (!ok) {
 		cJSON_Delete(o);
 		return NULL;

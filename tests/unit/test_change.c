@@ -8,6 +8,7 @@
 
 #include "change.h"
 #include "throttle.h"
+#include "procs.h"
 #include "check.h"
 
 static uint64_t rng;
@@ -221,6 +222,23 @@ static void the_cause_should_follow_what_was_measured_beside(void)
 	change_format(c, "FLOPS", line, sizeof line);
 	CHECK_STR(line, "step at 1200.0 ms: 140 GFLOPS -> 70.0 GFLOPS (x0.50); not a power-state change: clock "
 	                "held at 2601 MHz; other processes used 50% of the CPU (2% before)");
+	/* the clock held, two other processes joined on the GPU (NVML's lists):
+	 * counted in the cause, named by the engine where it knows them */
+	change_init(&d);
+	for (int i = 0; i < 120; i++) {
+		memcpy(tel, NONE, sizeof tel);
+		tel[TEL_SM_MHZ] = 1980;
+		tel[TEL_OTHER_GPU] = i < 60 ? 0 : 2;
+		change_add(&d, 20.0 * i, i < 60 ? 6e13 : 2e13, tel);
+	}
+	change_finish(&d);
+	c = change_get(&d, 0);
+	CHECK(d.nchanges == 1 && c->cause == CAUSE_NOT_POWER_STATE);
+	CHECK_STR(c->why, "clock held at 1980 MHz; 2 other processes on the GPU (0 before)");
+	change_name_processes(&d, 0, "4711 flopscope, 4712 python3");
+	CHECK_STR(c->why, "clock held at 1980 MHz; 2 other processes on the GPU (0 before): 4711 flopscope, 4712 python3");
+	change_name_processes(&d, 0, "9 x"); /* named once */
+	CHECK(!strstr(c->why, "9 x"));
 	/* no clock on either side: unexplained */
 	change_init(&d);
 	for (int i = 0; i < 120; i++)
@@ -228,6 +246,26 @@ static void the_cause_should_follow_what_was_measured_beside(void)
 	change_finish(&d);
 	CHECK(d.nchanges == 1 && change_get(&d, 0)->cause == CAUSE_UNEXPLAINED);
 	CHECK_STR(change_get(&d, 0)->why, "no clock reading");
+}
+
+/* NVML's process lists: this process left out, each other once, in words
+ * that fit, the rest counted. */
+static void other_gpu_processes_should_be_listed_once_and_fit(void)
+{
+	const unsigned pids[] = { 4712, 100, 4711, 4712, 100 }; /* 100: this one; 4712 twice (compute, graphics) */
+	unsigned out[8];
+	CHECK(procs_others(pids, 5, 100, out, 8) == 2 && out[0] == 4711 && out[1] == 4712);
+	CHECK(procs_others(pids, 5, 100, out, 1) == 2 && out[0] == 4711); /* counted past cap */
+	char s[40];
+	const char *names[] = { "flopscope", NULL, "python3" };
+	const unsigned ps[] = { 4711, 4712, 4713 };
+	procs_describe(ps, names, 3, 3, s, sizeof s);
+	CHECK_STR(s, "4711 flopscope, 4712, 4713 python3");
+	procs_describe(ps, names, 3, 5, s, sizeof s);
+	CHECK_STR(s, "4711 flopscope, 4712 and 3 more");
+	CHECK(strlen(s) < sizeof s);
+	procs_describe(ps, names, 0, 0, s, sizeof s);
+	CHECK_STR(s, "");
 }
 
 /* Nothing is dropped silently: past CHG_KEEP the newest are kept, all counted. */
@@ -308,6 +346,7 @@ static void time_to_plateau_should_find_where_the_level_holds(void)
 
 int main(void)
 {
+	RUN(other_gpu_processes_should_be_listed_once_and_fit);
 	no_tel();
 	RUN(steps_of_15_to_200_percent_should_be_found_where_they_are);
 	RUN(flat_noisy_traces_should_have_no_change);

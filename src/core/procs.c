@@ -1,0 +1,55 @@
+#include "procs.h"
+
+#include <stdio.h>
+#include <string.h>
+
+size_t procs_others(const unsigned *pids, size_t n, unsigned self, unsigned *out, size_t cap)
+{
+	size_t k = 0, total = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (pids[i] == self)
+			continue;
+		bool seen = false;
+		for (size_t j = 0; j < i && !seen; j++)
+			seen = pids[j] == pids[i];
+		if (seen)
+			continue;
+		total++;
+		/* the smallest cap of them, in order (insertion) */
+		if (k == cap && cap && pids[i] < out[cap - 1])
+			k--; /* the largest kept gives way */
+		if (k < cap) {
+			size_t at = k++;
+			while (at > 0 && out[at - 1] > pids[i]) {
+				out[at] = out[at - 1];
+				at--;
+			}
+			out[at] = pids[i];
+		}
+	}
+	return total;
+}
+
+void procs_describe(const unsigned *pids, const char *const *names, size_t n, size_t total, char *out,
+                    size_t len)
+{
+	if (!len)
+		return;
+	out[0] = '\0';
+	size_t w = 0;
+	for (size_t i = 0; i < n; i++) {
+		char one[64], more[32];
+		snprintf(one, sizeof one, "%s%u%s%.40s", i ? ", " : "", pids[i], names && names[i] && names[i][0] ? " " : "",
+		         names && names[i] ? names[i] : "");
+		size_t rest = total - i - 1;
+		snprintf(more, sizeof more, rest ? " and %zu more" : "", rest);
+		/* this one, and room for saying how many more there are */
+		if (w + strlen(one) + (rest ? strlen(more) : 0) >= len) {
+			snprintf(out + w, len - w, " and %zu more", total - i);
+			return;
+		}
+		w += (size_t)snprintf(out + w, len - w, "%s", one);
+	}
+	if (total > n && w < len)
+		snprintf(out + w, len - w, " and %zu more", total - n);
+}
