@@ -25,9 +25,9 @@ static int write_svg(const char *out, bool force, const SessionData *d, const Su
 		return 1;
 	}
 	char title[600];
-	char tms[32];
-	snprintf(title, sizeof title, "%s, %s, %s, target %s", d->meta.device, d->meta.workload,
-	         d->meta.start_utc, fmt_ms(d->meta.target_ms, tms, sizeof tms));
+	char targets[200];
+	svg_targets_str(d->samples, d->n, d->meta.target_ms, targets, sizeof targets);
+	snprintf(title, sizeof title, "%s, %s, %s, %s", d->meta.device, d->meta.workload, d->meta.start_utc, targets);
 	SummaryResult r;
 	summary_result(sum, &r);
 	bool ok = svg_write(f, title, d->samples, d->n, d->meta.target_ms, &r);

@@ -5,7 +5,9 @@
 #include <string.h>
 
 #include "fmt.h"
+#include "memwork.h"
 #include "plot.h"
+#include "stats.h"
 
 #define W 1000
 #define LEFT 110
@@ -61,6 +63,8 @@ typedef struct Panel {
 
 static double px(const Panel *p, double x)
 {
+	if (p->x.log) /* the chart by size */
+		return LEFT + (log(x) - log(p->x.min)) / (log(p->x.max) - log(p->x.min)) * PLOT_W;
 	return LEFT + (x - p->x.min) / (p->x.max - p->x.min) * PLOT_W;
 }
 
@@ -71,7 +75,10 @@ static double py_axis(const Panel *p, const PlotAxis *a, double v)
 }
 
 typedef double (*Field)(const Sample *);
-static double f_rate(const Sample *s) { return s->rate; }
+/* in a sweep, each size's growth from 1 copy is left out (a gap, as the
+ * dashboard draws it), not drawn as a dip */
+static double f_rate(const Sample *s) { return s->size && !(s->flags & SAMPLE_STEADY) ? NAN : s->rate; }
+static double f_target(const Sample *s) { return s->target_ms > 0 ? s->target_ms * 1e-3 : NAN; }
 static double f_groups(const Sample *s) { return (double)s->groups; }
 static double f_gpu(const Sample *s) { return (s->flags & SAMPLE_GPU_TIMED) ? (double)s->gpu_ns * 1e-9 : NAN; }
 static double f_cpu(const Sample *s) { return (double)s->cpu_ns * 1e-9; }
@@ -98,8 +105,9 @@ static double gap_ms(const Sample *s, size_t n)
 	return g;
 }
 
-/* One series: a polyline per stretch without a gap; points without a
- * value (NaN, or not positive on a log axis) are left out. */
+/* One series: a polyline per stretch without a gap; a point without a
+ * value (NaN, or not positive on a log axis) is left out and ends the
+ * stretch. */
 static void series(FILE *f, const Panel *p, const PlotAxis *a, const Sample *s, size_t n, Field get,
                    const char *style, double gap)
 {
@@ -107,8 +115,12 @@ static void series(FILE *f, const Panel *p, const PlotAxis *a, const Sample *s, 
 	double last_t = -INFINITY;
 	for (size_t i = 0; i < n; i++) {
 		double v = get(&s[i]);
-		if (!isfinite(v) || (a->log && !(v > 0)))
+		if (!isfinite(v) || (a->log && !(v > 0))) {
+			if (open)
+				fputs("\"/>\n", f);
+			open = false;
 			continue;
+		}
 		if (open && s[i].t_ms - last_t > gap) {
 			fputs("\"/>\n", f);
 			open = false;
@@ -153,7 +165,7 @@ static void frame(FILE *f, const Panel *p, const PlotAxis *a, const char *unit, 
 		fprintf(f, "<rect x=\"%d\" y=\"%.1f\" width=\"%d\" height=\"%.1f\" fill=\"none\" stroke=\"#888\"/>\n",
 		        LEFT, p->y0, PLOT_W, p->h);
 		double tstep = plot_nice_step(p->x.max - p->x.min, 10);
-		for (double t = p->x.min; t <= p->x.max + tstep * 1e-6; t += tstep) {
+		for (double t = p->x.min; !p->x.log && t <= p->x.max + tstep * 1e-6; t += tstep) {
 			snprintf(lab, sizeof lab, "%g s", fabs(t) < tstep * 1e-6 ? 0.0 : t);
 			text(f, px(p, t), p->y0 + p->h + 18, "middle", TICK_PX, NULL, lab);
 		}
@@ -222,14 +234,86 @@ static double stats_box(FILE *f, double y, char items[][160], size_t n)
 	return y + 12 + 17.0 * (double)nl;
 }
 
+/* The distinct targets the samples were measured at, in the order they
+ * came (at most cap); how many. */
+static size_t targets_of(const Sample *s, size_t n, double *out, size_t cap)
+{
+	size_t k = 0;
+	for (size_t i = 0; i < n; i++) {
+		double t = s[i].target_ms;
+		bool seen = !(t > 0);
+		for (size_t j = 0; j < k && !seen; j++)
+			seen = out[j] == t;
+		if (!seen && k < cap)
+			out[k++] = t;
+	}
+	return k;
+}
+
+double svg_targets_max(const Sample *s, size_t n, double session_target_ms)
+{
+	double t[16], m = session_target_ms;
+	size_t k = targets_of(s, n, t, 16);
+	for (size_t i = 0; i < k; i++)
+		if (t[i] > m)
+			m = t[i];
+	return m;
+}
+
+size_t svg_targets_str(const Sample *s, size_t n, double session_target_ms, char *out, size_t len)
+{
+	double t[16];
+	size_t k = targets_of(s, n, t, 16), w = 0;
+	char a[32];
+	if (!k)
+		snprintf(out, len, "target %s", fmt_ms(session_target_ms, a, sizeof a));
+	for (size_t i = 0; i < k && w < len; i++)
+		w += (size_t)snprintf(out + w, len - w, "%s%s", i ? ", " : k > 1 ? "targets " : "target ",
+		                      fmt_ms(t[i], a, sizeof a));
+	return k ? k : 1;
+}
+
+/* With several targets: each one's statistics of its own (the steady
+ * samples measured at it), an item each. */
+static size_t per_target_items(const Sample *s, size_t n, const char *unit, char items[][160], size_t cap)
+{
+	double t[16];
+	size_t k = targets_of(s, n, t, 16), ni = 0;
+	double *v = malloc((n ? n : 1) * sizeof *v);
+	if (k < 2 || !v) {
+		free(v);
+		return 0;
+	}
+	for (size_t j = 0; j < k && ni < cap; j++) {
+		size_t m = 0;
+		for (size_t i = 0; i < n; i++)
+			if (s[i].target_ms == t[j] && (s[i].flags & SAMPLE_STEADY) && !(s[i].flags & SAMPLE_IMPLAUSIBLE))
+				v[m++] = s[i].rate;
+		char a[32], b[FMT_SI_LEN];
+		if (m)
+			snprintf(items[ni++], 160, "at %s: median %s%s of %zu samples", fmt_ms(t[j], a, sizeof a),
+			         fmt_si(stats_median_inplace(v, m), b, sizeof b), unit, m);
+		else
+			snprintf(items[ni++], 160, "at %s: no sample at the target", fmt_ms(t[j], a, sizeof a));
+	}
+	free(v);
+	return ni;
+}
+
 /* The statistics box under the title; returns the y below it. */
-static double stats_items(FILE *f, const Sample *s, size_t n, const SummaryResult *r, const char *unit)
+static double stats_items(FILE *f, double y, const Sample *s, size_t n, const SummaryResult *r, const char *unit)
 {
 	bool clock = any_value(s, n, f_clock), power = any_value(s, n, f_power);
-	char items[12][160], a[FMT_SI_LEN], b[FMT_SI_LEN], c[FMT_SI_LEN];
+	char items[24][160], a[FMT_SI_LEN], b[FMT_SI_LEN], c[FMT_SI_LEN];
 	size_t ni = 0;
-	if (r && r->flops.n) {
-		snprintf(items[ni++], sizeof items[0], "median %s%s", fmt_si(r->flops.median, a, sizeof a), unit);
+	bool sweep = n && s[0].size;
+	if (sweep) {
+		/* one median over every size would mean nothing: the chart by size says it */
+		snprintf(items[ni++], sizeof items[0], "a sweep of copy sizes: each size's median in the chart by size");
+	} else if (r && r->flops.n) {
+		ni += per_target_items(s, n, unit, items, 8);
+		const char *all = ni ? "every target: " : "";
+		snprintf(items[ni++], sizeof items[0], "%smedian %s%s", all, fmt_si(r->flops.median, a, sizeof a), unit);
 		snprintf(items[ni++], sizeof items[0], "mean %s%s, sd %.1f%%", fmt_si(r->flops.mean, a, sizeof a), unit,
 		         r->flops.mean > 0 ? 100 * r->flops.std / r->flops.mean : 0.0);
 		snprintf(items[ni++], sizeof items[0], "min %s%s, max %s%s", fmt_si(r->flops.min, b, sizeof b), unit,
@@ -254,7 +338,7 @@ static double stats_items(FILE *f, const Sample *s, size_t n, const SummaryResul
 	}
 	if (!clock && !power)
 		snprintf(items[ni++], sizeof items[0], "no clock or power readings");
-	return stats_box(f, 40, items, ni) + 34;
+	return stats_box(f, y, items, ni) + 34;
 }
 
 /* The level changes' marks on the throughput plot, numbered oldest first
@@ -285,29 +369,130 @@ static void change_marks(FILE *f, const Panel *p, const SummaryResult *r, size_t
 	}
 }
 
-/* The list of level changes under the throughput plot; returns the y below. */
+/* text in lines of at most width, broken at spaces (a word longer than a
+ * line is broken where it must be); at most max lines into lines; how many */
+static size_t wrap(const char *s, double width, int px, char lines[][200], size_t max)
+{
+	size_t per = (size_t)(width / svg_text_width(1, px));
+	if (per < 10)
+		per = 10;
+	if (per > 199)
+		per = 199;
+	size_t n = 0;
+	while (*s && n < max) {
+		size_t len = strlen(s), take = len <= per ? len : per;
+		if (take < len) {
+			size_t sp = take;
+			while (sp > per / 2 && s[sp] != ' ')
+				sp--;
+			if (s[sp] == ' ')
+				take = sp;
+		}
+		snprintf(lines[n++], 200, "%.*s", (int)take, s);
+		s += take;
+		while (*s == ' ')
+			s++;
+	}
+	return n;
+}
+
+/* The list of level changes under the throughput plot, every one kept,
+ * each whole (wrapped); returns the y below. */
 static double change_list(FILE *f, double y, const SummaryResult *r, size_t nchg, const char *unit)
 {
-	char cut[600];
-	size_t listed = nchg < TABLE_MAX ? nchg : TABLE_MAX;
 	if (!nchg)
 		return y + 4;
-	text(f, LEFT, y, "start", 11, "font-weight=\"bold\"",
-	     "level changes, numbered on the plot where there is room (all of them: flopscope --analyze LOG)");
-	for (size_t j = 0; j < listed; j++) {
+	size_t all = r->changes.nchanges;
+	char head[200];
+	snprintf(head, sizeof head, "level changes, numbered on the plot where there is room%s",
+	         all > nchg ? " (the newest kept; all of them: flopscope --analyze LOG)" : "");
+	text(f, LEFT, y, "start", 11, "font-weight=\"bold\"", head);
+	double at = y;
+	if (all > nchg) {
+		char more[120];
+		snprintf(more, sizeof more, "%zu earlier changes not kept here", all - nchg);
+		text(f, LEFT, at += 13, "start", 10, NULL, more);
+	}
+	for (size_t j = 0; j < nchg; j++) {
 		const Change *ch = change_get(&r->changes, nchg - 1 - j);
-		char line[400], row[420];
+		char line[400], row[420], lines[4][200];
 		change_format(ch, unit, line, sizeof line);
-		snprintf(row, sizeof row, "%zu  %s", j + 1, line);
-		text(f, LEFT, y + 13 * (double)(j + 1), "start", 10,
-		     ch->cause == CAUSE_POWER_STATE ? "fill=\"#cf222e\"" : NULL, fit(row, PLOT_W, 10, cut, sizeof cut));
+		snprintf(row, sizeof row, "%zu  %s", j + 1 + (all - nchg), line);
+		size_t nl = wrap(row, PLOT_W, 10, lines, 4);
+		for (size_t k = 0; k < nl; k++)
+			text(f, LEFT + (k ? 20 : 0), at += 13, "start", 10,
+			     ch->cause == CAUSE_POWER_STATE ? "fill=\"#cf222e\"" : NULL, lines[k]);
 	}
-	if (nchg > listed) {
-		char more[80];
-		snprintf(more, sizeof more, "... and %zu more", nchg - listed);
-		text(f, LEFT, y + 13 * (double)(listed + 1), "start", 10, NULL, more);
+	return at + 30;
+}
+
+/* A sweep: each size's median throughput (its steady samples) against the
+ * size on a log axis; returns the y below (y itself when not a sweep). */
+static double by_size(FILE *f, double y, const Sample *s, size_t n, const char *unit)
+{
+	if (!n || !s[0].size)
+		return y;
+	uint64_t sizes[64];
+	double med[64];
+	size_t k = 0;
+	double *v = malloc(n * sizeof *v);
+	if (!v)
+		return y;
+	for (size_t i = 0; i < n; i++) {
+		bool seen = false;
+		for (size_t j = 0; j < k && !seen; j++)
+			seen = sizes[j] == s[i].size;
+		if (seen || k == 64)
+			continue;
+		size_t m = 0;
+		for (size_t q = i; q < n; q++)
+			if (s[q].size == s[i].size && (s[q].flags & SAMPLE_STEADY))
+				v[m++] = s[q].rate;
+		sizes[k] = s[i].size;
+		med[k++] = m ? stats_median_inplace(v, m) : NAN;
 	}
-	return y + 13 * (double)(listed + 1) + 30;
+	free(v);
+	const char *green = "stroke=\"#1a7f37\" stroke-width=\"1.6\"";
+	Legend lg[] = { { "median of each size's samples at the target", green } };
+	Panel p = { header(f, y, "throughput by copy size (log)", lg, 1), PANEL_H, { 0, 1, true }, { 0, 1, false },
+	            { 0, 0, false } };
+	double lo = (double)sizes[0], hi = lo;
+	for (size_t j = 0; j < k; j++) {
+		lo = fmin(lo, (double)sizes[j]);
+		hi = fmax(hi, (double)sizes[j]);
+	}
+	p.x = (PlotAxis){ lo / 1.5, hi * 1.5, true };
+	double step = 0;
+	{
+		double top = 0;
+		for (size_t j = 0; j < k; j++)
+			if (med[j] > top)
+				top = med[j];
+		p.y = (PlotAxis){ 0, top > 0 ? top * 1.1 : 1, false };
+		step = plot_axis_round(&p.y, 4);
+	}
+	frame(f, &p, &p.y, unit, false, step);
+	/* the size axis: each size a tick, labelled as the sweep names them */
+	fprintf(f, "<polyline fill=\"none\" %s points=\"", green);
+	for (size_t j = 0; j < k; j++)
+		if (isfinite(med[j]))
+			fprintf(f, "%.1f,%.1f ", px(&p, (double)sizes[j]), py_axis(&p, &p.y, med[j]));
+	fputs("\"/>\n", f);
+	double last = -INFINITY;
+	for (size_t j = 0; j < k; j++) {
+		char lab[32];
+		mem_size_str(sizes[j], lab, sizeof lab);
+		double x = px(&p, (double)sizes[j]);
+		if (isfinite(med[j]))
+			fprintf(f, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"2.5\" fill=\"#1a7f37\"/>\n", x,
+			        py_axis(&p, &p.y, med[j]));
+		double w = svg_text_width(strlen(lab), TICK_PX);
+		if (x - w / 2 > last + 4) { /* no two labels overlap */
+			text(f, x, p.y0 + p.h + 14, "middle", TICK_PX, NULL, lab);
+			last = x + w / 2;
+		}
+	}
+	return p.y0 + p.h + 40;
 }
 
 /* The throughput, its level changes numbered and listed; returns the y below. */
@@ -353,12 +538,18 @@ static double times(FILE *f, double y, const Sample *s, size_t n, PlotAxis xt, d
 	const char *tgt = "stroke=\"#24292f\" stroke-width=\"1\" stroke-dasharray=\"8 4\"";
 	Legend lg3[] = { { "GPU (timestamps)", gpu }, { "CPU (wall)", cpu }, { "target", tgt } };
 	Panel p = { header(f, y, "dispatch time", lg3, 3), PANEL_H, xt, { 0, 1, false }, { 0, 0, false } };
-	double step = linear_axis(s, n, f_gpu, f_cpu, target_ms * 1e-3, &p.y);
+	double step = linear_axis(s, n, f_gpu, f_cpu, svg_targets_max(s, n, target_ms) * 1e-3, &p.y);
 	frame(f, &p, &p.y, "s", false, step);
 	series(f, &p, &p.y, s, n, f_cpu, cpu, gap);
 	series(f, &p, &p.y, s, n, f_gpu, gpu, gap);
-	double ty = py_axis(&p, &p.y, target_ms * 1e-3);
-	fprintf(f, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" %s/>\n", LEFT, ty, W - RIGHT, ty, tgt);
+	/* the target each sample was measured at (+ and - in the dashboard,
+	 * the log's control records); the session's one for an older log */
+	if (any_value(s, n, f_target)) {
+		series(f, &p, &p.y, s, n, f_target, tgt, gap);
+	} else {
+		double ty = py_axis(&p, &p.y, target_ms * 1e-3);
+		fprintf(f, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" %s/>\n", LEFT, ty, W - RIGHT, ty, tgt);
+	}
 	return p.y0 + p.h + 40;
 }
 
@@ -376,6 +567,20 @@ static double clock_power(FILE *f, double y, const Sample *s, size_t n, PlotAxis
 		lg4[nl++] = (Legend){ "shader clock (left axis)", ck };
 	if (power)
 		lg4[nl++] = (Legend){ clock ? "power (right axis)" : "power", pw };
+	/* a clock that held within 1% and no power: one line, not a panel */
+	double *cv = malloc((n ? n : 1) * sizeof *cv), lo, hi;
+	size_t nc = 0;
+	for (size_t i = 0; cv && i < n; i++)
+		if (isfinite(f_clock(&s[i])))
+			cv[nc++] = f_clock(&s[i]);
+	bool flat = clock && !power && cv && plot_flat(cv, nc, 0.01, &lo, &hi);
+	free(cv);
+	if (flat) {
+		char line[160];
+		snprintf(line, sizeof line, "shader clock %.0f-%.0f MHz throughout (within 1%%: no panel for it)", lo, hi);
+		text(f, LEFT, y + 12, "start", 12, "font-weight=\"bold\"", line);
+		return y + 40;
+	}
 	Panel p = { header(f, y, clock && power ? "clock and power" : clock ? "clock" : "power", lg4, nl), PANEL_H, xt,
 	            { 0, 1, false }, { 0, 0, false } };
 	PlotAxis ca, pa;
@@ -399,12 +604,16 @@ static double content(FILE *f, const char *title, const Sample *s, size_t n, dou
 {
 	const char *unit = n ? sample_unit(&s[0]) : "FLOPS";
 	double gap = gap_ms(s, n);
-	char cut[600];
-	text(f, LEFT, 24, "start", 15, "font-weight=\"bold\"", fit(title, PLOT_W, 15, cut, sizeof cut));
-	double y = stats_items(f, s, n, r, unit);
+	/* the title whole, on as many lines as it takes (every target named) */
+	char tl[3][200];
+	size_t ntl = wrap(title, PLOT_W, 15, tl, 3);
+	for (size_t k = 0; k < ntl; k++)
+		text(f, LEFT, 24 + 19 * (double)k, "start", 15, "font-weight=\"bold\"", tl[k]);
+	double y = stats_items(f, 40 + 19 * (double)(ntl ? ntl - 1 : 0), s, n, r, unit);
 	double t1 = n ? s[n - 1].t_ms * 1e-3 : 1;
 	PlotAxis xt = { 0, t1 > 0 ? t1 : 1, false };
 	plot_axis_round(&xt, 10);
+	y = by_size(f, y, s, n, unit);
 	y = throughput(f, y, s, n, xt, r, unit, gap);
 	y = groups(f, y, s, n, xt, gap);
 	y = times(f, y, s, n, xt, target_ms, gap);

@@ -25,6 +25,11 @@ static inline double svg_text_width(size_t len, double px)
 }
 
 /* r: the session's statistics (summary_result of every sample). */
+/* The largest target the samples (or the session) were measured at, ms. */
+double svg_targets_max(const Sample *s, size_t n, double session_target_ms);
+/* "target 20 ms" or "targets 20 ms, 100 ms": every target the samples were
+ * measured at, in order (the session's where they say none); how many. */
+size_t svg_targets_str(const Sample *s, size_t n, double session_target_ms, char *out, size_t len);
 bool svg_write(FILE *f, const char *title, const Sample *s, size_t n, double target_ms, const SummaryResult *r);
 
 #endif

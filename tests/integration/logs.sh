@@ -232,7 +232,7 @@ while t < 40:
         "groups": 100, "flop": flop, "gpu_ns": gpu_ns, "cpu_ns": gpu_ns + 400000, "pipelined": True,
         "flops": flop / (gpu_ns * 1e-9), "gpu_timed": True, "steady": True, "verified": seq % 10 == 0,
         "sm_mhz": mhz, "power_w": w, "unit": "FLOPS", "work_unit": "FLOP", "groups_unit": "workgroups",
-        "target_ms": 20}) + "\n")
+        "target_ms": 20 if t < 30 else 100}) + "\n")
     seq += 1
 PY
 	"$FS" --export "$T/s.jsonl" --svg "$T/s.svg" 2>"$T/err" || die "export: exit $?: $(cat "$T/err")"
@@ -281,6 +281,39 @@ assert len(numbered) >= 5, numbered
 # the 4 s without samples is a gap: the throughput drawn in several pieces
 lines = [p for p in root.iter(SVG + "polyline") if "#1a7f37" in p.get("stroke", "")]
 assert len(lines) >= 2, len(lines)
+# the target moved 20 -> 100 ms at 30 s: the title names both, each has its
+# statistics, and the target line follows (two heights, not one)
+assert any("targets 20 ms, 100 ms" in s for s in texts), texts[:3]
+assert re.search(r"at 20 ms: median [0-9.]+ GFLOPS of \d+ samples", stats), stats
+assert re.search(r"at 100 ms: median [0-9.]+ GFLOPS of \d+ samples", stats), stats
+tgt = [p for p in root.iter(SVG + "polyline") if "8 4" in (p.get("stroke-dasharray") or "")]
+ys = {round(float(pt.split(",")[1])) for p in tgt for pt in p.get("points").split()}
+assert len(ys) == 2, ys
+# every change listed whole: no line cut with "..."
+assert not any(s.endswith("...") for s in texts), [s for s in texts if s.endswith("...")]
+PY
+	# a sweep: the chart by size (a tick each size, no overlap), and each
+	# size's growth left out of the time plot (gaps, not dips to 0)
+	# (thousands of copies a submission: not under sync validation)
+	env -u FLOPSCOPE_VALIDATE "$FS" llvm --workload h2d --size 16K-256K --headless --log "$T/sw.jsonl" >/dev/null 2>&1 ||
+		die "sweep: exit $?"
+	"$FS" --export "$T/sw.jsonl" --svg "$T/sw.svg" 2>"$T/err" || die "export: $(cat "$T/err")"
+	rsvg-convert "$T/sw.svg" -o "$T/sw.png" 2>"$T/rsvg.err" && [ ! -s "$T/rsvg.err" ] || die "rsvg: $(cat "$T/rsvg.err")"
+	python3 - "$T/sw.svg" <<'PY' || exit 1
+import re, sys
+import xml.etree.ElementTree as ET
+SVG = "{http://www.w3.org/2000/svg}"
+root = ET.parse(sys.argv[1]).getroot()
+texts = [t.text or "" for t in root.iter(SVG + "text")]
+assert "throughput by copy size (log)" in texts, texts[:10]
+for lab in ("16 KiB", "64 KiB", "256 KiB"):
+    assert lab in texts, (lab, texts)
+assert any("a sweep of copy sizes" in s for s in texts)
+assert not any(re.match(r"median [0-9]", s) for s in texts), texts
+dots = list(root.iter(SVG + "circle"))
+assert len(dots) == 3, len(dots)
+tput = [p for p in root.iter(SVG + "polyline") if "1.3" in (p.get("stroke-width") or "") and "#1a7f37" in p.get("stroke", "")]
+assert len(tput) >= 3, len(tput)   # one stretch a size at least
 PY
 }
 
