@@ -927,6 +927,35 @@ static ValueKind value_kind(const OptionSpec *s)
 	return V_OTHER;
 }
 
+/* The words a V_WORD option offers, space-separated: the workloads (their
+ * table), the formats, the shells, the themes given. */
+static void put_words(Text *t, const OptionSpec *s, const char *const *themes, size_t nthemes)
+{
+	if (!strcmp(s->name, "--workload")) {
+		for (int w = 0; w < WORKLOAD_TYPE_COUNT; w++) {
+			puts_(t, w ? " " : "");
+			puts_(t, workload_info[w].name);
+		}
+	} else if (!strcmp(s->name, "--format")) {
+		puts_(t, "table csv json");
+	} else if (!strcmp(s->name, "--completion")) {
+		puts_(t, "bash zsh");
+	} else {
+		for (size_t k = 0; k < nthemes; k++) {
+			puts_(t, k ? " " : "");
+			puts_(t, themes[k]);
+		}
+	}
+}
+
+/* The devices --list shows now, as the completions offer them: -N, the
+ * name's first word, GPU-UUID, the PCI address (a sed script over its JSON
+ * Lines; "null" where an entry has no PCI address) */
+#define LIST_DEVICES_SED                                                                                        \
+	"--list --format json --no-config 2>/dev/null | sed -n "                                                \
+	"'s/.*\"entry\":\\([0-9]*\\).*\"device\":\"\\([^ \"]*\\)[^\"]*\".*\"uuid\":\"\\([^\"]*\\)\",\"pci_bus_id\":" \
+	"\"\\{0,1\\}\\([^\",]*\\).*/-\\1 \\2 GPU-\\3 \\4/p'"
+
 size_t cli_completion_bash(char *out, size_t len, const char *const *themes, size_t nthemes)
 {
 	Text t = { out, len, 0 };
@@ -936,19 +965,20 @@ size_t cli_completion_bash(char *out, size_t len, const char *const *themes, siz
 	          "# option and workload tables. Load it with: source <(flopscope --completion bash)\n"
 	          "_flopscope() {\n"
 	          "\tlocal cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]}\n"
-	          "\tcase $prev in\n\t--workload) COMPREPLY=($(compgen -W '");
-	for (int w = 0; w < WORKLOAD_TYPE_COUNT; w++) {
-		puts_(&t, w ? " " : "");
-		puts_(&t, workload_info[w].name);
+	          "\tcase $prev in\n");
+	/* the options that take a word of a list: the words, and for a theme
+	 * a file too */
+	for (size_t i = 0; i < OPTION_SPECS; i++) {
+		const OptionSpec *s = &option_specs[i];
+		if (s->positional || value_kind(s) != V_WORD)
+			continue;
+		puts_(&t, "\t");
+		puts_(&t, s->name);
+		puts_(&t, ") COMPREPLY=($(compgen -W '");
+		put_words(&t, s, themes, nthemes);
+		puts_(&t, !strcmp(s->name, "--theme") ? "' -- \"$cur\") $(compgen -f -- \"$cur\")); return ;;\n"
+		                                      : "' -- \"$cur\")); return ;;\n");
 	}
-	puts_(&t, "' -- \"$cur\")); return ;;\n\t--format) COMPREPLY=($(compgen -W 'table csv json' -- \"$cur\")); return ;;\n"
-	          "\t--completion) COMPREPLY=($(compgen -W 'bash zsh' -- \"$cur\")); return ;;\n"
-	          "\t--theme) COMPREPLY=($(compgen -W '");
-	for (size_t i = 0; i < nthemes; i++) {
-		puts_(&t, i ? " " : "");
-		puts_(&t, themes[i]);
-	}
-	puts_(&t, "' -- \"$cur\") $(compgen -f -- \"$cur\")); return ;;\n");
 	/* options that take a file or a folder, then those that take anything else */
 	for (int files = 1; files >= 0; files--) {
 		bool any = false;
@@ -976,9 +1006,7 @@ size_t cli_completion_bash(char *out, size_t len, const char *const *themes, siz
 	puts_(&t, "' -- \"$cur\"))\n\t\t[[ $cur =~ ^-[0-9]*$ ]] || return\n\tfi\n"
 	          "\t# the devices --list shows now: -N, the UUID, the PCI address, the name's first word\n"
 	          "\tlocal devs\n"
-	          "\tdevs=$(\"${COMP_WORDS[0]}\" --list --format json --no-config 2>/dev/null | sed -n "
-	          "'s/.*\"entry\":\\([0-9]*\\).*\"device\":\"\\([^ \"]*\\)[^\"]*\".*\"uuid\":\"\\([^\"]*\\)\",\"pci_bus_id\":"
-	          "\"\\{0,1\\}\\([^\",]*\\).*/-\\1 \\2 GPU-\\3 \\4/p')\n"
+	          "\tdevs=$(\"${COMP_WORDS[0]}\" " LIST_DEVICES_SED ")\n"
 	          "\tCOMPREPLY+=($(compgen -W \"${devs//null/}\" -- \"$cur\"))\n"
 	          "}\ncomplete -F _flopscope flopscope\n");
 	return t.at;
@@ -1022,9 +1050,7 @@ size_t cli_completion_zsh(char *out, size_t len, const char *const *themes, size
 	          "# the devices --list shows now: -N, the name's first word, the UUID, the PCI address\n"
 	          "_flopscope_devices() {\n"
 	          "\tlocal -a devs\n"
-	          "\tdevs=(${=${\"$(\"${words[1]}\" --list --format json --no-config 2>/dev/null | sed -n "
-	          "'s/.*\"entry\":\\([0-9]*\\).*\"device\":\"\\([^ \"]*\\)[^\"]*\".*\"uuid\":\"\\([^\"]*\\)\",\"pci_bus_id\":"
-	          "\"\\{0,1\\}\\([^\",]*\\).*/-\\1 \\2 GPU-\\3 \\4/p')\"//null/}})\n"
+	          "\tdevs=(${=${\"$(\"${words[1]}\" " LIST_DEVICES_SED ")\"//null/}})\n"
 	          "\tcompadd -a devs\n"
 	          "}\n"
 	          "\n"
@@ -1058,20 +1084,7 @@ size_t cli_completion_zsh(char *out, size_t len, const char *const *themes, size
 			puts_(&t, ":");
 			puts_(&t, ph);
 			puts_(&t, ":(");
-			if (!strcmp(s->name, "--workload"))
-				for (int w = 0; w < WORKLOAD_TYPE_COUNT; w++) {
-					puts_(&t, w ? " " : "");
-					puts_(&t, workload_info[w].name);
-				}
-			else if (!strcmp(s->name, "--format"))
-				puts_(&t, "table csv json");
-			else if (!strcmp(s->name, "--completion"))
-				puts_(&t, "bash zsh");
-			else
-				for (size_t k = 0; k < nthemes; k++) {
-					puts_(&t, k ? " " : "");
-					puts_(&t, themes[k]);
-				}
+			put_words(&t, s, themes, nthemes);
 			puts_(&t, ")");
 			break;
 		}
