@@ -1,4 +1,5 @@
 #include "listing.h"
+#include "fmt.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -68,13 +69,10 @@ void listing_identity_json(cJSON *o, const DeviceInfo *d, size_t entry)
 
 void listing_csv_field(FILE *f, const char *s)
 {
-	fputc('"', f);
-	for (; *s; s++) {
-		if (*s == '"')
-			fputc('"', f);
-		fputc(*s, f);
-	}
-	fputc('"', f);
+	char q[4096];
+	size_t at = 0;
+	fmt_csv_field(s, q, sizeof q, &at);
+	fputs(q, f);
 }
 
 void listing_identity_csv(FILE *f, const DeviceInfo *d, size_t entry)

@@ -82,10 +82,16 @@ Progress *progress_start(const char *what, size_t steps)
 		free(p);
 		return NULL;
 	}
-	if (pthread_cond_init(&p->cv, NULL) != 0 || pthread_create(&p->thread, NULL, main_loop, p) != 0) {
+	if (pthread_cond_init(&p->cv, NULL) != 0) {
 		pthread_mutex_destroy(&p->mu);
 		free(p);
 		return NULL; /* no line: the work goes on without it */
+	}
+	if (pthread_create(&p->thread, NULL, main_loop, p) != 0) {
+		pthread_cond_destroy(&p->cv);
+		pthread_mutex_destroy(&p->mu);
+		free(p);
+		return NULL;
 	}
 	return p;
 }

@@ -32,21 +32,6 @@ void report_table_row(const Sample *s, char *buf, size_t len)
 	snprintf(buf, len, "%9.2fms %16" PRIu64 " %20s %18s %13s", s->t_ms, s->groups, t, f, c);
 }
 
-/* s quoted as one CSV field (RFC 4180) at out + *o, within len. */
-static void csv_quoted(const char *s, char *out, size_t len, size_t *o)
-{
-	if (*o + 1 < len)
-		out[(*o)++] = '"';
-	for (; *s && *o + 3 < len; s++) {
-		if (*s == '"')
-			out[(*o)++] = '"';
-		out[(*o)++] = *s;
-	}
-	if (*o + 1 < len)
-		out[(*o)++] = '"';
-	out[*o] = '\0';
-}
-
 void report_csv_identity(const SessionMeta *m, char *out, size_t len)
 {
 	size_t o = 0;
@@ -58,7 +43,7 @@ void report_csv_identity(const SessionMeta *m, char *out, size_t len)
 		out[o] = '\0';
 		/* the UUID, the address and the version are never quoted: no comma can be in them */
 		if (k == 0 || k == 3) {
-			csv_quoted(text[k], out, len, &o);
+			fmt_csv_field(text[k], out, len, &o);
 		} else {
 			int w = snprintf(out + o, len - o, "%s", text[k]);
 			o = w < 0 ? o : o + (size_t)w < len ? o + (size_t)w : len - 1;

@@ -104,3 +104,21 @@ char *fmt_ms(double ms, char *out, size_t len)
 		snprintf(out, len, "%.3g us", ms * 1000);
 	return out;
 }
+
+void fmt_csv_field(const char *s, char *out, size_t len, size_t *at)
+{
+	size_t o = *at;
+	if (!len)
+		return;
+	if (o + 1 < len)
+		out[o++] = '"';
+	for (; *s && o + 3 < len; s++) {
+		if (*s == '"')
+			out[o++] = '"';
+		out[o++] = *s;
+	}
+	if (o + 1 < len)
+		out[o++] = '"';
+	out[o < len ? o : len - 1] = '\0';
+	*at = o < len ? o : len - 1;
+}

@@ -22,4 +22,8 @@ char *fmt_ms(double ms, char *out, size_t len);
  * UTF-8 become '?'; printable UTF-8 stays. Returns s. */
 char *fmt_printable(char *s);
 
+/* s as one CSV field, quoted (RFC 4180: a quote doubled), at out + *at
+ * within len (cut, never past len, always terminated); *at moves on. */
+void fmt_csv_field(const char *s, char *out, size_t len, size_t *at);
+
 #endif

@@ -83,8 +83,27 @@ static void fmt_ms_should_pick_the_unit(void)
 	CHECK(!strcmp(fmt_ms(1.25, b, sizeof b), "1.25 ms"));
 }
 
+/* One CSV field: quoted, a quote doubled; cut within the buffer, always
+ * terminated. */
+static void csv_field_should_quote_and_fit(void)
+{
+	char b[32];
+	size_t at = 0;
+	fmt_csv_field("a \"b\", c", b, sizeof b, &at);
+	CHECK_STR(b, "\"a \"\"b\"\", c\"");
+	CHECK(at == strlen(b));
+	b[at++] = ',';
+	fmt_csv_field("x", b, sizeof b, &at);
+	CHECK_STR(b, "\"a \"\"b\"\", c\",\"x\"");
+	char s[8];
+	at = 0;
+	fmt_csv_field("abcdefghijk", s, sizeof s, &at);
+	CHECK(strlen(s) < sizeof s && s[0] == '"' && at == strlen(s));
+}
+
 int main(void)
 {
+	RUN(csv_field_should_quote_and_fit);
 	RUN(fmt_ms_should_pick_the_unit);
 	RUN(fmt_si_should_print_the_tutorials_figures);
 	RUN(fmt_si_should_carry_rounding_into_the_next_prefix);
