@@ -335,7 +335,8 @@ static void draw_jumps(Dash *d, Rect r)
 	attrset(screen_attr(d->s, ROLE_TEXT));
 	int y = r.y + 1;
 	if (!isnan(d->stats.plateau_ms) && y < end) {
-		snprintf(line, sizeof line, "plateau %.0f ms at %s%s", d->stats.plateau_ms,
+		char pt[32];
+		snprintf(line, sizeof line, "plateau %s at %s%s", fmt_ms(d->stats.plateau_ms, pt, sizeof pt),
 		         fmt_si(d->stats.plateau_flops, a, sizeof a), sample_unit(&d->h.last));
 		mvaddnstr(y++, r.x, line, r.w);
 	}

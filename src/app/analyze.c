@@ -20,8 +20,9 @@
 #include "records.h"
 #include "report.h"
 
-/* A CSV file with t_ms and flops columns (see csvread.h). */
-static bool read_csv(const char *path, double **t, double **x, size_t *n)
+/* A CSV file with t_ms and flops columns, and sm_mhz where it has one
+ * (flopscope's own export; see csvread.h). */
+static bool read_csv(const char *path, double **t, double **x, double **clk, size_t *n)
 {
 	char err[1024];
 	size_t len;
@@ -30,7 +31,7 @@ static bool read_csv(const char *path, double **t, double **x, size_t *n)
 		fprintf(stderr, "flopscope: %s\n", err);
 		return false;
 	}
-	bool ok = csv_parse_series(text, len, path, t, x, n, err, sizeof err) == 0;
+	bool ok = csv_parse_trace(text, len, path, t, x, clk, n, err, sizeof err) == 0;
 	if (!ok)
 		fprintf(stderr, "flopscope: %s\n", err);
 	free(text);
@@ -171,16 +172,17 @@ if (o->format == FORMAT_JSON) {
 	}
 	if (cd->nexc > ekept)
 		printf("  (%zu earlier excursions not listed)\n", cd->nexc - ekept);
+	char pt[32];
 	if (isnan(plateau))
 		printf("plateau: not reached (%zu samples%s)\n", n, n < 6 ? ", too few" : "");
 	else
-		printf("plateau %.1f ms  %s%s\n", plateau, fmt_si(level, lv, sizeof lv), unit);
+		printf("plateau %s  %s%s\n", fmt_ms(plateau, pt, sizeof pt), fmt_si(level, lv, sizeof lv), unit);
 }
 }
 
 int offline_analyze(const Options *o)
 {
-	double *t = NULL, *x = NULL;
+	double *t = NULL, *x = NULL, *clk = NULL;
 	size_t n = 0;
 	if (!analyzable(o->analyze))
 		return 2;
@@ -198,14 +200,18 @@ int offline_analyze(const Options *o)
 	int rc = 0;
 	if (c == '{') { /* a session log: its steady samples */
 		rc = read_log(o, scan, &t, &x, &n, &unit);
-	} else if (!read_csv(o->analyze, &t, &x, &n)) {
+	} else if (!read_csv(o->analyze, &t, &x, &clk, &n)) {
 		rc = 2;
 	} else {
-		double none[TEL_FIELD_COUNT];
+		/* a CSV trace carries the clock at most (flopscope's export): with
+		 * it a cause can be told, without it it is unexplained */
+		double tel[TEL_FIELD_COUNT];
 		for (int k = 0; k < TEL_FIELD_COUNT; k++)
-			none[k] = NAN; /* a CSV trace carries no telemetry: causes are unexplained */
-		for (size_t i = 0; i < n; i++)
-			change_add(&scan->cd, t[i], x[i], none);
+			tel[k] = NAN;
+		for (size_t i = 0; i < n; i++) {
+			tel[TEL_SM_MHZ] = clk[i];
+			change_add(&scan->cd, t[i], x[i], tel);
+		}
 		scan->steady = n;
 	}
 	if (!rc) {
@@ -217,6 +223,7 @@ int offline_analyze(const Options *o)
 	free(scan);
 	free(t);
 	free(x);
+	free(clk);
 	if (rc)
 		return rc < 0 ? 0 : rc;
 	if (outputs_stdout_failed())

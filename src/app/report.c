@@ -81,7 +81,7 @@ void report_changes(FILE *f, const ChangeDetector *cd, const char *unit, const c
 		return;
 	}
 	fprintf(f, "%slevel changes: %zu power state, %zu not a power-state change, %zu unexplained; "
-	        "%zu excursion%s (%.2f s in all: dips that came back within %.0f ms)\n", indent,
+	        "%zu excursion%s (%.2f s in all: departures, down or up, that came back within %.0f ms)\n", indent,
 	        cd->by_cause[CAUSE_POWER_STATE], cd->by_cause[CAUSE_NOT_POWER_STATE], cd->by_cause[CAUSE_UNEXPLAINED],
 	        cd->nexc, cd->nexc == 1 ? "" : "s", cd->exc_ms * 1e-3, CHG_SUSTAIN_MS);
 	size_t kept = change_kept(cd);
@@ -169,7 +169,8 @@ void report_summary_text(FILE *f, const SummaryResult *r, size_t dropped,
 		        "left out of the statistics\n", r->implausible, r->implausible == 1 ? "" : "s");
 	if (!isnan(r->plateau_ms)) {
 		char lv[FMT_SI_LEN];
-		fprintf(f, "  time to plateau: %.1f ms (held within 3%% of %s%s)\n", r->plateau_ms,
+		char pt[32];
+		fprintf(f, "  time to plateau: %s (held within 3%% of %s%s)\n", fmt_ms(r->plateau_ms, pt, sizeof pt),
 		        fmt_si(r->plateau_flops, lv, sizeof lv), r->unit);
 	}
 	if (!isnan(r->ratio_median))

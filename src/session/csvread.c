@@ -104,9 +104,9 @@ static char *trim(char *c)
 	return c;
 }
 
-/* The columns of a trace: t_ms, flops (or rate), steady (-1: none). */
+/* The columns of a trace: t_ms, flops (or rate), steady, sm_mhz (-1: none). */
 typedef struct TraceCols {
-	int t, f, s;
+	int t, f, s, c;
 } TraceCols;
 
 static bool trace_header(char **f, int nf, TraceCols *c)
@@ -119,28 +119,37 @@ static bool trace_header(char **f, int nf, TraceCols *c)
 			c->f = i;
 		else if (!strcmp(name, "steady"))
 			c->s = i;
+		else if (!strcmp(name, "sm_mhz"))
+			c->c = i;
 	}
 	return c->t >= 0 && c->f >= 0;
 }
 
-/* A row's time, rate and steady flag (1 without the column) into v. */
-static int trace_row(char **f, int nf, const TraceCols *c, double v[3], const char *name, size_t at, char *err,
+/* A row's time, rate, steady flag (1 without the column) and clock (NaN
+ * without the column or where its cell is empty: no reading) into v. */
+static int trace_row(char **f, int nf, const TraceCols *c, double v[4], const char *name, size_t at, char *err,
                      size_t errlen)
 {
 	int need = c->t > c->f ? c->t : c->f;
 	if (c->s > need)
 		need = c->s;
+	if (c->c > need)
+		need = c->c;
 	if (nf <= need) {
 		snprintf(err, errlen, "%s:%zu: too few columns (%d, need %d)", name, at, nf, need + 1);
 		return -1;
 	}
-	int cols[3] = { c->t, c->f, c->s };
-	for (int k = 0; k < 3; k++) {
+	int cols[4] = { c->t, c->f, c->s, c->c };
+	for (int k = 0; k < 4; k++) {
 		if (cols[k] < 0) {
-			v[k] = 1;
+			v[k] = k == 3 ? NAN : 1;
 			continue;
 		}
 		char *end, *cell = trim(f[cols[k]]);
+		if (k == 3 && !*cell) {
+			v[k] = NAN;
+			continue;
+		}
 		v[k] = strtod(cell, &end);
 		if (end == cell || *end || !isfinite(v[k])) {
 			snprintf(err, errlen, "%s:%zu: column %d is not a number: \"%.40s\"", name, at, cols[k] + 1, cell);
@@ -150,9 +159,10 @@ static int trace_row(char **f, int nf, const TraceCols *c, double v[3], const ch
 	return 0;
 }
 
-/* One more point of the series, growing it by doubling. */
-static int trace_add(double **t, double **x, size_t *n, size_t *cap, double tv, double xv, const char *name,
-                     char *err, size_t errlen)
+/* One more point of the series (and its clock, where asked), growing the
+ * arrays by doubling. */
+static int trace_add(double **t, double **x, double **clk, size_t *n, size_t *cap, const double v[4],
+                     const char *name, char *err, size_t errlen)
 {
 	if (*n == *cap) {
 		size_t nc = *cap ? *cap * 2 : 256;
@@ -160,24 +170,38 @@ static int trace_add(double **t, double **x, size_t *n, size_t *cap, double tv, 
 		if (gt)
 			*t = gt;
 		double *gx = gt ? realloc(*x, nc * sizeof *gx) : NULL;
-		if (!gx) {
+		if (gx)
+			*x = gx;
+		double *gc = gx && clk ? realloc(*clk, nc * sizeof *gc) : NULL;
+		if (gc)
+			*clk = gc;
+		if (!gx || (clk && !gc)) {
 			snprintf(err, errlen, "%s: out of memory", name);
 			return -1;
 		}
-		*x = gx;
 		*cap = nc;
 	}
-	(*t)[*n] = tv;
-	(*x)[(*n)++] = xv;
+	(*t)[*n] = v[0];
+	if (clk)
+		(*clk)[*n] = v[3];
+	(*x)[(*n)++] = v[1];
 	return 0;
 }
 
 int csv_parse_series(const char *text, size_t len, const char *name, double **t, double **x, size_t *n,
                      char *err, size_t errlen)
 {
+	return csv_parse_trace(text, len, name, t, x, NULL, n, err, errlen);
+}
+
+int csv_parse_trace(const char *text, size_t len, const char *name, double **t, double **x, double **clk,
+                    size_t *n, char *err, size_t errlen)
+{
 	*t = *x = NULL;
+	if (clk)
+		*clk = NULL;
 	*n = 0;
-	TraceCols cols = { -1, -1, -1 };
+	TraceCols cols = { -1, -1, -1, -1 };
 	int rc = 0;
 	size_t cap = 0, lineno = 1, pos = 0, bcap = 0, lines = 0;
 	char *buf = NULL;
@@ -217,7 +241,7 @@ int csv_parse_series(const char *text, size_t len, const char *name, double **t,
 			}
 			continue;
 		}
-		double v[3];
+		double v[4];
 		if ((rc = trace_row(f, nf, &cols, v, name, at, err, errlen)))
 			break;
 		/* a time series runs forward: a row before the last is an error
@@ -231,7 +255,7 @@ int csv_parse_series(const char *text, size_t len, const char *name, double **t,
 		last_t = v[0];
 		last_line = at;
 		if (v[2])
-			rc = trace_add(t, x, n, &cap, v[0], v[1], name, err, errlen);
+			rc = trace_add(t, x, clk, n, &cap, v, name, err, errlen);
 	}
 	free(buf);
 	if (rc == 0 && cols.t < 0) {
@@ -242,6 +266,10 @@ int csv_parse_series(const char *text, size_t len, const char *name, double **t,
 		free(*t);
 		free(*x);
 		*t = *x = NULL;
+		if (clk) {
+			free(*clk);
+			*clk = NULL;
+		}
 		*n = 0;
 	}
 	return rc;

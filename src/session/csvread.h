@@ -1,6 +1,6 @@
 /* csvread: a time series from CSV text whose header names t_ms and flops
- * (other columns ignored; a steady column, if present, keeps the rows where
- * it is not 0). Pure. */
+ * (a steady column, if present, keeps the rows where it is not 0; sm_mhz,
+ * if asked for, gives the clock; other columns ignored). Pure. */
 #ifndef FLOPSCOPE_CSVREAD_H
 #define FLOPSCOPE_CSVREAD_H
 
@@ -14,5 +14,10 @@
  * skipped. The rows' t_ms must not run backwards. */
 int csv_parse_series(const char *text, size_t len, const char *name, double **t, double **x, size_t *n,
                      char *err, size_t errlen);
+/* The same, and where clk is not NULL the sm_mhz column too (flopscope's
+ * own CSV has it): malloc'd, NaN for a row without a reading or a file
+ * without the column. */
+int csv_parse_trace(const char *text, size_t len, const char *name, double **t, double **x, double **clk,
+                    size_t *n, char *err, size_t errlen);
 
 #endif

@@ -1,3 +1,4 @@
+#include <math.h>
 /* csvread: CSV as RFC 4180 defines it, and a series that runs forward (issue 27). */
 #include <stdlib.h>
 
@@ -55,8 +56,33 @@ static void bad_csv_should_say_what_and_where(void)
 	}
 }
 
+/* flopscope's own export carries the clock (sm_mhz): read where asked,
+ * NaN for an empty cell or a file without the column. */
+static void clock_column_should_be_read_where_asked(void)
+{
+	const char text[] = "seq,t_ms,rate,steady,sm_mhz\n0,1,5,1,1980\n1,2,6,0,1980\n2,3,7,1,\n";
+	double *t, *x, *c;
+	size_t n;
+	char err[200];
+	CHECK(csv_parse_trace(text, sizeof text - 1, "e.csv", &t, &x, &c, &n, err, sizeof err) == 0);
+	CHECK(n == 2 && t[1] == 3 && x[0] == 5 && c[0] == 1980 && isnan(c[1]));
+	free(t);
+	free(x);
+	free(c);
+	const char plain[] = "t_ms,flops\n1,5\n";
+	CHECK(csv_parse_trace(plain, sizeof plain - 1, "p.csv", &t, &x, &c, &n, err, sizeof err) == 0);
+	CHECK(n == 1 && isnan(c[0]));
+	free(t);
+	free(x);
+	free(c);
+	const char bad[] = "t_ms,flops,sm_mhz\n1,5,fast\n";
+	CHECK(csv_parse_trace(bad, sizeof bad - 1, "b.csv", &t, &x, &c, &n, err, sizeof err) == -1);
+	CHECK_STR(err, "b.csv:2: column 3 is not a number: \"fast\"");
+}
+
 int main(void)
 {
+	RUN(clock_column_should_be_read_where_asked);
 	RUN(quoted_csv_should_read_as_rfc4180_says);
 	RUN(bad_csv_should_say_what_and_where);
 	return CHECK_DONE();
