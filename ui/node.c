@@ -190,7 +190,14 @@ static void draw_table(Node *nv, Rect r)
 	/* the device's name takes what the figures leave; below 100 columns
 	 * the panels show the current figure and the table does not */
 	bool narrow = r.w < 100;
-	int nw = r.w - 77 + (narrow ? 13 : 0);
+	/* the columns after the name take 76 (63 narrow) and the status 8
+	 * ("OUTLIER", "GROWING"); the name what is left, or what it needs */
+	int nw = r.w - 84 + (narrow ? 13 : 0), longest = 6;
+	for (size_t k = 0; k < nv->n; k++)
+		if ((int)strlen(nv->dev[k].src->title) > longest)
+			longest = (int)strlen(nv->dev[k].src->title);
+	if (nw > longest)
+		nw = longest;
 	if (nw < 10)
 		nw = 10;
 	attrset(screen_attr(nv->s, ROLE_TEXT) | A_BOLD | A_UNDERLINE);
@@ -224,7 +231,13 @@ static void draw_table(Node *nv, Rect r)
 		} else {
 			snprintf(status, sizeof status, "%s", engine_state_str(d->state));
 		}
-		snprintf(line, sizeof line, " %3zu %-*.*s %*s %12s %9s %9s %7llu %8s  %s", k + 1, nw, nw, d->src->title,
+		/* a title too long for its column: the device's name alone (what
+		 * comes before " ("), its queue and type in the panel above */
+		char name[512];
+		snprintf(name, sizeof name, "%s", d->src->title);
+		if ((int)strlen(name) > nw && strstr(name, " ("))
+			*strstr(name, " (") = '\0';
+		snprintf(line, sizeof line, " %3zu %-*.*s %*s %12s %9s %9s %7llu %8s  %s", k + 1, nw, nw, name,
 		         narrow ? 0 : 12, narrow ? "" : now, med, pk, peers,
 		         (unsigned long long)d->src->checks(d->src->ctx), chg, status);
 		attrset(screen_attr(nv->s, (int)k == nv->row ? ROLE_SELECTION : role));
@@ -238,6 +251,14 @@ static void draw_table(Node *nv, Rect r)
 	else
 		snprintf(line, sizeof line, " outlier rule: no device more than %g%% below the median of its identical peers "
 		         "(so far)", nv->opt->outlier_pct);
+	/* the same, shorter, where the line is narrower than the words */
+	if ((int)strlen(line) >= r.w) {
+		if (nv->outliers)
+			snprintf(line, sizeof line, " outlier rule: %zu device%s >%g%% below %s peers", nv->outliers,
+			         nv->outliers == 1 ? "" : "s", nv->opt->outlier_pct, nv->outliers == 1 ? "its" : "their");
+		else
+			snprintf(line, sizeof line, " outlier rule: none >%g%% below its peers (so far)", nv->opt->outlier_pct);
+	}
 	mvaddnstr(r.y + r.h - 1, 0, line, r.w);
 }
 
