@@ -237,10 +237,17 @@ static void draw_header(Dash *d)
 	         fmt_ms(src->target_ms(src->ctx), tms, sizeof tms), src->workload, src->title);
 	int x = getcurx(stdscr);
 	mvaddnstr(0, x, line, COLS - x);
-	snprintf(line, sizeof line, " times: %s | samples %zu | checks %llu ok | log %s",
-	         src->timestamps ? "GPU timestamps + CPU wall" : "CPU wall clock (no timestamps)",
-	         d->h.total, (unsigned long long)src->checks(src->ctx),
-	         src->log_path ? src->log_path : "off (--no-log)");
+	const char *log = src->log_path ? src->log_path : "off (--no-log)";
+	for (int pass = 0; pass < 2; pass++) {
+		snprintf(line, sizeof line, " times: %s | samples %zu | checks %llu ok | log %s",
+		         src->timestamps ? "GPU timestamps + CPU wall" : "CPU wall clock (no timestamps)",
+		         d->h.total, (unsigned long long)src->checks(src->ctx), log);
+		/* a path longer than the line: its file name (the whole path is
+		 * printed after quitting) */
+		if ((int)strlen(line) <= COLS || !src->log_path || !strrchr(src->log_path, '/'))
+			break;
+		log = strrchr(src->log_path, '/') + 1;
+	}
 	mvaddnstr(1, 0, line, COLS);
 }
 
