@@ -164,9 +164,9 @@ t_replay_dashboard_should_play_seek_and_end_with_the_logs_figures() {
 	TM send-keys -t fs '>'
 	wait_for 'REPLAY x2' || return 1
 	TM send-keys -t fs Right
-	wait_for 'at [0-9.]+ s of [0-9.]+ s' || return 1
+	wait_for 'at [0-9.]+ [mu]?s of [0-9.]+ s' || return 1
 	TM send-keys -t fs Left
-	wait_for 'at [0-9.]+ (ms|s) of [0-9.]+ s' || return 1
+	wait_for 'at [0-9.]+ [mu]?s of [0-9.]+ s' || return 1
 	TM send-keys -t fs .
 	wait_for 'paused, one sample on' || return 1
 	wait_for 'flopscope +PAUSED' || return 1
