@@ -60,9 +60,12 @@ static bool rp_next(void *c, Sample *out)
 		summary_restart(&r->sum);
 	summary_add(&r->sum, out);
 	/* the recorded stops (SIGSTOP), whose totals the log keeps: counted
-	 * once the play is through, as the log's summary counts them */
+	 * once the play is through, as the log's summary counts them; and a
+	 * departure still open then is settled, as the run settled it */
 	for (size_t k = 0; r->next == r->d.n && k < r->d.gaps; k++)
 		summary_add_gap(&r->sum, r->d.gap_ms / (double)r->d.gaps);
+	if (r->next == r->d.n && r->d.has_summary)
+		summary_finish(&r->sum);
 	return true;
 }
 

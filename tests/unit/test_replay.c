@@ -117,8 +117,35 @@ static void replay_should_go_as_fast_as_asked_and_back(void)
 	replay_done(&r);
 }
 
+/* At its end a replay settles a departure still open, as the run settled
+ * it: its counts are those of the same samples summarised and finished. */
+static void replay_should_end_with_the_runs_settled_counts(void)
+{
+	Replay r;
+	SampleSource src;
+	Sample last = { 0 };
+	make_replay(&r, &src, 120);
+	for (size_t i = 117; i < 120; i++) /* the last 3 samples (300 ms) at half the rate: open at the end */
+		r.d.samples[i].rate = 0.5e9;
+	Summary ref;
+	summary_init(&ref);
+	for (size_t i = 0; i < 120; i++)
+		summary_add(&ref, &r.d.samples[i]);
+	summary_finish(&ref);
+	SummaryResult want, got;
+	summary_result(&ref, &want);
+	CHECK(want.changes.nchanges + want.changes.nexc >= 1); /* the case this is about */
+	CHECK(!src.ctl.seek(src.ctl.ctx, INFINITY));
+	CHECK(drain(&src, &last) == 120);
+	src.summary(src.ctx, &got);
+	CHECK(got.changes.nchanges == want.changes.nchanges && got.changes.nexc == want.changes.nexc);
+	summary_done(&ref);
+	replay_done(&r);
+}
+
 int main(void)
 {
+	RUN(replay_should_end_with_the_runs_settled_counts);
 	RUN(replay_should_seek_step_and_end_on_its_time_line);
 	RUN(replay_should_go_as_fast_as_asked_and_back);
 	return CHECK_DONE();
