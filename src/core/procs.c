@@ -38,13 +38,14 @@ void procs_describe(const unsigned *pids, const char *const *names, size_t n, si
 	out[0] = '\0';
 	size_t w = 0;
 	for (size_t i = 0; i < n; i++) {
-		char one[64], more[32];
-		snprintf(one, sizeof one, "%s%u%s%.40s", i ? ", " : "", pids[i], names && names[i] && names[i][0] ? " " : "",
-		         names && names[i] ? names[i] : "");
+		char one[64], more[32] = "";
+		const char *name = names && names[i] ? names[i] : "";
+		snprintf(one, sizeof one, "%s%u%s%.40s", i ? ", " : "", pids[i], name[0] ? " " : "", name);
 		size_t rest = total - i - 1;
-		snprintf(more, sizeof more, rest ? " and %zu more" : "", rest);
+		if (rest)
+			snprintf(more, sizeof more, " and %zu more", rest);
 		/* this one, and room for saying how many more there are */
-		if (w + strlen(one) + (rest ? strlen(more) : 0) >= len) {
+		if (w + strlen(one) + strlen(more) >= len) {
 			snprintf(out + w, len - w, " and %zu more", total - i);
 			return;
 		}

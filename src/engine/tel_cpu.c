@@ -115,15 +115,13 @@ static bool cpu_read(TelSource *s, TelReading *r)
 	memset(r, 0, sizeof *r);
 	double mhz = cpu_mhz_now(c->sysfs);
 	if (mhz > 0) {
-		r->v[TEL_SM_MHZ] = mhz;
-		r->valid |= 1u << TEL_SM_MHZ;
+		tel_set(r, TEL_SM_MHZ, mhz);
 	}
 	double uj;
 	uint64_t t = clock_mono_ns();
 	cpu_share(c, t);
 	if (isfinite(c->other_pct)) {
-		r->v[TEL_OTHER_CPU] = c->other_pct;
-		r->valid |= 1u << TEL_OTHER_CPU;
+		tel_set(r, TEL_OTHER_CPU, c->other_pct);
 	}
 	if (c->rapl[0] && sysfs_read_num(c->rapl, &uj)) {
 		if (c->last_ns && t > c->last_ns) {
@@ -131,8 +129,7 @@ static bool cpu_read(TelSource *s, TelReading *r)
 			if (d < 0) /* the counter wrapped */
 				d += c->range_uj;
 			if (d >= 0) {
-				r->v[TEL_POWER_W] = d * 1e-6 / ((double)(t - c->last_ns) * 1e-9);
-				r->valid |= 1u << TEL_POWER_W;
+				tel_set(r, TEL_POWER_W, d * 1e-6 / ((double)(t - c->last_ns) * 1e-9));
 			}
 		}
 		c->last_uj = uj;

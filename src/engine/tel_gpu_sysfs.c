@@ -7,8 +7,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
+#include "clock.h"
 #include "throttle.h"
 
 typedef struct GpuSysfs {
@@ -39,24 +39,19 @@ static void amd_metrics(const GpuSysfs *g, TelReading *r)
 		return;
 	/* the current clock the firmware reports, over the DPM table's level */
 	if (!isnan(m.gfx_mhz)) {
-		r->v[TEL_SM_MHZ] = m.gfx_mhz;
-		r->valid |= 1u << TEL_SM_MHZ;
+		tel_set(r, TEL_SM_MHZ, m.gfx_mhz);
 	}
 	if (!isnan(m.mem_mhz)) {
-		r->v[TEL_MEM_MHZ] = m.mem_mhz;
-		r->valid |= 1u << TEL_MEM_MHZ;
+		tel_set(r, TEL_MEM_MHZ, m.mem_mhz);
 	}
 	if (!tel_has(r, TEL_POWER_W) && !isnan(m.power_w)) {
-		r->v[TEL_POWER_W] = m.power_w;
-		r->valid |= 1u << TEL_POWER_W;
+		tel_set(r, TEL_POWER_W, m.power_w);
 	}
 	if (!tel_has(r, TEL_TEMP_C) && !isnan(m.edge_c)) {
-		r->v[TEL_TEMP_C] = m.edge_c;
-		r->valid |= 1u << TEL_TEMP_C;
+		tel_set(r, TEL_TEMP_C, m.edge_c);
 	}
 	if (m.has_throttle) {
-		r->v[TEL_THROTTLE] = (double)throttle_from_amd(m.indep_throttle, m.hotspot_c);
-		r->valid |= 1u << TEL_THROTTLE;
+		tel_set(r, TEL_THROTTLE, (double)throttle_from_amd(m.indep_throttle, m.hotspot_c));
 	}
 }
 
@@ -80,8 +75,7 @@ static void intel_reasons(const GpuSysfs *g, TelReading *r)
 		bits |= throttle_from_intel(name, v != 0);
 	}
 	if (any) {
-		r->v[TEL_THROTTLE] = (double)bits;
-		r->valid |= 1u << TEL_THROTTLE;
+		tel_set(r, TEL_THROTTLE, (double)bits);
 	}
 }
 
@@ -93,12 +87,9 @@ static void energy_power(GpuSysfs *g, TelReading *r)
 	snprintf(p, sizeof p, "%s/energy1_input", g->hwmon);
 	if (!sysfs_read_num(p, &e))
 		return;
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	double t = (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+	double t = (double)clock_mono_ns() * 1e-9;
 	if (g->have_energy && t > g->energy_t && e >= g->energy_uj) {
-		r->v[TEL_POWER_W] = (e - g->energy_uj) * 1e-6 / (t - g->energy_t);
-		r->valid |= 1u << TEL_POWER_W;
+		tel_set(r, TEL_POWER_W, (e - g->energy_uj) * 1e-6 / (t - g->energy_t));
 	}
 	g->energy_uj = e;
 	g->energy_t = t;
@@ -114,13 +105,11 @@ static bool gpu_sysfs_read(TelSource *s, TelReading *r)
 	if (g->amd) {
 		snprintf(p, sizeof p, "%s/pp_dpm_sclk", g->dev);
 		if (sysfs_read_dpm(p, &v)) {
-			r->v[TEL_SM_MHZ] = v;
-			r->valid |= 1u << TEL_SM_MHZ;
+			tel_set(r, TEL_SM_MHZ, v);
 		}
 		snprintf(p, sizeof p, "%s/pp_dpm_mclk", g->dev);
 		if (sysfs_read_dpm(p, &v)) {
-			r->v[TEL_MEM_MHZ] = v;
-			r->valid |= 1u << TEL_MEM_MHZ;
+			tel_set(r, TEL_MEM_MHZ, v);
 		}
 	} else {
 		/* the clock the GT runs at (i915's gt_act_freq_mhz, xe's act_freq),
@@ -128,22 +117,19 @@ static bool gpu_sysfs_read(TelSource *s, TelReading *r)
 		 * driver asked for, which a power or thermal limit can deny) */
 		snprintf(p, sizeof p, "%s/gt_act_freq_mhz", g->card);
 		if (sysfs_read_num(p, &v) || (snprintf(p, sizeof p, "%s/tile0/gt0/freq0/act_freq", g->dev), sysfs_read_num(p, &v))) {
-			r->v[TEL_SM_MHZ] = v;
-			r->valid |= 1u << TEL_SM_MHZ;
+			tel_set(r, TEL_SM_MHZ, v);
 		}
 	}
 	if (g->hwmon[0]) {
 		snprintf(p, sizeof p, "%s/power1_average", g->hwmon);
 		if (sysfs_read_num(p, &v) || (snprintf(p, sizeof p, "%s/power1_input", g->hwmon), sysfs_read_num(p, &v))) {
-			r->v[TEL_POWER_W] = v * 1e-6; /* microwatts */
-			r->valid |= 1u << TEL_POWER_W;
+			tel_set(r, TEL_POWER_W, v * 1e-6); /* microwatts */
 		} else if (!g->amd) {
 			energy_power(g, r);
 		}
 		snprintf(p, sizeof p, "%s/temp1_input", g->hwmon);
 		if (sysfs_read_num(p, &v)) {
-			r->v[TEL_TEMP_C] = v * 1e-3; /* millidegrees */
-			r->valid |= 1u << TEL_TEMP_C;
+			tel_set(r, TEL_TEMP_C, v * 1e-3); /* millidegrees */
 		}
 	}
 	if (g->amd)

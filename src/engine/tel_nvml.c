@@ -6,9 +6,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "procs.h"
 
 typedef int (*NvmlFn)(void);
@@ -42,9 +42,7 @@ typedef struct NvmlProcV1 {
  * tell. */
 static bool nvml_others(Nvml *n)
 {
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	double now = (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+	double now = (double)clock_mono_ns() * 1e-9;
 	if (n->procs_t > 0 && now - n->procs_t < 0.25)
 		return n->others >= 0;
 	n->procs_t = now;
@@ -91,32 +89,25 @@ static bool nvml_read(TelSource *s, TelReading *r)
 	unsigned long long th;
 	memset(r, 0, sizeof *r);
 	if (n->clock && n->clock(n->dev, 1 /* NVML_CLOCK_SM */, &u) == 0) {
-		r->v[TEL_SM_MHZ] = u;
-		r->valid |= 1u << TEL_SM_MHZ;
+		tel_set(r, TEL_SM_MHZ, u);
 	}
 	if (n->clock && n->clock(n->dev, 2 /* NVML_CLOCK_MEM */, &u) == 0) {
-		r->v[TEL_MEM_MHZ] = u;
-		r->valid |= 1u << TEL_MEM_MHZ;
+		tel_set(r, TEL_MEM_MHZ, u);
 	}
 	if (n->power && n->power(n->dev, &u) == 0) {
-		r->v[TEL_POWER_W] = u * 1e-3;
-		r->valid |= 1u << TEL_POWER_W;
+		tel_set(r, TEL_POWER_W, u * 1e-3);
 	}
 	if (n->temp && n->temp(n->dev, 0 /* NVML_TEMPERATURE_GPU */, &u) == 0) {
-		r->v[TEL_TEMP_C] = u;
-		r->valid |= 1u << TEL_TEMP_C;
+		tel_set(r, TEL_TEMP_C, u);
 	}
 	if (n->pstate && n->pstate(n->dev, &p) == 0 && p >= 0 && p < 32) {
-		r->v[TEL_PSTATE] = p;
-		r->valid |= 1u << TEL_PSTATE;
+		tel_set(r, TEL_PSTATE, p);
 	}
 	if (n->throttle && n->throttle(n->dev, &th) == 0) {
-		r->v[TEL_THROTTLE] = (double)th;
-		r->valid |= 1u << TEL_THROTTLE;
+		tel_set(r, TEL_THROTTLE, (double)th);
 	}
 	if (nvml_others(n)) {
-		r->v[TEL_OTHER_GPU] = n->others;
-		r->valid |= 1u << TEL_OTHER_GPU;
+		tel_set(r, TEL_OTHER_GPU, n->others);
 		snprintf(r->who, sizeof r->who, "%s", n->who);
 	}
 	return r->valid != 0;

@@ -23,6 +23,13 @@ static inline bool tel_has(const TelReading *r, TelField f)
 	return r->valid & (1u << f);
 }
 
+/* f read as v */
+static inline void tel_set(TelReading *r, TelField f, double v)
+{
+	r->v[f] = v;
+	r->valid |= 1u << f;
+}
+
 typedef struct TelSource TelSource;
 struct TelSource {
 	const char *name;                 /* "nvml", "cpu", ... */
