@@ -36,7 +36,7 @@ static const char *const HELP[] = {
 	"  F1 ? h     this help; F10 q quit (Ctrl-C too)",
 	"",
 	"What the screen shows",
-	"  STEADY     the loop has reached the target dispatch time and holds it (it does not mean the "
+	"  AT TARGET  the loop has reached the target dispatch time and holds it (it does not mean the "
 	"throughput is stable); GROWING: still multiplying the workgroups by 10; PAUSED, DONE, ERROR",
 	"  FLOPS plot the throughput of each dispatch, or IOPS, or B/s for memory workloads; in a sweep "
 	"of copy sizes each size grows from 1 workgroup again: that growth is left out (a gap), not drawn "
@@ -95,13 +95,13 @@ typedef struct Series {
  * line under the canvas where the x labels go. */
 static void draw_y_axis(Dash *d, Rect c, const PlotAxis *ay, const char *unit)
 {
-	char a[FMT_SI_LEN], lab[40];
+	char a[FMT_SI_LEN + 16], lab[48];
 	double mid = ay->log ? sqrt(ay->min * ay->max) : 0.5 * (ay->min + ay->max);
 	const double yv[3] = { ay->max, mid, ay->min };
 	const int yr[3] = { c.y, c.y + (c.h - 1) / 2, c.y + c.h - 1 };
 	attrset(screen_attr(d->s, ROLE_AXIS));
 	for (int i = 0; i < 3; i++) {
-		snprintf(lab, sizeof lab, "%7s%s", fmt_si(yv[i], a, sizeof a), unit);
+		snprintf(lab, sizeof lab, "%*s", LAYOUT_YLABEL_W - 1, fmt_axis(yv[i], unit, a, sizeof a));
 		mvaddnstr(yr[i], 0, lab, LAYOUT_YLABEL_W - 1);
 		mvaddch(yr[i], LAYOUT_YLABEL_W - 1, ACS_VLINE);
 	}
@@ -144,7 +144,9 @@ static void draw_plot(Dash *d, Rect frame, const char *title, const char *unit, 
 	Rect c = layout_canvas(frame);
 	size_t n = d->h.n - from;
 	attrset(screen_attr(d->s, ROLE_TEXT) | A_BOLD);
-	mvaddnstr(frame.y, 0, title, frame.w);
+	char tl[300];
+	snprintf(tl, sizeof tl, "%s", title);
+	mvaddstr(frame.y, 0, layout_fit_words(tl, frame.w));
 	/* the y axis covers every series of the window, and the target */
 	double lo = INFINITY, hi = -INFINITY;
 	for (size_t k = 0; k < nser; k++) {
@@ -236,7 +238,7 @@ static void draw_header(Dash *d)
 	snprintf(line, sizeof line, "%s %.1f s | target %s | %s | %s", mode, d->h.last.t_ms * 1e-3,
 	         fmt_ms(src->target_ms(src->ctx), tms, sizeof tms), src->workload, src->title);
 	int x = getcurx(stdscr);
-	mvaddnstr(0, x, line, COLS - x);
+	mvaddstr(0, x, layout_fit_words(line, COLS - x));
 	const char *log = src->log_path ? src->log_path : "off (--no-log)";
 	for (int pass = 0; pass < 2; pass++) {
 		snprintf(line, sizeof line, " times: %s | samples %zu | checks %llu ok | log %s",
@@ -277,7 +279,7 @@ static void draw_stats(Dash *d, Rect r)
 	snprintf(line, sizeof line, "%s at the target time", u);
 	mvaddnstr(y++, r.x, line, r.w);
 	attrset(screen_attr(d->s, ROLE_TEXT));
-#define ROW(...) do { snprintf(line, sizeof line, __VA_ARGS__); mvaddnstr(y++, r.x, line, r.w); } while (0)
+#define ROW(...) do { snprintf(line, sizeof line, __VA_ARGS__); if (y < r.y + r.h) mvaddnstr(y++, r.x, line, r.w); } while (0)
 	ROW("last     %s%s", fmt_si(d->h.last.rate, a, sizeof a), u);
 	if (d->h.last.size)
 		ROW("size     %s", mem_size_str(d->h.last.size, a, sizeof a));
@@ -287,7 +289,8 @@ static void draw_stats(Dash *d, Rect r)
 		ROW("max      %s%s", fmt_si(f->max, a, sizeof a), u);
 		if (!d->h.last.size) {
 			/* sd: the spread of the samples; the CI below is the mean's */
-			ROW("mean     %s%s sd %s", fmt_si(f->mean, a, sizeof a), u, fmt_si(f->std, b, sizeof b));
+			ROW("mean     %s%s", fmt_si(f->mean, a, sizeof a), u);
+			ROW("sd       %s%s", fmt_si(f->std, b, sizeof b), u);
 			ROW("95%% CI   +- %s%s", fmt_si(f->ci95, a, sizeof a), u);
 		}
 	} else {
@@ -322,12 +325,20 @@ static void draw_stats(Dash *d, Rect r)
 #undef ROW
 }
 
-/* One change on a line: "12.3 s 3.1T->1.6T x0.52 clock" */
-static void change_line(const Change *c, char *line, size_t len)
+/* One change on a line of w columns: "12.3 s 3.10 TFLOPS->1.60 TFLOPS x0.52",
+ * or with the unit once where that does not fit ("3.10 T->1.60 TFLOPS"),
+ * then without the factor. */
+static void change_line(const Change *c, const char *unit, int w, char *line, size_t len)
 {
 	char a[FMT_SI_LEN], b[FMT_SI_LEN];
-	snprintf(line, len, "%s%.1f s %s->%s x%.2f", c->kind == CHANGE_RAMP ? "ramp " : "", c->t_ms * 1e-3,
-	         fmt_si(c->before, a, sizeof a), fmt_si(c->after, b, sizeof b), c->ratio);
+	const char *ramp = c->kind == CHANGE_RAMP ? "ramp " : "";
+	fmt_si(c->before, a, sizeof a);
+	fmt_si(c->after, b, sizeof b);
+	int n = snprintf(line, len, "%s%.1f s %s%s->%s%s x%.2f", ramp, c->t_ms * 1e-3, a, unit, b, unit, c->ratio);
+	if (n > w)
+		n = snprintf(line, len, "%s%.1f s %s->%s%s x%.2f", ramp, c->t_ms * 1e-3, a, b, unit, c->ratio);
+	if (n > w)
+		snprintf(line, len, "%s%.1f s %s->%s%s", ramp, c->t_ms * 1e-3, a, b, unit);
 }
 
 /* Power-state changes listed (newest last, older ones counted), the rest
@@ -370,7 +381,7 @@ static void draw_jumps(Dash *d, Rect r)
 		}
 		attrset(screen_attr(d->s, ROLE_JUMP_MARK));
 		for (size_t i = show < np ? show : np; i-- > 0 && y < end;) {
-			change_line(pick[i], line, sizeof line);
+			change_line(pick[i], sample_unit(&d->h.last), r.w, line, sizeof line);
 			mvaddnstr(y++, r.x, line, r.w);
 		}
 	}
@@ -393,7 +404,7 @@ static void draw_jumps(Dash *d, Rect r)
 			const Change *c = change_get(cd, i);
 			if (c->cause == CAUSE_POWER_STATE)
 				continue;
-			change_line(c, line, sizeof line);
+			change_line(c, sample_unit(&d->h.last), r.w, line, sizeof line);
 			mvaddnstr(y++, r.x, line, r.w);
 		}
 	}
@@ -435,7 +446,7 @@ static void draw_size_plot(Dash *d, Rect frame, const char *unit)
 	screen_put_canvas(d->s, &cv, c, roles);
 	plot_canvas_done(&cv);
 	char lab[40];
-	draw_y_axis(d, c, &ay, "");
+	draw_y_axis(d, c, &ay, unit);
 	mem_size_str((uint64_t)exp2(ax.min), lab, sizeof lab);
 	mvaddstr(c.y + c.h, c.x, lab);
 	mem_size_str((uint64_t)exp2(ax.max), lab, sizeof lab);
@@ -485,7 +496,7 @@ static void draw_clock(Dash *d, Rect r, const Flat *f, bool power, size_t from, 
 		if (power)
 			snprintf(title + n, sizeof title - (size_t)n, ", %.0f-%.0f W", f->plo, f->phi);
 		attrset(screen_attr(d->s, ROLE_TEXT) | A_BOLD);
-		mvaddnstr(r.y, 0, title, r.w);
+		mvaddstr(r.y, 0, layout_fit_words(title, r.w));
 	} else {
 		draw_plot(d, r, title, "Hz", false, ck, nser, NULL, from, t0, t_end);
 	}
@@ -558,7 +569,7 @@ static void draw(Dash *d)
 		snprintf(head + hn, sizeof head - (size_t)hn, "   median %s%s", fmt_si(d->stats.flops.median, b, sizeof b), u);
 	else if (d->h.last.size)
 		snprintf(head + hn, sizeof head - (size_t)hn, "   each size from its target (the growth between sizes left out)");
-	draw_plot(d, l.flops, d->h.total ? head : u, "", false, &fl, 1, NULL, from, t0, t_end);
+	draw_plot(d, l.flops, d->h.total ? head : u, u, false, &fl, 1, NULL, from, t0, t_end);
 	if (clock)
 		draw_clock(d, l.clock, &(Flat){ clo, chi, plo, phi }, power, from, t0, t_end);
 	if (d->h.last.size)

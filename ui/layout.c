@@ -131,3 +131,36 @@ void layout_status_line(const char *msg, const char *keys, int cols, char *out, 
 	}
 	*keys_at = (int)(at < len ? at : len);
 }
+
+/* The last occurrence of sep that starts at or before cols, 0 if none. */
+static size_t last_sep(const char *s, const char *sep, int cols)
+{
+	size_t best = 0;
+	for (const char *p = s; (p = strstr(p, sep)) && p - s <= cols; p++)
+		best = (size_t)(p - s);
+	return best;
+}
+
+char *layout_fit_words(char *s, int cols)
+{
+	if (cols <= 0) {
+		s[0] = 0;
+		return s;
+	}
+	if ((int)strlen(s) <= cols)
+		return s;
+	size_t at = last_sep(s, "  ", cols);
+	if (at < (size_t)cols / 2)
+		at = last_sep(s, " ", cols);
+	if (!at) {
+		s[cols] = 0; /* one word longer than the line */
+		return s;
+	}
+	s[at] = 0;
+	char *open = strrchr(s, '('), *close = strrchr(s, ')');
+	if (open && (!close || close < open))
+		*open = 0;
+	for (size_t n = strlen(s); n && strchr(" |,:;", s[n - 1]); n--)
+		s[n - 1] = 0;
+	return s;
+}

@@ -8,7 +8,7 @@
 #define LAYOUT_MIN_COLS 80
 #define LAYOUT_MIN_ROWS 24
 #define LAYOUT_PANEL_W 32   /* statistics and jump list, right side */
-#define LAYOUT_YLABEL_W 10  /* y-axis labels left of each plot */
+#define LAYOUT_YLABEL_W 12  /* y-axis labels left of each plot: "1.50 TFLOPS" and the axis line */
 
 typedef struct Rect {
 	int x, y, w, h;
@@ -58,6 +58,13 @@ void layout_compute(int cols, int rows, LayoutClock clock, Layout *l);
  * Writes the line into out and the column where the keys start into
  * *keys_at (the caller draws them in another colour). */
 void layout_status_line(const char *msg, const char *keys, int cols, char *out, size_t len, int *keys_at);
+
+/* s cut, in place, to at most cols bytes between its parts, never inside
+ * one: at the last item boundary (two spaces) that keeps at least half of
+ * cols, else at the last space; a parenthesis left open and
+ * trailing separators (" |", ",", ":") go too. Unchanged when it fits.
+ * Returns s. */
+char *layout_fit_words(char *s, int cols);
 
 /* The canvas inside a plot frame: below the title, right of the labels,
  * above the time axis line. */

@@ -127,10 +127,10 @@ static void draw_panel(Node *nv, size_t k, Rect r, const PlotAxis *ay, double t1
 	const Sample *ls = &d->h.last;
 	char line[512], a[FMT_SI_LEN], b[FMT_SI_LEN], state[24];
 	attrset(screen_attr(nv->s, ROLE_TEXT) | A_BOLD);
-	snprintf(line, sizeof line, "[%zu] %.480s", k + 1, d->src->title);
-	mvaddnstr(r.y, r.x, line, r.w - 1);
 	snprintf(state, sizeof state, " %s ", engine_state_str(d->state));
 	upper(state);
+	snprintf(line, sizeof line, "[%zu] %.480s", k + 1, d->src->title);
+	mvaddstr(r.y, r.x, layout_fit_words(line, r.w - 2 - (int)strlen(state)));
 	int sx = r.x + r.w - 1 - (int)strlen(state);
 	attrset(screen_attr(nv->s, state_role(d->state)) | A_REVERSE);
 	mvaddstr(r.y, sx > r.x ? sx : r.x, state);
@@ -176,34 +176,53 @@ static void draw_panel(Node *nv, size_t k, Rect r, const PlotAxis *ay, double t1
 	/* the scale, at the right end of the top and bottom rows: a flat line
 	 * near the top is a figure near the top of a named scale, not a frame */
 	if (c.h >= 2 && c.w >= 16) {
-		char top[FMT_SI_LEN + 16];
-		snprintf(top, sizeof top, " %s%s ", fmt_si(ay->max, a, sizeof a), sample_unit(ls));
+		char top[FMT_SI_LEN + 16], bottom[32];
+		snprintf(top, sizeof top, " %s ", fmt_axis(ay->max, sample_unit(ls), a, sizeof a));
+		snprintf(bottom, sizeof bottom, " 0 %s ", sample_unit(ls));
 		attrset(screen_attr(nv->s, ROLE_AXIS));
 		mvaddstr(c.y, c.x + c.w - (int)strlen(top), top);
-		mvaddstr(c.y + c.h - 1, c.x + c.w - 3, " 0 ");
+		mvaddstr(c.y + c.h - 1, c.x + c.w - (int)strlen(bottom), bottom);
 	}
+}
+
+/* The table's device column: what the figures leave, at most the longest
+ * title and at least the longest name alone (what comes before " (");
+ * where even that does not fit, the checks column (in each panel too)
+ * gives its 8 columns (*checks false). Below 100 columns the "now" column
+ * is gone (narrow): the panels show the current figure. */
+static int name_width(const Node *nv, int w, bool narrow, bool *checks)
+{
+	/* the columns after the name take 76 (63 narrow) and the status 8
+	 * ("OUTLIER", "GROWING") */
+	int nw = w - 84 + (narrow ? 13 : 0), longest = 6, name = 6;
+	for (size_t k = 0; k < nv->n; k++) {
+		const char *t = nv->dev[k].src->title, *q = strstr(t, " (");
+		int n = q ? (int)(q - t) : (int)strlen(t);
+		if ((int)strlen(t) > longest)
+			longest = (int)strlen(t);
+		if (n > name)
+			name = n;
+	}
+	if (nw > longest)
+		nw = longest;
+	*checks = nw >= name;
+	if (!*checks)
+		nw += 8;
+	return nw < name ? name : nw;
 }
 
 static void draw_table(Node *nv, Rect r)
 {
 	char line[512], a[FMT_SI_LEN], b[FMT_SI_LEN];
-	/* the device's name takes what the figures leave; below 100 columns
-	 * the panels show the current figure and the table does not */
-	bool narrow = r.w < 100;
-	/* the columns after the name take 76 (63 narrow) and the status 8
-	 * ("OUTLIER", "GROWING"); the name what is left, or what it needs */
-	int nw = r.w - 84 + (narrow ? 13 : 0), longest = 6;
-	for (size_t k = 0; k < nv->n; k++)
-		if ((int)strlen(nv->dev[k].src->title) > longest)
-			longest = (int)strlen(nv->dev[k].src->title);
-	if (nw > longest)
-		nw = longest;
-	if (nw < 10)
-		nw = 10;
+	bool narrow = r.w < 100, checks;
+	int nw = name_width(nv, r.w, narrow, &checks);
 	attrset(screen_attr(nv->s, ROLE_TEXT) | A_BOLD | A_UNDERLINE);
 	mvhline(r.y, 0, ' ', r.w);
-	snprintf(line, sizeof line, " dev %-*s %*s %12s %9s %9s %7s %8s  %s", nw, "device", narrow ? 0 : 12,
-	         narrow ? "" : "now", "median", "% of peak", "of peers", "checks", "changes", "status");
+	char ck[24] = "";
+	if (checks)
+		snprintf(ck, sizeof ck, "%7s ", "checks");
+	snprintf(line, sizeof line, " dev %-*s %*s %12s %9s %9s %s%8s  %s", nw, "device", narrow ? 0 : 12,
+	         narrow ? "" : "now", "median", "% of peak", "of peers", ck, "changes", "status");
 	mvaddnstr(r.y, 0, line, r.w);
 	for (size_t k = 0; k < nv->n; k++) {
 		NodeDev *d = &nv->dev[k];
@@ -237,9 +256,10 @@ static void draw_table(Node *nv, Rect r)
 		snprintf(name, sizeof name, "%s", d->src->title);
 		if ((int)strlen(name) > nw && strstr(name, " ("))
 			*strstr(name, " (") = '\0';
-		snprintf(line, sizeof line, " %3zu %-*.*s %*s %12s %9s %9s %7llu %8s  %s", k + 1, nw, nw, name,
-		         narrow ? 0 : 12, narrow ? "" : now, med, pk, peers,
-		         (unsigned long long)d->src->checks(d->src->ctx), chg, status);
+		if (checks)
+			snprintf(ck, sizeof ck, "%7llu ", (unsigned long long)d->src->checks(d->src->ctx));
+		snprintf(line, sizeof line, " %3zu %-*.*s %*s %12s %9s %9s %s%8s  %s", k + 1, nw, nw, name,
+		         narrow ? 0 : 12, narrow ? "" : now, med, pk, peers, ck, chg, status);
 		attrset(screen_attr(nv->s, (int)k == nv->row ? ROLE_SELECTION : role));
 		mvhline(r.y + 1 + (int)k, 0, ' ', r.w);
 		mvaddnstr(r.y + 1 + (int)k, 0, line, r.w);

@@ -2,6 +2,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 static const char PREFIX_UP[] = { 0, 'k', 'M', 'G', 'T', 'P' };
 static const char PREFIX_DOWN[] = { 0, 'm', 'u', 'n' };
@@ -50,6 +51,22 @@ char *fmt_si(double v, char *out, size_t len)
 		snprintf(out, len, "%s%.*f %c", sign, decimals, s, p);
 	else
 		snprintf(out, len, "%s%.*f ", sign, decimals, s);
+	return out;
+}
+
+char *fmt_axis(double v, const char *unit, char *out, size_t len)
+{
+	char a[FMT_SI_LEN];
+	if (v == 0.0)
+		snprintf(out, len, "0 %s", unit);
+	else if (!*unit && fabs(v) < 99999.5 && fabs(v - round(v)) < 1e-9 * fabs(v) + 1e-12)
+		snprintf(out, len, "%.0f", v);
+	else
+		snprintf(out, len, "%s%s", fmt_si(v, a, sizeof a), unit);
+	/* a count's prefix without a unit after it: no trailing space */
+	size_t n = strlen(out);
+	if (n && out[n - 1] == ' ')
+		out[n - 1] = 0;
 	return out;
 }
 

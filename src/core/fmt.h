@@ -13,6 +13,11 @@
  * "-inf" with a trailing space so a unit can follow. Returns out. */
 char *fmt_si(double v, char *out, size_t len);
 
+/* A plot axis' label: the value with its unit, "1.50 TFLOPS", "20.0 ms",
+ * "0 B/s"; a count without a unit whole up to 99999 ("1000", "12"), then
+ * with a prefix ("1.20 M"). Returns out. */
+char *fmt_axis(double v, const char *unit, char *out, size_t len);
+
 /* A time given in ms in the unit that reads best, 3 significant digits:
  * "20 ms", "1 s", "2.5 s", "500 us". Returns out. */
 char *fmt_ms(double ms, char *out, size_t len);

@@ -1023,7 +1023,7 @@ EngineState engine_state(Engine *e)
 const char *engine_state_str(EngineState s)
 {
 	static const char *const names[ENGINE_STATE_COUNT] = {
-		"ready", "growing", "steady", "paused", "done", "error",
+		"ready", "growing", "at target", "paused", "done", "error",
 	};
 	return (unsigned)s < ENGINE_STATE_COUNT ? names[s] : "?";
 }

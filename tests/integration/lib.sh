@@ -62,7 +62,7 @@ start_ui() {
 	TM kill-server 2>/dev/null
 	UI_N=$((UI_N + 1))
 	SOCK="$T/tmux.$BASHPID.$UI_N.sock"
-	TM new-session -d -s fs -x 120 -y 36 "LANG=C.UTF-8 $* ; echo \$? > $T/exit" || die "tmux failed"
+	TM new-session -d -s fs -x "${UI_W:-120}" -y "${UI_H:-36}" "LANG=C.UTF-8 $* ; echo \$? > $T/exit" || die "tmux failed"
 	TM set-option -t fs remain-on-exit on >/dev/null
 }
 

@@ -142,7 +142,7 @@ t_node_view_should_show_every_device_zoom_and_act_on_all() {
 	start_ui "$FS" -1 -1 -1 -1 --no-log --outlier 99.9 || return 1
 	wait_for '^ flopscope \| 4 devices: ' || return 1
 	for k in 1 2 3 4; do
-		wait_for "^\[$k\] llvmpipe .*(STEADY|GROWING)" || return 1
+		wait_for "^\[$k\] llvmpipe .*(AT TARGET|GROWING)" || return 1
 		wait_for "^ +$k llvmpipe.*[0-9.]+ [kMGT]?FLOPS" || return 1
 	done
 	wait_for '^ outlier rule: no device more than 99.9% below' || return 1
@@ -156,7 +156,7 @@ t_node_view_should_show_every_device_zoom_and_act_on_all() {
 	wait_for '^ flopscope \| 4 devices: 4 paused' || return 1
 	TM send-keys -t fs ' '
 	wait_for 'all 4 resumed' || return 1
-	wait_for '^ flopscope \| 4 devices: [0-9] (growing|steady)' || return 1
+	wait_for '^ flopscope \| 4 devices: [0-9] (growing|at target)' || return 1
 	TM send-keys -t fs +
 	wait_for 'target 50 ms on all 4' || return 1
 	wait_for '^ flopscope \| .*\| target 50 ms' || return 1

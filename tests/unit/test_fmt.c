@@ -51,6 +51,23 @@ static void fmt_si_should_keep_the_extreme_prefix_outside_the_range(void)
 	CHECK_STR(si(5e-12), "0.005 n");
 }
 
+static void fmt_axis_should_carry_the_unit(void)
+{
+	char b[32];
+	CHECK_STR(fmt_axis(1.5e12, "FLOPS", b, sizeof b), "1.50 TFLOPS");
+	CHECK_STR(fmt_axis(0.02, "s", b, sizeof b), "20.0 ms");
+	CHECK_STR(fmt_axis(1.98e9, "Hz", b, sizeof b), "1.98 GHz");
+	CHECK_STR(fmt_axis(0.0, "B/s", b, sizeof b), "0 B/s");
+	CHECK_STR(fmt_axis(3.0, "FLOPS", b, sizeof b), "3.00 FLOPS");
+	/* counts: whole, then a prefix with nothing after it */
+	CHECK_STR(fmt_axis(1000.0, "", b, sizeof b), "1000");
+	CHECK_STR(fmt_axis(1.0, "", b, sizeof b), "1");
+	CHECK_STR(fmt_axis(99999.0, "", b, sizeof b), "99999");
+	CHECK_STR(fmt_axis(1.2e6, "", b, sizeof b), "1.20 M");
+	CHECK_STR(fmt_axis(31.6, "", b, sizeof b), "31.6");
+	CHECK_STR(fmt_axis(0.0, "", b, sizeof b), "0");
+}
+
 static void fmt_si_should_truncate_safely(void)
 {
 	char small[4];
@@ -111,5 +128,6 @@ int main(void)
 	RUN(fmt_si_should_handle_zero_nan_and_negatives);
 	RUN(fmt_si_should_keep_the_extreme_prefix_outside_the_range);
 	RUN(fmt_si_should_truncate_safely);
+	RUN(fmt_axis_should_carry_the_unit);
 	return CHECK_DONE();
 }

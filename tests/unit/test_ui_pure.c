@@ -489,8 +489,30 @@ static void keys_should_map_each_key_to_one_action(void)
 	CHECK(keys_action('x') == ACT_NONE);
 }
 
+static void fit_words_should_cut_between_parts(void)
+{
+	char s[200];
+	/* the header at 80 columns: the device's name whole, its open
+	 * parenthesis gone */
+	snprintf(s, sizeof s, " REPLAY x1 | 12.0 s | target 20 ms | fp32 | Golden GPU A (queue 0, DiscreteGpu), "
+	         "recorded 2026-01-02T03:04:05Z");
+	CHECK_STR(layout_fit_words(s, 70), " REPLAY x1 | 12.0 s | target 20 ms | fp32 | Golden GPU A");
+	/* a plot title: whole items (two spaces apart), "70 C" not cut */
+	snprintf(s, sizeof s, "clock 1410 MHz, power 299 W (line: 0..351 W)  70 C  P0");
+	CHECK_STR(layout_fit_words(s, 49), "clock 1410 MHz, power 299 W (line: 0..351 W)");
+	snprintf(s, sizeof s, "clock 1410 MHz, power 299 W (line: 0..351 W)  70 C  P0");
+	CHECK_STR(layout_fit_words(s, 40), "clock 1410 MHz, power 299 W");
+	/* fits: unchanged; one long word: cut */
+	snprintf(s, sizeof s, "fits");
+	CHECK_STR(layout_fit_words(s, 4), "fits");
+	snprintf(s, sizeof s, "abcdefgh");
+	CHECK_STR(layout_fit_words(s, 5), "abcde");
+	CHECK_STR(layout_fit_words(s, 0), "");
+}
+
 int main(void)
 {
+	RUN(fit_words_should_cut_between_parts);
 	RUN(status_line_should_keep_help_and_quit_at_80_columns);
 	RUN(history_should_log_the_times_for_a_stall_or_a_new_target);
 	RUN(keys_should_map_each_key_to_one_action);
