@@ -74,7 +74,9 @@ static void side_json(cJSON *o, const char *key, const char *const *files, unsig
 	cJSON_AddNumberToObject(s, "samples", (double)st->samples);
 	cJSON_AddNumberToObject(s, "median", st->median);
 	cJSON_AddNumberToObject(s, "best", st->best);
+	cJSON_AddNumberToObject(s, "best_p90", st->top);
 	cJSON_AddNumberToObject(s, "spread", st->spread);
+	cJSON_AddNumberToObject(s, "noise", st->noise);
 }
 
 static const char *const VERDICT[] = { "slower", "cannot_tell", "faster" };
@@ -101,7 +103,10 @@ static void compare_json(const Options *o, const OfflineBlocks *l, const char *u
 			cJSON_AddNumberToObject(j, "ratio_hi", r.ratio_hi);
 		}
 		cJSON_AddNumberToObject(j, "best_ratio", r.best_ratio);
+		cJSON_AddNumberToObject(j, "best_p90_ratio", r.top_ratio);
 		cJSON_AddNumberToObject(j, "spread", r.spread);
+		cJSON_AddNumberToObject(j, "noise", r.noise);
+		cJSON_AddNumberToObject(j, "min_effect_pct", 100 * r.min_effect);
 		cJSON_AddStringToObject(j, "verdict", VERDICT[r.verdict + 1]);
 		cJSON_AddStringToObject(j, "why", r.why);
 		if (o->fail_if_slower > 0) {
@@ -143,12 +148,15 @@ static void compare_table(const Options *o, const OfflineBlocks *l, const char *
 	       unit, fmt_si(r.b.best, s2, sizeof s2), unit);
 	printf("%-40s %13.1f%% %13.1f%%\n", "spread in a session (lowest-highest)", 100 * r.a.spread,
 	       100 * r.b.spread);
+	printf("%-40s %13.1f%% %13.1f%%\n", "noise in a session (10th-90th pct)", 100 * r.a.noise, 100 * r.b.noise);
 	if (isfinite(r.ratio_lo))
 		printf("\nratio B/A: %.4f (95%% interval %.4f .. %.4f, %s)\n", r.ratio, r.ratio_lo, r.ratio_hi,
 		       r.sessions_method ? "Welch t over the sessions" : "bootstrap over 1 s blocks");
 	else
 		printf("\nratio B/A: %.4f (no interval: too few blocks)\n", r.ratio);
-	printf("ratio B/A of the best blocks: %.4f\n", r.best_ratio);
+	printf("ratio B/A of the best blocks: %.4f (the best block), %.4f (the 90th percentiles)\n", r.best_ratio,
+	       r.top_ratio);
+	printf("minimum effect: %.0f%% (--min-effect)\n", 100 * r.min_effect);
 	if (r.verdict == COMPARE_FASTER)
 		printf("verdict: B is faster than A by %.1f%%: %s\n", 100 * (r.ratio - 1), r.why);
 	else if (r.verdict == COMPARE_SLOWER)
@@ -203,7 +211,7 @@ int offline_compare(const Options *o)
 	CompareSide sa = { ba, na }, sb = { bb, nb };
 	CompareResult r;
 	char err[256];
-	if (!compare_sides(&sa, &sb, &r, err, sizeof err)) {
+	if (!compare_sides(&sa, &sb, o->min_effect > 0 ? o->min_effect / 100 : COMPARE_MIN_EFFECT, &r, err, sizeof err)) {
 		fprintf(stderr, "flopscope: --compare: %s\n", err);
 		rc = 2;
 		goto out;

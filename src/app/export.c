@@ -38,6 +38,71 @@ static int write_svg(const char *out, bool force, const SessionData *d, const Su
 	return 0;
 }
 
+/* Several sweeps in one SVG chart by copy size, a line a log: each log
+ * must be a sweep (its samples name a copy size) of one unit. */
+static int write_sweeps(const Options *o, const SlogPick *pick)
+{
+	unsigned n = o->nexports;
+	SessionData *d = calloc(n, sizeof *d);
+	SvgSweep *sw = calloc(n, sizeof *sw);
+	char (*label)[200] = calloc(n, sizeof *label);
+	int rc = 0;
+	unsigned loaded = 0;
+	if (!d || !sw || !label) {
+		fprintf(stderr, "flopscope: --export: out of memory\n");
+		rc = 1;
+	}
+	for (unsigned i = 0; !rc && i < n; i++) {
+		if (!offline_load(o->exports[i], pick, &d[i], NULL, NULL, 0)) {
+			rc = 2;
+			break;
+		}
+		loaded++;
+		const char *unit = d[i].n ? sample_unit(&d[i].samples[0]) : "";
+		if (!d[i].n || !d[i].samples[0].size) {
+			fprintf(stderr, "flopscope: --export %s: its session (%s) is not a sweep of copy sizes: several logs "
+			        "are drawn only as sweeps in one chart by size (one log: --export FILE --svg OUT)\n",
+			        o->exports[i], d[i].meta.workload);
+			rc = 2;
+		} else if (i && strcmp(unit, sample_unit(&d[0].samples[0]))) {
+			fprintf(stderr, "flopscope: --export %s: its unit is %s, %s's %s\n", o->exports[i], unit,
+			        o->exports[0], sample_unit(&d[0].samples[0]));
+			rc = 2;
+		}
+	}
+	if (!rc) {
+		/* a line's name: the workload and queue; the device too where
+		 * the logs' devices differ */
+		bool one_dev = true;
+		for (unsigned i = 1; i < n; i++)
+			one_dev = one_dev && !strcmp(d[i].meta.device, d[0].meta.device);
+		for (unsigned i = 0; i < n; i++) {
+			snprintf(label[i], sizeof label[i], "%s%s%s%s", d[i].meta.workload,
+			         !strcmp(d[i].meta.queue, "transfer") ? " (transfer queue)" : "", one_dev ? "" : ", ",
+			         one_dev ? "" : d[i].meta.device);
+			fmt_printable(label[i]);
+			sw[i] = (SvgSweep){ label[i], d[i].samples, d[i].n };
+		}
+		char title[600];
+		snprintf(title, sizeof title, "%s, %u sweeps of copy sizes, from %s", one_dev ? d[0].meta.device
+		         : "several devices", n, d[0].meta.start_utc);
+		FileTmp t;
+		char err[4400];
+		FILE *f = fileio_create(o->svg, FILE_NEW, o->force, &t, err, sizeof err);
+		bool ok = f && svg_write_sweeps(f, title, sw, n, sample_unit(&d[0].samples[0]));
+		if (!f || !fileio_commit(f, &t, ok, err, sizeof err)) {
+			fprintf(stderr, "flopscope: %s\n", err);
+			rc = 1;
+		}
+	}
+	for (unsigned i = 0; i < loaded; i++)
+		session_data_done(&d[i]);
+	free(d);
+	free(sw);
+	free(label);
+	return rc;
+}
+
 /* CSV rows as the log is read: every sample, in bounded memory; the header
  * with the first (a log refused writes nothing). */
 typedef struct CsvOut {
@@ -73,6 +138,8 @@ int offline_export(const Options *o)
 	SessionData d;
 	Summary sum;
 	int rc = 0;
+	if (o->svg && o->nexports > 1)
+		return write_sweeps(o, &pick);
 	if (o->svg) {
 		if (!offline_load(o->export_file, &pick, &d, &sum, NULL, 0))
 			return 2;

@@ -9,6 +9,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,14 +21,28 @@
 #include "memwork.h"
 #include "slog.h"
 
-/* One session of a log (e NULL: a log that cannot be read). */
-static void list_row(const Options *o, const SlogEntry *e, const char *path, uint64_t bytes)
+/* One row of the table; the columns are sized to the widest cell once all
+ * are known, so that no device name is cut (as ls -l sizes its columns). */
+typedef struct LogRow {
+	char start[32], dev[256], workload[96], median[FMT_SI_LEN + 8], samples[24];
+	char *path;
+} LogRow;
+
+typedef struct LogTable {
+	LogRow *rows;
+	size_t n, cap;
+	bool oom;
+} LogTable;
+
+/* One session of a log (e NULL: a log that cannot be read): printed at
+ * once as JSON, kept for the table. */
+static void list_row(const Options *o, LogTable *t, const SlogEntry *e, const char *path, uint64_t bytes)
 {
 	char workload[96] = "?", dev[256] = "? (not readable)";
 	if (!e && !bytes)
 		snprintf(dev, sizeof dev, "? (empty: no line recorded)");
 	if (e) {
-		/* the suite table's short form: "d2h-cached (tq)" fits the column */
+		/* the suite table's short form: "d2h-cached (tq)" */
 		snprintf(workload, sizeof workload, "%s%s", e->workload, e->transfer_queue ? " (tq)" : "");
 		snprintf(dev, sizeof dev, "%s", e->device);
 		fmt_printable(dev);
@@ -59,14 +74,64 @@ static void list_row(const Options *o, const SlogEntry *e, const char *path, uin
 		cJSON_Delete(j);
 		return;
 	}
-	char v[FMT_SI_LEN], medtxt[FMT_SI_LEN + 8] = "cut short", samp[24] = "-";
+	if (t->n == t->cap) {
+		size_t nc = t->cap ? 2 * t->cap : 16;
+		LogRow *g = realloc(t->rows, nc * sizeof *g);
+		if (!g) {
+			t->oom = true;
+			return;
+		}
+		t->rows = g;
+		t->cap = nc;
+	}
+	LogRow *r = &t->rows[t->n];
+	r->path = strdup(path);
+	if (!r->path) {
+		t->oom = true;
+		return;
+	}
+	t->n++;
+	char v[FMT_SI_LEN];
+	snprintf(r->start, sizeof r->start, "%s", e ? e->start_utc : "?");
+	snprintf(r->dev, sizeof r->dev, "%s", dev);
+	snprintf(r->workload, sizeof r->workload, "%s", workload);
+	snprintf(r->median, sizeof r->median, "cut short");
 	if (med)
-		snprintf(medtxt, sizeof medtxt, "%s%s", fmt_si(e->median, v, sizeof v), e->unit);
+		snprintf(r->median, sizeof r->median, "%s%s", fmt_si(e->median, v, sizeof v), e->unit);
 	else if (!e || e->complete)
-		snprintf(medtxt, sizeof medtxt, "-");
+		snprintf(r->median, sizeof r->median, "-");
+	snprintf(r->samples, sizeof r->samples, "-");
 	if (cnt)
-		snprintf(samp, sizeof samp, "%.0f", e->samples);
-	printf("%-20.20s  %-30.30s %-15.15s %14s %8s  %s\n", e ? e->start_utc : "?", dev, workload, medtxt, samp, path);
+		snprintf(r->samples, sizeof r->samples, "%.0f", e->samples);
+}
+
+static int widest(const LogTable *t, size_t off, const char *head)
+{
+	size_t w = strlen(head);
+	for (size_t i = 0; i < t->n; i++) {
+		size_t k = strlen((const char *)&t->rows[i] + off);
+		if (k > w)
+			w = k;
+	}
+	return (int)w;
+}
+
+static void print_table(LogTable *t)
+{
+	int ws = widest(t, offsetof(LogRow, start), "start (UTC)");
+	int wd = widest(t, offsetof(LogRow, dev), "device");
+	int ww = widest(t, offsetof(LogRow, workload), "workload");
+	int wm = widest(t, offsetof(LogRow, median), "median");
+	int wn = widest(t, offsetof(LogRow, samples), "samples");
+	printf("%-*s  %-*s  %-*s  %*s  %*s  %s\n", ws, "start (UTC)", wd, "device", ww, "workload", wm, "median", wn,
+	       "samples", "log");
+	for (size_t i = 0; i < t->n; i++) {
+		LogRow *r = &t->rows[i];
+		printf("%-*s  %-*s  %-*s  %*s  %*s  %s\n", ws, r->start, wd, r->dev, ww, r->workload, wm, r->median, wn,
+		       r->samples, r->path);
+		free(r->path);
+	}
+	free(t->rows);
 }
 
 int offline_list_logs(const Options *o)
@@ -88,9 +153,7 @@ int offline_list_logs(const Options *o)
 	size_t n = slog_list_logs(dir, &names);
 	int status = 0;
 	uint64_t total = 0;
-	if (o->format == FORMAT_TABLE)
-		printf("%-20s  %-30s %-15s %14s %8s  %s\n", "start (UTC)", "device", "workload", "median", "samples",
-		       "log");
+	LogTable table = { 0 };
 	for (size_t k = n; k-- > 0;) { /* newest first */
 		char path[4400];
 		snprintf(path, sizeof path, "%s/%s", dir, names[k]);
@@ -111,10 +174,15 @@ int offline_list_logs(const Options *o)
 		}
 		/* a suite's file: a row a session, newest first too */
 		for (size_t i = ne ? ne : 1; i-- > 0;)
-			list_row(o, ne ? &e[i] : NULL, path, (uint64_t)st.st_size);
+			list_row(o, &table, ne ? &e[i] : NULL, path, (uint64_t)st.st_size);
 		free(e);
 	}
+	if (table.oom) {
+		fprintf(stderr, "flopscope: --logs: out of memory\n");
+		status = 1;
+	}
 	if (o->format == FORMAT_TABLE) {
+		print_table(&table);
 		char v[32], c[32] = "no size limit";
 		if (o->log_cap)
 			mem_size_str(o->log_cap, c, sizeof c);

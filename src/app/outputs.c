@@ -28,7 +28,9 @@ static size_t inputs_of(const Options *o, Named *in)
 		in[n++] = (Named){ "--compare", o->compare_a[i] };
 	for (unsigned i = 0; i < o->ncompare_b; i++)
 		in[n++] = (Named){ "--compare", o->compare_b[i] };
-	if (o->export_file)
+	for (unsigned i = 0; i < o->nexports; i++)
+		in[n++] = (Named){ "--export", o->exports[i] };
+	if (o->export_file && !o->nexports)
 		in[n++] = (Named){ "--export", o->export_file };
 	for (unsigned i = 0; i < o->nbaselines; i++)
 		in[n++] = (Named){ "--baseline", o->baselines[i] };

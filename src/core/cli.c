@@ -285,6 +285,12 @@ static int take_threshold(const OptionSpec *s, Options *o, Args *a, const char *
 	return parse_number(s->name, val, 0, 1000, true, &o->threshold_pct, err, errlen);
 }
 
+static int take_min_effect(const OptionSpec *s, Options *o, Args *a, const char *val, char *err, size_t errlen)
+{
+	(void)a;
+	return parse_number(s->name, val, 0.001, 99.999, false, &o->min_effect, err, errlen);
+}
+
 static int take_fail_if_slower(const OptionSpec *s, Options *o, Args *a, const char *val, char *err, size_t errlen)
 {
 	(void)a;
@@ -357,6 +363,23 @@ static int take_compare(const OptionSpec *s, Options *o, Args *a, const char *va
 			o->compare_a[o->ncompare_a++] = files[k];
 		else
 			o->compare_b[o->ncompare_b++] = files[k];
+	}
+	return 0;
+}
+
+/* FILE, or several (sweeps drawn in one chart): the files up to the next option */
+static int take_export(const OptionSpec *s, Options *o, Args *a, const char *val, char *err, size_t errlen)
+{
+	if (take_string(s, o, a, val, err, errlen) < 0)
+		return -1;
+	o->exports[0] = val;
+	o->nexports = 1;
+	while (a->i + 1 < a->argc && a->argv[a->i + 1][0] != '-') {
+		if (o->nexports == CLI_COMPARE_MAX) {
+			snprintf(err, errlen, "--export: at most %d logs", CLI_COMPARE_MAX);
+			return -1;
+		}
+		o->exports[o->nexports++] = a->argv[++a->i];
 	}
 	return 0;
 }
@@ -507,9 +530,13 @@ static const OptionSpec option_specs[] = {
 	              "side: the node view, or the table" } } },
 	{ .name = "--compare", .value = true, .modes = M_ANY, .mode = MODE_COMPARE, .take = take_compare,
 	  .help = { { H_LOGS, "--compare A B", "is B faster than A? medians of 1 s batch means, the best block, a "
-	              "95% interval; a verdict only beyond the spread one session shows, else \"cannot tell\"" },
+	              "95% interval; a verdict only beyond the minimum effect and one session's noise, with the best blocks "
+	              "agreeing, else \"cannot tell\" and why" },
 	            { H_LOGS, "--compare A1 A2 -- B1 B2", "several sessions a side: the sessions' own spread decides "
 	              "(Welch); --format json" } } },
+	{ .name = "--min-effect", .value = true, .modes = M_(MODE_COMPARE), .goes_with = "--compare", .take = take_min_effect,
+	  .help = { { H_LOGS, "--min-effect PCT", "the smallest difference a verdict claims (default 15: sessions of "
+	              "one configuration on a shared machine land that far apart; docs/INTERPRETATION.md)" } } },
 	{ .name = "--fail-if-slower", .value = true, .modes = M_(MODE_COMPARE), .goes_with = "--compare", .take = take_fail_if_slower,
 	  .help = { { H_LOGS, "--fail-if-slower PCT", "exit 1 when B is slower than A by more than PCT% with "
 	              "confidence (for CI)" } } },
@@ -518,9 +545,11 @@ static const OptionSpec option_specs[] = {
 	  .help = { { H_LOGS, "--analyze FILE", "level changes and their causes, excursions, time to plateau of a "
 	              "session log, or of a CSV with t_ms and flops columns (--format json)" } } },
 	{ .name = "--export", .value = true, .modes = M_ANY, .mode = MODE_EXPORT, .str = STR(export_file),
-	  .take = take_string,
+	  .take = take_export,
 	  .help = { { H_LOGS, "--export FILE", "a session log's samples as CSV or its plots as SVG: with --csv or "
-	              "--svg" } } },
+	              "--svg" },
+	            { H_LOGS, "--export A B ... --svg OUT.svg", "several sweeps of copy sizes (h2d, d2h, cached "
+	              "memory, the transfer queue) in one chart by size, a line each" } } },
 	{ .name = "--csv", .modes = M_(MODE_EXPORT), .goes_with = "--export FILE", .take = take_csv,
 	  .help = { { H_LOGS, "--export FILE --csv [OUT]", "samples as CSV on standard output, or into OUT" } } },
 	{ .name = "--svg", .value = true, .modes = M_(MODE_EXPORT), .goes_with = "--export FILE", .str = STR(svg), .take = take_string,
@@ -603,6 +632,11 @@ static int validate(Options *o, bool format_given, char *err, size_t errlen)
 	const ModeSpec *m = &mode_specs[o->mode];
 	if (o->export_file && o->csv == !!o->svg) {
 		snprintf(err, errlen, "--export FILE needs one of --csv [OUT.csv] or --svg OUT.svg");
+		return -1;
+	}
+	if (o->nexports > 1 && o->csv) {
+		snprintf(err, errlen, "--export with %u logs draws their sweeps in one chart: --svg OUT.svg (--csv takes "
+		         "one log)", o->nexports);
 		return -1;
 	}
 	if (o->log && o->no_log) {

@@ -158,8 +158,14 @@ static bool side_stats(const CompareSide *s, SideStats *st, double **all)
 		double spread = med > 0 ? (v[b->n - 1] - v[0]) / med : 0;
 		if (spread > st->spread)
 			st->spread = spread;
+		double noise = med > 0 ? (quantile(v, b->n, COMPARE_NOISE_HI) - quantile(v, b->n, COMPARE_NOISE_LO)) / med : 0;
+		if (noise > st->noise)
+			st->noise = noise;
 		if (v[b->n - 1] > st->best)
 			st->best = v[b->n - 1];
+		double top = quantile(v, b->n, COMPARE_NOISE_HI);
+		if (top > st->top)
+			st->top = top;
 		k += b->n;
 	}
 	if (s->n > 1) {
@@ -225,7 +231,8 @@ static void welch(const SideStats *a, const SideStats *b, double *ratio, double 
 	*hi = exp(d + h);
 }
 
-bool compare_sides(const CompareSide *a, const CompareSide *b, CompareResult *r, char *err, size_t errlen)
+bool compare_sides(const CompareSide *a, const CompareSide *b, double min_effect, CompareResult *r, char *err,
+                   size_t errlen)
 {
 	memset(r, 0, sizeof *r);
 	double *va = NULL, *vb = NULL;
@@ -243,43 +250,65 @@ bool compare_sides(const CompareSide *a, const CompareSide *b, CompareResult *r,
 		return false;
 	}
 	r->spread = r->a.spread > r->b.spread ? r->a.spread : r->b.spread;
+	r->noise = r->a.noise > r->b.noise ? r->a.noise : r->b.noise;
+	r->min_effect = min_effect;
 	r->best_ratio = r->b.best / r->a.best;
+	r->top_ratio = r->b.top / r->a.top;
 	r->sessions_method = a->n >= 2 && b->n >= 2;
 	r->verdict = COMPARE_CANNOT_TELL;
+	double pct = 100 * min_effect;
 	if (r->sessions_method) {
 		welch(&r->a, &r->b, &r->ratio, &r->ratio_lo, &r->ratio_hi);
-		if (r->ratio_lo > 1 || r->ratio_hi < 1) {
-			r->verdict = r->ratio > 1 ? COMPARE_FASTER : COMPARE_SLOWER;
-			snprintf(r->why, sizeof r->why, "the 95%% interval of the ratio over %zu and %zu sessions "
-			         "excludes 1", r->a.sessions, r->b.sessions);
-		} else {
+		double d = fabs(r->ratio - 1);
+		if (r->ratio_lo <= 1 && r->ratio_hi >= 1) {
 			snprintf(r->why, sizeof r->why, "the 95%% interval of the ratio over %zu and %zu sessions "
 			         "contains 1: the sessions differ among themselves as much", r->a.sessions, r->b.sessions);
-		}
-	} else {
-		r->ratio = r->b.median / r->a.median;
-		if (r->a.blocks < COMPARE_MIN_BLOCKS || r->b.blocks < COMPARE_MIN_BLOCKS) {
-			r->ratio_lo = r->ratio_hi = NAN;
-			snprintf(r->why, sizeof r->why, "too short: %zu and %zu blocks of %.0f s (record %d s or more)",
-			         r->a.blocks, r->b.blocks, COMPARE_BLOCK_MS * 1e-3, COMPARE_MIN_BLOCKS);
-		} else if (!block_bootstrap(va, r->a.blocks, vb, r->b.blocks, &r->ratio_lo, &r->ratio_hi)) {
-			free(va);
-			free(vb);
-			snprintf(err, errlen, "out of memory");
-			return false;
-		} else if (r->ratio_lo <= 1 && r->ratio_hi >= 1) {
-			snprintf(r->why, sizeof r->why, "the 95%% interval of the ratio contains 1");
-		} else if (fabs(r->ratio - 1) <= COMPARE_SESSION_FACTOR * r->spread) {
-			snprintf(r->why, sizeof r->why, "the difference (%.1f%%) is within twice the spread one session "
-			         "shows (%.1f%%, from its lowest 1 s block to its highest): a second session could "
-			         "differ as much; record several per side (--compare A1 A2 -- B1 B2)",
-			         100 * fabs(r->ratio - 1), 100 * r->spread);
+		} else if (d <= min_effect) {
+			snprintf(r->why, sizeof r->why, "the 95%% interval over %zu and %zu sessions excludes 1, but the "
+			         "difference (%.1f%%) is below the minimum effect (%.0f%%, --min-effect)", r->a.sessions,
+			         r->b.sessions, 100 * d, pct);
 		} else {
 			r->verdict = r->ratio > 1 ? COMPARE_FASTER : COMPARE_SLOWER;
-			snprintf(r->why, sizeof r->why, "the 95%% interval of the ratio excludes 1 and the difference "
-			         "(%.1f%%) exceeds twice the spread one session shows (%.1f%%)", 100 * fabs(r->ratio - 1),
-			         100 * r->spread);
+			snprintf(r->why, sizeof r->why, "the 95%% interval of the ratio over %zu and %zu sessions "
+			         "excludes 1 and the difference exceeds the minimum effect (%.0f%%)", r->a.sessions,
+			         r->b.sessions, pct);
 		}
+		free(va);
+		free(vb);
+		return true;
+	}
+	r->ratio = r->b.median / r->a.median;
+	double d = fabs(r->ratio - 1), bd = r->top_ratio - 1;
+	if (r->a.blocks < COMPARE_MIN_BLOCKS || r->b.blocks < COMPARE_MIN_BLOCKS) {
+		r->ratio_lo = r->ratio_hi = NAN;
+		snprintf(r->why, sizeof r->why, "too short: %zu and %zu blocks of %.0f s (record %d s or more)",
+		         r->a.blocks, r->b.blocks, COMPARE_BLOCK_MS * 1e-3, COMPARE_MIN_BLOCKS);
+	} else if (!block_bootstrap(va, r->a.blocks, vb, r->b.blocks, &r->ratio_lo, &r->ratio_hi)) {
+		free(va);
+		free(vb);
+		snprintf(err, errlen, "out of memory");
+		return false;
+	} else if (r->ratio_lo <= 1 && r->ratio_hi >= 1) {
+		snprintf(r->why, sizeof r->why, "the 95%% interval of the ratio contains 1");
+	} else if (d <= min_effect) {
+		snprintf(r->why, sizeof r->why, "the difference (%.1f%%) is below the minimum effect (%.0f%%, "
+		         "--min-effect): sessions of one configuration can land that far apart; record several "
+		         "per side (--compare A1 A2 -- B1 B2)", 100 * d, pct);
+	} else if (d <= r->noise) {
+		snprintf(r->why, sizeof r->why, "the difference (%.1f%%) is within one session's noise (%.1f%%, its "
+		         "1 s blocks from the 10th to the 90th percentile)", 100 * d, 100 * r->noise);
+	} else if (bd * (r->ratio - 1) <= 0 || fabs(bd) <= min_effect) {
+		snprintf(r->why, sizeof r->why, "the medians differ by %.1f%% but the best blocks by %.1f%%: one "
+		         "session was interrupted more, not %s when undisturbed", 100 * d, 100 * fabs(bd),
+		         r->ratio > 1 ? "slower" : "faster");
+		if (bd * (r->ratio - 1) < 0)
+			snprintf(r->why + strlen(r->why), sizeof r->why - strlen(r->why), " (the best blocks point the "
+			         "other way)");
+	} else {
+		r->verdict = r->ratio > 1 ? COMPARE_FASTER : COMPARE_SLOWER;
+		snprintf(r->why, sizeof r->why, "the 95%% interval excludes 1; the difference (%.1f%%) exceeds the "
+		         "minimum effect (%.0f%%) and one session's noise (%.1f%%); the best blocks differ by %.1f%%",
+		         100 * d, pct, 100 * r->noise, 100 * fabs(bd));
 	}
 	free(va);
 	free(vb);
@@ -302,9 +331,10 @@ CompareVerdict compare_threshold(const CompareResult *r, double t, char *why, si
 		         "the threshold %.0f%%", 100 * r->ratio, 100 * r->ratio_lo, 100 * r->ratio_hi, 100 * t);
 		return COMPARE_CANNOT_TELL;
 	}
-	if (!r->sessions_method && t - r->ratio <= COMPARE_SESSION_FACTOR * r->spread) {
-		snprintf(why, len, "%.1f%% of the baseline's median, below the threshold %.0f%% by less than twice the "
-		         "spread one session shows (%.1f%%)", 100 * r->ratio, 100 * t, 100 * r->spread);
+	if (!r->sessions_method && t - r->ratio <= r->noise) {
+		snprintf(why, len, "%.1f%% of the baseline's median, below the threshold %.0f%% by less than one "
+		         "session's noise (%.1f%%, its 1 s blocks from the 10th to the 90th percentile)", 100 * r->ratio,
+		         100 * t, 100 * r->noise);
 		return COMPARE_CANNOT_TELL;
 	}
 	snprintf(why, len, "%.1f%% of the baseline's median (95%% interval %.1f%% to %.1f%%), below the threshold "

@@ -7,18 +7,24 @@
  * independent of the next one's); a restart ends a block.
  *  - One session on a side: the ratio of the medians of B's and A's block
  *    means, with a 95% interval from resampling whole blocks (block
- *    bootstrap). A verdict needs the interval to exclude 1 and the
- *    difference to exceed COMPARE_SESSION_FACTOR (2) times the spread one
- *    session shows (from its lowest block mean to its highest, relative to
- *    their median, the larger of the two sides'): one session cannot
- *    measure how far the next one lands, and on lavapipe sessions of one
- *    configuration landed up to 1.1 times that spread apart (A/A pairs in
- *    docs/INTERPRETATION.md); twice it is the assumption, said in the
- *    verdict. Fewer than COMPARE_MIN_BLOCKS blocks: cannot tell.
+ *    bootstrap). A verdict needs, beside the interval excluding 1:
+ *     - the difference beyond the minimum effect (COMPARE_MIN_EFFECT, 15%,
+ *       --min-effect): one session cannot measure how far the next one
+ *       lands, and sessions of one configuration on a shared machine landed
+ *       up to 17% apart (docs/INTERPRETATION.md, the calibration);
+ *     - the difference beyond the noise of one session: the larger side's
+ *       10th-to-90th percentile range of its block means, relative to their
+ *       median (a few interrupted blocks do not move it, as they moved the
+ *       lowest-to-highest range the rule used before);
+ *     - the best blocks agreeing: the ratio of the 90th percentiles of the
+ *       block means on the same side of 1 and beyond the minimum effect too
+ *       (a session interrupted more than the other has a lower median but
+ *       not lower best blocks).
+ *    Fewer than COMPARE_MIN_BLOCKS blocks: cannot tell.
  *  - Several sessions on both sides: each session is one value (the median
  *    of its block means); a Welch t interval of the ratio of the geometric
- *    means of the sessions. This measures the session-to-session spread
- *    itself.
+ *    means of the sessions, which measures the session-to-session spread
+ *    itself; the difference must exceed the minimum effect too.
  * Beside the median, the best block (the highest block mean: the fewest
  * interruptions, what seed 004 calls performance without interference). */
 #ifndef FLOPSCOPE_COMPARE_H
@@ -33,7 +39,9 @@
 #define COMPARE_BLOCK_N 5
 #define COMPARE_MIN_BLOCKS 4
 #define COMPARE_MAX_SESSIONS 16
-#define COMPARE_SESSION_FACTOR 2.0
+#define COMPARE_MIN_EFFECT 0.15     /* the default; --min-effect PCT */
+#define COMPARE_NOISE_LO 0.10       /* one session's noise: these quantiles of its block means */
+#define COMPARE_NOISE_HI 0.90
 
 typedef enum CompareVerdict {
 	COMPARE_SLOWER = -1,
@@ -68,7 +76,9 @@ typedef struct SideStats {
 	size_t sessions, blocks, samples;
 	double median;              /* of the block means (of the session medians, several) */
 	double best;                /* the highest block mean */
+	double top;                 /* the 90th percentile of block means (the best blocks, one lucky one aside) */
 	double spread;              /* the largest within-session (max-min)/median of block means */
+	double noise;               /* the largest within-session (q90-q10)/median of block means */
 	double session_median[COMPARE_MAX_SESSIONS];
 } SideStats;
 
@@ -77,20 +87,26 @@ typedef struct CompareResult {
 	double ratio;               /* B / A */
 	double ratio_lo, ratio_hi;  /* its 95% interval */
 	double best_ratio;          /* best(B) / best(A) */
+	double top_ratio;           /* top(B) / top(A): the best blocks' ratio the verdict uses */
 	double spread;              /* the larger side's within-session spread */
+	double noise;               /* the larger side's within-session noise (q10 to q90) */
+	double min_effect;          /* the smallest difference claimed, as a fraction */
 	bool sessions_method;       /* Welch over sessions (else block bootstrap) */
 	CompareVerdict verdict;
 	char why[240];              /* the verdict's reason in words */
 } CompareResult;
 
-/* false (err says why) when a side has no usable block. */
-bool compare_sides(const CompareSide *a, const CompareSide *b, CompareResult *r, char *err, size_t errlen);
+/* min_effect: the smallest difference claimed, a fraction (COMPARE_MIN_EFFECT
+ * unless the user says). False (err says why) when a side has no usable
+ * block. */
+bool compare_sides(const CompareSide *a, const CompareSide *b, double min_effect, CompareResult *r, char *err,
+                   size_t errlen);
 
 /* Whether B reaches t times A (a --check against a baseline, t its
  * threshold as a ratio), by the same rules as the verdict: FASTER when the
  * ratio is at least t, SLOWER only when its 95% interval ends below t and
- * the shortfall exceeds COMPARE_SESSION_FACTOR times the session spread,
- * else CANNOT_TELL; why says which in words. */
+ * (one session a side) the shortfall exceeds the noise of one session, else
+ * CANNOT_TELL; why says which in words. */
 CompareVerdict compare_threshold(const CompareResult *r, double t, char *why, size_t len);
 
 /* Mann-Whitney U of b against a and its two-sided p-value. */

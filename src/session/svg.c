@@ -95,7 +95,7 @@ static double f_power(const Sample *s)
  * (plot_gap: ten times the median interval, and at least 1 s). */
 static double gap_ms(const Sample *s, size_t n)
 {
-	double *t = malloc((n ? n : 1) * sizeof *t);
+	double *t = calloc(n ? n : 1, sizeof *t);
 	if (!t)
 		return 1000;
 	for (size_t i = 0; i < n; i++)
@@ -426,23 +426,20 @@ static double change_list(FILE *f, double y, const SummaryResult *r, size_t nchg
 	return at + 30;
 }
 
-/* A sweep: each size's median throughput (its steady samples) against the
- * size on a log axis; returns the y below (y itself when not a sweep). */
-static double by_size(FILE *f, double y, const Sample *s, size_t n, const char *unit)
+/* A sweep's sizes in the order they ran and the median throughput of each
+ * size's steady samples; how many sizes (at most SWEEP_SIZES). */
+#define SWEEP_SIZES 64
+static size_t size_medians(const Sample *s, size_t n, uint64_t *sizes, double *med)
 {
-	if (!n || !s[0].size)
-		return y;
-	uint64_t sizes[64];
-	double med[64];
 	size_t k = 0;
-	double *v = malloc(n * sizeof *v);
+	double *v = malloc((n ? n : 1) * sizeof *v);
 	if (!v)
-		return y;
+		return 0;
 	for (size_t i = 0; i < n; i++) {
-		bool seen = false;
+		bool seen = !s[i].size;
 		for (size_t j = 0; j < k && !seen; j++)
 			seen = sizes[j] == s[i].size;
-		if (seen || k == 64)
+		if (seen || k == SWEEP_SIZES)
 			continue;
 		size_t m = 0;
 		for (size_t q = i; q < n; q++)
@@ -452,47 +449,96 @@ static double by_size(FILE *f, double y, const Sample *s, size_t n, const char *
 		med[k++] = m ? stats_median_inplace(v, m) : NAN;
 	}
 	free(v);
-	const char *green = "stroke=\"#1a7f37\" stroke-width=\"1.6\"";
-	Legend lg[] = { { "median of each size's samples at the target", green } };
-	Panel p = { header(f, y, "throughput by copy size (log)", lg, 1), PANEL_H, { 0, 1, true }, { 0, 1, false },
-	            { 0, 0, false } };
-	double lo = (double)sizes[0], hi = lo;
-	for (size_t j = 0; j < k; j++) {
-		lo = fmin(lo, (double)sizes[j]);
-		hi = fmax(hi, (double)sizes[j]);
+	return k;
+}
+
+/* One line of a chart by copy size. */
+typedef struct SweepLine {
+	const char *label;
+	const char *colour;
+	uint64_t sizes[SWEEP_SIZES];
+	double med[SWEEP_SIZES];
+	size_t k;
+} SweepLine;
+
+static const char *const SWEEP_COLOURS[] = { "#1a7f37", "#0969da", "#bc4c00", "#8250df",
+                                             "#cf222e", "#1b7c83", "#4d2d00", "#57606a" };
+
+/* Throughput against copy size (log axis), one line a sweep, each size a
+ * point; returns the y below. */
+static double sweep_chart(FILE *f, double y, const char *title, const SweepLine *ln, size_t nl, const char *unit)
+{
+	Legend lg[8] = { { 0 } };
+	char style[8][80];
+	size_t nlg = nl < 8 ? nl : 8;
+	for (size_t i = 0; i < nlg; i++) {
+		snprintf(style[i], sizeof style[i], "stroke=\"%s\" stroke-width=\"1.6\"", ln[i].colour);
+		lg[i] = (Legend){ ln[i].label, style[i] };
 	}
+	Panel p = { header(f, y, title, lg, nlg), PANEL_H, { 0, 1, true }, { 0, 1, false }, { 0, 0, false } };
+	double lo = INFINITY, hi = -INFINITY, top = 0;
+	for (size_t i = 0; i < nl; i++)
+		for (size_t j = 0; j < ln[i].k; j++) {
+			lo = fmin(lo, (double)ln[i].sizes[j]);
+			hi = fmax(hi, (double)ln[i].sizes[j]);
+			if (ln[i].med[j] > top)
+				top = ln[i].med[j];
+		}
+	if (!(lo <= hi))
+		return y;
 	p.x = (PlotAxis){ lo / 1.5, hi * 1.5, true };
-	double step = 0;
-	{
-		double top = 0;
-		for (size_t j = 0; j < k; j++)
-			if (med[j] > top)
-				top = med[j];
-		p.y = (PlotAxis){ 0, top > 0 ? top * 1.1 : 1, false };
-		step = plot_axis_round(&p.y, 4);
-	}
+	p.y = (PlotAxis){ 0, top > 0 ? top * 1.1 : 1, false };
+	double step = plot_axis_round(&p.y, 4);
 	frame(f, &p, &p.y, unit, false, step);
-	/* the size axis: each size a tick, labelled as the sweep names them */
-	fprintf(f, "<polyline fill=\"none\" %s points=\"", green);
-	for (size_t j = 0; j < k; j++)
-		if (isfinite(med[j]))
-			fprintf(f, "%.1f,%.1f ", px(&p, (double)sizes[j]), py_axis(&p, &p.y, med[j]));
-	fputs("\"/>\n", f);
+	for (size_t i = 0; i < nl; i++) {
+		fprintf(f, "<polyline fill=\"none\" %s points=\"", style[i < 8 ? i : 7]);
+		for (size_t j = 0; j < ln[i].k; j++)
+			if (isfinite(ln[i].med[j]))
+				fprintf(f, "%.1f,%.1f ", px(&p, (double)ln[i].sizes[j]), py_axis(&p, &p.y, ln[i].med[j]));
+		fputs("\"/>\n", f);
+		for (size_t j = 0; j < ln[i].k; j++)
+			if (isfinite(ln[i].med[j]))
+				fprintf(f, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"2.5\" fill=\"%s\"/>\n",
+				        px(&p, (double)ln[i].sizes[j]), py_axis(&p, &p.y, ln[i].med[j]), ln[i].colour);
+	}
+	/* the size axis: every size of any line a tick, labelled as the sweep
+	 * names them, no two labels overlapping */
+	uint64_t ticks[SWEEP_SIZES];
+	size_t nt = 0;
+	for (size_t i = 0; i < nl; i++)
+		for (size_t j = 0; j < ln[i].k; j++) {
+			size_t at = 0;
+			while (at < nt && ticks[at] < ln[i].sizes[j])
+				at++;
+			if ((at < nt && ticks[at] == ln[i].sizes[j]) || nt == SWEEP_SIZES)
+				continue;
+			memmove(ticks + at + 1, ticks + at, (nt - at) * sizeof *ticks);
+			ticks[at] = ln[i].sizes[j];
+			nt++;
+		}
 	double last = -INFINITY;
-	for (size_t j = 0; j < k; j++) {
+	for (size_t j = 0; j < nt; j++) {
 		char lab[32];
-		mem_size_str(sizes[j], lab, sizeof lab);
-		double x = px(&p, (double)sizes[j]);
-		if (isfinite(med[j]))
-			fprintf(f, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"2.5\" fill=\"#1a7f37\"/>\n", x,
-			        py_axis(&p, &p.y, med[j]));
+		mem_size_str(ticks[j], lab, sizeof lab);
+		double x = px(&p, (double)ticks[j]);
 		double w = svg_text_width(strlen(lab), TICK_PX);
-		if (x - w / 2 > last + 4) { /* no two labels overlap */
+		if (x - w / 2 > last + 4) {
 			text(f, x, p.y0 + p.h + 14, "middle", TICK_PX, NULL, lab);
 			last = x + w / 2;
 		}
 	}
 	return p.y0 + p.h + 40;
+}
+
+/* A sweep: each size's median throughput (its steady samples) against the
+ * size on a log axis; returns the y below (y itself when not a sweep). */
+static double by_size(FILE *f, double y, const Sample *s, size_t n, const char *unit)
+{
+	if (!n || !s[0].size)
+		return y;
+	SweepLine ln = { "median of each size's samples at the target", SWEEP_COLOURS[0], { 0 }, { 0 }, 0 };
+	ln.k = size_medians(s, n, ln.sizes, ln.med);
+	return ln.k ? sweep_chart(f, y, "throughput by copy size (log)", &ln, 1, unit) : y;
 }
 
 /* The throughput, its level changes numbered and listed; returns the y below. */
@@ -599,17 +645,23 @@ static double clock_power(FILE *f, double y, const Sample *s, size_t n, PlotAxis
 	return p.y0 + p.h + 40;
 }
 
+/* The title whole, on as many lines as it takes; returns the y under it. */
+static double title_lines(FILE *f, const char *title)
+{
+	char tl[3][200];
+	size_t ntl = wrap(title, PLOT_W, 15, tl, 3);
+	for (size_t k = 0; k < ntl; k++)
+		text(f, LEFT, 24 + 19 * (double)k, "start", 15, "font-weight=\"bold\"", tl[k]);
+	return 40 + 19 * (double)(ntl ? ntl - 1 : 0);
+}
+
 /* The picture's content; returns its height. */
 static double content(FILE *f, const char *title, const Sample *s, size_t n, double target_ms, const SummaryResult *r)
 {
 	const char *unit = n ? sample_unit(&s[0]) : "FLOPS";
 	double gap = gap_ms(s, n);
-	/* the title whole, on as many lines as it takes (every target named) */
-	char tl[3][200];
-	size_t ntl = wrap(title, PLOT_W, 15, tl, 3);
-	for (size_t k = 0; k < ntl; k++)
-		text(f, LEFT, 24 + 19 * (double)k, "start", 15, "font-weight=\"bold\"", tl[k]);
-	double y = stats_items(f, 40 + 19 * (double)(ntl ? ntl - 1 : 0), s, n, r, unit);
+	/* the title whole (every target named) */
+	double y = stats_items(f, title_lines(f, title), s, n, r, unit);
 	double t1 = n ? s[n - 1].t_ms * 1e-3 : 1;
 	PlotAxis xt = { 0, t1 > 0 ? t1 : 1, false };
 	plot_axis_round(&xt, 10);
@@ -620,15 +672,50 @@ static double content(FILE *f, const char *title, const Sample *s, size_t n, dou
 	return clock_power(f, y, s, n, xt, gap);
 }
 
-bool svg_write(FILE *f, const char *title, const Sample *s, size_t n, double target_ms, const SummaryResult *r)
+/* What a picture's content function needs. */
+typedef struct Doc {
+	const char *title;
+	const Sample *s;
+	size_t n;
+	double target_ms;
+	const SummaryResult *r;
+	const SvgSweep *sw;
+	size_t nsw;
+	const char *unit;
+} Doc;
+
+static double session_content(FILE *f, const Doc *d)
 {
-	/* the content first, to know the height the header states */
+	return content(f, d->title, d->s, d->n, d->target_ms, d->r);
+}
+
+/* Several sweeps: one chart by copy size, a line each. */
+static double sweeps_content(FILE *f, const Doc *d)
+{
+	double y = title_lines(f, d->title) + 16;
+	SweepLine *ln = calloc(d->nsw ? d->nsw : 1, sizeof *ln);
+	if (!ln)
+		return y;
+	size_t nl = 0;
+	for (size_t i = 0; i < d->nsw; i++) {
+		ln[nl] = (SweepLine){ d->sw[i].label, SWEEP_COLOURS[i % 8], { 0 }, { 0 }, 0 };
+		ln[nl].k = size_medians(d->sw[i].s, d->sw[i].n, ln[nl].sizes, ln[nl].med);
+		nl += ln[nl].k > 0;
+	}
+	y = sweep_chart(f, y, "throughput by copy size (log): each size's median at the target", ln, nl, d->unit);
+	free(ln);
+	return y;
+}
+
+/* The document: its content first, to know the height the header states. */
+static bool document(FILE *f, double (*draw)(FILE *, const Doc *), const Doc *d)
+{
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *m = open_memstream(&buf, &len);
 	if (!m)
 		return false;
-	double height = content(m, title, s, n, target_ms, r);
+	double height = draw(m, d);
 	bool ok = !ferror(m);
 	if (fclose(m) != 0)
 		ok = false;
@@ -642,4 +729,16 @@ bool svg_write(FILE *f, const char *title, const Sample *s, size_t n, double tar
 	free(buf);
 	fputs("</svg>\n", f);
 	return ok && !ferror(f);
+}
+
+bool svg_write(FILE *f, const char *title, const Sample *s, size_t n, double target_ms, const SummaryResult *r)
+{
+	Doc d = { title, s, n, target_ms, r, NULL, 0, NULL };
+	return document(f, session_content, &d);
+}
+
+bool svg_write_sweeps(FILE *f, const char *title, const SvgSweep *sw, size_t n, const char *unit)
+{
+	Doc d = { title, NULL, 0, 0, NULL, sw, n, unit };
+	return document(f, sweeps_content, &d);
 }

@@ -32,4 +32,15 @@ double svg_targets_max(const Sample *s, size_t n, double session_target_ms);
 size_t svg_targets_str(const Sample *s, size_t n, double session_target_ms, char *out, size_t len);
 bool svg_write(FILE *f, const char *title, const Sample *s, size_t n, double target_ms, const SummaryResult *r);
 
+/* Several sweeps of copy sizes (h2d, d2h, cached host memory, the transfer
+ * queue ...) in one chart: each size's median at the target against the
+ * size, a line a sweep named by its label, as the Level Zero seed's
+ * figures. unit: the samples' (B/s). */
+typedef struct SvgSweep {
+	const char *label;
+	const Sample *s;
+	size_t n;
+} SvgSweep;
+bool svg_write_sweeps(FILE *f, const char *title, const SvgSweep *sw, size_t n, const char *unit);
+
 #endif

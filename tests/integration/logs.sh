@@ -144,16 +144,18 @@ r = json.loads(open(sys.argv[1]).read())
 assert r["type"] == "compare" and r["unit"] == "FLOPS" and r["workload"] == "fp32", r
 assert r["method"] == "block_bootstrap" and r["a"]["blocks"] >= 4 and r["a"]["best"] > 0, r
 assert r["ratio_lo"] <= r["ratio"] <= r["ratio_hi"], r
-diff = abs(1 - r["ratio"])
+diff, m = abs(1 - r["ratio"]), r["min_effect_pct"] / 100
+assert m == 0.15 and 0 <= r["noise"] <= r["spread"], r
 if r["verdict"] == "slower":
-    assert r["ratio_hi"] < 1 and diff > 2 * r["spread"] - 1e-9, r
+    assert r["ratio_hi"] < 1 and diff > max(m, r["noise"]) - 1e-9 and r["best_p90_ratio"] < 1 - m, r
 else:
     assert r["verdict"] == "cannot_tell", r
-    assert r["ratio_lo"] <= 1 <= r["ratio_hi"] or diff <= 2 * r["spread"] + 1e-9, r
+    assert (r["ratio_lo"] <= 1 <= r["ratio_hi"] or diff <= max(m, r["noise"]) + 1e-9 or
+            (r["best_p90_ratio"] - 1) * (r["ratio"] - 1) <= 0 or abs(r["best_p90_ratio"] - 1) <= m), r
 PY
 	# The verdict rule itself, on logs made from a1 with known figures: A's
 	# 1 s blocks 2% apart, B the same at 0.6: B is slower by 40%; B at 0.99:
-	# within twice the spread, no verdict.
+	# below the minimum effect, and within the noise when that is lowered.
 	python3 - "$T/a1.jsonl" "$T" <<'PY' || exit 1
 import json, sys
 lines = [json.loads(l) for l in open(sys.argv[1])]
@@ -174,7 +176,8 @@ PY
 	"$FS" --compare "$T/ka.jsonl" "$T/kb.jsonl" >"$T/out" 2>&1 || die "exit $?: $(cat "$T/out")"
 	for w in '^1 s batch means of the steady samples +A +B$' '^best block \(least interference\) ' \
 	         '^ratio B/A: 0\.6[0-9]* \(95% interval [0-9.]+ \.\. [0-9.]+, bootstrap over 1 s blocks\)' \
-	         '^verdict: B is slower than A by 40\.[0-9]%: the 95% interval of the ratio excludes 1'; do
+	         '^noise in a session \(10th-90th pct\) +[0-9.]+% +[0-9.]+%$' '^minimum effect: 15% \(--min-effect\)$' \
+	         '^verdict: B is slower than A by 40\.[0-9]%: the 95% interval excludes 1; the difference \(40\.[0-9]%\) exceeds the minimum effect \(15%\)'; do
 		grep -Eq "$w" "$T/out" || die "missing /$w/: $(cat "$T/out")"
 	done
 	"$FS" --compare "$T/ka.jsonl" "$T/kb.jsonl" --fail-if-slower 10 --format json >"$T/j" 2>"$T/err"
@@ -183,7 +186,13 @@ PY
 		die "json: $(cat "$T/j")"
 	"$FS" --compare "$T/ka.jsonl" "$T/kb.jsonl" --fail-if-slower 99 >/dev/null 2>&1 || die "--fail-if-slower 99 failed"
 	"$FS" --compare "$T/ka.jsonl" "$T/kc.jsonl" >"$T/out" 2>&1 || die "exit $?"
-	grep -q '^verdict: cannot tell' "$T/out" || die "1% within a 4% spread: $(cat "$T/out")"
+	grep -Eq '^verdict: cannot tell: (the 95% interval of the ratio contains 1|the difference \(1.0%\) is below the minimum effect \(15%, --min-effect\))' "$T/out" ||
+		die "1% below 15%: $(cat "$T/out")"
+	"$FS" --compare "$T/ka.jsonl" "$T/kc.jsonl" --min-effect 0.5 >"$T/out" 2>&1 || die "exit $?"
+	grep -Eq "^verdict: cannot tell: (the 95% interval of the ratio contains 1|the difference \(1.0%\) is within one session's noise)" "$T/out" ||
+		die "1% within a 4% noise: $(cat "$T/out")"
+	"$FS" --compare "$T/ka.jsonl" "$T/kc.jsonl" --min-effect 0 >"$T/out" 2>&1
+	[ $? = 2 ] && grep -q 'min-effect' "$T/out" || die "--min-effect 0: $(cat "$T/out")"
 	# several a side: the sessions' own spread, Welch
 	"$FS" --compare "$T/a1.jsonl" "$T/a2.jsonl" -- "$T/b1.jsonl" "$T/a2.jsonl" --format json >"$T/j" 2>"$T/err" ||
 		die "several: exit $?: $(cat "$T/err")"
@@ -241,27 +250,10 @@ PY
 	head -c 8 "$T/s.png" | od -An -tx1 | grep -q '89 50 4e 47 0d 0a 1a 0a' || die "not a PNG"
 	python3 - "$T/s.svg" <<'PY' || exit 1
 import math, re, sys
-import xml.etree.ElementTree as ET
-SVG = "{http://www.w3.org/2000/svg}"
-root = ET.parse(sys.argv[1]).getroot()
-W, H = float(root.get("width")), float(root.get("height"))
-boxes = []
-for t in root.iter(SVG + "text"):
-    s = t.text or ""
-    size = float(t.get("font-size") or root.get("font-size"))
-    w = len(s.encode()) * size * 0.62             # svg_text_width's estimate
-    x, y = float(t.get("x")), float(t.get("y"))
-    a = t.get("text-anchor", "start")
-    x0 = x if a == "start" else x - w / 2 if a == "middle" else x - w
-    b = (x0, y - 0.8 * size, x0 + w, y + 0.2 * size)
-    assert b[0] >= 0 and b[2] <= W and b[1] >= 0 and b[3] <= H, ("clipped", s, b, W, H)
-    boxes.append((b, s))
-for i in range(len(boxes)):
-    for j in range(i + 1, len(boxes)):
-        a, b = boxes[i][0], boxes[j][0]
-        if a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]:
-            raise SystemExit("labels overlap: %r %r" % (boxes[i][1], boxes[j][1]))
-texts = [s for _, s in boxes]
+sys.path.insert(0, "tests")
+import svg_labels
+SVG = svg_labels.SVG
+root, texts = svg_labels.check(sys.argv[1])
 # round time ticks: equal 1-2-5 steps from 0
 ts = [float(s[:-2]) for s in texts if re.fullmatch(r"\d+(\.\d+)? s", s)]
 assert ts[0] == 0 and len(ts) >= 5, ts
@@ -315,6 +307,32 @@ assert len(dots) == 3, len(dots)
 tput = [p for p in root.iter(SVG + "polyline") if "1.3" in (p.get("stroke-width") or "") and "#1a7f37" in p.get("stroke", "")]
 assert len(tput) >= 3, len(tput)   # one stretch a size at least
 PY
+	# several sweeps (h2d, d2h) in one chart by size, a line and a colour
+	# each, named in the legend; a session that is not a sweep is refused
+	env -u FLOPSCOPE_VALIDATE "$FS" llvm --workload d2h --size 16K-1M --headless --log "$T/sw2.jsonl" >/dev/null 2>&1 ||
+		die "sweep: exit $?"
+	"$FS" --export "$T/sw.jsonl" "$T/sw2.jsonl" --svg "$T/sws.svg" 2>"$T/err" || die "export: $(cat "$T/err")"
+	rsvg-convert "$T/sws.svg" -o "$T/sws.png" 2>"$T/rsvg.err" && [ ! -s "$T/rsvg.err" ] || die "rsvg: $(cat "$T/rsvg.err")"
+	python3 - "$T/sws.svg" <<'PY' || exit 1
+import re, sys
+sys.path.insert(0, "tests")
+import svg_labels
+SVG = svg_labels.SVG
+root, texts = svg_labels.check(sys.argv[1])
+assert "h2d" in texts and "d2h" in texts, texts
+assert any("2 sweeps of copy sizes" in s for s in texts), texts[:3]
+for lab in ("16 KiB", "256 KiB", "1 MiB"):
+    assert lab in texts, (lab, texts)
+dots = list(root.iter(SVG + "circle"))
+assert len(dots) == 3 + 4, len(dots)   # 16K-256K and 16K-1M, x4 steps
+assert len({d.get("fill") for d in dots}) == 2, [d.get("fill") for d in dots]
+assert any(re.fullmatch(r"[0-9.]+ [kMG]B/s", s) for s in texts), texts
+PY
+	"$FS" --export "$T/sw.jsonl" "$T/real.jsonl" --svg "$T/bad.svg" >"$T/out" 2>&1
+	[ $? = 2 ] && grep -q 'real.jsonl: its session (fp32) is not a sweep of copy sizes' "$T/out" && [ ! -e "$T/bad.svg" ] ||
+		die "a run among sweeps: $(cat "$T/out")"
+	"$FS" --export "$T/sw.jsonl" "$T/sw2.jsonl" --csv >"$T/out" 2>&1
+	[ $? = 2 ] && grep -q 'with 2 logs draws their sweeps in one chart' "$T/out" || die "$(cat "$T/out")"
 }
 
 t_export_csv_and_svg_should_parse_back() {
@@ -580,6 +598,19 @@ t_logs_should_list_recent_sessions() {
 	sed -n 2p "$T/out" | grep -Eq '^20[0-9-]+T[0-9:]+Z +llvmpipe.* int32 +[0-9.]+ [kMGT]?IOPS +[0-9]+  /.*-llvmpipe-int32.jsonl$' ||
 		die "newest first: $(cat "$T/out")"
 	sed -n 3p "$T/out" | grep -Eq ' fp32 +[0-9.]+ [kMGT]?FLOPS +[0-9]+  /' || die "$(cat "$T/out")"
+	# the columns sized to their cells: lavapipe's name (32 characters)
+	# whole, and the header's columns where the rows' are
+	dev=$(head -1 "$(ls "$XDG_STATE_HOME"/flopscope/*-fp32.jsonl | tail -1)" | python3 -c 'import json, sys; print(json.load(sys.stdin)["device"])')
+	sed -n 2,3p "$T/out" | grep -c -F "  $dev  " | grep -qx 2 || die "device name cut: $dev: $(cat "$T/out")"
+	python3 - "$T/out" <<'PY' || die "columns: $(cat "$T/out")"
+import sys
+rows = open(sys.argv[1]).read().splitlines()
+head = rows[0]
+for r in rows[1:4]:
+    for word in ("device", "workload", "log"):
+        i = head.index(word)
+        assert r[i - 2:i] == "  " and r[i] != " ", (word, r)
+PY
 	sed -n 4p "$T/out" | grep -q ' cut short ' || die "$(cat "$T/out")"
 	grep -q '^3 logs, .* (kept: at most 500 logs and 100 MiB' "$T/out" || die "$(cat "$T/out")"
 	"$FS" --logs --format json | python3 -c '

@@ -158,14 +158,14 @@ static void metrics_escape_should_keep_values_valid_when_cut(void)
 	CHECK_STR(out, "abcdef"); /* never half an escape */
 }
 
-static CompareResult result(double ratio, double lo, double hi, double spread, bool sessions)
+static CompareResult result(double ratio, double lo, double hi, double noise, bool sessions)
 {
 	CompareResult r;
 	memset(&r, 0, sizeof r);
 	r.ratio = ratio;
 	r.ratio_lo = lo;
 	r.ratio_hi = hi;
-	r.spread = spread;
+	r.noise = noise;
 	r.sessions_method = sessions;
 	return r;
 }
@@ -182,10 +182,10 @@ static void a_threshold_should_be_missed_only_beyond_what_the_data_can_tell(void
 	/* the interval reaches the threshold */
 	r = result(0.85, 0.80, 0.92, 0.01, false);
 	CHECK(compare_threshold(&r, 0.9, why, sizeof why) == COMPARE_CANNOT_TELL);
-	/* within twice one session's spread (0.9 - 0.85 <= 2 x 0.03) */
-	r = result(0.85, 0.84, 0.86, 0.03, false);
+	/* within one session's noise (0.9 - 0.85 <= 0.06) */
+	r = result(0.85, 0.84, 0.86, 0.06, false);
 	CHECK(compare_threshold(&r, 0.9, why, sizeof why) == COMPARE_CANNOT_TELL);
-	CHECK(strstr(why, "twice the spread") != NULL);
+	CHECK(strstr(why, "one session's noise (6.0%") != NULL);
 	/* several sessions a side: their own spread is in the interval */
 	r = result(0.85, 0.84, 0.86, 0.03, true);
 	CHECK(compare_threshold(&r, 0.9, why, sizeof why) == COMPARE_SLOWER);
