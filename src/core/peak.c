@@ -132,7 +132,32 @@ static void peak_cpu(const DeviceInfo *d, WorkloadType t, unsigned cpu_cores, do
 	p->known = true;
 }
 
-/* AMD: CUs x 64 lanes x 2 x shader clock, for FP32. */
+unsigned peak_amd_lanes_per_cu(uint32_t id, const char **why)
+{
+	/* the PCI ids of libdrm's amdgpu.ids: RDNA3 and RDNA4 issue two FP32
+	 * operations a lane and clock (VOPD, wave64), CDNA2 and CDNA3 packed
+	 * FP32 pairs: AMD's published FP32 peaks count 128 lanes a CU */
+	static const struct { uint32_t lo, hi; const char *what; } dual[] = {
+		{ 0x7448, 0x749f, "RDNA3 dual-issue" },          /* RX 7900/7800/7700/7600, Pro W7x00 */
+		{ 0x15bf, 0x15bf, "RDNA3 dual-issue" },          /* Phoenix (Radeon 780M) */
+		{ 0x15c8, 0x15c8, "RDNA3 dual-issue" },          /* Phoenix2 (Radeon 740M) */
+		{ 0x150e, 0x150e, "RDNA3.5 dual-issue" },        /* Strix Point (Radeon 890M) */
+		{ 0x1586, 0x1586, "RDNA3.5 dual-issue" },        /* Strix Halo (Radeon 8060S) */
+		{ 0x7550, 0x759f, "RDNA4 dual-issue" },          /* RX 9070, 9060, AI PRO R9700 */
+		{ 0x7408, 0x740f, "CDNA2 packed FP32" },         /* MI250X, MI250, MI210 */
+		{ 0x74a0, 0x74bf, "CDNA3 packed FP32" },         /* MI300A, MI300X, MI308X, MI325X */
+		{ 0x75a0, 0x75bf, "CDNA4 packed FP32" },         /* MI350X, MI355X */
+	};
+	for (size_t i = 0; i < sizeof dual / sizeof dual[0]; i++)
+		if (id >= dual[i].lo && id <= dual[i].hi) {
+			*why = dual[i].what;
+			return 128;
+		}
+	*why = "one FP32 operation a lane";
+	return 64; /* GCN, RDNA1, RDNA2, CDNA1 */
+}
+
+/* AMD: CUs x lanes per CU (the table above) x 2 x shader clock, for FP32. */
 static void peak_amd(const DeviceInfo *d, WorkloadType t, Peak *p)
 {
 	if (workload_info[t].rate != RATE_FP32) {
@@ -143,8 +168,10 @@ static void peak_amd(const DeviceInfo *d, WorkloadType t, Peak *p)
 		snprintf(p->how, sizeof p->how, "unknown: no CU count (VK_AMD_shader_core_properties missing)");
 		return;
 	}
-	p->fma_lanes = (double)d->cu_count * 64;
-	snprintf(p->how, sizeof p->how, "%u CUs x 64 lanes x 2 x shader clock", d->cu_count);
+	const char *why;
+	unsigned lanes = peak_amd_lanes_per_cu(d->device_id, &why);
+	p->fma_lanes = (double)d->cu_count * lanes;
+	snprintf(p->how, sizeof p->how, "%u CUs x %u lanes (%s) x 2 x shader clock", d->cu_count, lanes, why);
 	p->known = true;
 }
 

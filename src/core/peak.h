@@ -55,6 +55,10 @@ bool peak_memory(double mem_mhz, unsigned bus_bits, Peak *p);
 double peak_flops(const Peak *p, double mhz);
 /* FP32 lanes per SM of an NVIDIA device id; 0 when not in the table. */
 unsigned peak_nvidia_lanes_per_sm(uint32_t device_id);
+/* FP32 lanes a CU counts for an AMD PCI device id: 128 where the
+ * architecture issues two FP32 operations a lane (RDNA3, RDNA4) or packs
+ * them (CDNA2-4), else 64; *why names which. */
+unsigned peak_amd_lanes_per_cu(uint32_t device_id, const char **why);
 
 /* The default --check threshold of a workload, % of its theoretical peak:
  * below what a healthy device reached on the H100 (driver 580.159.04, one

@@ -280,10 +280,24 @@ static void peak_should_follow_the_formulas(void)
 	 * gives it (RX 7900 XT: 84 active of 6 x 2 x 8), else the design's */
 	CHECK(devinfo_amd_cus(6, 2, 8, 84) == 84 && devinfo_amd_cus(6, 2, 8, 0) == 96);
 	CHECK(devinfo_amd_cus(6, 2, 8, 200) == 96); /* an active count above the design's: not believed */
-	amd.cu_count = 96; /* e.g. RX 7900 XTX: 96 CUs */
+	/* published FP32 peaks at the boost clock: RX 7900 XTX (0x744c, 96
+	 * CUs, 2.5 GHz) 61.4 TFLOPS with RDNA3's dual issue; RX 6900 XT
+	 * (0x73bf, 80 CUs, 2.25 GHz) 23.04; RX 9070 XT (0x7550, 64 CUs,
+	 * 2.97 GHz) 48.7; MI300X (0x74a1, 304 CUs, 2.1 GHz) 163.4 packed */
+	amd.cu_count = 96;
+	amd.device_id = 0x744c;
 	peak_compute(&amd, WORKLOAD_FP32, 0, 2500, &p);
-	CHECK(p.known);
-	CHECK_NEAR(peak_flops(&p, 2500), 96.0 * 64 * 2 * 2500e6, 1);
+	CHECK(p.known && strstr(p.how, "96 CUs x 128 lanes (RDNA3 dual-issue)"));
+	CHECK_NEAR(peak_flops(&p, 2500), 61.44e12, 1e9);
+	amd = (DeviceInfo){ .vendor_id = 0x1002, .device_id = 0x73bf, .cu_count = 80 };
+	peak_compute(&amd, WORKLOAD_FP32, 0, 2250, &p);
+	CHECK_NEAR(peak_flops(&p, 2250), 23.04e12, 1e9);
+	amd = (DeviceInfo){ .vendor_id = 0x1002, .device_id = 0x7550, .cu_count = 64 };
+	peak_compute(&amd, WORKLOAD_FP32, 0, 2970, &p);
+	CHECK_NEAR(peak_flops(&p, 2970), 48.7e12, 0.1e12);
+	amd = (DeviceInfo){ .vendor_id = 0x1002, .device_id = 0x74a1, .cu_count = 304 };
+	peak_compute(&amd, WORKLOAD_FP32, 0, 2100, &p);
+	CHECK_NEAR(peak_flops(&p, 2100), 163.4e12, 0.1e12);
 	CHECK(peak_nvidia_lanes_per_sm(0x20b0) == 64);   /* A100 */
 	CHECK(peak_nvidia_lanes_per_sm(0x2684) == 128);  /* RTX 4090 */
 	CHECK(peak_nvidia_lanes_per_sm(0x1234) == 0);
