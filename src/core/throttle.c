@@ -81,13 +81,44 @@ static double field(const unsigned char *b, size_t off, double scale)
 	return v == 0xffff ? NAN : v * scale;
 }
 
-/* gpu_metrics_v1_1 ... v1_3: naturally aligned, little-endian; the
- * offsets of the fields read (the layout in the header's comment) */
-enum {
-	V1_TEMP_EDGE = 4, V1_TEMP_HOTSPOT = 6, V1_SOCKET_POWER = 22, V1_CUR_GFXCLK = 54, V1_CUR_UCLK = 58,
-	V1_1_SIZE = 96,  /* up to temperature_hbm */
-	V1_3_INDEP = 112, V1_3_SIZE = 120,
+/* The gpu_metrics layouts read (kgd_pp_interface.h: naturally aligned,
+ * little-endian; the kernel fills the table with 0xff before setting what
+ * the firmware gave): a field's byte offset, 0 where the format has none.
+ * One row a format; the fields after a format's own size are not read. */
+typedef struct GpmLayout {
+	unsigned format, content, min_size;
+	unsigned edge, hotspot, power, gfx, uclk, indep;
+	double temp_scale, power_scale;  /* to C and W: v2.4 states centi-C and mW */
+	const char *what;
+} GpmLayout;
+
+static const GpmLayout GPM[] = {
+	/* discrete GPUs: temperature_edge, _hotspot, average_socket_power (W),
+	 * current_gfxclk, current_uclk; v1.3 indep_throttle_status */
+	{ 1, 1, 96, 4, 6, 22, 54, 58, 0, 1, 1, "v1.1" },
+	{ 1, 2, 96, 4, 6, 22, 54, 58, 0, 1, 1, "v1.2" },
+	{ 1, 3, 120, 4, 6, 22, 54, 58, 112, 1, 1, "v1.3" },
+	/* MI300 (SMU 13.0.6): no edge temperature, curr_socket_power (W),
+	 * current_gfxclk[0] (the first XCC's), current_uclk; throttling only
+	 * as an ASIC-specific word (v1.4, v1.5) or accumulated residencies
+	 * (v1.6+): no reason read */
+	{ 1, 4, 288, 0, 4, 10, 240, 280, 0, 1, 1, "v1.4 (MI300)" },
+	{ 1, 5, 328, 0, 4, 10, 280, 320, 0, 1, 1, "v1.5 (MI300)" },
+	{ 1, 6, 1664, 0, 4, 10, 264, 304, 0, 1, 1, "v1.6 (MI300)" },
+	{ 1, 7, 2208, 0, 4, 10, 296, 336, 0, 1, 1, "v1.7 (MI300, MI350)" },
+	{ 1, 8, 3360, 0, 4, 10, 296, 336, 0, 1, 1, "v1.8 (MI350)" },
+	/* APUs: temperature_gfx, average_socket_power, current_gfxclk,
+	 * current_uclk, indep_throttle_status (v2.2+); v2.2 and v2.3 state no
+	 * unit for temperature and power, so those are not read */
+	{ 2, 2, 128, 0, 0, 0, 76, 80, 120, 1, 1, "v2.2 (APU)" },
+	{ 2, 3, 152, 0, 0, 0, 76, 80, 120, 1, 1, "v2.3 (APU)" },
+	{ 2, 4, 168, 4, 0, 40, 76, 80, 120, 0.01, 0.001, "v2.4 (APU)" },
 };
+
+const char *gpu_metrics_formats(void)
+{
+	return "v1.1-v1.8, v2.2-v2.4";
+}
 
 bool gpu_metrics_parse(const void *blob, size_t n, GpuMetrics *out, char *why, size_t len)
 {
@@ -106,18 +137,25 @@ bool gpu_metrics_parse(const void *blob, size_t n, GpuMetrics *out, char *why, s
 		         n, size);
 		return false;
 	}
-	if (out->format != 1 || out->content < 1 || out->content > 3 || size < V1_1_SIZE) {
-		snprintf(why, len, "gpu_metrics v%u.%u (%u bytes): a format flopscope does not read (v1.1-v1.3)",
-		         out->format, out->content, size);
+	const GpmLayout *l = NULL;
+	for (size_t i = 0; i < sizeof GPM / sizeof *GPM && !l; i++)
+		if (GPM[i].format == out->format && GPM[i].content == out->content && size >= GPM[i].min_size)
+			l = &GPM[i];
+	if (!l) {
+		snprintf(why, len, "gpu_metrics v%u.%u (%u bytes): a format flopscope does not read (%s)", out->format,
+		         out->content, size, gpu_metrics_formats());
 		return false;
 	}
-	out->edge_c = field(b, V1_TEMP_EDGE, 1);
-	out->hotspot_c = field(b, V1_TEMP_HOTSPOT, 1);
-	out->power_w = field(b, V1_SOCKET_POWER, 1);
-	out->gfx_mhz = field(b, V1_CUR_GFXCLK, 1);
-	out->mem_mhz = field(b, V1_CUR_UCLK, 1);
-	if (out->content >= 3 && size >= V1_3_SIZE) {
-		out->indep_throttle = u64_at(b, V1_3_INDEP);
+	if (l->edge)
+		out->edge_c = field(b, l->edge, l->temp_scale);
+	if (l->hotspot)
+		out->hotspot_c = field(b, l->hotspot, l->temp_scale);
+	if (l->power)
+		out->power_w = field(b, l->power, l->power_scale);
+	out->gfx_mhz = field(b, l->gfx, 1);
+	out->mem_mhz = field(b, l->uclk, 1);
+	if (l->indep) {
+		out->indep_throttle = u64_at(b, l->indep);
 		out->has_throttle = out->indep_throttle != UINT64_MAX;
 	}
 	return true;

@@ -40,21 +40,25 @@ uint64_t throttle_from_intel(const char *name, bool set);
 const char *throttle_intel_name(size_t i);
 
 /* What AMD's gpu_metrics file says (drivers/gpu/drm/amd/include/
- * kgd_pp_interface.h), for the formats that carry these fields: v1.1-v1.3
- * (discrete GPUs) and v1.4-v1.5 (MI300); NaN or !has_throttle where the
- * format has no such field or the firmware left it unset (0xffff). */
+ * kgd_pp_interface.h), for the formats listed by gpu_metrics_formats():
+ * v1.1-v1.3 (discrete GPUs), v1.4-v1.8 (MI300, MI350: clocks, power and
+ * hotspot; no reasons) and v2.2-v2.4 (APUs: clocks and reasons; v2.4 power
+ * and temperature too); NaN or !has_throttle where the format has no such
+ * field or the firmware left it unset (0xffff). */
 typedef struct GpuMetrics {
 	unsigned format, content;   /* the header's revisions */
-	double gfx_mhz;             /* current_gfxclk (v1.4+: the first XCC's) */
+	double gfx_mhz;             /* current_gfxclk (v1.4-v1.8: the first XCC's) */
 	double mem_mhz;             /* current_uclk */
 	double power_w;             /* average_socket_power (v1.4+: curr_socket_power) */
 	double edge_c, hotspot_c;   /* temperatures */
 	bool has_throttle;
-	uint64_t indep_throttle;    /* v1.3: indep_throttle_status */
+	uint64_t indep_throttle;    /* v1.3, v2.2+: indep_throttle_status */
 } GpuMetrics;
 
 /* Parses a gpu_metrics blob of n bytes; false (why in why) for a blob too
  * short for its header's size, or of a format not listed above. */
 bool gpu_metrics_parse(const void *blob, size_t n, GpuMetrics *out, char *why, size_t len);
+/* The formats read, in words ("v1.1-v1.8, v2.2-v2.4"). */
+const char *gpu_metrics_formats(void);
 
 #endif

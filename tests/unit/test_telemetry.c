@@ -113,9 +113,49 @@ static void gpu_metrics_should_be_read_by_its_header(void)
 	CHECK(gpu_metrics_parse(b, 96, &m, why, sizeof why) && !m.has_throttle && m.gfx_mhz == 2500);
 	CHECK(!gpu_metrics_parse(b, 60, &m, why, sizeof why));
 	CHECK_STR(why, "gpu_metrics v1.1: 60 bytes of the 96 its header states");
-	b[2] = 2; /* an APU's */
+	b[2] = 2; /* an APU's v2.1: no reasons, no stated units */
 	CHECK(!gpu_metrics_parse(b, 96, &m, why, sizeof why));
-	CHECK(strstr(why, "v2.1 (96 bytes): a format flopscope does not read"));
+	CHECK(strstr(why, "v2.1 (96 bytes): a format flopscope does not read (v1.1-v1.8, v2.2-v2.4)"));
+	/* MI300's v1.5 (328 bytes), filled with 0xff as the kernel does, then
+	 * the fields by the kernel's offsets: hotspot 4, curr_socket_power 10,
+	 * current_gfxclk[0] 280, current_uclk 320 */
+	unsigned char big[400];
+	memset(big, 0xff, sizeof big);
+	put16(big, 0, 328);
+	big[2] = 1;
+	big[3] = 5;
+	put16(big, 4, 71);
+	put16(big, 10, 640);
+	put16(big, 280, 2100);
+	put16(big, 320, 1300);
+	CHECK(gpu_metrics_parse(big, 328, &m, why, sizeof why));
+	CHECK(m.gfx_mhz == 2100 && m.mem_mhz == 1300 && m.power_w == 640 && m.hotspot_c == 71);
+	CHECK(isnan(m.edge_c) && !m.has_throttle);
+	big[3] = 4; /* v1.4: 288 bytes, the clocks at 240 and 280 */
+	put16(big, 0, 288);
+	put16(big, 240, 1900);
+	CHECK(gpu_metrics_parse(big, 288, &m, why, sizeof why) && m.gfx_mhz == 1900 && m.mem_mhz == 2100);
+	/* an APU's v2.4 (168 bytes): centi-Celsius and mW, its reasons at 120 */
+	memset(big, 0xff, sizeof big);
+	put16(big, 0, 168);
+	big[2] = 2;
+	big[3] = 4;
+	put16(big, 4, 6150);   /* temperature_gfx: 61.5 C */
+	put16(big, 40, 28000); /* average_socket_power: 28 W */
+	put16(big, 76, 2700);  /* current_gfxclk */
+	put16(big, 80, 2800);  /* current_uclk */
+	memset(big + 120, 0, 8);
+	big[120] = 0x10;       /* SPL */
+	CHECK(gpu_metrics_parse(big, 168, &m, why, sizeof why));
+	CHECK(fabs(m.edge_c - 61.5) < 1e-9 && fabs(m.power_w - 28) < 1e-9 && m.gfx_mhz == 2700 && m.has_throttle);
+	CHECK(throttle_from_amd(m.indep_throttle, m.hotspot_c) == THR_POWER_CAP);
+	/* v2.2: the reasons and clocks, no power or temperature (no stated unit) */
+	big[3] = 2;
+	put16(big, 0, 128);
+	CHECK(gpu_metrics_parse(big, 128, &m, why, sizeof why) && isnan(m.power_w) && isnan(m.edge_c) && m.has_throttle);
+	/* a size below its format's: refused */
+	put16(big, 0, 100);
+	CHECK(!gpu_metrics_parse(big, 100, &m, why, sizeof why));
 	CHECK(!gpu_metrics_parse(b, 2, &m, why, sizeof why));
 	/* Intel's names, each to one reason */
 	CHECK(throttle_from_intel("pl4", true) == THR_POWER_CAP && throttle_from_intel("pl4", false) == 0);
