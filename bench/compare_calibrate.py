@@ -6,7 +6,9 @@ is false), every pair of a quiet and a busy session an A/B pair (B is slower:
 each pair, both ways round, and prints the rates docs/INTERPRETATION.md
 records.
 
-  bench/compare_calibrate.py DIR [FLOPSCOPE] [-- --compare options]"""
+  bench/compare_calibrate.py DIR [FLOPSCOPE] [--aa q,n,b] [--ab q:b,n:nb] [-- --compare options]
+--aa: the conditions whose pairs are A/A; --ab: A:B pairs where B is slower
+(the defaults: compare_record.sh's conditions)."""
 import glob
 import itertools
 import json
@@ -19,6 +21,15 @@ extra = []
 if "--" in args:
     extra = args[args.index("--") + 1:]
     args = args[:args.index("--")]
+aa, ab = ["q", "n", "b"], [("q", "b"), ("n", "nb")]
+for flag in ("--aa", "--ab"):
+    if flag in args:
+        v = args[args.index(flag) + 1]
+        del args[args.index(flag):args.index(flag) + 2]
+        if flag == "--aa":
+            aa = v.split(",")
+        else:
+            ab = [tuple(x.split(":")) for x in v.split(",")]
 d = args[0]
 fs = args[1] if len(args) > 1 else os.path.join(d, "flopscope")
 logs = {}
@@ -70,9 +81,8 @@ def cross(ca, cb):
 
 
 print("sessions: " + ", ".join("%s %d" % (c, len(v)) for c, v in sorted(logs.items())))
-tally("A/A quiet (q, q)", same("q"), None)
-tally("A/A beside a compile (n, n)", same("n"), None)
-tally("A/A busy both (b, b)", same("b"), None)
-tally("A/B busy loop in B (q, b)", cross("q", "b"), "slower")
-tally("A/B busy loop, compile both (n, nb)", cross("n", "nb"), "slower")
-tally("B/A: B quiet (b, q)", [(y, x) for x, y in cross("q", "b")], "faster")
+for c in aa:
+    tally("A/A (%s, %s)" % (c, c), same(c), None)
+for a, b in ab:
+    tally("A/B, B slower (%s, %s)" % (a, b), cross(a, b), "slower")
+    tally("B/A, B faster (%s, %s)" % (b, a), [(y, x) for x, y in cross(a, b)], "faster")

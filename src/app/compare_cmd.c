@@ -156,7 +156,9 @@ static void compare_table(const Options *o, const OfflineBlocks *l, const char *
 		printf("\nratio B/A: %.4f (no interval: too few blocks)\n", r.ratio);
 	printf("ratio B/A of the best blocks: %.4f (the best block), %.4f (the 90th percentiles)\n", r.best_ratio,
 	       r.top_ratio);
-	printf("minimum effect: %.0f%% (--min-effect)\n", 100 * r.min_effect);
+	printf("minimum effect: %g%% (%s)\n", 100 * r.min_effect, o->min_effect > 0 ? "--min-effect"
+	       : strstr(l[0].d.meta.device_type, "Gpu") ? "the default for a GPU; --min-effect"
+	       : "the default for a CPU device; --min-effect");
 	if (r.verdict == COMPARE_FASTER)
 		printf("verdict: B is faster than A by %.1f%%: %s\n", 100 * (r.ratio - 1), r.why);
 	else if (r.verdict == COMPARE_SLOWER)
@@ -211,7 +213,8 @@ int offline_compare(const Options *o)
 	CompareSide sa = { ba, na }, sb = { bb, nb };
 	CompareResult r;
 	char err[256];
-	if (!compare_sides(&sa, &sb, o->min_effect > 0 ? o->min_effect / 100 : COMPARE_MIN_EFFECT, &r, err, sizeof err)) {
+	double me = o->min_effect > 0 ? o->min_effect / 100 : compare_default_min_effect(l[0].d.meta.device_type);
+	if (!compare_sides(&sa, &sb, me, &r, err, sizeof err)) {
 		fprintf(stderr, "flopscope: --compare: %s\n", err);
 		rc = 2;
 		goto out;

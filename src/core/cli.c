@@ -535,8 +535,9 @@ static const OptionSpec option_specs[] = {
 	            { H_LOGS, "--compare A1 A2 -- B1 B2", "several sessions a side: the sessions' own spread decides "
 	              "(Welch); --format json" } } },
 	{ .name = "--min-effect", .value = true, .modes = M_(MODE_COMPARE), .goes_with = "--compare", .take = take_min_effect,
-	  .help = { { H_LOGS, "--min-effect PCT", "the smallest difference a verdict claims (default 15: sessions of "
-	              "one configuration on a shared machine land that far apart; docs/INTERPRETATION.md)" } } },
+	  .help = { { H_LOGS, "--min-effect PCT", "the smallest difference a verdict claims (default 15 on a CPU "
+	              "device, 5 on a GPU: what sessions of one configuration were seen to differ by; "
+	              "docs/INTERPRETATION.md)" } } },
 	{ .name = "--fail-if-slower", .value = true, .modes = M_(MODE_COMPARE), .goes_with = "--compare", .take = take_fail_if_slower,
 	  .help = { { H_LOGS, "--fail-if-slower PCT", "exit 1 when B is slower than A by more than PCT% with "
 	              "confidence (for CI)" } } },

@@ -82,7 +82,7 @@ typedef struct Options {
 	const char *compare_b[CLI_COMPARE_MAX];
 	unsigned ncompare_a, ncompare_b;
 	double fail_if_slower; /* --fail-if-slower PCT; 0: off */
-	double min_effect;     /* --min-effect PCT; 0: COMPARE_MIN_EFFECT */
+	double min_effect;     /* --min-effect PCT; 0: compare_default_min_effect's */
 	const char *export_file; /* --export FILE (with --csv or --svg OUT): the first of ... */
 	const char *exports[CLI_COMPARE_MAX]; /* --export A B ... --svg OUT: sweeps in one chart */
 	unsigned nexports;

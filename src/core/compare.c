@@ -231,6 +231,11 @@ static void welch(const SideStats *a, const SideStats *b, double *ratio, double 
 	*hi = exp(d + h);
 }
 
+double compare_default_min_effect(const char *device_type)
+{
+	return strstr(device_type, "Gpu") ? COMPARE_MIN_EFFECT_GPU : COMPARE_MIN_EFFECT;
+}
+
 bool compare_sides(const CompareSide *a, const CompareSide *b, double min_effect, CompareResult *r, char *err,
                    size_t errlen)
 {

@@ -8,10 +8,11 @@
  *  - One session on a side: the ratio of the medians of B's and A's block
  *    means, with a 95% interval from resampling whole blocks (block
  *    bootstrap). A verdict needs, beside the interval excluding 1:
- *     - the difference beyond the minimum effect (COMPARE_MIN_EFFECT, 15%,
- *       --min-effect): one session cannot measure how far the next one
- *       lands, and sessions of one configuration on a shared machine landed
- *       up to 17% apart (docs/INTERPRETATION.md, the calibration);
+ *     - the difference beyond the minimum effect (--min-effect; by default
+ *       15% on a CPU device, 5% on a GPU): one session cannot measure how
+ *       far the next one lands; sessions of one configuration landed up to
+ *       17% apart on the shared CI machine's CPU, within 0.06% on an H100
+ *       (docs/INTERPRETATION.md, the calibration);
  *     - the difference beyond the noise of one session: the larger side's
  *       10th-to-90th percentile range of its block means, relative to their
  *       median (a few interrupted blocks do not move it, as they moved the
@@ -39,7 +40,8 @@
 #define COMPARE_BLOCK_N 5
 #define COMPARE_MIN_BLOCKS 4
 #define COMPARE_MAX_SESSIONS 16
-#define COMPARE_MIN_EFFECT 0.15     /* the default; --min-effect PCT */
+#define COMPARE_MIN_EFFECT 0.15     /* the default on a CPU device (or one not named); --min-effect PCT */
+#define COMPARE_MIN_EFFECT_GPU 0.05 /* the default on a GPU */
 #define COMPARE_NOISE_LO 0.10       /* one session's noise: these quantiles of its block means */
 #define COMPARE_NOISE_HI 0.90
 
@@ -96,8 +98,13 @@ typedef struct CompareResult {
 	char why[240];              /* the verdict's reason in words */
 } CompareResult;
 
-/* min_effect: the smallest difference claimed, a fraction (COMPARE_MIN_EFFECT
- * unless the user says). False (err says why) when a side has no usable
+/* The default minimum effect for sessions of a device of this type, as the
+ * session record names it ("Cpu", "DiscreteGpu", ...; "" for an old log):
+ * COMPARE_MIN_EFFECT_GPU for a GPU, else COMPARE_MIN_EFFECT. */
+double compare_default_min_effect(const char *device_type);
+
+/* min_effect: the smallest difference claimed, a fraction (the default
+ * above unless the user says). False (err says why) when a side has no usable
  * block. */
 bool compare_sides(const CompareSide *a, const CompareSide *b, double min_effect, CompareResult *r, char *err,
                    size_t errlen);

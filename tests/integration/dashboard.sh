@@ -514,9 +514,9 @@ t_goldens_dashboard_and_node_view_should_match() {
 	local size fs
 	fs=$(realpath "$FS")
 	for size in 80x24 200x60; do
-		# in the logs' folder, named as they are: no path of this machine shows
-		# the size from the start: no resize racing the first frame
-		UI_W=${size%x*} UI_H=${size#*x} start_ui cd "$T" "&&" "$fs" --replay a.jsonl --theme mono || return 1
+		# in the logs' folder, named as they are: no path of this machine
+		# shows; the size from the start: no resize racing the first frame
+		UI_W=${size%x*} UI_H=${size#*x} UI_DIR=$T start_ui "$fs" --replay a.jsonl --theme mono || return 1
 		wait_for 'REPLAY' || return 1
 		TM send-keys -t fs e
 		wait_for 'flopscope +DONE' || return 1
@@ -524,7 +524,7 @@ t_goldens_dashboard_and_node_view_should_match() {
 		screen | golden "dashboard_$size.txt" || return 1
 		TM send-keys -t fs q
 		wait_exit || return 1
-		UI_W=${size%x*} UI_H=${size#*x} start_ui cd "$T" "&&" "$fs" --replay a.jsonl b.jsonl --theme mono || return 1
+		UI_W=${size%x*} UI_H=${size#*x} UI_DIR=$T start_ui "$fs" --replay a.jsonl b.jsonl --theme mono || return 1
 		wait_for 'REPLAY|2 devices' || return 1
 		TM send-keys -t fs e
 		wait_for '2 done' || return 1

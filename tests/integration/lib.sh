@@ -56,13 +56,14 @@ wait_for() {
 	die "timed out waiting for /$1/; screen was:"$'\n'"$(screen)"
 }
 
-# start_ui ARGS...: flopscope in a 120x36 tmux pane; its exit status lands in $T/exit.
+# start_ui ARGS...: flopscope in a tmux pane of UI_W x UI_H (120x36) in UI_DIR
+# (this folder); its exit status lands in $T/exit.
 start_ui() {
 	rm -f "$T/exit"
 	TM kill-server 2>/dev/null
 	UI_N=$((UI_N + 1))
 	SOCK="$T/tmux.$BASHPID.$UI_N.sock"
-	TM new-session -d -s fs -x "${UI_W:-120}" -y "${UI_H:-36}" "LANG=C.UTF-8 $* ; echo \$? > $T/exit" || die "tmux failed"
+	TM new-session -d -s fs -x "${UI_W:-120}" -y "${UI_H:-36}" -c "${UI_DIR:-$PWD}" "LANG=C.UTF-8 $* ; echo \$? > $T/exit" || die "tmux failed"
 	TM set-option -t fs remain-on-exit on >/dev/null
 }
 

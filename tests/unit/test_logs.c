@@ -546,6 +546,10 @@ static void compare_should_see_through_interrupted_blocks(void)
 	CHECK(compare_sides(&sa, &sb, 0.05, &r, err, sizeof err) && r.verdict == COMPARE_SLOWER);
 	blocks_done(&a);
 	blocks_done(&b);
+	/* the defaults: a GPU's sessions land closer than a shared CPU's */
+	CHECK(compare_default_min_effect("DiscreteGpu") == COMPARE_MIN_EFFECT_GPU);
+	CHECK(compare_default_min_effect("IntegratedGpu") == COMPARE_MIN_EFFECT_GPU);
+	CHECK(compare_default_min_effect("Cpu") == COMPARE_MIN_EFFECT && compare_default_min_effect("") == 0.15);
 }
 
 static void mann_whitney_should_match_a_hand_computed_case(void)
