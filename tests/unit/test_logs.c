@@ -528,6 +528,7 @@ static void compare_should_see_through_interrupted_blocks(void)
 	CHECK(r.spread > 0.6 && r.noise < 0.2);
 	CHECK(r.verdict == COMPARE_SLOWER && fabs(r.ratio - 0.55) < 0.02 && fabs(r.best_ratio - 0.55) < 0.02);
 	CHECK(strstr(r.why, "exceeds the minimum effect (15%)") != NULL);
+	blocks_done(&a);
 	blocks_done(&b);
 	/* one configuration, B interrupted in five blocks of ten at 0.6: its
 	 * median is lower, its best blocks are not */
