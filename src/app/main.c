@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "fmt.h"
 #include "config.h"
 #include "clock.h"
 #include "threadname.h"
@@ -200,11 +201,13 @@ static int list_workloads(const DeviceInfo *d)
 		if ((int)strlen(workload_info[w].name) > nw)
 			nw = (int)strlen(workload_info[w].name);
 	WorkloadFeatures f = devinfo_features(d);
+	char prev[256] = "";
 	for (int w = 0; w < WORKLOAD_TYPE_COUNT; w++) {
 		char why[256];
 		bool ok = workload_supported((WorkloadType)w, f, why, sizeof why);
+		const char *shown = fmt_as_above(ok ? NULL : why, prev, sizeof prev);
 		printf("  %-*s %-5s  %-12s %s\n", nw, workload_info[w].name, workload_unit_names[workload_info[w].unit],
-		       ok ? "supported" : "unsupported", ok ? workload_info[w].what : why);
+		       ok ? "supported" : "unsupported", ok ? workload_info[w].what : shown);
 	}
 	return 0;
 }

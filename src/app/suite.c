@@ -303,6 +303,7 @@ int suite_run(const VkCtx *ctx, const int *idx, size_t n, const Options *o, uint
 	/* every workload, then the transfers again on a copy engine if any */
 	int runs = WORKLOAD_TYPE_COUNT + (any_tq ? WORKLOAD_TYPE_COUNT - WORKLOAD_H2D : 0);
 	int done = 0; /* workloads measured to their end */
+	char prev[256] = "";
 	Progress *pg = progress_start("suite", (size_t)runs);
 	uint64_t t_start = clock_mono_ns();
 	for (int k = 0; k < runs && !*quit; k++, done += !*quit) {
@@ -329,7 +330,10 @@ int suite_run(const VkCtx *ctx, const int *idx, size_t n, const Options *o, uint
 				if (sd[i].rc && !(sd[i].rc == 2 && workload_is_memory((WorkloadType)w)))
 					status = sd[i].rc;
 			}
-			row(o, wl, tq, i, n, ok[i] ? NULL : why[i], &sd[i], &ctx->entries[idx[i]], (size_t)idx[i] + 1);
+			/* the table says a reason once, then "as above" (JSON each time) */
+			const char *shown = fmt_as_above(ok[i] ? NULL : why[i], prev, sizeof prev);
+			row(o, wl, tq, i, n, ok[i] ? NULL : json ? why[i] : shown, &sd[i], &ctx->entries[idx[i]],
+			    (size_t)idx[i] + 1);
 		}
 		fflush(stdout);
 		progress_show(pg);

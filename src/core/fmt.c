@@ -1,6 +1,7 @@
 #include "fmt.h"
 
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -68,6 +69,13 @@ char *fmt_axis(double v, const char *unit, char *out, size_t len)
 	if (n && out[n - 1] == ' ')
 		out[n - 1] = 0;
 	return out;
+}
+
+const char *fmt_as_above(const char *why, char *prev, size_t len)
+{
+	bool same = why && *why && !strcmp(why, prev);
+	snprintf(prev, len, "%s", why ? why : "");
+	return same ? "as above" : why;
 }
 
 /* Length of the UTF-8 sequence at s (2..4), 0 when it is not valid UTF-8. */

@@ -18,6 +18,11 @@ char *fmt_si(double v, char *out, size_t len);
  * with a prefix ("1.20 M"). Returns out. */
 char *fmt_axis(double v, const char *unit, char *out, size_t len);
 
+/* A reason given row after row (NULL: a row without one): "as above" where
+ * it is the row above's, else itself; prev (len bytes) keeps the row's for
+ * the next. */
+const char *fmt_as_above(const char *why, char *prev, size_t len);
+
 /* A time given in ms in the unit that reads best, 3 significant digits:
  * "20 ms", "1 s", "2.5 s", "500 us". Returns out. */
 char *fmt_ms(double ms, char *out, size_t len);

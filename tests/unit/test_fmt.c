@@ -68,6 +68,18 @@ static void fmt_axis_should_carry_the_unit(void)
 	CHECK_STR(fmt_axis(0.0, "", b, sizeof b), "0");
 }
 
+static void as_above_should_stand_for_the_row_aboves_reason(void)
+{
+	char prev[64] = "";
+	const char *m = "the device has no cooperative matrices";
+	CHECK_STR(fmt_as_above(m, prev, sizeof prev), m);
+	CHECK_STR(fmt_as_above(m, prev, sizeof prev), "as above");
+	CHECK_STR(fmt_as_above(m, prev, sizeof prev), "as above");
+	CHECK(fmt_as_above(NULL, prev, sizeof prev) == NULL); /* a row without one ends the run */
+	CHECK_STR(fmt_as_above(m, prev, sizeof prev), m);
+	CHECK_STR(fmt_as_above("other", prev, sizeof prev), "other");
+}
+
 static void fmt_si_should_truncate_safely(void)
 {
 	char small[4];
@@ -129,5 +141,6 @@ int main(void)
 	RUN(fmt_si_should_keep_the_extreme_prefix_outside_the_range);
 	RUN(fmt_si_should_truncate_safely);
 	RUN(fmt_axis_should_carry_the_unit);
+	RUN(as_above_should_stand_for_the_row_aboves_reason);
 	return CHECK_DONE();
 }
