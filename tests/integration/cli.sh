@@ -375,7 +375,9 @@ t_completion_should_offer_options_workloads_themes_and_devices() {
 	"$FS" --completion fish >/dev/null 2>"$T/err"
 	[ $? = 2 ] && grep -q 'not a shell flopscope writes completion for' "$T/err" || die "fish: $(cat "$T/err")"
 	# zsh's, driven through a pseudo-terminal as a user types: what compadd is
-	# given for the line and a TAB
+	# given for the line and a TAB (zpty -n: no newline after it, so the
+	# line is never run; without -n "flopscope GPU-..." started a dashboard
+	# that outlived the test)
 	mkdir -p "$T/zsh"
 	"$FS" --completion zsh >"$T/zsh/_flopscope" || die "zsh: exit $?"
 	zsh -n "$T/zsh/_flopscope" || die "not zsh"
@@ -386,7 +388,7 @@ t_completion_should_offer_options_workloads_themes_and_devices() {
 			zpty z zsh -f -i
 			zpty -w z "PS1=; fpath=($1 \$fpath); autoload -Uz compinit; compinit -u -D"
 			zpty -w z "compadd() { local -a m; builtin compadd -O m \"\$@\"; print -rl -- \"\${m[@]}\" >>$2.new; builtin compadd \"\$@\"; }"
-			zpty -w z "$3"$'"'"'\t'"'"'
+			zpty -n -w z "$3"$'"'"'\t'"'"'
 			for i in {1..100}; do [[ -e $2.new ]] && break; sleep 0.1; done
 			sleep 0.3; zpty -d z; mv $2.new $2 2>/dev/null' _ "$T/zsh" "$T/zsh/out" "$1"
 		cat "$T/zsh/out" 2>/dev/null
