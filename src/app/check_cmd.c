@@ -23,7 +23,9 @@
 #define CHECK_FIRST_OVERHEAD_S 1.5
 /* Below this a window says too little to hold to a threshold, s. */
 #define CHECK_MIN_WINDOW_S 0.5
-/* Kept for the end (engines joined, the table and the metrics written), s. */
+/* Kept for the end (engines joined, the table and the metrics written), s;
+ * more once a run's end has taken longer (a memory workload's buffers
+ * freed: 0.05 s on lavapipe, 0.6 s or more under ThreadSanitizer). */
 #define CHECK_TEARDOWN_S 0.3
 
 typedef struct Verdict {
@@ -45,13 +47,15 @@ typedef struct Feed {
 	BlockMeans *blocks;
 	uint64_t deadline_ns;   /* the budget's end: the run stops there */
 	bool cut;               /* ... and did */
+	uint64_t last_batch_ns; /* when the last batch ended; 0: none */
 } Feed;
 
 static bool feed(void *arg, size_t k, const Sample *s)
 {
 	Feed *f = arg;
 	if (!s) { /* a batch's end: the budget is a bound, not a plan */
-		f->cut = clock_mono_ns() >= f->deadline_ns;
+		f->last_batch_ns = clock_mono_ns();
+		f->cut = f->last_batch_ns >= f->deadline_ns;
 		return !f->cut;
 	}
 	mboard_sample(f->board, f->rows[k], s);
@@ -342,6 +346,7 @@ typedef struct CheckRun {
 	bool runs_on[WORKLOAD_TYPE_COUNT][CLI_MAX_DEVICES * 4];
 	size_t runs, done_runs;      /* the workloads some device runs; measured so far */
 	double overhead;             /* a run's start-up and end, beyond its window */
+	double teardown;             /* the longest end of a run (its last batch to its return), s */
 	bool out_of_time;
 	OfflineBlocks *bl;           /* the baselines */
 	size_t nbl;
@@ -558,10 +563,13 @@ static void check_workload(CheckRun *c, size_t i, atomic_int *quit)
 	uint64_t r0 = clock_mono_ns();
 	progress_step(c->progress, c->done_runs + 1, wi->name, window + c->overhead, c->budget - elapsed);
 	/* what is left of the budget, less the end's teardown */
-	Feed f = { c->board, c->rows, c->blocks, c->t0 + (uint64_t)((c->budget - CHECK_TEARDOWN_S) * 1e9), false };
+	Feed f = { c->board, c->rows, c->blocks, c->t0 + (uint64_t)((c->budget - c->teardown) * 1e9), false, 0 };
 	suite_measure(c->ctx, c->sd, m, &oc, (WorkloadType)c->wl[i], false, (unsigned)i + 1,
 	              &(SuiteWatch){ feed, feed_live, &f }, quit);
-	double took = (double)(clock_mono_ns() - r0) * 1e-9;
+	uint64_t r1 = clock_mono_ns();
+	double took = (double)(r1 - r0) * 1e-9;
+	if (f.last_batch_ns && (double)(r1 - f.last_batch_ns) * 1e-9 + 0.1 > c->teardown)
+		c->teardown = (double)(r1 - f.last_batch_ns) * 1e-9 + 0.1;
 	if (took - window > c->overhead || c->done_runs == 0)
 		c->overhead = took - window;
 	c->done_runs++;
@@ -629,7 +637,7 @@ int check_run(const VkCtx *ctx, const int *idx, size_t n, const Options *o, uint
 	}
 	*c = (CheckRun){ .ctx = ctx, .idx = idx, .n = n, .o = o, .t0 = launch_ns ? launch_ns : clock_mono_ns(),
 	                 .budget = o->budget_s > 0 ? o->budget_s : CLI_DEFAULT_BUDGET_S,
-	                 .overhead = CHECK_FIRST_OVERHEAD_S };
+	                 .overhead = CHECK_FIRST_OVERHEAD_S, .teardown = CHECK_TEARDOWN_S };
 	if (!parse_workloads(o->workload ? o->workload : CHECK_DEFAULT_WORKLOADS, c->wl, &c->nwl)) {
 		free(c);
 		return 2;

@@ -114,9 +114,15 @@ t_check_should_keep_to_its_budget() {
 	# no peers): a status of its own, and how to give it one
 	[ "$rc" = 5 ] || die "exit $rc: $(cat "$T/b.json" "$T/b.err")"
 	grep -q 'held nothing to a reference (exit 5): give it one with --baseline LOG' "$T/b.err" || die "$(cat "$T/b.err")"
-	python3 - "$T/b.json" <<'PY' || exit 1
+	# the last run's end (the copy's buffers freed) is known only once it
+	# happens: 0.05 s plain; under ThreadSanitizer 0.6 s here and 1.5 s on
+	# CI's machine (the shadow memory of each freed buffer is cleared)
+	slack=1.5
+	sanitized && slack=4
+	python3 - "$T/b.json" "$slack" <<'PY' || exit 1
 import json, sys
 recs = [json.loads(l) for l in open(sys.argv[1])]
+slack = float(sys.argv[2])
 lines = {r["workload"]: r for r in recs if r["type"] == "check"}
 end = recs[-1]
 assert set(lines) == {"fp32", "int32", "copy", "fp16-matrix"}, lines
@@ -124,7 +130,7 @@ for w in ("fp32", "int32", "copy"):
     assert lines[w]["status"] == "noref" and lines[w]["median"] > 0 and lines[w]["checks_passed"] >= 2, lines[w]
     assert "only the result checks held" in lines[w]["why"], lines[w]
 assert lines["fp16-matrix"]["status"] == "skip" and "cooperative matri" in lines["fp16-matrix"]["why"], lines
-assert end["exit"] == 5 and end["seconds"] <= 12 + 1.5, end
+assert end["exit"] == 5 and end["seconds"] <= 12 + slack, end
 PY
 }
 

@@ -471,7 +471,9 @@ t_export_should_never_replace_the_input_a_device_or_a_link() {
 
 # A crafted log's strings never reach the terminal as escape sequences.
 t_crafted_log_strings_should_be_printed_harmless() {
-	"$FS" llvm --duration 0.3 --log "$T/craft.jsonl" --format csv >/dev/null 2>&1 || die "run: exit $?"
+	# a fixed log (a 0.3 s run under ThreadSanitizer on CI's machine had no
+	# second at the target, which --compare refuses)
+	python3 tests/data/mklog.py fp32 "$T/craft.jsonl" || die "mklog"
 	python3 - "$T/craft.jsonl" "$T/evil.jsonl" <<'PY' || exit 1
 import json, sys
 lines = open(sys.argv[1]).read().splitlines()
