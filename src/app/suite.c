@@ -27,12 +27,100 @@
  * else 64 MiB. */
 #define SUITE_TRANSFER_SIZE (64ull << 20)
 
-void suite_measure(const VkCtx *ctx, SuiteDev *d, size_t n, const Options *o, WorkloadType w, bool tq,
-                   unsigned nth, const SuiteWatch *watch, atomic_int *quit)
+/* Device k's (of d[0..n)) engine configuration for workload w. */
+static void measure_config(const VkCtx *ctx, const SuiteDev *d, size_t k, size_t n, const Options *o,
+                           WorkloadType w, bool tq, unsigned nth, const char *node, RunPaths *paths,
+                           EngineConfig *cfg)
 {
 	uint64_t size = o->size_hi;
 	if (workload_info[w].kind == WL_TRANSFER && !size)
 		size = SUITE_TRANSFER_SIZE;
+	run_config(o, RUN_SUITE, ctx, &ctx->entries[d[k].idx], w, nth * 100 + (unsigned)k, 0, paths, cfg);
+	if (cfg->log_path && d[k].log) {
+		cfg->log_path = d[k].log;
+		cfg->log_mode = SLOG_APPEND;
+	}
+	cfg->size_lo = cfg->size_hi = size;
+	cfg->transfer_queue = tq;
+	cfg->ordinal = n > 1 ? (unsigned)k + 1 : 0;
+	cfg->devices = (unsigned)n;
+	cfg->node_id = node;
+}
+
+struct SuitePrebuild {
+	EnginePrebuild *eb;
+	RunPaths *paths;          /* what the configs point at */
+	EngineConfig *cfg;
+	int *job_wl;              /* each config's workload */
+	size_t m;
+	size_t busy;              /* builds a measurement may run beside */
+};
+
+SuitePrebuild *suite_prebuild_start(const VkCtx *ctx, const int *idx, size_t n, const Options *o, const int *wl,
+                                    size_t nwl)
+{
+	SuitePrebuild *p = calloc(1, sizeof *p);
+	SuiteDev *d = calloc(n ? n : 1, sizeof *d);
+	if (p) {
+		p->paths = calloc(n * nwl + 1, sizeof *p->paths);
+		p->cfg = calloc(n * nwl + 1, sizeof *p->cfg);
+		p->job_wl = calloc(n * nwl + 1, sizeof *p->job_wl);
+	}
+	if (!p || !d || !p->paths || !p->cfg || !p->job_wl) { /* only a slower start */
+		free(d);
+		suite_prebuild_end(p);
+		return NULL;
+	}
+	p->busy = SUITE_BUSY_MEASURING;
+	for (size_t k = 0; k < n; k++) {
+		d[k].idx = idx[k];
+		/* on a CPU device the builds would take the cores it measures */
+		if (ctx->entries[idx[k]].type == DEV_CPU)
+			p->busy = 0;
+	}
+	for (size_t i = 0; i < nwl; i++) {
+		const WorkloadType w = (WorkloadType)wl[i];
+		if (!workload_info[w].shader)
+			continue; /* a copy engine's transfers: no pipeline */
+		for (size_t k = 0; k < n; k++) {
+			char why[256];
+			if (!workload_supported(w, devinfo_features(&ctx->entries[idx[k]]), why, sizeof why))
+				continue;
+			measure_config(ctx, d, k, n, o, w, false, 0, "", &p->paths[p->m], &p->cfg[p->m]);
+			p->job_wl[p->m++] = w;
+		}
+	}
+	free(d);
+	long cores = sysconf(_SC_NPROCESSORS_ONLN);
+	p->eb = engine_prebuild_start(p->cfg, p->m, cores > 0 ? (unsigned)cores : 1);
+	if (!p->eb) {
+		suite_prebuild_end(p);
+		return NULL;
+	}
+	return p;
+}
+
+void suite_prebuild_wait(SuitePrebuild *p, WorkloadType w, const atomic_int *quit)
+{
+	for (size_t i = 0; p && i < p->m; i++)
+		if (p->job_wl[i] == (int)w)
+			engine_prebuild_wait(p->eb, i, p->busy, quit);
+}
+
+void suite_prebuild_end(SuitePrebuild *p)
+{
+	if (!p)
+		return;
+	engine_prebuild_end(p->eb);
+	free(p->paths);
+	free(p->cfg);
+	free(p->job_wl);
+	free(p);
+}
+
+void suite_measure(const VkCtx *ctx, SuiteDev *d, size_t n, const Options *o, WorkloadType w, bool tq,
+                   unsigned nth, const SuiteWatch *watch, atomic_int *quit)
+{
 	char node[40];
 	slog_node_id(node, sizeof node);
 	RunPaths *paths = calloc(n ? n : 1, sizeof *paths);
@@ -48,19 +136,8 @@ void suite_measure(const VkCtx *ctx, SuiteDev *d, size_t n, const Options *o, Wo
 		snprintf(e_err.msg, sizeof e_err.msg, "out of memory for %zu devices' configurations", n);
 		e_err.status = STATUS_FAILED;
 	} else {
-		for (size_t k = 0; k < n; k++) {
-			run_config(o, RUN_SUITE, ctx, &ctx->entries[d[k].idx], w, nth * 100 + (unsigned)k, 0, &paths[k],
-			           &cfg[k]);
-			if (cfg[k].log_path && d[k].log) {
-				cfg[k].log_path = d[k].log;
-				cfg[k].log_mode = SLOG_APPEND;
-			}
-			cfg[k].size_lo = cfg[k].size_hi = size;
-			cfg[k].transfer_queue = tq;
-			cfg[k].ordinal = n > 1 ? (unsigned)k + 1 : 0;
-			cfg[k].devices = (unsigned)n;
-			cfg[k].node_id = node;
-		}
+		for (size_t k = 0; k < n; k++)
+			measure_config(ctx, d, k, n, o, w, tq, nth, node, &paths[k], &cfg[k]);
 		/* all run at once; their samples taken as they come */
 		bool started = engine_set_create(&set, cfg, n, false, &e_err) && engine_set_start(&set, false);
 		for (size_t k = 0; started && watch && watch->live && k < n; k++)
@@ -84,6 +161,8 @@ void suite_measure(const VkCtx *ctx, SuiteDev *d, size_t n, const Options *o, Wo
 		}
 		d[k].r = m->sum;
 		d[k].checks = m->checks;
+		d[k].spirv_cached = m->spirv_cached;
+		d[k].pipeline_cached = m->pipeline_cached;
 		if (m->failed) {
 			snprintf(d[k].err, ERR_LEN, "%s", m->error);
 			d[k].wrong = m->wrong;
@@ -93,6 +172,14 @@ void suite_measure(const VkCtx *ctx, SuiteDev *d, size_t n, const Options *o, Wo
 	engine_set_destroy(&set);
 	free(paths);
 	free(cfg);
+}
+
+/* How a shader workload's start went: the caches it found. */
+static void start_json(cJSON *j, const SuiteDev *sd)
+{
+	cJSON *st = cJSON_AddObjectToObject(j, "start");
+	cJSON_AddBoolToObject(st, "spirv_cached", sd->spirv_cached);
+	cJSON_AddBoolToObject(st, "pipeline_cached", sd->pipeline_cached);
 }
 
 /* One row of the table (or JSON record) for device k of n. */
@@ -156,6 +243,8 @@ static void row(const Options *o, const WorkloadInfo *wl, bool tq, size_t k, siz
 				cJSON_AddNumberToObject(j, "pct_of_peak", r->pct_peak);
 			if (!isnan(duty))
 				cJSON_AddNumberToObject(j, "duty_cycle", duty);
+			if (wl->shader)
+				start_json(j, sd);
 		} else {
 			char med[FMT_SI_LEN], max[FMT_SI_LEN], a[40], b[40], pk[16] = "unknown", dt[16] = "";
 			snprintf(a, sizeof a, "%s%s", fmt_si(r->flops.median, med, sizeof med), workload_unit_names[wl->unit]);
@@ -306,6 +395,10 @@ int suite_run(const VkCtx *ctx, const int *idx, size_t n, const Options *o, uint
 	char prev[256] = "";
 	Progress *pg = progress_start("suite", (size_t)runs);
 	uint64_t t_start = clock_mono_ns();
+	int all[WORKLOAD_TYPE_COUNT];
+	for (int w = 0; w < WORKLOAD_TYPE_COUNT; w++)
+		all[w] = w;
+	SuitePrebuild *pb = suite_prebuild_start(ctx, idx, n, o, all, WORKLOAD_TYPE_COUNT);
 	for (int k = 0; k < runs && !*quit; k++, done += !*quit) {
 		bool tq = k >= WORKLOAD_TYPE_COUNT;
 		int w = tq ? WORKLOAD_H2D + (k - WORKLOAD_TYPE_COUNT) : k;
@@ -320,6 +413,7 @@ int suite_run(const VkCtx *ctx, const int *idx, size_t n, const Options *o, uint
 		}
 		if (m) {
 			suite_progress(pg, k, runs, wl, tq, t_start, nth, window);
+			suite_prebuild_wait(pb, (WorkloadType)w, quit);
 			suite_measure(ctx, run, m, o, (WorkloadType)w, tq, ++nth, NULL, quit);
 		}
 		progress_hide(pg); /* the rows go out whole */
@@ -339,6 +433,7 @@ int suite_run(const VkCtx *ctx, const int *idx, size_t n, const Options *o, uint
 		progress_show(pg);
 	}
 	progress_end(pg);
+	suite_prebuild_end(pb);
 	free(sd);
 	free(run);
 	free(why);

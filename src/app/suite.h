@@ -18,6 +18,8 @@ typedef struct SuiteDev {
 	int rc;                /* 0; STATUS_WRONG when a result check failed */
 	bool wrong;
 	uint64_t checks;       /* result checks passed */
+	bool spirv_cached;     /* its start found its SPIR-V in the cache ... */
+	bool pipeline_cached;  /* ... and its pipeline cache's data */
 	char err[ERR_LEN];
 } SuiteDev;
 
@@ -37,6 +39,25 @@ typedef struct SuiteWatch {
  * of each SuiteDev. nth numbers the runs of one invocation (log names). */
 void suite_measure(const VkCtx *ctx, SuiteDev *d, size_t n, const Options *o, WorkloadType w, bool tq,
                    unsigned nth, const SuiteWatch *watch, atomic_int *quit);
+
+/* Builds a measurement may run beside on a GPU: a run beside four busy
+ * loops on the CPU measured the same (ratio 1.000 on the H100,
+ * docs/INTERPRETATION.md); on a CPU device none. */
+#define SUITE_BUSY_MEASURING 4
+
+/* A run of several workloads builds their pipelines ahead: those of
+ * wl[0..nwl) on the devices idx[0..n) that support them, in parallel in
+ * the background (engine_prebuild_start), so that each workload's engine,
+ * made one after another, starts as from warm caches. NULL: nothing built
+ * (--no-cache), and the waits return at once. */
+typedef struct SuitePrebuild SuitePrebuild;
+SuitePrebuild *suite_prebuild_start(const VkCtx *ctx, const int *idx, size_t n, const Options *o, const int *wl,
+                                    size_t nwl);
+/* Before measuring w: its pipelines built, and at most SUITE_BUSY_MEASURING
+ * builds still to end (none where a device is the CPU), or *quit set. */
+void suite_prebuild_wait(SuitePrebuild *p, WorkloadType w, const atomic_int *quit);
+/* The builds under way end (no more start); p freed. */
+void suite_prebuild_end(SuitePrebuild *p);
 
 /* One session log a device for a run of several workloads (--suite,
  * --check): created empty, so that a name taken or a folder that cannot be

@@ -311,12 +311,45 @@ static bool shader_wait(void *ctx, const uint32_t **words, size_t *size, const c
 	return true;
 }
 
+/* The specialisation constants: the work per invocation and the local size. */
+static const VkSpecializationMapEntry spec_map[2] = {
+	{ 0, 0, sizeof(uint32_t) },
+	{ 1, sizeof(uint32_t), sizeof(uint32_t) },
+};
+
+/* What compute_create makes for the planned work (the SPIR-V apart). */
+static ComputeSetup compute_setup(const Engine *e)
+{
+	const WorkloadInfo *wl = e->work.info;
+	/* A dispatch may take a few times the target before the loop rescales;
+	 * beyond this something is wrong with the device. */
+	double timeout_s = 100.0 * e->adapt.target_s;
+	if (timeout_s < 10.0)
+		timeout_s = 10.0;
+	return (ComputeSetup){
+		.spec_map = spec_map,
+		.spec_count = 2,
+		.spec_data = e->work.spec,
+		.spec_size = sizeof e->work.spec,
+		.push_size = push_constants(e).size,
+		.result_size = e->work.result_size,
+		.features = wl->needs,
+		.ordinal = e->cfg.ordinal,
+		.trials = e->work.trials,
+		.fence_timeout_ns = (uint64_t)(timeout_s * 1e9),
+		.rec = e->ops->recorder,
+		.src_mem = wl->src,
+		.dst_mem = wl->dst,
+		.mem_bytes = e->work.mem_bytes,
+		.marks = e->work.nsizes > 0,
+	};
+}
+
 /* The shader on its thread (or here, where no thread can start), then the
  * device, its buffers and pipeline (through the pipeline cache). */
 static Status start_device(Engine *e, char *err)
 {
 	const EngineConfig *cfg = &e->cfg;
-	const WorkloadInfo *wl = e->work.info;
 	char cache_dir[4096];
 	const char *shader = e->work.shader;
 	bool cache = !cfg->no_cache && shader && shader_cache_dir(cache_dir, sizeof cache_dir);
@@ -330,33 +363,8 @@ static Status start_device(Engine *e, char *err)
 			shader_main(&job); /* no thread: one after the other, as before */
 	}
 
-	VkSpecializationMapEntry map[2] = {
-		{ 0, 0, sizeof(uint32_t) },
-		{ 1, sizeof(uint32_t), sizeof(uint32_t) },
-	};
-	/* A dispatch may take a few times the target before the loop rescales;
-	 * beyond this something is wrong with the device. */
-	double timeout_s = 100.0 * e->adapt.target_s;
-	if (timeout_s < 10.0)
-		timeout_s = 10.0;
-	ComputeSetup s = {
-		.later = { shader ? shader_wait : NULL, &job },
-		.spec_map = map,
-		.spec_count = 2,
-		.spec_data = e->work.spec,
-		.spec_size = sizeof e->work.spec,
-		.push_size = push_constants(e).size,
-		.result_size = e->work.result_size,
-		.features = wl->needs,
-		.ordinal = cfg->ordinal,
-		.trials = e->work.trials,
-		.fence_timeout_ns = (uint64_t)(timeout_s * 1e9),
-		.rec = e->ops->recorder,
-		.src_mem = wl->src,
-		.dst_mem = wl->dst,
-		.mem_bytes = e->work.mem_bytes,
-		.marks = e->work.nsizes > 0,
-	};
+	ComputeSetup s = compute_setup(e);
+	s.later = (SpirvLater){ shader ? shader_wait : NULL, &job };
 	uint64_t t0 = clock_mono_ns();
 	bool ok = compute_create(&e->comp, cfg->ctx, &e->qdev, &s, err);
 	e->info.start_device_ms = (double)(clock_mono_ns() - t0) * 1e-6;
@@ -1186,4 +1194,128 @@ void engine_drain(Engine *e, bool (*on_sample)(void *ctx, const Sample *s), void
 {
 	DrainOne d = { on_sample, ctx };
 	engine_drain_all(&e, 1, on_sample ? drain_one : NULL, &d, quit);
+}
+
+/* --- pipelines built ahead --------------------------------------------------- */
+
+/* One config's pipeline into the caches: its plan, its shader through the
+ * SPIR-V cache, its pipeline on a device of its own into the pipeline cache
+ * file the engine will read. False where there is nothing to build (no
+ * shader, no cache) or it failed (the engine says why when it starts). */
+static bool prebuild_one(const EngineConfig *cfg)
+{
+	char cache_dir[4096], err[ERR_LEN];
+	Engine *e = calloc(1, sizeof *e);
+	if (!e)
+		return false;
+	bool ok = false;
+	if (!cfg->no_cache && plan_run(e, cfg, err) == STATUS_OK && e->work.shader &&
+	    shader_cache_dir(cache_dir, sizeof cache_dir)) {
+		snprintf(e->shader_path, sizeof e->shader_path, "%s/%s", cfg->shader_dir, e->work.shader);
+		ShaderJob job = { .path = e->shader_path, .defs = e->work.defs, .ndefs = e->work.ndefs,
+		                  .cache_dir = cache_dir, .dev = cfg->dev };
+		job.rc = shader_compile_cached(job.path, job.defs, job.ndefs, cache_dir, &job.spv, &job.hit, job.err);
+		ComputeSetup s = compute_setup(e);
+		double ms;
+		ok = shader_wait(&job, &s.spirv, &s.spirv_size, &s.pipeline_cache, err);
+		/* both caches there already (a warm start): nothing to build */
+		if (ok && !(job.hit && access(s.pipeline_cache, R_OK) == 0))
+			ok = compute_build_pipeline(cfg->ctx, &e->qdev, &s, &ms, err);
+		shader_free(&job.spv);
+	}
+	free(e);
+	return ok;
+}
+
+struct EnginePrebuild {
+	EngineConfig *cfg;
+	size_t n;
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	size_t next, running;    /* under mu: the next config to take; builds under way */
+	bool *done;              /* under mu: built, or failed */
+	size_t nthreads;
+	pthread_t thread[ENGINE_PREBUILD_THREADS];
+};
+
+static void *prebuild_main(void *arg)
+{
+	EnginePrebuild *p = arg;
+	thread_name("fs-prebuild", 0);
+	pthread_mutex_lock(&p->mu);
+	while (p->next < p->n) {
+		size_t i = p->next++;
+		p->running++;
+		pthread_mutex_unlock(&p->mu);
+		(void)prebuild_one(&p->cfg[i]);
+		pthread_mutex_lock(&p->mu);
+		p->done[i] = true;
+		p->running--;
+		pthread_cond_broadcast(&p->cv);
+	}
+	pthread_mutex_unlock(&p->mu);
+	return NULL;
+}
+
+EnginePrebuild *engine_prebuild_start(const EngineConfig *cfg, size_t n, unsigned threads)
+{
+	if (!n || cfg[0].no_cache)
+		return NULL;
+	EnginePrebuild *p = calloc(1, sizeof *p);
+	if (!p || !(p->cfg = malloc(n * sizeof *cfg)) || !(p->done = calloc(n, sizeof *p->done)) ||
+	    pthread_mutex_init(&p->mu, NULL)) {
+		if (p)
+			free(p->cfg), free(p->done);
+		free(p);
+		return NULL;
+	}
+	if (pthread_cond_init(&p->cv, NULL)) {
+		pthread_mutex_destroy(&p->mu);
+		free(p->cfg), free(p->done), free(p);
+		return NULL;
+	}
+	memcpy(p->cfg, cfg, n * sizeof *cfg);
+	p->n = n;
+	if (threads > ENGINE_PREBUILD_THREADS)
+		threads = ENGINE_PREBUILD_THREADS;
+	while (p->nthreads < threads && p->nthreads < n &&
+	       !pthread_create(&p->thread[p->nthreads], NULL, prebuild_main, p))
+		p->nthreads++;
+	if (!p->nthreads) { /* no thread: nothing ahead, each engine builds its own */
+		engine_prebuild_end(p);
+		return NULL;
+	}
+	return p;
+}
+
+void engine_prebuild_wait(EnginePrebuild *p, size_t i, size_t busy, const atomic_int *quit)
+{
+	if (!p || i >= p->n)
+		return;
+	pthread_mutex_lock(&p->mu);
+	while (!(quit && atomic_load(quit)) && (!p->done[i] || p->running + (p->n - p->next) > busy)) {
+		struct timespec ts;
+		clock_gettime(CLOCK_REALTIME, &ts);
+		ts.tv_nsec += 50 * 1000000L; /* a signal is looked at every 50 ms */
+		if (ts.tv_nsec >= 1000000000L)
+			ts.tv_sec++, ts.tv_nsec -= 1000000000L;
+		pthread_cond_timedwait(&p->cv, &p->mu, &ts);
+	}
+	pthread_mutex_unlock(&p->mu);
+}
+
+void engine_prebuild_end(EnginePrebuild *p)
+{
+	if (!p)
+		return;
+	pthread_mutex_lock(&p->mu);
+	p->next = p->n; /* what has not started is not started */
+	pthread_mutex_unlock(&p->mu);
+	for (size_t i = 0; i < p->nthreads; i++)
+		pthread_join(p->thread[i], NULL);
+	pthread_cond_destroy(&p->cv);
+	pthread_mutex_destroy(&p->mu);
+	free(p->cfg);
+	free(p->done);
+	free(p);
 }

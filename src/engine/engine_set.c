@@ -84,6 +84,8 @@ void engine_set_finish(EngineSet *s)
 		engine_summary(m->e, &m->sum);
 		m->checks = engine_checks_passed(m->e);
 		m->first_ms = engine_first_sample_ms(m->e);
+		m->spirv_cached = engine_info(m->e)->spirv_cached;
+		m->pipeline_cached = engine_info(m->e)->pipeline_cache_loaded;
 		m->failed = engine_state(m->e) == ENGINE_ERROR;
 		m->wrong = m->failed && engine_results_wrong(m->e);
 		m->log_failed = engine_log_error(m->e) != NULL;

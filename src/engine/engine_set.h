@@ -21,6 +21,8 @@ typedef struct EngineMember {
 	SummaryResult sum;    /* the run's statistics (the log's summary line) */
 	uint64_t checks;      /* result checks passed */
 	double first_ms;      /* its first sample after launch, 0: none */
+	bool spirv_cached;    /* its start found its SPIR-V in the cache */
+	bool pipeline_cached; /* ... and its pipeline cache's data */
 	bool failed;          /* it ended in ENGINE_ERROR: error says why */
 	bool wrong;           /* ... because it computed wrong values */
 	bool log_failed;      /* its session log could not be written */

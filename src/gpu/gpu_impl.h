@@ -41,6 +41,7 @@ bool gpu_fill_source(Compute *c, VkPhysicalDevice pd, char *err);
 
 /* pipeline.c */
 bool gpu_pipeline_create(Compute *c, const ComputeSetup *s, char *err);
+bool gpu_pipeline_build(Compute *c, const ComputeSetup *s, char *err);
 
 /* submit.c */
 bool gpu_commands_create(Compute *c, const DeviceInfo *d, char *err);

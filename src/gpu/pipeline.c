@@ -151,3 +151,9 @@ bool gpu_pipeline_create(Compute *c, const ComputeSetup *s, char *err)
 	uint32_t nbind = s->src_mem != MEM_NONE ? 3 : 1;
 	return create_layouts(c, s, nbind, err) && create_pipeline(c, s, err) && create_set(c, nbind, err);
 }
+
+/* The pipeline alone, into its cache file: no buffers, no set. */
+bool gpu_pipeline_build(Compute *c, const ComputeSetup *s, char *err)
+{
+	return create_layouts(c, s, s->src_mem != MEM_NONE ? 3 : 1, err) && create_pipeline(c, s, err);
+}
