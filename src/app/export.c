@@ -14,28 +14,50 @@
 #include "report.h"
 #include "svg.h"
 
-/* The SVG of a session, written whole (fileio_create/commit). */
-static int write_svg(const char *out, bool force, const SessionData *d, const Summary *sum)
+/* OUT written whole by draw (a temporary renamed over it:
+ * fileio_create/commit): 0, or 1 with why said. */
+static int write_whole(const char *out, bool force, bool (*draw)(FILE *f, const void *arg), const void *arg)
 {
 	FileTmp t;
 	char err[4400];
 	FILE *f = fileio_create(out, FILE_NEW, force, &t, err, sizeof err);
-	if (!f) {
-		fprintf(stderr, "flopscope: %s\n", err);
-		return 1;
-	}
-	char title[600];
-	char targets[200];
-	svg_targets_str(d->samples, d->n, d->meta.target_ms, targets, sizeof targets);
-	snprintf(title, sizeof title, "%s, %s, %s, %s", d->meta.device, d->meta.workload, d->meta.start_utc, targets);
-	SummaryResult r;
-	summary_result(sum, &r);
-	bool ok = svg_write(f, title, d->samples, d->n, d->meta.target_ms, &r);
-	if (!fileio_commit(f, &t, ok, err, sizeof err)) {
+	if (!f || !fileio_commit(f, &t, draw(f, arg), err, sizeof err)) {
 		fprintf(stderr, "flopscope: %s\n", err);
 		return 1;
 	}
 	return 0;
+}
+
+typedef struct SessionSvg {
+	const SessionData *d;
+	const Summary *sum;
+} SessionSvg;
+
+static bool draw_session(FILE *f, const void *arg)
+{
+	const SessionSvg *a = arg;
+	const SessionData *d = a->d;
+	char title[600], targets[200];
+	svg_targets_str(d->samples, d->n, d->meta.target_ms, targets, sizeof targets);
+	if (snprintf(title, sizeof title, "%s, %s, %s, %s", d->meta.device, d->meta.workload, d->meta.start_utc,
+	             targets) < 0)
+		title[0] = '\0';
+	SummaryResult r;
+	summary_result(a->sum, &r);
+	return svg_write(f, title, d->samples, d->n, d->meta.target_ms, &r);
+}
+
+typedef struct SweepsSvg {
+	const char *title;
+	const SvgSweep *sw;
+	unsigned n;
+	const char *unit;
+} SweepsSvg;
+
+static bool draw_sweeps(FILE *f, const void *arg)
+{
+	const SweepsSvg *a = arg;
+	return svg_write_sweeps(f, a->title, a->sw, a->n, a->unit);
 }
 
 /* Several sweeps in one SVG chart by copy size, a line a log: each log
@@ -48,6 +70,7 @@ static int write_sweeps(const Options *o, const SlogPick *pick)
 	char (*label)[200] = calloc(n, sizeof *label);
 	int rc = 0;
 	unsigned loaded = 0;
+	const char *unit0 = ""; /* the first log's unit: every other's */
 	if (!d || !sw || !label) {
 		fprintf(stderr, "flopscope: --export: out of memory\n");
 		rc = 1;
@@ -64,9 +87,11 @@ static int write_sweeps(const Options *o, const SlogPick *pick)
 			        "are drawn only as sweeps in one chart by size (one log: --export FILE --svg OUT)\n",
 			        o->exports[i], d[i].meta.workload);
 			rc = 2;
-		} else if (i && strcmp(unit, sample_unit(&d[0].samples[0]))) {
+		} else if (!i) {
+			unit0 = unit;
+		} else if (strcmp(unit, unit0)) {
 			fprintf(stderr, "flopscope: --export %s: its unit is %s, %s's %s\n", o->exports[i], unit,
-			        o->exports[0], sample_unit(&d[0].samples[0]));
+			        o->exports[0], unit0);
 			rc = 2;
 		}
 	}
@@ -86,14 +111,7 @@ static int write_sweeps(const Options *o, const SlogPick *pick)
 		char title[600];
 		snprintf(title, sizeof title, "%s, %u sweeps of copy sizes, from %s", one_dev ? d[0].meta.device
 		         : "several devices", n, d[0].meta.start_utc);
-		FileTmp t;
-		char err[4400];
-		FILE *f = fileio_create(o->svg, FILE_NEW, o->force, &t, err, sizeof err);
-		bool ok = f && svg_write_sweeps(f, title, sw, n, sample_unit(&d[0].samples[0]));
-		if (!f || !fileio_commit(f, &t, ok, err, sizeof err)) {
-			fprintf(stderr, "flopscope: %s\n", err);
-			rc = 1;
-		}
+		rc = write_whole(o->svg, o->force, draw_sweeps, &(SweepsSvg){ title, sw, n, unit0 });
 	}
 	for (unsigned i = 0; i < loaded; i++)
 		session_data_done(&d[i]);
@@ -143,7 +161,7 @@ int offline_export(const Options *o)
 	if (o->svg) {
 		if (!offline_load(o->export_file, &pick, &d, &sum, NULL, 0))
 			return 2;
-		rc = write_svg(o->svg, o->force, &d, &sum);
+		rc = write_whole(o->svg, o->force, draw_session, &(SessionSvg){ &d, &sum });
 		summary_done(&sum);
 	} else {
 		/* standard output, or the file written whole (temporary, then renamed) */
