@@ -66,17 +66,19 @@ static int write_sweeps(const Options *o, const SlogPick *pick)
 {
 	unsigned n = o->nexports;
 	SessionData *d = calloc(n, sizeof *d);
+	Summary *sum = calloc(n, sizeof *sum);
+	SummaryResult *res = calloc(n, sizeof *res);
 	SvgSweep *sw = calloc(n, sizeof *sw);
 	char (*label)[200] = calloc(n, sizeof *label);
 	int rc = 0;
 	unsigned loaded = 0;
 	const char *unit0 = ""; /* the first log's unit: every other's */
-	if (!d || !sw || !label) {
+	if (!d || !sum || !res || !sw || !label) {
 		fprintf(stderr, "flopscope: --export: out of memory\n");
 		rc = 1;
 	}
 	for (unsigned i = 0; !rc && i < n; i++) {
-		if (!offline_load(o->exports[i], pick, &d[i], NULL, NULL, 0)) {
+		if (!offline_load(o->exports[i], pick, &d[i], &sum[i], NULL, 0)) {
 			rc = 2;
 			break;
 		}
@@ -106,16 +108,21 @@ static int write_sweeps(const Options *o, const SlogPick *pick)
 			         !strcmp(d[i].meta.queue, "transfer") ? " (transfer queue)" : "", one_dev ? "" : ", ",
 			         one_dev ? "" : d[i].meta.device);
 			fmt_printable(label[i]);
-			sw[i] = (SvgSweep){ label[i], d[i].samples, d[i].n };
+			summary_result(&sum[i], &res[i]);
+			sw[i] = (SvgSweep){ label[i], &res[i] };
 		}
 		char title[600];
 		snprintf(title, sizeof title, "%s, %u sweeps of copy sizes, from %s", one_dev ? d[0].meta.device
 		         : "several devices", n, d[0].meta.start_utc);
 		rc = write_whole(o->svg, o->force, draw_sweeps, &(SweepsSvg){ title, sw, n, unit0 });
 	}
-	for (unsigned i = 0; i < loaded; i++)
+	for (unsigned i = 0; i < loaded; i++) {
 		session_data_done(&d[i]);
+		summary_done(&sum[i]);
+	}
 	free(d);
+	free(sum);
+	free(res);
 	free(sw);
 	free(label);
 	return rc;

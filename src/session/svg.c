@@ -426,31 +426,8 @@ static double change_list(FILE *f, double y, const SummaryResult *r, size_t nchg
 	return at + 30;
 }
 
-/* A sweep's sizes in the order they ran and the median throughput of each
- * size's steady samples; how many sizes (at most SWEEP_SIZES). */
-#define SWEEP_SIZES 64
-static size_t size_medians(const Sample *s, size_t n, uint64_t *sizes, double *med)
-{
-	size_t k = 0;
-	double *v = malloc((n ? n : 1) * sizeof *v);
-	if (!v)
-		return 0;
-	for (size_t i = 0; i < n; i++) {
-		bool seen = !s[i].size;
-		for (size_t j = 0; j < k && !seen; j++)
-			seen = sizes[j] == s[i].size;
-		if (seen || k == SWEEP_SIZES)
-			continue;
-		size_t m = 0;
-		for (size_t q = i; q < n; q++)
-			if (s[q].size == s[i].size && (s[q].flags & SAMPLE_STEADY))
-				v[m++] = s[q].rate;
-		sizes[k] = s[i].size;
-		med[k++] = m ? stats_median_inplace(v, m) : NAN;
-	}
-	free(v);
-	return k;
-}
+/* The most sizes a line of a chart by copy size draws. */
+#define SWEEP_SIZES SUMMARY_SIZES
 
 /* One line of a chart by copy size. */
 typedef struct SweepLine {
@@ -460,6 +437,18 @@ typedef struct SweepLine {
 	double med[SWEEP_SIZES];
 	size_t k;
 } SweepLine;
+
+/* The line's points: each size's median, as the summary has them (the
+ * statistics' own figures: the table and the chart agree). */
+static size_t sweep_line(const SummaryResult *r, SweepLine *ln)
+{
+	ln->k = 0;
+	for (size_t i = 0; i < r->nsizes && ln->k < SWEEP_SIZES; i++, ln->k++) {
+		ln->sizes[ln->k] = r->sizes[i].size;
+		ln->med[ln->k] = r->sizes[i].n ? r->sizes[i].median : NAN;
+	}
+	return ln->k;
+}
 
 static const char *const SWEEP_COLOURS[] = { "#1a7f37", "#0969da", "#bc4c00", "#8250df",
                                              "#cf222e", "#1b7c83", "#4d2d00", "#57606a" };
@@ -532,12 +521,12 @@ static double sweep_chart(FILE *f, double y, const char *title, const SweepLine 
 
 /* A sweep: each size's median throughput (its steady samples) against the
  * size on a log axis; returns the y below (y itself when not a sweep). */
-static double by_size(FILE *f, double y, const Sample *s, size_t n, const char *unit)
+static double by_size(FILE *f, double y, const SummaryResult *r, const char *unit)
 {
-	if (!n || !s[0].size)
+	if (!r || !r->nsizes)
 		return y;
 	SweepLine ln = { "median of each size's samples at the target", SWEEP_COLOURS[0], { 0 }, { 0 }, 0 };
-	ln.k = size_medians(s, n, ln.sizes, ln.med);
+	ln.k = sweep_line(r, &ln);
 	return ln.k ? sweep_chart(f, y, "throughput by copy size (log)", &ln, 1, unit) : y;
 }
 
@@ -665,7 +654,7 @@ static double content(FILE *f, const char *title, const Sample *s, size_t n, dou
 	double t1 = n ? s[n - 1].t_ms * 1e-3 : 1;
 	PlotAxis xt = { 0, t1 > 0 ? t1 : 1, false };
 	plot_axis_round(&xt, 10);
-	y = by_size(f, y, s, n, unit);
+	y = by_size(f, y, r, unit);
 	y = throughput(f, y, s, n, xt, r, unit, gap);
 	y = groups(f, y, s, n, xt, gap);
 	y = times(f, y, s, n, xt, target_ms, gap);
@@ -699,7 +688,7 @@ static double sweeps_content(FILE *f, const Doc *d)
 	size_t nl = 0;
 	for (size_t i = 0; i < d->nsw; i++) {
 		ln[nl] = (SweepLine){ d->sw[i].label, SWEEP_COLOURS[i % 8], { 0 }, { 0 }, 0 };
-		ln[nl].k = size_medians(d->sw[i].s, d->sw[i].n, ln[nl].sizes, ln[nl].med);
+		ln[nl].k = sweep_line(d->sw[i].r, &ln[nl]);
 		nl += ln[nl].k > 0;
 	}
 	y = sweep_chart(f, y, "throughput by copy size (log): each size's median at the target", ln, nl, d->unit);

@@ -38,8 +38,7 @@ bool svg_write(FILE *f, const char *title, const Sample *s, size_t n, double tar
  * figures. unit: the samples' (B/s). */
 typedef struct SvgSweep {
 	const char *label;
-	const Sample *s;
-	size_t n;
+	const SummaryResult *r;  /* its statistics: the medians by size */
 } SvgSweep;
 bool svg_write_sweeps(FILE *f, const char *title, const SvgSweep *sw, size_t n, const char *unit);
 
