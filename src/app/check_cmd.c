@@ -537,7 +537,7 @@ static void check_workload(CheckRun *c, size_t i, atomic_int *quit)
 	size_t m = check_devices_of(c, i);
 	if (!m)
 		return;
-	suite_prebuild_wait(c->pb, (WorkloadType)c->wl[i], quit);
+	suite_prebuild_wait(c->pb, quit);
 	double elapsed = (double)(clock_mono_ns() - c->t0) * 1e-9;
 	/* this run's share of what is left, less its start-up and a margin */
 	double window = (c->budget - elapsed) / (double)(c->runs - c->done_runs) - 1.2 * c->overhead - 0.1;

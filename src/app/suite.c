@@ -51,9 +51,7 @@ struct SuitePrebuild {
 	EnginePrebuild *eb;
 	RunPaths *paths;          /* what the configs point at */
 	EngineConfig *cfg;
-	int *job_wl;              /* each config's workload */
 	size_t m;
-	size_t busy;              /* builds a measurement may run beside */
 };
 
 SuitePrebuild *suite_prebuild_start(const VkCtx *ctx, const int *idx, size_t n, const Options *o, const int *wl,
@@ -64,20 +62,14 @@ SuitePrebuild *suite_prebuild_start(const VkCtx *ctx, const int *idx, size_t n, 
 	if (p) {
 		p->paths = calloc(n * nwl + 1, sizeof *p->paths);
 		p->cfg = calloc(n * nwl + 1, sizeof *p->cfg);
-		p->job_wl = calloc(n * nwl + 1, sizeof *p->job_wl);
 	}
-	if (!p || !d || !p->paths || !p->cfg || !p->job_wl) { /* only a slower start */
+	if (!p || !d || !p->paths || !p->cfg) { /* only a slower start */
 		free(d);
 		suite_prebuild_end(p);
 		return NULL;
 	}
-	p->busy = SUITE_BUSY_MEASURING;
-	for (size_t k = 0; k < n; k++) {
+	for (size_t k = 0; k < n; k++)
 		d[k].idx = idx[k];
-		/* on a CPU device the builds would take the cores it measures */
-		if (ctx->entries[idx[k]].type == DEV_CPU)
-			p->busy = 0;
-	}
 	for (size_t i = 0; i < nwl; i++) {
 		const WorkloadType w = (WorkloadType)wl[i];
 		if (!workload_info[w].shader)
@@ -87,7 +79,7 @@ SuitePrebuild *suite_prebuild_start(const VkCtx *ctx, const int *idx, size_t n, 
 			if (!workload_supported(w, devinfo_features(&ctx->entries[idx[k]]), why, sizeof why))
 				continue;
 			measure_config(ctx, d, k, n, o, w, false, 0, "", &p->paths[p->m], &p->cfg[p->m]);
-			p->job_wl[p->m++] = w;
+			p->m++;
 		}
 	}
 	free(d);
@@ -100,11 +92,10 @@ SuitePrebuild *suite_prebuild_start(const VkCtx *ctx, const int *idx, size_t n, 
 	return p;
 }
 
-void suite_prebuild_wait(SuitePrebuild *p, WorkloadType w, const atomic_int *quit)
+void suite_prebuild_wait(SuitePrebuild *p, const atomic_int *quit)
 {
-	for (size_t i = 0; p && i < p->m; i++)
-		if (p->job_wl[i] == (int)w)
-			engine_prebuild_wait(p->eb, i, p->busy, quit);
+	if (p)
+		engine_prebuild_wait(p->eb, quit);
 }
 
 void suite_prebuild_end(SuitePrebuild *p)
@@ -114,7 +105,6 @@ void suite_prebuild_end(SuitePrebuild *p)
 	engine_prebuild_end(p->eb);
 	free(p->paths);
 	free(p->cfg);
-	free(p->job_wl);
 	free(p);
 }
 
@@ -413,7 +403,7 @@ int suite_run(const VkCtx *ctx, const int *idx, size_t n, const Options *o, uint
 		}
 		if (m) {
 			suite_progress(pg, k, runs, wl, tq, t_start, nth, window);
-			suite_prebuild_wait(pb, (WorkloadType)w, quit);
+			suite_prebuild_wait(pb, quit);
 			suite_measure(ctx, run, m, o, (WorkloadType)w, tq, ++nth, NULL, quit);
 		}
 		progress_hide(pg); /* the rows go out whole */

@@ -40,22 +40,19 @@ typedef struct SuiteWatch {
 void suite_measure(const VkCtx *ctx, SuiteDev *d, size_t n, const Options *o, WorkloadType w, bool tq,
                    unsigned nth, const SuiteWatch *watch, atomic_int *quit);
 
-/* Builds a measurement may run beside on a GPU: a run beside four busy
- * loops on the CPU measured the same (ratio 1.000 on the H100,
- * docs/INTERPRETATION.md); on a CPU device none. */
-#define SUITE_BUSY_MEASURING 4
-
 /* A run of several workloads builds their pipelines ahead: those of
- * wl[0..nwl) on the devices idx[0..n) that support them, in parallel in
- * the background (engine_prebuild_start), so that each workload's engine,
- * made one after another, starts as from warm caches. NULL: nothing built
- * (--no-cache), and the waits return at once. */
+ * wl[0..nwl) on the devices idx[0..n) that support them, in parallel
+ * (engine_prebuild_start), so that each workload's engine, made one after
+ * another, starts as from warm caches. Nothing is measured while builds
+ * run (on a GPU the medians of the workloads measured beside them could
+ * not be shown to be undisturbed, PERFORMANCE.md). NULL: nothing built
+ * (--no-cache), and the wait returns at once; where the caches are already
+ * there the builds only find them. */
 typedef struct SuitePrebuild SuitePrebuild;
 SuitePrebuild *suite_prebuild_start(const VkCtx *ctx, const int *idx, size_t n, const Options *o, const int *wl,
                                     size_t nwl);
-/* Before measuring w: its pipelines built, and at most SUITE_BUSY_MEASURING
- * builds still to end (none where a device is the CPU), or *quit set. */
-void suite_prebuild_wait(SuitePrebuild *p, WorkloadType w, const atomic_int *quit);
+/* Before a measurement: every build ended, or *quit set. */
+void suite_prebuild_wait(SuitePrebuild *p, const atomic_int *quit);
 /* The builds under way end (no more start); p freed. */
 void suite_prebuild_end(SuitePrebuild *p);
 

@@ -1233,7 +1233,6 @@ struct EnginePrebuild {
 	pthread_mutex_t mu;
 	pthread_cond_t cv;
 	size_t next, running;    /* under mu: the next config to take; builds under way */
-	bool *done;              /* under mu: built, or failed */
 	size_t nthreads;
 	pthread_t thread[ENGINE_PREBUILD_THREADS];
 };
@@ -1249,7 +1248,6 @@ static void *prebuild_main(void *arg)
 		pthread_mutex_unlock(&p->mu);
 		(void)prebuild_one(&p->cfg[i]);
 		pthread_mutex_lock(&p->mu);
-		p->done[i] = true;
 		p->running--;
 		pthread_cond_broadcast(&p->cv);
 	}
@@ -1262,16 +1260,15 @@ EnginePrebuild *engine_prebuild_start(const EngineConfig *cfg, size_t n, unsigne
 	if (!n || cfg[0].no_cache)
 		return NULL;
 	EnginePrebuild *p = calloc(1, sizeof *p);
-	if (!p || !(p->cfg = malloc(n * sizeof *cfg)) || !(p->done = calloc(n, sizeof *p->done)) ||
-	    pthread_mutex_init(&p->mu, NULL)) {
+	if (!p || !(p->cfg = malloc(n * sizeof *cfg)) || pthread_mutex_init(&p->mu, NULL)) {
 		if (p)
-			free(p->cfg), free(p->done);
+			free(p->cfg);
 		free(p);
 		return NULL;
 	}
 	if (pthread_cond_init(&p->cv, NULL)) {
 		pthread_mutex_destroy(&p->mu);
-		free(p->cfg), free(p->done), free(p);
+		free(p->cfg), free(p);
 		return NULL;
 	}
 	memcpy(p->cfg, cfg, n * sizeof *cfg);
@@ -1288,12 +1285,12 @@ EnginePrebuild *engine_prebuild_start(const EngineConfig *cfg, size_t n, unsigne
 	return p;
 }
 
-void engine_prebuild_wait(EnginePrebuild *p, size_t i, size_t busy, const atomic_int *quit)
+void engine_prebuild_wait(EnginePrebuild *p, const atomic_int *quit)
 {
-	if (!p || i >= p->n)
+	if (!p)
 		return;
 	pthread_mutex_lock(&p->mu);
-	while (!(quit && atomic_load(quit)) && (!p->done[i] || p->running + (p->n - p->next) > busy)) {
+	while (!(quit && atomic_load(quit)) && (p->running || p->next < p->n)) {
 		struct timespec ts;
 		clock_gettime(CLOCK_REALTIME, &ts);
 		ts.tv_nsec += 50 * 1000000L; /* a signal is looked at every 50 ms */
@@ -1316,6 +1313,5 @@ void engine_prebuild_end(EnginePrebuild *p)
 	pthread_cond_destroy(&p->cv);
 	pthread_mutex_destroy(&p->mu);
 	free(p->cfg);
-	free(p->done);
 	free(p);
 }

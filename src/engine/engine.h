@@ -83,7 +83,7 @@ Engine *engine_create(const EngineConfig *cfg, Error *err);
 /* Pipelines built ahead: for each of n configs (a workload a device will
  * run, one after another), its shader compiled through the SPIR-V cache and
  * its pipeline built on a device of its own into the pipeline cache file,
- * then destroyed, on up to `threads` threads in the background, in order:
+ * then destroyed, on up to `threads` threads in the background:
  * engine_create for it then starts as from warm caches (shaderc and the
  * driver's compiles in parallel, not one workload after another). NULL
  * where nothing is built (the configs keep no cache, no thread could
@@ -93,9 +93,8 @@ Engine *engine_create(const EngineConfig *cfg, Error *err);
 #define ENGINE_PREBUILD_THREADS 16
 typedef struct EnginePrebuild EnginePrebuild;
 EnginePrebuild *engine_prebuild_start(const EngineConfig *cfg, size_t n, unsigned threads);
-/* Until config i's build has ended and at most `busy` builds are still
- * under way or to come (0: all ended), or *quit is set. NULL p: at once. */
-void engine_prebuild_wait(EnginePrebuild *p, size_t i, size_t busy, const atomic_int *quit);
+/* Until every build has ended, or *quit is set. NULL p: at once. */
+void engine_prebuild_wait(EnginePrebuild *p, const atomic_int *quit);
 /* Lets the builds under way end (none more starts), then frees p. */
 void engine_prebuild_end(EnginePrebuild *p);
 const RunInfo *engine_info(const Engine *e);
