@@ -347,7 +347,6 @@ typedef struct CheckRun {
 	size_t runs, done_runs;      /* the workloads some device runs; measured so far */
 	double overhead;             /* a run's start-up and end, beyond its window */
 	double teardown;             /* the longest end of a run (its last batch to its return), s */
-	SuitePrebuild *pb;           /* the pipelines built ahead */
 	bool out_of_time;
 	OfflineBlocks *bl;           /* the baselines */
 	size_t nbl;
@@ -537,7 +536,6 @@ static void check_workload(CheckRun *c, size_t i, atomic_int *quit)
 	size_t m = check_devices_of(c, i);
 	if (!m)
 		return;
-	suite_prebuild_wait(c->pb, quit);
 	double elapsed = (double)(clock_mono_ns() - c->t0) * 1e-9;
 	/* this run's share of what is left, less its start-up and a margin */
 	double window = (c->budget - elapsed) / (double)(c->runs - c->done_runs) - 1.2 * c->overhead - 0.1;
@@ -570,8 +568,9 @@ static void check_workload(CheckRun *c, size_t i, atomic_int *quit)
 	              &(SuiteWatch){ feed, feed_live, &f }, quit);
 	uint64_t r1 = clock_mono_ns();
 	double took = (double)(r1 - r0) * 1e-9;
-	if (f.last_batch_ns && (double)(r1 - f.last_batch_ns) * 1e-9 + 0.1 > c->teardown)
-		c->teardown = (double)(r1 - f.last_batch_ns) * 1e-9 + 0.1;
+	double end = f.last_batch_ns ? (double)(r1 - f.last_batch_ns) * 1e-9 + 0.1 : 0; /* and a margin */
+	if (end > c->teardown)
+		c->teardown = end;
 	if (took - window > c->overhead || c->done_runs == 0)
 		c->overhead = took - window;
 	c->done_runs++;
@@ -649,10 +648,9 @@ int check_run(const VkCtx *ctx, const int *idx, size_t n, const Options *o, uint
 	if (!status) {
 		check_head(c);
 		c->progress = progress_start("check", c->runs);
-		c->pb = suite_prebuild_start(c->ctx, c->idx, c->n, c->o, c->wl, c->nwl);
+		suite_prebuild(c->ctx, c->idx, c->n, c->o, c->wl, c->nwl, quit);
 		for (size_t i = 0; i < c->nwl && !*quit; i++)
 			check_workload(c, i, quit);
-		suite_prebuild_end(c->pb);
 		progress_end(c->progress);
 		status = check_end(c, quit, &say_logs);
 	}

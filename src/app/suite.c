@@ -47,65 +47,32 @@ static void measure_config(const VkCtx *ctx, const SuiteDev *d, size_t k, size_t
 	cfg->node_id = node;
 }
 
-struct SuitePrebuild {
-	EnginePrebuild *eb;
-	RunPaths *paths;          /* what the configs point at */
-	EngineConfig *cfg;
-	size_t m;
-};
-
-SuitePrebuild *suite_prebuild_start(const VkCtx *ctx, const int *idx, size_t n, const Options *o, const int *wl,
-                                    size_t nwl)
+void suite_prebuild(const VkCtx *ctx, const int *idx, size_t n, const Options *o, const int *wl, size_t nwl,
+                    const atomic_int *quit)
 {
-	SuitePrebuild *p = calloc(1, sizeof *p);
 	SuiteDev *d = calloc(n ? n : 1, sizeof *d);
-	if (p) {
-		p->paths = calloc(n * nwl + 1, sizeof *p->paths);
-		p->cfg = calloc(n * nwl + 1, sizeof *p->cfg);
-	}
-	if (!p || !d || !p->paths || !p->cfg) { /* only a slower start */
-		free(d);
-		suite_prebuild_end(p);
-		return NULL;
-	}
-	for (size_t k = 0; k < n; k++)
+	RunPaths *paths = calloc(n * nwl + 1, sizeof *paths);
+	EngineConfig *cfg = calloc(n * nwl + 1, sizeof *cfg);
+	Options quiet = *o;
+	quiet.no_log = true; /* a build writes no session */
+	size_t m = 0;
+	for (size_t k = 0; d && k < n; k++)
 		d[k].idx = idx[k];
-	for (size_t i = 0; i < nwl; i++) {
+	for (size_t i = 0; d && paths && cfg && i < nwl; i++) {
 		const WorkloadType w = (WorkloadType)wl[i];
 		if (!workload_info[w].shader)
 			continue; /* a copy engine's transfers: no pipeline */
 		for (size_t k = 0; k < n; k++) {
 			char why[256];
-			if (!workload_supported(w, devinfo_features(&ctx->entries[idx[k]]), why, sizeof why))
-				continue;
-			measure_config(ctx, d, k, n, o, w, false, 0, "", &p->paths[p->m], &p->cfg[p->m]);
-			p->m++;
+			if (workload_supported(w, devinfo_features(&ctx->entries[idx[k]]), why, sizeof why))
+				measure_config(ctx, d, k, n, &quiet, w, false, 0, "", &paths[m], &cfg[m]), m++;
 		}
 	}
-	free(d);
 	long cores = sysconf(_SC_NPROCESSORS_ONLN);
-	p->eb = engine_prebuild_start(p->cfg, p->m, cores > 0 ? (unsigned)cores : 1);
-	if (!p->eb) {
-		suite_prebuild_end(p);
-		return NULL;
-	}
-	return p;
-}
-
-void suite_prebuild_wait(SuitePrebuild *p, const atomic_int *quit)
-{
-	if (p)
-		engine_prebuild_wait(p->eb, quit);
-}
-
-void suite_prebuild_end(SuitePrebuild *p)
-{
-	if (!p)
-		return;
-	engine_prebuild_end(p->eb);
-	free(p->paths);
-	free(p->cfg);
-	free(p);
+	engine_prebuild(cfg, m, cores > 0 ? (unsigned)cores : 1, quit); /* none without memory: a slower start */
+	free(cfg);
+	free(paths);
+	free(d);
 }
 
 void suite_measure(const VkCtx *ctx, SuiteDev *d, size_t n, const Options *o, WorkloadType w, bool tq,
@@ -388,7 +355,7 @@ int suite_run(const VkCtx *ctx, const int *idx, size_t n, const Options *o, uint
 	int all[WORKLOAD_TYPE_COUNT];
 	for (int w = 0; w < WORKLOAD_TYPE_COUNT; w++)
 		all[w] = w;
-	SuitePrebuild *pb = suite_prebuild_start(ctx, idx, n, o, all, WORKLOAD_TYPE_COUNT);
+	suite_prebuild(ctx, idx, n, o, all, WORKLOAD_TYPE_COUNT, quit);
 	for (int k = 0; k < runs && !*quit; k++, done += !*quit) {
 		bool tq = k >= WORKLOAD_TYPE_COUNT;
 		int w = tq ? WORKLOAD_H2D + (k - WORKLOAD_TYPE_COUNT) : k;
@@ -403,7 +370,6 @@ int suite_run(const VkCtx *ctx, const int *idx, size_t n, const Options *o, uint
 		}
 		if (m) {
 			suite_progress(pg, k, runs, wl, tq, t_start, nth, window);
-			suite_prebuild_wait(pb, quit);
 			suite_measure(ctx, run, m, o, (WorkloadType)w, tq, ++nth, NULL, quit);
 		}
 		progress_hide(pg); /* the rows go out whole */
@@ -423,7 +389,6 @@ int suite_run(const VkCtx *ctx, const int *idx, size_t n, const Options *o, uint
 		progress_show(pg);
 	}
 	progress_end(pg);
-	suite_prebuild_end(pb);
 	free(sd);
 	free(run);
 	free(why);

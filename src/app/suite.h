@@ -40,21 +40,15 @@ typedef struct SuiteWatch {
 void suite_measure(const VkCtx *ctx, SuiteDev *d, size_t n, const Options *o, WorkloadType w, bool tq,
                    unsigned nth, const SuiteWatch *watch, atomic_int *quit);
 
-/* A run of several workloads builds their pipelines ahead: those of
- * wl[0..nwl) on the devices idx[0..n) that support them, in parallel
- * (engine_prebuild_start), so that each workload's engine, made one after
+/* Before a run of several workloads measures: the pipelines of
+ * wl[0..nwl) on the devices idx[0..n) that support them built in parallel
+ * (engine_prebuild), so that each workload's engine, made one after
  * another, starts as from warm caches. Nothing is measured while builds
  * run (on a GPU the medians of the workloads measured beside them could
- * not be shown to be undisturbed, PERFORMANCE.md). NULL: nothing built
- * (--no-cache), and the wait returns at once; where the caches are already
- * there the builds only find them. */
-typedef struct SuitePrebuild SuitePrebuild;
-SuitePrebuild *suite_prebuild_start(const VkCtx *ctx, const int *idx, size_t n, const Options *o, const int *wl,
-                                    size_t nwl);
-/* Before a measurement: every build ended, or *quit set. */
-void suite_prebuild_wait(SuitePrebuild *p, const atomic_int *quit);
-/* The builds under way end (no more start); p freed. */
-void suite_prebuild_end(SuitePrebuild *p);
+ * not be shown to be undisturbed, PERFORMANCE.md). Nothing with
+ * --no-cache; where the caches are there already the builds only find them. */
+void suite_prebuild(const VkCtx *ctx, const int *idx, size_t n, const Options *o, const int *wl, size_t nwl,
+                    const atomic_int *quit);
 
 /* One session log a device for a run of several workloads (--suite,
  * --check): created empty, so that a name taken or a folder that cannot be

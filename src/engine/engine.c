@@ -1216,102 +1216,53 @@ static bool prebuild_one(const EngineConfig *cfg)
 		                  .cache_dir = cache_dir, .dev = cfg->dev };
 		job.rc = shader_compile_cached(job.path, job.defs, job.ndefs, cache_dir, &job.spv, &job.hit, job.err);
 		ComputeSetup s = compute_setup(e);
-		double ms;
 		ok = shader_wait(&job, &s.spirv, &s.spirv_size, &s.pipeline_cache, err);
 		/* both caches there already (a warm start): nothing to build */
 		if (ok && !(job.hit && access(s.pipeline_cache, R_OK) == 0))
-			ok = compute_build_pipeline(cfg->ctx, &e->qdev, &s, &ms, err);
+			ok = compute_build_pipeline(cfg->ctx, &e->qdev, &s, err);
 		shader_free(&job.spv);
 	}
 	free(e);
 	return ok;
 }
 
-struct EnginePrebuild {
-	EngineConfig *cfg;
+typedef struct Prebuild {
+	const EngineConfig *cfg;
 	size_t n;
-	pthread_mutex_t mu;
-	pthread_cond_t cv;
-	size_t next, running;    /* under mu: the next config to take; builds under way */
-	size_t nthreads;
-	pthread_t thread[ENGINE_PREBUILD_THREADS];
-};
+	atomic_size_t next, built;
+	const atomic_int *quit;
+} Prebuild;
+
+/* Takes configs until none is left or a signal came. */
+static void prebuild_take(Prebuild *p)
+{
+	for (size_t i; !(p->quit && atomic_load(p->quit)) && (i = atomic_fetch_add(&p->next, 1)) < p->n;)
+		if (prebuild_one(&p->cfg[i]))
+			atomic_fetch_add(&p->built, 1);
+}
 
 static void *prebuild_main(void *arg)
 {
-	EnginePrebuild *p = arg;
 	thread_name("fs-prebuild", 0);
-	pthread_mutex_lock(&p->mu);
-	while (p->next < p->n) {
-		size_t i = p->next++;
-		p->running++;
-		pthread_mutex_unlock(&p->mu);
-		(void)prebuild_one(&p->cfg[i]);
-		pthread_mutex_lock(&p->mu);
-		p->running--;
-		pthread_cond_broadcast(&p->cv);
-	}
-	pthread_mutex_unlock(&p->mu);
+	prebuild_take(arg);
 	return NULL;
 }
 
-EnginePrebuild *engine_prebuild_start(const EngineConfig *cfg, size_t n, unsigned threads)
+size_t engine_prebuild(const EngineConfig *cfg, size_t n, unsigned threads, const atomic_int *quit)
 {
 	if (!n || cfg[0].no_cache)
-		return NULL;
-	EnginePrebuild *p = calloc(1, sizeof *p);
-	if (!p || !(p->cfg = malloc(n * sizeof *cfg)) || pthread_mutex_init(&p->mu, NULL)) {
-		if (p)
-			free(p->cfg);
-		free(p);
-		return NULL;
-	}
-	if (pthread_cond_init(&p->cv, NULL)) {
-		pthread_mutex_destroy(&p->mu);
-		free(p->cfg), free(p);
-		return NULL;
-	}
-	memcpy(p->cfg, cfg, n * sizeof *cfg);
-	p->n = n;
+		return 0;
+	Prebuild p = { .cfg = cfg, .n = n, .quit = quit };
+	atomic_init(&p.next, 0);
+	atomic_init(&p.built, 0);
+	pthread_t t[ENGINE_PREBUILD_THREADS];
+	size_t started = 0;
 	if (threads > ENGINE_PREBUILD_THREADS)
 		threads = ENGINE_PREBUILD_THREADS;
-	while (p->nthreads < threads && p->nthreads < n &&
-	       !pthread_create(&p->thread[p->nthreads], NULL, prebuild_main, p))
-		p->nthreads++;
-	if (!p->nthreads) { /* no thread: nothing ahead, each engine builds its own */
-		engine_prebuild_end(p);
-		return NULL;
-	}
-	return p;
-}
-
-void engine_prebuild_wait(EnginePrebuild *p, const atomic_int *quit)
-{
-	if (!p)
-		return;
-	pthread_mutex_lock(&p->mu);
-	while (!(quit && atomic_load(quit)) && (p->running || p->next < p->n)) {
-		struct timespec ts;
-		clock_gettime(CLOCK_REALTIME, &ts);
-		ts.tv_nsec += 50 * 1000000L; /* a signal is looked at every 50 ms */
-		if (ts.tv_nsec >= 1000000000L)
-			ts.tv_sec++, ts.tv_nsec -= 1000000000L;
-		pthread_cond_timedwait(&p->cv, &p->mu, &ts);
-	}
-	pthread_mutex_unlock(&p->mu);
-}
-
-void engine_prebuild_end(EnginePrebuild *p)
-{
-	if (!p)
-		return;
-	pthread_mutex_lock(&p->mu);
-	p->next = p->n; /* what has not started is not started */
-	pthread_mutex_unlock(&p->mu);
-	for (size_t i = 0; i < p->nthreads; i++)
-		pthread_join(p->thread[i], NULL);
-	pthread_cond_destroy(&p->cv);
-	pthread_mutex_destroy(&p->mu);
-	free(p->cfg);
-	free(p);
+	while (started + 1 < threads && started + 1 < n && !pthread_create(&t[started], NULL, prebuild_main, &p))
+		started++;
+	prebuild_take(&p); /* this thread too */
+	for (size_t i = 0; i < started; i++)
+		pthread_join(t[i], NULL);
+	return atomic_load(&p.built);
 }

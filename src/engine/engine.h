@@ -83,20 +83,15 @@ Engine *engine_create(const EngineConfig *cfg, Error *err);
 /* Pipelines built ahead: for each of n configs (a workload a device will
  * run, one after another), its shader compiled through the SPIR-V cache and
  * its pipeline built on a device of its own into the pipeline cache file,
- * then destroyed, on up to `threads` threads in the background:
- * engine_create for it then starts as from warm caches (shaderc and the
- * driver's compiles in parallel, not one workload after another). NULL
- * where nothing is built (the configs keep no cache, no thread could
- * start). Best effort: what fails here fails again, and is said, in
- * engine_create. The configs are copied; what they point at must outlive
- * engine_prebuild_end. */
+ * then destroyed, on up to `threads` threads (this one among them), all
+ * ended on return: engine_create for it then starts as from warm caches
+ * (shaderc and the driver's compiles in parallel, not one workload after
+ * another). A config whose caches are both there is only found; nothing
+ * where the configs keep no cache; no config is taken once *quit is set.
+ * Best effort: what fails here fails again, and is said, in engine_create.
+ * Returns how many were built or found. */
 #define ENGINE_PREBUILD_THREADS 16
-typedef struct EnginePrebuild EnginePrebuild;
-EnginePrebuild *engine_prebuild_start(const EngineConfig *cfg, size_t n, unsigned threads);
-/* Until every build has ended, or *quit is set. NULL p: at once. */
-void engine_prebuild_wait(EnginePrebuild *p, const atomic_int *quit);
-/* Lets the builds under way end (none more starts), then frees p. */
-void engine_prebuild_end(EnginePrebuild *p);
+size_t engine_prebuild(const EngineConfig *cfg, size_t n, unsigned threads, const atomic_int *quit);
 const RunInfo *engine_info(const Engine *e);
 /* The session record the log starts with (device, workload, unit, target). */
 const SessionMeta *engine_meta(const Engine *e);

@@ -135,17 +135,15 @@ bool compute_create(Compute *c, const VkCtx *ctx, const DeviceInfo *d,
 	return true;
 }
 
-bool compute_build_pipeline(const VkCtx *ctx, const DeviceInfo *d, const ComputeSetup *s, double *ms, char *err)
+bool compute_build_pipeline(const VkCtx *ctx, const DeviceInfo *d, const ComputeSetup *s, char *err)
 {
 	Compute c;
 	memset(&c, 0, sizeof c);
 	c.rec = s->rec;
-	*ms = 0;
 	VkPhysicalDevice pd = vkctx_physical(ctx, d, err);
 	if (!pd)
 		return false;
 	bool ok = create_device(&c, pd, d, s, err) && gpu_pipeline_build(&c, s, err);
-	*ms = c.pipeline_ms;
 	compute_destroy(&c);
 	return ok;
 }

@@ -136,8 +136,8 @@ void compute_destroy(Compute *c);
 /* The pipeline of s (its SPIR-V given, its cache file named) built on a
  * device of its own made as compute_create makes it, then everything
  * destroyed: the cache file is left as a later compute_create of the same
- * setup reads it (a start from warm caches). ms: the pipeline's own time. */
-bool compute_build_pipeline(const VkCtx *ctx, const DeviceInfo *d, const ComputeSetup *s, double *ms, char *err);
+ * setup reads it (a start from warm caches). */
+bool compute_build_pipeline(const VkCtx *ctx, const DeviceInfo *d, const ComputeSetup *s, char *err);
 
 /* Records and runs one dispatch of g groups, timed as Gridwise does: queue
  * idle, clock, submit, fence, clock; plus timestamp queries around the
