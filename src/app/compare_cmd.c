@@ -157,8 +157,8 @@ static void compare_table(const Options *o, const OfflineBlocks *l, const char *
 	printf("ratio B/A of the best blocks: %.4f (the best block), %.4f (the 90th percentiles)\n", r.best_ratio,
 	       r.top_ratio);
 	printf("minimum effect: %g%% (%s)\n", 100 * r.min_effect, o->min_effect > 0 ? "--min-effect"
-	       : strstr(l[0].d.meta.device_type, "Gpu") ? "the default for a GPU; --min-effect"
-	       : "the default for a CPU device; --min-effect");
+	       : compare_default_min_effect(l[0].d.meta.device_type) == COMPARE_MIN_EFFECT_GPU
+	       ? "the default for a GPU; --min-effect" : "the default for a CPU device; --min-effect");
 	if (r.verdict == COMPARE_FASTER)
 		printf("verdict: B is faster than A by %.1f%%: %s\n", 100 * (r.ratio - 1), r.why);
 	else if (r.verdict == COMPARE_SLOWER)
