@@ -14,50 +14,41 @@
 #include "report.h"
 #include "svg.h"
 
-/* OUT written whole by draw (a temporary renamed over it:
- * fileio_create/commit): 0, or 1 with why said. */
-static int write_whole(const char *out, bool force, bool (*draw)(FILE *f, const void *arg), const void *arg)
+/* An output written whole: a temporary (fileio_create) that out_close
+ * renames over OUT when ok. NULL with why said. */
+static FILE *out_open(const char *out, bool force, FileTmp *t)
 {
-	FileTmp t;
 	char err[4400];
-	FILE *f = fileio_create(out, FILE_NEW, force, &t, err, sizeof err);
-	if (!f || !fileio_commit(f, &t, draw(f, arg), err, sizeof err)) {
+	FILE *f = fileio_create(out, FILE_NEW, force, t, err, sizeof err);
+	if (!f)
+		fprintf(stderr, "flopscope: %s\n", err);
+	return f;
+}
+
+/* 0, or 1 with why said (f NULL: out_open said it). */
+static int out_close(FILE *f, FileTmp *t, bool ok)
+{
+	char err[4400];
+	if (!f)
+		return 1;
+	if (!fileio_commit(f, t, ok, err, sizeof err)) {
 		fprintf(stderr, "flopscope: %s\n", err);
 		return 1;
 	}
 	return 0;
 }
 
-typedef struct SessionSvg {
-	const SessionData *d;
-	const Summary *sum;
-} SessionSvg;
-
-static bool draw_session(FILE *f, const void *arg)
+/* The SVG of a session. */
+static bool draw_session(FILE *f, const SessionData *d, const Summary *sum)
 {
-	const SessionSvg *a = arg;
-	const SessionData *d = a->d;
 	char title[600], targets[200];
 	svg_targets_str(d->samples, d->n, d->meta.target_ms, targets, sizeof targets);
 	if (snprintf(title, sizeof title, "%s, %s, %s, %s", d->meta.device, d->meta.workload, d->meta.start_utc,
 	             targets) < 0)
 		title[0] = '\0';
 	SummaryResult r;
-	summary_result(a->sum, &r);
+	summary_result(sum, &r);
 	return svg_write(f, title, d->samples, d->n, d->meta.target_ms, &r);
-}
-
-typedef struct SweepsSvg {
-	const char *title;
-	const SvgSweep *sw;
-	unsigned n;
-	const char *unit;
-} SweepsSvg;
-
-static bool draw_sweeps(FILE *f, const void *arg)
-{
-	const SweepsSvg *a = arg;
-	return svg_write_sweeps(f, a->title, a->sw, a->n, a->unit);
 }
 
 /* Several sweeps in one SVG chart by copy size, a line a log: each log
@@ -114,7 +105,9 @@ static int write_sweeps(const Options *o, const SlogPick *pick)
 		char title[600];
 		snprintf(title, sizeof title, "%s, %u sweeps of copy sizes, from %s", one_dev ? d[0].meta.device
 		         : "several devices", n, d[0].meta.start_utc);
-		rc = write_whole(o->svg, o->force, draw_sweeps, &(SweepsSvg){ title, sw, n, unit0 });
+		FileTmp t;
+		FILE *f = out_open(o->svg, o->force, &t);
+		rc = out_close(f, &t, f && svg_write_sweeps(f, title, sw, n, unit0));
 	}
 	for (unsigned i = 0; i < loaded; i++) {
 		session_data_done(&d[i]);
@@ -168,7 +161,9 @@ int offline_export(const Options *o)
 	if (o->svg) {
 		if (!offline_load(o->export_file, &pick, &d, &sum, NULL, 0))
 			return 2;
-		rc = write_whole(o->svg, o->force, draw_session, &(SessionSvg){ &d, &sum });
+		FileTmp t;
+		FILE *f = out_open(o->svg, o->force, &t);
+		rc = out_close(f, &t, f && draw_session(f, &d, &sum));
 		summary_done(&sum);
 	} else {
 		/* standard output, or the file written whole (temporary, then renamed) */
