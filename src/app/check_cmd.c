@@ -648,7 +648,6 @@ int check_run(const VkCtx *ctx, const int *idx, size_t n, const Options *o, uint
 	if (!status) {
 		check_head(c);
 		c->progress = progress_start("check", c->runs);
-		suite_prebuild(c->ctx, c->idx, c->n, c->o, c->wl, c->nwl, quit);
 		for (size_t i = 0; i < c->nwl && !*quit; i++)
 			check_workload(c, i, quit);
 		progress_end(c->progress);
