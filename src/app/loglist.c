@@ -136,8 +136,11 @@ static void print_table(LogTable *t)
 
 int offline_list_logs(const Options *o)
 {
-	char dir[4096];
-	slog_default_dir(dir, sizeof dir);
+	char dir[4096], why[4600];
+	if (slog_default_dir(dir, sizeof dir) && !slog_private_dir(dir, false, why, sizeof why)) {
+		fprintf(stderr, "flopscope: %s\n", why);
+		return 1;
+	}
 	DIR *d = opendir(dir);
 	if (!d) {
 		if (errno == ENOENT) {

@@ -30,16 +30,70 @@ static const char *passwd_home(void)
 	return home;
 }
 
-void slog_default_dir(char *dir, size_t len)
+/* The last resort without any home (a uid with no passwd entry, as a
+ * container started with --user): a folder of this uid's in $TMPDIR (an
+ * absolute one) or /tmp. */
+static void tmp_dir(char *dir, size_t len)
+{
+	const char *t = getenv("TMPDIR");
+	snprintf(dir, len, "%s/flopscope-%lu", t && t[0] == '/' ? t : "/tmp", (unsigned long)getuid());
+}
+
+bool slog_default_dir(char *dir, size_t len)
 {
 	const char *home;
 	/* without an absolute XDG_STATE_HOME or HOME, the password database's home */
 	if (paths_xdg_dir("XDG_STATE_HOME", ".local/state", dir, len))
-		return;
-	if ((home = passwd_home()))
+		return false;
+	if ((home = passwd_home())) {
 		snprintf(dir, len, "%s/.local/state/flopscope", home);
-	else
-		snprintf(dir, len, "/tmp/flopscope-%lu", (unsigned long)getuid());
+		return false;
+	}
+	tmp_dir(dir, len);
+	return true;
+}
+
+bool slog_private_dir(const char *dir, bool create, char *err, size_t errlen)
+{
+	/* made private (0700, whatever the umask) if it is not there; a
+	 * folder another user made first, or one others may write to, could be
+	 * read, replaced or filled by them (CWE-379): refused, never used */
+	if (create && mkdir(dir, 0700) != 0 && errno != EEXIST) {
+		snprintf(err, errlen, "cannot create the log folder %s: %s", fileio_shown(dir), strerror(errno));
+		return false;
+	}
+	struct stat st;
+	if (lstat(dir, &st) != 0) {
+		if (errno == ENOENT && !create)
+			return true; /* nothing there to trust or distrust */
+		snprintf(err, errlen, "cannot use the log folder %s: %s", fileio_shown(dir), strerror(errno));
+		return false;
+	}
+	const char *why = S_ISLNK(st.st_mode)             ? "is a symbolic link"
+	                  : !S_ISDIR(st.st_mode)          ? "is not a folder"
+	                  : st.st_uid != getuid()         ? "belongs to another user"
+	                  : (st.st_mode & 077) != 0       ? "may be read or written by other users"
+	                                                  : NULL;
+	if (why) {
+		snprintf(err, errlen, "the log folder %s %s (uid %lu, mode %04o): refused, as another user could read, "
+		         "replace or block the logs; --log PATH or XDG_STATE_HOME chooses another place, --no-log "
+		         "records nothing", fileio_shown(dir), why, (unsigned long)st.st_uid,
+		         (unsigned)(st.st_mode & 07777));
+		return false;
+	}
+	return true;
+}
+
+/* Whether path's folder is the shared temporary folder's fallback, and if
+ * so whether it is this user's alone (err says why not). */
+static bool log_folder_ok(const char *path, bool create, char *err, size_t errlen)
+{
+	char dir[4096];
+	tmp_dir(dir, sizeof dir);
+	size_t n = strlen(dir);
+	if (strncmp(path, dir, n) || (path[n] != '/' && path[n] != '\0'))
+		return true;
+	return slog_private_dir(dir, create, err, errlen);
 }
 
 static int cmp_str(const void *a, const void *b)
@@ -121,6 +175,9 @@ size_t slog_retain(size_t keep, uint64_t cap, const char *const *spare, size_t n
 	slog_default_dir(dir, sizeof dir);
 	err[0] = '\0';
 	*spared = 0;
+	char why[4600];
+	if (!log_folder_ok(dir, false, why, sizeof why))
+		return 0; /* never touched: opening the log there says why */
 	char **names;
 	size_t n = slog_list_logs(dir, &names), removed = 0;
 	uint64_t *sizes = NULL;
@@ -368,7 +425,7 @@ bool slog_open(SessionLog *l, const char *path, SlogMode how, char *err, size_t 
 	snprintf(l->path, sizeof l->path, "%s", path);
 	char tmp[4096];
 	snprintf(tmp, sizeof tmp, "%s", path);
-	if (!fileio_mkdirs(tmp, "log folder", err, errlen))
+	if (!log_folder_ok(path, true, err, errlen) || !fileio_mkdirs(tmp, "log folder", err, errlen))
 		return false;
 	int fd = -1;
 	for (unsigned tries = 0; fd < 0; tries++) {

@@ -76,8 +76,15 @@ typedef struct SessionLog {
 void slog_abandon(SessionLog *l);
 
 /* The default folder of the logs: $XDG_STATE_HOME/flopscope, else
- * ~/.local/state/flopscope (the password database's home without HOME). */
-void slog_default_dir(char *dir, size_t len);
+ * ~/.local/state/flopscope (the password database's home without HOME),
+ * else (no home at all: true) $TMPDIR/flopscope-UID or /tmp/flopscope-UID,
+ * which slog_open makes private and uses only while it is. */
+bool slog_default_dir(char *dir, size_t len);
+
+/* Whether dir is this user's alone: a folder (not a link) owned by the uid
+ * that no one else may read or write; create: made 0700 when missing
+ * (without create, a missing one is fine). err says why not. */
+bool slog_private_dir(const char *dir, bool create, char *err, size_t errlen);
 
 /* flopscope's own logs in dir (retain.h's names), oldest first, into
  * *out (slog_free_list it); 0 when there are none or dir cannot be read. */

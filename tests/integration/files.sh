@@ -411,3 +411,49 @@ t_full_disk_should_exit_1_and_leave_no_empty_log() {
 	"$FS" --logs >"$T/out" 2>&1 || die "--logs with an empty log: exit $?: $(cat "$T/out")"
 	grep -q 'empty: no line recorded' "$T/out" || die "$(cat "$T/out")"
 }
+
+# A uid with no passwd entry, HOME or XDG_STATE_HOME (a container started
+# with --user) logs into $TMPDIR/flopscope-UID: made private (0700), and
+# refused (exit 2, nothing read, written or removed there) while it is
+# another user's, open to others, or a link (CWE-379: a folder another user
+# made first). Needs root, to be that uid and to make another user's folder.
+t_the_last_resort_log_folder_should_be_private() {
+	[ "$(id -u)" = 0 ] || skip "needs root: to run as a uid without a passwd entry and plant another user's folder"
+	command -v setpriv >/dev/null || skip "setpriv (util-linux) is not installed"
+	local u=59123 d fsabs
+	getent passwd $u >/dev/null && skip "uid $u has a passwd entry here"
+	w=$(mktemp -d) || die "mktemp" # not local: the trap reads it after the function
+	trap 'rm -rf "$w"' EXIT
+	mkdir -p "$w/tmp" && chmod 755 "$w" && chmod 1777 "$w/tmp"
+	d="$w/tmp/flopscope-$u"
+	fsabs=$(readlink -f "$FS")
+	# the build must be reachable by that uid
+	setpriv --reuid $u --regid $u --clear-groups test -x "$fsabs" || skip "$fsabs is not reachable by another uid here"
+	as_u() { env -i PATH=/usr/bin:/bin TMPDIR="$w/tmp" FLOPSCOPE_VALIDATE=1 ASAN_OPTIONS="${ASAN_OPTIONS:-}" \
+		LSAN_OPTIONS="${LSAN_OPTIONS:-}" TSAN_OPTIONS="${TSAN_OPTIONS:-}" UBSAN_OPTIONS="${UBSAN_OPTIONS:-}" \
+		setpriv --reuid $u --regid $u --clear-groups "$fsabs" "$@"; }
+	as_u llvm --duration 0.2 --format csv >"$T/out" 2>"$T/err" || die "a fresh folder: exit $?: $(cat "$T/err")"
+	[ "$(stat -c '%u %a' "$d")" = "$u 700" ] || die "made as $(stat -c '%u %a' "$d")"
+	ls "$d"/*.jsonl >/dev/null 2>&1 || die "no log in $d"
+	rm -rf "$d"
+	local how
+	for how in other open link; do
+		rm -rf "$d" "$w/elsewhere"
+		case $how in
+		other) mkdir -m 700 "$d" && chown 59124 "$d" ;;
+		open) mkdir "$d" && chown $u "$d" && chmod 777 "$d" ;;
+		link) mkdir -m 700 "$w/elsewhere" && chown $u "$w/elsewhere" && ln -s "$w/elsewhere" "$d" && chown -h $u "$d" ;;
+		esac
+		: >"$T/planted.jsonl"
+		[ $how = link ] || touch -d @946684800 "$d/20000101T000000Z-x-fp32.jsonl"
+		as_u llvm --duration 0.2 --format csv --log-keep 1 >"$T/out" 2>"$T/err"
+		local rc=$?
+		[ $rc = 2 ] || die "$how: exit $rc: $(cat "$T/err")"
+		grep -q "the log folder .*flopscope-$u .*refused" "$T/err" || die "$how: $(cat "$T/err")"
+		[ -s "$T/out" ] && die "$how: measured though the log was refused"
+		[ -z "$(find "$d/" "$w/elsewhere" -newer "$T/planted.jsonl" -name '*.jsonl' 2>/dev/null)" ] || die "$how: a log was written there"
+		[ $how = link ] || [ -e "$d/20000101T000000Z-x-fp32.jsonl" ] || die "$how: retention removed a planted log"
+		as_u --logs >"$T/out" 2>"$T/err"
+		[ $? = 1 ] && grep -q "refused" "$T/err" || die "$how: --logs read it: $(cat "$T/out" "$T/err")"
+	done
+}
