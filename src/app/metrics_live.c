@@ -292,15 +292,125 @@ bool mboard_write_file(MetricsBoard *b, const char *path, char *err, size_t len)
 	return f && fileio_commit(f, &t, ok, err, len);
 }
 
+/* A connection the guard watches: since when it waits for a request. */
+typedef struct ConnSlot {
+	bool used, answered;
+	int fd;
+	uint64_t since_ns;
+} ConnSlot;
+
 struct MetricsServer {
 	struct MHD_Daemon *d;
+	MetricsBoard *board;
+	/* the guard: every connection's slot, and a thread that cuts a request
+	 * that has not arrived whole in time (libmicrohttpd's own timeout is
+	 * reset by every byte: clients trickling a header byte every 0.5 s held
+	 * every slot and no scrape was answered) */
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	bool stopping, guard_started;
+	pthread_t guard;
+	ConnSlot slots[METRICS_CONNECTIONS];
 };
+
+/* Ends a connection from outside libmicrohttpd's thread: its socket shut
+ * down, which that thread reads as the end and closes. The slot's lock is
+ * held: the socket is closed only after the slot is freed (the CLOSED
+ * notification comes first), so the descriptor is still this one. */
+static void conn_cut(ConnSlot *c)
+{
+	shutdown(c->fd, SHUT_RDWR);
+	c->answered = true; /* cut once */
+}
+
+static void conn_notify(void *cls, struct MHD_Connection *c, void **ctx, enum MHD_ConnectionNotificationCode toe)
+{
+	MetricsServer *s = cls;
+	pthread_mutex_lock(&s->mu);
+	if (toe == MHD_CONNECTION_NOTIFY_STARTED) {
+		const union MHD_ConnectionInfo *ci = MHD_get_connection_info(c, MHD_CONNECTION_INFO_CONNECTION_FD);
+		ConnSlot *free_slot = NULL, *oldest = NULL;
+		unsigned pending = 0;
+		for (size_t i = 0; i < METRICS_CONNECTIONS; i++) {
+			ConnSlot *k = &s->slots[i];
+			if (!k->used) {
+				if (!free_slot)
+					free_slot = k;
+			} else if (!k->answered) {
+				pending++;
+				if (!oldest || k->since_ns < oldest->since_ns)
+					oldest = k;
+			}
+		}
+		/* the newest waits, the oldest waiting goes: a request sent whole
+		 * is answered long before so many newer ones come */
+		if (pending >= METRICS_PENDING && oldest)
+			conn_cut(oldest);
+		if (free_slot && ci) {
+			*free_slot = (ConnSlot){ .used = true, .fd = ci->connect_fd, .since_ns = clock_mono_ns() };
+			*ctx = free_slot;
+		} else {
+			*ctx = NULL;
+		}
+	} else if (toe == MHD_CONNECTION_NOTIFY_CLOSED && *ctx) {
+		((ConnSlot *)*ctx)->used = false;
+		*ctx = NULL;
+	}
+	pthread_mutex_unlock(&s->mu);
+}
+
+/* A request answered: the connection's next one (keep-alive) has its own
+ * METRICS_REQUEST_S from now. */
+static void request_done(void *cls, struct MHD_Connection *c, void **con_cls, enum MHD_RequestTerminationCode toe)
+{
+	(void)con_cls, (void)toe;
+	MetricsServer *s = cls;
+	const union MHD_ConnectionInfo *ci = MHD_get_connection_info(c, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+	pthread_mutex_lock(&s->mu);
+	if (ci && ci->socket_context) {
+		ConnSlot *k = ci->socket_context;
+		k->answered = false;
+		k->since_ns = clock_mono_ns();
+	}
+	pthread_mutex_unlock(&s->mu);
+}
+
+static void *guard_main(void *arg)
+{
+	MetricsServer *s = arg;
+	pthread_mutex_lock(&s->mu);
+	while (!s->stopping) {
+		uint64_t now = clock_mono_ns();
+		for (size_t i = 0; i < METRICS_CONNECTIONS; i++) {
+			ConnSlot *k = &s->slots[i];
+			if (k->used && !k->answered && now - k->since_ns > (uint64_t)METRICS_REQUEST_S * 1000000000u)
+				conn_cut(k);
+		}
+		struct timespec until;
+		clock_gettime(CLOCK_MONOTONIC, &until);
+		until.tv_nsec += 200000000;
+		if (until.tv_nsec >= 1000000000) {
+			until.tv_sec++;
+			until.tv_nsec -= 1000000000;
+		}
+		pthread_cond_timedwait(&s->cv, &s->mu, &until);
+	}
+	pthread_mutex_unlock(&s->mu);
+	return NULL;
+}
 
 static enum MHD_Result answer(void *cls, struct MHD_Connection *c, const char *url, const char *method,
                               const char *version, const char *upload, size_t *upload_size, void **con_cls)
 {
 	(void)version, (void)upload, (void)upload_size, (void)con_cls;
-	MetricsBoard *b = cls;
+	MetricsServer *s = cls;
+	MetricsBoard *b = s->board;
+	/* the request is here whole: the guard leaves it be */
+	const union MHD_ConnectionInfo *ci = MHD_get_connection_info(c, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+	pthread_mutex_lock(&s->mu);
+	if (ci && ci->socket_context)
+		((ConnSlot *)ci->socket_context)->answered = true;
+	pthread_mutex_unlock(&s->mu);
 	unsigned code = MHD_HTTP_OK;
 	char *text = NULL;
 	const char *fixed = NULL;
@@ -403,19 +513,37 @@ MetricsServer *metrics_serve(MetricsBoard *b, const char *listen_on, char *url, 
 		snprintf(err, len, "--metrics-listen: out of memory");
 		return NULL;
 	}
-	s->d = MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_ITC | (v6 ? MHD_USE_IPv6 : 0), 0, NULL, NULL, answer, b,
+	s->board = b;
+	pthread_condattr_t ca;
+	int e = pthread_mutex_init(&s->mu, NULL);
+	if (!e && !(e = pthread_condattr_init(&ca))) {
+		e = pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+		if (!e)
+			e = pthread_cond_init(&s->cv, &ca);
+		pthread_condattr_destroy(&ca);
+	}
+	if (!e && !(e = pthread_create(&s->guard, NULL, guard_main, s)))
+		s->guard_started = true;
+	if (e) {
+		snprintf(err, len, "--metrics-listen %s: cannot start the request guard: %s", listen_on, strerror(e));
+		close(fd);
+		metrics_server_stop(s);
+		return NULL;
+	}
+	s->d = MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_ITC | (v6 ? MHD_USE_IPv6 : 0), 0, NULL, NULL, answer, s,
 	                        MHD_OPTION_LISTEN_SOCKET, fd,
 	                        /* a request idle this long is dropped: a scraper sends its
 	                         * whole request at once */
 	                        MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)METRICS_IDLE_S,
-	                        /* one address holds a few connections at most: 40 slow
-	                         * local clients held all 32 and no scrape was answered */
-	                        MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned)METRICS_PER_ADDRESS,
+	                        /* the guard bounds the whole request and keeps slots for
+	                         * complete ones (METRICS_PENDING) */
+	                        MHD_OPTION_NOTIFY_CONNECTION, conn_notify, s,
+	                        MHD_OPTION_NOTIFY_COMPLETED, request_done, s,
 	                        MHD_OPTION_CONNECTION_LIMIT, (unsigned)METRICS_CONNECTIONS, MHD_OPTION_END);
 	if (!s->d) {
 		snprintf(err, len, "--metrics-listen %s: libmicrohttpd could not start its server", listen_on);
 		close(fd);
-		free(s);
+		metrics_server_stop(s);
 		return NULL;
 	}
 	snprintf(url, urllen, "http://%s%s%s:%u/metrics", v6 ? "[" : "", shown, v6 ? "]" : "", bound);
@@ -426,11 +554,22 @@ void metrics_server_stop(MetricsServer *s)
 {
 	if (!s)
 		return;
-	/* quiesced, the listening socket is ours to close (else MHD closes it) */
-	MHD_socket fd = MHD_quiesce_daemon(s->d);
-	MHD_stop_daemon(s->d);
-	if (fd != MHD_INVALID_SOCKET)
-		close(fd);
+	if (s->d) {
+		/* quiesced, the listening socket is ours to close (else MHD closes it) */
+		MHD_socket fd = MHD_quiesce_daemon(s->d);
+		MHD_stop_daemon(s->d);
+		if (fd != MHD_INVALID_SOCKET)
+			close(fd);
+	}
+	if (s->guard_started) {
+		pthread_mutex_lock(&s->mu);
+		s->stopping = true;
+		pthread_cond_signal(&s->cv);
+		pthread_mutex_unlock(&s->mu);
+		pthread_join(s->guard, NULL);
+		pthread_cond_destroy(&s->cv);
+		pthread_mutex_destroy(&s->mu);
+	}
 	free(s);
 }
 

@@ -71,10 +71,15 @@ typedef struct MetricsOut {
  * with why in err (a usage error: the address cannot be listened on). */
 bool metrics_out_open(MetricsOut *m, const Options *o, char *err, size_t len);
 /* The endpoint's limits (libmicrohttpd): a connection idle this many
- * seconds is closed; at most so many connections from one address, and in
- * all. */
+ * seconds is closed; a request (its line and headers) must arrive whole
+ * within METRICS_REQUEST_S of the connection or of the last answer on it,
+ * however it trickles; at most METRICS_PENDING connections wait for their
+ * request (a newer one pushes out the oldest), so the rest of the
+ * METRICS_CONNECTIONS are kept for complete requests; no limit by address
+ * (on the default 127.0.0.1 every local client shares one). */
 #define METRICS_IDLE_S 2
-#define METRICS_PER_ADDRESS 4
+#define METRICS_REQUEST_S 2
+#define METRICS_PENDING 32
 #define METRICS_CONNECTIONS 64
 
 /* Between samples: the file rewritten every METRICS_FILE_EVERY_S. */
