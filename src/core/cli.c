@@ -976,9 +976,16 @@ static void put_words(Text *t, const OptionSpec *s, const char *const *themes, s
 	} else if (!strcmp(s->name, "--completion")) {
 		puts_(t, "bash zsh");
 	} else {
+		/* a theme's name is a file's: one that is not a plain word (a quote,
+		 * a space) is left out of the script, never quoted into it */
+		bool first = true;
 		for (size_t k = 0; k < nthemes; k++) {
-			puts_(t, k ? " " : "");
+			if (!themes[k][0] || strspn(themes[k], "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._-+") !=
+			                         strlen(themes[k]))
+				continue;
+			puts_(t, first ? "" : " ");
 			puts_(t, themes[k]);
+			first = false;
 		}
 	}
 }
@@ -998,8 +1005,23 @@ size_t cli_completion_bash(char *out, size_t len, const char *const *themes, siz
 		out[0] = '\0';
 	puts_(&t, "# bash completion for flopscope, written by `flopscope --completion bash` from its\n"
 	          "# option and workload tables. Load it with: source <(flopscope --completion bash)\n"
+	          "# COMPREPLY gets the words of $1 that start with $cur, taken literally:\n"
+	          "# never through compgen -W, which expands $(...) in a word (a device's name)\n"
+	          "_flopscope_words() {\n"
+	          "\tlocal -a ws\n"
+	          "\tlocal w\n"
+	          "\tread -r -d '' -a ws <<<\"$1\"\n"
+	          "\tfor w in \"${ws[@]}\"; do [[ $w == \"$cur\"* ]] && COMPREPLY+=(\"$w\"); done\n"
+	          "}\n"
+	          "# the files that start with $cur, one a word whatever spaces they hold\n"
+	          "_flopscope_files() {\n"
+	          "\tlocal f\n"
+	          "\tcompopt -o filenames 2>/dev/null\n"
+	          "\twhile IFS= read -r f; do COMPREPLY+=(\"$f\"); done < <(compgen -f -- \"$cur\")\n"
+	          "}\n"
 	          "_flopscope() {\n"
 	          "\tlocal cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]}\n"
+	          "\tCOMPREPLY=()\n"
 	          "\tcase $prev in\n");
 	/* the options that take a word of a list: the words, and for a theme
 	 * a file too */
@@ -1009,10 +1031,9 @@ size_t cli_completion_bash(char *out, size_t len, const char *const *themes, siz
 			continue;
 		puts_(&t, "\t");
 		puts_(&t, s->name);
-		puts_(&t, ") COMPREPLY=($(compgen -W '");
+		puts_(&t, ") _flopscope_words '");
 		put_words(&t, s, themes, nthemes);
-		puts_(&t, !strcmp(s->name, "--theme") ? "' -- \"$cur\") $(compgen -f -- \"$cur\")); return ;;\n"
-		                                      : "' -- \"$cur\")); return ;;\n");
+		puts_(&t, !strcmp(s->name, "--theme") ? "'; _flopscope_files; return ;;\n" : "'; return ;;\n");
 	}
 	/* options that take a file or a folder, then those that take anything else */
 	for (int files = 1; files >= 0; files--) {
@@ -1026,10 +1047,10 @@ size_t cli_completion_bash(char *out, size_t len, const char *const *themes, siz
 			any = true;
 		}
 		if (any)
-			puts_(&t, files ? ") COMPREPLY=($(compgen -f -- \"$cur\")); return ;;\n"
+			puts_(&t, files ? ") _flopscope_files; return ;;\n"
 			                : ") return ;; # a number, a size, a list: nothing to offer\n");
 	}
-	puts_(&t, "\tesac\n\tif [[ $cur == -* ]]; then\n\t\tCOMPREPLY=($(compgen -W '");
+	puts_(&t, "\tesac\n\tif [[ $cur == -* ]]; then\n\t\t_flopscope_words '");
 	bool first = true;
 	for (size_t i = 0; i < OPTION_SPECS; i++) {
 		if (option_specs[i].positional)
@@ -1038,11 +1059,11 @@ size_t cli_completion_bash(char *out, size_t len, const char *const *themes, siz
 		puts_(&t, option_specs[i].name);
 		first = false;
 	}
-	puts_(&t, "' -- \"$cur\"))\n\t\t[[ $cur =~ ^-[0-9]*$ ]] || return\n\tfi\n"
+	puts_(&t, "'\n\t\t[[ $cur =~ ^-[0-9]*$ ]] || return\n\tfi\n"
 	          "\t# the devices --list shows now: -N, the UUID, the PCI address, the name's first word\n"
 	          "\tlocal devs\n"
 	          "\tdevs=$(\"${COMP_WORDS[0]}\" " LIST_DEVICES_SED ")\n"
-	          "\tCOMPREPLY+=($(compgen -W \"${devs//null/}\" -- \"$cur\"))\n"
+	          "\t_flopscope_words \"${devs//null/}\"\n"
 	          "}\ncomplete -F _flopscope flopscope\n");
 	return t.at;
 }

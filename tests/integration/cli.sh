@@ -372,6 +372,19 @@ t_completion_should_offer_options_workloads_themes_and_devices() {
 	uuid=$("$FS" --list --format json | python3 -c 'import json, sys; print(json.loads(sys.stdin.readline())["uuid"])')
 	[ "$(offers "$FS" GPU-)" = "GPU-$uuid" ] || die "GPU-: $(offers "$FS" GPU-)"
 	[ -z "$(offers "$FS" --budget "")" ] || die "--budget offered something"
+	# a file name with spaces is one word; a device name from --list is
+	# offered as it is, never evaluated (compgen -W ran its $(...))
+	touch "$T/two words.jsonl"
+	[ "$(offers "$FS" --replay "$T/two" | wc -l)" = 1 ] || die "a name with spaces split: $(offers "$FS" --replay "$T/two")"
+	offers "$FS" --replay "$T/two" | grep -qxF "$T/two words.jsonl" || die "--replay: $(offers "$FS" --replay "$T/two")"
+	printf '%s\n' '#!/bin/sh' \
+		"echo '{\"type\":\"device\",\"entry\":1,\"device\":\"\$(touch\${IFS:0:1}pwned)x* more\",\"uuid\":\"00\",\"pci_bus_id\":null}'" \
+		>"$T/fakefs"
+	chmod +x "$T/fakefs"
+	local got
+	got=$(cd "$T" && offers "$T/fakefs" '$')
+	[ ! -e "$T/pwned" ] || die "completion ran a command from a device's name"
+	[ "$got" = '$(touch${IFS:0:1}pwned)x*' ] || die "the device's name offered as: $got"
 	"$FS" --completion fish >/dev/null 2>"$T/err"
 	[ $? = 2 ] && grep -q 'not a shell flopscope writes completion for' "$T/err" || die "fish: $(cat "$T/err")"
 	# zsh's, driven through a pseudo-terminal as a user types: what compadd is
