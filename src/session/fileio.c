@@ -418,6 +418,11 @@ static bool resolve(const char *path, FileKind kind, char *out, size_t olen, str
 			         "link (give the path it points to)", fileio_shown(cur));
 			return false;
 		}
+		if (kind == FILE_CACHE) {
+			close(fd);
+			snprintf(err, errlen, "%s is a symbolic link: a cache is never written through one", fileio_shown(cur));
+			return false;
+		}
 		if (st->st_uid != geteuid() && st->st_uid != 0) {
 			close(fd);
 			snprintf(err, errlen, "%s is a symbolic link owned by another user (uid %u): refused as an output "
@@ -581,7 +586,7 @@ bool fileio_write(const char *path, const void *data, size_t len)
 {
 	FileTmp t;
 	char err[256];
-	FILE *f = fileio_create(path, FILE_OWN, false, &t, err, sizeof err);
+	FILE *f = fileio_create(path, FILE_CACHE, false, &t, err, sizeof err);
 	if (!f)
 		return false;
 	return fileio_commit(f, &t, fwrite(data, 1, len, f) == len, err, sizeof err);

@@ -66,8 +66,11 @@ void fileio_lines_close(LineReader *r);
  *    each time): an existing file is replaced; a symbolic link owned by the
  *    user running flopscope (or by root) is followed and its target
  *    replaced, the link kept; a link owned by anyone else is refused, so a
- *    user who can write in the folder cannot steer root's output. */
-typedef enum FileKind { FILE_NEW, FILE_OWN } FileKind;
+ *    user who can write in the folder cannot steer root's output;
+ *  - FILE_CACHE (the SPIR-V and pipeline caches): an existing file is
+ *    replaced; a symbolic link is never followed, whoever owns it (the
+ *    entry is left alone and the cache not written). */
+typedef enum FileKind { FILE_NEW, FILE_OWN, FILE_CACHE } FileKind;
 
 typedef struct FileTmp {
 	char path[4096];  /* the file replaced: the destination, or its link's target */
@@ -88,7 +91,7 @@ bool fileio_commit(FILE *f, FileTmp *t, bool ok, char *err, size_t errlen);
  * (may be NULL). False with the reason in err. */
 bool fileio_may_replace(const char *path, FileKind kind, bool force, char *resolved, size_t rlen, char *err,
                         size_t errlen);
-/* Writes data to path whole (a FILE_OWN output). */
+/* Writes data to path whole (a FILE_CACHE output). */
 bool fileio_write(const char *path, const void *data, size_t len);
 
 /* The files this process reads (inputs) and writes in place (the live

@@ -259,6 +259,15 @@ t_caches_should_make_the_second_start_skip_shaderc() {
 	for f in "$T"/cache/flopscope/*; do printf 'junk' >"$f"; done
 	XDG_CACHE_HOME="$T/cache" "$FS" llvm --duration 0.2 --no-log >"$T/c" 2>&1 || die "damaged cache: $(cat "$T/c")"
 	grep -q '(compiled by shaderc' "$T/c" || die "junk SPIR-V was used"
+	# an entry that is a link, even the user's own, is never written through
+	for f in "$T"/cache/flopscope/*; do
+		printf 'mine' >"$f.target" && rm "$f" && ln -s "$f.target" "$f"
+	done
+	XDG_CACHE_HOME="$T/cache" "$FS" llvm --duration 0.2 --no-log >"$T/c" 2>&1 || die "linked cache: $(cat "$T/c")"
+	for f in "$T"/cache/flopscope/*.target; do
+		[ "$(cat "$f")" = mine ] || die "written through a link: ${f%.target}"
+		[ -L "${f%.target}" ] || die "the link ${f%.target} was replaced"
+	done
 	XDG_CACHE_HOME="$T/nocache" "$FS" llvm --duration 0.2 --no-log --no-cache >"$T/d" 2>&1 || die "--no-cache failed"
 	# (Mesa keeps its own shader cache there; flopscope writes nothing)
 	[ ! -e "$T/nocache/flopscope" ] || die "--no-cache wrote $(ls -R "$T/nocache/flopscope")"

@@ -64,7 +64,14 @@ static void own_links_should_be_followed_only_for_own_files(void)
 	CHECK(!fileio_may_replace(at("link"), FILE_NEW, true, NULL, 0, err, sizeof err) &&
 	      strstr(err, "is a symbolic link"));
 	/* written through: the link stays a link, the target gets the text */
-	CHECK(fileio_write(at("chain"), "new\n", 4));
+	FileTmp t;
+	FILE *f = fileio_create(at("chain"), FILE_OWN, false, &t, err, sizeof err);
+	CHECK(f && fputs("new\n", f) >= 0 && fileio_commit(f, &t, true, err, sizeof err));
+	/* a cache entry is never written through a link, even the user's own:
+	 * refused, the link and its target as they were */
+	CHECK(!fileio_may_replace(at("link"), FILE_CACHE, false, NULL, 0, err, sizeof err) &&
+	      strstr(err, "a cache is never written through"));
+	CHECK(!fileio_write(at("link"), "cache\n", 6));
 	struct stat st;
 	CHECK(lstat(at("chain"), &st) == 0 && S_ISLNK(st.st_mode));
 	CHECK(lstat(at("link"), &st) == 0 && S_ISLNK(st.st_mode));
