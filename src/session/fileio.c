@@ -7,6 +7,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -451,6 +452,29 @@ static bool resolve(const char *path, FileKind kind, char *out, size_t olen, str
 	}
 }
 
+/* The existing file at path locked as a writer locks it (flock, LOCK_EX,
+ * without waiting): a session log another flopscope is writing holds that
+ * lock for its whole run, and is never replaced by an output (-2, err says
+ * why). The descriptor holding the lock, or -1 where the file cannot be
+ * opened to lock (nothing to be written there by a flopscope that could
+ * not be opened either). */
+static int lock_existing(const char *path, char *err, size_t errlen)
+{
+	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
+		int e = errno;
+		close(fd);
+		if (e != EWOULDBLOCK)
+			return -1;
+		snprintf(err, errlen, "%s is being written by another process (a live session log: it holds the "
+		         "file's lock): refused as an output, --force or not", fileio_shown(path));
+		return -2;
+	}
+	return fd;
+}
+
 bool fileio_may_replace(const char *path, FileKind kind, bool force, char *resolved, size_t rlen, char *err,
                         size_t errlen)
 {
@@ -482,15 +506,35 @@ bool fileio_may_replace(const char *path, FileKind kind, bool force, char *resol
 		snprintf(err, errlen, "%s exists already: --force replaces it", fileio_shown(real));
 		return false;
 	}
+	int lk = lock_existing(real, err, errlen);
+	if (lk == -2)
+		return false;
+	if (lk >= 0)
+		close(lk);
 	return true;
+}
+
+static void unlock_dest(FileTmp *t)
+{
+	if (t->lock_fd >= 0)
+		close(t->lock_fd);
+	t->lock_fd = -1;
 }
 
 FILE *fileio_create(const char *path, FileKind kind, bool force, FileTmp *t, char *err, size_t errlen)
 {
 	memset(t, 0, sizeof *t);
 	t->slot = -1;
+	t->lock_fd = -1;
 	if (!fileio_may_replace(path, kind, force, t->path, sizeof t->path, err, errlen))
 		return NULL;
+	/* the file replaced stays locked until it is replaced: no flopscope
+	 * starts writing a log there meanwhile (a writer locks without waiting) */
+	t->lock_fd = lock_existing(t->path, err, errlen);
+	if (t->lock_fd == -2) {
+		t->lock_fd = -1;
+		return NULL;
+	}
 	struct stat st;
 	t->existed = lstat(t->path, &st) == 0 && S_ISREG(st.st_mode);
 	t->mode = t->existed ? (st.st_mode & 0777) : (0666 & ~current_umask());
@@ -503,6 +547,7 @@ FILE *fileio_create(const char *path, FileKind kind, bool force, FileTmp *t, cha
 	              : snprintf(t->tmp, sizeof t->tmp, ".%s.XXXXXX", base);
 	if (w >= (int)sizeof t->tmp || strlen(base) > 240) {
 		snprintf(err, errlen, "cannot write %.300s: the name is too long for a temporary beside it", fileio_shown(t->path));
+		unlock_dest(t);
 		return NULL;
 	}
 	install_handler();
@@ -518,6 +563,7 @@ FILE *fileio_create(const char *path, FileKind kind, bool force, FileTmp *t, cha
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	if (fd < 0) {
 		snprintf(err, errlen, "cannot write %s: cannot create a temporary beside it: %s", fileio_shown(t->path), strerror(e));
+		unlock_dest(t);
 		return NULL;
 	}
 	/* root keeps the owner of a file it replaces (node_exporter's group) */
@@ -530,6 +576,7 @@ FILE *fileio_create(const char *path, FileKind kind, bool force, FileTmp *t, cha
 		close(fd);
 		unlink(t->tmp);
 		live_drop(t->slot);
+		unlock_dest(t);
 		return NULL;
 	}
 	return f;
@@ -579,6 +626,7 @@ bool fileio_commit(FILE *f, FileTmp *t, bool ok, char *err, size_t errlen)
 	}
 	live_drop(t->slot);
 	t->slot = -1;
+	unlock_dest(t);
 	return ok;
 }
 

@@ -80,6 +80,7 @@ typedef struct FileTmp {
 	uid_t uid;        /* an existing file's owner and group, kept when root writes it */
 	gid_t gid;
 	bool existed;
+	int lock_fd;      /* the file replaced, locked until it is (-1: none) */
 } FileTmp;
 /* Opens the temporary for path; NULL with the reason in err. */
 FILE *fileio_create(const char *path, FileKind kind, bool force, FileTmp *t, char *err, size_t errlen);

@@ -457,3 +457,40 @@ t_the_last_resort_log_folder_should_be_private() {
 		[ $? = 1 ] && grep -q "refused" "$T/err" || die "$how: --logs read it: $(cat "$T/out" "$T/err")"
 	done
 }
+
+# A log another flopscope is still writing is never an output's destination:
+# --metrics-file L, --export B --csv L --force and --svg L --force replaced
+# it (the writer's session lost, every run exiting 0); only this process's
+# own files were checked. The writer holds the log's lock for its whole run:
+# an output tries it and refuses (exit 2), the live log keeps every sample.
+t_outputs_should_never_replace_another_runs_live_log() {
+	tsan && skip "files and a lock, no thread of their own: check-asan and make test run it"
+	a_session "$T/b.jsonl"
+	"$FS" llvm --duration 0 --log "$T/live.jsonl" --format csv >/dev/null 2>"$T/a.err" &
+	local a=$! n=0 args
+	until grep -q '"type":"sample"' "$T/live.jsonl" 2>/dev/null; do
+		n=$((n + 1))
+		[ $n -lt 600 ] || { kill $a; die "the writer logged no sample: $(cat "$T/a.err")"; }
+		sleep 0.05
+	done
+	while IFS= read -r args; do
+		eval "set -- $args"
+		timeout -k 5 60 "$FS" "$@" >"$T/out" 2>&1
+		local rc=$?
+		[ $rc = 2 ] && grep -q "live.jsonl is being written by another process" "$T/out" ||
+			{ kill $a; die "$args: exit $rc: $(tail -3 "$T/out")"; }
+		head -1 "$T/live.jsonl" | grep -q '"type":"session"' || { kill $a; die "$args replaced the live log"; }
+	done <<EOF
+llvm --duration 0.3 --no-log --metrics-file "$T/live.jsonl"
+--export "$T/b.jsonl" --csv "$T/live.jsonl" --force
+--export "$T/b.jsonl" --svg "$T/live.jsonl" --force
+EOF
+	kill -INT $a
+	wait $a
+	local rc=$?
+	[ "$rc" = 130 ] || die "the writer: exit $rc: $(cat "$T/a.err")"
+	head -1 "$T/live.jsonl" | grep -q '"type":"session"' && grep -q '"type":"summary"' "$T/live.jsonl" ||
+		die "the live log lost its session: $(head -c 300 "$T/live.jsonl")"
+	# a log whose writer has ended is a file like any other: --force replaces it
+	"$FS" --export "$T/b.jsonl" --csv "$T/live.jsonl" --force >"$T/out" 2>&1 || die "after the writer: exit $?: $(cat "$T/out")"
+}
