@@ -503,7 +503,12 @@ int main(int argc, char **argv)
 	if (!std_fds_open())
 		return 1;
 	uint64_t launch = clock_mono_ns();
+	/* the user's characters (the screens' UTF-8), never the user's numbers:
+	 * every number written (logs, CSV, JSON, metrics, SVG) or read (options,
+	 * the config, logs) has a '.' whatever the locale (de_DE's ',' made every
+	 * log invalid JSON and "0.5" not a number) */
 	setlocale(LC_ALL, "");
+	setlocale(LC_NUMERIC, "C");
 	/* A closed pipe shows as EPIPE on write, a file over the size limit as
 	 * EFBIG: both handled where we write. */
 	signal(SIGPIPE, SIG_IGN);

@@ -494,3 +494,50 @@ EOF
 	# a log whose writer has ended is a file like any other: --force replaces it
 	"$FS" --export "$T/b.jsonl" --csv "$T/live.jsonl" --force >"$T/out" 2>&1 || die "after the writer: exit $?: $(cat "$T/out")"
 }
+
+# Under a locale whose decimal mark is a comma (de_DE.UTF-8, made here with
+# localedef) every log was invalid JSON ("t_ms":7,197) and replayed as 0
+# samples, JSON, CSV, metrics and SVG broken alike, and "0.5" was not a
+# number in an option or the config. Machine outputs and numbers read are
+# the same in every locale.
+t_a_comma_locale_should_change_no_output_or_number_read() {
+	tsan && skip "the locale, no thread of its own: check-asan and make test run it"
+	[ -e /usr/share/i18n/locales/de_DE ] || skip "no de_DE locale source to make one from (Debian's locales package)"
+	mkdir -p "$T/loc"
+	localedef -i de_DE -f UTF-8 "$T/loc/de_DE.UTF-8" >"$T/ld.out" 2>&1 ||
+		skip "localedef could not make de_DE.UTF-8: $(tail -2 "$T/ld.out")"
+	de() { env LOCPATH="$T/loc" LC_ALL=de_DE.UTF-8 "$@"; }
+	[ "$(de python3 -c 'import locale; locale.setlocale(locale.LC_ALL, ""); print(locale.localeconv()["decimal_point"])')" = , ] ||
+		skip "the locale made has no decimal comma"
+	export XDG_CONFIG_HOME="$T/config"
+	mkdir -p "$XDG_CONFIG_HOME/flopscope"
+	printf 'target_ms = 12.5\n' >"$XDG_CONFIG_HOME/flopscope/config"
+	de "$FS" llvm --duration 0.5 --log "$T/a.jsonl" --metrics-file "$T/m.prom" --format csv >"$T/a.csv" 2>"$T/a.err" ||
+		die "run: exit $?: $(cat "$T/a.err")"
+	python3 - "$T/a.jsonl" "$T/a.csv" <<'PY' || exit 1
+import csv, json, sys
+n = 0
+for line in open(sys.argv[1]):
+    r = json.loads(line)  # every line valid JSON
+    n += r.get("type") == "sample"
+assert n > 0, "no sample in the log"
+rows = list(csv.DictReader(open(sys.argv[2])))
+assert rows and all("," not in r["t_ms"] for r in rows), rows[:1]
+float(rows[-1]["rate"]); float(rows[-1]["t_ms"])
+PY
+	head -1 "$T/a.jsonl" | grep -q '"target_ms":12.5[,}]' || die "the config's 12.5 not read: $(head -c 400 "$T/a.jsonl")"
+	promtool check metrics <"$T/m.prom" >"$T/p.out" 2>&1 || die "metrics: $(head -5 "$T/p.out")"
+	# what is read back and exported is the same byte for byte as in C
+	de "$FS" --replay "$T/a.jsonl" --format csv >"$T/r.csv" 2>"$T/r.err" || die "replay: $(cat "$T/r.err")"
+	[ "$(wc -l <"$T/r.csv")" -gt 1 ] || die "the replay has no sample"
+	LC_ALL=C "$FS" --replay "$T/a.jsonl" --format csv >"$T/rc.csv" 2>/dev/null
+	cmp -s "$T/r.csv" "$T/rc.csv" || die "the replay differs from C's: $(diff "$T/r.csv" "$T/rc.csv" | head -3)"
+	de "$FS" --export "$T/a.jsonl" --svg "$T/a.svg" >"$T/s.out" 2>&1 || die "svg: $(cat "$T/s.out")"
+	LC_ALL=C "$FS" --export "$T/a.jsonl" --svg "$T/c.svg" >"$T/s.out" 2>&1 || die "svg in C: $(cat "$T/s.out")"
+	cmp -s "$T/a.svg" "$T/c.svg" || die "the SVG differs from C's"
+	python3 -c 'import sys, xml.etree.ElementTree as E; E.parse(sys.argv[1])' "$T/a.svg" || die "the SVG is not XML"
+	de "$FS" --compare "$T/a.jsonl" "$T/a.jsonl" --min-effect 0.5 >"$T/c.out" 2>&1
+	grep -q 'not a number' "$T/c.out" && die "--min-effect 0.5: $(cat "$T/c.out")"
+	de "$FS" llvm --duration 0.3 --no-log --format json >"$T/j.out" 2>"$T/j.err" || die "json: $(cat "$T/j.err")"
+	python3 -c 'import json, sys; [json.loads(l) for l in open(sys.argv[1])]' "$T/j.out" || die "JSON output invalid"
+}
