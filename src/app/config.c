@@ -37,12 +37,13 @@ bool config_load(Options *o, Mode mode, char *err, size_t len)
 
 int config_save(const Options *o, char *msg, size_t len)
 {
-	char path[4096], err[4400], text[4096];
+	char path[4096], err[4400], mine[4096];
 	/* what is written must read back the same: a theme path with a newline
 	 * or " #" cannot be a config line */
 	if (o->theme && !cli_config_value_ok(o->theme)) {
-		snprintf(msg, len, "cannot save the settings: the theme \"%.200s\" holds a newline, a \" #\" or a blank "
-		         "at an end, which a config line cannot keep", o->theme);
+		snprintf(msg, len, "cannot save the settings: the theme \"%.200s%s\" holds a newline, a \" #\" or a blank "
+		         "at an end, or is longer than the %d characters a config line keeps", o->theme,
+		         strlen(o->theme) > 200 ? "..." : "", CLI_CONFIG_VALUE_MAX - 1);
 		return 2;
 	}
 	if (!paths_config_file(path, sizeof path)) {
@@ -53,30 +54,41 @@ int config_save(const Options *o, char *msg, size_t len)
 		snprintf(msg, len, "%s", err);
 		return 1;
 	}
-	if (cli_config_text(o, text, sizeof text) >= (int)sizeof text) {
-		snprintf(msg, len, "cannot save the settings: they do not fit %zu bytes", sizeof text);
+	if (cli_config_text(o, mine, sizeof mine) >= (int)sizeof mine) {
+		snprintf(msg, len, "cannot save the settings: they do not fit %zu bytes", sizeof mine);
 		return 1;
 	}
-	/* a newer version's keys stay: this one does not know them, and does
-	 * not take them away */
-	char kept[2048] = "";
+	/* a newer version's keys stay, every one: this one does not know them,
+	 * and does not take them away (they fit the old file's size) */
+	char *kept = NULL;
 	size_t n = 0;
+	struct stat st;
 	char *old = fileio_read(path, 1 << 16, &n, err, sizeof err);
+	if (!old && stat(path, &st) == 0) {
+		/* what the file holds cannot be read: replacing it would lose it */
+		snprintf(msg, len, "cannot save the settings: %s: the file is kept as it is", err);
+		return 1;
+	}
 	if (old) {
-		cli_config_unknown(old, n, kept, sizeof kept);
+		if (!(kept = calloc(1, n + 2))) {
+			free(old);
+			snprintf(msg, len, "cannot save the settings: out of memory");
+			return 1;
+		}
+		cli_config_unknown(old, n, kept, n + 2);
 		free(old);
 	}
-	if (kept[0] && strlen(text) + strlen(kept) + 80 < sizeof text)
-		snprintf(text + strlen(text), sizeof text - strlen(text),
-		         "# keys a newer version wrote, kept as they were\n%s", kept);
 	FileTmp t;
 	FILE *f = fileio_create(path, FILE_OWN, false, &t, err, sizeof err);
 	if (!f) {
+		free(kept);
 		snprintf(msg, len, "%s", err);
 		return 1;
 	}
-	fputs(text, f);
-	if (!fileio_commit(f, &t, true, err, sizeof err)) {
+	bool ok = fputs(mine, f) >= 0 &&
+	          (!kept || !kept[0] || fprintf(f, "# keys a newer version wrote, kept as they were\n%s", kept) >= 0);
+	free(kept);
+	if (!fileio_commit(f, &t, ok, err, sizeof err)) {
 		snprintf(msg, len, "%s", err);
 		return 1;
 	}

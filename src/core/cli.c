@@ -1238,33 +1238,67 @@ static const char *const config_keys[] = { "theme", "target_ms", "fps", "window"
 enum { CONFIG_KEYS = sizeof config_keys / sizeof *config_keys };
 
 /* The config file's line at *i into buf (without its newline), *i past
- * it; its length, or (size_t)-1 with err for a NUL byte or a line too long. */
+ * it; its length, or (size_t)-1 with err for a NUL byte or a line too long.
+ * A comment line ('#' its first non-blank) or a newer version's key is
+ * never too long: *skip says the line was passed over whole (buf holds
+ * nothing), *long_line that it was longer than buf (a newer version's key
+ * is kept from text, *start its first byte). */
 static size_t config_line(const char *text, size_t len, size_t *i, char *buf, size_t size, int line, char *err,
-                          size_t errlen)
+                          size_t errlen, bool *skip, size_t *start, size_t *raw_len)
 {
-	size_t n = 0;
-	for (; *i < len && text[*i] != '\n'; (*i)++) {
+	size_t from = *i, n = 0;
+	*skip = false;
+	*start = from;
+	while (*i < len && text[*i] != '\n') {
 		if (text[*i] == '\0') {
 			snprintf(err, errlen, "line %d: a NUL byte: not a text file", line);
 			return (size_t)-1;
 		}
-		if (n + 1 >= size) {
+		(*i)++;
+	}
+	*raw_len = *i - from;
+	(*i)++; /* the newline */
+	size_t b = from;
+	while (b < from + *raw_len && (text[b] == ' ' || text[b] == '\t'))
+		b++;
+	if (b < from + *raw_len && text[b] == '#') {
+		*skip = true; /* a comment, however long */
+		buf[0] = '\0';
+		return 0;
+	}
+	n = *raw_len;
+	if (n + 1 > size) {
+		/* a key this version knows has no value that long; a newer
+		 * version's is kept as written */
+		const char *eq = memchr(text + from, '=', n);
+		size_t k = eq ? (size_t)(eq - (text + b)) : 0;
+		while (k && (text[b + k - 1] == ' ' || text[b + k - 1] == '\t'))
+			k--;
+		bool known = false;
+		for (int c = 0; eq && c < CONFIG_KEYS; c++)
+			known |= strlen(config_keys[c]) == k && !memcmp(config_keys[c], text + b, k);
+		if (!eq || known) {
 			snprintf(err, errlen, "line %d: longer than %zu characters", line, size - 1);
 			return (size_t)-1;
 		}
-		buf[n++] = text[*i];
+		*skip = true;
+		snprintf(buf, size, "%.*s", (int)(k < 60 ? k : 60), text + b);
+		return (size_t)-2;
 	}
-	(*i)++; /* the newline */
+	memcpy(buf, text + from, n);
 	buf[n] = '\0';
 	return n;
 }
 
-/* keep: the lines of unknown keys, as written, each ending in a newline */
-static void keep_line(char *keep, size_t keeplen, const char *raw)
+/* keep: the lines of unknown keys, as written (n bytes of raw), each
+ * ending in a newline */
+static void keep_line(char *keep, size_t keeplen, const char *raw, size_t n)
 {
 	size_t w = strlen(keep);
-	if (w + strlen(raw) + 2 <= keeplen)
-		snprintf(keep + w, keeplen - w, "%s\n", raw);
+	if (n && raw[n - 1] == '\r')
+		n--;
+	if (w + n + 2 <= keeplen)
+		snprintf(keep + w, keeplen - w, "%.*s\n", (int)n, raw);
 }
 
 /* Whether the file's value of key counts in mode (the option table's
@@ -1290,9 +1324,23 @@ static int config_walk(const char *text, size_t len, Mode mode, Options *o, char
 		i = 3;
 	for (int line = 1; i < len; line++) {
 		char buf[512];
-		size_t n = config_line(text, len, &i, buf, sizeof buf, line, err, errlen);
+		bool skip;
+		size_t start, raw_len;
+		size_t n = config_line(text, len, &i, buf, sizeof buf, line, err, errlen, &skip, &start, &raw_len);
 		if (n == (size_t)-1)
 			return -1;
+		if (skip) {
+			if (n == (size_t)-2) { /* a newer version's long line */
+				if (warn && warnlen) {
+					size_t w = strlen(warn);
+					snprintf(warn + w, warnlen - w, "%sline %d: unknown key \"%.40s\" ignored", w ? "; " : "",
+					         line, buf);
+				}
+				if (keeplen)
+					keep_line(keep, keeplen, text + start, raw_len);
+			}
+			continue;
+		}
 		char raw[512];
 		memcpy(raw, buf, n + 1);
 		if (n && raw[n - 1] == '\r')
@@ -1335,7 +1383,7 @@ static int config_walk(const char *text, size_t len, Mode mode, Options *o, char
 				snprintf(warn + w, warnlen - w, "%sline %d: unknown key \"%.40s\" ignored", w ? "; " : "", line, p);
 			}
 			if (keeplen)
-				keep_line(keep, keeplen, raw);
+				keep_line(keep, keeplen, raw, strlen(raw));
 			continue;
 		}
 		if (seen_at[k]) {
@@ -1372,9 +1420,9 @@ int cli_config_unknown(const char *text, size_t len, char *out, size_t outlen)
 bool cli_config_value_ok(const char *val)
 {
 	/* a line holds no newline; " #" would start a comment; blanks at either
-	 * end are trimmed */
+	 * end are trimmed; the theme, the longest value, must fit what is read */
 	size_t n = strlen(val);
-	if (!n || strchr(val, '\n') || strchr(val, '\r'))
+	if (!n || n >= CLI_CONFIG_VALUE_MAX || strchr(val, '\n') || strchr(val, '\r'))
 		return false;
 	if (val[0] == ' ' || val[0] == '\t' || val[n - 1] == ' ' || val[n - 1] == '\t' || val[0] == '#')
 		return false;

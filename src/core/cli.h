@@ -44,6 +44,9 @@ const char *cli_mode_option(Mode m);
 #define CLI_MIN_BUDGET_S 1.0
 #define CLI_DEFAULT_THRESHOLD_PCT 80.0
 
+/* The longest config value that reads back, with its NUL (the theme's). */
+#define CLI_CONFIG_VALUE_MAX 256
+
 typedef struct Options {
 	Mode mode;
 	bool verbose, headless, validate, serial, no_cache;
@@ -72,7 +75,7 @@ typedef struct Options {
 	unsigned log_keep;     /* --log-keep N: old default logs kept (0: no limit) */
 	bool whole;            /* the dashboard shows the whole run from the start (z) */
 	bool no_config;        /* --no-config: the config file is not read */
-	char theme_buf[256];   /* the config file's theme (o->theme points here) */
+	char theme_buf[CLI_CONFIG_VALUE_MAX]; /* the config file's theme (o->theme points here) */
 	unsigned long long log_cap; /* --log-cap SIZE: their bytes (0: no limit) */
 	const char *replay;    /* --replay FILE: the first of ... */
 	const char *replays[CLI_MAX_DEVICES]; /* --replay A B ...: one log per device */
@@ -139,10 +142,12 @@ int cli_config_apply(const char *text, size_t len, Mode mode, Options *o, char *
                      size_t warnlen);
 /* The lines of a config file's keys this version does not know (a newer
  * version's), as written, each ending in a newline, into out: what a save
- * keeps. -1 when the file does not read (then out holds those before). */
+ * keeps (an outlen of len + 2 always holds them all). -1 when the file does
+ * not read (then out holds those before). */
 int cli_config_unknown(const char *text, size_t len, char *out, size_t outlen);
 /* Whether a config value survives a write and a read (no newline, no
- * " #", no blank at its ends): --save-config refuses one that does not. */
+ * " #", no blank at its ends, shorter than CLI_CONFIG_VALUE_MAX, what the
+ * theme's buffer holds): --save-config refuses one that does not. */
 bool cli_config_value_ok(const char *val);
 /* The settings of o as a config file, every key documented; its length
  * (as snprintf). */

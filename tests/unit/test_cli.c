@@ -430,6 +430,36 @@ static void config_should_keep_a_newer_versions_keys(void)
 	/* what does not fit is left out whole, never cut */
 	char small[12];
 	CHECK(cli_config_unknown(text, sizeof text - 1, small, sizeof small) == 0 && !strcmp(small, "new.key=1\n"));
+	/* round 4: past about 2 KB of file a save dropped the rest without a
+	 * word; a long comment failed every command. The file's size plus 2
+	 * holds every kept line, a 600-character one too; a comment of any
+	 * length is a comment */
+	static char big[8192], kept[8192 + 2];
+	size_t n = 0;
+	for (int k = 0; k < 60; k++)
+		n += (size_t)snprintf(big + n, sizeof big - n, "newer_key_%02d = %s\n", k, "0123456789012345678901234567890123456789");
+	n += (size_t)snprintf(big + n, sizeof big - n, "# %0600d\nlong_newer = %0600d\nfps = 4\n", 0, 7);
+	CHECK(n > 3000);
+	CHECK(cli_config_unknown(big, n, kept, n + 2) == 0);
+	CHECK(strstr(kept, "newer_key_00 = ") == kept && strstr(kept, "newer_key_59 = ") && strstr(kept, "long_newer = 000"));
+	CHECK(strlen(strstr(kept, "long_newer = ")) == strlen("long_newer = ") + 600 + 1);
+	CHECK(!strstr(kept, "fps") && !strstr(kept, "# 000"));
+	Options o;
+	char err[300], warn[600];
+	cli_defaults(&o);
+	CHECK(cli_config_apply(big, n, MODE_MEASURE, &o, err, sizeof err, warn, sizeof warn) == 0 && o.fps == 4);
+	/* a key this version knows is never that long: said */
+	char longtheme[700];
+	snprintf(longtheme, sizeof longtheme, "theme = /%0600d\n", 1);
+	CHECK(cli_config_apply(longtheme, strlen(longtheme), MODE_MEASURE, &o, err, sizeof err, warn, sizeof warn) < 0 &&
+	      strstr(err, "line 1: longer than"));
+	/* a theme the config cannot hold is never saved */
+	char theme[300];
+	memset(theme, 'a', sizeof theme - 1);
+	theme[sizeof theme - 1] = '\0';
+	CHECK(!cli_config_value_ok(theme));
+	theme[CLI_CONFIG_VALUE_MAX - 1] = '\0';
+	CHECK(cli_config_value_ok(theme));
 }
 
 /* docs/flopscope.1 against the tables: its SYNOPSIS names every mode, its
