@@ -528,6 +528,14 @@ static void check_judge(CheckRun *c, const WorkloadInfo *wi, size_t m, bool cut)
 	fflush(stdout);
 }
 
+/* The least share of the budget a run can be measured in: the minimum
+ * window, the start-up measured so far (none before the first run) and a
+ * margin. */
+static double check_min_share(const CheckRun *c)
+{
+	return CHECK_MIN_WINDOW_S + (c->done_runs ? c->overhead : 0) + 0.1;
+}
+
 /* Workload i on the devices that run it, in its share of what is left of
  * the budget (a FAIL line each once the budget is spent). */
 static void check_workload(CheckRun *c, size_t i, atomic_int *quit)
@@ -538,7 +546,14 @@ static void check_workload(CheckRun *c, size_t i, atomic_int *quit)
 		return;
 	double elapsed = (double)(clock_mono_ns() - c->t0) * 1e-9;
 	/* this run's share of what is left, less its start-up and a margin */
-	double window = (c->budget - elapsed) / (double)(c->runs - c->done_runs) - 1.2 * c->overhead - 0.1;
+	double share = (c->budget - elapsed) / (double)(c->runs - c->done_runs);
+	double window = share - 1.2 * c->overhead - 0.1;
+	/* the start-up is an estimate until a run has measured it (the first
+	 * is a cold GPU's, 1.5 s, where lavapipe takes 0.2 s: an 8 s budget gave
+	 * up on all four workloads at 0.1 s): a window below the minimum is
+	 * raised to it while the share holds it and what start-up was measured */
+	if (window < CHECK_MIN_WINDOW_S && share >= check_min_share(c))
+		window = CHECK_MIN_WINDOW_S;
 	if (window < CHECK_MIN_WINDOW_S || c->out_of_time) {
 		c->out_of_time = true;
 		for (size_t k = 0; k < m; k++) {
@@ -597,6 +612,16 @@ static int check_end(CheckRun *c, atomic_int *quit, bool *say_logs)
 		       : !counts[CHECK_PASS] && !counts[CHECK_UNSURE] ? STATUS_NOT_JUDGED : STATUS_OK;
 	}
 	mboard_check_end(c->board, secs, status);
+	/* the metrics file before the end line: the line says the exit status
+	 * the check ends with (an unwritable file made it 1 after "exit 0") */
+	if (o->metrics_file) {
+		char err[4400];
+		if (!mboard_write_file(c->board, o->metrics_file, err, sizeof err)) {
+			fprintf(stderr, "flopscope: --metrics-file: %s\n", err);
+			if (!status)
+				status = STATUS_FAILED;
+		}
+	}
 	if (o->format == FORMAT_JSON) {
 		printf("{\"type\":\"check_end\",\"seconds\":%.3f,\"exit\":%d", secs, status);
 		for (int s = 0; s < CHECK_STATUS_COUNT; s++)
@@ -617,14 +642,6 @@ static int check_end(CheckRun *c, atomic_int *quit, bool *say_logs)
 		fprintf(stderr, "flopscope: the check held nothing to a reference (exit %d): give it one with --baseline "
 		        "LOG (a good run's log: each check writes one a device), or check identical devices together "
 		        "for the outlier rule\n", STATUS_NOT_JUDGED);
-	if (o->metrics_file) {
-		char err[4400];
-		if (!mboard_write_file(c->board, o->metrics_file, err, sizeof err)) {
-			fprintf(stderr, "flopscope: --metrics-file: %s\n", err);
-			if (!status)
-				status = 1;
-		}
-	}
 	return status;
 }
 
@@ -645,6 +662,16 @@ int check_run(const VkCtx *ctx, const int *idx, size_t n, const Options *o, uint
 	}
 	bool say_logs = false;
 	int status = check_open(c);
+	/* a budget that cannot hold the workloads asked is bad input, said
+	 * before anything runs (it gave FAIL rows, "the budget ran out", exit 1:
+	 * the device blamed for the command line) */
+	double least = (double)c->runs * check_min_share(c) + CHECK_FIRST_OVERHEAD_S + CHECK_TEARDOWN_S;
+	if (!status && c->budget < least) {
+		fprintf(stderr, "flopscope: --budget %g s cannot hold the %zu workload%s asked: at least %.1f s (%g s "
+		        "windows, the start-up and the end), or fewer with --workload\n", c->budget, c->runs,
+		        c->runs == 1 ? "" : "s", ceil(least * 10) / 10, CHECK_MIN_WINDOW_S);
+		status = STATUS_USAGE;
+	}
 	if (!status) {
 		check_head(c);
 		c->progress = progress_start("check", c->runs);

@@ -86,7 +86,9 @@ bool outputs_check(const Options *o, char *err, size_t len)
 			continue;
 		char why[4400];
 		FileKind kind = strcmp(out[k].opt, "--metrics-file") ? FILE_NEW : FILE_OWN;
-		if (!fileio_may_replace(out[k].path, kind, o->force, NULL, 0, why, sizeof why)) {
+		/* and it can be written there: said before anything is measured */
+		if (!fileio_may_replace(out[k].path, kind, o->force, NULL, 0, why, sizeof why) ||
+		    !fileio_probe(out[k].path, kind, o->force, why, sizeof why)) {
 			snprintf(err, len, "%s: %s", out[k].opt, why);
 			return false;
 		}

@@ -630,6 +630,17 @@ bool fileio_commit(FILE *f, FileTmp *t, bool ok, char *err, size_t errlen)
 	return ok;
 }
 
+bool fileio_probe(const char *path, FileKind kind, bool force, char *err, size_t errlen)
+{
+	FileTmp t;
+	FILE *f = fileio_create(path, kind, force, &t, err, errlen);
+	if (!f)
+		return false;
+	char none[8];
+	fileio_commit(f, &t, false, none, sizeof none); /* removed: nothing written */
+	return true;
+}
+
 bool fileio_write(const char *path, const void *data, size_t len)
 {
 	FileTmp t;

@@ -92,6 +92,10 @@ bool fileio_commit(FILE *f, FileTmp *t, bool ok, char *err, size_t errlen);
  * (may be NULL). False with the reason in err. */
 bool fileio_may_replace(const char *path, FileKind kind, bool force, char *resolved, size_t rlen, char *err,
                         size_t errlen);
+/* Whether path can be written as such an output now: its temporary made
+ * beside it and removed (a folder that is missing or not writable is found
+ * before a run measures, not after). False with why in err. */
+bool fileio_probe(const char *path, FileKind kind, bool force, char *err, size_t errlen);
 /* Writes data to path whole (a FILE_CACHE output). */
 bool fileio_write(const char *path, const void *data, size_t len);
 

@@ -134,6 +134,52 @@ assert end["exit"] == 5 and end["seconds"] <= 12 + slack, end
 PY
 }
 
+# Round 4: `--check --budget 8s` on lavapipe failed all four default
+# workloads at 0.2 s ("the budget (8 s) ran out"), the start-up estimate (a
+# cold GPU's 1.5 s) eating each share before anything was measured; two
+# workloads in 4 s failed alike. Each is measured now; a budget that cannot
+# hold the workloads asked is bad input before anything runs (exit 2, the
+# least budget said); an unwritable metrics file is found before measuring,
+# and the end line says the exit status the check ends with.
+t_check_should_measure_every_workload_a_small_budget_holds() {
+	local args rc
+	for args in "--budget 8s" "--budget 4s --workload fp32,copy"; do
+		# shellcheck disable=SC2086
+		"$FS" --check llvm $args --no-log --format json >"$T/c.json" 2>"$T/c.err"
+		rc=$?
+		[ "$rc" = 5 ] || die "$args: exit $rc: $(cat "$T/c.json" "$T/c.err")"
+		python3 - "$T/c.json" <<'PY' || die "$args"
+import json, sys
+recs = [json.loads(l) for l in open(sys.argv[1])]
+rows = [r for r in recs if r["type"] == "check" and r["status"] != "skip"]
+assert rows and all(r["status"] == "noref" and r["median"] > 0 for r in rows), rows
+PY
+	done
+	"$FS" --check llvm --budget 2s --no-log >"$T/c.out" 2>&1
+	rc=$?
+	[ "$rc" = 2 ] && grep -q 'budget 2 s cannot hold the 4 workloads asked: at least [0-9.]* s' "$T/c.out" ||
+		die "a budget too small: exit $rc: $(cat "$T/c.out")"
+	grep -q 'FAIL\|ran out' "$T/c.out" && die "measured anyway: $(cat "$T/c.out")"
+	"$FS" --check llvm --workload fp32 --budget 4s --no-log --metrics-file "$T/gone/m.prom" >"$T/c.out" 2>&1
+	rc=$?
+	[ "$rc" = 2 ] && grep -q 'metrics-file: cannot write .*gone/m.prom' "$T/c.out" || die "unwritable: exit $rc: $(cat "$T/c.out")"
+	grep -q 'NOREF' "$T/c.out" && die "measured before saying: $(cat "$T/c.out")"
+	# the folder goes while the check measures: the end line's status is the exit's
+	mkdir -p "$T/going"
+	"$FS" --check llvm --workload fp32,copy --budget 6s --no-log --metrics-file "$T/going/m.prom" >"$T/c.out" 2>"$T/c.err" &
+	local p=$! n=0
+	until grep -q '^NOREF' "$T/c.out" 2>/dev/null; do
+		n=$((n + 1))
+		[ $n -lt 300 ] || { kill $p; die "no first verdict: $(cat "$T/c.err")"; }
+		sleep 0.05
+	done
+	rm -rf "$T/going"
+	wait $p
+	rc=$?
+	grep -q "exit $rc\$" "$T/c.out" || die "exit $rc, and the end line: $(grep 'budget: exit' "$T/c.out")"
+	grep -q 'metrics-file: cannot write' "$T/c.err" || die "not said: $(cat "$T/c.err")"
+}
+
 # node_exporter's textfile collector serves what --check wrote, and says it
 # parsed it without error.
 t_node_exporter_should_serve_the_checks_metrics() {
