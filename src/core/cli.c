@@ -1301,6 +1301,15 @@ static void keep_line(char *keep, size_t keeplen, const char *raw, size_t n)
 		snprintf(keep + w, keeplen - w, "%.*s\n", (int)n, raw);
 }
 
+/* A newer version's key at line, added to warn. */
+static void warn_unknown(char *warn, size_t warnlen, int line, const char *key)
+{
+	if (!warn || !warnlen)
+		return;
+	size_t w = strlen(warn);
+	snprintf(warn + w, warnlen - w, "%sline %d: unknown key \"%.40s\" ignored", w ? "; " : "", line, key);
+}
+
 /* Whether the file's value of key counts in mode (the option table's
  * key_modes: a dashboard preference is no setting of a check). */
 static bool key_counts(const char *key, Mode mode)
@@ -1331,11 +1340,7 @@ static int config_walk(const char *text, size_t len, Mode mode, Options *o, char
 			return -1;
 		if (skip) {
 			if (n == (size_t)-2) { /* a newer version's long line */
-				if (warn && warnlen) {
-					size_t w = strlen(warn);
-					snprintf(warn + w, warnlen - w, "%sline %d: unknown key \"%.40s\" ignored", w ? "; " : "",
-					         line, buf);
-				}
+				warn_unknown(warn, warnlen, line, buf);
 				if (keeplen)
 					keep_line(keep, keeplen, text + start, raw_len);
 			}
@@ -1378,10 +1383,7 @@ static int config_walk(const char *text, size_t len, Mode mode, Options *o, char
 			k++;
 		if (k == CONFIG_KEYS) {
 			/* a newer version's key in a shared home: said, not fatal */
-			if (warn && warnlen) {
-				size_t w = strlen(warn);
-				snprintf(warn + w, warnlen - w, "%sline %d: unknown key \"%.40s\" ignored", w ? "; " : "", line, p);
-			}
+			warn_unknown(warn, warnlen, line, p);
 			if (keeplen)
 				keep_line(keep, keeplen, raw, strlen(raw));
 			continue;
