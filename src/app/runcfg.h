@@ -25,6 +25,9 @@ typedef struct RunPaths {
 
 /* The suite's window per workload when --duration is not given, s. */
 #define RUN_SUITE_WINDOW_S 2.0
+/* A suite's window that reached no steady sample goes on, at most this much
+ * longer (a busy machine, two engines on two cores). */
+#define RUN_SUITE_EXTEND_S 5.0
 
 /* Fills cfg for a run of workload wl on dev (an entry of ctx). nth numbers
  * the runs of one invocation (the default log names differ by it). */

@@ -93,8 +93,12 @@ void suite_measure(const VkCtx *ctx, SuiteDev *d, size_t n, const Options *o, Wo
 		snprintf(e_err.msg, sizeof e_err.msg, "out of memory for %zu devices' configurations", n);
 		e_err.status = STATUS_FAILED;
 	} else {
-		for (size_t k = 0; k < n; k++)
+		for (size_t k = 0; k < n; k++) {
 			measure_config(ctx, d, k, n, o, w, tq, nth, node, &paths[k], &cfg[k]);
+			/* a suite's window goes on until a steady sample (bounded); a
+			 * check's (watched, in a budget) ends where its share does */
+			cfg[k].extend_s = watch ? 0 : RUN_SUITE_EXTEND_S;
+		}
 		/* all run at once; their samples taken as they come */
 		bool started = engine_set_create(&set, cfg, n, false, &e_err) && engine_set_start(&set, false);
 		for (size_t k = 0; started && watch && watch->live && k < n; k++)

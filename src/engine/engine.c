@@ -638,6 +638,7 @@ static bool emit(Engine *e, const Pending *p, const DispatchTiming *t, bool pipe
 typedef struct Loop {
 	Push push;
 	uint64_t duration_ns;    /* 0: until stopped */
+	uint64_t extend_ns;      /* ... and while no steady sample came, up to this more */
 	bool can_pipe;           /* not --serial */
 	bool sweep;              /* a transfer sweep over several sizes */
 	SchedConfig sc;
@@ -822,6 +823,14 @@ static void begin_phase(Engine *e, Loop *L, bool restart)
 	atomic_store(&e->state, ENGINE_GROWING);
 }
 
+/* Whether --duration is over: its time run (stops not counted), and a
+ * steady sample recorded or the extension spent too. */
+static bool duration_over(const Loop *L)
+{
+	uint64_t ran = clock_mono_ns() - L->start - L->stopped_ns;
+	return ran >= L->duration_ns && (L->size_steady || ran >= L->duration_ns + L->extend_ns);
+}
+
 /* A sweep's size had its steady window. */
 static bool size_done(const Loop *L)
 {
@@ -848,6 +857,7 @@ static void loop_init(Engine *e, Loop *L)
 {
 	L->push = push_constants(e);
 	L->duration_ns = (uint64_t)(e->cfg.duration_s * 1e9);
+	L->extend_ns = e->cfg.extend_s > 0 ? (uint64_t)(e->cfg.extend_s * 1e9) : 0;
 	L->can_pipe = !e->cfg.serial;
 	L->sweep = e->work.nsizes > 1;
 	/* Where the host reads the destination itself, later copies would
@@ -941,7 +951,7 @@ static void *engine_main(void *arg)
 			break;
 		if (L->rule == ADAPT_RESCALE && atomic_load(&e->state) == ENGINE_GROWING)
 			atomic_store(&e->state, ENGINE_STEADY);
-		if (L->duration_ns && !L->sweep && clock_mono_ns() - L->start - L->stopped_ns >= L->duration_ns)
+		if (L->duration_ns && !L->sweep && duration_over(L))
 			break;
 	}
 	/* what is still in flight was measured: record it */

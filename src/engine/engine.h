@@ -36,6 +36,9 @@ typedef struct EngineConfig {
 	const DeviceInfo *dev;
 	double target_ms;
 	double duration_s;      /* 0: until stopped */
+	double extend_s;        /* a run that reached no steady sample by duration_s
+	                           goes on, at most this much longer (a suite's row
+	                           with no sample is a result no one can use) */
 	const char *shader_dir; /* resolved directory */
 	unsigned check_every;   /* CPU check of every N-th dispatch (and the first ones) */
 	size_t ring_capacity;

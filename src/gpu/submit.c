@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "clock.h"
 
@@ -264,7 +265,9 @@ fail:
  * submission fail as a driver would (device_lost, oom) or never finish
  * (timeout), or (wrong) the first results read back from the N-th on
  * arrive altered, as from a device that computed wrong values: the result
- * check must catch it; KIND@N:D only on device D of several. Parsed per device when
+ * check must catch it; (stall) each of the first N submissions waits 0.1 s
+ * on the host before it goes, as on a machine busy with other work (the
+ * growth phase outlasts a short window); KIND@N:D only on device D of several. Parsed per device when
  * it is created (no state shared between engines); unset in normal use. */
 void compute_fault_parse(Compute *c, const char *f, unsigned ordinal)
 {
@@ -277,12 +280,14 @@ void compute_fault_parse(Compute *c, const char *f, unsigned ordinal)
 		return;
 	c->fault_at = when;
 	c->fault_kind = !strcmp(name, "device_lost") ? 1 : !strcmp(name, "oom") ? 2 : !strcmp(name, "timeout") ? 3
-	              : !strcmp(name, "wrong") ? 4 : 0;
+	              : !strcmp(name, "wrong") ? 4 : !strcmp(name, "stall") ? 5 : 0;
 }
 
 static VkResult injected_fault(const Compute *c, uint64_t n)
 {
-	if (!c->fault_kind || c->fault_kind == 4 || n != c->fault_at)
+	if (c->fault_kind == 5 && n <= c->fault_at)
+		nanosleep(&(struct timespec){ .tv_nsec = 100000000 }, NULL);
+	if (!c->fault_kind || c->fault_kind >= 4 || n != c->fault_at)
 		return VK_SUCCESS;
 	return c->fault_kind == 1 ? VK_ERROR_DEVICE_LOST : c->fault_kind == 2 ? VK_ERROR_OUT_OF_DEVICE_MEMORY : VK_TIMEOUT;
 }

@@ -99,12 +99,12 @@ t_the_suite_should_run_each_workload_on_every_device_at_once() {
 	tsan && skip "two engines on every workload took 145 s of CI's 30 minutes under ThreadSanitizer; two_and_four_engines_should_measure_side_by_side runs engines side by side there, workloads_should_run_checked_with_exact_counts every workload; check-asan and make test run this one"
 	"$FS" -1 -1 --suite --duration 0.3 --no-log --format json >"$T/s.json" 2>"$T/s.err" ||
 		die "exit $?: $(cat "$T/s.err")"
-	# under ThreadSanitizer, two engines on two busy cores may not reach
-	# the target within 0.3 s: the row then says 0 samples, checked all the same
-	python3 - "$T/s.json" "$(tsan && echo slow)" <<'PY' || exit 1
+	# a window that reached no steady sample (two engines on two busy cores,
+	# under ThreadSanitizer or beside other work) goes on until one came:
+	# every supported row has a median
+	python3 - "$T/s.json" <<'PY' || exit 1
 import json, sys
 rows = [json.loads(l) for l in open(sys.argv[1])]
-slow = sys.argv[2] == "slow"
 names = []
 for r in rows:
     if r["workload"] not in names:
@@ -118,7 +118,7 @@ for w in names:
             assert r["supported"] is False and "no cooperative matrices" in r["why"], r
         else:
             assert r["supported"] and r["checks_passed"] >= 1, r
-            assert r.get("median", 0) > 0 or (slow and r["samples"] == 0), r
+            assert r.get("median", 0) > 0 and r["samples"] > 0, r
 PY
 	XDG_STATE_HOME="$T/st" "$FS" -1 -1 --suite --duration 0.3 >"$T/s.out" 2>&1 || die "table: exit $?"
 	grep -q '^Suite on 2 devices at once, 0.3 s at the 20 ms target each' "$T/s.out" || die "$(head -3 "$T/s.out")"
@@ -132,6 +132,28 @@ PY
 	"$FS" --replay "$b" "$a" --workload int32 --headless >"$T/r.out" 2>&1 || die "replay: exit $?: $(cat "$T/r.out")"
 	grep -q '^Replay of 2 devices measured together (run .*), int32:$' "$T/r.out" &&
 		grep -Eq '^   2  llvmpipe.* [0-9.]+ [kMGT]?IOPS ' "$T/r.out" || die "$(cat "$T/r.out")"
+}
+
+# A suite's row with no sample is a result no one can use (fp16-scalar got
+# 0 samples in its 0.3 s window on a loaded machine): a window that reached
+# no steady sample goes on, at most RUN_SUITE_EXTEND_S (5 s) longer. Each of
+# the first 4 submissions stalled 0.1 s (FLOPSCOPE_FAULT=stall@4, a loaded
+# host) outlasts a 0.25 s window: every row still has its median.
+t_a_suite_window_without_a_sample_should_go_on_until_one() {
+	tsan && skip "a 17-workload suite with stalls, no thread of its own: make test and check-asan run it"
+	local t0=$SECONDS
+	FLOPSCOPE_FAULT=stall@4 "$FS" llvm --suite --duration 0.001 --no-log --format json >"$T/s.json" 2>"$T/s.err" ||
+		die "exit $?: $(cat "$T/s.err")"
+	# the stalls took effect: 4 x 0.1 s for each of the 17 runs at least
+	[ $((SECONDS - t0)) -ge 5 ] || die "the stalls were not injected (the suite took $((SECONDS - t0)) s)"
+	python3 - "$T/s.json" <<'PY' || exit 1
+import json, sys
+rows = [json.loads(l) for l in open(sys.argv[1])]
+runs = [r for r in rows if r.get("supported")]
+assert len(runs) >= 10, rows
+empty = [r["workload"] for r in runs if not r.get("samples") or not r.get("median", 0) > 0]
+assert not empty, "rows without a sample: %s" % empty
+PY
 }
 
 # The node view: a panel per device and the combined table, in a terminal;
