@@ -287,6 +287,6 @@ fuzz: deps-test build-fuzz/fuzz_theme build-fuzz/fuzz_log build-fuzz/fuzz_csv bu
 	tests/fuzz/run.sh
 
 clean:
-	rm -rf build build-asan build-tsan build-fuzz
+	rm -rf build build-asan build-tsan build-fuzz build-deb
 
 -include $(OBJ:.o=.d) $(UNIT:=.d)

@@ -144,8 +144,14 @@ t_debian_package_should_build_from_a_clean_clone_and_run() {
 	sanitized && skip "the package builds its own binary: make test runs this"
 	command -v dpkg-buildpackage >/dev/null && command -v lintian >/dev/null || die "no dpkg-buildpackage or lintian"
 	git clone -q "$PWD" "$T/src" || die "git clone failed"
+	# the package builds in a tree of its own: build/ (the test servers make
+	# test unpacked there, 122 MiB) is never cleaned by it
+	mkdir -p "$T/src/build/test-root" && echo kept >"$T/src/build/test-root/.unpacked"
 	(cd "$T/src" && DEB_BUILD_OPTIONS="nocheck parallel=$(nproc)" dpkg-buildpackage -us -uc -b) >"$T/build" 2>&1 ||
 		die "dpkg-buildpackage failed: $(tail -20 "$T/build")"
+	[ "$(cat "$T/src/build/test-root/.unpacked" 2>/dev/null)" = kept ] || die "the package build removed build/"
+	dpkg-deb -f "$(ls "$T"/flopscope_*_amd64.deb | head -1)" Recommends | grep -q bash-completion ||
+		die "bash-completion is not recommended: the completion does nothing without it"
 	deb=$(ls "$T"/flopscope_*_amd64.deb 2>/dev/null | head -1)
 	[ -f "$deb" ] || die "no .deb: $(ls "$T")"
 	# lintian: no error; its warnings are printed (the closing note lists them)
