@@ -77,3 +77,54 @@ wait_exit() {
 }
 
 samples() { screen | sed -n 's/.*| samples \([0-9]*\) |.*/\1/p'; }
+
+# stacks PID: every thread of PID, for a run that hangs: gdb's backtraces
+# where gdb is installed, else each thread's name, kernel wait channel and
+# state from /proc (with the kernel stack as root).
+stacks() {
+	local p=$1 t
+	echo "  --- stacks of $p: $(tr '\0' ' ' </proc/$p/cmdline 2>/dev/null)"
+	if command -v gdb >/dev/null; then
+		timeout 60 gdb -p "$p" -batch -nx -ex 'set pagination off' -ex 'thread apply all bt' 2>&1 |
+			grep -E '^(Thread|#)' | sed 's/^/  /'
+	fi
+	for t in /proc/"$p"/task/*; do
+		echo "  thread $(basename "$t") $(cat "$t/comm" 2>/dev/null): state $(awk '{print $3}' "$t/stat" 2>/dev/null)," \
+			"wchan $(cat "$t/wchan" 2>/dev/null), syscall $(cut -d' ' -f1 "$t/syscall" 2>/dev/null)"
+		[ -r "$t/stack" ] && sed 's/^/      /' "$t/stack" 2>/dev/null | head -8
+	done
+}
+
+# descendants PID: PID's processes, children first
+descendants() {
+	local c
+	for c in $(pgrep -P "$1"); do
+		descendants "$c"
+		echo "$c"
+	done
+}
+
+# watched LIMIT CMD...: CMD, run until it ends or LIMIT seconds pass; past
+# them, the stacks of every thread of every process it started (a hang,
+# found where it happens, CI included), then it is killed: 124 as timeout.
+watched() {
+	local limit=$1 pid n=0 rc
+	shift
+	"$@" &
+	pid=$!
+	while kill -0 "$pid" 2>/dev/null; do
+		if [ $n -ge $((limit * 10)) ]; then
+			echo "  $* outlived ${limit} s: the stacks of its processes" >&2
+			local p
+			for p in $(descendants "$pid") $pid; do stacks "$p" >&2; done
+			for p in $(descendants "$pid") $pid; do kill -9 "$p" 2>/dev/null; done
+			wait "$pid" 2>/dev/null
+			return 124
+		fi
+		sleep 0.1
+		n=$((n + 1))
+	done
+	wait "$pid"
+	rc=$?
+	return $rc
+}
