@@ -362,6 +362,13 @@ typedef struct CheckRun {
 	size_t counts[CHECK_STATUS_COUNT];
 } CheckRun;
 
+/* Whether workload i runs each device alone, then all at once: a transfer
+ * (it shares the host) on several devices. */
+static bool check_alone_first(const CheckRun *c, size_t i, size_t m)
+{
+	return m > 1 && workload_uses_host((WorkloadType)c->wl[i]);
+}
+
 /* Everything the check needs before it runs: a bad baseline, log or
  * address is bad input (2); 0 when ready. */
 static int check_open(CheckRun *c)
@@ -391,16 +398,17 @@ static int check_open(CheckRun *c)
 		}
 		fprintf(stderr, "flopscope: metrics at %s\n", url);
 	}
-	/* the runs: the workloads some device runs */
+	/* the runs: the workloads some device runs (a transfer on several:
+	 * one a device alone, then one all at once) */
 	for (size_t i = 0; i < c->nwl; i++) {
-		bool any = false;
+		size_t on = 0;
 		for (size_t k = 0; k < n; k++) {
 			char why[256];
 			c->runs_on[i][k] = workload_supported((WorkloadType)c->wl[i],
 			                                      devinfo_features(&c->ctx->entries[c->idx[k]]), why, sizeof why);
-			any |= c->runs_on[i][k];
+			on += c->runs_on[i][k];
 		}
-		c->runs += any;
+		c->runs += check_alone_first(c, i, on) ? on + 1 : on > 0;
 	}
 	return 0;
 }
@@ -536,63 +544,189 @@ static double check_min_share(const CheckRun *c)
 	return CHECK_MIN_WINDOW_S + (c->done_runs ? c->overhead : 0) + 0.1;
 }
 
-/* Workload i on the devices that run it, in its share of what is left of
- * the budget (a FAIL line each once the budget is spent). */
-static void check_workload(CheckRun *c, size_t i, atomic_int *quit)
+/* A FAIL line for each of sd[0..m): the budget could not hold its run. */
+static void check_out_of_time(CheckRun *c, const WorkloadInfo *wi, const SuiteDev *sd, size_t m)
 {
-	const WorkloadInfo *wi = &workload_info[c->wl[i]];
-	size_t m = check_devices_of(c, i);
-	if (!m)
-		return;
+	double elapsed = (double)(clock_mono_ns() - c->t0) * 1e-9;
+	for (size_t k = 0; k < m; k++) {
+		Verdict s = { .st = CHECK_FAIL, .median = NAN, .ratio = NAN, .threshold = NAN, .ref = "", .peer = NAN };
+		snprintf(s.why, sizeof s.why, "not measured: the budget (%g s) ran out after %.1f s", c->budget, elapsed);
+		print_line(c->o, c->ctx, &sd[k], wi, &s);
+		c->counts[CHECK_FAIL]++;
+	}
+}
+
+/* One measuring pass of workload i on sd[0..m) at once, in its share of
+ * what is left of the budget (rows: their metrics rows, -1 for none; what:
+ * the progress line's name; no_log: a pass recorded in no log); false,
+ * nothing measured, when the share cannot hold a window. */
+static bool check_pass(CheckRun *c, size_t i, SuiteDev *sd, int *rows, BlockMeans *blocks, size_t m,
+                       const char *what, bool no_log, bool *cut, atomic_int *quit)
+{
 	double elapsed = (double)(clock_mono_ns() - c->t0) * 1e-9;
 	/* this run's share of what is left, less its start-up and a margin */
 	double share = (c->budget - elapsed) / (double)(c->runs - c->done_runs);
 	double window = share - 1.2 * c->overhead - 0.1;
 	/* the start-up is an estimate until a run has measured it (the first
 	 * is a cold GPU's, 1.5 s, where lavapipe takes 0.2 s: an 8 s budget gave
-	 * up on all four workloads at 0.1 s): a window below the minimum is
-	 * raised to it while the share holds it and what start-up was measured */
-	if (window < CHECK_MIN_WINDOW_S && share >= check_min_share(c))
+	 * up on all four workloads at 0.1 s), and a share too small for every
+	 * run left is still enough for this one: a window below the minimum is
+	 * raised to it while what is left holds it and the start-up measured
+	 * (a run measured rather than none; the budget's end cuts the last) */
+	if (window < CHECK_MIN_WINDOW_S && c->budget - elapsed - c->teardown >= check_min_share(c))
 		window = CHECK_MIN_WINDOW_S;
+	c->done_runs++;
 	if (window < CHECK_MIN_WINDOW_S || c->out_of_time) {
 		c->out_of_time = true;
-		for (size_t k = 0; k < m; k++) {
-			Verdict s = { .st = CHECK_FAIL, .median = NAN, .ratio = NAN, .threshold = NAN, .ref = "", .peer = NAN };
-			snprintf(s.why, sizeof s.why, "not measured: the budget (%g s) ran out after %.1f s", c->budget,
-			         elapsed);
-			print_line(c->o, c->ctx, &c->sd[k], wi, &s);
-			c->counts[CHECK_FAIL]++;
-		}
-		c->done_runs++;
-		return;
-	}
-	for (size_t k = 0; k < m; k++) {
-		c->rows[k] = mboard_row(c->board, (unsigned)c->sd[k].idx + 1, &c->ctx->entries[c->sd[k].idx], wi->name,
-		                        wi->unit);
-		blocks_init(&c->blocks[k]);
+		return false;
 	}
 	Options oc = *c->o;
 	oc.duration_s = window;
 	oc.duration_given = true;
 	oc.log = NULL;
+	oc.no_log |= no_log;
 	uint64_t r0 = clock_mono_ns();
-	progress_step(c->progress, c->done_runs + 1, wi->name, window + c->overhead, c->budget - elapsed);
+	progress_step(c->progress, c->done_runs, what, window + c->overhead, c->budget - elapsed);
 	/* what is left of the budget, less the end's teardown */
-	Feed f = { c->board, c->rows, c->blocks, c->t0 + (uint64_t)((c->budget - c->teardown) * 1e9), false, 0 };
-	suite_measure(c->ctx, c->sd, m, &oc, (WorkloadType)c->wl[i], false, (unsigned)i + 1,
+	Feed f = { c->board, rows, blocks, c->t0 + (uint64_t)((c->budget - c->teardown) * 1e9), false, 0 };
+	suite_measure(c->ctx, sd, m, &oc, (WorkloadType)c->wl[i], false, (unsigned)i + 1,
 	              &(SuiteWatch){ feed, feed_live, &f }, quit);
 	uint64_t r1 = clock_mono_ns();
 	double took = (double)(r1 - r0) * 1e-9;
 	double end = f.last_batch_ns ? (double)(r1 - f.last_batch_ns) * 1e-9 + 0.1 : 0; /* and a margin */
 	if (end > c->teardown)
 		c->teardown = end;
-	if (took - window > c->overhead || c->done_runs == 0)
+	if (took - window > c->overhead || c->done_runs == 1)
 		c->overhead = took - window;
-	c->done_runs++;
+	*cut |= f.cut;
+	return true;
+}
+
+/* A transfer's line for device sd of m that ran it at once: its median
+ * then, and the m together's sum; held to no threshold. */
+static void print_shared(const Options *o, const VkCtx *ctx, const SuiteDev *sd, const WorkloadInfo *wi,
+                         double median, size_t m, double sum)
+{
+	const DeviceInfo *d = &ctx->entries[sd->idx];
+	char why[300], a[FMT_SI_LEN], b[FMT_SI_LEN];
+	const char *unit = workload_unit_names[wi->unit];
+	snprintf(why, sizeof why, "with the %zu devices at once: its share of the host (the %zu together: %s%s), held "
+	         "to no threshold; its verdict is its link's, measured alone", m, m, fmt_si(sum, b, sizeof b), unit);
+	if (o->format == FORMAT_JSON) {
+		cJSON *j = cJSON_CreateObject();
+		if (!j)
+			return;
+		cJSON_AddStringToObject(j, "type", "check_shared");
+		listing_identity_json(j, d, (size_t)sd->idx + 1);
+		cJSON_AddStringToObject(j, "workload", wi->name);
+		cJSON_AddStringToObject(j, "unit", unit);
+		if (!isnan(median))
+			cJSON_AddNumberToObject(j, "median", median);
+		cJSON_AddNumberToObject(j, "devices", (double)m);
+		cJSON_AddNumberToObject(j, "sum", sum);
+		cJSON_AddStringToObject(j, "why", why);
+		char *text = cJSON_PrintUnformatted(j);
+		if (text)
+			printf("%s\n", text);
+		cJSON_free(text);
+		cJSON_Delete(j);
+	} else if (o->format == FORMAT_CSV) {
+		printf("shared,");
+		listing_identity_csv(stdout, d, (size_t)sd->idx + 1);
+		printf(",%s,", wi->name);
+		if (!isnan(median))
+			printf("%.6g", median);
+		printf(",%s,,,,%llu,", unit, (unsigned long long)sd->checks);
+		listing_csv_field(stdout, why);
+		putchar('\n');
+	} else {
+		char fig[48] = "-";
+		if (!isnan(median))
+			snprintf(fig, sizeof fig, "%s%s", fmt_si(median, a, sizeof a), unit);
+		printf("%-6s [%d] %-16s %14s  %s\n", "SHARED", sd->idx + 1, wi->name, fig, why);
+	}
+}
+
+/* A transfer on several devices, after each ran alone: all of them at
+ * once, a SHARED line each (the host's share, no threshold; no log, so a
+ * baseline from the check's logs is the link's alone). */
+static void check_together(CheckRun *c, size_t i, size_t m, atomic_int *quit)
+{
+	const WorkloadInfo *wi = &workload_info[c->wl[i]];
+	SuiteDev *sd = calloc(m, sizeof *sd);
+	int *rows = malloc(m * sizeof *rows);
+	BlockMeans *blocks = calloc(m, sizeof *blocks);
+	bool cut = false;
+	if (sd && rows && blocks) {
+		for (size_t k = 0; k < m; k++) {
+			sd[k] = (SuiteDev){ .idx = c->sd[k].idx };
+			rows[k] = -1; /* the devices' rows are their links' */
+			blocks_init(&blocks[k]);
+		}
+		char what[64];
+		snprintf(what, sizeof what, "%s, the %zu at once", wi->name, m);
+		if (check_pass(c, i, sd, rows, blocks, m, what, true, &cut, quit) && !*quit) {
+			double sum = 0;
+			for (size_t k = 0; k < m; k++)
+				if (!sd[k].rc && sd[k].r.flops.n)
+					sum += sd[k].r.flops.median;
+			progress_hide(c->progress);
+			for (size_t k = 0; k < m; k++) {
+				double med = !sd[k].rc && sd[k].r.flops.n ? sd[k].r.flops.median : NAN;
+				mboard_shared(c->board, c->rows[k], med);
+				print_shared(c->o, c->ctx, &sd[k], wi, med, m, sum);
+			}
+			fflush(stdout);
+			progress_show(c->progress);
+		}
+		for (size_t k = 0; k < m; k++)
+			blocks_done(&blocks[k]);
+	}
+	free(sd);
+	free(rows);
+	free(blocks);
+}
+
+/* Workload i on the devices that run it, in its share of what is left of
+ * the budget (a FAIL line each once the budget is spent): all at once, or
+ * (a transfer on several) each alone for its verdict, then all at once. */
+static void check_workload(CheckRun *c, size_t i, atomic_int *quit)
+{
+	const WorkloadInfo *wi = &workload_info[c->wl[i]];
+	size_t m = check_devices_of(c, i);
+	if (!m)
+		return;
+	for (size_t k = 0; k < m; k++) {
+		c->rows[k] = mboard_row(c->board, (unsigned)c->sd[k].idx + 1, &c->ctx->entries[c->sd[k].idx], wi->name,
+		                        wi->unit);
+		blocks_init(&c->blocks[k]);
+	}
+	bool cut = false, alone = check_alone_first(c, i, m);
+	size_t measured = 0;
+	if (!alone) {
+		measured = check_pass(c, i, c->sd, c->rows, c->blocks, m, wi->name, false, &cut, quit) ? m : 0;
+	} else {
+		/* each link alone, held to the thresholds: four H100s' h2d at once
+		 * read 54% of the PCIe peak each, 80% alone (the host is shared) */
+		for (; measured < m && !*quit; measured++) {
+			char what[64];
+			snprintf(what, sizeof what, "%s [%d] alone", wi->name, c->sd[measured].idx + 1);
+			if (!check_pass(c, i, &c->sd[measured], &c->rows[measured], &c->blocks[measured], 1, what, false, &cut,
+			                quit))
+				break;
+		}
+	}
 	progress_hide(c->progress); /* the lines go out whole */
-	if (!*quit)
-		check_judge(c, wi, m, f.cut);
+	if (measured < m && !*quit) {
+		check_out_of_time(c, wi, &c->sd[measured], m - measured);
+		for (size_t k = measured; k < m; k++)
+			blocks_done(&c->blocks[k]);
+	}
+	if (measured && !*quit)
+		check_judge(c, wi, measured, cut);
 	progress_show(c->progress);
+	if (alone && measured == m && !*quit)
+		check_together(c, i, m, quit);
 }
 
 /* The end line, the metrics file; returns the exit status. */

@@ -34,6 +34,7 @@ typedef struct BoardRow {
 	uint64_t failed;        /* result checks that failed (the summary counts the passed) */
 	CheckStatus check;
 	double check_ratio, check_threshold, peer_ratio;
+	double shared_median;   /* a transfer's, every device at once; NaN: none */
 	const char *reference;
 	bool retired;
 } BoardRow;
@@ -87,7 +88,7 @@ int mboard_row(MetricsBoard *b, unsigned entry, const DeviceInfo *d, const char 
 	r->unit = unit;
 	r->res.ratio_median = r->res.pct_peak = r->res.plateau_ms = r->res.duty = NAN;
 	r->check = CHECK_NONE;
-	r->check_ratio = r->check_threshold = r->peer_ratio = NAN;
+	r->check_ratio = r->check_threshold = r->peer_ratio = r->shared_median = NAN;
 	r->reference = "";
 	pthread_mutex_lock(&b->mu);
 	/* the same device and workload twice at once (two engines on one entry,
@@ -206,6 +207,15 @@ void mboard_verdict(MetricsBoard *b, int row, CheckStatus st, double ratio, doub
 	pthread_mutex_unlock(&b->mu);
 }
 
+void mboard_shared(MetricsBoard *b, int row, double median)
+{
+	BoardRow *r = lock_row(b, row);
+	if (!r)
+		return;
+	r->shared_median = median;
+	pthread_mutex_unlock(&b->mu);
+}
+
 void mboard_check_end(MetricsBoard *b, double duration_s, int exit_code)
 {
 	if (!b)
@@ -269,6 +279,7 @@ char *mboard_render(MetricsBoard *b)
 			m->check_ratio = r->check_ratio;
 			m->check_threshold = r->check_threshold;
 			m->check_reference = r->reference;
+			m->shared_median = r->shared_median;
 		}
 		text = metrics_render(rows, n, FLOPSCOPE_VERSION, b->check_s, b->exit_code);
 	}

@@ -44,6 +44,9 @@ void mboard_retire(MetricsBoard *b, int row);
 void mboard_verdict(MetricsBoard *b, int row, CheckStatus st, double ratio, double threshold, const char *reference,
                     double peer_ratio);
 /* The whole check: how long it took, its exit status. */
+/* A transfer's median on the row's device while every device ran it at
+ * once (its verdict came from its link alone): the host's share. */
+void mboard_shared(MetricsBoard *b, int row, double median);
 void mboard_check_end(MetricsBoard *b, double duration_s, int exit_code);
 
 /* The exposition now (malloc'd; NULL: out of memory). */

@@ -23,6 +23,7 @@ void metrics_row_init(MetricsRow *r)
 	r->clock_hz = r->power_w = r->temp_c = NAN;
 	r->check = CHECK_NONE;
 	r->check_ratio = r->check_threshold = NAN;
+	r->shared_median = NAN;
 }
 
 bool metrics_escape(const char *value, char *out, size_t len)
@@ -157,6 +158,7 @@ static double f_duty(const MetricsRow *r) { return r->duty; }
 static double f_clock(const MetricsRow *r) { return r->clock_hz; }
 static double f_power(const MetricsRow *r) { return r->power_w; }
 static double f_temp(const MetricsRow *r) { return r->temp_c; }
+static double f_shared(const MetricsRow *r) { return r->shared_median; }
 static double f_check_ratio(const MetricsRow *r) { return r->check == CHECK_NONE ? NAN : r->check_ratio; }
 
 /* The counters: samples, result checks by result, level changes by cause. */
@@ -281,6 +283,11 @@ static void throughputs(Text *t, const MetricsRow *rows, size_t n)
 		snprintf(name, sizeof name, "flopscope_throughput_median_%s", metrics_unit_suffix[u]);
 		snprintf(help, sizeof help, "The median throughput of the run's steady samples, in %s.", what[u]);
 		gauge_of(t, rows, n, name, help, f_median, true, u);
+		snprintf(name, sizeof name, "flopscope_check_shared_median_%s", metrics_unit_suffix[u]);
+		snprintf(help, sizeof help, "A transfer's median in %s while every device checked ran it at once: the "
+		         "device's share of the host, held to no threshold (sum by workload: the host's aggregate).",
+		         what[u]);
+		gauge_of(t, rows, n, name, help, f_shared, true, u);
 	}
 }
 

@@ -66,6 +66,9 @@ typedef struct MetricsRow {
 	                             baseline; NaN when none */
 	double check_threshold;   /* the threshold as a ratio; NaN when none */
 	const char *check_reference; /* "peak", "baseline" or "" */
+	double shared_median;     /* a transfer's median while every device checked ran it at
+	                             once (each link was measured alone for the verdict): the
+	                             host's share, held to no threshold; NaN: not measured so */
 } MetricsRow;
 
 /* A row with every figure unknown and no check: fill what is known. */

@@ -124,6 +124,17 @@ static inline bool workload_is_memory(WorkloadType t)
 
 extern const WorkloadInfo workload_info[WORKLOAD_TYPE_COUNT];
 
+/* Whether the workload moves data across the host's side (a transfer to,
+ * from or within host memory): several devices running it at once share
+ * the host (its root complex and memory), so a device's own link is
+ * measured alone. */
+static inline bool workload_uses_host(WorkloadType t)
+{
+	const WorkloadInfo *w = &workload_info[t];
+	return w->src == MEM_HOST_COHERENT || w->src == MEM_HOST_CACHED || w->dst == MEM_HOST_COHERENT ||
+	       w->dst == MEM_HOST_CACHED;
+}
+
 /* The arithmetic a workload does: fp32-scalar is fp32's, fp16-scalar fp16's
  * (the same chains and references, another shape of code). */
 WorkloadType workload_arith(WorkloadType t);

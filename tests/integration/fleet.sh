@@ -453,6 +453,42 @@ PY
 # Under Slurm a check covers the job's GPUs (SLURM_JOB_GPUS: NVML's indices),
 # mapped through NVML's UUIDs (its stand-in here knows lavapipe as GPU 1); an
 # index that names no device is an error naming it, before anything runs.
+# A transfer shares the host: four H100s' h2d at once read 54% of the PCIe
+# peak each and failed a healthy node; alone, 80%. On several devices each
+# link is measured alone and judged; then all at once, a SHARED record a
+# device with its share and the sum, held to no threshold, in every format
+# and the metrics.
+t_check_should_measure_each_link_alone_then_the_host_together() {
+	"$FS" --check -1 -1 --workload fp32,h2d --budget 14s --no-log --format json \
+		--metrics-file "$T/m.prom" >"$T/c.json" 2>"$T/c.err"
+	local rc=$?
+	[ "$rc" = 0 ] || [ "$rc" = 4 ] || die "exit $rc: $(cat "$T/c.json" "$T/c.err")"
+	python3 tests/schema_check.py check "$T/c.json" || die "the schema"
+	python3 - "$T/c.json" <<'PY' || exit 1
+import json, sys
+recs = [json.loads(l) for l in open(sys.argv[1])]
+kinds = [(r["type"], r.get("workload")) for r in recs]
+# fp32 at once (2 verdicts); h2d: 2 verdicts (each alone), then 2 shared
+assert kinds == [("check", "fp32")] * 2 + [("check", "h2d")] * 2 + [("check_shared", "h2d")] * 2 + [("check_end", None)], kinds
+alone = [r for r in recs if r["type"] == "check" and r["workload"] == "h2d"]
+shared = [r for r in recs if r["type"] == "check_shared"]
+assert all(r["median"] > 0 and r["status"] in ("pass", "outlier") for r in alone), alone
+assert all(r["devices"] == 2 and r["median"] > 0 for r in shared), shared
+total = sum(r["median"] for r in shared)
+assert all(abs(r["sum"] - total) <= 1e-6 * total for r in shared), (total, shared)
+PY
+	promtool check metrics <"$T/m.prom" >"$T/p.out" 2>&1 || die "promtool: $(cat "$T/p.out")"
+	[ "$(grep -c '^flopscope_check_shared_median_bytes_per_second{.*workload="h2d"' "$T/m.prom")" = 2 ] ||
+		die "metrics: $(grep shared "$T/m.prom")"
+	grep -q 'flopscope_check_shared_median_bytes_per_second{.*workload="fp32"' "$T/m.prom" && die "fp32 shared?"
+	# the table and CSV say it too; one device alone has no shared line
+	"$FS" --check -1 -1 --workload h2d --budget 6s --no-log >"$T/c.out" 2>&1
+	grep -Eq '^SHARED +\[1\] h2d +[0-9.]+ [kMG]?B/s  with the 2 devices at once: its share of the host \(the 2 together: ' "$T/c.out" ||
+		die "the table: $(cat "$T/c.out")"
+	"$FS" --check -1 -1 --workload h2d --budget 6s --no-log --format csv >"$T/c.csv" 2>&1
+	[ "$(grep -c '^shared,' "$T/c.csv")" = 2 ] || die "CSV: $(cat "$T/c.csv")"
+}
+
 t_check_should_cover_the_gpus_a_slurm_job_has() {
 	sanitized && skip "device selection, pure and unit-tested (test_devsel): make test runs it"
 	uuid=$("$FS" --list --format json | python3 -c 'import json, sys; print(json.loads(sys.stdin.readline())["uuid"])')
