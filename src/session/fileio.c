@@ -27,8 +27,10 @@ const char *fileio_shown(const char *path)
 }
 
 /* Opens a file to read: never blocks on a FIFO that has no writer (it reads
- * as empty), refuses a folder with a clear reason. */
-static FILE *open_input(const char *path, char *err, size_t errlen)
+ * as empty), refuses a folder with a clear reason; regular_only: refuses
+ * whatever is not a regular file (a FIFO whose writer never writes would
+ * block the read for good, deaf to SIGINT and SIGTERM). */
+static FILE *open_input(const char *path, bool regular_only, char *err, size_t errlen)
 {
 	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 	if (fd < 0) {
@@ -46,6 +48,12 @@ static FILE *open_input(const char *path, char *err, size_t errlen)
 		close(fd);
 		return NULL;
 	}
+	if (regular_only && !S_ISREG(st.st_mode)) {
+		snprintf(err, errlen, "%s is %s, not a regular file: refused (a read from it may wait for ever)",
+		         fileio_shown(path), S_ISFIFO(st.st_mode) ? "a FIFO" : S_ISSOCK(st.st_mode) ? "a socket" : "a device");
+		close(fd);
+		return NULL;
+	}
 	int fl = fcntl(fd, F_GETFL);
 	FILE *f = fl < 0 || fcntl(fd, F_SETFL, fl & ~O_NONBLOCK) < 0 ? NULL : fdopen(fd, "rb");
 	if (!f) {
@@ -57,7 +65,7 @@ static FILE *open_input(const char *path, char *err, size_t errlen)
 
 char *fileio_read(const char *path, size_t max, size_t *len, char *err, size_t errlen)
 {
-	FILE *f = open_input(path, err, errlen);
+	FILE *f = open_input(path, true, err, errlen);
 	if (!f)
 		return NULL;
 	char *buf = NULL;
@@ -137,7 +145,7 @@ bool fileio_lines_open(LineReader *r, const char *path, size_t max_line, char *e
 	memset(r, 0, sizeof *r);
 	r->path = path;
 	r->max = max_line;
-	r->f = open_input(path, err, errlen);
+	r->f = open_input(path, false, err, errlen); /* a log may be streamed (zcat log.gz > fifo) */
 	if (!r->f)
 		return false;
 	fileio_note_input(fileno(r->f), path); /* never an output of this run */

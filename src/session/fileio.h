@@ -19,7 +19,10 @@ const char *fileio_shown(const char *path);
 bool fileio_mkdirs(char *path, const char *what, char *err, size_t errlen);
 
 /* The file's bytes, NUL-terminated (not counted in *len), malloc'd; NULL
- * with "cannot open PATH: reason" (or read error, or over max bytes) in err. */
+ * with "cannot open PATH: reason" (or read error, or over max bytes) in err.
+ * Only a regular file is read (a FIFO, a device or a socket is refused: a
+ * theme, a config or a cache that is a FIFO with an idle writer hung the
+ * start, deaf to signals). */
 char *fileio_read(const char *path, size_t max, size_t *len, char *err, size_t errlen);
 
 /* Lines of text[0..len), one at a time: copies the line at *pos into a

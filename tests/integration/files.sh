@@ -569,3 +569,36 @@ t_save_config_should_keep_every_newer_key_and_refuse_what_cannot_read_back() {
 	cmp -s "$cfg" "$T/before" || die "the refused save changed the file"
 	"$FS" --list >"$T/out" 2>&1 || die "after: exit $?: $(tail -2 "$T/out")"
 }
+
+# A file the user can name that is a FIFO with an idle writer (a writer that
+# holds it open and never writes) hung the start for good, deaf to SIGTERM,
+# SIGINT and Ctrl-C: a SPIR-V cache entry, the config, a --theme. Such a
+# read is refused (only a regular file is read): the cache is a miss, the
+# config and the theme are refused with why; nothing waits.
+t_a_fifo_with_an_idle_writer_should_never_hang_a_start() {
+	tsan && skip "files, no thread of their own: check-asan and make test run it"
+	export XDG_CACHE_HOME="$T/cache"
+	"$FS" llvm --duration 0.2 --no-log >"$T/out" 2>&1 || die "seed: $(cat "$T/out")"
+	local spv
+	spv=$(ls "$T"/cache/flopscope/spirv-*.spv | head -1) && [ -f "$spv" ] || die "no SPIR-V cache entry"
+	rm "$T"/cache/flopscope/spirv-*.spv
+	mkfifo "$spv" "$T/theme.json" "$T/cfg"
+	exec 7<>"$spv" 8<>"$T/theme.json" 9<>"$T/cfg" # the idle writers
+	watched 20 "$FS" llvm --duration 0.2 --no-log >"$T/out" 2>&1
+	local rc=$?
+	[ $rc = 0 ] || die "a FIFO as the cache entry: exit $rc: $(tail -5 "$T/out")"
+	grep -q '(compiled by shaderc' "$T/out" || die "the FIFO was read as SPIR-V: $(grep start: "$T/out")"
+	[ -p "$spv" ] || die "the FIFO was replaced"
+	mkdir -p "$T/config/flopscope"
+	ln -s "$T/cfg" "$T/config/flopscope/config"
+	XDG_CONFIG_HOME="$T/config" watched 20 "$FS" --list >"$T/out" 2>&1
+	rc=$?
+	[ $rc = 2 ] && grep -q 'config is a FIFO, not a regular file' "$T/out" || die "a FIFO as the config: exit $rc: $(cat "$T/out")"
+	start_ui "$FS" llvm --no-log --theme "$T/theme.json" || return 1
+	wait_for 'theme.json is a FIFO, not a regular file' || return 1
+	wait_for 'FLOPS at the target time' || return 1
+	TM send-keys -t fs q
+	wait_exit || return 1
+	[ "$(cat "$T/exit")" = 0 ] || die "exit status $(cat "$T/exit")"
+	exec 7>&- 8>&- 9>&-
+}
