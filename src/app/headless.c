@@ -140,6 +140,8 @@ int headless_run(Engine *e, const Options *o, MetricsOut *mo, int row, atomic_in
 		        in->pipeline_cache_loaded ? "pipeline cache loaded" : "no pipeline cache yet",
 		        in->start_warmup_ms, engine_first_sample_ms(e));
 	}
+	if (in->cache_note && in->cache_note[0]) /* a cache that was not used: said once */
+		fprintf(stderr, "flopscope: note: %s\n", in->cache_note);
 	if (engine_log_error(e)) {
 		/* measured, but the evidence is incomplete */
 		fprintf(stderr, "flopscope: %s\n", engine_log_error(e));

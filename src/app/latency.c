@@ -69,7 +69,7 @@ static int latency_device(const VkCtx *ctx, const DeviceInfo *d, const Options *
 	snprintf(path, sizeof path, "%s/empty.comp", dir);
 	bool cached = !o->no_cache && shader_cache_dir(cache, sizeof cache), hit;
 	Spirv spv;
-	int rc = shader_compile_cached(path, NULL, 0, cached ? cache : NULL, &spv, &hit, err);
+	int rc = shader_compile_cached(path, NULL, 0, cached ? cache : NULL, false, &spv, &hit, err);
 	if (rc < 0) {
 		fprintf(stderr, "flopscope: %s\n", err);
 		return 2;

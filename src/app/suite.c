@@ -120,6 +120,9 @@ void suite_measure(const VkCtx *ctx, SuiteDev *d, size_t n, const Options *o, Wo
 			d[k].wrong = why->status == STATUS_WRONG;
 			continue;
 		}
+		const char *note = engine_info(m->e)->cache_note;
+		if (note && note[0]) /* a cache that was not used: said once */
+			fprintf(stderr, "flopscope: note: %s\n", note);
 		d[k].r = m->sum;
 		d[k].checks = m->checks;
 		d[k].spirv_cached = m->spirv_cached;

@@ -50,6 +50,8 @@ struct Engine {
 	DeviceInfo qdev;         /* the device with the queue family the work runs on */
 	uint64_t shader_hash;
 	char shader_path[4096];
+	bool refresh_caches;     /* the caches are not read, only written afresh */
+	char cache_note[1400];   /* why a cache was not used, or was replaced ("") */
 
 	pthread_t thread;
 	bool thread_started;
@@ -260,6 +262,7 @@ typedef struct ShaderJob {
 	const ShaderDefine *defs;
 	size_t ndefs;
 	const char *cache_dir;      /* NULL: no cache */
+	bool refresh;               /* not read, only written */
 	const DeviceInfo *dev;
 	pthread_t thread;
 	bool started, joined;
@@ -276,7 +279,7 @@ static void *shader_main(void *arg)
 	ShaderJob *j = arg;
 	thread_name("fs-shaderc", j->dev->phys_index + 1);
 	uint64_t t0 = clock_mono_ns();
-	j->rc = shader_compile_cached(j->path, j->defs, j->ndefs, j->cache_dir, &j->spv, &j->hit, j->err);
+	j->rc = shader_compile_cached(j->path, j->defs, j->ndefs, j->cache_dir, j->refresh, &j->spv, &j->hit, j->err);
 	j->ns = clock_mono_ns() - t0;
 	return NULL;
 }
@@ -354,7 +357,7 @@ static Status start_device(Engine *e, char *err)
 	const char *shader = e->work.shader;
 	bool cache = !cfg->no_cache && shader && shader_cache_dir(cache_dir, sizeof cache_dir);
 	ShaderJob job = { .defs = e->work.defs, .ndefs = e->work.ndefs, .cache_dir = cache ? cache_dir : NULL,
-	                  .dev = cfg->dev };
+	                  .refresh = e->refresh_caches, .dev = cfg->dev };
 	if (shader) {
 		snprintf(e->shader_path, sizeof e->shader_path, "%s/%s", cfg->shader_dir, shader);
 		job.path = e->shader_path;
@@ -365,6 +368,7 @@ static Status start_device(Engine *e, char *err)
 
 	ComputeSetup s = compute_setup(e);
 	s.later = (SpirvLater){ shader ? shader_wait : NULL, &job };
+	s.cache_refresh = e->refresh_caches;
 	uint64_t t0 = clock_mono_ns();
 	bool ok = compute_create(&e->comp, cfg->ctx, &e->qdev, &s, err);
 	e->info.start_device_ms = (double)(clock_mono_ns() - t0) * 1e-6;
@@ -373,6 +377,12 @@ static Status start_device(Engine *e, char *err)
 	e->info.spirv_cached = job.hit;
 	e->info.shader_on_thread = job.started;
 	e->shader_hash = job.spv.hash;
+	const char *notes[2] = { job.spv.cache_note, e->comp.cache_note };
+	for (int k = 0; k < 2; k++) /* said once, in the start's line */
+		if (notes[k][0] && !strstr(e->cache_note, notes[k])) {
+			size_t l = strlen(e->cache_note);
+			snprintf(e->cache_note + l, sizeof e->cache_note - l, "%s%s", l ? "; " : "", notes[k]);
+		}
 	if (shader)
 		shader_free(&job.spv);
 	if (!compiled) {
@@ -445,6 +455,28 @@ static Status open_log(Engine *e, char *err)
 	return STATUS_OK;
 }
 
+/* Whether the device's shader or pipeline came from a cache that could be
+ * refreshed (not already). */
+static bool from_cache(const Engine *e)
+{
+	return !e->refresh_caches && (e->info.spirv_cached || e->comp.cache_loaded);
+}
+
+/* The device built again with the caches not read (compiled from the
+ * source, the caches written afresh): a cache is a hint, never the reason
+ * a device is blamed. what: why, for the start's line. */
+static Status start_fresh(Engine *e, const char *what, char *err)
+{
+	size_t l = strlen(e->cache_note);
+	snprintf(e->cache_note + l, sizeof e->cache_note - l, "%sthe cached SPIR-V and pipeline were used and %s (%s): "
+	         "built again from the source, the caches replaced", l ? "; " : "", what, err);
+	compute_destroy(&e->comp);
+	e->refresh_caches = true;
+	atomic_store(&e->checks_passed, 0);
+	atomic_store(&e->checks_run, 0);
+	return start_device(e, err);
+}
+
 /* Builds the engine; the first failure returns, and release() takes apart
  * whatever was built. */
 static Status build(Engine *e, const EngineConfig *cfg, char *err)
@@ -456,17 +488,28 @@ static Status build(Engine *e, const EngineConfig *cfg, char *err)
 	atomic_init(&e->wrong, false);
 	atomic_init(&e->first_sample_ns, 0);
 	Status st;
-	if ((st = plan_run(e, cfg, err)) != STATUS_OK || (st = start_device(e, err)) != STATUS_OK ||
-	    (st = open_sync(e, err)) != STATUS_OK)
+	if ((st = plan_run(e, cfg, err)) != STATUS_OK)
+		return st;
+	st = start_device(e, err);
+	if (st == STATUS_FAILED && from_cache(e))
+		st = start_fresh(e, "the pipeline could not be built from them", err);
+	if (st != STATUS_OK || (st = open_sync(e, err)) != STATUS_OK)
 		return st;
 	open_telemetry(e);
 	if ((st = open_log(e, err)) != STATUS_OK)
 		return st;
 	/* Warm-up: drivers compile the pipeline lazily (lavapipe's JIT takes tens
 	 * of ms at the first dispatch). One checked dispatch of one group, not
-	 * recorded, so the loop's first sample measures the device. */
+	 * recorded, so the loop's first sample measures the device. A shader
+	 * from the cache that fails its result check is built again from its
+	 * source before the device is blamed. */
 	uint64_t t0 = clock_mono_ns();
-	if (!warm_up(e, err)) {
+	bool warm = warm_up(e, err);
+	if (!warm && atomic_load(&e->wrong) && from_cache(e)) {
+		atomic_store(&e->wrong, false);
+		warm = start_fresh(e, "their shader failed its result check", err) == STATUS_OK && warm_up(e, err);
+	}
+	if (!warm) {
 		log_finish(e, err); /* the log says why the run never started */
 		return atomic_load(&e->wrong) ? STATUS_WRONG : STATUS_FAILED;
 	}
@@ -520,6 +563,9 @@ Engine *engine_create(const EngineConfig *cfg, Error *err)
 	Status st = build(e, cfg, err->msg);
 	if (st != STATUS_OK) {
 		err->status = st;
+		size_t l = strlen(err->msg);
+		if (e->cache_note[0]) /* a cache refreshed before the device was blamed: said */
+			snprintf(err->msg + l, sizeof err->msg - l, " [%s]", e->cache_note);
 		release(e);
 		free(e);
 		return NULL;
@@ -537,6 +583,7 @@ Engine *engine_create(const EngineConfig *cfg, Error *err)
 	in->telemetry_note = e->tel.note;
 	in->start_pipeline_ms = e->comp.pipeline_ms;
 	in->pipeline_cache_loaded = e->comp.cache_loaded;
+	in->cache_note = e->cache_note;
 	return e;
 }
 
@@ -1224,7 +1271,7 @@ static bool prebuild_one(const EngineConfig *cfg)
 		snprintf(e->shader_path, sizeof e->shader_path, "%s/%s", cfg->shader_dir, e->work.shader);
 		ShaderJob job = { .path = e->shader_path, .defs = e->work.defs, .ndefs = e->work.ndefs,
 		                  .cache_dir = cache_dir, .dev = cfg->dev };
-		job.rc = shader_compile_cached(job.path, job.defs, job.ndefs, cache_dir, &job.spv, &job.hit, job.err);
+		job.rc = shader_compile_cached(job.path, job.defs, job.ndefs, cache_dir, false, &job.spv, &job.hit, job.err);
 		ComputeSetup s = compute_setup(e);
 		ok = shader_wait(&job, &s.spirv, &s.spirv_size, &s.pipeline_cache, err);
 		/* both caches there already (a warm start): nothing to build */

@@ -71,6 +71,7 @@ typedef struct RunInfo {
 	/* where the start went, ms */
 	double start_shader_ms, start_device_ms, start_pipeline_ms, start_warmup_ms;
 	bool spirv_cached, pipeline_cache_loaded;
+	const char *cache_note;  /* why a cache entry was not used or was replaced; "" none */
 	bool shader_on_thread;   /* compiled beside the device's creation (start_shader_ms: its own time) */
 } RunInfo;
 

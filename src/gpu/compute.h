@@ -53,6 +53,7 @@ typedef struct ComputeSetup {
 	VkDeviceSize result_size;        /* bytes of the storage buffer at binding 0 */
 	uint64_t fence_timeout_ns;       /* longest wait for one dispatch */
 	const char *pipeline_cache;      /* file for VkPipelineCache data; NULL: none */
+	bool cache_refresh;              /* ... not read, only written afresh */
 	uint32_t features;               /* FEAT() bits to enable: the workload's needs */
 	unsigned ordinal;                /* the device's number among several (1..); 0 alone */
 	uint32_t trials;                 /* dispatches per submission, back to back; 0: 1 */
@@ -96,6 +97,7 @@ struct Compute {
 	double ts_period_ns;
 	uint64_t fence_timeout_ns;
 	bool cache_loaded;             /* pipeline cache data was given to the driver */
+	char cache_note[256];          /* why the pipeline cache file there was not used ("") */
 	uint64_t submissions;          /* counted for FLOPSCOPE_FAULT (tests) */
 	int fault_kind;                /* FLOPSCOPE_FAULT for this device: 0 none */
 	uint64_t fault_at;

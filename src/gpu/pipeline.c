@@ -5,6 +5,7 @@
 
 #include "clock.h"
 #include "fileio.h"
+#include "shader.h"
 
 /* The shader module, the descriptor set layout (the result; with a source
  * and a destination, the copy shader's, them too) and the pipeline layout. */
@@ -74,17 +75,24 @@ static bool create_pipeline(Compute *c, const ComputeSetup *s, char *err)
 		.layout = c->layout,
 	};
 	VkPipelineCache cache = VK_NULL_HANDLE;
-	size_t clen = 0;
+	size_t clen = 0, plen = 0;
 	char why[ERR_LEN];
-	void *cdata = s->pipeline_cache ? fileio_read(s->pipeline_cache, 256u << 20, &clen, why, sizeof why) : NULL;
+	/* the driver's data, framed with its length and checksum: a damaged
+	 * file is not handed to the driver (a flipped bit failed every run) */
+	void *cdata = s->pipeline_cache && !s->cache_refresh
+	                  ? fileio_read(s->pipeline_cache, 256u << 20, &clen, why, sizeof why) : NULL;
+	const void *pdata = cdata ? shader_cache_unframe(SHADER_CACHE_PIPELINE, 0, cdata, clen, &plen, why, sizeof why)
+	                          : NULL;
+	if (cdata && !pdata)
+		snprintf(c->cache_note, sizeof c->cache_note, "the pipeline cache entry was not used: %.100s", why);
 	VkPipelineCacheCreateInfo pcci = {
 		.sType = VK_STRUCTURE_TYPE_PIPELINE_CACHE_CREATE_INFO,
-		.initialDataSize = cdata ? clen : 0,
-		.pInitialData = cdata,
+		.initialDataSize = pdata ? plen : 0,
+		.pInitialData = pdata,
 	};
 	if (s->pipeline_cache && vkCreatePipelineCache(c->dev, &pcci, NULL, &cache) != VK_SUCCESS)
 		cache = VK_NULL_HANDLE;
-	c->cache_loaded = cache && cdata;
+	c->cache_loaded = cache && pdata;
 	free(cdata);
 	uint64_t p0 = clock_mono_ns();
 	VkResult pr = vkCreateComputePipelines(c->dev, cache, 1, &cpi, NULL, &c->pipeline);
@@ -92,9 +100,13 @@ static bool create_pipeline(Compute *c, const ComputeSetup *s, char *err)
 	if (cache) {
 		size_t n = 0;
 		void *out = NULL;
+		void *framed = NULL;
+		size_t fn;
 		if (pr == VK_SUCCESS && vkGetPipelineCacheData(c->dev, cache, &n, NULL) == VK_SUCCESS && n &&
-		    (out = malloc(n)) && vkGetPipelineCacheData(c->dev, cache, &n, out) == VK_SUCCESS)
-			fileio_write(s->pipeline_cache, out, n);
+		    (out = malloc(n)) && vkGetPipelineCacheData(c->dev, cache, &n, out) == VK_SUCCESS &&
+		    (framed = shader_cache_frame(SHADER_CACHE_PIPELINE, 0, out, n, &fn)))
+			fileio_write(s->pipeline_cache, framed, fn);
+		free(framed);
 		free(out);
 		vkDestroyPipelineCache(c->dev, cache, NULL);
 	}

@@ -172,8 +172,60 @@ bool shader_cache_dir(char *out, size_t len)
 	return ok;
 }
 
+typedef struct CacheHead {
+	uint32_t magic, format;
+	uint64_t key, bytes, sum;
+} CacheHead;
+
+void *shader_cache_frame(uint32_t magic, uint64_t key, const void *payload, size_t n, size_t *framed)
+{
+	CacheHead h = { magic, SHADER_CACHE_FORMAT, key, n, fnv1a(0xcbf29ce484222325ull, payload, n) };
+	char *b = malloc(sizeof h + n);
+	if (!b)
+		return NULL;
+	memcpy(b, &h, sizeof h);
+	memcpy(b + sizeof h, payload, n);
+	*framed = sizeof h + n;
+	return b;
+}
+
+const void *shader_cache_unframe(uint32_t magic, uint64_t key, const void *data, size_t n, size_t *payload,
+                                 char *why, size_t whylen)
+{
+	CacheHead h;
+	if (n < sizeof h) {
+		snprintf(why, whylen, "shorter than its header (%zu bytes)", n);
+		return NULL;
+	}
+	memcpy(&h, data, sizeof h);
+	const char *p = (const char *)data + sizeof h;
+	if (h.magic != magic || h.format != SHADER_CACHE_FORMAT)
+		snprintf(why, whylen, "not an entry of this version's format");
+	else if (h.key != key)
+		snprintf(why, whylen, "an entry for another shader, defines or compiler (key %016llx)",
+		         (unsigned long long)h.key);
+	else if (h.bytes != n - sizeof h)
+		snprintf(why, whylen, "%llu bytes where its header says %llu (truncated?)",
+		         (unsigned long long)(n - sizeof h), (unsigned long long)h.bytes);
+	else if (fnv1a(0xcbf29ce484222325ull, p, n - sizeof h) != h.sum)
+		snprintf(why, whylen, "its checksum does not hold (damaged)");
+	else {
+		*payload = n - sizeof h;
+		return p;
+	}
+	return NULL;
+}
+
+/* Whether words[0..n) (bytes) look like a SPIR-V module: its magic, a
+ * version 1.0-1.6, a bound, schema 0 and at least one instruction. */
+static bool spirv_sane(const uint32_t *w, size_t n)
+{
+	return n >= 24 && n % 4 == 0 && w[0] == 0x07230203u && w[1] >= 0x00010000u && w[1] <= 0x00010600u &&
+	       (w[1] & 0xff0000ffu) == 0 && w[3] > 0 && w[3] < (1u << 22) && w[4] == 0;
+}
+
 int shader_compile_cached(const char *path, const ShaderDefine *defs, size_t ndefs, const char *cache_dir,
-                          Spirv *out, bool *hit, char *err)
+                          bool refresh, Spirv *out, bool *hit, char *err)
 {
 	*hit = false;
 	if (!cache_dir)
@@ -189,22 +241,36 @@ int shader_compile_cached(const char *path, const ShaderDefine *defs, size_t nde
 	shaderc_get_spv_version(&v, &r);
 	key = fnv1a(key, &v, sizeof v);
 	key = fnv1a(key, &r, sizeof r);
-	char cpath[4200], why[ERR_LEN];
+	char cpath[4200], why[ERR_LEN], note[140] = "";
 	snprintf(cpath, sizeof cpath, "%s/spirv-%016llx.spv", cache_dir, (unsigned long long)key);
-	size_t n = 0;
-	uint32_t *words = (uint32_t *)fileio_read(cpath, 64u << 20, &n, why, sizeof why);
+	size_t n = 0, np = 0;
+	char *data = NULL;
+	struct stat st;
+	if (!refresh && lstat(cpath, &st) == 0 && !(data = fileio_read(cpath, 64u << 20, &n, why, sizeof why)))
+		snprintf(note, sizeof note, "%.120s", why); /* there, and not a file to read */
+	const uint32_t *w = data ? shader_cache_unframe(SHADER_CACHE_SPIRV, key, data, n, &np, note, sizeof note) : NULL;
+	if (w && !spirv_sane(w, np)) {
+		snprintf(note, sizeof note, "its SPIR-V's header is not sane");
+		w = NULL;
+	}
 	int rc = 0;
-	if (words && n >= 20 && n % 4 == 0 && words[0] == 0x07230203u) { /* SPIR-V magic */
-		out->words = words;
-		out->size = n;
+	if (w && (out->words = malloc(np))) {
+		memcpy(out->words, w, np);
+		out->size = np;
 		out->hash = sh;
 		*hit = true;
 	} else {
-		free(words);
 		rc = compile_source(path, src, len, defs, ndefs, out, err);
-		if (rc == 0) /* a cache that cannot be written is only a slower start */
-			fileio_write(cpath, out->words, out->size);
+		size_t fn;
+		void *framed = rc == 0 ? shader_cache_frame(SHADER_CACHE_SPIRV, key, out->words, out->size, &fn) : NULL;
+		if (framed) /* a cache that cannot be written is only a slower start */
+			fileio_write(cpath, framed, fn);
+		free(framed);
+		if (note[0])
+			snprintf(out->cache_note, sizeof out->cache_note, "the SPIR-V cache entry %.40s was not used: %.100s",
+			         strrchr(cpath, '/') + 1, note);
 	}
+	free(data);
 	free(src);
 	return rc;
 }

@@ -17,6 +17,7 @@ typedef struct Spirv {
 	uint32_t *words;
 	size_t size;   /* bytes */
 	uint64_t hash; /* FNV-1a of the GLSL source and defines */
+	char cache_note[256]; /* why a cache entry there was not used ("" when none) */
 } Spirv;
 
 /* Reads path and compiles it as a compute shader. On failure err holds the
@@ -37,12 +38,30 @@ int shader_compile_file(const char *path, const ShaderDefine *defs, size_t ndefs
 void shader_free(Spirv *s);
 
 /* As shader_compile_file, but first looks for the SPIR-V of the same source
- * and defines in cache_dir (spirv-HASH.spv), and stores it there after a
+ * and defines in cache_dir (spirv-KEY.spv), and stores it there after a
  * compile (written whole: temporary file, then rename). cache_dir NULL: no
- * cache. *hit tells whether shaderc was skipped. A cache that cannot be read
- * or written is only a slower start. */
+ * cache; refresh: the entry is not read, only written afresh. *hit tells
+ * whether shaderc was skipped. A cache is a hint: an entry is used only
+ * when its header names this key (source, defines, compiler) and its length
+ * and checksum hold, and the SPIR-V's own header is sane; else it is
+ * compiled afresh and replaced, out->cache_note saying why. A cache that
+ * cannot be read or written is only a slower start. */
 int shader_compile_cached(const char *path, const ShaderDefine *defs, size_t ndefs, const char *cache_dir,
-                          Spirv *out, bool *hit, char *err);
+                          bool refresh, Spirv *out, bool *hit, char *err);
+
+/* A cache file's frame: a header with a magic, its format, the key the
+ * entry is for, the payload's length and checksum, then the payload
+ * (SPIR-V words, or a pipeline cache's data). */
+#define SHADER_CACHE_FORMAT 1
+/* payload into a malloc'd framed buffer of *framed bytes; NULL: no memory. */
+void *shader_cache_frame(uint32_t magic, uint64_t key, const void *payload, size_t n, size_t *framed);
+/* The payload of a framed file's bytes (within data), or NULL with why:
+ * another magic or format, another key, a length or checksum that does not
+ * hold. */
+const void *shader_cache_unframe(uint32_t magic, uint64_t key, const void *data, size_t n, size_t *payload,
+                                 char *why, size_t whylen);
+#define SHADER_CACHE_SPIRV 0x56505346u    /* "FSPV" */
+#define SHADER_CACHE_PIPELINE 0x43505346u /* "FSPC" */
 
 /* $XDG_CACHE_HOME/flopscope (or ~/.cache/flopscope), created if missing;
  * false when it cannot be made. */

@@ -602,3 +602,53 @@ t_a_fifo_with_an_idle_writer_should_never_hang_a_start() {
 	[ "$(cat "$T/exit")" = 0 ] || die "exit status $(cat "$T/exit")"
 	exec 7>&- 8>&- 9>&-
 }
+
+# A cache is a hint. A SPIR-V entry holding another workload's valid shader
+# made every later run exit 3 ("the device did not do the work it reports",
+# a healthy node drained) and never named the cache; a truncated,
+# bit-flipped or header-only entry failed every run with VK_ERROR_UNKNOWN
+# until deleted by hand. Each entry is framed with its key, length and
+# checksum and refused on any doubt (compiled afresh, replaced, said once);
+# one that passes every check and still gives a wrong result is built again
+# from its source before the device is blamed.
+t_a_damaged_or_foreign_cache_entry_should_be_compiled_afresh() {
+	tsan && skip "files, no thread of their own: check-asan and make test run it"
+	export XDG_CACHE_HOME="$T/c32"
+	"$FS" llvm --duration 0.2 --no-log >"$T/out" 2>&1 || die "seed fp32: $(cat "$T/out")"
+	XDG_CACHE_HOME="$T/cint" "$FS" llvm --workload int32 --duration 0.2 --no-log >"$T/out" 2>&1 || die "seed int32"
+	local f32 fint pc how
+	f32=$(ls "$T"/c32/flopscope/spirv-*.spv) && fint=$(ls "$T"/cint/flopscope/spirv-*.spv) &&
+		pc=$(ls "$T"/c32/flopscope/pipeline-*.bin) || die "no cache entries"
+	cp "$f32" "$T/good.spv"
+	for how in foreign truncated flipped header crafted; do
+		case $how in
+		foreign) cp "$fint" "$f32" ;;
+		truncated) head -c $(($(stat -c %s "$T/good.spv") - 8)) "$T/good.spv" >"$f32" ;;
+		flipped) python3 -c 'import sys; b = bytearray(open(sys.argv[1], "rb").read()); b[200] ^= 4; open(sys.argv[2], "wb").write(b)' "$T/good.spv" "$f32" ;;
+		header) head -c 52 "$T/good.spv" >"$f32" ;;
+		crafted) # int32's SPIR-V under fp32's own key, length and checksum: every frame check holds
+			python3 - "$T/good.spv" "$fint" "$f32" <<'PY'
+import struct, sys
+good, other, out = (open(sys.argv[1], "rb").read(), open(sys.argv[2], "rb").read(), sys.argv[3])
+magic, fmt, key, _, _ = struct.unpack("<IIQQQ", good[:32])
+payload = other[32:]
+h = 0xcbf29ce484222325
+for c in payload:
+    h = ((h ^ c) * 0x100000001b3) & 0xFFFFFFFFFFFFFFFF
+open(out, "wb").write(struct.pack("<IIQQQ", magic, fmt, key, len(payload), h) + payload)
+PY
+			;;
+		esac
+		"$FS" llvm --duration 0.2 --no-log >"$T/out" 2>&1
+		local rc=$?
+		[ $rc = 0 ] || die "$how: exit $rc: $(tail -4 "$T/out")"
+		grep -q '(compiled by shaderc' "$T/out" || [ $how = crafted ] || die "$how: the entry was used: $(grep start: "$T/out")"
+		grep -q "note: .*spirv-.*was not used\|note: the cached SPIR-V and pipeline were used and their shader failed its result check" "$T/out" ||
+			die "$how: not said: $(grep -i 'note\|start:' "$T/out")"
+		cmp -s "$f32" "$T/good.spv" || die "$how: the entry was not replaced by a good one"
+	done
+	# a flipped bit in the pipeline cache: not handed to the driver, said
+	python3 -c 'import sys; b = bytearray(open(sys.argv[1], "rb").read()); b[len(b) // 2] ^= 1; open(sys.argv[1], "wb").write(b)' "$pc"
+	"$FS" llvm --duration 0.2 --no-log >"$T/out" 2>&1 || die "a damaged pipeline cache: exit $?: $(tail -3 "$T/out")"
+	grep -q 'note: the pipeline cache entry was not used: its checksum does not hold' "$T/out" || die "$(grep -i 'note\|start:' "$T/out")"
+}
