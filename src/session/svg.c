@@ -18,9 +18,16 @@
 #define MARK_ROWS 4       /* rows of numbered change markers */
 #define TABLE_MAX 15      /* changes listed under the plot */
 
-static void esc(FILE *f, const char *s)
+/* s as XML character data: the five specials escaped, and (fmt_printable)
+ * control characters and bytes that are not UTF-8 as '?': a device name
+ * from a log with a stray Latin-1 byte made the SVG invalid XML. */
+static void esc(FILE *f, const char *raw)
 {
-	for (; *s; s++) {
+	char *copy = strdup(raw);
+	if (!copy)
+		return; /* out of memory: the label is left out, the XML stays valid */
+	fmt_printable(copy);
+	for (const char *s = copy; *s; s++) {
 		switch (*s) {
 		case '&': fputs("&amp;", f); break;
 		case '<': fputs("&lt;", f); break;
@@ -32,6 +39,7 @@ static void esc(FILE *f, const char *s)
 				fputc(*s, f);
 		}
 	}
+	free(copy);
 }
 
 /* A label; anchor "start", "middle" or "end"; extra: more attributes. */
@@ -52,7 +60,10 @@ static const char *fit(const char *s, double width, int px, char *out, size_t le
 		snprintf(out, len, "%s", s);
 		return out;
 	}
-	snprintf(out, len, "%.*s...", (int)(max - 3), s);
+	size_t cut = max - 3;
+	while (cut && ((unsigned char)s[cut] & 0xc0) == 0x80)
+		cut--; /* never inside a character */
+	snprintf(out, len, "%.*s...", (int)cut, s);
 	return out;
 }
 

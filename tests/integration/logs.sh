@@ -633,3 +633,31 @@ assert r[2]["complete"] is False and "median" not in r[2], r' || die "json"
 	"$FS" --logs --format csv >"$T/out" 2>&1
 	[ $? = 2 ] && grep -q 'format csv does not apply to --logs' "$T/out" || die "$(cat "$T/out")"
 }
+
+# Bytes that are not UTF-8 in a device name (a log written by another tool,
+# a Latin-1 é) made the SVG invalid XML; a control character (ESC, C1 NEL)
+# too. Every label is printable UTF-8: such bytes become '?'.
+t_svg_should_stay_valid_xml_whatever_bytes_a_name_holds() {
+	tsan && skip "files, no thread of their own: check-asan and make test run it"
+	"$FS" llvm --duration 0.3 --log "$T/a.jsonl" --format csv >/dev/null 2>&1 || die "seed run"
+	LC_ALL=C sed 's/"device":"llvmpipe/"device":"llvm\xe9pipe\\u001b[31m\xc2\x85/' "$T/a.jsonl" >"$T/b.jsonl"
+	LC_ALL=C grep -q $'llvm\xe9pipe' "$T/b.jsonl" || die "the name was not planted"
+	"$FS" --export "$T/b.jsonl" --svg "$T/b.svg" >"$T/out" 2>&1 || die "export: exit $?: $(cat "$T/out")"
+	python3 -c 'import sys, xml.etree.ElementTree as E; E.parse(sys.argv[1])' "$T/b.svg" 2>"$T/x.err" ||
+		die "not XML: $(cat "$T/x.err")"
+	grep -q 'llvm?pipe?\[31m?' "$T/b.svg" || die "the name: $(grep -ao 'llvm[^<]*' "$T/b.svg" | head -2)"
+	# a long name of valid UTF-8, cut to fit a line (at a byte, one of a
+	# character's two): still valid
+	local pad
+	for pad in "" x; do
+		python3 - "$T/a.jsonl" "$T/c.jsonl" "$pad" <<'PY'
+import sys
+lines = open(sys.argv[1], encoding="utf-8").read().split("\n")
+lines[0] = lines[0].replace('"device":"llvmpipe', '"device":"llvmpipe ' + sys.argv[3] + "\u00e9" * 300, 1)
+open(sys.argv[2], "w", encoding="utf-8").write("\n".join(lines))
+PY
+		"$FS" --export "$T/c.jsonl" --svg "$T/c$pad.svg" >"$T/out" 2>&1 || die "export: exit $?: $(cat "$T/out")"
+		python3 -c 'import sys, xml.etree.ElementTree as E; E.parse(sys.argv[1])' "$T/c$pad.svg" 2>"$T/x.err" ||
+			die "a long name cut ('$pad'): not XML: $(cat "$T/x.err")"
+	done
+}
