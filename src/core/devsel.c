@@ -237,8 +237,15 @@ size_t devsel_gpu_list(const DeviceInfo *d, size_t n, const char *list, const ch
 		/* a range of NVML indices: 0-3 */
 		unsigned long lo, hi;
 		int used = 0;
-		bool range = sscanf(item, "%lu-%lu%n", &lo, &hi, &used) == 2 && (size_t)used == len && lo <= hi &&
-		             hi - lo < 1024 && item[0] >= '0' && item[0] <= '9';
+		size_t d1 = strspn(item, "0123456789");
+		bool looks = d1 && item[d1] == '-' && item[d1 + 1] && strspn(item + d1 + 1, "0123456789") == len - d1 - 1;
+		bool range = looks && sscanf(item, "%lu-%lu%n", &lo, &hi, &used) == 2 && (size_t)used == len && lo <= hi &&
+		             hi - lo < 1024;
+		if (looks && !range) { /* digits-digits is a range, never a UUID's prefix */
+			snprintf(err, errlen, "%s: \"%s\" is not a range of GPU indices (LOW-HIGH, low first, at most 1024 "
+			         "GPUs)", from, item);
+			return 0;
+		}
 		for (unsigned long k = range ? lo : 0; k <= (range ? hi : 0); k++) {
 			char one[32];
 			if (range)

@@ -164,6 +164,11 @@ static void gpu_lists_should_name_devices_as_nvml_and_slurm_do(void)
 	/* a UUID prefix two devices share names neither */
 	CHECK(gpus("98c4a1e2112233", idx, err) == 0 && strstr(err, "more than one device") != NULL);
 	CHECK(gpus("GPU-11111111", idx, err) == 0 && strstr(err, "no device's UUID begins with 11111111") != NULL);
+	/* digits-digits is a range, never a UUID's prefix (0-4294967295 was
+	 * reported as "no device's UUID begins with 04294967295") */
+	CHECK(gpus("0-4294967295", idx, err) == 0 && strstr(err, "\"0-4294967295\" is not a range of GPU indices"));
+	CHECK(gpus("3-1", idx, err) == 0 && strstr(err, "is not a range of GPU indices") && !strstr(err, "UUID"));
+	CHECK(gpus("0-0", idx, err) == 1 && idx[0] == 1);
 }
 
 static void devsel_contains_should_ignore_case(void)
