@@ -610,7 +610,10 @@ static void sync_folder(const char *path)
 bool fileio_commit(FILE *f, FileTmp *t, bool ok, char *err, size_t errlen)
 {
 	int saved = 0;
-	if (ok && (fflush(f) != 0 || ferror(f))) {
+	/* flushed even when the caller's writes failed: the reason (a full
+	 * disk's ENOSPC, EFBIG) is said, not only "the output failed" */
+	errno = 0;
+	if (fflush(f) != 0 || ferror(f)) {
 		ok = false;
 		saved = errno ? errno : EIO;
 	}

@@ -406,6 +406,10 @@ t_full_disk_should_exit_1_and_leave_no_empty_log() {
 	grep -q 'unsupported: cannot write the session log' "$T/out" && die "called unsupported: $(grep unsupported "$T/out" | head -2)"
 	grep -q 'failed: cannot write the session log' "$T/out" || die "not said: $(tail -5 "$T/out")"
 	grep -q '"type":"summary"' "$T/s.jsonl" || die "the sessions before the disk filled were lost"
+	# an output written whole says why it failed (it said "the output failed")
+	limited 2 "$FS" --export "$T/s.jsonl" --workload fp32 --svg "$T/s.svg"
+	[ $? = 1 ] && grep -q "cannot write $T/s.svg: File too large" "$T/err" || die "--svg on a full disk: $(cat "$T/err")"
+	[ ! -e "$T/s.svg" ] && [ -z "$(ls -A "$T" | grep '^\.s\.svg')" ] || die "an SVG or its temporary was left"
 	mkdir -p "$T/state/flopscope"
 	: >"$T/state/flopscope/20200101T000000Z-llvmpipe-fp32.jsonl"
 	"$FS" --logs >"$T/out" 2>&1 || die "--logs with an empty log: exit $?: $(cat "$T/out")"
