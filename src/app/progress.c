@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <unistd.h>
 
 #include "clock.h"
@@ -33,7 +34,15 @@ static void draw(Progress *p)
 		double t = p->total_left_s - in > left ? p->total_left_s - in : left;
 		snprintf(all, sizeof all, ", about %.0f s in all", t);
 	}
-	fprintf(stderr, "\r\033[K%s [%zu/%zu] %s: %.0f s left%s", p->what, p->step, p->steps, p->name, left, all);
+	char line[256];
+	snprintf(line, sizeof line, "%s [%zu/%zu] %s: %.0f s left%s", p->what, p->step, p->steps, p->name, left, all);
+	/* one row at most, read at each drawing (a resize): a line that wraps
+	 * leaves its first rows behind when \r goes back to the start of the
+	 * last one (fragments in a narrow terminal) */
+	struct winsize ws;
+	if (ioctl(STDERR_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 1 && strlen(line) >= ws.ws_col)
+		line[ws.ws_col - 1] = '\0';
+	fprintf(stderr, "\r\033[K%s", line);
 	fflush(stderr);
 	p->drawn = true;
 }

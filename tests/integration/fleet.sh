@@ -523,6 +523,18 @@ PY
 	[ $? = 2 ] && grep -q "give it alone" "$T/both.out" || die "$(cat "$T/both.out")"
 }
 
+# In a terminal narrower than the progress line, the line wrapped and \r
+# went back to the start of its last row only: fragments stayed above the
+# verdicts. The line is cut to the terminal's width; nothing of it is left.
+t_check_progress_should_leave_no_fragment_in_a_narrow_terminal() {
+	sanitized && skip "a line on the terminal, no memory or thread of the engine's: make test runs it"
+	UI_W=30 UI_H=40 start_ui "$FS" llvm --check --workload fp32,copy --budget 5s --no-log || return 1
+	wait_exit 30 || return 1
+	screen | grep -q 'NOREF' || die "no verdict: $(screen)"
+	screen | grep -q 'left' && die "a fragment of the progress line stayed: $(screen | grep left)"
+	true
+}
+
 # Long work says where it is on a terminal (stderr: which workload i/N, its
 # time left and the whole run's), and nothing of it reaches a pipe or a file.
 t_check_should_show_its_progress_on_a_terminal_only() {
