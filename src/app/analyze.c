@@ -69,6 +69,26 @@ static void scan_restart(void *ctx)
 	change_finish(&((Scan *)ctx)->cd);
 }
 
+/* Whether the samples' times t[0..n) only go forward: times that run
+ * backwards (lines out of order, two sessions spliced) or a sample twice (a
+ * duplicated line) are no trace of one session, and the plateau and the
+ * changes would be computed from them silently; said with the sample. */
+static bool in_order(const char *path, const double *t, size_t n)
+{
+	for (size_t i = 1; i < n; i++) {
+		if (t[i] > t[i - 1])
+			continue;
+		if (t[i] == t[i - 1])
+			fprintf(stderr, "flopscope: %s: steady sample %zu is at %.3f ms as the one before it: a sample "
+			        "given twice (a duplicated line?); not analysed\n", path, i + 1, t[i]);
+		else
+			fprintf(stderr, "flopscope: %s: the times run backwards at steady sample %zu (%.3f ms after %.3f "
+			        "ms): lines out of order or sessions spliced; not analysed\n", path, i + 1, t[i], t[i - 1]);
+		return false;
+	}
+	return true;
+}
+
 /* Prints a record on a line of its own and frees it. */
 static void print_json(cJSON *j)
 {
@@ -214,6 +234,8 @@ int offline_analyze(const Options *o)
 		}
 		scan->steady = n;
 	}
+	if (!rc && !in_order(o->analyze, t, n))
+		rc = 2;
 	if (!rc) {
 		change_finish(&scan->cd);
 		double level;

@@ -661,3 +661,41 @@ PY
 			die "a long name cut ('$pad'): not XML: $(cat "$T/x.err")"
 	done
 }
+
+# --analyze reported from times that ran backwards and counted a duplicated
+# sample twice, silently. A log (or CSV trace) whose steady samples' times
+# do not only go forward is refused, exit 2, the sample named.
+t_analyze_should_refuse_times_that_run_backwards_or_repeat() {
+	tsan && skip "files, no thread of their own: check-asan and make test run it"
+	"$FS" llvm --duration 1 --log "$T/m.jsonl" --format csv >"$T/m.csv" 2>/dev/null || die "seed run"
+	"$FS" --analyze "$T/m.jsonl" >/dev/null 2>"$T/err" || die "the good log: exit $?: $(cat "$T/err")"
+	python3 - "$T" <<'PY'
+import sys
+T = sys.argv[1]
+for name, sep in (("m.jsonl", None), ("m.csv", None)):
+    lines = open("%s/%s" % (T, name)).read().splitlines()
+    rows = [i for i, l in enumerate(lines) if ('"type":"sample"' in l) or (name.endswith(".csv") and i > 0)]
+    k = rows[-5]
+    dup = lines[:k + 1] + [lines[k]] + lines[k + 1:]
+    swap = list(lines)
+    swap[rows[-6]], swap[rows[-4]] = swap[rows[-4]], swap[rows[-6]]
+    base, ext = name.split(".")
+    open("%s/%s-dup.%s" % (T, base, ext), "w").write("\n".join(dup) + "\n")
+    open("%s/%s-swap.%s" % (T, base, ext), "w").write("\n".join(swap) + "\n")
+PY
+	local f
+	local rc
+	for f in m-dup.jsonl m-dup.csv; do
+		"$FS" --analyze "$T/$f" >"$T/out" 2>"$T/err"
+		rc=$?
+		[ $rc = 2 ] && grep -q 'a sample given twice (a duplicated line?); not analysed' "$T/err" ||
+			die "$f: exit $rc: $(cat "$T/err" "$T/out" | head -5)"
+	done
+	# (the CSV reader refuses a trace out of order itself)
+	for f in m-swap.jsonl m-swap.csv; do
+		"$FS" --analyze "$T/$f" >"$T/out" 2>"$T/err"
+		rc=$?
+		[ $rc = 2 ] && grep -q 'the times run backwards at steady sample [0-9]* (\|time runs backwards (t_ms' "$T/err" ||
+			die "$f: exit $rc: $(cat "$T/err" "$T/out" | head -5)"
+	done
+}
