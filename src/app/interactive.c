@@ -77,8 +77,14 @@ static bool start_engines(Screen *s, const struct VkCtx *ctx, const DeviceList *
 	}
 	Error err;
 	bool built = engine_set_create(set, cfg, n, true, &err);
-	if (built && engine_set_start(set, true))
+	if (built && engine_set_start(set, true)) {
+		for (size_t k = 0; k < n; k++) { /* a cache that was not used: said once */
+			const char *note = engine_info(set->m[k].e)->cache_note;
+			if (note && note[0])
+				screen_message(s, ROLE_STATUS_WARN, "%s", note);
+		}
 		return true;
+	}
 	if (built) /* the first that did not start says why */
 		for (size_t k = 0; k < n; k++)
 			if (set->m[k].err.msg[0]) {
