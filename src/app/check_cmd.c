@@ -271,6 +271,16 @@ static void judge(const Options *o, const VkCtx *ctx, const SuiteDev *sd, BlockM
 		         "(--baseline LOG): only the result checks held", wi->name);
 }
 
+/* A JSON record on a line of its own, freed. */
+static void print_record(cJSON *j)
+{
+	char *text = cJSON_PrintUnformatted(j);
+	if (text)
+		printf("%s\n", text);
+	cJSON_free(text);
+	cJSON_Delete(j);
+}
+
 static void print_line(const Options *o, const VkCtx *ctx, const SuiteDev *sd, const WorkloadInfo *wi,
                        const Verdict *v)
 {
@@ -300,11 +310,7 @@ static void print_line(const Options *o, const VkCtx *ctx, const SuiteDev *sd, c
 			cJSON_AddNumberToObject(j, "peer_ratio", v->peer);
 		cJSON_AddNumberToObject(j, "checks_passed", (double)v->checks);
 		cJSON_AddStringToObject(j, "why", v->why);
-		char *text = cJSON_PrintUnformatted(j);
-		if (text)
-			printf("%s\n", text);
-		cJSON_free(text);
-		cJSON_Delete(j);
+		print_record(j);
 	} else if (o->format == FORMAT_CSV) {
 		printf("%s,", st);
 		listing_identity_csv(stdout, d, (size_t)sd->idx + 1);
@@ -625,11 +631,7 @@ static void print_shared(const Options *o, const VkCtx *ctx, const SuiteDev *sd,
 		cJSON_AddNumberToObject(j, "devices", (double)m);
 		cJSON_AddNumberToObject(j, "sum", sum);
 		cJSON_AddStringToObject(j, "why", why);
-		char *text = cJSON_PrintUnformatted(j);
-		if (text)
-			printf("%s\n", text);
-		cJSON_free(text);
-		cJSON_Delete(j);
+		print_record(j);
 	} else if (o->format == FORMAT_CSV) {
 		printf("shared,");
 		listing_identity_csv(stdout, d, (size_t)sd->idx + 1);
