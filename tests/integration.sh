@@ -24,8 +24,12 @@ for t in $names; do
 	T="$TOP/$n" # short: paths show on an 80-column screen in some tests
 	mkdir -p "$T"
 	start=$SECONDS
-	( $t )
+	# each test within a bound (FLOPSCOPE_TEST_TIMEOUT, 300 s; a sanitizer
+	# build 600 s): past it, the stacks of every thread of every process it
+	# started are printed (watched), and it fails
+	( watched "${FLOPSCOPE_TEST_TIMEOUT:-$(sanitized && echo 600 || echo 300)}" $t )
 	rc=$?
+	[ $rc = 124 ] && echo "  $t outlived its bound: a hang (the stacks are above)" >&2
 	took="($((SECONDS - start)) s)" # which tests CI's time goes to
 	case $rc in
 	0) echo "PASS: ${t#t_} $took" ;;
