@@ -24,7 +24,7 @@ B       ?= build
 #            theme files' (session); never gpu or app
 #   app      main, modes, outputs, the interactive runner over the screens
 CORE    := fmt throttle procs devfeat adapt sched stats ring devsel cli workload fmawork memwork summary compare change peak devinfo plot outlier retain metrics spirv_khr
-SESSION := clock fileio paths csvread records slog slogread svg threadname
+SESSION := clock fileio paths csvread records slog slogread svg threadname devlock
 GPU     := err features vkctx shader memory pipeline submit compute
 WORKLOADS := workloads fma copy transfer
 ENGINE  := sysfs tel_registry tel_nvml tel_gpu_sysfs tel_cpu tel_pcie telemetry engine engine_set source replay

@@ -27,6 +27,9 @@ trap 'rm -rf "$tmp"' EXIT
 rc=$?
 case $rc in
 0) exit 0 ;;
+6) # flopscope's own trouble, not the node's: another check held a GPU
+	logger -t flopscope-prolog "flopscope could not check (another check on a GPU): not drained, job $SLURM_JOB_ID" 2>/dev/null
+	exit 0 ;;
 3) why="wrong results" ;;
 1) why="below threshold or failed" ;;
 4) why="an outlier among identical GPUs" ;;

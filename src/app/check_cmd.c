@@ -12,6 +12,7 @@
 #include "compare.h"
 #include "fmt.h"
 #include "listing.h"
+#include "devlock.h"
 #include "metrics_live.h"
 #include "offline.h"
 #include "outlier.h"
@@ -27,6 +28,8 @@
  * more once a run's end has taken longer (a memory workload's buffers
  * freed: 0.05 s on lavapipe, 0.6 s or more under ThreadSanitizer). */
 #define CHECK_TEARDOWN_S 0.3
+/* The longest a check waits for a device another check holds, s. */
+#define CHECK_LOCK_WAIT_S 10.0
 
 typedef struct Verdict {
 	CheckStatus st;
@@ -360,6 +363,7 @@ typedef struct CheckRun {
 	MetricsServer *server;
 	SuiteLogPath *logs;
 	SuiteDev *sd;
+	DevLock *locks;              /* each device's, held for the whole check */
 	int *rows;
 	BlockMeans *blocks;
 	NodeDevice *nd;
@@ -373,6 +377,37 @@ typedef struct CheckRun {
 static bool check_alone_first(const CheckRun *c, size_t i, size_t m)
 {
 	return m > 1 && workload_uses_host((WorkloadType)c->wl[i]);
+}
+
+/* Each device's lock, exclusive, for the whole check: a second check (a
+ * dashboard, the nightly timer, two prologs) would measure this one and be
+ * measured by it. Waits up to CHECK_LOCK_WAIT_S (a quarter of the budget at
+ * most) for one held; then STATUS_NOT_RUN, said. A lock that cannot be made
+ * at all (no lock folder) is said and the check goes on. */
+static int check_lock_devices(CheckRun *c)
+{
+	if (!(c->locks = calloc(c->n, sizeof *c->locks)))
+		return 1;
+	for (size_t k = 0; k < c->n; k++)
+		c->locks[k].fd = -1;
+	double wait = c->budget / 4 < CHECK_LOCK_WAIT_S ? c->budget / 4 : CHECK_LOCK_WAIT_S;
+	uint64_t t0 = clock_mono_ns();
+	for (size_t k = 0; k < c->n; k++) {
+		const DeviceInfo *d = &c->ctx->entries[c->idx[k]];
+		char uuid[40], why[700];
+		devinfo_uuid_str(d->uuid, uuid, sizeof uuid);
+		double left = wait - (double)(clock_mono_ns() - t0) * 1e-9;
+		DevLockResult r = devlock_take(&c->locks[k], uuid, true, left > 0 ? left : 0, why, sizeof why);
+		if (r == DEVLOCK_BUSY) {
+			fprintf(stderr, "flopscope: [%d] %s: %s; waited %.0f s: not checked (exit %d, the check could not "
+			        "run: no verdict on the device)\n", c->idx[k] + 1, d->name, why, wait, STATUS_NOT_RUN);
+			return STATUS_NOT_RUN;
+		}
+		if (r == DEVLOCK_NONE)
+			fprintf(stderr, "flopscope: note: [%d] %s: %s: another check could run beside this one unseen\n",
+			        c->idx[k] + 1, d->name, why);
+	}
+	return 0;
 }
 
 /* Everything the check needs before it runs: a bad baseline, log or
@@ -421,6 +456,9 @@ static int check_open(CheckRun *c)
 
 static void check_close(CheckRun *c, bool say_logs)
 {
+	for (size_t k = 0; c->locks && k < c->n; k++)
+		devlock_release(&c->locks[k]);
+	free(c->locks);
 	suite_logs_close(c->logs, c->n, say_logs);
 	metrics_server_stop(c->server);
 	baselines_done(c->bl, c->nbl);
@@ -808,6 +846,8 @@ int check_run(const VkCtx *ctx, const int *idx, size_t n, const Options *o, uint
 		        c->runs == 1 ? "" : "s", ceil(least * 10) / 10, CHECK_MIN_WINDOW_S);
 		status = STATUS_USAGE;
 	}
+	if (!status)
+		status = check_lock_devices(c);
 	if (!status) {
 		check_head(c);
 		c->progress = progress_start("check", c->runs);

@@ -142,6 +142,8 @@ int headless_run(Engine *e, const Options *o, MetricsOut *mo, int row, atomic_in
 	}
 	if (in->cache_note && in->cache_note[0]) /* a cache that was not used: said once */
 		fprintf(stderr, "flopscope: note: %s\n", in->cache_note);
+	if (in->lock_note && in->lock_note[0])
+		fprintf(stderr, "flopscope: warning: %s\n", in->lock_note);
 	if (engine_log_error(e)) {
 		/* measured, but the evidence is incomplete */
 		fprintf(stderr, "flopscope: %s\n", engine_log_error(e));

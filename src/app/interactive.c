@@ -79,9 +79,11 @@ static bool start_engines(Screen *s, const struct VkCtx *ctx, const DeviceList *
 	bool built = engine_set_create(set, cfg, n, true, &err);
 	if (built && engine_set_start(set, true)) {
 		for (size_t k = 0; k < n; k++) { /* a cache that was not used: said once */
-			const char *note = engine_info(set->m[k].e)->cache_note;
-			if (note && note[0])
-				screen_message(s, ROLE_STATUS_WARN, "%s", note);
+			const RunInfo *in = engine_info(set->m[k].e);
+			if (in->cache_note && in->cache_note[0])
+				screen_message(s, ROLE_STATUS_WARN, "%s", in->cache_note);
+			if (in->lock_note && in->lock_note[0])
+				screen_message(s, ROLE_STATUS_WARN, "%s", in->lock_note);
 		}
 		return true;
 	}

@@ -98,6 +98,7 @@ void suite_measure(const VkCtx *ctx, SuiteDev *d, size_t n, const Options *o, Wo
 			/* a suite's window goes on until a steady sample (bounded); a
 			 * check's (watched, in a budget) ends where its share does */
 			cfg[k].extend_s = watch ? 0 : RUN_SUITE_EXTEND_S;
+			cfg[k].device_locked = watch != NULL; /* the check holds its devices' locks */
 		}
 		/* all run at once; their samples taken as they come */
 		bool started = engine_set_create(&set, cfg, n, false, &e_err) && engine_set_start(&set, false);
@@ -120,9 +121,11 @@ void suite_measure(const VkCtx *ctx, SuiteDev *d, size_t n, const Options *o, Wo
 			d[k].wrong = why->status == STATUS_WRONG;
 			continue;
 		}
-		const char *note = engine_info(m->e)->cache_note;
+		const char *note = engine_info(m->e)->cache_note, *lock = engine_info(m->e)->lock_note;
 		if (note && note[0]) /* a cache that was not used: said once */
 			fprintf(stderr, "flopscope: note: %s\n", note);
+		if (lock && lock[0])
+			fprintf(stderr, "flopscope: warning: %s\n", lock);
 		d[k].r = m->sum;
 		d[k].checks = m->checks;
 		d[k].spirv_cached = m->spirv_cached;

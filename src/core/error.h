@@ -19,6 +19,7 @@ typedef enum Status {
 	STATUS_WRONG = 3,    /* the device computed wrong results (a result check failed) */
 	STATUS_OUTLIER = 4,  /* the outlier rule named a device: more than --outlier below its identical peers */
 	STATUS_NOT_JUDGED = 5, /* a check held nothing to a reference: no peak known, no baseline, no peers */
+	STATUS_NOT_RUN = 6,  /* a check could not run: a device under another check or a measuring run */
 	STATUS_SIGNAL = 128, /* + the signal's number */
 } Status;
 

@@ -1,4 +1,5 @@
 #include "engine.h"
+#include "devlock.h"
 #include "clock.h"
 
 #include <pthread.h>
@@ -51,6 +52,8 @@ struct Engine {
 	uint64_t shader_hash;
 	char shader_path[4096];
 	bool refresh_caches;     /* the caches are not read, only written afresh */
+	DevLock lock;            /* the device's, shared, for the run (not a check's) */
+	char lock_note[1200];
 	char cache_note[1400];   /* why a cache was not used, or was replaced ("") */
 
 	pthread_t thread;
@@ -455,6 +458,21 @@ static Status open_log(Engine *e, char *err)
 	return STATUS_OK;
 }
 
+/* A measuring run holds its device's lock shared: a check (exclusive)
+ * finds it, and a run on a device under check says so (the two measure
+ * each other) and goes on. */
+static void take_device_lock(Engine *e)
+{
+	e->lock.fd = -1;
+	if (e->cfg.device_locked)
+		return;
+	char uuid[40], why[600];
+	devinfo_uuid_str(e->cfg.dev->uuid, uuid, sizeof uuid);
+	if (devlock_take(&e->lock, uuid, false, 0, why, sizeof why) == DEVLOCK_BUSY)
+		snprintf(e->lock_note, sizeof e->lock_note, "%s is under a check now (%s): this run and the check "
+		         "measure each other", e->cfg.dev->name, why);
+}
+
 /* Whether the device's shader or pipeline came from a cache that could be
  * refreshed (not already). */
 static bool from_cache(const Engine *e)
@@ -490,6 +508,7 @@ static Status build(Engine *e, const EngineConfig *cfg, char *err)
 	Status st;
 	if ((st = plan_run(e, cfg, err)) != STATUS_OK)
 		return st;
+	take_device_lock(e);
 	st = start_device(e, err);
 	if (st == STATUS_FAILED && from_cache(e))
 		st = start_fresh(e, "the pipeline could not be built from them", err);
@@ -531,6 +550,7 @@ static void release(Engine *e)
 	pthread_mutex_destroy(&e->sum_mu);
 	if (e->tel_open)
 		telemetry_close(&e->tel);
+	devlock_release(&e->lock);
 	compute_destroy(&e->comp);
 	ring_done(&e->ring);
 	if (e->sync_ready) {
@@ -557,6 +577,7 @@ Engine *engine_create(const EngineConfig *cfg, Error *err)
 		free(e);
 		return NULL;
 	}
+	e->lock.fd = -1; /* none held until build takes it */
 	summary_init(&e->sum);
 	summary_init(&e->view);
 	e->view_ver = UINT64_MAX;
@@ -584,6 +605,7 @@ Engine *engine_create(const EngineConfig *cfg, Error *err)
 	in->start_pipeline_ms = e->comp.pipeline_ms;
 	in->pipeline_cache_loaded = e->comp.cache_loaded;
 	in->cache_note = e->cache_note;
+	in->lock_note = e->lock_note;
 	return e;
 }
 

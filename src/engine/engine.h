@@ -55,6 +55,8 @@ typedef struct EngineConfig {
 	unsigned ordinal;       /* its number among several devices at once (1..); 0 alone */
 	unsigned devices;       /* ... how many, and the id their logs share (slog_node_id) */
 	const char *node_id;
+	bool device_locked;     /* the caller holds the device's lock (a check): the
+	                           run takes no shared lock of its own */
 } EngineConfig;
 
 /* What a run is, fixed once it is created: plain facts for the screens. */
@@ -72,6 +74,7 @@ typedef struct RunInfo {
 	double start_shader_ms, start_device_ms, start_pipeline_ms, start_warmup_ms;
 	bool spirv_cached, pipeline_cache_loaded;
 	const char *cache_note;  /* why a cache entry was not used or was replaced; "" none */
+	const char *lock_note;   /* the device is under a check now (devlock.h); "" none */
 	bool shader_on_thread;   /* compiled beside the device's creation (start_shader_ms: its own time) */
 } RunInfo;
 

@@ -489,6 +489,40 @@ PY
 	[ "$(grep -c '^shared,' "$T/c.csv")" = 2 ] || die "CSV: $(cat "$T/c.csv")"
 }
 
+# Two checks on one device measured each other without a word (a dashboard
+# and the nightly timer, two prologs). A check holds each device's lock for
+# its run: a second one waits a quarter of its budget, then exits 6 ("the
+# check could not run") with no verdict; a measuring run started on a
+# device under check says so; a check after the first has ended runs.
+t_two_checks_on_one_device_should_never_run_at_once() {
+	"$FS" --check llvm --workload fp32 --budget 8s --no-log >"$T/a.out" 2>"$T/a.err" &
+	local a=$! n=0 rc
+	until ls "$FLOPSCOPE_LOCK_DIR"/flopscope-*.lock >/dev/null 2>&1 && grep -q '^Check of' "$T/a.out"; do
+		n=$((n + 1))
+		[ $n -lt 300 ] || { kill $a; die "the first check did not start: $(cat "$T/a.err")"; }
+		sleep 0.05
+	done
+	"$FS" --check llvm --workload fp32 --budget 4s --no-log >"$T/b.out" 2>"$T/b.err"
+	rc=$?
+	[ $rc = 6 ] || { kill $a; die "the second check: exit $rc: $(cat "$T/b.out" "$T/b.err")"; }
+	grep -q 'the device is under another check or a measuring run (its lock .*flopscope-.*\.lock is held); waited 1 s: not checked (exit 6' "$T/b.err" ||
+		{ kill $a; die "not said: $(cat "$T/b.err")"; }
+	grep -q '^NOREF\|^PASS\|^FAIL' "$T/b.out" && { kill $a; die "a verdict from the refused check: $(cat "$T/b.out")"; }
+	"$FS" llvm --duration 0.3 --no-log --format csv >/dev/null 2>"$T/c.err" || { kill $a; die "a run beside: exit $?"; }
+	grep -q 'warning: .* is under a check now (its lock .* is held by a check): this run and the check measure each other' "$T/c.err" ||
+		{ kill $a; die "the run beside did not say it: $(cat "$T/c.err")"; }
+	wait $a
+	rc=$?
+	[ $rc = 5 ] || die "the first check: exit $rc: $(cat "$T/a.out" "$T/a.err")"
+	"$FS" --check llvm --workload fp32 --budget 4s --no-log >"$T/b.out" 2>"$T/b.err"
+	rc=$?
+	[ $rc = 5 ] || die "a check after the first ended: exit $rc: $(cat "$T/b.err")"
+	# no lock folder: said, and the check runs
+	FLOPSCOPE_LOCK_DIR="$T/none" "$FS" --check llvm --workload fp32 --budget 4s --no-log >"$T/b.out" 2>"$T/b.err"
+	rc=$?
+	[ $rc = 5 ] && grep -q "note: .*cannot open the device's lock .*none/flopscope-" "$T/b.err" || die "no lock folder: exit $rc: $(cat "$T/b.err")"
+}
+
 t_check_should_cover_the_gpus_a_slurm_job_has() {
 	sanitized && skip "device selection, pure and unit-tested (test_devsel): make test runs it"
 	uuid=$("$FS" --list --format json | python3 -c 'import json, sys; print(json.loads(sys.stdin.readline())["uuid"])')

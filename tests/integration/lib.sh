@@ -27,6 +27,10 @@ tsan() { case "$FS" in *-tsan/*) return 0 ;; esac; return 1; }
 export XDG_STATE_HOME="$TOP/state"
 # and read no one's config file but the test's own
 export XDG_CONFIG_HOME="$TOP/config"
+# the devices' locks of this run's own (devlock.h): two suites side by side
+# (check-asan beside check-tsan) never wait for each other's checks
+export FLOPSCOPE_LOCK_DIR="$TOP/locks"
+mkdir -p "$FLOPSCOPE_LOCK_DIR"
 # every run under VK_LAYER_KHRONOS_validation (synchronization validation
 # too): any message it reports makes flopscope exit 1, failing the test
 export FLOPSCOPE_VALIDATE=1

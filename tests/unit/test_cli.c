@@ -536,7 +536,7 @@ static void man_page_should_name_every_mode_option_and_status(void)
 			check_failed_now = 1;
 		}
 	static const char *const statuses[] = { ".B 0\n", ".B 1\n", ".B 2\n", ".B 3\n", ".B 4\n", ".B 5\n",
-		                                 ".B 128 + N\n" };
+		                                 ".B 6\n", ".B 128 + N\n" };
 	for (size_t i = 0; i < sizeof statuses / sizeof *statuses; i++) {
 		const char *p = strstr(ex, statuses[i]);
 		if (!p || p >= ex + elen) {
@@ -546,7 +546,7 @@ static void man_page_should_name_every_mode_option_and_status(void)
 	}
 	/* the statuses of error.h are those the page lists */
 	CHECK(STATUS_OK == 0 && STATUS_FAILED == 1 && STATUS_USAGE == 2 && STATUS_WRONG == 3 && STATUS_OUTLIER == 4 &&
-	      STATUS_NOT_JUDGED == 5 && STATUS_SIGNAL == 128);
+	      STATUS_NOT_JUDGED == 5 && STATUS_NOT_RUN == 6 && STATUS_SIGNAL == 128);
 }
 
 int main(void)
