@@ -426,7 +426,8 @@ static int on_devices(Options *o, uint64_t launch)
 	bool no_device;
 	if (!vkctx_create(&ctx, o->validate, err, &no_device)) {
 		fprintf(stderr, "flopscope: %s\n", err);
-		return 1;
+		/* a check with no driver could not run: no verdict on a device */
+		return o->mode == MODE_CHECK ? STATUS_NOT_RUN : STATUS_FAILED;
 	}
 	/* NVML's numbers for the devices it knows: the gpu of the records that
 	 * name devices and of the metrics, the indices --gpus and Slurm give.

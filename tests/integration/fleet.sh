@@ -176,6 +176,7 @@ PY
 	rm -rf "$T/going"
 	wait $p
 	rc=$?
+	[ "$rc" = 6 ] || die "the metrics folder gone: exit $rc, not 6 (could not run): $(cat "$T/c.err")"
 	grep -q "exit $rc\$" "$T/c.out" || die "exit $rc, and the end line: $(grep 'budget: exit' "$T/c.out")"
 	grep -q 'metrics-file: cannot write' "$T/c.err" || die "not said: $(cat "$T/c.err")"
 }
