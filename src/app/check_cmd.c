@@ -396,6 +396,11 @@ static int check_lock_devices(CheckRun *c)
 		const DeviceInfo *d = &c->ctx->entries[c->idx[k]];
 		char uuid[40], why[700];
 		devinfo_uuid_str(d->uuid, uuid, sizeof uuid);
+		bool again = false; /* one device named twice (-1 -1): its lock is this check's already */
+		for (size_t j = 0; j < k; j++)
+			again |= !memcmp(c->ctx->entries[c->idx[j]].uuid, d->uuid, sizeof d->uuid);
+		if (again)
+			continue;
 		double left = wait - (double)(clock_mono_ns() - t0) * 1e-9;
 		DevLockResult r = devlock_take(&c->locks[k], uuid, true, left > 0 ? left : 0, why, sizeof why);
 		if (r == DEVLOCK_BUSY) {
