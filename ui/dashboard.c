@@ -843,9 +843,14 @@ DashExit dashboard_run(Screen *s, SampleSource *src, const DashOptions *opt, boo
 			dirty = false;
 		}
 		int ch = getch();
-		if (ch == ERR)
+		if (ch == ERR) {
+			if (screen_resynced()) /* a resize curses missed: drawn again whole */
+				dirty = true, last_draw = 0;
 			continue;
+		}
 		dirty = true;
+		if (ch == KEY_RESIZE)
+			clearok(curscr, TRUE); /* the whole screen, not a diff against the old size */
 		if (d.help && screen_help_key(ch, &d.help_scroll) && ch != KEY_RESIZE)
 			continue;
 		if (d.help && ch != KEY_RESIZE) {

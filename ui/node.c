@@ -579,9 +579,14 @@ DashExit node_run(Screen *s, SampleSource *src, size_t n, const NodeOptions *opt
 		}
 		timeout(50);
 		int ch = getch();
-		if (ch == ERR)
+		if (ch == ERR) {
+			if (screen_resynced()) /* a resize curses missed: drawn again whole */
+				nv.dirty = true, nv.last_draw = 0;
 			continue;
+		}
 		nv.dirty = true;
+		if (ch == KEY_RESIZE)
+			clearok(curscr, TRUE); /* the whole screen, not a diff against the old size */
 		if (nv.help && screen_help_key(ch, &nv.help_scroll) && ch != KEY_RESIZE)
 			continue;
 		if (nv.help && ch != KEY_RESIZE) {

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <termios.h>
 #include <unistd.h>
 
@@ -162,6 +163,22 @@ void screen_close(Screen *s)
 	delscreen(s->term);
 	s->term = NULL;
 	active = NULL;
+}
+
+bool screen_resynced(void)
+{
+	/* resizes in quick succession (a tiling window manager, tmux's
+	 * resize-window under load) can leave curses at a size the terminal no
+	 * longer has: the frame drawn for it, diffed against a screen that is
+	 * gone, stayed garbled. The size is read again, and where it differs
+	 * the screen is redrawn whole. */
+	struct winsize ws;
+	if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) != 0 || !ws.ws_row || !ws.ws_col ||
+	    (ws.ws_row == LINES && ws.ws_col == COLS))
+		return false;
+	resizeterm(ws.ws_row, ws.ws_col);
+	clearok(curscr, TRUE);
+	return true;
 }
 
 bool screen_too_small(Screen *s)

@@ -52,5 +52,8 @@ void screen_help(const Screen *s, const char *title, const char *const *lines, s
 bool screen_help_key(int ch, int *scroll);
 /* Draws the "terminal too small" notice; true if the terminal is too small. */
 bool screen_too_small(Screen *s);
+/* Whether the terminal's size (read now) differs from curses' idea of it:
+ * then curses takes it and the next refresh redraws the screen whole. */
+bool screen_resynced(void);
 
 #endif
