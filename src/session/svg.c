@@ -55,9 +55,12 @@ static void text(FILE *f, double x, double y, const char *anchor, int px, const 
  * marks the cut), into out. */
 static const char *fit(const char *s, double width, int px, char *out, size_t len)
 {
-	size_t max = (size_t)(width / svg_text_width(1, px));
-	if (strlen(s) <= max || max < 4) {
-		snprintf(out, len, "%s", s);
+	size_t max = (size_t)(width / svg_text_width(1, px)), n = strlen(s);
+	if (n <= max || max < 4) {
+		if (n >= len)
+			n = len - 1;
+		memcpy(out, s, n);
+		out[n] = '\0';
 		return out;
 	}
 	size_t cut = max - 3;
