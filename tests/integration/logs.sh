@@ -142,7 +142,13 @@ t_compare_should_hold_up() {
 import json, sys
 r = json.loads(open(sys.argv[1]).read())
 assert r["type"] == "compare" and r["unit"] == "FLOPS" and r["workload"] == "fp32", r
-assert r["method"] == "block_bootstrap" and r["a"]["blocks"] >= 4 and r["a"]["best"] > 0, r
+assert r["method"] == "block_bootstrap" and r["a"]["best"] > 0, r
+if min(r["a"]["blocks"], r["b"]["blocks"]) < 4:
+    # on a loaded machine a 5 s session may reach the target late and hold
+    # fewer than 4 whole 1 s blocks: then no verdict, and the reason said
+    assert r["verdict"] == "cannot_tell" and r["why"].startswith("too short"), r
+    print("  (a loaded machine: %d and %d blocks, too short to judge)" % (r["a"]["blocks"], r["b"]["blocks"]), file=sys.stderr)
+    sys.exit(0)
 assert r["ratio_lo"] <= r["ratio"] <= r["ratio_hi"], r
 diff, m = abs(1 - r["ratio"]), r["min_effect_pct"] / 100
 assert m == 0.15 and 0 <= r["noise"] <= r["spread"], r
