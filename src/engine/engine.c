@@ -896,6 +896,11 @@ static void begin_phase(Engine *e, Loop *L, bool restart)
  * steady sample recorded or the extension spent too. */
 static bool duration_over(const Loop *L)
 {
+	/* a resume not yet accounted (the submission across the stop has not
+	 * completed): the stop is not in stopped_ns yet, and would be counted
+	 * as measured time (a 3 s run ended 0.7 s in after a 2.5 s stop) */
+	if (clock_resumes() != L->resumes)
+		return false;
 	uint64_t ran = clock_mono_ns() - L->start - L->stopped_ns;
 	return ran >= L->duration_ns && (L->size_steady || ran >= L->duration_ns + L->extend_ns);
 }
