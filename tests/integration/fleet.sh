@@ -143,7 +143,11 @@ PY
 # and the end line says the exit status the check ends with.
 t_check_should_measure_every_workload_a_small_budget_holds() {
 	local args rc
-	for args in "--budget 8s" "--budget 4s --workload fp32,copy"; do
+	# a sanitizer build starts each run 3-10 times slower: budgets that hold
+	# its workloads there (8 s held the first two of four under TSan)
+	local b8=8 b4=4 b6=6
+	sanitized && b8=24 b4=12 b6=20
+	for args in "--budget ${b8}s" "--budget ${b4}s --workload fp32,copy"; do
 		# shellcheck disable=SC2086
 		"$FS" --check llvm $args --no-log --format json >"$T/c.json" 2>"$T/c.err"
 		rc=$?
@@ -166,7 +170,7 @@ PY
 	grep -q 'NOREF' "$T/c.out" && die "measured before saying: $(cat "$T/c.out")"
 	# the folder goes while the check measures: the end line's status is the exit's
 	mkdir -p "$T/going"
-	"$FS" --check llvm --workload fp32,copy --budget 6s --no-log --metrics-file "$T/going/m.prom" >"$T/c.out" 2>"$T/c.err" &
+	"$FS" --check llvm --workload fp32,copy --budget ${b6}s --no-log --metrics-file "$T/going/m.prom" >"$T/c.out" 2>"$T/c.err" &
 	local p=$! n=0
 	until grep -q '^NOREF' "$T/c.out" 2>/dev/null; do
 		n=$((n + 1))
@@ -460,7 +464,10 @@ PY
 # device with its share and the sum, held to no threshold, in every format
 # and the metrics.
 t_check_should_measure_each_link_alone_then_the_host_together() {
-	"$FS" --check -1 -1 --workload fp32,h2d --budget 14s --no-log --format json \
+	# a sanitizer build starts each run 3-10 times slower
+	local b14=14 b6=6
+	sanitized && b14=40 b6=20
+	"$FS" --check -1 -1 --workload fp32,h2d --budget ${b14}s --no-log --format json \
 		--metrics-file "$T/m.prom" >"$T/c.json" 2>"$T/c.err"
 	local rc=$?
 	[ "$rc" = 0 ] || [ "$rc" = 4 ] || die "exit $rc: $(cat "$T/c.json" "$T/c.err")"
@@ -483,10 +490,10 @@ PY
 		die "metrics: $(grep shared "$T/m.prom")"
 	grep -q 'flopscope_check_shared_median_bytes_per_second{.*workload="fp32"' "$T/m.prom" && die "fp32 shared?"
 	# the table and CSV say it too; one device alone has no shared line
-	"$FS" --check -1 -1 --workload h2d --budget 6s --no-log >"$T/c.out" 2>&1
+	"$FS" --check -1 -1 --workload h2d --budget ${b6}s --no-log >"$T/c.out" 2>&1
 	grep -Eq '^SHARED +\[1\] h2d +[0-9.]+ [kMG]?B/s  with the 2 devices at once: its share of the host \(the 2 together: ' "$T/c.out" ||
 		die "the table: $(cat "$T/c.out")"
-	"$FS" --check -1 -1 --workload h2d --budget 6s --no-log --format csv >"$T/c.csv" 2>&1
+	"$FS" --check -1 -1 --workload h2d --budget ${b6}s --no-log --format csv >"$T/c.csv" 2>&1
 	[ "$(grep -c '^shared,' "$T/c.csv")" = 2 ] || die "CSV: $(cat "$T/c.csv")"
 }
 
