@@ -1,4 +1,5 @@
 #include "headless.h"
+#include "outputs.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -140,10 +141,7 @@ int headless_run(Engine *e, const Options *o, MetricsOut *mo, int row, atomic_in
 		        in->pipeline_cache_loaded ? "pipeline cache loaded" : "no pipeline cache yet",
 		        in->start_warmup_ms, engine_first_sample_ms(e));
 	}
-	if (in->cache_note && in->cache_note[0]) /* a cache that was not used: said once */
-		fprintf(stderr, "flopscope: note: %s\n", in->cache_note);
-	if (in->lock_note && in->lock_note[0])
-		fprintf(stderr, "flopscope: warning: %s\n", in->lock_note);
+	outputs_run_notes(in);
 	if (engine_log_error(e)) {
 		/* measured, but the evidence is incomplete */
 		fprintf(stderr, "flopscope: %s\n", engine_log_error(e));

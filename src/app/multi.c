@@ -3,6 +3,7 @@
  * interleaved on stdout (CSV and JSON with the device's number), then a table
  * with a row per device and the outlier rule. */
 #include "multi.h"
+#include "outputs.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -208,10 +209,7 @@ static void print_head(const Options *o, const EngineSet *set, WorkloadType wl)
 		if (!set->m[k].e)
 			continue;
 		const RunInfo *in = engine_info(set->m[k].e);
-		if (in->cache_note && in->cache_note[0]) /* said once, on stderr */
-			fprintf(stderr, "flopscope: note: %s\n", in->cache_note);
-		if (in->lock_note && in->lock_note[0])
-			fprintf(stderr, "flopscope: warning: %s\n", in->lock_note);
+		outputs_run_notes(in);
 		if (o->format == FORMAT_JSON) {
 			slog_print_session(stdout, engine_meta(set->m[k].e), (unsigned)k + 1);
 		} else if (o->format == FORMAT_TABLE) {

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "engine.h"
 #include "fileio.h"
 
 typedef struct Named {
@@ -86,9 +87,9 @@ bool outputs_check(const Options *o, char *err, size_t len)
 			continue;
 		char why[4400];
 		FileKind kind = strcmp(out[k].opt, "--metrics-file") ? FILE_NEW : FILE_OWN;
-		/* and it can be written there: said before anything is measured */
-		if (!fileio_may_replace(out[k].path, kind, o->force, NULL, 0, why, sizeof why) ||
-		    !fileio_probe(out[k].path, kind, o->force, why, sizeof why)) {
+		/* it may be replaced (fileio_create's rules, its writer's lock) and
+		 * can be written there: said before anything is measured */
+		if (!fileio_probe(out[k].path, kind, o->force, why, sizeof why)) {
 			snprintf(err, len, "%s: %s", out[k].opt, why);
 			return false;
 		}
@@ -114,4 +115,12 @@ bool outputs_stdout_failed(void)
 		return false;
 	fprintf(stderr, "flopscope: cannot write to standard output: %s\n", strerror(e ? e : EIO));
 	return true;
+}
+
+void outputs_run_notes(const RunInfo *in)
+{
+	if (in->cache_note && in->cache_note[0])
+		fprintf(stderr, "flopscope: note: %s\n", in->cache_note);
+	if (in->lock_note && in->lock_note[0])
+		fprintf(stderr, "flopscope: warning: %s\n", in->lock_note);
 }

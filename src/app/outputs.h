@@ -28,4 +28,10 @@ enum { OUTPUTS_MAX_INPUTS = 4 * CLI_MAX_DEVICES + 2 * CLI_COMPARE_MAX + 8 };
  * said on stderr, for any other failure (a full disk, /dev/full). */
 bool outputs_stdout_failed(void);
 
+struct RunInfo;
+/* What a run's start found and the user should know, said once on stderr:
+ * a cache entry not used or replaced (a note), a device under a check (a
+ * warning). The dashboard shows the same on its status line. */
+void outputs_run_notes(const struct RunInfo *in);
+
 #endif

@@ -1,4 +1,5 @@
 #include "suite.h"
+#include "outputs.h"
 #include "progress.h"
 #include "clock.h"
 
@@ -121,11 +122,7 @@ void suite_measure(const VkCtx *ctx, SuiteDev *d, size_t n, const Options *o, Wo
 			d[k].wrong = why->status == STATUS_WRONG;
 			continue;
 		}
-		const char *note = engine_info(m->e)->cache_note, *lock = engine_info(m->e)->lock_note;
-		if (note && note[0]) /* a cache that was not used: said once */
-			fprintf(stderr, "flopscope: note: %s\n", note);
-		if (lock && lock[0])
-			fprintf(stderr, "flopscope: warning: %s\n", lock);
+		outputs_run_notes(engine_info(m->e));
 		d[k].r = m->sum;
 		d[k].checks = m->checks;
 		d[k].spirv_cached = m->spirv_cached;

@@ -77,17 +77,6 @@ DevLockResult devlock_take(DevLock *l, const char *key, bool exclusive, double w
 	return DEVLOCK_BUSY;
 }
 
-bool devlock_checked(const char *key)
-{
-	DevLock l;
-	char err[512];
-	if (devlock_take(&l, key, false, 0, err, sizeof err) != DEVLOCK_BUSY) {
-		devlock_release(&l);
-		return false;
-	}
-	return true;
-}
-
 void devlock_release(DevLock *l)
 {
 	if (l->fd >= 0)

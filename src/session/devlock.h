@@ -29,9 +29,6 @@ typedef enum DevLockResult {
  * waiting up to wait_s for it (0: not at all). err says why it is not
  * held. */
 DevLockResult devlock_take(DevLock *l, const char *key, bool exclusive, double wait_s, char *err, size_t errlen);
-/* Whether device key is held exclusively now by another process (a check
- * runs on it), without taking anything. */
-bool devlock_checked(const char *key);
 void devlock_release(DevLock *l);
 
 #endif
