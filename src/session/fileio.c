@@ -483,8 +483,10 @@ static int lock_existing(const char *path, char *err, size_t errlen)
 	return fd;
 }
 
-bool fileio_may_replace(const char *path, FileKind kind, bool force, char *resolved, size_t rlen, char *err,
-                        size_t errlen)
+/* fileio_may_replace; try_lock: and whether another process holds the
+ * file's lock (fileio_create takes the lock itself instead, once). */
+static bool may_replace(const char *path, FileKind kind, bool force, char *resolved, size_t rlen, char *err,
+                        size_t errlen, bool try_lock)
 {
 	char real[4096];
 	struct stat st;
@@ -514,12 +516,18 @@ bool fileio_may_replace(const char *path, FileKind kind, bool force, char *resol
 		snprintf(err, errlen, "%s exists already: --force replaces it", fileio_shown(real));
 		return false;
 	}
-	int lk = lock_existing(real, err, errlen);
+	int lk = try_lock ? lock_existing(real, err, errlen) : -1;
 	if (lk == -2)
 		return false;
 	if (lk >= 0)
 		close(lk);
 	return true;
+}
+
+bool fileio_may_replace(const char *path, FileKind kind, bool force, char *resolved, size_t rlen, char *err,
+                        size_t errlen)
+{
+	return may_replace(path, kind, force, resolved, rlen, err, errlen, true);
 }
 
 static void unlock_dest(FileTmp *t)
@@ -534,7 +542,7 @@ FILE *fileio_create(const char *path, FileKind kind, bool force, FileTmp *t, cha
 	memset(t, 0, sizeof *t);
 	t->slot = -1;
 	t->lock_fd = -1;
-	if (!fileio_may_replace(path, kind, force, t->path, sizeof t->path, err, errlen))
+	if (!may_replace(path, kind, force, t->path, sizeof t->path, err, errlen, false))
 		return NULL;
 	/* the file replaced stays locked until it is replaced: no flopscope
 	 * starts writing a log there meanwhile (a writer locks without waiting) */
