@@ -237,7 +237,7 @@ static void check_families(Text *t, const MetricsRow *rows, size_t n, double che
 	}
 	if (exit_code >= 0) {
 		family(t, "flopscope_check_exit_code", "gauge",
-		       "The check's exit status: 0 passed, 1 failed, 3 wrong results, 4 an outlier, 5 nothing judged, 6 could not run.");
+		       "The check's exit status: 0 passed, 1 failed, 3 wrong results, 4 an outlier, 5 nothing judged.");
 		put(t, "flopscope_check_exit_code %d\n", exit_code);
 	}
 }
