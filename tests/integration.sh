@@ -2,10 +2,19 @@
 # Integration tests on the real Vulkan driver (lavapipe on machines without a
 # GPU), by feature in tests/integration/*.sh. Each t_* function is one test;
 # it fails by returning non-zero, with a reason on stderr. Prints
-# "PASS: name" / "FAIL: name" for tests/run.sh.
+# "PASS: name (S s, was P s)" / "FAIL: ..." / "SKIP: ..." for tests/run.sh,
+# each test's own output (what failed and why) just before its line.
 #   tests/integration.sh              every test
 #   tests/integration.sh NAME...      the tests named (with or without t_)
 #   FLOPSCOPE_TEST=PATTERN tests/integration.sh   those whose name holds PATTERN
+#   FLOPSCOPE_TEST_LANES=N            tests run N at a time (2; 1 under a
+#                                     sanitizer build, which CI runs two of
+#                                     side by side); the ALONE ones after,
+#                                     one by one
+#   FLOPSCOPE_TEST_TIMEOUT=S          each test's bound (300 s; sanitized 600)
+# Tests share nothing: each has a folder of its own (T) with its own session
+# logs, config and device locks; the longest (by the last run's times, kept
+# beside the binary in test-times) start first, so that the lanes end together.
 set -u
 cd "$(dirname "$0")/.."
 . tests/integration/lib.sh
@@ -15,33 +24,90 @@ for f in tests/integration/cli.sh tests/integration/headless.sh tests/integratio
 	. "$f"
 done
 
+# the tests that measure the machine's quiet: they run when nothing else does
+ALONE="t_a_busy_loop_should_be_a_change_that_is_not_a_power_state"
+
 names=$(declare -F | awk '{ print $3 }' | grep '^t_')
 [ $# -gt 0 ] && names=$(printf "t_%s\n" "${@#t_}")
 [ -n "${FLOPSCOPE_TEST:-}" ] && names=$(printf '%s\n' $names | grep -F -- "$FLOPSCOPE_TEST")
-n=0
 for t in $names; do
-	n=$((n + 1))
+	declare -F "$t" >/dev/null || { echo "FAIL: ${t#t_} (no such test)"; names=$(printf '%s\n' $names | grep -vx -- "$t"); }
+done
+
+TIMES="$(dirname "$FS")/test-times"
+was() { awk -v t="$1" '$1 == t { print $2; f = 1 } END { if (!f) print "" }' "$TIMES" 2>/dev/null; }
+# the lanes' queue: longest first (a test never timed counts as long)
+queue=($(for t in $names; do
+	case " $ALONE " in *" $t "*) continue ;; esac
+	s=$(was "$t")
+	echo "${s:-9999} $t"
+done | sort -k1,1nr -k2 | awk '{ print $2 }'))
+alone=($(for t in $names; do case " $ALONE " in *" $t "*) echo "$t" ;; esac; done))
+
+# run N TEST: one test in $TOP/N, its output and line printed whole
+run() {
+	local n=$1 t=$2 start=$SECONDS rc s
 	T="$TOP/$n" # short: paths show on an 80-column screen in some tests
 	mkdir -p "$T"
-	start=$SECONDS
-	# each test within a bound (FLOPSCOPE_TEST_TIMEOUT, 300 s; a sanitizer
-	# build 600 s): past it, the stacks of every thread of every process it
-	# started are printed (watched), and it fails
-	( watched "${FLOPSCOPE_TEST_TIMEOUT:-$(sanitized && echo 600 || echo 300)}" $t )
+	# each test within a bound: past it, the stacks of every thread of
+	# every process it started are printed (watched), and it fails
+	( export XDG_STATE_HOME="$T/state" FLOPSCOPE_LOCK_DIR="$T/locks"
+	  mkdir -p "$FLOPSCOPE_LOCK_DIR"
+	  watched "${FLOPSCOPE_TEST_TIMEOUT:-$(sanitized && echo 600 || echo 300)}" $t ) >"$T/.out" 2>&1
 	rc=$?
-	[ $rc = 124 ] && echo "  $t outlived its bound: a hang (the stacks are above)" >&2
-	took="($((SECONDS - start)) s)" # which tests CI's time goes to
-	case $rc in
-	0) echo "PASS: ${t#t_} $took" ;;
-	77) echo "SKIP: ${t#t_} $took" ;;
-	*) echo "FAIL: ${t#t_} $took" ;;
-	esac
+	[ $rc = 124 ] && echo "  $t outlived its bound: a hang (the stacks are above)" >>"$T/.out"
+	s=$((SECONDS - start))
+	local p
+	p=$(was "$t")
+	local took="($s s${p:+, was $p s})" # which tests CI's time goes to
 	# the test's tmux servers go with it
-	for s in "$T"/tmux.*.sock; do
-		if [ -e "$s" ]; then
-			tmux -S "$s" kill-server 2>/dev/null
-			rm -f "$s"
+	for sock in "$T"/tmux.*.sock; do
+		if [ -e "$sock" ]; then
+			tmux -S "$sock" kill-server 2>/dev/null
+			rm -f "$sock"
 		fi
 	done
+	{
+		flock 9
+		cat "$T/.out" >&2
+		case $rc in
+		0) echo "PASS: ${t#t_} $took" ;;
+		77) echo "SKIP: ${t#t_} $took" ;;
+		*) echo "FAIL: ${t#t_} $took" ;;
+		esac
+		echo "$t $s" >>"$TOP/.times"
+	} 9>>"$TOP/.print.lock"
+}
+
+# lane: takes the queue's next test until none is left
+lane() {
+	local i
+	while :; do
+		{
+			flock 8
+			i=$(cat "$TOP/.next")
+			echo $((i + 1)) >"$TOP/.next"
+		} 8>>"$TOP/.queue.lock"
+		[ "$i" -lt "${#queue[@]}" ] || return 0
+		run $((i + 1)) "${queue[$i]}"
+	done
+}
+
+lanes=${FLOPSCOPE_TEST_LANES:-$(sanitized && echo 1 || echo 2)}
+echo 0 >"$TOP/.next"
+: >"$TOP/.times"
+for ((l = 0; l < lanes; l++)); do
+	lane &
 done
+wait
+for ((i = 0; i < ${#alone[@]}; i++)); do
+	run $((${#queue[@]} + i + 1)) "${alone[$i]}"
+done
+
+# the times kept for the next run: this run's, and the earlier ones of tests
+# not run this time
+new=$(mktemp "$TIMES.XXXXXX" 2>/dev/null) && {
+	awk 'NR == FNR { seen[$1] = 1; print; next } !($1 in seen)' "$TOP/.times" "$TIMES" 2>/dev/null | sort >"$new"
+	mv -f "$new" "$TIMES" || rm -f "$new"
+}
 exit 0

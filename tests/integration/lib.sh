@@ -35,11 +35,16 @@ mkdir -p "$FLOPSCOPE_LOCK_DIR"
 # too): any message it reports makes flopscope exit 1, failing the test
 export FLOPSCOPE_VALIDATE=1
 
-# A 2 s headless run in CSV, shared by several tests (run once, in TOP).
+# A 2 s headless run in CSV, shared by several tests (run once, in TOP, by
+# the first test of any lane that asks; the others wait for it).
 csv_run() {
-	[ -s "$TOP/run.csv" ] && return 0
-	"$FS" llvm --format csv --duration 2 >"$TOP/run.csv" 2>"$TOP/run.err" ||
-		die "headless run failed: $(cat "$TOP/run.err")"
+	{
+		flock 9
+		[ -s "$TOP/run.csv" ] ||
+			{ "$FS" llvm --format csv --duration 2 >"$TOP/run.csv.new" 2>"$TOP/run.err" &&
+				mv "$TOP/run.csv.new" "$TOP/run.csv"; }
+	} 9>>"$TOP/run.lock"
+	[ -s "$TOP/run.csv" ] || die "headless run failed: $(cat "$TOP/run.err")"
 }
 
 # --- the dashboard, driven through tmux -------------------------------------
