@@ -309,7 +309,6 @@ static int with_device(const VkCtx *ctx, Options *o, WorkloadType wl, uint64_t l
 	}
 }
 
-/* The mode, chosen once by the parser; the exit status. */
 /* Before a mode runs: the signals it watches, its outputs held against its
  * inputs, the default log folder bounded. 0, or the exit status. */
 static int prepare(const Options *o)

@@ -23,7 +23,6 @@
 #include "shader.h"
 #include "slog.h"
 
-/* One workload: runs it quietly and returns its statistics. */
 /* The suite measures transfers at one size: --size (the top of a range),
  * else 64 MiB. */
 #define SUITE_TRANSFER_SIZE (64ull << 20)

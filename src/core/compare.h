@@ -116,7 +116,4 @@ bool compare_sides(const CompareSide *a, const CompareSide *b, double min_effect
  * CANNOT_TELL; why says which in words. */
 CompareVerdict compare_threshold(const CompareResult *r, double t, char *why, size_t len);
 
-/* Mann-Whitney U of b against a and its two-sided p-value. */
-double compare_mann_whitney(const double *a, size_t na, const double *b, size_t nb, double *u);
-
 #endif

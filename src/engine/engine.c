@@ -176,7 +176,6 @@ static void log_step(Engine *e, bool ok)
 		atomic_store_explicit(&e->log_failed, true, memory_order_release);
 }
 
-/* The log's closing lines: the error if any, then the summary. */
 /* Records for the changes and excursions found since the counts given. */
 static void log_changes(Engine *e, size_t nchanges, size_t nexc)
 {

@@ -47,7 +47,7 @@ typedef struct EngineConfig {
 	bool serial;            /* --serial: idle queue, submit, wait, for every dispatch */
 	uint64_t launch_ns;     /* when the program started (clock_mono_ns), 0 unknown */
 	bool no_cache;          /* no SPIR-V or pipeline cache */
-	WorkloadType workload;  /* fp32 (default), fp64, int32 */
+	WorkloadType workload;  /* what it runs (workload.h's table) */
 	uint32_t trials;        /* --trials: dispatches per submission; 0: 1 */
 	uint64_t size_lo, size_hi; /* --size: memory workloads' bytes (copy: the buffer;
 	                              transfers: one size or a sweep); 0: default */
