@@ -92,11 +92,7 @@ static bool in_order(const char *path, const double *t, size_t n)
 /* Prints a record on a line of its own and frees it. */
 static void print_json(cJSON *j)
 {
-	char *text = j ? cJSON_PrintUnformatted(j) : NULL;
-	if (text)
-		printf("%s\n", text);
-	cJSON_free(text);
-	cJSON_Delete(j);
+	json_line(stdout, j);
 }
 
 /* The file is read twice (its first byte tells a log from a CSV trace): a

@@ -277,11 +277,7 @@ static void judge(const Options *o, const VkCtx *ctx, const SuiteDev *sd, BlockM
 /* A JSON record on a line of its own, freed. */
 static void print_record(cJSON *j)
 {
-	char *text = cJSON_PrintUnformatted(j);
-	if (text)
-		printf("%s\n", text);
-	cJSON_free(text);
-	cJSON_Delete(j);
+	json_line(stdout, j);
 }
 
 static void print_line(const Options *o, const VkCtx *ctx, const SuiteDev *sd, const WorkloadInfo *wi,
@@ -804,10 +800,16 @@ static int check_end(CheckRun *c, atomic_int *quit, bool *say_logs)
 		}
 	}
 	if (o->format == FORMAT_JSON) {
-		printf("{\"type\":\"check_end\",\"seconds\":%.3f,\"exit\":%d", secs, status);
-		for (int s = 0; s < CHECK_STATUS_COUNT; s++)
-			printf(",\"%s\":%zu", check_status_names[s], counts[s]);
-		printf("}\n");
+		cJSON *j = cJSON_CreateObject();
+		bool ok = j && cJSON_AddStringToObject(j, "type", "check_end") &&
+		          cJSON_AddNumberToObject(j, "seconds", round(secs * 1e3) / 1e3) &&
+		          cJSON_AddNumberToObject(j, "exit", status);
+		for (int s = 0; ok && s < CHECK_STATUS_COUNT; s++)
+			ok = cJSON_AddNumberToObject(j, check_status_names[s], (double)counts[s]) != NULL;
+		if (ok)
+			print_record(j);
+		else
+			cJSON_Delete(j);
 	} else if (o->format == FORMAT_TABLE) {
 		printf("\n%zu pass, %zu fail, %zu outlier, %zu wrong, %zu error, %zu unsure, %zu noref, %zu skip in %.1f s "
 		       "of a %g s budget: exit %d\n", counts[CHECK_PASS], counts[CHECK_FAIL], counts[CHECK_OUTLIER],

@@ -114,11 +114,7 @@ static void compare_json(const Options *o, const OfflineBlocks *l, const char *u
 			cJSON_AddBoolToObject(j, "failed", failed);
 		}
 	}
-	char *text = j ? cJSON_PrintUnformatted(j) : NULL;
-	if (text)
-		printf("%s\n", text);
-	cJSON_free(text);
-	cJSON_Delete(j);
+	json_line(stdout, j);
 }
 
 /* --compare's table, the verdict in words, and the overlay on a terminal. */

@@ -59,19 +59,17 @@ static bool print_sample(void *ctx, const Sample *s)
 		return p->out_ok;
 	}
 	char line[1024 + REPORT_CSV_IDENT_LEN];
-	switch (p->format) {
-	case FORMAT_TABLE:
-		report_table_row(s, line, sizeof line);
-		break;
-	case FORMAT_CSV:
-		report_csv_row(s, p->ident, line, sizeof line);
-		break;
-	default:
-		if (!record_sample_json(s, line, sizeof line))
-			snprintf(line, sizeof line, "{\"type\":\"error\",\"what\":\"out of memory\"}");
-		break;
+	bool ok;
+	if (p->format == FORMAT_JSON) {
+		ok = json_line(stdout, record_sample_obj(s, 0));
+	} else {
+		if (p->format == FORMAT_TABLE)
+			report_table_row(s, line, sizeof line);
+		else
+			report_csv_row(s, p->ident, line, sizeof line);
+		ok = printf("%s\n", line) >= 0;
 	}
-	if (printf("%s\n", line) < 0) {
+	if (!ok) {
 		p->err_no = errno;
 		p->out_ok = false;
 	}

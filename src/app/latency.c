@@ -9,6 +9,7 @@
 #include "compute.h"
 #include "listing.h"
 #include "outputs.h"
+#include "records.h"
 #include "shader.h"
 #include "stats.h"
 
@@ -31,7 +32,7 @@ static bool latency_print(const Options *o, const DeviceInfo *d, size_t entry, b
 {
 	if (o->format == FORMAT_JSON) {
 		cJSON *j = cJSON_CreateObject();
-		char *text = NULL;
+		bool ok = false;
 		if (j && cJSON_AddStringToObject(j, "type", "latency"))
 			listing_identity_json(j, d, entry);
 		if (j && cJSON_AddNumberToObject(j, "dispatches", (double)n) &&
@@ -40,13 +41,12 @@ static bool latency_print(const Options *o, const DeviceInfo *d, size_t entry, b
 		                     cJSON_AddNumberToObject(j, "gpu_us_p90", g[2]))) &&
 		    cJSON_AddNumberToObject(j, "cpu_us_median", k[0]) && cJSON_AddNumberToObject(j, "cpu_us_p10", k[1]) &&
 		    cJSON_AddNumberToObject(j, "cpu_us_p90", k[2]) && cJSON_AddTrueToObject(j, "all_ran"))
-			text = cJSON_PrintUnformatted(j);
-		cJSON_Delete(j);
-		if (!text)
+			ok = true;
+		if (!ok) {
+			cJSON_Delete(j);
 			return false;
-		printf("%s\n", text);
-		cJSON_free(text);
-		return true;
+		}
+		return json_line(stdout, j);
 	}
 	printf("Launch latency on %s (compute queue: %u): %zu empty dispatches timed one at a time, after %d "
 	       "warm-up ones\n", d->name, d->queue_family, n, LATENCY_WARMUP);

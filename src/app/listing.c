@@ -119,13 +119,8 @@ static cJSON *entry_json(const DeviceInfo *d, size_t number)
 bool listing_print_json(FILE *f, const DeviceList *l)
 {
 	for (size_t i = 0; i < l->count; i++) {
-		cJSON *o = entry_json(&l->entries[i], i + 1);
-		char *text = o ? cJSON_PrintUnformatted(o) : NULL;
-		cJSON_Delete(o);
-		if (!text)
+		if (!json_line(f, entry_json(&l->entries[i], i + 1)))
 			return false;
-		fprintf(f, "%s\n", text);
-		cJSON_free(text);
 	}
 	return !ferror(f);
 }

@@ -67,11 +67,7 @@ static void list_row(const Options *o, LogTable *t, const SlogEntry *e, const ch
 			cJSON_AddNumberToObject(j, "samples", e->samples);
 		cJSON_AddBoolToObject(j, "complete", e && e->complete);
 		cJSON_AddNumberToObject(j, "bytes", (double)bytes);
-		char *text = cJSON_PrintUnformatted(j);
-		if (text)
-			printf("%s\n", text);
-		cJSON_free(text);
-		cJSON_Delete(j);
+		json_line(stdout, j);
 		return;
 	}
 	if (t->n == t->cap) {

@@ -61,21 +61,14 @@ static bool take_sample(void *ctx, size_t k, const Sample *s)
 
 static bool print_row(const Options *o, const Dev *d, unsigned dev, const Sample *s)
 {
-	char line[1100 + REPORT_CSV_IDENT_LEN];
 	if (o->format == FORMAT_CSV) {
 		char row[1024 + REPORT_CSV_IDENT_LEN];
 		report_csv_row(s, d->ident, row, sizeof row);
-		snprintf(line, sizeof line, "%u,%s", dev, row);
-	} else if (o->format == FORMAT_JSON) {
-		char rec[1024];
-		if (!record_sample_json(s, rec, sizeof rec))
-			return true;
-		/* the device's number first: {"dev":2,"type":"sample",...} */
-		snprintf(line, sizeof line, "{\"dev\":%u,%s", dev, rec + 1);
-	} else {
-		return true; /* the table: one row per device at the end */
+		return printf("%u,%s\n", dev, row) >= 0;
 	}
-	return printf("%s\n", line) >= 0;
+	if (o->format == FORMAT_JSON) /* the device's number first: {"dev":2,"type":"sample",...} */
+		return json_line(stdout, record_sample_obj(s, dev));
+	return true; /* the table: one row per device at the end */
 }
 
 /* A device_summary JSON record for each row. */
@@ -110,11 +103,7 @@ static void table_json(FILE *f, const DeviceRow *rows, const NodeDevice *nd, siz
 		cJSON_AddBoolToObject(j, "outlier", nd[k].outlier);
 		if (error)
 			cJSON_AddStringToObject(j, "error", error);
-		char *text = cJSON_PrintUnformatted(j);
-		if (text)
-			fprintf(f, "%s\n", text);
-		cJSON_free(text);
-		cJSON_Delete(j);
+		json_line(f, j);
 	}
 }
 
@@ -180,8 +169,13 @@ size_t multi_print_table(FILE *f, bool json, const DeviceRow *rows, size_t n, co
 	size_t outliers = outlier_apply(nd, n, pct);
 	if (json) {
 		table_json(f, rows, nd, n, unit);
-		fprintf(f, "{\"type\":\"node\",\"devices\":%zu,\"failed\":%d,\"outliers\":%zu,\"outlier_pct\":%g}\n", n,
-		        failed ? 1 : 0, outliers, pct);
+		cJSON *j = cJSON_CreateObject();
+		if (j && cJSON_AddStringToObject(j, "type", "node") && cJSON_AddNumberToObject(j, "devices", (double)n) &&
+		    cJSON_AddNumberToObject(j, "failed", failed ? 1 : 0) &&
+		    cJSON_AddNumberToObject(j, "outliers", (double)outliers) && cJSON_AddNumberToObject(j, "outlier_pct", pct))
+			json_line(f, j);
+		else
+			cJSON_Delete(j);
 	} else {
 		table_text(f, rows, nd, n, unit, outliers, pct);
 	}

@@ -53,12 +53,14 @@ static void row(void *ctx, const Sample *s)
 	Table *t = ctx;
 	char line[1024 + REPORT_CSV_IDENT_LEN];
 	header(t);
+	if (t->o->format == FORMAT_JSON) {
+		json_line(stdout, record_sample_obj(s, 0));
+		return;
+	}
 	if (t->o->format == FORMAT_TABLE)
 		report_table_row(s, line, sizeof line);
-	else if (t->o->format == FORMAT_CSV)
+	else
 		report_csv_row(s, t->ident, line, sizeof line);
-	else if (!record_sample_json(s, line, sizeof line))
-		return;
 	printf("%s\n", line);
 }
 
@@ -70,7 +72,7 @@ static void restart(void *ctx)
 	if (t->o->format == FORMAT_TABLE)
 		printf("-- restarted (r): a new segment begins; the summary covers every segment --\n");
 	else if (t->o->format == FORMAT_JSON)
-		printf("{\"type\":\"restart\"}\n");
+		json_line(stdout, record_mark_obj("restart", NAN, NAN));
 }
 
 static void gap(void *ctx, double t_ms, double gap_ms)
@@ -80,7 +82,7 @@ static void gap(void *ctx, double t_ms, double gap_ms)
 	if (t->o->format == FORMAT_TABLE)
 		printf("-- stopped at %.1f ms for %.1f s (SIGSTOP or Ctrl-Z): not measured --\n", t_ms, gap_ms * 1e-3);
 	else if (t->o->format == FORMAT_JSON)
-		printf("{\"type\":\"gap\",\"t_ms\":%.17g,\"gap_ms\":%.17g}\n", t_ms, gap_ms);
+		json_line(stdout, record_mark_obj("gap", t_ms, gap_ms));
 }
 
 int offline_replay_table(const Options *o)

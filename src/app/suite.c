@@ -221,11 +221,7 @@ static void row(const Options *o, const WorkloadInfo *wl, bool tq, size_t k, siz
 		}
 	}
 	if (j) {
-		char *text = cJSON_PrintUnformatted(j);
-		if (text)
-			printf("%s\n", text);
-		cJSON_free(text);
-		cJSON_Delete(j);
+		json_line(stdout, j);
 	}
 }
 
@@ -313,9 +309,12 @@ static void suite_progress(Progress *pg, int k, int runs, const WorkloadInfo *wl
  * the status tells. */
 static int suite_stopped(bool json, int sig, int done, int runs)
 {
-	if (json)
-		printf("{\"type\":\"suite_stopped\",\"signal\":%d,\"workloads_done\":%d,\"workloads\":%d}\n", sig,
-		       done, runs);
+	cJSON *j = json ? cJSON_CreateObject() : NULL;
+	if (j && cJSON_AddStringToObject(j, "type", "suite_stopped") && cJSON_AddNumberToObject(j, "signal", sig) &&
+	    cJSON_AddNumberToObject(j, "workloads_done", done) && cJSON_AddNumberToObject(j, "workloads", runs))
+		json_line(stdout, j);
+	else
+		cJSON_Delete(j);
 	fprintf(stderr, "flopscope: the suite was stopped by a signal after %d of %d workloads; "
 	        "the table is incomplete\n", done, runs);
 	fflush(stdout);

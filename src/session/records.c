@@ -15,12 +15,34 @@ static bool add_exact(cJSON *o, const char *key, double v)
 	return cJSON_AddRawToObject(o, key, text) != NULL;
 }
 
-bool record_sample_json(const Sample *s, char *buf, size_t len)
+bool json_line(FILE *f, cJSON *o)
+{
+	char *text = o ? cJSON_PrintUnformatted(o) : NULL;
+	cJSON_Delete(o);
+	if (!text)
+		return false;
+	bool ok = fprintf(f, "%s\n", text) >= 0;
+	cJSON_free(text);
+	return ok;
+}
+
+cJSON *record_mark_obj(const char *type, double t_ms, double gap_ms)
+{
+	cJSON *o = cJSON_CreateObject();
+	if (o && cJSON_AddStringToObject(o, "type", type) && (!isfinite(t_ms) || add_exact(o, "t_ms", t_ms)) &&
+	    (!isfinite(gap_ms) || add_exact(o, "gap_ms", gap_ms)))
+		return o;
+	cJSON_Delete(o);
+	return NULL;
+}
+
+cJSON *record_sample_obj(const Sample *s, unsigned dev)
 {
 	cJSON *o = cJSON_CreateObject();
 	if (!o)
-		return false;
-	bool ok = cJSON_AddStringToObject(o, "type", "sample") &&
+		return NULL;
+	bool ok = (!dev || cJSON_AddNumberToObject(o, "dev", dev)) &&
+	          cJSON_AddStringToObject(o, "type", "sample") &&
 	          cJSON_AddNumberToObject(o, "seq", (double)s->seq) &&
 	          add_exact(o, "t_ms", s->t_ms) &&
 	          cJSON_AddNumberToObject(o, "x", s->x) &&
@@ -56,9 +78,11 @@ bool record_sample_json(const Sample *s, char *buf, size_t len)
 		ok = cJSON_AddNumberToObject(o, "size", (double)s->size) != NULL;
 	if (ok && s->target_ms > 0)
 		ok = cJSON_AddNumberToObject(o, "target_ms", s->target_ms) != NULL;
-	ok = ok && cJSON_PrintPreallocated(o, buf, (int)len, 0);
-	cJSON_Delete(o);
-	return ok;
+	if (!ok) {
+		cJSON_Delete(o);
+		return NULL;
+	}
+	return o;
 }
 
 static bool add_num_or_null(cJSON *o, const char *k, double v)
@@ -184,11 +208,9 @@ bool record_summary_json(FILE *f, const SummaryResult *r, size_t dropped, uint64
 		if (!j || !cJSON_AddItemToArray(arr, j))
 			ok = false;
 	}
-	char *text = ok ? cJSON_PrintUnformatted(o) : NULL;
-	cJSON_Delete(o);
-	if (!text)
+	if (!ok) {
+		cJSON_Delete(o);
 		return false;
-	fprintf(f, "%s\n", text);
-	cJSON_free(text);
-	return true;
+	}
+	return json_line(f, o);
 }

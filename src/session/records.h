@@ -11,9 +11,17 @@
 
 #include "summary.h"
 
-/* One sample as a JSON object on one line; false if it does not fit. */
-bool record_sample_json(const Sample *s, char *buf, size_t len);
 struct cJSON;
+/* o on a line of its own in f, then freed; false when o is NULL (out of
+ * memory) or it cannot be printed or written. Every JSON record is written
+ * so: however long, never cut or dropped. */
+bool json_line(FILE *f, struct cJSON *o);
+/* One sample as a JSON object ({"dev":N first when dev > 0: one of several
+ * devices}); NULL out of memory. */
+struct cJSON *record_sample_obj(const Sample *s, unsigned dev);
+/* {"type":TYPE} with "t_ms" and "gap_ms" where finite, exact: a replay's
+ * "restart" and "gap" marks; NULL out of memory. */
+struct cJSON *record_mark_obj(const char *type, double t_ms, double gap_ms);
 /* {"type":"change","index":..,"kind":"step"|"ramp","cause":"power_state"|
  * "not_power_state"|"unexplained","why":..,"t_ms":..,"t_end_ms":..,
  * "before":..,"after":..,"ratio":..,"unit":..,...} */

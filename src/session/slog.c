@@ -555,20 +555,12 @@ bool slog_write_session(SessionLog *l, const SessionMeta *m)
 
 bool slog_print_session(FILE *f, const SessionMeta *m, unsigned dev)
 {
-	cJSON *o = session_json(m, dev);
-	char *text = o ? cJSON_PrintUnformatted(o) : NULL;
-	cJSON_Delete(o);
-	bool ok = text && fprintf(f, "%s\n", text) > 0;
-	cJSON_free(text);
-	return ok;
+	return json_line(f, session_json(m, dev));
 }
 
 bool slog_write_sample(SessionLog *l, const Sample *s)
 {
-	char buf[2048];
-	if (l->failed || !record_sample_json(s, buf, sizeof buf))
-		return false;
-	return write_line(l, buf); /* as built: exact numbers */
+	return !l->failed && write_obj(l, record_sample_obj(s, 0)); /* exact numbers, as built */
 }
 
 bool slog_write_restart(SessionLog *l, double t_ms)

@@ -75,9 +75,12 @@ static void csv_row_should_carry_every_field(void)
 static void json_row_should_parse_back(void)
 {
 	Sample s = tutorial_row();
-	char buf[512];
-	CHECK(record_sample_json(&s, buf, sizeof buf));
-	cJSON *o = cJSON_Parse(buf);
+	cJSON *made = record_sample_obj(&s, 0);
+	CHECK(made != NULL);
+	char *buf = made ? cJSON_PrintUnformatted(made) : NULL;
+	cJSON_Delete(made);
+	cJSON *o = buf ? cJSON_Parse(buf) : NULL;
+	cJSON_free(buf);
 	CHECK(o != NULL);
 	if (!o)
 		return;
@@ -88,6 +91,49 @@ static void json_row_should_parse_back(void)
 	CHECK(cJSON_IsFalse(cJSON_GetObjectItem(o, "steady")));
 	CHECK_NEAR(cJSON_GetObjectItem(o, "rate")->valuedouble, s.rate, 1);
 	cJSON_Delete(o);
+}
+
+/* A sample with every field at its longest (17 digits each, every
+ * telemetry field, a device's number: 782 bytes) is one line, whole: no
+ * buffer of a fixed length stands between (multi.c dropped a sample over
+ * 1 KiB; nothing grew that long yet, a field or two more would have). */
+static void the_longest_sample_should_be_written_whole(void)
+{
+	Sample s = tutorial_row();
+	s.t_ms = 1.0 / 3 * 1e9;
+	s.rate = 2.0 / 3 * 1e15;
+	s.peak_flops = 5.0 / 7 * 1e15;
+	s.seq = s.groups = s.work = s.gpu_ns = s.cpu_ns = s.gpu_end_ns = UINT64_C(1) << 52;
+	s.x = s.y = s.z = UINT32_MAX;
+	s.flags |= SAMPLE_STEADY | SAMPLE_VERIFIED | SAMPLE_PIPELINED | SAMPLE_IMPLAUSIBLE;
+	s.trials = 1000;
+	s.size = UINT64_C(1) << 40;
+	s.target_ms = 1.0 / 7;
+	for (int i = 0; i < SAMPLE_TEL_COUNT; i++) {
+		s.tel[i] = -1.0 / 3 * (i + 1) * 1e-300;
+		s.tel_valid |= 1u << i;
+	}
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	CHECK(f != NULL);
+	if (!f)
+		return;
+	CHECK(json_line(f, record_sample_obj(&s, 12)));
+	CHECK(!json_line(f, NULL)); /* out of memory: said, nothing written */
+	fclose(f);
+	CHECK(len > 700 && text[len - 1] == '\n' && !memchr(text, '\n', len - 1));
+	cJSON *o = cJSON_Parse(text);
+	CHECK(o != NULL);
+	if (o) {
+		static const char head[] = "{\"dev\":12,\"type\":\"sample\",";
+		CHECK(!strncmp(text, head, sizeof head - 1));
+		for (int i = 0; i < SAMPLE_TEL_COUNT; i++)
+			CHECK(cJSON_GetObjectItem(o, sample_tel_names[i])->valuedouble == s.tel[i]);
+		CHECK(cJSON_GetObjectItem(o, "target_ms")->valuedouble > 0);
+	}
+	cJSON_Delete(o);
+	free(text);
 }
 
 static void summary_should_cover_steady_samples_only(void)
@@ -283,6 +329,7 @@ int main(void)
 	RUN(table_row_should_use_cpu_time_without_timestamps);
 	RUN(csv_row_should_carry_every_field);
 	RUN(json_row_should_parse_back);
+	RUN(the_longest_sample_should_be_written_whole);
 	RUN(summary_should_cover_steady_samples_only);
 	RUN(summary_should_stay_bounded_over_long_sessions);
 	RUN(summary_without_timestamps_should_say_so);
