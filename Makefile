@@ -26,7 +26,7 @@ B       ?= build
 CORE    := fmt throttle procs devfeat adapt sched stats ring devsel cli workload fmawork memwork summary compare change peak devinfo plot outlier retain metrics spirv_khr
 SESSION := clock fileio paths csvread records slog slogread svg threadname devlock
 GPU     := err features vkctx shader memory pipeline submit compute
-WORKLOADS := workloads fma copy transfer
+WORKLOADS := workloads fma copy transfer kinds
 ENGINE  := sysfs tel_registry tel_nvml tel_gpu_sysfs tel_cpu tel_pcie telemetry engine engine_set source replay
 APP     := progress report runcfg outputs config listing metrics_live interactive headless offline replay_table export compare_cmd analyze loglist suite check_cmd latency multi main
 INC_core    := -Isrc/core
@@ -132,7 +132,7 @@ $(B)/tests/test_%: $(B)/tests/test_%.o $(PURE_OBJ)
 	$(CC) $(CFLAGS) -o $@ $^ $(shell pkg-config --libs libcjson) -lpthread -lm
 
 # Compiles a shader as the engine does, for spirv-val (tests/integration/workloads.sh).
-$(B)/tests/shader_check: tests/unit/shader_check.c $(B)/src/gpu/shader.o $(B)/src/core/spirv_khr.o $(B)/src/session/fileio.o $(B)/src/session/paths.o
+$(B)/tests/shader_check: tests/unit/shader_check.c $(B)/src/gpu/shader.o $(B)/src/core/spirv_khr.o $(B)/src/core/devfeat.o $(B)/src/session/fileio.o $(B)/src/session/paths.o
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(INC_gpu) -o $@ $^ $(SHADERC) -lpthread -lm
 

@@ -321,6 +321,19 @@ static int suite_stopped(bool json, int sig, int done, int runs)
 	return STATUS_SIGNAL + sig;
 }
 
+/* The suite's runs into order: every workload, then the transfers again on
+ * a copy engine when a device has one (tq); how many. */
+static int suite_order(bool tq, int order[2 * WORKLOAD_TYPE_COUNT])
+{
+	int runs = 0;
+	for (int w = 0; w < WORKLOAD_TYPE_COUNT; w++)
+		order[runs++] = w;
+	for (int w = 0; tq && w < WORKLOAD_TYPE_COUNT; w++)
+		if (workload_info[w].kind == WL_TRANSFER)
+			order[runs++] = w;
+	return runs;
+}
+
 int suite_run(const VkCtx *ctx, const int *idx, size_t n, const Options *o, uint64_t launch_ns,
               atomic_int *quit)
 {
@@ -351,8 +364,7 @@ int suite_run(const VkCtx *ctx, const int *idx, size_t n, const Options *o, uint
 	}
 	int status = 0;
 	unsigned nth = 0;
-	/* every workload, then the transfers again on a copy engine if any */
-	int runs = WORKLOAD_TYPE_COUNT + (any_tq ? WORKLOAD_TYPE_COUNT - WORKLOAD_H2D : 0);
+	int order[2 * WORKLOAD_TYPE_COUNT], runs = suite_order(any_tq, order);
 	int done = 0; /* workloads measured to their end */
 	char prev[256] = "";
 	Progress *pg = progress_start("suite", (size_t)runs);
@@ -363,7 +375,7 @@ int suite_run(const VkCtx *ctx, const int *idx, size_t n, const Options *o, uint
 	suite_prebuild(ctx, idx, n, o, all, WORKLOAD_TYPE_COUNT, quit);
 	for (int k = 0; k < runs && !*quit; k++, done += !*quit) {
 		bool tq = k >= WORKLOAD_TYPE_COUNT;
-		int w = tq ? WORKLOAD_H2D + (k - WORKLOAD_TYPE_COUNT) : k;
+		int w = order[k];
 		const WorkloadInfo *wl = &workload_info[w];
 		/* the devices that can run it run it together */
 		size_t m = 0;

@@ -5,31 +5,136 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* How the device's arithmetic is fed and the CPU's reference computed:
+ * the push constants' layout, the chains' constants, the accumulators on
+ * a GPU and on a CPU device, and the reference. */
+typedef enum PushLayout {
+	PUSH_F32,  /* float a, b, then the slot mask: 12 bytes */
+	PUSH_U32,  /* uint a, b, then the slot mask: 12 bytes */
+	PUSH_F64,  /* double a, b, then the slot mask: 24 bytes */
+	PUSH_U64,  /* uint64 a, b, then the slot mask: 24 bytes */
+} PushLayout;
+
+typedef enum ChainRule {
+	/* a^steps is about 1/e: each chain keeps a memory of its start value,
+	 * so a dispatch that skipped steps gives visibly different results,
+	 * while the fixed point 0.75 keeps every value bounded */
+	CHAIN_DAMPED,
+	/* exact in fp16: multiples of 1/256 below 8 (steps <= 1024) */
+	CHAIN_FP16_EXACT,
+	/* C += A B with every element of A a and of B b: each step adds
+	 * K a b = 1 to every element when b = 1/K (exact in fp16, bfloat16 and
+	 * fp32, K a power of 2; an fp16 accumulator holds every integer up to
+	 * 2048 exactly) */
+	CHAIN_MATRIX_UNIT,
+	/* the row's a and b (the integer workloads: their own reasons) */
+	CHAIN_GIVEN,
+} ChainRule;
+
+typedef double (*ReferenceFn)(const FmaParams *p, uint32_t slot, uint32_t chains, uint32_t steps);
+
+enum { ON_GPU, ON_CPU };
+
+typedef struct Arith {
+	PushLayout push;
+	ChainRule chain;
+	double a, b;            /* CHAIN_GIVEN: x = x * a + b (integers below 2^53) */
+	uint32_t ops_per_step;  /* a multiply-add is 2; a 4 x 8-bit dot product and add 8 */
+	uint32_t vec4s[2];      /* vec4 accumulators, [ON_GPU] and [ON_CPU] */
+	uint32_t unroll[2], iters[2];
+	uint32_t max_steps;     /* the chains stay exact for so many steps (UNROLL x ITERS); 0: any */
+	const char *exact_what; /* ... what does: "fp16 chains" */
+	ReferenceFn ref;        /* the chains' value; a matrix workload's is every element's gain */
+} Arith;
+
+static double ref_fp32(const FmaParams *p, uint32_t slot, uint32_t chains, uint32_t steps);
+static double ref_fp64(const FmaParams *p, uint32_t slot, uint32_t chains, uint32_t steps);
+static double ref_fp16(const FmaParams *p, uint32_t slot, uint32_t chains, uint32_t steps);
+static double ref_u32(const FmaParams *p, uint32_t slot, uint32_t chains, uint32_t steps);
+static double ref_dp4a(const FmaParams *p, uint32_t slot, uint32_t chains, uint32_t steps);
+static double ref_u16(const FmaParams *p, uint32_t slot, uint32_t chains, uint32_t steps);
+static double ref_u64(const FmaParams *p, uint32_t slot, uint32_t chains, uint32_t steps);
+static double ref_matrix(const FmaParams *p, uint32_t slot, uint32_t chains, uint32_t steps);
+
+/* One row an arithmetic (the scalar forms are their vector form's:
+ * workload_arith). 12 chains (VEC4S 3): on lavapipe (256-bit code) 8 chains
+ * leave the FMA ports idle and 16 spill. GPUs get a longer unrolled body:
+ * on the H200 the loop's own instructions cost 0.6% at 32 steps and 0.3% at
+ * 128 (bench/fp32.sh; docs/PERFORMANCE.md). dp4a: 8 chains reach 98.5% of
+ * the H100's dp4a rate, 12 only 91.7% and 16 84.8%; lavapipe keeps 12.
+ * Matrices: 1024 steps each accumulator, every value an integer below 2^24,
+ * exact in fp32 (and below 2048 in fp16); fp32 accumulate: 2 accumulators
+ * (VEC4S 1): on the H100 (16x16x16 fp32 accumulators, 8 registers each) 2
+ * reached 663 TFLOPS and 4, 6 or 8 only 529-536; fp16 accumulate and int8:
+ * 4 (VEC4S 2) reached 665 TFLOPS and 1327 TOPS, 2 only 660 and 1319
+ * (FLOPSCOPE_FMA_SHAPE, one run each, docs/PERFORMANCE.md). */
+#define CHAINS { 128, 32 }, { 32, 32 }
+#define MATRIX_CHAINS { 64, 32 }, { 16, 32 }
+static const Arith ariths[WORKLOAD_TYPE_COUNT] = {
+	[WORKLOAD_FP32] = { PUSH_F32, CHAIN_DAMPED, 0, 0, 2, { 3, 3 }, CHAINS, 0, NULL, ref_fp32 },
+	[WORKLOAD_FP64] = { PUSH_F64, CHAIN_DAMPED, 0, 0, 2, { 3, 3 }, CHAINS, 0, NULL, ref_fp64 },
+	/* 1024 steps: the exact range */
+	[WORKLOAD_FP16] = { PUSH_F32, CHAIN_FP16_EXACT, 0, 0, 2, { 3, 3 }, { 128, 32 }, { 8, 32 }, 1024,
+	                    "fp16 chains", ref_fp16 },
+	/* a full-period LCG: every step changes every bit pattern, so a
+	 * skipped step gives a different value, compared exactly */
+	[WORKLOAD_INT32] = { PUSH_U32, CHAIN_GIVEN, 1664525, 1013904223, 2, { 3, 3 }, CHAINS, 0, NULL, ref_u32 },
+	/* x = dot(bytes of x, bytes of a) + b: a new packed x each step */
+	[WORKLOAD_INT8DOT] = { PUSH_U32, CHAIN_GIVEN, 0x03050709u, 0x00010203u, 8, { 2, 3 }, CHAINS, 0, NULL,
+	                       ref_dp4a },
+	/* a full-period LCG modulo 2^16 (a = 1 mod 4, b odd) */
+	[WORKLOAD_INT16] = { PUSH_U32, CHAIN_GIVEN, 25173, 13849, 2, { 3, 3 }, CHAINS, 0, NULL, ref_u16 },
+	/* full period modulo 2^64 (a = 1 mod 4, b odd), both below 2^53 so
+	 * that FmaParams holds them exactly; the high half is not constant, so
+	 * no compiler may narrow the chain to 32 bits */
+	[WORKLOAD_INT64] = { PUSH_U64, CHAIN_GIVEN, 0x000DE3B5A4F29405ull, 0x0009E3779B97F4A7ull, 2, { 3, 3 },
+	                     CHAINS, 0, NULL, ref_u64 },
+	[WORKLOAD_FP16_MATRIX] = { PUSH_F32, CHAIN_MATRIX_UNIT, 0, 0, 2, { 1, 1 }, MATRIX_CHAINS, 0, NULL,
+	                           ref_matrix },
+	[WORKLOAD_FP16_MATRIX_F16] = { PUSH_F32, CHAIN_MATRIX_UNIT, 0, 0, 2, { 2, 2 }, MATRIX_CHAINS, 2048,
+	                               "fp16 accumulators", ref_matrix },
+	/* each step adds K a b = 15 K to every element: 1024 steps of K = 32
+	 * stay far below 2^31 */
+	[WORKLOAD_INT8_MATRIX] = { PUSH_U32, CHAIN_GIVEN, 3, 5, 2, { 2, 2 }, MATRIX_CHAINS, 0, NULL, ref_matrix },
+	[WORKLOAD_BF16_MATRIX] = { PUSH_F32, CHAIN_MATRIX_UNIT, 0, 0, 2, { 1, 1 }, MATRIX_CHAINS, 0, NULL,
+	                           ref_matrix },
+};
+#undef CHAINS
+#undef MATRIX_CHAINS
+
+bool fma_arith_known(WorkloadType t)
+{
+	return (size_t)t < WORKLOAD_TYPE_COUNT && ariths[workload_arith(t)].ref != NULL;
+}
+
 uint32_t fma_push(const FmaParams *p, uint32_t slot_mask, unsigned char out[24])
 {
 	memset(out, 0, 24);
-	if (p->type == WORKLOAD_FP64) {
+	switch (ariths[p->type].push) {
+	case PUSH_F64:
 		memcpy(out, &p->a, 8);
 		memcpy(out + 8, &p->b, 8);
 		memcpy(out + 16, &slot_mask, 4);
 		return 24;
-	}
-	if (p->type == WORKLOAD_INT64) {
+	case PUSH_U64: {
 		uint64_t a = (uint64_t)p->a, b = (uint64_t)p->b;
 		memcpy(out, &a, 8);
 		memcpy(out + 8, &b, 8);
 		memcpy(out + 16, &slot_mask, 4);
 		return 24;
 	}
-	if (p->type == WORKLOAD_INT32 || p->type == WORKLOAD_INT8DOT || p->type == WORKLOAD_INT16 ||
-	    p->type == WORKLOAD_INT8_MATRIX) {
+	case PUSH_U32: {
 		uint32_t a = (uint32_t)p->a, b = (uint32_t)p->b;
 		memcpy(out, &a, 4);
 		memcpy(out + 4, &b, 4);
-	} else {
+		break;
+	}
+	case PUSH_F32: {
 		float a = (float)p->a, b = (float)p->b;
 		memcpy(out, &a, 4);
 		memcpy(out + 4, &b, 4);
+		break;
+	}
 	}
 	memcpy(out + 8, &slot_mask, 4);
 	return 12;
@@ -37,101 +142,45 @@ uint32_t fma_push(const FmaParams *p, uint32_t slot_mask, unsigned char out[24])
 
 static void set_chain_constants(FmaParams *p)
 {
-	if (p->type == WORKLOAD_FP16) {
-		/* exact in fp16: multiples of 1/256 below 8 (steps <= 1024) */
+	const Arith *r = &ariths[p->type];
+	uint32_t steps = p->unroll * p->iters;
+	switch (r->chain) {
+	case CHAIN_FP16_EXACT:
 		p->a = 1.0;
 		p->b = 1.0 / 256.0;
-		return;
-	}
-	if (p->type == WORKLOAD_FP16_MATRIX || p->type == WORKLOAD_FP16_MATRIX_F16 ||
-	    p->type == WORKLOAD_BF16_MATRIX) {
-		/* C += A B with every element of A a and of B b: each step adds
-		 * K a b = 1 to every element when b = 1/K (exact in fp16, bfloat16
-		 * and fp32, K a power of 2; an fp16 accumulator holds every integer
-		 * up to 2048 exactly) */
+		break;
+	case CHAIN_MATRIX_UNIT:
 		p->a = 1.0;
 		p->b = p->mm[2] ? 1.0 / p->mm[2] : 1.0 / 16;
-		return;
+		break;
+	case CHAIN_GIVEN:
+		p->a = r->a;
+		p->b = r->b;
+		break;
+	case CHAIN_DAMPED:
+		if (r->push == PUSH_F64) {
+			p->a = 1.0 - 1.0 / (double)steps;
+			p->b = 0.75 * (1.0 - p->a);
+		} else { /* in float, as the shader holds them */
+			float a = 1.0f - 1.0f / (float)steps;
+			p->a = a;
+			p->b = 0.75f * (1.0f - a);
+		}
+		break;
 	}
-	if (p->type == WORKLOAD_INT8_MATRIX) {
-		/* each step adds K a b = 15 K to every element: 1024 steps of K = 32
-		 * stay far below 2^31 */
-		p->a = 3;
-		p->b = 5;
-		return;
-	}
-	if (p->type == WORKLOAD_INT8DOT) {
-		/* x = dot(bytes of x, bytes of a) + b: a new packed x each step */
-		p->a = 0x03050709u;
-		p->b = 0x00010203u;
-		return;
-	}
-	if (p->type == WORKLOAD_INT32) {
-		/* a full-period LCG: every step changes every bit pattern, so a
-		 * skipped step gives a different value, compared exactly */
-		p->a = 1664525;
-		p->b = 1013904223;
-		return;
-	}
-	if (p->type == WORKLOAD_INT16) {
-		/* a full-period LCG modulo 2^16 (a = 1 mod 4, b odd) */
-		p->a = 25173;
-		p->b = 13849;
-		return;
-	}
-	if (p->type == WORKLOAD_INT64) {
-		/* full period modulo 2^64 (a = 1 mod 4, b odd), both below 2^53 so
-		 * that FmaParams holds them exactly; the high half is not constant,
-		 * so no compiler may narrow the chain to 32 bits */
-		p->a = 0x000DE3B5A4F29405ull;
-		p->b = 0x0009E3779B97F4A7ull;
-		return;
-	}
-	/* a^steps is about 1/e: each chain keeps a memory of its start value, so
-	 * a dispatch that skipped steps gives visibly different results, while the
-	 * fixed point 0.75 keeps every value bounded. */
-	uint32_t steps = p->unroll * p->iters;
-	if (p->type == WORKLOAD_FP64) {
-		p->a = 1.0 - 1.0 / (double)steps;
-		p->b = 0.75 * (1.0 - p->a);
-		return;
-	}
-	float a = 1.0f - 1.0f / (float)steps;
-	p->a = a;
-	p->b = 0.75f * (1.0f - a);
 }
 
 void fma_params_for(FmaParams *p, WorkloadType t, bool cpu_device, uint32_t max_local_size)
 {
 	t = workload_arith(t);
+	const Arith *r = &ariths[t];
+	int on = cpu_device ? ON_CPU : ON_GPU;
 	p->type = t;
 	p->mm[0] = p->mm[1] = p->mm[2] = 0;
 	p->subgroup = 0;
-	/* 12 chains: on lavapipe (256-bit code) 8 chains leave the FMA ports
-	 * idle and 16 spill. GPUs get a longer unrolled body: on the H200 the
-	 * loop's own instructions cost 0.6% at 32 steps and 0.3% at 128.
-	 * bench/fp32.sh measured both; see docs/PERFORMANCE.md. */
-	p->vec4s = 3;
-	p->unroll = cpu_device ? 32 : 128;
-	p->iters = 32;
-	if (t == WORKLOAD_FP16) /* 1024 steps: the exact range */
-		p->iters = cpu_device ? 32 : 8;
-	/* dp4a chains: 8 reach 98.5% of the H100's dp4a rate, 12 only 91.7%
-	 * and 16 84.8% (one run, docs/PERFORMANCE.md); lavapipe keeps 12 */
-	if (t == WORKLOAD_INT8DOT && !cpu_device)
-		p->vec4s = 2;
-	/* 1024 steps each accumulator: every value an integer below 2^24,
-	 * exact in fp32 (and below 2048 in fp16). fp32 accumulate: 2
-	 * accumulators (VEC4S 1); on the H100 (16x16x16 fp32 accumulators, 8
-	 * registers each) 2 reached 663 TFLOPS and 4, 6 or 8 only 529-536.
-	 * fp16 accumulate and int8: 4 (VEC4S 2) reached 665 TFLOPS and 1327
-	 * TOPS, 2 only 660 and 1319 (FLOPSCOPE_FMA_SHAPE, one run each,
-	 * docs/PERFORMANCE.md) */
-	if (workload_info[t].matrix) {
-		p->vec4s = t == WORKLOAD_FP16_MATRIX || t == WORKLOAD_BF16_MATRIX ? 1 : 2;
-		p->unroll = cpu_device ? 32 : 64;
-		p->iters = cpu_device ? 32 : 16;
-	}
+	p->vec4s = r->vec4s[on];
+	p->unroll = r->unroll[on];
+	p->iters = r->iters[on];
 	p->local_size = max_local_size < 256 ? max_local_size : 256;
 	if (p->local_size == 0)
 		p->local_size = 1;
@@ -146,13 +195,10 @@ bool fma_params_parse(const char *text, FmaParams *p, uint32_t max_local_size, c
 		snprintf(err, len, "\"%s\" is not VEC4S,UNROLL,ITERS,LOCAL_SIZE", text);
 		return false;
 	}
-	if (p->type == WORKLOAD_FP16 && (uint64_t)u * it > 1024) {
-		snprintf(err, len, "\"%s\": fp16 chains stay exact for at most 1024 steps (UNROLL x ITERS)", text);
-		return false;
-	}
-	if (p->type == WORKLOAD_FP16_MATRIX_F16 && (uint64_t)u * it > 2048) {
-		snprintf(err, len, "\"%s\": fp16 accumulators stay exact for at most 2048 steps (UNROLL x ITERS)",
-		         text);
+	const Arith *r = &ariths[p->type];
+	if (r->max_steps && (uint64_t)u * it > r->max_steps) {
+		snprintf(err, len, "\"%s\": %s stay exact for at most %u steps (UNROLL x ITERS)", text, r->exact_what,
+		         r->max_steps);
 		return false;
 	}
 	if (v < 1 || v > 4 || u < 1 || u > 256 || it < 1 || it > 65536 || ls < 1 || ls > max_local_size) {
@@ -183,9 +229,7 @@ uint64_t fma_flop_per_invocation(const FmaParams *p)
 		uint64_t sub = p->subgroup ? p->subgroup : 32;
 		return 2ull * p->mm[0] * p->mm[1] * p->mm[2] * 2 * p->vec4s * p->unroll * p->iters / sub;
 	}
-	/* an FMA is 2 operations; a 4 x 8-bit dot product with accumulate is 8 */
-	uint64_t per_step = p->type == WORKLOAD_INT8DOT ? 8 : 2;
-	return per_step * 4 * p->vec4s * p->unroll * p->iters;
+	return (uint64_t)ariths[p->type].ops_per_step * 4 * p->vec4s * p->unroll * p->iters;
 }
 
 /* OpUDot on packed 4 x 8-bit vectors (the bytes' products summed), then a
@@ -215,18 +259,30 @@ static double ref_fp16(const FmaParams *p, uint32_t slot, uint32_t chains, uint3
 	return r;
 }
 
-static double ref_u32(const FmaParams *p, uint32_t slot, uint32_t chains, uint32_t steps)
+/* The 32-bit chains, summed as the shader stores them; dp4a: each step a
+ * dot product and add (udot_acc), else a wrapping multiply-add. */
+static double chains_u32(const FmaParams *p, uint32_t slot, uint32_t chains, uint32_t steps, bool dp4a)
 {
 	uint32_t x[16], a = (uint32_t)p->a, b = (uint32_t)p->b;
 	for (uint32_t c = 0; c < chains; c++)
 		x[c] = slot * 16u + c;
 	for (uint32_t i = 0; i < steps; i++)
 		for (uint32_t c = 0; c < chains; c++)
-			x[c] = p->type == WORKLOAD_INT8DOT ? udot_acc(x[c], a, b) : x[c] * a + b;
+			x[c] = dp4a ? udot_acc(x[c], a, b) : x[c] * a + b;
 	uint32_t r = (x[0] + x[1]) + (x[2] + x[3]);
 	for (uint32_t v = 1; v < p->vec4s; v++)
 		r += (x[4 * v] + x[4 * v + 1]) + (x[4 * v + 2] + x[4 * v + 3]);
 	return r;
+}
+
+static double ref_u32(const FmaParams *p, uint32_t slot, uint32_t chains, uint32_t steps)
+{
+	return chains_u32(p, slot, chains, steps, false);
+}
+
+static double ref_dp4a(const FmaParams *p, uint32_t slot, uint32_t chains, uint32_t steps)
+{
+	return chains_u32(p, slot, chains, steps, true);
 }
 
 static double ref_u16(const FmaParams *p, uint32_t slot, uint32_t chains, uint32_t steps)
@@ -290,23 +346,17 @@ static double ref_fp32(const FmaParams *p, uint32_t slot, uint32_t chains, uint3
 	return r;
 }
 
+/* Every element of each of the 2 VEC4S accumulators gains K a b a step;
+ * the shader stores the mean of its elements of their sum. */
+static double ref_matrix(const FmaParams *p, uint32_t slot, uint32_t chains, uint32_t steps)
+{
+	(void)slot, (void)chains;
+	return 2.0 * p->vec4s * steps * (double)p->mm[2] * p->a * p->b;
+}
+
 double fma_reference(const FmaParams *p, uint32_t slot)
 {
-	uint32_t chains = 4 * p->vec4s, steps = p->unroll * p->iters;
-	if (workload_info[p->type].matrix) {
-		/* every element of each of the 2 VEC4S accumulators gains K a b a
-		 * step; the shader stores the mean of its elements of their sum */
-		(void)slot;
-		return 2.0 * p->vec4s * steps * (double)p->mm[2] * p->a * p->b;
-	}
-	switch (p->type) {
-	case WORKLOAD_FP16: return ref_fp16(p, slot, chains, steps);
-	case WORKLOAD_INT32: case WORKLOAD_INT8DOT: return ref_u32(p, slot, chains, steps);
-	case WORKLOAD_INT16: return ref_u16(p, slot, chains, steps);
-	case WORKLOAD_INT64: return ref_u64(p, slot, chains, steps);
-	case WORKLOAD_FP64: return ref_fp64(p, slot, chains, steps);
-	default: return ref_fp32(p, slot, chains, steps);
-	}
+	return ariths[p->type].ref(p, slot, 4 * p->vec4s, p->unroll * p->iters);
 }
 
 void fma_check_init(FmaCheck *c, const FmaParams *p)

@@ -23,6 +23,10 @@ typedef struct FmaParams {
 	uint32_t subgroup;   /* ... and the subgroup that holds them */
 } FmaParams;
 
+/* Whether t's arithmetic has its row (push layout, chains, reference):
+ * every arithmetic workload must (test_workload holds it). */
+bool fma_arith_known(WorkloadType t);
+
 /* A matrix workload's shape for a device: the M, N, K of its subgroup
  * shape and its subgroup size (fma_params_for leaves them 0). */
 void fma_params_matrix(FmaParams *p, const uint32_t mm[3], uint32_t subgroup);

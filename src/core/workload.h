@@ -117,12 +117,14 @@ typedef struct WorkloadInfo {
 	MatrixTypes mtypes;
 } WorkloadInfo;
 
+extern const WorkloadInfo workload_info[WORKLOAD_TYPE_COUNT];
+
+/* A workload that moves memory (the copy shader, the transfers), not
+ * arithmetic: its kind says, not its place in the table. */
 static inline bool workload_is_memory(WorkloadType t)
 {
-	return t >= WORKLOAD_COPY && t < WORKLOAD_TYPE_COUNT;
+	return (size_t)t < WORKLOAD_TYPE_COUNT && workload_info[t].kind != WL_FMA;
 }
-
-extern const WorkloadInfo workload_info[WORKLOAD_TYPE_COUNT];
 
 /* Whether the workload moves data across the host's side (a transfer to,
  * from or within host memory): several devices running it at once share

@@ -154,7 +154,7 @@ static void fill_meta(Engine *e)
 	snprintf(m->queue, sizeof m->queue, "%s", e->cfg.transfer_queue ? "transfer" : "compute");
 	snprintf(m->workload, sizeof m->workload, "%s", workload_info[e->cfg.workload].name);
 	m->flop_per_invocation = e->work.per_invocation;
-	m->local_size = e->work.params.local_size;
+	m->local_size = e->work.local_size;
 	snprintf(m->shader_hash, sizeof m->shader_hash, "%016llx", (unsigned long long)e->shader_hash);
 	m->target_ms = e->cfg.target_ms;
 	m->trials = e->work.trials;
@@ -551,6 +551,7 @@ static void release(Engine *e)
 		telemetry_close(&e->tel);
 	devlock_release(&e->lock);
 	compute_destroy(&e->comp);
+	work_end(&e->work);
 	ring_done(&e->ring);
 	if (e->sync_ready) {
 		pthread_cond_destroy(&e->cv);
@@ -595,7 +596,7 @@ Engine *engine_create(const EngineConfig *cfg, Error *err)
 	in->dev = cfg->dev;
 	in->workload = cfg->workload;
 	in->work_per_invocation = e->work.per_invocation;
-	in->local_size = e->work.params.local_size;
+	in->local_size = e->work.local_size;
 	in->timestamps = e->comp.timestamps;
 	in->log_path = cfg->log_path ? e->log.path : NULL;
 	in->peak_how = e->peak.how;
@@ -1305,6 +1306,7 @@ static bool prebuild_one(const EngineConfig *cfg)
 			ok = compute_build_pipeline(cfg->ctx, &e->qdev, &s, err);
 		shader_free(&job.spv);
 	}
+	work_end(&e->work);
 	free(e);
 	return ok;
 }

@@ -9,27 +9,34 @@
 #define COPY_LOCAL 256u   /* invocations per group */
 #define COPY_VEC4S 4u     /* uvec4 per invocation: 16 KiB a group, coalesced */
 
+/* The copy shader's own: the buffer in chunks of one group's bytes. */
+typedef struct CopyState {
+	uint64_t chunks, chunk_bytes;
+} CopyState;
+
 static Status plan(Work *w, const WorkInput *in, char *err)
 {
 	const DeviceInfo *d = in->dev;
 	uint64_t top = work_mem_top(in, err);
 	if (!top)
 		return STATUS_USAGE;
+	CopyState *st = work_state(w, sizeof *st, err);
+	if (!st)
+		return STATUS_FAILED;
 	uint64_t bytes = in->size_lo ? in->size_lo : top;
 	uint32_t lim = work_max_local(d);
-	w->params.type = in->type;
-	w->params.local_size = lim < COPY_LOCAL ? lim : COPY_LOCAL;
+	w->local_size = lim < COPY_LOCAL ? lim : COPY_LOCAL;
 	w->shader = w->info->shader;
-	w->spec[0] = w->params.local_size;
+	w->spec[0] = w->local_size;
 	w->spec[1] = COPY_VEC4S;
-	w->chunk_bytes = (uint64_t)w->params.local_size * COPY_VEC4S * 16;
-	w->mem_bytes = bytes / w->chunk_bytes * w->chunk_bytes;
+	st->chunk_bytes = (uint64_t)w->local_size * COPY_VEC4S * 16;
+	w->mem_bytes = bytes / st->chunk_bytes * st->chunk_bytes;
 	if (!w->mem_bytes) {
 		char a[32];
-		snprintf(err, ERR_LEN, "--size: the copy needs at least %s", mem_size_str(w->chunk_bytes, a, sizeof a));
+		snprintf(err, ERR_LEN, "--size: the copy needs at least %s", mem_size_str(st->chunk_bytes, a, sizeof a));
 		return STATUS_USAGE;
 	}
-	w->chunks = w->mem_bytes / w->chunk_bytes;
+	st->chunks = w->mem_bytes / st->chunk_bytes;
 	/* the bytes counted per byte copied are the table's (read + written
 	 * for device memory) */
 	w->per_invocation = w->info->bytes_per_byte * 16ull * COPY_VEC4S;
@@ -64,7 +71,8 @@ static const Recorder recorder = {
 
 static uint32_t push(const Work *w, unsigned char out[24])
 {
-	uint32_t chunks = (uint32_t)w->chunks;
+	const CopyState *st = w->state;
+	uint32_t chunks = (uint32_t)st->chunks;
 	memcpy(out, &chunks, sizeof chunks);
 	return sizeof chunks;
 }
@@ -72,8 +80,9 @@ static uint32_t push(const Work *w, unsigned char out[24])
 /* The regions a submission of g groups wrote: the chunks they covered. */
 static void prepare_check(const Work *w, Compute *c, GroupCount g)
 {
+	const CopyState *st = w->state;
 	uint64_t groups = adapt_total(g);
-	uint64_t covered = (groups < w->chunks ? groups : w->chunks) * w->chunk_bytes;
+	uint64_t covered = (groups < st->chunks ? groups : st->chunks) * st->chunk_bytes;
 	uint64_t offs[MEM_CHECK_REGIONS];
 	size_t n = mem_check_offsets(covered, c->mem_bytes, offs);
 	compute_set_check(c, offs, n);
@@ -87,7 +96,7 @@ static bool check(const Work *w, Compute *c, uint64_t groups, char *msg, size_t 
 static uint64_t work(const Work *w, uint64_t groups, uint64_t copy_size)
 {
 	(void)copy_size;
-	return groups * w->params.local_size * w->per_invocation;
+	return groups * w->local_size * w->per_invocation;
 }
 
 const WorkloadOps workload_copy_ops = {

@@ -26,8 +26,7 @@ static Status plan(Work *w, const WorkInput *in, char *err)
 		lo = hi;
 	w->nsizes = mem_sweep(lo, hi, w->sizes, MEM_SWEEP_MAX_SIZES);
 	w->mem_bytes = hi;
-	w->params.type = in->type;
-	w->params.local_size = 1;
+	w->local_size = 1;
 	/* one "group" is one copy: up to MEM_MAX_COPIES a submission */
 	w->max_groups[0] = MEM_MAX_COPIES;
 	w->max_groups[1] = w->max_groups[2] = 1;

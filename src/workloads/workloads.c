@@ -1,40 +1,19 @@
+/* workloads: what the kinds share (limits, units, the checks of a group
+ * counter and of copied regions); it takes nothing from a kind. */
 #include "workloads.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "sample.h"
 
-/* One row per kind. */
-static const WorkloadOps *const ops_of[] = {
-	[WL_FMA] = &workload_fma_ops,
-	[WL_COPY] = &workload_copy_ops,
-	[WL_TRANSFER] = &workload_transfer_ops,
-};
-
-const WorkloadOps *workload_ops(WorkloadKind k)
+void *work_state(Work *w, size_t size, char *err)
 {
-	return (size_t)k < sizeof ops_of / sizeof *ops_of ? ops_of[k] : NULL;
-}
-
-Status work_plan(Work *w, const WorkInput *in, char *err)
-{
-	memset(w, 0, sizeof *w);
-	w->type = in->type;
-	w->info = &workload_info[in->type];
-	w->trials = in->trials ? in->trials : 1;
-	memcpy(w->max_groups, in->dev->max_group_count, sizeof w->max_groups);
-	char why[256];
-	if (!workload_supported(in->type, devinfo_features(in->dev), why, sizeof why)) {
-		snprintf(err, ERR_LEN, "workload %s cannot run on %s: %s", w->info->name, in->dev->name, why);
-		return STATUS_USAGE;
-	}
-	if (in->transfer_queue && w->info->kind != WL_TRANSFER) {
-		snprintf(err, ERR_LEN, "--transfer-queue: %s is not a transfer workload (h2d, d2h, d2d ...)",
-		         w->info->name);
-		return STATUS_USAGE;
-	}
-	return workload_ops(w->info->kind)->plan(w, in, err);
+	w->state = calloc(1, size);
+	if (!w->state)
+		snprintf(err, ERR_LEN, "out of memory for the %s workload's state", w->info->name);
+	return w->state;
 }
 
 uint32_t work_max_local(const DeviceInfo *d)

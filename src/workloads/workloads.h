@@ -1,8 +1,8 @@
 /* workloads: one file per kind of workload, each filling one table of
  * operations (plan, record, prepare the check, check, count the work) that
  * the engine runs the same way for all. Adding a kind means one file here
- * and one row in workloads.c; adding a workload of an existing kind, one row
- * in core/workload.c's table. */
+ * and one row in kinds.c; adding a workload of an existing kind, one row in
+ * core/workload.c's table. workloads.c holds what the kinds share. */
 #ifndef FLOPSCOPE_WORKLOADS_H
 #define FLOPSCOPE_WORKLOADS_H
 
@@ -15,28 +15,28 @@
 #include "shader.h"
 #include "fmawork.h"
 
-/* A workload's state for one run, filled by its plan. */
+/* A workload's run, filled by its plan: what the engine and the GPU layer
+ * read, the same for every kind; what a kind alone needs is its own state
+ * (state), which its plan makes and work_end frees. */
 typedef struct Work {
 	WorkloadType type;
 	const WorkloadInfo *info;
 	uint32_t trials;             /* dispatches per submission (>= 1; 1 for transfers) */
-	FmaParams params;            /* arithmetic: the chains; every kind: local_size */
-	FmaCheck check;              /* arithmetic: the checked slots */
+	uint32_t local_size;         /* invocations of a group (a transfer: 1, a group is a copy) */
 	uint64_t per_invocation;     /* work of one invocation (arithmetic, copy shader) */
-	uint64_t chunks, chunk_bytes;/* copy shader: 16 KiB chunks of the buffer */
-	uint64_t sizes[MEM_SWEEP_MAX_SIZES]; /* transfers: the sweep (one size with --size) */
-	size_t nsizes;
+	uint64_t sizes[MEM_SWEEP_MAX_SIZES]; /* the sizes the engine sweeps (transfers; one with --size); */
+	size_t nsizes;               /* 0: no sweep */
 	uint64_t mem_bytes;          /* memory workloads: data bytes of source and destination */
 	VkDeviceSize result_size;    /* the result buffer: 0 none */
 	uint32_t max_groups[3];      /* the adaptive loop's limits */
-	/* the shader: file (NULL none), defines and specialization (local size,
-	   then the kind's second constant) */
+	/* the shader: file (NULL none), defines (their text in the kind's
+	   state) and specialization (local size, then the kind's second constant) */
 	const char *shader;
 	ShaderDefine defs[8];
 	size_t ndefs;
-	char def_text[2][16];
-	char mm_text[3][12];         /* matrix workloads: M, N, K */
 	uint32_t spec[2];
+	void *state;                 /* the kind's own; NULL: none */
+	void (*state_free)(void *);  /* how it goes (the kind's plan sets it; NULL: free) */
 } Work;
 
 /* What a plan starts from. */
@@ -73,8 +73,13 @@ typedef struct WorkloadOps {
 const WorkloadOps *workload_ops(WorkloadKind k);
 
 /* Plans a workload: the common part (support on the device, trials), then
- * the kind's plan. */
+ * the kind's plan. w is then work_end's to release, failed or not. */
 Status work_plan(Work *w, const WorkInput *in, char *err);
+/* Releases the kind's state of a planned w (again: nothing). */
+void work_end(Work *w);
+/* A kind's state of `size` zeroed bytes, held by w (work_end frees it);
+ * NULL with a message in err when out of memory. */
+void *work_state(Work *w, size_t size, char *err);
 /* The most invocations a workgroup of the device may have (x). */
 uint32_t work_max_local(const DeviceInfo *d);
 /* The sample flags of the workload's unit (SAMPLE_INTEGER, SAMPLE_BYTES). */

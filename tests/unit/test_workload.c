@@ -516,6 +516,8 @@ static void feature_table_should_cover_every_need(void)
 		CHECK(!i->matrix || strcmp(matrix_component_str(i->mtypes.in), "other"));
 		/* an arithmetic workload is held to the CPU by its row; memory ones by their pattern */
 		CHECK((i->kind == WL_FMA) == (i->check != RESULT_NONE));
+		/* ... and its arithmetic (push layout, chains, reference) by fmawork's */
+		CHECK((i->kind == WL_FMA) == fma_arith_known((WorkloadType)w));
 		/* the peak: from a rate of the device, tensor cores for the matrices */
 		CHECK((i->kind == WL_FMA) == (i->rate != RATE_NONE));
 		CHECK(i->matrix == (i->rate == RATE_TENSOR_16 || i->rate == RATE_TENSOR_8));
