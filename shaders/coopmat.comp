@@ -15,7 +15,7 @@
 //   TYPE_BF16_MATRIX      bfloat16 in, fp32 accumulate: written with fp16
 //                         stand-ins and NV matrices, which the engine
 //                         rewrites to bfloat16 and KHR matrices after
-//                         glslang (FLOPSCOPE_KHR_BF16, src/core/spirv_khr.h):
+//                         glslang (FLOPSCOPE_KHR_AS=bf16, src/core/spirv_khr.h):
 //                         A and B are built where they are used, as that
 //                         rewrite needs, and no 16-bit constant appears
 #extension GL_NV_cooperative_matrix : require

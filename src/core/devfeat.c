@@ -1,5 +1,7 @@
-#include <stddef.h>
 #include "devfeat.h"
+
+#include <stddef.h>
+#include <string.h>
 
 const DevFeatureInfo dev_features[FEAT_COUNT] = {
 	[FEAT_FLOAT16] = { .label = "float16", .lacks = "the device lacks shaderFloat16", .before_shape = false },
@@ -32,18 +34,34 @@ const DevFeatureInfo dev_features[FEAT_COUNT] = {
 	},
 };
 
+/* VkComponentTypeKHR's numbers, and their names */
+static const struct {
+	uint32_t type;
+	const char *name;
+} components[] = {
+	{ 0, "fp16" }, { 1, "fp32" }, { 2, "fp64" }, { 3, "int8" }, { 4, "int16" }, { 5, "int32" },
+	{ 6, "int64" }, { 7, "uint8" }, { 8, "uint16" }, { 9, "uint32" }, { 10, "uint64" },
+	{ 1000141000, "bf16" },         /* VK_COMPONENT_TYPE_BFLOAT16_KHR */
+	{ 1000491002, "fp8-e4m3" },     /* VK_COMPONENT_TYPE_FLOAT8_E4M3_EXT */
+	{ 1000491003, "fp8-e5m2" },
+	{ 1000491000, "int8-packed" },
+	{ 1000491001, "uint8-packed" },
+};
+
 const char *matrix_component_str(uint32_t type)
 {
-	static const char *const names[] = { "fp16", "fp32", "fp64", "int8", "int16", "int32", "int64",
-	                                     "uint8", "uint16", "uint32", "uint64" };
-	if (type < sizeof names / sizeof *names)
-		return names[type];
-	switch (type) {
-	case 1000141000: return "bf16";       /* VK_COMPONENT_TYPE_BFLOAT16_KHR */
-	case 1000491002: return "fp8-e4m3";   /* VK_COMPONENT_TYPE_FLOAT8_E4M3_EXT */
-	case 1000491003: return "fp8-e5m2";
-	case 1000491000: return "int8-packed";
-	case 1000491001: return "uint8-packed";
-	default: return "other";
-	}
+	for (size_t i = 0; i < sizeof components / sizeof *components; i++)
+		if (components[i].type == type)
+			return components[i].name;
+	return "other";
+}
+
+bool matrix_component_find(const char *name, uint32_t *type)
+{
+	for (size_t i = 0; i < sizeof components / sizeof *components; i++)
+		if (!strcmp(components[i].name, name)) {
+			*type = components[i].type;
+			return true;
+		}
+	return false;
 }

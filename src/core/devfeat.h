@@ -35,5 +35,7 @@ extern const DevFeatureInfo dev_features[FEAT_COUNT];
 /* The matrix types' table: a VkComponentTypeKHR's name ("fp16", "bf16",
  * "int8", "fp8-e4m3"), "other" for a type it does not know. */
 const char *matrix_component_str(uint32_t type);
+/* ... and back: the type called name; false for a name it does not know. */
+bool matrix_component_find(const char *name, uint32_t *type);
 
 #endif

@@ -26,7 +26,7 @@ typedef enum DevType {
 } DevType;
 
 #define DEVINFO_MAX_HEAPS 16
-#define DEVINFO_MAX_COOPMAT 32
+#define DEVINFO_MAX_COOPMAT 128
 
 /* One cooperative-matrix shape a device offers: D (MxN) = A (MxK) * B (KxN)
  * + C, component types as Vulkan numbers them (VkComponentTypeKHR; the NV
@@ -70,7 +70,7 @@ typedef struct DeviceInfo {
 	bool has_pci;                   /* VK_EXT_pci_bus_info */
 	char coopmat_ext[40];           /* the cooperative-matrix extension read, "" none */
 	bool coopmat_khr;               /* VK_KHR_cooperative_matrix is listed too */
-	CoopMatShape coopmat[DEVINFO_MAX_COOPMAT]; /* NV shapes, then KHR's bfloat16 ones */
+	CoopMatShape coopmat[DEVINFO_MAX_COOPMAT]; /* NV shapes, then KHR's the NV list lacks */
 	uint32_t ncoopmat;
 	uint32_t pci_domain, pci_bus, pci_device, pci_function;
 	bool has_gpu_index;             /* NVML knows the device (engine/tel_nvml.c fills it) */

@@ -1,5 +1,6 @@
-/* spirv_khr: NV cooperative matrices -> KHR, fp16 stand-ins -> bfloat16
- * (spirv_khr.h says what changes and what is refused). Pure. */
+/* spirv_khr: NV cooperative matrices -> KHR, fp16 stand-ins -> another
+ * type (bfloat16: a row of retypes[]) (spirv_khr.h says what changes and
+ * what is refused). Pure. */
 #include "spirv_khr.h"
 
 #include <stdbool.h>
@@ -25,18 +26,42 @@ enum {
 	OP_COOPMAT_MULADD_NV = 5361,
 	OP_COOPMAT_LENGTH_NV = 5362,
 	CAP_FLOAT16 = 9,
-	CAP_BFLOAT16_TYPE = 5116,
-	CAP_BFLOAT16_COOPMAT = 5118,
 	CAP_COOPMAT_NV = 5357,
 	CAP_COOPMAT_KHR = 6022,
-	ENCODING_BFLOAT16 = 0,
 	USE_A = 0, USE_B = 1, USE_ACC = 2,
 	ROLE_A = 1, ROLE_B = 2,
 };
 
 #define EXT_NV "SPV_NV_cooperative_matrix"
 #define EXT_KHR "SPV_KHR_cooperative_matrix"
-#define EXT_BF16 "SPV_KHR_bfloat16"
+
+/* What the 16-bit float stand-ins can become: one row a type. */
+typedef struct Retype {
+	uint32_t component;   /* VkComponentTypeKHR */
+	const char *name;     /* in messages */
+	uint32_t width;       /* OpTypeFloat's width */
+	uint32_t encoding;    /* its FP encoding operand */
+	uint32_t caps[2];     /* the capabilities that replace Float16 */
+	const char *ext;      /* the extension beside SPV_KHR_cooperative_matrix */
+} Retype;
+
+static const Retype retypes[] = {
+	/* BFloat16KHR encoding; BFloat16TypeKHR, BFloat16CooperativeMatrixKHR */
+	{ 1000141000u, "bfloat16", 16, 0, { 5116, 5118 }, "SPV_KHR_bfloat16" },
+};
+
+static const Retype *retype_of(uint32_t component)
+{
+	for (size_t i = 0; i < sizeof retypes / sizeof *retypes; i++)
+		if (retypes[i].component == component)
+			return &retypes[i];
+	return NULL;
+}
+
+bool spirv_retype_known(uint32_t component)
+{
+	return retype_of(component) != NULL;
+}
 
 /* An OpExtension's string, when it is one of up to 63 characters. */
 static bool ext_is(const uint32_t *w, uint32_t n, const char *name)
@@ -78,7 +103,7 @@ typedef struct Rewrite {
 	const uint32_t *in;
 	size_t nwords;
 	uint32_t bound;
-	bool bf16;
+	const Retype *to;         /* what the 16-bit floats become; NULL: they stay fp16 */
 	size_t *def;              /* offset of an OpCompositeConstruct's result */
 	unsigned char *half;      /* 16-bit float types */
 	unsigned char *role;      /* NV matrix types: ROLE_A | ROLE_B */
@@ -121,8 +146,9 @@ static int scan_muladd(Rewrite *r, const uint32_t *w, uint32_t n, size_t at, cha
 /* What the forms a rewrite cannot carry say (-1), else 0. */
 static int scan_refused(const Rewrite *r, const uint32_t *w, uint32_t op, uint32_t n, char *why, size_t len)
 {
-	if (r->bf16 && (op == OP_CONSTANT || op == OP_SPEC_CONSTANT) && n >= 3 && w[1] < r->bound && r->half[w[1]]) {
-		snprintf(why, len, "a 16-bit float constant (%%%u): its bits would change meaning as bfloat16", w[2]);
+	if (r->to && (op == OP_CONSTANT || op == OP_SPEC_CONSTANT) && n >= 3 && w[1] < r->bound && r->half[w[1]]) {
+		snprintf(why, len, "a 16-bit float constant (%%%u): its bits would change meaning as %s", w[2],
+		         r->to->name);
 		return -1;
 	}
 	if (op == OP_COOPMAT_LOAD_NV || op == OP_COOPMAT_STORE_NV) {
@@ -200,7 +226,7 @@ static int scan(Rewrite *r, char *why, size_t len)
 		snprintf(why, len, "no SPV_NV_cooperative_matrix extension and capability to rewrite");
 		return -1;
 	}
-	if (r->bf16 && !r->float16) {
+	if (r->to && !r->float16) {
 		snprintf(why, len, "no Float16 capability: the shader has no fp16 stand-ins");
 		return -1;
 	}
@@ -248,23 +274,23 @@ static void write_matrix_type(const Rewrite *r, Out *o, const uint32_t *w, bool 
 /* Pass 2, one instruction, rewritten or copied. */
 static void write_one(const Rewrite *r, Out *o, const uint32_t *w, uint32_t op, uint32_t n, bool *uses_written)
 {
-	if (r->bf16 && op == OP_CAPABILITY && n == 2 && w[1] == CAP_FLOAT16) {
+	if (r->to && op == OP_CAPABILITY && n == 2 && w[1] == CAP_FLOAT16) {
 		put(o, w[0]);
-		put(o, CAP_BFLOAT16_TYPE);
+		put(o, r->to->caps[0]);
 		put(o, w[0]);
-		put(o, CAP_BFLOAT16_COOPMAT);
+		put(o, r->to->caps[1]);
 	} else if (op == OP_CAPABILITY && n == 2 && w[1] == CAP_COOPMAT_NV) {
 		put(o, w[0]);
 		put(o, CAP_COOPMAT_KHR);
 	} else if (op == OP_EXTENSION && ext_is(w, n, EXT_NV)) {
 		put_ext(o, EXT_KHR);
-		if (r->bf16)
-			put_ext(o, EXT_BF16);
-	} else if (r->bf16 && op == OP_TYPE_FLOAT && n == 3 && r->half[w[1]]) {
+		if (r->to)
+			put_ext(o, r->to->ext);
+	} else if (r->to && op == OP_TYPE_FLOAT && n == 3 && r->half[w[1]]) {
 		put(o, 4u << 16 | OP_TYPE_FLOAT);
 		put(o, w[1]);
-		put(o, 16);
-		put(o, ENCODING_BFLOAT16);
+		put(o, r->to->width);
+		put(o, r->to->encoding);
 	} else if (op == OP_TYPE_COOPMAT_NV) {
 		write_matrix_type(r, o, w, uses_written);
 	} else {
@@ -308,11 +334,16 @@ static int write_all(const Rewrite *r, uint32_t **out, size_t *out_words, char *
 	return 0;
 }
 
-int spirv_nv_to_khr(const uint32_t *in, size_t nwords, bool bf16, uint32_t **out, size_t *out_words,
+int spirv_nv_to_khr(const uint32_t *in, size_t nwords, uint32_t as, uint32_t **out, size_t *out_words,
                     char *why, size_t len)
 {
 	*out = NULL;
 	*out_words = 0;
+	const Retype *to = as == SPIRV_KEEP_FP16 ? NULL : retype_of(as);
+	if (as != SPIRV_KEEP_FP16 && !to) {
+		snprintf(why, len, "no rewrite of 16-bit floats to component type %u", as);
+		return -1;
+	}
 	if (nwords < 5 || in[0] != 0x07230203u) {
 		snprintf(why, len, "not SPIR-V (no magic number)");
 		return -1;
@@ -323,7 +354,7 @@ int spirv_nv_to_khr(const uint32_t *in, size_t nwords, bool bf16, uint32_t **out
 		return -1;
 	}
 	Rewrite r = {
-		.in = in, .nwords = nwords, .bound = bound, .bf16 = bf16,
+		.in = in, .nwords = nwords, .bound = bound, .to = to,
 		.def = calloc(bound, sizeof *r.def), .half = calloc(bound, 1), .role = calloc(bound, 1),
 		.nvmat = calloc(bound, 1), .retype = calloc(bound, 1), .twin = calloc(bound, sizeof *r.twin),
 	};

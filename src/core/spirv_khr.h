@@ -32,12 +32,20 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* in: nwords words of SPIR-V. bf16: the 16-bit floats become bfloat16 (as
- * above); false: they stay fp16 and only the matrices become KHR ones (what
- * bench/peak/coopmat2.sh needs for workgroup-scope fp16 matrices, which only
- * the KHR types can be). On success *out (malloc'd, the caller frees it)
+/* as: SPIRV_KEEP_FP16 (fp16, VkComponentTypeKHR 0)... */
+#define SPIRV_KEEP_FP16 0u
+
+/* Whether the 16-bit float stand-ins can become component (a
+ * VkComponentTypeKHR: 1000141000 bfloat16), a row of spirv_khr.c's table. */
+bool spirv_retype_known(uint32_t component);
+
+/* in: nwords words of SPIR-V. as: the component type the 16-bit floats
+ * become (bfloat16, as above); SPIRV_KEEP_FP16: they stay fp16 and only the
+ * matrices become KHR ones (what bench/peak/coopmat2.sh needs for
+ * workgroup-scope fp16 matrices, which only the KHR types can be); a type
+ * without a row is refused. On success *out (malloc'd, the caller frees it)
  * holds *out_words words and 0 is returned; otherwise -1 with why. */
-int spirv_nv_to_khr(const uint32_t *in, size_t nwords, bool bf16, uint32_t **out, size_t *out_words,
+int spirv_nv_to_khr(const uint32_t *in, size_t nwords, uint32_t as, uint32_t **out, size_t *out_words,
                     char *why, size_t len);
 
 #endif

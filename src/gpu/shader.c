@@ -1,6 +1,7 @@
 #include "shader.h"
 #include "fileio.h"
 #include "paths.h"
+#include "devfeat.h"
 #include "spirv_khr.h"
 
 #include <errno.h>
@@ -33,12 +34,14 @@ static uint64_t source_hash(const char *src, size_t len, const ShaderDefine *def
 }
 
 /* The defines onto opts, and what they ask of the compile: whether to run
- * spirv-opt, and the KHR (and bfloat16) rewrite. */
-static void take_defines(shaderc_compile_options_t opts, const ShaderDefine *defs, size_t ndefs, bool *optimise,
-                         bool *khr, bool *bf16)
+ * spirv-opt, and the KHR rewrite (*as: the type the fp16 stand-ins become;
+ * SPIRV_KEEP_FP16 none). false with err for a type it does not know. */
+static bool take_defines(shaderc_compile_options_t opts, const ShaderDefine *defs, size_t ndefs, bool *optimise,
+                         bool *khr, uint32_t *as, char *err)
 {
 	*optimise = true;
-	*khr = *bf16 = false;
+	*khr = false;
+	*as = SPIRV_KEEP_FP16;
 	for (size_t i = 0; i < ndefs; i++) {
 		shaderc_compile_options_add_macro_definition(opts, defs[i].name, strlen(defs[i].name),
 		                                             defs[i].value, strlen(defs[i].value));
@@ -47,20 +50,27 @@ static void take_defines(shaderc_compile_options_t opts, const ShaderDefine *def
 		 * driver optimises anyway) */
 		if (!strcmp(defs[i].name, SHADER_NO_SPIRV_OPT))
 			*optimise = false;
-		if (!strcmp(defs[i].name, SHADER_KHR_BF16))
-			*khr = *bf16 = true, *optimise = false;
+		if (!strcmp(defs[i].name, SHADER_KHR_AS)) {
+			*khr = true, *optimise = false;
+			if (!matrix_component_find(defs[i].value, as) || !spirv_retype_known(*as)) {
+				snprintf(err, ERR_LEN, "%s=%s: no rewrite of fp16 stand-ins to that type", SHADER_KHR_AS,
+				         defs[i].value);
+				return false;
+			}
+		}
 		if (!strcmp(defs[i].name, SHADER_KHR))
 			*khr = true, *optimise = false;
 	}
 	shaderc_compile_options_set_target_env(opts, shaderc_target_env_vulkan, shaderc_env_version_vulkan_1_1);
 	shaderc_compile_options_set_optimization_level(opts, *optimise ? shaderc_optimization_level_performance
 	                                                               : shaderc_optimization_level_zero);
+	return true;
 }
 
 /* The compiled words into out: copied, or rewritten to KHR matrices (and
- * the fp16 stand-ins to bfloat16) where asked, since glslang 12 writes
+ * the fp16 stand-ins to type as) where asked, since glslang 12 writes
  * neither (spirv_khr.h). 0, -1 (no memory) or -2 (cannot be rewritten). */
-static int take_words(const char *path, shaderc_compilation_result_t res, bool khr, bool bf16, Spirv *out,
+static int take_words(const char *path, shaderc_compilation_result_t res, bool khr, uint32_t as, Spirv *out,
                       char *err)
 {
 	size_t bytes = shaderc_result_get_length(res);
@@ -77,11 +87,11 @@ static int take_words(const char *path, shaderc_compilation_result_t res, bool k
 	}
 	size_t n = 0;
 	char why[200];
-	int r = spirv_nv_to_khr(words, bytes / 4, bf16, &out->words, &n, why, sizeof why);
+	int r = spirv_nv_to_khr(words, bytes / 4, as, &out->words, &n, why, sizeof why);
 	free(words);
 	if (r != 0) {
-		snprintf(err, ERR_LEN, "shader %s: its SPIR-V cannot be rewritten to KHR matrices%s: %s", path,
-		         bf16 ? " and bfloat16" : "", why);
+		snprintf(err, ERR_LEN, "shader %s: its SPIR-V cannot be rewritten to KHR matrices%s%s: %s", path,
+		         as != SPIRV_KEEP_FP16 ? " of " : "", as != SPIRV_KEEP_FP16 ? matrix_component_str(as) : "", why);
 		return -2;
 	}
 	out->size = n * 4;
@@ -109,8 +119,10 @@ static int compile_source(const char *path, const char *src, size_t len, const S
 		rc = -1;
 		goto done;
 	}
-	bool optimise, khr, bf16;
-	take_defines(opts, defs, ndefs, &optimise, &khr, &bf16);
+	bool optimise, khr;
+	uint32_t as;
+	if (!take_defines(opts, defs, ndefs, &optimise, &khr, &as, err))
+		goto done;
 	/* shaderc names the input in its messages: keep the file name short and
 	 * recognisable, as the user's editor shows it. */
 	char *copy = strdup(path);
@@ -130,7 +142,7 @@ static int compile_source(const char *path, const char *src, size_t len, const S
 		snprintf(err, ERR_LEN, "shader %s does not compile:\n%.*s", path, (int)m, msg);
 		goto done;
 	}
-	rc = take_words(path, res, khr, bf16, out, err);
+	rc = take_words(path, res, khr, as, out, err);
 	if (!rc)
 		out->hash = source_hash(src, len, defs, ndefs);
 done:

@@ -26,10 +26,11 @@ typedef struct Spirv {
  * be read, -2 for a shader that does not compile. */
 /* A define by this name compiles without spirv-opt (see shader.c). */
 #define SHADER_NO_SPIRV_OPT "FLOPSCOPE_NO_SPIRV_OPT"
-/* A define by this name compiles without spirv-opt and then rewrites the
+/* A define by this name, its value a matrix component's name ("bf16",
+ * devfeat.h's table), compiles without spirv-opt and then rewrites the
  * SPIR-V from NV cooperative matrices with fp16 stand-ins to KHR ones with
- * bfloat16 (src/core/spirv_khr.h): glslang 12 cannot write bfloat16. */
-#define SHADER_KHR_BF16 "FLOPSCOPE_KHR_BF16"
+ * that type (src/core/spirv_khr.h): glslang 12 cannot write bfloat16. */
+#define SHADER_KHR_AS "FLOPSCOPE_KHR_AS"
 /* ... the same, keeping fp16: NV matrices become KHR ones only. */
 #define SHADER_KHR "FLOPSCOPE_KHR"
 

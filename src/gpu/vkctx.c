@@ -54,10 +54,20 @@ static bool has_instance_layer(const char *name)
 	return found;
 }
 
+/* Whether out[0..n) holds s already (the KHR list repeats the NV one). */
+static bool coopmat_listed(const CoopMatShape *out, uint32_t n, CoopMatShape s)
+{
+	for (uint32_t i = 0; i < n; i++)
+		if (!memcmp(&out[i], &s, sizeof s))
+			return true;
+	return false;
+}
+
 /* The cooperative-matrix shapes a device offers, appended to out (at most
  * DEVINFO_MAX_COOPMAT): those of VK_NV_cooperative_matrix (khr false), or
- * the bfloat16 ones of VK_KHR_cooperative_matrix, whose other types repeat
- * the NV list (khr true). The two queries differ only in their structure. */
+ * VK_KHR_cooperative_matrix's (khr true), every type the driver lists (a
+ * shape the NV list gave already is not repeated). The two queries differ
+ * only in their structure. */
 static bool coopmat_shapes(VkCtx *c, VkPhysicalDevice pd, bool khr, CoopMatShape *out, uint32_t *n, char *err)
 {
 	const char *name = khr ? "vkGetPhysicalDeviceCooperativeMatrixPropertiesKHR"
@@ -95,13 +105,13 @@ static bool coopmat_shapes(VkCtx *c, VkPhysicalDevice pd, bool khr, CoopMatShape
 		return false;
 	}
 	for (uint32_t i = 0; i < count && *n < DEVINFO_MAX_COOPMAT; i++) {
-		if (!khr)
-			out[(*n)++] = (CoopMatShape){ pn[i].MSize, pn[i].NSize, pn[i].KSize, (uint32_t)pn[i].AType,
-			                              (uint32_t)pn[i].BType, (uint32_t)pn[i].CType, (uint32_t)pn[i].DType,
-			                              (uint32_t)pn[i].scope };
-		else if (pk[i].AType == VK_COMPONENT_TYPE_BFLOAT16_KHR_ || pk[i].BType == VK_COMPONENT_TYPE_BFLOAT16_KHR_)
-			out[(*n)++] = (CoopMatShape){ pk[i].MSize, pk[i].NSize, pk[i].KSize, pk[i].AType, pk[i].BType,
-			                              pk[i].CType, pk[i].ResultType, pk[i].scope };
+		CoopMatShape s = khr ? (CoopMatShape){ pk[i].MSize, pk[i].NSize, pk[i].KSize, pk[i].AType, pk[i].BType,
+		                                       pk[i].CType, pk[i].ResultType, pk[i].scope }
+		                     : (CoopMatShape){ pn[i].MSize, pn[i].NSize, pn[i].KSize, (uint32_t)pn[i].AType,
+		                                       (uint32_t)pn[i].BType, (uint32_t)pn[i].CType,
+		                                       (uint32_t)pn[i].DType, (uint32_t)pn[i].scope };
+		if (!coopmat_listed(out, *n, s))
+			out[(*n)++] = s;
 	}
 	free(pk);
 	free(pn);
@@ -266,7 +276,7 @@ static bool add_entries(VkCtx *c, VkPhysicalDevice pd, uint32_t index, char *err
 	/* cooperative matrices: the shapes and types the device offers */
 	if (x.nv_cm && !coopmat_shapes(c, pd, false, proto.coopmat, &proto.ncoopmat, err))
 		return false;
-	if ((proto.features & FEAT(FEAT_BF16_COOPMAT)) && !coopmat_shapes(c, pd, true, proto.coopmat, &proto.ncoopmat, err))
+	if (x.khr_cm && !coopmat_shapes(c, pd, true, proto.coopmat, &proto.ncoopmat, err))
 		return false;
 
 	uint32_t nq = 0;

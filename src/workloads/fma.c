@@ -3,6 +3,8 @@
  * against the CPU's arithmetic and a counter of the workgroups that ran. */
 #include "workloads.h"
 
+#include "spirv_khr.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -39,8 +41,9 @@ static Status plan(Work *w, const WorkInput *in, char *err)
 			w->defs[w->ndefs++] = (ShaderDefine){ i == 0 ? "M_SIZE" : i == 1 ? "N_SIZE" : "K_SIZE", st->mm_text[i] };
 		}
 		w->defs[w->ndefs++] = (ShaderDefine){ SHADER_NO_SPIRV_OPT, "1" };
-		if (w->info->needs & FEAT(FEAT_BF16_COOPMAT)) /* written for VK_KHR_cooperative_matrix */
-			w->defs[w->ndefs++] = (ShaderDefine){ SHADER_KHR_BF16, "1" };
+		/* A and B of a type glslang 12 cannot write: fp16 stand-ins, rewritten */
+		if (spirv_retype_known(w->info->mtypes.in))
+			w->defs[w->ndefs++] = (ShaderDefine){ SHADER_KHR_AS, matrix_component_str(w->info->mtypes.in) };
 	}
 	w->per_invocation = fma_flop_per_invocation(&st->params);
 	w->local_size = st->params.local_size;

@@ -22,7 +22,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	size_t words;
 	char why[200];
 	for (int bf16 = 0; bf16 < 2; bf16++)
-		if (spirv_nv_to_khr(w, n, bf16, &out, &words, why, sizeof why) == 0)
+		if (spirv_nv_to_khr(w, n, bf16 ? 1000141000u : SPIRV_KEEP_FP16, &out, &words, why, sizeof why) == 0)
 			free(out);
 	free(w);
 	return 0;

@@ -70,9 +70,13 @@ t_matrix_shaders_should_compile_to_valid_spirv() {
 			FLOPSCOPE_NO_SPIRV_OPT=1 2>"$T/err" || die "bf16 $v: $(cat "$T/err")"
 		spirv-val --target-env vulkan1.1 "$T/n.spv" 2>"$T/err" || die "bf16 $v (stand-in): spirv-val: $(cat "$T/err")"
 		$sc shaders/coopmat.comp "$T/k.spv" TYPE_BF16_MATRIX=1 M_SIZE=$1 N_SIZE=$2 K_SIZE=$3 VEC4S=1 UNROLL=8 \
-			FLOPSCOPE_KHR_BF16=1 2>"$T/err" || die "bf16 $v: $(cat "$T/err")"
+			FLOPSCOPE_KHR_AS=bf16 2>"$T/err" || die "bf16 $v: $(cat "$T/err")"
 		python3 tests/bf16_spirv.py "$T/n.spv" "$T/k.spv" "$1 $2 $3" || die "bf16 $v: the rewrite"
 	done
+	# a type the rewrite has no row for is refused, named
+	$sc shaders/coopmat.comp "$T/k.spv" TYPE_BF16_MATRIX=1 M_SIZE=16 N_SIZE=16 K_SIZE=16 VEC4S=1 UNROLL=8 \
+		FLOPSCOPE_KHR_AS=int8 2>"$T/err" && die "FLOPSCOPE_KHR_AS=int8 was taken"
+	grep -q 'FLOPSCOPE_KHR_AS=int8: no rewrite of fp16 stand-ins to that type' "$T/err" || die "$(cat "$T/err")"
 	# bench/peak/coopmat2.sh's workgroup-scope fp16 matrices: the NV form
 	# validates, the KHR rewrite keeps fp16
 	$sc shaders/coopmat.comp "$T/n.spv" TYPE_FP16_MATRIX=1 WORKGROUP_SCOPE=1 M_SIZE=64 N_SIZE=64 K_SIZE=32 VEC4S=1 \

@@ -8,6 +8,8 @@
 #include <stdint.h>
 #include <stdlib.h>
 
+#define BF16 1000141000u /* VK_COMPONENT_TYPE_BFLOAT16_KHR */
+
 typedef struct Mod {
 	uint32_t w[256];
 	size_t n;
@@ -110,7 +112,7 @@ static void rewrite_should_make_khr_bfloat16_matrices(void)
 	uint32_t *out = NULL;
 	size_t n = 0;
 	char why[200] = "";
-	CHECK(spirv_nv_to_khr(m.w, m.n, true, &out, &n, why, sizeof why) == 0);
+	CHECK(spirv_nv_to_khr(m.w, m.n, BF16, &out, &n, why, sizeof why) == 0);
 	if (!out) {
 		fprintf(stderr, "  %s\n", why);
 		return;
@@ -158,7 +160,7 @@ static void rewrite_without_bf16_should_keep_fp16(void)
 	uint32_t *out = NULL;
 	size_t n = 0;
 	char why[200] = "";
-	CHECK(spirv_nv_to_khr(m.w, m.n, false, &out, &n, why, sizeof why) == 0);
+	CHECK(spirv_nv_to_khr(m.w, m.n, SPIRV_KEEP_FP16, &out, &n, why, sizeof why) == 0);
 	if (!out) {
 		fprintf(stderr, "  %s\n", why);
 		return;
@@ -170,37 +172,47 @@ static void rewrite_without_bf16_should_keep_fp16(void)
 	CHECK(b && b[6] == BOUND + 1 && find(out, n, 4459, V_D, 0));
 	free(out);
 	build(&m, false, false, false, false, false); /* no Float16 needed either */
-	CHECK(spirv_nv_to_khr(m.w, m.n, false, &out, &n, why, sizeof why) == 0);
+	CHECK(spirv_nv_to_khr(m.w, m.n, SPIRV_KEEP_FP16, &out, &n, why, sizeof why) == 0);
 	free(out);
 }
 
 static void rewrite_should_refuse_what_it_cannot_carry_over(void)
 {
+	/* a type without a row of the rewrite: refused, named */
+	CHECK(spirv_retype_known(BF16) && !spirv_retype_known(1) && !spirv_retype_known(SPIRV_KEEP_FP16));
+	{
+		Mod m0 = { 0 };
+		build(&m0, true, false, false, false, false);
+		uint32_t *o0;
+		size_t n0;
+		char w0[200];
+		CHECK(spirv_nv_to_khr(m0.w, m0.n, 1, &o0, &n0, w0, sizeof w0) < 0 && strstr(w0, "component type 1"));
+	}
 	Mod m;
 	uint32_t *out = (uint32_t *)&m; /* must come back NULL */
 	size_t n = 1;
 	char why[200];
 	build(&m, false, false, false, false, false);
-	CHECK(spirv_nv_to_khr(m.w, m.n, true, &out, &n, why, sizeof why) < 0 && strstr(why, "Float16"));
+	CHECK(spirv_nv_to_khr(m.w, m.n, BF16, &out, &n, why, sizeof why) < 0 && strstr(why, "Float16"));
 	CHECK(!out && n == 0);
 	build(&m, true, true, false, false, false);
-	CHECK(spirv_nv_to_khr(m.w, m.n, true, &out, &n, why, sizeof why) < 0 && strstr(why, "load"));
+	CHECK(spirv_nv_to_khr(m.w, m.n, BF16, &out, &n, why, sizeof why) < 0 && strstr(why, "load"));
 	build(&m, true, false, true, false, false);
-	CHECK(spirv_nv_to_khr(m.w, m.n, true, &out, &n, why, sizeof why) < 0 && strstr(why, "16-bit float constant"));
+	CHECK(spirv_nv_to_khr(m.w, m.n, BF16, &out, &n, why, sizeof why) < 0 && strstr(why, "16-bit float constant"));
 	build(&m, true, false, false, true, false);
-	CHECK(spirv_nv_to_khr(m.w, m.n, true, &out, &n, why, sizeof why) < 0 &&
+	CHECK(spirv_nv_to_khr(m.w, m.n, BF16, &out, &n, why, sizeof why) < 0 &&
 	      strstr(why, "takes A") && strstr(why, "OpCompositeConstruct"));
 	build(&m, true, false, false, false, false);
-	CHECK(spirv_nv_to_khr(m.w, m.n - 1, true, &out, &n, why, sizeof why) < 0 && strstr(why, "malformed"));
+	CHECK(spirv_nv_to_khr(m.w, m.n - 1, BF16, &out, &n, why, sizeof why) < 0 && strstr(why, "malformed"));
 	build(&m, true, false, false, false, false); /* found by fuzz_spirv: a second definition */
 	INS(&m, 80, 100000, V_B, V_HALF);
-	CHECK(spirv_nv_to_khr(m.w, m.n, true, &out, &n, why, sizeof why) < 0);
+	CHECK(spirv_nv_to_khr(m.w, m.n, BF16, &out, &n, why, sizeof why) < 0);
 	m.w[m.n - 3] = T_AB;
-	CHECK(spirv_nv_to_khr(m.w, m.n, true, &out, &n, why, sizeof why) < 0 && strstr(why, "defined twice"));
+	CHECK(spirv_nv_to_khr(m.w, m.n, BF16, &out, &n, why, sizeof why) < 0 && strstr(why, "defined twice"));
 	build(&m, true, false, false, false, true);
-	CHECK(spirv_nv_to_khr(m.w, m.n, true, &out, &n, why, sizeof why) < 0 && strstr(why, "specialization"));
+	CHECK(spirv_nv_to_khr(m.w, m.n, BF16, &out, &n, why, sizeof why) < 0 && strstr(why, "specialization"));
 	m.w[0] = 0;
-	CHECK(spirv_nv_to_khr(m.w, m.n, true, &out, &n, why, sizeof why) < 0 && strstr(why, "magic"));
+	CHECK(spirv_nv_to_khr(m.w, m.n, BF16, &out, &n, why, sizeof why) < 0 && strstr(why, "magic"));
 	CHECK(!out);
 }
 
