@@ -258,29 +258,26 @@ static int replay_node(const Options *o, atomic_int *quit)
 	size_t n = o->nreplays;
 	Replay *r = calloc(n, sizeof *r);
 	SampleSource *src = calloc(n, sizeof *src);
+	SummaryResult *sum = calloc(n, sizeof *sum); /* 55 KB each */
 	bool failed[NODE_MAX];
 	size_t ready = 0;
 	int status = 0;
-	char err[1024];
-	if (!r || !src) {
+	if (!r || !src || !sum) {
 		fprintf(stderr, "flopscope: out of memory for %zu replays\n", n);
 		status = 1;
 		goto out;
 	}
+	/* each log read once: its samples for the screen, its summary for the
+	 * table after */
 	SessionData d[CLI_MAX_DEVICES];
 	const SessionMeta *metas[CLI_MAX_DEVICES];
-	size_t perm[CLI_MAX_DEVICES], read = 0;
-	for (; read < n; read++) {
-		SlogPick pick = offline_pick(o);
-		if (slog_read_visit(o->replays[read], &pick, NULL, 0, &d[read], err, sizeof err) < 0) {
-			fprintf(stderr, "flopscope: %s\n", err);
-			for (size_t k = 0; k < read; k++)
-				session_data_done(&d[k]);
-			status = 2;
-			goto out;
-		}
-		metas[read] = &d[read].meta;
+	size_t perm[CLI_MAX_DEVICES], verified[CLI_MAX_DEVICES];
+	if (!offline_node_load(o, d, sum, verified, 0)) {
+		status = 2;
+		goto out;
 	}
+	for (size_t k = 0; k < n; k++)
+		metas[k] = &d[k].meta;
 	/* one run: in its devices' order */
 	slog_node_order(metas, n, perm);
 	for (; ready < n; ready++) {
@@ -294,12 +291,16 @@ static int replay_node(const Options *o, atomic_int *quit)
 	}
 	node_run(&s, src, n, &(NodeOptions){ .fps = o->fps, .outlier_pct = o->outlier_pct, .whole = o->whole }, failed);
 	screen_close(&s);
-	status = offline_replay_node_table(o);
+	/* the logs as read, each now its replay's (the replays own them) */
+	for (size_t k = 0; k < n; k++)
+		d[perm[k]] = r[k].d;
+	status = o->format == FORMAT_CSV ? offline_replay_node_table(o) : offline_node_table(o, d, sum, verified, n);
 out:
 	for (size_t k = 0; k < ready; k++)
 		replay_done(&r[k]);
 	free(r);
 	free(src);
+	free(sum);
 	return status;
 }
 

@@ -42,6 +42,13 @@ void offline_summarise(const Summary *s, SummaryResult *r, size_t *verified);
 int offline_replay_table(const Options *o);
 /* --replay A B ...: a row per log and the outlier rule (multi.h's table). */
 int offline_replay_node_table(const Options *o);
+/* Each of --replay's logs read once into d[k] (keep_max as offline_load),
+ * with its summary r[k] and checked samples verified[k]; false (said, none
+ * kept) when one cannot be read. */
+bool offline_node_load(const Options *o, SessionData *d, SummaryResult *r, size_t *verified, size_t keep_max);
+/* The node table of logs already read: 0, 1 (stdout failed) or 2. */
+int offline_node_table(const Options *o, const SessionData *d, const SummaryResult *r, const size_t *verified,
+                       size_t n);
 int offline_export(const Options *o);
 int offline_compare(const Options *o);
 int offline_analyze(const Options *o);

@@ -113,35 +113,16 @@ int offline_replay_table(const Options *o)
  * multi-device run prints: a row per log (median, % of peak, % of its
  * identical peers' median, checks, power-state changes) and the outlier
  * rule. Says whether the logs are one run (the same node id) or not. */
-int offline_replay_node_table(const Options *o)
+/* The table of n logs read (d), their summaries (r) and checked samples. */
+int offline_node_table(const Options *o, const SessionData *d, const SummaryResult *r, const size_t *verified,
+                       size_t n)
 {
-	SlogPick pick = offline_pick(o);
-	size_t n = o->nreplays;
-	if (o->format == FORMAT_CSV) {
-		fprintf(stderr, "flopscope: --format csv does not apply to several replays (they print a table "
-		        "or JSON Lines; --replay FILE --format csv gives one log's samples)\n");
-		return 2;
-	}
-	SessionData *d = calloc(n, sizeof *d);
-	SummaryResult *r = calloc(n, sizeof *r);
-	DeviceRow *rows = calloc(n, sizeof *rows);
-	size_t verified[CLI_MAX_DEVICES], perm[CLI_MAX_DEVICES];
+	size_t perm[CLI_MAX_DEVICES];
 	const SessionMeta *metas[CLI_MAX_DEVICES] = { NULL };
-	int status = 0;
-	size_t loaded = 0;
-	if (!d || !r || !rows) {
+	DeviceRow *rows = calloc(n, sizeof *rows);
+	if (!rows) {
 		fprintf(stderr, "flopscope: out of memory for %zu logs\n", n);
-		status = 1;
-		goto out;
-	}
-	for (; loaded < n; loaded++) {
-		Summary sum;
-		if (!offline_load(o->replays[loaded], &pick, &d[loaded], &sum, NULL, OFFLINE_KEEP_NONE)) {
-			status = 2;
-			goto out;
-		}
-		offline_summarise(&sum, &r[loaded], &verified[loaded]);
-		summary_done(&sum);
+		return 1;
 	}
 	/* one run: in its devices' order */
 	for (size_t k = 0; k < n; k++)
@@ -154,8 +135,8 @@ int offline_replay_node_table(const Options *o)
 		if (strcmp(d[k].meta.unit[0] ? d[k].meta.unit : "FLOPS", unit) && !o->force) {
 			fprintf(stderr, "flopscope: %s is in %s, %s in %s: one table holds one unit (--force shows them "
 			        "anyway)\n", o->replays[0], unit, o->replays[k], d[k].meta.unit);
-			status = 2;
-			goto out;
+			free(rows);
+			return 2;
 		}
 	if (o->format == FORMAT_TABLE) {
 		if (one_run)
@@ -172,13 +153,47 @@ int offline_replay_node_table(const Options *o)
 		}
 	}
 	multi_print_table(stdout, o->format == FORMAT_JSON, rows, n, unit, o->outlier_pct);
-	if (outputs_stdout_failed())
+	free(rows);
+	return outputs_stdout_failed() ? 1 : 0;
+}
+
+bool offline_node_load(const Options *o, SessionData *d, SummaryResult *r, size_t *verified, size_t keep_max)
+{
+	SlogPick pick = offline_pick(o);
+	for (size_t k = 0; k < o->nreplays; k++) {
+		Summary sum;
+		if (!offline_load(o->replays[k], &pick, &d[k], &sum, NULL, keep_max)) {
+			while (k-- > 0)
+				session_data_done(&d[k]);
+			return false;
+		}
+		offline_summarise(&sum, &r[k], &verified[k]);
+		summary_done(&sum);
+	}
+	return true;
+}
+
+int offline_replay_node_table(const Options *o)
+{
+	size_t n = o->nreplays;
+	if (o->format == FORMAT_CSV) {
+		fprintf(stderr, "flopscope: --format csv does not apply to several replays (they print a table "
+		        "or JSON Lines; --replay FILE --format csv gives one log's samples)\n");
+		return 2;
+	}
+	SessionData *d = calloc(n, sizeof *d);
+	SummaryResult *r = calloc(n, sizeof *r);
+	size_t verified[CLI_MAX_DEVICES];
+	int status = 2;
+	if (!d || !r) {
+		fprintf(stderr, "flopscope: out of memory for %zu logs\n", n);
 		status = 1;
-out:
-	for (size_t k = 0; k < loaded; k++)
-		session_data_done(&d[k]);
+	} else if (offline_node_load(o, d, r, verified, OFFLINE_KEEP_NONE)) {
+		status = offline_node_table(o, d, r, verified, n);
+		for (size_t k = 0; k < n; k++)
+			session_data_done(&d[k]);
+	}
 	free(d);
 	free(r);
-	free(rows);
 	return status;
 }

@@ -314,4 +314,14 @@ assert recs[-1]["type"] == "node" and recs[-1]["devices"] == 3' || die "json"
 	# long paths wrap: the header may be above the pane, in its history
 	TM capture-pane -p -t fs -S -100 | grep -q '^Replay of 3 devices measured together' ||
 		die "$(TM capture-pane -p -t fs -S -100)"
+	# each log is read once: the table after the view comes from that read,
+	# so logs gone meanwhile still give it (a second read found none)
+	mkdir -p "$T/g" && cp "${logs[@]}" "$T/g/" || die "copy"
+	start_ui "$FS" --replay "$T"/g/*.jsonl --outlier 99.9 || return 1
+	wait_for '^ +3 llvmpipe.*[0-9.]+ [kMGT]?FLOPS' || return 1
+	rm -f "$T"/g/*.jsonl
+	TM send-keys -t fs q
+	wait_exit || return 1
+	[ "$(cat "$T/exit")" = 0 ] || die "gone logs: exit status $(cat "$T/exit"): $(TM capture-pane -p -t fs -S -100)"
+	TM capture-pane -p -t fs -S -100 | grep -Eq '^ +3  llvmpipe.* ok$' || die "$(TM capture-pane -p -t fs -S -100)"
 }
