@@ -1,4 +1,8 @@
+/* cli: the command line: numbers and durations, the mode and option tables,
+ * the parser and its checks (cli_help.c writes --help and the completions
+ * from the tables, cli_config.c reads and writes the config file). Pure. */
 #include "cli.h"
+#include "cli_impl.h"
 
 #include <ctype.h>
 #include <stddef.h>
@@ -12,52 +16,6 @@
 #include "retain.h"
 #include "workload.h"
 
-static int parse_number(const char *opt, const char *s, double lo, double hi,
-                        bool lo_open, double *out, char *err, size_t errlen)
-{
-	char *end;
-	errno = 0;
-	double v = strtod(s, &end);
-	if (!*s || *end || end == s || isnan(v)) {
-		snprintf(err, errlen, "%s: \"%.40s%s\" is not a number", opt, s, strlen(s) > 40 ? "..." : "");
-		return -1;
-	}
-	/* a number too large (or too small) for a double is a number still:
-	 * out of range, not "not a number" */
-	if (errno == ERANGE || !isfinite(v)) {
-		snprintf(err, errlen, "%s: %.40s%s is out of range (%s%g .. %g)", opt, s, strlen(s) > 40 ? "..." : "",
-		         lo_open ? "above " : "", lo, hi);
-		return -1;
-	}
-	if ((lo_open ? v <= lo : v < lo) || v > hi) {
-		snprintf(err, errlen, "%s: %.40s%s is out of range (%s%g .. %g)", opt, s, strlen(s) > 40 ? "..." : "",
-		         lo_open ? "above " : "", lo, hi);
-		return -1;
-	}
-	*out = v;
-	return 0;
-}
-
-int cli_parse_duration(const char *opt, const char *s, double lo, double hi, double *out, char *err,
-                       size_t errlen)
-{
-	char *end;
-	errno = 0;
-	double v = strtod(s, &end);
-	double unit = !strcmp(end, "") || !strcmp(end, "s") ? 1 : !strcmp(end, "m") ? 60 : !strcmp(end, "h") ? 3600 : 0;
-	if (!*s || end == s || errno == ERANGE || !isfinite(v) || !unit) {
-		snprintf(err, errlen, "%s: \"%s\" is not a duration (30, 30s, 2m, 1h)", opt, s);
-		return -1;
-	}
-	v *= unit;
-	if (v < lo || v > hi) {
-		snprintf(err, errlen, "%s: %s is out of range (%g s .. %g s)", opt, s, lo, hi);
-		return -1;
-	}
-	*out = v;
-	return 0;
-}
-
 static bool all_digits(const char *s)
 {
 	if (!*s)
@@ -68,26 +26,11 @@ static bool all_digits(const char *s)
 	return true;
 }
 
-static int config_key(Options *o, const char *key, const char *shown, const char *val, char *err, size_t errlen);
-
 /* ---- the mode table ---------------------------------------------------- */
 
-enum { F_T = 1u << FORMAT_TABLE, F_C = 1u << FORMAT_CSV, F_J = 1u << FORMAT_JSON };
-static const char *const format_names[FORMAT_COUNT] = { "table", "csv", "json" };
+const char *const cli_format_names[FORMAT_COUNT] = { "table", "csv", "json" };
 
-/* What each mode is: the option that selects it, how messages call it, the
- * formats it writes (any other --format is refused, never ignored), and
- * what it takes. */
-typedef struct ModeSpec {
-	const char *option;  /* "--suite"; "" for MODE_MEASURE */
-	const char *called;  /* in messages */
-	unsigned formats;    /* F_ bits; 0: --format does not apply */
-	bool no_device;      /* it reads session logs and uses no device */
-	bool picks_session;  /* --workload (and --transfer-queue) pick a session of its logs */
-	bool several;        /* it can run several devices at once */
-} ModeSpec;
-
-static const ModeSpec mode_specs[MODE_COUNT] = {
+const ModeSpec cli_mode_specs[MODE_COUNT] = {
 	[MODE_MEASURE] = { "", "a measuring run", F_T | F_C | F_J, false, false, true },
 	[MODE_HELP] = { "--help", "--help", 0, false, false, false },
 	[MODE_VERSION] = { "--version", "--version", 0, false, false, false },
@@ -107,18 +50,18 @@ static const ModeSpec mode_specs[MODE_COUNT] = {
 
 const char *cli_mode_option(Mode m)
 {
-	return m < MODE_COUNT ? mode_specs[m].option : "";
+	return m < MODE_COUNT ? cli_mode_specs[m].option : "";
 }
 
 /* A mode is chosen once: a second one (or the same twice) is a usage error. */
 static int set_mode(Options *o, Mode m, char *err, size_t errlen)
 {
 	if (o->mode == m) {
-		snprintf(err, errlen, "%s is given twice", mode_specs[m].option);
+		snprintf(err, errlen, "%s is given twice", cli_mode_specs[m].option);
 		return -1;
 	}
 	if (o->mode != MODE_MEASURE) {
-		snprintf(err, errlen, "%s and %s are two modes: give one", mode_specs[o->mode].option, mode_specs[m].option);
+		snprintf(err, errlen, "%s and %s are two modes: give one", cli_mode_specs[o->mode].option, cli_mode_specs[m].option);
 		return -1;
 	}
 	o->mode = m;
@@ -127,64 +70,9 @@ static int set_mode(Options *o, Mode m, char *err, size_t errlen)
 
 /* ---- the option table -------------------------------------------------- */
 
-/* The modes an option means something in. One given to a mode that would
- * ignore it is refused, named, never taken silently (issue 27: --replay X
- * --target-ms 5 --log Y ran as if neither were given). M_ANY: every mode
- * (the mode options themselves, and those validate() holds to their modes
- * with a message of their own). */
-#define M_(m) (1u << (m))
-enum {
-	M_ANY = (1u << MODE_COUNT) - 1,
-	M_RUN = M_(MODE_MEASURE) | M_(MODE_SUITE) | M_(MODE_CHECK),
-	M_DEVICE = M_RUN | M_(MODE_LATENCY) | M_(MODE_LIST) | M_(MODE_LIST_WORKLOADS),
-	M_READ = M_(MODE_REPLAY) | M_(MODE_COMPARE) | M_(MODE_EXPORT) | M_(MODE_ANALYZE),
-};
-
-/* --help's sections, in order */
-typedef enum HelpSection { H_NONE, H_DEVICE, H_OPTIONS, H_LOGS, H_OTHER, H_COUNT } HelpSection;
-static const char *const section_titles[H_COUNT] = {
+const char *const cli_section_titles[H_COUNT] = {
 	[H_DEVICE] = "Device selection (see --list):", [H_OPTIONS] = "Options:",
 	[H_LOGS] = "Session logs:", [H_OTHER] = "Other options:",
-};
-
-/* One way to write the option in --help: its section, the usage, the text
- * (wrapped; "%W" stands for the workloads' names, from their table). */
-typedef struct HelpForm {
-	HelpSection section;
-	const char *usage, *text;
-} HelpForm;
-
-/* The arguments being read, for the options that take several */
-typedef struct Args {
-	int argc;
-	char **argv;
-	int i;              /* the option's index; a taker that reads more moves it */
-	bool format_given;
-} Args;
-
-typedef struct OptionSpec OptionSpec;
-typedef int (*TakeFn)(const OptionSpec *s, Options *o, Args *a, const char *val, char *err, size_t errlen);
-
-/* FLAG(f), STR(f): a field of Options, +1 so that 0 means none */
-#define FLAG(f) (offsetof(Options, f) + 1)
-#define STR(f) (offsetof(Options, f) + 1)
-
-struct OptionSpec {
-	const char *name;    /* "--suite" */
-	const char *alias;   /* "-h", "-v"; NULL */
-	bool value;          /* --name VALUE or --name=VALUE */
-	bool positional;     /* a form of the device words (-N, NAME): --help only */
-	unsigned modes;      /* M_ bits */
-	Mode mode;           /* the mode it selects; MODE_MEASURE: none */
-	size_t flag;         /* FLAG(field): a bool it sets */
-	size_t str;          /* STR(field): the string it stores (with take_string) */
-	const char *empty;   /* take_string: why an empty value is refused; NULL: taken */
-	const char *key;     /* take_key: the config file's key it shares */
-	unsigned key_modes;  /* the modes in which the config file's value counts (0: all the option's);
-	                        elsewhere it is checked and not applied (key_counts) */
-	const char *goes_with; /* in a mode it means nothing in: "NAME goes with GOES_WITH" */
-	TakeFn take;         /* what it does with its value; NULL: flag or mode only */
-	HelpForm help[3];
 };
 
 static int take_string(const OptionSpec *s, Options *o, Args *a, const char *val, char *err, size_t errlen)
@@ -213,14 +101,14 @@ static int take_shell(const OptionSpec *s, Options *o, Args *a, const char *val,
 static int take_key(const OptionSpec *s, Options *o, Args *a, const char *val, char *err, size_t errlen)
 {
 	(void)a;
-	return config_key(o, s->key, s->name, val, err, errlen);
+	return cli_config_key(o, s->key, s->name, val, err, errlen);
 }
 
 static int take_format(const OptionSpec *s, Options *o, Args *a, const char *val, char *err, size_t errlen)
 {
 	(void)s;
 	for (int k = 0; k < FORMAT_COUNT; k++)
-		if (!strcmp(val, format_names[k])) {
+		if (!strcmp(val, cli_format_names[k])) {
 			o->format = (OutFormat)k;
 			a->format_given = true;
 			return 0;
@@ -232,7 +120,7 @@ static int take_format(const OptionSpec *s, Options *o, Args *a, const char *val
 static int take_duration(const OptionSpec *s, Options *o, Args *a, const char *val, char *err, size_t errlen)
 {
 	(void)a;
-	if (parse_number(s->name, val, 0, CLI_MAX_DURATION_S, false, &o->duration_s, err, errlen))
+	if (cli_number(s->name, val, 0, CLI_MAX_DURATION_S, false, &o->duration_s, err, errlen))
 		return -1;
 	/* 1e-10 s became 0 ns, "until stopped", and never ended */
 	if (o->duration_s > 0 && o->duration_s < CLI_MIN_DURATION_S) {
@@ -248,7 +136,7 @@ static int take_trials(const OptionSpec *s, Options *o, Args *a, const char *val
 {
 	(void)a;
 	double n;
-	if (parse_number(s->name, val, 1, CLI_MAX_TRIALS, false, &n, err, errlen))
+	if (cli_number(s->name, val, 1, CLI_MAX_TRIALS, false, &n, err, errlen))
 		return -1;
 	if (n != (unsigned)n) {
 		snprintf(err, errlen, "--trials: %s is not a whole number", val);
@@ -282,19 +170,19 @@ static int take_budget(const OptionSpec *s, Options *o, Args *a, const char *val
 static int take_threshold(const OptionSpec *s, Options *o, Args *a, const char *val, char *err, size_t errlen)
 {
 	(void)a;
-	return parse_number(s->name, val, 0, 1000, true, &o->threshold_pct, err, errlen);
+	return cli_number(s->name, val, 0, 1000, true, &o->threshold_pct, err, errlen);
 }
 
 static int take_min_effect(const OptionSpec *s, Options *o, Args *a, const char *val, char *err, size_t errlen)
 {
 	(void)a;
-	return parse_number(s->name, val, 0.001, 99.999, false, &o->min_effect, err, errlen);
+	return cli_number(s->name, val, 0.001, 99.999, false, &o->min_effect, err, errlen);
 }
 
 static int take_fail_if_slower(const OptionSpec *s, Options *o, Args *a, const char *val, char *err, size_t errlen)
 {
 	(void)a;
-	return parse_number(s->name, val, 0.001, 99.999, false, &o->fail_if_slower, err, errlen);
+	return cli_number(s->name, val, 0.001, 99.999, false, &o->fail_if_slower, err, errlen);
 }
 
 /* val, then the words up to the next option, into list (at most max) */
@@ -399,7 +287,7 @@ static int take_csv(const OptionSpec *s, Options *o, Args *a, const char *val, c
 
 /* The command line, one row an option (and one a positional form), in the
  * order --help gives them. */
-static const OptionSpec option_specs[] = {
+const OptionSpec cli_option_specs[] = {
 	/* device selection: positional forms, read before any lookup */
 	{ .name = "-N", .positional = true, .modes = M_ANY,
 	  .help = { { H_DEVICE, "-N", "use entry N of the list (1-based)" } } },
@@ -438,7 +326,7 @@ static const OptionSpec option_specs[] = {
 	{ .name = "--format", .value = true, .modes = M_ANY, .take = take_format,
 	  .help = { { H_OPTIONS, "--format FMT", "headless output: table (default), csv, json (JSON Lines)" } } },
 	{ .name = "--target-ms", .value = true, .modes = M_RUN | M_(MODE_SAVE_CONFIG), .key = "target_ms",
-	  .key_modes = M_(MODE_MEASURE) | M_(MODE_SAVE_CONFIG), .take = take_key,
+	  .take = take_key,
 	  .help = { { H_OPTIONS, "--target-ms MS", "wanted time of one dispatch (default 20)" } } },
 	{ .name = "--workload", .value = true, .modes = M_(MODE_MEASURE) | M_(MODE_CHECK) | M_(MODE_LATENCY) | M_READ,
 	  .str = STR(workload), .take = take_string,
@@ -501,8 +389,7 @@ static const OptionSpec option_specs[] = {
 	  .help = { { H_OPTIONS, "--no-log", "record nothing" } } },
 	{ .name = "--no-config", .modes = M_ANY, .flag = FLAG(no_config),
 	  .help = { { H_OPTIONS, "--no-config", "ignore the config file ($XDG_CONFIG_HOME/flopscope/config, "
-	              "~/.config/flopscope/config: theme, target_ms, fps, window, outlier, log_keep, log_cap; the "
-	              "options win)" } } },
+	              "~/.config/flopscope/config: %K; the options win)" } } },
 	{ .name = "--save-config", .modes = M_ANY, .mode = MODE_SAVE_CONFIG,
 	  .help = { { H_OPTIONS, "--save-config", "write these settings (the file's, then the options') there" } } },
 	{ .name = "--completion", .value = true, .modes = M_ANY, .mode = MODE_COMPLETION, .take = take_shell,
@@ -581,14 +468,14 @@ static const OptionSpec option_specs[] = {
 	  .help = { { H_OTHER, "--help, --version", "this text; the version" } } },
 	{ .name = "--version", .modes = M_ANY, .mode = MODE_VERSION },
 };
-enum { OPTION_SPECS = sizeof option_specs / sizeof *option_specs };
+const size_t cli_option_count = sizeof cli_option_specs / sizeof *cli_option_specs;
 
 static const OptionSpec *option_spec(const char *name)
 {
-	for (size_t i = 0; i < OPTION_SPECS; i++)
-		if (!option_specs[i].positional &&
-		    (!strcmp(option_specs[i].name, name) || (option_specs[i].alias && !strcmp(option_specs[i].alias, name))))
-			return &option_specs[i];
+	for (size_t i = 0; i < cli_option_count; i++)
+		if (!cli_option_specs[i].positional &&
+		    (!strcmp(cli_option_specs[i].name, name) || (cli_option_specs[i].alias && !strcmp(cli_option_specs[i].alias, name))))
+			return &cli_option_specs[i];
 	return NULL;
 }
 
@@ -612,7 +499,7 @@ static int mode_takes(Mode mode, char seen[][32], size_t n, char *err, size_t er
 	if (!bad)
 		return 0;
 	snprintf(err, errlen, "%s %s not apply to %s, which would ignore %s: drop %s", names, bad == 1 ? "does" : "do",
-	         mode_specs[mode].called, bad == 1 ? "it" : "them", bad == 1 ? "it" : "them");
+	         cli_mode_specs[mode].called, bad == 1 ? "it" : "them", bad == 1 ? "it" : "them");
 	return -1;
 }
 
@@ -622,7 +509,7 @@ static void format_list(unsigned can, char *out, size_t len)
 	out[0] = '\0';
 	for (int f = 0; f < FORMAT_COUNT; f++)
 		if (can & (1u << f))
-			snprintf(out + strlen(out), len - strlen(out), "%s%s", *out ? ", " : "", format_names[f]);
+			snprintf(out + strlen(out), len - strlen(out), "%s%s", *out ? ", " : "", cli_format_names[f]);
 }
 
 /* What the options say together: --export's output, --log against
@@ -630,7 +517,7 @@ static void format_list(unsigned can, char *out, size_t len)
  * alone in a mode it means nothing in is mode_takes' (its table row). */
 static int validate(Options *o, bool format_given, char *err, size_t errlen)
 {
-	const ModeSpec *m = &mode_specs[o->mode];
+	const ModeSpec *m = &cli_mode_specs[o->mode];
 	if (o->export_file && o->csv == !!o->svg) {
 		snprintf(err, errlen, "--export FILE needs one of --csv [OUT.csv] or --svg OUT.svg");
 		return -1;
@@ -691,7 +578,7 @@ static int validate(Options *o, bool format_given, char *err, size_t errlen)
 			char list[40];
 			format_list(m->formats, list, sizeof list);
 			if (m->formats)
-				snprintf(err, errlen, "--format %s does not apply to %s (it writes %s)", format_names[o->format],
+				snprintf(err, errlen, "--format %s does not apply to %s (it writes %s)", cli_format_names[o->format],
 				         m->called, list);
 			else
 				snprintf(err, errlen, "--format does not apply to %s", m->option);
@@ -823,345 +710,6 @@ int cli_parse_with(int argc, char **argv, const Options *base, Options *o, char 
 	return mode_takes(o->mode, seen, nseen, err, errlen);
 }
 
-/* ---- --help, from the tables ------------------------------------------- */
-
-typedef struct Text {
-	char *out;
-	size_t len, at;
-} Text;
-
-static void put(Text *t, const char *s, size_t n)
-{
-	for (size_t k = 0; k < n; k++, t->at++)
-		if (t->at + 1 < t->len)
-			t->out[t->at] = s[k];
-	if (t->len)
-		t->out[t->at + 1 < t->len ? t->at : t->len - 1] = '\0';
-}
-
-static void puts_(Text *t, const char *s)
-{
-	put(t, s, strlen(s));
-}
-
-enum { HELP_WIDTH = 78, HELP_TEXT_COL = 21 };
-
-/* One form: the usage at column 2, the text wrapped at HELP_WIDTH from
- * HELP_TEXT_COL ("%W": the workloads' names). */
-static void help_form(Text *t, const HelpForm *f)
-{
-	char text[1024];
-	const char *w = strstr(f->text, "%W");
-	if (w) {
-		char names[512];
-		workload_names(names, sizeof names);
-		snprintf(text, sizeof text, "%.*s%s%s", (int)(w - f->text), f->text, names, w + 2);
-	} else {
-		snprintf(text, sizeof text, "%s", f->text);
-	}
-	puts_(t, "  ");
-	puts_(t, f->usage);
-	size_t col = 2 + strlen(f->usage);
-	if (col + 2 > HELP_TEXT_COL) {
-		puts_(t, "  ");
-		col += 2;
-	} else {
-		for (; col < HELP_TEXT_COL; col++)
-			puts_(t, " ");
-	}
-	const char *p = text;
-	while (*p) {
-		size_t word = strcspn(p, " ");
-		if (col > HELP_TEXT_COL && col + 1 + word > HELP_WIDTH) {
-			puts_(t, "\n");
-			for (col = 0; col < HELP_TEXT_COL; col++)
-				puts_(t, " ");
-		} else if (col > HELP_TEXT_COL && p != text) {
-			puts_(t, " ");
-			col++;
-		}
-		put(t, p, word);
-		col += word;
-		p += word;
-		while (*p == ' ')
-			p++;
-	}
-	puts_(t, "\n");
-}
-
-static const char help_head[] =
-	"usage: flopscope [options] [-N] [NAME]\n"
-	"\n"
-	"Measures the floating-point throughput a Vulkan compute device delivers with\n"
-	"the adaptive 20 ms loop: start at 1 workgroup, multiply by 10 while a dispatch\n"
-	"takes less than target/10, then rescale so each dispatch takes the target time.\n";
-
-static const char help_tail[] =
-	"\n"
-	"Dashboard keys:\n"
-	"  up/down j/k, mouse, Enter   pick a device (picker); space marks several\n"
-	"  space  pause/resume     r  restart the loop      d, Esc  back one level\n"
-	"  + / -  target: next round value (1 2 5 10 20 50 ... ms)\n"
-	"  z      whole session / window   t  next theme    1-9  a device in full\n"
-	"  w      next workload (fp32 ... h2h, those the device runs)\n"
-	"  F1 ?   help             F10 q  quit (Ctrl-C too)\n"
-	"  < / >  replay speed /2, x2, max   left/right  10 s back, on   e End  the end\n"
-	"  .      one sample on, paused (--replay)\n"
-	"\n"
-	"Exit status: 0 success, 1 runtime failure (--check: a threshold missed),\n"
-	"2 bad usage or input, 3 a result check failed (the device computed wrong\n"
-	"values), 4 several devices: the outlier rule named one, 5 --check held\n"
-	"nothing to a reference, 128+N ended by signal N (man flopscope).\n";
-
-size_t cli_help_text(char *out, size_t len)
-{
-	Text t = { out, len, 0 };
-	if (len)
-		out[0] = '\0';
-	puts_(&t, help_head);
-	for (int s = H_DEVICE; s < H_COUNT; s++) {
-		puts_(&t, "\n");
-		puts_(&t, section_titles[s]);
-		puts_(&t, "\n");
-		for (size_t i = 0; i < OPTION_SPECS; i++)
-			for (size_t f = 0; f < sizeof option_specs[i].help / sizeof *option_specs[i].help; f++)
-				if (option_specs[i].help[f].section == (HelpSection)s)
-					help_form(&t, &option_specs[i].help[f]);
-	}
-	puts_(&t, help_tail);
-	return t.at;
-}
-
-/* The placeholder of an option's value in its first help form ("FILE" of
- * "--analyze FILE"), into out; "" when none. */
-static void placeholder(const OptionSpec *s, char *out, size_t len)
-{
-	const char *form = s->help[0].usage ? s->help[0].usage : "";
-	const char *sp = strchr(form, ' ');
-	snprintf(out, len, "%s", sp ? sp + 1 : "");
-	out[strcspn(out, " ")] = '\0';
-}
-
-/* What an option's value is, for the completions: a file or folder, a
- * word from a list the generator writes itself, or anything else. */
-typedef enum ValueKind { V_NONE, V_FILE, V_WORD, V_OTHER } ValueKind;
-
-static ValueKind value_kind(const OptionSpec *s)
-{
-	static const char *const file_words[] = { "FILE", "PATH", "A", "DIR", "OUT", "OUT.svg" };
-	if (!s->value)
-		return V_NONE;
-	if (!strcmp(s->name, "--workload") || !strcmp(s->name, "--format") || !strcmp(s->name, "--theme") ||
-	    !strcmp(s->name, "--completion"))
-		return V_WORD;
-	char ph[32];
-	placeholder(s, ph, sizeof ph);
-	for (size_t k = 0; k < sizeof file_words / sizeof *file_words; k++)
-		if (!strcmp(ph, file_words[k]))
-			return V_FILE;
-	return V_OTHER;
-}
-
-/* The words a V_WORD option offers, space-separated: the workloads (their
- * table), the formats, the shells, the themes given. */
-static void put_words(Text *t, const OptionSpec *s, const char *const *themes, size_t nthemes)
-{
-	if (!strcmp(s->name, "--workload")) {
-		for (int w = 0; w < WORKLOAD_TYPE_COUNT; w++) {
-			puts_(t, w ? " " : "");
-			puts_(t, workload_info[w].name);
-		}
-	} else if (!strcmp(s->name, "--format")) {
-		puts_(t, "table csv json");
-	} else if (!strcmp(s->name, "--completion")) {
-		puts_(t, "bash zsh");
-	} else {
-		/* a theme's name is a file's: one that is not a plain word (a quote,
-		 * a space) is left out of the script, never quoted into it */
-		bool first = true;
-		for (size_t k = 0; k < nthemes; k++) {
-			if (!themes[k][0] || strspn(themes[k], "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._-+") !=
-			                         strlen(themes[k]))
-				continue;
-			puts_(t, first ? "" : " ");
-			puts_(t, themes[k]);
-			first = false;
-		}
-	}
-}
-
-/* The devices --list shows now, as the completions offer them: -N, the
- * name's first word, GPU-UUID, the PCI address (a sed script over its JSON
- * Lines; "null" where an entry has no PCI address) */
-#define LIST_DEVICES_SED                                                                                        \
-	"--list --format json --no-config 2>/dev/null | sed -n "                                                \
-	"'s/.*\"entry\":\\([0-9]*\\).*\"device\":\"\\([^ \"]*\\)[^\"]*\".*\"uuid\":\"\\([^\"]*\\)\",\"pci_bus_id\":" \
-	"\"\\{0,1\\}\\([^\",]*\\).*/-\\1 \\2 GPU-\\3 \\4/p'"
-
-size_t cli_completion_bash(char *out, size_t len, const char *const *themes, size_t nthemes)
-{
-	Text t = { out, len, 0 };
-	if (len)
-		out[0] = '\0';
-	puts_(&t, "# bash completion for flopscope, written by `flopscope --completion bash` from its\n"
-	          "# option and workload tables. Load it with: source <(flopscope --completion bash)\n"
-	          "# COMPREPLY gets the words of $1 that start with $cur, taken literally:\n"
-	          "# never through compgen -W, which expands $(...) in a word (a device's name)\n"
-	          "_flopscope_words() {\n"
-	          "\tlocal -a ws\n"
-	          "\tlocal w\n"
-	          "\tread -r -d '' -a ws <<<\"$1\"\n"
-	          "\tfor w in \"${ws[@]}\"; do [[ $w == \"$cur\"* ]] && COMPREPLY+=(\"$w\"); done\n"
-	          "}\n"
-	          "# the files that start with $cur, one a word whatever spaces they hold\n"
-	          "_flopscope_files() {\n"
-	          "\tlocal f\n"
-	          "\tcompopt -o filenames 2>/dev/null\n"
-	          "\twhile IFS= read -r f; do COMPREPLY+=(\"$f\"); done < <(compgen -f -- \"$cur\")\n"
-	          "}\n"
-	          "_flopscope() {\n"
-	          "\tlocal cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]}\n"
-	          "\tCOMPREPLY=()\n"
-	          "\tcase $prev in\n");
-	/* the options that take a word of a list: the words, and for a theme
-	 * a file too */
-	for (size_t i = 0; i < OPTION_SPECS; i++) {
-		const OptionSpec *s = &option_specs[i];
-		if (s->positional || value_kind(s) != V_WORD)
-			continue;
-		puts_(&t, "\t");
-		puts_(&t, s->name);
-		puts_(&t, ") _flopscope_words '");
-		put_words(&t, s, themes, nthemes);
-		puts_(&t, !strcmp(s->name, "--theme") ? "'; _flopscope_files; return ;;\n" : "'; return ;;\n");
-	}
-	/* options that take a file or a folder, then those that take anything else */
-	for (int files = 1; files >= 0; files--) {
-		bool any = false;
-		for (size_t i = 0; i < OPTION_SPECS; i++) {
-			const OptionSpec *s = &option_specs[i];
-			if (s->positional || value_kind(s) != (files ? V_FILE : V_OTHER))
-				continue;
-			puts_(&t, any ? "|" : "\t");
-			puts_(&t, s->name);
-			any = true;
-		}
-		if (any)
-			puts_(&t, files ? ") _flopscope_files; return ;;\n"
-			                : ") return ;; # a number, a size, a list: nothing to offer\n");
-	}
-	puts_(&t, "\tesac\n\tif [[ $cur == -* ]]; then\n\t\t_flopscope_words '");
-	bool first = true;
-	for (size_t i = 0; i < OPTION_SPECS; i++) {
-		if (option_specs[i].positional)
-			continue;
-		puts_(&t, first ? "" : " ");
-		puts_(&t, option_specs[i].name);
-		first = false;
-	}
-	puts_(&t, "'\n\t\t[[ $cur =~ ^-[0-9]*$ ]] || return\n\tfi\n"
-	          "\t# the devices --list shows now: -N, the UUID, the PCI address, the name's first word\n"
-	          "\tlocal devs\n"
-	          "\tdevs=$(\"${COMP_WORDS[0]}\" " LIST_DEVICES_SED ")\n"
-	          "\t_flopscope_words \"${devs//null/}\"\n"
-	          "}\ncomplete -F _flopscope flopscope\n");
-	return t.at;
-}
-
-/* The start of an option's help text as a zsh description: up to the first
- * ';', '(' or 60 bytes (at a word), with _arguments' and the single quote's
- * specials escaped. */
-static void zsh_description(Text *t, const OptionSpec *s)
-{
-	const char *txt = s->help[0].text ? s->help[0].text : "";
-	size_t n = strcspn(txt, ";(%");
-	if (n > 60) {
-		n = 60;
-		while (n > 30 && txt[n] != ' ')
-			n--;
-	}
-	while (n && (txt[n - 1] == ' ' || txt[n - 1] == ','))
-		n--;
-	for (size_t i = 0; i < n; i++) {
-		char c = txt[i];
-		if (c == '\'')
-			puts_(t, "'\\''");
-		else if (c == '[' || c == ']' || c == ':' || c == '\\') {
-			put(t, "\\", 1);
-			put(t, &c, 1);
-		} else
-			put(t, &c, 1);
-	}
-}
-
-size_t cli_completion_zsh(char *out, size_t len, const char *const *themes, size_t nthemes)
-{
-	Text t = { out, len, 0 };
-	if (len)
-		out[0] = '\0';
-	puts_(&t, "#compdef flopscope\n"
-	          "# zsh completion for flopscope, written by `flopscope --completion zsh` from its\n"
-	          "# option and workload tables: put it in a folder of $fpath as _flopscope.\n"
-	          "\n"
-	          "# the devices --list shows now: -N, the name's first word, the UUID, the PCI address\n"
-	          "_flopscope_devices() {\n"
-	          "\tlocal -a devs\n"
-	          "\tdevs=(${=${\"$(\"${words[1]}\" " LIST_DEVICES_SED ")\"//null/}})\n"
-	          "\tcompadd -a devs\n"
-	          "}\n"
-	          "\n"
-	          "_flopscope() {\n"
-	          "\t_arguments \\\n");
-	for (size_t i = 0; i < OPTION_SPECS; i++) {
-		const OptionSpec *s = &option_specs[i];
-		if (s->positional)
-			continue;
-		puts_(&t, "\t\t'");
-		puts_(&t, s->name);
-		puts_(&t, "[");
-		zsh_description(&t, s);
-		puts_(&t, "]");
-		char ph[32];
-		placeholder(s, ph, sizeof ph);
-		switch (value_kind(s)) {
-		case V_NONE:
-			break;
-		case V_FILE:
-			puts_(&t, ":");
-			puts_(&t, ph);
-			puts_(&t, !strcmp(ph, "DIR") ? ":_files -/" : ":_files");
-			break;
-		case V_OTHER:
-			puts_(&t, ":");
-			puts_(&t, ph);
-			puts_(&t, ": ");
-			break;
-		case V_WORD:
-			puts_(&t, ":");
-			puts_(&t, ph);
-			puts_(&t, ":(");
-			put_words(&t, s, themes, nthemes);
-			puts_(&t, ")");
-			break;
-		}
-		puts_(&t, "' \\\n");
-	}
-	puts_(&t, "\t\t'*:device:_flopscope_devices'\n"
-	          "}\n"
-	          "\n"
-	          "_flopscope \"$@\"\n");
-	return t.at;
-}
-
-size_t cli_option_names(const char **names, size_t cap)
-{
-	size_t n = 0;
-	for (size_t i = 0; i < OPTION_SPECS; i++)
-		if (!option_specs[i].positional && n < cap)
-			names[n++] = option_specs[i].name;
-	return n;
-}
-
 double cli_target_step(double ms, int dir)
 {
 	/* the series from CLI_MIN_TARGET_MS (1 us) to CLI_MAX_TARGET_MS (10 s) */
@@ -1181,279 +729,3 @@ double cli_target_step(double ms, int dir)
 	return best;
 }
 
-/* One setting onto o, checked the same way from the config file (key,
- * shown as the key) and the command line (shown as the option). */
-static int config_key(Options *o, const char *key, const char *shown, const char *val, char *err, size_t errlen)
-{
-	double v;
-	if (!strcmp(key, "theme")) {
-		if (!*val || strlen(val) >= sizeof o->theme_buf) {
-			snprintf(err, errlen, "%s: a theme name or path of 1 to %zu characters", shown, sizeof o->theme_buf - 1);
-			return -1;
-		}
-		snprintf(o->theme_buf, sizeof o->theme_buf, "%s", val);
-		o->theme = o->theme_buf;
-	} else if (!strcmp(key, "target_ms")) {
-		if (parse_number(shown, val, CLI_MIN_TARGET_MS, CLI_MAX_TARGET_MS, false, &o->target_ms, err, errlen))
-			return -1;
-	} else if (!strcmp(key, "fps") || !strcmp(key, "log_keep")) {
-		bool fps = key[0] == 'f';
-		if (parse_number(shown, val, fps ? 1 : 0, fps ? 20 : 1e6, false, &v, err, errlen))
-			return -1;
-		if (v != (double)(unsigned)v) {
-			snprintf(err, errlen, "%s: %s is not a whole number%s", shown, val, fps ? "" : " of logs");
-			return -1;
-		}
-		*(fps ? &o->fps : &o->log_keep) = (unsigned)v;
-	} else if (!strcmp(key, "window")) {
-		if (strcmp(val, "whole") && strcmp(val, "auto")) {
-			snprintf(err, errlen, "%s: auto or whole, not \"%.40s\"", shown, val);
-			return -1;
-		}
-		o->whole = !strcmp(val, "whole");
-	} else if (!strcmp(key, "outlier")) {
-		if (parse_number(shown, val, 0.1, 99.9, false, &o->outlier_pct, err, errlen))
-			return -1;
-	} else if (!strcmp(key, "log_cap")) {
-		uint64_t lo = 0, hi = 0;
-		char why[200];
-		if (strcmp(val, "0") && !mem_parse_size(val, &lo, &hi, why, sizeof why)) {
-			snprintf(err, errlen, "%s: %s", shown, why);
-			return -1;
-		}
-		if (lo != hi) {
-			snprintf(err, errlen, "%s: one size (e.g. 100M), not a range", shown);
-			return -1;
-		}
-		o->log_cap = hi;
-	} else {
-		snprintf(err, errlen, "unknown key \"%.40s\" (theme, target_ms, fps, window, outlier, log_keep, log_cap)",
-		         key);
-		return -1;
-	}
-	return 0;
-}
-
-static const char *const config_keys[] = { "theme", "target_ms", "fps", "window", "outlier", "log_keep", "log_cap" };
-enum { CONFIG_KEYS = sizeof config_keys / sizeof *config_keys };
-
-/* The config file's line at *i into buf (without its newline), *i past
- * it; its length, or (size_t)-1 with err for a NUL byte or a line too long.
- * A comment line ('#' its first non-blank) or a newer version's key is
- * never too long: *skip says the line was passed over whole (buf holds
- * nothing), *long_line that it was longer than buf (a newer version's key
- * is kept from text, *start its first byte). */
-static size_t config_line(const char *text, size_t len, size_t *i, char *buf, size_t size, int line, char *err,
-                          size_t errlen, bool *skip, size_t *start, size_t *raw_len)
-{
-	size_t from = *i, n = 0;
-	*skip = false;
-	*start = from;
-	while (*i < len && text[*i] != '\n') {
-		if (text[*i] == '\0') {
-			snprintf(err, errlen, "line %d: a NUL byte: not a text file", line);
-			return (size_t)-1;
-		}
-		(*i)++;
-	}
-	*raw_len = *i - from;
-	(*i)++; /* the newline */
-	size_t b = from;
-	while (b < from + *raw_len && (text[b] == ' ' || text[b] == '\t'))
-		b++;
-	if (b < from + *raw_len && text[b] == '#') {
-		*skip = true; /* a comment, however long */
-		buf[0] = '\0';
-		return 0;
-	}
-	n = *raw_len;
-	if (n + 1 > size) {
-		/* a key this version knows has no value that long; a newer
-		 * version's is kept as written */
-		const char *eq = memchr(text + from, '=', n);
-		size_t k = eq ? (size_t)(eq - (text + b)) : 0;
-		while (k && (text[b + k - 1] == ' ' || text[b + k - 1] == '\t'))
-			k--;
-		bool known = false;
-		for (int c = 0; eq && c < CONFIG_KEYS; c++)
-			known |= strlen(config_keys[c]) == k && !memcmp(config_keys[c], text + b, k);
-		if (!eq || known) {
-			snprintf(err, errlen, "line %d: longer than %zu characters", line, size - 1);
-			return (size_t)-1;
-		}
-		*skip = true;
-		snprintf(buf, size, "%.*s", (int)(k < 60 ? k : 60), text + b);
-		return (size_t)-2;
-	}
-	memcpy(buf, text + from, n);
-	buf[n] = '\0';
-	return n;
-}
-
-/* keep: the lines of unknown keys, as written (n bytes of raw), each
- * ending in a newline */
-static void keep_line(char *keep, size_t keeplen, const char *raw, size_t n)
-{
-	size_t w = strlen(keep);
-	if (n && raw[n - 1] == '\r')
-		n--;
-	if (w + n + 2 <= keeplen)
-		snprintf(keep + w, keeplen - w, "%.*s\n", (int)n, raw);
-}
-
-/* A newer version's key at line, added to warn. */
-static void warn_unknown(char *warn, size_t warnlen, int line, const char *key)
-{
-	if (!warn || !warnlen)
-		return;
-	size_t w = strlen(warn);
-	snprintf(warn + w, warnlen - w, "%sline %d: unknown key \"%.40s\" ignored", w ? "; " : "", line, key);
-}
-
-/* Whether the file's value of key counts in mode (the option table's
- * key_modes: a dashboard preference is no setting of a check). */
-static bool key_counts(const char *key, Mode mode)
-{
-	for (size_t i = 0; i < OPTION_SPECS; i++)
-		if (option_specs[i].key && !strcmp(option_specs[i].key, key))
-			return !option_specs[i].key_modes || (option_specs[i].key_modes & M_(mode));
-	return true;
-}
-
-/* cli_config_apply's walk; keep (keeplen > 0) gathers the unknown keys' lines. */
-static int config_walk(const char *text, size_t len, Mode mode, Options *o, char *err, size_t errlen, char *warn,
-                       size_t warnlen, char *keep, size_t keeplen)
-{
-	size_t i = 0;
-	int seen_at[CONFIG_KEYS] = { 0 };
-	if (warn && warnlen)
-		warn[0] = '\0';
-	/* a byte-order mark some editors put first */
-	if (len >= 3 && !memcmp(text, "\xEF\xBB\xBF", 3))
-		i = 3;
-	for (int line = 1; i < len; line++) {
-		char buf[512];
-		bool skip;
-		size_t start, raw_len;
-		size_t n = config_line(text, len, &i, buf, sizeof buf, line, err, errlen, &skip, &start, &raw_len);
-		if (n == (size_t)-1)
-			return -1;
-		if (skip) {
-			if (n == (size_t)-2) { /* a newer version's long line */
-				warn_unknown(warn, warnlen, line, buf);
-				if (keeplen)
-					keep_line(keep, keeplen, text + start, raw_len);
-			}
-			continue;
-		}
-		char raw[512];
-		memcpy(raw, buf, n + 1);
-		if (n && raw[n - 1] == '\r')
-			raw[n - 1] = '\0';
-		/* a comment: # at the line's start, or after a blank (a value may
-		 * hold a # of its own: "theme = ~/themes/#1.json") */
-		for (char *h = buf; (h = strchr(h, '#')) != NULL; h++)
-			if (h == buf || h[-1] == ' ' || h[-1] == '\t') {
-				*h = '\0';
-				break;
-			}
-		char *p = buf;
-		while (*p == ' ' || *p == '\t' || *p == '\r')
-			p++;
-		char *end = p + strlen(p);
-		/* CRLF line ends (a file saved on Windows) read as LF */
-		while (end > p && (end[-1] == ' ' || end[-1] == '\t' || end[-1] == '\r'))
-			*--end = '\0';
-		if (!*p)
-			continue;
-		char *eq = strchr(p, '=');
-		if (!eq) {
-			snprintf(err, errlen, "line %d: \"%.60s\" is not key = value", line, p);
-			return -1;
-		}
-		char *kend = eq;
-		while (kend > p && (kend[-1] == ' ' || kend[-1] == '\t'))
-			kend--;
-		*kend = '\0';
-		char *val = eq + 1;
-		while (*val == ' ' || *val == '\t')
-			val++;
-		int k = 0;
-		while (k < CONFIG_KEYS && strcmp(config_keys[k], p))
-			k++;
-		if (k == CONFIG_KEYS) {
-			/* a newer version's key in a shared home: said, not fatal */
-			warn_unknown(warn, warnlen, line, p);
-			if (keeplen)
-				keep_line(keep, keeplen, raw, strlen(raw));
-			continue;
-		}
-		if (seen_at[k]) {
-			snprintf(err, errlen, "line %d: %s given twice (line %d too): which one is meant?", line, p, seen_at[k]);
-			return -1;
-		}
-		seen_at[k] = line;
-		char why[400];
-		Options scratch = *o; /* a value that does not count here is checked all the same */
-		if (config_key(key_counts(p, mode) ? o : &scratch, p, p, val, why, sizeof why) < 0) {
-			snprintf(err, errlen, "line %d: %s", line, why);
-			return -1;
-		}
-	}
-	return 0;
-}
-
-int cli_config_apply(const char *text, size_t len, Mode mode, Options *o, char *err, size_t errlen, char *warn,
-                     size_t warnlen)
-{
-	return config_walk(text, len, mode, o, err, errlen, warn, warnlen, NULL, 0);
-}
-
-int cli_config_unknown(const char *text, size_t len, char *out, size_t outlen)
-{
-	Options scratch;
-	char err[16];
-	cli_defaults(&scratch);
-	if (outlen)
-		out[0] = '\0';
-	return config_walk(text, len, MODE_SAVE_CONFIG, &scratch, err, sizeof err, NULL, 0, out, outlen);
-}
-
-bool cli_config_value_ok(const char *val)
-{
-	/* a line holds no newline; " #" would start a comment; blanks at either
-	 * end are trimmed; the theme, the longest value, must fit what is read */
-	size_t n = strlen(val);
-	if (!n || n >= CLI_CONFIG_VALUE_MAX || strchr(val, '\n') || strchr(val, '\r'))
-		return false;
-	if (val[0] == ' ' || val[0] == '\t' || val[n - 1] == ' ' || val[n - 1] == '\t' || val[0] == '#')
-		return false;
-	for (const char *h = strchr(val, '#'); h; h = strchr(h + 1, '#'))
-		if (h[-1] == ' ' || h[-1] == '\t')
-			return false;
-	return true;
-}
-
-int cli_config_text(const Options *o, char *out, size_t len)
-{
-	char cap[32];
-	snprintf(cap, sizeof cap, "%llu", o->log_cap);
-	return snprintf(out, len,
-	                "# flopscope settings: the command line's options override them.\n"
-	                "# theme: dark, light, mono, or a theme file's path\n"
-	                "theme = %s\n"
-	                "# the dispatch time the adaptive loop aims at, ms (0.001 .. 10000)\n"
-	                "target_ms = %g\n"
-	                "# dashboard redraws a second at most (1 .. 20)\n"
-	                "fps = %u\n"
-	                "# the dashboard's time axis: auto (the whole run, then its last 60 s past\n"
-	                "# 120 s) or whole (always); z toggles\n"
-	                "window = %s\n"
-	                "# several devices: a device this many %% below its peers' median is named\n"
-	                "outlier = %g\n"
-	                "# the default log folder keeps at most log_keep logs and log_cap bytes (0: no limit)\n"
-	                "log_keep = %u\n"
-	                "log_cap = %s\n",
-	                o->theme ? o->theme : "dark", o->target_ms, o->fps, o->whole ? "whole" : "auto", o->outlier_pct,
-	                o->log_keep, cap);
-}

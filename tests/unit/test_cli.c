@@ -1,5 +1,6 @@
 #include "check.h"
 #include "cli.h"
+#include "cli_impl.h"
 #include "error.h"
 #include "workload.h"
 
@@ -549,9 +550,43 @@ static void man_page_should_name_every_mode_option_and_status(void)
 	      STATUS_NOT_JUDGED == 5 && STATUS_NOT_RUN == 6 && STATUS_SIGNAL == 128);
 }
 
+/* The config file's keys are one table: every option row that shares a
+ * key names one of it, --help's list and the unknown-key message are the
+ * table's, and a saved file writes each key once. */
+static void config_keys_should_be_one_table(void)
+{
+	size_t shared = 0;
+	for (size_t i = 0; i < cli_option_count; i++)
+		if (cli_option_specs[i].key) {
+			CHECK(cli_config_key_known(cli_option_specs[i].key));
+			shared++;
+		}
+	CHECK(shared >= 5 && !cli_config_key_known("nosuch") && !cli_config_key_known(""));
+	char names[200], help[16384], err[300], text[4096];
+	cli_config_key_names(names, sizeof names);
+	cli_help_text(help, sizeof help);
+	CHECK(strstr(help, "theme,") != NULL && strstr(names, "theme, target_ms") == names);
+	/* --help wraps the list: each key is there, none left as %K */
+	for (char *k = strtok(names, ", "); k; k = strtok(NULL, ", "))
+		CHECK(strstr(help, k) != NULL);
+	CHECK(!strstr(help, "%K"));
+	Options o;
+	cli_defaults(&o);
+	CHECK(cli_config_key(&o, "nosuch", "nosuch", "1", err, sizeof err) < 0 && strstr(err, "window, outlier"));
+	CHECK(cli_config_text(&o, text, sizeof text) > 0);
+	cli_config_key_names(names, sizeof names);
+	for (char *k = strtok(names, ", "); k; k = strtok(NULL, ", ")) {
+		char line[64];
+		snprintf(line, sizeof line, "\n%s = ", k);
+		const char *at = strstr(text, line);
+		CHECK(at != NULL && !strstr(at + 1, line));
+	}
+}
+
 int main(void)
 {
 	RUN(man_page_should_name_every_mode_option_and_status);
+	RUN(config_keys_should_be_one_table);
 	RUN(config_should_keep_a_newer_versions_keys);
 	RUN(check_options_should_parse_and_belong_to_check);
 	RUN(config_should_round_trip_and_yield_to_the_options);
