@@ -1,0 +1,97 @@
+/* engine_log: the engine's session log: its meta record (the device, the
+ * workload, the peak), the changes and excursions as they are found, the
+ * error and the summary that end it. */
+#include "engine_impl.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "version.h"
+
+void engine_fill_meta(Engine *e)
+{
+	SessionMeta *m = &e->meta;
+	const DeviceInfo *d = e->cfg.dev;
+	slog_host_facts(m);
+	snprintf(m->flopscope_version, sizeof m->flopscope_version, "%s", FLOPSCOPE_VERSION);
+	snprintf(m->device, sizeof m->device, "%s", d->name);
+	snprintf(m->device_type, sizeof m->device_type, "%s", devinfo_type_str(d->type));
+	m->vendor_id = d->vendor_id;
+	m->device_id = d->device_id;
+	devinfo_uuid_str(d->uuid, m->uuid, sizeof m->uuid);
+	devinfo_pci_str(d, m->pci_bus_id, sizeof m->pci_bus_id);
+	snprintf(m->driver_name, sizeof m->driver_name, "%s", d->driver_name);
+	snprintf(m->driver_info, sizeof m->driver_info, "%s", d->driver_info);
+	devinfo_driver_version_str(d, m->driver_version, sizeof m->driver_version);
+	devinfo_version_str(d->api_version, m->api_version, sizeof m->api_version);
+	m->queue_family = e->qdev.queue_family; /* the family the work runs on */
+	snprintf(m->queue, sizeof m->queue, "%s", e->cfg.transfer_queue ? "transfer" : "compute");
+	snprintf(m->workload, sizeof m->workload, "%s", workload_info[e->cfg.workload].name);
+	m->flop_per_invocation = e->work.per_invocation;
+	m->local_size = e->work.local_size;
+	snprintf(m->shader_hash, sizeof m->shader_hash, "%016llx", (unsigned long long)e->shader_hash);
+	m->target_ms = e->cfg.target_ms;
+	m->trials = e->work.trials;
+	snprintf(m->timing, sizeof m->timing, "%s", e->comp.timestamps ? "gpu" : "cpu");
+	snprintf(m->peak, sizeof m->peak, "%s", e->peak.how);
+	m->peak_max_flops = peak_flops(&e->peak, e->peak.max_mhz);
+	snprintf(m->unit, sizeof m->unit, "%s", workload_unit_names[workload_info[e->cfg.workload].unit]);
+	snprintf(m->telemetry, sizeof m->telemetry, "%s", e->tel.note);
+	if (e->cfg.node_id && e->cfg.ordinal) {
+		snprintf(m->node, sizeof m->node, "%s", e->cfg.node_id);
+		m->ordinal = e->cfg.ordinal;
+		m->devices = e->cfg.devices;
+	}
+}
+
+void engine_log_step(Engine *e, bool ok)
+{
+	if (!ok && e->log.failed && !atomic_load(&e->log_failed))
+		atomic_store_explicit(&e->log_failed, true, memory_order_release);
+}
+
+/* Records for the changes and excursions found since the counts given. */
+void engine_log_changes(Engine *e, size_t nchanges, size_t nexc)
+{
+	const ChangeDetector *cd = &e->sum.changes;
+	const char *unit = sample_flags_unit(e->sum.unit_flags);
+	for (size_t i = cd->nchanges - nchanges; e->log.f && i-- > 0;)
+		if (change_get(cd, i))
+			engine_log_step(e, slog_write_change(&e->log, change_get(cd, i), cd->nchanges - 1 - i, unit));
+	for (size_t i = cd->nexc - nexc; e->log.f && i-- > 0;)
+		if (change_excursion(cd, i))
+			engine_log_step(e, slog_write_excursion(&e->log, change_excursion(cd, i), unit));
+}
+
+/* The engine thread changes the statistics between these two. */
+void engine_sum_begin(Engine *e)
+{
+	pthread_mutex_lock(&e->sum_mu);
+}
+
+void engine_sum_end(Engine *e)
+{
+	e->sum_ver++;
+	pthread_mutex_unlock(&e->sum_mu);
+}
+
+void engine_log_finish(Engine *e, const char *error)
+{
+	/* a departure still open at the end is settled, and recorded */
+	size_t nc = e->sum.changes.nchanges, ne = e->sum.changes.nexc;
+	engine_sum_begin(e);
+	summary_finish(&e->sum);
+	engine_sum_end(e);
+	engine_log_changes(e, nc, ne);
+	if (!e->log.f)
+		return;
+	if (error)
+		engine_log_step(e, slog_write_error(&e->log, error));
+	SummaryResult r;
+	summary_result(&e->sum, &r);
+	engine_log_step(e, slog_write_summary(&e->log, &r, ring_dropped(&e->ring), atomic_load(&e->checks_passed)));
+	slog_close(&e->log);
+	engine_log_step(e, !e->log.failed);
+}
+
