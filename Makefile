@@ -23,7 +23,7 @@ B       ?= build
 #   ui       curses screens (ui/): core headers, the sample source's, the
 #            theme files' (session); never gpu or app
 #   app      main, modes, outputs, the interactive runner over the screens
-CORE    := fmt throttle procs devfeat adapt sched stats ring devsel cli cli_num cli_help cli_config workload fmawork memwork summary compare change peak devinfo plot outlier retain metrics spirv_khr
+CORE    := fmt sample throttle procs devfeat adapt sched stats ring devsel cli cli_num cli_help cli_config workload fmawork memwork summary compare change peak devinfo plot outlier retain metrics spirv_khr
 SESSION := clock fileio paths csvread records slog slogread svg threadname devlock
 GPU     := err features vkctx shader memory pipeline submit compute
 WORKLOADS := workloads fma copy transfer kinds
@@ -270,7 +270,7 @@ FUZZ_LIBS   = $(shell pkg-config --libs libcjson) -lm
 build-fuzz/fuzz_theme: tests/fuzz/fuzz_theme.c ui/theme.c src/session/fileio.c
 	@mkdir -p build-fuzz
 	clang $(FUZZ_CFLAGS) -o $@ $^ $(FUZZ_LIBS)
-build-fuzz/fuzz_log: tests/fuzz/fuzz_log.c src/session/slogread.c src/session/fileio.c src/core/fmt.c
+build-fuzz/fuzz_log: tests/fuzz/fuzz_log.c src/session/slogread.c src/session/fileio.c src/core/fmt.c src/core/sample.c
 	@mkdir -p build-fuzz
 	clang $(FUZZ_CFLAGS) -o $@ $^ $(FUZZ_LIBS)
 build-fuzz/fuzz_csv: tests/fuzz/fuzz_csv.c src/session/csvread.c src/session/fileio.c

@@ -31,7 +31,7 @@ typedef enum TelField {
 	TEL_FIELD_COUNT
 } TelField;
 #define SAMPLE_TEL_COUNT TEL_FIELD_COUNT
-/* Their names in logs and JSON output (defined in slogread.c). */
+/* Their names in logs and JSON output (sample.c). */
 extern const char *const sample_tel_names[SAMPLE_TEL_COUNT];
 
 typedef struct Sample {

@@ -539,14 +539,6 @@ EngineState engine_state(Engine *e)
 	return (EngineState)atomic_load_explicit(&e->state, memory_order_acquire);
 }
 
-const char *engine_state_str(EngineState s)
-{
-	static const char *const names[ENGINE_STATE_COUNT] = {
-		"ready", "growing", "at target", "paused", "done", "error",
-	};
-	return (unsigned)s < ENGINE_STATE_COUNT ? names[s] : "?";
-}
-
 const char *engine_log_error(Engine *e)
 {
 	return atomic_load_explicit(&e->log_failed, memory_order_acquire) ? e->log.error : NULL;

@@ -14,22 +14,13 @@
 
 #include "devinfo.h"
 #include "error.h"
+#include "runstate.h"
 #include "sample.h"
 #include "slog.h"
 #include "summary.h"
 #include "workload.h"
 
 struct VkCtx; /* gpu/vkctx.h: the instance the device list came from */
-
-typedef enum EngineState {
-	ENGINE_READY,    /* created, thread not started */
-	ENGINE_GROWING,  /* dispatches below target/10: x10 per step */
-	ENGINE_STEADY,   /* rescaled to the target time */
-	ENGINE_PAUSED,
-	ENGINE_DONE,     /* duration reached or stopped on request */
-	ENGINE_ERROR,    /* see engine_error() */
-	ENGINE_STATE_COUNT
-} EngineState;
 
 typedef struct EngineConfig {
 	const struct VkCtx *ctx;
@@ -115,7 +106,6 @@ void engine_request_restart(Engine *e);
 void engine_set_target_ms(Engine *e, double ms);
 double engine_target_ms(Engine *e);
 EngineState engine_state(Engine *e);
-const char *engine_state_str(EngineState s);
 /* Meaningful once engine_state() returned ENGINE_ERROR. */
 const char *engine_error(Engine *e);
 uint64_t engine_checks_passed(Engine *e);

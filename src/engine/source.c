@@ -1,5 +1,7 @@
 #include "source.h"
 
+#include "engine.h"
+
 #include <stdio.h>
 #include <string.h>
 

@@ -8,8 +8,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "engine.h"
+#include "runstate.h"
 #include "sample.h"
+#include "summary.h"
+
+/* the engine, opaque (source_engine's) */
+typedef struct Engine Engine;
 
 /* What a screen asks of the run behind a source; optional ones are NULL
  * where it cannot. A control has its own ctx, so that a view acting on

@@ -12,10 +12,6 @@
 #include <string.h>
 #include <sys/stat.h>
 
-const char *const sample_tel_names[SAMPLE_TEL_COUNT] = {
-	"sm_mhz", "mem_mhz", "power_w", "temp_c", "pstate", "throttle", "other_cpu", "other_gpu",
-};
-
 static bool get_num(const cJSON *o, const char *k, double *v)
 {
 	const cJSON *x = cJSON_GetObjectItemCaseSensitive(o, k);
