@@ -70,10 +70,8 @@ static bool start_engines(Screen *s, const struct VkCtx *ctx, const DeviceList *
 	char node[40];
 	slog_node_id(node, sizeof node);
 	for (size_t k = 0; k < n; k++) {
-		run_config(o, RUN_DASHBOARD, ctx, &devs->entries[sel[k]], wl, ++*runs, launch, &paths[k], &cfg[k]);
-		cfg[k].ordinal = n > 1 ? (unsigned)k + 1 : 0;
-		cfg[k].devices = (unsigned)n;
-		cfg[k].node_id = node;
+		RunSlot slot = { .ordinal = n > 1 ? (unsigned)k + 1 : 0, .devices = (unsigned)n, .node_id = node };
+		run_plan(o, RUN_DASHBOARD, ctx, &devs->entries[sel[k]], wl, ++*runs, launch, &slot, &paths[k], &cfg[k]);
 	}
 	Error err;
 	bool built = engine_set_create(set, cfg, n, true, &err);

@@ -233,7 +233,7 @@ static int measure(const VkCtx *ctx, Options *o, int idx, WorkloadType wl, uint6
 
 	RunPaths paths;
 	EngineConfig cfg;
-	run_config(o, RUN_HEADLESS, ctx, &ctx->entries[idx], wl, 1, launch, &paths, &cfg);
+	run_plan(o, RUN_HEADLESS, ctx, &ctx->entries[idx], wl, 1, launch, NULL, &paths, &cfg);
 
 	Error err;
 	Engine *e = engine_create(&cfg, &err);

@@ -234,10 +234,9 @@ int multi_run(const struct VkCtx *ctx, const Options *o, const int *idx, size_t 
 		d[k].idx = idx[k];
 		d[k].row = mo && mo->board ? mboard_row(mo->board, (unsigned)idx[k] + 1, &ctx->entries[idx[k]],
 		                                        workload_info[wl].name, workload_info[wl].unit) : -1;
-		run_config(o, RUN_HEADLESS, ctx, &ctx->entries[idx[k]], wl, (unsigned)k + 1, launch, &d[k].paths, &cfg[k]);
-		cfg[k].ordinal = (unsigned)k + 1;
-		cfg[k].devices = (unsigned)n;
-		cfg[k].node_id = node;
+		RunSlot slot = { .ordinal = (unsigned)k + 1, .devices = (unsigned)n, .node_id = node };
+		run_plan(o, RUN_HEADLESS, ctx, &ctx->entries[idx[k]], wl, (unsigned)k + 1, launch, &slot, &d[k].paths,
+		         &cfg[k]);
 	}
 	EngineSet set;
 	Error err;

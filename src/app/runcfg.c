@@ -5,9 +5,12 @@
 #include "shader.h"
 #include "slog.h"
 
-void run_config(const Options *o, RunUse use, const struct VkCtx *ctx, const DeviceInfo *dev,
-                WorkloadType wl, unsigned nth, uint64_t launch_ns, RunPaths *paths, EngineConfig *cfg)
+void run_plan(const Options *o, RunUse use, const struct VkCtx *ctx, const DeviceInfo *dev, WorkloadType wl,
+              unsigned nth, uint64_t launch_ns, const RunSlot *slot, RunPaths *paths, EngineConfig *cfg)
 {
+	static const RunSlot alone = { 0 };
+	if (!slot)
+		slot = &alone;
 	double duration = o->duration_s;
 	if (use == RUN_DASHBOARD)
 		duration = o->duration_given ? o->duration_s : 0;
@@ -32,5 +35,22 @@ void run_config(const Options *o, RunUse use, const struct VkCtx *ctx, const Dev
 		.log_path = slog_choose_path(o->no_log, o->log, dev->name, workload_info[wl].name, nth, paths->log,
 		                             sizeof paths->log),
 		.log_mode = !o->log ? SLOG_UNIQUE : o->force ? SLOG_REPLACE : SLOG_NEW,
+		.ordinal = slot->ordinal,
+		.devices = slot->devices,
+		.node_id = slot->node_id,
 	};
+	if (use == RUN_SUITE) {
+		/* one size a workload; a device's workloads share one log */
+		uint64_t size = o->size_hi;
+		if (workload_info[wl].kind == WL_TRANSFER && !size)
+			size = RUN_SUITE_TRANSFER_SIZE;
+		cfg->size_lo = cfg->size_hi = size;
+		cfg->transfer_queue = slot->transfer_queue;
+		cfg->extend_s = slot->check ? 0 : RUN_SUITE_EXTEND_S;
+		cfg->device_locked = slot->check;
+		if (cfg->log_path && slot->log) {
+			cfg->log_path = slot->log;
+			cfg->log_mode = SLOG_APPEND;
+		}
+	}
 }

@@ -29,9 +29,28 @@ typedef struct RunPaths {
  * longer (a busy machine, two engines on two cores). */
 #define RUN_SUITE_EXTEND_S 5.0
 
-/* Fills cfg for a run of workload wl on dev (an entry of ctx). nth numbers
- * the runs of one invocation (the default log names differ by it). */
-void run_config(const Options *o, RunUse use, const struct VkCtx *ctx, const DeviceInfo *dev,
-                WorkloadType wl, unsigned nth, uint64_t launch_ns, RunPaths *paths, EngineConfig *cfg);
+/* The suite measures transfers at one size: --size (the top of a range),
+ * else this. */
+#define RUN_SUITE_TRANSFER_SIZE (64ull << 20)
+
+/* Where a run stands among the devices measured with it, and what the
+ * suite gives it beyond the options. */
+typedef struct RunSlot {
+	unsigned ordinal;        /* 1..devices among several measured together; 0: alone */
+	unsigned devices;
+	const char *node_id;     /* the run's id (slog_node_id); NULL alone */
+	const char *log;         /* RUN_SUITE: the device's log of every workload, appended to (NULL: none) */
+	bool transfer_queue;     /* RUN_SUITE: the pass on the copy engine (elsewhere --transfer-queue) */
+	bool check;              /* RUN_SUITE for a check: its devices' locks are the check's, and a
+	                            window ends where its share of the budget does (a suite's window
+	                            without a steady sample goes on, RUN_SUITE_EXTEND_S at most) */
+} RunSlot;
+
+/* The one plan of a run: cfg for workload wl on dev (an entry of ctx), from
+ * the options, the mode's rules and the run's slot (NULL: alone, the
+ * options'). nth numbers the runs of one invocation (the default log names
+ * differ by it). */
+void run_plan(const Options *o, RunUse use, const struct VkCtx *ctx, const DeviceInfo *dev, WorkloadType wl,
+              unsigned nth, uint64_t launch_ns, const RunSlot *slot, RunPaths *paths, EngineConfig *cfg);
 
 #endif

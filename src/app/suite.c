@@ -23,28 +23,14 @@
 #include "shader.h"
 #include "slog.h"
 
-/* The suite measures transfers at one size: --size (the top of a range),
- * else 64 MiB. */
-#define SUITE_TRANSFER_SIZE (64ull << 20)
-
 /* Device k's (of d[0..n)) engine configuration for workload w. */
 static void measure_config(const VkCtx *ctx, const SuiteDev *d, size_t k, size_t n, const Options *o,
-                           WorkloadType w, bool tq, unsigned nth, const char *node, RunPaths *paths,
+                           WorkloadType w, bool tq, bool check, unsigned nth, const char *node, RunPaths *paths,
                            EngineConfig *cfg)
 {
-	uint64_t size = o->size_hi;
-	if (workload_info[w].kind == WL_TRANSFER && !size)
-		size = SUITE_TRANSFER_SIZE;
-	run_config(o, RUN_SUITE, ctx, &ctx->entries[d[k].idx], w, nth * 100 + (unsigned)k, 0, paths, cfg);
-	if (cfg->log_path && d[k].log) {
-		cfg->log_path = d[k].log;
-		cfg->log_mode = SLOG_APPEND;
-	}
-	cfg->size_lo = cfg->size_hi = size;
-	cfg->transfer_queue = tq;
-	cfg->ordinal = n > 1 ? (unsigned)k + 1 : 0;
-	cfg->devices = (unsigned)n;
-	cfg->node_id = node;
+	RunSlot slot = { .ordinal = n > 1 ? (unsigned)k + 1 : 0, .devices = (unsigned)n, .node_id = node,
+	                 .log = d[k].log, .transfer_queue = tq, .check = check };
+	run_plan(o, RUN_SUITE, ctx, &ctx->entries[d[k].idx], w, nth * 100 + (unsigned)k, 0, &slot, paths, cfg);
 }
 
 void suite_prebuild(const VkCtx *ctx, const int *idx, size_t n, const Options *o, const int *wl, size_t nwl,
@@ -65,7 +51,7 @@ void suite_prebuild(const VkCtx *ctx, const int *idx, size_t n, const Options *o
 		for (size_t k = 0; k < n; k++) {
 			char why[256];
 			if (workload_supported(w, devinfo_features(&ctx->entries[idx[k]]), why, sizeof why))
-				measure_config(ctx, d, k, n, &quiet, w, false, 0, "", &paths[m], &cfg[m]), m++;
+				measure_config(ctx, d, k, n, &quiet, w, false, false, 0, "", &paths[m], &cfg[m]), m++;
 		}
 	}
 	long cores = sysconf(_SC_NPROCESSORS_ONLN);
@@ -94,11 +80,8 @@ void suite_measure(const VkCtx *ctx, SuiteDev *d, size_t n, const Options *o, Wo
 		e_err.status = STATUS_FAILED;
 	} else {
 		for (size_t k = 0; k < n; k++) {
-			measure_config(ctx, d, k, n, o, w, tq, nth, node, &paths[k], &cfg[k]);
-			/* a suite's window goes on until a steady sample (bounded); a
-			 * check's (watched, in a budget) ends where its share does */
-			cfg[k].extend_s = watch ? 0 : RUN_SUITE_EXTEND_S;
-			cfg[k].device_locked = watch != NULL; /* the check holds its devices' locks */
+			/* watched: a check's */
+			measure_config(ctx, d, k, n, o, w, tq, watch != NULL, nth, node, &paths[k], &cfg[k]);
 		}
 		/* all run at once; their samples taken as they come */
 		bool started = engine_set_create(&set, cfg, n, false, &e_err) && engine_set_start(&set, false);
@@ -284,7 +267,7 @@ static void suite_head(const VkCtx *ctx, const int *idx, size_t n, const Options
 		printf("Suite on %zu devices at once, ", n);
 	char tms[32];
 	printf("%.3g s at the %s target each; transfers of %s%s\n", window, fmt_ms(o->target_ms, tms, sizeof tms),
-	       mem_size_str(o->size_hi ? o->size_hi : SUITE_TRANSFER_SIZE, sz, sizeof sz),
+	       mem_size_str(o->size_hi ? o->size_hi : RUN_SUITE_TRANSFER_SIZE, sz, sizeof sz),
 	       any_tq ? ", again on the transfer-only queue (tq)" : "");
 	for (size_t k = 0; n > 1 && k < n; k++)
 		printf("  [%zu] %s (compute queue: %u)\n", k + 1, ctx->entries[idx[k]].name,
