@@ -648,15 +648,21 @@ static bool check_pass(CheckRun *c, size_t i, SuiteDev *sd, int *rows, BlockMean
 }
 
 /* A transfer's line for device sd of m that ran it at once: its median
- * then, and the m together's sum; held to no threshold. */
+ * then, and the m together's sum; held to no threshold. not_measured: why
+ * the m were not measured together (no median, a sum of 0). */
 static void print_shared(const Options *o, const VkCtx *ctx, const SuiteDev *sd, const WorkloadInfo *wi,
-                         double median, size_t m, double sum)
+                         double median, size_t m, double sum, const char *not_measured)
 {
 	const DeviceInfo *d = &ctx->entries[sd->idx];
 	char why[300], a[FMT_SI_LEN], b[FMT_SI_LEN];
 	const char *unit = workload_unit_names[wi->unit];
-	snprintf(why, sizeof why, "with the %zu devices at once: its share of the host (the %zu together: %s%s), held "
-	         "to no threshold; its verdict is its link's, measured alone", m, m, fmt_si(sum, b, sizeof b), unit);
+	if (not_measured)
+		snprintf(why, sizeof why, "with the %zu devices at once: not measured: %s; its verdict is its link's, "
+		         "measured alone", m, not_measured);
+	else
+		snprintf(why, sizeof why, "with the %zu devices at once: its share of the host (the %zu together: %s%s), "
+		         "held to no threshold; its verdict is its link's, measured alone", m, m, fmt_si(sum, b, sizeof b),
+		         unit);
 	if (o->format == FORMAT_JSON) {
 		cJSON *j = cJSON_CreateObject();
 		if (!j)
@@ -715,8 +721,18 @@ static void check_together(CheckRun *c, size_t i, size_t m, atomic_int *quit)
 			for (size_t k = 0; k < m; k++) {
 				double med = !sd[k].rc && sd[k].r.flops.n ? sd[k].r.flops.median : NAN;
 				mboard_shared(c->board, c->rows[k], med);
-				print_shared(c->o, c->ctx, &sd[k], wi, med, m, sum);
+				print_shared(c->o, c->ctx, &sd[k], wi, med, m, sum, NULL);
 			}
+			fflush(stdout);
+			progress_show(c->progress);
+		} else if (!*quit) {
+			/* the budget left no window for them together: said, not left out */
+			char why[160];
+			snprintf(why, sizeof why, "the budget (%g s) ran out after %.1f s", c->budget,
+			         (double)(clock_mono_ns() - c->t0) * 1e-9);
+			progress_hide(c->progress);
+			for (size_t k = 0; k < m; k++)
+				print_shared(c->o, c->ctx, &c->sd[k], wi, NAN, m, 0, why);
 			fflush(stdout);
 			progress_show(c->progress);
 		}
