@@ -483,10 +483,16 @@ static void check_head(const CheckRun *c)
 			snprintf(thr, sizeof thr, "%g%% of the %s", o->threshold_pct,
 			         o->nbaselines ? "baselines' median, else of the theoretical peak" : "theoretical peak");
 		else
-			snprintf(thr, sizeof thr, "%s%g%% of the theoretical peak for FMA chains, %g%% tensor, %g%% copy, "
-			         "%g%% transfers", o->nbaselines ? "80% of the baselines' median, else " : "",
-			         peak_check_threshold_pct(WORKLOAD_FP32), peak_check_threshold_pct(WORKLOAD_FP16_MATRIX),
-			         peak_check_threshold_pct(WORKLOAD_COPY), peak_check_threshold_pct(WORKLOAD_H2D));
+		{
+			char base[64] = "", classes[120];
+			if (o->nbaselines)
+				snprintf(base, sizeof base, "%g%% of the baselines' median, else ", CLI_DEFAULT_THRESHOLD_PCT);
+			peak_thresholds_text(classes, sizeof classes, "%");
+			/* "90% of the theoretical peak for FMA chains, 55% tensor, ..." */
+			const char *sp = strchr(classes, ' ');
+			snprintf(thr, sizeof thr, "%s%.*s of the theoretical peak for%s", base, sp ? (int)(sp - classes) : 0,
+			         classes, sp ? sp : "");
+		}
 		printf("Check of %zu device%s: %zu workload%s in %s (%s); threshold %s, where known; outlier rule %g%%\n",
 		       c->n, c->n == 1 ? "" : "s", c->nwl, c->nwl == 1 ? "" : "s", fmt_ms(c->budget * 1e3, b, sizeof b),
 		       o->workload ? o->workload : CHECK_DEFAULT_WORKLOADS, thr, o->outlier_pct);

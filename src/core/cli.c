@@ -363,9 +363,8 @@ const OptionSpec cli_option_specs[] = {
 	  .help = { { H_OPTIONS, "--budget DUR", "with --check: the whole check's time (30s, 2m; default 30s), "
 	              "shared among the workloads" } } },
 	{ .name = "--threshold", .value = true, .modes = M_(MODE_CHECK), .goes_with = "--check", .take = take_threshold,
-	  .help = { { H_OPTIONS, "--threshold PCT", "with --check: the % of the baseline's median (default 80) or of "
-	              "the theoretical peak where known (default: 90 FMA chains, 55 tensor, 80 copy, 70 transfers) "
-	              "to reach" } } },
+	  .help = { { H_OPTIONS, "--threshold PCT", "with --check: the % of the baseline's median (default %B) or of "
+	              "the theoretical peak where known (default: %T) to reach" } } },
 	{ .name = "--baseline", .value = true, .modes = M_(MODE_CHECK), .goes_with = "--check", .take = take_baseline,
 	  .help = { { H_OPTIONS, "--baseline A ...", "with --check: session logs to hold the workloads of the same "
 	              "name to, by the --compare rules" } } },

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "peak.h"
 #include "workload.h"
 
 /* ---- --help, from the tables ------------------------------------------- */
@@ -31,24 +32,40 @@ static void puts_(Text *t, const char *s)
 
 enum { HELP_WIDTH = 78, HELP_TEXT_COL = 21 };
 
-/* One form: the usage at column 2, the text wrapped at HELP_WIDTH from
- * HELP_TEXT_COL ("%W": the workloads' names, "%K" the config file's keys,
- * from their tables). */
+/* text with its placeholders filled from the tables: "%W" the workloads'
+ * names, "%K" the config file's keys, "%T" the check's thresholds of the
+ * peak, "%B" its threshold of a baseline. */
+static void help_expand(const char *in, char *text, size_t len)
+{
+	size_t at = 0;
+	text[0] = '\0';
+	for (const char *p = in; *p && at + 1 < len; p++) {
+		char fill[512] = "";
+		if (p[0] == '%' && p[1] == 'W')
+			workload_names(fill, sizeof fill);
+		else if (p[0] == '%' && p[1] == 'K')
+			cli_config_key_names(fill, sizeof fill);
+		else if (p[0] == '%' && p[1] == 'T')
+			peak_thresholds_text(fill, sizeof fill, "");
+		else if (p[0] == '%' && p[1] == 'B')
+			snprintf(fill, sizeof fill, "%g", CLI_DEFAULT_THRESHOLD_PCT);
+		else {
+			text[at++] = *p;
+			text[at] = '\0';
+			continue;
+		}
+		int n = snprintf(text + at, len - at, "%s", fill);
+		at = n > 0 && (size_t)n < len - at ? at + (size_t)n : len - 1;
+		p++;
+	}
+}
+
+/* One form: the usage at column 2, the text (help_expand) wrapped at
+ * HELP_WIDTH from HELP_TEXT_COL. */
 static void help_form(Text *t, const HelpForm *f)
 {
 	char text[1024];
-	const char *w = strstr(f->text, "%W"), *k = strstr(f->text, "%K");
-	if (w || k) {
-		char names[512];
-		if (w)
-			workload_names(names, sizeof names);
-		else
-			cli_config_key_names(names, sizeof names);
-		const char *at = w ? w : k;
-		snprintf(text, sizeof text, "%.*s%s%s", (int)(at - f->text), f->text, names, at + 2);
-	} else {
-		snprintf(text, sizeof text, "%s", f->text);
-	}
+	help_expand(f->text, text, sizeof text);
 	puts_(t, "  ");
 	puts_(t, f->usage);
 	size_t col = 2 + strlen(f->usage);

@@ -259,6 +259,39 @@ double peak_flops(const Peak *p, double mhz)
 	return p->fma_lanes * 2 * mhz * 1e6;
 }
 
+/* The class of a workload's peak threshold, as the texts name it. */
+static const char *threshold_class(WorkloadType t)
+{
+	if (workload_info[t].rate == RATE_TENSOR_16 || workload_info[t].rate == RATE_TENSOR_8)
+		return "tensor";
+	switch (workload_info[t].kind) {
+	case WL_COPY: return "copy";
+	case WL_TRANSFER: return "transfers";
+	default: return "FMA chains";
+	}
+}
+
+size_t peak_thresholds_text(char *out, size_t len, const char *pct)
+{
+	const char *seen[WORKLOAD_TYPE_COUNT];
+	size_t nseen = 0, at = 0;
+	if (len)
+		out[0] = '\0';
+	for (int w = 0; w < WORKLOAD_TYPE_COUNT; w++) {
+		const char *cls = threshold_class((WorkloadType)w);
+		bool dup = false;
+		for (size_t k = 0; k < nseen; k++)
+			dup |= !strcmp(seen[k], cls);
+		if (dup)
+			continue;
+		seen[nseen++] = cls;
+		int n = snprintf(out + at, at < len ? len - at : 0, "%s%g%s %s", nseen > 1 ? ", " : "",
+		                 peak_check_threshold_pct((WorkloadType)w), pct, cls);
+		at += n > 0 ? (size_t)n : 0;
+	}
+	return at;
+}
+
 double peak_check_threshold_pct(WorkloadType t)
 {
 	if (workload_info[t].rate == RATE_TENSOR_16 || workload_info[t].rate == RATE_TENSOR_8)

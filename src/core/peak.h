@@ -67,5 +67,9 @@ unsigned peak_amd_lanes_per_cu(uint32_t device_id, const char **why);
  * copy shader 89.6% of the memory bandwidth -> 80; transfers 78-83% of the
  * PCIe link's raw rate -> 70. */
 double peak_check_threshold_pct(WorkloadType t);
+/* "90<pct> FMA chains, 55<pct> tensor, 80<pct> copy, 70<pct> transfers":
+ * every class's threshold, from the table, in the workloads' order; the
+ * length it needed (cut at len). */
+size_t peak_thresholds_text(char *out, size_t len, const char *pct);
 
 #endif

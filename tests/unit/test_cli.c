@@ -1,6 +1,7 @@
 #include "check.h"
 #include "cli.h"
 #include "cli_impl.h"
+#include "peak.h"
 #include "error.h"
 #include "workload.h"
 
@@ -583,10 +584,38 @@ static void config_keys_should_be_one_table(void)
 	}
 }
 
+/* --help's thresholds come from the table the check judges by: the
+ * text (wrapped) holds each class's, and the baseline's default. */
+static void help_should_give_the_checks_thresholds_from_the_table(void)
+{
+	char thr[200], help[16384], flat[16384], want[300];
+	peak_thresholds_text(thr, sizeof thr, "");
+	char num[16];
+	snprintf(num, sizeof num, "%g ", peak_check_threshold_pct(WORKLOAD_FP16_MATRIX));
+	CHECK(strstr(thr, "FMA chains") && strstr(thr, "transfers") && strstr(thr, num));
+	cli_help_text(help, sizeof help);
+	/* the wrapping undone: a line break and its indent read as a blank */
+	size_t n = 0;
+	for (const char *p = help; *p && n + 1 < sizeof flat; p++) {
+		if (*p == '\n' || *p == ' ') {
+			if (n && flat[n - 1] != ' ')
+				flat[n++] = ' ';
+			continue;
+		}
+		flat[n++] = *p;
+	}
+	flat[n] = '\0';
+	snprintf(want, sizeof want, "(default: %s)", thr);
+	CHECK(strstr(flat, want) != NULL);
+	snprintf(want, sizeof want, "median (default %g)", CLI_DEFAULT_THRESHOLD_PCT);
+	CHECK(strstr(flat, want) != NULL);
+}
+
 int main(void)
 {
 	RUN(man_page_should_name_every_mode_option_and_status);
 	RUN(config_keys_should_be_one_table);
+	RUN(help_should_give_the_checks_thresholds_from_the_table);
 	RUN(config_should_keep_a_newer_versions_keys);
 	RUN(check_options_should_parse_and_belong_to_check);
 	RUN(config_should_round_trip_and_yield_to_the_options);
