@@ -9,6 +9,7 @@
 #include <cjson/cJSON.h>
 
 #include "clock.h"
+#include "columns.h"
 #include "compare.h"
 #include "fmt.h"
 #include "listing.h"
@@ -280,61 +281,79 @@ static void print_record(cJSON *j)
 	json_line(stdout, j);
 }
 
+/* A line of the check, a device and workload, as its JSON record and CSV
+ * line write it: a verdict (check), or a transfer of several devices at
+ * once (check_shared, its CSV line under the same header). */
+typedef struct CheckLine {
+	const char *status;
+	RowIdentity id;
+	const char *workload, *unit;
+	double median, ratio, threshold, peer_ratio, devices, sum;
+	const char *reference;
+	uint64_t checks;
+	const char *why;
+} CheckLine;
+
+#define L_(f) offsetof(CheckLine, f)
+/* the verdict's columns: the CSV header is theirs */
+static const Column check_cols[] = {
+	{ "status", "status", COL_TEXT, L_(status), NULL },
+	{ "identity", "identity", COL_IDENTITY, L_(id), NULL },
+	{ "workload", "workload", COL_TEXT, L_(workload), NULL },
+	{ "median", "median", COL_NUMBER, L_(median), "%.6g" },
+	{ "unit", "unit", COL_TEXT, L_(unit), NULL },
+	{ "reference", "reference", COL_QUOTED, L_(reference), NULL },
+	{ "ratio", "ratio", COL_NUMBER, L_(ratio), "%.4f" },
+	{ "threshold", "threshold", COL_NUMBER, L_(threshold), "%.4f" },
+	{ "peer_ratio", NULL, COL_NUMBER, L_(peer_ratio), NULL },
+	{ "checks_passed", "checks_passed", COL_COUNT, L_(checks), NULL },
+	{ "why", "why", COL_QUOTED, L_(why), NULL },
+};
+/* a shared transfer's: the verdict's CSV columns (no verdict, reference or
+ * threshold), its own JSON keys */
+static const Column shared_cols[] = {
+	{ NULL, "status", COL_TEXT, L_(status), NULL },
+	{ "identity", "identity", COL_IDENTITY, L_(id), NULL },
+	{ "workload", "workload", COL_TEXT, L_(workload), NULL },
+	{ "median", "median", COL_NUMBER, L_(median), "%.6g" },
+	{ "unit", "unit", COL_TEXT, L_(unit), NULL },
+	{ NULL, "reference", COL_QUOTED, L_(reference), NULL },
+	{ NULL, "ratio", COL_NUMBER, L_(ratio), "%.4f" },
+	{ NULL, "threshold", COL_NUMBER, L_(threshold), "%.4f" },
+	{ NULL, "checks_passed", COL_COUNT, L_(checks), NULL },
+	{ "devices", NULL, COL_NUMBER, L_(devices), NULL },
+	{ "sum", NULL, COL_NUMBER, L_(sum), NULL },
+	{ "why", "why", COL_QUOTED, L_(why), NULL },
+};
+#undef L_
+#define NCOLS(c) (sizeof (c) / sizeof *(c))
+
+static void put_line(const Options *o, const char *type, const Column *cols, size_t n, const CheckLine *l)
+{
+	if (o->format == FORMAT_JSON)
+		print_record(columns_json(type, cols, n, l));
+	else
+		columns_csv(stdout, cols, n, l);
+}
+
 static void print_line(const Options *o, const VkCtx *ctx, const SuiteDev *sd, const WorkloadInfo *wi,
                        const Verdict *v)
 {
 	const DeviceInfo *d = &ctx->entries[sd->idx];
 	const char *st = check_status_names[v->st];
+	if (o->format != FORMAT_TABLE) {
+		CheckLine l = { st, { d, (size_t)sd->idx + 1 }, wi->name, workload_unit_names[wi->unit], v->median,
+		                v->ratio, v->threshold, v->peer, NAN, NAN, v->ref, v->checks, v->why };
+		put_line(o, "check", check_cols, NCOLS(check_cols), &l);
+		return;
+	}
 	char upper[8] = "";
 	for (size_t i = 0; st[i] && i + 1 < sizeof upper; i++)
 		upper[i] = (char)(st[i] >= 'a' && st[i] <= 'z' ? st[i] - 32 : st[i]);
-	if (o->format == FORMAT_JSON) {
-		cJSON *j = cJSON_CreateObject();
-		if (!j)
-			return;
-		cJSON_AddStringToObject(j, "type", "check");
-		cJSON_AddStringToObject(j, "status", st);
-		listing_identity_json(j, d, (size_t)sd->idx + 1);
-		cJSON_AddStringToObject(j, "workload", wi->name);
-		cJSON_AddStringToObject(j, "unit", workload_unit_names[wi->unit]);
-		if (!isnan(v->median))
-			cJSON_AddNumberToObject(j, "median", v->median);
-		if (*v->ref)
-			cJSON_AddStringToObject(j, "reference", v->ref);
-		if (!isnan(v->ratio))
-			cJSON_AddNumberToObject(j, "ratio", v->ratio);
-		if (!isnan(v->threshold))
-			cJSON_AddNumberToObject(j, "threshold", v->threshold);
-		if (!isnan(v->peer))
-			cJSON_AddNumberToObject(j, "peer_ratio", v->peer);
-		cJSON_AddNumberToObject(j, "checks_passed", (double)v->checks);
-		cJSON_AddStringToObject(j, "why", v->why);
-		print_record(j);
-	} else if (o->format == FORMAT_CSV) {
-		printf("%s,", st);
-		listing_identity_csv(stdout, d, (size_t)sd->idx + 1);
-		printf(",%s,", wi->name);
-		if (isnan(v->median))
-			printf(",");
-		else
-			printf("%.6g,", v->median);
-		printf("%s,", workload_unit_names[wi->unit]);
-		listing_csv_field(stdout, v->ref);
-		putchar(',');
-		if (!isnan(v->ratio))
-			printf("%.4f", v->ratio);
-		printf(",");
-		if (!isnan(v->threshold))
-			printf("%.4f", v->threshold);
-		printf(",%llu,", (unsigned long long)v->checks);
-		listing_csv_field(stdout, v->why);
-		putchar('\n');
-	} else {
-		char med[FMT_SI_LEN], fig[48] = "-";
-		if (!isnan(v->median))
-			snprintf(fig, sizeof fig, "%s%s", fmt_si(v->median, med, sizeof med), workload_unit_names[wi->unit]);
-		printf("%-6s [%d] %-16s %14s  %s\n", upper, sd->idx + 1, wi->name, fig, v->why);
-	}
+	char med[FMT_SI_LEN], fig[48] = "-";
+	if (!isnan(v->median))
+		snprintf(fig, sizeof fig, "%s%s", fmt_si(v->median, med, sizeof med), workload_unit_names[wi->unit]);
+	printf("%-6s [%d] %-16s %14s  %s\n", upper, sd->idx + 1, wi->name, fig, v->why);
 }
 
 /* One check's state, from its start to its end line. */
@@ -501,7 +520,7 @@ static void check_head(const CheckRun *c)
 			       c->ctx->entries[c->idx[k]].queue_family);
 		putchar('\n');
 	} else if (o->format == FORMAT_CSV) {
-		printf("status," LISTING_IDENTITY_CSV ",workload,median,unit,reference,ratio,threshold,checks_passed,why\n");
+		columns_csv_header(stdout, check_cols, NCOLS(check_cols));
 	}
 	fflush(stdout);
 }
@@ -669,29 +688,10 @@ static void print_shared(const Options *o, const VkCtx *ctx, const SuiteDev *sd,
 		snprintf(why, sizeof why, "with the %zu devices at once: its share of the host (the %zu together: %s%s), "
 		         "held to no threshold; its verdict is its link's, measured alone", m, m, fmt_si(sum, b, sizeof b),
 		         unit);
-	if (o->format == FORMAT_JSON) {
-		cJSON *j = cJSON_CreateObject();
-		if (!j)
-			return;
-		cJSON_AddStringToObject(j, "type", "check_shared");
-		listing_identity_json(j, d, (size_t)sd->idx + 1);
-		cJSON_AddStringToObject(j, "workload", wi->name);
-		cJSON_AddStringToObject(j, "unit", unit);
-		if (!isnan(median))
-			cJSON_AddNumberToObject(j, "median", median);
-		cJSON_AddNumberToObject(j, "devices", (double)m);
-		cJSON_AddNumberToObject(j, "sum", sum);
-		cJSON_AddStringToObject(j, "why", why);
-		print_record(j);
-	} else if (o->format == FORMAT_CSV) {
-		printf("shared,");
-		listing_identity_csv(stdout, d, (size_t)sd->idx + 1);
-		printf(",%s,", wi->name);
-		if (!isnan(median))
-			printf("%.6g", median);
-		printf(",%s,,,,%llu,", unit, (unsigned long long)sd->checks);
-		listing_csv_field(stdout, why);
-		putchar('\n');
+	if (o->format != FORMAT_TABLE) {
+		CheckLine l = { "shared", { d, (size_t)sd->idx + 1 }, wi->name, unit, median, NAN, NAN, NAN, (double)m,
+		                sum, NULL, sd->checks, why };
+		put_line(o, "check_shared", shared_cols, NCOLS(shared_cols), &l);
 	} else {
 		char fig[48] = "-";
 		if (!isnan(median))

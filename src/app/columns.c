@@ -1,0 +1,104 @@
+#include "columns.h"
+
+#include <cjson/cJSON.h>
+#include <math.h>
+#include <string.h>
+
+#include "listing.h"
+
+static const void *at(const void *row, size_t off)
+{
+	return (const char *)row + off;
+}
+
+void columns_csv_header(FILE *f, const Column *cols, size_t n)
+{
+	const char *sep = "";
+	for (size_t k = 0; k < n; k++) {
+		const char *h = cols[k].form == COL_IDENTITY ? LISTING_IDENTITY_CSV : cols[k].csv;
+		if (!cols[k].csv)
+			continue;
+		fprintf(f, "%s%s", sep, h);
+		sep = ",";
+	}
+	fputc('\n', f);
+}
+
+bool columns_csv(FILE *f, const Column *cols, size_t n, const void *row)
+{
+	const char *sep = "";
+	for (size_t k = 0; k < n; k++) {
+		const Column *c = &cols[k];
+		if (!c->csv)
+			continue;
+		fputs(sep, f);
+		sep = ",";
+		const void *v = at(row, c->at);
+		switch (c->form) {
+		case COL_TEXT:
+			fputs(*(const char *const *)v ? *(const char *const *)v : "", f);
+			break;
+		case COL_QUOTED: /* NULL: an empty field; "" quoted */
+			if (*(const char *const *)v)
+				listing_csv_field(f, *(const char *const *)v);
+			break;
+		case COL_NUMBER:
+			if (!isnan(*(const double *)v))
+				fprintf(f, c->csv_fmt ? c->csv_fmt : "%.17g", *(const double *)v);
+			break;
+		case COL_COUNT:
+			fprintf(f, "%llu", (unsigned long long)*(const uint64_t *)v);
+			break;
+		case COL_IDENTITY: {
+			const RowIdentity *id = v;
+			listing_identity_csv(f, id->dev, id->entry);
+			break;
+		}
+		}
+	}
+	fputc('\n', f);
+	return !ferror(f);
+}
+
+cJSON *columns_json(const char *type, const Column *cols, size_t n, const void *row)
+{
+	cJSON *j = cJSON_CreateObject();
+	if (!j || (type && !cJSON_AddStringToObject(j, "type", type))) {
+		cJSON_Delete(j);
+		return NULL;
+	}
+	for (size_t k = 0; k < n; k++) {
+		const Column *c = &cols[k];
+		const void *v = at(row, c->at);
+		if (!c->json && c->form != COL_IDENTITY)
+			continue;
+		bool ok = true;
+		switch (c->form) {
+		case COL_TEXT:
+		case COL_QUOTED: {
+			const char *s = *(const char *const *)v;
+			if (s && *s)
+				ok = cJSON_AddStringToObject(j, c->json, s) != NULL;
+			break;
+		}
+		case COL_NUMBER:
+			if (!isnan(*(const double *)v))
+				ok = cJSON_AddNumberToObject(j, c->json, *(const double *)v) != NULL;
+			break;
+		case COL_COUNT:
+			ok = cJSON_AddNumberToObject(j, c->json, (double)*(const uint64_t *)v) != NULL;
+			break;
+		case COL_IDENTITY:
+			if (c->json) {
+				const RowIdentity *id = v;
+				listing_identity_json(j, id->dev, id->entry);
+			}
+			break;
+		}
+		if (!ok) {
+			cJSON_Delete(j);
+			return NULL;
+		}
+	}
+	return j;
+}

@@ -1,0 +1,48 @@
+/* columns: an output record as a table of columns, the way htop's
+ * Process_fields describes a process: each column its JSON key, its CSV
+ * header and how its value is written, read from a row struct by offset.
+ * A record's JSON object, its CSV line and the CSV header come from one
+ * table: a new field is a row struct member and a column. */
+#ifndef FLOPSCOPE_COLUMNS_H
+#define FLOPSCOPE_COLUMNS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "devinfo.h"
+
+struct cJSON;
+
+typedef enum ColForm {
+	COL_TEXT,      /* const char *: JSON left out when NULL or ""; CSV as is */
+	COL_QUOTED,    /* const char *: as COL_TEXT, CSV quoted (RFC 4180; NULL: an empty field) */
+	COL_NUMBER,    /* double: JSON and CSV left empty when NaN; CSV in csv_fmt */
+	COL_COUNT,     /* uint64_t */
+	COL_IDENTITY,  /* a RowIdentity: the device's columns (listing.h, LISTING_IDENTITY_CSV) */
+} ColForm;
+
+/* Which device and list entry a row is of. */
+typedef struct RowIdentity {
+	const DeviceInfo *dev;
+	size_t entry;           /* 1-based, as --list numbers it */
+} RowIdentity;
+
+typedef struct Column {
+	const char *json;       /* its key in the JSON record; NULL: not there */
+	const char *csv;        /* its CSV header; NULL: not a CSV column */
+	ColForm form;
+	size_t at;              /* offsetof the value in the row */
+	const char *csv_fmt;    /* COL_NUMBER in CSV: "%.6g", "%.4f" */
+} Column;
+
+/* The CSV header of cols[0..n), with its newline. */
+void columns_csv_header(FILE *f, const Column *cols, size_t n);
+/* row as a CSV line of cols (with its newline); false when f failed. */
+bool columns_csv(FILE *f, const Column *cols, size_t n, const void *row);
+/* row as a JSON object: {"type":type} (type NULL: none) then cols' keys;
+ * NULL out of memory. */
+struct cJSON *columns_json(const char *type, const Column *cols, size_t n, const void *row);
+
+#endif
