@@ -49,6 +49,10 @@ bool columns_csv(FILE *f, const Column *cols, size_t n, const void *row)
 		case COL_COUNT:
 			fprintf(f, "%llu", (unsigned long long)*(const uint64_t *)v);
 			break;
+		case COL_BOOL:
+		case COL_FLAG:
+			fputs(*(const bool *)v ? "1" : "0", f);
+			break;
 		case COL_IDENTITY: {
 			const RowIdentity *id = v;
 			listing_identity_csv(f, id->dev, id->entry);
@@ -87,6 +91,13 @@ cJSON *columns_json(const char *type, const Column *cols, size_t n, const void *
 			break;
 		case COL_COUNT:
 			ok = cJSON_AddNumberToObject(j, c->json, (double)*(const uint64_t *)v) != NULL;
+			break;
+		case COL_BOOL:
+			ok = cJSON_AddBoolToObject(j, c->json, *(const bool *)v) != NULL;
+			break;
+		case COL_FLAG:
+			if (*(const bool *)v)
+				ok = cJSON_AddTrueToObject(j, c->json) != NULL;
 			break;
 		case COL_IDENTITY:
 			if (c->json) {

@@ -16,6 +16,7 @@
 #include "engine.h"
 #include "engine_set.h"
 #include "fmt.h"
+#include "columns.h"
 #include "listing.h"
 #include "memwork.h"
 #include "report.h"
@@ -128,83 +129,108 @@ static void start_json(cJSON *j, const SuiteDev *sd)
 	cJSON_AddBoolToObject(st, "pipeline_cached", sd->pipeline_cached);
 }
 
+/* A suite record, a device and workload: measured, failed or unsupported
+ * (a field that does not apply is NaN or NULL, and left out). */
+typedef struct SuiteLine {
+	double dev;                 /* its number among several; NaN alone */
+	RowIdentity id;
+	const char *workload, *log;
+	bool supported, error;
+	const char *why, *unit, *queue;
+	double size, samples, checks, median, max, std, pct_of_peak, duty;
+} SuiteLine;
+
+#define S_(f) offsetof(SuiteLine, f)
+static const Column suite_cols[] = {
+	{ "dev", NULL, COL_NUMBER, S_(dev), NULL },
+	{ "identity", NULL, COL_IDENTITY, S_(id), NULL },
+	{ "workload", NULL, COL_TEXT, S_(workload), NULL },
+	{ "log", NULL, COL_TEXT, S_(log), NULL },
+	{ "supported", NULL, COL_BOOL, S_(supported), NULL },
+	{ "why", NULL, COL_TEXT, S_(why), NULL },
+	{ "error", NULL, COL_FLAG, S_(error), NULL },
+	{ "unit", NULL, COL_TEXT, S_(unit), NULL },
+	{ "queue", NULL, COL_TEXT, S_(queue), NULL },
+	{ "size", NULL, COL_NUMBER, S_(size), NULL },
+	{ "samples", NULL, COL_NUMBER, S_(samples), NULL },
+	{ "checks_passed", NULL, COL_NUMBER, S_(checks), NULL },
+	{ "median", NULL, COL_NUMBER, S_(median), NULL },
+	{ "max", NULL, COL_NUMBER, S_(max), NULL },
+	{ "std", NULL, COL_NUMBER, S_(std), NULL },
+	{ "pct_of_peak", NULL, COL_NUMBER, S_(pct_of_peak), NULL },
+	{ "duty_cycle", NULL, COL_NUMBER, S_(duty), NULL },
+};
+#undef S_
+
+/* The JSON record of device k of n (why: unsupported, and why; ran: sd is
+ * this workload's run, even where it then found it unsupported). */
+static void row_json(const WorkloadInfo *wl, bool tq, size_t k, size_t n, const char *why, bool ran,
+                     const SuiteDev *sd, const DeviceInfo *dev, size_t entry)
+{
+	SuiteLine l = { .dev = n > 1 ? (double)(k + 1) : NAN, .id = { dev, entry }, .workload = wl->name,
+	                .supported = !why, .why = why, .size = NAN, .samples = NAN, .checks = NAN, .median = NAN,
+	                .max = NAN, .std = NAN, .pct_of_peak = NAN, .duty = NAN };
+	bool measured = !why && !sd->rc;
+	if (ran)
+		l.log = sd->log;
+	l.error = !why && sd->rc;
+	if (measured) {
+		const SummaryResult *r = &sd->r;
+		l.unit = workload_unit_names[wl->unit];
+		l.queue = tq ? "transfer" : NULL;
+		l.size = r->nsizes ? (double)r->sizes[0].size : NAN;
+		l.samples = (double)r->flops.n;
+		l.checks = (double)r->verified;
+		if (r->flops.n) {
+			l.median = r->flops.median;
+			l.max = r->flops.max;
+			l.std = r->flops.std;
+		}
+		l.pct_of_peak = r->pct_peak;
+		l.duty = r->duty;
+	}
+	cJSON *j = columns_json("suite", suite_cols, sizeof suite_cols / sizeof *suite_cols, &l);
+	if (j && measured && wl->shader)
+		start_json(j, sd);
+	json_line(stdout, j);
+}
+
 /* One row of the table (or JSON record) for device k of n. */
 static void row(const Options *o, const WorkloadInfo *wl, bool tq, size_t k, size_t n, const char *why_unsupported,
                 const SuiteDev *sd, const DeviceInfo *dev, size_t entry)
 {
-	bool json = o->format == FORMAT_JSON;
+	const char *why = why_unsupported;
+	/* a memory type or heap this device lacks: unsupported, named */
+	if (!why && sd->rc == 2 && workload_is_memory((WorkloadType)(wl - workload_info)))
+		why = sd->err;
 	char label[48];
 	int lw = n > 1 ? 20 : 16; /* the label column */
 	if (n > 1)
 		snprintf(label, sizeof label, "%s%s [%zu]", wl->name, tq ? " (tq)" : "", k + 1);
 	else
 		snprintf(label, sizeof label, "%s%s", wl->name, tq ? " (tq)" : "");
-	cJSON *j = json ? cJSON_CreateObject() : NULL;
-	if (j) {
-		cJSON_AddStringToObject(j, "type", "suite");
-		if (n > 1)
-			cJSON_AddNumberToObject(j, "dev", (double)(k + 1));
-		listing_identity_json(j, dev, entry);
-		cJSON_AddStringToObject(j, "workload", wl->name);
-		if (!why_unsupported && sd->log) /* sd is this workload's run only when supported */
-			cJSON_AddStringToObject(j, "log", sd->log);
-	}
-	const char *why = why_unsupported;
-	/* a memory type or heap this device lacks: unsupported, named */
-	if (!why && sd->rc == 2 && workload_is_memory((WorkloadType)(wl - workload_info)))
-		why = sd->err;
-	if (why) {
-		if (j) {
-			cJSON_AddBoolToObject(j, "supported", 0);
-			cJSON_AddStringToObject(j, "why", why);
-		} else {
-			printf(" %-*s unsupported: %s\n", lw, label, why);
-		}
-	} else if (sd->rc) {
+	if (!why && sd->rc)
 		fprintf(stderr, "flopscope: %s: %s\n", label, sd->err);
-		if (j) {
-			cJSON_AddBoolToObject(j, "supported", 1);
-			cJSON_AddBoolToObject(j, "error", 1);
-		} else {
-			printf(" %-*s failed: %s\n", lw, label, sd->err);
-		}
+	if (o->format == FORMAT_JSON) {
+		row_json(wl, tq, k, n, why, !why_unsupported, sd, dev, entry);
+		return;
+	}
+	if (why) {
+		printf(" %-*s unsupported: %s\n", lw, label, why);
+	} else if (sd->rc) {
+		printf(" %-*s failed: %s\n", lw, label, sd->err);
 	} else {
 		const SummaryResult *r = &sd->r;
 		double duty = r->duty;
-		if (j) {
-			cJSON_AddBoolToObject(j, "supported", 1);
-			cJSON_AddStringToObject(j, "unit", workload_unit_names[wl->unit]);
-			if (tq)
-				cJSON_AddStringToObject(j, "queue", "transfer");
-			if (r->nsizes)
-				cJSON_AddNumberToObject(j, "size", (double)r->sizes[0].size);
-			cJSON_AddNumberToObject(j, "samples", (double)r->flops.n);
-			cJSON_AddNumberToObject(j, "checks_passed", (double)r->verified);
-			if (r->flops.n) {
-				cJSON_AddNumberToObject(j, "median", r->flops.median);
-				cJSON_AddNumberToObject(j, "max", r->flops.max);
-				cJSON_AddNumberToObject(j, "std", r->flops.std);
-			}
-			if (!isnan(r->pct_peak))
-				cJSON_AddNumberToObject(j, "pct_of_peak", r->pct_peak);
-			if (!isnan(duty))
-				cJSON_AddNumberToObject(j, "duty_cycle", duty);
-			if (wl->shader)
-				start_json(j, sd);
-		} else {
-			char med[FMT_SI_LEN], max[FMT_SI_LEN], a[40], b[40], pk[16] = "unknown", dt[16] = "";
-			snprintf(a, sizeof a, "%s%s", fmt_si(r->flops.median, med, sizeof med), workload_unit_names[wl->unit]);
-			snprintf(b, sizeof b, "%s%s", fmt_si(r->flops.max, max, sizeof max), workload_unit_names[wl->unit]);
-			if (!isnan(r->pct_peak))
-				snprintf(pk, sizeof pk, "%.1f%%", r->pct_peak);
-			if (!isnan(duty))
-				snprintf(dt, sizeof dt, "%.2f%%", 100 * duty);
-			printf(" %-*s %14s %14s %10s %8zu %7zu %8s\n", lw, label, r->flops.n ? a : "-",
-			       r->flops.n ? b : "-", pk, r->flops.n, r->verified, dt);
-		}
-	}
-	if (j) {
-		json_line(stdout, j);
+		char med[FMT_SI_LEN], max[FMT_SI_LEN], a[40], b[40], pk[16] = "unknown", dt[16] = "";
+		snprintf(a, sizeof a, "%s%s", fmt_si(r->flops.median, med, sizeof med), workload_unit_names[wl->unit]);
+		snprintf(b, sizeof b, "%s%s", fmt_si(r->flops.max, max, sizeof max), workload_unit_names[wl->unit]);
+		if (!isnan(r->pct_peak))
+			snprintf(pk, sizeof pk, "%.1f%%", r->pct_peak);
+		if (!isnan(duty))
+			snprintf(dt, sizeof dt, "%.2f%%", 100 * duty);
+		printf(" %-*s %14s %14s %10s %8zu %7zu %8s\n", lw, label, r->flops.n ? a : "-",
+		       r->flops.n ? b : "-", pk, r->flops.n, r->verified, dt);
 	}
 }
 
