@@ -43,7 +43,7 @@ bool columns_csv(FILE *f, const Column *cols, size_t n, const void *row)
 				listing_csv_field(f, *(const char *const *)v);
 			break;
 		case COL_NUMBER:
-			if (!isnan(*(const double *)v))
+			if (isfinite(*(const double *)v))
 				fprintf(f, c->csv_fmt ? c->csv_fmt : "%.17g", *(const double *)v);
 			break;
 		case COL_COUNT:
@@ -86,7 +86,7 @@ cJSON *columns_json(const char *type, const Column *cols, size_t n, const void *
 			break;
 		}
 		case COL_NUMBER:
-			if (!isnan(*(const double *)v))
+			if (isfinite(*(const double *)v))
 				ok = cJSON_AddNumberToObject(j, c->json, *(const double *)v) != NULL;
 			break;
 		case COL_COUNT:
@@ -100,7 +100,7 @@ cJSON *columns_json(const char *type, const Column *cols, size_t n, const void *
 				ok = cJSON_AddTrueToObject(j, c->json) != NULL;
 			break;
 		case COL_IDENTITY:
-			if (c->json) {
+			if (c->json && ((const RowIdentity *)v)->dev) {
 				const RowIdentity *id = v;
 				listing_identity_json(j, id->dev, id->entry);
 			}

@@ -18,11 +18,12 @@ struct cJSON;
 typedef enum ColForm {
 	COL_TEXT,      /* const char *: JSON left out when NULL or ""; CSV as is */
 	COL_QUOTED,    /* const char *: as COL_TEXT, CSV quoted (RFC 4180; NULL: an empty field) */
-	COL_NUMBER,    /* double: JSON and CSV left empty when NaN; CSV in csv_fmt */
+	COL_NUMBER,    /* double: left out of JSON, empty in CSV, unless finite; CSV in csv_fmt */
 	COL_COUNT,     /* uint64_t */
 	COL_BOOL,      /* bool: JSON true or false (not in CSV) */
 	COL_FLAG,      /* bool: JSON true when set, else left out (not in CSV) */
-	COL_IDENTITY,  /* a RowIdentity: the device's columns (listing.h, LISTING_IDENTITY_CSV) */
+	COL_IDENTITY,  /* a RowIdentity: the device's columns (listing.h, LISTING_IDENTITY_CSV);
+	                  JSON: none when its dev is NULL */
 } ColForm;
 
 /* Which device and list entry a row is of. */

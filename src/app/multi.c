@@ -17,6 +17,7 @@
 
 #include "engine_set.h"
 #include "fmt.h"
+#include "columns.h"
 #include "listing.h"
 #include "metrics_live.h"
 #include "outlier.h"
@@ -71,39 +72,63 @@ static bool print_row(const Options *o, const Dev *d, unsigned dev, const Sample
 	return true; /* the table: one row per device at the end */
 }
 
+/* A device's line of the several-device summary, as its JSON record
+ * writes it (a field that does not apply is NaN or NULL, left out). */
+typedef struct DevSumLine {
+	double dev;
+	RowIdentity id;
+	const char *device;
+	bool ok;
+	double median;
+	const char *unit;
+	double samples, pct, peers, checks, power, first_ms;
+	bool outlier;
+	const char *error;
+} DevSumLine;
+
+#define D_(f) offsetof(DevSumLine, f)
+static const Column devsum_cols[] = {
+	{ "dev", NULL, COL_NUMBER, D_(dev), NULL },
+	{ "identity", NULL, COL_IDENTITY, D_(id), NULL },
+	{ "device", NULL, COL_TEXT, D_(device), NULL },
+	{ "ok", NULL, COL_BOOL, D_(ok), NULL },
+	{ "median", NULL, COL_NUMBER, D_(median), NULL },
+	{ "unit", NULL, COL_TEXT, D_(unit), NULL },
+	{ "samples", NULL, COL_NUMBER, D_(samples), NULL },
+	{ "pct_of_peak", NULL, COL_NUMBER, D_(pct), NULL },
+	{ "of_peers_median", NULL, COL_NUMBER, D_(peers), NULL },
+	{ "checks_passed", NULL, COL_NUMBER, D_(checks), NULL },
+	{ "power_state_changes", NULL, COL_NUMBER, D_(power), NULL },
+	{ "first_sample_ms", NULL, COL_NUMBER, D_(first_ms), NULL },
+	{ "outlier", NULL, COL_BOOL, D_(outlier), NULL },
+	{ "error", NULL, COL_TEXT, D_(error), NULL },
+};
+#undef D_
+
 /* A device_summary JSON record for each row. */
 static void table_json(FILE *f, const DeviceRow *rows, const NodeDevice *nd, size_t n, const char *unit)
 {
 	for (size_t k = 0; k < n; k++) {
 		const SummaryResult *sum = rows[k].sum;
 		const char *error = rows[k].error && rows[k].error[0] ? rows[k].error : !sum ? "it never ran" : NULL;
-		cJSON *j = cJSON_CreateObject();
-		if (!j)
-			continue;
-		cJSON_AddStringToObject(j, "type", "device_summary");
-		cJSON_AddNumberToObject(j, "dev", (double)(k + 1));
-		if (rows[k].dev) /* live: named as every record names a device */
-			listing_identity_json(j, rows[k].dev, rows[k].entry);
-		else /* a replay: the name the log recorded */
-			cJSON_AddStringToObject(j, "device", nd[k].name);
-		cJSON_AddBoolToObject(j, "ok", !error);
-		if (isfinite(nd[k].median)) {
-			cJSON_AddNumberToObject(j, "median", nd[k].median);
-			cJSON_AddStringToObject(j, "unit", unit);
-			cJSON_AddNumberToObject(j, "samples", (double)sum->samples);
-		}
-		if (sum && isfinite(sum->pct_peak))
-			cJSON_AddNumberToObject(j, "pct_of_peak", sum->pct_peak);
-		if (isfinite(nd[k].node_ratio))
-			cJSON_AddNumberToObject(j, "of_peers_median", nd[k].node_ratio);
-		cJSON_AddNumberToObject(j, "checks_passed", (double)rows[k].checks);
-		cJSON_AddNumberToObject(j, "power_state_changes", sum ? (double)sum->changes.by_cause[CAUSE_POWER_STATE] : 0);
-		if (rows[k].first_ms > 0)
-			cJSON_AddNumberToObject(j, "first_sample_ms", rows[k].first_ms);
-		cJSON_AddBoolToObject(j, "outlier", nd[k].outlier);
-		if (error)
-			cJSON_AddStringToObject(j, "error", error);
-		json_line(f, j);
+		bool measured = isfinite(nd[k].median);
+		DevSumLine l = {
+			.dev = (double)(k + 1),
+			.id = { rows[k].dev, rows[k].entry }, /* live: named as every record names a device */
+			.device = rows[k].dev ? NULL : nd[k].name, /* a replay: the name the log recorded */
+			.ok = !error,
+			.median = measured ? nd[k].median : NAN,
+			.unit = measured ? unit : NULL,
+			.samples = measured ? (double)sum->samples : NAN,
+			.pct = sum ? sum->pct_peak : NAN,
+			.peers = nd[k].node_ratio,
+			.checks = (double)rows[k].checks,
+			.power = sum ? (double)sum->changes.by_cause[CAUSE_POWER_STATE] : 0,
+			.first_ms = rows[k].first_ms > 0 ? rows[k].first_ms : NAN,
+			.outlier = nd[k].outlier,
+			.error = error,
+		};
+		json_line(f, columns_json("device_summary", devsum_cols, sizeof devsum_cols / sizeof *devsum_cols, &l));
 	}
 }
 
