@@ -183,7 +183,7 @@ static void run_devices(Screen *s, const struct VkCtx *ctx, const DeviceList *de
 }
 
 int interactive_run(const struct VkCtx *ctx, const DeviceList *devs, const Options *given, const int *pre,
-                    size_t npre, uint64_t launch, MetricsOut *mo, atomic_int *quit)
+                    size_t npre, WorkloadType wl, uint64_t launch, MetricsOut *mo, atomic_int *quit)
 {
 	/* the options, with the target the last run ended at: w (the next
 	 * workload) and d (other devices) keep what + and - chose */
@@ -197,7 +197,6 @@ int interactive_run(const struct VkCtx *ctx, const DeviceList *devs, const Optio
 	size_t n = npre < NODE_MAX ? npre : NODE_MAX;
 	for (size_t k = 0; k < n; k++)
 		sel[k] = pre[k];
-	WorkloadType wl = o->workload ? (WorkloadType)workload_find(o->workload) : WORKLOAD_FP32;
 	unsigned runs = 0;
 	/* every run's summary, printed once the screen is gone */
 	char *text = NULL;

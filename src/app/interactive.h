@@ -21,12 +21,13 @@ struct MetricsOut;
  * given in pre), then the dashboard for one device or the node view for
  * several, until the user quits or *quit is set. Returns the exit status
  * (4: the outlier rule named a device), or -1 when the terminal cannot be
- * used (the caller then falls back to headless output). mo: the metrics
+ * used (the caller then falls back to headless output). wl: the first
+ * run's workload (w moves to the next). mo: the metrics
  * of the runs (metrics_live.h); NULL: none. launch: the program's start
  * (clock_mono_ns), from which the first run on devices given in pre times
  * each device's first sample (the final table says it). */
 int interactive_run(const struct VkCtx *ctx, const DeviceList *devs, const Options *o, const int *pre, size_t npre,
-           uint64_t launch, struct MetricsOut *mo, atomic_int *quit);
+                    WorkloadType wl, uint64_t launch, struct MetricsOut *mo, atomic_int *quit);
 
 /* The dashboard on a recorded session log (--replay FILE). Returns the exit
  * status, or -1 when the terminal cannot be used. */

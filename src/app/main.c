@@ -218,9 +218,8 @@ static int measure(const VkCtx *ctx, Options *o, int idx, WorkloadType wl, uint6
 {
 	if (!o->headless) {
 		/* A device named on the command line skips the picker. */
-		o->workload = workload_info[wl].name;
-		int status = interactive_run(ctx, &(DeviceList){ ctx->entries, ctx->entry_count }, o, &idx, idx >= 0 ? 1 : 0, launch, mo,
-		                    &quit_flag);
+		int status = interactive_run(ctx, &(DeviceList){ ctx->entries, ctx->entry_count }, o, &idx, idx >= 0 ? 1 : 0,
+		                             wl, launch, mo, &quit_flag);
 		if (status >= 0)
 			return status;
 		const char *term = getenv("TERM");
@@ -279,8 +278,8 @@ static int with_device(const VkCtx *ctx, Options *o, WorkloadType wl, uint64_t l
 		if (o->mode == MODE_SUITE)
 			return suite_run(ctx, idxs, n, o, launch, &quit_flag);
 		if (!o->headless && n <= NODE_VIEW_MAX) {
-			o->workload = workload_info[wl].name;
-			int status = interactive_run(ctx, &(DeviceList){ ctx->entries, ctx->entry_count }, o, idxs, n, launch, mo, &quit_flag);
+			int status = interactive_run(ctx, &(DeviceList){ ctx->entries, ctx->entry_count }, o, idxs, n, wl, launch, mo,
+			                             &quit_flag);
 			if (status >= 0)
 				return status;
 			fprintf(stderr, "flopscope: cannot use this terminal; printing the table instead\n");
