@@ -6,6 +6,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "cli_config.h"
 #include "fileio.h"
 #include "paths.h"
 

@@ -1,7 +1,7 @@
 /* cli_config: the config file: its keys (one table: an option that shares
  * a key names it in its row's .key, cli.c), read, checked and written back.
  * Pure. */
-#include "cli.h"
+#include "cli_config.h"
 #include "cli_impl.h"
 
 #include <stdio.h>
@@ -123,7 +123,7 @@ static void show_log_cap(const Options *o, char *out, size_t len)
  * row's .key (cli.c); --help's and the messages' lists come from here. */
 typedef struct ConfigKey {
 	const char *key;
-	unsigned modes;       /* the modes in which the file's value counts (M_ bits; 0: all); elsewhere
+	unsigned modes;       /* the modes in which the file's value counts (1 << Mode bits; 0: all); elsewhere
 	                         it is checked and not applied (a dashboard preference is no setting of a check) */
 	const char *comment;
 	int (*set)(Options *o, const char *shown, const char *val, char *err, size_t errlen);
@@ -132,7 +132,7 @@ typedef struct ConfigKey {
 
 static const ConfigKey config_keys[] = {
 	{ "theme", 0, "theme: dark, light, mono, or a theme file's path", set_theme, show_theme },
-	{ "target_ms", M_(MODE_MEASURE) | M_(MODE_SAVE_CONFIG), "the dispatch time the adaptive loop aims at, ms (0.001 .. 10000)", set_target, show_target },
+	{ "target_ms", 1u << MODE_MEASURE | 1u << MODE_SAVE_CONFIG, "the dispatch time the adaptive loop aims at, ms (0.001 .. 10000)", set_target, show_target },
 	{ "fps", 0, "dashboard redraws a second at most (1 .. 20)", set_fps, show_fps },
 	{ "window", 0, "the dashboard's time axis: auto (the whole run, then its last 60 s past\n"
 	            "120 s) or whole (always); z toggles", set_window, show_window },
@@ -253,7 +253,7 @@ static bool key_counts(const char *key, Mode mode)
 {
 	for (size_t k = 0; k < CONFIG_KEYS; k++)
 		if (!strcmp(config_keys[k].key, key))
-			return !config_keys[k].modes || (config_keys[k].modes & M_(mode));
+			return !config_keys[k].modes || (config_keys[k].modes & 1u << mode);
 	return true;
 }
 

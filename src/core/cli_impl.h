@@ -7,7 +7,8 @@
 
 #include <stddef.h>
 
-#include "cli.h"
+#include "cli_num.h"
+#include "options.h"
 
 enum { F_T = 1u << FORMAT_TABLE, F_C = 1u << FORMAT_CSV, F_J = 1u << FORMAT_JSON };
 
@@ -86,9 +87,6 @@ extern const char *const cli_section_titles[H_COUNT];
 extern const OptionSpec cli_option_specs[];
 extern const size_t cli_option_count;
 
-/* A number of opt in [lo, hi] ((lo, hi] with lo_open) into *out; -1 with err. */
-int cli_number(const char *opt, const char *s, double lo, double hi, bool lo_open, double *out, char *err,
-               size_t errlen);
 /* One setting onto o, checked the same way from the config file (key,
  * shown as the key) and the command line (shown as the option). */
 int cli_config_key(Options *o, const char *key, const char *shown, const char *val, char *err, size_t errlen);

@@ -1,7 +1,6 @@
 /* cli_num: numbers and durations as the command line and the config file
  * take them, refused with the option's name and the range. Pure. */
-#include "cli.h"
-#include "cli_impl.h"
+#include "cli_num.h"
 
 #include <errno.h>
 #include <math.h>

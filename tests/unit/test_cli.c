@@ -1,5 +1,6 @@
 #include "check.h"
 #include "cli.h"
+#include "cli_config.h"
 #include "cli_impl.h"
 #include "peak.h"
 #include "error.h"

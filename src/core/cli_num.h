@@ -1,0 +1,17 @@
+/* cli_num: numbers and durations as the command line and the config file
+ * take them, refused with the option's name and the range. Pure. */
+#ifndef FLOPSCOPE_CLI_NUM_H
+#define FLOPSCOPE_CLI_NUM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* A duration: "30", "30s", "2m", "1h" (seconds, minutes, hours), into
+ * seconds; -1 with the reason in err. */
+int cli_parse_duration(const char *opt, const char *s, double lo, double hi, double *out, char *err,
+                       size_t errlen);
+/* A number of opt in [lo, hi] ((lo, hi] with lo_open) into *out; -1 with err. */
+int cli_number(const char *opt, const char *s, double lo, double hi, bool lo_open, double *out, char *err,
+               size_t errlen);
+
+#endif
