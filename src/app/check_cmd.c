@@ -700,6 +700,20 @@ static void print_shared(const Options *o, const VkCtx *ctx, const SuiteDev *sd,
 	}
 }
 
+/* The m devices of a transfer that the budget left no window to measure
+ * together: a SHARED line each all the same, saying so (never left out). */
+static void shared_not_measured(CheckRun *c, const WorkloadInfo *wi, size_t m)
+{
+	char why[160];
+	snprintf(why, sizeof why, "the budget (%g s) ran out after %.1f s", c->budget,
+	         (double)(clock_mono_ns() - c->t0) * 1e-9);
+	progress_hide(c->progress);
+	for (size_t k = 0; k < m; k++)
+		print_shared(c->o, c->ctx, &c->sd[k], wi, NAN, m, 0, why);
+	fflush(stdout);
+	progress_show(c->progress);
+}
+
 /* A transfer on several devices, after each ran alone: all of them at
  * once, a SHARED line each (the host's share, no threshold; no log, so a
  * baseline from the check's logs is the link's alone). */
@@ -732,15 +746,7 @@ static void check_together(CheckRun *c, size_t i, size_t m, atomic_int *quit)
 			fflush(stdout);
 			progress_show(c->progress);
 		} else if (!*quit) {
-			/* the budget left no window for them together: said, not left out */
-			char why[160];
-			snprintf(why, sizeof why, "the budget (%g s) ran out after %.1f s", c->budget,
-			         (double)(clock_mono_ns() - c->t0) * 1e-9);
-			progress_hide(c->progress);
-			for (size_t k = 0; k < m; k++)
-				print_shared(c->o, c->ctx, &c->sd[k], wi, NAN, m, 0, why);
-			fflush(stdout);
-			progress_show(c->progress);
+			shared_not_measured(c, wi, m);
 		}
 		for (size_t k = 0; k < m; k++)
 			blocks_done(&blocks[k]);
@@ -790,6 +796,8 @@ static void check_workload(CheckRun *c, size_t i, atomic_int *quit)
 	progress_show(c->progress);
 	if (alone && measured == m && !*quit)
 		check_together(c, i, m, quit);
+	else if (alone && !*quit) /* the budget ended among the links alone */
+		shared_not_measured(c, wi, m);
 }
 
 /* The end line, the metrics file; returns the exit status. */
