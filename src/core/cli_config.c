@@ -150,7 +150,7 @@ size_t cli_config_key_names(char *out, size_t len)
 	if (len)
 		out[0] = '\0';
 	for (size_t k = 0; k < CONFIG_KEYS; k++) {
-		int w = snprintf(out + at, at < len ? len - at : 0, "%s%s", k ? ", " : "", config_keys[k].key);
+		int w = snprintf(at < len ? out + at : NULL, at < len ? len - at : 0, "%s%s", k ? ", " : "", config_keys[k].key);
 		at += w > 0 ? (size_t)w : 0;
 	}
 	return at;
@@ -383,11 +383,11 @@ int cli_config_text(const Options *o, char *out, size_t len)
 		for (const char *c = config_keys[k].comment; c && *c;) {
 			const char *nl = strchr(c, '\n');
 			int n = nl ? (int)(nl - c) : (int)strlen(c);
-			w = snprintf(out + at, at < len ? len - at : 0, "# %.*s\n", n, c);
+			w = snprintf(at < len ? out + at : NULL, at < len ? len - at : 0, "# %.*s\n", n, c);
 			at += w > 0 ? (size_t)w : 0;
 			c += n + (nl != NULL);
 		}
-		w = snprintf(out + at, at < len ? len - at : 0, "%s = %s\n", config_keys[k].key, value);
+		w = snprintf(at < len ? out + at : NULL, at < len ? len - at : 0, "%s = %s\n", config_keys[k].key, value);
 		at += w > 0 ? (size_t)w : 0;
 	}
 	return (int)at;

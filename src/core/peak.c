@@ -285,7 +285,7 @@ size_t peak_thresholds_text(char *out, size_t len, const char *pct)
 		if (dup)
 			continue;
 		seen[nseen++] = cls;
-		int n = snprintf(out + at, at < len ? len - at : 0, "%s%g%s %s", nseen > 1 ? ", " : "",
+		int n = snprintf(at < len ? out + at : NULL, at < len ? len - at : 0, "%s%g%s %s", nseen > 1 ? ", " : "",
 		                 peak_check_threshold_pct((WorkloadType)w), pct, cls);
 		at += n > 0 ? (size_t)n : 0;
 	}
