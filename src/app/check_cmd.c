@@ -673,21 +673,24 @@ static bool check_pass(CheckRun *c, size_t i, SuiteDev *sd, int *rows, BlockMean
 }
 
 /* A transfer's line for device sd of m that ran it at once: its median
- * then, and the m together's sum; held to no threshold. not_measured: why
- * the m were not measured together (no median, a sum of 0). */
+ * then, and the sum of the nsum of them measured; held to no threshold.
+ * not_measured: why this one has no median (the sum is the others'). */
 static void print_shared(const Options *o, const VkCtx *ctx, const SuiteDev *sd, const WorkloadInfo *wi,
-                         double median, size_t m, double sum, const char *not_measured)
+                         double median, size_t m, double sum, size_t nsum, const char *not_measured)
 {
 	const DeviceInfo *d = &ctx->entries[sd->idx];
-	char why[300], a[FMT_SI_LEN], b[FMT_SI_LEN];
+	char why[600], a[FMT_SI_LEN], b[FMT_SI_LEN], of[48] = "";
 	const char *unit = workload_unit_names[wi->unit];
+	if (nsum < m)
+		snprintf(of, sizeof of, "the %zu of them measured", nsum);
+	else
+		snprintf(of, sizeof of, "the %zu together", m);
 	if (not_measured)
 		snprintf(why, sizeof why, "with the %zu devices at once: not measured: %s; its verdict is its link's, "
 		         "measured alone", m, not_measured);
 	else
-		snprintf(why, sizeof why, "with the %zu devices at once: its share of the host (the %zu together: %s%s), "
-		         "held to no threshold; its verdict is its link's, measured alone", m, m, fmt_si(sum, b, sizeof b),
-		         unit);
+		snprintf(why, sizeof why, "with the %zu devices at once: its share of the host (%s: %s%s), held to no "
+		         "threshold; its verdict is its link's, measured alone", m, of, fmt_si(sum, b, sizeof b), unit);
 	if (o->format != FORMAT_TABLE) {
 		CheckLine l = { "shared", { d, (size_t)sd->idx + 1 }, wi->name, unit, median, NAN, NAN, NAN, (double)m,
 		                sum, NULL, sd->checks, why };
@@ -709,7 +712,7 @@ static void shared_not_measured(CheckRun *c, const WorkloadInfo *wi, size_t m)
 	         (double)(clock_mono_ns() - c->t0) * 1e-9);
 	progress_hide(c->progress);
 	for (size_t k = 0; k < m; k++)
-		print_shared(c->o, c->ctx, &c->sd[k], wi, NAN, m, 0, why);
+		print_shared(c->o, c->ctx, &c->sd[k], wi, NAN, m, 0, 0, why);
 	fflush(stdout);
 	progress_show(c->progress);
 }
@@ -734,14 +737,21 @@ static void check_together(CheckRun *c, size_t i, size_t m, atomic_int *quit)
 		snprintf(what, sizeof what, "%s, the %zu at once", wi->name, m);
 		if (check_pass(c, i, sd, rows, blocks, m, what, true, &cut, quit) && !*quit) {
 			double sum = 0;
+			size_t got = 0;
 			for (size_t k = 0; k < m; k++)
-				if (!sd[k].rc && sd[k].r.flops.n)
+				if (!sd[k].rc && sd[k].r.flops.n) {
 					sum += sd[k].r.flops.median;
+					got++;
+				}
 			progress_hide(c->progress);
 			for (size_t k = 0; k < m; k++) {
 				double med = !sd[k].rc && sd[k].r.flops.n ? sd[k].r.flops.median : NAN;
+				/* a device whose window reached no steady sample: said, and
+				 * the sum says whose it is */
+				const char *none = !isnan(med) ? NULL : sd[k].rc && sd[k].err[0] ? sd[k].err
+				                   : "its window reached no steady sample";
 				mboard_shared(c->board, c->rows[k], med);
-				print_shared(c->o, c->ctx, &sd[k], wi, med, m, sum, NULL);
+				print_shared(c->o, c->ctx, &sd[k], wi, med, m, sum, got, none);
 			}
 			fflush(stdout);
 			progress_show(c->progress);
