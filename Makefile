@@ -23,10 +23,10 @@ B       ?= build
 #   ui       curses screens (ui/): core headers, the sample source's, the
 #            theme files' (session); never gpu or app
 #   app      main, modes, outputs, the interactive runner over the screens
-CORE    := fmt sample throttle procs devfeat adapt sched stats ring devsel cli cli_num cli_help cli_config workload fmawork memwork summary compare change peak devinfo plot outlier retain metrics spirv_khr
+CORE    := fmt sample throttle procs devfeat adapt sched stats ring devsel cli cli_num cli_help cli_config workload fmawork powerwork memwork summary compare change peak devinfo plot outlier retain metrics spirv_khr
 SESSION := clock fileio paths csvread records slog slogread svg threadname devlock
 GPU     := err features vkctx shader memory pipeline submit compute
-WORKLOADS := workloads fma copy transfer kinds
+WORKLOADS := workloads fma copy transfer power kinds
 ENGINE  := sysfs tel_registry tel_nvml tel_gpu_sysfs tel_cpu tel_pcie telemetry engine engine_build engine_log engine_set source replay
 APP     := progress report runcfg columns outputs config listing metrics_live interactive headless offline replay_table export compare_cmd analyze loglist suite check_cmd latency multi main
 INC_core    := -Isrc/core

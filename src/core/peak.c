@@ -211,7 +211,7 @@ void peak_compute(const DeviceInfo *d, WorkloadType t, unsigned cpu_cores, doubl
 PeakKind peak_kind(WorkloadType t)
 {
 	const WorkloadInfo *w = &workload_info[t];
-	if (w->kind == WL_FMA)
+	if (w->kind == WL_FMA || w->kind == WL_POWER)
 		return PEAK_ARITH;
 	/* a transfer that touches host memory crosses the bus (h2h both ways) */
 	return w->kind == WL_TRANSFER && (w->src != MEM_DEVICE || w->dst != MEM_DEVICE) ? PEAK_PCIE : PEAK_MEMORY;

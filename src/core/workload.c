@@ -153,6 +153,14 @@ const WorkloadInfo workload_info[WORKLOAD_TYPE_COUNT] = {
 		.needs = 0, .matrix = false, .mtypes = { 0, 0 },
 		.what = "vkCmdCopyBuffer host (coherent) to host (coherent), size sweep, bytes copied",
 	},
+	[WORKLOAD_POWER] = {
+		.name = "power", .unit = UNIT_FLOPS, .kind = WL_POWER,
+		.shader = "power.comp", .define = NULL, .rate = RATE_UNPUBLISHED, .check = RESULT_NONE, .scalar = false, .elem = 4,
+		.src = MEM_NONE, .dst = MEM_NONE, .bytes_per_byte = 0,
+		.needs = 0, .matrix = false, .mtypes = { 0, 0 },
+		.what = "multiply-adds on random operands that change every multiply, for the power a real load draws "
+		        "(fp16 cooperative matrices where the device has them, else fp32 FMA chains and loads)",
+	},
 };
 
 WorkloadType workload_arith(WorkloadType t)

@@ -37,6 +37,7 @@ typedef enum WorkloadType {
 	WORKLOAD_D2H_CACHED,  /* device-local -> host-visible cached */
 	WORKLOAD_D2D,         /* device-local -> device-local */
 	WORKLOAD_H2H,         /* host-visible coherent -> host-visible coherent */
+	WORKLOAD_POWER,       /* multiply-adds on random operands (core/powerwork.h) */
 	WORKLOAD_TYPE_COUNT
 } WorkloadType;
 
@@ -44,6 +45,7 @@ typedef enum WorkloadKind {
 	WL_FMA,       /* arithmetic chains: FLOPS or IOPS */
 	WL_COPY,      /* a copy shader: B/s counting read + write */
 	WL_TRANSFER,  /* vkCmdCopyBuffer copies, swept over sizes: B/s */
+	WL_POWER,     /* multiply-adds on random operands: FLOPS, and the power they draw */
 } WorkloadKind;
 
 /* What a workload's rate counts, per second. */
@@ -59,7 +61,7 @@ extern const char *const workload_unit_names[UNIT_COUNT]; /* "FLOPS", "IOPS", "B
 /* How an arithmetic workload's results are held to the CPU's: the stored
  * type and the tolerance. */
 typedef enum ResultCheck {
-	RESULT_NONE,       /* memory workloads: their own pattern check (memwork.h) */
+	RESULT_NONE,       /* memory workloads: their own pattern check (memwork.h); power: powerwork.h's */
 	RESULT_U32_EXACT,  /* uint32 slots (int32, int8dot, int16 and int64 folded, int8 matrices) */
 	RESULT_F32_EXACT,  /* float slots exact by construction (fp16 chains, the fp16 and bf16 matrices) */
 	RESULT_F32_REL,    /* float within 1e-3 relative: fma() may be unfused */
@@ -123,7 +125,8 @@ extern const WorkloadInfo workload_info[WORKLOAD_TYPE_COUNT];
  * arithmetic: its kind says, not its place in the table. */
 static inline bool workload_is_memory(WorkloadType t)
 {
-	return (size_t)t < WORKLOAD_TYPE_COUNT && workload_info[t].kind != WL_FMA;
+	return (size_t)t < WORKLOAD_TYPE_COUNT &&
+	       (workload_info[t].kind == WL_COPY || workload_info[t].kind == WL_TRANSFER);
 }
 
 /* Whether the workload moves data across the host's side (a transfer to,

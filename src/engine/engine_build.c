@@ -164,7 +164,7 @@ static ComputeSetup compute_setup(const Engine *e)
 		.spec_size = sizeof e->work.spec,
 		.push_size = engine_push(e).size,
 		.result_size = e->work.result_size,
-		.features = wl->needs,
+		.features = wl->needs | e->work.features,
 		.ordinal = e->cfg.ordinal,
 		.trials = e->work.trials,
 		.fence_timeout_ns = (uint64_t)(timeout_s * 1e9),
@@ -173,6 +173,7 @@ static ComputeSetup compute_setup(const Engine *e)
 		.dst_mem = wl->dst,
 		.mem_bytes = e->work.mem_bytes,
 		.marks = e->work.nsizes > 0,
+		.input = e->work.input,
 	};
 }
 

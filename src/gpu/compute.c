@@ -51,8 +51,9 @@ fail:
 }
 
 /* The result buffer (arithmetic and the copy shader), the staging buffer
- * the host reads checks from, and the memory workloads' source and
- * destination in the memory classes their workload names. */
+ * the host reads checks from, a workload's input buffer, and the memory
+ * workloads' source and destination in the memory classes their workload
+ * names. */
 static bool create_buffers(Compute *c, VkPhysicalDevice pd, const ComputeSetup *s, char *err)
 {
 	VkResult vk_last;
@@ -76,6 +77,12 @@ static bool create_buffers(Compute *c, VkPhysicalDevice pd, const ComputeSetup *
 	c->staging_coherent = got & VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
 	VK_TRY(err, vk_last, vkMapMemory(c->dev, c->staging_mem, 0, VK_WHOLE_SIZE, 0, &c->staging_map));
 
+	if (s->input.size && mem) {
+		snprintf(err, ERR_LEN, "a workload with a source and a destination has no input buffer");
+		return false;
+	}
+	if (s->input.size && !gpu_make_input(c, pd, &s->input, err))
+		return false;
 	if (mem) {
 		VkPhysicalDeviceMemoryProperties m;
 		vkGetPhysicalDeviceMemoryProperties(pd, &m);
@@ -128,7 +135,8 @@ bool compute_create(Compute *c, const VkCtx *ctx, const DeviceInfo *d,
 	     !now.later.wait(now.later.ctx, &now.spirv, &now.spirv_size, &now.pipeline_cache, err)) ||
 	    (now.spirv && !gpu_pipeline_create(c, &now, err)) ||
 	    !gpu_commands_create(c, d, err) ||
-	    (s->src_mem != MEM_NONE && !gpu_fill_source(c, pd, err))) {
+	    (s->src_mem != MEM_NONE && !gpu_fill_source(c, pd, err)) ||
+	    (s->input.size && !gpu_fill_input(c, pd, &s->input, err))) {
 		compute_destroy(c);
 		return false;
 	}
@@ -173,6 +181,8 @@ void compute_destroy(Compute *c)
 	if (c->src_mem) vkFreeMemory(c->dev, c->src_mem, NULL);
 	if (c->dst) vkDestroyBuffer(c->dev, c->dst, NULL);
 	if (c->dst_mem) vkFreeMemory(c->dev, c->dst_mem, NULL);
+	if (c->input) vkDestroyBuffer(c->dev, c->input, NULL);
+	if (c->input_mem) vkFreeMemory(c->dev, c->input_mem, NULL);
 	if (c->result) vkDestroyBuffer(c->dev, c->result, NULL);
 	if (c->result_mem) vkFreeMemory(c->dev, c->result_mem, NULL);
 	vkDestroyDevice(c->dev, NULL);

@@ -41,6 +41,15 @@ typedef struct SpirvLater {
 	void *ctx;
 } SpirvLater;
 
+/* A buffer a workload brings, read by its shader at binding 1 (a workload
+ * with a source and a destination has none): its bytes, and the words that
+ * fill it once before the first dispatch, `n` from word `first` on. */
+typedef struct ComputeInput {
+	VkDeviceSize size;               /* bytes, a multiple of 16; 0: none */
+	void (*fill)(const void *ctx, uint64_t first, uint32_t *out, size_t n);
+	const void *ctx;
+} ComputeInput;
+
 typedef struct ComputeSetup {
 	const uint32_t *spirv;
 	size_t spirv_size;               /* bytes */
@@ -66,6 +75,7 @@ typedef struct ComputeSetup {
 	MemClass src_mem, dst_mem;
 	VkDeviceSize mem_bytes;          /* data bytes of src and dst (the marks come on top) */
 	bool marks;
+	ComputeInput input;              /* the workload's own input buffer */
 } ComputeSetup;
 
 struct Compute {
@@ -104,6 +114,11 @@ struct Compute {
 	double pipeline_ms;            /* vkCreateComputePipelines */
 	const Recorder *rec;
 	bool marks;                    /* transfers: the destination's marks are checked */
+	/* a workload's input buffer (ComputeInput) */
+	VkBuffer input;
+	VkDeviceMemory input_mem;
+	VkMemoryPropertyFlags input_flags;
+	VkDeviceSize input_size;
 	/* memory workloads */
 	VkBuffer src, dst;
 	VkDeviceMemory src_mem, dst_mem;

@@ -38,6 +38,8 @@ bool gpu_make_buffer(Compute *c, VkPhysicalDevice pd, VkDeviceSize size, VkBuffe
 int gpu_class_type(VkDevice dev, const VkPhysicalDeviceMemoryProperties *m, VkBufferUsageFlags usage,
                    MemClass cls);
 bool gpu_fill_source(Compute *c, VkPhysicalDevice pd, char *err);
+bool gpu_make_input(Compute *c, VkPhysicalDevice pd, const ComputeInput *in, char *err);
+bool gpu_fill_input(Compute *c, VkPhysicalDevice pd, const ComputeInput *in, char *err);
 
 /* pipeline.c */
 bool gpu_pipeline_create(Compute *c, const ComputeSetup *s, char *err);

@@ -150,29 +150,31 @@ uint64_t compute_mem_limit(const VkCtx *ctx, const DeviceInfo *d, WorkloadType t
 	return cap;
 }
 
-/* Writes the source pattern (mem_src_word: the data, then the copies'
- * numbers) into the source buffer: through its mapping where the host sees
- * it, else through a host-visible buffer, 16 MiB at a time. */
-bool gpu_fill_source(Compute *c, VkPhysicalDevice pd, char *err)
+/* The words of a buffer, `n` from word `first` on. */
+typedef void (*WordFill)(const void *ctx, uint64_t first, uint32_t *out, size_t n);
+
+/* Writes `total` bytes of words into a buffer: through its mapping where
+ * the host sees it (flags), else through a host-visible buffer, 16 MiB at a
+ * time, each piece made visible to whatever reads the buffer later in
+ * submission order. */
+static bool upload(Compute *c, VkPhysicalDevice pd, VkBuffer buf, VkDeviceMemory mem, VkMemoryPropertyFlags flags,
+                   VkDeviceSize total, WordFill fill, const void *ctx, char *err)
 {
 	VkResult vk_last = VK_SUCCESS;
-	VkDeviceSize total = c->mem_bytes + MEM_MARKS_BYTES;
 	VkBuffer up = VK_NULL_HANDLE;
 	VkDeviceMemory upm = VK_NULL_HANDLE;
 	void *map = NULL;
-	if (c->src_flags & VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT) {
-		VK_TRY(err, vk_last, vkMapMemory(c->dev, c->src_mem, 0, VK_WHOLE_SIZE, 0, &map));
-		uint32_t *w = map;
-		for (VkDeviceSize i = 0; i < total / 4; i++)
-			w[i] = mem_src_word(i, c->mem_bytes);
+	if (flags & VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT) {
+		VK_TRY(err, vk_last, vkMapMemory(c->dev, mem, 0, VK_WHOLE_SIZE, 0, &map));
+		fill(ctx, 0, map, total / 4);
 		VkMappedMemoryRange r = {
 			.sType = VK_STRUCTURE_TYPE_MAPPED_MEMORY_RANGE,
-			.memory = c->src_mem,
+			.memory = mem,
 			.size = VK_WHOLE_SIZE,
 		};
-		if (!(c->src_flags & VK_MEMORY_PROPERTY_HOST_COHERENT_BIT))
+		if (!(flags & VK_MEMORY_PROPERTY_HOST_COHERENT_BIT))
 			VK_TRY(err, vk_last, vkFlushMappedMemoryRanges(c->dev, 1, &r));
-		vkUnmapMemory(c->dev, c->src_mem);
+		vkUnmapMemory(c->dev, mem);
 		return true;
 	}
 	VkDeviceSize piece = total < (16u << 20) ? total : (16u << 20);
@@ -184,14 +186,11 @@ bool gpu_fill_source(Compute *c, VkPhysicalDevice pd, char *err)
 	VK_TRY(err, vk_last, vkMapMemory(c->dev, upm, 0, VK_WHOLE_SIZE, 0, &map));
 	for (VkDeviceSize off = 0; off < total; off += piece) {
 		VkDeviceSize n = total - off < piece ? total - off : piece;
-		uint32_t *w = map;
-		for (VkDeviceSize i = 0; i < n / 4; i++)
-			w[i] = mem_src_word(off / 4 + i, c->mem_bytes);
+		fill(ctx, off / 4, map, n / 4);
 		VkCommandBuffer cmd = c->cmd[0];
 		VK_TRY(err, vk_last, gpu_begin_once(cmd));
 		VkBufferCopy cp = { 0, off, n };
-		vkCmdCopyBuffer(cmd, up, c->src, 1, &cp);
-		/* visible to whatever reads the source later in submission order */
+		vkCmdCopyBuffer(cmd, up, buf, 1, &cp);
 		gpu_barrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT,
 		        VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, VK_ACCESS_MEMORY_READ_BIT);
 		VK_TRY(err, vk_last, gpu_end_submit_wait(c, cmd));
@@ -210,6 +209,35 @@ fail:
 	if (upm)
 		vkFreeMemory(c->dev, upm, NULL);
 	return false;
+}
+
+/* the source pattern: ctx is the data's bytes */
+static void source_words(const void *ctx, uint64_t first, uint32_t *out, size_t n)
+{
+	uint64_t data = *(const VkDeviceSize *)ctx;
+	for (size_t i = 0; i < n; i++)
+		out[i] = mem_src_word(first + i, data);
+}
+
+/* The source pattern (mem_src_word: the data, then the copies' numbers). */
+bool gpu_fill_source(Compute *c, VkPhysicalDevice pd, char *err)
+{
+	return upload(c, pd, c->src, c->src_mem, c->src_flags, c->mem_bytes + MEM_MARKS_BYTES, source_words,
+	              &c->mem_bytes, err);
+}
+
+/* A workload's input buffer: device-local, where its storage buffer can be. */
+bool gpu_make_input(Compute *c, VkPhysicalDevice pd, const ComputeInput *in, char *err)
+{
+	c->input_size = in->size;
+	return gpu_make_buffer(c, pd, in->size, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+	                       VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT, 0, &c->input, &c->input_mem, &c->input_flags, err);
+}
+
+/* ... filled once, before the first dispatch. */
+bool gpu_fill_input(Compute *c, VkPhysicalDevice pd, const ComputeInput *in, char *err)
+{
+	return upload(c, pd, c->input, c->input_mem, c->input_flags, in->size, in->fill, in->ctx, err);
 }
 
 void compute_set_copy_size(Compute *c, VkDeviceSize bytes)

@@ -118,7 +118,7 @@ fail:
 }
 
 /* The descriptor set, pointing at the result (and the source and
- * destination). */
+ * destination, or the input). */
 static bool create_set(Compute *c, uint32_t nbind, char *err)
 {
 	VkResult vk_last;
@@ -142,6 +142,8 @@ static bool create_set(Compute *c, uint32_t nbind, char *err)
 		{ c->src, 0, c->mem_bytes },
 		{ c->dst, 0, c->mem_bytes },
 	};
+	if (c->input)
+		dbi[1] = (VkDescriptorBufferInfo){ c->input, 0, VK_WHOLE_SIZE };
 	VkWriteDescriptorSet w = {
 		.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
 		.dstSet = c->set,
@@ -157,15 +159,22 @@ fail:
 	return false;
 }
 
+/* The storage buffers the shader binds: the result; the source and the
+ * destination, or the workload's input. */
+static uint32_t bindings(const ComputeSetup *s)
+{
+	return s->src_mem != MEM_NONE ? 3 : s->input.size ? 2 : 1;
+}
+
 /* The shader module, its descriptor set and the compute pipeline. */
 bool gpu_pipeline_create(Compute *c, const ComputeSetup *s, char *err)
 {
-	uint32_t nbind = s->src_mem != MEM_NONE ? 3 : 1;
+	uint32_t nbind = bindings(s);
 	return create_layouts(c, s, nbind, err) && create_pipeline(c, s, err) && create_set(c, nbind, err);
 }
 
 /* The pipeline alone, into its cache file: no buffers, no set. */
 bool gpu_pipeline_build(Compute *c, const ComputeSetup *s, char *err)
 {
-	return create_layouts(c, s, s->src_mem != MEM_NONE ? 3 : 1, err) && create_pipeline(c, s, err);
+	return create_layouts(c, s, bindings(s), err) && create_pipeline(c, s, err);
 }

@@ -267,7 +267,9 @@ fail:
  * arrive altered, as from a device that computed wrong values: the result
  * check must catch it; (stall) each of the first N submissions waits 0.1 s
  * on the host before it goes, as on a machine busy with other work (the
- * growth phase outlasts a short window); KIND@N:D only on device D of several. Parsed per device when
+ * growth phase outlasts a short window), or (tile) the first value after
+ * the group counter read back from the N-th on arrives with an exponent
+ * bit flipped, the group counter right; KIND@N:D only on device D of several. Parsed per device when
  * it is created (no state shared between engines); unset in normal use. */
 void compute_fault_parse(Compute *c, const char *f, unsigned ordinal)
 {
@@ -280,7 +282,7 @@ void compute_fault_parse(Compute *c, const char *f, unsigned ordinal)
 		return;
 	c->fault_at = when;
 	c->fault_kind = !strcmp(name, "device_lost") ? 1 : !strcmp(name, "oom") ? 2 : !strcmp(name, "timeout") ? 3
-	              : !strcmp(name, "wrong") ? 4 : !strcmp(name, "stall") ? 5 : 0;
+	              : !strcmp(name, "wrong") ? 4 : !strcmp(name, "stall") ? 5 : !strcmp(name, "tile") ? 6 : 0;
 }
 
 static VkResult injected_fault(const Compute *c, uint64_t n)
@@ -373,6 +375,10 @@ static bool finish(Compute *c, unsigned slot, bool readback, bool pipelined, Dis
 			m[c->marks_off] ^= 0x10;
 		if (c->dst_map && c->marks) /* a host-visible destination's own marks */
 			((unsigned char *)c->dst_map)[c->mem_bytes] ^= 0x10;
+		c->fault_kind = 0;
+	}
+	if (readback && c->fault_kind == 6 && c->submissions >= c->fault_at && c->result_size >= 20) {
+		((unsigned char *)c->staging_map)[19] ^= 0x40;
 		c->fault_kind = 0;
 	}
 	*vr = VK_SUCCESS;

@@ -13,6 +13,7 @@ static const WorkloadOps *const kinds[] = {
 	[WL_FMA] = &workload_fma_ops,
 	[WL_COPY] = &workload_copy_ops,
 	[WL_TRANSFER] = &workload_transfer_ops,
+	[WL_POWER] = &workload_power_ops,
 };
 
 const WorkloadOps *workload_ops(WorkloadKind k)

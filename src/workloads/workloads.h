@@ -28,6 +28,8 @@ typedef struct Work {
 	size_t nsizes;               /* 0: no sweep */
 	uint64_t mem_bytes;          /* memory workloads: data bytes of source and destination */
 	VkDeviceSize result_size;    /* the result buffer: 0 none */
+	ComputeInput input;          /* the kind's input buffer (binding 1): size 0 none */
+	uint32_t features;           /* FEAT() bits the plan needs beyond the workload's row */
 	uint32_t max_groups[3];      /* the adaptive loop's limits */
 	/* the shader: file (NULL none), defines (their text in the kind's
 	   state) and specialization (local size, then the kind's second constant) */
@@ -96,6 +98,6 @@ bool work_check_counter(const Work *w, Compute *c, uint64_t groups, char *msg, s
  * (src_off: where in the source the checked copy read). */
 bool work_check_regions(Compute *c, uint64_t src_off, char *msg, size_t len);
 
-extern const WorkloadOps workload_fma_ops, workload_copy_ops, workload_transfer_ops;
+extern const WorkloadOps workload_fma_ops, workload_copy_ops, workload_transfer_ops, workload_power_ops;
 
 #endif

@@ -126,8 +126,8 @@ import json, sys
 rows = [json.loads(l) for l in open(sys.argv[1])]
 shaders = [r for r in rows if r["supported"] and r["workload"] in
            ("fp32", "fp64", "int32", "fp16", "int8dot", "fp32-scalar", "fp16-scalar", "fp64-scalar", "int16", "int64",
-            "copy")]
-assert len(shaders) == 11 and all(r["start"] == {"spirv_cached": True, "pipeline_cached": True} for r in shaders), \
+            "copy", "power")]
+assert len(shaders) == 12 and all(r["start"] == {"spirv_cached": True, "pipeline_cached": True} for r in shaders), \
     [(r["workload"], r.get("start")) for r in rows]
 assert all("start" not in r for r in rows if r not in shaders), rows
 matrix = ["fp16-matrix", "fp16-matrix-f16", "int8-matrix", "bf16-matrix"]
@@ -137,9 +137,10 @@ assert all(r["supported"] is False and "no cooperative matrices" in r["why"] for
 rows = [r for r in rows if r["workload"] not in matrix]
 assert [r["workload"] for r in rows] == ["fp32", "fp64", "int32", "fp16", "int8dot", "fp32-scalar", "fp16-scalar",
                                          "fp64-scalar", "int16", "int64",
-                                         "copy", "h2d", "h2d-cached", "d2h", "d2h-cached", "d2d", "h2h"]
+                                         "copy", "h2d", "h2d-cached", "d2h", "d2h-cached", "d2d", "h2h", "power"]
 assert all(r["supported"] and r["median"] > 0 and r["checks_passed"] >= 2 for r in rows), rows
-assert all(r["unit"] == "B/s" for r in rows[10:]) and all(r["size"] == 64 << 20 for r in rows[11:]), rows
+assert all(r["unit"] == "B/s" for r in rows[10:17]) and all(r["size"] == 64 << 20 for r in rows[11:17]), rows
+assert rows[17]["unit"] == "FLOPS" and "size" not in rows[17], rows
 assert len({r["log"] for r in rows}) == 1 and all("log" not in r for r in mx), rows
 # every row names its device as --list --format json does
 ident = ("entry", "device", "uuid", "pci_bus_id", "host", "flopscope")
@@ -162,10 +163,10 @@ suite_log_should_hold_every_session() {
 	[ "$(ls "$dir" | wc -l)" = 1 ] && case $f in *-llvmpipe-suite.jsonl) ;; *) false ;; esac || die "logs: $(ls "$dir")"
 	"$FS" --replay "$f" --headless >"$T/r.out" 2>"$T/r.err"
 	[ $? = 2 ] && [ ! -s "$T/r.out" ] || die "no pick: exit/stdout $(cat "$T/r.out")"
-	grep -Fq "holds 17 sessions (fp32, fp64, int32, fp16, int8dot, " "$T/r.err" &&
-		grep -q 'd2d, h2h): pick one with --workload NAME$' "$T/r.err" || die "$(cat "$T/r.err")"
+	grep -Fq "holds 18 sessions (fp32, fp64, int32, fp16, int8dot, " "$T/r.err" &&
+		grep -q 'd2d, h2h, power): pick one with --workload NAME$' "$T/r.err" || die "$(cat "$T/r.err")"
 	"$FS" --export "$f" --csv >"$T/r.out" 2>"$T/r.err"
-	[ $? = 2 ] && [ ! -s "$T/r.out" ] && grep -q 'holds 17 sessions' "$T/r.err" || die "export: $(cat "$T/r.out" "$T/r.err")"
+	[ $? = 2 ] && [ ! -s "$T/r.out" ] && grep -q 'holds 18 sessions' "$T/r.err" || die "export: $(cat "$T/r.out" "$T/r.err")"
 	"$FS" --replay "$f" --workload h2d --transfer-queue --headless >"$T/r.out" 2>"$T/r.err"
 	[ $? = 2 ] && grep -q 'holds no h2d (transfer queue) session (it holds fp32, ' "$T/r.err" || die "$(cat "$T/r.err")"
 	for w in fp64 int8dot copy d2h; do

@@ -109,7 +109,7 @@ names = []
 for r in rows:
     if r["workload"] not in names:
         names.append(r["workload"])
-assert names[0] == "fp32" and "int8-matrix" in names and names[-1] == "h2h", names
+assert names[0] == "fp32" and "int8-matrix" in names and names[-1] == "power", names
 for w in names:
     mine = [r for r in rows if r["workload"] == w]
     assert [r["dev"] for r in mine] == [1, 2], (w, mine)

@@ -25,7 +25,7 @@ assert all(s["verified"] for s in samples[:2])
 PY
 	done
 	"$FS" llvm --workload fp8 >"$T/out" 2>&1
-	[ $? = 2 ] && grep -q 'not one of fp32, fp64, int32, fp16, int8dot, fp32-scalar, fp16-scalar, fp64-scalar, int16, int64, fp16-matrix, fp16-matrix-f16, int8-matrix, bf16-matrix, copy, h2d, .*, h2h' "$T/out" || die "fp8: $(cat "$T/out")"
+	[ $? = 2 ] && grep -q 'not one of fp32, fp64, int32, fp16, int8dot, fp32-scalar, fp16-scalar, fp64-scalar, int16, int64, fp16-matrix, fp16-matrix-f16, int8-matrix, bf16-matrix, copy, h2d, .*, h2h, power' "$T/out" || die "fp8: $(cat "$T/out")"
 	# tensor cores: lavapipe has no cooperative matrices, and says so
 	why='the device has no cooperative matrices (neither VK_KHR_cooperative_matrix nor VK_NV_cooperative_matrix)'
 	"$FS" llvm --list-workloads >"$T/lw" || die "--list-workloads: exit $?"
@@ -85,6 +85,44 @@ t_matrix_shaders_should_compile_to_valid_spirv() {
 	$sc shaders/coopmat.comp "$T/k.spv" TYPE_FP16_MATRIX=1 WORKGROUP_SCOPE=1 M_SIZE=64 N_SIZE=64 K_SIZE=32 VEC4S=1 \
 		UNROLL=16 FLOPSCOPE_KHR=1 2>"$T/err" || die "workgroup scope: $(cat "$T/err")"
 	python3 tests/bf16_spirv.py "$T/n.spv" "$T/k.spv" "64 64 32" fp16 || die "workgroup scope: the rewrite"
+	# the power workload's matrix form (lavapipe runs its FMA form)
+	for v in "16 16 16 4" "16 8 16 8" "16 8 8 1"; do
+		set -- $v
+		$sc shaders/power.comp "$T/p.spv" MATRIX=1 M_SIZE=$1 N_SIZE=$2 K_SIZE=$3 CHAINS=$4 UNROLL=4 \
+			FLOPSCOPE_NO_SPIRV_OPT=1 2>"$T/err" || die "power $v: $(cat "$T/err")"
+		spirv-val --target-env vulkan1.1 "$T/p.spv" 2>"$T/err" || die "power $v: spirv-val: $(cat "$T/err")"
+	done
+}
+
+# The power workload: random operands from a seed of the run, checked by
+# tiles the CPU recomputes; a tile altered on its way back is refused (the
+# group counter right), and the operands differ from run to run.
+t_power_should_run_verified_and_refuse_a_corrupted_tile() {
+	"$FS" llvm --list-workloads >"$T/lw" || die "--list-workloads: exit $?"
+	grep -Eq "^  power +FLOPS +supported" "$T/lw" || die "$(cat "$T/lw")"
+	"$FS" llvm --workload power --format json --duration 1 --log "$T/p.jsonl" >"$T/p.json" 2>"$T/err" ||
+		die "power: exit $?: $(cat "$T/err")"
+	python3 - "$T/p.json" "$T/p.jsonl" <<'PY' || exit 1
+import json, sys
+recs = [json.loads(l) for l in open(sys.argv[1])]
+session = json.loads(open(sys.argv[2]).readline())
+assert session["workload"] == "power", session["workload"]
+samples = [r for r in recs if r["type"] == "sample"]
+assert len(samples) >= 10 and recs[-1]["checks_passed"] >= 3, recs[-1]
+per = session["work_per_invocation"] * session["local_size"]
+assert all(s["work"] == s["groups"] * per for s in samples), "operation count"
+assert all(s["verified"] for s in samples[:2])
+PY
+	FLOPSCOPE_FAULT=tile@6 "$FS" llvm --workload power --duration 2 --no-log >"$T/out" 2>&1
+	[ $? = 3 ] || die "a corrupted tile: exit $?: $(cat "$T/out")"
+	grep -q 'verification failed: slot 0: .*, the CPU.s .* (within ' "$T/out" || die "$(cat "$T/out")"
+	# the same fault on fp32 is caught too (its slot), and the counter's fault on power
+	FLOPSCOPE_FAULT=wrong@6 "$FS" llvm --workload power --duration 2 --no-log >"$T/out" 2>&1
+	[ $? = 3 ] && grep -q 'group' "$T/out" || die "a wrong counter: $(cat "$T/out")"
+	FLOPSCOPE_POWER_SHAPE=2,4,8 "$FS" llvm --workload power --duration 0.5 --no-log >"$T/out" 2>&1 ||
+		die "FLOPSCOPE_POWER_SHAPE: $(cat "$T/out")"
+	FLOPSCOPE_POWER_SHAPE=9,4,8 "$FS" llvm --workload power --duration 0.5 --no-log >"$T/out" 2>&1
+	[ $? = 2 ] && grep -q 'FLOPSCOPE_POWER_SHAPE: "9,4,8": CHAINS 1-8' "$T/out" || die "$(cat "$T/out")"
 }
 
 t_memory_workloads_should_move_checked_bytes() {

@@ -372,7 +372,7 @@ static void pcie_peak_should_follow_the_link(void)
 	 * judged by memory bandwidth would have every sample flagged */
 	for (int w = 0; w < WORKLOAD_TYPE_COUNT; w++) {
 		PeakKind k = peak_kind((WorkloadType)w);
-		if (workload_info[w].kind == WL_FMA)
+		if (workload_info[w].kind == WL_FMA || workload_info[w].kind == WL_POWER)
 			CHECK(k == PEAK_ARITH);
 		else if (w == WORKLOAD_COPY || w == WORKLOAD_D2D)
 			CHECK(k == PEAK_MEMORY);

@@ -218,15 +218,15 @@ static void push_constants_should_match_the_shaders_layout(void)
 }
 
 /* Every row of the table is whole and says what it is: arithmetic rows
- * carry a shader and a result size and no buffers; memory rows name both
- * memories and how bytes count. */
+ * (the power kind's too) carry a shader and a result size and no source or
+ * destination; memory rows name both memories and how bytes count. */
 static void workload_table_rows_should_be_complete_and_consistent(void)
 {
 	for (int w = 0; w < WORKLOAD_TYPE_COUNT; w++) {
 		const WorkloadInfo *i = &workload_info[w];
 		CHECK(i->name && *i->name && i->unit < UNIT_COUNT && *workload_unit_names[i->unit] && i->what && *i->what);
 		CHECK(workload_find(i->name) == w);
-		if (i->kind == WL_FMA) {
+		if (i->kind == WL_FMA || i->kind == WL_POWER) {
 			CHECK(!workload_is_memory((WorkloadType)w));
 			CHECK(i->shader && i->elem > 0);
 			CHECK(i->src == MEM_NONE && i->dst == MEM_NONE && i->bytes_per_byte == 0);
@@ -519,7 +519,7 @@ static void feature_table_should_cover_every_need(void)
 		/* ... and its arithmetic (push layout, chains, reference) by fmawork's */
 		CHECK((i->kind == WL_FMA) == fma_arith_known((WorkloadType)w));
 		/* the peak: from a rate of the device, tensor cores for the matrices */
-		CHECK((i->kind == WL_FMA) == (i->rate != RATE_NONE));
+		CHECK(!workload_is_memory((WorkloadType)w) == (i->rate != RATE_NONE));
 		CHECK(i->matrix == (i->rate == RATE_TENSOR_16 || i->rate == RATE_TENSOR_8));
 		CHECK(i->unit < UNIT_COUNT && (i->unit == UNIT_BYTES) == workload_is_memory((WorkloadType)w));
 	}
