@@ -15,6 +15,7 @@
 #include "layout.h"
 #include "plot.h"
 #include "summary.h"
+#include "throttle.h"
 
 #define STATS_NS (250 * 1000 * 1000ull)  /* statistics refreshed 4 times a second */
 #define WINDOW_S 60.0                    /* scrolling window once the session is longer */
@@ -477,15 +478,23 @@ static void draw_clock(Dash *d, Rect r, const Flat *f, bool power, size_t from, 
 		for (size_t i = 0; i < d->h.n; i++)
 			scaled[i] = pmax > 0 ? d->h.power_w[i] / pmax * cmax : NAN;
 		nser = 2;
-		n += snprintf(title + n, sizeof title - (size_t)n, ", power %.0f W (line: 0..%.0f W)",
-		              ls->tel[TEL_POWER_W], pmax);
+		char pw[64];
+		sample_power_str(ls, pw, sizeof pw);
+		n += snprintf(title + n, sizeof title - (size_t)n, ", power %s (line: 0..%.0f W)", pw, pmax);
 	} else if (power) {
-		n += snprintf(title + n, sizeof title - (size_t)n, ", power %.0f W", ls->tel[TEL_POWER_W]);
+		char pw[64];
+		sample_power_str(ls, pw, sizeof pw);
+		n += snprintf(title + n, sizeof title - (size_t)n, ", power %s", pw);
 	}
 	if (sample_has_tel(ls, TEL_TEMP_C))
 		n += snprintf(title + n, sizeof title - (size_t)n, "  %.0f C", ls->tel[TEL_TEMP_C]);
 	if (sample_has_tel(ls, TEL_PSTATE))
 		n += snprintf(title + n, sizeof title - (size_t)n, "  P%.0f", ls->tel[TEL_PSTATE]);
+	/* what holds the clock down now, not only at a change */
+	char why[160];
+	throttle_names(sample_has_tel(ls, TEL_THROTTLE) ? (uint64_t)ls->tel[TEL_THROTTLE] : 0, why, sizeof why);
+	if (why[0] && n < (int)sizeof title)
+		n += snprintf(title + n, sizeof title - (size_t)n, "  held by: %s", why);
 	/* others on the GPU (NVML's lists); their names are in the log's changes */
 	if (sample_has_tel(ls, TEL_OTHER_GPU) && ls->tel[TEL_OTHER_GPU] > 0)
 		n += snprintf(title + n, sizeof title - (size_t)n, "  %.0f other process%s on the GPU",

@@ -146,8 +146,11 @@ static void draw_panel(Node *nv, size_t k, Rect r, const PlotAxis *ay, double t1
 			              sample_unit(ls));
 		if (sample_has_tel(ls, TEL_SM_MHZ))
 			n += snprintf(line + n, sizeof line - (size_t)n, "  %.0f MHz", ls->tel[TEL_SM_MHZ]);
-		if (sample_has_tel(ls, TEL_POWER_W))
-			n += snprintf(line + n, sizeof line - (size_t)n, "  %.0f W", ls->tel[TEL_POWER_W]);
+		if (sample_has_tel(ls, TEL_POWER_W)) {
+			char pw[64];
+			sample_power_str(ls, pw, sizeof pw);
+			n += snprintf(line + n, sizeof line - (size_t)n, "  %s", pw);
+		}
 		if (sample_has_tel(ls, TEL_TEMP_C))
 			snprintf(line + n, sizeof line - (size_t)n, "  %.0f C", ls->tel[TEL_TEMP_C]);
 	} else {

@@ -37,7 +37,7 @@ typedef struct Verdict {
 	double median;      /* NaN: none */
 	double ratio;       /* of the reference; NaN: none */
 	double threshold;   /* ratio; NaN: none */
-	const char *ref;    /* "peak", "baseline", "" */
+	const char *ref;    /* "peak", "baseline", "power_limit", "" */
 	double peer;        /* of the identical peers' median; NaN: none */
 	uint64_t checks;
 	char why[700];
@@ -233,6 +233,17 @@ static void judge(const Options *o, const VkCtx *ctx, const SuiteDev *sd, BlockM
 		return;
 	}
 	v->median = sd->r.flops.median;
+	if (wi->kind == WL_POWER) {
+		/* held to the power limit, as DCGM's targeted_power holds its load */
+		double tp = t_peak;
+		PowerVerdict pv = energy_verdict(&sd->r.energy, tp, &v->ratio, v->why, sizeof v->why);
+		if (pv != POWER_NA) {
+			v->ref = "power_limit";
+			v->threshold = tp;
+		}
+		v->st = pv == POWER_REACHED ? CHECK_PASS : pv == POWER_NA ? CHECK_NOREF : CHECK_FAIL;
+		return;
+	}
 	BlockMeans base[COMPARE_MAX_SESSIONS];
 	const char *other = NULL;
 	size_t nbase = baselines_for(bl, nb, wi->name, d->name, base, COMPARE_MAX_SESSIONS, &other);
@@ -292,6 +303,7 @@ typedef struct CheckLine {
 	const char *reference;
 	uint64_t checks;
 	const char *why;
+	const Energy *energy;   /* JSON: the run's energy (record_energy); NULL: none */
 } CheckLine;
 
 #define L_(f) offsetof(CheckLine, f)
@@ -330,9 +342,14 @@ static const Column shared_cols[] = {
 
 static void put_line(const Options *o, const char *type, const Column *cols, size_t n, const CheckLine *l)
 {
-	if (o->format == FORMAT_JSON)
-		print_record(columns_json(type, cols, n, l));
-	else
+	if (o->format == FORMAT_JSON) {
+		cJSON *j = columns_json(type, cols, n, l);
+		if (j && l->energy && !record_energy(j, l->energy)) {
+			cJSON_Delete(j);
+			j = NULL;
+		}
+		print_record(j);
+	} else
 		columns_csv(stdout, cols, n, l);
 }
 
@@ -343,7 +360,7 @@ static void print_line(const Options *o, const VkCtx *ctx, const SuiteDev *sd, c
 	const char *st = check_status_names[v->st];
 	if (o->format != FORMAT_TABLE) {
 		CheckLine l = { st, { d, (size_t)sd->idx + 1 }, wi->name, workload_unit_names[wi->unit], v->median,
-		                v->ratio, v->threshold, v->peer, NAN, NAN, v->ref, v->checks, v->why };
+		                v->ratio, v->threshold, v->peer, NAN, NAN, v->ref, v->checks, v->why, &sd->r.energy };
 		put_line(o, "check", check_cols, NCOLS(check_cols), &l);
 		return;
 	}
@@ -353,7 +370,15 @@ static void print_line(const Options *o, const VkCtx *ctx, const SuiteDev *sd, c
 	char med[FMT_SI_LEN], fig[48] = "-";
 	if (!isnan(v->median))
 		snprintf(fig, sizeof fig, "%s%s", fmt_si(v->median, med, sizeof med), workload_unit_names[wi->unit]);
-	printf("%-6s [%d] %-16s %14s  %s\n", upper, sd->idx + 1, wi->name, fig, v->why);
+	char pw[48] = "";
+	const Energy *e = &sd->r.energy;
+	bool say = energy_known(e) && wi->kind != WL_POWER; /* power's verdict says it */
+	if (say)
+		snprintf(pw, sizeof pw, "%.0f W%s", energy_mean_w(e), e->limit_w > 0 ? "" : ",");
+	if (say && e->limit_w > 0)
+		snprintf(pw + strlen(pw), sizeof pw - strlen(pw), " (%.0f%% of %.0f W),", 100 * energy_mean_w(e) / e->limit_w,
+		         e->limit_w);
+	printf("%-6s [%d] %-16s %14s  %s%s%s\n", upper, sd->idx + 1, wi->name, fig, pw, pw[0] ? " " : "", v->why);
 }
 
 /* One check's state, from its start to its end line. */
@@ -693,7 +718,7 @@ static void print_shared(const Options *o, const VkCtx *ctx, const SuiteDev *sd,
 		         "threshold; its verdict is its link's, measured alone", m, of, fmt_si(sum, b, sizeof b), unit);
 	if (o->format != FORMAT_TABLE) {
 		CheckLine l = { "shared", { d, (size_t)sd->idx + 1 }, wi->name, unit, median, NAN, NAN, NAN, (double)m,
-		                sum, NULL, sd->checks, why };
+		                sum, NULL, sd->checks, why, NULL };
 		put_line(o, "check_shared", shared_cols, NCOLS(shared_cols), &l);
 	} else {
 		char fig[48] = "-";

@@ -275,6 +275,11 @@ char *mboard_render(MetricsBoard *b)
 			m->clock_hz = tel_or_nan(r, TEL_SM_MHZ, 1e6);
 			m->power_w = tel_or_nan(r, TEL_POWER_W, 1);
 			m->temp_c = tel_or_nan(r, TEL_TEMP_C, 1);
+			m->power_limit_w = tel_or_nan(r, TEL_POWER_LIMIT_W, 1);
+			m->energy_j = energy_known(&res->energy) ? res->energy.joules : NAN;
+			m->has_reasons = res->energy.reasons;
+			for (int c = 0; c < METRICS_REASONS && c < SUMMARY_REASONS; c++)
+				m->clock_reduced_s[c] = res->energy.reason_s[c];
 			m->check = r->check;
 			m->check_ratio = r->check_ratio;
 			m->check_threshold = r->check_threshold;

@@ -6,6 +6,7 @@
 
 #include "fmt.h"
 #include "memwork.h"
+#include "throttle.h"
 
 const char report_table_header[] =
 	" Measurement        Number of         Computation     Performance       CPU\n"
@@ -108,6 +109,37 @@ void report_changes(FILE *f, const ChangeDetector *cd, const char *unit, const c
 	}
 }
 
+/* What one unit of the rate's work is called: FLOP, op or B. */
+static const char *work_unit(const char *rate_unit)
+{
+	return !rate_unit || !strcmp(rate_unit, "FLOPS") ? "FLOP" : !strcmp(rate_unit, "IOPS") ? "op" : "B";
+}
+
+void report_energy_text(FILE *f, const Energy *e, const char *unit, const char *indent)
+{
+	if (!energy_known(e)) {
+		fprintf(f, "%senergy: N/A (no power reading)\n", indent);
+		return;
+	}
+	char j[FMT_SI_LEN], pj[FMT_SI_LEN], lim[64] = "", per[FMT_SI_LEN + 16] = "";
+	double mean = energy_mean_w(e);
+	if (e->limit_w > 0)
+		snprintf(lim, sizeof lim, " of a %.0f W limit (mean %.0f%%)", e->limit_w, 100 * mean / e->limit_w);
+	if (!isnan(energy_per_joule(e))) /* no joule read: no work per joule */
+		snprintf(per, sizeof per, "; %s%s/J", fmt_si(energy_per_joule(e), pj, sizeof pj), work_unit(unit));
+	fprintf(f, "%senergy: %sJ over %.2f s of dispatches, mean %.0f W, max %.0f W%s%s\n", indent,
+	        fmt_si(e->joules, j, sizeof j), e->seconds, mean, e->max_w, lim, per);
+	if (!e->reasons)
+		return;
+	char line[512];
+	int n = 0;
+	for (size_t k = 0; k < throttle_reason_count && k < SUMMARY_REASONS; k++)
+		if (e->reason_s[k] > 0 && n < (int)sizeof line)
+			n += snprintf(line + n, sizeof line - (size_t)n, "%s%s %.2f s", n ? ", " : "", throttle_reasons[k].name,
+			              e->reason_s[k]);
+	fprintf(f, "%sclocks reduced: %s\n", indent, n ? line : "never (no reason bit set)");
+}
+
 void report_summary_text(FILE *f, const SummaryResult *r, size_t dropped,
                          uint64_t checks_passed, double target_ms)
 {
@@ -179,4 +211,6 @@ void report_summary_text(FILE *f, const SummaryResult *r, size_t dropped,
 		fprintf(f, "  GPU/CPU time: no sample to tell\n");
 	else
 		fprintf(f, "  GPU/CPU time: no GPU timestamps on this queue; CPU wall time drives the loop\n");
+	if (r->samples)
+		report_energy_text(f, &r->energy, r->unit, "  ");
 }

@@ -33,6 +33,11 @@ void report_csv_identity(const SessionMeta *m, char *out, size_t len);
  * summary printed after a run shows REPORT_SUMMARY_CHANGES. */
 #define REPORT_SUMMARY_CHANGES 5
 void report_changes(FILE *f, const ChangeDetector *cd, const char *unit, const char *indent, size_t most);
+/* The run's energy: "energy: 5.58 kJ over 8.00 s of dispatches, mean 698 W,
+ * max 723 W of a 700 W limit (mean 100%); 800 GFLOP/J", or "energy: N/A (no
+ * power reading)"; then the time at each cause of reduced clocks where the
+ * reasons were read. */
+void report_energy_text(FILE *f, const Energy *e, const char *unit, const char *indent);
 void report_summary_text(FILE *f, const SummaryResult *r, size_t dropped,
                          uint64_t checks_passed, double target_ms);
 

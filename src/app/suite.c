@@ -192,6 +192,10 @@ static void row_json(const WorkloadInfo *wl, bool tq, size_t k, size_t n, const 
 	cJSON *j = columns_json("suite", suite_cols, sizeof suite_cols / sizeof *suite_cols, &l);
 	if (j && measured && wl->shader)
 		start_json(j, sd);
+	if (j && measured && !record_energy(j, &sd->r.energy)) {
+		cJSON_Delete(j);
+		j = NULL;
+	}
 	json_line(stdout, j);
 }
 
@@ -229,8 +233,15 @@ static void row(const Options *o, const WorkloadInfo *wl, bool tq, size_t k, siz
 			snprintf(pk, sizeof pk, "%.1f%%", r->pct_peak);
 		if (!isnan(duty))
 			snprintf(dt, sizeof dt, "%.2f%%", 100 * duty);
-		printf(" %-*s %14s %14s %10s %8zu %7zu %8s\n", lw, label, r->flops.n ? a : "-",
-		       r->flops.n ? b : "-", pk, r->flops.n, r->verified, dt);
+		/* the mean power and its share of the limit; N/A without a reading */
+		char pw[48] = "N/A";
+		const Energy *e = &r->energy;
+		if (energy_known(e) && e->limit_w > 0)
+			snprintf(pw, sizeof pw, "%.0f W %3.0f%%", energy_mean_w(e), 100 * energy_mean_w(e) / e->limit_w);
+		else if (energy_known(e))
+			snprintf(pw, sizeof pw, "%.0f W", energy_mean_w(e));
+		printf(" %-*s %14s %14s %10s %8zu %7zu %8s %12s\n", lw, label, r->flops.n ? a : "-",
+		       r->flops.n ? b : "-", pk, r->flops.n, r->verified, dt, pw);
 	}
 }
 
@@ -298,8 +309,8 @@ static void suite_head(const VkCtx *ctx, const int *idx, size_t n, const Options
 	for (size_t k = 0; n > 1 && k < n; k++)
 		printf("  [%zu] %s (compute queue: %u)\n", k + 1, ctx->entries[idx[k]].name,
 		       ctx->entries[idx[k]].queue_family);
-	printf("\n %-*s %14s %14s %10s %8s %7s %8s\n", n > 1 ? 20 : 16, "workload", "median", "max", "% of peak",
-	       "samples", "checks", "duty");
+	printf("\n %-*s %14s %14s %10s %8s %7s %8s %12s\n", n > 1 ? 20 : 16, "workload", "median", "max", "% of peak",
+	       "samples", "checks", "duty", "power, limit");
 }
 
 /* The progress line at workload k of runs: its time and the run's left,

@@ -1,5 +1,7 @@
 #include "metrics.h"
 
+#include "throttle.h"
+
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -20,7 +22,7 @@ void metrics_row_init(MetricsRow *r)
 	memset(r, 0, sizeof *r);
 	r->uuid = r->pci_bus_id = r->name = r->driver = r->workload = r->check_reference = "";
 	r->median = r->peak_ratio = r->peer_ratio = r->duty = NAN;
-	r->clock_hz = r->power_w = r->temp_c = NAN;
+	r->clock_hz = r->power_w = r->temp_c = r->power_limit_w = r->energy_j = NAN;
 	r->check = CHECK_NONE;
 	r->check_ratio = r->check_threshold = NAN;
 	r->shared_median = NAN;
@@ -158,6 +160,7 @@ static double f_duty(const MetricsRow *r) { return r->duty; }
 static double f_clock(const MetricsRow *r) { return r->clock_hz; }
 static double f_power(const MetricsRow *r) { return r->power_w; }
 static double f_temp(const MetricsRow *r) { return r->temp_c; }
+static double f_limit(const MetricsRow *r) { return r->power_limit_w; }
 static double f_shared(const MetricsRow *r) { return r->shared_median; }
 static double f_check_ratio(const MetricsRow *r) { return r->check == CHECK_NONE ? NAN : r->check_ratio; }
 
@@ -183,6 +186,33 @@ static void counters(Text *t, const MetricsRow *rows, size_t n)
 		labels(t, &rows[k], true);
 		put(t, ",result=\"failed\"");
 		value(t, (double)rows[k].checks_failed);
+	}
+	bool any = false;
+	for (size_t k = 0; k < n; k++) {
+		if (isnan(rows[k].energy_j))
+			continue;
+		if (!any)
+			family(t, "flopscope_energy_joules_total", "counter",
+			       "The energy of the run's dispatches: each power reading over its sample's time.");
+		any = true;
+		put(t, "flopscope_energy_joules_total");
+		labels(t, &rows[k], true);
+		value(t, rows[k].energy_j);
+	}
+	any = false;
+	for (size_t k = 0; k < n; k++) {
+		if (!rows[k].has_reasons)
+			continue;
+		if (!any)
+			family(t, "flopscope_clock_reduced_seconds_total", "counter",
+			       "Time of the run's dispatches with a cause of reduced clocks set, by reason.");
+		any = true;
+		for (size_t c = 0; c < throttle_reason_count && c < METRICS_REASONS; c++) {
+			put(t, "flopscope_clock_reduced_seconds_total");
+			labels(t, &rows[k], true);
+			put(t, ",reason=\"%s\"", throttle_reasons[c].key);
+			value(t, rows[k].clock_reduced_s[c]);
+		}
 	}
 	family(t, "flopscope_level_changes_total", "counter",
 	       "Lasting changes of the throughput's level, by their cause as the telemetry tells it.");
@@ -313,6 +343,8 @@ char *metrics_render(const MetricsRow *rows, size_t n, const char *version, doub
 	counters(&t, rows, n);
 	gauge(&t, rows, n, "flopscope_clock_hertz", "The device's shader clock, the latest reading.", f_clock, false);
 	gauge(&t, rows, n, "flopscope_power_watts", "The device's power draw, the latest reading.", f_power, false);
+	gauge(&t, rows, n, "flopscope_power_limit_watts", "The device's power limit, the latest reading.", f_limit,
+	      false);
 	gauge(&t, rows, n, "flopscope_temperature_celsius", "The device's temperature, the latest reading.", f_temp,
 	      false);
 	check_families(&t, rows, n, check_duration_s, exit_code);

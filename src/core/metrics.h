@@ -38,6 +38,8 @@ typedef enum CheckStatus {
 /* "pass", "fail", ...: label values and the words the check prints. */
 extern const char *const check_status_names[CHECK_STATUS_COUNT];
 
+#define METRICS_REASONS 8 /* at least throttle_reason_count */
+
 typedef struct MetricsRow {
 	/* the device */
 	unsigned entry;           /* flopscope's entry number, 1-based (in the _info series) */
@@ -60,6 +62,10 @@ typedef struct MetricsRow {
 	uint64_t samples, checks_passed, checks_failed;
 	size_t changes[CAUSE_COUNT]; /* level changes by cause */
 	double clock_hz, power_w, temp_c; /* the latest readings; NaN unknown */
+	double power_limit_w;     /* the power limit read last; NaN unknown */
+	double energy_j;          /* the run's energy so far (summary.h's Energy); NaN: no power reading */
+	bool has_reasons;         /* reason bits were read: */
+	double clock_reduced_s[METRICS_REASONS]; /* seconds at each of throttle_reasons[] */
 	/* a --check's verdict (CHECK_NONE in a live run) */
 	CheckStatus check;
 	double check_ratio;       /* the figure held to the threshold: of the peak or the

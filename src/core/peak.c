@@ -267,6 +267,7 @@ static const char *threshold_class(WorkloadType t)
 	switch (workload_info[t].kind) {
 	case WL_COPY: return "copy";
 	case WL_TRANSFER: return "transfers";
+	case WL_POWER: return "power, of the power limit";
 	default: return "FMA chains";
 	}
 }
@@ -299,6 +300,7 @@ double peak_check_threshold_pct(WorkloadType t)
 	switch (workload_info[t].kind) {
 	case WL_COPY: return 80;
 	case WL_TRANSFER: return 70;
+	case WL_POWER: return 75; /* of the power limit: DCGM targeted_power's target_power_min_ratio */
 	default: return 90;
 	}
 }

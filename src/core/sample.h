@@ -4,6 +4,7 @@
 
 #include <math.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 enum {
@@ -28,6 +29,8 @@ typedef enum TelField {
 	                     (and a hypervisor's steal) took, over the last 250 ms+ */
 	TEL_OTHER_GPU,    /* GPUs: how many other processes have a context on the device
 	                     (NVML's running compute and graphics processes, less this one) */
+	TEL_POWER_LIMIT_W, /* the power limit enforced now: NVML's enforced limit, hwmon
+	                     power1_cap (AMD), RAPL's package long-term limit (CPUs) */
 	TEL_FIELD_COUNT
 } TelField;
 #define SAMPLE_TEL_COUNT TEL_FIELD_COUNT
@@ -90,6 +93,10 @@ static inline double sample_tel(const Sample *s, TelField f)
 {
 	return sample_has_tel(s, f) ? s->tel[f] : NAN;
 }
+
+/* The power read with the sample, against its limit where read: "612 W",
+ * "612 / 700 W (87%)"; "" without a reading. Returns what snprintf does. */
+int sample_power_str(const Sample *s, char *out, size_t len);
 
 static inline uint32_t sample_trials(const Sample *s)
 {

@@ -1,6 +1,9 @@
 #include "summary.h"
 
+#include "throttle.h"
+
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -9,6 +12,7 @@ void summary_init(Summary *s)
 	memset(s, 0, sizeof *s);
 	s->stride = s->rstride = 1;
 	s->segments = 1;
+	s->energy.limit_w = NAN;
 	change_init(&s->changes);
 }
 
@@ -82,9 +86,87 @@ static void keep_ratio(Summary *s, const Sample *x)
 		s->gpu_timed++;
 }
 
+/* The sample's power over its time; its reasons' time. */
+static void add_energy(Energy *e, const Sample *x)
+{
+	double dt = (double)x->cpu_ns * sample_trials(x) * 1e-9;
+	if (sample_has_tel(x, TEL_POWER_W) && x->tel[TEL_POWER_W] >= 0) {
+		e->power = true;
+		e->joules += x->tel[TEL_POWER_W] * dt;
+		e->seconds += dt;
+		e->work += (double)x->work * sample_trials(x);
+		if (x->tel[TEL_POWER_W] > e->max_w)
+			e->max_w = x->tel[TEL_POWER_W];
+	}
+	if (sample_has_tel(x, TEL_POWER_LIMIT_W))
+		e->limit_w = x->tel[TEL_POWER_LIMIT_W];
+	if (sample_has_tel(x, TEL_THROTTLE)) {
+		e->reasons = true;
+		uint64_t bits = (uint64_t)x->tel[TEL_THROTTLE];
+		for (size_t k = 0; k < throttle_reason_count && k < SUMMARY_REASONS; k++)
+			if (bits & throttle_reasons[k].bit)
+				e->reason_s[k] += dt;
+	}
+}
+
+bool energy_known(const Energy *e)
+{
+	return e->power && e->seconds > 0;
+}
+
+double energy_mean_w(const Energy *e)
+{
+	return energy_known(e) ? e->joules / e->seconds : NAN;
+}
+
+double energy_per_joule(const Energy *e)
+{
+	return energy_known(e) && e->joules > 0 ? e->work / e->joules : NAN;
+}
+
+PowerVerdict energy_verdict(const Energy *e, double min_ratio, double *ratio, char *why, size_t len)
+{
+	*ratio = NAN;
+	if (!energy_known(e)) {
+		snprintf(why, len, "power N/A (no power reading): only the result checks held");
+		return POWER_NA;
+	}
+	double mean = energy_mean_w(e);
+	if (!(e->limit_w > 0)) {
+		snprintf(why, len, "mean %.0f W, but no power limit read to hold it to: only the result checks held", mean);
+		return POWER_NA;
+	}
+	*ratio = mean / e->limit_w;
+	/* the causes that are not the limit doing its job */
+	char slow[256] = "";
+	size_t n = 0;
+	for (size_t k = 0; k < throttle_reason_count && k < SUMMARY_REASONS; k++)
+		if (throttle_reasons[k].bit != THR_POWER_CAP && e->reason_s[k] > 0 && n < sizeof slow)
+			n += (size_t)snprintf(slow + n, sizeof slow - n, "%s%s %.2f s", n ? ", " : "", throttle_reasons[k].name,
+			                      e->reason_s[k]);
+	if (n) {
+		snprintf(why, len, "the clock was held down by %s of %.2f s (mean %.0f W, %.0f%% of the %.0f W limit)", slow,
+		         e->seconds, mean, 100 * *ratio, e->limit_w);
+		return POWER_SLOWED;
+	}
+	double cap = 0;
+	for (size_t k = 0; k < throttle_reason_count && k < SUMMARY_REASONS; k++)
+		if (throttle_reasons[k].bit == THR_POWER_CAP)
+			cap = e->reason_s[k];
+	char capped[96] = "";
+	if (cap > 0)
+		snprintf(capped, sizeof capped, "; the power cap held the clock %.2f s of %.2f, as expected at the limit",
+		         cap, e->seconds);
+	bool ok = *ratio >= min_ratio;
+	snprintf(why, len, "mean %.0f W, %.0f%% of the %.0f W limit, %s %.0f%%%s", mean, 100 * *ratio, e->limit_w,
+	         ok ? "reaches" : "below", 100 * min_ratio, capped);
+	return ok ? POWER_REACHED : POWER_SHORT;
+}
+
 void summary_add(Summary *s, const Sample *x)
 {
 	s->samples++;
+	add_energy(&s->energy, x);
 	s->unit_flags |= x->flags & (SAMPLE_INTEGER | SAMPLE_BYTES);
 	if (x->flags & SAMPLE_VERIFIED)
 		s->verified++;
@@ -254,6 +336,7 @@ void summary_result(const Summary *s, SummaryResult *r)
 	r->plateau_ms = change_time_to_plateau(s->steady_t, s->steady_flops, s->steady, &r->plateau_flops);
 	if (s->nsizes > 1) /* a sweep: levels differ by size, not by power state */
 		r->plateau_ms = r->duty = NAN;
+	r->energy = s->energy;
 	r->ratio_median = NAN;
 	if (s->gpu_timed) {
 		Stats st;

@@ -24,6 +24,21 @@
 #define SUMMARY_SIZES 24
 #define SUMMARY_SIZE_CAP 4096
 
+/* The causes of reduced clocks timed, throttle.h's reasons in their order. */
+#define SUMMARY_REASONS 8
+
+/* The energy of a run: each sample's power reading over its own time (the
+ * dispatch's wall time, or a pipelined sample's completion interval, times
+ * its trials), and the time spent at each cause of reduced clocks the same
+ * way, from the reason bits read with the samples. */
+typedef struct Energy {
+	double joules, seconds;     /* over the samples with a power reading */
+	double work;                /* their work, in the workload's unit */
+	double max_w, limit_w;      /* the highest reading; the newest limit (NaN none) */
+	bool power, reasons;        /* a power reading seen; reason bits seen */
+	double reason_s[SUMMARY_REASONS];
+} Energy;
+
 typedef struct SizeRow {
 	uint64_t size;        /* bytes per copy */
 	size_t n;             /* steady samples */
@@ -53,6 +68,7 @@ typedef struct Summary {
 	double *ratio;          /* gpu_ns / cpu_ns of GPU-timed samples */
 	size_t cap_flops, cap_ratio;
 	bool oom;
+	Energy energy;
 	uint64_t size_of[SUMMARY_SIZES];
 	double *size_vals[SUMMARY_SIZES];
 	size_t size_n[SUMMARY_SIZES], nsizes;
@@ -94,7 +110,27 @@ typedef struct SummaryResult {
 	SizeRow sizes[SUMMARY_SIZES]; /* transfers: by copy size, in the order measured */
 	size_t nsizes;
 	bool oom;               /* memory ran out: the statistics cover the samples before */
+	Energy energy;          /* power.joules etc.: see energy_known */
 } SummaryResult;
+
+/* Whether a run's energy is known (a power reading seen); its mean power,
+ * and its work per joule; NaN when not. */
+bool energy_known(const Energy *e);
+double energy_mean_w(const Energy *e);
+double energy_per_joule(const Energy *e);
+
+/* A load meant to reach the power limit (the power workload), judged as
+ * DCGM's targeted_power judges one: its mean power at least min_ratio of
+ * the limit (peak_check_threshold_pct's, DCGM's 0.75), the SW power cap
+ * expected there; any time at a HW slowdown, thermal slowdown or power
+ * brake fails it, named. ratio: mean / limit (NaN unknown); why says it. */
+typedef enum PowerVerdict {
+	POWER_NA,       /* no power reading or no limit: nothing to hold it to */
+	POWER_REACHED,  /* reached its share of the limit */
+	POWER_SHORT,    /* below it */
+	POWER_SLOWED,   /* a cause other than the power cap held the clock down */
+} PowerVerdict;
+PowerVerdict energy_verdict(const Energy *e, double min_ratio, double *ratio, char *why, size_t len);
 
 void summary_result(const Summary *s, SummaryResult *r);
 

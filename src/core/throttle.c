@@ -5,9 +5,9 @@
 #include <string.h>
 
 const ThrottleReason throttle_reasons[] = {
-	{ THR_POWER_CAP, "power cap" }, { THR_HW_SLOWDOWN, "HW slowdown" }, { THR_THERMAL_SW, "thermal (software)" },
-	{ THR_THERMAL_HW, "thermal (hardware)" }, { THR_POWER_BRAKE, "power brake" },
-	{ THR_CURRENT, "current/voltage limit" },
+	{ THR_POWER_CAP, "power cap", "power_cap" }, { THR_HW_SLOWDOWN, "HW slowdown", "hw_slowdown" },
+	{ THR_THERMAL_SW, "thermal (software)", "thermal_sw" }, { THR_THERMAL_HW, "thermal (hardware)", "thermal_hw" },
+	{ THR_POWER_BRAKE, "power brake", "power_brake" }, { THR_CURRENT, "current/voltage limit", "current" },
 };
 const size_t throttle_reason_count = sizeof throttle_reasons / sizeof *throttle_reasons;
 
@@ -159,4 +159,14 @@ bool gpu_metrics_parse(const void *blob, size_t n, GpuMetrics *out, char *why, s
 		out->has_throttle = out->indep_throttle != UINT64_MAX;
 	}
 	return true;
+}
+
+void throttle_names(uint64_t bits, char *out, size_t len)
+{
+	size_t n = 0;
+	if (len)
+		out[0] = '\0';
+	for (size_t k = 0; k < throttle_reason_count && n < len; k++)
+		if (bits & throttle_reasons[k].bit)
+			n += (size_t)snprintf(out + n, len - n, "%s%s", n ? ", " : "", throttle_reasons[k].name);
 }

@@ -22,9 +22,14 @@ enum {
 typedef struct ThrottleReason {
 	uint64_t bit;
 	const char *name;
+	const char *key;     /* in JSON and the metrics' reason label */
 } ThrottleReason;
 extern const ThrottleReason throttle_reasons[];
 extern const size_t throttle_reason_count;
+
+/* The reasons set in bits, by name ("power cap, thermal (software)"); ""
+ * when none of them is. */
+void throttle_names(uint64_t bits, char *out, size_t len);
 
 /* AMD's ASIC-independent throttler status (gpu_metrics v1.3+, v2.2+:
  * indep_throttle_status) as reasons. The hotspot bit is masked below 90 C

@@ -11,6 +11,7 @@
 typedef struct CpuTel {
 	bool sysfs;
 	char rapl[700];              /* energy_uj of package 0, or "" */
+	char rapl_limit[700];        /* its long-term limit (constraint 0), or "" */
 	double last_uj, range_uj;
 	uint64_t last_ns;
 	/* the other processes' share of the CPU: /proc/stat less our own time */
@@ -135,6 +136,10 @@ static bool cpu_read(TelSource *s, TelReading *r)
 		c->last_uj = uj;
 		c->last_ns = t;
 	}
+	double uw;
+	if (c->rapl_limit[0] && sysfs_read_num(c->rapl_limit, &uw) && uw > 0) {
+		tel_set(r, TEL_POWER_LIMIT_W, uw * 1e-6);
+	}
 	return r->valid != 0;
 }
 
@@ -175,6 +180,9 @@ static bool tel_cpu_open_any(TelSource *s, char *note, size_t len)
 		snprintf(p, sizeof p, "%s/class/powercap/intel-rapl:0/max_energy_range_uj", sysfs_root());
 		if (!sysfs_read_num(p, &c->range_uj))
 			c->range_uj = 0;
+		snprintf(p, sizeof p, "%s/class/powercap/intel-rapl:0/constraint_0_power_limit_uw", sysfs_root());
+		if (sysfs_read_num(p, &uj))
+			snprintf(c->rapl_limit, sizeof c->rapl_limit, "%s", p);
 	}
 	s->name = "cpu";
 	s->state = c;
@@ -182,7 +190,9 @@ static bool tel_cpu_open_any(TelSource *s, char *note, size_t len)
 	s->close = cpu_close;
 	snprintf(note, len, "CPU clock from %s; %s; other processes' CPU share from /proc/stat",
 	         c->sysfs ? "cpufreq (sysfs)" : "/proc/cpuinfo",
-	         c->rapl[0] ? "package power from RAPL (energy counter)" : "power N/A (no readable RAPL)");
+	         c->rapl[0] ? c->rapl_limit[0] ? "package power and its limit from RAPL (energy counter)"
+	                                   : "package power from RAPL (energy counter)"
+	                    : "power N/A (no readable RAPL)");
 	return true;
 }
 

@@ -127,6 +127,10 @@ static bool gpu_sysfs_read(TelSource *s, TelReading *r)
 		} else if (!g->amd) {
 			energy_power(g, r);
 		}
+		snprintf(p, sizeof p, "%s/power1_cap", g->hwmon);
+		if (sysfs_read_num(p, &v) && v > 0) {
+			tel_set(r, TEL_POWER_LIMIT_W, v * 1e-6); /* microwatts */
+		}
 		snprintf(p, sizeof p, "%s/temp1_input", g->hwmon);
 		if (sysfs_read_num(p, &v)) {
 			tel_set(r, TEL_TEMP_C, v * 1e-3); /* millidegrees */

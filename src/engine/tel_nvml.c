@@ -18,6 +18,7 @@ typedef struct Nvml {
 	int (*shutdown)(void);
 	int (*clock)(void *, int, unsigned *);
 	int (*power)(void *, unsigned *);
+	int (*limit)(void *, unsigned *);
 	int (*temp)(void *, int, unsigned *);
 	int (*pstate)(void *, int *);
 	int (*throttle)(void *, unsigned long long *);
@@ -96,6 +97,9 @@ static bool nvml_read(TelSource *s, TelReading *r)
 	}
 	if (n->power && n->power(n->dev, &u) == 0) {
 		tel_set(r, TEL_POWER_W, u * 1e-3);
+	}
+	if (n->limit && n->limit(n->dev, &u) == 0 && u > 0) {
+		tel_set(r, TEL_POWER_LIMIT_W, u * 1e-3);
 	}
 	if (n->temp && n->temp(n->dev, 0 /* NVML_TEMPERATURE_GPU */, &u) == 0) {
 		tel_set(r, TEL_TEMP_C, u);
@@ -212,6 +216,7 @@ static bool tel_nvml_open(TelSource *s, const DeviceInfo *d, char *note, size_t 
 	n->shutdown = (int (*)(void))dlsym(lib, "nvmlShutdown");
 	n->clock = (int (*)(void *, int, unsigned *))dlsym(lib, "nvmlDeviceGetClockInfo");
 	n->power = (int (*)(void *, unsigned *))dlsym(lib, "nvmlDeviceGetPowerUsage");
+	n->limit = (int (*)(void *, unsigned *))dlsym(lib, "nvmlDeviceGetEnforcedPowerLimit");
 	n->temp = (int (*)(void *, int, unsigned *))dlsym(lib, "nvmlDeviceGetTemperature");
 	n->pstate = (int (*)(void *, int *))dlsym(lib, "nvmlDeviceGetPerformanceState");
 	n->throttle = (int (*)(void *, unsigned long long *))dlsym(lib, "nvmlDeviceGetCurrentClocksEventReasons");
@@ -241,8 +246,8 @@ static bool tel_nvml_open(TelSource *s, const DeviceInfo *d, char *note, size_t 
 	s->state = n;
 	s->read = nvml_read;
 	s->close = nvml_close;
-	snprintf(note, len, "NVML: SM and memory clock, power, temperature, P-state, clock-event reasons%s",
-	         n->compute_procs ? ", the other processes on the GPU" : "");
+	snprintf(note, len, "NVML: SM and memory clock, power%s, temperature, P-state, clock-event reasons%s",
+	         n->limit ? " and its limit" : "", n->compute_procs ? ", the other processes on the GPU" : "");
 	return true;
 }
 

@@ -4,6 +4,8 @@
 #include <math.h>
 #include <stdio.h>
 
+#include "throttle.h"
+
 /* Adds a double that reads back exactly: cJSON prints 15 digits whenever
  * they parse back within DBL_EPSILON, which can move a value by an ulp. */
 static bool add_exact(cJSON *o, const char *key, double v)
@@ -152,6 +154,26 @@ bool record_change_counts(cJSON *o, const ChangeDetector *d)
 	       cJSON_AddNumberToObject(o, "excursion_ms", d->exc_ms);
 }
 
+bool record_energy(cJSON *o, const Energy *e)
+{
+	bool known = energy_known(e);
+	bool ok = add_num_or_null(o, "energy_j", known ? e->joules : NAN) &&
+	          add_num_or_null(o, "energy_s", known ? e->seconds : NAN) &&
+	          add_num_or_null(o, "power_mean_w", energy_mean_w(e)) &&
+	          add_num_or_null(o, "power_max_w", known ? e->max_w : NAN) &&
+	          add_num_or_null(o, "power_limit_w", e->limit_w > 0 ? e->limit_w : NAN) &&
+	          add_num_or_null(o, "work_per_joule", energy_per_joule(e));
+	if (!ok)
+		return false;
+	if (!e->reasons)
+		return cJSON_AddNullToObject(o, "clock_reduced_s") != NULL;
+	cJSON *rs = cJSON_AddObjectToObject(o, "clock_reduced_s");
+	for (size_t k = 0; rs && k < throttle_reason_count && k < SUMMARY_REASONS; k++)
+		if (!cJSON_AddNumberToObject(rs, throttle_reasons[k].key, e->reason_s[k]))
+			return false;
+	return rs != NULL;
+}
+
 bool record_summary_json(FILE *f, const SummaryResult *r, size_t dropped, uint64_t checks_passed)
 {
 	cJSON *o = cJSON_CreateObject();
@@ -201,6 +223,8 @@ bool record_summary_json(FILE *f, const SummaryResult *r, size_t dropped, uint64
 	if (ok && r->target_lo > 0)
 		ok = cJSON_AddNumberToObject(o, "target_lo_ms", r->target_lo) &&
 		     cJSON_AddNumberToObject(o, "target_hi_ms", r->target_hi);
+	if (ok)
+		ok = record_energy(o, &r->energy);
 	/* each change is its own record in the log; the summary lists the kept ones */
 	cJSON *arr = ok ? cJSON_AddArrayToObject(o, "change_list") : NULL;
 	for (size_t i = change_kept(&r->changes); arr && i-- > 0;) {

@@ -93,12 +93,6 @@ static bool check(const Work *w, Compute *c, uint64_t groups, char *msg, size_t 
 	return work_check_counter(w, c, groups, msg, len) && work_check_regions(c, 0, msg, len);
 }
 
-static uint64_t work(const Work *w, uint64_t groups, uint64_t copy_size)
-{
-	(void)copy_size;
-	return groups * w->local_size * w->per_invocation;
-}
-
 const WorkloadOps workload_copy_ops = {
 	.kind = WL_COPY,
 	.plan = plan,
@@ -106,5 +100,5 @@ const WorkloadOps workload_copy_ops = {
 	.push = push,
 	.prepare_check = prepare_check,
 	.check = check,
-	.work = work,
+	.work = work_by_invocation,
 };

@@ -70,11 +70,6 @@ static uint32_t push(const Work *w, unsigned char out[24])
 	return fma_push(&st->params, WORKLOAD_SLOTS - 1, out);
 }
 
-static void prepare_check(const Work *w, Compute *c, GroupCount g)
-{
-	(void)w, (void)c, (void)g; /* the whole result buffer is read back */
-}
-
 static bool check(const Work *w, Compute *c, uint64_t groups, char *msg, size_t len)
 {
 	if (!work_check_counter(w, c, groups, msg, len))
@@ -89,18 +84,12 @@ static bool check(const Work *w, Compute *c, uint64_t groups, char *msg, size_t 
 	return true;
 }
 
-static uint64_t work(const Work *w, uint64_t groups, uint64_t copy_size)
-{
-	(void)copy_size;
-	return groups * w->local_size * w->per_invocation;
-}
-
 const WorkloadOps workload_fma_ops = {
 	.kind = WL_FMA,
 	.plan = plan,
 	.recorder = &gpu_dispatch_recorder,
 	.push = push,
-	.prepare_check = prepare_check,
+	.prepare_check = work_read_whole,
 	.check = check,
-	.work = work,
+	.work = work_by_invocation,
 };

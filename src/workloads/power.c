@@ -80,7 +80,7 @@ static Status plan(Work *w, const WorkInput *in, char *err)
 	w->input = (ComputeInput){ power_words(p) * 4, fill, p };
 	w->result_size = 16 + (VkDeviceSize)p->tiles * power_tile_values(p) * 4;
 	w->local_size = p->local_size;
-	w->per_invocation = power_flop_per_group(p) / p->local_size;
+	w->per_invocation = power_flop_per_group(p) / p->local_size; /* exact: whole subgroups */
 	w->shader = w->info->shader;
 	w->spec[0] = p->local_size;
 	w->spec[1] = p->iters;
@@ -112,11 +112,6 @@ static uint32_t push(const Work *w, unsigned char out[24])
 	return 8;
 }
 
-static void prepare_check(const Work *w, Compute *c, GroupCount g)
-{
-	(void)w, (void)c, (void)g; /* the whole result buffer is read back */
-}
-
 /* The group counter, then the first tile and 7 others the dispatch wrote,
  * a different 7 each check. */
 static bool check(const Work *w, Compute *c, uint64_t groups, char *msg, size_t len)
@@ -139,19 +134,12 @@ static bool check(const Work *w, Compute *c, uint64_t groups, char *msg, size_t 
 	return true;
 }
 
-static uint64_t work(const Work *w, uint64_t groups, uint64_t copy_size)
-{
-	(void)copy_size;
-	const PowerState *st = w->state;
-	return groups * power_flop_per_group(&st->params);
-}
-
 const WorkloadOps workload_power_ops = {
 	.kind = WL_POWER,
 	.plan = plan,
 	.recorder = &gpu_dispatch_recorder,
 	.push = push,
-	.prepare_check = prepare_check,
+	.prepare_check = work_read_whole,
 	.check = check,
-	.work = work,
+	.work = work_by_invocation,
 };

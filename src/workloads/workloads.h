@@ -91,6 +91,12 @@ uint32_t work_sample_flags(const Work *w);
  * top of --size checked against it. 0 with a message in err when not. */
 uint64_t work_mem_top(const WorkInput *in, char *err);
 
+/* For the shader kinds: the work of `groups` workgroups, per_invocation
+ * each invocation. */
+uint64_t work_by_invocation(const Work *w, uint64_t groups, uint64_t copy_size);
+/* For the kinds whose check reads the whole result buffer back: nothing to
+ * prepare. */
+void work_read_whole(const Work *w, Compute *c, GroupCount g);
 /* For the shader kinds: the group counter (the result buffer's first word)
  * shows every group of every trial ran. */
 bool work_check_counter(const Work *w, Compute *c, uint64_t groups, char *msg, size_t len);

@@ -52,7 +52,7 @@ while t < 12000:
         "work": groups * work1, "gpu_ns": round(gpu_s * 1e9), "cpu_ns": round(gpu_s * 1e9 + 40000),
         "pipelined": steady, "rate": rate, "gpu_timed": True, "steady": steady, "verified": seq % 20 == 0,
         "sm_mhz": mhz, "power_w": (300.0 if throttled else 350.0) + 2 * noise(), "temp_c": 70.0 if throttled else 60.0,
-        "pstate": 0, "throttle": 4 if throttled else 0, "unit": unit, "work_unit": "FLOP" if fp else "op",
+        "pstate": 0, "throttle": 4 if throttled else 0, "power_limit_w": 350.0, "unit": unit, "work_unit": "FLOP" if fp else "op",
         "groups_unit": "workgroups", "target_ms": 20,
     }
     verified += s["verified"]

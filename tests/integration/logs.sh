@@ -701,3 +701,69 @@ PY
 		[ $rc = 2 ] && grep -q "$want" "$T/err" || die "$f: exit $rc: $(cat "$T/err" "$T/out" | head -5)"
 	done
 }
+
+# Energy in every result: a log whose samples carry power readings, a limit
+# and reason bits replays to the energy the readings give (each over its
+# sample's time), in the summary's text and JSON (the metrics: test_metrics);
+# a device without a reading says N/A, its JSON null,
+# never 0; a live run reads the limit (RAPL's, from a stand-in sysfs).
+t_energy_should_follow_the_power_readings_and_be_null_without() {
+	"$FS" llvm --duration 0.5 --log "$T/a.jsonl" --format json >"$T/a.json" 2>"$T/a.err" || die "run: $(cat "$T/a.err")"
+	"$FS" llvm --duration 0.3 --no-log >"$T/t.txt" 2>&1 || die "table: exit $?"
+	[ "$(grep -c 'energy' "$T/t.txt")" = 1 ] && grep -q '^  energy: N/A (no power reading)$' "$T/t.txt" ||
+		die "no N/A: $(cat "$T/t.txt")"
+	python3 - "$T/a.json" <<'PY' || exit 1
+import json, sys
+s = [json.loads(l) for l in open(sys.argv[1])][-1]
+keys = ["energy_j", "energy_s", "power_mean_w", "power_max_w", "power_limit_w", "work_per_joule", "clock_reduced_s"]
+assert s["type"] == "summary" and all(k in s and s[k] is None for k in keys), s
+PY
+	python3 - "$T/a.jsonl" "$T/p.jsonl" <<'PY' || exit 1
+import json, sys
+out = open(sys.argv[2], "w")
+n = 0
+for line in open(sys.argv[1]):
+    r = json.loads(line)
+    if r.get("type") == "sample":
+        r["power_w"] = 100.0 + 10 * (n % 3)
+        r["power_limit_w"] = 300.0
+        r["throttle"] = 4 if n % 2 else 0
+        n += 1
+    out.write(json.dumps(r) + "\n")
+PY
+	"$FS" --replay "$T/p.jsonl" --format json >"$T/p.json" 2>/dev/null || die "replay: exit $?"
+	"$FS" --replay "$T/p.jsonl" --headless >"$T/p.txt" 2>&1 || die "replay: exit $?"
+	python3 - "$T/p.jsonl" "$T/p.json" "$T/p.txt" <<'PY' || exit 1
+import json, re, sys
+recs = [json.loads(l) for l in open(sys.argv[1])]
+smp = [r for r in recs if r.get("type") == "sample"]
+dt = [r["cpu_ns"] * r.get("trials", 1) * 1e-9 for r in smp]
+joules = sum(r["power_w"] * d for r, d in zip(smp, dt))
+capped = sum(d for r, d in zip(smp, dt) if r["throttle"] & 4)
+work = sum(r["work"] * r.get("trials", 1) for r in smp)
+s = [json.loads(l) for l in open(sys.argv[2])][-1]
+assert abs(s["energy_j"] - joules) <= 1e-9 * joules, (s["energy_j"], joules)
+assert abs(s["energy_s"] - sum(dt)) <= 1e-9 and s["power_max_w"] == 120 and s["power_limit_w"] == 300, s
+assert abs(s["power_mean_w"] - joules / sum(dt)) < 1e-6 and abs(s["work_per_joule"] - work / joules) <= 1e-6 * s["work_per_joule"], s
+assert abs(s["clock_reduced_s"]["power_cap"] - capped) < 1e-9 and s["clock_reduced_s"]["hw_slowdown"] == 0, s
+txt = open(sys.argv[3]).read()
+m = re.search(r"energy: \S+ J over ([\d.]+) s of dispatches, mean (\d+) W, max 120 W of a 300 W limit \(mean (\d+)%\); \S+ \S*FLOP/J", txt)
+assert m and abs(float(m[1]) - sum(dt)) < 0.006 and int(m[2]) == round(joules / sum(dt)), txt
+assert re.search(r"clocks reduced: power cap [\d.]+ s\n", txt), txt
+PY
+	# a live limit: RAPL's package limit through a stand-in sysfs
+	local R="$T/sys"
+	mkdir -p "$R/class/powercap/intel-rapl:0"
+	echo 1000000 >"$R/class/powercap/intel-rapl:0/energy_uj"
+	echo 262143328850 >"$R/class/powercap/intel-rapl:0/max_energy_range_uj"
+	echo 250000000 >"$R/class/powercap/intel-rapl:0/constraint_0_power_limit_uw"
+	FLOPSCOPE_SYSFS_ROOT=$R "$FS" llvm --duration 0.5 --no-log --format json >"$T/l.json" 2>"$T/l.err" ||
+		die "limit: $(cat "$T/l.err")"
+	grep -q 'package power and its limit from RAPL' "$T/l.err" || die "$(cat "$T/l.err")"
+	python3 - "$T/l.json" <<'PY' || exit 1
+import json, sys
+recs = [json.loads(l) for l in open(sys.argv[1])]
+assert all(r["power_limit_w"] == 250 for r in recs if r["type"] == "sample"), recs[:3]
+assert recs[-1]["power_limit_w"] == 250, recs[-1]
+PY
+}

@@ -204,8 +204,43 @@ static void check_thresholds_should_follow_the_kind_of_workload(void)
 	CHECK(peak_check_threshold_pct(WORKLOAD_H2D) == 70 && peak_check_threshold_pct(WORKLOAD_D2H) == 70);
 }
 
+
+/* Energy (a counter, where a power reading was seen), the time at each
+ * cause of reduced clocks (a counter a reason, where reasons were read) and
+ * the power limit (a gauge a device); none known: no series. */
+static void metrics_should_count_energy_and_reduced_clocks_where_known(void)
+{
+	MetricsRow r[2] = { row(1, "power", UNIT_FLOPS), row(2, "power", UNIT_FLOPS) };
+	r[0].energy_j = 5317.5;
+	r[0].power_limit_w = 700;
+	r[0].has_reasons = true;
+	r[0].clock_reduced_s[0] = 7.95; /* power cap, throttle_reasons[0] */
+	char *t = metrics_render(r, 2, "1.2.3", NAN, -1);
+	CHECK(t != NULL);
+	if (!t)
+		return;
+	CHECK(lines_starting(t, "# TYPE flopscope_energy_joules_total counter") == 1);
+	CHECK(strstr(t, "flopscope_energy_joules_total{gpu=\"0\",UUID=\"GPU-5881485c-3d6f-a8e6-7831-c796f2ad67d8\","
+	                "pci_bus_id=\"00000000:1B:00.0\",workload=\"power\"} 5317.5\n") != NULL);
+	CHECK(lines_starting(t, "flopscope_energy_joules_total{") == 1);
+	CHECK(lines_starting(t, "# TYPE flopscope_clock_reduced_seconds_total counter") == 1);
+	CHECK(lines_starting(t, "flopscope_clock_reduced_seconds_total{") == 6);
+	CHECK(strstr(t, "workload=\"power\",reason=\"power_cap\"} 7.9500000000000002\n") != NULL);
+	CHECK(strstr(t, "workload=\"power\",reason=\"hw_slowdown\"} 0\n") != NULL);
+	CHECK(lines_starting(t, "flopscope_power_limit_watts{") == 1);
+	CHECK(strstr(t, "nan") == NULL && strstr(t, "NaN") == NULL);
+	free(t);
+	r[0].energy_j = NAN;
+	r[0].has_reasons = false;
+	r[0].power_limit_w = NAN;
+	t = metrics_render(r, 2, "1.2.3", NAN, -1);
+	CHECK(t && !strstr(t, "energy") && !strstr(t, "clock_reduced") && !strstr(t, "power_limit"));
+	free(t);
+}
+
 int main(void)
 {
+	RUN(metrics_should_count_energy_and_reduced_clocks_where_known);
 	RUN(check_thresholds_should_follow_the_kind_of_workload);
 	RUN(metrics_should_write_each_family_once_and_leave_unknowns_out);
 	RUN(metrics_should_carry_a_checks_verdicts);

@@ -4,6 +4,7 @@
 
 #include "check.h"
 #include "report.h"
+#include "throttle.h"
 
 static Sample tutorial_row(void)
 {
@@ -321,6 +322,106 @@ static void summary_should_give_the_five_largest_changes_and_where_the_rest_are(
 	free(text);
 }
 
+
+/* Energy: each power reading over its sample's time (times its trials),
+ * the work per joule over the same samples, the limit read last and the
+ * time at each reason; none read: N/A and nulls, never 0. */
+static void summary_energy_should_integrate_readings_and_say_na_without(void)
+{
+	Summary sum;
+	summary_init(&sum);
+	for (int i = 0; i < 10; i++) {
+		Sample s = { 0 };
+		s.seq = (uint64_t)i;
+		s.t_ms = 20.0 * (i + 1);
+		s.cpu_ns = 20000000;          /* 20 ms */
+		s.trials = i < 5 ? 1 : 2;     /* 5 x 20 ms + 5 x 40 ms = 0.3 s */
+		s.work = 1000000;
+		s.rate = 5e7;
+		s.flags = SAMPLE_STEADY | (i == 9 ? SAMPLE_IMPLAUSIBLE : 0); /* energy was spent all the same */
+		s.tel_valid = 1u << TEL_THROTTLE;
+		s.tel[TEL_THROTTLE] = i >= 6 ? 0x4 | 0x20 : 0;
+		if (i != 3) { /* one sample without a reading: not counted */
+			s.tel_valid |= 1u << TEL_POWER_W | 1u << TEL_POWER_LIMIT_W;
+			s.tel[TEL_POWER_W] = i < 5 ? 100 : 300;
+			s.tel[TEL_POWER_LIMIT_W] = i < 8 ? 350 : 300;
+		}
+		summary_add(&sum, &s);
+	}
+	SummaryResult r;
+	summary_result(&sum, &r);
+	const Energy *e = &r.energy;
+	CHECK(energy_known(e));
+	CHECK_NEAR(e->joules, 4 * 100 * 0.02 + 5 * 300 * 0.04, 1e-9); /* 68 J */
+	CHECK_NEAR(e->seconds, 4 * 0.02 + 5 * 0.04, 1e-12);
+	CHECK_NEAR(energy_mean_w(e), 68 / 0.28, 1e-9);
+	CHECK_NEAR(e->max_w, 300, 0);
+	CHECK_NEAR(e->limit_w, 300, 0);
+	CHECK_NEAR(energy_per_joule(e), (4 * 1e6 + 5 * 2e6) / 68.0, 1e-6);
+	CHECK_NEAR(e->reason_s[0], 4 * 0.04, 1e-12);  /* power cap: samples 6-9 */
+	CHECK_NEAR(e->reason_s[2], 4 * 0.04, 1e-12);  /* thermal (software) */
+	CHECK(e->reason_s[1] == 0 && e->reasons);
+	char buf[1024];
+	FILE *f = fmemopen(buf, sizeof buf, "w");
+	report_energy_text(f, e, "FLOPS", "  ");
+	fclose(f);
+	CHECK(strstr(buf, "  energy: 68.0 J over 0.28 s of dispatches, mean 243 W, max 300 W of a 300 W limit (mean 81%); "
+	                  "206 kFLOP/J\n"));
+	CHECK(strstr(buf, "  clocks reduced: power cap 0.16 s, thermal (software) 0.16 s\n"));
+	summary_done(&sum);
+
+	summary_init(&sum);
+	Sample s = { .cpu_ns = 1000000, .work = 5, .flags = SAMPLE_STEADY, .rate = 5e3 };
+	summary_add(&sum, &s);
+	summary_result(&sum, &r);
+	CHECK(!energy_known(&r.energy) && isnan(energy_mean_w(&r.energy)) && isnan(energy_per_joule(&r.energy)));
+	f = fmemopen(buf, sizeof buf, "w");
+	report_energy_text(f, &r.energy, "B/s", "");
+	fclose(f);
+	CHECK_STR(buf, "energy: N/A (no power reading)\n");
+	summary_done(&sum);
+	/* the power now, against its limit where read; the reasons by name */
+	Sample p = { .tel_valid = 1u << TEL_POWER_W, .tel[TEL_POWER_W] = 612.4 };
+	sample_power_str(&p, buf, sizeof buf);
+	CHECK_STR(buf, "612 W");
+	p.tel_valid |= 1u << TEL_POWER_LIMIT_W;
+	p.tel[TEL_POWER_LIMIT_W] = 700;
+	sample_power_str(&p, buf, sizeof buf);
+	CHECK_STR(buf, "612 / 700 W (87%)");
+	p.tel_valid = 0;
+	sample_power_str(&p, buf, sizeof buf);
+	CHECK_STR(buf, "");
+	throttle_names(0x4 | 0x40 | 0x1, buf, sizeof buf);
+	CHECK_STR(buf, "power cap, thermal (hardware)");
+	throttle_names(0x1, buf, sizeof buf);
+	CHECK_STR(buf, "");
+}
+
+/* The power workload's verdict, as DCGM's targeted_power gives one: its
+ * share of the limit; the power cap expected; another cause fails it. */
+static void power_verdict_should_hold_the_mean_to_the_limit_and_name_other_causes(void)
+{
+	Energy e = { .joules = 698 * 8.0, .seconds = 8.0, .work = 1e15, .max_w = 723, .limit_w = 700, .power = true,
+	             .reasons = true };
+	e.reason_s[0] = 7.9; /* power cap */
+	double ratio;
+	char why[512];
+	CHECK(energy_verdict(&e, 0.75, &ratio, why, sizeof why) == POWER_REACHED);
+	CHECK_NEAR(ratio, 698.0 / 700, 1e-12);
+	CHECK_STR(why, "mean 698 W, 100% of the 700 W limit, reaches 75%; the power cap held the clock 7.90 s of 8.00, "
+	               "as expected at the limit");
+	e.joules = 400 * 8.0;
+	CHECK(energy_verdict(&e, 0.75, &ratio, why, sizeof why) == POWER_SHORT && strstr(why, "57% of the 700 W limit, below 75%"));
+	e.reason_s[1] = 0.5; /* HW slowdown */
+	e.reason_s[3] = 1.25; /* thermal (hardware) */
+	CHECK(energy_verdict(&e, 0.75, &ratio, why, sizeof why) == POWER_SLOWED);
+	CHECK(strstr(why, "held down by HW slowdown 0.50 s, thermal (hardware) 1.25 s of 8.00 s"));
+	e.limit_w = NAN;
+	CHECK(energy_verdict(&e, 0.75, &ratio, why, sizeof why) == POWER_NA && isnan(ratio) && strstr(why, "no power limit"));
+	Energy none = { .limit_w = NAN };
+	CHECK(energy_verdict(&none, 0.75, &ratio, why, sizeof why) == POWER_NA && strstr(why, "power N/A"));
+}
+
 int main(void)
 {
 	RUN(summary_should_give_the_five_largest_changes_and_where_the_rest_are);
@@ -334,5 +435,7 @@ int main(void)
 	RUN(summary_should_stay_bounded_over_long_sessions);
 	RUN(summary_without_timestamps_should_say_so);
 	RUN(a_copied_summary_should_read_the_same);
+	RUN(summary_energy_should_integrate_readings_and_say_na_without);
+	RUN(power_verdict_should_hold_the_mean_to_the_limit_and_name_other_causes);
 	return CHECK_DONE();
 }
