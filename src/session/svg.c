@@ -349,6 +349,17 @@ static double stats_items(FILE *f, double y, const Sample *s, size_t n, const Su
 		         r->changes.by_cause[CAUSE_UNEXPLAINED]);
 		if (r->gaps)
 			snprintf(items[ni++], sizeof items[0], "%zu stops (%.1f s not measured)", r->gaps, r->gap_ms * 1e-3);
+		const Energy *e = &r->energy;
+		if (energy_known(e)) {
+			char lim[48] = "";
+			if (e->limit_w > 0)
+				snprintf(lim, sizeof lim, " of a %.0f W limit", e->limit_w);
+			snprintf(items[ni++], sizeof items[0], "energy %sJ, mean %.0f W, max %.0f W%s", fmt_si(e->joules, a, sizeof a),
+			         energy_mean_w(e), e->max_w, lim);
+			if (!isnan(energy_per_joule(e)))
+				snprintf(items[ni++], sizeof items[0], "%s%s per joule", fmt_si(energy_per_joule(e), b, sizeof b),
+				         !strcmp(unit, "FLOPS") ? "FLOP" : !strcmp(unit, "IOPS") ? "op" : "B");
+		}
 	}
 	if (!clock && !power)
 		snprintf(items[ni++], sizeof items[0], "no clock or power readings");

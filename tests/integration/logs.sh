@@ -283,6 +283,7 @@ for v in ("GPU (timestamps)", "CPU (wall)", "target", "shader clock (left axis)"
 stats = " ".join(texts)
 assert "median" in stats and "sd" in stats and re.search(r"level changes: [1-9]\d* power state", stats), stats
 assert any(s.startswith("1  step at") for s in texts), texts
+assert re.search(r"energy [\d.]+ kJ, mean \d+ W, max 300 W", stats) and re.search(r"\d \S*FLOP per joule", stats), stats
 numbered = [s for s in texts if re.fullmatch(r"\d+", s)]
 assert len(numbered) >= 5, numbered
 # the 4 s without samples is a gap: the throughput drawn in several pieces
