@@ -302,6 +302,10 @@ static void draw_stats(Dash *d, Rect r)
 	if (ls->peak_flops > 0)
 		ROW("peak     %.1f%% of %s%s", 100 * ls->rate / ls->peak_flops,
 		    fmt_si(ls->peak_flops, b, sizeof b), u);
+	/* the rated peak, where the clock read is below the maximum */
+	if (ls->peak_max_flops > 1.01 * ls->peak_flops && ls->peak_flops > 0)
+		ROW("rated    %.1f%% of %s%s", 100 * ls->rate / ls->peak_max_flops,
+		    fmt_si(ls->peak_max_flops, b, sizeof b), u);
 	if (sample_has_tel(ls, TEL_SM_MHZ) && ls->tel[TEL_SM_MHZ] > 0)
 		ROW("per cycle %s%s", fmt_si(ls->rate / (ls->tel[TEL_SM_MHZ] * 1e6), a, sizeof a), sample_work_unit(ls));
 	if (sample_has_tel(ls, TEL_POWER_W))

@@ -201,8 +201,30 @@ static bool load_baselines(const Options *o, OfflineBlocks **out, size_t *n)
 	return true;
 }
 
-static void judge(const Options *o, const VkCtx *ctx, const SuiteDev *sd, BlockMeans *run, const OfflineBlocks *bl,
-                  size_t nb, const WorkloadInfo *wi, Verdict *v)
+/* The figure against the theoretical peak: the rated one (at the maximum
+ * clock) where that clock is known, so a clock held low cannot pass for a
+ * healthy one, else the one at the clock read; false when no peak is known. */
+static bool judge_peak(const SummaryResult *r, double t_peak, Verdict *v)
+{
+	bool rated = !isnan(r->pct_peak_max);
+	if (!rated && isnan(r->pct_peak))
+		return false;
+	v->ref = "peak";
+	v->threshold = t_peak;
+	v->ratio = (rated ? r->pct_peak_max : r->pct_peak) / 100;
+	v->st = v->ratio >= t_peak ? CHECK_PASS : CHECK_FAIL;
+	const char *verb = v->st == CHECK_PASS ? "reaches" : "below";
+	if (rated)
+		snprintf(v->why, sizeof v->why, "%.1f%% of the theoretical peak at the maximum clock (median; %.1f%% at the "
+		         "clock read), %s the threshold %.0f%%", r->pct_peak_max, r->pct_peak, verb, 100 * t_peak);
+	else
+		snprintf(v->why, sizeof v->why, "%.1f%% of the theoretical peak (median, at the clock read; no maximum "
+		         "clock known), %s the threshold %.0f%%", r->pct_peak, verb, 100 * t_peak);
+	return true;
+}
+
+static void judge_figure(const Options *o, const VkCtx *ctx, const SuiteDev *sd, BlockMeans *run,
+                         const OfflineBlocks *bl, size_t nb, const WorkloadInfo *wi, Verdict *v)
 {
 	const DeviceInfo *d = &ctx->entries[sd->idx];
 	WorkloadType w = (WorkloadType)(wi - workload_info);
@@ -264,15 +286,8 @@ static void judge(const Options *o, const VkCtx *ctx, const SuiteDev *sd, BlockM
 		v->st = cv == COMPARE_FASTER ? CHECK_PASS : cv == COMPARE_SLOWER ? CHECK_FAIL : CHECK_UNSURE;
 		return;
 	}
-	if (!isnan(sd->r.pct_peak)) {
-		v->ref = "peak";
-		v->threshold = t_peak;
-		v->ratio = sd->r.pct_peak / 100;
-		v->st = v->ratio >= t_peak ? CHECK_PASS : CHECK_FAIL;
-		snprintf(v->why, sizeof v->why, "%.1f%% of the theoretical peak (median, at the clock read), %s the "
-		         "threshold %.0f%%", sd->r.pct_peak, v->st == CHECK_PASS ? "reaches" : "below", 100 * t_peak);
+	if (judge_peak(&sd->r, t_peak, v))
 		return;
-	}
 	if (other)
 		snprintf(v->why, sizeof v->why, "no peak known and the %s baseline is of %s: only the result checks held",
 		         wi->name, other);
@@ -284,6 +299,30 @@ static void judge(const Options *o, const VkCtx *ctx, const SuiteDev *sd, BlockM
 	else
 		snprintf(v->why, sizeof v->why, "no peak known for %s on this device and no baseline "
 		         "(--baseline LOG): only the result checks held", wi->name);
+}
+
+/* The verdict: the figure against its reference, then the clock's causes:
+ * a fault reason that held it down (HW slowdown, a thermal slowdown, the
+ * power brake) fails the workload, named with its time, whatever the
+ * figure (a figure at a throttled clock can read 99% of the peak at that
+ * clock); the power cap is reported, not failed, as DCGM's diagnostics do. */
+static void judge(const Options *o, const VkCtx *ctx, const SuiteDev *sd, BlockMeans *run, const OfflineBlocks *bl,
+                  size_t nb, const WorkloadInfo *wi, Verdict *v)
+{
+	judge_figure(o, ctx, sd, run, bl, nb, wi, v);
+	if (v->st == CHECK_WRONG || v->st == CHECK_ERROR || v->st == CHECK_SKIP)
+		return;
+	char fault[300], cap[128], was[sizeof v->why];
+	bool faulted = energy_fault(&sd->r.energy, fault, sizeof fault, cap, sizeof cap);
+	snprintf(was, sizeof was, "%s", v->why);
+	if (faulted && wi->kind != WL_POWER) { /* power's verdict has said it */
+		v->st = CHECK_FAIL;
+		snprintf(v->why, sizeof v->why, "the clock was held down by %s, a fault; %.*s", fault,
+		         (int)(sizeof v->why - strlen(fault) - 48), was);
+	} else if (cap[0] && wi->kind != WL_POWER) {
+		snprintf(v->why, sizeof v->why, "%.*s; %s (reported, not failed)", (int)(sizeof v->why - strlen(cap) - 28),
+		         was, cap);
+	}
 }
 
 /* A JSON record on a line of its own, freed. */

@@ -265,6 +265,7 @@ char *mboard_render(MetricsBoard *b)
 			if (res->flops.n)
 				m->median = res->flops.median;
 			m->peak_ratio = res->pct_peak / 100;
+			m->rated_peak_ratio = res->pct_peak_max / 100;
 			m->duty = res->duty;
 			m->peer_ratio = r->peer_ratio;
 			m->samples = res->samples;

@@ -191,7 +191,10 @@ void report_summary_text(FILE *f, const SummaryResult *r, size_t dropped,
 		report_changes(f, &r->changes, r->unit, "  ", REPORT_SUMMARY_CHANGES);
 	if (!isnan(r->duty))
 		fprintf(f, "  duty cycle: %.2f%% (GPU time / device timeline at the target)\n", 100 * r->duty);
-	if (!isnan(r->pct_peak))
+	if (!isnan(r->pct_peak) && !isnan(r->pct_peak_max))
+		fprintf(f, "  %% of theoretical peak: median %.1f%% of the rated peak (at the maximum clock), %.1f%% at "
+		        "the clock read\n", r->pct_peak_max, r->pct_peak);
+	else if (!isnan(r->pct_peak))
 		fprintf(f, "  %% of theoretical peak (at each sample's clock): median %.1f%%\n", r->pct_peak);
 	if (r->gaps)
 		fprintf(f, "  stopped %zu time%s (SIGSTOP, Ctrl-Z) for %.1f s in all: not measured, not counted "

@@ -21,7 +21,7 @@ void metrics_row_init(MetricsRow *r)
 {
 	memset(r, 0, sizeof *r);
 	r->uuid = r->pci_bus_id = r->name = r->driver = r->workload = r->check_reference = "";
-	r->median = r->peak_ratio = r->peer_ratio = r->duty = NAN;
+	r->median = r->peak_ratio = r->rated_peak_ratio = r->peer_ratio = r->duty = NAN;
 	r->clock_hz = r->power_w = r->temp_c = r->power_limit_w = r->energy_j = NAN;
 	r->check = CHECK_NONE;
 	r->check_ratio = r->check_threshold = NAN;
@@ -155,6 +155,7 @@ static void gauge(Text *t, const MetricsRow *rows, size_t n, const char *name, c
 static double f_now(const MetricsRow *r) { return r->has_now ? r->now : NAN; }
 static double f_median(const MetricsRow *r) { return r->median; }
 static double f_peak(const MetricsRow *r) { return r->peak_ratio; }
+static double f_rated(const MetricsRow *r) { return r->rated_peak_ratio; }
 static double f_peer(const MetricsRow *r) { return r->peer_ratio; }
 static double f_duty(const MetricsRow *r) { return r->duty; }
 static double f_clock(const MetricsRow *r) { return r->clock_hz; }
@@ -335,6 +336,9 @@ char *metrics_render(const MetricsRow *rows, size_t n, const char *version, doub
 	gauge(&t, rows, n, "flopscope_peak_ratio",
 	      "The median as a fraction of the device's theoretical peak at the clock read during the run.", f_peak,
 	      true);
+	gauge(&t, rows, n, "flopscope_rated_peak_ratio",
+	      "The median as a fraction of the device's theoretical peak at its maximum clock (the rated peak).",
+	      f_rated, true);
 	gauge(&t, rows, n, "flopscope_peer_ratio",
 	      "The median as a fraction of the median of the identical devices measured at once.", f_peer, true);
 	gauge(&t, rows, n, "flopscope_duty_ratio",

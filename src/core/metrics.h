@@ -56,7 +56,8 @@ typedef struct MetricsRow {
 	bool has_now;
 	double now;               /* the latest steady sample's rate */
 	double median;            /* NaN: none yet */
-	double peak_ratio;        /* median / theoretical peak; NaN unknown */
+	double peak_ratio;        /* median / theoretical peak at the clock read; NaN unknown */
+	double rated_peak_ratio;  /* median / theoretical peak at the maximum clock; NaN unknown */
 	double peer_ratio;        /* median / its identical peers' median; NaN: no peer */
 	double duty;              /* GPU busy time / wall time; NaN unknown */
 	uint64_t samples, checks_passed, checks_failed;

@@ -53,6 +53,7 @@ typedef struct Sample {
 	uint32_t tel_valid;  /* bit per telemetry field */
 	double tel[SAMPLE_TEL_COUNT]; /* the newest reading when the dispatch ended */
 	double peak_flops;   /* theoretical peak rate at this sample's clock (its unit); 0 unknown */
+	double peak_max_flops; /* ... at the device's maximum clock (the rated peak); 0 unknown */
 	uint32_t trials;     /* dispatches per submission (--trials); times and work are
 	                        per dispatch; 0 or 1: one */
 	uint64_t size;       /* bytes of one copy (transfer workloads); 0 otherwise */

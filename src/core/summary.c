@@ -102,6 +102,7 @@ static void add_energy(Energy *e, const Sample *x)
 		e->limit_w = x->tel[TEL_POWER_LIMIT_W];
 	if (sample_has_tel(x, TEL_THROTTLE)) {
 		e->reasons = true;
+		e->reasons_seconds += dt;
 		uint64_t bits = (uint64_t)x->tel[TEL_THROTTLE];
 		for (size_t k = 0; k < throttle_reason_count && k < SUMMARY_REASONS; k++)
 			if (bits & throttle_reasons[k].bit)
@@ -124,6 +125,32 @@ double energy_per_joule(const Energy *e)
 	return energy_known(e) && e->joules > 0 ? e->work / e->joules : NAN;
 }
 
+bool energy_fault(const Energy *e, char *out, size_t len, char *cap, size_t cap_len)
+{
+	size_t n = 0;
+	if (out && len)
+		out[0] = '\0';
+	if (cap && cap_len)
+		cap[0] = '\0';
+	double all = e->reasons_seconds > 0 ? e->reasons_seconds : NAN;
+	for (size_t k = 0; e->reasons && k < throttle_reason_count && k < SUMMARY_REASONS; k++) {
+		if (!(e->reason_s[k] > 0))
+			continue;
+		if (throttle_reasons[k].bit == THR_POWER_CAP) {
+			if (cap)
+				snprintf(cap, cap_len, "the power cap held the clock %.2f s of %.2f (%.0f%%)", e->reason_s[k],
+				         e->reasons_seconds, 100 * e->reason_s[k] / all);
+			continue;
+		}
+		if (out && n < len)
+			n += (size_t)snprintf(out + n, len - n, "%s%s %.2f s (%.0f%%)", n ? ", " : "", throttle_reasons[k].name,
+			                      e->reason_s[k], 100 * e->reason_s[k] / all);
+		else
+			n++;
+	}
+	return n > 0;
+}
+
 PowerVerdict energy_verdict(const Energy *e, double min_ratio, double *ratio, char *why, size_t len)
 {
 	*ratio = NAN;
@@ -138,28 +165,15 @@ PowerVerdict energy_verdict(const Energy *e, double min_ratio, double *ratio, ch
 	}
 	*ratio = mean / e->limit_w;
 	/* the causes that are not the limit doing its job */
-	char slow[256] = "";
-	size_t n = 0;
-	for (size_t k = 0; k < throttle_reason_count && k < SUMMARY_REASONS; k++)
-		if (throttle_reasons[k].bit != THR_POWER_CAP && e->reason_s[k] > 0 && n < sizeof slow)
-			n += (size_t)snprintf(slow + n, sizeof slow - n, "%s%s %.2f s", n ? ", " : "", throttle_reasons[k].name,
-			                      e->reason_s[k]);
-	if (n) {
-		snprintf(why, len, "the clock was held down by %s of %.2f s (mean %.0f W, %.0f%% of the %.0f W limit)", slow,
-		         e->seconds, mean, 100 * *ratio, e->limit_w);
+	char slow[256], cap[128];
+	if (energy_fault(e, slow, sizeof slow, cap, sizeof cap)) {
+		snprintf(why, len, "the clock was held down by %s (mean %.0f W, %.0f%% of the %.0f W limit)", slow, mean,
+		         100 * *ratio, e->limit_w);
 		return POWER_SLOWED;
 	}
-	double cap = 0;
-	for (size_t k = 0; k < throttle_reason_count && k < SUMMARY_REASONS; k++)
-		if (throttle_reasons[k].bit == THR_POWER_CAP)
-			cap = e->reason_s[k];
-	char capped[96] = "";
-	if (cap > 0)
-		snprintf(capped, sizeof capped, "; the power cap held the clock %.2f s of %.2f, as expected at the limit",
-		         cap, e->seconds);
 	bool ok = *ratio >= min_ratio;
-	snprintf(why, len, "mean %.0f W, %.0f%% of the %.0f W limit, %s %.0f%%%s", mean, 100 * *ratio, e->limit_w,
-	         ok ? "reaches" : "below", 100 * min_ratio, capped);
+	snprintf(why, len, "mean %.0f W, %.0f%% of the %.0f W limit, %s %.0f%%%s%s%s", mean, 100 * *ratio, e->limit_w,
+	         ok ? "reaches" : "below", 100 * min_ratio, cap[0] ? "; " : "", cap, cap[0] ? ", as expected at the limit" : "");
 	return ok ? POWER_REACHED : POWER_SHORT;
 }
 
@@ -187,6 +201,8 @@ void summary_add(Summary *s, const Sample *x)
 		add_size(s, x);
 	if (x->flags & SAMPLE_STEADY) {
 		s->steady_total++;
+		if (x->peak_max_flops > 0)
+			s->peak_max = x->peak_max_flops;
 		if (x->target_ms > 0) {
 			if (!(s->target_lo > 0) || x->target_ms < s->target_lo)
 				s->target_lo = x->target_ms;
@@ -337,6 +353,7 @@ void summary_result(const Summary *s, SummaryResult *r)
 	if (s->nsizes > 1) /* a sweep: levels differ by size, not by power state */
 		r->plateau_ms = r->duty = NAN;
 	r->energy = s->energy;
+	r->pct_peak_max = r->flops.n && s->peak_max > 0 && r->nsizes <= 1 ? 100 * r->flops.median / s->peak_max : NAN;
 	r->ratio_median = NAN;
 	if (s->gpu_timed) {
 		Stats st;

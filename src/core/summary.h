@@ -37,6 +37,7 @@ typedef struct Energy {
 	double max_w, limit_w;      /* the highest reading; the newest limit (NaN none) */
 	bool power, reasons;        /* a power reading seen; reason bits seen */
 	double reason_s[SUMMARY_REASONS];
+	double reasons_seconds;     /* the time of the samples with reason bits */
 } Energy;
 
 typedef struct SizeRow {
@@ -69,6 +70,7 @@ typedef struct Summary {
 	size_t cap_flops, cap_ratio;
 	bool oom;
 	Energy energy;
+	double peak_max;        /* the rated peak (at the maximum clock), the newest known; 0 unknown */
 	uint64_t size_of[SUMMARY_SIZES];
 	double *size_vals[SUMMARY_SIZES];
 	size_t size_n[SUMMARY_SIZES], nsizes;
@@ -101,6 +103,8 @@ typedef struct SummaryResult {
 	double plateau_ms;      /* time to plateau; NaN if none */
 	double plateau_flops;
 	double pct_peak;        /* median % of the peak at the sample's clock; NaN unknown */
+	double pct_peak_max;    /* the median as a % of the rated peak (at the maximum clock):
+	                           what a throttled clock cannot hide; NaN unknown */
 	double duty;            /* GPU time / wall time over the steady samples; NaN unknown */
 	size_t implausible;
 	size_t gaps;            /* the process was stopped: that time is not measured */
@@ -118,6 +122,14 @@ typedef struct SummaryResult {
 bool energy_known(const Energy *e);
 double energy_mean_w(const Energy *e);
 double energy_per_joule(const Energy *e);
+
+/* The causes of reduced clocks that are faults, not a limit doing its job
+ * (HW slowdown, thermal slowdowns, the power brake, a current limit: all
+ * but the power cap, as DCGM's diagnostics fail them), each with its time
+ * and share of the run: "HW slowdown 0.50 s (6%)"; false when none held the
+ * clock. cap: the power cap's "the power cap held the clock 7.90 s of 8.00
+ * (99%)", or "" (either may be NULL). */
+bool energy_fault(const Energy *e, char *out, size_t len, char *cap, size_t cap_len);
 
 /* A load meant to reach the power limit (the power workload), judged as
  * DCGM's targeted_power judges one: its mean power at least min_ratio of

@@ -108,6 +108,7 @@ static bool emit(Engine *e, const Pending *p, const DispatchTiming *t, bool pipe
 	memcpy(s.tel, tr.v, sizeof s.tel);
 	double mhz = tel_has(&tr, TEL_SM_MHZ) ? tr.v[TEL_SM_MHZ] : e->peak.max_mhz;
 	s.peak_flops = peak_flops(&e->peak, mhz);
+	s.peak_max_flops = peak_flops(&e->peak, e->peak.max_mhz);
 	/* the guard: above 105% of the peak at the highest clock the device
 	 * has, or this reading if higher, is not believed */
 	double limit = PEAK_IMPLAUSIBLE * peak_flops(&e->peak, mhz > e->peak.max_mhz ? mhz : e->peak.max_mhz);

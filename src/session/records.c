@@ -65,6 +65,8 @@ cJSON *record_sample_obj(const Sample *s, unsigned dev)
 			ok = add_exact(o, sample_tel_names[i], s->tel[i]);
 	if (ok && s->peak_flops > 0)
 		ok = add_exact(o, "peak_rate", s->peak_flops);
+	if (ok && s->peak_max_flops > 0)
+		ok = add_exact(o, "peak_max_rate", s->peak_max_flops);
 	if (ok && (s->flags & SAMPLE_IMPLAUSIBLE))
 		ok = cJSON_AddBoolToObject(o, "implausible", 1) != NULL;
 	/* every record names its units: "work" and "rate" are in them (FLOP
@@ -195,6 +197,8 @@ bool record_summary_json(FILE *f, const SummaryResult *r, size_t dropped, uint64
 		ok = cJSON_AddNumberToObject(o, "gpu_cpu_ratio_median", r->ratio_median);
 	if (ok && !isnan(r->pct_peak))
 		ok = cJSON_AddNumberToObject(o, "pct_of_peak_median", r->pct_peak) != NULL;
+	if (ok && !isnan(r->pct_peak_max))
+		ok = cJSON_AddNumberToObject(o, "pct_of_rated_peak_median", r->pct_peak_max) != NULL;
 	if (ok && !isnan(r->duty))
 		ok = cJSON_AddNumberToObject(o, "duty_cycle", r->duty) != NULL;
 	if (ok)

@@ -104,6 +104,7 @@ static bool parse_sample(const cJSON *o, Sample *s, const char **missing)
 		if (get_num(o, sample_tel_names[i], &s->tel[i]))
 			s->tel_valid |= 1u << i;
 	get_num2(o, "peak_rate", "peak_flops", &s->peak_flops);
+	get_num2(o, "peak_max_rate", "peak_max_rate", &s->peak_max_flops);
 	double end;
 	if (get_num(o, "gpu_end_ns", &end) && end >= 0)
 		s->gpu_end_ns = (uint64_t)end;

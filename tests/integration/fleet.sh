@@ -601,3 +601,40 @@ t_check_should_show_its_progress_on_a_terminal_only() {
 	"$FS" llvm --check --workload fp32 --budget 3s --no-log >"$T/out" 2>"$T/err"
 	! grep -q 'left' "$T/err" "$T/out" && ! grep -q $'\r' "$T/err" || die "progress in a file: $(cat -v "$T/err")"
 }
+
+# A clock held low cannot pass for a healthy one: with cpufreq saying 1000
+# of 4000 MHz (a stand-in sysfs), the run reads 4x less of the rated peak
+# (at the maximum clock) than of the peak at the clock read, and the check
+# holds the rated one to its threshold and says both.
+t_a_slow_clock_should_be_held_to_the_rated_peak() {
+	local R="$T/sys" c
+	for c in 0 1; do
+		mkdir -p "$R/devices/system/cpu/cpu$c/cpufreq"
+		echo 1000000 >"$R/devices/system/cpu/cpu$c/cpufreq/scaling_cur_freq"
+		echo 4000000 >"$R/devices/system/cpu/cpu$c/cpufreq/cpuinfo_max_freq"
+	done
+	FLOPSCOPE_SYSFS_ROOT=$R "$FS" llvm --duration 1 --no-log --format json >"$T/r.json" 2>"$T/err" ||
+		die "run: $(cat "$T/err")"
+	python3 - "$T/r.json" <<'PY' || exit 1
+import json, sys
+recs = [json.loads(l) for l in open(sys.argv[1])]
+smp = [r for r in recs if r["type"] == "sample"]
+assert all(abs(r["peak_max_rate"] - 4 * r["peak_rate"]) < 1e-6 * r["peak_max_rate"] for r in smp), smp[:2]
+s = recs[-1]
+assert abs(s["pct_of_rated_peak_median"] - s["pct_of_peak_median"] / 4) < 1e-9 * s["pct_of_peak_median"], s
+PY
+	FLOPSCOPE_SYSFS_ROOT=$R "$FS" llvm --check --workload fp32 --budget 6s --threshold 5 --no-log >"$T/c.txt" 2>&1
+	local rc=$?
+	grep -Eq '% of the theoretical peak at the maximum clock \(median; [0-9.]+% at the clock read\)' "$T/c.txt" ||
+		die "$(cat "$T/c.txt")"
+	python3 - "$T/c.txt" "$rc" <<'PY' || exit 1
+import re, sys
+t = open(sys.argv[1]).read()
+m = re.search(r"(PASS|FAIL) +\[1\] fp32 .* ([\d.]+)% of the theoretical peak at the maximum clock \(median; ([\d.]+)% at the clock read\), (reaches|below) the threshold 5%", t)
+assert m, t
+rated, at_clock = float(m[2]), float(m[3])
+assert abs(rated - at_clock / 4) <= 0.1, (rated, at_clock)
+# held to the rated figure: passes only where it reaches 5% of the peak at 4 GHz
+assert (m[1] == "PASS") == (rated >= 5) and (sys.argv[2] == "0") == (m[1] == "PASS"), (m[1], rated, sys.argv[2])
+PY
+}

@@ -402,20 +402,32 @@ static void summary_energy_should_integrate_readings_and_say_na_without(void)
 static void power_verdict_should_hold_the_mean_to_the_limit_and_name_other_causes(void)
 {
 	Energy e = { .joules = 698 * 8.0, .seconds = 8.0, .work = 1e15, .max_w = 723, .limit_w = 700, .power = true,
-	             .reasons = true };
+	             .reasons = true, .reasons_seconds = 8.0 };
 	e.reason_s[0] = 7.9; /* power cap */
 	double ratio;
 	char why[512];
 	CHECK(energy_verdict(&e, 0.75, &ratio, why, sizeof why) == POWER_REACHED);
 	CHECK_NEAR(ratio, 698.0 / 700, 1e-12);
-	CHECK_STR(why, "mean 698 W, 100% of the 700 W limit, reaches 75%; the power cap held the clock 7.90 s of 8.00, "
-	               "as expected at the limit");
+	CHECK_STR(why, "mean 698 W, 100% of the 700 W limit, reaches 75%; the power cap held the clock 7.90 s of 8.00 "
+	               "(99%), as expected at the limit");
 	e.joules = 400 * 8.0;
 	CHECK(energy_verdict(&e, 0.75, &ratio, why, sizeof why) == POWER_SHORT && strstr(why, "57% of the 700 W limit, below 75%"));
 	e.reason_s[1] = 0.5; /* HW slowdown */
 	e.reason_s[3] = 1.25; /* thermal (hardware) */
 	CHECK(energy_verdict(&e, 0.75, &ratio, why, sizeof why) == POWER_SLOWED);
-	CHECK(strstr(why, "held down by HW slowdown 0.50 s, thermal (hardware) 1.25 s of 8.00 s"));
+	CHECK(strstr(why, "held down by HW slowdown 0.50 s (6%), thermal (hardware) 1.25 s (16%) (mean 400 W"));
+	/* any workload: the faults named with their share, the cap apart */
+	char fault[256], cap[128];
+	CHECK(energy_fault(&e, fault, sizeof fault, cap, sizeof cap));
+	CHECK_STR(fault, "HW slowdown 0.50 s (6%), thermal (hardware) 1.25 s (16%)");
+	CHECK_STR(cap, "the power cap held the clock 7.90 s of 8.00 (99%)");
+	e.reason_s[1] = e.reason_s[3] = 0;
+	CHECK(!energy_fault(&e, fault, sizeof fault, NULL, 0) && !fault[0]);
+	Energy unread = { .limit_w = NAN };
+	unread.reason_s[1] = 3; /* no reason bits read: nothing to say */
+	CHECK(!energy_fault(&unread, fault, sizeof fault, cap, sizeof cap) && !cap[0]);
+	e.reason_s[1] = 0.5;
+	e.reason_s[3] = 1.25;
 	e.limit_w = NAN;
 	CHECK(energy_verdict(&e, 0.75, &ratio, why, sizeof why) == POWER_NA && isnan(ratio) && strstr(why, "no power limit"));
 	Energy none = { .limit_w = NAN };
