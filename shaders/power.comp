@@ -3,10 +3,13 @@
 // adds on random operands that differ from one multiply to the next, for the
 // power a real load draws; the data, not the instruction, decides it.
 //   MATRIX  each subgroup loads CHAINS pairs of fp16 matrices A (M x K),
-//           B (K x N) of operand set `tile` and interleaves C_i = A_i B_i + C_i
-//           (fp32 accumulate); stores the sum of the C_i as tile `tile`
+//           B (K x N) of the operand set its tile takes in this submission
+//           (tile + 97 seq, turning every submission) and interleaves
+//           C_i = A_i B_i + C_i (fp32 accumulate); stores the sum of the C_i
+//           as tile `tile`
 //   else    each invocation runs 4 CHAINS fp32 chains x = fma(x, a, b), a new
-//           uvec4 of operands every UNROLL steps; stores their sum in slot `tile`
+//           uvec4 of its set's operands every UNROLL steps; stores their sum
+//           in slot `tile`
 // Groups are counted, as in fma_fp32.comp.
 #extension GL_EXT_control_flow_attributes : require
 #extension GL_KHR_shader_subgroup_basic : require
@@ -26,6 +29,7 @@ layout(constant_id = 1) const uint ITERS = 1u;
 layout(push_constant) uniform Params {
     uint tile_mask;  // operand sets - 1
     float one;       // 1.0, unknown to the compiler
+    uint seq;        // the submission's number: the operand sets turn with it
 } p;
 
 layout(std430, set = 0, binding = 0) buffer Result {
@@ -65,7 +69,7 @@ void main()
                  (gl_WorkGroupID.y + gl_NumWorkGroups.y * gl_WorkGroupID.z);
     uint subs = gl_WorkGroupSize.x / gl_SubgroupSize;
     uint tile = (group * subs + gl_SubgroupID) & p.tile_mask;
-    uint base = tile * uint(CHAINS) * SET_VEC;
+    uint base = ((tile + 97u * p.seq) & p.tile_mask) * uint(CHAINS) * SET_VEC;
     LOAD(0)
 #if CHAINS > 1
     LOAD(1)
@@ -155,7 +159,7 @@ void main()
     [[unroll]] for (uint c = 0u; c < uint(CHAINS); c++)
         x[c] = 0.0625 * vec4(float(4u * c), float(4u * c + 1u), float(4u * c + 2u), float(4u * c + 3u));
     for (uint i = 0u; i < ITERS; i++) {
-        uvec4 w = ops.v[tile * ITERS + i];
+        uvec4 w = ops.v[((tile + 97u * p.seq) & p.tile_mask) * ITERS + i];
         vec4 a = vec4(fa(w.x), fa(w.y), fa(w.z), fa(w.w));
         vec4 b = vec4(fb(w.y), fb(w.z), fb(w.w), fb(w.x));
         [[unroll]] for (uint u = 0u; u < UNROLL; u++)

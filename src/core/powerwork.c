@@ -158,7 +158,7 @@ static double operand(const PowerParams *p, uint64_t i)
  * exactly enough in doubles; the device's order of fp32 additions (and a
  * tensor unit's truncation) allow 2^-20 (steps + K + chains) of the
  * magnitudes' sum, a subnormal flushed to zero 4 a product. */
-static bool check_matrix(const PowerParams *p, uint32_t t, const float *got, char *why, size_t len)
+static bool check_matrix(const PowerParams *p, uint32_t t, uint32_t set, const float *got, char *why, size_t len)
 {
 	uint32_t M = p->m, N = p->n, K = p->k;
 	double steps = (double)p->unroll * p->iters;
@@ -176,7 +176,7 @@ static bool check_matrix(const PowerParams *p, uint32_t t, const float *got, cha
 	}
 	double *mag = ref + M * N;
 	for (uint32_t ch = 0; ch < p->chains; ch++) {
-		uint64_t base = ((uint64_t)t * p->chains + ch) * matrix_set(p);
+		uint64_t base = ((uint64_t)set * p->chains + ch) * matrix_set(p);
 		for (uint32_t i = 0; i < M * K + K * N; i++)
 			a[i] = operand(p, base + i);
 		for (uint32_t r = 0; r < M; r++)
@@ -218,7 +218,7 @@ static float fb(uint32_t u)
  * steps, fused multiply-adds, summed in order. A device may not fuse
  * (GLSL's fma() need not be): every chain is contracting (a < 0.625), so the
  * difference stays near one rounding a chain; allowed 1e-4 each. */
-static bool check_fma(const PowerParams *p, uint32_t t, const float *got, char *why, size_t len)
+static bool check_fma(const PowerParams *p, uint32_t t, uint32_t set, const float *got, char *why, size_t len)
 {
 	float x[8][4];
 	for (uint32_t c = 0; c < p->chains; c++)
@@ -226,7 +226,7 @@ static bool check_fma(const PowerParams *p, uint32_t t, const float *got, char *
 			x[c][j] = 0.0625f * (float)(4 * c + (uint32_t)j);
 	for (uint32_t i = 0; i < p->iters; i++) {
 		uint32_t w[4];
-		power_fill(p, ((uint64_t)t * p->iters + i) * 4, w, 4);
+		power_fill(p, ((uint64_t)set * p->iters + i) * 4, w, 4);
 		float a[4] = { fa(w[0]), fa(w[1]), fa(w[2]), fa(w[3]) };
 		float b[4] = { fb(w[1]), fb(w[2]), fb(w[3]), fb(w[0]) };
 		for (uint32_t u = 0; u < p->unroll; u++)
@@ -245,7 +245,12 @@ static bool check_fma(const PowerParams *p, uint32_t t, const float *got, char *
 	return true;
 }
 
-bool power_check_tile(const PowerParams *p, uint32_t t, const float *got, char *why, size_t len)
+uint32_t power_operand_set(const PowerParams *p, uint32_t t, uint32_t seq)
 {
-	return p->form == POWER_MATRIX ? check_matrix(p, t, got, why, len) : check_fma(p, t, got, why, len);
+	return (t + 97u * seq) & (p->tiles - 1);
+}
+
+bool power_check_tile(const PowerParams *p, uint32_t t, uint32_t set, const float *got, char *why, size_t len)
+{
+	return p->form == POWER_MATRIX ? check_matrix(p, t, set, got, why, len) : check_fma(p, t, set, got, why, len);
 }

@@ -12,8 +12,10 @@
  * x = x a + b whose a in [0.5, 0.625) and b in +-[0.5, 1) come from a new
  * 16-byte word of the operands every `unroll` steps (memory traffic); it
  * stores the chains' sum, a tile of one float.
- * Operand set t (t < tiles) is the same wherever it is used, so the many
- * subgroups (invocations) that store tile t store the same values. */
+ * The operand set a tile is computed from turns with each submission
+ * (power_operand_set): the operands change from one dispatch to the next
+ * too; within a dispatch every subgroup (invocation) that stores tile t
+ * uses the same set, so they store the same values. */
 #ifndef FLOPSCOPE_POWERWORK_H
 #define FLOPSCOPE_POWERWORK_H
 
@@ -55,9 +57,14 @@ uint64_t power_flop_per_group(const PowerParams *p);
 /* Tiles a dispatch of `groups` workgroups writes. */
 uint64_t power_tiles_written(const PowerParams *p, uint64_t groups);
 
-/* Tile t as the device stored it (power_tile_values floats) against the
- * CPU's arithmetic on the same operands, within the rounding the device's
- * order may add: false with the first value out of bounds in why. */
-bool power_check_tile(const PowerParams *p, uint32_t t, const float *got, char *why, size_t len);
+/* The operand set tile t is computed from in submission seq (the shader's
+ * rule: t + 97 seq, modulo the sets). */
+uint32_t power_operand_set(const PowerParams *p, uint32_t t, uint32_t seq);
+
+/* Tile t as the device stored it (power_tile_values floats), computed from
+ * operand set `set`, against the CPU's arithmetic on the same operands,
+ * within the rounding the device's order may add: false with the first
+ * value out of bounds in why. */
+bool power_check_tile(const PowerParams *p, uint32_t t, uint32_t set, const float *got, char *why, size_t len);
 
 #endif

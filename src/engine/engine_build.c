@@ -174,6 +174,7 @@ static ComputeSetup compute_setup(const Engine *e)
 		.mem_bytes = e->work.mem_bytes,
 		.marks = e->work.nsizes > 0,
 		.input = e->work.input,
+		.push_sequence = e->work.push_sequence,
 	};
 }
 

@@ -123,6 +123,7 @@ bool compute_create(Compute *c, const VkCtx *ctx, const DeviceInfo *d,
 	c->fence_timeout_ns = s->fence_timeout_ns;
 	c->rec = s->rec;
 	c->marks = s->marks;
+	c->push_sequence = s->push_sequence && s->push_size >= 4;
 	compute_fault_parse(c, getenv("FLOPSCOPE_FAULT"), s->ordinal);
 
 	VkPhysicalDevice pd = vkctx_physical(ctx, d, err);

@@ -76,6 +76,9 @@ typedef struct ComputeSetup {
 	VkDeviceSize mem_bytes;          /* data bytes of src and dst (the marks come on top) */
 	bool marks;
 	ComputeInput input;              /* the workload's own input buffer */
+	bool push_sequence;              /* the push constants' last 4 bytes carry each
+	                                    submission's number (1, 2, ...): work that changes
+	                                    from one submission to the next */
 } ComputeSetup;
 
 struct Compute {
@@ -114,6 +117,9 @@ struct Compute {
 	double pipeline_ms;            /* vkCreateComputePipelines */
 	const Recorder *rec;
 	bool marks;                    /* transfers: the destination's marks are checked */
+	bool push_sequence;            /* ComputeSetup's */
+	uint32_t slot_seq[COMPUTE_SLOTS]; /* each slot's submission number */
+	uint32_t checked_seq;          /* that of the last checked submission waited for */
 	/* a workload's input buffer (ComputeInput) */
 	VkBuffer input;
 	VkDeviceMemory input_mem;
@@ -166,6 +172,9 @@ bool compute_dispatch(Compute *c, GroupCount g, const void *push, bool readback,
                       DispatchTiming *t, VkResult *vr, char *err);
 
 const void *compute_results(const Compute *c);
+/* With push_sequence: the number the last checked submission carried in its
+ * push constants (what compute_results() then holds the results of). */
+uint32_t compute_checked_sequence(const Compute *c);
 
 /* Copies the result buffer to host memory (nothing reset, nothing
  * dispatched) and waits; compute_results() then returns it. */

@@ -243,6 +243,16 @@ static bool record(Compute *c, unsigned slot, GroupCount g, const void *push, bo
 	}
 	if (c->timestamps)
 		vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, c->queries[slot], 0);
+	/* the submission's number in the push constants' last word: the
+	 * number submit() gives it next */
+	unsigned char seq_push[128];
+	if (c->push_sequence && push && c->push_size <= sizeof seq_push) {
+		uint32_t seq = (uint32_t)(c->submissions + 1);
+		memcpy(seq_push, push, c->push_size);
+		memcpy(seq_push + c->push_size - 4, &seq, sizeof seq);
+		c->slot_seq[slot] = seq;
+		push = seq_push;
+	}
 	c->rec->work(c, cmd, g, push, readback);
 	if (c->timestamps)
 		vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, c->queries[slot], 1);
@@ -330,6 +340,8 @@ static bool finish(Compute *c, unsigned slot, bool readback, bool pipelined, Dis
 {
 	VkResult vk_last = VK_SUCCESS;
 	GroupCount g = c->slot_groups[slot];
+	if (readback)
+		c->checked_seq = c->slot_seq[slot];
 	VkResult w = vkWaitForFences(c->dev, 1, &c->fence[slot], VK_TRUE, c->fence_timeout_ns);
 	if (w == VK_TIMEOUT) {
 		snprintf(err, ERR_LEN, "the device did not finish a dispatch of %u x %u x %u groups "
@@ -444,4 +456,9 @@ bool compute_wait(Compute *c, unsigned slot, bool readback, DispatchTiming *t, V
 const void *compute_results(const Compute *c)
 {
 	return c->staging_map;
+}
+
+uint32_t compute_checked_sequence(const Compute *c)
+{
+	return c->checked_seq;
 }

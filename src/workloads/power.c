@@ -78,6 +78,7 @@ static Status plan(Work *w, const WorkInput *in, char *err)
 	/* operands new each run */
 	p->seed = (uint64_t)time(NULL) * 0x9e3779b97f4a7c15ull ^ (uint64_t)getpid() ^ (uint64_t)(uintptr_t)st;
 	w->input = (ComputeInput){ power_words(p) * 4, fill, p };
+	w->push_sequence = true; /* new operands each submission */
 	w->result_size = 16 + (VkDeviceSize)p->tiles * power_tile_values(p) * 4;
 	w->local_size = p->local_size;
 	w->per_invocation = power_flop_per_group(p) / p->local_size; /* exact: whole subgroups */
@@ -105,11 +106,12 @@ static Status plan(Work *w, const WorkInput *in, char *err)
 static uint32_t push(const Work *w, unsigned char out[24])
 {
 	const PowerState *st = w->state;
-	uint32_t mask = st->params.tiles - 1;
+	uint32_t mask = st->params.tiles - 1, seq = 0; /* seq: the GPU layer's, each submission */
 	float one = 1.0f;
 	memcpy(out, &mask, sizeof mask);
 	memcpy(out + 4, &one, sizeof one);
-	return 8;
+	memcpy(out + 8, &seq, sizeof seq);
+	return 12;
 }
 
 /* The group counter, then the first tile and 7 others the dispatch wrote,
@@ -126,7 +128,8 @@ static bool check(const Work *w, Compute *c, uint64_t groups, char *msg, size_t 
 	for (uint32_t j = 0; j < POWER_CHECKED && j < written; j++) {
 		uint32_t t = j ? (uint32_t)(((uint64_t)j * stride + c->submissions) % written) : 0;
 		char why[256];
-		if (!power_check_tile(p, t, tiles + (size_t)t * power_tile_values(p), why, sizeof why)) {
+		uint32_t set = power_operand_set(p, t, compute_checked_sequence(c));
+		if (!power_check_tile(p, t, set, tiles + (size_t)t * power_tile_values(p), why, sizeof why)) {
 			snprintf(msg, len, "verification failed: %s", why);
 			return false;
 		}

@@ -30,6 +30,8 @@ typedef struct Work {
 	VkDeviceSize result_size;    /* the result buffer: 0 none */
 	ComputeInput input;          /* the kind's input buffer (binding 1): size 0 none */
 	uint32_t features;           /* FEAT() bits the plan needs beyond the workload's row */
+	bool push_sequence;          /* the push constants' last word is each submission's number
+	                                (written by the GPU layer: compute_checked_sequence) */
 	uint32_t max_groups[3];      /* the adaptive loop's limits */
 	/* the shader: file (NULL none), defines (their text in the kind's
 	   state) and specialization (local size, then the kind's second constant) */

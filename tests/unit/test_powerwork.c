@@ -101,17 +101,17 @@ static void matrix_tiles_should_pass_as_computed_and_fail_a_skipped_step_or_flip
 	char why[256] = "";
 	for (uint32_t t = 0; t < 3; t++) {
 		device_tile(&p, t * 500, 0, tile);
-		CHECK(power_check_tile(&p, t * 500, tile, why, sizeof why));
+		CHECK(power_check_tile(&p, t * 500, t * 500, tile, why, sizeof why));
 		device_tile(&p, t * 500, 1, tile);
-		CHECK(!power_check_tile(&p, t * 500, tile, why, sizeof why) && strstr(why, "the CPU's"));
+		CHECK(!power_check_tile(&p, t * 500, t * 500, tile, why, sizeof why) && strstr(why, "the CPU's"));
 	}
 	device_tile(&p, 7, 0, tile);
 	uint32_t u;
 	memcpy(&u, &tile[0], 4);
 	u ^= 0x40000000u;
 	memcpy(&tile[0], &u, 4);
-	CHECK(!power_check_tile(&p, 7, tile, why, sizeof why) && strstr(why, "tile 7 element (0,0)"));
-	CHECK(!power_check_tile(&p, 8, tile, why, sizeof why)); /* another tile's values */
+	CHECK(!power_check_tile(&p, 7, 7, tile, why, sizeof why) && strstr(why, "tile 7 element (0,0)"));
+	CHECK(!power_check_tile(&p, 8, 8, tile, why, sizeof why)); /* another tile's values */
 }
 
 static void fma_tiles_should_pass_as_computed_and_fail_otherwise(void)
@@ -147,9 +147,9 @@ static void fma_tiles_should_pass_as_computed_and_fail_otherwise(void)
 		float sum = 0;
 		for (int c = 0; c < 4; c++)
 			sum += x[4 * c] + x[4 * c + 1] + x[4 * c + 2] + x[4 * c + 3];
-		CHECK(power_check_tile(&p, t, &sum, why, sizeof why));
+		CHECK(power_check_tile(&p, t, t, &sum, why, sizeof why));
 		float off = sum + 0.01f;
-		CHECK(!power_check_tile(&p, t, &off, why, sizeof why) && strstr(why, "slot"));
+		CHECK(!power_check_tile(&p, t, t, &off, why, sizeof why) && strstr(why, "slot"));
 	}
 }
 
@@ -170,6 +170,15 @@ static void shapes_should_parse_within_bounds(void)
 	power_params_matrix(&p, mnk, 64, 128);
 	CHECK(p.local_size == 128 && power_flop_per_group(&p) == 2ull * 4096 * 2 * 256 * 2);
 	CHECK(power_tiles_written(&p, 3) == 6 && power_tiles_written(&p, 1u << 20) == 1024);
+	/* the operand sets turn with each submission, a permutation each time */
+	for (uint32_t seq = 0; seq < 5; seq++) {
+		unsigned char seen[1024] = { 0 };
+		for (uint32_t t = 0; t < 1024; t++)
+			seen[power_operand_set(&p, t, seq)]++;
+		for (uint32_t t = 0; t < 1024; t++)
+			CHECK(seen[t] == 1);
+	}
+	CHECK(power_operand_set(&p, 5, 0) == 5 && power_operand_set(&p, 5, 1) == 102 && power_operand_set(&p, 1000, 1) == 73);
 }
 
 int main(void)
