@@ -13,6 +13,7 @@
 #include "outlier.h"
 #include "plot.h"
 #include "summary.h"
+#include "throttle.h"
 
 #define STATS_NS (250 * 1000 * 1000ull)  /* statistics refreshed 4 times a second */
 #define WINDOW_S 60.0                    /* each panel shows the last minute */
@@ -152,7 +153,13 @@ static void draw_panel(Node *nv, size_t k, Rect r, const PlotAxis *ay, double t1
 			n += snprintf(line + n, sizeof line - (size_t)n, "  %s", pw);
 		}
 		if (sample_has_tel(ls, TEL_TEMP_C))
-			snprintf(line + n, sizeof line - (size_t)n, "  %.0f C", ls->tel[TEL_TEMP_C]);
+			n += snprintf(line + n, sizeof line - (size_t)n, "  %.0f C", ls->tel[TEL_TEMP_C]);
+		/* what holds the clock down now, as the dashboard says it: whole,
+		 * or not at all where the pane is too narrow */
+		char why[160];
+		throttle_names(sample_has_tel(ls, TEL_THROTTLE) ? (uint64_t)ls->tel[TEL_THROTTLE] : 0, why, sizeof why);
+		if (why[0] && n >= 0 && (size_t)n + strlen(why) + 11 < (size_t)(r.w > 1 ? r.w - 1 : 0))
+			snprintf(line + n, sizeof line - (size_t)n, "  held by: %s", why);
 	} else {
 		snprintf(line, sizeof line, " (no sample yet)");
 	}
