@@ -109,12 +109,6 @@ void report_changes(FILE *f, const ChangeDetector *cd, const char *unit, const c
 	}
 }
 
-/* What one unit of the rate's work is called: FLOP, op or B. */
-static const char *work_unit(const char *rate_unit)
-{
-	return !rate_unit || !strcmp(rate_unit, "FLOPS") ? "FLOP" : !strcmp(rate_unit, "IOPS") ? "op" : "B";
-}
-
 void report_energy_text(FILE *f, const Energy *e, const char *unit, const char *indent)
 {
 	if (!energy_known(e)) {
@@ -126,7 +120,7 @@ void report_energy_text(FILE *f, const Energy *e, const char *unit, const char *
 	if (e->limit_w > 0)
 		snprintf(lim, sizeof lim, " of a %.0f W limit (mean %.0f%%)", e->limit_w, 100 * mean / e->limit_w);
 	if (!isnan(energy_per_joule(e))) /* no joule read: no work per joule */
-		snprintf(per, sizeof per, "; %s%s/J", fmt_si(energy_per_joule(e), pj, sizeof pj), work_unit(unit));
+		snprintf(per, sizeof per, "; %s%s/J", fmt_si(energy_per_joule(e), pj, sizeof pj), sample_unit_work(unit));
 	fprintf(f, "%senergy: %sJ over %.2f s of dispatches, mean %.0f W, max %.0f W%s%s\n", indent,
 	        fmt_si(e->joules, j, sizeof j), e->seconds, mean, e->max_w, lim, per);
 	if (!e->reasons)

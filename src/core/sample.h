@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 enum {
 	SAMPLE_GPU_TIMED = 1u << 0, /* gpu_ns holds a timestamp-query difference */
@@ -75,6 +76,12 @@ static inline const char *sample_unit(const Sample *s)
 static inline const char *sample_work_unit(const Sample *s)
 {
 	return (s->flags & SAMPLE_BYTES) ? "B" : (s->flags & SAMPLE_INTEGER) ? "op" : "FLOP";
+}
+
+/* ... from a rate's unit as sample_flags_unit names it (a summary's). */
+static inline const char *sample_unit_work(const char *rate_unit)
+{
+	return !rate_unit || !strcmp(rate_unit, "FLOPS") ? "FLOP" : !strcmp(rate_unit, "IOPS") ? "op" : "B";
 }
 
 /* What Sample.groups counts: workgroups, or a transfer's copies. */

@@ -358,7 +358,7 @@ static double stats_items(FILE *f, double y, const Sample *s, size_t n, const Su
 			         energy_mean_w(e), e->max_w, lim);
 			if (!isnan(energy_per_joule(e)))
 				snprintf(items[ni++], sizeof items[0], "%s%s per joule", fmt_si(energy_per_joule(e), b, sizeof b),
-				         !strcmp(unit, "FLOPS") ? "FLOP" : !strcmp(unit, "IOPS") ? "op" : "B");
+				         sample_unit_work(unit));
 		}
 	}
 	if (!clock && !power)
