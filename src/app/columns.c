@@ -39,6 +39,7 @@ bool columns_csv(FILE *f, const Column *cols, size_t n, const void *row)
 			fputs(*(const char *const *)v ? *(const char *const *)v : "", f);
 			break;
 		case COL_QUOTED: /* NULL: an empty field; "" quoted */
+		case COL_STRING:
 			if (*(const char *const *)v)
 				listing_csv_field(f, *(const char *const *)v);
 			break;
@@ -83,6 +84,11 @@ cJSON *columns_json(const char *type, const Column *cols, size_t n, const void *
 			const char *s = *(const char *const *)v;
 			if (s && *s)
 				ok = cJSON_AddStringToObject(j, c->json, s) != NULL;
+			break;
+		}
+		case COL_STRING: {
+			const char *s = *(const char *const *)v;
+			ok = cJSON_AddStringToObject(j, c->json, s ? s : "") != NULL;
 			break;
 		}
 		case COL_NUMBER:

@@ -18,6 +18,7 @@ struct cJSON;
 typedef enum ColForm {
 	COL_TEXT,      /* const char *: JSON left out when NULL or ""; CSV as is */
 	COL_QUOTED,    /* const char *: as COL_TEXT, CSV quoted (RFC 4180; NULL: an empty field) */
+	COL_STRING,    /* const char *: JSON always ("" for NULL), CSV quoted */
 	COL_NUMBER,    /* double: left out of JSON, empty in CSV, unless finite; CSV in csv_fmt */
 	COL_COUNT,     /* uint64_t */
 	COL_BOOL,      /* bool: JSON true or false (not in CSV) */

@@ -76,7 +76,33 @@ static bool print_sample(void *ctx, const Sample *s)
 	return p->out_ok;
 }
 
-int headless_run(Engine *e, const Options *o, MetricsOut *mo, int row, atomic_int *quit)
+/* The samples of the set's one engine. */
+static bool print_member_sample(void *ctx, size_t k, const Sample *s)
+{
+	(void)k;
+	return print_sample(ctx, s);
+}
+
+static int run_one(Engine *e, EngineSet *set, const Options *o, MetricsOut *mo, int row, atomic_int *quit);
+
+int headless_run(const EngineConfig *cfg, size_t entry, const Options *o, MetricsOut *mo, atomic_int *quit)
+{
+	EngineSet set;
+	Error err;
+	if (!engine_set_create(&set, cfg, 1, true, &err)) {
+		fprintf(stderr, "flopscope: %s\n", err.msg);
+		engine_set_destroy(&set);
+		return err.status;
+	}
+	int row = mo && mo->board ? mboard_row(mo->board, (unsigned)entry, cfg->dev, workload_info[cfg->workload].name,
+	                                       workload_info[cfg->workload].unit) : -1;
+	int status = run_one(set.m[0].e, &set, o, mo, row, quit);
+	mboard_end(mo ? mo->board : NULL, row); /* before the engine goes */
+	engine_set_destroy(&set);
+	return status;
+}
+
+static int run_one(Engine *e, EngineSet *set, const Options *o, MetricsOut *mo, int row, atomic_int *quit)
 {
 	const RunInfo *in = engine_info(e);
 	int status = 0;
@@ -90,15 +116,16 @@ int headless_run(Engine *e, const Options *o, MetricsOut *mo, int row, atomic_in
 		slog_print_session(stdout, engine_meta(e), 0); /* what the samples are of */
 	fflush(stdout);
 
-	Error err;
-	if (!engine_start(e, &err)) {
-		fprintf(stderr, "flopscope: %s\n", err.msg);
+	if (!engine_set_start(set, true)) {
+		fprintf(stderr, "flopscope: %s\n", set->m[0].err.msg);
 		return 1;
 	}
+	if (mo)
+		mboard_attach(mo->board, row, engine_summary_reader(e));
 	Printer p = { .format = o->format, .mo = mo, .row = row, .out_ok = true };
 	report_csv_identity(engine_meta(e), p.ident, sizeof p.ident);
-	engine_drain(e, print_sample, &p, quit);
-	engine_join(e);
+	engine_set_drain(set, print_member_sample, &p, quit);
+	engine_set_finish(set);
 	if (!p.out_ok && p.err_no != EPIPE) {
 		fprintf(stderr, "flopscope: cannot write to standard output: %s; stopped\n", strerror(p.err_no));
 		status = 1;
@@ -107,22 +134,22 @@ int headless_run(Engine *e, const Options *o, MetricsOut *mo, int row, atomic_in
 	 * has every sample and the summary; nothing more goes to stdout */
 
 	/* the engine's own statistics: every sample, as the log has them */
-	SummaryResult r;
-	engine_summary(e, &r);
+	const EngineMember *m = &set->m[0];
+	const SummaryResult *rp = &m->sum;
 	size_t dropped = engine_dropped(e);
-	uint64_t checks = engine_checks_passed(e);
+	uint64_t checks = m->checks;
 	/* the summary where the format puts it: JSON and the table on stdout
 	 * (while it can be written), CSV's in words on stderr */
 	if (o->format == FORMAT_CSV)
-		report_summary_text(stderr, &r, dropped, checks, o->target_ms);
+		report_summary_text(stderr, rp, dropped, checks, o->target_ms);
 	else if (p.out_ok && o->format == FORMAT_JSON)
-		record_summary_json(stdout, &r, dropped, checks);
+		record_summary_json(stdout, rp, dropped, checks);
 	else if (p.out_ok)
-		report_summary_text(stdout, &r, dropped, checks, o->target_ms);
+		report_summary_text(stdout, rp, dropped, checks, o->target_ms);
 	fflush(stdout);
-	if (r.oom)
+	if (rp->oom)
 		fprintf(stderr, "flopscope: out of memory for the summary; statistics cover the first %zu samples\n",
-		        r.steady);
+		        rp->steady);
 	FILE *info = o->format != FORMAT_TABLE ? stderr : p.out_ok ? stdout : NULL;
 	if (info && in->telemetry_active)
 		fprintf(info, "  telemetry: %s; %.0f us a reading, every 10 ms on its own thread\n",
@@ -137,18 +164,18 @@ int headless_run(Engine *e, const Options *o, MetricsOut *mo, int row, atomic_in
 		        in->shader_on_thread ? ", beside the device's creation" : "", in->start_device_ms,
 		        in->start_pipeline_ms,
 		        in->pipeline_cache_loaded ? "pipeline cache loaded" : "no pipeline cache yet",
-		        in->start_warmup_ms, engine_first_sample_ms(e));
+		        in->start_warmup_ms, m->first_ms);
 	}
 	outputs_run_notes(in);
-	if (engine_log_error(e)) {
+	if (m->log_failed) {
 		/* measured, but the evidence is incomplete */
 		fprintf(stderr, "flopscope: %s\n", engine_log_error(e));
 		status = 1;
 	}
-	if (engine_state(e) == ENGINE_ERROR) {
-		fprintf(stderr, "flopscope: %s\n", engine_error(e));
-		status = engine_results_wrong(e) ? STATUS_WRONG : 1;
-		if (engine_results_wrong(e) && mo)
+	if (m->failed) {
+		fprintf(stderr, "flopscope: %s\n", m->error);
+		status = m->wrong ? STATUS_WRONG : 1;
+		if (m->wrong && mo)
 			mboard_check_failed(mo->board, row);
 	}
 	return status;

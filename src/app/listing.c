@@ -93,34 +93,3 @@ void listing_identity_csv(FILE *f, const DeviceInfo *d, size_t entry)
 	listing_csv_field(f, host_name());
 	fprintf(f, ",%s", FLOPSCOPE_VERSION);
 }
-
-/* One entry's record. */
-static cJSON *entry_json(const DeviceInfo *d, size_t number)
-{
-	char drv[64], api[32];
-	cJSON *o = cJSON_CreateObject();
-	if (!o)
-		return NULL;
-	devinfo_driver_version_str(d, drv, sizeof drv);
-	devinfo_version_str(d->api_version, api, sizeof api);
-	cJSON_AddStringToObject(o, "type", "device");
-	listing_identity_json(o, d, number);
-	cJSON_AddStringToObject(o, "device_type", devinfo_type_str(d->type));
-	cJSON_AddNumberToObject(o, "vendor_id", d->vendor_id);
-	cJSON_AddNumberToObject(o, "device_id", d->device_id);
-	cJSON_AddStringToObject(o, "driver_name", d->driver_name);
-	cJSON_AddStringToObject(o, "driver_info", d->driver_info);
-	cJSON_AddStringToObject(o, "driver_version", drv);
-	cJSON_AddStringToObject(o, "api_version", api);
-	cJSON_AddNumberToObject(o, "queue_family", d->queue_family);
-	return o;
-}
-
-bool listing_print_json(FILE *f, const DeviceList *l)
-{
-	for (size_t i = 0; i < l->count; i++) {
-		if (!json_line(f, entry_json(&l->entries[i], i + 1)))
-			return false;
-	}
-	return !ferror(f);
-}

@@ -10,9 +10,6 @@
 /* "   N: name (compute queue: F, type: T)" */
 void listing_entry(const DeviceInfo *d, size_t number, char *buf, size_t len);
 void listing_print(FILE *f, const DeviceList *l, bool verbose);
-/* --list --format json: a JSON Lines record an entry, named as the session
- * log's session record names the same facts; false when f failed. */
-bool listing_print_json(FILE *f, const DeviceList *l);
 
 /* What names a device in every machine-readable record (suite rows, check
  * records, the list): "entry" (its 1-based place in the list), "gpu"

@@ -19,6 +19,7 @@
 #include "devsel.h"
 #include "engine.h"
 #include "headless.h"
+#include "devlist.h"
 #include "listing.h"
 #include "offline.h"
 #include "outputs.h"
@@ -183,7 +184,7 @@ static size_t pick_devices(const VkCtx *ctx, const Options *o, int *idx, size_t 
 
 static int replay(const Options *o)
 {
-	if (o->headless || !isatty(STDOUT_FILENO) || !isatty(STDIN_FILENO))
+	if (o->headless)
 		return o->nreplays > 1 ? offline_replay_node_table(o) : offline_replay_table(o);
 	install_signals();
 	int rc = interactive_replay(o, &quit_flag);
@@ -234,78 +235,126 @@ static int measure(const VkCtx *ctx, Options *o, int idx, WorkloadType wl, uint6
 	EngineConfig cfg;
 	run_plan(o, RUN_HEADLESS, ctx, &ctx->entries[idx], wl, 1, launch, NULL, &paths, &cfg);
 
-	Error err;
-	Engine *e = engine_create(&cfg, &err);
-	if (!e) {
-		fprintf(stderr, "flopscope: %s\n", err.msg);
-		return err.status;
-	}
-	int row = mo->board ? mboard_row(mo->board, (unsigned)idx + 1, &ctx->entries[idx], workload_info[wl].name,
-	                                 workload_info[wl].unit) : -1;
-	mboard_attach(mo->board, row, engine_summary_reader(e));
-	int status = headless_run(e, o, mo, row, &quit_flag);
-	mboard_end(mo->board, row); /* before the engine goes */
-	engine_destroy(e);
+	return headless_run(&cfg, (size_t)idx + 1, o, mo, &quit_flag);
+}
+
+/* --save-config: the settings into the config file. */
+static int save_config(const Options *o)
+{
+	char msg[4400];
+	int status = config_save(o, msg, sizeof msg);
+	fprintf(status ? stderr : stdout, "%s%s%s\n", status ? "flopscope: " : "", msg,
+	        status == 2 ? ": not saved" : "");
 	return status;
 }
 
-/* The modes that run on a device: the device is picked once, here. */
-static int with_device(const VkCtx *ctx, Options *o, WorkloadType wl, uint64_t launch, MetricsOut *mo)
+/* Several devices at once: a check (every physical device unless -N names
+ * them), the suite, or a measuring run in the node view or its table. */
+static int several_devices(const VkCtx *ctx, Options *o, WorkloadType wl, uint64_t launch, MetricsOut *mo)
 {
-	if (o->mode == MODE_LIST) {
-		DeviceList l = { ctx->entries, ctx->entry_count };
-		if (o->format == FORMAT_JSON)
-			return listing_print_json(stdout, &l) ? 0 : 1;
-		listing_print(stdout, &l, o->verbose);
+	int idxs[CLI_MAX_DEVICES * 4];
+	size_t n = pick_devices(ctx, o, idxs, sizeof idxs / sizeof *idxs);
+	if (!n)
+		return 2;
+	if (o->mode == MODE_CHECK)
+		return check_run(ctx, idxs, n, o, launch, &quit_flag);
+	if (o->mode == MODE_SUITE)
+		return suite_run(ctx, idxs, n, o, launch, &quit_flag);
+	if (!o->headless && n <= NODE_VIEW_MAX) {
+		int status = interactive_run(ctx, &(DeviceList){ ctx->entries, ctx->entry_count }, o, idxs, n, wl, launch, mo,
+		                             &quit_flag);
+		if (status >= 0)
+			return status;
+		fprintf(stderr, "flopscope: cannot use this terminal; printing the table instead\n");
+	}
+	return multi_run(ctx, o, idxs, n, wl, launch, mo, &quit_flag);
+}
+
+/* The completion script, with the themes beside the program (or
+ * FLOPSCOPE_THEME_DIR's). */
+static int completion(const Options *o)
+{
+	static char text[CLI_HELP_MAX];
+	char dir[4096], names[32][64];
+	const char *list[32];
+	paths_resource_dir(NULL, "FLOPSCOPE_THEME_DIR", "themes", dir, sizeof dir);
+	size_t n = theme_list(dir, names, 32);
+	for (size_t k = 0; k < n; k++)
+		list[k] = names[k];
+	size_t (*write)(char *, size_t, const char *const *, size_t) =
+	    o->shell && !strcmp(o->shell, "zsh") ? cli_completion_zsh : cli_completion_bash;
+	if (write(text, sizeof text, list, n) >= sizeof text) {
+		fprintf(stderr, "flopscope: internal error: the completion script does not fit\n");
+		return 1;
+	}
+	fputs(text, stdout);
+	return 0;
+}
+
+/* Every mode, one case each (ctx: the device list, NULL for the modes the
+ * mode table says need none). A mode on one device has it picked here,
+ * once; the measuring run's picker is the dashboard's. */
+static int run_mode(const VkCtx *ctx, Options *o, WorkloadType wl, uint64_t launch, MetricsOut *mo)
+{
+	static char help[CLI_HELP_MAX];
+	bool named = o->dev_index || o->dev_word || o->default_device;
+	bool several = o->all || o->gpus || o->ndev_indexes > 1;
+	int idx = -1;
+	switch (o->mode) {
+	case MODE_HELP:
+		cli_help_text(help, sizeof help);
+		fputs(help, stdout);
+		return 0;
+	case MODE_COMPLETION:
+		return completion(o);
+	case MODE_VERSION: {
+		char vk[32];
+		vkctx_headers_version(vk, sizeof vk);
+		printf("flopscope %s (commit %s, Vulkan headers %s)\n", FLOPSCOPE_VERSION, FLOPSCOPE_COMMIT, vk);
 		return 0;
 	}
-	bool named = o->dev_index || o->dev_word || o->default_device;
-	if (o->mode == MODE_MEASURE && !o->headless && (!isatty(STDOUT_FILENO) || !isatty(STDIN_FILENO)))
-		o->headless = true;
-	/* a check: every physical device (whose name has NAME) unless -N names them */
-	if (o->mode == MODE_CHECK && !o->ndev_indexes)
-		o->all = true;
-	if (o->mode == MODE_CHECK) {
-		int idxs[CLI_MAX_DEVICES * 4];
-		size_t n = pick_devices(ctx, o, idxs, sizeof idxs / sizeof *idxs);
-		return n ? check_run(ctx, idxs, n, o, launch, &quit_flag) : 2;
-	}
-	if ((o->mode == MODE_MEASURE || o->mode == MODE_SUITE) && (o->all || o->gpus || o->ndev_indexes > 1)) {
-		int idxs[CLI_MAX_DEVICES * 4];
-		size_t n = pick_devices(ctx, o, idxs, sizeof idxs / sizeof *idxs);
-		if (!n)
-			return 2;
-		if (o->mode == MODE_SUITE)
-			return suite_run(ctx, idxs, n, o, launch, &quit_flag);
-		if (!o->headless && n <= NODE_VIEW_MAX) {
-			int status = interactive_run(ctx, &(DeviceList){ ctx->entries, ctx->entry_count }, o, idxs, n, wl, launch, mo,
-			                             &quit_flag);
-			if (status >= 0)
-				return status;
-			fprintf(stderr, "flopscope: cannot use this terminal; printing the table instead\n");
-		}
-		return multi_run(ctx, o, idxs, n, wl, launch, mo, &quit_flag);
-	}
-	int idx = -1;
-	if (o->mode != MODE_MEASURE || named || o->headless) {
-		idx = pick_device(ctx, o);
-		if (idx < 0)
-			return 2;
-	}
-	switch (o->mode) {
+	case MODE_SAVE_CONFIG:
+		return save_config(o);
+	/* recorded sessions */
+	case MODE_COMPARE:
+		return offline_compare(o);
+	case MODE_EXPORT:
+		return offline_export(o);
+	case MODE_ANALYZE:
+		return offline_analyze(o);
+	case MODE_REPLAY:
+		return replay(o);
+	case MODE_LOGS:
+		return offline_list_logs(o);
+	/* the devices */
+	case MODE_LIST:
+		if (o->format != FORMAT_TABLE)
+			return devlist_print(stdout, &(DeviceList){ ctx->entries, ctx->entry_count }, o->format) ? 0 : 1;
+		listing_print(stdout, &(DeviceList){ ctx->entries, ctx->entry_count }, o->verbose);
+		return 0;
+	case MODE_CHECK:
+		if (!o->ndev_indexes)
+			o->all = true;
+		return several_devices(ctx, o, wl, launch, mo);
 	case MODE_LIST_WORKLOADS:
-		return list_workloads(&ctx->entries[idx]);
+		return (idx = pick_device(ctx, o)) < 0 ? 2 : list_workloads(&ctx->entries[idx]);
 	case MODE_LATENCY:
-		return latency_run(ctx, idx, o);
+		return (idx = pick_device(ctx, o)) < 0 ? 2 : latency_run(ctx, idx, o);
 	case MODE_SUITE:
-		return suite_run(ctx, &idx, 1, o, launch, &quit_flag);
+		if (several)
+			return several_devices(ctx, o, wl, launch, mo);
+		return (idx = pick_device(ctx, o)) < 0 ? 2 : suite_run(ctx, &idx, 1, o, launch, &quit_flag);
 	case MODE_MEASURE:
+		if (several)
+			return several_devices(ctx, o, wl, launch, mo);
+		if ((named || o->headless) && (idx = pick_device(ctx, o)) < 0)
+			return 2;
 		return measure(ctx, o, idx, wl, launch, mo);
-	default:
-		fprintf(stderr, "flopscope: internal error: mode %s reached the device modes\n",
-		        cli_mode_option(o->mode));
-		return 2;
+	case MODE_COUNT:
+		break;
 	}
+	fprintf(stderr, "flopscope: internal error: mode %d has no case\n", (int)o->mode);
+	return 2;
 }
 
 /* Before a mode runs: the signals it watches, its outputs held against its
@@ -313,7 +362,7 @@ static int with_device(const VkCtx *ctx, Options *o, WorkloadType wl, uint64_t l
 static int prepare(const Options *o)
 {
 	char err[ERR_LEN];
-	bool runs = o->mode == MODE_MEASURE || o->mode == MODE_SUITE || o->mode == MODE_CHECK;
+	bool runs = cli_mode_runs(o->mode);
 	/* modes that stop on a signal with their summary watch for it from now
 	 * (a replay in the dashboard from when it opens) */
 	if (runs)
@@ -336,73 +385,6 @@ static int prepare(const Options *o)
 			        "written by another run, or read by this one\n", spared, spared == 1 ? "" : "s");
 	}
 	return 0;
-}
-
-/* --save-config: the settings into the config file. */
-static int save_config(const Options *o)
-{
-	char msg[4400];
-	int status = config_save(o, msg, sizeof msg);
-	fprintf(status ? stderr : stdout, "%s%s%s\n", status ? "flopscope: " : "", msg,
-	        status == 2 ? ": not saved" : "");
-	return status;
-}
-
-/* The modes that need no device; -1 for the others. */
-static int without_device(Options *o)
-{
-	static char help[CLI_HELP_MAX];
-	switch (o->mode) {
-	case MODE_HELP:
-		cli_help_text(help, sizeof help);
-		fputs(help, stdout);
-		return 0;
-	case MODE_COMPLETION: {
-		/* the themes beside the program (or FLOPSCOPE_THEME_DIR's) */
-		char dir[4096], names[32][64];
-		const char *list[32];
-		paths_resource_dir(NULL, "FLOPSCOPE_THEME_DIR", "themes", dir, sizeof dir);
-		size_t n = theme_list(dir, names, 32);
-		for (size_t k = 0; k < n; k++)
-			list[k] = names[k];
-		size_t (*write)(char *, size_t, const char *const *, size_t) =
-		    o->shell && !strcmp(o->shell, "zsh") ? cli_completion_zsh : cli_completion_bash;
-		if (write(help, sizeof help, list, n) >= sizeof help) {
-			fprintf(stderr, "flopscope: internal error: the completion script does not fit\n");
-			return 1;
-		}
-		fputs(help, stdout);
-		return 0;
-	}
-	case MODE_VERSION: {
-		char vk[32];
-		vkctx_headers_version(vk, sizeof vk);
-		printf("flopscope %s (commit %s, Vulkan headers %s)\n", FLOPSCOPE_VERSION, FLOPSCOPE_COMMIT, vk);
-		return 0;
-	}
-	/* Recorded sessions need no device. */
-	case MODE_COMPARE:
-		return offline_compare(o);
-	case MODE_EXPORT:
-		return offline_export(o);
-	case MODE_ANALYZE:
-		return offline_analyze(o);
-	case MODE_REPLAY:
-		return replay(o);
-	case MODE_LOGS:
-		return offline_list_logs(o);
-	case MODE_SAVE_CONFIG:
-		return save_config(o);
-	case MODE_MEASURE:
-	case MODE_LIST:
-	case MODE_LIST_WORKLOADS:
-	case MODE_SUITE:
-	case MODE_CHECK:
-	case MODE_LATENCY:
-	case MODE_COUNT:
-		break;
-	}
-	return -1;
 }
 
 /* The modes on devices: the Vulkan instance, the metrics, then the mode. */
@@ -444,7 +426,7 @@ static int on_devices(Options *o, uint64_t launch)
 		vkctx_destroy(&ctx);
 		return 2;
 	}
-	int status = with_device(&ctx, o, (WorkloadType)wl, launch, &mo);
+	int status = run_mode(&ctx, o, (WorkloadType)wl, launch, &mo);
 	if (!metrics_out_close(&mo, err, sizeof err)) {
 		fprintf(stderr, "flopscope: --metrics-file: %s\n", err);
 		if (!status)
@@ -467,9 +449,10 @@ static int run(Options *opt, uint64_t launch)
 	int status = prepare(&o);
 	if (status)
 		return status;
-	status = without_device(&o);
-	if (status < 0)
-		status = on_devices(&o, launch);
+	/* a screen only on a terminal: else the table, said by no one */
+	if (cli_mode_has_screen(o.mode) && !o.headless && (!isatty(STDOUT_FILENO) || !isatty(STDIN_FILENO)))
+		o.headless = true;
+	status = cli_mode_on_device(o.mode) ? on_devices(&o, launch) : run_mode(NULL, &o, WORKLOAD_FP32, launch, NULL);
 	/* One status for a signal in every mode: a run, a check, the suite or a
 	 * replay that SIGINT, SIGTERM, SIGHUP or SIGQUIT ended (its summary
 	 * printed, its log closed) exits 128 + the signal's number, as a shell

@@ -31,26 +31,42 @@ static bool all_digits(const char *s)
 const char *const cli_format_names[FORMAT_COUNT] = { "table", "csv", "json" };
 
 const ModeSpec cli_mode_specs[MODE_COUNT] = {
-	[MODE_MEASURE] = { "", "a measuring run", F_T | F_C | F_J, false, false, true },
-	[MODE_HELP] = { "--help", "--help", 0, false, false, false },
-	[MODE_VERSION] = { "--version", "--version", 0, false, false, false },
-	[MODE_LIST] = { "--list", "--list", F_T | F_J, false, false, false },
-	[MODE_LIST_WORKLOADS] = { "--list-workloads", "--list-workloads", 0, false, false, false },
-	[MODE_SUITE] = { "--suite", "--suite", F_T | F_J, false, false, true },
-	[MODE_LATENCY] = { "--latency", "--latency", F_T | F_J, false, false, false },
-	[MODE_REPLAY] = { "--replay", "--replay", F_T | F_C | F_J, true, true, false },
-	[MODE_COMPARE] = { "--compare", "--compare", F_T | F_J, true, true, false },
-	[MODE_EXPORT] = { "--export", "--export", 0, true, true, false },
-	[MODE_ANALYZE] = { "--analyze", "--analyze", F_T | F_J, true, true, false },
-	[MODE_LOGS] = { "--logs", "--logs", F_T | F_J, true, false, false },
-	[MODE_SAVE_CONFIG] = { "--save-config", "--save-config", 0, false, false, false },
-	[MODE_CHECK] = { "--check", "--check", F_T | F_C | F_J, false, false, true },
-	[MODE_COMPLETION] = { "--completion", "--completion", 0, false, false, false },
+	/* option, called, formats, no_device, picks_session, several, runs, device, screen */
+	[MODE_MEASURE] = { "", "a measuring run", F_T | F_C | F_J, false, false, true, true, true, true },
+	[MODE_HELP] = { "--help", "--help", 0, false, false, false, false, false, false },
+	[MODE_VERSION] = { "--version", "--version", 0, false, false, false, false, false, false },
+	[MODE_LIST] = { "--list", "--list", F_T | F_C | F_J, false, false, false, false, true, false },
+	[MODE_LIST_WORKLOADS] = { "--list-workloads", "--list-workloads", 0, false, false, false, false, true, false },
+	[MODE_SUITE] = { "--suite", "--suite", F_T | F_J, false, false, true, true, true, false },
+	[MODE_LATENCY] = { "--latency", "--latency", F_T | F_J, false, false, false, false, true, false },
+	[MODE_REPLAY] = { "--replay", "--replay", F_T | F_C | F_J, true, true, false, false, false, true },
+	[MODE_COMPARE] = { "--compare", "--compare", F_T | F_J, true, true, false, false, false, false },
+	[MODE_EXPORT] = { "--export", "--export", 0, true, true, false, false, false, false },
+	[MODE_ANALYZE] = { "--analyze", "--analyze", F_T | F_J, true, true, false, false, false, false },
+	[MODE_LOGS] = { "--logs", "--logs", F_T | F_J, true, false, false, false, false, false },
+	[MODE_SAVE_CONFIG] = { "--save-config", "--save-config", 0, false, false, false, false, false, false },
+	[MODE_CHECK] = { "--check", "--check", F_T | F_C | F_J, false, false, true, true, true, false },
+	[MODE_COMPLETION] = { "--completion", "--completion", 0, false, false, false, false, false, false },
 };
 
 const char *cli_mode_option(Mode m)
 {
 	return m < MODE_COUNT ? cli_mode_specs[m].option : "";
+}
+
+bool cli_mode_runs(Mode m)
+{
+	return m < MODE_COUNT && cli_mode_specs[m].runs;
+}
+
+bool cli_mode_on_device(Mode m)
+{
+	return m < MODE_COUNT && cli_mode_specs[m].device;
+}
+
+bool cli_mode_has_screen(Mode m)
+{
+	return m < MODE_COUNT && cli_mode_specs[m].screen;
 }
 
 /* A mode is chosen once: a second one (or the same twice) is a usage error. */
@@ -317,7 +333,7 @@ const OptionSpec cli_option_specs[] = {
 	/* options */
 	{ .name = "--list", .modes = M_ANY, .mode = MODE_LIST,
 	  .help = { { H_OPTIONS, "--list", "list devices and compute queue families, then exit; with --format json "
-	              "a JSON Lines record an entry: its UUID, PCI address, driver, host" } } },
+	              "a JSON Lines record an entry (csv: a row): its UUID, PCI address, driver, host" } } },
 	{ .name = "--verbose", .alias = "-v", .modes = M_(MODE_LIST), .goes_with = "--list", .flag = FLAG(verbose),
 	  .help = { { H_OPTIONS, "--verbose", "with --list: limits, timestamps, memory, features" } } },
 	{ .name = "--headless", .modes = M_(MODE_MEASURE) | M_(MODE_REPLAY), .flag = FLAG(headless),

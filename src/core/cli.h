@@ -11,6 +11,14 @@
 
 /* The option that selects a mode ("--suite"; "" for MODE_MEASURE). */
 const char *cli_mode_option(Mode m);
+/* The mode table's columns main() runs a mode by: whether it measures
+ * (signals end it with its summary; the default log folder is bounded
+ * first), needs the Vulkan instance and its device list, and may open a
+ * screen (else, or without a terminal on standard input and output, it
+ * prints). */
+bool cli_mode_runs(Mode m);
+bool cli_mode_on_device(Mode m);
+bool cli_mode_has_screen(Mode m);
 
 /* The next round target from ms in the 1-2-5 series (... 5, 10, 20, 50 ...
  * ms), up (dir > 0) or down, within the --target-ms range: the dashboard's

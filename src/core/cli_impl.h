@@ -22,6 +22,9 @@ typedef struct ModeSpec {
 	bool no_device;      /* it reads session logs and uses no device */
 	bool picks_session;  /* --workload (and --transfer-queue) pick a session of its logs */
 	bool several;        /* it can run several devices at once */
+	bool runs;           /* it measures: signals end it with its summary, the default log folder bounded */
+	bool device;         /* it needs the Vulkan instance and its device list */
+	bool screen;         /* it opens a screen where standard input and output are terminals */
 } ModeSpec;
 
 

@@ -52,6 +52,20 @@ assert len(r["uuid"]) == 36 and r["pci_bus_id"] is None and r["host"] and r["flo
 print(r["uuid"])
 PY
 ) || die "list: $(cat "$T/list.json")"
+	# the CSV rows come from the same columns: every JSON field, the same value
+	"$FS" --list --format csv >"$T/list.csv" 2>"$T/err" || die "--list --format csv: $(cat "$T/err")"
+	python3 - "$T/list.json" "$T/list.csv" <<'PY' || die "list csv: $(cat "$T/list.csv")"
+import csv, json, sys
+rows = [json.loads(l) for l in open(sys.argv[1])]
+table = list(csv.DictReader(open(sys.argv[2], newline="")))
+assert len(table) == len(rows), (len(table), len(rows))
+for j, c in zip(rows, table):
+    for k, v in j.items():
+        if k in ("type", "schema"):
+            continue
+        want = "" if v is None else str(v)
+        assert c[k] == want, (k, c[k], want)
+PY
 	hex=$(echo "$uuid" | tr -d -)
 	for word in "$uuid" "GPU-$uuid" "$(echo "$hex" | tr a-f A-F)" "GPU-${uuid:0:13}"; do
 		"$FS" "$word" --duration 0.2 --log "$T/u.jsonl" --format csv >/dev/null 2>"$T/err" ||

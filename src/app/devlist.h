@@ -1,0 +1,17 @@
+/* devlist: --list's machine-readable records, one table of columns: a JSON
+ * Lines record or a CSV line an entry, named as the session log's session
+ * record names the same facts. */
+#ifndef FLOPSCOPE_DEVLIST_H
+#define FLOPSCOPE_DEVLIST_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "devinfo.h"
+#include "options.h"
+
+/* The entries of l in format (FORMAT_JSON or FORMAT_CSV, with its header);
+ * false when f failed. */
+bool devlist_print(FILE *f, const DeviceList *l, OutFormat format);
+
+#endif
