@@ -601,9 +601,9 @@ static int validate(Options *o, bool format_given, char *err, size_t errlen)
 		}
 		o->headless = true;
 	}
-	if (o->mode == MODE_LIST && o->verbose && o->format == FORMAT_JSON) {
-		snprintf(err, errlen, "--list --format json has every field --verbose adds to the table: give one or "
-		         "the other");
+	if (o->mode == MODE_LIST && o->verbose && o->format != FORMAT_TABLE) {
+		snprintf(err, errlen, "--list --format %s has every field --verbose adds to the table: give one or "
+		         "the other", cli_format_names[o->format]);
 		return -1;
 	}
 	return 0;

@@ -159,7 +159,10 @@ static void cli_should_refuse_bad_input_with_a_reason(void)
 	CHECK(parse(&o, err, 6, "--compare", "a", "b", "--fail-if-slower", "nan") == -1);
 	CHECK(parse(&o, err, 3, "--fail-if-slower", "5") == -1);
 	CHECK_STR(err, "--fail-if-slower goes with --compare");
-	CHECK(parse(&o, err, 3, "--list", "--format=csv") == -1);
+	CHECK(parse(&o, err, 3, "--list", "--format=csv") == 0 && o.format == FORMAT_CSV);
+	CHECK(parse(&o, err, 3, "--latency", "--format=csv") == -1);
+	CHECK(parse(&o, err, 4, "--list", "-v", "--format=csv") == -1);
+	CHECK_STR(err, "--list --format csv has every field --verbose adds to the table: give one or the other");
 	CHECK(parse(&o, err, 3, "--list", "--format=json") == 0 && o.format == FORMAT_JSON);
 	CHECK(parse(&o, err, 4, "--list", "-v", "--format=json") == -1);
 	CHECK(strstr(err, "--verbose") != NULL);
