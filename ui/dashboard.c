@@ -472,7 +472,10 @@ static void draw_clock(Dash *d, Rect r, const Flat *f, bool power, size_t from, 
 	/* the clock line, and power as a second line drawn to its own scale
 	 * (0 .. its maximum fills the same height), named in the title */
 	char title[300];
-	int n = snprintf(title, sizeof title, "clock %.0f MHz", ls->tel[TEL_SM_MHZ]);
+	/* the clock against its maximum, where the telemetry gives one */
+	int n = d->src->max_mhz > 0 ? snprintf(title, sizeof title, "clock %.0f of %.0f MHz", ls->tel[TEL_SM_MHZ],
+	                                       d->src->max_mhz)
+	                            : snprintf(title, sizeof title, "clock %.0f MHz", ls->tel[TEL_SM_MHZ]);
 	static double scaled[HISTORY_CAP];
 	Series ck[2] = { { d->h.clk_hz, ROLE_GROUPS_LINE, "clock" }, { scaled, ROLE_CPU_TIME, "power" } };
 	size_t nser = 1;

@@ -87,6 +87,7 @@ int mboard_row(MetricsBoard *b, unsigned entry, const DeviceInfo *d, const char 
 	snprintf(r->workload, sizeof r->workload, "%s", workload);
 	r->unit = unit;
 	r->res.ratio_median = r->res.pct_peak = r->res.plateau_ms = r->res.duty = NAN;
+	energy_init(&r->res.energy);
 	r->check = CHECK_NONE;
 	r->check_ratio = r->check_threshold = r->peer_ratio = r->shared_median = NAN;
 	r->reference = "";
@@ -281,6 +282,8 @@ char *mboard_render(MetricsBoard *b)
 			m->has_reasons = res->energy.reasons;
 			for (int c = 0; c < METRICS_REASONS && c < SUMMARY_REASONS; c++)
 				m->clock_reduced_s[c] = res->energy.reason_s[c];
+			for (int v = 0; v < ENERGY_VIOLATIONS; v++)
+				m->violation_s[v] = energy_violation_s(&res->energy, (EnergyViolation)v);
 			m->check = r->check;
 			m->check_ratio = r->check_ratio;
 			m->check_threshold = r->check_threshold;

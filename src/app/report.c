@@ -123,6 +123,15 @@ void report_energy_text(FILE *f, const Energy *e, const char *unit, const char *
 		snprintf(per, sizeof per, "; %s%s/J", fmt_si(energy_per_joule(e), pj, sizeof pj), sample_unit_work(unit));
 	fprintf(f, "%senergy: %sJ over %.2f s of dispatches, mean %.0f W, max %.0f W%s%s\n", indent,
 	        fmt_si(e->joules, j, sizeof j), e->seconds, mean, e->max_w, lim, per);
+	double vp = energy_violation_s(e, VIOL_POWER), vt = energy_violation_s(e, VIOL_THERMAL);
+	if (!isnan(vp) || !isnan(vt)) {
+		char p_[32] = "N/A", t_[32] = "N/A";
+		if (!isnan(vp))
+			snprintf(p_, sizeof p_, "%.2f s", vp);
+		if (!isnan(vt))
+			snprintf(t_, sizeof t_, "%.2f s", vt);
+		fprintf(f, "%sclock held, by the driver's count: power limit %s, thermal limit %s\n", indent, p_, t_);
+	}
 	if (!e->reasons)
 		return;
 	char line[512];

@@ -26,6 +26,8 @@ void metrics_row_init(MetricsRow *r)
 	r->check = CHECK_NONE;
 	r->check_ratio = r->check_threshold = NAN;
 	r->shared_median = NAN;
+	for (size_t v = 0; v < ENERGY_VIOLATIONS; v++)
+		r->violation_s[v] = NAN;
 }
 
 bool metrics_escape(const char *value, char *out, size_t len)
@@ -213,6 +215,22 @@ static void counters(Text *t, const MetricsRow *rows, size_t n)
 			labels(t, &rows[k], true);
 			put(t, ",reason=\"%s\"", throttle_reasons[c].key);
 			value(t, rows[k].clock_reduced_s[c]);
+		}
+	}
+	any = false;
+	for (size_t k = 0; k < n; k++) {
+		for (size_t v = 0; v < ENERGY_VIOLATIONS; v++) {
+			if (isnan(rows[k].violation_s[v]))
+				continue;
+			if (!any)
+				family(t, "flopscope_clock_violation_seconds_total", "counter",
+				       "Time the driver counted the clock held below its target by a policy's limit over the run "
+				       "(NVML's violation counters, as DCGM's power and thermal violation fields).");
+			any = true;
+			put(t, "flopscope_clock_violation_seconds_total");
+			labels(t, &rows[k], true);
+			put(t, ",policy=\"%s\"", energy_violation_keys[v]);
+			value(t, rows[k].violation_s[v]);
 		}
 	}
 	family(t, "flopscope_level_changes_total", "counter",

@@ -18,6 +18,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "summary.h"
+
 #include "change.h"
 #include "workload.h"
 
@@ -67,6 +69,7 @@ typedef struct MetricsRow {
 	double energy_j;          /* the run's energy so far (summary.h's Energy); NaN: no power reading */
 	bool has_reasons;         /* reason bits were read: */
 	double clock_reduced_s[METRICS_REASONS]; /* seconds at each of throttle_reasons[] */
+	double violation_s[ENERGY_VIOLATIONS]; /* the driver's counts (summary.h's order); NaN: none */
 	/* a --check's verdict (CHECK_NONE in a live run) */
 	CheckStatus check;
 	double check_ratio;       /* the figure held to the threshold: of the peak or the

@@ -32,6 +32,9 @@ typedef enum TelField {
 	                     (NVML's running compute and graphics processes, less this one) */
 	TEL_POWER_LIMIT_W, /* the power limit enforced now: NVML's enforced limit, hwmon
 	                     power1_cap (AMD), RAPL's package long-term limit (CPUs) */
+	TEL_VIOL_POWER_S,  /* NVML's violation counters: the seconds the power limit */
+	TEL_VIOL_THERMAL_S, /* ... and a thermal limit held the clock below its
+	                     target, counted by the driver since it started */
 	TEL_FIELD_COUNT
 } TelField;
 #define SAMPLE_TEL_COUNT TEL_FIELD_COUNT

@@ -12,7 +12,7 @@ void summary_init(Summary *s)
 	memset(s, 0, sizeof *s);
 	s->stride = s->rstride = 1;
 	s->segments = 1;
-	s->energy.limit_w = NAN;
+	energy_init(&s->energy);
 	change_init(&s->changes);
 }
 
@@ -100,6 +100,14 @@ static void add_energy(Energy *e, const Sample *x)
 	}
 	if (sample_has_tel(x, TEL_POWER_LIMIT_W))
 		e->limit_w = x->tel[TEL_POWER_LIMIT_W];
+	for (size_t k = 0; k < ENERGY_VIOLATIONS; k++) {
+		TelField f = k == VIOL_POWER ? TEL_VIOL_POWER_S : TEL_VIOL_THERMAL_S;
+		if (!sample_has_tel(x, f))
+			continue;
+		if (isnan(e->viol_first[k]))
+			e->viol_first[k] = x->tel[f];
+		e->viol_last[k] = x->tel[f];
+	}
 	if (sample_has_tel(x, TEL_THROTTLE)) {
 		e->reasons = true;
 		e->reasons_seconds += dt;
@@ -108,6 +116,24 @@ static void add_energy(Energy *e, const Sample *x)
 			if (bits & throttle_reasons[k].bit)
 				e->reason_s[k] += dt;
 	}
+}
+
+const char *const energy_violation_keys[ENERGY_VIOLATIONS] = { "power", "thermal" };
+
+void energy_init(Energy *e)
+{
+	memset(e, 0, sizeof *e);
+	e->limit_w = NAN;
+	for (size_t k = 0; k < ENERGY_VIOLATIONS; k++)
+		e->viol_first[k] = e->viol_last[k] = NAN;
+}
+
+double energy_violation_s(const Energy *e, EnergyViolation k)
+{
+	if ((size_t)k >= ENERGY_VIOLATIONS || isnan(e->viol_first[k]))
+		return NAN;
+	double d = e->viol_last[k] - e->viol_first[k];
+	return d > 0 ? d : 0; /* a counter that went back (a driver reload): none seen */
 }
 
 bool energy_known(const Energy *e)
@@ -132,19 +158,36 @@ bool energy_fault(const Energy *e, char *out, size_t len, char *cap, size_t cap_
 		out[0] = '\0';
 	if (cap && cap_len)
 		cap[0] = '\0';
-	double all = e->reasons_seconds > 0 ? e->reasons_seconds : NAN;
+	double all = e->reasons_seconds > 0 ? e->reasons_seconds : e->seconds > 0 ? e->seconds : NAN;
+	double thermal_bits = 0;
 	for (size_t k = 0; e->reasons && k < throttle_reason_count && k < SUMMARY_REASONS; k++) {
 		if (!(e->reason_s[k] > 0))
 			continue;
 		if (throttle_reasons[k].bit == THR_POWER_CAP) {
 			if (cap)
 				snprintf(cap, cap_len, "the power cap held the clock %.2f s of %.2f (%.0f%%)", e->reason_s[k],
-				         e->reasons_seconds, 100 * e->reason_s[k] / all);
+				         all, 100 * e->reason_s[k] / all);
 			continue;
 		}
+		if (throttle_reasons[k].bit & (THR_THERMAL_SW | THR_THERMAL_HW))
+			thermal_bits += e->reason_s[k];
 		if (out && n < len)
 			n += (size_t)snprintf(out + n, len - n, "%s%s %.2f s (%.0f%%)", n ? ", " : "", throttle_reasons[k].name,
 			                      e->reason_s[k], 100 * e->reason_s[k] / all);
+		else
+			n++;
+	}
+	/* the driver's counters miss nothing between readings: its power count
+	 * is the cap's time where it keeps one; a thermal count the bits never
+	 * showed is a fault of its own */
+	double vp = energy_violation_s(e, VIOL_POWER), vt = energy_violation_s(e, VIOL_THERMAL);
+	if (cap && vp > 0)
+		snprintf(cap, cap_len, "the power cap held the clock %.2f s of %.2f (%.0f%%, the driver's count)", vp, all,
+		         100 * vp / all);
+	if (vt > 0 && !(thermal_bits > 0)) {
+		if (out && n < len)
+			n += (size_t)snprintf(out + n, len - n, "%sthermal (the driver's count) %.2f s (%.0f%%)", n ? ", " : "",
+			                      vt, 100 * vt / all);
 		else
 			n++;
 	}

@@ -27,6 +27,15 @@
 /* The causes of reduced clocks timed, throttle.h's reasons in their order. */
 #define SUMMARY_REASONS 8
 
+/* The driver's violation counters, in NVML's policies' order. */
+typedef enum EnergyViolation {
+	VIOL_POWER,   /* NVML_PERF_POLICY_POWER: the power limit */
+	VIOL_THERMAL, /* NVML_PERF_POLICY_THERMAL: a thermal limit */
+	ENERGY_VIOLATIONS
+} EnergyViolation;
+/* Their keys in JSON and the metrics' policy label: "power", "thermal". */
+extern const char *const energy_violation_keys[ENERGY_VIOLATIONS];
+
 /* The energy of a run: each sample's power reading over its own time (the
  * dispatch's wall time, or a pipelined sample's completion interval, times
  * its trials), and the time spent at each cause of reduced clocks the same
@@ -38,7 +47,18 @@ typedef struct Energy {
 	bool power, reasons;        /* a power reading seen; reason bits seen */
 	double reason_s[SUMMARY_REASONS];
 	double reasons_seconds;     /* the time of the samples with reason bits */
+	/* the driver's violation counters (NVML): the first and last readings
+	 * of the run's samples; NaN where the device has none */
+	double viol_first[ENERGY_VIOLATIONS], viol_last[ENERGY_VIOLATIONS];
 } Energy;
+
+/* An energy with nothing seen: no reading, no limit, no counter. */
+void energy_init(Energy *e);
+
+/* The seconds the driver counted the clock held by a violation of k's
+ * policy over the run (its samples' first to last reading); NaN where it
+ * has no counter. */
+double energy_violation_s(const Energy *e, EnergyViolation k);
 
 typedef struct SizeRow {
 	uint64_t size;        /* bytes per copy */
@@ -126,9 +146,12 @@ double energy_per_joule(const Energy *e);
 /* The causes of reduced clocks that are faults, not a limit doing its job
  * (HW slowdown, thermal slowdowns, the power brake, a current limit: all
  * but the power cap, as DCGM's diagnostics fail them), each with its time
- * and share of the run: "HW slowdown 0.50 s (6%)"; false when none held the
+ * and share of the run: "HW slowdown 0.50 s (6%)"; a thermal violation the
+ * driver counted that no sample's bits showed (it fell between readings)
+ * too: "thermal (the driver's count) 0.20 s"; false when none held the
  * clock. cap: the power cap's "the power cap held the clock 7.90 s of 8.00
- * (99%)", or "" (either may be NULL). */
+ * (99%)", by the driver's count where it keeps one, or "" (either may be
+ * NULL). */
 bool energy_fault(const Energy *e, char *out, size_t len, char *cap, size_t cap_len);
 
 /* A load meant to reach the power limit (the power workload), judged as

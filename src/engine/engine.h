@@ -59,6 +59,7 @@ typedef struct RunInfo {
 	bool timestamps;              /* GPU timestamps time the dispatches */
 	const char *log_path;         /* the session log, NULL without one */
 	const char *peak_how;         /* the theoretical peak's formula, or why unknown */
+	double max_mhz;               /* the highest shader clock the telemetry gives; 0 unknown */
 	bool telemetry_active;
 	const char *telemetry_note;   /* which source, or why none */
 	/* where the start went, ms */

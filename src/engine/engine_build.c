@@ -424,6 +424,7 @@ Engine *engine_create(const EngineConfig *cfg, Error *err)
 	in->timestamps = e->comp.timestamps;
 	in->log_path = cfg->log_path ? e->log.path : NULL;
 	in->peak_how = e->peak.how;
+	in->max_mhz = e->tel.active ? e->tel.src.max_mhz : 0;
 	in->telemetry_active = e->tel.active;
 	in->telemetry_note = e->tel.note;
 	in->start_pipeline_ms = e->comp.pipeline_ms;

@@ -36,6 +36,7 @@ void engine_fill_meta(Engine *e)
 	snprintf(m->timing, sizeof m->timing, "%s", e->comp.timestamps ? "gpu" : "cpu");
 	snprintf(m->peak, sizeof m->peak, "%s", e->peak.how);
 	m->peak_max_flops = peak_flops(&e->peak, e->peak.max_mhz);
+	m->sm_max_mhz = e->tel.active ? e->tel.src.max_mhz : 0;
 	snprintf(m->unit, sizeof m->unit, "%s", workload_unit_names[workload_info[e->cfg.workload].unit]);
 	snprintf(m->telemetry, sizeof m->telemetry, "%s", e->tel.note);
 	if (e->cfg.node_id && e->cfg.ordinal) {

@@ -197,6 +197,7 @@ void replay_source(SampleSource *src, Replay *r, const char *path)
 	src->workload = m->workload[0] ? m->workload : "?";
 	src->timestamps = !strcmp(m->timing, "gpu");
 	src->log_path = path;
+	src->max_mhz = m->sm_max_mhz;
 	src->replay = true;
 	src->next = rp_next;
 	src->state = rp_state;

@@ -35,6 +35,7 @@ void source_engine(SampleSource *src, Engine *e)
 	src->workload = workload_info[in->workload].name;
 	src->timestamps = in->timestamps;
 	src->log_path = in->log_path;
+	src->max_mhz = in->max_mhz;
 	src->next = eng_next;
 	src->state = eng_state;
 	src->target_ms = eng_target;

@@ -44,6 +44,7 @@ typedef struct SampleSource {
 	const char *workload;
 	bool timestamps;
 	const char *log_path;     /* NULL: none */
+	double max_mhz;           /* the highest shader clock; 0 unknown */
 	bool replay;
 	bool (*next)(void *ctx, Sample *out);    /* non-blocking */
 	EngineState (*state)(void *ctx);

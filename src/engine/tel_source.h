@@ -42,11 +42,15 @@ struct TelSource {
 };
 
 /* A kind of source: which devices it serves and how it opens. open fills s
- * and says which source it is in note, or why not (false). */
+ * and says which source it is in note, or why not (false). may_serve
+ * (NULL: none): devices it serves only where it opens and reads (NVML for a
+ * device whose UUID it lists, whatever Vulkan's vendor); where it does not,
+ * the next source is tried, its reason not said. */
 typedef struct TelDriver {
 	const char *name;
 	bool (*serves)(const DeviceInfo *d);
 	bool (*open)(TelSource *s, const DeviceInfo *d, char *note, size_t len);
+	bool (*may_serve)(const DeviceInfo *d);
 } TelDriver;
 
 /* The registry, in the order the dispatcher tries them (tel_registry.c);

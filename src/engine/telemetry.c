@@ -42,11 +42,17 @@ bool telemetry_open(Telemetry *t, const DeviceInfo *d)
 		snprintf(t->note, sizeof t->note, "telemetry off (FLOPSCOPE_NO_TELEMETRY)");
 		return false;
 	}
-	for (const TelDriver *const *drv = tel_drivers; *drv; drv++)
+	for (const TelDriver *const *drv = tel_drivers; *drv; drv++) {
 		if ((*drv)->serves(d)) {
 			t->active = (*drv)->open(&t->src, d, t->note, sizeof t->note);
 			return t->active;
 		}
+		if ((*drv)->may_serve && (*drv)->may_serve(d)) {
+			if ((*drv)->open(&t->src, d, t->note, sizeof t->note))
+				return t->active = true;
+			memset(&t->src, 0, sizeof t->src); /* what it set before it gave up */
+		}
+	}
 	snprintf(t->note, sizeof t->note, "no telemetry source for vendor 0x%04x: clocks and power N/A", d->vendor_id);
 	return false;
 }

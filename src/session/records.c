@@ -167,6 +167,16 @@ bool record_energy(cJSON *o, const Energy *e)
 	          add_num_or_null(o, "work_per_joule", energy_per_joule(e));
 	if (!ok)
 		return false;
+	/* the driver's counts: null where it keeps none */
+	bool counted = false;
+	for (size_t v = 0; v < ENERGY_VIOLATIONS; v++)
+		counted |= !isnan(energy_violation_s(e, (EnergyViolation)v));
+	cJSON *vs = counted ? cJSON_AddObjectToObject(o, "violation_s") : cJSON_AddNullToObject(o, "violation_s");
+	for (size_t v = 0; counted && vs && v < ENERGY_VIOLATIONS; v++)
+		if (!add_num_or_null(vs, energy_violation_keys[v], energy_violation_s(e, (EnergyViolation)v)))
+			return false;
+	if (!vs)
+		return false;
 	if (!e->reasons)
 		return cJSON_AddNullToObject(o, "clock_reduced_s") != NULL;
 	cJSON *rs = cJSON_AddObjectToObject(o, "clock_reduced_s");

@@ -536,6 +536,8 @@ static cJSON *session_json(const SessionMeta *m, unsigned dev)
 	STR(o, "peak", m->peak);
 	if (m->peak_max_flops > 0)
 		NUM(o, "peak_max_rate", m->peak_max_flops);
+	if (m->sm_max_mhz > 0)
+		NUM(o, "sm_max_mhz", m->sm_max_mhz);
 	STR(o, "telemetry", m->telemetry);
 	if (m->unit[0])
 		STR(o, "unit", m->unit);

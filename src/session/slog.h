@@ -53,6 +53,7 @@ typedef struct SessionMeta {
 	char timing[16];             /* "gpu" or "cpu" */
 	char peak[200];              /* how the theoretical peak is computed, or why not */
 	double peak_max_flops;       /* at the highest clock; 0 unknown */
+	double sm_max_mhz;           /* the highest shader clock (the telemetry's); 0 unknown */
 	char telemetry[1024];        /* the telemetry source, or why none */
 	char unit[8];                /* the samples' unit: FLOPS, IOPS or B/s */
 	/* several devices at once: the id every device's log of the run shares,

@@ -62,6 +62,7 @@ static bool parse_meta(const cJSON *o, SessionMeta *m)
 	if (get_num(o, "ordinal", &v)) m->ordinal = (uint32_t)v;
 	if (get_num(o, "devices", &v)) m->devices = (uint32_t)v;
 	if (get_num2(o, "peak_max_rate", "peak_max_flops", &v)) m->peak_max_flops = v;
+	if (get_num2(o, "sm_max_mhz", "sm_max_mhz", &v) && v > 0) m->sm_max_mhz = v;
 	if (get_num(o, "vendor_id", &v)) m->vendor_id = (uint32_t)v;
 	if (get_num(o, "device_id", &v)) m->device_id = (uint32_t)v;
 	if (get_num(o, "queue_family", &v)) m->queue_family = (uint32_t)v;

@@ -5,7 +5,7 @@ measurement: a fixed input, as tig keeps its test repositories.
 
   tests/data/mklog.py KIND OUT.jsonl
 KIND: fp32 (12 s at 1.00 TFLOPS, a power-capped clock drop 1980 -> 1410 MHz
-at 5 s, one departure at 9 s) or int32 (12 s at 400 GIOPS, a flat clock)."""
+at 5 s, the driver counting 90% of each second after it, one departure at 9 s) or int32 (12 s at 400 GIOPS, a flat clock)."""
 import json
 import sys
 
@@ -20,7 +20,7 @@ session = {
     "driver_name": "golden", "driver_info": "1.0", "driver_version": "1.0.0", "api_version": "1.3.0",
     "queue_family": 0, "queue": "compute", "workload": kind, "work_per_invocation": 24576, "local_size": 256,
     "shader_hash": "0000000000000000", "target_ms": 20, "trials": 1, "timing": "gpu",
-    "peak": "unknown: a fixed log", "telemetry": "from the log", "unit": unit,
+    "peak": "unknown: a fixed log", "telemetry": "from the log", "unit": unit, "sm_max_mhz": 1980.0,
 }
 rng = 12345
 
@@ -54,6 +54,8 @@ while t < 12000:
         "sm_mhz": mhz, "power_w": (300.0 if throttled else 350.0) + 2 * noise(), "temp_c": 70.0 if throttled else 60.0,
         "pstate": 0, "throttle": 4 if throttled else 0, "power_limit_w": 350.0, "unit": unit, "work_unit": "FLOP" if fp else "op",
         "groups_unit": "workgroups", "target_ms": 20,
+        # the driver's power violation counter: 90% of each throttled second
+        "viol_power_s": 100.0 + (0.9 * (t - 5000) / 1000 if throttled else 0.0), "viol_thermal_s": 3.0,
     }
     verified += s["verified"]
     lines.append(s)

@@ -1,11 +1,19 @@
 /* A stand-in for NVML (libnvidia-ml.so.1) for the tests on machines without
  * an NVIDIA GPU: it knows the GPUs whose UUIDs FLOPSCOPE_FAKE_NVML lists
  * ("GPU-<uuid>,GPU-<uuid>", in NVML's index order) and answers the calls
- * flopscope makes to map NVML's indices to devices; telemetry calls are
- * absent, as on a driver that lacks them. Built by the Makefile into
- * $(B)/tests/fake-nvml/, found through LD_LIBRARY_PATH. */
+ * flopscope makes to map NVML's indices to devices. Its telemetry answers
+ * NVML_ERROR_NOT_SUPPORTED, as a driver that lacks it, unless
+ * FLOPSCOPE_FAKE_NVML_TEL gives the readings, every device the same:
+ * "sm=MHZ,sm_max=MHZ,mem=MHZ,power=W,limit=W,temp=C,reasons=BITS,
+ *  viol_power=F,viol_thermal=F" (BITS NVML's clocks-event reasons, in hex
+ * or decimal; a violation counter grows by F seconds a second from the
+ * library's start; a key left out is not supported; "power_ramp=S" makes
+ * the power climb from 100 W to power= over S seconds). Built by the
+ * Makefile into $(B)/tests/fake-nvml/, found through LD_LIBRARY_PATH. */
+#define _POSIX_C_SOURCE 200809L
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #define MAX_GPUS 16
 static char uuids[MAX_GPUS][96];
@@ -17,8 +25,44 @@ int nvmlDeviceGetCount_v2(unsigned *n);
 int nvmlDeviceGetHandleByIndex_v2(unsigned i, void **h);
 int nvmlDeviceGetUUID(void *h, char *out, unsigned len);
 
+#define NOT_SUPPORTED 3 /* NVML_ERROR_NOT_SUPPORTED */
+
+/* The readings FLOPSCOPE_FAKE_NVML_TEL gives (has: the key was there). */
+enum { SM, SM_MAX, MEM, POWER, LIMIT, TEMP, REASONS, VIOL_POWER, VIOL_THERMAL, POWER_RAMP, NKEYS };
+static const char *const keys[NKEYS] = { "sm", "sm_max", "mem", "power", "limit", "temp", "reasons",
+	                                     "viol_power", "viol_thermal", "power_ramp" };
+static double val[NKEYS];
+static int has[NKEYS];
+static struct timespec t0;
+
+static void read_tel(void)
+{
+	memset(has, 0, sizeof has);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	const char *s = getenv("FLOPSCOPE_FAKE_NVML_TEL");
+	while (s && *s) {
+		size_t k = strcspn(s, "=,");
+		for (int i = 0; i < NKEYS; i++)
+			if (s[k] == '=' && strlen(keys[i]) == k && !strncmp(s, keys[i], k)) {
+				val[i] = strtod(s + k + 1, NULL);
+				has[i] = 1;
+			}
+		s += k;
+		s += strcspn(s, ",");
+		s += *s == ',';
+	}
+}
+
+static double since_start(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)(t.tv_sec - t0.tv_sec) + (double)(t.tv_nsec - t0.tv_nsec) * 1e-9;
+}
+
 int nvmlInit_v2(void)
 {
+	read_tel();
 	const char *list = getenv("FLOPSCOPE_FAKE_NVML");
 	count = 0;
 	if (!list)
@@ -58,5 +102,82 @@ int nvmlDeviceGetUUID(void *h, char *out, unsigned len)
 	if (strlen(h) >= len)
 		return 7; /* NVML_ERROR_INSUFFICIENT_SIZE */
 	strcpy(out, h);
+	return 0;
+}
+
+int nvmlDeviceGetClockInfo(void *h, int type, unsigned *mhz);
+int nvmlDeviceGetMaxClockInfo(void *h, int type, unsigned *mhz);
+int nvmlDeviceGetPowerUsage(void *h, unsigned *mw);
+int nvmlDeviceGetEnforcedPowerLimit(void *h, unsigned *mw);
+int nvmlDeviceGetTemperature(void *h, int sensor, unsigned *c);
+int nvmlDeviceGetCurrentClocksEventReasons(void *h, unsigned long long *bits);
+typedef struct FakeViolation {
+	unsigned long long reference_us, violation_ns; /* NVML: a CPU timestamp in us; ns */
+} FakeViolation;
+int nvmlDeviceGetViolationStatus(void *h, int policy, FakeViolation *v);
+
+/* A reading: 0 and *out, or NOT_SUPPORTED where the key was not given. */
+static int reading(int key, double scale, unsigned *out)
+{
+	if (!has[key])
+		return NOT_SUPPORTED;
+	*out = (unsigned)(val[key] * scale + 0.5);
+	return 0;
+}
+
+int nvmlDeviceGetClockInfo(void *h, int type, unsigned *mhz)
+{
+	(void)h;
+	return reading(type == 2 ? MEM : SM, 1, mhz); /* NVML_CLOCK_MEM, else SM */
+}
+
+int nvmlDeviceGetMaxClockInfo(void *h, int type, unsigned *mhz)
+{
+	(void)h;
+	return type == 2 ? NOT_SUPPORTED : reading(SM_MAX, 1, mhz);
+}
+
+int nvmlDeviceGetPowerUsage(void *h, unsigned *mw)
+{
+	(void)h;
+	int rc = reading(POWER, 1000, mw);
+	double ramp = has[POWER_RAMP] ? val[POWER_RAMP] : 0, t = since_start();
+	if (!rc && ramp > 0 && t < ramp)
+		*mw = (unsigned)((100 + (val[POWER] - 100) * t / ramp) * 1000);
+	return rc;
+}
+
+int nvmlDeviceGetEnforcedPowerLimit(void *h, unsigned *mw)
+{
+	(void)h;
+	return reading(LIMIT, 1000, mw);
+}
+
+int nvmlDeviceGetTemperature(void *h, int sensor, unsigned *c)
+{
+	(void)h;
+	(void)sensor;
+	return reading(TEMP, 1, c);
+}
+
+int nvmlDeviceGetCurrentClocksEventReasons(void *h, unsigned long long *bits)
+{
+	(void)h;
+	if (!has[REASONS])
+		return NOT_SUPPORTED;
+	*bits = (unsigned long long)val[REASONS];
+	return 0;
+}
+
+/* NVML_PERF_POLICY_POWER (0) and NVML_PERF_POLICY_THERMAL (1) */
+int nvmlDeviceGetViolationStatus(void *h, int policy, FakeViolation *v)
+{
+	(void)h;
+	int key = policy == 0 ? VIOL_POWER : policy == 1 ? VIOL_THERMAL : -1;
+	if (key < 0 || !has[key])
+		return NOT_SUPPORTED;
+	double t = since_start();
+	v->reference_us = (unsigned long long)(t * 1e6);
+	v->violation_ns = (unsigned long long)(t * val[key] * 1e9);
 	return 0;
 }

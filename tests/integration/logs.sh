@@ -768,3 +768,59 @@ assert all(r["power_limit_w"] == 250 for r in recs if r["type"] == "sample"), re
 assert recs[-1]["power_limit_w"] == 250, recs[-1]
 PY
 }
+
+# NVML's stand-in serving lavapipe (it lists lavapipe's UUID and gives
+# readings): the power limit, the reason bits and the driver's violation
+# counters reach the summary, its JSON, the log (its schema), the metrics
+# and the check, which passes a power cap with a note and fails a HW
+# slowdown, and a thermal violation the driver counted that no sample's
+# bits showed. Without FLOPSCOPE_FAKE_NVML_TEL the stand-in reads nothing
+# of lavapipe and the CPU's source serves it, as before.
+t_a_stand_in_nvml_should_bring_the_limit_the_reasons_and_the_violation_counters() {
+	local uuid tel
+	uuid=$("$FS" --list --format json | python3 -c 'import json, sys; print(json.loads(sys.stdin.readline())["uuid"])')
+	export LD_LIBRARY_PATH="$FAKE_NVML_DIR" FLOPSCOPE_FAKE_NVML="GPU-$uuid"
+	tel="sm=1755,sm_max=1980,mem=2619,power=690,limit=700,temp=61,reasons=0x4,viol_power=0.8,viol_thermal=0"
+	"$FS" llvm --duration 0.3 --no-log >"$T/cpu.txt" 2>&1 || die "without readings: exit $?"
+	grep -q 'telemetry: CPU clock' "$T/cpu.txt" || die "without readings, not the CPU's source: $(grep telemetry "$T/cpu.txt")"
+	FLOPSCOPE_FAKE_NVML_TEL=$tel "$FS" llvm --workload power --duration 1.5 --log "$T/p.jsonl" \
+		--metrics-file "$T/p.prom" >"$T/p.txt" 2>&1 || die "run: exit $?: $(tail -3 "$T/p.txt")"
+	grep -q 'telemetry: NVML: .*violation counters' "$T/p.txt" || die "not NVML: $(grep telemetry "$T/p.txt")"
+	grep -Eq '^  energy: .* mean 690 W, max 690 W of a 700 W limit \(mean 99%\)' "$T/p.txt" || die "energy: $(cat "$T/p.txt")"
+	grep -Eq '^  clock held, by the driver.s count: power limit [0-9.]+ s, thermal limit 0.00 s$' "$T/p.txt" ||
+		die "counters: $(cat "$T/p.txt")"
+	grep -Eq '^  clocks reduced: power cap [0-9.]+ s$' "$T/p.txt" || die "reasons: $(cat "$T/p.txt")"
+	python3 tests/schema_check.py log "$T/p.jsonl" >/dev/null || die "the log's schema"
+	python3 - "$T/p.jsonl" "$T/p.prom" <<'PY' || die "log or metrics"
+import json, re, sys
+recs = [json.loads(l) for l in open(sys.argv[1])]
+sess, smp, s = recs[0], [r for r in recs if r.get("type") == "sample"], recs[-1]
+assert sess["sm_max_mhz"] == 1980, sess
+assert all(r["viol_power_s"] >= 0 and r["viol_thermal_s"] == 0 and r["throttle"] == 4 for r in smp), smp[0]
+want = smp[-1]["viol_power_s"] - smp[0]["viol_power_s"]
+v = s["violation_s"]
+assert abs(v["power"] - want) < 1e-6 and 0.5 < v["power"] and v["thermal"] == 0, (v, want)
+assert s["power_limit_w"] == 700 and s["clock_reduced_s"]["power_cap"] > 1, s
+prom = open(sys.argv[2]).read()
+m = re.search(r'^flopscope_clock_violation_seconds_total\{[^}]*workload="power",policy="power"\} (\S+)$', prom, re.M)
+assert m and abs(float(m.group(1)) - v["power"]) < 1e-6, prom
+assert re.search(r'^flopscope_clock_violation_seconds_total\{[^}]*policy="thermal"\} 0$', prom, re.M), prom
+assert re.search(r'^flopscope_power_limit_watts\{[^}]*\} 700$', prom, re.M), prom
+PY
+	# the check: the cap passes with its note; a HW slowdown, or a thermal
+	# count the bits never showed, fails, named
+	FLOPSCOPE_FAKE_NVML_TEL=$tel "$FS" --check --workload power --budget 6 --no-log --format json >"$T/c1.json" \
+		2>"$T/c1.err" || die "capped check: exit $?: $(cat "$T/c1.json" "$T/c1.err")"
+	python3 tests/schema_check.py check "$T/c1.json" >/dev/null || die "the check's schema"
+	grep -q '"status":"pass".*the power cap held the clock .* the driver.s count), as expected at the limit' \
+		"$T/c1.json" || die "capped check: $(cat "$T/c1.json")"
+	FLOPSCOPE_FAKE_NVML_TEL="${tel/reasons=0x4/reasons=0xc}" "$FS" --check --workload power --budget 6 --no-log \
+		>"$T/c2.txt" 2>&1
+	rc=$?
+	[ "$rc" = 1 ] && grep -q '^FAIL .* power .*held down by HW slowdown' "$T/c2.txt" || die "HW slowdown: $rc $(cat "$T/c2.txt")"
+	FLOPSCOPE_FAKE_NVML_TEL="${tel/viol_thermal=0/viol_thermal=0.05}" "$FS" --check --workload power --budget 6 \
+		--no-log >"$T/c3.txt" 2>&1
+	rc=$?
+	[ "$rc" = 1 ] && grep -q "^FAIL .* power .*thermal (the driver's count)" "$T/c3.txt" ||
+		die "thermal count: $rc $(cat "$T/c3.txt")"
+}

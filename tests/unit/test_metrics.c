@@ -229,7 +229,18 @@ static void metrics_should_count_energy_and_reduced_clocks_where_known(void)
 	CHECK(strstr(t, "workload=\"power\",reason=\"hw_slowdown\"} 0\n") != NULL);
 	CHECK(lines_starting(t, "flopscope_power_limit_watts{") == 1);
 	CHECK(strstr(t, "nan") == NULL && strstr(t, "NaN") == NULL);
+	CHECK(!strstr(t, "violation")); /* no driver's count: no series */
 	free(t);
+	/* the driver's violation counts, a series each policy it keeps one of */
+	r[0].violation_s[VIOL_POWER] = 7.5;
+	r[0].violation_s[VIOL_THERMAL] = 0;
+	t = metrics_render(r, 2, "1.2.3", NAN, -1);
+	CHECK(t && lines_starting(t, "# TYPE flopscope_clock_violation_seconds_total counter") == 1);
+	CHECK(t && lines_starting(t, "flopscope_clock_violation_seconds_total{") == 2);
+	CHECK(t && strstr(t, "workload=\"power\",policy=\"power\"} 7.5\n"));
+	CHECK(t && strstr(t, "workload=\"power\",policy=\"thermal\"} 0\n"));
+	free(t);
+	r[0].violation_s[VIOL_POWER] = r[0].violation_s[VIOL_THERMAL] = NAN;
 	r[0].energy_j = NAN;
 	r[0].has_reasons = false;
 	r[0].power_limit_w = NAN;

@@ -401,8 +401,15 @@ static void summary_energy_should_integrate_readings_and_say_na_without(void)
  * share of the limit; the power cap expected; another cause fails it. */
 static void power_verdict_should_hold_the_mean_to_the_limit_and_name_other_causes(void)
 {
-	Energy e = { .joules = 698 * 8.0, .seconds = 8.0, .work = 1e15, .max_w = 723, .limit_w = 700, .power = true,
-	             .reasons = true, .reasons_seconds = 8.0 };
+	Energy e;
+	energy_init(&e);
+	e.joules = 698 * 8.0;
+	e.seconds = 8.0;
+	e.work = 1e15;
+	e.max_w = 723;
+	e.limit_w = 700;
+	e.power = e.reasons = true;
+	e.reasons_seconds = 8.0;
 	e.reason_s[0] = 7.9; /* power cap */
 	double ratio;
 	char why[512];
@@ -423,15 +430,65 @@ static void power_verdict_should_hold_the_mean_to_the_limit_and_name_other_cause
 	CHECK_STR(cap, "the power cap held the clock 7.90 s of 8.00 (99%)");
 	e.reason_s[1] = e.reason_s[3] = 0;
 	CHECK(!energy_fault(&e, fault, sizeof fault, NULL, 0) && !fault[0]);
-	Energy unread = { .limit_w = NAN };
+	Energy unread;
+	energy_init(&unread);
 	unread.reason_s[1] = 3; /* no reason bits read: nothing to say */
 	CHECK(!energy_fault(&unread, fault, sizeof fault, cap, sizeof cap) && !cap[0]);
 	e.reason_s[1] = 0.5;
 	e.reason_s[3] = 1.25;
 	e.limit_w = NAN;
 	CHECK(energy_verdict(&e, 0.75, &ratio, why, sizeof why) == POWER_NA && isnan(ratio) && strstr(why, "no power limit"));
-	Energy none = { .limit_w = NAN };
+	Energy none;
+	energy_init(&none);
 	CHECK(energy_verdict(&none, 0.75, &ratio, why, sizeof why) == POWER_NA && strstr(why, "power N/A"));
+}
+
+/* The driver's violation counters (NVML's): a run's count is its samples'
+ * last reading less their first; the power count is the cap's time where
+ * the driver keeps one, a thermal count no reason bit showed (it fell
+ * between readings) is a fault; no counter: NaN, nothing said. */
+static void set_tel(Sample *x, TelField f, double v)
+{
+	x->tel_valid |= 1u << f;
+	x->tel[f] = v;
+}
+
+static void violation_counters_should_time_the_cap_and_catch_what_bits_missed(void)
+{
+	Summary s;
+	summary_init(&s);
+	Sample x = { .t_ms = 20, .cpu_ns = 20000000, .work = 1000, .rate = 5e4, .flags = SAMPLE_STEADY };
+	for (int k = 0; k < 100; k++) {
+		x.seq = (uint64_t)k;
+		x.t_ms = 20.0 * (k + 1);
+		x.tel_valid = 0;
+		set_tel(&x, TEL_POWER_W, 690);
+		set_tel(&x, TEL_POWER_LIMIT_W, 700);
+		set_tel(&x, TEL_THROTTLE, k >= 50 ? 0x4 : 0); /* the cap's bit half the run */
+		set_tel(&x, TEL_VIOL_POWER_S, 1000 + 0.015 * k); /* the driver: 15 ms of each 20 */
+		set_tel(&x, TEL_VIOL_THERMAL_S, 7 + (k >= 90 ? 0.03 : 0)); /* 30 ms no sample saw */
+		summary_add(&s, &x);
+	}
+	SummaryResult r;
+	summary_result(&s, &r);
+	summary_done(&s);
+	CHECK_NEAR(energy_violation_s(&r.energy, VIOL_POWER), 0.015 * 99, 1e-9);
+	CHECK_NEAR(energy_violation_s(&r.energy, VIOL_THERMAL), 0.03, 1e-9);
+	char fault[256], cap[160];
+	CHECK(energy_fault(&r.energy, fault, sizeof fault, cap, sizeof cap));
+	CHECK_STR(fault, "thermal (the driver's count) 0.03 s (2%)");
+	CHECK_STR(cap, "the power cap held the clock 1.49 s of 2.00 (74%, the driver's count)");
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	report_energy_text(f, &r.energy, "FLOPS", "");
+	fclose(f);
+	CHECK(text && strstr(text, "clock held, by the driver's count: power limit 1.49 s, thermal limit 0.03 s\n"));
+	free(text);
+	Energy none;
+	energy_init(&none);
+	CHECK(isnan(energy_violation_s(&none, VIOL_POWER)) && isnan(energy_violation_s(&none, VIOL_THERMAL)));
+	CHECK(!energy_fault(&none, fault, sizeof fault, cap, sizeof cap) && !cap[0]);
 }
 
 int main(void)
@@ -449,5 +506,6 @@ int main(void)
 	RUN(a_copied_summary_should_read_the_same);
 	RUN(summary_energy_should_integrate_readings_and_say_na_without);
 	RUN(power_verdict_should_hold_the_mean_to_the_limit_and_name_other_causes);
+	RUN(violation_counters_should_time_the_cap_and_catch_what_bits_missed);
 	return CHECK_DONE();
 }
