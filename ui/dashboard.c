@@ -471,41 +471,56 @@ static void draw_clock(Dash *d, Rect r, const Flat *f, bool power, size_t from, 
 	const Sample *ls = &d->h.last;
 	/* the clock line, and power as a second line drawn to its own scale
 	 * (0 .. its maximum fills the same height), named in the title */
-	char title[300];
 	/* the clock against its maximum, where the telemetry gives one */
-	int n = d->src->max_mhz > 0 ? snprintf(title, sizeof title, "clock %.0f of %.0f MHz", ls->tel[TEL_SM_MHZ],
-	                                       d->src->max_mhz)
-	                            : snprintf(title, sizeof title, "clock %.0f MHz", ls->tel[TEL_SM_MHZ]);
+	enum { P_CLOCK, P_POWER, P_LINE, P_TEMP, P_PSTATE, P_HELD, P_OTHERS, P_COUNT };
+	char part[P_COUNT][200] = { "" };
+	if (d->src->max_mhz > 0)
+		snprintf(part[P_CLOCK], sizeof part[P_CLOCK], "clock %.0f of %.0f MHz", ls->tel[TEL_SM_MHZ], d->src->max_mhz);
+	else
+		snprintf(part[P_CLOCK], sizeof part[P_CLOCK], "clock %.0f MHz", ls->tel[TEL_SM_MHZ]);
 	static double scaled[HISTORY_CAP];
 	Series ck[2] = { { d->h.clk_hz, ROLE_GROUPS_LINE, "clock" }, { scaled, ROLE_CPU_TIME, "power" } };
 	size_t nser = 1;
+	if (power) {
+		char pw[64];
+		sample_power_str(ls, pw, sizeof pw);
+		snprintf(part[P_POWER], sizeof part[P_POWER], ", power %s", pw);
+	}
 	if (power && !d->clock_line) {
 		/* the window's largest clock and power: plot_flat's, in draw() */
 		double pmax = f->phi, cmax = f->chi;
 		for (size_t i = 0; i < d->h.n; i++)
 			scaled[i] = pmax > 0 ? d->h.power_w[i] / pmax * cmax : NAN;
 		nser = 2;
-		char pw[64];
-		sample_power_str(ls, pw, sizeof pw);
-		n += snprintf(title + n, sizeof title - (size_t)n, ", power %s (line: 0..%.0f W)", pw, pmax);
-	} else if (power) {
-		char pw[64];
-		sample_power_str(ls, pw, sizeof pw);
-		n += snprintf(title + n, sizeof title - (size_t)n, ", power %s", pw);
+		snprintf(part[P_LINE], sizeof part[P_LINE], " (line: 0..%.0f W)", pmax);
 	}
 	if (sample_has_tel(ls, TEL_TEMP_C))
-		n += snprintf(title + n, sizeof title - (size_t)n, "  %.0f C", ls->tel[TEL_TEMP_C]);
+		snprintf(part[P_TEMP], sizeof part[P_TEMP], "  %.0f C", ls->tel[TEL_TEMP_C]);
 	if (sample_has_tel(ls, TEL_PSTATE))
-		n += snprintf(title + n, sizeof title - (size_t)n, "  P%.0f", ls->tel[TEL_PSTATE]);
+		snprintf(part[P_PSTATE], sizeof part[P_PSTATE], "  P%.0f", ls->tel[TEL_PSTATE]);
 	/* what holds the clock down now, not only at a change */
 	char why[160];
 	throttle_names(sample_has_tel(ls, TEL_THROTTLE) ? (uint64_t)ls->tel[TEL_THROTTLE] : 0, why, sizeof why);
-	if (why[0] && n < (int)sizeof title)
-		n += snprintf(title + n, sizeof title - (size_t)n, "  held by: %s", why);
+	if (why[0])
+		snprintf(part[P_HELD], sizeof part[P_HELD], "  held by: %s", why);
 	/* others on the GPU (NVML's lists); their names are in the log's changes */
 	if (sample_has_tel(ls, TEL_OTHER_GPU) && ls->tel[TEL_OTHER_GPU] > 0)
-		n += snprintf(title + n, sizeof title - (size_t)n, "  %.0f other process%s on the GPU",
-		              ls->tel[TEL_OTHER_GPU], ls->tel[TEL_OTHER_GPU] == 1 ? "" : "es");
+		snprintf(part[P_OTHERS], sizeof part[P_OTHERS], "  %.0f other process%s on the GPU", ls->tel[TEL_OTHER_GPU],
+		         ls->tel[TEL_OTHER_GPU] == 1 ? "" : "es");
+	/* too wide for the row (the plot's names take its right end): the
+	 * least telling parts go first, whole, what holds the clock last */
+	static const int drop[] = { P_LINE, P_PSTATE, P_TEMP, P_OTHERS, P_HELD };
+	int room = r.w - (d->clock_line ? 0 : 16), len = 0;
+	for (int k = 0; k < P_COUNT; k++)
+		len += (int)strlen(part[k]);
+	for (size_t k = 0; k < sizeof drop / sizeof *drop && len > room; k++) {
+		len -= (int)strlen(part[drop[k]]);
+		part[drop[k]][0] = '\0';
+	}
+	char title[1400];
+	int n = 0;
+	for (int k = 0; k < P_COUNT; k++)
+		n += snprintf(title + n, sizeof title - (size_t)n, "%s", part[k]);
 	if (d->clock_line) {
 		n += snprintf(title + n, sizeof title - (size_t)n, "   flat over %.0f s: %.0f-%.0f MHz", t_end - t0,
 		              f->clo * 1e-6, f->chi * 1e-6);

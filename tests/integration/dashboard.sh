@@ -535,6 +535,29 @@ t_goldens_dashboard_and_node_view_should_match() {
 	done
 }
 
+# What holds the clock down is the last of the clock plot's title to go
+# when the row is short: at 120 columns the power line's scale and the
+# temperature give way, "held by: power cap" stays whole (it fell off the
+# end on an H100 at 120 columns once the clock's maximum joined the row).
+t_the_clock_title_should_keep_what_holds_the_clock_when_short() {
+	sanitized && skip "what the screen draws: make test holds it"
+	python3 tests/data/mklog.py fp32 "$T/a.jsonl" || die "mklog"
+	UI_W=120 UI_H=36 UI_DIR=$T start_ui "$(realpath "$FS")" --replay a.jsonl --theme mono || return 1
+	wait_for 'REPLAY' || return 1
+	TM send-keys -t fs e
+	wait_for 'flopscope +DONE' || return 1
+	sleep 0.5
+	local row
+	row=$(screen | grep '^clock ')
+	case "$row" in
+	*"clock 1410 of 1980 MHz, power 299 / 350 W (86%)"*"held by: power cap"*) ;;
+	*) die "the clock's row: $row" ;;
+	esac
+	case "$row" in *"(line:"*) die "the scale kept before the reason: $row" ;; esac
+	TM send-keys -t fs q
+	wait_exit || return 1
+}
+
 # Every key, in every theme, at 80x24 and 200x60 (160x48 too until CI's
 # 30 minutes asked for less): after each the
 # screen is whole (no row past the width, the header or the picker's title
