@@ -346,6 +346,19 @@ static void change_line(const Change *c, const char *unit, int w, char *line, si
 		snprintf(line, len, "%s%.1f s %s->%s%s", ramp, c->t_ms * 1e-3, a, b, unit);
 }
 
+/* A change's parts under it, indented ("  GPU others x0.33, clock x0.95"),
+ * where it has any and a row is left; the next row. */
+static int draw_shares(const Change *c, Rect r, int y, int end)
+{
+	char parts[160], line[170];
+	change_shares_short(c->share, parts, sizeof parts);
+	if (!parts[0] || y >= end)
+		return y;
+	snprintf(line, sizeof line, "  %s", parts);
+	mvaddnstr(y, r.x, line, r.w);
+	return y + 1;
+}
+
 /* Power-state changes listed (newest last, older ones counted), the rest
  * in a quieter colour: counts by cause, excursions, and the newest. */
 static void draw_jumps(Dash *d, Rect r)
@@ -369,6 +382,17 @@ static void draw_jumps(Dash *d, Rect r)
 	int room = end - y - quiet;
 	if (power == 0 && y < end) {
 		mvaddnstr(y++, r.x, "none detected", r.w);
+		/* a clock held from the start is no change: a state, said */
+		const Energy *e = &d->stats.energy;
+		int top = -1;
+		for (int k = 0; e->reasons && k < (int)throttle_reason_count && k < SUMMARY_REASONS; k++)
+			if (e->reason_s[k] > 0 && (top < 0 || e->reason_s[k] > e->reason_s[top]))
+				top = k;
+		if (top >= 0 && e->reasons_seconds > 0 && y < end) {
+			snprintf(line, sizeof line, "clock held: %s %.0f%%", throttle_reasons[top].name,
+			         100 * e->reason_s[top] / e->reasons_seconds);
+			mvaddnstr(y++, r.x, line, r.w);
+		}
 	} else {
 		/* the newest power-state changes that fit, oldest of them first;
 		 * the rest counted on a line above */
@@ -388,6 +412,7 @@ static void draw_jumps(Dash *d, Rect r)
 		for (size_t i = show < np ? show : np; i-- > 0 && y < end;) {
 			change_line(pick[i], sample_unit(&d->h.last), r.w, line, sizeof line);
 			mvaddnstr(y++, r.x, line, r.w);
+			y = draw_shares(pick[i], r, y, end);
 		}
 	}
 	attrset(screen_attr(d->s, ROLE_AXIS));
@@ -411,6 +436,7 @@ static void draw_jumps(Dash *d, Rect r)
 				continue;
 			change_line(c, sample_unit(&d->h.last), r.w, line, sizeof line);
 			mvaddnstr(y++, r.x, line, r.w);
+			y = draw_shares(c, r, y, end);
 		}
 	}
 	attrset(screen_attr(d->s, ROLE_TEXT));

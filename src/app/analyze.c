@@ -59,6 +59,7 @@ static void scan_sample(void *ctx, const Sample *s)
 		double tel[TEL_FIELD_COUNT];
 		change_tel_of(s, tel);
 		c->steady++;
+		c->cd.memory = (s->flags & SAMPLE_BYTES) != 0;
 		change_add(&c->cd, s->t_ms, s->rate, tel);
 	}
 }

@@ -14,6 +14,7 @@ const char *const change_cause_names[CAUSE_COUNT] = {
 	"power state", "not a power-state change", "unexplained",
 };
 const char *const change_cause_keys[CAUSE_COUNT] = { "power_state", "not_power_state", "unexplained" };
+const char *const change_share_keys[SHARE_COUNT] = { "clock", "other_gpu", "other_cpu", "unexplained" };
 
 void change_init(ChangeDetector *d)
 {
@@ -128,7 +129,8 @@ static bool moving(const ChangeDetector *d)
 	return rise / d->ref > d->thr / 2;
 }
 
-static ChangeCause say_cause(const double *b, const double *a, char *out, size_t len);
+static ChangeCause say_cause(const ChangeDetector *d, const double *b, const double *a, double ratio,
+                             double share[SHARE_COUNT], char *out, size_t len);
 
 /* The departure's level: the median of its newest samples. */
 static double recent_level(const ChangeDetector *d)
@@ -153,23 +155,24 @@ static void add_excursion(ChangeDetector *d)
 	}
 	before[TEL_THROTTLE] = tel_bits((const double (*)[TEL_FIELD_COUNT])d->seg_tel, d->seg_n);
 	during[TEL_THROTTLE] = tel_bits((const double (*)[TEL_FIELD_COUNT])tel, m);
-	e->cause = say_cause(before, during, e->why, sizeof e->why);
 	e->t_ms = d->t0;
 	e->t_end_ms = d->last_off_t;
 	e->samples = (unsigned)off;
 	e->level = median_of(x, m);
 	e->depth = e->level / d->ref;
+	e->cause = say_cause(d, before, during, e->depth, e->share, e->why, sizeof e->why);
 	d->nexc++;
 	d->exc_ms += d->last_off_t - d->t0;
 	d->away = false;
 }
 
-/* The cause of a level departure from the telemetry before and during or
- * after it, in words into out. */
-static ChangeCause say_cause(const double *b, const double *a, char *out, size_t len)
+/* The power state's words: the clock's move (more than CHG_CLOCK), the
+ * P-state's, the reasons that appeared; whether any. */
+static bool power_words(const double *b, const double *a, char *out, size_t len)
 {
 	size_t w = 0;
 	bool power = false;
+	out[0] = '\0';
 	double cb = b[TEL_SM_MHZ], ca = a[TEL_SM_MHZ];
 	if (isfinite(cb) && isfinite(ca) && cb > 0 && fabs(ca / cb - 1) > CHG_CLOCK) {
 		power = true;
@@ -189,25 +192,112 @@ static ChangeCause say_cause(const double *b, const double *a, char *out, size_t
 				power = true;
 			}
 	}
-	if (power)
-		return CAUSE_POWER_STATE;
-	ChangeCause cause;
-	if (isfinite(cb) && isfinite(ca)) {
-		cause = CAUSE_NOT_POWER_STATE;
-		w += (size_t)snprintf(out + w, len - w, "clock held at %.0f MHz", ca);
-	} else {
-		cause = CAUSE_UNEXPLAINED;
-		w += (size_t)snprintf(out + w, len - w, "no clock reading");
+	return power;
+}
+
+/* A factor's size, whichever way it goes. */
+static double size_of(double f)
+{
+	return isfinite(f) && f > 0 ? fabs(log(f)) : 0;
+}
+
+/* The ratio's parts (apportioning, change.h): the clock's, other
+ * processes', and what is left beyond the noise. */
+static void apportion(const ChangeDetector *d, const double *b, const double *a, double ratio, bool power,
+                      double share[SHARE_COUNT])
+{
+	for (int k = 0; k < SHARE_COUNT; k++)
+		share[k] = NAN;
+	double left = ratio;
+	/* the clock that limits the workload, where the power state moved */
+	int f = d->memory ? TEL_MEM_MHZ : TEL_SM_MHZ;
+	if ((power || d->memory) && isfinite(b[f]) && isfinite(a[f]) && b[f] > 0 && a[f] > 0 &&
+	    fabs(a[f] / b[f] - 1) > CHG_CLOCK) {
+		share[SHARE_CLOCK] = a[f] / b[f];
+		left /= share[SHARE_CLOCK];
 	}
+	/* the cores other processes left us (CPU devices) */
 	double ob = b[TEL_OTHER_CPU], oa = a[TEL_OTHER_CPU];
-	if (isfinite(ob) && isfinite(oa) && w < len)
-		w += (size_t)snprintf(out + w, len - w, "; other processes used %.0f%% of the CPU (%.0f%% before)", oa, ob);
+	if (isfinite(ob) && isfinite(oa) && ob < 100 && oa < 100) {
+		double fc = (100 - oa) / (100 - ob);
+		if (fabs(fc - 1) > CHG_CLOCK) {
+			share[SHARE_OTHER_CPU] = fc;
+			left /= fc;
+		}
+	}
+	/* other processes come or go on the GPU: what the clock leaves, where
+	 * it went their way */
+	double gb = b[TEL_OTHER_GPU], ga = a[TEL_OTHER_GPU];
+	if (isfinite(gb) && isfinite(ga) && ga != gb && ((ga > gb && left < 1) || (ga < gb && left > 1)) &&
+	    size_of(left) > log(1 + d->thr / 2)) {
+		share[SHARE_OTHER_GPU] = left;
+		left = 1;
+	}
+	if (size_of(left) > log(1 + d->thr))
+		share[SHARE_UNEXPLAINED] = left;
+}
+
+/* The cause of a level departure of `ratio` from the telemetry before and
+ * during or after it: its parts into share, in words into out, largest
+ * first. */
+static ChangeCause say_cause(const ChangeDetector *d, const double *b, const double *a, double ratio,
+                             double share[SHARE_COUNT], char *out, size_t len)
+{
+	char power_txt[160];
+	bool power = power_words(b, a, power_txt, sizeof power_txt);
+	apportion(d, b, a, ratio, power, share);
+	int f = d->memory ? TEL_MEM_MHZ : TEL_SM_MHZ;
+	bool clock_read = isfinite(b[f]) && isfinite(a[f]);
+	/* each part's words */
+	char txt[SHARE_COUNT][192];
+	if (d->memory && isfinite(share[SHARE_CLOCK]))
+		snprintf(txt[SHARE_CLOCK], sizeof txt[0], "memory clock %.0f -> %.0f MHz%s%s%s", b[f], a[f],
+		         power ? " (" : "", power_txt, power ? ")" : "");
+	else
+		snprintf(txt[SHARE_CLOCK], sizeof txt[0], "%s", power_txt);
+	double gb = b[TEL_OTHER_GPU], ga = a[TEL_OTHER_GPU];
+	snprintf(txt[SHARE_OTHER_GPU], sizeof txt[0], "%.0f other process%s on the GPU (%.0f before), about", ga,
+	         ga == 1 ? "" : "es", gb);
+	snprintf(txt[SHARE_OTHER_CPU], sizeof txt[0], "other processes used %.0f%% of the CPU (%.0f%% before)",
+	         a[TEL_OTHER_CPU], b[TEL_OTHER_CPU]);
+	snprintf(txt[SHARE_UNEXPLAINED], sizeof txt[0], "%s", "nothing read explains");
+	/* largest first */
+	int order[SHARE_COUNT], n = 0;
+	for (int k = 0; k < SHARE_COUNT; k++)
+		if (isfinite(share[k]))
+			order[n++] = k;
+	for (int i = 1; i < n; i++)
+		for (int j = i; j > 0 && size_of(share[order[j]]) > size_of(share[order[j - 1]]); j--) {
+			int t = order[j];
+			order[j] = order[j - 1];
+			order[j - 1] = t;
+		}
+	size_t w = 0;
+	out[0] = '\0';
+	for (int i = 0; i < n && w < len; i++)
+		w += (size_t)snprintf(out + w, len - w, "%s%s x%.2f", i ? "; " : "", txt[order[i]], share[order[i]]);
+	/* what was read and explains nothing: said, without a factor */
+	if (power && !isfinite(share[SHARE_CLOCK]) && w < len)
+		w += (size_t)snprintf(out + w, len - w, "%s%s (%s)", w ? "; " : "", power_txt,
+		                      d->memory ? "not the memory clock" : "the clock within 2%");
+	else if (!power && clock_read && !isfinite(share[SHARE_CLOCK]) && w < len)
+		w += (size_t)snprintf(out + w, len - w, "%s%sclock held at %.0f MHz", w ? "; " : "", d->memory ? "memory " : "",
+		                      a[f]);
+	else if (!clock_read && w < len)
+		w += (size_t)snprintf(out + w, len - w, "%sno clock reading", w ? "; " : "");
+	if (isfinite(b[TEL_OTHER_CPU]) && isfinite(a[TEL_OTHER_CPU]) && !isfinite(share[SHARE_OTHER_CPU]) && w < len)
+		w += (size_t)snprintf(out + w, len - w, "; %s", txt[SHARE_OTHER_CPU]);
 	/* who else had the GPU: NVML's process lists, counted (the engine adds
 	 * their names where it has them: change_name_processes) */
-	double gb = b[TEL_OTHER_GPU], ga = a[TEL_OTHER_GPU];
-	if (isfinite(gb) && isfinite(ga) && (ga > 0 || gb > 0) && w < len)
+	if (isfinite(gb) && isfinite(ga) && (ga > 0 || gb > 0) && !isfinite(share[SHARE_OTHER_GPU]) && w < len)
 		snprintf(out + w, len - w, "; %.0f other process%s on the GPU (%.0f before)", ga, ga == 1 ? "" : "es", gb);
-	return cause;
+	/* the cause follows the largest part */
+	int top = n ? order[0] : SHARE_UNEXPLAINED;
+	if (top == SHARE_CLOCK)
+		return CAUSE_POWER_STATE;
+	if (top == SHARE_OTHER_GPU || top == SHARE_OTHER_CPU)
+		return CAUSE_NOT_POWER_STATE;
+	return clock_read ? CAUSE_NOT_POWER_STATE : CAUSE_UNEXPLAINED;
 }
 
 static void add_change(ChangeDetector *d, double after, bool at_end)
@@ -247,7 +337,7 @@ static void add_change(ChangeDetector *d, double after, bool at_end)
 	}
 	c->tel_before[TEL_THROTTLE] = tel_bits((const double (*)[TEL_FIELD_COUNT])d->seg_tel, d->seg_n);
 	c->tel_after[TEL_THROTTLE] = tel_bits((const double (*)[TEL_FIELD_COUNT])tel + (n - k), k);
-	c->cause = say_cause(c->tel_before, c->tel_after, c->why, sizeof c->why);
+	c->cause = say_cause(d, c->tel_before, c->tel_after, c->ratio, c->share, c->why, sizeof c->why);
 	d->by_cause[c->cause]++;
 	d->nchanges++;
 	/* the new segment: the newest samples at the new level */
@@ -354,10 +444,15 @@ void change_name_processes(ChangeDetector *d, size_t since, const char *names)
 		if (d->nchanges - k > CHG_KEEP)
 			continue; /* no longer kept */
 		Change *c = &d->changes[k % CHG_KEEP];
-		if (!(c->tel_after[TEL_OTHER_GPU] > 0) || !strstr(c->why, " on the GPU (") || strstr(c->why, "): "))
+		char *at = strstr(c->why, " on the GPU (");
+		char *end = at ? strchr(at, ')') : NULL;
+		if (!(c->tel_after[TEL_OTHER_GPU] > 0) || !end || end[1] == ':')
 			continue;
-		size_t w = strlen(c->why);
-		snprintf(c->why + w, sizeof c->why - w, ": %s", names);
+		/* the names right after the count: "(0 before): 4711 python3" */
+		char rest[sizeof c->why];
+		snprintf(rest, sizeof rest, "%s", end + 1);
+		size_t w = (size_t)(end + 1 - c->why);
+		snprintf(c->why + w, sizeof c->why - w, ": %s%s", names, rest);
 	}
 }
 
@@ -372,6 +467,25 @@ void change_tel_of(const Sample *s, double tel[TEL_FIELD_COUNT])
 {
 	for (int f = 0; f < TEL_FIELD_COUNT; f++)
 		tel[f] = sample_has_tel(s, (TelField)f) ? s->tel[f] : NAN;
+}
+
+void change_shares_short(const double share[SHARE_COUNT], char *out, size_t len)
+{
+	static const char *const names[SHARE_COUNT] = { "clock", "GPU others", "CPU others", "unexplained" };
+	bool used[SHARE_COUNT] = { false };
+	size_t w = 0;
+	if (len)
+		out[0] = '\0';
+	for (;;) {
+		int top = -1;
+		for (int k = 0; k < SHARE_COUNT; k++)
+			if (!used[k] && isfinite(share[k]) && (top < 0 || size_of(share[k]) > size_of(share[top])))
+				top = k;
+		if (top < 0 || w >= len)
+			break;
+		used[top] = true;
+		w += (size_t)snprintf(out + w, len - w, "%s%s x%.2f", w ? ", " : "", names[top], share[top]);
+	}
 }
 
 void change_format(const Change *c, const char *unit, char *out, size_t len)

@@ -22,14 +22,23 @@
  *    ends, with CHG_SUSTAIN_N samples of which the newest are beyond the
  *    threshold, is a change "held to the end" (change_finish).
  * The cause, from the telemetry measured beside the samples (medians of the
- * CHG_REF samples before the departure and of the newest ones after it):
- *  - power state: the clock moved by more than 2%, the P-state changed, or
- *    a clock-event reason (power cap, thermal, HW slowdown, power brake)
- *    appeared; the reason is named;
- *  - not a power-state change: the clock was read and held; where the other
- *    processes' CPU use was read (CPU devices), it is said, before and after,
- *    and so is the number of other processes on a GPU (NVML's lists);
- *  - unexplained: no clock reading on either side.
+ * CHG_REF samples before the departure and of the newest ones after it),
+ * the ratio split into what each reading explains (docs/INTERPRETATION.md):
+ *  - the clock's part: the workload's clock after / before (the SM clock,
+ *    the memory clock for a memory workload), where it moved by more than
+ *    2%, named with the P-state and the clock-event reasons that appeared;
+ *  - other processes' part: on a CPU device, the cores they left us after /
+ *    before ((100 - their % after) / (100 - their % before)), where that
+ *    moved by more than 2%; on a GPU, where the number of other processes
+ *    changed and what the clock leaves moved the way they would move it,
+ *    all of that ("about": NVML's lists say who, not how much);
+ *  - unexplained: the ratio over the parts, where beyond the segment's
+ *    noise (its threshold).
+ * The text lists each part with its factor, largest first. The cause
+ * follows the largest: the clock's is a power state; other processes', or
+ * what is unexplained while the clock was read on both sides (the power
+ * state is then ruled out), not a power-state change; unexplained without
+ * a clock reading, unexplained.
  * An excursion's cause is told the same way, from the telemetry during it.
  * Changes and excursions are kept newest first up to CHG_KEEP; older ones
  * are counted, never dropped silently. */
@@ -66,6 +75,16 @@ typedef enum ChangeCause {
 	CAUSE_COUNT
 } ChangeCause;
 
+/* The parts a change's ratio is split into (change.c: apportioning). */
+typedef enum ChangeShare {
+	SHARE_CLOCK,       /* the clock that limits the workload: SM (compute), memory (memory workloads) */
+	SHARE_OTHER_GPU,   /* other processes on the GPU (NVML's lists) */
+	SHARE_OTHER_CPU,   /* other processes' share of the cores (CPU devices) */
+	SHARE_UNEXPLAINED, /* what the readings leave, beyond the noise */
+	SHARE_COUNT
+} ChangeShare;
+extern const char *const change_share_keys[SHARE_COUNT]; /* "clock", "other_gpu", "other_cpu", "unexplained" */
+
 extern const char *const change_kind_names[CHANGE_KIND_COUNT];   /* "step", "ramp" */
 extern const char *const change_cause_names[CAUSE_COUNT];        /* "power state", ... */
 extern const char *const change_cause_keys[CAUSE_COUNT];         /* "power_state", ... */
@@ -78,7 +97,10 @@ typedef struct Change {
 	unsigned samples;           /* of the new level when it was confirmed */
 	bool at_end;                /* held to the end of the series, not yet for CHG_SUSTAIN_MS */
 	double tel_before[TEL_FIELD_COUNT], tel_after[TEL_FIELD_COUNT]; /* medians; NaN unknown */
-	char why[256];              /* the cause in words */
+	double share[SHARE_COUNT];  /* the ratio's parts as factors: their product is the ratio,
+	                               or within the threshold of it where nothing is left
+	                               unexplained; NaN: not a part */
+	char why[384];              /* the cause in words: each part with its factor, largest first */
 } Change;
 
 typedef struct Excursion {
@@ -86,10 +108,12 @@ typedef struct Excursion {
 	double level, depth;        /* the median level during it, and level / the segment's */
 	unsigned samples;
 	ChangeCause cause;          /* from the telemetry during it, as for a change */
-	char why[256];
+	double share[SHARE_COUNT];  /* its depth's parts, as a change's */
+	char why[384];
 } Excursion;
 
 typedef struct ChangeDetector {
+	bool memory;                /* a memory workload: its clock is the memory clock */
 	/* the segment */
 	bool has_ref;
 	double ref, thr;            /* level and relative threshold */
@@ -141,6 +165,10 @@ void change_format(const Change *c, const char *unit, char *out, size_t len);
 /* "excursion at 1200.0 ms for 60.0 ms (3 samples) to 0.52 of the level;
  * power state: clock 1980 -> 345 MHz" */
 void change_format_excursion(const Excursion *e, char *out, size_t len);
+
+/* A change's parts in a few words, largest first, for a narrow panel:
+ * "GPU others x0.33, clock x0.95"; "" when it has none. */
+void change_shares_short(const double share[SHARE_COUNT], char *out, size_t len);
 
 /* Time to plateau: the sustained level is the median of the last third of
  * x; the result is the first time from which the medians of 5 consecutive

@@ -255,6 +255,7 @@ void summary_add(Summary *s, const Sample *x)
 		if (!x->size) {
 			double tel[TEL_FIELD_COUNT];
 			change_tel_of(x, tel);
+			s->changes.memory = (x->flags & SAMPLE_BYTES) != 0; /* its clock: the memory clock */
 			change_add(&s->changes, x->t_ms, x->rate, tel);
 		}
 		if (s->skip + 1 < s->stride)

@@ -94,6 +94,17 @@ static bool add_num_or_null(cJSON *o, const char *k, double v)
 	return isfinite(v) ? cJSON_AddNumberToObject(o, k, v) != NULL : cJSON_AddNullToObject(o, k) != NULL;
 }
 
+/* A change's or excursion's parts: {"clock": 0.947, "other_gpu": 0.327,
+ * "other_cpu": null, "unexplained": null}, null where not a part. */
+static bool add_shares(cJSON *o, const double share[SHARE_COUNT])
+{
+	cJSON *s = cJSON_AddObjectToObject(o, "shares");
+	for (int k = 0; s && k < SHARE_COUNT; k++)
+		if (!add_num_or_null(s, change_share_keys[k], share[k]))
+			return false;
+	return s != NULL;
+}
+
 cJSON *record_change_json(const Change *c, size_t index, const char *unit)
 {
 	cJSON *o = cJSON_CreateObject();
@@ -117,7 +128,7 @@ cJSON *record_change_json(const Change *c, size_t index, const char *unit)
 	          add_num_or_null(o, "other_cpu_before_pct", c->tel_before[TEL_OTHER_CPU]) &&
 	          add_num_or_null(o, "other_cpu_after_pct", c->tel_after[TEL_OTHER_CPU]) &&
 	          add_num_or_null(o, "other_gpu_before", c->tel_before[TEL_OTHER_GPU]) &&
-	          add_num_or_null(o, "other_gpu_after", c->tel_after[TEL_OTHER_GPU]);
+	          add_num_or_null(o, "other_gpu_after", c->tel_after[TEL_OTHER_GPU]) && add_shares(o, c->share);
 	if (!ok) {
 		cJSON_Delete(o);
 		return NULL;
@@ -138,7 +149,7 @@ cJSON *record_excursion_json(const Excursion *e, const char *unit)
 	          cJSON_AddNumberToObject(o, "depth", e->depth) &&
 	          cJSON_AddStringToObject(o, "cause", change_cause_keys[e->cause]) &&
 	          cJSON_AddStringToObject(o, "why", e->why) &&
-	          cJSON_AddStringToObject(o, "unit", unit);
+	          cJSON_AddStringToObject(o, "unit", unit) && add_shares(o, e->share);
 	if (!ok) {
 		cJSON_Delete(o);
 		return NULL;

@@ -5,11 +5,16 @@ measurement: a fixed input, as tig keeps its test repositories.
 
   tests/data/mklog.py KIND OUT.jsonl
 KIND: fp32 (12 s at 1.00 TFLOPS, a power-capped clock drop 1980 -> 1410 MHz
-at 5 s, the driver counting 90% of each second after it, one departure at 9 s) or int32 (12 s at 400 GIOPS, a flat clock)."""
+at 5 s, the driver counting 90% of each second after it, one departure at 9 s),
+capped (the same held at 1410 MHz by the power cap from the first sample)
+or int32 (12 s at 400 GIOPS, a flat clock)."""
 import json
 import sys
 
 kind, out = sys.argv[1], sys.argv[2]
+capped = kind == "capped"  # fp32 held by the power cap from the first sample
+if capped:
+    kind = "fp32"
 fp = kind == "fp32"
 unit = "FLOPS" if fp else "IOPS"
 session = {
@@ -38,7 +43,7 @@ level = 1.0e12 if fp else 4.0e11
 t, seq, verified = 0.0, 0, 0
 groups = 1
 while t < 12000:
-    throttled = fp and t >= 5000
+    throttled = fp and (t >= 5000 or capped)
     mhz = 1410.0 if throttled else 1980.0
     rate = level * (mhz / 1980.0) * (1 + 0.01 * noise())
     if fp and 9000 <= t < 9020:

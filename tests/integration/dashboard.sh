@@ -535,6 +535,16 @@ t_goldens_dashboard_and_node_view_should_match() {
 	done
 }
 
+# LOG (a name in $T) replayed in the dashboard at 120x36 in the mono theme,
+# played to its end (e), a frame drawn after its last sample.
+replayed_to_end() {
+	UI_W=120 UI_H=36 UI_DIR=$T start_ui "$(realpath "$FS")" --replay "$1" --theme mono || return 1
+	wait_for 'REPLAY' || return 1
+	TM send-keys -t fs e
+	wait_for 'flopscope +DONE' || return 1
+	sleep 0.5
+}
+
 # What holds the clock down is the last of the clock plot's title to go
 # when the row is short: at 120 columns the power line's scale and the
 # temperature give way, "held by: power cap" stays whole (it fell off the
@@ -542,11 +552,7 @@ t_goldens_dashboard_and_node_view_should_match() {
 t_the_clock_title_should_keep_what_holds_the_clock_when_short() {
 	sanitized && skip "what the screen draws: make test holds it"
 	python3 tests/data/mklog.py fp32 "$T/a.jsonl" || die "mklog"
-	UI_W=120 UI_H=36 UI_DIR=$T start_ui "$(realpath "$FS")" --replay a.jsonl --theme mono || return 1
-	wait_for 'REPLAY' || return 1
-	TM send-keys -t fs e
-	wait_for 'flopscope +DONE' || return 1
-	sleep 0.5
+	replayed_to_end a.jsonl || return 1
 	local row
 	row=$(screen | grep '^clock ')
 	case "$row" in
@@ -556,6 +562,21 @@ t_the_clock_title_should_keep_what_holds_the_clock_when_short() {
 	case "$row" in *"(line:"*) die "the scale kept before the reason: $row" ;; esac
 	TM send-keys -t fs q
 	wait_exit || return 1
+}
+
+# A clock held by the power cap from the first sample is no change: the
+# panel says none, and what held the clock, for how much of the run.
+t_a_clock_held_from_the_start_should_be_a_state_not_a_change() {
+	sanitized && skip "what the screen draws: make test holds it"
+	python3 tests/data/mklog.py capped "$T/c.jsonl" || die "mklog"
+	replayed_to_end c.jsonl || return 1
+	screen | grep -q 'none detected' || die "a change: $(screen)"
+	screen | grep -q 'clock held: power cap 100%' || die "no state: $(screen)"
+	TM send-keys -t fs q
+	wait_exit || return 1
+	"$FS" --replay "$T/c.jsonl" --headless >"$T/c.txt" 2>&1 || die "table: exit $?"
+	grep -q '0 power state' "$T/c.txt" && grep -Eq '^  clocks reduced: power cap [0-9.]+ s$' "$T/c.txt" ||
+		die "summary: $(cat "$T/c.txt")"
 }
 
 # Every key, in every theme, at 80x24 and 200x60 (160x48 too until CI's

@@ -344,6 +344,19 @@ assert down and up, said
 for c in (down[0], up[0]):
     assert c["cause"] == "not_power_state", c
     assert "other processes used" in c["why"], c
+# the ratio split: the cores the loop took (or gave back) are a part, the
+# largest or beside what nothing read explains; the parts' product is the
+# ratio, or within the noise of it where nothing is left unexplained
+sh = down[0]["shares"]
+assert sh["other_cpu"] < 1 and up[0]["shares"]["other_cpu"] > 1 and sh["clock"] is None, (down[0], up[0])
+for c in (down[0], up[0]):
+    p = 1.0
+    for v in c["shares"].values():
+        p *= v if v is not None else 1.0
+    if c["shares"]["unexplained"] is not None:
+        assert abs(p - c["ratio"]) < 1e-9 * c["ratio"], c
+    else:
+        assert abs(p / c["ratio"] - 1) <= 0.25, c
 assert down[0]["other_cpu_after_pct"] > down[0]["other_cpu_before_pct"] + 20, down[0]
 summ = recs[-1]
 assert summ["type"] == "summary" and summ["power_state"] == 0, summ

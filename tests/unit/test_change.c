@@ -192,7 +192,8 @@ static void the_cause_should_follow_what_was_measured_beside(void)
 	change_finish(&d);
 	const Change *c = change_get(&d, 0);
 	CHECK(d.nchanges == 1 && c->cause == CAUSE_POWER_STATE && d.by_cause[CAUSE_POWER_STATE] == 1);
-	CHECK_STR(c->why, "clock 1980 -> 1600 MHz, power cap");
+	CHECK_STR(c->why, "clock 1980 -> 1600 MHz, power cap x0.81");
+	CHECK(fabs(c->share[SHARE_CLOCK] - 1600.0 / 1980) < 1e-12 && isnan(c->share[SHARE_UNEXPLAINED]));
 	/* an AMD card's current limit (TDC, from gpu_metrics), mapped onto the
 	 * same reasons: a power-state change, said in its words */
 	change_init(&d);
@@ -205,7 +206,7 @@ static void the_cause_should_follow_what_was_measured_beside(void)
 	change_finish(&d);
 	c = change_get(&d, 0);
 	CHECK(d.nchanges == 1 && c->cause == CAUSE_POWER_STATE);
-	CHECK_STR(c->why, "clock 2500 -> 2100 MHz, current/voltage limit");
+	CHECK_STR(c->why, "clock 2500 -> 2100 MHz, current/voltage limit x0.84");
 	/* the clock held, other processes took the CPU: not a power-state change */
 	change_init(&d);
 	for (int i = 0; i < 120; i++) {
@@ -217,11 +218,11 @@ static void the_cause_should_follow_what_was_measured_beside(void)
 	change_finish(&d);
 	c = change_get(&d, 0);
 	CHECK(d.nchanges == 1 && c->cause == CAUSE_NOT_POWER_STATE);
-	CHECK_STR(c->why, "clock held at 2601 MHz; other processes used 50% of the CPU (2% before)");
+	CHECK_STR(c->why, "other processes used 50% of the CPU (2% before) x0.51; clock held at 2601 MHz");
 	char line[400];
 	change_format(c, "FLOPS", line, sizeof line);
-	CHECK_STR(line, "step at 1200.0 ms: 140 GFLOPS -> 70.0 GFLOPS (x0.50); not a power-state change: clock "
-	                "held at 2601 MHz; other processes used 50% of the CPU (2% before)");
+	CHECK_STR(line, "step at 1200.0 ms: 140 GFLOPS -> 70.0 GFLOPS (x0.50); not a power-state change: other "
+	                "processes used 50% of the CPU (2% before) x0.51; clock held at 2601 MHz");
 	/* the clock held, two other processes joined on the GPU (NVML's lists):
 	 * counted in the cause, named by the engine where it knows them */
 	change_init(&d);
@@ -234,9 +235,10 @@ static void the_cause_should_follow_what_was_measured_beside(void)
 	change_finish(&d);
 	c = change_get(&d, 0);
 	CHECK(d.nchanges == 1 && c->cause == CAUSE_NOT_POWER_STATE);
-	CHECK_STR(c->why, "clock held at 1980 MHz; 2 other processes on the GPU (0 before)");
+	CHECK_STR(c->why, "2 other processes on the GPU (0 before), about x0.33; clock held at 1980 MHz");
 	change_name_processes(&d, 0, "4711 flopscope, 4712 python3");
-	CHECK_STR(c->why, "clock held at 1980 MHz; 2 other processes on the GPU (0 before): 4711 flopscope, 4712 python3");
+	CHECK_STR(c->why, "2 other processes on the GPU (0 before): 4711 flopscope, 4712 python3, about x0.33; clock held "
+	                 "at 1980 MHz");
 	change_name_processes(&d, 0, "9 x"); /* named once */
 	CHECK(!strstr(c->why, "9 x"));
 	/* no clock on either side: unexplained */
@@ -245,7 +247,72 @@ static void the_cause_should_follow_what_was_measured_beside(void)
 		change_add(&d, 20.0 * i, i < 60 ? 1e12 : 2e12, NONE);
 	change_finish(&d);
 	CHECK(d.nchanges == 1 && change_get(&d, 0)->cause == CAUSE_UNEXPLAINED);
-	CHECK_STR(change_get(&d, 0)->why, "no clock reading");
+	CHECK_STR(change_get(&d, 0)->why, "nothing read explains x2.00; no clock reading");
+}
+
+/* A change's ratio split among what was read (issue 44's H100 case: x0.31
+ * while another process came onto the GPU and the power cap took the clock
+ * from 1980 to 1875 MHz): the clock's part, the other process's, what is
+ * left beyond the noise; the cause follows the largest. */
+static void a_change_should_be_split_among_its_causes(void)
+{
+	double tel[TEL_FIELD_COUNT];
+	ChangeDetector d;
+	change_init(&d);
+	for (int i = 0; i < 200; i++) {
+		memcpy(tel, NONE, sizeof tel);
+		tel[TEL_SM_MHZ] = i < 100 ? 1980 : 1875;
+		tel[TEL_THROTTLE] = i < 100 ? 0 : 0x4;
+		tel[TEL_OTHER_GPU] = i < 100 ? 0 : 1;
+		change_add(&d, 20.0 * i, (i < 100 ? 660e12 : 206e12) * (1 + 0.004 * ((i * 7) % 5 - 2)), tel);
+	}
+	change_finish(&d);
+	const Change *c = change_get(&d, 0);
+	CHECK(d.nchanges == 1 && c->cause == CAUSE_NOT_POWER_STATE);
+	CHECK(fabs(c->share[SHARE_CLOCK] - 1875.0 / 1980) < 1e-12);
+	CHECK(fabs(c->share[SHARE_CLOCK] * c->share[SHARE_OTHER_GPU] - c->ratio) < 1e-12);
+	CHECK(fabs(c->share[SHARE_OTHER_GPU] - 0.33) < 0.01 && isnan(c->share[SHARE_UNEXPLAINED]));
+	CHECK_STR(c->why, "1 other process on the GPU (0 before), about x0.33; clock 1980 -> 1875 MHz, power cap x0.95");
+	/* the cap alone, with more lost than the clock explains: the clock's
+	 * part is the larger, the rest unexplained beside it */
+	change_init(&d);
+	for (int i = 0; i < 200; i++) {
+		memcpy(tel, NONE, sizeof tel);
+		tel[TEL_SM_MHZ] = i < 100 ? 1980 : 1320;
+		tel[TEL_THROTTLE] = i < 100 ? 0 : 0x4;
+		change_add(&d, 20.0 * i, i < 100 ? 600e12 : 600e12 * 0.5, tel);
+	}
+	change_finish(&d);
+	c = change_get(&d, 0);
+	CHECK(c->cause == CAUSE_POWER_STATE);
+	CHECK_STR(c->why, "clock 1980 -> 1320 MHz, power cap x0.67; nothing read explains x0.75");
+	/* a memory workload: its clock is the memory clock; an SM clock move
+	 * explains none of it */
+	change_init(&d);
+	d.memory = true;
+	for (int i = 0; i < 200; i++) {
+		memcpy(tel, NONE, sizeof tel);
+		tel[TEL_SM_MHZ] = i < 100 ? 1980 : 1400;
+		tel[TEL_MEM_MHZ] = 2619;
+		tel[TEL_THROTTLE] = i < 100 ? 0 : 0x4;
+		change_add(&d, 20.0 * i, i < 100 ? 3e12 : 2.4e12, tel);
+	}
+	change_finish(&d);
+	c = change_get(&d, 0);
+	CHECK(c->cause == CAUSE_NOT_POWER_STATE && isnan(c->share[SHARE_CLOCK]));
+	CHECK_STR(c->why, "nothing read explains x0.80; clock 1980 -> 1400 MHz, power cap (not the memory clock)");
+	change_init(&d);
+	d.memory = true;
+	for (int i = 0; i < 200; i++) {
+		memcpy(tel, NONE, sizeof tel);
+		tel[TEL_SM_MHZ] = 1980;
+		tel[TEL_MEM_MHZ] = i < 100 ? 2619 : 1593;
+		change_add(&d, 20.0 * i, i < 100 ? 3e12 : 3e12 * 1593 / 2619, tel);
+	}
+	change_finish(&d);
+	c = change_get(&d, 0);
+	CHECK(c->cause == CAUSE_POWER_STATE && fabs(c->share[SHARE_CLOCK] - 1593.0 / 2619) < 1e-12);
+	CHECK_STR(c->why, "memory clock 2619 -> 1593 MHz x0.61");
 }
 
 /* NVML's process lists: this process left out, each other once, in words
@@ -321,7 +388,7 @@ static void the_tutorials_trace_should_show_its_step(void)
 	change_format(change_get(&d, 0), "FLOPS", out, sizeof out);
 	/* before: the median of the 11 dispatches before it */
 	CHECK_STR(out, "step at 241.5 ms: 3.18 TFLOPS -> 6.10 TFLOPS (x1.92), held to the end; unexplained: "
-	               "no clock reading");
+	               "nothing read explains x1.92; no clock reading");
 	double level;
 	CHECK(change_time_to_plateau(t, x, n, &level) == 254.78);
 	CHECK(fabs(level / 6.16e12 - 1) < 0.01);
@@ -355,6 +422,7 @@ int main(void)
 	RUN(a_real_step_among_bursts_should_be_found);
 	RUN(a_gradual_decline_should_be_one_ramp);
 	RUN(the_cause_should_follow_what_was_measured_beside);
+	RUN(a_change_should_be_split_among_its_causes);
 	RUN(many_changes_should_all_be_counted);
 	RUN(short_or_bad_series_should_be_safe);
 	RUN(the_tutorials_trace_should_show_its_step);
