@@ -109,6 +109,28 @@ static void draw_y_axis(Dash *d, Rect c, const PlotAxis *ay, const char *unit)
 	mvhline(c.y + c.h, c.x, ACS_HLINE, c.w);
 }
 
+/* Who else is on the device now, before the statistics: pid, name, user,
+ * share of the SMs, memory (three of them at most); the next row. */
+static int draw_procs(Dash *d, Rect r, int y)
+{
+	ProcTable pt = { .n = 0 };
+	if (d->src->procs)
+		d->src->procs(d->src->ctx, &pt);
+	if (!pt.total || y >= r.y + r.h)
+		return y;
+	char line[80];
+	attrset(screen_attr(d->s, ROLE_TEXT) | A_BOLD);
+	snprintf(line, sizeof line, "%u other process%s on it%s", pt.total, pt.total == 1 ? "" : "es",
+	         pt.foreign ? " (another PID namespace's: not named)" : "");
+	mvaddnstr(y++, r.x, line, r.w);
+	attrset(screen_attr(d->s, ROLE_TEXT));
+	for (unsigned k = 0; k < pt.n && k < 3 && y < r.y + r.h; k++) {
+		procs_line(&pt.p[k], line, sizeof line);
+		mvaddnstr(y++, r.x, line, r.w);
+	}
+	return y;
+}
+
 /* The legend, right-aligned on a plot's title row where it fits: each line
  * of a plot with several in its colour, the target, and the kinds of change
  * marked in view. */
@@ -282,8 +304,7 @@ static void draw_stats(Dash *d, Rect r)
 	attrset(screen_attr(d->s, ROLE_TEXT));
 #define ROW(...) do { snprintf(line, sizeof line, __VA_ARGS__); if (y < r.y + r.h) mvaddnstr(y++, r.x, line, r.w); } while (0)
 	ROW("last     %s%s", fmt_si(d->h.last.rate, a, sizeof a), u);
-	if (d->h.last.size)
-		ROW("size     %s", mem_size_str(d->h.last.size, a, sizeof a));
+	y = draw_procs(d, r, y);
 	if (f->n) {
 		ROW("min      %s%s", fmt_si(f->min, a, sizeof a), u);
 		ROW("median   %s%s", fmt_si(f->median, a, sizeof a), u);

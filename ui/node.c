@@ -122,6 +122,24 @@ static void upper(char *p)
 
 /* One device: its number, name and state; the headline figure with its
  * share of the peak, clock, power and temperature; its throughput. */
+/* Who else is on the device, as "  1 other on it: 537 python3": named
+ * where room (columns) holds the names, else counted; "" none. */
+static void others_text(SampleSource *src, char *out, size_t len, int room)
+{
+	ProcTable pt = { .n = 0 };
+	out[0] = '\0';
+	if (src->procs)
+		src->procs(src->ctx, &pt);
+	if (!pt.total)
+		return;
+	char who[160] = "";
+	for (unsigned i = 0, w = 0; i < pt.n && w < sizeof who; i++)
+		w += (unsigned)snprintf(who + w, sizeof who - w, "%s%u %s", i ? ", " : "", pt.p[i].pid, pt.p[i].name);
+	bool named = !pt.foreign && pt.n == pt.total && (int)strlen(who) + 24 < room;
+	snprintf(out, len, "  %u other%s on it%s%s", pt.total, pt.total == 1 ? "" : "s", named ? ": " : "",
+	         named ? who : "");
+}
+
 static void draw_panel(Node *nv, size_t k, Rect r, const PlotAxis *ay, double t1)
 {
 	NodeDev *d = &nv->dev[k];
@@ -159,7 +177,9 @@ static void draw_panel(Node *nv, size_t k, Rect r, const PlotAxis *ay, double t1
 		char why[160];
 		throttle_names(sample_has_tel(ls, TEL_THROTTLE) ? (uint64_t)ls->tel[TEL_THROTTLE] : 0, why, sizeof why);
 		if (why[0] && n >= 0 && (size_t)n + strlen(why) + 11 < (size_t)(r.w > 1 ? r.w - 1 : 0))
-			snprintf(line + n, sizeof line - (size_t)n, "  held by: %s", why);
+			n += snprintf(line + n, sizeof line - (size_t)n, "  held by: %s", why);
+		if (n >= 0 && (size_t)n < sizeof line)
+			others_text(d->src, line + n, sizeof line - (size_t)n, (r.w > 1 ? r.w - 1 : 0) - n);
 	} else {
 		snprintf(line, sizeof line, " (no sample yet)");
 	}

@@ -342,6 +342,7 @@ typedef struct CheckLine {
 	const char *reference;
 	uint64_t checks;
 	const char *why;
+	const char *others;     /* other processes on the device during the run; NULL: none seen */
 	const Energy *energy;   /* JSON: the run's energy (record_energy); NULL: none */
 } CheckLine;
 
@@ -359,6 +360,7 @@ static const Column check_cols[] = {
 	{ "peer_ratio", NULL, COL_NUMBER, L_(peer_ratio), NULL },
 	{ "checks_passed", "checks_passed", COL_COUNT, L_(checks), NULL },
 	{ "why", "why", COL_QUOTED, L_(why), NULL },
+	{ "other_processes", "other_processes", COL_QUOTED, L_(others), NULL },
 };
 /* a shared transfer's: the verdict's CSV columns (no verdict, reference or
  * threshold), its own JSON keys */
@@ -375,6 +377,7 @@ static const Column shared_cols[] = {
 	{ "devices", NULL, COL_NUMBER, L_(devices), NULL },
 	{ "sum", NULL, COL_NUMBER, L_(sum), NULL },
 	{ "why", "why", COL_QUOTED, L_(why), NULL },
+	{ "other_processes", "other_processes", COL_QUOTED, L_(others), NULL },
 };
 #undef L_
 #define NCOLS(c) (sizeof (c) / sizeof *(c))
@@ -392,14 +395,27 @@ static void put_line(const Options *o, const char *type, const Column *cols, siz
 		columns_csv(stdout, cols, n, l);
 }
 
+/* Who shared the device during a run, in words ("1 at most: 537 python3",
+ * "2 at most"), or NULL where no other process was seen. */
+static const char *shared_text(const SharedBy *sb, char *out, size_t len)
+{
+	if (!(sb->max > 0))
+		return NULL;
+	snprintf(out, len, "%.0f at most%s%s", sb->max, sb->who[0] ? ": " : "", sb->who);
+	return out;
+}
+
 static void print_line(const Options *o, const VkCtx *ctx, const SuiteDev *sd, const WorkloadInfo *wi,
                        const Verdict *v)
 {
 	const DeviceInfo *d = &ctx->entries[sd->idx];
 	const char *st = check_status_names[v->st];
+	char shared[160];
+	const char *others = shared_text(&sd->r.shared, shared, sizeof shared);
 	if (o->format != FORMAT_TABLE) {
 		CheckLine l = { st, { d, (size_t)sd->idx + 1 }, wi->name, workload_unit_names[wi->unit], v->median,
-		                v->ratio, v->threshold, v->peer, NAN, NAN, v->ref, v->checks, v->why, &sd->r.energy };
+		                v->ratio, v->threshold, v->peer, NAN, NAN, v->ref, v->checks, v->why, others,
+		                &sd->r.energy };
 		put_line(o, "check", check_cols, NCOLS(check_cols), &l);
 		return;
 	}
@@ -417,7 +433,8 @@ static void print_line(const Options *o, const VkCtx *ctx, const SuiteDev *sd, c
 	if (say && e->limit_w > 0)
 		snprintf(pw + strlen(pw), sizeof pw - strlen(pw), " (%.0f%% of %.0f W),", 100 * energy_mean_w(e) / e->limit_w,
 		         e->limit_w);
-	printf("%-6s [%d] %-16s %14s  %s%s%s\n", upper, sd->idx + 1, wi->name, fig, pw, pw[0] ? " " : "", v->why);
+	printf("%-6s [%d] %-16s %14s  %s%s%s%s%s\n", upper, sd->idx + 1, wi->name, fig, pw, pw[0] ? " " : "", v->why,
+	       others ? "; other processes on the GPU: " : "", others ? others : "");
 }
 
 /* One check's state, from its start to its end line. */
@@ -757,7 +774,7 @@ static void print_shared(const Options *o, const VkCtx *ctx, const SuiteDev *sd,
 		         "threshold; its verdict is its link's, measured alone", m, of, fmt_si(sum, b, sizeof b), unit);
 	if (o->format != FORMAT_TABLE) {
 		CheckLine l = { "shared", { d, (size_t)sd->idx + 1 }, wi->name, unit, median, NAN, NAN, NAN, (double)m,
-		                sum, NULL, sd->checks, why, NULL };
+		                sum, NULL, sd->checks, why, NULL, NULL };
 		put_line(o, "check_shared", shared_cols, NCOLS(shared_cols), &l);
 	} else {
 		char fig[48] = "-";

@@ -278,6 +278,8 @@ char *mboard_render(MetricsBoard *b)
 			m->power_w = tel_or_nan(r, TEL_POWER_W, 1);
 			m->temp_c = tel_or_nan(r, TEL_TEMP_C, 1);
 			m->power_limit_w = tel_or_nan(r, TEL_POWER_LIMIT_W, 1);
+			m->other_gpu = tel_or_nan(r, TEL_OTHER_GPU, 1);
+			m->others_who = res->shared.who;
 			m->energy_j = energy_known(&res->energy) ? res->energy.joules : NAN;
 			m->has_reasons = res->energy.reasons;
 			for (int c = 0; c < METRICS_REASONS && c < SUMMARY_REASONS; c++)

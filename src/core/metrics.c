@@ -26,6 +26,7 @@ void metrics_row_init(MetricsRow *r)
 	r->check = CHECK_NONE;
 	r->check_ratio = r->check_threshold = NAN;
 	r->shared_median = NAN;
+	r->other_gpu = NAN;
 	for (size_t v = 0; v < ENERGY_VIOLATIONS; v++)
 		r->violation_s[v] = NAN;
 }
@@ -165,6 +166,7 @@ static double f_power(const MetricsRow *r) { return r->power_w; }
 static double f_temp(const MetricsRow *r) { return r->temp_c; }
 static double f_limit(const MetricsRow *r) { return r->power_limit_w; }
 static double f_shared(const MetricsRow *r) { return r->shared_median; }
+static double f_others(const MetricsRow *r) { return r->other_gpu; }
 static double f_check_ratio(const MetricsRow *r) { return r->check == CHECK_NONE ? NAN : r->check_ratio; }
 
 /* The counters: samples, result checks by result, level changes by cause. */
@@ -316,6 +318,28 @@ static void device_info(Text *t, const MetricsRow *rows, size_t n)
 	}
 }
 
+/* Who shared a device during its run, where the run named them: an info
+ * series a run, the names in a label. */
+static void others_info(Text *t, const MetricsRow *rows, size_t n)
+{
+	bool any = false;
+	for (size_t k = 0; k < n; k++) {
+		if (!rows[k].others_who || !rows[k].others_who[0])
+			continue;
+		if (!any)
+			family(t, "flopscope_other_processes_info", "gauge",
+			       "The other processes on the device when the run saw the most of them, as it named them "
+			       "(pid and name, NVML's lists and /proc); always 1.");
+		any = true;
+		char who[512];
+		metrics_escape(rows[k].others_who, who, sizeof who);
+		put(t, "flopscope_other_processes_info");
+		labels(t, &rows[k], true);
+		put(t, ",processes=\"%s\"", who);
+		value(t, 1);
+	}
+}
+
 /* The throughputs, one family a unit with the unit in its name. */
 static void throughputs(Text *t, const MetricsRow *rows, size_t n)
 {
@@ -369,6 +393,9 @@ char *metrics_render(const MetricsRow *rows, size_t n, const char *version, doub
 	      false);
 	gauge(&t, rows, n, "flopscope_temperature_celsius", "The device's temperature, the latest reading.", f_temp,
 	      false);
+	gauge(&t, rows, n, "flopscope_other_processes", "Other processes with a context on the device (NVML's lists), the "
+	      "latest reading.", f_others, false);
+	others_info(&t, rows, n);
 	check_families(&t, rows, n, check_duration_s, exit_code);
 	if (t.oom) {
 		free(t.s);

@@ -1,7 +1,20 @@
 #include "procs.h"
 
+#include <math.h>
+
 #include <stdio.h>
 #include <string.h>
+
+void procs_line(const ProcInfo *p, char *out, size_t len)
+{
+	int n = snprintf(out, len, "%u%s%s", p->pid, p->name[0] ? " " : "", p->name);
+	if (p->user[0] && n >= 0 && (size_t)n < len)
+		n += snprintf(out + n, len - (size_t)n, " (%s)", p->user);
+	if (isfinite(p->sm_pct) && n >= 0 && (size_t)n < len)
+		n += snprintf(out + n, len - (size_t)n, " %.0f%% SM", p->sm_pct);
+	if (isfinite(p->mem_bytes) && n >= 0 && (size_t)n < len)
+		snprintf(out + n, len - (size_t)n, " %.1f GiB", p->mem_bytes / (1024.0 * 1024 * 1024));
+}
 
 size_t procs_others(const unsigned *pids, size_t n, unsigned self, unsigned *out, size_t cap)
 {

@@ -17,4 +17,27 @@ size_t procs_others(const unsigned *pids, size_t n, unsigned self, unsigned *out
 void procs_describe(const unsigned *pids, const char *const *names, size_t n, size_t total, char *out,
                     size_t len);
 
+/* One other process on a device, as the process pane shows it. */
+#define PROCS_SHOWN 8
+typedef struct ProcInfo {
+	unsigned pid;
+	char name[20];      /* /proc/PID/comm; "" unknown */
+	char user[32];      /* its real uid's name (the uid's number without one); "" unknown */
+	double mem_bytes;   /* its memory on the device; NaN unknown */
+	double sm_pct;      /* its share of the device's SMs over the last reading; NaN unknown */
+} ProcInfo;
+
+/* The other processes of a reading: the first PROCS_SHOWN of them by pid,
+ * how many in all, and whether their pids are another PID namespace's
+ * (a container's: then counted, never named: this process is not among
+ * NVML's pids, so none of them can be told from a local one). */
+typedef struct ProcTable {
+	ProcInfo p[PROCS_SHOWN];
+	unsigned n, total;
+	bool foreign;
+} ProcTable;
+
+/* "537 python3 (root) 98% SM 1.2 GiB" into out: what is known of p. */
+void procs_line(const ProcInfo *p, char *out, size_t len);
+
 #endif

@@ -13,6 +13,7 @@ void summary_init(Summary *s)
 	s->stride = s->rstride = 1;
 	s->segments = 1;
 	energy_init(&s->energy);
+	s->shared.max = NAN;
 	change_init(&s->changes);
 }
 
@@ -224,6 +225,11 @@ void summary_add(Summary *s, const Sample *x)
 {
 	s->samples++;
 	add_energy(&s->energy, x);
+	if (sample_has_tel(x, TEL_OTHER_GPU) && !(x->tel[TEL_OTHER_GPU] <= s->shared.max)) {
+		if (x->tel[TEL_OTHER_GPU] > s->shared.max)
+			s->shared.who[0] = '\0'; /* more than the named ones: named again */
+		s->shared.max = x->tel[TEL_OTHER_GPU];
+	}
 	s->unit_flags |= x->flags & (SAMPLE_INTEGER | SAMPLE_BYTES);
 	if (x->flags & SAMPLE_VERIFIED)
 		s->verified++;
@@ -358,6 +364,12 @@ void summary_add_gap(Summary *s, double gap_ms)
 		s->duty_gap_ms += gap_ms; /* the device idled with the process: not its duty */
 }
 
+void summary_note_shared(Summary *s, double count, const char *who)
+{
+	if (count > 0 && count >= s->shared.max && who && who[0])
+		snprintf(s->shared.who, sizeof s->shared.who, "%s", who);
+}
+
 void summary_result(const Summary *s, SummaryResult *r)
 {
 	memset(r, 0, sizeof *r);
@@ -370,6 +382,7 @@ void summary_result(const Summary *s, SummaryResult *r)
 	r->verified = s->verified;
 	stats_compute(s->steady_flops, s->steady, &r->flops);
 	r->changes = s->changes;
+	r->shared = s->shared;
 	r->implausible = s->implausible;
 	r->gaps = s->gaps;
 	r->segments = s->segments;

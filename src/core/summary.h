@@ -60,6 +60,14 @@ void energy_init(Energy *e);
  * has no counter. */
 double energy_violation_s(const Energy *e, EnergyViolation k);
 
+/* Who shared the device during a run: the most other processes on it at
+ * once (NVML's lists; NaN: never read) and, where the run named them, who
+ * they were then ("537 python3"). */
+typedef struct SharedBy {
+	double max;
+	char who[128];
+} SharedBy;
+
 typedef struct SizeRow {
 	uint64_t size;        /* bytes per copy */
 	size_t n;             /* steady samples */
@@ -90,6 +98,7 @@ typedef struct Summary {
 	size_t cap_flops, cap_ratio;
 	bool oom;
 	Energy energy;
+	SharedBy shared;
 	double peak_max;        /* the rated peak (at the maximum clock), the newest known; 0 unknown */
 	uint64_t size_of[SUMMARY_SIZES];
 	double *size_vals[SUMMARY_SIZES];
@@ -135,6 +144,7 @@ typedef struct SummaryResult {
 	size_t nsizes;
 	bool oom;               /* memory ran out: the statistics cover the samples before */
 	Energy energy;          /* power.joules etc.: see energy_known */
+	SharedBy shared;        /* other processes on the device during the run */
 } SummaryResult;
 
 /* Whether a run's energy is known (a power reading seen); its mean power,
@@ -168,6 +178,10 @@ typedef enum PowerVerdict {
 PowerVerdict energy_verdict(const Energy *e, double min_ratio, double *ratio, char *why, size_t len);
 
 void summary_result(const Summary *s, SummaryResult *r);
+
+/* who names the count other processes a sample's reading saw (NVML's
+ * lists, as the run names them): kept where count is the run's most. */
+void summary_note_shared(Summary *s, double count, const char *who);
 
 /* Where a run's statistics are read: the run's own summary (its engine's, a
  * replay's), never one a consumer accumulates beside it. */

@@ -123,6 +123,10 @@ static bool emit(Engine *e, const Pending *p, const DispatchTiming *t, bool pipe
 	/* who else was on the GPU: the names NVML's lists give, now */
 	if (e->sum.changes.nchanges > nc && tel_has(&tr, TEL_OTHER_GPU))
 		change_name_processes(&e->sum.changes, nc, tr.who);
+	if (tel_has(&tr, TEL_OTHER_GPU)) {
+		summary_note_shared(&e->sum, tr.v[TEL_OTHER_GPU], tr.procs.foreign ? "" : tr.who);
+		e->procs = tr.procs; /* the process pane's, under sum_mu */
+	}
 	engine_sum_end(e);
 	if (e->log.f) {
 		engine_log_step(e, slog_write_sample(&e->log, &s));
@@ -610,6 +614,13 @@ double engine_telemetry_read_us(Engine *e)
 double engine_first_sample_ms(Engine *e)
 {
 	return (double)atomic_load(&e->first_sample_ns) * 1e-6;
+}
+
+void engine_procs(Engine *e, ProcTable *out)
+{
+	pthread_mutex_lock(&e->sum_mu);
+	*out = e->procs;
+	pthread_mutex_unlock(&e->sum_mu);
 }
 
 void engine_summary(Engine *e, SummaryResult *out)

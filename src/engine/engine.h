@@ -14,6 +14,7 @@
 
 #include "devinfo.h"
 #include "error.h"
+#include "procs.h"
 #include "runstate.h"
 #include "sample.h"
 #include "slog.h"
@@ -132,6 +133,9 @@ double engine_first_sample_ms(Engine *e);
  * thread no more than a copy under its lock), once it has stopped exact. */
 #define SUMMARY_EVERY_NS 250000000ull
 void engine_summary(Engine *e, SummaryResult *out);
+/* The other processes on the device as the newest telemetry reading lists
+ * them (NVML's; none where the source cannot tell). From any thread. */
+void engine_procs(Engine *e, ProcTable *out);
 /* engine_summary as a SummaryReader. */
 SummaryReader engine_summary_reader(Engine *e);
 /* Waits for the thread to end (after a stop request, error or duration). */

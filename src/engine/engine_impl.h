@@ -70,6 +70,7 @@ struct Engine {
 	 * the result off there, under view_mu, at most every SUMMARY_EVERY_NS
 	 * while the run goes on. */
 	Summary sum;
+	ProcTable procs;         /* the other processes on the device, newest reading (under sum_mu) */
 	pthread_mutex_t sum_mu, view_mu;
 	uint64_t sum_ver;        /* under sum_mu */
 	Summary view;            /* under view_mu, as the rest below */

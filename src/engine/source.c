@@ -24,6 +24,11 @@ static void eng_stop(void *c)
 	engine_join(c);
 }
 
+static void eng_procs(void *c, ProcTable *out)
+{
+	engine_procs(c, out);
+}
+
 void source_engine(SampleSource *src, Engine *e)
 {
 	const RunInfo *in = engine_info(e);
@@ -42,6 +47,7 @@ void source_engine(SampleSource *src, Engine *e)
 	src->checks = eng_checks;
 	src->summary = eng_summary;
 	src->dropped = eng_dropped;
+	src->procs = eng_procs;
 	src->error = eng_error;
 	src->log_error = eng_log_error;
 	src->ctl = (SourceControls){ .ctx = e, .pause = eng_pause, .restart = eng_restart, .set_target = eng_set_target,

@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "procs.h"
 #include "runstate.h"
 #include "sample.h"
 #include "summary.h"
@@ -54,6 +55,7 @@ typedef struct SampleSource {
 	 * (the engine's own, or a replay's of what it has played) */
 	void (*summary)(void *ctx, SummaryResult *out);
 	size_t (*dropped)(void *ctx);
+	void (*procs)(void *ctx, ProcTable *out);  /* the other processes now; NULL: never known */
 	const char *(*error)(void *ctx);         /* NULL when none */
 	const char *(*log_error)(void *ctx);     /* NULL when none */
 	SourceControls ctl;

@@ -3,6 +3,8 @@
 #include "tel_impl.h"
 
 #include <dlfcn.h>
+#include <math.h>
+#include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,10 +31,20 @@ typedef struct Nvml {
 	 * memory) every driver keeps; asked every 250 ms, the answer kept */
 	int (*compute_procs)(void *, unsigned *, void *);
 	int (*graphics_procs)(void *, unsigned *, void *);
+	int (*proc_util)(void *, void *, unsigned *, unsigned long long);
+	unsigned long long util_seen;   /* the newest utilization sample's time (us) */
 	double procs_t;
 	double others;
 	char who[128];
+	ProcTable table;
 } Nvml;
+
+/* nvmlProcessUtilizationSample_t */
+typedef struct NvmlProcUtil {
+	unsigned pid;
+	unsigned long long time_us;
+	unsigned sm, mem, enc, dec;
+} NvmlProcUtil;
 
 /* nvmlViolationTime_t */
 typedef struct NvmlViolation {
@@ -47,9 +59,57 @@ typedef struct NvmlProcV1 {
 
 #define NVML_PROCS_MAX 64
 
-/* The other processes on the device (compute and graphics contexts), their
- * names from /proc where this process can see them; false when NVML cannot
- * tell. */
+/* A process's name and user from /proc, where this process can see it. */
+static void proc_names(ProcInfo *p)
+{
+	char path[64], line[256];
+	snprintf(path, sizeof path, "/proc/%u/comm", p->pid);
+	FILE *f = fopen(path, "r");
+	if (f) {
+		if (fgets(p->name, sizeof p->name, f))
+			p->name[strcspn(p->name, "\n")] = '\0';
+		fclose(f);
+	}
+	snprintf(path, sizeof path, "/proc/%u/status", p->pid);
+	if (!(f = fopen(path, "r")))
+		return;
+	unsigned uid;
+	while (fgets(line, sizeof line, f))
+		if (sscanf(line, "Uid: %u", &uid) == 1) {
+			struct passwd pw, *res = NULL;
+			char buf[1024];
+			if (getpwuid_r(uid, &pw, buf, sizeof buf, &res) == 0 && res)
+				snprintf(p->user, sizeof p->user, "%s", res->pw_name);
+			else
+				snprintf(p->user, sizeof p->user, "%u", uid);
+			break;
+		}
+	fclose(f);
+}
+
+/* Each listed process's share of the SMs: NVML's newest utilization sample
+ * of it since the last asking. */
+static void proc_shares(Nvml *n, ProcTable *t)
+{
+	NvmlProcUtil u[2 * NVML_PROCS_MAX];
+	unsigned c = 2 * NVML_PROCS_MAX;
+	if (!n->proc_util || n->proc_util(n->dev, u, &c, n->util_seen) != 0)
+		return;
+	for (unsigned i = 0; i < c && i < 2 * NVML_PROCS_MAX; i++) {
+		if (u[i].time_us > n->util_seen)
+			n->util_seen = u[i].time_us;
+		for (unsigned k = 0; k < t->n; k++)
+			if (t->p[k].pid == u[i].pid)
+				t->p[k].sm_pct = u[i].sm;
+	}
+}
+
+/* The other processes on the device (compute and graphics contexts): each
+ * with its memory, name, user and share of the SMs where known; false when
+ * NVML cannot tell. Where this process is not among NVML's pids (a
+ * container's PID namespace: NVML gives the host's), the others are
+ * counted and never named: a local /proc entry of that number would be
+ * another process. */
 static bool nvml_others(Nvml *n)
 {
 	double now = (double)clock_mono_ns() * 1e-9;
@@ -59,34 +119,47 @@ static bool nvml_others(Nvml *n)
 	n->others = -1;
 	if (!n->compute_procs)
 		return false;
-	NvmlProcV1 list[NVML_PROCS_MAX];
-	unsigned pids[2 * NVML_PROCS_MAX], np = 0, c = NVML_PROCS_MAX;
+	NvmlProcV1 list[2 * NVML_PROCS_MAX];
+	unsigned np = 0, c = NVML_PROCS_MAX;
 	if (n->compute_procs(n->dev, &c, list) != 0)
 		return false;
-	for (unsigned i = 0; i < c && i < NVML_PROCS_MAX; i++)
-		pids[np++] = list[i].pid;
+	np = c < NVML_PROCS_MAX ? c : NVML_PROCS_MAX;
 	c = NVML_PROCS_MAX;
-	if (n->graphics_procs && n->graphics_procs(n->dev, &c, list) == 0)
-		for (unsigned i = 0; i < c && i < NVML_PROCS_MAX; i++)
-			pids[np++] = list[i].pid;
-	unsigned others[8];
-	size_t total = procs_others(pids, np, (unsigned)getpid(), others, 8);
-	size_t shown = total < 8 ? total : 8;
-	char names[8][20];
-	const char *np_[8];
-	for (size_t i = 0; i < shown; i++) {
-		char p[64];
-		snprintf(p, sizeof p, "/proc/%u/comm", others[i]);
-		names[i][0] = '\0';
-		FILE *f = fopen(p, "r");
-		if (f) {
-			if (fgets(names[i], sizeof names[i], f))
-				names[i][strcspn(names[i], "\n")] = '\0';
-			fclose(f);
-		}
-		np_[i] = names[i];
+	if (n->graphics_procs && n->graphics_procs(n->dev, &c, list + np) == 0)
+		np += c < NVML_PROCS_MAX ? c : NVML_PROCS_MAX;
+	unsigned pids[2 * NVML_PROCS_MAX], self = (unsigned)getpid();
+	bool self_seen = false;
+	for (unsigned i = 0; i < np; i++) {
+		pids[i] = list[i].pid;
+		self_seen |= pids[i] == self;
 	}
-	procs_describe(others, np_, shown, total, n->who, sizeof n->who);
+	unsigned others[PROCS_SHOWN];
+	size_t total = procs_others(pids, np, self, others, PROCS_SHOWN);
+	ProcTable *t = &n->table;
+	memset(t, 0, sizeof *t);
+	if (np && !self_seen) {
+		/* another namespace's pids: one of them is this process */
+		t->foreign = true;
+		t->total = total ? (unsigned)total - 1 : 0;
+		n->others = t->total;
+		snprintf(n->who, sizeof n->who, "%u (pids of another PID namespace: not named)", t->total);
+		return true;
+	}
+	t->total = (unsigned)total;
+	t->n = (unsigned)(total < PROCS_SHOWN ? total : PROCS_SHOWN);
+	const char *np_[PROCS_SHOWN];
+	for (unsigned k = 0; k < t->n; k++) {
+		ProcInfo *p = &t->p[k];
+		p->pid = others[k];
+		p->mem_bytes = p->sm_pct = NAN;
+		for (unsigned i = 0; i < np; i++) /* NVML_VALUE_NOT_AVAILABLE: ~0 */
+			if (list[i].pid == p->pid && list[i].used_memory != ~0ULL)
+				p->mem_bytes = (double)list[i].used_memory;
+		proc_names(p);
+		np_[k] = p->name;
+	}
+	proc_shares(n, t);
+	procs_describe(others, np_, t->n, total, n->who, sizeof n->who);
 	n->others = (double)total;
 	return true;
 }
@@ -128,6 +201,7 @@ static bool nvml_read(TelSource *s, TelReading *r)
 	if (nvml_others(n)) {
 		tel_set(r, TEL_OTHER_GPU, n->others);
 		snprintf(r->who, sizeof r->who, "%s", n->who);
+		r->procs = n->table;
 	}
 	return r->valid != 0;
 }
@@ -240,6 +314,7 @@ static bool tel_nvml_open(TelSource *s, const DeviceInfo *d, char *note, size_t 
 	n->violation = (int (*)(void *, int, void *))dlsym(lib, "nvmlDeviceGetViolationStatus");
 	n->compute_procs = (int (*)(void *, unsigned *, void *))dlsym(lib, "nvmlDeviceGetComputeRunningProcesses");
 	n->graphics_procs = (int (*)(void *, unsigned *, void *))dlsym(lib, "nvmlDeviceGetGraphicsRunningProcesses");
+	n->proc_util = (int (*)(void *, void *, unsigned *, unsigned long long))dlsym(lib, "nvmlDeviceGetProcessUtilization");
 
 	/* the Vulkan device UUID is NVML's "GPU-..." UUID */
 	char want[48];

@@ -10,12 +10,14 @@
 #include <stdint.h>
 
 #include "devinfo.h"
+#include "procs.h"
 #include "sample.h" /* TelField */
 
 typedef struct TelReading {
 	double v[TEL_FIELD_COUNT];
 	uint32_t valid;   /* bit per TelField */
 	char who[128];    /* with TEL_OTHER_GPU: those processes ("4711 flopscope, ..."); "" none */
+	ProcTable procs;  /* ... each as the process pane shows it */
 } TelReading;
 
 static inline bool tel_has(const TelReading *r, TelField f)

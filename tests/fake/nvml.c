@@ -8,12 +8,17 @@
  *  viol_power=F,viol_thermal=F" (BITS NVML's clocks-event reasons, in hex
  * or decimal; a violation counter grows by F seconds a second from the
  * library's start; a key left out is not supported; "power_ramp=S" makes
- * the power climb from 100 W to power= over S seconds). Built by the
- * Makefile into $(B)/tests/fake-nvml/, found through LD_LIBRARY_PATH. */
+ * the power climb from 100 W to power= over S seconds).
+ * FLOPSCOPE_FAKE_NVML_PROCS lists the processes with a context on every
+ * device: "PID:MIB:SM,..." (PID "self": the calling process; MIB its
+ * memory, SM its share of the SMs in %); unset: the process calls answer
+ * NVML_ERROR_NOT_SUPPORTED. Built by the Makefile into
+ * $(B)/tests/fake-nvml/, found through LD_LIBRARY_PATH. */
 #define _POSIX_C_SOURCE 200809L
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #define MAX_GPUS 16
 static char uuids[MAX_GPUS][96];
@@ -179,5 +184,92 @@ int nvmlDeviceGetViolationStatus(void *h, int policy, FakeViolation *v)
 	double t = since_start();
 	v->reference_us = (unsigned long long)(t * 1e6);
 	v->violation_ns = (unsigned long long)(t * val[key] * 1e9);
+	return 0;
+}
+
+/* nvmlProcessInfo_v1_t and nvmlProcessUtilizationSample_t */
+typedef struct FakeProc {
+	unsigned pid;
+	unsigned long long mem;
+} FakeProc;
+typedef struct FakeUtil {
+	unsigned pid;
+	unsigned long long time_us;
+	unsigned sm, mem, enc, dec;
+} FakeUtil;
+int nvmlDeviceGetComputeRunningProcesses(void *h, unsigned *count, FakeProc *out);
+int nvmlDeviceGetGraphicsRunningProcesses(void *h, unsigned *count, FakeProc *out);
+int nvmlDeviceGetProcessUtilization(void *h, FakeUtil *out, unsigned *count, unsigned long long last_us);
+
+/* FLOPSCOPE_FAKE_NVML_PROCS read: how many, or -1 when unset */
+static int procs(FakeProc *p, unsigned *sm, int cap)
+{
+	const char *s = getenv("FLOPSCOPE_FAKE_NVML_PROCS");
+	if (!s)
+		return -1;
+	int n = 0;
+	while (*s && n < cap) {
+		char *end;
+		unsigned pid = !strncmp(s, "self", 4) ? (unsigned)getpid() : (unsigned)strtoul(s, &end, 10);
+		s = strchr(s, ':');
+		if (!s)
+			break;
+		unsigned long long mib = strtoull(s + 1, &end, 10);
+		unsigned share = *end == ':' ? (unsigned)strtoul(end + 1, &end, 10) : 0;
+		p[n] = (FakeProc){ pid, mib << 20 };
+		sm[n++] = share;
+		s = end + (*end == ',');
+	}
+	return n;
+}
+
+/* NVML's rule for a list: all of it, or how many it needs (false) */
+static int room(const void *out, unsigned *count, int n)
+{
+	if (!out || *count < (unsigned)n) {
+		*count = (unsigned)n;
+		return 0;
+	}
+	*count = (unsigned)n;
+	return 1;
+}
+
+int nvmlDeviceGetComputeRunningProcesses(void *h, unsigned *count, FakeProc *out)
+{
+	(void)h;
+	FakeProc p[64];
+	unsigned sm[64];
+	int n = procs(p, sm, 64);
+	if (n < 0)
+		return NOT_SUPPORTED;
+	if (!room(out, count, n))
+		return 7; /* NVML_ERROR_INSUFFICIENT_SIZE */
+	memcpy(out, p, (size_t)n * sizeof *p);
+	return 0;
+}
+
+int nvmlDeviceGetGraphicsRunningProcesses(void *h, unsigned *count, FakeProc *out)
+{
+	(void)h;
+	(void)out;
+	if (!getenv("FLOPSCOPE_FAKE_NVML_PROCS"))
+		return NOT_SUPPORTED;
+	*count = 0;
+	return 0;
+}
+
+int nvmlDeviceGetProcessUtilization(void *h, FakeUtil *out, unsigned *count, unsigned long long last_us)
+{
+	(void)h;
+	(void)last_us;
+	FakeProc p[64];
+	unsigned sm[64];
+	int n = procs(p, sm, 64);
+	if (n < 0)
+		return NOT_SUPPORTED;
+	if (!room(out, count, n))
+		return 7;
+	for (int i = 0; i < n; i++)
+		out[i] = (FakeUtil){ p[i].pid, (unsigned long long)(since_start() * 1e6) + 1, sm[i], 0, 0, 0 };
 	return 0;
 }

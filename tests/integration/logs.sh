@@ -824,3 +824,38 @@ PY
 	[ "$rc" = 1 ] && grep -q "^FAIL .* power .*thermal (the driver's count)" "$T/c3.txt" ||
 		die "thermal count: $rc $(cat "$T/c3.txt")"
 }
+
+# Who shares the GPU, shown (NVML's stand-in lists this process and a
+# sleep of the test's): the check's record and text name it, the metrics
+# count and name it, the dashboard's pane lists it with its user, share of
+# the SMs and memory. Pids of another PID namespace (this process not among
+# them): counted, never named.
+t_other_processes_on_the_gpu_should_be_named_where_they_can_be() {
+	local uuid p
+	uuid=$("$FS" --list --format json | python3 -c 'import json, sys; print(json.loads(sys.stdin.readline())["uuid"])')
+	sleep 300 &
+	p=$!
+	export LD_LIBRARY_PATH="$FAKE_NVML_DIR" FLOPSCOPE_FAKE_NVML="GPU-$uuid" \
+		FLOPSCOPE_FAKE_NVML_TEL="sm=1755,sm_max=1980,power=300,limit=700" FLOPSCOPE_FAKE_NVML_PROCS="self:100:50,$p:2048:97"
+	"$FS" --check --workload fp32 --budget 5 --no-log --format json --metrics-file "$T/m.prom" >"$T/c.json" 2>"$T/c.err"
+	grep -q "\"other_processes\":\"1 at most: $p sleep\"" "$T/c.json" || { kill $p; die "check: $(cat "$T/c.json")"; }
+	python3 tests/schema_check.py check "$T/c.json" >/dev/null || { kill $p; die "the check's schema"; }
+	grep -Eq '^flopscope_other_processes\{[^}]*\} 1$' "$T/m.prom" &&
+		grep -Eq "^flopscope_other_processes_info\{[^}]*,processes=\"$p sleep\"\} 1$" "$T/m.prom" ||
+		{ kill $p; die "metrics: $(grep other "$T/m.prom")"; }
+	"$FS" --check --workload fp32 --budget 5 --no-log >"$T/c.txt" 2>&1
+	grep -q "^FAIL .* fp32 .*; other processes on the GPU: 1 at most: $p sleep$" "$T/c.txt" ||
+		{ kill $p; die "text: $(cat "$T/c.txt")"; }
+	UI_W=120 UI_H=40 start_ui env LD_LIBRARY_PATH="$FAKE_NVML_DIR" FLOPSCOPE_FAKE_NVML="GPU-$uuid" \
+		FLOPSCOPE_FAKE_NVML_TEL="sm=1755,sm_max=1980,power=300,limit=700" \
+		FLOPSCOPE_FAKE_NVML_PROCS="self:100:50,$p:2048:97" "$(realpath "$FS")" llvm --no-log --theme mono ||
+		{ kill $p; return 1; }
+	wait_for "1 other process on it" || { kill $p; return 1; }
+	wait_for "$p sleep \\($(id -un)\\) 97% SM" || { kill $p; return 1; }
+	TM send-keys -t fs q
+	wait_exit || { kill $p; return 1; }
+	kill $p
+	FLOPSCOPE_FAKE_NVML_PROCS="4242:1:1,4243:1:1" "$FS" --check --workload fp32 --budget 5 --no-log --format json \
+		>"$T/f.json" 2>/dev/null
+	grep -q '"other_processes":"1 at most"' "$T/f.json" || die "another namespace's pids: $(cat "$T/f.json")"
+}

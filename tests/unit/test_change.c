@@ -315,6 +315,18 @@ static void a_change_should_be_split_among_its_causes(void)
 	CHECK_STR(c->why, "memory clock 2619 -> 1593 MHz x0.61");
 }
 
+/* A process in the pane: what is known of it, nothing made up. */
+static void a_process_line_should_say_what_is_known(void)
+{
+	ProcInfo p = { .pid = 537, .name = "python3", .user = "ana", .mem_bytes = 1.5 * 1024 * 1024 * 1024, .sm_pct = 98 };
+	char s[80];
+	procs_line(&p, s, sizeof s);
+	CHECK_STR(s, "537 python3 (ana) 98% SM 1.5 GiB");
+	ProcInfo q = { .pid = 9, .mem_bytes = NAN, .sm_pct = NAN };
+	procs_line(&q, s, sizeof s);
+	CHECK_STR(s, "9");
+}
+
 /* NVML's process lists: this process left out, each other once, in words
  * that fit, the rest counted. */
 static void other_gpu_processes_should_be_listed_once_and_fit(void)
@@ -423,6 +435,7 @@ int main(void)
 	RUN(a_gradual_decline_should_be_one_ramp);
 	RUN(the_cause_should_follow_what_was_measured_beside);
 	RUN(a_change_should_be_split_among_its_causes);
+	RUN(a_process_line_should_say_what_is_known);
 	RUN(many_changes_should_all_be_counted);
 	RUN(short_or_bad_series_should_be_safe);
 	RUN(the_tutorials_trace_should_show_its_step);
