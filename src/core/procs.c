@@ -11,7 +11,7 @@ void procs_line(const ProcInfo *p, char *out, size_t len)
 	if (p->user[0] && n >= 0 && (size_t)n < len)
 		n += snprintf(out + n, len - (size_t)n, " (%s)", p->user);
 	if (isfinite(p->sm_pct) && n >= 0 && (size_t)n < len)
-		n += snprintf(out + n, len - (size_t)n, " %.0f%% SM", p->sm_pct);
+		n += snprintf(out + n, len - (size_t)n, " SM util %.0f%%", p->sm_pct);
 	if (isfinite(p->mem_bytes) && n >= 0 && (size_t)n < len)
 		snprintf(out + n, len - (size_t)n, " %.1f GiB", p->mem_bytes / (1024.0 * 1024 * 1024));
 }

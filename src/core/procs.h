@@ -24,7 +24,7 @@ typedef struct ProcInfo {
 	char name[20];      /* /proc/PID/comm; "" unknown */
 	char user[32];      /* its real uid's name (the uid's number without one); "" unknown */
 	double mem_bytes;   /* its memory on the device; NaN unknown */
-	double sm_pct;      /* its share of the device's SMs over the last reading; NaN unknown */
+	double sm_pct;      /* NVML's SM utilization of it over the last reading; NaN unknown */
 } ProcInfo;
 
 /* The other processes of a reading: the first PROCS_SHOWN of them by pid,
@@ -37,7 +37,10 @@ typedef struct ProcTable {
 	bool foreign;
 } ProcTable;
 
-/* "537 python3 (root) 98% SM 1.2 GiB" into out: what is known of p. */
+/* "537 python3 (root) SM util 98% 1.2 GiB" into out: what is known of p.
+ * The SM figure is NVML's per-process utilization, not a share of time:
+ * on an H100 another process read 99% while flopscope kept 40% of its rate
+ * beside it (docs/INTERPRETATION.md), so it apportions nothing. */
 void procs_line(const ProcInfo *p, char *out, size_t len);
 
 #endif
