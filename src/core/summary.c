@@ -182,6 +182,12 @@ bool energy_fault(const Energy *e, char *out, size_t len, char *cap, size_t cap_
 	 * is the cap's time where it keeps one; a thermal count the bits never
 	 * showed is a fault of its own */
 	double vp = energy_violation_s(e, VIOL_POWER), vt = energy_violation_s(e, VIOL_THERMAL);
+	/* the counters span the readings' first to last, the dispatches a little
+	 * less (their gaps): not more than all of it */
+	if (vp > all)
+		vp = all;
+	if (vt > all)
+		vt = all;
 	if (cap && vp > 0)
 		snprintf(cap, cap_len, "the power cap held the clock %.2f s of %.2f (%.0f%%, the driver's count)", vp, all,
 		         100 * vp / all);

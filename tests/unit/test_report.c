@@ -478,6 +478,11 @@ static void violation_counters_should_time_the_cap_and_catch_what_bits_missed(vo
 	CHECK(energy_fault(&r.energy, fault, sizeof fault, cap, sizeof cap));
 	CHECK_STR(fault, "thermal (the driver's count) 0.03 s (2%)");
 	CHECK_STR(cap, "the power cap held the clock 1.49 s of 2.00 (74%, the driver's count)");
+	/* the counter spans a little more than the dispatches: never more than all of them */
+	Energy over = r.energy;
+	over.viol_last[VIOL_POWER] = over.viol_first[VIOL_POWER] + 2.01;
+	energy_fault(&over, fault, sizeof fault, cap, sizeof cap);
+	CHECK_STR(cap, "the power cap held the clock 2.00 s of 2.00 (100%, the driver's count)");
 	char *text = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&text, &len);
