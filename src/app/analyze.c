@@ -22,7 +22,7 @@
 
 /* A CSV file with t_ms and flops columns, and sm_mhz where it has one
  * (flopscope's own export; see csvread.h). */
-static bool read_csv(const char *path, double **t, double **x, double **clk, size_t *n)
+static bool read_csv(const char *path, double **t, double **x, double (**tel)[TEL_FIELD_COUNT], size_t *n)
 {
 	char err[1024];
 	size_t len;
@@ -31,7 +31,7 @@ static bool read_csv(const char *path, double **t, double **x, double **clk, siz
 		fprintf(stderr, "flopscope: %s\n", err);
 		return false;
 	}
-	bool ok = csv_parse_trace(text, len, path, t, x, clk, n, err, sizeof err) == 0;
+	bool ok = csv_parse_trace(text, len, path, t, x, tel, n, err, sizeof err) == 0;
 	if (!ok)
 		fprintf(stderr, "flopscope: %s\n", err);
 	free(text);
@@ -199,7 +199,7 @@ if (o->format == FORMAT_JSON) {
 
 int offline_analyze(const Options *o)
 {
-	double *t = NULL, *x = NULL, *clk = NULL;
+	double *t = NULL, *x = NULL, (*tel)[TEL_FIELD_COUNT] = NULL;
 	size_t n = 0;
 	if (!analyzable(o->analyze))
 		return 2;
@@ -217,18 +217,13 @@ int offline_analyze(const Options *o)
 	int rc = 0;
 	if (c == '{') { /* a session log: its steady samples */
 		rc = read_log(o, scan, &t, &x, &n, &unit);
-	} else if (!read_csv(o->analyze, &t, &x, &clk, &n)) {
+	} else if (!read_csv(o->analyze, &t, &x, &tel, &n)) {
 		rc = 2;
 	} else {
-		/* a CSV trace carries the clock at most (flopscope's export): with
-		 * it a cause can be told, without it it is unexplained */
-		double tel[TEL_FIELD_COUNT];
-		for (int k = 0; k < TEL_FIELD_COUNT; k++)
-			tel[k] = NAN;
-		for (size_t i = 0; i < n; i++) {
-			tel[TEL_SM_MHZ] = clk[i];
-			change_add(&scan->cd, t[i], x[i], tel);
-		}
+		/* a CSV trace carries what its columns name (flopscope's export: the
+		 * clock): with it a cause can be told, without it it is unexplained */
+		for (size_t i = 0; i < n; i++)
+			change_add(&scan->cd, t[i], x[i], tel[i]);
 		scan->steady = n;
 	}
 	if (!rc && !in_order(o->analyze, t, n))
@@ -242,7 +237,7 @@ int offline_analyze(const Options *o)
 	free(scan);
 	free(t);
 	free(x);
-	free(clk);
+	free(tel);
 	if (rc)
 		return rc < 0 ? 0 : rc;
 	if (outputs_stdout_failed())

@@ -104,9 +104,12 @@ static char *trim(char *c)
 	return c;
 }
 
-/* The columns of a trace: t_ms, flops (or rate), steady, sm_mhz (-1: none). */
+/* The columns of a trace: t_ms, flops (or rate), steady and the telemetry
+ * fields by their log names (sample_tel_names: sm_mhz, throttle,
+ * other_gpu, ...); -1: none. */
 typedef struct TraceCols {
-	int t, f, s, c;
+	int t, f, s;
+	int tel[TEL_FIELD_COUNT];
 } TraceCols;
 
 static bool trace_header(char **f, int nf, TraceCols *c)
@@ -119,50 +122,63 @@ static bool trace_header(char **f, int nf, TraceCols *c)
 			c->f = i;
 		else if (!strcmp(name, "steady"))
 			c->s = i;
-		else if (!strcmp(name, "sm_mhz"))
-			c->c = i;
+		for (int k = 0; k < TEL_FIELD_COUNT; k++)
+			if (!strcmp(name, sample_tel_names[k]))
+				c->tel[k] = i;
 	}
 	return c->t >= 0 && c->f >= 0;
 }
 
-/* A row's time, rate, steady flag (1 without the column) and clock (NaN
- * without the column or where its cell is empty: no reading) into v. */
-static int trace_row(char **f, int nf, const TraceCols *c, double v[4], const char *name, size_t at, char *err,
-                     size_t errlen)
+/* A cell as a number into *v; an empty one (no reading) NaN where empty_ok. */
+static int cell_num(char **f, int col, bool empty_ok, double *v, const char *name, size_t at, char *err, size_t errlen)
 {
-	int need = c->t > c->f ? c->t : c->f;
-	if (c->s > need)
-		need = c->s;
-	if (c->c > need)
-		need = c->c;
-	if (nf <= need) {
-		snprintf(err, errlen, "%s:%zu: too few columns (%d, need %d)", name, at, nf, need + 1);
-		return -1;
+	char *end, *cell = trim(f[col]);
+	if (empty_ok && !*cell) {
+		*v = NAN;
+		return 0;
 	}
-	int cols[4] = { c->t, c->f, c->s, c->c };
-	for (int k = 0; k < 4; k++) {
-		if (cols[k] < 0) {
-			v[k] = k == 3 ? NAN : 1;
-			continue;
-		}
-		char *end, *cell = trim(f[cols[k]]);
-		if (k == 3 && !*cell) {
-			v[k] = NAN;
-			continue;
-		}
-		v[k] = strtod(cell, &end);
-		if (end == cell || *end || !isfinite(v[k])) {
-			snprintf(err, errlen, "%s:%zu: column %d is not a number: \"%.40s\"", name, at, cols[k] + 1, cell);
-			return -1;
-		}
+	*v = strtod(cell, &end);
+	if (end == cell || *end || !isfinite(*v)) {
+		snprintf(err, errlen, "%s:%zu: column %d is not a number: \"%.40s\"", name, at, col + 1, cell);
+		return -1;
 	}
 	return 0;
 }
 
-/* One more point of the series (and its clock, where asked), growing the
- * arrays by doubling. */
-static int trace_add(double **t, double **x, double **clk, size_t *n, size_t *cap, const double v[4],
-                     const char *name, char *err, size_t errlen)
+/* A row's time, rate and steady flag (1 without the column) into v, its
+ * telemetry into tel (NaN without the column or where its cell is empty:
+ * no reading). */
+static int trace_row(char **f, int nf, const TraceCols *c, double v[3], double tel[TEL_FIELD_COUNT],
+                     const char *name, size_t at, char *err, size_t errlen)
+{
+	int need = c->t > c->f ? c->t : c->f;
+	if (c->s > need)
+		need = c->s;
+	for (int k = 0; k < TEL_FIELD_COUNT; k++)
+		if (c->tel[k] > need)
+			need = c->tel[k];
+	if (nf <= need) {
+		snprintf(err, errlen, "%s:%zu: too few columns (%d, need %d)", name, at, nf, need + 1);
+		return -1;
+	}
+	int cols[3] = { c->t, c->f, c->s };
+	for (int k = 0; k < 3; k++) {
+		v[k] = 1;
+		if (cols[k] >= 0 && cell_num(f, cols[k], false, &v[k], name, at, err, errlen))
+			return -1;
+	}
+	for (int k = 0; k < TEL_FIELD_COUNT; k++) {
+		tel[k] = NAN;
+		if (c->tel[k] >= 0 && cell_num(f, c->tel[k], true, &tel[k], name, at, err, errlen))
+			return -1;
+	}
+	return 0;
+}
+
+/* One more point of the series (and its telemetry, where asked), growing
+ * the arrays by doubling. */
+static int trace_add(double **t, double **x, double (**tel)[TEL_FIELD_COUNT], size_t *n, size_t *cap,
+                     const double v[3], const double tv[TEL_FIELD_COUNT], const char *name, char *err, size_t errlen)
 {
 	if (*n == *cap) {
 		size_t nc = *cap ? *cap * 2 : 256;
@@ -172,18 +188,18 @@ static int trace_add(double **t, double **x, double **clk, size_t *n, size_t *ca
 		double *gx = gt ? realloc(*x, nc * sizeof *gx) : NULL;
 		if (gx)
 			*x = gx;
-		double *gc = gx && clk ? realloc(*clk, nc * sizeof *gc) : NULL;
+		double(*gc)[TEL_FIELD_COUNT] = gx && tel ? realloc(*tel, nc * sizeof *gc) : NULL;
 		if (gc)
-			*clk = gc;
-		if (!gx || (clk && !gc)) {
+			*tel = gc;
+		if (!gx || (tel && !gc)) {
 			snprintf(err, errlen, "%s: out of memory", name);
 			return -1;
 		}
 		*cap = nc;
 	}
 	(*t)[*n] = v[0];
-	if (clk)
-		(*clk)[*n] = v[3];
+	if (tel)
+		memcpy((*tel)[*n], tv, sizeof (*tel)[*n]);
 	(*x)[(*n)++] = v[1];
 	return 0;
 }
@@ -194,14 +210,16 @@ int csv_parse_series(const char *text, size_t len, const char *name, double **t,
 	return csv_parse_trace(text, len, name, t, x, NULL, n, err, errlen);
 }
 
-int csv_parse_trace(const char *text, size_t len, const char *name, double **t, double **x, double **clk,
-                    size_t *n, char *err, size_t errlen)
+int csv_parse_trace(const char *text, size_t len, const char *name, double **t, double **x,
+                    double (**tel)[TEL_FIELD_COUNT], size_t *n, char *err, size_t errlen)
 {
 	*t = *x = NULL;
-	if (clk)
-		*clk = NULL;
+	if (tel)
+		*tel = NULL;
 	*n = 0;
-	TraceCols cols = { -1, -1, -1, -1 };
+	TraceCols cols = { -1, -1, -1, { 0 } };
+	for (int k = 0; k < TEL_FIELD_COUNT; k++)
+		cols.tel[k] = -1;
 	int rc = 0;
 	size_t cap = 0, lineno = 1, pos = 0, bcap = 0, lines = 0;
 	char *buf = NULL;
@@ -241,8 +259,8 @@ int csv_parse_trace(const char *text, size_t len, const char *name, double **t, 
 			}
 			continue;
 		}
-		double v[4];
-		if ((rc = trace_row(f, nf, &cols, v, name, at, err, errlen)))
+		double v[3], tv[TEL_FIELD_COUNT];
+		if ((rc = trace_row(f, nf, &cols, v, tv, name, at, err, errlen)))
 			break;
 		/* a time series runs forward: a row before the last is an error
 		 * (two traces pasted together, a clock reset), not a silent dip */
@@ -255,7 +273,7 @@ int csv_parse_trace(const char *text, size_t len, const char *name, double **t, 
 		last_t = v[0];
 		last_line = at;
 		if (v[2])
-			rc = trace_add(t, x, clk, n, &cap, v, name, err, errlen);
+			rc = trace_add(t, x, tel, n, &cap, v, tv, name, err, errlen);
 	}
 	free(buf);
 	if (rc == 0 && cols.t < 0) {
@@ -266,9 +284,9 @@ int csv_parse_trace(const char *text, size_t len, const char *name, double **t, 
 		free(*t);
 		free(*x);
 		*t = *x = NULL;
-		if (clk) {
-			free(*clk);
-			*clk = NULL;
+		if (tel) {
+			free(*tel);
+			*tel = NULL;
 		}
 		*n = 0;
 	}

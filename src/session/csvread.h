@@ -1,10 +1,13 @@
 /* csvread: a time series from CSV text whose header names t_ms and flops
- * (a steady column, if present, keeps the rows where it is not 0; sm_mhz,
- * if asked for, gives the clock; other columns ignored). Pure. */
+ * (a steady column, if present, keeps the rows where it is not 0; the
+ * telemetry columns by the log's names, sm_mhz, throttle, other_gpu,
+ * other_cpu ..., if asked for; other columns ignored). Pure. */
 #ifndef FLOPSCOPE_CSVREAD_H
 #define FLOPSCOPE_CSVREAD_H
 
 #include <stddef.h>
+
+#include "sample.h"
 
 /* 0 with malloc'd t and x of n rows; -1 with "NAME:LINE: what" in err.
  * CSV as RFC 4180 defines it: a field in double quotes may hold commas,
@@ -14,10 +17,11 @@
  * skipped. The rows' t_ms must not run backwards. */
 int csv_parse_series(const char *text, size_t len, const char *name, double **t, double **x, size_t *n,
                      char *err, size_t errlen);
-/* The same, and where clk is not NULL the sm_mhz column too (flopscope's
- * own CSV has it): malloc'd, NaN for a row without a reading or a file
+/* The same, and where tel is not NULL each row's telemetry too, from the
+ * columns named as sample_tel_names names the fields (flopscope's own CSV
+ * has sm_mhz): malloc'd, NaN for a cell without a reading or a file
  * without the column. */
-int csv_parse_trace(const char *text, size_t len, const char *name, double **t, double **x, double **clk,
-                    size_t *n, char *err, size_t errlen);
+int csv_parse_trace(const char *text, size_t len, const char *name, double **t, double **x,
+                    double (**tel)[TEL_FIELD_COUNT], size_t *n, char *err, size_t errlen);
 
 #endif

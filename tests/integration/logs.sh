@@ -859,3 +859,32 @@ t_other_processes_on_the_gpu_should_be_named_where_they_can_be() {
 		>"$T/f.json" 2>/dev/null
 	grep -q '"other_processes":"1 at most"' "$T/f.json" || die "another namespace's pids: $(cat "$T/f.json")"
 }
+
+# Recorded traces (tests/data: the steady samples of real sessions, with
+# the telemetry read beside them), analysed: the changes split among their
+# causes with the factors the rule gives (docs/INTERPRETATION.md's table):
+# the H100 drop beside another process is that process's part, not the
+# power cap's; the lavapipe busy loop's, the cores it took.
+t_recorded_traces_should_be_apportioned_as_documented() {
+	"$FS" --analyze tests/data/h100_two_processes.csv --format json >"$T/h.json" 2>"$T/h.err" || die "h100: $(cat "$T/h.err")"
+	"$FS" --analyze tests/data/lavapipe_busy_loop.csv --format json >"$T/l.json" 2>"$T/l.err" || die "lavapipe: $(cat "$T/l.err")"
+	python3 - "$T/h.json" "$T/l.json" <<'PY' || die "the factors"
+import json, sys
+def changes(p):
+    return [r for r in map(json.loads, open(p)) if r["type"] == "change"]
+h = changes(sys.argv[1])
+assert len(h) == 2, h
+d, u = h
+assert d["cause"] == "not_power_state" and round(d["ratio"], 2) == 0.32, d
+assert round(d["shares"]["clock"], 3) == 0.947 and round(d["shares"]["other_gpu"], 2) == 0.34, d
+assert d["shares"]["unexplained"] is None and d["why"].startswith("1 other process on the GPU (0 before), about x0.34; "
+                                                                  "clock 1980 -> 1875 MHz, power cap x0.95"), d
+# the return: NVML still listed the other process, so nothing read explains it
+assert round(u["ratio"], 2) == 3.08 and round(u["shares"]["unexplained"], 2) == 2.94 and u["shares"]["other_gpu"] is None, u
+l = [c for c in changes(sys.argv[2]) if c["t_ms"] > 1000]
+assert len(l) == 2, l
+assert round(l[0]["shares"]["other_cpu"], 2) == 0.59 and round(l[0]["shares"]["unexplained"], 2) == 0.87, l[0]
+assert round(l[1]["shares"]["other_cpu"], 2) == 1.70 and round(l[1]["shares"]["unexplained"], 2) == 1.16, l[1]
+assert all(c["cause"] == "not_power_state" for c in l), l
+PY
+}

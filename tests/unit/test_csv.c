@@ -56,22 +56,24 @@ static void bad_csv_should_say_what_and_where(void)
 	}
 }
 
-/* flopscope's own export carries the clock (sm_mhz): read where asked,
- * NaN for an empty cell or a file without the column. */
+/* flopscope's own export carries the clock (sm_mhz), a recorded trace may
+ * carry more telemetry by the log's names (throttle, other_gpu, ...): read
+ * where asked, NaN for an empty cell or a file without the column. */
 static void clock_column_should_be_read_where_asked(void)
 {
-	const char text[] = "seq,t_ms,rate,steady,sm_mhz\n0,1,5,1,1980\n1,2,6,0,1980\n2,3,7,1,\n";
-	double *t, *x, *c;
+	const char text[] = "seq,t_ms,rate,steady,sm_mhz,other_gpu\n0,1,5,1,1980,0\n1,2,6,0,1980,0\n2,3,7,1,,1\n";
+	double *t, *x, (*c)[TEL_FIELD_COUNT];
 	size_t n;
 	char err[200];
 	CHECK(csv_parse_trace(text, sizeof text - 1, "e.csv", &t, &x, &c, &n, err, sizeof err) == 0);
-	CHECK(n == 2 && t[1] == 3 && x[0] == 5 && c[0] == 1980 && isnan(c[1]));
+	CHECK(n == 2 && t[1] == 3 && x[0] == 5 && c[0][TEL_SM_MHZ] == 1980 && isnan(c[1][TEL_SM_MHZ]));
+	CHECK(c[0][TEL_OTHER_GPU] == 0 && c[1][TEL_OTHER_GPU] == 1 && isnan(c[1][TEL_THROTTLE]));
 	free(t);
 	free(x);
 	free(c);
 	const char plain[] = "t_ms,flops\n1,5\n";
 	CHECK(csv_parse_trace(plain, sizeof plain - 1, "p.csv", &t, &x, &c, &n, err, sizeof err) == 0);
-	CHECK(n == 1 && isnan(c[0]));
+	CHECK(n == 1 && isnan(c[0][TEL_SM_MHZ]));
 	free(t);
 	free(x);
 	free(c);
