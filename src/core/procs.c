@@ -3,7 +3,51 @@
 #include <math.h>
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+
+/* A "KEY:\tVALUE [UNIT]" line's value in bytes (or ns: no unit). */
+static double scaled(const char *v)
+{
+	char *end;
+	double x = strtod(v, &end);
+	while (*end == ' ' || *end == '\t')
+		end++;
+	double k = !strncmp(end, "KiB", 3) ? 1024.0 : !strncmp(end, "MiB", 3) ? 1048576.0
+	         : !strncmp(end, "GiB", 3) ? 1073741824.0 : 1.0;
+	return x * k;
+}
+
+bool procs_drm_client(const char *text, const char *pdev, DrmClient *c)
+{
+	bool dev = false, has_id = false;
+	c->id = 0;
+	c->engine_ns = 0;
+	c->mem_bytes = NAN;
+	for (const char *l = text; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL) {
+		const char *colon = strchr(l, ':'), *nl = strchr(l, '\n');
+		if (!colon || (nl && colon > nl))
+			continue;
+		size_t klen = (size_t)(colon - l);
+		const char *v = colon + 1;
+		while (*v == ' ' || *v == '\t')
+			v++;
+		if (klen == 8 && !strncmp(l, "drm-pdev", 8)) {
+			size_t n = strlen(pdev);
+			dev = !strncmp(v, pdev, n) && (v[n] == '\n' || v[n] == '\0' || v[n] == ' ');
+		} else if (klen == 13 && !strncmp(l, "drm-client-id", 13)) {
+			c->id = strtoull(v, NULL, 10);
+			has_id = true;
+		} else if (klen > 11 && !strncmp(l, "drm-engine-", 11) && strncmp(l, "drm-engine-capacity-", 20)) {
+			c->engine_ns += scaled(v);
+		} else if ((klen == 15 && !strncmp(l, "drm-memory-vram", 15)) ||
+		           (klen > 17 && !strncmp(l, "drm-resident-vram", 17)) ||
+		           (klen > 18 && !strncmp(l, "drm-resident-local", 18))) {
+			c->mem_bytes = (isnan(c->mem_bytes) ? 0 : c->mem_bytes) + scaled(v);
+		}
+	}
+	return dev && has_id;
+}
 
 void procs_line(const ProcInfo *p, char *out, size_t len)
 {
@@ -11,7 +55,7 @@ void procs_line(const ProcInfo *p, char *out, size_t len)
 	if (p->user[0] && n >= 0 && (size_t)n < len)
 		n += snprintf(out + n, len - (size_t)n, " (%s)", p->user);
 	if (isfinite(p->sm_pct) && n >= 0 && (size_t)n < len)
-		n += snprintf(out + n, len - (size_t)n, " SM util %.0f%%", p->sm_pct);
+		n += snprintf(out + n, len - (size_t)n, " util %.0f%%", p->sm_pct);
 	if (isfinite(p->mem_bytes) && n >= 0 && (size_t)n < len)
 		snprintf(out + n, len - (size_t)n, " %.1f GiB", p->mem_bytes / (1024.0 * 1024 * 1024));
 }

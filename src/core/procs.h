@@ -24,7 +24,8 @@ typedef struct ProcInfo {
 	char name[20];      /* /proc/PID/comm; "" unknown */
 	char user[32];      /* its real uid's name (the uid's number without one); "" unknown */
 	double mem_bytes;   /* its memory on the device; NaN unknown */
-	double sm_pct;      /* NVML's SM utilization of it over the last reading; NaN unknown */
+	double sm_pct;      /* its utilization of the device: NVML's SM figure, or its DRM
+	                       engines' busy time over the last second; NaN unknown */
 } ProcInfo;
 
 /* The other processes of a reading: the first PROCS_SHOWN of them by pid,
@@ -37,10 +38,24 @@ typedef struct ProcTable {
 	bool foreign;
 } ProcTable;
 
-/* "537 python3 (root) SM util 98% 1.2 GiB" into out: what is known of p.
- * The SM figure is NVML's per-process utilization, not a share of time:
- * on an H100 another process read 99% while flopscope kept 40% of its rate
- * beside it (docs/INTERPRETATION.md), so it apportions nothing. */
+/* One DRM client of a device as a process's fdinfo file states it (the
+ * kernel's drm-usage-stats: drm-pdev, drm-client-id, drm-engine-* in ns,
+ * and its memory: amdgpu's drm-memory-vram, xe's drm-resident-vram*,
+ * i915's drm-resident-local*). */
+typedef struct DrmClient {
+	unsigned long long id;  /* drm-client-id: one client, however many fds */
+	double engine_ns;       /* its engines' busy time, summed */
+	double mem_bytes;       /* its device memory; NaN unstated */
+} DrmClient;
+/* Whether text (an fdinfo file) is a DRM client of the device at PCI
+ * address pdev ("0000:03:00.0"), filled into c. */
+bool procs_drm_client(const char *text, const char *pdev, DrmClient *c);
+
+/* "537 python3 (root) util 98% 1.2 GiB" into out: what is known of p.
+ * util is NVML's per-process SM utilization, or the DRM engines' busy
+ * time over the last second: not a share of time (on an H100 another
+ * process read 99% while flopscope kept 40% of its rate beside it,
+ * docs/INTERPRETATION.md), so it apportions nothing. */
 void procs_line(const ProcInfo *p, char *out, size_t len);
 
 #endif

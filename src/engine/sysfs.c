@@ -1,8 +1,13 @@
 /* sysfs: reading the kernel's device files (FLOPSCOPE_SYSFS_ROOT replaces
- * /sys in tests); every sysfs reader in flopscope goes through these. */
+ * /sys in tests) and its process files (FLOPSCOPE_PROC_ROOT replaces /proc
+ * in tests); every reader of them in flopscope goes through these. */
 #include "tel_impl.h"
 
 #include <dirent.h>
+#include <unistd.h>
+#include <time.h>
+#include <math.h>
+#include <pwd.h>
 #include <glob.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,6 +17,40 @@ const char *sysfs_root(void)
 {
 	const char *r = getenv("FLOPSCOPE_SYSFS_ROOT");
 	return r && *r ? r : "/sys";
+}
+
+const char *procfs_root(void)
+{
+	const char *r = getenv("FLOPSCOPE_PROC_ROOT");
+	return r && *r ? r : "/proc";
+}
+
+/* A process's name and user from /proc, where this process can see it. */
+void sysfs_proc_names(ProcInfo *p)
+{
+	char path[600], line[256];
+	snprintf(path, sizeof path, "%s/%u/comm", procfs_root(), p->pid);
+	FILE *f = fopen(path, "r");
+	if (f) {
+		if (fgets(p->name, sizeof p->name, f))
+			p->name[strcspn(p->name, "\n")] = '\0';
+		fclose(f);
+	}
+	snprintf(path, sizeof path, "%s/%u/status", procfs_root(), p->pid);
+	if (!(f = fopen(path, "r")))
+		return;
+	unsigned uid;
+	while (fgets(line, sizeof line, f))
+		if (sscanf(line, "Uid: %u", &uid) == 1) {
+			struct passwd pw, *res = NULL;
+			char buf[1024];
+			if (getpwuid_r(uid, &pw, buf, sizeof buf, &res) == 0 && res)
+				snprintf(p->user, sizeof p->user, "%s", res->pw_name);
+			else
+				snprintf(p->user, sizeof p->user, "%u", uid);
+			break;
+		}
+	fclose(f);
 }
 
 bool sysfs_read_num(const char *path, double *v)
@@ -111,5 +150,99 @@ bool sysfs_read_line(const char *path, char *out, size_t len)
 		return false;
 	}
 	out[strcspn(out, "\n")] = '\0';
+	return true;
+}
+
+/* One process's DRM clients of the device: each fdinfo file read, the
+ * clients told apart by their id (fds of one client counted once). */
+static size_t drm_clients_of(unsigned pid, const char *pdev, DrmClient *c, size_t cap)
+{
+	char dir[600];
+	snprintf(dir, sizeof dir, "%s/%u/fdinfo", procfs_root(), pid);
+	DIR *d = opendir(dir);
+	if (!d)
+		return 0; /* gone, or another user's without the right to read it */
+	size_t n = 0;
+	struct dirent *e;
+	while ((e = readdir(d)) && n < cap) {
+		if (e->d_name[0] < '0' || e->d_name[0] > '9')
+			continue;
+		char path[900], text[4096];
+		snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+		FILE *f = fopen(path, "r");
+		if (!f)
+			continue;
+		size_t len = fread(text, 1, sizeof text - 1, f);
+		fclose(f);
+		text[len] = '\0';
+		DrmClient one;
+		if (!procs_drm_client(text, pdev, &one))
+			continue;
+		bool seen = false;
+		for (size_t k = 0; k < n && !seen; k++)
+			seen = c[k].id == one.id;
+		if (!seen)
+			c[n++] = one;
+	}
+	closedir(d);
+	return n;
+}
+
+bool sysfs_drm_procs(const char *pdev, ProcTable *out, DrmSeen *prev, size_t *nprev)
+{
+	memset(out, 0, sizeof *out);
+	DIR *d = opendir(procfs_root());
+	if (!d)
+		return false;
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	double now = (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+	DrmSeen seen[DRM_SEEN_MAX];
+	size_t nseen = 0;
+	unsigned self = (unsigned)getpid();
+	struct dirent *e;
+	while ((e = readdir(d))) {
+		char *end;
+		unsigned long pid = strtoul(e->d_name, &end, 10);
+		if (*end || end == e->d_name || pid == self)
+			continue;
+		DrmClient c[8];
+		size_t n = drm_clients_of((unsigned)pid, pdev, c, 8);
+		if (!n)
+			continue;
+		ProcInfo p = { .pid = (unsigned)pid, .mem_bytes = NAN, .sm_pct = NAN };
+		double busy = 0;
+		bool timed = false;
+		for (size_t k = 0; k < n; k++) {
+			if (!isnan(c[k].mem_bytes))
+				p.mem_bytes = (isnan(p.mem_bytes) ? 0 : p.mem_bytes) + c[k].mem_bytes;
+			for (size_t j = 0; j < *nprev; j++)
+				if (prev[j].pid == p.pid && prev[j].id == c[k].id && now > prev[j].t && c[k].engine_ns >= prev[j].engine_ns) {
+					busy += (c[k].engine_ns - prev[j].engine_ns) * 1e-9 / (now - prev[j].t);
+					timed = true;
+				}
+			if (nseen < DRM_SEEN_MAX)
+				seen[nseen++] = (DrmSeen){ p.pid, c[k].id, c[k].engine_ns, now };
+		}
+		if (timed)
+			p.sm_pct = 100 * busy;
+		out->total++;
+		/* the first PROCS_SHOWN by pid */
+		size_t at = out->n < PROCS_SHOWN ? out->n++ : PROCS_SHOWN;
+		if (at == PROCS_SHOWN) {
+			if (p.pid > out->p[PROCS_SHOWN - 1].pid)
+				continue;
+			at = PROCS_SHOWN - 1;
+		}
+		while (at > 0 && out->p[at - 1].pid > p.pid) {
+			out->p[at] = out->p[at - 1];
+			at--;
+		}
+		sysfs_proc_names(&p);
+		out->p[at] = p;
+	}
+	closedir(d);
+	memcpy(prev, seen, nseen * sizeof *seen);
+	*nprev = nseen;
 	return true;
 }

@@ -17,7 +17,40 @@ typedef struct GpuSysfs {
 	/* Intel without a power file: power from the hwmon energy counter */
 	double energy_uj, energy_t;
 	bool have_energy;
+	/* the other processes with a DRM client of it (fdinfo), every second */
+	char pdev[16];
+	DrmSeen seen[DRM_SEEN_MAX];
+	size_t nseen;
+	double procs_t;
+	bool procs_ok;
+	ProcTable table;
+	char who[128];
 } GpuSysfs;
+
+/* The other processes on the device, read again once a second (a scan of
+ * every process's fdinfo files); the last scan's between. */
+static void drm_others(GpuSysfs *g, TelReading *r)
+{
+	double now = (double)clock_mono_ns() * 1e-9;
+	if (!g->pdev[0])
+		return;
+	if (!(g->procs_t > 0) || now - g->procs_t >= 1.0) {
+		g->procs_t = now;
+		g->procs_ok = sysfs_drm_procs(g->pdev, &g->table, g->seen, &g->nseen);
+		unsigned pids[PROCS_SHOWN];
+		const char *names[PROCS_SHOWN];
+		for (unsigned k = 0; k < g->table.n; k++) {
+			pids[k] = g->table.p[k].pid;
+			names[k] = g->table.p[k].name;
+		}
+		procs_describe(pids, names, g->table.n, g->table.total, g->who, sizeof g->who);
+	}
+	if (!g->procs_ok)
+		return;
+	tel_set(r, TEL_OTHER_GPU, g->table.total);
+	snprintf(r->who, sizeof r->who, "%s", g->who);
+	r->procs = g->table;
+}
 
 /* AMD's gpu_metrics (binary, read to its end): what it has into r; the
  * throttle reasons only from it */
@@ -140,6 +173,7 @@ static bool gpu_sysfs_read(TelSource *s, TelReading *r)
 		amd_metrics(g, r);
 	else
 		intel_reasons(g, r);
+	drm_others(g, r);
 	return r->valid != 0;
 }
 
@@ -179,6 +213,9 @@ static bool tel_gpu_sysfs_open(TelSource *s, const DeviceInfo *d, char *note, si
 	} else if (sysfs_read_num(p, &v)) {
 		s->max_mhz = v;
 	}
+	if (d->has_pci)
+		snprintf(g->pdev, sizeof g->pdev, "%04x:%02x:%02x.%x", d->pci_domain & 0xffff, d->pci_bus & 0xff,
+		         d->pci_device & 0x1f, d->pci_function & 0x7);
 	s->name = g->amd ? "amdgpu" : "intel";
 	s->state = g;
 	s->read = gpu_sysfs_read;
@@ -190,11 +227,12 @@ static bool tel_gpu_sysfs_open(TelSource *s, const DeviceInfo *d, char *note, si
 		return false;
 	}
 	bool energy = !g->amd && g->have_energy; /* power comes at the second reading */
-	snprintf(note, len, "%s sysfs (%.200s): %s%s%s%s", s->name, g->dev,
+	snprintf(note, len, "%s sysfs (%.200s): %s%s%s%s%s", s->name, g->dev,
 	         tel_has(&r, TEL_SM_MHZ) ? "clock" : "clock N/A",
 	         tel_has(&r, TEL_POWER_W) ? ", power" : energy ? ", power (from the energy counter)" : ", power N/A",
 	         tel_has(&r, TEL_TEMP_C) ? ", temperature" : "",
-	         tel_has(&r, TEL_THROTTLE) ? ", throttle reasons" : ", throttle reasons N/A");
+	         tel_has(&r, TEL_THROTTLE) ? ", throttle reasons" : ", throttle reasons N/A",
+	         tel_has(&r, TEL_OTHER_GPU) ? ", the other processes on the GPU (DRM fdinfo)" : "");
 	return true;
 }
 

@@ -9,6 +9,22 @@
 
 /* sysfs.c: the root of sysfs (FLOPSCOPE_SYSFS_ROOT in tests, else /sys) */
 const char *sysfs_root(void);
+/* ... of procfs (FLOPSCOPE_PROC_ROOT in tests, else /proc) */
+const char *procfs_root(void);
+/* p->pid's name (comm) and its real uid's user name, where readable */
+void sysfs_proc_names(ProcInfo *p);
+/* The other processes that hold a DRM client of the device at PCI address
+ * pdev ("0000:03:00.0"), from every process's fdinfo files (as nvtop reads
+ * them): each with its memory and, against prev (the last scan's clients,
+ * updated), its engines' busy share since; false where /proc cannot be
+ * read. */
+typedef struct DrmSeen {
+	unsigned pid;
+	unsigned long long id;
+	double engine_ns, t;
+} DrmSeen;
+#define DRM_SEEN_MAX 64
+bool sysfs_drm_procs(const char *pdev, ProcTable *out, DrmSeen *prev, size_t *nprev);
 /* a file holding one number */
 bool sysfs_read_num(const char *path, double *v);
 /* the current level of a DPM clock table ("1: 1500Mhz *") */

@@ -4,7 +4,6 @@
 
 #include <dlfcn.h>
 #include <math.h>
-#include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -58,34 +57,6 @@ typedef struct NvmlProcV1 {
 } NvmlProcV1;
 
 #define NVML_PROCS_MAX 64
-
-/* A process's name and user from /proc, where this process can see it. */
-static void proc_names(ProcInfo *p)
-{
-	char path[64], line[256];
-	snprintf(path, sizeof path, "/proc/%u/comm", p->pid);
-	FILE *f = fopen(path, "r");
-	if (f) {
-		if (fgets(p->name, sizeof p->name, f))
-			p->name[strcspn(p->name, "\n")] = '\0';
-		fclose(f);
-	}
-	snprintf(path, sizeof path, "/proc/%u/status", p->pid);
-	if (!(f = fopen(path, "r")))
-		return;
-	unsigned uid;
-	while (fgets(line, sizeof line, f))
-		if (sscanf(line, "Uid: %u", &uid) == 1) {
-			struct passwd pw, *res = NULL;
-			char buf[1024];
-			if (getpwuid_r(uid, &pw, buf, sizeof buf, &res) == 0 && res)
-				snprintf(p->user, sizeof p->user, "%s", res->pw_name);
-			else
-				snprintf(p->user, sizeof p->user, "%u", uid);
-			break;
-		}
-	fclose(f);
-}
 
 /* Each listed process's share of the SMs: NVML's newest utilization sample
  * of it since the last asking. */
@@ -155,7 +126,7 @@ static bool nvml_others(Nvml *n)
 		for (unsigned i = 0; i < np; i++) /* NVML_VALUE_NOT_AVAILABLE: ~0 */
 			if (list[i].pid == p->pid && list[i].used_memory != ~0ULL)
 				p->mem_bytes = (double)list[i].used_memory;
-		proc_names(p);
+		sysfs_proc_names(p);
 		np_[k] = p->name;
 	}
 	proc_shares(n, t);

@@ -851,7 +851,7 @@ t_other_processes_on_the_gpu_should_be_named_where_they_can_be() {
 		FLOPSCOPE_FAKE_NVML_PROCS="self:100:50,$p:2048:97" "$(realpath "$FS")" llvm --no-log --theme mono ||
 		{ kill $p; return 1; }
 	wait_for "1 other process on it" || { kill $p; return 1; }
-	wait_for "$p sleep \\($(id -un)\\) SM util 97%" || { kill $p; return 1; }
+	wait_for "$p sleep \\($(id -un)\\) util 97%" || { kill $p; return 1; }
 	TM send-keys -t fs q
 	wait_exit || { kill $p; return 1; }
 	kill $p

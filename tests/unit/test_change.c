@@ -321,7 +321,7 @@ static void a_process_line_should_say_what_is_known(void)
 	ProcInfo p = { .pid = 537, .name = "python3", .user = "ana", .mem_bytes = 1.5 * 1024 * 1024 * 1024, .sm_pct = 98 };
 	char s[80];
 	procs_line(&p, s, sizeof s);
-	CHECK_STR(s, "537 python3 (ana) SM util 98% 1.5 GiB");
+	CHECK_STR(s, "537 python3 (ana) util 98% 1.5 GiB");
 	ProcInfo q = { .pid = 9, .mem_bytes = NAN, .sm_pct = NAN };
 	procs_line(&q, s, sizeof s);
 	CHECK_STR(s, "9");

@@ -384,12 +384,62 @@ static void pcie_peak_should_follow_the_link(void)
 	CHECK(!peak_memory(0, 5120, &p) && !p.known && strstr(p.how, "NVML"));
 }
 
+/* Who else holds a DRM client of an AMD or Intel GPU: every process's
+ * fdinfo files (FLOPSCOPE_PROC_ROOT), as nvtop reads them: a client of this
+ * device counted once however many fds it has, this process and other
+ * devices' clients left out; its name, user and memory; its engines' busy
+ * share from the second scan on. */
+static void drm_fdinfo_should_name_the_other_processes(void)
+{
+	char proc[256], self[64];
+	snprintf(proc, sizeof proc, "%s/proc", root);
+	setenv("FLOPSCOPE_PROC_ROOT", proc, 1);
+	const char *client = "pos:\t0\nflags:\t02100002\ndrm-driver:\tamdgpu\ndrm-pdev:\t0000:03:00.0\n"
+	                     "drm-client-id:\t42\ndrm-engine-gfx:\t1000000000 ns\ndrm-engine-compute:\t0 ns\n"
+	                     "drm-memory-vram:\t2097152 KiB\ndrm-memory-gtt:\t1024 KiB\n";
+	put("proc/4711/fdinfo/5", client);
+	put("proc/4711/fdinfo/6", client); /* the same client again */
+	put("proc/4711/comm", "python3\n");
+	put("proc/4711/status", "Name:\tpython3\nUid:\t0\t0\t0\t0\n");
+	put("proc/4712/fdinfo/3", "drm-pdev:\t0000:04:00.0\ndrm-client-id:\t7\ndrm-engine-gfx:\t5 ns\n"); /* another GPU */
+	put("proc/4712/comm", "other\n");
+	snprintf(self, sizeof self, "proc/%u/fdinfo/9", (unsigned)getpid());
+	put(self, client); /* this process: never another */
+	DeviceInfo d = { .vendor_id = 0x1002, .type = DEV_DISCRETE_GPU, .has_pci = true, .pci_bus = 3 };
+	Telemetry t;
+	CHECK(telemetry_open(&t, &d));
+	CHECK(strstr(t.note, "the other processes on the GPU (DRM fdinfo)"));
+	TelReading r;
+	CHECK(t.src.read(&t.src, &r));
+	CHECK(tel_has(&r, TEL_OTHER_GPU) && r.v[TEL_OTHER_GPU] == 1);
+	CHECK(r.procs.total == 1 && r.procs.n == 1 && r.procs.p[0].pid == 4711 && !r.procs.foreign);
+	CHECK_STR(r.procs.p[0].name, "python3");
+	CHECK_STR(r.procs.p[0].user, "root");
+	CHECK(r.procs.p[0].mem_bytes == 2048.0 * 1024 * 1024 && isnan(r.procs.p[0].sm_pct));
+	CHECK_STR(r.who, "4711 python3");
+	/* a second later its engines ran 0.5 s more: a share of the time since */
+	const char *later = "drm-pdev:\t0000:03:00.0\ndrm-client-id:\t42\ndrm-engine-gfx:\t1500000000 ns\n";
+	put("proc/4711/fdinfo/5", later);
+	put("proc/4711/fdinfo/6", later);
+	usleep(1050000);
+	CHECK(t.src.read(&t.src, &r));
+	CHECK(r.procs.n == 1 && r.procs.p[0].sm_pct > 0 && r.procs.p[0].sm_pct <= 50);
+	telemetry_close(&t);
+	/* the pure reader: the device's address must match whole */
+	DrmClient c;
+	CHECK(procs_drm_client(client, "0000:03:00.0", &c) && c.id == 42 && c.engine_ns == 1e9);
+	CHECK(!procs_drm_client(client, "0000:03:00.1", &c));
+	CHECK(!procs_drm_client("drm-pdev:\t0000:03:00.0\n", "0000:03:00.0", &c)); /* no client id */
+	unsetenv("FLOPSCOPE_PROC_ROOT");
+}
+
 int main(void)
 {
 	RUN(pcie_peak_should_follow_the_link);
 	make_tree();
 	RUN(gpu_metrics_should_be_read_by_its_header);
 	RUN(amd_card_should_be_matched_by_pci_address);
+	RUN(drm_fdinfo_should_name_the_other_processes);
 	RUN(intel_gt_clock_should_be_read);
 	RUN(cpu_clock_and_rapl_power_should_be_read);
 	RUN(missing_sources_should_say_na);
