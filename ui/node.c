@@ -163,7 +163,9 @@ static void draw_panel(Node *nv, size_t k, Rect r, const PlotAxis *ay, double t1
 		if (d->stats.flops.n)
 			n += snprintf(line + n, sizeof line - (size_t)n, "  median %s%s", fmt_si(d->stats.flops.median, b, sizeof b),
 			              sample_unit(ls));
-		if (sample_has_tel(ls, TEL_SM_MHZ))
+		if (sample_has_tel(ls, TEL_SM_MHZ) && d->src->max_mhz > 0) /* against its maximum */
+			n += snprintf(line + n, sizeof line - (size_t)n, "  %.0f of %.0f MHz", ls->tel[TEL_SM_MHZ], d->src->max_mhz);
+		else if (sample_has_tel(ls, TEL_SM_MHZ))
 			n += snprintf(line + n, sizeof line - (size_t)n, "  %.0f MHz", ls->tel[TEL_SM_MHZ]);
 		if (sample_has_tel(ls, TEL_POWER_W)) {
 			char pw[64];
