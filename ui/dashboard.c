@@ -305,6 +305,8 @@ static void draw_stats(Dash *d, Rect r)
 #define ROW(...) do { snprintf(line, sizeof line, __VA_ARGS__); if (y < r.y + r.h) mvaddnstr(y++, r.x, line, r.w); } while (0)
 	ROW("last     %s%s", fmt_si(d->h.last.rate, a, sizeof a), u);
 	y = draw_procs(d, r, y);
+	if (d->h.last.size)
+		ROW("size     %s", mem_size_str(d->h.last.size, a, sizeof a));
 	if (f->n) {
 		ROW("min      %s%s", fmt_si(f->min, a, sizeof a), u);
 		ROW("median   %s%s", fmt_si(f->median, a, sizeof a), u);
