@@ -814,10 +814,13 @@ PY
 	python3 tests/schema_check.py check "$T/c1.json" >/dev/null || die "the check's schema"
 	grep -q '"status":"pass".*the power cap held the clock .* the driver.s count), as expected at the limit' \
 		"$T/c1.json" || die "capped check: $(cat "$T/c1.json")"
-	FLOPSCOPE_FAKE_NVML_TEL="${tel/reasons=0x4/reasons=0xc}" "$FS" --check --workload power --budget 6 --no-log \
-		>"$T/c2.txt" 2>&1
+	# the clock held at half by HW slowdown from the first sample: the
+	# power workload and fp32 fail, named
+	FLOPSCOPE_FAKE_NVML_TEL="sm=990,sm_max=1980,power=400,limit=700,reasons=0x8" "$FS" --check --workload power,fp32 \
+		--budget 8 --no-log >"$T/c2.txt" 2>&1
 	rc=$?
-	[ "$rc" = 1 ] && grep -q '^FAIL .* power .*held down by HW slowdown' "$T/c2.txt" || die "HW slowdown: $rc $(cat "$T/c2.txt")"
+	[ "$rc" = 1 ] && grep -q '^FAIL .* power .*held down by HW slowdown' "$T/c2.txt" &&
+		grep -q '^FAIL .* fp32 .*held down by HW slowdown .*, a fault' "$T/c2.txt" || die "HW slowdown: $rc $(cat "$T/c2.txt")"
 	FLOPSCOPE_FAKE_NVML_TEL="${tel/viol_thermal=0/viol_thermal=0.05}" "$FS" --check --workload power --budget 6 \
 		--no-log >"$T/c3.txt" 2>&1
 	rc=$?
