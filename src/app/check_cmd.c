@@ -312,9 +312,17 @@ static void judge(const Options *o, const VkCtx *ctx, const SuiteDev *sd, BlockM
 	judge_figure(o, ctx, sd, run, bl, nb, wi, v);
 	if (v->st == CHECK_WRONG || v->st == CHECK_ERROR || v->st == CHECK_SKIP)
 		return;
-	char fault[300], cap[128], was[sizeof v->why];
+	char fault[300], cap[128], was[sizeof v->why], link[96];
 	bool faulted = energy_fault(&sd->r.energy, fault, sizeof fault, cap, sizeof cap);
 	snprintf(was, sizeof was, "%s", v->why);
+	/* a transfer over a link trained below what it can do (x8 or Gen3 where
+	 * x16 Gen5 is due): a fault of the node, whatever the figure */
+	if (peak_kind((WorkloadType)(wi - workload_info)) == PEAK_PCIE && link_degraded(&sd->r.link, link, sizeof link)) {
+		v->st = CHECK_FAIL;
+		snprintf(v->why, sizeof v->why, "the link ran at %s, a fault; %.*s", link,
+		         (int)(sizeof v->why - strlen(link) - 40), was);
+		snprintf(was, sizeof was, "%s", v->why);
+	}
 	if (faulted && wi->kind != WL_POWER) { /* power's verdict has said it */
 		v->st = CHECK_FAIL;
 		snprintf(v->why, sizeof v->why, "the clock was held down by %s, a fault; %.*s", fault,
@@ -343,6 +351,7 @@ typedef struct CheckLine {
 	uint64_t checks;
 	const char *why;
 	const char *others;     /* other processes on the device during the run; NULL: none seen */
+	const char *link;       /* its PCIe link during the run, and at most ("Gen5 x16 of Gen5 x16"); NULL: unknown */
 	const Energy *energy;   /* JSON: the run's energy (record_energy); NULL: none */
 } CheckLine;
 
@@ -361,6 +370,7 @@ static const Column check_cols[] = {
 	{ "checks_passed", "checks_passed", COL_COUNT, L_(checks), NULL },
 	{ "why", "why", COL_QUOTED, L_(why), NULL },
 	{ "other_processes", "other_processes", COL_QUOTED, L_(others), NULL },
+	{ "pcie_link", "pcie_link", COL_QUOTED, L_(link), NULL },
 };
 /* a shared transfer's: the verdict's CSV columns (no verdict, reference or
  * threshold), its own JSON keys */
@@ -378,6 +388,7 @@ static const Column shared_cols[] = {
 	{ "sum", NULL, COL_NUMBER, L_(sum), NULL },
 	{ "why", "why", COL_QUOTED, L_(why), NULL },
 	{ "other_processes", "other_processes", COL_QUOTED, L_(others), NULL },
+	{ NULL, "pcie_link", COL_QUOTED, L_(link), NULL },
 };
 #undef L_
 #define NCOLS(c) (sizeof (c) / sizeof *(c))
@@ -405,16 +416,32 @@ static const char *shared_text(const SharedBy *sb, char *out, size_t len)
 	return out;
 }
 
+/* A run's PCIe link as it ran and at most: "Gen5 x16 of Gen5 x16" (the
+ * lowest seen below the maximum where it ran there most of the run); NULL
+ * where unknown or no transfer was measured. */
+static const char *link_text(const LinkSeen *l, const WorkloadInfo *wi, char *out, size_t len)
+{
+	if (!l->n || peak_kind((WorkloadType)(wi - workload_info)) != PEAK_PCIE)
+		return NULL;
+	char now[32], max[32], why[8];
+	bool low = link_degraded(l, why, sizeof why);
+	pcie_link_str(low ? l->gts : l->max_gts, low ? l->width : l->max_width, now, sizeof now);
+	pcie_link_str(l->max_gts, l->max_width, max, sizeof max);
+	snprintf(out, len, "%s of %s", now, max);
+	return out;
+}
+
 static void print_line(const Options *o, const VkCtx *ctx, const SuiteDev *sd, const WorkloadInfo *wi,
                        const Verdict *v)
 {
 	const DeviceInfo *d = &ctx->entries[sd->idx];
 	const char *st = check_status_names[v->st];
-	char shared[160];
+	char shared[160], linkbuf[80];
 	const char *others = shared_text(&sd->r.shared, shared, sizeof shared);
+	const char *link = link_text(&sd->r.link, wi, linkbuf, sizeof linkbuf);
 	if (o->format != FORMAT_TABLE) {
 		CheckLine l = { st, { d, (size_t)sd->idx + 1 }, wi->name, workload_unit_names[wi->unit], v->median,
-		                v->ratio, v->threshold, v->peer, NAN, NAN, v->ref, v->checks, v->why, others,
+		                v->ratio, v->threshold, v->peer, NAN, NAN, v->ref, v->checks, v->why, others, link,
 		                &sd->r.energy };
 		put_line(o, "check", check_cols, NCOLS(check_cols), &l);
 		return;
@@ -433,8 +460,9 @@ static void print_line(const Options *o, const VkCtx *ctx, const SuiteDev *sd, c
 	if (say && e->limit_w > 0)
 		snprintf(pw + strlen(pw), sizeof pw - strlen(pw), " (%.0f%% of %.0f W),", 100 * energy_mean_w(e) / e->limit_w,
 		         e->limit_w);
-	printf("%-6s [%d] %-16s %14s  %s%s%s%s%s\n", upper, sd->idx + 1, wi->name, fig, pw, pw[0] ? " " : "", v->why,
-	       others ? "; other processes on the GPU: " : "", others ? others : "");
+	printf("%-6s [%d] %-16s %14s  %s%s%s%s%s%s%s\n", upper, sd->idx + 1, wi->name, fig, pw, pw[0] ? " " : "", v->why,
+	       others ? "; other processes on the GPU: " : "", others ? others : "", link ? "; PCIe " : "",
+	       link ? link : "");
 }
 
 /* One check's state, from its start to its end line. */
@@ -774,7 +802,7 @@ static void print_shared(const Options *o, const VkCtx *ctx, const SuiteDev *sd,
 		         "threshold; its verdict is its link's, measured alone", m, of, fmt_si(sum, b, sizeof b), unit);
 	if (o->format != FORMAT_TABLE) {
 		CheckLine l = { "shared", { d, (size_t)sd->idx + 1 }, wi->name, unit, median, NAN, NAN, NAN, (double)m,
-		                sum, NULL, sd->checks, why, NULL, NULL };
+		                sum, NULL, sd->checks, why, NULL, NULL, NULL };
 		put_line(o, "check_shared", shared_cols, NCOLS(shared_cols), &l);
 	} else {
 		char fig[48] = "-";

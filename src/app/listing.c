@@ -7,6 +7,7 @@
 #include <cjson/cJSON.h>
 
 #include "slog.h"
+#include "telemetry.h"
 #include "version.h"
 
 void listing_entry(const DeviceInfo *d, size_t number, char *buf, size_t len)
@@ -20,6 +21,19 @@ void listing_details(FILE *f, const DeviceInfo *d)
 	char text[4096];
 	devinfo_details(d, text, sizeof text);
 	fputs(text, f);
+	/* the PCIe link, now (a GPU at rest may have trained down: the check
+	 * reads it under load) and at most */
+	char dir[512];
+	double l[4];
+	if (!telemetry_pcie_dir(d, dir, sizeof dir))
+		return;
+	telemetry_pcie_link(dir, l);
+	char now[32] = "unknown", max[32] = "unknown";
+	if (l[0] > 0)
+		pcie_link_str(l[0], l[1], now, sizeof now);
+	if (l[2] > 0)
+		pcie_link_str(l[2], l[3], max, sizeof max);
+	fprintf(f, "      PCIe link: %s now, %s at most\n", now, max);
 }
 
 void listing_print(FILE *f, const DeviceList *l, bool verbose)

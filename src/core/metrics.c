@@ -27,6 +27,8 @@ void metrics_row_init(MetricsRow *r)
 	r->check_ratio = r->check_threshold = NAN;
 	r->shared_median = NAN;
 	r->other_gpu = NAN;
+	for (size_t k = 0; k < 4; k++)
+		r->pcie[k] = NAN;
 	for (size_t v = 0; v < ENERGY_VIOLATIONS; v++)
 		r->violation_s[v] = NAN;
 }
@@ -167,6 +169,10 @@ static double f_temp(const MetricsRow *r) { return r->temp_c; }
 static double f_limit(const MetricsRow *r) { return r->power_limit_w; }
 static double f_shared(const MetricsRow *r) { return r->shared_median; }
 static double f_others(const MetricsRow *r) { return r->other_gpu; }
+static double f_link_gts(const MetricsRow *r) { return r->pcie[0] * 1e9; }
+static double f_link_width(const MetricsRow *r) { return r->pcie[1]; }
+static double f_link_max_gts(const MetricsRow *r) { return r->pcie[2] * 1e9; }
+static double f_link_max_width(const MetricsRow *r) { return r->pcie[3]; }
 static double f_check_ratio(const MetricsRow *r) { return r->check == CHECK_NONE ? NAN : r->check_ratio; }
 
 /* The counters: samples, result checks by result, level changes by cause. */
@@ -396,6 +402,14 @@ char *metrics_render(const MetricsRow *rows, size_t n, const char *version, doub
 	gauge(&t, rows, n, "flopscope_other_processes", "Other processes with a context on the device (NVML's lists), the "
 	      "latest reading.", f_others, false);
 	others_info(&t, rows, n);
+	gauge(&t, rows, n, "flopscope_pcie_link_transfers_per_second", "The PCIe link's speed a lane, the latest "
+	      "reading (sysfs current_link_speed).", f_link_gts, false);
+	gauge(&t, rows, n, "flopscope_pcie_link_width_lanes", "The PCIe link's lanes, the latest reading "
+	      "(current_link_width).", f_link_width, false);
+	gauge(&t, rows, n, "flopscope_pcie_link_max_transfers_per_second", "The speed a lane the PCIe link can train "
+	      "to (max_link_speed); below it under load is a degraded link.", f_link_max_gts, false);
+	gauge(&t, rows, n, "flopscope_pcie_link_max_width_lanes", "The lanes the PCIe link can train to "
+	      "(max_link_width).", f_link_max_width, false);
 	check_families(&t, rows, n, check_duration_s, exit_code);
 	if (t.oom) {
 		free(t.s);

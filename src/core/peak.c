@@ -1,5 +1,7 @@
 #include "peak.h"
 
+#include <math.h>
+
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -217,14 +219,54 @@ PeakKind peak_kind(WorkloadType t)
 	return w->kind == WL_TRANSFER && (w->src != MEM_DEVICE || w->dst != MEM_DEVICE) ? PEAK_PCIE : PEAK_MEMORY;
 }
 
+bool pcie_link_parse(const char *speed, const char *width, double *gts, unsigned *lanes)
+{
+	char unit[16] = "";
+	*gts = 0;
+	*lanes = 0;
+	return speed && width && sscanf(speed, "%lf %15s", gts, unit) == 2 && !strcmp(unit, "GT/s") && *gts > 0 &&
+	       *gts <= 256 && sscanf(width, "%u", lanes) == 1 && *lanes && *lanes <= 64;
+}
+
+int pcie_gen(double gts)
+{
+	static const double speeds[] = { 2.5, 5, 8, 16, 32, 64 };
+	for (int g = 0; g < 6; g++)
+		if (fabs(gts - speeds[g]) < 0.05)
+			return g + 1;
+	return 0;
+}
+
+void pcie_link_str(double gts, double lanes, char *out, size_t len)
+{
+	int g = pcie_gen(gts);
+	if (g)
+		snprintf(out, len, "Gen%d x%.0f", g, lanes);
+	else
+		snprintf(out, len, "%.1f GT/s x%.0f", gts, lanes);
+}
+
+bool pcie_link_degraded(double gts, double lanes, double max_gts, double max_lanes, char *why, size_t len)
+{
+	if (len)
+		why[0] = '\0';
+	if (!(gts > 0 && lanes > 0 && max_gts > 0 && max_lanes > 0))
+		return false;
+	if (gts >= max_gts * 0.99 && lanes >= max_lanes)
+		return false;
+	char now[32], max[32];
+	pcie_link_str(gts, lanes, now, sizeof now);
+	pcie_link_str(max_gts, max_lanes, max, sizeof max);
+	snprintf(why, len, "PCIe %s, below its maximum %s", now, max);
+	return true;
+}
+
 bool peak_pcie(const char *speed, const char *width, Peak *p)
 {
 	double gts = 0;
 	unsigned lanes = 0;
-	char unit[16] = "";
 	memset(p, 0, sizeof *p);
-	if (!speed || !width || sscanf(speed, "%lf %15s", &gts, unit) != 2 || strcmp(unit, "GT/s") ||
-	    !(gts > 0 && gts <= 256) || sscanf(width, "%u", &lanes) != 1 || !lanes || lanes > 64) {
+	if (!pcie_link_parse(speed, width, &gts, &lanes)) {
 		snprintf(p->how, sizeof p->how, "unknown: the PCIe link (\"%.40s\" x \"%.8s\") is not understood",
 		         speed ? speed : "", width ? width : "");
 		return false;

@@ -46,6 +46,18 @@ PeakKind peak_kind(WorkloadType t);
  * direction, from sysfs's current_link_speed ("32.0 GT/s PCIe") and
  * current_link_width ("16"): 8b/10b coding up to 5 GT/s, 128b/130b above.
  * False (p says why) when the text is not understood. */
+/* A PCIe link as sysfs states it: "32.0 GT/s PCIe" and "16" into gts and
+ * lanes; false where not understood ("Unknown", 0 lanes). */
+bool pcie_link_parse(const char *speed, const char *width, double *gts, unsigned *lanes);
+/* The generation of a lane speed: 2.5 GT/s Gen1 ... 64 GT/s Gen6; 0 unknown. */
+int pcie_gen(double gts);
+/* "Gen5 x16" (a speed without a generation: "20.0 GT/s x16"). */
+void pcie_link_str(double gts, double lanes, char *out, size_t len);
+/* Whether a link ran below what it can train to (its speed or its lanes),
+ * in words into why: "PCIe Gen4 x8, below its maximum Gen5 x16"; false
+ * where it did not or a figure is unknown (NaN). */
+bool pcie_link_degraded(double gts, double lanes, double max_gts, double max_lanes, char *why, size_t len);
+
 bool peak_pcie(const char *speed, const char *width, Peak *p);
 /* Device memory: two transfers per memory clock over the bus (NVML's memory
  * clock and bus width: 2619 MHz x 5120 bits on an H100 SXM give 3.35 TB/s).

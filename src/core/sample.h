@@ -35,6 +35,10 @@ typedef enum TelField {
 	TEL_VIOL_POWER_S,  /* NVML's violation counters: the seconds the power limit */
 	TEL_VIOL_THERMAL_S, /* ... and a thermal limit held the clock below its
 	                     target, counted by the driver since it started */
+	TEL_PCIE_GTS,      /* the PCIe link's speed now, GT/s per lane (sysfs current_link_speed) */
+	TEL_PCIE_WIDTH,    /* ... its lanes now (current_link_width) */
+	TEL_PCIE_MAX_GTS,  /* ... the speed it can train to (max_link_speed) */
+	TEL_PCIE_MAX_WIDTH, /* ... and its lanes (max_link_width) */
 	TEL_FIELD_COUNT
 } TelField;
 #define SAMPLE_TEL_COUNT TEL_FIELD_COUNT

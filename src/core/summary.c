@@ -1,4 +1,5 @@
 #include "summary.h"
+#include "peak.h"
 
 #include "throttle.h"
 
@@ -14,6 +15,7 @@ void summary_init(Summary *s)
 	s->segments = 1;
 	energy_init(&s->energy);
 	s->shared.max = NAN;
+	s->link.gts = s->link.width = s->link.max_gts = s->link.max_width = NAN;
 	change_init(&s->changes);
 }
 
@@ -85,6 +87,26 @@ static void keep_ratio(Summary *s, const Sample *x)
 	push(&s->ratio, &s->cap_ratio, s->gpu_timed, (double)x->gpu_ns / (double)x->cpu_ns, &s->oom);
 	if (!s->oom)
 		s->gpu_timed++;
+}
+
+/* A steady sample's PCIe link. */
+static void add_link(LinkSeen *l, const Sample *x)
+{
+	if (!sample_has_tel(x, TEL_PCIE_GTS) || !sample_has_tel(x, TEL_PCIE_WIDTH) ||
+	    !sample_has_tel(x, TEL_PCIE_MAX_GTS) || !sample_has_tel(x, TEL_PCIE_MAX_WIDTH))
+		return;
+	double g = x->tel[TEL_PCIE_GTS], w = x->tel[TEL_PCIE_WIDTH];
+	l->max_gts = x->tel[TEL_PCIE_MAX_GTS];
+	l->max_width = x->tel[TEL_PCIE_MAX_WIDTH];
+	l->n++;
+	char why[8];
+	if (!pcie_link_degraded(g, w, l->max_gts, l->max_width, why, sizeof why))
+		return;
+	l->low++;
+	if (isnan(l->gts) || g * w < l->gts * l->width) {
+		l->gts = g;
+		l->width = w;
+	}
 }
 
 /* The sample's power over its time; its reasons' time. */
@@ -264,6 +286,7 @@ void summary_add(Summary *s, const Sample *x)
 			if (x->target_ms > s->target_hi)
 				s->target_hi = x->target_ms;
 		}
+		add_link(&s->link, x);
 		if (!x->size) {
 			double tel[TEL_FIELD_COUNT];
 			change_tel_of(x, tel);
@@ -370,6 +393,15 @@ void summary_add_gap(Summary *s, double gap_ms)
 		s->duty_gap_ms += gap_ms; /* the device idled with the process: not its duty */
 }
 
+bool link_degraded(const LinkSeen *l, char *why, size_t len)
+{
+	if (len)
+		why[0] = '\0';
+	if (!l->n || 2 * l->low <= l->n)
+		return false;
+	return pcie_link_degraded(l->gts, l->width, l->max_gts, l->max_width, why, len);
+}
+
 void summary_note_shared(Summary *s, double count, const char *who)
 {
 	if (count > 0 && count >= s->shared.max && who && who[0])
@@ -389,6 +421,7 @@ void summary_result(const Summary *s, SummaryResult *r)
 	stats_compute(s->steady_flops, s->steady, &r->flops);
 	r->changes = s->changes;
 	r->shared = s->shared;
+	r->link = s->link;
 	r->implausible = s->implausible;
 	r->gaps = s->gaps;
 	r->segments = s->segments;

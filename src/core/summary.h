@@ -68,6 +68,18 @@ typedef struct SharedBy {
 	char who[128];
 } SharedBy;
 
+/* The PCIe link over a run's steady samples: how many had a reading, how
+ * many ran below what the link can train to, the lowest seen there, and the
+ * maximum (NaN unknown). */
+typedef struct LinkSeen {
+	size_t n, low;
+	double gts, width;          /* the lowest below the maximum */
+	double max_gts, max_width;
+} LinkSeen;
+/* Whether the link ran below its maximum for most of the run, in words
+ * (pcie_link_degraded's). */
+bool link_degraded(const LinkSeen *l, char *why, size_t len);
+
 typedef struct SizeRow {
 	uint64_t size;        /* bytes per copy */
 	size_t n;             /* steady samples */
@@ -99,6 +111,7 @@ typedef struct Summary {
 	bool oom;
 	Energy energy;
 	SharedBy shared;
+	LinkSeen link;
 	double peak_max;        /* the rated peak (at the maximum clock), the newest known; 0 unknown */
 	uint64_t size_of[SUMMARY_SIZES];
 	double *size_vals[SUMMARY_SIZES];
@@ -145,6 +158,7 @@ typedef struct SummaryResult {
 	bool oom;               /* memory ran out: the statistics cover the samples before */
 	Energy energy;          /* power.joules etc.: see energy_known */
 	SharedBy shared;        /* other processes on the device during the run */
+	LinkSeen link;          /* its PCIe link during the steady samples */
 } SummaryResult;
 
 /* Whether a run's energy is known (a power reading seen); its mean power,

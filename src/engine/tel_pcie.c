@@ -3,18 +3,44 @@
 #include "telemetry.h"
 #include "tel_impl.h"
 
+#include <math.h>
 #include <stdio.h>
+
+bool telemetry_pcie_dir(const DeviceInfo *d, char *dir, size_t len)
+{
+	if (d->type == DEV_CPU || !d->has_pci)
+		return false;
+	snprintf(dir, len, "%s/bus/pci/devices/%04x:%02x:%02x.%x", sysfs_root(), d->pci_domain, d->pci_bus,
+	         d->pci_device, d->pci_function);
+	return true;
+}
+
+void telemetry_pcie_link(const char *dir, double tel[4])
+{
+	static const char *const files[2][2] = { { "current_link_speed", "current_link_width" },
+		                                     { "max_link_speed", "max_link_width" } };
+	for (int k = 0; k < 2; k++) {
+		char path[700], speed[64] = "", width[16] = "";
+		snprintf(path, sizeof path, "%s/%s", dir, files[k][0]);
+		sysfs_read_line(path, speed, sizeof speed);
+		snprintf(path, sizeof path, "%s/%s", dir, files[k][1]);
+		sysfs_read_line(path, width, sizeof width);
+		double gts;
+		unsigned lanes;
+		bool ok = pcie_link_parse(speed, width, &gts, &lanes);
+		tel[2 * k] = ok ? gts : NAN;
+		tel[2 * k + 1] = ok ? lanes : NAN;
+	}
+}
 
 void telemetry_pcie_peak(const DeviceInfo *d, Peak *p)
 {
-	if (d->type == DEV_CPU || !d->has_pci) {
+	char dir[512], path[600], speed[64], width[16];
+	if (!telemetry_pcie_dir(d, dir, sizeof dir)) {
 		snprintf(p->how, sizeof p->how, "unknown: %s", d->type == DEV_CPU
 		         ? "a CPU device shares the host's memory" : "no PCI address (VK_EXT_pci_bus_info)");
 		return;
 	}
-	char dir[512], path[600], speed[64], width[16];
-	snprintf(dir, sizeof dir, "%s/bus/pci/devices/%04x:%02x:%02x.%x", sysfs_root(), d->pci_domain, d->pci_bus,
-	         d->pci_device, d->pci_function);
 	snprintf(path, sizeof path, "%s/current_link_speed", dir);
 	sysfs_read_line(path, speed, sizeof speed);
 	snprintf(path, sizeof path, "%s/current_link_width", dir);

@@ -3,12 +3,29 @@
 #include "clock.h"
 #include "threadname.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 /* --- the sampling thread ---------------------------------------------- */
+
+/* The PCIe link into r: read again every 250 ms (its speed follows the
+ * load on some GPUs), the last reading between. */
+static void pcie_into(Telemetry *t, TelReading *r)
+{
+	if (!t->pcie_dir[0])
+		return;
+	uint64_t now = clock_mono_ns();
+	if (!t->pcie_ns || now - t->pcie_ns >= 250000000ull) {
+		telemetry_pcie_link(t->pcie_dir, t->pcie);
+		t->pcie_ns = now;
+	}
+	for (int k = 0; k < 4; k++)
+		if (isfinite(t->pcie[k]))
+			tel_set(r, (TelField)(TEL_PCIE_GTS + k), t->pcie[k]);
+}
 
 static void *tel_main(void *arg)
 {
@@ -18,6 +35,8 @@ static void *tel_main(void *arg)
 		TelReading r;
 		uint64_t t0 = clock_mono_ns();
 		bool ok = t->src.read(&t->src, &r);
+		if (ok)
+			pcie_into(t, &r);
 		atomic_fetch_add(&t->read_ns, clock_mono_ns() - t0);
 		atomic_fetch_add(&t->reads, 1);
 		if (ok) {
@@ -38,6 +57,8 @@ bool telemetry_open(Telemetry *t, const DeviceInfo *d)
 	pthread_mutex_init(&t->mu, NULL);
 	atomic_init(&t->reads, 0);
 	atomic_init(&t->read_ns, 0);
+	if (!telemetry_pcie_dir(d, t->pcie_dir, sizeof t->pcie_dir))
+		t->pcie_dir[0] = '\0';
 	if (getenv("FLOPSCOPE_NO_TELEMETRY")) {
 		snprintf(t->note, sizeof t->note, "telemetry off (FLOPSCOPE_NO_TELEMETRY)");
 		return false;
@@ -65,6 +86,7 @@ bool telemetry_start(Telemetry *t, unsigned period_ms)
 	/* one reading before anything is measured */
 	TelReading r;
 	if (t->src.read(&t->src, &r)) {
+		pcie_into(t, &r);
 		t->latest = r;
 	}
 	if (pthread_create(&t->thread, NULL, tel_main, t) != 0)

@@ -29,6 +29,11 @@ typedef struct Telemetry {
 	_Atomic uint64_t reads;
 	_Atomic uint64_t read_ns;         /* total time spent reading */
 	char note[1024];                  /* which source, or why none */
+	/* the PCIe link, whatever the source (sysfs, every vendor): its folder
+	 * ("" none: a CPU device, no PCI address), read every 250 ms */
+	char pcie_dir[512];
+	double pcie[4];                   /* TEL_PCIE_GTS ... TEL_PCIE_MAX_WIDTH; NaN unknown */
+	uint64_t pcie_ns;                 /* when last read */
 } Telemetry;
 
 /* Opens the first source of the registry (tel_drivers) that takes the
@@ -45,5 +50,12 @@ void telemetry_close(Telemetry *t);
  * (sysfs's current_link_speed and current_link_width); p->how says why
  * not when unknown. */
 void telemetry_pcie_peak(const DeviceInfo *d, Peak *p);
+/* The sysfs folder of the device's PCI function into dir; false for a CPU
+ * device or one without a PCI address. */
+bool telemetry_pcie_dir(const DeviceInfo *d, char *dir, size_t len);
+/* The link now and at most under dir (tel[0..4): TEL_PCIE_GTS,
+ * TEL_PCIE_WIDTH, TEL_PCIE_MAX_GTS, TEL_PCIE_MAX_WIDTH; NaN where not
+ * understood). */
+void telemetry_pcie_link(const char *dir, double tel[4]);
 
 #endif

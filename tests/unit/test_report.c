@@ -496,6 +496,42 @@ static void violation_counters_should_time_the_cap_and_catch_what_bits_missed(vo
 	CHECK(!energy_fault(&none, fault, sizeof fault, cap, sizeof cap) && !cap[0]);
 }
 
+/* The PCIe link over the steady samples: below what it can train to for
+ * most of the run, a fault named with the lowest seen; a few low readings
+ * (a retrain) are not. */
+static void a_link_below_its_maximum_most_of_the_run_should_be_a_fault(void)
+{
+	for (int low = 0; low <= 1; low++) {
+		Summary s;
+		summary_init(&s);
+		Sample x = { .cpu_ns = 20000000, .work = 1000, .rate = 5e4, .flags = SAMPLE_STEADY | SAMPLE_BYTES, .size = 1 << 20 };
+		for (int k = 0; k < 20; k++) {
+			x.seq = (uint64_t)k;
+			x.t_ms = 20.0 * (k + 1);
+			x.tel_valid = 0;
+			bool down = low ? k >= 5 : k < 3;
+			set_tel(&x, TEL_PCIE_GTS, down ? 16 : 32);
+			set_tel(&x, TEL_PCIE_WIDTH, down ? 8 : 16);
+			set_tel(&x, TEL_PCIE_MAX_GTS, 32);
+			set_tel(&x, TEL_PCIE_MAX_WIDTH, 16);
+			summary_add(&s, &x);
+		}
+		SummaryResult r;
+		summary_result(&s, &r);
+		summary_done(&s);
+		char why[96];
+		CHECK(r.link.n == 20 && link_degraded(&r.link, why, sizeof why) == (low == 1));
+		CHECK_STR(why, low ? "PCIe Gen4 x8, below its maximum Gen5 x16" : "");
+	}
+	Summary none;
+	summary_init(&none);
+	SummaryResult r;
+	summary_result(&none, &r);
+	summary_done(&none);
+	char why[96];
+	CHECK(!link_degraded(&r.link, why, sizeof why));
+}
+
 int main(void)
 {
 	RUN(summary_should_give_the_five_largest_changes_and_where_the_rest_are);
@@ -512,5 +548,6 @@ int main(void)
 	RUN(summary_energy_should_integrate_readings_and_say_na_without);
 	RUN(power_verdict_should_hold_the_mean_to_the_limit_and_name_other_causes);
 	RUN(violation_counters_should_time_the_cap_and_catch_what_bits_missed);
+	RUN(a_link_below_its_maximum_most_of_the_run_should_be_a_fault);
 	return CHECK_DONE();
 }

@@ -368,6 +368,16 @@ static void pcie_peak_should_follow_the_link(void)
 	CHECK(!peak_pcie("Unknown", "16", &p) && !p.known && strstr(p.how, "not understood"));
 	CHECK(!peak_pcie("8.0 GT/s", "0", &p) && peak_flops(&p, 1000) == 0);
 	CHECK(!peak_pcie(NULL, "16", &p));
+	/* the link's words and its fault: below what it can train to */
+	char s[96];
+	CHECK(pcie_gen(32) == 5 && pcie_gen(2.5) == 1 && pcie_gen(20) == 0);
+	pcie_link_str(16, 8, s, sizeof s);
+	CHECK_STR(s, "Gen4 x8");
+	CHECK(pcie_link_degraded(16, 8, 32, 16, s, sizeof s));
+	CHECK_STR(s, "PCIe Gen4 x8, below its maximum Gen5 x16");
+	CHECK(pcie_link_degraded(32, 8, 32, 16, s, sizeof s) && strstr(s, "Gen5 x8"));
+	CHECK(!pcie_link_degraded(32, 16, 32, 16, s, sizeof s) && !s[0]);
+	CHECK(!pcie_link_degraded(NAN, 16, 32, 16, s, sizeof s));
 	/* every workload takes its figure from the right place: an FMA workload
 	 * judged by memory bandwidth would have every sample flagged */
 	for (int w = 0; w < WORKLOAD_TYPE_COUNT; w++) {
@@ -389,6 +399,33 @@ static void pcie_peak_should_follow_the_link(void)
  * device counted once however many fds it has, this process and other
  * devices' clients left out; its name, user and memory; its engines' busy
  * share from the second scan on. */
+/* The PCIe link from sysfs, now and at most, for every vendor, in every
+ * reading; not understood: NaN. */
+static void pcie_link_should_be_read_now_and_at_most(void)
+{
+	put("bus/pci/devices/0000:03:00.0/current_link_speed", "16.0 GT/s PCIe\n");
+	put("bus/pci/devices/0000:03:00.0/current_link_width", "8\n");
+	put("bus/pci/devices/0000:03:00.0/max_link_speed", "32.0 GT/s PCIe\n");
+	put("bus/pci/devices/0000:03:00.0/max_link_width", "16\n");
+	DeviceInfo d = { .vendor_id = 0x1002, .type = DEV_DISCRETE_GPU, .has_pci = true, .pci_bus = 3 };
+	char dir[512];
+	double l[4];
+	CHECK(telemetry_pcie_dir(&d, dir, sizeof dir));
+	telemetry_pcie_link(dir, l);
+	CHECK(l[0] == 16 && l[1] == 8 && l[2] == 32 && l[3] == 16);
+	Telemetry t;
+	CHECK(telemetry_open(&t, &d) && telemetry_start(&t, 2));
+	TelReading r;
+	telemetry_latest(&t, &r);
+	CHECK(tel_has(&r, TEL_PCIE_GTS) && r.v[TEL_PCIE_GTS] == 16 && r.v[TEL_PCIE_MAX_WIDTH] == 16);
+	telemetry_close(&t);
+	put("bus/pci/devices/0000:03:00.0/current_link_speed", "Unknown\n");
+	telemetry_pcie_link(dir, l);
+	CHECK(isnan(l[0]) && isnan(l[1]) && l[2] == 32);
+	DeviceInfo cpu = { .type = DEV_CPU };
+	CHECK(!telemetry_pcie_dir(&cpu, dir, sizeof dir));
+}
+
 static void drm_fdinfo_should_name_the_other_processes(void)
 {
 	char proc[256], self[64];
@@ -440,6 +477,7 @@ int main(void)
 	RUN(gpu_metrics_should_be_read_by_its_header);
 	RUN(amd_card_should_be_matched_by_pci_address);
 	RUN(drm_fdinfo_should_name_the_other_processes);
+	RUN(pcie_link_should_be_read_now_and_at_most);
 	RUN(intel_gt_clock_should_be_read);
 	RUN(cpu_clock_and_rapl_power_should_be_read);
 	RUN(missing_sources_should_say_na);
