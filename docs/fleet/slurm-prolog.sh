@@ -27,8 +27,9 @@ trap 'rm -rf "$tmp"' EXIT
 rc=$?
 case $rc in
 0) exit 0 ;;
-6) # flopscope's own trouble, not the node's: another check held a GPU
-	logger -t flopscope-prolog "flopscope could not check (another check on a GPU): not drained, job $SLURM_JOB_ID" 2>/dev/null
+6) # flopscope's, the driver's or the system's trouble, not a device verdict:
+	# another check held a GPU, a run ended in an error, an output failed
+	logger -t flopscope-prolog "flopscope could not check ($(grep -m1 -E '^ERROR ' "$tmp/out" | tr -s ' ' | cut -c1-120)$(grep '^flopscope: ' "$tmp/err" | tail -n 1 | cut -c12-)): not drained, job $SLURM_JOB_ID" 2>/dev/null
 	exit 0 ;;
 3) why="wrong results" ;;
 1) why="below threshold or failed" ;;

@@ -930,9 +930,13 @@ static int check_end(CheckRun *c, atomic_int *quit, bool *say_logs)
 		fprintf(stderr, "flopscope: the check was stopped by a signal; incomplete\n");
 		status = STATUS_SIGNAL + (int)*quit;
 	} else {
+		/* a device's verdict first; a run that failed for flopscope's,
+		 * the driver's or the system's part (an ERROR row: a lost device,
+		 * a shader that would not build) is a check that could not run */
 		status = counts[CHECK_WRONG]                        ? STATUS_WRONG
-		       : counts[CHECK_FAIL] || counts[CHECK_ERROR] ? STATUS_FAILED
-		       : counts[CHECK_OUTLIER]                     ? STATUS_OUTLIER
+		       : counts[CHECK_FAIL]                         ? STATUS_FAILED
+		       : counts[CHECK_OUTLIER]                      ? STATUS_OUTLIER
+		       : counts[CHECK_ERROR]                        ? STATUS_NOT_RUN
 		       : !counts[CHECK_PASS] && !counts[CHECK_UNSURE] ? STATUS_NOT_JUDGED : STATUS_OK;
 	}
 	mboard_check_end(c->board, secs, status);

@@ -437,8 +437,9 @@ static int on_devices(Options *o, uint64_t launch)
 	if (o->validate && msgs) {
 		fprintf(stderr, "flopscope: the validation layer reported %u message%s\n", msgs,
 		        msgs == 1 ? "" : "s");
-		if (status == 0)
-			status = 1;
+		/* flopscope's own trouble: a check's verdicts stand, a pass is no pass */
+		if (status == 0 || (o->mode == MODE_CHECK && status == STATUS_NOT_JUDGED))
+			status = o->mode == MODE_CHECK ? STATUS_NOT_RUN : 1;
 	}
 	return status;
 }

@@ -9,8 +9,8 @@
 #define ERR_LEN 1024
 
 /* The exit statuses, one table for every mode (README, docs/FLEET.md).
- * Where several hold, the first of WRONG, FAILED, OUTLIER, NOT_JUDGED is
- * the status; a signal that ends any mode (a run, a check, the suite, a
+ * Where several hold, the first of WRONG, FAILED, OUTLIER, NOT_RUN,
+ * NOT_JUDGED is the status; a signal that ends any mode (a run, a check, the suite, a
  * replay) makes it STATUS_SIGNAL + its number, whatever else held. */
 typedef enum Status {
 	STATUS_OK = 0,
@@ -19,7 +19,10 @@ typedef enum Status {
 	STATUS_WRONG = 3,    /* the device computed wrong results (a result check failed) */
 	STATUS_OUTLIER = 4,  /* the outlier rule named a device: more than --outlier below its identical peers */
 	STATUS_NOT_JUDGED = 5, /* a check held nothing to a reference: no peak known, no baseline, no peers */
-	STATUS_NOT_RUN = 6,  /* a check could not run: a device under another check or a measuring run */
+	STATUS_NOT_RUN = 6,  /* a check could not run, for flopscope's, the driver's or the system's part: no
+	                        driver, a device under another check or a measuring run, a run that ended
+	                        in an error (a lost device), the validation layer's messages, the metrics
+	                        file or the logs unwritable; no device verdict failed */
 	STATUS_SIGNAL = 128, /* + the signal's number */
 } Status;
 

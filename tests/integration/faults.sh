@@ -206,3 +206,18 @@ t_stopped_suite_should_say_its_table_is_incomplete() {
 		die "$(cat "$T/su.err")"
 	tail -1 "$T/su.json" | grep -q '"type":"suite_stopped","signal":2' || die "json: $(tail -1 "$T/su.json")"
 }
+
+# A check that could not judge a device for the driver's or flopscope's
+# part (its run ended in a lost device) exits 6, not 1: the Slurm prolog
+# and the alert rules act on device verdicts only; a device verdict that
+# failed beside it still decides (exit 3 for wrong results).
+t_a_check_that_could_not_run_should_exit_6_not_1() {
+	FLOPSCOPE_FAULT=device_lost@3 "$FS" --check llvm --workload fp32 --budget 5 --no-log >"$T/c.txt" 2>&1
+	rc=$?
+	[ "$rc" = 6 ] || die "a lost device: exit $rc: $(cat "$T/c.txt")"
+	grep -q '^ERROR .* fp32 .*VK_ERROR_DEVICE_LOST' "$T/c.txt" || die "no ERROR row: $(cat "$T/c.txt")"
+	grep -q 'exit 6$' "$T/c.txt" || die "the end line: $(tail -1 "$T/c.txt")"
+	FLOPSCOPE_FAULT=wrong@3 "$FS" --check llvm --workload fp32 --budget 5 --no-log >"$T/w.txt" 2>&1
+	rc=$?
+	[ "$rc" = 3 ] || die "wrong results: exit $rc"
+}
