@@ -91,7 +91,9 @@ static bool parse_workloads(const char *list, int *wl, size_t *n)
 		if (w < 0) {
 			char names[256];
 			workload_names(names, sizeof names);
-			fprintf(stderr, "flopscope: --workload: \"%s\" is not one of %s\n", t, names);
+			const char *near = workload_suggest(t);
+			fprintf(stderr, "flopscope: --workload: \"%s\" is not one of %s%s%s%s\n", t, names,
+			        near ? " (did you mean " : "", near ? near : "", near ? "?)" : "");
 			return false;
 		}
 		for (size_t k = 0; k < *n; k++) {

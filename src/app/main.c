@@ -395,7 +395,9 @@ static int on_devices(Options *o, uint64_t launch)
 	if (wl < 0) {
 		char names[256];
 		workload_names(names, sizeof names);
-		fprintf(stderr, "flopscope: --workload: \"%s\" is not one of %s\n", o->workload, names);
+		const char *near = workload_suggest(o->workload);
+		fprintf(stderr, "flopscope: --workload: \"%s\" is not one of %s%s%s%s\n", o->workload, names,
+		        near ? " (did you mean " : "", near ? near : "", near ? "?)" : "");
 		return 2;
 	}
 	if ((o->size_lo || o->transfer_queue) && o->mode != MODE_SUITE && !workload_is_memory((WorkloadType)wl)) {

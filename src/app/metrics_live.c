@@ -441,6 +441,9 @@ static enum MHD_Result answer(void *cls, struct MHD_Connection *c, const char *u
 	if (strcmp(method, "GET") && strcmp(method, "HEAD")) {
 		code = MHD_HTTP_METHOD_NOT_ALLOWED;
 		fixed = "GET /metrics\n";
+	} else if (!strcmp(url, "/")) { /* a page that says where the metrics are, as node_exporter's */
+		fixed = "<html><head><title>flopscope</title></head><body><h1>flopscope</h1>"
+		        "<p><a href=\"/metrics\">Metrics</a></p></body></html>\n";
 	} else if (strcmp(url, "/metrics")) {
 		code = MHD_HTTP_NOT_FOUND;
 		fixed = "flopscope serves /metrics\n";
@@ -455,7 +458,8 @@ static enum MHD_Result answer(void *cls, struct MHD_Connection *c, const char *u
 		free(text);
 		return MHD_NO;
 	}
-	MHD_add_response_header(r, "Content-Type", text ? "text/plain; version=0.0.4; charset=utf-8" : "text/plain");
+	MHD_add_response_header(r, "Content-Type", text ? "text/plain; version=0.0.4; charset=utf-8"
+	                                           : code == MHD_HTTP_OK ? "text/html; charset=utf-8" : "text/plain");
 	if (code == MHD_HTTP_METHOD_NOT_ALLOWED)
 		MHD_add_response_header(r, "Allow", "GET, HEAD");
 	enum MHD_Result ret = MHD_queue_response(c, code, r);

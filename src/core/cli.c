@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fmt.h"
 #include "memwork.h"
 #include "retain.h"
 #include "workload.h"
@@ -136,8 +137,14 @@ static int take_format(const OptionSpec *s, Options *o, Args *a, const char *val
 static int take_duration(const OptionSpec *s, Options *o, Args *a, const char *val, char *err, size_t errlen)
 {
 	(void)a;
-	if (cli_number(s->name, val, 0, CLI_MAX_DURATION_S, false, &o->duration_s, err, errlen))
+	if (cli_number(s->name, val, 0, CLI_MAX_DURATION_S, false, &o->duration_s, err, errlen)) {
+		double v;
+		char most[32];
+		if (sscanf(val, "%lf", &v) == 1) /* a number out of range: the range in words */
+			snprintf(err, errlen, "--duration: %.40s%s is out of range (0, until stopped, to %s in seconds)", val,
+			         strlen(val) > 40 ? "..." : "", fmt_seconds(CLI_MAX_DURATION_S, most, sizeof most));
 		return -1;
+	}
 	/* 1e-10 s became 0 ns, "until stopped", and never ended */
 	if (o->duration_s > 0 && o->duration_s < CLI_MIN_DURATION_S) {
 		snprintf(err, errlen, "--duration: %s s is below the shortest run, %g s (0 runs until stopped)", val,
@@ -677,7 +684,14 @@ static int one_option(Options *o, Args *a, char seen[][32], size_t *nseen, size_
 	const char *val = eq ? eq + 1 : NULL;
 	const OptionSpec *spec = option_spec(name);
 	if (!spec) {
-		snprintf(err, errlen, "unknown option %s (see --help)", name);
+		const char *names[256];
+		size_t nn = 0;
+		for (size_t i = 0; i < cli_option_count && nn < 256; i++)
+			if (!cli_option_specs[i].positional)
+				names[nn++] = cli_option_specs[i].name;
+		const char *near = fmt_nearest(name, names, nn);
+		snprintf(err, errlen, "unknown option %s (%s%s%ssee --help)", name, near ? "did you mean " : "",
+		         near ? near : "", near ? "? " : "");
 		return -1;
 	}
 	/* every option once: a second value is not silently taken over the first */

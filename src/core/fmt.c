@@ -1,5 +1,7 @@
 #include "fmt.h"
 
+#include <ctype.h>
+
 #include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -146,4 +148,66 @@ void fmt_csv_field(const char *s, char *out, size_t len, size_t *at)
 		out[o++] = '"';
 	out[o < len ? o : len - 1] = '\0';
 	*at = o < len ? o : len - 1;
+}
+
+char *fmt_seconds(double s, char *out, size_t len)
+{
+	static const struct { double s; const char *one, *many; } units[] = {
+		{ 86400, "day", "days" }, { 3600, "h", "h" }, { 60, "min", "min" },
+	};
+	for (size_t k = 0; k < sizeof units / sizeof *units; k++)
+		if (s >= units[k].s && fmod(s, units[k].s) == 0) {
+			double n = s / units[k].s;
+			snprintf(out, len, "%.0f %s", n, n == 1 ? units[k].one : units[k].many);
+			return out;
+		}
+	snprintf(out, len, "%g s", s);
+	return out;
+}
+
+/* The edit distance of a and b, case aside (Damerau: a swap of two
+ * neighbours is one edit); stops counting past cap. */
+static size_t distance(const char *a, const char *b, size_t cap)
+{
+	size_t la = strlen(a), lb = strlen(b);
+	if (la > 63 || lb > 63)
+		return cap + 1;
+	size_t d[64][64];
+	for (size_t i = 0; i <= la; i++)
+		d[i][0] = i;
+	for (size_t j = 0; j <= lb; j++)
+		d[0][j] = j;
+	for (size_t i = 1; i <= la; i++)
+		for (size_t j = 1; j <= lb; j++) {
+			size_t cost = tolower((unsigned char)a[i - 1]) != tolower((unsigned char)b[j - 1]);
+			size_t v = d[i - 1][j] + 1;
+			if (d[i][j - 1] + 1 < v)
+				v = d[i][j - 1] + 1;
+			if (d[i - 1][j - 1] + cost < v)
+				v = d[i - 1][j - 1] + cost;
+			if (i > 1 && j > 1 && tolower((unsigned char)a[i - 1]) == tolower((unsigned char)b[j - 2]) &&
+			    tolower((unsigned char)a[i - 2]) == tolower((unsigned char)b[j - 1]) && d[i - 2][j - 2] + 1 < v)
+				v = d[i - 2][j - 2] + 1;
+			d[i][j] = v;
+		}
+	return d[la][lb];
+}
+
+const char *fmt_nearest(const char *word, const char *const *cands, size_t n)
+{
+	size_t len = strlen(word + strspn(word, "-")), cap = len / 3; /* an option's dashes are no letters */
+	if (cap < 1)
+		cap = 1;
+	if (cap > 3)
+		cap = 3;
+	const char *best = NULL;
+	size_t best_d = cap + 1;
+	for (size_t k = 0; k < n; k++) {
+		size_t dd = distance(word, cands[k], cap);
+		if (dd < best_d) {
+			best_d = dd;
+			best = cands[k];
+		}
+	}
+	return best;
 }

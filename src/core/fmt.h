@@ -26,6 +26,14 @@ const char *fmt_as_above(const char *why, char *prev, size_t len);
 /* A time given in ms in the unit that reads best, 3 significant digits:
  * "20 ms", "1 s", "2.5 s", "500 us". Returns out. */
 char *fmt_ms(double ms, char *out, size_t len);
+/* Seconds in the largest whole unit that states them: "30 days", "2 h",
+ * "90 s", "0.5 s". */
+char *fmt_seconds(double s, char *out, size_t len);
+/* Of cands[0..n), the one a mistyped word most likely meant: the nearest
+ * by edit distance (a case difference costs nothing), within a third of
+ * its length less its leading dashes (at least 1, at most 3); NULL when
+ * none is that near. */
+const char *fmt_nearest(const char *word, const char *const *cands, size_t n);
 
 /* Makes a string from a file safe to print on a terminal, in place: C0 and
  * C1 control characters (ESC, CSI, BEL ...), DEL and bytes that are not

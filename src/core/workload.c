@@ -1,4 +1,5 @@
 #include "workload.h"
+#include "fmt.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -182,6 +183,14 @@ void workload_names(char *out, size_t len)
 	out[0] = '\0';
 	for (int i = 0; i < WORKLOAD_TYPE_COUNT && n < len; i++)
 		n += (size_t)snprintf(out + n, len - n, "%s%s", i ? ", " : "", workload_info[i].name);
+}
+
+const char *workload_suggest(const char *name)
+{
+	const char *names[WORKLOAD_TYPE_COUNT];
+	for (int i = 0; i < WORKLOAD_TYPE_COUNT; i++)
+		names[i] = workload_info[i].name;
+	return fmt_nearest(name, names, WORKLOAD_TYPE_COUNT);
 }
 
 int workload_find(const char *name)

@@ -149,6 +149,8 @@ void workload_names(char *out, size_t len);
 
 /* Index of the workload called name, or -1. */
 int workload_find(const char *name);
+/* The workload a mistyped name most likely meant ("FP32": fp32), or NULL. */
+const char *workload_suggest(const char *name);
 /* What a device offers the workloads: its features (FEAT() bits), whether
  * it lists a cooperative-matrix extension at all, and per matrix workload
  * the subgroup shape (M, N, K) of its types with the most work a step (0:

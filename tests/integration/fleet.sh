@@ -305,7 +305,10 @@ t_metrics_listen_should_serve_valid_metrics_and_refuse_the_rest() {
 	python3 - "$fp" <<'PY' || exit 1
 import sys, urllib.request, urllib.error
 base = "http://127.0.0.1:%s" % sys.argv[1]
-for url, method, code in ((base + "/", "GET", 404), (base + "/metrics", "POST", 405)):
+# "/" says where the metrics are (as node_exporter's page); elsewhere: 404
+page = urllib.request.urlopen(base + "/").read().decode()
+assert 'href="/metrics"' in page, page
+for url, method, code in ((base + "/nothing", "GET", 404), (base + "/metrics", "POST", 405)):
     try:
         urllib.request.urlopen(urllib.request.Request(url, method=method, data=b"" if method == "POST" else None))
         raise SystemExit("%s %s answered 200" % (method, url))

@@ -66,7 +66,17 @@ static void cli_should_refuse_bad_input_with_a_reason(void)
 	Options o;
 	char err[256];
 	CHECK(parse(&o, err, 2, "--bogus") == -1);
-	CHECK(strstr(err, "unknown option --bogus"));
+	CHECK_STR(err, "unknown option --bogus (see --help)"); /* nothing near: no guess */
+	/* a near miss: the option it most likely meant */
+	CHECK(parse(&o, err, 3, "--targetms", "5") == -1);
+	CHECK_STR(err, "unknown option --targetms (did you mean --target-ms? see --help)");
+	CHECK(parse(&o, err, 3, "--dration", "5") == -1);
+	CHECK_STR(err, "unknown option --dration (did you mean --duration? see --help)");
+	CHECK(strcmp(workload_suggest("FP32"), "fp32") == 0 && strcmp(workload_suggest("bf16matrix"), "bf16-matrix") == 0);
+	CHECK(workload_suggest("gemm") == NULL);
+	/* a duration's range in words, not 2.592e+06 */
+	CHECK(parse(&o, err, 3, "--duration", "-1") == -1);
+	CHECK_STR(err, "--duration: -1 is out of range (0, until stopped, to 30 days in seconds)");
 	CHECK(parse(&o, err, 2, "--target-ms") == -1);
 	CHECK(strstr(err, "needs a value"));
 	CHECK(parse(&o, err, 3, "--target-ms", "0") == -1);

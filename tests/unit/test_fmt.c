@@ -130,8 +130,25 @@ static void csv_field_should_quote_and_fit(void)
 	CHECK(strlen(s) < sizeof s && s[0] == '"' && at == strlen(s));
 }
 
+/* Seconds in words; the word a typo meant, or none. */
+static void seconds_and_near_misses_should_read_as_a_person_writes(void)
+{
+	char b[32];
+	CHECK_STR(fmt_seconds(2592000, b, sizeof b), "30 days");
+	CHECK_STR(fmt_seconds(86400, b, sizeof b), "1 day");
+	CHECK_STR(fmt_seconds(7200, b, sizeof b), "2 h");
+	CHECK_STR(fmt_seconds(90, b, sizeof b), "90 s");
+	CHECK_STR(fmt_seconds(0.5, b, sizeof b), "0.5 s");
+	const char *const words[] = { "--list", "--logs", "--target-ms", "--duration" };
+	CHECK(strcmp(fmt_nearest("--lsit", words, 4), "--list") == 0); /* a swap is one edit */
+	CHECK(strcmp(fmt_nearest("--TARGET-MS", words, 4), "--target-ms") == 0);
+	CHECK(fmt_nearest("--bogus", words, 4) == NULL);
+	CHECK(fmt_nearest("x", words, 4) == NULL);
+}
+
 int main(void)
 {
+	RUN(seconds_and_near_misses_should_read_as_a_person_writes);
 	RUN(csv_field_should_quote_and_fit);
 	RUN(fmt_ms_should_pick_the_unit);
 	RUN(fmt_si_should_print_the_tutorials_figures);
