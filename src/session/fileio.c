@@ -7,6 +7,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <sys/file.h>
 #include <sys/stat.h>
 #include <stdio.h>
@@ -26,8 +27,25 @@ const char *fileio_shown(const char *path)
 	return b;
 }
 
-/* Opens a file to read: never blocks on a FIFO that has no writer (it reads
- * as empty), refuses a folder with a clear reason; regular_only: refuses
+/* A FIFO's first writer: waited for a bounded time (FIFO_WAIT_MS), so that
+ * `mkfifo f; producer > f & flopscope --replay f` does not race the
+ * producer's open; none by then: it reads as empty, said by the caller. */
+#define FIFO_WAIT_MS 2000
+static void wait_for_writer(int fd)
+{
+	/* Linux: a FIFO's read end with no writer yet polls as nothing (no
+	 * POLLHUP until a writer has come and gone) */
+	struct pollfd p = { .fd = fd, .events = POLLIN };
+	for (int waited = 0; waited < FIFO_WAIT_MS; waited += 100) {
+		int n = poll(&p, 1, 100);
+		if (n > 0 || (n < 0 && errno != EINTR))
+			return;
+	}
+}
+
+/* Opens a file to read: never blocks for good on a FIFO that has no writer
+ * (its first writer is waited for FIFO_WAIT_MS at most, then it reads as
+ * empty), refuses a folder with a clear reason; regular_only: refuses
  * whatever is not a regular file (a FIFO whose writer never writes would
  * block the read for good, deaf to SIGINT and SIGTERM). */
 static FILE *open_input(const char *path, bool regular_only, char *err, size_t errlen)
@@ -54,6 +72,8 @@ static FILE *open_input(const char *path, bool regular_only, char *err, size_t e
 		close(fd);
 		return NULL;
 	}
+	if (S_ISFIFO(st.st_mode))
+		wait_for_writer(fd);
 	int fl = fcntl(fd, F_GETFL);
 	FILE *f = fl < 0 || fcntl(fd, F_SETFL, fl & ~O_NONBLOCK) < 0 ? NULL : fdopen(fd, "rb");
 	if (!f) {

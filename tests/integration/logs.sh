@@ -568,7 +568,9 @@ t_offline_inputs_should_be_refused_or_streamed_never_hang() {
 	done
 	"$FS" --replay "$T/good.jsonl" --headless --format csv >"$T/file.csv" 2>/dev/null || die "replay of the file"
 	for mode in "--replay $T/fifo --headless --format csv" "--export $T/fifo --csv"; do
-		cat "$T/good.jsonl" >"$T/fifo" &
+		# a writer that comes half a second after the reader opened the FIFO
+		# (read as empty before: the test raced its own writer on a loaded machine)
+		(sleep 0.5; cat "$T/good.jsonl" >"$T/fifo") &
 		# shellcheck disable=SC2086
 		timeout 20 "$FS" $mode >"$T/fifo.csv" 2>"$T/err" || die "$mode: exit $?: $(cat "$T/err")"
 		wait
