@@ -132,10 +132,9 @@ static void others_text(SampleSource *src, char *out, size_t len, int room)
 		src->procs(src->ctx, &pt);
 	if (!pt.total)
 		return;
-	char who[160] = "";
-	for (unsigned i = 0, w = 0; i < pt.n && w < sizeof who; i++)
-		w += (unsigned)snprintf(who + w, sizeof who - w, "%s%u %s", i ? ", " : "", pt.p[i].pid, pt.p[i].name);
-	bool named = !pt.foreign && pt.n == pt.total && (int)strlen(who) + 24 < room;
+	char who[160];
+	procs_table_describe(&pt, who, sizeof who);
+	bool named = !pt.foreign && (int)strlen(who) + 24 < room;
 	snprintf(out, len, "  %u other%s on it%s%s", pt.total, pt.total == 1 ? "" : "s", named ? ": " : "",
 	         named ? who : "");
 }

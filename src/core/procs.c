@@ -49,6 +49,17 @@ bool procs_drm_client(const char *text, const char *pdev, DrmClient *c)
 	return dev && has_id;
 }
 
+void procs_table_describe(const ProcTable *t, char *out, size_t len)
+{
+	unsigned pids[PROCS_SHOWN];
+	const char *names[PROCS_SHOWN];
+	for (unsigned k = 0; k < t->n && k < PROCS_SHOWN; k++) {
+		pids[k] = t->p[k].pid;
+		names[k] = t->p[k].name;
+	}
+	procs_describe(pids, names, t->n, t->total, out, len);
+}
+
 void procs_line(const ProcInfo *p, char *out, size_t len)
 {
 	int n = snprintf(out, len, "%u%s%s", p->pid, p->name[0] ? " " : "", p->name);

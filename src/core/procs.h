@@ -51,6 +51,10 @@ typedef struct DrmClient {
  * address pdev ("0000:03:00.0"), filled into c. */
 bool procs_drm_client(const char *text, const char *pdev, DrmClient *c);
 
+/* The table's processes as procs_describe says them ("4711 python3, 4712
+ * x and 3 more"); "" when it has none. */
+void procs_table_describe(const ProcTable *t, char *out, size_t len);
+
 /* "537 python3 (root) util 98% 1.2 GiB" into out: what is known of p.
  * util is NVML's per-process SM utilization, or the DRM engines' busy
  * time over the last second: not a share of time (on an H100 another

@@ -37,13 +37,7 @@ static void drm_others(GpuSysfs *g, TelReading *r)
 	if (!(g->procs_t > 0) || now - g->procs_t >= 1.0) {
 		g->procs_t = now;
 		g->procs_ok = sysfs_drm_procs(g->pdev, &g->table, g->seen, &g->nseen);
-		unsigned pids[PROCS_SHOWN];
-		const char *names[PROCS_SHOWN];
-		for (unsigned k = 0; k < g->table.n; k++) {
-			pids[k] = g->table.p[k].pid;
-			names[k] = g->table.p[k].name;
-		}
-		procs_describe(pids, names, g->table.n, g->table.total, g->who, sizeof g->who);
+		procs_table_describe(&g->table, g->who, sizeof g->who);
 	}
 	if (!g->procs_ok)
 		return;

@@ -136,7 +136,6 @@ static bool nvml_others(Nvml *n)
 	}
 	t->total = (unsigned)total;
 	t->n = (unsigned)(total < PROCS_SHOWN ? total : PROCS_SHOWN);
-	const char *np_[PROCS_SHOWN];
 	for (unsigned k = 0; k < t->n; k++) {
 		ProcInfo *p = &t->p[k];
 		p->pid = others[k];
@@ -145,10 +144,9 @@ static bool nvml_others(Nvml *n)
 			if (list[i].pid == p->pid && list[i].used_memory != ~0ULL)
 				p->mem_bytes = (double)list[i].used_memory;
 		sysfs_proc_names(p);
-		np_[k] = p->name;
 	}
 	proc_shares(n, t);
-	procs_describe(others, np_, t->n, total, n->who, sizeof n->who);
+	procs_table_describe(t, n->who, sizeof n->who);
 	n->others = (double)total;
 	return true;
 }
