@@ -14,6 +14,7 @@
 #include "plot.h"
 #include "summary.h"
 #include "throttle.h"
+#include "workload.h"
 
 #define STATS_NS (250 * 1000 * 1000ull)  /* statistics refreshed 4 times a second */
 #define WINDOW_S 60.0                    /* each panel shows the last minute */
@@ -242,6 +243,44 @@ static int name_width(const Node *nv, int w, bool narrow, bool *checks)
 	return nw < name ? name : nw;
 }
 
+/* The table's last line: the outlier rule's verdict so far, after (for
+ * transfers of several at once) what their figures are: shares of the host. */
+static void draw_rule_line(Node *nv, Rect r)
+{
+	char line[512], a[FMT_SI_LEN];
+	attrset(screen_attr(nv->s, nv->outliers ? ROLE_STATUS_ERROR : ROLE_AXIS));
+	if (nv->outliers)
+		snprintf(line, sizeof line, " outlier rule: %zu device%s more than %g%% below the median of %s identical peers",
+		         nv->outliers, nv->outliers == 1 ? "" : "s", nv->opt->outlier_pct, nv->outliers == 1 ? "its" : "their");
+	else
+		snprintf(line, sizeof line, " outlier rule: no device more than %g%% below the median of its identical peers "
+		         "(so far)", nv->opt->outlier_pct);
+	/* the same, shorter, where the line is narrower than the words */
+	if ((int)strlen(line) >= r.w) {
+		if (nv->outliers)
+			snprintf(line, sizeof line, " outlier rule: %zu device%s >%g%% below %s peers", nv->outliers,
+			         nv->outliers == 1 ? "" : "s", nv->opt->outlier_pct, nv->outliers == 1 ? "its" : "their");
+		else
+			snprintf(line, sizeof line, " outlier rule: none >%g%% below its peers (so far)", nv->opt->outlier_pct);
+	}
+	/* transfers of several at once through one host: each a share of it */
+	int wl = workload_find(nv->dev[0].src->workload);
+	if (nv->n > 1 && wl >= 0 && workload_uses_host((WorkloadType)wl)) {
+		double sum = 0;
+		for (size_t k = 0; k < nv->n; k++)
+			if (isfinite(nv->nd[k].median))
+				sum += nv->nd[k].median;
+		char host[200], rule[512];
+		snprintf(rule, sizeof rule, "%s", line);
+		snprintf(host, sizeof host, " at once: each a share of the host, not its link alone (%s%s in all) |",
+		         fmt_si(sum, a, sizeof a), sample_unit(&nv->dev[0].h.last));
+		if ((int)(strlen(host) + strlen(rule)) >= r.w)
+			snprintf(host, sizeof host, " shares of the host (%s%s in all) |", a, sample_unit(&nv->dev[0].h.last));
+		snprintf(line, sizeof line, "%s%s", host, rule);
+	}
+	mvaddnstr(r.y + r.h - 1, 0, line, r.w);
+}
+
 static void draw_table(Node *nv, Rect r)
 {
 	char line[512], a[FMT_SI_LEN], b[FMT_SI_LEN];
@@ -295,22 +334,7 @@ static void draw_table(Node *nv, Rect r)
 		mvhline(r.y + 1 + (int)k, 0, ' ', r.w);
 		mvaddnstr(r.y + 1 + (int)k, 0, line, r.w);
 	}
-	attrset(screen_attr(nv->s, nv->outliers ? ROLE_STATUS_ERROR : ROLE_AXIS));
-	if (nv->outliers)
-		snprintf(line, sizeof line, " outlier rule: %zu device%s more than %g%% below the median of %s identical peers",
-		         nv->outliers, nv->outliers == 1 ? "" : "s", nv->opt->outlier_pct, nv->outliers == 1 ? "its" : "their");
-	else
-		snprintf(line, sizeof line, " outlier rule: no device more than %g%% below the median of its identical peers "
-		         "(so far)", nv->opt->outlier_pct);
-	/* the same, shorter, where the line is narrower than the words */
-	if ((int)strlen(line) >= r.w) {
-		if (nv->outliers)
-			snprintf(line, sizeof line, " outlier rule: %zu device%s >%g%% below %s peers", nv->outliers,
-			         nv->outliers == 1 ? "" : "s", nv->opt->outlier_pct, nv->outliers == 1 ? "its" : "their");
-		else
-			snprintf(line, sizeof line, " outlier rule: none >%g%% below its peers (so far)", nv->opt->outlier_pct);
-	}
-	mvaddnstr(r.y + r.h - 1, 0, line, r.w);
+	draw_rule_line(nv, r);
 }
 
 static void draw(Node *nv)

@@ -169,7 +169,8 @@ static void run_devices(Screen *s, const struct VkCtx *ctx, const DeviceList *de
 			rows[k] = (DeviceRow){ devs->entries[sel[k]].name, &m->sum, m->checks, m->error, m->first_ms,
 			                       &devs->entries[sel[k]], (size_t)sel[k] + 1 };
 		}
-		size_t outliers = multi_print_table(out, false, rows, n, workload_unit_names[workload_info[wl].unit], o->outlier_pct);
+		size_t outliers = multi_print_table(out, false, rows, n, workload_unit_names[workload_info[wl].unit],
+		                                    o->outlier_pct, workload_uses_host(wl));
 		if (outliers && !end->status && end->how == DASH_QUIT)
 			end->status = MULTI_EXIT_OUTLIER;
 	}

@@ -132,9 +132,18 @@ static void table_json(FILE *f, const DeviceRow *rows, const NodeDevice *nd, siz
 	}
 }
 
+/* Transfers of several devices at once through one host: each figure is a
+ * share of the host's path (four H100s' h2d read 54% of the PCIe peak each
+ * at once, 80% alone), said beside the table with the sum. */
+typedef struct HostShare {
+	bool shared;
+	size_t measured;
+	double sum;
+} HostShare;
+
 /* The table: a line a device, how soon each measured, the outlier rule. */
 static void table_text(FILE *f, const DeviceRow *rows, const NodeDevice *nd, size_t n, const char *unit,
-                       size_t outliers, double pct)
+                       size_t outliers, double pct, const HostShare *hs)
 {
 	fprintf(f, "\n dev  %-34s %14s %10s %10s %7s %6s  %s\n", "device", "median", "% of peak", "of peers", "checks",
 	        "power", "status");
@@ -173,9 +182,30 @@ static void table_text(FILE *f, const DeviceRow *rows, const NodeDevice *nd, siz
 		        outliers == 1 ? "" : "s", pct, outliers == 1 ? "its" : "their");
 	else
 		fprintf(f, "outlier rule: no device more than %g%% below the median of its identical peers\n", pct);
+	if (hs->shared) {
+		char v[FMT_SI_LEN], of[48] = "";
+		if (hs->measured < n)
+			snprintf(of, sizeof of, " (%zu measured)", hs->measured);
+		fprintf(f, "host: the %zu ran transfers at once, %s%s in all%s: each figure is a share of\n"
+		        "  the host, not its link alone (--check measures each link alone)\n", n,
+		        fmt_si(hs->sum, v, sizeof v), unit, of);
+	}
 }
 
-size_t multi_print_table(FILE *f, bool json, const DeviceRow *rows, size_t n, const char *unit, double pct)
+/* The sum of the measured devices' medians, where the runs shared the host. */
+static HostShare host_share(const NodeDevice *nd, size_t n, bool host_shared)
+{
+	HostShare hs = { host_shared && n > 1, 0, 0 };
+	for (size_t k = 0; hs.shared && k < n; k++)
+		if (isfinite(nd[k].median)) {
+			hs.sum += nd[k].median;
+			hs.measured++;
+		}
+	return hs;
+}
+
+size_t multi_print_table(FILE *f, bool json, const DeviceRow *rows, size_t n, const char *unit, double pct,
+                         bool host_shared)
 {
 	NodeDevice *nd = calloc(n, sizeof *nd);
 	if (!nd) {
@@ -192,17 +222,20 @@ size_t multi_print_table(FILE *f, bool json, const DeviceRow *rows, size_t n, co
 			nd[k].median = rows[k].sum->flops.median;
 	}
 	size_t outliers = outlier_apply(nd, n, pct);
+	HostShare hs = host_share(nd, n, host_shared);
 	if (json) {
 		table_json(f, rows, nd, n, unit);
 		cJSON *j = cJSON_CreateObject();
 		if (j && cJSON_AddStringToObject(j, "type", "node") && cJSON_AddNumberToObject(j, "devices", (double)n) &&
 		    cJSON_AddNumberToObject(j, "failed", failed ? 1 : 0) &&
-		    cJSON_AddNumberToObject(j, "outliers", (double)outliers) && cJSON_AddNumberToObject(j, "outlier_pct", pct))
+		    cJSON_AddNumberToObject(j, "outliers", (double)outliers) && cJSON_AddNumberToObject(j, "outlier_pct", pct) &&
+		    cJSON_AddBoolToObject(j, "host_shared", hs.shared) &&
+		    (!hs.shared || !hs.measured || cJSON_AddNumberToObject(j, "host_sum", hs.sum)))
 			json_line(f, j);
 		else
 			cJSON_Delete(j);
 	} else {
-		table_text(f, rows, nd, n, unit, outliers, pct);
+		table_text(f, rows, nd, n, unit, outliers, pct, &hs);
 	}
 	free(nd);
 	return outliers;
@@ -308,7 +341,8 @@ int multi_run(const struct VkCtx *ctx, const Options *o, const int *idx, size_t 
 	size_t outliers = 0;
 	if (rows)
 		outliers = multi_print_table(o->format == FORMAT_CSV ? stderr : stdout, o->format == FORMAT_JSON, rows,
-		                             n, workload_unit_names[workload_info[wl].unit], o->outlier_pct);
+		                             n, workload_unit_names[workload_info[wl].unit], o->outlier_pct,
+		                             workload_uses_host(wl));
 	else
 		fprintf(stderr, "flopscope: out of memory for the table\n");
 	free(rows);

@@ -26,9 +26,11 @@ typedef struct DeviceRow {
 
 /* Applies the outlier rule (pct) to the rows and prints the table: a row
  * per device and the rule's verdict as text to f, or JSON Lines
- * (device_summary objects, then a node object) when json. Returns the
- * number of outliers. */
-size_t multi_print_table(FILE *f, bool json, const DeviceRow *rows, size_t n, const char *unit, double pct);
+ * (device_summary objects, then a node object) when json. host_shared:
+ * the devices ran a host transfer at once (each figure a share of the
+ * host: said, with the sum). Returns the number of outliers. */
+size_t multi_print_table(FILE *f, bool json, const DeviceRow *rows, size_t n, const char *unit, double pct,
+                         bool host_shared);
 
 struct VkCtx;
 struct MetricsOut; /* metrics_live.h: NULL or no board: no metrics */

@@ -152,7 +152,9 @@ int offline_node_table(const Options *o, const SessionData *d, const SummaryResu
 			       strcmp(m->workload, d[0].meta.workload) ? m->workload : "");
 		}
 	}
-	multi_print_table(stdout, o->format == FORMAT_JSON, rows, n, unit, o->outlier_pct);
+	int wl = workload_find(d[0].meta.workload);
+	multi_print_table(stdout, o->format == FORMAT_JSON, rows, n, unit, o->outlier_pct,
+	                  one_run && wl >= 0 && workload_uses_host((WorkloadType)wl));
 	free(rows);
 	return outputs_stdout_failed() ? 1 : 0;
 }

@@ -583,6 +583,10 @@ bool slog_node_order(const SessionMeta *const *metas, size_t n, size_t *perm)
 		perm[k] = k;
 		one &= !strcmp(metas[k]->node, metas[0]->node);
 	}
+	/* one run's devices each once: a log named twice is not two devices */
+	for (size_t i = 0; one && i < n; i++)
+		for (size_t j = i + 1; one && j < n; j++)
+			one = metas[i]->ordinal != metas[j]->ordinal;
 	if (!one)
 		return false;
 	for (size_t i = 1; i < n; i++) /* insertion sort: a handful of devices */

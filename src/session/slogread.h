@@ -65,8 +65,8 @@ typedef struct SlogPick {
 int slog_parse(const char *text, size_t len, const char *name, SessionData *out, char *err, size_t errlen);
 int slog_read(const char *path, SessionData *out, char *err, size_t errlen);
 
-/* The logs of one multi-device run (every meta with the same node id) in
- * their devices' order: perm[i] is the index of the i-th; the given order
+/* The logs of one multi-device run (every meta with the same node id, each
+ * device once) in their devices' order: perm[i] is the index of the i-th; the given order
  * when they are not one run. Returns whether they are. */
 bool slog_node_order(const SessionMeta *const *metas, size_t n, size_t *perm);
 /* Either, with a pick (NULL: none), a visitor (NULL: none) and a keep limit

@@ -39,6 +39,7 @@ wall = float(sys.argv[3])
 assert all(0 < r["first_sample_ms"] < wall for r in rows), (wall, rows)
 node = recs[-1]
 assert node["type"] == "node" and node["devices"] == n and node["failed"] == 0 and node["outliers"] == 0, node
+assert node["host_shared"] is False and "host_sum" not in node, node  # fp32 crosses no host path
 PY
 	done
 	# each engine wrote a log of its own
@@ -47,6 +48,47 @@ PY
 	grep -q '^Measuring 2 devices at once: fp32, 1 s at the 20 ms target' "$T/t.out" || die "$(cat "$T/t.out")"
 	[ "$(grep -c '^   [12]  llvmpipe' "$T/t.out")" = 2 ] || die "no row per device: $(cat "$T/t.out")"
 	grep -Eq '^first sample after launch: 1: [0-9]+ ms, 2: [0-9]+ ms$' "$T/t.out" || die "no first samples: $(cat "$T/t.out")"
+}
+
+# Host transfers on several devices at once: each figure is a share of the
+# host's path, not the link's (four H100s' h2d read 54% of the PCIe peak each
+# at once, 80% alone): the table, the JSON and the node view say so, with the
+# sum; a replay of the run's logs says it too, logs of separate runs do not.
+t_host_transfers_at_once_should_be_called_shares_of_the_host() {
+	"$FS" -1 -1 --workload h2d --size 4M --duration 1.5 --outlier 99.9 --format json >"$T/h.json" 2>"$T/h.err" ||
+		die "json: exit $?: $(cat "$T/h.err")"
+	python3 - "$T/h.json" <<'PY' || exit 1
+import json, sys
+recs = [json.loads(l) for l in open(sys.argv[1])]
+rows = [r for r in recs if r["type"] == "device_summary"]
+node = recs[-1]
+assert len(rows) == 2 and all(r["median"] > 0 for r in rows), rows
+assert node["host_shared"] is True, node
+assert abs(node["host_sum"] - sum(r["median"] for r in rows)) < 1e-6 * node["host_sum"], (node, rows)
+PY
+	python3 tests/schema_check.py run "$T/h.json" >"$T/sch" 2>&1 ||
+		die "schema: $(cat "$T/sch")"
+	"$FS" -1 -1 --workload d2h --size 4M --duration 1 --no-log --outlier 99.9 >"$T/t.out" 2>&1 || die "table: exit $?"
+	grep -Eq '^host: the 2 ran transfers at once, [0-9.]+ [kMG]?B/s in all: each figure is a share of$' "$T/t.out" &&
+		grep -q '^  the host, not its link alone (--check measures each link alone)$' "$T/t.out" ||
+		die "no host line: $(cat "$T/t.out")"
+	awk 'length > 80' "$T/t.out" | grep -q '^host\|^  the host' && die "host line over 80 columns: $(cat "$T/t.out")"
+	# the logs of that run replayed together say it; one log twice (not one run) does not
+	ls "$XDG_STATE_HOME"/flopscope/*h2d*.jsonl >"$T/logs" 2>/dev/null
+	[ "$(wc -l <"$T/logs")" = 2 ] || die "logs: $(ls "$XDG_STATE_HOME/flopscope/")"
+	# shellcheck disable=SC2046
+	"$FS" --replay $(cat "$T/logs") >"$T/r.out" 2>&1 || die "replay: exit $?: $(cat "$T/r.out")"
+	grep -q '^host: the 2 ran transfers at once' "$T/r.out" || die "replay: $(cat "$T/r.out")"
+	"$FS" --replay "$(head -1 "$T/logs")" "$(head -1 "$T/logs")" >"$T/r2.out" 2>&1
+	grep -q '^host:' "$T/r2.out" && die "one log twice called one run: $(cat "$T/r2.out")"
+	start_ui "$FS" -1 -1 --workload h2d --size 4M --no-log --outlier 99.9 || return 1
+	wait_for '^ +2 llvmpipe.*B/s' || return 1
+	wait_for '^ shares of the host \([0-9.]+ [kMG]?B/s in all\) \| outlier rule' || return 1
+	TM resize-window -t fs -x 200 -y 60
+	wait_for '^ at once: each a share of the host, not its link alone \([0-9.]+ [kMG]?B/s in all\) \| outlier' ||
+		return 1
+	TM send-keys -t fs q
+	wait_exit || return 1
 }
 
 # One device lost among several: the others go on, the table says which

@@ -610,6 +610,9 @@ static void node_logs_should_be_ordered_by_device(void)
 	size_t perm[3];
 	CHECK(slog_node_order(p, 3, perm));
 	CHECK(perm[0] == 1 && perm[1] == 2 && perm[2] == 0);
+	/* one device's log named twice: not one run of two devices */
+	const SessionMeta *twice[2] = { &m[1], &m[1] };
+	CHECK(!slog_node_order(twice, 2, perm) && perm[0] == 0 && perm[1] == 1);
 	snprintf(m[2].node, sizeof m[2].node, "20261123T151030Z-43");
 	CHECK(!slog_node_order(p, 3, perm));
 	CHECK(perm[0] == 0 && perm[1] == 1 && perm[2] == 2);
