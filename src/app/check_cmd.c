@@ -314,7 +314,7 @@ static void judge(const Options *o, const VkCtx *ctx, const SuiteDev *sd, BlockM
 	judge_figure(o, ctx, sd, run, bl, nb, wi, v);
 	if (v->st == CHECK_WRONG || v->st == CHECK_ERROR || v->st == CHECK_SKIP)
 		return;
-	char fault[300], cap[128], was[sizeof v->why], link[96];
+	char fault[300], cap[128], was[sizeof v->why], link[112];
 	bool faulted = energy_fault(&sd->r.energy, fault, sizeof fault, cap, sizeof cap);
 	snprintf(was, sizeof was, "%s", v->why);
 	/* a transfer over a link trained below what it can do (x8 or Gen3 where
@@ -323,6 +323,13 @@ static void judge(const Options *o, const VkCtx *ctx, const SuiteDev *sd, BlockM
 		v->st = CHECK_FAIL;
 		snprintf(v->why, sizeof v->why, "the link ran at %s, a fault; %.*s", link,
 		         (int)(sizeof v->why - strlen(link) - 40), was);
+		snprintf(was, sizeof was, "%s", v->why);
+	}
+	/* a link that retransmits (DCGM's pcie plugin fails the same count) */
+	if (peak_kind((WorkloadType)(wi - workload_info)) == PEAK_PCIE &&
+	    link_replays_excess(&sd->r.link, link, sizeof link)) {
+		v->st = CHECK_FAIL;
+		snprintf(v->why, sizeof v->why, "%s, a fault; %.*s", link, (int)(sizeof v->why - strlen(link) - 16), was);
 		snprintf(was, sizeof was, "%s", v->why);
 	}
 	if (faulted && wi->kind != WL_POWER) { /* power's verdict has said it */
@@ -354,6 +361,7 @@ typedef struct CheckLine {
 	const char *why;
 	const char *others;     /* other processes on the device during the run; NULL: none seen */
 	const char *link;       /* its PCIe link during the run, and at most ("Gen5 x16 of Gen5 x16"); NULL: unknown */
+	double replays;         /* the link's replays during the run; NaN: not counted, or no transfer */
 	const Energy *energy;   /* JSON: the run's energy (record_energy); NULL: none */
 } CheckLine;
 
@@ -373,6 +381,7 @@ static const Column check_cols[] = {
 	{ "why", "why", COL_QUOTED, L_(why), NULL },
 	{ "other_processes", "other_processes", COL_QUOTED, L_(others), NULL },
 	{ "pcie_link", "pcie_link", COL_QUOTED, L_(link), NULL },
+	{ "pcie_replays", "pcie_replays", COL_NUMBER, L_(replays), "%.0f" },
 };
 /* a shared transfer's: the verdict's CSV columns (no verdict, reference or
  * threshold), its own JSON keys */
@@ -391,6 +400,7 @@ static const Column shared_cols[] = {
 	{ "why", "why", COL_QUOTED, L_(why), NULL },
 	{ "other_processes", "other_processes", COL_QUOTED, L_(others), NULL },
 	{ NULL, "pcie_link", COL_QUOTED, L_(link), NULL },
+	{ NULL, "pcie_replays", COL_NUMBER, L_(replays), "%.0f" },
 };
 #undef L_
 #define NCOLS(c) (sizeof (c) / sizeof *(c))
@@ -433,6 +443,12 @@ static const char *link_text(const LinkSeen *l, const WorkloadInfo *wi, char *ou
 	return out;
 }
 
+/* A transfer's PCIe replays during its run; NaN where not counted. */
+static double link_replays_of(const LinkSeen *l, const WorkloadInfo *wi)
+{
+	return peak_kind((WorkloadType)(wi - workload_info)) == PEAK_PCIE ? link_replays(l) : NAN;
+}
+
 static void print_line(const Options *o, const VkCtx *ctx, const SuiteDev *sd, const WorkloadInfo *wi,
                        const Verdict *v)
 {
@@ -444,7 +460,7 @@ static void print_line(const Options *o, const VkCtx *ctx, const SuiteDev *sd, c
 	if (o->format != FORMAT_TABLE) {
 		CheckLine l = { st, { d, (size_t)sd->idx + 1 }, wi->name, workload_unit_names[wi->unit], v->median,
 		                v->ratio, v->threshold, v->peer, NAN, NAN, v->ref, v->checks, v->why, others, link,
-		                &sd->r.energy };
+		                link_replays_of(&sd->r.link, wi), &sd->r.energy };
 		put_line(o, "check", check_cols, NCOLS(check_cols), &l);
 		return;
 	}
@@ -462,9 +478,13 @@ static void print_line(const Options *o, const VkCtx *ctx, const SuiteDev *sd, c
 	if (say && e->limit_w > 0)
 		snprintf(pw + strlen(pw), sizeof pw - strlen(pw), " (%.0f%% of %.0f W),", 100 * energy_mean_w(e) / e->limit_w,
 		         e->limit_w);
-	printf("%-6s [%d] %-16s %14s  %s%s%s%s%s%s%s\n", upper, sd->idx + 1, wi->name, fig, pw, pw[0] ? " " : "", v->why,
-	       others ? "; other processes on the GPU: " : "", others ? others : "", link ? "; PCIe " : "",
-	       link ? link : "");
+	char rp[48] = "";
+	double replays = link_replays_of(&sd->r.link, wi);
+	if (!isnan(replays))
+		snprintf(rp, sizeof rp, "%s%.0f replay%s", link ? ", " : "; PCIe ", replays, replays == 1 ? "" : "s");
+	printf("%-6s [%d] %-16s %14s  %s%s%s%s%s%s%s%s\n", upper, sd->idx + 1, wi->name, fig, pw, pw[0] ? " " : "",
+	       v->why, others ? "; other processes on the GPU: " : "", others ? others : "", link ? "; PCIe " : "",
+	       link ? link : "", rp);
 }
 
 /* One check's state, from its start to its end line. */
@@ -804,7 +824,7 @@ static void print_shared(const Options *o, const VkCtx *ctx, const SuiteDev *sd,
 		         "threshold; its verdict is its link's, measured alone", m, of, fmt_si(sum, b, sizeof b), unit);
 	if (o->format != FORMAT_TABLE) {
 		CheckLine l = { "shared", { d, (size_t)sd->idx + 1 }, wi->name, unit, median, NAN, NAN, NAN, (double)m,
-		                sum, NULL, sd->checks, why, NULL, NULL, NULL };
+		                sum, NULL, sd->checks, why, NULL, NULL, NAN, NULL };
 		put_line(o, "check_shared", shared_cols, NCOLS(shared_cols), &l);
 	} else {
 		char fig[48] = "-";

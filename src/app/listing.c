@@ -1,6 +1,7 @@
 #include "listing.h"
 #include "fmt.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -24,16 +25,25 @@ void listing_details(FILE *f, const DeviceInfo *d)
 	/* the PCIe link, now (a GPU at rest may have trained down: the check
 	 * reads it under load) and at most */
 	char dir[512];
-	double l[4];
+	double l[TEL_PCIE_VALUES];
 	if (!telemetry_pcie_dir(d, dir, sizeof dir))
 		return;
 	telemetry_pcie_link(dir, l);
-	char now[32] = "unknown", max[32] = "unknown";
+	char now[32] = "unknown", max[32] = "unknown", replays[80] = "";
 	if (l[0] > 0)
 		pcie_link_str(l[0], l[1], now, sizeof now);
 	if (l[2] > 0)
 		pcie_link_str(l[2], l[3], max, sizeof max);
-	fprintf(f, "      PCIe link: %s now, %s at most\n", now, max);
+	/* its replays: the driver's telemetry (NVML) read once, else sysfs's */
+	Telemetry t;
+	TelReading r;
+	bool opened = telemetry_open(&t, d);
+	if (opened && t.src.read(&t.src, &r) && tel_has(&r, TEL_PCIE_REPLAYS))
+		l[4] = r.v[TEL_PCIE_REPLAYS];
+	telemetry_close(&t); /* also after a failed open, which made its lock */
+	if (!isnan(l[4]))
+		snprintf(replays, sizeof replays, ", %.0f replays since the driver started", l[4]);
+	fprintf(f, "      PCIe link: %s now, %s at most%s\n", now, max, replays);
 }
 
 void listing_print(FILE *f, const DeviceList *l, bool verbose)

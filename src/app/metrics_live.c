@@ -279,7 +279,7 @@ char *mboard_render(MetricsBoard *b)
 			m->temp_c = tel_or_nan(r, TEL_TEMP_C, 1);
 			m->power_limit_w = tel_or_nan(r, TEL_POWER_LIMIT_W, 1);
 			m->other_gpu = tel_or_nan(r, TEL_OTHER_GPU, 1);
-			for (int f = 0; f < 4; f++)
+			for (int f = 0; f < 5; f++)
 				m->pcie[f] = tel_or_nan(r, (TelField)(TEL_PCIE_GTS + f), 1);
 			m->others_who = res->shared.who;
 			m->energy_j = energy_known(&res->energy) ? res->energy.joules : NAN;

@@ -1,5 +1,6 @@
 #include "metrics.h"
 
+#include "peak.h"
 #include "throttle.h"
 
 #include <math.h>
@@ -27,7 +28,7 @@ void metrics_row_init(MetricsRow *r)
 	r->check_ratio = r->check_threshold = NAN;
 	r->shared_median = NAN;
 	r->other_gpu = NAN;
-	for (size_t k = 0; k < 4; k++)
+	for (size_t k = 0; k < sizeof r->pcie / sizeof *r->pcie; k++)
 		r->pcie[k] = NAN;
 	for (size_t v = 0; v < ENERGY_VIOLATIONS; v++)
 		r->violation_s[v] = NAN;
@@ -128,8 +129,8 @@ static void value(Text *t, double v)
  * >= 0: only the rows of that unit (a throughput's family). */
 typedef double (*Figure)(const MetricsRow *r);
 
-static void gauge_of(Text *t, const MetricsRow *rows, size_t n, const char *name, const char *help, Figure f,
-                     bool with_workload, int unit)
+static void series(Text *t, const MetricsRow *rows, size_t n, const char *name, const char *type, const char *help,
+                   Figure f, bool with_workload, int unit)
 {
 	bool any = false;
 	for (size_t k = 0; k < n; k++) {
@@ -143,12 +144,18 @@ static void gauge_of(Text *t, const MetricsRow *rows, size_t n, const char *name
 		if (dup)
 			continue;
 		if (!any)
-			family(t, name, "gauge", help);
+			family(t, name, type, help);
 		any = true;
 		put(t, "%s", name);
 		labels(t, &rows[k], with_workload);
 		value(t, v);
 	}
+}
+
+static void gauge_of(Text *t, const MetricsRow *rows, size_t n, const char *name, const char *help, Figure f,
+                     bool with_workload, int unit)
+{
+	series(t, rows, n, name, "gauge", help, f, with_workload, unit);
 }
 
 static void gauge(Text *t, const MetricsRow *rows, size_t n, const char *name, const char *help, Figure f,
@@ -173,6 +180,7 @@ static double f_link_gts(const MetricsRow *r) { return r->pcie[0] * 1e9; }
 static double f_link_width(const MetricsRow *r) { return r->pcie[1]; }
 static double f_link_max_gts(const MetricsRow *r) { return r->pcie[2] * 1e9; }
 static double f_link_max_width(const MetricsRow *r) { return r->pcie[3]; }
+static double f_link_replays(const MetricsRow *r) { return r->pcie[4]; }
 static double f_check_ratio(const MetricsRow *r) { return r->check == CHECK_NONE ? NAN : r->check_ratio; }
 
 /* The counters: samples, result checks by result, level changes by cause. */
@@ -410,6 +418,11 @@ char *metrics_render(const MetricsRow *rows, size_t n, const char *version, doub
 	      "to (max_link_speed); below it under load is a degraded link.", f_link_max_gts, false);
 	gauge(&t, rows, n, "flopscope_pcie_link_max_width_lanes", "The lanes the PCIe link can train to "
 	      "(max_link_width).", f_link_max_width, false);
+	char replays[256];
+	snprintf(replays, sizeof replays, "The PCIe link's replays (retransmissions) the driver counted since it "
+	         "started (NVML's replay counter, amdgpu's pcie_replay_count); a check fails a transfer that saw more "
+	         "than %d.", PCIE_MAX_REPLAYS);
+	series(&t, rows, n, "flopscope_pcie_replays_total", "counter", replays, f_link_replays, false, -1);
 	check_families(&t, rows, n, check_duration_s, exit_code);
 	if (t.oom) {
 		free(t.s);

@@ -71,7 +71,8 @@ typedef struct MetricsRow {
 	double clock_reduced_s[METRICS_REASONS]; /* seconds at each of throttle_reasons[] */
 	double violation_s[ENERGY_VIOLATIONS]; /* the driver's counts (summary.h's order); NaN: none */
 	double other_gpu;       /* other processes on the device, the latest reading; NaN unknown */
-	double pcie[4];         /* its PCIe link now and at most: GT/s, lanes (TEL_PCIE_GTS order); NaN unknown */
+	double pcie[5];         /* its PCIe link now and at most: GT/s, lanes, and the replays counted
+	                           (TEL_PCIE_GTS ... TEL_PCIE_REPLAYS); NaN unknown */
 	const char *others_who; /* who the run named when most were there ("537 python3"); NULL or "": none */
 	/* a --check's verdict (CHECK_NONE in a live run) */
 	CheckStatus check;

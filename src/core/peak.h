@@ -57,6 +57,9 @@ void pcie_link_str(double gts, double lanes, char *out, size_t len);
  * in words into why: "PCIe Gen4 x8, below its maximum Gen5 x16"; false
  * where it did not or a figure is unknown (NaN). */
 bool pcie_link_degraded(double gts, double lanes, double max_gts, double max_lanes, char *why, size_t len);
+/* The PCIe replays a transfer's run may see before its link fails the
+ * check: DCGM's pcie plugin's default (max_pcie_replays, 80 while it runs). */
+#define PCIE_MAX_REPLAYS 80
 
 bool peak_pcie(const char *speed, const char *width, Peak *p);
 /* Device memory: two transfers per memory clock over the bus (NVML's memory

@@ -7,6 +7,7 @@
 const char *const sample_tel_names[SAMPLE_TEL_COUNT] = {
 	"sm_mhz", "mem_mhz", "power_w", "temp_c", "pstate", "throttle", "other_cpu", "other_gpu", "power_limit_w",
 	"viol_power_s", "viol_thermal_s", "pcie_gts", "pcie_width", "pcie_max_gts", "pcie_max_width",
+	"pcie_replays",
 };
 
 int sample_power_str(const Sample *s, char *out, size_t len)

@@ -39,6 +39,8 @@ typedef enum TelField {
 	TEL_PCIE_WIDTH,    /* ... its lanes now (current_link_width) */
 	TEL_PCIE_MAX_GTS,  /* ... the speed it can train to (max_link_speed) */
 	TEL_PCIE_MAX_WIDTH, /* ... and its lanes (max_link_width) */
+	TEL_PCIE_REPLAYS,  /* the link's replays (retransmissions) counted since the driver
+	                     started: NVML's replay counter, amdgpu's pcie_replay_count */
 	TEL_FIELD_COUNT
 } TelField;
 #define SAMPLE_TEL_COUNT TEL_FIELD_COUNT

@@ -16,6 +16,7 @@ void summary_init(Summary *s)
 	energy_init(&s->energy);
 	s->shared.max = NAN;
 	s->link.gts = s->link.width = s->link.max_gts = s->link.max_width = NAN;
+	s->link.replays_first = s->link.replays_last = NAN;
 	change_init(&s->changes);
 }
 
@@ -253,6 +254,11 @@ void summary_add(Summary *s, const Sample *x)
 {
 	s->samples++;
 	add_energy(&s->energy, x);
+	if (sample_has_tel(x, TEL_PCIE_REPLAYS)) { /* every sample: a replay is no less one outside the steady */
+		if (isnan(s->link.replays_first))
+			s->link.replays_first = x->tel[TEL_PCIE_REPLAYS];
+		s->link.replays_last = x->tel[TEL_PCIE_REPLAYS];
+	}
 	if (sample_has_tel(x, TEL_OTHER_GPU) && !(x->tel[TEL_OTHER_GPU] <= s->shared.max)) {
 		if (x->tel[TEL_OTHER_GPU] > s->shared.max)
 			s->shared.who[0] = '\0'; /* more than the named ones: named again */
@@ -391,6 +397,23 @@ void summary_add_gap(Summary *s, double gap_ms)
 	s->gap_ms += gap_ms;
 	if (s->duty_n)
 		s->duty_gap_ms += gap_ms; /* the device idled with the process: not its duty */
+}
+
+double link_replays(const LinkSeen *l)
+{
+	double d = l->replays_last - l->replays_first;
+	return d >= 0 ? d : NAN; /* NaN: never read, or the count went back (the driver restarted) */
+}
+
+bool link_replays_excess(const LinkSeen *l, char *why, size_t len)
+{
+	double d = link_replays(l);
+	if (len)
+		why[0] = '\0';
+	if (!(d > PCIE_MAX_REPLAYS))
+		return false;
+	snprintf(why, len, "%.0f PCIe replays during the run (more than %d: a link retransmitting)", d, PCIE_MAX_REPLAYS);
+	return true;
 }
 
 bool link_degraded(const LinkSeen *l, char *why, size_t len)

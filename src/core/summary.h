@@ -75,7 +75,13 @@ typedef struct LinkSeen {
 	size_t n, low;
 	double gts, width;          /* the lowest below the maximum */
 	double max_gts, max_width;
+	double replays_first, replays_last; /* the driver's replay count, over every sample; NaN unread */
 } LinkSeen;
+/* The link's replays (retransmissions) the driver counted during the run;
+ * NaN where it counts none (or the count went back). */
+double link_replays(const LinkSeen *l);
+/* More replays during a run than PCIE_MAX_REPLAYS (peak.h), in words. */
+bool link_replays_excess(const LinkSeen *l, char *why, size_t len);
 /* Whether the link ran below its maximum for most of the run, in words
  * (pcie_link_degraded's). */
 bool link_degraded(const LinkSeen *l, char *why, size_t len);

@@ -34,6 +34,10 @@ typedef struct Nvml {
 	double viol_t;
 	double viol_s[2];
 	bool viol_ok[2];
+	/* the PCIe link's replays, asked with the counters */
+	int (*replays)(void *, unsigned *);
+	unsigned replay_count;
+	bool replay_ok;
 	/* the processes on the GPU: NVML's v1 calls, whose entry layout (pid,
 	 * memory) every driver keeps; asked every 250 ms, the answer kept */
 	int (*compute_procs)(void *, unsigned *, void *);
@@ -181,18 +185,21 @@ static bool nvml_read(TelSource *s, TelReading *r)
 	}
 	/* NVML_PERF_POLICY_POWER, NVML_PERF_POLICY_THERMAL */
 	double now = (double)clock_mono_ns() * 1e-9;
-	if (n->violation && (!(n->viol_t > 0) || now - n->viol_t >= 0.25)) {
+	if ((n->violation || n->replays) && (!(n->viol_t > 0) || now - n->viol_t >= 0.25)) {
 		n->viol_t = now;
 		for (int k = 0; k < 2; k++) {
 			NvmlViolation v = { 0, 0 };
-			n->viol_ok[k] = n->violation(n->dev, k, &v) == 0;
+			n->viol_ok[k] = n->violation && n->violation(n->dev, k, &v) == 0;
 			n->viol_s[k] = (double)v.violation_ns * 1e-9;
 		}
+		n->replay_ok = n->replays && n->replays(n->dev, &n->replay_count) == 0;
 	}
 	if (n->viol_ok[0])
 		tel_set(r, TEL_VIOL_POWER_S, n->viol_s[0]);
 	if (n->viol_ok[1])
 		tel_set(r, TEL_VIOL_THERMAL_S, n->viol_s[1]);
+	if (n->replay_ok)
+		tel_set(r, TEL_PCIE_REPLAYS, n->replay_count);
 	if (nvml_others(n)) {
 		tel_set(r, TEL_OTHER_GPU, n->others);
 		snprintf(r->who, sizeof r->who, "%s", n->who);
@@ -307,6 +314,7 @@ static bool tel_nvml_open(TelSource *s, const DeviceInfo *d, char *note, size_t 
 	if (!n->throttle)
 		n->throttle = (int (*)(void *, unsigned long long *))dlsym(lib, "nvmlDeviceGetCurrentClocksThrottleReasons");
 	n->violation = (int (*)(void *, int, void *))dlsym(lib, "nvmlDeviceGetViolationStatus");
+	n->replays = (int (*)(void *, unsigned *))dlsym(lib, "nvmlDeviceGetPcieReplayCounter");
 	n->compute_procs = (int (*)(void *, unsigned *, void *))dlsym(lib, "nvmlDeviceGetComputeRunningProcesses");
 	n->graphics_procs = (int (*)(void *, unsigned *, void *))dlsym(lib, "nvmlDeviceGetGraphicsRunningProcesses");
 	n->proc_util = (int (*)(void *, void *, unsigned *, unsigned long long))dlsym(lib, "nvmlDeviceGetProcessUtilization");
@@ -339,8 +347,9 @@ static bool tel_nvml_open(TelSource *s, const DeviceInfo *d, char *note, size_t 
 		nvml_close(s);
 		return false;
 	}
-	snprintf(note, len, "NVML: SM and memory clock, power%s, temperature, P-state, clock-event reasons%s%s",
+	snprintf(note, len, "NVML: SM and memory clock, power%s, temperature, P-state, clock-event reasons%s%s%s",
 	         n->limit ? " and its limit" : "", n->violation ? ", violation counters" : "",
+	         n->replays ? ", PCIe replays" : "",
 	         n->compute_procs ? ", the other processes on the GPU" : "");
 	return true;
 }

@@ -5,6 +5,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 bool telemetry_pcie_dir(const DeviceInfo *d, char *dir, size_t len)
 {
@@ -15,7 +16,7 @@ bool telemetry_pcie_dir(const DeviceInfo *d, char *dir, size_t len)
 	return true;
 }
 
-void telemetry_pcie_link(const char *dir, double tel[4])
+void telemetry_pcie_link(const char *dir, double tel[TEL_PCIE_VALUES])
 {
 	static const char *const files[2][2] = { { "current_link_speed", "current_link_width" },
 		                                     { "max_link_speed", "max_link_width" } };
@@ -30,6 +31,15 @@ void telemetry_pcie_link(const char *dir, double tel[4])
 		bool ok = pcie_link_parse(speed, width, &gts, &lanes);
 		tel[2 * k] = ok ? gts : NAN;
 		tel[2 * k + 1] = ok ? lanes : NAN;
+	}
+	/* amdgpu's count of the link's replays (NVIDIA's: NVML) */
+	char path[700], count[32] = "", *end;
+	snprintf(path, sizeof path, "%s/pcie_replay_count", dir);
+	tel[4] = NAN;
+	if (sysfs_read_line(path, count, sizeof count) && count[0]) {
+		double v = strtod(count, &end);
+		if (end != count && !*end && v >= 0)
+			tel[4] = v;
 	}
 }
 

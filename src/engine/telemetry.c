@@ -22,8 +22,8 @@ static void pcie_into(Telemetry *t, TelReading *r)
 		telemetry_pcie_link(t->pcie_dir, t->pcie);
 		t->pcie_ns = now;
 	}
-	for (int k = 0; k < 4; k++)
-		if (isfinite(t->pcie[k]))
+	for (int k = 0; k < TEL_PCIE_VALUES; k++)
+		if (isfinite(t->pcie[k]) && !tel_has(r, (TelField)(TEL_PCIE_GTS + k))) /* the driver's first */
 			tel_set(r, (TelField)(TEL_PCIE_GTS + k), t->pcie[k]);
 }
 

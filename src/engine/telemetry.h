@@ -17,6 +17,8 @@
 #include "peak.h"
 #include "tel_source.h"
 
+#define TEL_PCIE_VALUES 5 /* telemetry_pcie_link's values */
+
 typedef struct Telemetry {
 	TelSource src;
 	bool active;
@@ -32,7 +34,7 @@ typedef struct Telemetry {
 	/* the PCIe link, whatever the source (sysfs, every vendor): its folder
 	 * ("" none: a CPU device, no PCI address), read every 250 ms */
 	char pcie_dir[512];
-	double pcie[4];                   /* TEL_PCIE_GTS ... TEL_PCIE_MAX_WIDTH; NaN unknown */
+	double pcie[TEL_PCIE_VALUES];                   /* TEL_PCIE_GTS ... TEL_PCIE_REPLAYS; NaN unknown */
 	uint64_t pcie_ns;                 /* when last read */
 } Telemetry;
 
@@ -53,9 +55,10 @@ void telemetry_pcie_peak(const DeviceInfo *d, Peak *p);
 /* The sysfs folder of the device's PCI function into dir; false for a CPU
  * device or one without a PCI address. */
 bool telemetry_pcie_dir(const DeviceInfo *d, char *dir, size_t len);
-/* The link now and at most under dir (tel[0..4): TEL_PCIE_GTS,
- * TEL_PCIE_WIDTH, TEL_PCIE_MAX_GTS, TEL_PCIE_MAX_WIDTH; NaN where not
- * understood). */
-void telemetry_pcie_link(const char *dir, double tel[4]);
+/* The link now and at most under dir (tel[0..5): TEL_PCIE_GTS,
+ * TEL_PCIE_WIDTH, TEL_PCIE_MAX_GTS, TEL_PCIE_MAX_WIDTH, and TEL_PCIE_REPLAYS
+ * where the driver counts them there (amdgpu's pcie_replay_count); NaN
+ * where not understood). */
+void telemetry_pcie_link(const char *dir, double tel[TEL_PCIE_VALUES]);
 
 #endif

@@ -5,8 +5,9 @@
  * NVML_ERROR_NOT_SUPPORTED, as a driver that lacks it, unless
  * FLOPSCOPE_FAKE_NVML_TEL gives the readings, every device the same:
  * "sm=MHZ,sm_max=MHZ,mem=MHZ,power=W,limit=W,temp=C,reasons=BITS,
- *  viol_power=F,viol_thermal=F" (BITS NVML's clocks-event reasons, in hex
- * or decimal; a violation counter grows by F seconds a second from the
+ *  viol_power=F,viol_thermal=F,replays=N,replay_rate=R" (BITS NVML's
+ * clocks-event reasons, in hex or decimal; the PCIe replay counter starts at
+ * N and grows by R a second; a violation counter grows by F seconds a second from the
  * library's start; a key left out is not supported; "power_ramp=S" makes
  * the power climb from 100 W to power= over S seconds).
  * FLOPSCOPE_FAKE_NVML_PROCS lists the processes with a context on every
@@ -33,9 +34,10 @@ int nvmlDeviceGetUUID(void *h, char *out, unsigned len);
 #define NOT_SUPPORTED 3 /* NVML_ERROR_NOT_SUPPORTED */
 
 /* The readings FLOPSCOPE_FAKE_NVML_TEL gives (has: the key was there). */
-enum { SM, SM_MAX, MEM, POWER, LIMIT, TEMP, REASONS, VIOL_POWER, VIOL_THERMAL, POWER_RAMP, NKEYS };
+enum { SM, SM_MAX, MEM, POWER, LIMIT, TEMP, REASONS, VIOL_POWER, VIOL_THERMAL, POWER_RAMP, REPLAYS, REPLAY_RATE,
+       NKEYS };
 static const char *const keys[NKEYS] = { "sm", "sm_max", "mem", "power", "limit", "temp", "reasons",
-	                                     "viol_power", "viol_thermal", "power_ramp" };
+	                                     "viol_power", "viol_thermal", "power_ramp", "replays", "replay_rate" };
 static double val[NKEYS];
 static int has[NKEYS];
 static struct timespec t0;
@@ -184,6 +186,16 @@ int nvmlDeviceGetViolationStatus(void *h, int policy, FakeViolation *v)
 	double t = since_start();
 	v->reference_us = (unsigned long long)(t * 1e6);
 	v->violation_ns = (unsigned long long)(t * val[key] * 1e9);
+	return 0;
+}
+
+int nvmlDeviceGetPcieReplayCounter(void *h, unsigned *count);
+int nvmlDeviceGetPcieReplayCounter(void *h, unsigned *count)
+{
+	(void)h;
+	if (!has[REPLAYS])
+		return NOT_SUPPORTED;
+	*count = (unsigned)(val[REPLAYS] + (has[REPLAY_RATE] ? val[REPLAY_RATE] * since_start() : 0));
 	return 0;
 }
 

@@ -830,6 +830,45 @@ PY
 		die "thermal count: $rc $(cat "$T/c3.txt")"
 }
 
+# The PCIe link's replays (NVML's replay counter, through the stand-in):
+# counted during each transfer's run into the check's text, record and
+# CSV, the log's samples and the metrics; more than DCGM's 80 fails the
+# transfer as a link retransmitting, fewer do not; an arithmetic row
+# carries none.
+t_pcie_replays_should_fail_a_retransmitting_link() {
+	local uuid
+	uuid=$("$FS" --list --format json | python3 -c 'import json, sys; print(json.loads(sys.stdin.readline())["uuid"])')
+	export LD_LIBRARY_PATH="$FAKE_NVML_DIR" FLOPSCOPE_FAKE_NVML="GPU-$uuid"
+	FLOPSCOPE_FAKE_NVML_TEL="sm=1755,power=300,replays=5" "$FS" --check --workload h2d,fp32 --budget 8 \
+		--format json >"$T/q.json" 2>"$T/q.err"
+	rc=$?
+	[ "$rc" = 5 ] || die "a quiet link: exit $rc: $(cat "$T/q.json" "$T/q.err")"
+	python3 tests/schema_check.py check "$T/q.json" >/dev/null || die "the check's schema"
+	python3 - "$T/q.json" <<'PY' || die "a quiet link: $(cat "$T/q.json")"
+import json, sys
+rows = {r["workload"]: r for r in map(json.loads, open(sys.argv[1])) if r["type"] == "check"}
+assert rows["h2d"]["pcie_replays"] == 0 and "replays" not in rows["h2d"]["why"], rows["h2d"]
+assert "pcie_replays" not in rows["fp32"], rows["fp32"]
+PY
+	log=$(find "$XDG_STATE_HOME" -name "*-check.jsonl" | head -1)
+	python3 tests/schema_check.py log "$log" >/dev/null || die "the log's schema"
+	grep -q '"type":"sample".*"pcie_replays":5' "$log" || die "no replay count in the samples: $(head -3 "$log")"
+	FLOPSCOPE_FAKE_NVML_TEL="sm=1755,power=300,replays=5,replay_rate=200" "$FS" --check --workload h2d --budget 5 \
+		--no-log --metrics-file "$T/r.prom" >"$T/r.txt" 2>&1
+	rc=$?
+	[ "$rc" = 1 ] && grep -Eq '^FAIL +\[1\] h2d .* ([89][0-9]|[0-9]{3,}) PCIe replays during the run \(more than 80: a link retransmitting\), a fault;.*; PCIe [0-9]+ replays$' "$T/r.txt" ||
+		die "a retransmitting link: exit $rc: $(cat "$T/r.txt")"
+	grep -Eq '^flopscope_pcie_replays_total\{gpu="0",UUID="GPU-[^"]*"\} [0-9]+$' "$T/r.prom" &&
+		grep -q '^# TYPE flopscope_pcie_replays_total counter$' "$T/r.prom" || die "metrics: $(grep replays "$T/r.prom")"
+	FLOPSCOPE_FAKE_NVML_TEL="sm=1755,power=300,replays=5,replay_rate=200" "$FS" --check --workload h2d --budget 5 \
+		--no-log --format csv >"$T/r.csv" 2>/dev/null
+	python3 - "$T/r.csv" <<'PY' || die "csv: $(cat "$T/r.csv")"
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+assert rows[0]["status"] == "fail" and int(rows[0]["pcie_replays"]) > 80, rows
+PY
+}
+
 # Who shares the GPU, shown (NVML's stand-in lists this process and a
 # sleep of the test's): the check's record and text name it, the metrics
 # count and name it, the dashboard's pane lists it with its user, share of

@@ -530,6 +530,33 @@ static void a_link_below_its_maximum_most_of_the_run_should_be_a_fault(void)
 	summary_done(&none);
 	char why[96];
 	CHECK(!link_degraded(&r.link, why, sizeof why));
+	CHECK(isnan(link_replays(&r.link)) && !link_replays_excess(&r.link, why, sizeof why));
+	/* the driver's replay count, over every sample (steady or not): more
+	 * than PCIE_MAX_REPLAYS during the run is a link retransmitting; a
+	 * count that went back (the driver restarted) is no count */
+	const double ends[][2] = { { 1000, 1050 }, { 1000, 1000 + PCIE_MAX_REPLAYS + 1 }, { 1000, 10 } };
+	for (size_t c = 0; c < sizeof ends / sizeof *ends; c++) {
+		Summary s;
+		summary_init(&s);
+		Sample x = { .cpu_ns = 20000000, .work = 1000, .rate = 5e4, .flags = SAMPLE_BYTES, .size = 1 << 20 };
+		for (int k = 0; k < 10; k++) {
+			x.seq = (uint64_t)k;
+			x.t_ms = 20.0 * (k + 1);
+			x.tel_valid = 0;
+			set_tel(&x, TEL_PCIE_REPLAYS, k < 9 ? ends[c][0] : ends[c][1]);
+			summary_add(&s, &x);
+		}
+		summary_result(&s, &r);
+		summary_done(&s);
+		bool excess = link_replays_excess(&r.link, why, sizeof why);
+		if (c == 0)
+			CHECK(link_replays(&r.link) == 50 && !excess);
+		else if (c == 1)
+			CHECK(link_replays(&r.link) == PCIE_MAX_REPLAYS + 1 && excess &&
+			      !strcmp(why, "81 PCIe replays during the run (more than 80: a link retransmitting)"));
+		else
+			CHECK(isnan(link_replays(&r.link)) && !excess);
+	}
 }
 
 int main(void)

@@ -409,19 +409,26 @@ static void pcie_link_should_be_read_now_and_at_most(void)
 	put("bus/pci/devices/0000:03:00.0/max_link_width", "16\n");
 	DeviceInfo d = { .vendor_id = 0x1002, .type = DEV_DISCRETE_GPU, .has_pci = true, .pci_bus = 3 };
 	char dir[512];
-	double l[4];
+	double l[TEL_PCIE_VALUES];
 	CHECK(telemetry_pcie_dir(&d, dir, sizeof dir));
 	telemetry_pcie_link(dir, l);
-	CHECK(l[0] == 16 && l[1] == 8 && l[2] == 32 && l[3] == 16);
+	CHECK(l[0] == 16 && l[1] == 8 && l[2] == 32 && l[3] == 16 && isnan(l[4]));
+	put("bus/pci/devices/0000:03:00.0/pcie_replay_count", "17\n"); /* amdgpu's */
+	telemetry_pcie_link(dir, l);
+	CHECK(l[4] == 17);
 	Telemetry t;
 	CHECK(telemetry_open(&t, &d) && telemetry_start(&t, 2));
 	TelReading r;
 	telemetry_latest(&t, &r);
 	CHECK(tel_has(&r, TEL_PCIE_GTS) && r.v[TEL_PCIE_GTS] == 16 && r.v[TEL_PCIE_MAX_WIDTH] == 16);
+	CHECK(tel_has(&r, TEL_PCIE_REPLAYS) && r.v[TEL_PCIE_REPLAYS] == 17);
 	telemetry_close(&t);
 	put("bus/pci/devices/0000:03:00.0/current_link_speed", "Unknown\n");
 	telemetry_pcie_link(dir, l);
 	CHECK(isnan(l[0]) && isnan(l[1]) && l[2] == 32);
+	put("bus/pci/devices/0000:03:00.0/pcie_replay_count", "garbage\n");
+	telemetry_pcie_link(dir, l);
+	CHECK(isnan(l[4]));
 	DeviceInfo cpu = { .type = DEV_CPU };
 	CHECK(!telemetry_pcie_dir(&cpu, dir, sizeof dir));
 }
