@@ -25,6 +25,12 @@ trap 'rm -rf "$tmp"' EXIT
 "$fs" --check --no-config --no-log --budget "${FLOPSCOPE_BUDGET:-10s}" \
 	--metrics-file "$metrics" $FLOPSCOPE_ARGS >"$tmp/out" 2>"$tmp/err"
 rc=$?
+# its warnings (a job's GPUs it could not tie to devices: it checked every
+# device) to the system log and slurmd's, whatever the verdict
+grep '^flopscope: warning: ' "$tmp/err" | while IFS= read -r w; do
+	logger -t flopscope-prolog "${w#flopscope: }, job $SLURM_JOB_ID" 2>/dev/null
+	echo "$w" >&2
+done
 case $rc in
 0) exit 0 ;;
 6) # flopscope's, the driver's or the system's trouble, not a device verdict:

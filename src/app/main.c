@@ -112,8 +112,32 @@ static int finish_stdout(int status)
 	return outputs_stdout_failed() ? 1 : 0;
 }
 
-/* Why NVML gave no indices ("" when it did). */
-static char nvml_note[256];
+/* How GPU indices were tied to devices (NVML, else the DRM render nodes'
+ * order), or why they were not. */
+static char map_why[600];
+static GpuMap gpu_map = { NULL, NULL, map_why };
+
+/* The entries' GPU indices: NVML's; where NVML has no GPUs, the DRM render
+ * nodes' order (Slurm's GRES order on AMD and Intel nodes). */
+static void map_gpus(VkCtx *ctx)
+{
+	char why[256];
+	if (nvml_index_devices(ctx->entries, ctx->entry_count, map_why, sizeof map_why)) {
+		for (size_t i = 0; i < ctx->entry_count; i++)
+			if (ctx->entries[i].has_gpu_index) {
+				gpu_map = (GpuMap){ "NVML", "nvidia-smi -L lists NVML's", NULL };
+				return;
+			}
+		snprintf(map_why, sizeof map_why, "NVML knows no GPU Vulkan shows");
+	}
+	int drm = drm_index_devices(ctx->entries, ctx->entry_count, why, sizeof why);
+	if (drm > 0) {
+		gpu_map = (GpuMap){ "the DRM render nodes' order", "ls /sys/class/drm lists them", NULL };
+		return;
+	}
+	size_t at = strlen(map_why);
+	snprintf(map_why + at, sizeof map_why - at, "; %s", why);
+}
 
 static int pick_device(const VkCtx *ctx, const Options *o)
 {
@@ -125,6 +149,30 @@ static int pick_device(const VkCtx *ctx, const Options *o)
 		listing_print(stderr, &(DeviceList){ ctx->entries, ctx->entry_count }, false);
 	}
 	return idx;
+}
+
+/* --all: every physical device (whose name has the word), its first
+ * compute family; 0 (said) if none. */
+static size_t pick_all(const VkCtx *ctx, const Options *o, int *idx, size_t cap)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < ctx->entry_count && n < cap; i++) {
+		const DeviceInfo *d = &ctx->entries[i];
+		bool seen = false;
+		for (size_t k = 0; k < n; k++)
+			seen |= ctx->entries[idx[k]].phys_index == d->phys_index;
+		if (!seen && (!o->dev_word || devsel_matches(d, o->dev_word)))
+			idx[n++] = (int)i;
+	}
+	if (!n) {
+		if (o->dev_word)
+			fprintf(stderr, "flopscope: --all: no device named by \"%s\" (its name, UUID or PCI address)\n",
+			        o->dev_word);
+		else
+			fprintf(stderr, "flopscope: --all: no device\n");
+		listing_print(stderr, &(DeviceList){ ctx->entries, ctx->entry_count }, false);
+	}
+	return n;
 }
 
 /* The entries several devices at once name: each -N (a word filters the
@@ -144,33 +192,25 @@ static size_t pick_devices(const VkCtx *ctx, const Options *o, int *idx, size_t 
 	}
 	if (list) {
 		char err[ERR_LEN];
-		n = devsel_gpu_list(ctx->entries, ctx->entry_count, list, from, nvml_note[0] ? nvml_note : NULL, idx, cap,
-		                    err, sizeof err);
+		n = devsel_gpu_list(ctx->entries, ctx->entry_count, list, from, &gpu_map, idx, cap, err, sizeof err);
+		/* a job's GPUs that nothing can tie to devices: every device, said,
+		 * rather than a prolog draining the node for want of a map */
+		if (!n && list == job && !gpu_map.by) {
+			fprintf(stderr, "flopscope: warning: SLURM_JOB_GPUS=%s cannot be tied to devices (%s): checking every "
+			        "device\n", job, map_why);
+			Options every = *o;
+			every.all = true;
+			every.gpus = NULL;
+			return pick_all(ctx, &every, idx, cap);
+		}
 		if (!n) {
 			fprintf(stderr, "flopscope: %s\n", err);
 			listing_print(stderr, &(DeviceList){ ctx->entries, ctx->entry_count }, false);
 		}
 		return n;
 	}
-	if (o->all) {
-		for (size_t i = 0; i < ctx->entry_count && n < cap; i++) {
-			const DeviceInfo *d = &ctx->entries[i];
-			bool seen = false;
-			for (size_t k = 0; k < n; k++)
-				seen |= ctx->entries[idx[k]].phys_index == d->phys_index;
-			if (!seen && (!o->dev_word || devsel_matches(d, o->dev_word)))
-				idx[n++] = (int)i;
-		}
-		if (!n) {
-			if (o->dev_word)
-				fprintf(stderr, "flopscope: --all: no device named by \"%s\" (its name, UUID or PCI address)\n",
-				        o->dev_word);
-			else
-				fprintf(stderr, "flopscope: --all: no device\n");
-			listing_print(stderr, &(DeviceList){ ctx->entries, ctx->entry_count }, false);
-		}
-		return n;
-	}
+	if (o->all)
+		return pick_all(ctx, o, idx, cap);
 	for (unsigned k = 0; k < o->ndev_indexes && n < cap; k++) {
 		Options one = *o;
 		one.dev_index = o->dev_indexes[k];
@@ -418,9 +458,9 @@ static int on_devices(Options *o, uint64_t launch)
 	bool names_gpus = o->mode != MODE_MEASURE || o->gpus || o->all || o->ndev_indexes > 1 || o->metrics_file ||
 	                  o->metrics_listen;
 	if (!names_gpus)
-		snprintf(nvml_note, sizeof nvml_note, "NVML not asked");
-	else if (nvml_index_devices(ctx.entries, ctx.entry_count, nvml_note, sizeof nvml_note))
-		nvml_note[0] = '\0';
+		snprintf(map_why, sizeof map_why, "NVML not asked");
+	else
+		map_gpus(&ctx);
 	/* a measuring run's metrics (a check keeps its own) */
 	MetricsOut mo = { 0 };
 	if (o->mode == MODE_MEASURE && !metrics_out_open(&mo, o, err, sizeof err)) {

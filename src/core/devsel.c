@@ -178,7 +178,7 @@ int devsel_pick(const DeviceInfo *d, size_t n, const DevselQuery *q, char *err, 
 
 /* One item of a GPU list: its entry (the first of its device) or -1 with
  * why. */
-static int gpu_item(const DeviceInfo *d, size_t n, const char *item, const char *from, const char *nvml_note,
+static int gpu_item(const DeviceInfo *d, size_t n, const char *item, const char *from, const GpuMap *map,
                     char *err, size_t errlen)
 {
 	char *end;
@@ -188,11 +188,11 @@ static int gpu_item(const DeviceInfo *d, size_t n, const char *item, const char 
 		for (size_t i = 0; i < n; i++)
 			if (d[i].has_gpu_index && d[i].gpu_index == k)
 				return (int)i;
-		if (nvml_note)
-			snprintf(err, errlen, "GPU %lu (%s): cannot be mapped to a device: %s", k, from, nvml_note);
+		if (!map->by)
+			snprintf(err, errlen, "GPU %lu (%s): cannot be mapped to a device: %s", k, from, map->why_not);
 		else
-			snprintf(err, errlen, "GPU %lu (%s): NVML has no GPU %lu that Vulkan shows (nvidia-smi -L lists "
-			         "NVML's; --list -v the devices)", k, from, k);
+			snprintf(err, errlen, "GPU %lu (%s): %s has no GPU %lu that Vulkan shows (%s; --list -v the devices)",
+			         k, from, map->by, k, map->hint);
 		return -1;
 	}
 	DevselWord w = devsel_word(item);
@@ -219,7 +219,7 @@ static int gpu_item(const DeviceInfo *d, size_t n, const char *item, const char 
 	return found;
 }
 
-size_t devsel_gpu_list(const DeviceInfo *d, size_t n, const char *list, const char *from, const char *nvml_note,
+size_t devsel_gpu_list(const DeviceInfo *d, size_t n, const char *list, const char *from, const GpuMap *map,
                        int *idx, size_t cap, char *err, size_t errlen)
 {
 	size_t count = 0;
@@ -250,7 +250,7 @@ size_t devsel_gpu_list(const DeviceInfo *d, size_t n, const char *list, const ch
 			char one[32];
 			if (range)
 				snprintf(one, sizeof one, "%lu", k);
-			int i = gpu_item(d, n, range ? one : item, from, nvml_note, err, errlen);
+			int i = gpu_item(d, n, range ? one : item, from, map, err, errlen);
 			if (i < 0)
 				return 0;
 			bool seen = false;

@@ -40,15 +40,22 @@ DevselWord devsel_word(const char *word);
  * word has that form, else by part of its name). */
 bool devsel_matches(const DeviceInfo *d, const char *word);
 
+/* How GPU indices were tied to devices (their gpu_index): by NVML (by
+ * UUID: nvidia-smi's numbers), or where NVML has no GPUs by the DRM render
+ * nodes' order (Slurm's GRES order of /dev/dri/renderD*); by is NULL where
+ * neither could, why_not saying why. hint: where to see the mapper's list. */
+typedef struct GpuMap {
+	const char *by, *hint, *why_not;
+} GpuMap;
+
 /* A list of GPUs as a scheduler or an admin names them (--gpus,
- * SLURM_JOB_GPUS): comma-separated NVML indices (as nvidia-smi numbers them;
- * ranges like 0-3 too), UUIDs or PCI addresses, each naming one device (the
- * indices through gpu_index: nvml_note says why NVML could not map them,
- * NULL when it answered). Fills idx[0..cap) with the first entry of each
+ * SLURM_JOB_GPUS): comma-separated GPU indices (as nvidia-smi or Slurm number
+ * them; ranges like 0-3 too), UUIDs or PCI addresses, each naming one device
+ * (the indices through gpu_index, as map tied them). Fills idx[0..cap) with the first entry of each
  * device named, in the list's order, once each; returns how many, or 0
  * with why in err, naming the item and where it came from (from: "--gpus",
  * "SLURM_JOB_GPUS"). */
-size_t devsel_gpu_list(const DeviceInfo *d, size_t n, const char *list, const char *from, const char *nvml_note,
+size_t devsel_gpu_list(const DeviceInfo *d, size_t n, const char *list, const char *from, const GpuMap *map,
                        int *idx, size_t cap, char *err, size_t errlen);
 
 /* Case-insensitive substring test (ASCII). */

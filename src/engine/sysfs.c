@@ -2,8 +2,10 @@
  * /sys in tests) and its process files (FLOPSCOPE_PROC_ROOT replaces /proc
  * in tests); every reader of them in flopscope goes through these. */
 #include "tel_impl.h"
+#include "nvml.h"
 
 #include <dirent.h>
+#include <errno.h>
 #include <unistd.h>
 #include <time.h>
 #include <math.h>
@@ -245,4 +247,70 @@ bool sysfs_drm_procs(const char *pdev, ProcTable *out, DrmSeen *prev, size_t *np
 	memcpy(prev, seen, nseen * sizeof *seen);
 	*nprev = nseen;
 	return true;
+}
+
+/* A render node's number: renderD128 -> 128; -1 not one. */
+static long render_number(const char *name)
+{
+	char *end;
+	if (strncmp(name, "renderD", 7) || !name[7])
+		return -1;
+	long v = strtol(name + 7, &end, 10);
+	return *end || v < 0 ? -1 : v;
+}
+
+static int by_number(const void *a, const void *b)
+{
+	long x = *(const long *)a, y = *(const long *)b;
+	return (x > y) - (x < y);
+}
+
+int drm_index_devices(DeviceInfo *e, size_t n, char *why, size_t len)
+{
+	char dir[600];
+	snprintf(dir, sizeof dir, "%s/class/drm", sysfs_root());
+	DIR *d = opendir(dir);
+	if (!d) {
+		snprintf(why, len, "no DRM render node (%s: %s)", dir, strerror(errno));
+		return -1;
+	}
+	long nums[256];
+	size_t count = 0;
+	for (struct dirent *de; (de = readdir(d)) && count < sizeof nums / sizeof *nums;) {
+		long v = render_number(de->d_name);
+		if (v >= 0)
+			nums[count++] = v;
+	}
+	closedir(d);
+	if (!count) {
+		snprintf(why, len, "no DRM render node under %s", dir);
+		return -1;
+	}
+	qsort(nums, count, sizeof *nums, by_number);
+	int mapped = 0;
+	for (size_t k = 0; k < count; k++) {
+		/* device/uevent names PCI_SLOT_NAME=0000:03:00.0 */
+		char path[700], line[256], slot[32] = "";
+		snprintf(path, sizeof path, "%s/renderD%ld/device/uevent", dir, nums[k]);
+		FILE *f = fopen(path, "r");
+		while (f && fgets(line, sizeof line, f))
+			if (sscanf(line, "PCI_SLOT_NAME=%31s", slot) == 1)
+				break;
+		if (f)
+			fclose(f);
+		for (size_t i = 0; slot[0] && i < n; i++) {
+			char addr[32];
+			snprintf(addr, sizeof addr, "%04x:%02x:%02x.%x", e[i].pci_domain, e[i].pci_bus, e[i].pci_device,
+			         e[i].pci_function);
+			/* NVIDIA's GRES are /dev/nvidiaN, in NVML's order, not these */
+			if (e[i].has_pci && e[i].type != DEV_CPU && e[i].vendor_id != 0x10de && !strcmp(addr, slot)) {
+				e[i].has_gpu_index = true;
+				e[i].gpu_index = (uint32_t)k;
+				mapped++;
+			}
+		}
+	}
+	if (!mapped)
+		snprintf(why, len, "none of the %zu DRM render nodes under %s is a device Vulkan shows", count, dir);
+	return mapped;
 }

@@ -567,12 +567,20 @@ PY
 	rc=$?
 	[ "$rc" = 2 ] || die "GPU 0 is not a Vulkan device here: exit $rc"
 	grep -q "GPU 0 (SLURM_JOB_GPUS): NVML has no GPU 0 that Vulkan shows" "$T/none.out" || die "$(cat "$T/none.out")"
-	# no NVML: an index cannot be mapped, and the error says why
-	SLURM_JOB_GPUS=1 "$FS" --check --workload fp32 --budget 2s --no-log >"$T/nonvml.out" 2>&1
+	# no NVML and no DRM render node: an index cannot be tied to a device,
+	# and the error says why; a job's GPUs then are every device, with a
+	# warning (a prolog drains no node for want of a map)
+	FLOPSCOPE_SYSFS_ROOT="$T/nosys" "$FS" --gpus 1 --check --workload fp32 --budget 2s --no-log >"$T/nonvml.out" 2>&1
 	rc=$?
 	[ "$rc" = 2 ] || die "no NVML: exit $rc"
-	grep -q "GPU 1 (SLURM_JOB_GPUS): cannot be mapped to a device: NVML not found" "$T/nonvml.out" ||
+	grep -q "GPU 1 (--gpus): cannot be mapped to a device: NVML not found .*; no DRM render node" "$T/nonvml.out" ||
 		die "$(cat "$T/nonvml.out")"
+	FLOPSCOPE_SYSFS_ROOT="$T/nosys" SLURM_JOB_GPUS=1 "$FS" --check --workload fp32 --budget 3s --no-log \
+		>"$T/job2.out" 2>"$T/job2.err"
+	rc=$?
+	[ "$rc" = 5 ] && grep -q '^NOREF  \[1\] fp32' "$T/job2.out" || die "a job's GPUs, no map: exit $rc: $(cat "$T/job2.out" "$T/job2.err")"
+	grep -q "^flopscope: warning: SLURM_JOB_GPUS=1 cannot be tied to devices (NVML not found .*): checking every device$" \
+		"$T/job2.err" || die "no warning: $(cat "$T/job2.err")"
 	# a UUID needs no NVML; a device word and --gpus contradict
 	"$FS" --gpus "GPU-$uuid" --workload fp32 --duration 0.3 --no-log --format json >"$T/u.json" 2>"$T/u.err" ||
 		die "--gpus GPU-$uuid: exit $?: $(cat "$T/u.err")"

@@ -8,14 +8,24 @@
 
 SLURM_ROOT=$PWD/build/test-root
 
-# Starts munged, slurmctld and slurmd in $T/slurm; false with why in $T/why.
+# Starts munged, slurmctld and slurmd in $T/slurm, its node's two GPUs GRES
+# on device nodes named $1 (nvidia: nvidia0 and nvidia1, as NVIDIA nodes;
+# render: renderD128 and renderD129, /dev/dri's as AMD and Intel nodes);
+# false with why in $T/why.
 slurm_up() {
-	local s=$T/slurm r=$SLURM_ROOT host p1 p2
+	local s=$T/slurm r=$SLURM_ROOT host p1 p2 gres=${1:-nvidia}
 	mkdir -p "$s"/munge "$s"/state "$s"/spool "$s"/log "$s"/dev || return 1
 	chmod 700 "$s/munge"
 	head -c 1024 /dev/urandom >"$s/munge/key" && chmod 400 "$s/munge/key" || return 1
 	# the GPUs' device nodes: Slurm takes their numbers for its GRES (as /dev/null's: harmless)
-	mknod "$s/dev/nvidia0" c 1 3 && mknod "$s/dev/nvidia1" c 1 3 || { echo "mknod refused" >"$T/why"; return 1; }
+	local files
+	if [ "$gres" = render ]; then
+		mknod "$s/dev/renderD128" c 1 3 && mknod "$s/dev/renderD129" c 1 3 || { echo "mknod refused" >"$T/why"; return 1; }
+		files="$s/dev/renderD[128-129]"
+	else
+		mknod "$s/dev/nvidia0" c 1 3 && mknod "$s/dev/nvidia1" c 1 3 || { echo "mknod refused" >"$T/why"; return 1; }
+		files="$s/dev/nvidia[0-1]"
+	fi
 	export LD_LIBRARY_PATH=$r/usr/lib/x86_64-linux-gnu:$r/usr/lib/x86_64-linux-gnu/slurm-wlm
 	export SLURM_CONF=$s/slurm.conf PATH=$r/usr/bin:$r/usr/sbin:$PATH
 	"$r/usr/sbin/munged" --foreground --force --socket="$s/munge/sock" --key-file="$s/munge/key" \
@@ -56,7 +66,7 @@ Prolog=$s/prolog.sh
 NodeName=$host NodeAddr=127.0.0.1 CPUs=2 RealMemory=1000 Gres=gpu:2 State=UNKNOWN
 PartitionName=test Nodes=$host Default=YES MaxTime=INFINITE State=UP
 CONF
-	echo "NodeName=$host Name=gpu File=$s/dev/nvidia[0-1]" >"$s/gres.conf"
+	echo "NodeName=$host Name=gpu File=$files" >"$s/gres.conf"
 	for _ in $(seq 100); do [ -S "$s/munge/sock" ] && break; sleep 0.05; done
 	slurmctld -D -c >"$s/log/slurmctld.out" 2>&1 &
 	PIDS="$PIDS $!"
@@ -85,13 +95,14 @@ node_state() { scontrol show node "$NODE" | grep -o 'State=[^ ]*' | head -1; }
 # The prolog as slurm.conf would name it; the site's settings of
 # /etc/default/flopscope given in its environment instead.
 slurm_prolog() {
-	local uuid=$1
+	local uuid=$1 nvml="export FLOPSCOPE_FAKE_NVML=\"GPU-$1,GPU-00000000-1111-2222-3333-444444444444\""
+	[ "$uuid" = none ] && nvml="export FLOPSCOPE_SYSFS_ROOT=\"$T/sys\""
 	mkdir -p "$T/slurm"
 	cat >"$T/slurm/prolog.sh" <<PROLOG
 #!/bin/sh
 export PATH="$SLURM_ROOT/usr/bin:\$PATH"
 export LD_LIBRARY_PATH="$FAKE_NVML_DIR:$SLURM_ROOT/usr/lib/x86_64-linux-gnu:$SLURM_ROOT/usr/lib/x86_64-linux-gnu/slurm-wlm"
-export FLOPSCOPE_FAKE_NVML="GPU-$uuid,GPU-00000000-1111-2222-3333-444444444444"
+$nvml
 export FLOPSCOPE="$PWD/$FS" FLOPSCOPE_BUDGET=5s FLOPSCOPE_METRICS="$T/slurm/check.\$SLURM_JOB_ID.prom"
 export FLOPSCOPE_ARGS="--workload fp32 --baseline $T/base.jsonl --threshold 10"
 export XDG_STATE_HOME="$T/state" XDG_CACHE_HOME="$T/cache"
@@ -151,4 +162,42 @@ t_slurm_prolog_should_check_a_jobs_gpus_and_drain_a_failing_node() {
 	cat "$T"/slurm/check.*.prom | grep -q '^flopscope_check_status{gpu="0",.*status="wrong"} 1$' ||
 		die "no wrong verdict in the metrics"
 	[ -z "$c" ] || scancel "$c"
+	rm -f "$T/slurm/fault"
+	slurm_down
+	slurm_render_node_should_not_drain_for_want_of_nvml
+}
+
+# Stops the daemons slurm_up started and removes their folder.
+slurm_down() {
+	# shellcheck disable=SC2086 # a list of pids
+	kill $PIDS 2>/dev/null
+	wait 2>/dev/null
+	rm -rf "$T/slurm"
+}
+
+# An AMD or Intel node: GRES on render nodes (/dev/dri/renderD128, 129: the
+# test's own device nodes) and no NVML. Its render nodes (a sysfs fixture)
+# are at PCI addresses no Vulkan device has (lavapipe has none), so no map
+# is sound: the job's GPUs are every device, with a warning, and the node is
+# not drained for want of a map (it was drained on the first GPU job). Run
+# after the NVIDIA node's case, in the same test: two slurmd on one host
+# would share their cgroup scope.
+slurm_render_node_should_not_drain_for_want_of_nvml() {
+	local a
+	for k in 128 129; do
+		mkdir -p "$T/sys/class/drm/renderD$k/device"
+		printf 'DRIVER=amdgpu\nPCI_SLOT_NAME=0000:%02x:00.0\n' $((k - 118)) >"$T/sys/class/drm/renderD$k/device/uevent"
+	done
+	slurm_prolog none
+	slurm_up render || die "$(cat "$T/why")"
+	a=$(slurm_alloc amd)
+	[ -n "$a" ] || die "no allocation: $(cat "$T/salloc.amd")"
+	scontrol show job "$a" | grep -q 'JobState=RUNNING' ||
+		die "job $a: $(scontrol show job "$a" | grep -E 'JobState|Reason'); $(cat "$T/slurm/prolog.$a.err" 2>/dev/null)"
+	node_state | grep -q DRAIN && die "drained: $(scontrol show node "$NODE" | grep Reason)"
+	grep -q "^flopscope: warning: SLURM_JOB_GPUS=[01] cannot be tied to devices (NVML .*; none of the 2 DRM render nodes under .* is a device Vulkan shows): checking every device$" \
+		"$T/slurm/prolog.$a.err" || die "no warning: $(cat "$T/slurm/prolog.$a.err")"
+	grep -q '^flopscope_check_status{.*workload="fp32",status="pass"} 1$' "$T/slurm/check.$a.prom" ||
+		die "job $a: $(grep check_status "$T/slurm/check.$a.prom")"
+	scancel "$a"
 }

@@ -138,7 +138,8 @@ static size_t gpus(const char *list, int *idx, char *err)
 {
 	DEVS[1].has_gpu_index = DEVS[2].has_gpu_index = true;
 	DEVS[1].gpu_index = DEVS[2].gpu_index = 0;
-	return devsel_gpu_list(DEVS, 4, list, "SLURM_JOB_GPUS", NULL, idx, 8, err, 400);
+	GpuMap nvml = { "NVML", "nvidia-smi -L lists NVML's", NULL };
+	return devsel_gpu_list(DEVS, 4, list, "SLURM_JOB_GPUS", &nvml, idx, 8, err, 400);
 }
 
 static void gpu_lists_should_name_devices_as_nvml_and_slurm_do(void)
@@ -155,7 +156,8 @@ static void gpu_lists_should_name_devices_as_nvml_and_slurm_do(void)
 	CHECK(gpus("0,3", idx, err) == 0);
 	CHECK(strstr(err, "GPU 3 (SLURM_JOB_GPUS): NVML has no GPU 3") != NULL);
 	/* NVML could not answer: said with the item */
-	CHECK(devsel_gpu_list(DEVS, 4, "1", "--gpus", "NVML not found (libnvidia-ml.so.1)", idx, 8, err, 400) == 0);
+	GpuMap none = { NULL, NULL, "NVML not found (libnvidia-ml.so.1)" };
+	CHECK(devsel_gpu_list(DEVS, 4, "1", "--gpus", &none, idx, 8, err, 400) == 0);
 	CHECK_STR(err, "GPU 1 (--gpus): cannot be mapped to a device: NVML not found (libnvidia-ml.so.1)");
 	/* a name is not a GPU's identity; an empty item is not a list */
 	CHECK(gpus("Quadro", idx, err) == 0 && strstr(err, "NVML index, UUID or PCI address") != NULL);

@@ -8,6 +8,7 @@
 
 #include "check.h"
 #include "peak.h"
+#include "nvml.h"
 #include "telemetry.h"
 #include "throttle.h"
 
@@ -433,6 +434,36 @@ static void pcie_link_should_be_read_now_and_at_most(void)
 	CHECK(!telemetry_pcie_dir(&cpu, dir, sizeof dir));
 }
 
+/* Where NVML has no GPUs: each AMD or Intel GPU's index in the DRM render
+ * nodes' order (by number, not by name: renderD99 before renderD128), tied
+ * by PCI address; NVIDIA's (GRES /dev/nvidiaN) and CPUs never. */
+static void drm_render_nodes_should_number_the_gpus_as_slurm_does(void)
+{
+	put("class/drm/renderD129/device/uevent", "DRIVER=amdgpu\nPCI_SLOT_NAME=0000:04:00.0\n");
+	put("class/drm/renderD99/device/uevent", "DRIVER=amdgpu\nPCI_SLOT_NAME=0000:02:00.0\n");
+	put("class/drm/renderD128/device/uevent", "DRIVER=i915\nPCI_SLOT_NAME=0000:03:00.0\n");
+	put("class/drm/renderD130/device/uevent", "DRIVER=nvidia\nPCI_SLOT_NAME=0000:05:00.0\n");
+	put("class/drm/card0/device/uevent", "PCI_SLOT_NAME=0000:04:00.0\n");
+	DeviceInfo e[5] = {
+		{ .vendor_id = 0x1002, .type = DEV_DISCRETE_GPU, .has_pci = true, .pci_bus = 4 },
+		{ .vendor_id = 0x8086, .type = DEV_INTEGRATED_GPU, .has_pci = true, .pci_bus = 3 },
+		{ .vendor_id = 0x10de, .type = DEV_DISCRETE_GPU, .has_pci = true, .pci_bus = 5 },
+		{ .vendor_id = 0x1002, .type = DEV_DISCRETE_GPU, .has_pci = false },
+		{ .vendor_id = 0x1002, .type = DEV_DISCRETE_GPU, .has_pci = true, .pci_bus = 2 },
+	};
+	char why[300];
+	CHECK(drm_index_devices(e, 5, why, sizeof why) == 3);
+	CHECK(e[4].has_gpu_index && e[4].gpu_index == 0); /* renderD99 */
+	CHECK(e[1].has_gpu_index && e[1].gpu_index == 1); /* renderD128 */
+	CHECK(e[0].has_gpu_index && e[0].gpu_index == 2); /* renderD129 */
+	CHECK(!e[2].has_gpu_index && !e[3].has_gpu_index);
+	DeviceInfo other = { .vendor_id = 0x1002, .type = DEV_DISCRETE_GPU, .has_pci = true, .pci_bus = 9 };
+	CHECK(drm_index_devices(&other, 1, why, sizeof why) == 0 && strstr(why, "none of the 4 DRM render nodes"));
+	setenv("FLOPSCOPE_SYSFS_ROOT", "/nonexistent-flopscope", 1);
+	CHECK(drm_index_devices(&other, 1, why, sizeof why) == -1 && strstr(why, "no DRM render node"));
+	setenv("FLOPSCOPE_SYSFS_ROOT", root, 1);
+}
+
 static void drm_fdinfo_should_name_the_other_processes(void)
 {
 	char proc[256], self[64];
@@ -483,6 +514,7 @@ int main(void)
 	make_tree();
 	RUN(gpu_metrics_should_be_read_by_its_header);
 	RUN(amd_card_should_be_matched_by_pci_address);
+	RUN(drm_render_nodes_should_number_the_gpus_as_slurm_does);
 	RUN(drm_fdinfo_should_name_the_other_processes);
 	RUN(pcie_link_should_be_read_now_and_at_most);
 	RUN(intel_gt_clock_should_be_read);
