@@ -516,6 +516,7 @@ typedef struct CheckRun {
 	Verdict *v;
 	size_t *nd_of;
 	size_t counts[CHECK_STATUS_COUNT];
+	char log_err[ERR_LEN];       /* the first session log that could not be written; "" none */
 } CheckRun;
 
 /* Whether workload i runs each device alone, then all at once: a transfer
@@ -792,6 +793,8 @@ static bool check_pass(CheckRun *c, size_t i, SuiteDev *sd, int *rows, BlockMean
 	Feed f = { c->board, rows, blocks, c->t0 + (uint64_t)((c->budget - c->teardown) * 1e9), false, 0 };
 	suite_measure(c->ctx, sd, m, &oc, (WorkloadType)c->wl[i], false, (unsigned)i + 1,
 	              &(SuiteWatch){ feed, feed_live, &f }, quit);
+	for (size_t k = 0; k < m && !c->log_err[0]; k++)
+		snprintf(c->log_err, sizeof c->log_err, "%s", sd[k].log_err);
 	uint64_t r1 = clock_mono_ns();
 	double took = (double)(r1 - r0) * 1e-9;
 	double end = f.last_batch_ns ? (double)(r1 - f.last_batch_ns) * 1e-9 + 0.1 : 0; /* and a margin */
@@ -960,6 +963,13 @@ static int check_end(CheckRun *c, atomic_int *quit, bool *say_logs)
 		       : counts[CHECK_OUTLIER]                      ? STATUS_OUTLIER
 		       : counts[CHECK_ERROR]                        ? STATUS_NOT_RUN
 		       : !counts[CHECK_PASS] && !counts[CHECK_UNSURE] ? STATUS_NOT_JUDGED : STATUS_OK;
+	}
+	/* a session log short of its samples (a full disk): flopscope's
+	 * trouble, not a device's, as an unwritable metrics file below */
+	if (c->log_err[0]) {
+		if (!status || status == STATUS_NOT_JUDGED)
+			status = STATUS_NOT_RUN;
+		fprintf(stderr, "flopscope: %s (exit %d unless a device failed)\n", c->log_err, STATUS_NOT_RUN);
 	}
 	mboard_check_end(c->board, secs, status);
 	/* the metrics file before the end line: the line says the exit status

@@ -72,7 +72,7 @@ void suite_measure(const VkCtx *ctx, SuiteDev *d, size_t n, const Options *o, Wo
 	for (size_t k = 0; k < n; k++) {
 		d[k].rc = 0;
 		d[k].wrong = false;
-		d[k].err[0] = '\0';
+		d[k].err[0] = d[k].log_err[0] = '\0';
 	}
 	EngineSet set = { NULL, 0 };
 	Error e_err = { .status = STATUS_OK };
@@ -110,6 +110,8 @@ void suite_measure(const VkCtx *ctx, SuiteDev *d, size_t n, const Options *o, Wo
 		d[k].checks = m->checks;
 		d[k].spirv_cached = m->spirv_cached;
 		d[k].pipeline_cached = m->pipeline_cached;
+		if (m->log_failed)
+			snprintf(d[k].log_err, ERR_LEN, "%s", engine_log_error(m->e));
 		if (m->failed) {
 			snprintf(d[k].err, ERR_LEN, "%s", m->error);
 			d[k].wrong = m->wrong;
@@ -383,6 +385,7 @@ int suite_run(const VkCtx *ctx, const int *idx, size_t n, const Options *o, uint
 		return 1;
 	}
 	int status = 0;
+	bool log_said = false; /* a log that could not be written, said once */
 	unsigned nth = 0;
 	int order[2 * WORKLOAD_TYPE_COUNT], runs = suite_order(any_tq, order);
 	int done = 0; /* workloads measured to their end */
@@ -416,6 +419,12 @@ int suite_run(const VkCtx *ctx, const int *idx, size_t n, const Options *o, uint
 				sd[i] = run[r++];
 				if (sd[i].rc && !(sd[i].rc == 2 && workload_is_memory((WorkloadType)w)))
 					status = sd[i].rc;
+				if (sd[i].log_err[0] && !log_said) { /* a full disk: the log is short of its samples */
+					fprintf(stderr, "flopscope: %s\n", sd[i].log_err);
+					log_said = true;
+					if (!status)
+						status = 1;
+				}
 			}
 			/* the table says a reason once, then "as above" (JSON each time) */
 			const char *shown = fmt_as_above(ok[i] ? NULL : why[i], prev, sizeof prev);

@@ -21,6 +21,7 @@ typedef struct SuiteDev {
 	bool spirv_cached;     /* its start found its SPIR-V in the cache ... */
 	bool pipeline_cached;  /* ... and its pipeline cache's data */
 	char err[ERR_LEN];
+	char log_err[ERR_LEN]; /* its session log could not be written (a full disk): why; "" it could */
 } SuiteDev;
 
 /* What a caller watches of suite_measure's run. */

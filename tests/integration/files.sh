@@ -406,6 +406,14 @@ t_full_disk_should_exit_1_and_leave_no_empty_log() {
 	grep -q 'unsupported: cannot write the session log' "$T/out" && die "called unsupported: $(grep unsupported "$T/out" | head -2)"
 	grep -q 'failed: cannot write the session log' "$T/out" || die "not said: $(tail -5 "$T/out")"
 	grep -q '"type":"summary"' "$T/s.jsonl" || die "the sessions before the disk filled were lost"
+	# a check whose log fills the disk mid-run: flopscope's trouble, not a
+	# device's verdict: "could not run" (6), said (it was exit 5, silent)
+	limited 20 "$FS" --check --workload fp32 --budget 4
+	rc=$?
+	[ "$rc" = 6 ] || die "check on a full disk: exit $rc: $(cat "$T/out" "$T/err")"
+	grep -q '^flopscope: cannot write the session log .*-check.jsonl: File too large; measuring goes on unrecorded (exit 6 unless a device failed)$' \
+		"$T/err" || die "not said: $(cat "$T/err")"
+	grep -q '^NOREF  \[1\] fp32 .*exit 6$\|in [0-9.]* s of a 4 s budget: exit 6$' "$T/out" || die "the end line: $(cat "$T/out")"
 	# an output written whole says why it failed (it said "the output failed")
 	limited 2 "$FS" --export "$T/s.jsonl" --workload fp32 --svg "$T/s.svg"
 	[ $? = 1 ] && grep -q "cannot write $T/s.svg: File too large" "$T/err" || die "--svg on a full disk: $(cat "$T/err")"
