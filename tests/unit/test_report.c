@@ -3,6 +3,7 @@
 #include <stdlib.h>
 
 #include "check.h"
+#include "peak.h"
 #include "report.h"
 #include "throttle.h"
 
