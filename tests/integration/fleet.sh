@@ -546,6 +546,23 @@ t_two_checks_on_one_device_should_never_run_at_once() {
 	[ $rc = 5 ] && grep -q "note: .*cannot open the device's lock .*none/flopscope-" "$T/b.err" || die "no lock folder: exit $rc: $(cat "$T/b.err")"
 }
 
+# A metrics file whose folder is removed while the check runs: the file
+# cannot be written at the end, which is flopscope's trouble, not a device's
+# verdict: exit 6, named on stderr (a check once ended 5 and said nothing).
+t_a_metrics_folder_removed_mid_check_should_be_exit_6_named() {
+	mkdir -p "$T/md"
+	"$FS" --check --workload fp32 --budget 4 --no-log --metrics-file "$T/md/m.prom" >"$T/out" 2>"$T/err" &
+	local pid=$!
+	for _ in $(seq 100); do grep -q '^  \[1\]' "$T/out" 2>/dev/null && break; sleep 0.05; done
+	rm -rf "$T/md"
+	wait $pid
+	local rc=$?
+	[ "$rc" = 6 ] || die "exit $rc: $(cat "$T/out" "$T/err")"
+	grep -q "^flopscope: --metrics-file: cannot write $T/md/m.prom: .*No such file or directory (exit 6 unless a device failed)$" \
+		"$T/err" || die "not named: $(cat "$T/err")"
+	grep -q 'budget: exit 6$' "$T/out" || die "the end line: $(tail -3 "$T/out")"
+}
+
 t_check_should_cover_the_gpus_a_slurm_job_has() {
 	sanitized && skip "device selection, pure and unit-tested (test_devsel): make test runs it"
 	uuid=$("$FS" --list --format json | python3 -c 'import json, sys; print(json.loads(sys.stdin.readline())["uuid"])')
