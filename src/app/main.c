@@ -31,6 +31,7 @@
 #include "fileio.h"
 #include "check_cmd.h"
 #include "metrics_live.h"
+#include "gpumap.h"
 #include "nvml.h"
 #include "suite.h"
 #include "latency.h"
@@ -175,6 +176,34 @@ static size_t pick_all(const VkCtx *ctx, const Options *o, int *idx, size_t cap)
 	return n;
 }
 
+/* A job's GPUs that neither NVML nor the render nodes tie to devices: a
+ * runtime's mask where it can be tied (ROCR_VISIBLE_DEVICES's UUIDs,
+ * ZE_AFFINITY_MASK in PCI order), else every device, said, rather than a
+ * prolog draining the node for want of a map. */
+static size_t pick_job_unmapped(const VkCtx *ctx, const Options *o, const char *job, int *idx, size_t cap)
+{
+	char list[1024], why[ERR_LEN + 64], err[ERR_LEN];
+	const char *from = NULL;
+	int r = gpumap_runtime_list(ctx->entries, ctx->entry_count, getenv("ROCR_VISIBLE_DEVICES"),
+	                            getenv("ZE_AFFINITY_MASK"), getenv("ZE_ENABLE_PCI_ID_DEVICE_ORDER"), list, sizeof list,
+	                            &from, why, sizeof why);
+	if (r > 0) {
+		size_t n = devsel_gpu_list(ctx->entries, ctx->entry_count, list, from, &gpu_map, idx, cap, err, sizeof err);
+		if (n) {
+			fprintf(stderr, "flopscope: --check: SLURM_JOB_GPUS=%s cannot be tied to devices (%s); the job's GPUs "
+			        "by %s=%s\n", job, map_why, from, getenv(from));
+			return n;
+		}
+		snprintf(why, sizeof why, "%s", err);
+	}
+	fprintf(stderr, "flopscope: warning: SLURM_JOB_GPUS=%s cannot be tied to devices (%s%s%s): checking every "
+	        "device\n", job, map_why, r ? "; " : "", r ? why : "");
+	Options every = *o;
+	every.all = true;
+	every.gpus = NULL;
+	return pick_all(ctx, &every, idx, cap);
+}
+
 /* The entries several devices at once name: each -N (a word filters the
  * list first), or with --all every physical device (whose name has the
  * word), its first compute family. Returns how many, 0 (said) if none. */
@@ -193,16 +222,8 @@ static size_t pick_devices(const VkCtx *ctx, const Options *o, int *idx, size_t 
 	if (list) {
 		char err[ERR_LEN];
 		n = devsel_gpu_list(ctx->entries, ctx->entry_count, list, from, &gpu_map, idx, cap, err, sizeof err);
-		/* a job's GPUs that nothing can tie to devices: every device, said,
-		 * rather than a prolog draining the node for want of a map */
-		if (!n && list == job && !gpu_map.by) {
-			fprintf(stderr, "flopscope: warning: SLURM_JOB_GPUS=%s cannot be tied to devices (%s): checking every "
-			        "device\n", job, map_why);
-			Options every = *o;
-			every.all = true;
-			every.gpus = NULL;
-			return pick_all(ctx, &every, idx, cap);
-		}
+		if (!n && list == job && !gpu_map.by)
+			return pick_job_unmapped(ctx, o, job, idx, cap);
 		if (!n) {
 			fprintf(stderr, "flopscope: %s\n", err);
 			listing_print(stderr, &(DeviceList){ ctx->entries, ctx->entry_count }, false);

@@ -12,12 +12,5 @@
  * why when NVML cannot say (missing, or not starting): every entry then stays without one. */
 bool nvml_index_devices(DeviceInfo *entries, size_t n, char *why, size_t len);
 
-/* Where NVML has no GPUs (AMD, Intel): each GPU entry's index in the order
- * of the DRM render nodes (renderD128, renderD129, ...: Slurm's GRES order
- * of File=/dev/dri/renderD*, as its AMD and Intel autodetection lists
- * them), matched by PCI address (sysfs.c). Returns the entries given one;
- * -1 with why when no render node is there, 0 with why when none of them
- * is a device Vulkan shows. */
-int drm_index_devices(DeviceInfo *entries, size_t n, char *why, size_t len);
 
 #endif

@@ -2,7 +2,7 @@
  * /sys in tests) and its process files (FLOPSCOPE_PROC_ROOT replaces /proc
  * in tests); every reader of them in flopscope goes through these. */
 #include "tel_impl.h"
-#include "nvml.h"
+#include "gpumap.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 const char *sysfs_root(void)
 {
@@ -249,6 +250,44 @@ bool sysfs_drm_procs(const char *pdev, ProcTable *out, DrmSeen *prev, size_t *np
 	return true;
 }
 
+/* The PCI address a DRM node's device sits at (its device/uevent's
+ * PCI_SLOT_NAME=0000:03:00.0); "" where none. */
+static void pci_slot_of(const char *node, char *slot, size_t len)
+{
+	char path[700], line[256], fmt[32];
+	snprintf(path, sizeof path, "%s/device/uevent", node);
+	snprintf(fmt, sizeof fmt, "PCI_SLOT_NAME=%%%zus", len - 1);
+	slot[0] = '\0';
+	FILE *f = fopen(path, "r");
+	while (f && fgets(line, sizeof line, f))
+		if (sscanf(line, fmt, slot) == 1)
+			break;
+	if (f)
+		fclose(f);
+}
+
+bool amd_uuid_slot(const char *uuid, char *slot, size_t len)
+{
+	const char *hex = strncmp(uuid, "GPU-", 4) ? uuid : uuid + 4;
+	char pat[600];
+	glob_t g;
+	bool found = false;
+	slot[0] = '\0';
+	snprintf(pat, sizeof pat, "%s/class/drm/card[0-9]*", sysfs_root());
+	if (!*hex || glob(pat, 0, NULL, &g) != 0)
+		return false;
+	for (size_t i = 0; i < g.gl_pathc && !found; i++) {
+		char path[700], id[64];
+		snprintf(path, sizeof path, "%s/device/unique_id", g.gl_pathv[i]);
+		if (!sysfs_read_line(path, id, sizeof id) || strcasecmp(id, hex))
+			continue;
+		pci_slot_of(g.gl_pathv[i], slot, len);
+		found = slot[0] != '\0';
+	}
+	globfree(&g);
+	return found;
+}
+
 /* A render node's number: renderD128 -> 128; -1 not one. */
 static long render_number(const char *name)
 {
@@ -289,15 +328,9 @@ int drm_index_devices(DeviceInfo *e, size_t n, char *why, size_t len)
 	qsort(nums, count, sizeof *nums, by_number);
 	int mapped = 0;
 	for (size_t k = 0; k < count; k++) {
-		/* device/uevent names PCI_SLOT_NAME=0000:03:00.0 */
-		char path[700], line[256], slot[32] = "";
-		snprintf(path, sizeof path, "%s/renderD%ld/device/uevent", dir, nums[k]);
-		FILE *f = fopen(path, "r");
-		while (f && fgets(line, sizeof line, f))
-			if (sscanf(line, "PCI_SLOT_NAME=%31s", slot) == 1)
-				break;
-		if (f)
-			fclose(f);
+		char node[640], slot[32];
+		snprintf(node, sizeof node, "%s/renderD%ld", dir, nums[k]);
+		pci_slot_of(node, slot, sizeof slot);
 		for (size_t i = 0; slot[0] && i < n; i++) {
 			char addr[32];
 			snprintf(addr, sizeof addr, "%04x:%02x:%02x.%x", e[i].pci_domain, e[i].pci_bus, e[i].pci_device,
@@ -313,4 +346,105 @@ int drm_index_devices(DeviceInfo *e, size_t n, char *why, size_t len)
 	if (!mapped)
 		snprintf(why, len, "none of the %zu DRM render nodes under %s is a device Vulkan shows", count, dir);
 	return mapped;
+}
+
+/* Appends item to the comma-separated list; false when it does not fit. */
+static bool list_add(char *list, size_t len, const char *item)
+{
+	size_t at = strlen(list);
+	int w = snprintf(list + at, len - at, "%s%s", at ? "," : "", item);
+	return w > 0 && (size_t)w < len - at;
+}
+
+/* ROCR_VISIBLE_DEVICES: every item a UUID whose card sysfs knows. */
+static int rocr_list(const char *rocr, char *list, size_t len, char *why, size_t wlen)
+{
+	for (const char *p = rocr; *p;) {
+		char item[64], slot[32];
+		size_t k = strcspn(p, ",");
+		snprintf(item, sizeof item, "%.*s", (int)(k < sizeof item ? k : sizeof item - 1), p);
+		if (strncmp(item, "GPU-", 4)) {
+			snprintf(why, wlen, "ROCR_VISIBLE_DEVICES=%s numbers GPUs as ROCm enumerates them, which no Vulkan "
+			         "driver shares (a UUID, GPU-<hex>, can be tied)", rocr);
+			return -1;
+		}
+		if (!amd_uuid_slot(item, slot, sizeof slot)) {
+			snprintf(why, wlen, "ROCR_VISIBLE_DEVICES: no amdgpu card under %s/class/drm has the unique_id of %s",
+			         sysfs_root(), item);
+			return -1;
+		}
+		if (!list_add(list, len, slot)) {
+			snprintf(why, wlen, "ROCR_VISIBLE_DEVICES: too many GPUs");
+			return -1;
+		}
+		p += k + (p[k] == ',');
+	}
+	return 1;
+}
+
+static int by_pci(const void *a, const void *b)
+{
+	const DeviceInfo *x = *(const DeviceInfo *const *)a, *y = *(const DeviceInfo *const *)b;
+	uint64_t kx = (uint64_t)x->pci_domain << 32 | x->pci_bus << 16 | x->pci_device << 8 | x->pci_function;
+	uint64_t ky = (uint64_t)y->pci_domain << 32 | y->pci_bus << 16 | y->pci_device << 8 | y->pci_function;
+	return (kx > ky) - (kx < ky);
+}
+
+/* ZE_AFFINITY_MASK in PCI order: device N the N-th Intel GPU by address. */
+static int ze_list(const DeviceInfo *e, size_t n, const char *ze, char *list, size_t len, char *why, size_t wlen)
+{
+	const DeviceInfo *gpu[64];
+	size_t m = 0;
+	for (size_t i = 0; i < n && m < sizeof gpu / sizeof *gpu; i++) {
+		bool seen = false;
+		for (size_t j = 0; j < m; j++)
+			seen |= gpu[j]->phys_index == e[i].phys_index;
+		if (!seen && e[i].vendor_id == 0x8086 && e[i].type != DEV_CPU && e[i].has_pci)
+			gpu[m++] = &e[i];
+	}
+	qsort(gpu, m, sizeof *gpu, by_pci);
+	for (const char *p = ze; *p;) {
+		char *end;
+		unsigned long k = strtoul(p, &end, 10);
+		if (end == p || (*end && *end != ',' && *end != '.')) {
+			snprintf(why, wlen, "ZE_AFFINITY_MASK=%s: not a list of devices (0,1 or 0.1)", ze);
+			return -1;
+		}
+		if (k >= m) {
+			snprintf(why, wlen, "ZE_AFFINITY_MASK names device %lu; Vulkan shows %zu Intel GPU%s with a PCI address",
+			         k, m, m == 1 ? "" : "s");
+			return -1;
+		}
+		char slot[32];
+		snprintf(slot, sizeof slot, "%04x:%02x:%02x.%x", gpu[k]->pci_domain, gpu[k]->pci_bus, gpu[k]->pci_device,
+		         gpu[k]->pci_function);
+		if (!strstr(list, slot) && !list_add(list, len, slot)) { /* N.0 and N.1 are one device */
+			snprintf(why, wlen, "ZE_AFFINITY_MASK: too many GPUs");
+			return -1;
+		}
+		p = end + strcspn(end, ",");
+		p += *p == ',';
+	}
+	return 1;
+}
+
+int gpumap_runtime_list(const DeviceInfo *e, size_t n, const char *rocr, const char *ze, const char *ze_order,
+                        char *list, size_t len, const char **from, char *why, size_t wlen)
+{
+	list[0] = '\0';
+	why[0] = '\0';
+	if (rocr && *rocr) {
+		*from = "ROCR_VISIBLE_DEVICES";
+		return rocr_list(rocr, list, len, why, wlen);
+	}
+	if (ze && *ze) {
+		*from = "ZE_AFFINITY_MASK";
+		if (!ze_order || strcmp(ze_order, "1")) {
+			snprintf(why, wlen, "ZE_AFFINITY_MASK=%s numbers GPUs in Level Zero's driver order, which Vulkan does "
+			         "not share (ZE_ENABLE_PCI_ID_DEVICE_ORDER=1 would make it PCI order)", ze);
+			return -1;
+		}
+		return ze_list(e, n, ze, list, len, why, wlen);
+	}
+	return 0;
 }

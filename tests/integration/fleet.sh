@@ -598,6 +598,12 @@ PY
 	[ "$rc" = 5 ] && grep -q '^NOREF  \[1\] fp32' "$T/job2.out" || die "a job's GPUs, no map: exit $rc: $(cat "$T/job2.out" "$T/job2.err")"
 	grep -q "^flopscope: warning: SLURM_JOB_GPUS=1 cannot be tied to devices (NVML not found .*): checking every device$" \
 		"$T/job2.err" || die "no warning: $(cat "$T/job2.err")"
+	# a runtime's mask that cannot be tied either: said why, every device
+	FLOPSCOPE_SYSFS_ROOT="$T/nosys" SLURM_JOB_GPUS=1 ROCR_VISIBLE_DEVICES=1 "$FS" --check --workload fp32 --budget 3s \
+		--no-log >"$T/job3.out" 2>"$T/job3.err"
+	rc=$?
+	[ "$rc" = 5 ] && grep -q "^flopscope: warning: SLURM_JOB_GPUS=1 cannot be tied .*; ROCR_VISIBLE_DEVICES=1 numbers GPUs as ROCm enumerates them.*: checking every device$" \
+		"$T/job3.err" || die "ROCR_VISIBLE_DEVICES: exit $rc: $(cat "$T/job3.err")"
 	# a UUID needs no NVML; a device word and --gpus contradict
 	"$FS" --gpus "GPU-$uuid" --workload fp32 --duration 0.3 --no-log --format json >"$T/u.json" 2>"$T/u.err" ||
 		die "--gpus GPU-$uuid: exit $?: $(cat "$T/u.err")"

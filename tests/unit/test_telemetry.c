@@ -8,7 +8,7 @@
 
 #include "check.h"
 #include "peak.h"
-#include "nvml.h"
+#include "gpumap.h"
 #include "telemetry.h"
 #include "throttle.h"
 
@@ -464,6 +464,40 @@ static void drm_render_nodes_should_number_the_gpus_as_slurm_does(void)
 	setenv("FLOPSCOPE_SYSFS_ROOT", root, 1);
 }
 
+/* A runtime's mask tied to devices: ROCR_VISIBLE_DEVICES's UUIDs by
+ * amdgpu's unique_id (any case), ZE_AFFINITY_MASK's devices in PCI order
+ * only where ZE_ENABLE_PCI_ID_DEVICE_ORDER=1; an index ROCm numbers, or a
+ * device that is not there, is refused with why. */
+static void runtime_masks_should_be_tied_only_where_sound(void)
+{
+	put("class/drm/card1/device/unique_id", "a1b2c3d4e5f60718\n"); /* card1: 0000:03:00.0 */
+	DeviceInfo e[3] = {
+		{ .vendor_id = 0x8086, .type = DEV_INTEGRATED_GPU, .has_pci = true, .pci_bus = 5, .phys_index = 0 },
+		{ .vendor_id = 0x8086, .type = DEV_DISCRETE_GPU, .has_pci = true, .pci_bus = 2, .phys_index = 1 },
+		{ .vendor_id = 0x1002, .type = DEV_DISCRETE_GPU, .has_pci = true, .pci_bus = 3, .phys_index = 2 },
+	};
+	char list[256], why[300];
+	const char *from = NULL;
+	CHECK(gpumap_runtime_list(e, 3, NULL, NULL, NULL, list, sizeof list, &from, why, sizeof why) == 0);
+	CHECK(gpumap_runtime_list(e, 3, "GPU-A1B2C3D4E5F60718", "0", "1", list, sizeof list, &from, why, sizeof why) == 1);
+	CHECK_STR(list, "0000:03:00.0");
+	CHECK_STR(from, "ROCR_VISIBLE_DEVICES");
+	CHECK(gpumap_runtime_list(e, 3, "0,1", NULL, NULL, list, sizeof list, &from, why, sizeof why) == -1 &&
+	      strstr(why, "numbers GPUs as ROCm enumerates them"));
+	CHECK(gpumap_runtime_list(e, 3, "GPU-ffff", NULL, NULL, list, sizeof list, &from, why, sizeof why) == -1 &&
+	      strstr(why, "no amdgpu card"));
+	CHECK(gpumap_runtime_list(e, 3, NULL, "1", NULL, list, sizeof list, &from, why, sizeof why) == -1 &&
+	      strstr(why, "Level Zero's driver order"));
+	CHECK(gpumap_runtime_list(e, 3, NULL, "1", "1", list, sizeof list, &from, why, sizeof why) == 1);
+	CHECK_STR(list, "0000:05:00.0");
+	CHECK_STR(from, "ZE_AFFINITY_MASK");
+	CHECK(gpumap_runtime_list(e, 3, "", "0.1,0.0,1", "1", list, sizeof list, &from, why, sizeof why) == 1);
+	CHECK_STR(list, "0000:02:00.0,0000:05:00.0");
+	CHECK(gpumap_runtime_list(e, 3, NULL, "2", "1", list, sizeof list, &from, why, sizeof why) == -1 &&
+	      strstr(why, "Vulkan shows 2 Intel GPUs"));
+	CHECK(gpumap_runtime_list(e, 3, NULL, "x", "1", list, sizeof list, &from, why, sizeof why) == -1);
+}
+
 static void drm_fdinfo_should_name_the_other_processes(void)
 {
 	char proc[256], self[64];
@@ -515,6 +549,7 @@ int main(void)
 	RUN(gpu_metrics_should_be_read_by_its_header);
 	RUN(amd_card_should_be_matched_by_pci_address);
 	RUN(drm_render_nodes_should_number_the_gpus_as_slurm_does);
+	RUN(runtime_masks_should_be_tied_only_where_sound);
 	RUN(drm_fdinfo_should_name_the_other_processes);
 	RUN(pcie_link_should_be_read_now_and_at_most);
 	RUN(intel_gt_clock_should_be_read);
