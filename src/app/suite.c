@@ -123,6 +123,23 @@ void suite_measure(const VkCtx *ctx, SuiteDev *d, size_t n, const Options *o, Wo
 	free(cfg);
 }
 
+/* The suite's status after device sd's run of w: its failure (a memory
+ * workload the device cannot hold is no failure); a session log that could
+ * not be written (a full disk: the log is short of its samples), said once
+ * (log_said), 1 where nothing else failed. */
+static int suite_status(const SuiteDev *sd, WorkloadType w, int status, bool *log_said)
+{
+	if (sd->rc && !(sd->rc == 2 && workload_is_memory(w)))
+		status = sd->rc;
+	if (sd->log_err[0] && !*log_said) {
+		fprintf(stderr, "flopscope: %s\n", sd->log_err);
+		*log_said = true;
+		if (!status)
+			status = 1;
+	}
+	return status;
+}
+
 /* How a shader workload's start went: the caches it found. */
 static void start_json(cJSON *j, const SuiteDev *sd)
 {
@@ -385,7 +402,7 @@ int suite_run(const VkCtx *ctx, const int *idx, size_t n, const Options *o, uint
 		return 1;
 	}
 	int status = 0;
-	bool log_said = false; /* a log that could not be written, said once */
+	bool log_said = false;
 	unsigned nth = 0;
 	int order[2 * WORKLOAD_TYPE_COUNT], runs = suite_order(any_tq, order);
 	int done = 0; /* workloads measured to their end */
@@ -417,14 +434,7 @@ int suite_run(const VkCtx *ctx, const int *idx, size_t n, const Options *o, uint
 		for (size_t i = 0; i < n; i++) {
 			if (ok[i]) {
 				sd[i] = run[r++];
-				if (sd[i].rc && !(sd[i].rc == 2 && workload_is_memory((WorkloadType)w)))
-					status = sd[i].rc;
-				if (sd[i].log_err[0] && !log_said) { /* a full disk: the log is short of its samples */
-					fprintf(stderr, "flopscope: %s\n", sd[i].log_err);
-					log_said = true;
-					if (!status)
-						status = 1;
-				}
+				status = suite_status(&sd[i], (WorkloadType)w, status, &log_said);
 			}
 			/* the table says a reason once, then "as above" (JSON each time) */
 			const char *shown = fmt_as_above(ok[i] ? NULL : why[i], prev, sizeof prev);
