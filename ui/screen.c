@@ -1,4 +1,5 @@
 #include "screen.h"
+#include "fmt.h"
 
 #include <langinfo.h>
 #include <stdarg.h>
@@ -66,7 +67,17 @@ static void load_theme(Screen *s, const char *arg)
 {
 	char err[600];
 	if (!theme_load(arg, s->themes_dir, &s->theme, err, sizeof err)) {
-		screen_message(s, ROLE_STATUS_WARN, "%s; using the built-in dark theme", err);
+		/* a name like one of the folder's: which one */
+		const char *names[SCREEN_MAX_THEMES], *near = NULL;
+		for (size_t i = 0; i < s->theme_count; i++)
+			names[i] = s->theme_names[i];
+		if (!strchr(arg, '/'))
+			near = fmt_nearest(arg, names, s->theme_count);
+		if (near)
+			screen_message(s, ROLE_STATUS_WARN, "no theme \"%s\": did you mean %s? (the built-in dark theme for now)",
+			               arg, near);
+		else
+			screen_message(s, ROLE_STATUS_WARN, "%s; using the built-in dark theme", err);
 		s->theme_index = -1;
 		s->theme_arg[0] = '\0';
 		return;

@@ -98,6 +98,16 @@ t_dashboard_broken_theme_should_fall_back_with_a_message() {
 	TM send-keys -t fs q
 	wait_exit || return 1
 	[ "$(cat "$T/exit")" = 0 ] || die "exit status $(cat "$T/exit")"
+	# a name near one of the themes': which one; none near: the reason alone
+	start_ui NO_COLOR=1 "$FS" llvm --theme drak --no-log || return 1
+	wait_for '^no theme "drak": did you mean dark\?' || return 1
+	TM send-keys -t fs q
+	wait_exit || return 1
+	start_ui NO_COLOR=1 "$FS" llvm --theme zzzzzzzz --no-log || return 1
+	wait_for 'zzzzzzzz.json: No such file' || return 1
+	screen | grep -q 'did you mean' && die "a suggestion for nothing near: $(screen)"
+	TM send-keys -t fs q
+	wait_exit || return 1
 }
 
 t_dashboard_d_should_return_to_the_picker_and_ascii_without_utf8() {
