@@ -171,7 +171,8 @@ static void run_devices(Screen *s, const struct VkCtx *ctx, const DeviceList *de
 		}
 		size_t outliers = multi_print_table(out, false, rows, n, workload_unit_names[workload_info[wl].unit],
 		                                    o->outlier_pct, workload_uses_host(wl));
-		if (outliers && !end->status && end->how == DASH_QUIT)
+		/* quitting a view is no verdict unless one was asked for */
+		if (outliers && o->outlier_given && !end->status && end->how == DASH_QUIT)
 			end->status = MULTI_EXIT_OUTLIER;
 	}
 	for (size_t k = 0; k < n && end->how == DASH_QUIT; k++)

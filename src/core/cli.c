@@ -121,6 +121,16 @@ static int take_key(const OptionSpec *s, Options *o, Args *a, const char *val, c
 	return cli_config_key(o, s->key, s->name, val, err, errlen);
 }
 
+/* --outlier on the command line: a verdict asked for (the node view's
+ * quit exits 4 for an outlier only then). */
+static int take_outlier(const OptionSpec *s, Options *o, Args *a, const char *val, char *err, size_t errlen)
+{
+	int r = take_key(s, o, a, val, err, errlen);
+	if (!r)
+		o->outlier_given = true;
+	return r;
+}
+
 static int take_format(const OptionSpec *s, Options *o, Args *a, const char *val, char *err, size_t errlen)
 {
 	(void)s;
@@ -334,9 +344,10 @@ const OptionSpec cli_option_specs[] = {
 	              "0,2 or 0-3), UUID or PCI address, each its first compute queue family; --check takes "
 	              "SLURM_JOB_GPUS when set and no device is named" } } },
 	{ .name = "--outlier", .value = true, .modes = M_RUN | M_(MODE_REPLAY) | M_(MODE_SAVE_CONFIG),
-	  .key = "outlier", .take = take_key,
+	  .key = "outlier", .take = take_outlier,
 	  .help = { { H_DEVICE, "--outlier PCT", "with several devices: one whose median is more than PCT% "
-	              "(default 5) below its identical peers' is named, exit 4" } } },
+	              "(default 5) below its identical peers' is named, exit 4 (quitting the node view: only "
+	              "with --outlier given)" } } },
 	/* options */
 	{ .name = "--list", .modes = M_ANY, .mode = MODE_LIST,
 	  .help = { { H_OPTIONS, "--list", "list devices and compute queue families, then exit; with --format json "

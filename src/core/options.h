@@ -60,6 +60,7 @@ typedef struct Options {
 	unsigned ndev_indexes;
 	bool all;              /* --all: every physical device (whose name has dev_word) */
 	double outlier_pct;    /* --outlier PCT: a device this far below its identical peers */
+	bool outlier_given;    /* ... on the command line: the node view's quit is a verdict (exit 4) */
 	const char *dev_word;  /* name filter or NULL */
 	const char *gpus;      /* --gpus LIST: NVML indices, UUIDs or PCI addresses (devsel_gpu_list) */
 	const char *shader_dir;/* NULL: next to the executable */
