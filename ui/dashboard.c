@@ -325,6 +325,8 @@ static void draw_stats(Dash *d, Rect r)
 	if (ls->peak_flops > 0)
 		ROW("peak     %.1f%% of %s%s", 100 * ls->rate / ls->peak_flops,
 		    fmt_si(ls->peak_flops, b, sizeof b), u);
+	else if (d->h.total)
+		ROW("peak     unknown"); /* said, as the node table says it: not left out */
 	/* the rated peak, where the clock read is below the maximum */
 	if (ls->peak_max_flops > 1.01 * ls->peak_flops && ls->peak_flops > 0)
 		ROW("rated    %.1f%% of %s%s", 100 * ls->rate / ls->peak_max_flops,
