@@ -10,7 +10,9 @@ dev=${1:-llvm}
 rounds=${2:-5}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-first() { sed -n 's/.*first sample \([0-9.]*\) ms after launch.*/\1/p'; }
+# the figure in ms, whether printed in us, ms or s
+first() { sed -n 's/.*first sample \([0-9.]*\) \(us\|ms\|s\) after launch.*/\1 \2/p' |
+	awk '{ print $2 == "s" ? $1 * 1000 : $2 == "us" ? $1 / 1000 : $1 }'; }
 med() { sort -g | awk '{ v[NR] = $1 } END { print NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 for r in $(seq "$rounds"); do
 	rm -rf "$tmp/c"

@@ -157,14 +157,17 @@ static int run_one(Engine *e, EngineSet *set, const Options *o, MetricsOut *mo, 
 	else if (info)
 		fprintf(info, "  telemetry: %s\n", in->telemetry_note);
 	if (info) {
+		/* times over a second in seconds (an H100's first cooperative-matrix
+		 * pipeline takes 8 s) */
+		char sh[32], dv[32], pl[32], wu[32], fs[32];
 		fprintf(info, "  theoretical peak: %s\n", in->peak_how);
-		fprintf(info, "  start: shader %.1f ms (%s%s), device and pipeline %.1f ms (pipeline %.1f ms, %s), "
-		        "warm-up %.1f ms; first sample %.1f ms after launch\n", in->start_shader_ms,
+		fprintf(info, "  start: shader %s (%s%s), device and pipeline %s (pipeline %s, %s), "
+		        "warm-up %s; first sample %s after launch\n", fmt_ms(in->start_shader_ms, sh, sizeof sh),
 		        in->spirv_cached ? "SPIR-V from the cache" : "compiled by shaderc",
-		        in->shader_on_thread ? ", beside the device's creation" : "", in->start_device_ms,
-		        in->start_pipeline_ms,
+		        in->shader_on_thread ? ", beside the device's creation" : "",
+		        fmt_ms(in->start_device_ms, dv, sizeof dv), fmt_ms(in->start_pipeline_ms, pl, sizeof pl),
 		        in->pipeline_cache_loaded ? "pipeline cache loaded" : "no pipeline cache yet",
-		        in->start_warmup_ms, m->first_ms);
+		        fmt_ms(in->start_warmup_ms, wu, sizeof wu), fmt_ms(m->first_ms, fs, sizeof fs));
 	}
 	outputs_run_notes(in);
 	if (m->log_failed) {

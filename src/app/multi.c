@@ -170,8 +170,10 @@ static void table_text(FILE *f, const DeviceRow *rows, const NodeDevice *nd, siz
 	if (any) {
 		fprintf(f, "first sample after launch:");
 		for (size_t k = 0; k < n; k++) {
-			if (rows[k].first_ms > 0)
-				fprintf(f, "%s %zu: %.0f ms", k ? "," : "", k + 1, rows[k].first_ms);
+			if (rows[k].first_ms > 0) {
+				char t[32];
+				fprintf(f, "%s %zu: %s", k ? "," : "", k + 1, fmt_ms(rows[k].first_ms, t, sizeof t));
+			}
 			else
 				fprintf(f, "%s %zu: none", k ? "," : "", k + 1);
 		}

@@ -47,7 +47,8 @@ PY
 	"$FS" -1 -1 --duration 1 --no-log --outlier 99.9 >"$T/t.out" 2>&1 || die "table: exit $?"
 	grep -q '^Measuring 2 devices at once: fp32, 1 s at the 20 ms target' "$T/t.out" || die "$(cat "$T/t.out")"
 	[ "$(grep -c '^   [12]  llvmpipe' "$T/t.out")" = 2 ] || die "no row per device: $(cat "$T/t.out")"
-	grep -Eq '^first sample after launch: 1: [0-9]+ ms, 2: [0-9]+ ms$' "$T/t.out" || die "no first samples: $(cat "$T/t.out")"
+	grep -Eq '^first sample after launch: 1: [0-9.]+ (ms|s), 2: [0-9.]+ (ms|s)$' "$T/t.out" ||
+		die "no first samples: $(cat "$T/t.out")"
 }
 
 # Host transfers on several devices at once: each figure is a share of the
@@ -244,7 +245,7 @@ t_node_view_should_show_every_device_zoom_and_act_on_all() {
 		die "$(cat "$T/final")"
 	# each device's first sample after launch, for the run the command line
 	# started; none for the run after w, which no launch preceded
-	[ "$(grep -Ec '^first sample after launch: 1: [0-9]+ ms, 2: [0-9]+ ms, 3: [0-9]+ ms, 4: [0-9]+ ms$' "$T/final")" = 1 ] &&
+	[ "$(grep -Ec '^first sample after launch: 1: [0-9.]+ m?s, 2: [0-9.]+ m?s, 3: [0-9.]+ m?s, 4: [0-9.]+ m?s$' "$T/final")" = 1 ] &&
 		sed -n '/^4 devices at once, fp32:/,/^4 devices at once, fp64:/p' "$T/final" | grep -q '^first sample after launch' ||
 		die "first samples: $(cat "$T/final")"
 	[ "$(TM display -p -t fs '#{alternate_on}')" = 0 ] || die "terminal left in the alternate screen"
