@@ -666,9 +666,13 @@ static size_t check_devices_of(CheckRun *c, size_t i)
 	for (size_t k = 0; k < c->n; k++)
 		if (c->runs_on[i][k])
 			c->sd[m++] = (SuiteDev){ .idx = c->idx[k], .log = c->logs ? c->logs[k].path : NULL };
+	bool hidden = false;
 	for (size_t k = 0; k < c->n; k++) {
 		if (c->runs_on[i][k])
 			continue;
+		if (!hidden) /* the line goes out whole, never over the progress line */
+			progress_hide(c->progress);
+		hidden = true;
 		Verdict s = { .st = CHECK_SKIP, .median = NAN, .ratio = NAN, .threshold = NAN, .ref = "", .peer = NAN };
 		char why[256];
 		workload_supported((WorkloadType)c->wl[i], devinfo_features(&c->ctx->entries[c->idx[k]]), why, sizeof why);
@@ -676,6 +680,10 @@ static size_t check_devices_of(CheckRun *c, size_t i)
 		SuiteDev u = { .idx = c->idx[k] };
 		print_line(c->o, c->ctx, &u, wi, &s);
 		c->counts[CHECK_SKIP]++;
+	}
+	if (hidden) {
+		fflush(stdout);
+		progress_show(c->progress);
 	}
 	return m;
 }

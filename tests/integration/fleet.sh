@@ -632,6 +632,11 @@ t_check_should_show_its_progress_on_a_terminal_only() {
 	grep -aq 'check \[2/2\] copy: [0-9]* s left' "$T/pty" || die "no second step: $(cat -v "$T/pty" | head -5)"
 	# the line is erased before a verdict goes out: the verdict stands whole
 	grep -aq $'\r\e\\[KNOREF  \\[1\\] fp32 ' "$T/pty" || die "the verdict line: $(cat -v "$T/pty" | grep -a NOREF | head -3)"
+	# a SKIP line (a workload the device lacks) after a measured one: erased
+	# before too (it was written after the progress line's text)
+	TERM=xterm script -qec "$FS llvm --check --workload fp32,bf16-matrix --budget 5s --no-log" /dev/null >"$T/pty2" 2>&1
+	grep -aq $'\r\e\\[KSKIP   \\[1\\] bf16-matrix ' "$T/pty2" ||
+		die "the SKIP line: $(cat -v "$T/pty2" | grep -a SKIP | head -3)"
 	"$FS" llvm --check --workload fp32 --budget 3s --no-log >"$T/out" 2>"$T/err"
 	! grep -q 'left' "$T/err" "$T/out" && ! grep -q $'\r' "$T/err" || die "progress in a file: $(cat -v "$T/err")"
 }
