@@ -52,8 +52,10 @@ static void draw(Screen *s, const DeviceList *list, int sel, const bool *marked,
 		mvaddnstr(row++, 0, line, COLS);
 	char line[1024];
 	int at;
-	layout_status_line(s->message, "up/down j/k mouse: move  space: mark  Enter: start the marked (or this one)  "
-	                   "a: mark all  ? help  q quit", COLS, line, sizeof line, &at);
+	/* Enter first: the key that starts anything keeps its place at 80
+	 * columns (it fell off behind the moves and marks) */
+	layout_status_line(s->message, "Enter: start the marked (or this one)  space: mark  a: mark all  "
+	                   "up/down j/k mouse: move  ? help  q quit", COLS, line, sizeof line, &at);
 	attrset(screen_attr(s, s->message_role));
 	mvaddnstr(LINES - 1, 0, line, at);
 	attrset(screen_attr(s, ROLE_AXIS));
