@@ -84,7 +84,14 @@ static EngineState rp_state(void *c)
 	return r->next && (r->d.samples[r->next - 1].flags & SAMPLE_STEADY) ? ENGINE_STEADY : ENGINE_GROWING;
 }
 
-static double rp_target(void *c) { return ((Replay *)c)->d.meta.target_ms; }
+/* the target the played samples ran at: the last one's (a +/- in the
+ * recorded run changed it), the session's before any */
+static double rp_target(void *c)
+{
+	const Replay *r = c;
+	double t = r->next ? r->d.samples[r->next - 1].target_ms : 0;
+	return t > 0 ? t : r->d.meta.target_ms;
+}
 /* the checked samples played; at the end, the log's own count */
 static uint64_t rp_checks(void *c)
 {

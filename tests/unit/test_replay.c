@@ -27,6 +27,7 @@ static void make_replay(Replay *r, SampleSource *src, size_t n)
 		s->t_ms = 100.0 * (double)(i + 1);
 		s->rate = 1e9;
 		s->flags = SAMPLE_STEADY | (i % 4 == 0 ? SAMPLE_VERIFIED : 0);
+		s->target_ms = i < 200 ? 20 : 50; /* a + at 20 s in the recorded run */
 	}
 	now_ns = 0;
 	replay_init(r, &d, test_clock);
@@ -52,6 +53,7 @@ static void replay_should_seek_step_and_end_on_its_time_line(void)
 	make_replay(&r, &src, 300); /* 30 s */
 	now_ns = 1000000000ull;     /* 1 s at x1: 10 samples */
 	CHECK(drain(&src, &last) == 10 && last.seq == 9);
+	CHECK(src.target_ms(src.ctx) == 20);
 	/* 10 s on: samples up to 11 s */
 	CHECK(!src.ctl.seek(src.ctl.ctx, 10e3));
 	CHECK(drain(&src, &last) == 100 && last.seq == 109);
@@ -73,6 +75,7 @@ static void replay_should_seek_step_and_end_on_its_time_line(void)
 	/* the end: everything, and the statistics of every sample */
 	CHECK(!src.ctl.seek(src.ctl.ctx, INFINITY));
 	CHECK(drain(&src, &last) == 300 - 12 && last.seq == 299);
+	CHECK(src.target_ms(src.ctx) == 50); /* the header follows the recorded target */
 	CHECK(src.state(src.ctx) == ENGINE_DONE);
 	SummaryResult res;
 	src.summary(src.ctx, &res);
