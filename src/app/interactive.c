@@ -71,7 +71,12 @@ static bool start_engines(Screen *s, const struct VkCtx *ctx, const DeviceList *
 	slog_node_id(node, sizeof node);
 	for (size_t k = 0; k < n; k++) {
 		RunSlot slot = { .ordinal = n > 1 ? (unsigned)k + 1 : 0, .devices = (unsigned)n, .node_id = node };
-		run_plan(o, RUN_DASHBOARD, ctx, &devs->entries[sel[k]], wl, ++*runs, launch, &slot, &paths[k], &cfg[k]);
+		/* the nth run of a --log name takes "-n"; a default name is the run's
+		 * own (time, device, workload: a w wrote "...-fp64-2.jsonl" beside no
+		 * "...-fp64.jsonl"), two alike in one second kept apart when opened */
+		++*runs;
+		run_plan(o, RUN_DASHBOARD, ctx, &devs->entries[sel[k]], wl, o->log ? *runs : 1, launch, &slot, &paths[k],
+		         &cfg[k]);
 	}
 	Error err;
 	bool built = engine_set_create(set, cfg, n, true, &err);

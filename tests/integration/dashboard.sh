@@ -43,6 +43,14 @@ t_dashboard_should_pick_run_pause_resize_and_quit() {
 	wait_exit || return 1
 	[ "$(cat "$T/exit")" = 0 ] || die "exit status $(cat "$T/exit")"
 	[ "$(TM display -p -t fs '#{alternate_on}')" = 0 ] || die "terminal left in the alternate screen"
+	# a log a run, each under its own workload's name: no "-2" after a w
+	# beside no file without it
+	ls "$XDG_STATE_HOME/flopscope" >"$T/logs"
+	for w in fp32 fp64 int32; do
+		grep -q -- "-llvmpipe-$w\.jsonl$" "$T/logs" || die "no $w log: $(cat "$T/logs")"
+	done
+	grep -q -- '-[0-9]\.jsonl$' "$T/logs" && die "a numbered log: $(cat "$T/logs")"
+	true
 }
 
 t_dashboard_transfer_sweep_should_plot_bandwidth_by_size() {
