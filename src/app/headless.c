@@ -2,13 +2,20 @@
 #include "outputs.h"
 
 #include <errno.h>
+#include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "columns.h"
 #include "fmt.h"
+#include "interval.h"
 #include "metrics_live.h"
 #include "report.h"
 #include "slog.h"
+#include "throttle.h"
+
+static void interval_table_header(void);
 
 static void print_preamble(const RunInfo *in, const Options *o)
 {
@@ -29,17 +36,95 @@ static void print_preamble(const RunInfo *in, const Options *o)
 	       fmt_ms(o->target_ms, tms, sizeof tms), o->duration_s > 0 ? "" : ", until Ctrl-C");
 	if (in->log_path)
 		printf("Session log: %s\n", in->log_path);
-	printf("\n%s", report_table_header);
+	if (o->interval_s > 0)
+		printf("Rows: every %g s (the median, least and most of its dispatches)\n", o->interval_s);
+	printf("\n");
+	if (o->interval_s > 0)
+		interval_table_header();
+	else
+		fputs(report_table_header, stdout);
 }
 
 typedef struct Printer {
 	OutFormat format;
+	Interval *iv;   /* --interval: rows of S seconds; NULL: a row a sample */
+	const DeviceInfo *dev;
+	size_t entry;
+	const char *unit;
 	MetricsOut *mo;
 	int row;
 	bool out_ok;
 	int err_no;     /* errno of the failed write */
 	char ident[REPORT_CSV_IDENT_LEN]; /* the CSV rows' identity columns */
 } Printer;
+
+#define I_(f) offsetof(IntervalLine, f)
+/* --interval's rows: a record of columns (CSV header and JSON from one table) */
+typedef struct IntervalLine {
+	double t0, t1, median, min, max;
+	const char *unit;
+	uint64_t samples, verified;
+	double mhz, watts, throttle;
+	const char *reasons;
+	double others;
+	RowIdentity id;
+} IntervalLine;
+static const Column interval_cols[] = {
+	{ "t_start_s", "t_start_s", COL_NUMBER, I_(t0), "%.3f" },
+	{ "t_end_s", "t_end_s", COL_NUMBER, I_(t1), "%.3f" },
+	{ "median", "median", COL_NUMBER, I_(median), "%.6g" },
+	{ "min", "min", COL_NUMBER, I_(min), "%.6g" },
+	{ "max", "max", COL_NUMBER, I_(max), "%.6g" },
+	{ "unit", "unit", COL_TEXT, I_(unit), NULL },
+	{ "samples", "samples", COL_COUNT, I_(samples), NULL },
+	{ "verified", "verified", COL_COUNT, I_(verified), NULL },
+	{ "sm_mhz", "sm_mhz", COL_NUMBER, I_(mhz), "%.0f" },
+	{ "power_w", "power_w", COL_NUMBER, I_(watts), "%.1f" },
+	{ "throttle", "throttle", COL_NUMBER, I_(throttle), "%.0f" },
+	{ "reasons", "reasons", COL_QUOTED, I_(reasons), NULL },
+	{ "other_processes", "other_processes", COL_NUMBER, I_(others), "%.0f" },
+	{ NULL, "identity", COL_IDENTITY, I_(id), NULL },
+};
+#undef I_
+#define NCOLS(c) (sizeof (c) / sizeof *(c))
+
+#define INTERVAL_ROW "%-9s %11s %11s %11s %7s %8s %6s %6s  %s\n"
+/* The table's header for --interval rows, in the rows' own format. */
+static void interval_table_header(void)
+{
+	printf(INTERVAL_ROW, "seconds", "median", "min", "max", "samples", "clock", "power", "others", "held by");
+}
+
+/* One --interval row on stdout; false when stdout failed. */
+static bool print_interval(Printer *p, const IntervalRow *r)
+{
+	char reasons[160] = "";
+	if (r->has_reasons)
+		throttle_names(r->reasons, reasons, sizeof reasons);
+	IntervalLine l = { r->t0_s, r->t1_s, r->median, r->min, r->max, p->unit, r->samples, r->verified, r->sm_mhz,
+	                   r->power_w, r->has_reasons ? (double)r->reasons : NAN, reasons, r->others,
+	                   { p->format == FORMAT_CSV ? p->dev : NULL, p->entry } };
+	if (p->format == FORMAT_JSON)
+		return json_line(stdout, columns_json("interval", interval_cols, NCOLS(interval_cols), &l));
+	if (p->format == FORMAT_CSV)
+		return columns_csv(stdout, interval_cols, NCOLS(interval_cols), &l);
+	char span[48], med[FMT_SI_LEN], lo[FMT_SI_LEN], hi[FMT_SI_LEN], mhz[16] = "-", w[16] = "-", oth[16] = "-";
+	char fm[FMT_SI_LEN + 8], fl[FMT_SI_LEN + 8], fh[FMT_SI_LEN + 8];
+	snprintf(span, sizeof span, "%.2f-%.2f", r->t0_s, r->t1_s);
+	snprintf(fm, sizeof fm, "%s%s", fmt_si(r->median, med, sizeof med), p->unit);
+	snprintf(fl, sizeof fl, "%s%s", fmt_si(r->min, lo, sizeof lo), p->unit);
+	snprintf(fh, sizeof fh, "%s%s", fmt_si(r->max, hi, sizeof hi), p->unit);
+	if (isfinite(r->sm_mhz))
+		snprintf(mhz, sizeof mhz, "%.0f MHz", r->sm_mhz);
+	if (isfinite(r->power_w))
+		snprintf(w, sizeof w, "%.0f W", r->power_w);
+	if (isfinite(r->others))
+		snprintf(oth, sizeof oth, "%.0f", r->others);
+	char n[24];
+	snprintf(n, sizeof n, "%zu", r->samples);
+	return printf(INTERVAL_ROW, span, fm, fl, fh, n, mhz, w, oth, reasons[0] ? reasons : r->has_reasons ? "none" : "-") >=
+	       0;
+}
 
 /* One sample on stdout, or (s NULL) the end of a batch: stdout flushed
  * once for it; false (the engine is then stopped) once stdout cannot be
@@ -60,7 +145,10 @@ static bool print_sample(void *ctx, const Sample *s)
 	}
 	char line[1024 + REPORT_CSV_IDENT_LEN];
 	bool ok;
-	if (p->format == FORMAT_JSON) {
+	IntervalRow r;
+	if (p->iv) {
+		ok = !interval_add(p->iv, s, &r) || print_interval(p, &r);
+	} else if (p->format == FORMAT_JSON) {
 		ok = json_line(stdout, record_sample_obj(s, 0));
 	} else {
 		if (p->format == FORMAT_TABLE)
@@ -83,7 +171,8 @@ static bool print_member_sample(void *ctx, size_t k, const Sample *s)
 	return print_sample(ctx, s);
 }
 
-static int run_one(Engine *e, EngineSet *set, const Options *o, MetricsOut *mo, int row, atomic_int *quit);
+static int run_one(Engine *e, EngineSet *set, const Options *o, MetricsOut *mo, int row, size_t entry,
+                   atomic_int *quit);
 
 int headless_run(const EngineConfig *cfg, size_t entry, const Options *o, MetricsOut *mo, atomic_int *quit)
 {
@@ -96,13 +185,14 @@ int headless_run(const EngineConfig *cfg, size_t entry, const Options *o, Metric
 	}
 	int row = mo && mo->board ? mboard_row(mo->board, (unsigned)entry, cfg->dev, workload_info[cfg->workload].name,
 	                                       workload_info[cfg->workload].unit) : -1;
-	int status = run_one(set.m[0].e, &set, o, mo, row, quit);
+	int status = run_one(set.m[0].e, &set, o, mo, row, entry, quit);
 	mboard_end(mo ? mo->board : NULL, row); /* before the engine goes */
 	engine_set_destroy(&set);
 	return status;
 }
 
-static int run_one(Engine *e, EngineSet *set, const Options *o, MetricsOut *mo, int row, atomic_int *quit)
+static int run_one(Engine *e, EngineSet *set, const Options *o, MetricsOut *mo, int row, size_t entry,
+                   atomic_int *quit)
 {
 	const RunInfo *in = engine_info(e);
 	int status = 0;
@@ -110,7 +200,9 @@ static int run_one(Engine *e, EngineSet *set, const Options *o, MetricsOut *mo, 
 	print_preamble(in, o);
 	if (o->format != FORMAT_TABLE && in->log_path)
 		fprintf(stderr, "flopscope: session log %s\n", in->log_path);
-	if (o->format == FORMAT_CSV)
+	if (o->format == FORMAT_CSV && o->interval_s > 0)
+		columns_csv_header(stdout, interval_cols, NCOLS(interval_cols));
+	else if (o->format == FORMAT_CSV)
 		fputs(report_csv_header, stdout);
 	else if (o->format == FORMAT_JSON)
 		slog_print_session(stdout, engine_meta(e), 0); /* what the samples are of */
@@ -122,10 +214,20 @@ static int run_one(Engine *e, EngineSet *set, const Options *o, MetricsOut *mo, 
 	}
 	if (mo)
 		mboard_attach(mo->board, row, engine_summary_reader(e));
-	Printer p = { .format = o->format, .mo = mo, .row = row, .out_ok = true };
+	Interval iv;
+	interval_init(&iv, o->interval_s);
+	Printer p = { .format = o->format, .iv = o->interval_s > 0 ? &iv : NULL, .dev = in->dev, .entry = entry,
+	              .unit = workload_unit_names[workload_info[in->workload].unit], .mo = mo, .row = row,
+	              .out_ok = true };
 	report_csv_identity(engine_meta(e), p.ident, sizeof p.ident);
 	engine_set_drain(set, print_member_sample, &p, quit);
 	engine_set_finish(set);
+	IntervalRow last; /* the run's last, shorter interval */
+	if (p.iv && p.out_ok && interval_flush(&iv, &last) && (!print_interval(&p, &last) || fflush(stdout) != 0)) {
+		p.err_no = errno;
+		p.out_ok = false;
+	}
+	interval_done(&iv);
 	if (!p.out_ok && p.err_no != EPIPE) {
 		fprintf(stderr, "flopscope: cannot write to standard output: %s; stopped\n", strerror(p.err_no));
 		status = 1;

@@ -165,6 +165,12 @@ static int take_duration(const OptionSpec *s, Options *o, Args *a, const char *v
 	return 0;
 }
 
+static int take_interval(const OptionSpec *s, Options *o, Args *a, const char *val, char *err, size_t errlen)
+{
+	(void)a;
+	return cli_number(s->name, val, CLI_MIN_INTERVAL_S, CLI_MAX_DURATION_S, false, &o->interval_s, err, errlen);
+}
+
 static int take_trials(const OptionSpec *s, Options *o, Args *a, const char *val, char *err, size_t errlen)
 {
 	(void)a;
@@ -414,6 +420,10 @@ const OptionSpec cli_option_specs[] = {
 	{ .name = "--duration", .value = true, .modes = M_(MODE_MEASURE) | M_(MODE_SUITE), .take = take_duration,
 	  .help = { { H_OPTIONS, "--duration S", "seconds to measure (default: 3 headless, until quit in the "
 	              "dashboard; 0 = until stopped with Ctrl-C or q)" } } },
+	{ .name = "--interval", .value = true, .modes = M_(MODE_MEASURE), .take = take_interval,
+	  .help = { { H_OPTIONS, "--interval S", "headless: a row every S seconds (median, min and max, samples, "
+	              "clock, power, clock-event reasons, other processes), as nvidia-smi dmon -d S, instead of a "
+	              "row a dispatch" } } },
 	{ .name = "--log", .value = true, .modes = M_RUN, .str = STR(log), .empty = "empty path", .take = take_string,
 	  .help = { { H_OPTIONS, "--log PATH", "write the session log (JSON Lines) to PATH; by default every run "
 	              "writes $XDG_STATE_HOME/flopscope/TIME-DEVICE-WORKLOAD.jsonl (~/.local/state/flopscope/ "
@@ -601,6 +611,11 @@ static int validate(Options *o, bool format_given, char *err, size_t errlen)
 		         "device)", m->option);
 		return -1;
 	}
+	if (several && o->interval_s > 0) {
+		snprintf(err, errlen, "--interval gives one device's rows (several at once: a row a dispatch each, "
+		         "and the table at the end)");
+		return -1;
+	}
 	if (several && o->log) {
 		snprintf(err, errlen, "--log names one file; with several devices each writes its own log "
 		         "(the default place, or --no-log)");
@@ -619,6 +634,8 @@ static int validate(Options *o, bool format_given, char *err, size_t errlen)
 		}
 		o->headless = true;
 	}
+	if (o->interval_s > 0) /* rows of S seconds are a table's, CSV's or JSON's */
+		o->headless = true;
 	if (o->mode == MODE_LIST && o->verbose && o->format != FORMAT_TABLE) {
 		snprintf(err, errlen, "--list --format %s has every field --verbose adds to the table: give one or "
 		         "the other", cli_format_names[o->format]);

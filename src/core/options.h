@@ -53,6 +53,7 @@ typedef struct Options {
 	OutFormat format;
 	double target_ms;      /* > 0 */
 	double duration_s;     /* 0: until stopped */
+	double interval_s;     /* --interval S: headless rows of S seconds; 0: a row a sample */
 	bool duration_given;
 	unsigned dev_index;    /* -N, 1-based; 0 when absent (the first when several) */
 	unsigned dev_indexes[CLI_MAX_DEVICES]; /* -N -M ...: several at once (one may repeat:
@@ -107,6 +108,7 @@ typedef struct Options {
 
 #define CLI_DEFAULT_TARGET_MS 20.0
 #define CLI_DEFAULT_DURATION_S 3.0
+#define CLI_MIN_INTERVAL_S 0.1 /* --interval: five 20 ms dispatches a row */
 #define CLI_MIN_TARGET_MS 0.001   /* 1 us: below any device's launch latency */
 #define CLI_MAX_TARGET_MS 10000.0
 

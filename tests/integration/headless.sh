@@ -102,6 +102,48 @@ assert all(o["rate"] > 0 and o["unit"] == "FLOPS" and o["work_unit"] == "FLOP" f
 PY
 }
 
+# --interval S: a row every S seconds instead of a row a dispatch, as
+# nvidia-smi dmon -d S (table, CSV, JSON under its schema): the rows tile the
+# run's time, hold every sample once (their counts sum to the summary's),
+# each median within its min and max; with the stand-in NVML's readings the
+# power and the clock-event reasons are in them.
+t_interval_rows_should_hold_every_sample_once() {
+	"$FS" llvm --interval 0.5 --duration 2 --no-log --format json >"$T/i.json" 2>"$T/i.err" ||
+		die "json: exit $?: $(cat "$T/i.err")"
+	python3 tests/schema_check.py interval "$T/i.json" >"$T/sch" 2>&1 || die "schema: $(cat "$T/sch")"
+	python3 - "$T/i.json" <<'PY' || exit 1
+import json, sys
+recs = [json.loads(l) for l in open(sys.argv[1])]
+assert recs[0]["type"] == "session" and recs[-1]["type"] == "summary", [r["type"] for r in recs]
+rows = [r for r in recs if r["type"] == "interval"]
+assert len(rows) >= 4 and not [r for r in recs if r["type"] == "sample"], len(rows)
+assert sum(r["samples"] for r in rows) == recs[-1]["samples"], (sum(r["samples"] for r in rows), recs[-1]["samples"])
+for a, b in zip(rows, rows[1:]):
+    assert abs(a["t_end_s"] - b["t_start_s"]) < 1e-9 and abs(a["t_end_s"] - a["t_start_s"] - 0.5) < 1e-9, (a, b)
+assert rows[-1]["t_end_s"] <= rows[-1]["t_start_s"] + 0.5, rows[-1]
+assert all(r["min"] <= r["median"] <= r["max"] and r["unit"] == "FLOPS" for r in rows), rows
+PY
+	"$FS" llvm --interval 1 --duration 2 --no-log >"$T/i.txt" 2>&1 || die "table: exit $?"
+	grep -q '^Rows: every 1 s' "$T/i.txt" && grep -q '^seconds  *median  *min  *max samples  *clock  *power others  held by$' "$T/i.txt" &&
+		grep -Eq '^0\.00-1\.00 +[0-9.]+ [kMGT]?FLOPS +[0-9.]+ [kMGT]?FLOPS +[0-9.]+ [kMGT]?FLOPS +[0-9]+ ' "$T/i.txt" ||
+		die "table: $(cat "$T/i.txt")"
+	awk '/^seconds/,/^$/' "$T/i.txt" | tail -n +2 | awk 'length > 80' | grep -q . && die "rows over 80 columns: $(cat "$T/i.txt")"
+	local uuid
+	uuid=$("$FS" --list --format json | python3 -c 'import json, sys; print(json.loads(sys.stdin.readline())["uuid"])')
+	LD_LIBRARY_PATH="$FAKE_NVML_DIR" FLOPSCOPE_FAKE_NVML="GPU-$uuid" FLOPSCOPE_FAKE_NVML_TEL="sm=1410,power=650,limit=700,reasons=0x4" \
+		"$FS" llvm --interval 1 --duration 2 --no-log --format csv >"$T/i.csv" 2>"$T/i.err" || die "csv: exit $?: $(cat "$T/i.err")"
+	python3 - "$T/i.csv" <<'PY' || die "csv: $(cat "$T/i.csv")"
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+assert len(rows) >= 2, rows
+for r in rows:
+    assert r["sm_mhz"] == "1410" and float(r["power_w"]) == 650 and r["throttle"] == "4" and r["reasons"] == "power cap", r
+    assert r["device"].startswith("llvmpipe") and float(r["min"]) <= float(r["median"]) <= float(r["max"]), r
+PY
+	"$FS" llvm --interval 0.01 --no-log >"$T/bad" 2>&1
+	[ $? = 2 ] && grep -q -- '--interval' "$T/bad" || die "0.01 s accepted: $(cat "$T/bad")"
+}
+
 t_suite_should_print_one_row_per_workload() {
 	# a sanitizer build runs every workload in the multi-device suite test
 	# (the same code, two engines at once): this one's rows are make test's

@@ -1,6 +1,7 @@
 #include <math.h>
 
 #include "check.h"
+#include "interval.h"
 #include "outlier.h"
 #include "stats.h"
 
@@ -80,8 +81,43 @@ static void outliers_should_be_judged_by_identical_peers(void)
 	CHECK(outlier_apply(two, 2, 5) == 1 && two[1].outlier && fabs(two[1].node_ratio - 90 / 95.0) < 1e-12);
 }
 
+/* --interval's rows: a sample in the row its time falls in, rows of no
+ * sample (a stopped run) skipped, the last row to the last sample; each
+ * row's median, extremes, checked samples and telemetry its own. */
+static void intervals_should_tile_the_run_and_hold_each_sample_once(void)
+{
+	Interval iv;
+	interval_init(&iv, 1.0);
+	IntervalRow r[8];
+	size_t nr = 0;
+	const double t[] = { 100, 400, 900, 1000, 1500, 4200, 4300 }, rate[] = { 3, 1, 2, 10, 20, 7, 9 };
+	for (size_t k = 0; k < 7; k++) {
+		Sample s = { .t_ms = t[k], .rate = rate[k], .flags = k == 1 ? SAMPLE_VERIFIED : 0 };
+		s.tel[TEL_SM_MHZ] = k < 3 ? 1000 : 2000;
+		s.tel_valid = 1u << TEL_SM_MHZ;
+		if (k == 4) {
+			s.tel[TEL_THROTTLE] = 4;
+			s.tel_valid |= 1u << TEL_THROTTLE;
+		}
+		if (interval_add(&iv, &s, &r[nr]))
+			nr++;
+	}
+	CHECK(interval_flush(&iv, &r[nr]));
+	nr++;
+	CHECK(!interval_flush(&iv, &r[nr])); /* nothing left */
+	interval_done(&iv);
+	CHECK(nr == 3);
+	CHECK(r[0].t0_s == 0 && r[0].t1_s == 1 && r[0].samples == 3 && r[0].verified == 1);
+	CHECK(r[0].median == 2 && r[0].min == 1 && r[0].max == 3 && r[0].sm_mhz == 1000 && !r[0].has_reasons);
+	CHECK(r[1].t0_s == 1 && r[1].t1_s == 2 && r[1].samples == 2 && r[1].median == 15);
+	CHECK(r[1].has_reasons && r[1].reasons == 4 && isnan(r[1].power_w) && isnan(r[1].others));
+	/* 2-4 s had no sample: skipped; the last row ends at the last sample */
+	CHECK(r[2].t0_s == 4 && fabs(r[2].t1_s - 4.3) < 1e-12 && r[2].samples == 2 && r[2].median == 8);
+}
+
 int main(void)
 {
+	RUN(intervals_should_tile_the_run_and_hold_each_sample_once);
 	RUN(outliers_should_be_judged_by_identical_peers);
 	RUN(stats_should_match_hand_computed_values);
 	RUN(stats_should_average_the_middle_pair_for_even_counts);

@@ -1,0 +1,50 @@
+/* interval: a run's samples gathered into rows of S seconds each (the
+ * headless --interval output, as nvidia-smi dmon -d S gives a line every S
+ * seconds): each row's median, minimum and maximum rate, its samples and
+ * checked samples, the mean shader clock and power, the clock-event reason
+ * bits seen and the most other processes seen. Pure. */
+#ifndef FLOPSCOPE_INTERVAL_H
+#define FLOPSCOPE_INTERVAL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "sample.h"
+
+typedef struct IntervalRow {
+	double t0_s, t1_s;     /* the interval: [t0, t1) of the run's time */
+	size_t samples, verified;
+	double median, min, max; /* the samples' rates (the workload's unit) */
+	double sm_mhz, power_w;  /* their means over the samples that read them; NaN none */
+	uint32_t reasons;        /* clock-event reason bits (throttle.h), any sample's */
+	bool has_reasons;
+	double others;           /* the most other processes on the device; NaN unread */
+} IntervalRow;
+
+typedef struct Interval {
+	double len_ms;
+	double t0_ms;            /* the open interval's start */
+	double last_ms;          /* the last sample's time */
+	double *rates;
+	size_t n, cap;
+	size_t verified;
+	double mhz_sum, w_sum;
+	size_t mhz_n, w_n;
+	uint32_t reasons;
+	bool has_reasons;
+	double others;
+	bool oom;
+} Interval;
+
+void interval_init(Interval *iv, double seconds);
+void interval_done(Interval *iv);
+/* Adds a sample. When it falls past the open interval, that interval is
+ * closed into *out first (true; an interval with no sample, a stop of the
+ * run, is skipped over) and the sample opens the next. */
+bool interval_add(Interval *iv, const Sample *s, IntervalRow *out);
+/* The open interval into *out, to its last sample (the run ended); false
+ * when it has no sample. */
+bool interval_flush(Interval *iv, IntervalRow *out);
+
+#endif
