@@ -191,12 +191,11 @@ int headless_run(const EngineConfig *cfg, size_t entry, const Options *o, Metric
 	return status;
 }
 
-static int run_one(Engine *e, EngineSet *set, const Options *o, MetricsOut *mo, int row, size_t entry,
-                   atomic_int *quit)
+/* What the rows are of, before them: the table's preamble, the CSV
+ * header, the JSON session record. */
+static void print_heads(Engine *e, const Options *o)
 {
 	const RunInfo *in = engine_info(e);
-	int status = 0;
-
 	print_preamble(in, o);
 	if (o->format != FORMAT_TABLE && in->log_path)
 		fprintf(stderr, "flopscope: session log %s\n", in->log_path);
@@ -207,6 +206,24 @@ static int run_one(Engine *e, EngineSet *set, const Options *o, MetricsOut *mo, 
 	else if (o->format == FORMAT_JSON)
 		slog_print_session(stdout, engine_meta(e), 0); /* what the samples are of */
 	fflush(stdout);
+}
+
+/* --interval: the run's last, shorter row. */
+static void print_last_interval(Printer *p)
+{
+	IntervalRow last;
+	if (p->iv && p->out_ok && interval_flush(p->iv, &last) && (!print_interval(p, &last) || fflush(stdout) != 0)) {
+		p->err_no = errno;
+		p->out_ok = false;
+	}
+}
+
+static int run_one(Engine *e, EngineSet *set, const Options *o, MetricsOut *mo, int row, size_t entry,
+                   atomic_int *quit)
+{
+	const RunInfo *in = engine_info(e);
+	int status = 0;
+	print_heads(e, o);
 
 	if (!engine_set_start(set, true)) {
 		fprintf(stderr, "flopscope: %s\n", set->m[0].err.msg);
@@ -222,11 +239,7 @@ static int run_one(Engine *e, EngineSet *set, const Options *o, MetricsOut *mo, 
 	report_csv_identity(engine_meta(e), p.ident, sizeof p.ident);
 	engine_set_drain(set, print_member_sample, &p, quit);
 	engine_set_finish(set);
-	IntervalRow last; /* the run's last, shorter interval */
-	if (p.iv && p.out_ok && interval_flush(&iv, &last) && (!print_interval(&p, &last) || fflush(stdout) != 0)) {
-		p.err_no = errno;
-		p.out_ok = false;
-	}
+	print_last_interval(&p);
 	interval_done(&iv);
 	if (!p.out_ok && p.err_no != EPIPE) {
 		fprintf(stderr, "flopscope: cannot write to standard output: %s; stopped\n", strerror(p.err_no));

@@ -558,6 +558,37 @@ static void format_list(unsigned can, char *out, size_t len)
 /* What the options say together: --export's output, --log against
  * --no-log, devices against what the mode takes (its table row). An option
  * alone in a mode it means nothing in is mode_takes' (its table row). */
+/* What several devices, and the devices' naming, allow. */
+static int validate_devices(Options *o, const ModeSpec *m, char *err, size_t errlen)
+{
+	bool several = o->ndev_indexes > 1 || o->all || o->gpus;
+	if (o->all && o->ndev_indexes) {
+		snprintf(err, errlen, "--all and -N contradict each other: give one");
+		return -1;
+	}
+	if (o->gpus && (o->all || o->ndev_indexes || o->dev_word)) {
+		snprintf(err, errlen, "--gpus names the devices: give it alone (without %s)",
+		         o->all ? "--all" : o->ndev_indexes ? "-N" : "a device word");
+		return -1;
+	}
+	if (several && !m->several) {
+		snprintf(err, errlen, "several devices at once measure a workload or the suite (%s measures one "
+		         "device)", m->option);
+		return -1;
+	}
+	if (several && o->interval_s > 0) {
+		snprintf(err, errlen, "--interval gives one device's rows (several at once: a row a dispatch each, "
+		         "and the table at the end)");
+		return -1;
+	}
+	if (several && o->log) {
+		snprintf(err, errlen, "--log names one file; with several devices each writes its own log "
+		         "(the default place, or --no-log)");
+		return -1;
+	}
+	return 0;
+}
+
 static int validate(Options *o, bool format_given, char *err, size_t errlen)
 {
 	const ModeSpec *m = &cli_mode_specs[o->mode];
@@ -583,16 +614,8 @@ static int validate(Options *o, bool format_given, char *err, size_t errlen)
 			snprintf(err, errlen, "%s reads session logs and uses no device", m->option);
 		return -1;
 	}
-	bool several = o->ndev_indexes > 1 || o->all || o->gpus;
-	if (o->all && o->ndev_indexes) {
-		snprintf(err, errlen, "--all and -N contradict each other: give one");
+	if (validate_devices(o, m, err, errlen))
 		return -1;
-	}
-	if (o->gpus && (o->all || o->ndev_indexes || o->dev_word)) {
-		snprintf(err, errlen, "--gpus names the devices: give it alone (without %s)",
-		         o->all ? "--all" : o->ndev_indexes ? "-N" : "a device word");
-		return -1;
-	}
 	if (o->mode == MODE_SUITE && o->workload) {
 		snprintf(err, errlen, "--suite runs every workload: --workload picks one (drop --suite), or a "
 		         "session of a suite's log (with --replay, --export, --compare, --analyze)");
@@ -604,21 +627,6 @@ static int validate(Options *o, bool format_given, char *err, size_t errlen)
 	}
 	if (o->mode != MODE_CHECK && o->workload && strchr(o->workload, ',')) {
 		snprintf(err, errlen, "--workload: one workload (a list goes with --check)");
-		return -1;
-	}
-	if (several && !m->several) {
-		snprintf(err, errlen, "several devices at once measure a workload or the suite (%s measures one "
-		         "device)", m->option);
-		return -1;
-	}
-	if (several && o->interval_s > 0) {
-		snprintf(err, errlen, "--interval gives one device's rows (several at once: a row a dispatch each, "
-		         "and the table at the end)");
-		return -1;
-	}
-	if (several && o->log) {
-		snprintf(err, errlen, "--log names one file; with several devices each writes its own log "
-		         "(the default place, or --no-log)");
 		return -1;
 	}
 	if (format_given) {
