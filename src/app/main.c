@@ -255,25 +255,6 @@ static int replay(const Options *o)
 	return o->nreplays > 1 ? offline_replay_node_table(o) : offline_replay_table(o);
 }
 
-static int list_workloads(const DeviceInfo *d)
-{
-	printf("Workloads on %s (compute queue: %u):\n", d->name, d->queue_family);
-	int nw = 0;
-	for (int w = 0; w < WORKLOAD_TYPE_COUNT; w++)
-		if ((int)strlen(workload_info[w].name) > nw)
-			nw = (int)strlen(workload_info[w].name);
-	WorkloadFeatures f = devinfo_features(d);
-	char prev[256] = "";
-	for (int w = 0; w < WORKLOAD_TYPE_COUNT; w++) {
-		char why[256];
-		bool ok = workload_supported((WorkloadType)w, f, why, sizeof why);
-		const char *shown = fmt_as_above(ok ? NULL : why, prev, sizeof prev);
-		printf("  %-*s %-5s  %-12s %s\n", nw, workload_info[w].name, workload_unit_names[workload_info[w].unit],
-		       ok ? "supported" : "unsupported", ok ? workload_info[w].what : shown);
-	}
-	return 0;
-}
-
 /* The default mode: the dashboard, or the table when there is no terminal
  * (idx < 0: the picker chooses). */
 static int measure(const VkCtx *ctx, Options *o, int idx, WorkloadType wl, uint64_t launch, MetricsOut *mo)
@@ -398,7 +379,8 @@ static int run_mode(const VkCtx *ctx, Options *o, WorkloadType wl, uint64_t laun
 			o->all = true;
 		return several_devices(ctx, o, wl, launch, mo);
 	case MODE_LIST_WORKLOADS:
-		return (idx = pick_device(ctx, o)) < 0 ? 2 : list_workloads(&ctx->entries[idx]);
+		return (idx = pick_device(ctx, o)) < 0 ? 2 : listing_workloads(stdout, &ctx->entries[idx], (size_t)idx + 1,
+		                                                               o->format);
 	case MODE_LATENCY:
 		return (idx = pick_device(ctx, o)) < 0 ? 2 : latency_run(ctx, idx, o);
 	case MODE_SUITE:

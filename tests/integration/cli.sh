@@ -399,6 +399,24 @@ t_completion_should_offer_options_workloads_themes_and_devices() {
 	"$FS" llvm --list-workloads | awk 'NR > 1 { print $1 }' | sort >"$T/wl"
 	offers "$FS" --workload "" | sort >"$T/offered"
 	cmp -s "$T/wl" "$T/offered" || die "workloads: $(diff "$T/wl" "$T/offered")"
+	# the same list as JSON (its schema) and CSV, each saying what the table says
+	"$FS" llvm --list-workloads --format json >"$T/wl.json" || die "--list-workloads json: exit $?"
+	python3 tests/schema_check.py workloads "$T/wl.json" >"$T/sch" 2>&1 || die "schema: $(cat "$T/sch")"
+	"$FS" llvm --list-workloads --format csv >"$T/wl.csv" || die "--list-workloads csv: exit $?"
+	"$FS" llvm --list-workloads >"$T/wl.txt"
+	python3 - "$T/wl.json" "$T/wl.csv" "$T/wl.txt" "$T/wl" <<'PY' || die "--list-workloads: the formats disagree"
+import csv, json, sys
+js = [json.loads(l) for l in open(sys.argv[1])]
+cs = list(csv.DictReader(open(sys.argv[2])))
+table = {l.split()[0]: l.split()[2] for l in open(sys.argv[3]).read().splitlines()[1:]}
+names = open(sys.argv[4]).read().split()
+assert sorted(j["name"] for j in js) == names == sorted(c["workload"] for c in cs), (js, names)
+for j, c in zip(js, cs):
+    assert j["name"] == c["workload"] and (c["supported"] == "yes") == j["supported"], (j, c)
+    assert table[j["name"]] == ("supported" if j["supported"] else "unsupported"), (j, table)
+    assert j["supported"] or j["why"] == c["why"], (j, c)
+    assert j["device"].startswith("llvmpipe") and c["device"] == j["device"], (j, c)
+PY
 	offers "$FS" --theme "" | grep -qx mono || die "--theme: $(offers "$FS" --theme "")"
 	touch "$T/session-x.jsonl"
 	offers "$FS" --replay "$T/sess" | grep -qx "$T/session-x.jsonl" || die "--replay: no file offered"
