@@ -560,8 +560,28 @@ static void a_link_below_its_maximum_most_of_the_run_should_be_a_fault(void)
 	}
 }
 
+/* The log's schema names every reason bit of the one table, as the
+ * outputs name it ("0x4 power cap"): the schema is what readers have. */
+static void the_logs_schema_should_name_every_throttle_bit(void)
+{
+	FILE *f = fopen("docs/schema/log.schema.json", "r");
+	CHECK(f != NULL);
+	if (!f)
+		return;
+	static char text[1 << 16];
+	size_t n = fread(text, 1, sizeof text - 1, f);
+	text[n] = '\0';
+	fclose(f);
+	for (size_t k = 0; k < throttle_reason_count; k++) {
+		char want[64];
+		snprintf(want, sizeof want, "0x%llx %s", (unsigned long long)throttle_reasons[k].bit, throttle_reasons[k].name);
+		CHECK(strstr(text, want) != NULL);
+	}
+}
+
 int main(void)
 {
+	RUN(the_logs_schema_should_name_every_throttle_bit);
 	RUN(summary_should_give_the_five_largest_changes_and_where_the_rest_are);
 	RUN(table_row_should_read_like_the_tutorials);
 	RUN(summary_should_not_claim_what_few_samples_cannot_tell);
