@@ -146,7 +146,7 @@ static void draw_legend(Dash *d, Rect frame, const char *title, const Series *se
 	if (power_mark)
 		key[nkey++] = (Series){ NULL, ROLE_JUMP_MARK, "| power-state change" };
 	if (other_mark)
-		key[nkey++] = (Series){ NULL, ROLE_AXIS, "| other change" };
+		key[nkey++] = (Series){ NULL, ROLE_AXIS, ": other change" };
 	int kw = 0;
 	for (size_t i = 0; i < nkey; i++)
 		kw += (int)strlen(key[i].name) + 2;
@@ -203,7 +203,9 @@ static void draw_plot(Dash *d, Rect frame, const char *title, const char *unit, 
 	for (size_t j = 0; j < change_kept(cd) && !logy && nser == 1; j++) {
 		const Change *ch = change_get(cd, j);
 		bool power = ch->cause == CAUSE_POWER_STATE;
-		plot_vline(&cv, &ax, ch->t_ms * 1e-3, (int)nser + (power ? 1 : 2));
+		/* a power-state change solid, the others dotted: told apart by
+		 * shape, not by colour alone */
+		plot_vline(&cv, &ax, ch->t_ms * 1e-3, (int)nser + (power ? 1 : 2), !power);
 		if (ch->t_ms * 1e-3 >= t0 && ch->t_ms * 1e-3 <= t1)
 			*(power ? &power_mark : &other_mark) = true;
 	}

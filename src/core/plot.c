@@ -170,14 +170,17 @@ void plot_hline(PlotCanvas *c, const PlotAxis *ay, double y, int series)
 		set_dot(c, px, py, series);
 }
 
-void plot_vline(PlotCanvas *c, const PlotAxis *ax, double x, int series)
+void plot_vline(PlotCanvas *c, const PlotAxis *ax, double x, int series, bool dotted)
 {
 	double f = axis_pos(ax, x);
 	if (!(f >= 0 && f <= 1))
 		return;
 	int px = (int)lround(f * (c->w * c->dx - 1));
+	/* dotted: a dot in every other dot row, or every other cell where a
+	 * cell is one dot (ASCII) */
 	for (int py = 0; py < c->h * c->dy; py++)
-		set_dot(c, px, py, series);
+		if (!dotted || py % 2 == 0)
+			set_dot(c, px, py, series);
 }
 
 void plot_cell(const PlotCanvas *c, int col, int row, char out[8])

@@ -43,7 +43,7 @@ double plot_gap(const double *x, size_t n, double at_least);
  * of text, not a plot. */
 bool plot_flat(const double *v, size_t n, double rel, double *lo, double *hi);
 void plot_hline(PlotCanvas *c, const PlotAxis *ay, double y, int series);
-void plot_vline(PlotCanvas *c, const PlotAxis *ax, double x, int series);
+void plot_vline(PlotCanvas *c, const PlotAxis *ax, double x, int series, bool dotted);
 
 /* The cell's text (UTF-8, NUL-terminated; " " when empty). */
 void plot_cell(const PlotCanvas *c, int col, int row, char out[8]);

@@ -378,8 +378,10 @@ static void change_marks(FILE *f, const Panel *p, const SummaryResult *r, size_t
 		bool pw = ch->cause == CAUSE_POWER_STATE;
 		const char *col = pw ? "#cf222e" : "#8c959f";
 		double x = px(p, ch->t_ms * 1e-3);
-		fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" stroke-dasharray=\"4 3\"/>\n",
-		        x, p->y0, x, p->y0 + p->h, col);
+		/* a power-state change solid and wider, the others dashed: told
+		 * apart by shape, not by red against grey alone */
+		fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" %s/>\n", x, p->y0, x,
+		        p->y0 + p->h, col, pw ? "stroke-width=\"2\"" : "stroke-dasharray=\"4 3\"");
 		char num[24], fill[32];
 		snprintf(num, sizeof num, "%zu", j + 1);
 		snprintf(fill, sizeof fill, "fill=\"%s\"", col);
@@ -561,7 +563,7 @@ static double throughput(FILE *f, double y, const Sample *s, size_t n, PlotAxis 
 {
 	size_t nchg = r ? change_kept(&r->changes) : 0;
 	const char *green = "stroke=\"#1a7f37\" stroke-width=\"1.3\"";
-	Legend lg1[] = { { unit, green }, { "level change: power state", "stroke=\"#cf222e\" stroke-dasharray=\"4 3\"" },
+	Legend lg1[] = { { unit, green }, { "level change: power state", "stroke=\"#cf222e\" stroke-width=\"2\"" },
 	                 { "other level change", "stroke=\"#8c959f\" stroke-dasharray=\"4 3\"" } };
 	Panel p = { header(f, y, "throughput", lg1, nchg ? 3 : 1), PANEL_H, xt, { 0, 1, false }, { 0, 0, false } };
 	double step = linear_axis(s, n, f_rate, NULL, 0, &p.y);

@@ -583,7 +583,10 @@ static void svg_should_be_escaped_and_complete(void)
 		polylines++;
 	CHECK(polylines == 4); /* FLOPS, groups, CPU time, GPU time: no telemetry, no clock plot */
 	CHECK(strstr(text, "no clock or power readings"));
-	CHECK(strstr(text, "stroke=\"#cf222e\" stroke-dasharray=\"4 3\"")); /* the power-state marker */
+	/* the power-state marker solid and wider, the other grey and dashed:
+	 * apart by shape as well as colour */
+	CHECK(strstr(text, "stroke=\"#cf222e\" stroke-width=\"2\"/>"));
+	CHECK(!strstr(text, "stroke=\"#cf222e\" stroke-dasharray"));
 	CHECK(strstr(text, "stroke=\"#8c959f\" stroke-dasharray=\"4 3\"")); /* the other one, grey */
 	/* both numbered and listed; the power-state one in red */
 	CHECK(strstr(text, "fill=\"#cf222e\">1  step at 30.0 ms: 1.00 GFLOPS -&gt; 3.00 GFLOPS"));

@@ -222,6 +222,30 @@ static void plot_should_clip_and_break_on_nan(void)
 	plot_canvas_done(&c);
 }
 
+/* Change markers differ in shape, not only in colour: a solid line has a
+ * dot in every dot row of its column, a dotted one in every other. */
+static void vlines_should_be_solid_or_dotted(void)
+{
+	PlotAxis ax = { 0, 10, false };
+	for (int braille = 0; braille < 2; braille++) {
+		PlotCanvas c;
+		CHECK(plot_canvas_init(&c, 10, 4, braille));
+		plot_vline(&c, &ax, 0, 0, false);
+		plot_vline(&c, &ax, 10, 1, true);
+		int solid = 0, dotted = 0;
+		for (int row = 0; row < 4; row++) {
+			uint8_t a = c.bits[(size_t)row * 10], b = c.bits[(size_t)row * 10 + 9];
+			for (int bit = 0; bit < 8; bit++) {
+				solid += (a >> bit) & 1;
+				dotted += (b >> bit) & 1;
+			}
+		}
+		int rows = 4 * c.dy;
+		CHECK(solid == rows && dotted == rows / 2);
+		plot_canvas_done(&c);
+	}
+}
+
 /* A flat series: within rel of its largest value; NaN skipped; nothing, or
  * nothing positive, is not flat. */
 static void plot_flat_should_tell_a_flat_series(void)
@@ -513,6 +537,7 @@ static void fit_words_should_cut_between_parts(void)
 
 int main(void)
 {
+	RUN(vlines_should_be_solid_or_dotted);
 	RUN(fit_words_should_cut_between_parts);
 	RUN(status_line_should_keep_help_and_quit_at_80_columns);
 	RUN(history_should_log_the_times_for_a_stall_or_a_new_target);
