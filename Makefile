@@ -96,6 +96,15 @@ SAN_OBJ := $(if $(SAN),$(B)/sanitizers/keep_loaded.o)
 $(B)/flopscope: $(OBJ) $(SAN_OBJ)
 	$(CC) $(CFLAGS) -o $@ $^ $(LDFLAGS) $(LDLIBS)
 
+# The test build: the program with its test hook (FLOPSCOPE_FAULT, read in
+# compute.c under FLOPSCOPE_TEST_HOOKS), which the product does not have.
+HOOK_OBJ := $(B)/hooks/src/gpu/compute.o
+$(HOOK_OBJ): src/gpu/compute.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -DFLOPSCOPE_TEST_HOOKS $(INC_gpu) -c -o $@ $<
+$(B)/flopscope-test: $(filter-out $(B)/src/gpu/compute.o,$(OBJ)) $(HOOK_OBJ) $(SAN_OBJ)
+	$(CC) $(CFLAGS) -o $@ $^ $(LDFLAGS) $(LDLIBS)
+
 # The planted-leak proof: flopscope that loses blocks of its own (tests/sanitizers/).
 $(B)/flopscope-planted: $(OBJ) $(SAN_OBJ) $(B)/sanitizers/planted_leak.o
 	$(CC) $(CFLAGS) -Wl,--wrap=vkctx_create,--wrap=shaderc_result_release -o $@ $^ $(LDFLAGS) $(LDLIBS)
@@ -188,7 +197,7 @@ unit: $(UNIT)
 	@for t in $(UNIT); do $$t || exit 1; done
 
 test: deps-test $(TEST_ROOT)/.unpacked
-	$(MAKE) all $(UNIT) $(B)/tsan/ring_stress $(B)/tests/shader_check $(FAKE_NVML)
+	$(MAKE) all $(B)/flopscope-test $(UNIT) $(B)/tsan/ring_stress $(B)/tests/shader_check $(FAKE_NVML)
 	tests/run.sh
 
 # Debian names the daemons slurmd-wlm ... and links slurmd to them (update-
@@ -213,12 +222,13 @@ SAN_ENV = ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:halt_on_error=1 \
 check-asan: deps-test $(FAKE_NVML) $(TEST_ROOT)/.unpacked
 	$(MAKE) B=build-asan OPT="-O1 -g -fno-omit-frame-pointer" \
 	    SAN="-fsanitize=address,undefined -fno-sanitize-recover=undefined" \
-	    all build-asan/flopscope-planted build-asan/tests/shader_check $(patsubst $(B)/%,build-asan/%,$(UNIT))
+	    all build-asan/flopscope-test build-asan/flopscope-planted build-asan/tests/shader_check \
+	    $(patsubst $(B)/%,build-asan/%,$(UNIT))
 	$(SAN_ENV) B=build-asan tests/run.sh asan
 
 check-tsan: deps-test $(B)/tsan/ring_stress $(FAKE_NVML) $(TEST_ROOT)/.unpacked
 	$(MAKE) B=build-tsan OPT="-O1 -g" SAN="-fsanitize=thread" \
-	    all build-tsan/tests/shader_check $(patsubst $(B)/%,build-tsan/%,$(UNIT))
+	    all build-tsan/flopscope-test build-tsan/tests/shader_check $(patsubst $(B)/%,build-tsan/%,$(UNIT))
 	$(SAN_ENV) tests/run.sh tsan
 	$(SAN_ENV) B=build-tsan tests/run.sh sanitized
 
@@ -289,4 +299,4 @@ fuzz: deps-test build-fuzz/fuzz_theme build-fuzz/fuzz_log build-fuzz/fuzz_csv bu
 clean:
 	rm -rf build build-asan build-tsan build-fuzz build-deb
 
--include $(OBJ:.o=.d) $(UNIT:=.d)
+-include $(OBJ:.o=.d) $(HOOK_OBJ:.o=.d) $(UNIT:=.d)

@@ -12,7 +12,8 @@ set -u
 cd "$(dirname "$0")/.."
 # B: the build folder to test (build, build-asan, build-tsan)
 B=${B:-build}
-export FS=${FS:-$B/flopscope}
+# the test build: the program with its fault hook (FLOPSCOPE_FAULT)
+export FS=${FS:-$B/flopscope-test}
 pass=0
 fail=0
 skipped=0

@@ -271,7 +271,8 @@ fail:
 	return false;
 }
 
-/* Test-only fault injection: FLOPSCOPE_FAULT=KIND@N makes the N-th
+/* Test-only fault injection, read only by the test build (compute.c's
+ * FLOPSCOPE_TEST_HOOKS; fault_kind stays 0 in the product): FLOPSCOPE_FAULT=KIND@N makes the N-th
  * submission fail as a driver would (device_lost, oom) or never finish
  * (timeout), or (wrong) the first results read back from the N-th on
  * arrive altered, as from a device that computed wrong values: the result

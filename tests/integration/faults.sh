@@ -150,6 +150,14 @@ t_device_faults_should_stop_cleanly_and_keep_the_log() {
 		[ "$(($(wc -l <"$T/f.csv") - 1))" = "$(grep -c '"type":"sample"' "$T/f.jsonl")" ] ||
 			die "${f%%:*}: printed and logged samples differ"
 	done
+	# the hook is the test build's alone: the product (flopscope, beside
+	# flopscope-test) reads no FLOPSCOPE_FAULT
+	local product=${FS%-test}
+	[ "$product" != "$FS" ] && [ -x "$product" ] || skip "no product binary beside $FS"
+	FLOPSCOPE_FAULT=device_lost@3 "$product" llvm --duration 0.5 --no-log >"$T/p.out" 2>&1 ||
+		die "the product took FLOPSCOPE_FAULT: exit $?: $(cat "$T/p.out")"
+	grep -q FLOPSCOPE_FAULT "$T/p.out" && die "the product spoke of FLOPSCOPE_FAULT: $(cat "$T/p.out")"
+	true
 }
 
 t_signals_should_end_headless_runs_with_a_summary() {

@@ -1,5 +1,5 @@
 # tests/integration/lib.sh: what every integration test shares (sourced).
-FS=${FS:-build/flopscope}
+FS=${FS:-build/flopscope-test}
 # NVML's stand-in (tests/fake/nvml.c): LD_LIBRARY_PATH=$FAKE_NVML_DIR with
 # FLOPSCOPE_FAKE_NVML="GPU-<uuid>,..." gives devices NVML's indices
 FAKE_NVML_DIR=$PWD/build/tests/fake-nvml
