@@ -14,4 +14,9 @@
  * false when f failed. */
 bool devlist_print(FILE *f, const DeviceList *l, OutFormat format);
 
+/* --list-workloads: every workload, whether the entry d (number entry) can
+ * run it and why not; as the table, CSV or JSON Lines (a "workload" record
+ * each, docs/schema/workloads.schema.json). 0, or 1 when f failed. */
+int devlist_workloads(FILE *f, const DeviceInfo *d, size_t entry, OutFormat format);
+
 #endif

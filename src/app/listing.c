@@ -2,17 +2,12 @@
 #include "fmt.h"
 
 #include <math.h>
-#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <cjson/cJSON.h>
 
-#include "columns.h"
-#include "options.h"
-#include "outputs.h"
 #include "slog.h"
-#include "workload.h"
 #include "telemetry.h"
 #include "version.h"
 
@@ -121,64 +116,4 @@ void listing_identity_csv(FILE *f, const DeviceInfo *d, size_t entry)
 	fprintf(f, ",%s,%s,", uuid, pci);
 	listing_csv_field(f, host_name());
 	fprintf(f, ",%s", FLOPSCOPE_VERSION);
-}
-
-#define W_(f) offsetof(WorkloadLine, f)
-/* a workload as a record: its table row's facts and this device's answer */
-typedef struct WorkloadLine {
-	const char *name, *unit, *kind, *supported, *what, *why;
-	bool ok;
-	RowIdentity id;
-} WorkloadLine;
-static const Column workload_cols[] = {
-	{ "name", "workload", COL_TEXT, W_(name), NULL },
-	{ "unit", "unit", COL_TEXT, W_(unit), NULL },
-	{ "kind", "kind", COL_TEXT, W_(kind), NULL },
-	{ "supported", NULL, COL_BOOL, W_(ok), NULL },
-	{ NULL, "supported", COL_TEXT, W_(supported), NULL },
-	{ "what", "what", COL_QUOTED, W_(what), NULL },
-	{ "why", "why", COL_QUOTED, W_(why), NULL },
-	{ "identity", "identity", COL_IDENTITY, W_(id), NULL },
-};
-#undef W_
-#define NCOLS(c) (sizeof (c) / sizeof *(c))
-
-/* A workload kind as records name it. */
-static const char *kind_name(WorkloadKind k)
-{
-	static const char *const names[] = { [WL_FMA] = "arithmetic", [WL_COPY] = "copy", [WL_TRANSFER] = "transfer",
-		                                 [WL_POWER] = "power" };
-	return (size_t)k < sizeof names / sizeof *names && names[k] ? names[k] : "other";
-}
-
-int listing_workloads(FILE *f, const DeviceInfo *d, size_t entry, int format)
-{
-	if (format == FORMAT_TABLE)
-		fprintf(f, "Workloads on %s (compute queue: %u):\n", d->name, d->queue_family);
-	else if (format == FORMAT_CSV)
-		columns_csv_header(f, workload_cols, NCOLS(workload_cols));
-	int nw = 0;
-	for (int w = 0; w < WORKLOAD_TYPE_COUNT; w++)
-		if ((int)strlen(workload_info[w].name) > nw)
-			nw = (int)strlen(workload_info[w].name);
-	WorkloadFeatures feat = devinfo_features(d);
-	char prev[256] = "";
-	bool out = true;
-	for (int w = 0; w < WORKLOAD_TYPE_COUNT && out; w++) {
-		const WorkloadInfo *wi = &workload_info[w];
-		char why[256];
-		bool ok = workload_supported((WorkloadType)w, feat, why, sizeof why);
-		WorkloadLine l = { wi->name, workload_unit_names[wi->unit], kind_name(wi->kind), ok ? "yes" : "no", wi->what,
-		                   ok ? NULL : why, ok, { d, entry } };
-		if (format == FORMAT_JSON) {
-			out = json_line(f, columns_json("workload", workload_cols, NCOLS(workload_cols), &l));
-		} else if (format == FORMAT_CSV) {
-			out = columns_csv(f, workload_cols, NCOLS(workload_cols), &l);
-		} else {
-			const char *shown = fmt_as_above(ok ? NULL : why, prev, sizeof prev);
-			out = fprintf(f, "  %-*s %-5s  %-12s %s\n", nw, wi->name, l.unit, ok ? "supported" : "unsupported",
-			              ok ? wi->what : shown) >= 0;
-		}
-	}
-	return out && fflush(f) == 0 ? 0 : 1;
 }

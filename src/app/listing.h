@@ -24,10 +24,6 @@ void listing_identity_json(struct cJSON *o, const DeviceInfo *d, size_t entry);
 void listing_identity_csv(FILE *f, const DeviceInfo *d, size_t entry);
 /* One CSV field, quoted (RFC 4180: "" for a quote). */
 void listing_csv_field(FILE *f, const char *s);
-/* --list-workloads: every workload, whether the entry d (number entry) can
- * run it and why not; as the table, CSV or JSON Lines (a "workload" record
- * each, docs/schema/workloads.schema.json). 0, or 1 when stdout failed. */
-int listing_workloads(FILE *f, const DeviceInfo *d, size_t entry, int format);
 /* The --verbose facts of one entry, indented lines. */
 void listing_details(FILE *f, const DeviceInfo *d);
 

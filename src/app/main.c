@@ -379,7 +379,7 @@ static int run_mode(const VkCtx *ctx, Options *o, WorkloadType wl, uint64_t laun
 			o->all = true;
 		return several_devices(ctx, o, wl, launch, mo);
 	case MODE_LIST_WORKLOADS:
-		return (idx = pick_device(ctx, o)) < 0 ? 2 : listing_workloads(stdout, &ctx->entries[idx], (size_t)idx + 1,
+		return (idx = pick_device(ctx, o)) < 0 ? 2 : devlist_workloads(stdout, &ctx->entries[idx], (size_t)idx + 1,
 		                                                               o->format);
 	case MODE_LATENCY:
 		return (idx = pick_device(ctx, o)) < 0 ? 2 : latency_run(ctx, idx, o);
