@@ -40,7 +40,25 @@ static const char *const HELP[] = {
 	"over the median of the devices of the same name), result checks passed, level changes "
 	"(power-state/other), status",
 	"OUTLIER: more than the --outlier threshold (default 5%) below its peers; on quit the table "
-	"is printed and the exit status is 4",
+	"is printed (exit status 4 when --outlier was given)",
+};
+
+/* A replay of several logs: the one-device replay's keys, on every log */
+static const char *const HELP_REPLAY[] = {
+	"1-9 / Enter  the log (or the highlighted row) in the full dashboard; there d or Esc "
+	"comes back here",
+	"up / down    move the highlighted row",
+	"space        pause / resume every log's play",
+	"< / >        slower / faster (x1/2 ... x64, then as fast as the screen takes them)",
+	"left/right   10 s back / on (back: played again from the start up to there)",
+	". (period)   paused, one sample on",
+	"End e        the end: every sample",
+	"t            next colour theme",
+	"F1 ? h       this help",
+	"F10 q        quit and print the table (Ctrl-C too)",
+	"",
+	"Panels and table as in the live view, from the recorded samples; the target and the "
+	"workload are the recorded ones",
 };
 
 typedef struct NodeDev {
@@ -390,17 +408,54 @@ static void draw(Node *nv)
 
 	char sline[1024];
 	int at;
-	layout_status_line(nv->s->message, "1-9 device in full  space pause all  r restart all  +/- target  "
-	                   "w workload  d devices  ? help  q quit", COLS, sline, sizeof sline, &at);
+	layout_status_line(nv->s->message, s0->replay ? "1-9 log in full  space pause  < > speed  left/right seek  "
+	                   ". step  e end  ? help  q quit" : "1-9 device in full  space pause all  r restart all  "
+	                   "+/- target  w workload  d devices  ? help  q quit", COLS, sline, sizeof sline, &at);
 	mvhline(l.status.y, 0, ' ', COLS);
 	attrset(screen_attr(nv->s, (ThemeRole)nv->s->message_role));
 	mvaddnstr(l.status.y, 0, sline, at);
 	attrset(screen_attr(nv->s, ROLE_AXIS));
 	mvaddnstr(l.status.y, at, sline + at, COLS - 1 - at);
-	if (nv->help)
+	if (nv->help && s0->replay)
+		screen_help(nv->s, " flopscope: a replay of several logs ", HELP_REPLAY, sizeof HELP_REPLAY / sizeof *HELP_REPLAY,
+		            &nv->help_scroll);
+	else if (nv->help)
 		screen_help(nv->s, " flopscope: all devices ", HELP, sizeof HELP / sizeof *HELP, &nv->help_scroll);
 	attrset(A_NORMAL);
 	refresh();
+}
+
+/* A replay's speed, seek, step and end, on every log: the one-device
+ * replay's keys (the position said is the first log's). */
+static void node_replay_move(Node *nv, KeyAction act)
+{
+	Screen *s = nv->s;
+	SampleSource *src = nv->dev[0].src;
+	if (!src->ctl.seek || !src->ctl.speed) {
+		screen_message(s, ROLE_STATUS_WARN, "< > . End and the arrows move a replay (--replay A B)");
+		return;
+	}
+	if (act == ACT_SLOWER || act == ACT_FASTER) {
+		double x = 0;
+		for (size_t k = 0; k < nv->n; k++)
+			x = nv->dev[k].src->ctl.speed(nv->dev[k].src->ctl.ctx, act == ACT_FASTER ? 1 : -1);
+		if (isinf(x))
+			screen_message(s, ROLE_STATUS_OK, "replay speed: as fast as the screen takes the samples (< slows)");
+		else
+			screen_message(s, ROLE_STATUS_OK, "replay speed x%g on all %zu", x, nv->n);
+		return;
+	}
+	for (size_t k = 0; k < nv->n; k++) {
+		SourceControls *c = &nv->dev[k].src->ctl;
+		if (act == ACT_STEP)
+			c->step(c->ctx);
+		else /* back: played again from the start, the panels with it (seq 0) */
+			c->seek(c->ctx, act == ACT_END ? INFINITY : act == ACT_SEEK_FWD ? 10e3 : -10e3);
+	}
+	double len, at = src->ctl.position(src->ctl.ctx, &len);
+	char a[32], b[32];
+	screen_message(s, ROLE_STATUS_OK, "%s%s of %s", act == ACT_STEP ? "paused, one sample on (. again, space "
+	               "resumes): " : act == ACT_END ? "the end: " : "at ", fmt_ms(at, a, sizeof a), fmt_ms(len, b, sizeof b));
 }
 
 /* The zoomed device's controls act on all: device k's source, whose
@@ -578,6 +633,9 @@ static bool node_key(Node *nv, KeyAction act, int ch, DashExit *how)
 		}
 		*how = DASH_BACK;
 		return false;
+	case ACT_SLOWER: case ACT_FASTER: case ACT_SEEK_BACK: case ACT_SEEK_FWD: case ACT_END: case ACT_STEP:
+		node_replay_move(nv, act);
+		break;
 	case ACT_THEME:
 		screen_next_theme(s);
 		break;
@@ -620,12 +678,19 @@ DashExit node_run(Screen *s, SampleSource *src, size_t n, const NodeOptions *opt
 	size_t ready;
 	DashExit how = node_init(&nv, src, &ready) ? DASH_QUIT : DASH_BACK;
 	const uint64_t frame_ns = 1000000000ull / (opt->fps ? opt->fps : 10);
+	bool stale = true;
 	while (how == DASH_QUIT && !*s->quit) {
 		take(&nv, n);
 		uint64_t now = clock_mono_ns();
-		if (nv.dirty && now - nv.stats_ns >= STATS_NS) {
+		/* the statistics at most STATS_NS apart, but never left behind the
+		 * samples taken: a replay's End took every sample at once and the
+		 * table kept the figures of before */
+		stale |= nv.dirty;
+		if (stale && now - nv.stats_ns >= STATS_NS) {
 			refresh_stats(&nv);
 			nv.stats_ns = now;
+			stale = false;
+			nv.dirty = true;
 		}
 		if (nv.dirty && now - nv.last_draw >= frame_ns) {
 			draw(&nv);

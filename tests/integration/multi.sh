@@ -380,6 +380,22 @@ assert recs[-1]["type"] == "node" and recs[-1]["devices"] == 3' || die "json"
 	wait_for 'REPLAY x1 .*\[2 of 3\] llvmpipe' || return 1
 	TM send-keys -t fs Escape
 	wait_for '^ flopscope \| 3 devices: ' || return 1
+	# the one-device replay's keys, on every log, in its own key bar and help
+	wait_for '< > speed  left/right seek  \. step  e end' || return 1
+	TM send-keys -t fs '<'
+	wait_for 'replay speed x0.5 on all 3' || return 1
+	TM send-keys -t fs e
+	wait_for 'the end: [0-9.]+ [um]?s of [0-9.]+ [um]?s' || return 1
+	wait_for '^ flopscope \| 3 devices: 3 done' || return 1
+	TM send-keys -t fs Left
+	wait_for '^at [0-9.]+ [um]?s of ' || return 1
+	TM send-keys -t fs .
+	wait_for 'paused, one sample on' || return 1
+	wait_for '^ flopscope \| 3 devices: 3 paused' || return 1
+	TM send-keys -t fs '?'
+	wait_for 'a replay of several logs' || return 1
+	wait_for '10 s back / on' || return 1
+	TM send-keys -t fs x
 	TM send-keys -t fs q
 	wait_exit || return 1
 	[ "$(cat "$T/exit")" = 0 ] || die "exit status $(cat "$T/exit")"
