@@ -35,8 +35,9 @@ typedef struct OfflineBlocks {
 } OfflineBlocks;
 bool offline_load_blocks(const char *path, const SlogPick *pick, OfflineBlocks *l);
 
-/* The summary's result; *verified: checked samples. */
-void offline_summarise(const Summary *s, SummaryResult *r, size_t *verified);
+/* The summary's result; *checks: the result checks the run passed, one
+ * count in every view (its summary record's, else the checked samples). */
+void offline_summarise(const Summary *s, const SessionData *d, SummaryResult *r, size_t *checks);
 
 /* One file per command: replay_table.c, export.c, compare_cmd.c, analyze.c. */
 int offline_replay_table(const Options *o);

@@ -97,7 +97,7 @@ int offline_replay_table(const Options *o)
 	header(&t);
 	SummaryResult r;
 	size_t verified;
-	offline_summarise(&sum, &r, &verified);
+	offline_summarise(&sum, &d, &r, &verified);
 	if (o->format == FORMAT_JSON)
 		record_summary_json(stdout, &r, 0, verified);
 	else
@@ -169,7 +169,7 @@ bool offline_node_load(const Options *o, SessionData *d, SummaryResult *r, size_
 				session_data_done(&d[k]);
 			return false;
 		}
-		offline_summarise(&sum, &r[k], &verified[k]);
+		offline_summarise(&sum, &d[k], &r[k], &verified[k]);
 		summary_done(&sum);
 	}
 	return true;

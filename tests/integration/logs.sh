@@ -830,6 +830,22 @@ PY
 		die "thermal count: $rc $(cat "$T/c3.txt")"
 }
 
+# One count of result checks in every view of a log: its summary record's
+# (the warm-up's check too) in the replay's table, its JSON and the table of
+# several logs (the last two counted the checked samples: one fewer).
+t_every_view_of_a_log_should_give_one_count_of_checks() {
+	"$FS" llvm --duration 1.5 --log "$T/c.jsonl" >/dev/null 2>&1 || die "run: exit $?"
+	local want
+	want=$(tail -1 "$T/c.jsonl" | python3 -c 'import json, sys; print(json.loads(sys.stdin.read())["checks_passed"])')
+	[ "$want" -gt "$(grep -c '"verified":true' "$T/c.jsonl")" ] || die "the warm-up's check is not in the summary: $want"
+	"$FS" --replay "$T/c.jsonl" --headless >"$T/r.txt" 2>&1 || die "replay: exit $?"
+	grep -q ", $want result checks passed" "$T/r.txt" || die "replay: $(grep Summary "$T/r.txt")"
+	"$FS" --replay "$T/c.jsonl" --format json 2>/dev/null | tail -1 | grep -q "\"checks_passed\":$want[,}]" ||
+		die "json: $("$FS" --replay "$T/c.jsonl" --format json 2>/dev/null | tail -1)"
+	"$FS" --replay "$T/c.jsonl" "$T/c.jsonl" --headless >"$T/n.txt" 2>&1 || die "node table: exit $?"
+	[ "$(grep -Ec "^ +[12]  llvmpipe.* $want +0  ok$" "$T/n.txt")" = 2 ] || die "node table: $(cat "$T/n.txt")"
+}
+
 # The PCIe link's replays (NVML's replay counter, through the stand-in):
 # counted during each transfer's run into the check's text, record and
 # CSV, the log's samples and the metrics; more than DCGM's 80 fails the
