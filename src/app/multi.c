@@ -145,7 +145,9 @@ typedef struct HostShare {
 static void table_text(FILE *f, const DeviceRow *rows, const NodeDevice *nd, size_t n, const char *unit,
                        size_t outliers, double pct, const HostShare *hs)
 {
-	fprintf(f, "\n dev  %-34s %14s %10s %10s %7s %6s  %s\n", "device", "median", "% of peak", "of peers", "checks",
+	/* 80 columns: a name too long for its column is the device's name
+	 * alone (what comes before " (": LLVM's version, the queue) */
+	fprintf(f, "\n dev  %-21s %11s %9s %9s %6s %5s  %s\n", "device", "median", "% of peak", "of peers", "checks",
 	        "power", "status");
 	for (size_t k = 0; k < n; k++) {
 		const SummaryResult *sum = rows[k].sum;
@@ -159,7 +161,11 @@ static void table_text(FILE *f, const DeviceRow *rows, const NodeDevice *nd, siz
 		if (isfinite(nd[k].node_ratio))
 			snprintf(peers, sizeof peers, "%.1f%%", 100 * nd[k].node_ratio);
 		bool err = rows[k].error && rows[k].error[0];
-		fprintf(f, " %3zu  %-34.34s %14s %10s %10s %7" PRIu64 " %6zu  %s%s\n", k + 1, nd[k].name, med, pk, peers,
+		char name[256];
+		snprintf(name, sizeof name, "%s", nd[k].name);
+		if (strlen(name) > 21 && strstr(name, " ("))
+			*strstr(name, " (") = '\0';
+		fprintf(f, " %3zu  %-21.21s %11s %9s %9s %6" PRIu64 " %5zu  %s%s\n", k + 1, name, med, pk, peers,
 		        rows[k].checks, sum ? sum->changes.by_cause[CAUSE_POWER_STATE] : 0,
 		        err ? "FAILED: " : !sum ? "FAILED" : nd[k].outlier ? "OUTLIER" : "ok", err ? rows[k].error : "");
 	}

@@ -49,6 +49,10 @@ PY
 	[ "$(grep -c '^   [12]  llvmpipe' "$T/t.out")" = 2 ] || die "no row per device: $(cat "$T/t.out")"
 	grep -Eq '^first sample after launch: 1: [0-9.]+ (ms|s), 2: [0-9.]+ (ms|s)$' "$T/t.out" ||
 		die "no first samples: $(cat "$T/t.out")"
+	# the table fits 80 columns (the name alone where the whole one is long)
+	grep -E '^ dev  device|^ +[0-9]+  llvmpipe|^outlier rule' "$T/t.out" | awk 'length > 80' | grep -q . &&
+		die "over 80 columns: $(cat "$T/t.out")"
+	grep -Eq '^   1  llvmpipe  ' "$T/t.out" || die "the name: $(cat "$T/t.out")"
 }
 
 # Host transfers on several devices at once: each figure is a share of the
