@@ -49,7 +49,8 @@ static const char *const HELP[] = {
 	"  excursion  a departure that came back within 500 ms or 5 samples: counted, not marked",
 	"  workgroups the groups of each dispatch (log scale); for transfers: bandwidth by copy size",
 	"  dispatch   GPU time (timestamps) and CPU time of each dispatch; the target is its own line; "
-	"a log scale while the window holds targets 4x or more apart (after + or -)",
+	"a log scale, said in its title, while the window holds targets 4x or more apart (after + or "
+	"-) or a dispatch 4x or more the target (a stall): the 20 ms ones stay readable beside it",
 	"  legends    on each plot's title row where there is room: its lines, the target, and the "
 	"kinds of change marked in view",
 	"  clock      SM or CPU clock, with power drawn to its own scale, temperature, P-state; one "
