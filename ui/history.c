@@ -1,4 +1,5 @@
 #include "history.h"
+#include "plot.h"
 #include "fmt.h"
 
 #include <math.h>
@@ -128,19 +129,9 @@ double history_longest(const History *h, size_t from)
 bool history_times_log(const History *h, size_t from, char *why, size_t len)
 {
 	double lo, hi;
-	char a[32], b[32];
 	if (len)
 		why[0] = '\0';
 	if (!history_target_span(h, from, &lo, &hi))
 		return false;
-	if (hi >= 4 * lo) {
-		snprintf(why, len, "targets %s-%s in view", fmt_ms(lo * 1e3, a, sizeof a), fmt_ms(hi * 1e3, b, sizeof b));
-		return true;
-	}
-	double longest = history_longest(h, from);
-	if (longest > 4 * hi) {
-		snprintf(why, len, "a dispatch of %s, %.0fx the target", fmt_ms(longest * 1e3, a, sizeof a), longest / hi);
-		return true;
-	}
-	return false;
+	return plot_times_log(lo, hi, history_longest(h, from), why, len);
 }

@@ -1,4 +1,5 @@
 #include "plot.h"
+#include "fmt.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -275,4 +276,22 @@ double plot_axis_round(PlotAxis *a, int max_ticks)
 		step = plot_nice_step(step * max_ticks * 1.01, max_ticks);
 	}
 	return step;
+}
+
+bool plot_times_log(double lo, double hi, double longest, char *why, size_t len)
+{
+	char a[32], b[32];
+	if (len)
+		why[0] = '\0';
+	if (!(lo > 0 && hi >= lo))
+		return false;
+	if (hi >= 4 * lo) {
+		snprintf(why, len, "targets %s-%s in view", fmt_ms(lo * 1e3, a, sizeof a), fmt_ms(hi * 1e3, b, sizeof b));
+		return true;
+	}
+	if (longest > 4 * hi) {
+		snprintf(why, len, "a dispatch of %s, %.0fx the target", fmt_ms(longest * 1e3, a, sizeof a), longest / hi);
+		return true;
+	}
+	return false;
 }

@@ -42,6 +42,11 @@ double plot_gap(const double *x, size_t n, double at_least);
  * extremes in *lo and *hi where it has values. A flat series needs a row
  * of text, not a plot. */
 bool plot_flat(const double *v, size_t n, double rel, double *lo, double *hi);
+/* Whether dispatch times want a log axis, and why in words: targets
+ * lo..hi (s) 4x or more apart, or a dispatch (longest, s) 4x or more the
+ * target (a stall: the 20 ms ones flattened to nothing beside it on a
+ * linear axis). The dashboard's rule and the SVG's. */
+bool plot_times_log(double lo, double hi, double longest, char *why, size_t len);
 void plot_hline(PlotCanvas *c, const PlotAxis *ay, double y, int series);
 void plot_vline(PlotCanvas *c, const PlotAxis *ax, double x, int series, bool dotted);
 

@@ -210,6 +210,24 @@ static double linear_axis(const Sample *s, size_t n, Field a, Field b, double at
 	return plot_axis_round(ax, 5);
 }
 
+/* A log axis over a's and b's positive values and at_least_lo (a target),
+ * whole decades. */
+static void log_axis(const Sample *s, size_t n, Field a, Field b, double at_least_lo, PlotAxis *ax)
+{
+	double lo = at_least_lo, hi = at_least_lo;
+	for (size_t i = 0; i < n; i++) {
+		double v[2] = { a(&s[i]), b ? b(&s[i]) : NAN };
+		for (int k = 0; k < 2; k++)
+			if (isfinite(v[k]) && v[k] > 0) {
+				lo = v[k] < lo ? v[k] : lo;
+				hi = v[k] > hi ? v[k] : hi;
+			}
+	}
+	*ax = (PlotAxis){ pow(10, floor(log10(lo))), pow(10, ceil(log10(hi * 1.02))), true };
+	if (!(ax->max > ax->min))
+		ax->max = ax->min * 10;
+}
+
 /* Whether any sample has a value of get. */
 static bool any_value(const Sample *s, size_t n, Field get)
 {
@@ -320,7 +338,7 @@ static double stats_items(FILE *f, double y, const Sample *s, size_t n, const Su
 	bool clock = any_value(s, n, f_clock), power = any_value(s, n, f_power);
 	char items[24][160], a[FMT_SI_LEN], b[FMT_SI_LEN], c[FMT_SI_LEN];
 	size_t ni = 0;
-	bool sweep = n && s[0].size;
+	bool sweep = r && r->nsizes > 1; /* a transfer at one size is no sweep */
 	if (sweep) {
 		/* one median over every size would mean nothing: the chart by size says it */
 		snprintf(items[ni++], sizeof items[0], "a sweep of copy sizes: each size's median in the chart by size");
@@ -550,7 +568,7 @@ static double sweep_chart(FILE *f, double y, const char *title, const SweepLine 
  * size on a log axis; returns the y below (y itself when not a sweep). */
 static double by_size(FILE *f, double y, const SummaryResult *r, const char *unit)
 {
-	if (!r || !r->nsizes)
+	if (!r || r->nsizes < 2) /* one size: no chart by size (it was an empty one) */
 		return y;
 	SweepLine ln = { "median of each size's samples at the target", SWEEP_COLOURS[0], { 0 }, { 0 }, 0 };
 	ln.k = sweep_line(r, &ln);
@@ -599,8 +617,28 @@ static double times(FILE *f, double y, const Sample *s, size_t n, PlotAxis xt, d
 	const char *gpu = "stroke=\"#bc4c00\" stroke-width=\"1.6\"";
 	const char *tgt = "stroke=\"#24292f\" stroke-width=\"1\" stroke-dasharray=\"8 4\"";
 	Legend lg3[] = { { "GPU (timestamps)", gpu }, { "CPU (wall)", cpu }, { "target", tgt } };
-	Panel p = { header(f, y, "dispatch time", lg3, 3), PANEL_H, xt, { 0, 1, false }, { 0, 0, false } };
-	double step = linear_axis(s, n, f_gpu, f_cpu, svg_targets_max(s, n, target_ms) * 1e-3, &p.y);
+	/* the dashboard's rule: a log axis where the targets are 4x apart or a
+	 * dispatch is 4x the target (one 1.28 s stall flattened every 20 ms
+	 * dispatch onto zero), said in the title */
+	double lo = INFINITY, hi = 0, longest = 0;
+	for (size_t i = 0; i < n; i++) {
+		double t = f_target(&s[i]), g = f_gpu(&s[i]), c = f_cpu(&s[i]);
+		t = isfinite(t) ? t : target_ms * 1e-3;
+		lo = t < lo ? t : lo;
+		hi = t > hi ? t : hi;
+		longest = isfinite(g) && g > longest ? g : longest;
+		longest = isfinite(c) && c > longest ? c : longest;
+	}
+	char title[160] = "dispatch time", why[120];
+	bool logy = plot_times_log(lo, hi, longest, why, sizeof why);
+	if (logy)
+		snprintf(title, sizeof title, "dispatch time (log: %s)", why);
+	Panel p = { header(f, y, title, lg3, 3), PANEL_H, xt, { 0, 1, false }, { 0, 0, false } };
+	double step = 0;
+	if (logy)
+		log_axis(s, n, f_gpu, f_cpu, lo, &p.y);
+	else
+		step = linear_axis(s, n, f_gpu, f_cpu, svg_targets_max(s, n, target_ms) * 1e-3, &p.y);
 	frame(f, &p, &p.y, "s", false, step);
 	series(f, &p, &p.y, s, n, f_cpu, cpu, gap);
 	series(f, &p, &p.y, s, n, f_gpu, gpu, gap);

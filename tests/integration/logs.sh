@@ -351,6 +351,30 @@ PY
 	[ $? = 2 ] && grep -q 'with 2 logs draws their sweeps in one chart' "$T/out" || die "$(cat "$T/out")"
 }
 
+# The SVG's dispatch plot takes the dashboard's rule: a stall of 5x the
+# target (FLOPSCOPE_FAULT=stall@4 holds each of the first 4 submissions
+# 0.1 s) puts it on a log axis, said in its title; a run without one stays
+# linear. A transfer at one size is no sweep (no chart by size, its median
+# said); a sweep of sizes keeps its chart.
+t_svg_should_plot_a_stall_on_a_log_axis_and_one_size_as_no_sweep() {
+	FLOPSCOPE_FAULT=stall@4 "$FS" llvm --duration 1.5 --log "$T/st.jsonl" >/dev/null 2>&1 || die "stall run: exit $?"
+	"$FS" --export "$T/st.jsonl" --svg "$T/st.svg" || die "export: exit $?"
+	grep -q '>dispatch time (log: a dispatch of [0-9.]* ms, [0-9]*x the target)<' "$T/st.svg" ||
+		die "no log axis: $(grep -o '>dispatch time[^<]*<' "$T/st.svg")"
+	"$FS" llvm --duration 1 --log "$T/ok.jsonl" >/dev/null 2>&1 || die "run: exit $?"
+	"$FS" --export "$T/ok.jsonl" --svg "$T/ok.svg" || die "export: exit $?"
+	grep -q '>dispatch time<' "$T/ok.svg" || die "a quiet run on a log axis: $(grep -o '>dispatch time[^<]*<' "$T/ok.svg")"
+	"$FS" llvm --workload h2d --size 4M --duration 1 --log "$T/one.jsonl" >/dev/null 2>&1 || die "h2d: exit $?"
+	"$FS" --export "$T/one.jsonl" --svg "$T/one.svg" || die "export: exit $?"
+	grep -q 'by copy size\|a sweep of copy sizes' "$T/one.svg" && die "one size drawn as a sweep"
+	grep -q '>median [0-9.]* [kMG]*B/s' "$T/one.svg" || die "no median: $(grep -o '>median[^<]*' "$T/one.svg")"
+	"$FS" llvm --workload h2d --size 64K-1M --duration 2 --log "$T/sw.jsonl" >/dev/null 2>&1 || die "sweep: exit $?"
+	"$FS" --export "$T/sw.jsonl" --svg "$T/sw.svg" || die "export: exit $?"
+	grep -q 'throughput by copy size (log)' "$T/sw.svg" || die "the sweep lost its chart"
+	python3 -c 'import sys, xml.dom.minidom as m; [m.parse(p) for p in sys.argv[1:]]' "$T"/st.svg "$T"/one.svg "$T"/sw.svg ||
+		die "not XML"
+}
+
 t_export_csv_and_svg_should_parse_back() {
 	"$FS" llvm --duration 1 --log "$T/e.jsonl" --format csv >/dev/null 2>&1 || return 1
 	"$FS" --export "$T/e.jsonl" --csv >"$T/e.csv" || die "csv exit $?"
