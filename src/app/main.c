@@ -20,6 +20,7 @@
 #include "engine.h"
 #include "headless.h"
 #include "devlist.h"
+#include "watch.h"
 #include "listing.h"
 #include "offline.h"
 #include "outputs.h"
@@ -290,6 +291,19 @@ static int save_config(const Options *o)
 	return status;
 }
 
+/* --watch: the devices named (several as a measuring run names them), or
+ * the one picked. */
+static int watch(const VkCtx *ctx, Options *o)
+{
+	int idxs[CLI_MAX_DEVICES * 4];
+	size_t n;
+	if (o->ndev_indexes > 1 || o->all || o->gpus)
+		n = pick_devices(ctx, o, idxs, sizeof idxs / sizeof *idxs);
+	else
+		n = (idxs[0] = pick_device(ctx, o)) >= 0;
+	return n ? watch_run(ctx, idxs, n, o, &quit_flag) : 2;
+}
+
 /* Several devices at once: a check (every physical device unless -N names
  * them), the suite, or a measuring run in the node view or its table. */
 static int several_devices(const VkCtx *ctx, Options *o, WorkloadType wl, uint64_t launch, MetricsOut *mo)
@@ -383,6 +397,8 @@ static int run_mode(const VkCtx *ctx, Options *o, WorkloadType wl, uint64_t laun
 		                                                               o->format);
 	case MODE_LATENCY:
 		return (idx = pick_device(ctx, o)) < 0 ? 2 : latency_run(ctx, idx, o);
+	case MODE_WATCH:
+		return watch(ctx, o);
 	case MODE_SUITE:
 		if (several)
 			return several_devices(ctx, o, wl, launch, mo);
@@ -408,7 +424,7 @@ static int prepare(const Options *o)
 	bool runs = cli_mode_runs(o->mode);
 	/* modes that stop on a signal with their summary watch for it from now
 	 * (a replay in the dashboard from when it opens) */
-	if (runs)
+	if (runs || o->mode == MODE_WATCH) /* --watch runs until a signal: it ends with its status */
 		install_signals();
 	/* no output may destroy an input or another output: said before anything runs */
 	if (!outputs_check(o, err, sizeof err)) {

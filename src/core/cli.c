@@ -49,6 +49,7 @@ const ModeSpec cli_mode_specs[MODE_COUNT] = {
 	[MODE_SAVE_CONFIG] = { "--save-config", "--save-config", 0, false, false, false, false, false, false },
 	[MODE_CHECK] = { "--check", "--check", F_T | F_C | F_J, false, false, true, true, true, false },
 	[MODE_COMPLETION] = { "--completion", "--completion", 0, false, false, false, false, false, false },
+	[MODE_WATCH] = { "--watch", "--watch", F_T | F_C | F_J, false, false, true, false, true, false },
 };
 
 const char *cli_mode_option(Mode m)
@@ -335,17 +336,17 @@ const OptionSpec cli_option_specs[] = {
 	  .help = { { H_DEVICE, "NAME", "use the first entry NAME names: part of its name (case-insensitive), its "
 	              "UUID (GPU-... as nvidia-smi -L prints it, or 8 or more of its first hex digits) or its PCI "
 	              "address (00000000:1B:00.0, 0000:1b:00.0, 1b:00.0); with -N, the N-th such entry" } } },
-	{ .name = "--default-device", .modes = M_RUN | M_(MODE_LATENCY) | M_(MODE_LIST_WORKLOADS),
+	{ .name = "--default-device", .modes = M_RUN | M_(MODE_LATENCY) | M_(MODE_LIST_WORKLOADS) | M_(MODE_WATCH),
 	  .flag = FLAG(default_device),
 	  .help = { { H_DEVICE, "--default-device", "no picker: the first discrete GPU, else integrated, virtual, "
 	              "CPU device (what headless runs use)" } } },
 	{ .name = "-N -M", .positional = true, .modes = M_ANY,
 	  .help = { { H_DEVICE, "-N -M ...", "several entries at once, one engine each (the same entry twice: two "
 	              "engines on it); a table a device" } } },
-	{ .name = "--all", .modes = M_RUN, .flag = FLAG(all),
+	{ .name = "--all", .modes = M_RUN | M_(MODE_WATCH), .flag = FLAG(all),
 	  .help = { { H_DEVICE, "--all", "every physical device (with NAME: those it names), its first compute "
 	              "queue family" } } },
-	{ .name = "--gpus", .value = true, .modes = M_RUN, .str = STR(gpus), .empty = "an empty list",
+	{ .name = "--gpus", .value = true, .modes = M_RUN | M_(MODE_WATCH), .str = STR(gpus), .empty = "an empty list",
 	  .take = take_string,
 	  .help = { { H_DEVICE, "--gpus LIST", "the GPUs named by NVML index (as nvidia-smi and Slurm number them; "
 	              "0,2 or 0-3), UUID or PCI address, each its first compute queue family; --check takes "
@@ -390,6 +391,10 @@ const OptionSpec cli_option_specs[] = {
 	{ .name = "--trials", .value = true, .modes = M_RUN, .take = take_trials,
 	  .help = { { H_OPTIONS, "--trials N", "N dispatches back to back in each submission, as Gridwise does "
 	              "(1..1000, default 1): the loop sizes the submission, times shown are per dispatch" } } },
+	{ .name = "--watch", .modes = M_ANY, .mode = MODE_WATCH,
+	  .help = { { H_OPTIONS, "--watch", "the devices' telemetry with no load: clocks, power and its limit, "
+	              "temperature, P-state, clock-event reasons, other processes, the PCIe link, a row a device "
+	              "every --interval seconds (1 s) for --duration (until Ctrl-C), as nvidia-smi dmon" } } },
 	{ .name = "--latency", .modes = M_ANY, .mode = MODE_LATENCY,
 	  .help = { { H_OPTIONS, "--latency", "launch latency: 500 empty dispatches, one at a time; GPU and CPU time "
 	              "per submit in us (--format json too)" } } },
@@ -418,10 +423,11 @@ const OptionSpec cli_option_specs[] = {
 	  .goes_with = "a measuring run or --check", .str = STR(metrics_listen), .take = take_string,
 	  .help = { { H_OPTIONS, "--metrics-listen [ADDR:]PORT", "serve /metrics while measuring (default address "
 	              "127.0.0.1)" } } },
-	{ .name = "--duration", .value = true, .modes = M_(MODE_MEASURE) | M_(MODE_SUITE), .take = take_duration,
+	{ .name = "--duration", .value = true, .modes = M_(MODE_MEASURE) | M_(MODE_SUITE) | M_(MODE_WATCH),
+	  .take = take_duration,
 	  .help = { { H_OPTIONS, "--duration S", "seconds to measure (default: 3 headless, until quit in the "
 	              "dashboard; 0 = until stopped with Ctrl-C or q)" } } },
-	{ .name = "--interval", .value = true, .modes = M_(MODE_MEASURE), .take = take_interval,
+	{ .name = "--interval", .value = true, .modes = M_(MODE_MEASURE) | M_(MODE_WATCH), .take = take_interval,
 	  .help = { { H_OPTIONS, "--interval S", "headless: a row every S seconds (median, min and max, samples, "
 	              "clock, power, clock-event reasons, other processes), as nvidia-smi dmon -d S, instead of a "
 	              "row a dispatch" } } },
@@ -577,7 +583,7 @@ static int validate_devices(Options *o, const ModeSpec *m, char *err, size_t err
 		         "device)", m->option);
 		return -1;
 	}
-	if (several && o->interval_s > 0) {
+	if (several && o->interval_s > 0 && o->mode == MODE_MEASURE) {
 		snprintf(err, errlen, "--interval gives one device's rows (several at once: a row a dispatch each, "
 		         "and the table at the end)");
 		return -1;

@@ -32,6 +32,7 @@ typedef enum Mode {
 	MODE_SAVE_CONFIG,    /* --save-config: the settings into the config file */
 	MODE_CHECK,          /* --check: a short suite held to thresholds, PASS/FAIL */
 	MODE_COMPLETION,     /* --completion bash: the shell's completion script */
+	MODE_WATCH,          /* --watch: telemetry without load, a row every --interval */
 	MODE_COUNT
 } Mode;
 

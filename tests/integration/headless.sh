@@ -144,6 +144,48 @@ PY
 	[ $? = 2 ] && grep -q -- '--interval' "$T/bad" || die "0.01 s accepted: $(cat "$T/bad")"
 }
 
+# --watch: the telemetry with no load of flopscope's, as nvidia-smi dmon:
+# a row a device every --interval for --duration (table, CSV, JSON under its
+# schema), the stand-in NVML's readings in them, several devices each a row
+# a tick, a signal ends it with 128 + its number; no session log is written.
+t_watch_should_read_the_telemetry_without_load() {
+	"$FS" --watch llvm --interval 0.5 --duration 1.5 >"$T/w.txt" 2>"$T/w.err" || die "table: exit $?: $(cat "$T/w.err")"
+	grep -q '^Watching 1 device every 0.5 s' "$T/w.txt" || die "$(cat "$T/w.txt")"
+	[ "$(grep -Ec '^ +[0-9.]+ +1 +[0-9]+ MHz ' "$T/w.txt")" = 4 ] || die "rows: $(cat "$T/w.txt")"
+	grep -q 'CPU clock from /proc/cpuinfo' "$T/w.err" || die "the source: $(cat "$T/w.err")"
+	[ -z "$(ls -A "$XDG_STATE_HOME/flopscope" 2>/dev/null)" ] || die "a log: $(ls "$XDG_STATE_HOME/flopscope")"
+	local uuid
+	uuid=$("$FS" --list --format json | python3 -c 'import json, sys; print(json.loads(sys.stdin.readline())["uuid"])')
+	LD_LIBRARY_PATH="$FAKE_NVML_DIR" FLOPSCOPE_FAKE_NVML="GPU-$uuid" \
+		FLOPSCOPE_FAKE_NVML_TEL="sm=1410,mem=2619,power=650,limit=700,temp=71,reasons=0x4" \
+		"$FS" --watch llvm --interval 0.2 --duration 0.6 --format json >"$T/w.json" 2>"$T/w.err" ||
+		die "json: exit $?: $(cat "$T/w.err")"
+	python3 tests/schema_check.py watch "$T/w.json" >"$T/sch" 2>&1 || die "schema: $(cat "$T/sch")"
+	python3 - "$T/w.json" <<'PY' || die "json: $(cat "$T/w.json")"
+import json, sys
+rows = [json.loads(l) for l in open(sys.argv[1])]
+assert len(rows) == 4 and [r["dev"] for r in rows] == [1] * 4, rows
+assert all(b["t_s"] > a["t_s"] for a, b in zip(rows, rows[1:])), rows
+for r in rows:
+    assert r["sm_mhz"] == 1410 and r["mem_mhz"] == 2619 and r["power_w"] == 650 and r["power_limit_w"] == 700, r
+    assert r["temp_c"] == 71 and r["throttle"] == 4 and r["reasons"] == "power cap" and r["device"].startswith("llvmpipe"), r
+PY
+	"$FS" --watch -1 -1 --interval 0.2 --duration 0.2 --format csv >"$T/w.csv" 2>/dev/null || die "csv: exit $?"
+	python3 - "$T/w.csv" <<'PY' || die "csv: $(cat "$T/w.csv")"
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+assert [r["dev"] for r in rows] == ["1", "2", "1", "2"], rows
+PY
+	"$FS" --watch llvm --interval 0.2 >"$T/s.txt" 2>&1 &
+	local pid=$!
+	for _ in $(seq 100); do grep -q 'MHz' "$T/s.txt" 2>/dev/null && break; sleep 0.05; done
+	kill -INT "$pid"
+	wait "$pid"
+	[ $? = 130 ] || die "SIGINT: exit $?"
+	"$FS" --watch llvm --workload fp32 >"$T/bad" 2>&1
+	[ $? = 2 ] || die "--watch took --workload: $(cat "$T/bad")"
+}
+
 t_suite_should_print_one_row_per_workload() {
 	# a sanitizer build runs every workload in the multi-device suite test
 	# (the same code, two engines at once): this one's rows are make test's

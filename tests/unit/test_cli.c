@@ -198,6 +198,7 @@ static const char *const mode_args[MODE_COUNT][3] = {
 	[MODE_SAVE_CONFIG] = { "--save-config" },
 	[MODE_CHECK] = { "--check" },
 	[MODE_COMPLETION] = { "--completion", "bash" },
+	[MODE_WATCH] = { "--watch" },
 };
 
 static int parse_modes(Options *o, char *err, int a, int b)
