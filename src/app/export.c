@@ -133,17 +133,17 @@ typedef struct CsvOut {
 static void csv_head(CsvOut *c)
 {
 	if (!c->head)
-		fputs(report_csv_header, c->f);
+		fputs(report_csv_header(), c->f);
 	c->head = true;
 }
 
 static void csv_row(void *ctx, const Sample *s)
 {
 	CsvOut *c = ctx;
-	char line[512 + REPORT_CSV_IDENT_LEN];
+	char line[REPORT_CSV_ROW_LEN];
 	if (!c->head)
 		report_csv_identity(&c->d->meta, c->ident, sizeof c->ident);
-	report_csv_row(s, c->ident, line, sizeof line);
+	report_csv_row(s, c->d->meta.ordinal, c->ident, line, sizeof line);
 	csv_head(ctx);
 	fprintf(((CsvOut *)ctx)->f, "%s\n", line);
 }

@@ -143,7 +143,7 @@ static bool print_sample(void *ctx, const Sample *s)
 		}
 		return p->out_ok;
 	}
-	char line[1024 + REPORT_CSV_IDENT_LEN];
+	char line[REPORT_CSV_ROW_LEN];
 	bool ok;
 	IntervalRow r;
 	if (p->iv) {
@@ -154,7 +154,7 @@ static bool print_sample(void *ctx, const Sample *s)
 		if (p->format == FORMAT_TABLE)
 			report_table_row(s, line, sizeof line);
 		else
-			report_csv_row(s, p->ident, line, sizeof line);
+			report_csv_row(s, 1, p->ident, line, sizeof line);
 		ok = printf("%s\n", line) >= 0;
 	}
 	if (!ok) {
@@ -202,7 +202,7 @@ static void print_heads(Engine *e, const Options *o)
 	if (o->format == FORMAT_CSV && o->interval_s > 0)
 		columns_csv_header(stdout, interval_cols, NCOLS(interval_cols));
 	else if (o->format == FORMAT_CSV)
-		fputs(report_csv_header, stdout);
+		fputs(report_csv_header(), stdout);
 	else if (o->format == FORMAT_JSON)
 		slog_print_session(stdout, engine_meta(e), 0); /* what the samples are of */
 	fflush(stdout);

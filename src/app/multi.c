@@ -63,9 +63,9 @@ static bool take_sample(void *ctx, size_t k, const Sample *s)
 static bool print_row(const Options *o, const Dev *d, unsigned dev, const Sample *s)
 {
 	if (o->format == FORMAT_CSV) {
-		char row[1024 + REPORT_CSV_IDENT_LEN];
-		report_csv_row(s, d->ident, row, sizeof row);
-		return printf("%u,%s\n", dev, row) >= 0;
+		char row[REPORT_CSV_ROW_LEN];
+		report_csv_row(s, dev, d->ident, row, sizeof row);
+		return printf("%s\n", row) >= 0;
 	}
 	if (o->format == FORMAT_JSON) /* the device's number first: {"dev":2,"type":"sample",...} */
 		return json_line(stdout, record_sample_obj(s, dev));
@@ -263,7 +263,7 @@ static void print_head(const Options *o, const EngineSet *set, WorkloadType wl)
 		printf("Measuring %zu device%s at once: %s, %s at the %s target\n", n, n == 1 ? "" : "s",
 		       workload_info[wl].name, how, fmt_ms(o->target_ms, tms, sizeof tms));
 	} else if (o->format == FORMAT_CSV) {
-		printf("dev,%s", report_csv_header);
+		fputs(report_csv_header(), stdout); /* one header whatever the device count: dev is its first column */
 	}
 	for (size_t k = 0; k < n; k++) {
 		if (!set->m[k].e)

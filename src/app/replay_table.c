@@ -43,7 +43,7 @@ static void header(Table *t)
 		                                : "GPU timestamps (CPU wall time alongside)", fmt_ms(m->target_ms, tms, sizeof tms));
 		printf("\n%s", report_table_header);
 	} else if (t->o->format == FORMAT_CSV) {
-		fputs(report_csv_header, stdout);
+		fputs(report_csv_header(), stdout);
 		report_csv_identity(m, t->ident, sizeof t->ident);
 	}
 }
@@ -51,7 +51,7 @@ static void header(Table *t)
 static void row(void *ctx, const Sample *s)
 {
 	Table *t = ctx;
-	char line[1024 + REPORT_CSV_IDENT_LEN];
+	char line[REPORT_CSV_ROW_LEN];
 	header(t);
 	if (t->o->format == FORMAT_JSON) {
 		json_line(stdout, record_sample_obj(s, 0));
@@ -60,7 +60,7 @@ static void row(void *ctx, const Sample *s)
 	if (t->o->format == FORMAT_TABLE)
 		report_table_row(s, line, sizeof line);
 	else
-		report_csv_row(s, t->ident, line, sizeof line);
+		report_csv_row(s, t->d->meta.ordinal, t->ident, line, sizeof line);
 	printf("%s\n", line);
 }
 

@@ -12,10 +12,24 @@ const char report_table_header[] =
 	" Measurement        Number of         Computation     Performance       CPU\n"
 	"  time stamp     local workgroups         time                          time\n";
 
-/* work and rate are in the row's units (the last three columns) */
-const char report_csv_header[] =
-	"seq,t_ms,x,y,z,groups,work,gpu_ns,cpu_ns,rate,gpu_timed,steady,verified,"
-	"sm_mhz,power_w,peak_rate,implausible,unit,work_unit,groups_unit,device,uuid,pci_bus_id,host,flopscope\n";
+/* One header whatever the device count (dev 1 for one device), every
+ * field of a JSON sample record a column (each telemetry field by its
+ * name, in sample.h's order); work and rate are in the row's units. */
+#define CSV_HEAD "dev,seq,t_ms,x,y,z,groups,work,gpu_ns,cpu_ns,gpu_end_ns,pipelined,rate,gpu_timed,steady,verified,"
+#define CSV_TAIL "peak_rate,peak_max_rate,implausible,unit,work_unit,groups_unit,trials,size,target_ms," \
+	"device,uuid,pci_bus_id,host,flopscope\n"
+
+const char *report_csv_header(void)
+{
+	static char h[1024];
+	if (!h[0]) {
+		size_t at = (size_t)snprintf(h, sizeof h, "%s", CSV_HEAD);
+		for (int i = 0; i < SAMPLE_TEL_COUNT && at < sizeof h; i++)
+			at += (size_t)snprintf(h + at, sizeof h - at, "%s,", sample_tel_names[i]);
+		snprintf(h + at, at < sizeof h ? sizeof h - at : 0, "%s", CSV_TAIL);
+	}
+	return h;
+}
 
 static void with_unit(double v, const char *unit, char *out, size_t len)
 {
@@ -52,21 +66,30 @@ void report_csv_identity(const SessionMeta *m, char *out, size_t len)
 	}
 }
 
-void report_csv_row(const Sample *s, const char *ident, char *buf, size_t len)
+void report_csv_row(const Sample *s, unsigned dev, const char *ident, char *buf, size_t len)
 {
-	char mhz[32] = "", pw[32] = "", pk[32] = "";
-	if (sample_has_tel(s, TEL_SM_MHZ))
-		snprintf(mhz, sizeof mhz, "%.0f", s->tel[TEL_SM_MHZ]);
-	if (sample_has_tel(s, TEL_POWER_W))
-		snprintf(pw, sizeof pw, "%.1f", s->tel[TEL_POWER_W]);
+	size_t at = (size_t)snprintf(buf, len, "%u,%" PRIu64 ",%.3f,%u,%u,%u,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64
+	                             ",%" PRIu64 ",%d,%.9g,%d,%d,%d,", dev ? dev : 1, s->seq, s->t_ms, s->x, s->y, s->z,
+	                             s->groups, s->work, s->gpu_ns, s->cpu_ns, s->gpu_end_ns,
+	                             !!(s->flags & SAMPLE_PIPELINED), s->rate, !!(s->flags & SAMPLE_GPU_TIMED),
+	                             !!(s->flags & SAMPLE_STEADY), !!(s->flags & SAMPLE_VERIFIED));
+	for (int i = 0; i < SAMPLE_TEL_COUNT && at < len; i++)
+		at += (size_t)(sample_has_tel(s, (TelField)i) ? snprintf(buf + at, len - at, "%.17g,", s->tel[i])
+		                                               : snprintf(buf + at, len - at, ","));
+	char pk[32] = "", pm[32] = "", tr[16] = "", sz[24] = "", tg[32] = "";
 	if (s->peak_flops > 0)
-		snprintf(pk, sizeof pk, "%.6g", s->peak_flops);
-	snprintf(buf, len, "%" PRIu64 ",%.3f,%u,%u,%u,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64
-	         ",%.9g,%d,%d,%d,%s,%s,%s,%d,%s,%s,%s%s", s->seq, s->t_ms, s->x, s->y, s->z, s->groups, s->work,
-	         s->gpu_ns, s->cpu_ns, s->rate, !!(s->flags & SAMPLE_GPU_TIMED),
-	         !!(s->flags & SAMPLE_STEADY), !!(s->flags & SAMPLE_VERIFIED), mhz, pw, pk,
-	         !!(s->flags & SAMPLE_IMPLAUSIBLE), sample_unit(s), sample_work_unit(s), sample_groups_unit(s),
-	         ident);
+		snprintf(pk, sizeof pk, "%.9g", s->peak_flops);
+	if (s->peak_max_flops > 0)
+		snprintf(pm, sizeof pm, "%.9g", s->peak_max_flops);
+	if (s->trials > 1)
+		snprintf(tr, sizeof tr, "%u", (unsigned)s->trials);
+	if (s->size)
+		snprintf(sz, sizeof sz, "%" PRIu64, (uint64_t)s->size);
+	if (s->target_ms > 0)
+		snprintf(tg, sizeof tg, "%.17g", s->target_ms);
+	if (at < len)
+		snprintf(buf + at, len - at, "%s,%s,%d,%s,%s,%s,%s,%s,%s%s", pk, pm, !!(s->flags & SAMPLE_IMPLAUSIBLE),
+		         sample_unit(s), sample_work_unit(s), sample_groups_unit(s), tr, sz, tg, ident);
 }
 
 /* How far a change moved the level, either way: 0.5x and 2x alike. */

@@ -14,16 +14,20 @@
 
 /* Two header lines of the table, each ending in '\n'. */
 extern const char report_table_header[];
-extern const char report_csv_header[];
+/* The samples' CSV header (with its newline): the same columns whatever
+ * the device count, every field a JSON sample has. */
+const char *report_csv_header(void);
 
 void report_table_row(const Sample *s, char *buf, size_t len);
-/* A CSV row: the sample's fields, then ident (report_csv_identity). */
-void report_csv_row(const Sample *s, const char *ident, char *buf, size_t len);
+/* A CSV row: device dev's (0: one device, written 1) sample's fields,
+ * then ident (report_csv_identity). */
+void report_csv_row(const Sample *s, unsigned dev, const char *ident, char *buf, size_t len);
 /* The columns that name the device on every CSV row (the header's last
  * five: device, uuid, pci_bus_id, host, flopscope), comma-led, text quoted
  * as RFC 4180 says: from the session's record, so that a headless run and
  * the export of its log write the same. */
 #define REPORT_CSV_IDENT_LEN 1400
+#define REPORT_CSV_ROW_LEN (2048 + REPORT_CSV_IDENT_LEN) /* a row, its identity with it */
 void report_csv_identity(const SessionMeta *m, char *out, size_t len);
 
 /* Human summary, several lines. dropped: samples the ring lost. */

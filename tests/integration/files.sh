@@ -40,7 +40,7 @@ for p in range(os.getpid() + 1, os.getpid() + 400):
 	"$FS" --export "$T/s.jsonl" --csv "$T/out/e.csv" 2>"$T/err" || die "csv: $(cat "$T/err")"
 	"$FS" --export "$T/s.jsonl" --svg "$T/out/e.svg" 2>"$T/err" || die "svg: $(cat "$T/err")"
 	[ "$(cat "$T/victim")" = secret ] || die "the victim was overwritten: $(head -c 200 "$T/victim")"
-	grep -q '^flopscope_build_info' "$T/out/m.prom" && grep -q '^seq,t_ms,' "$T/out/e.csv" &&
+	grep -q '^flopscope_build_info' "$T/out/m.prom" && grep -q '^dev,seq,t_ms,' "$T/out/e.csv" &&
 		grep -q '<svg' "$T/out/e.svg" || die "an output was not written"
 	find "$T/out" -name '.*' -newer "$T/victim" | grep -q . && die "a temporary was left: $(ls -A "$T/out" | grep '^\.')"
 	return 0

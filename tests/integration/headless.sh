@@ -3,25 +3,25 @@
 
 t_headless_should_have_twenty_samples_starting_at_one_group() {
 	csv_run || return 1
-	head -1 "$TOP/run.csv" | grep -q '^seq,t_ms,x,y,z,groups,work,gpu_ns,cpu_ns,rate,.*,unit,work_unit,groups_unit,device,uuid,pci_bus_id,host,flopscope$' ||
+	head -1 "$TOP/run.csv" | grep -q '^dev,seq,t_ms,x,y,z,groups,work,gpu_ns,cpu_ns,gpu_end_ns,pipelined,rate,.*,unit,work_unit,groups_unit,trials,size,target_ms,device,uuid,pci_bus_id,host,flopscope$' ||
 		die "bad header"
 	n=$(($(wc -l <"$TOP/run.csv") - 1))
 	[ "$n" -ge 20 ] || die "only $n samples"
-	awk -F, 'NR == 2 && $6 != 1 { exit 1 }' "$TOP/run.csv" || die "first sample is not 1 group"
+	awk -F, 'NR == 2 && $7 != 1 { exit 1 }' "$TOP/run.csv" || die "first sample is not 1 group"
 }
 
 t_headless_should_grow_by_ten_while_under_two_ms() {
 	csv_run || return 1
 	# until the first dispatch of >= 2 ms, each count is 10x the one before
-	awk -F, 'NR > 2 && !done { if ($6 != prev * 10) { print "sample " $1 ": " $6 " after " prev; exit 1 } }
-	         NR > 1 { if ($8 >= 2000000) done = 1; prev = $6 }' "$TOP/run.csv" >"$T/why" ||
+	awk -F, 'NR > 2 && !done { if ($7 != prev * 10) { print "sample " $2 ": " $7 " after " prev; exit 1 } }
+	         NR > 1 { if ($9 >= 2000000) done = 1; prev = $7 }' "$TOP/run.csv" >"$T/why" ||
 		die "growth rule broken: $(cat "$T/why")"
 }
 
 t_headless_should_settle_at_the_target() {
 	csv_run || return 1
 	# steady samples: median dispatch time within 10..40 ms, 80% of them too
-	awk -F, 'NR > 1 && $12 == 1 { print $8 / 1e6 }' "$TOP/run.csv" | sort -n |
+	awk -F, 'NR > 1 && $15 == 1 { print $9 / 1e6 }' "$TOP/run.csv" | sort -n |
 		awk '{ t[NR] = $1; if ($1 >= 10 && $1 <= 40) ok++ }
 		     END { n = NR; if (n < 10) { print "only " n " steady samples"; exit 1 }
 		           m = t[int((n + 1) / 2)]
@@ -32,7 +32,7 @@ t_headless_should_settle_at_the_target() {
 t_headless_flops_should_be_positive_and_below_the_cpu_peak() {
 	csv_run || return 1
 	peak=$(tests/cpu_peak.sh) || die "no CPU peak"
-	awk -F, -v peak="$peak" 'NR > 1 && !($10 > 0 && $10 < peak) { print "sample " $1 ": " $10 " FLOPS, peak " peak; exit 1 }' \
+	awk -F, -v peak="$peak" 'NR > 1 && !($13 > 0 && $13 < peak) { print "sample " $2 ": " $13 " FLOPS, peak " peak; exit 1 }' \
 		"$TOP/run.csv" >"$T/why" || die "$(cat "$T/why")"
 }
 
@@ -40,7 +40,7 @@ t_serial_gpu_time_should_not_exceed_cpu_time() {
 	# Gridwise's CPU timing (idle queue, submit, wait) brackets the GPU's
 	"$FS" llvm --serial --format csv --duration 1 --no-log >"$T/serial.csv" 2>/dev/null || die "exit $?"
 	[ "$(wc -l <"$T/serial.csv")" -ge 20 ] || die "too few samples"
-	awk -F, 'NR > 1 && ($11 != 1 || $8 > $9) { print "sample " $1 ": gpu " $8 " ns, cpu " $9 " ns, timed " $11; exit 1 }' \
+	awk -F, 'NR > 1 && ($14 != 1 || $9 > $10) { print "sample " $2 ": gpu " $9 " ns, cpu " $10 " ns, timed " $14; exit 1 }' \
 		"$T/serial.csv" >"$T/why" || die "$(cat "$T/why")"
 }
 
@@ -69,8 +69,8 @@ PY
 
 t_headless_should_check_results_on_the_cpu() {
 	csv_run || return 1
-	awk -F, 'NR == 2 && $13 != 1 { exit 1 }' "$TOP/run.csv" || die "first sample not checked"
-	n=$(awk -F, 'NR > 1 && $13 == 1' "$TOP/run.csv" | wc -l)
+	awk -F, 'NR == 2 && $16 != 1 { exit 1 }' "$TOP/run.csv" || die "first sample not checked"
+	n=$(awk -F, 'NR > 1 && $16 == 1' "$TOP/run.csv" | wc -l)
 	[ "$n" -ge 3 ] || die "only $n checked samples"
 	grep -q 'result checks passed' "$TOP/run.err" || die "no summary on stderr: $(cat "$TOP/run.err")"
 }

@@ -96,6 +96,31 @@ PY
 	wait_exit || return 1
 }
 
+# One CSV contract: the same header for one device and for two (dev its
+# first column, 1 for one device), every field of a JSON sample a column
+# with the same value, parsed by Python's csv module.
+t_csv_should_have_one_header_whatever_the_device_count() {
+	"$FS" llvm --duration 0.5 --no-log --format csv >"$T/one.csv" 2>/dev/null || die "one: exit $?"
+	"$FS" -1 -1 --duration 0.5 --no-log --format csv --outlier 99.9 >"$T/two.csv" 2>/dev/null || die "two: exit $?"
+	"$FS" llvm --workload h2d --size 1M --duration 0.5 --no-log --format json >"$T/one.json" 2>/dev/null ||
+		die "json: exit $?"
+	"$FS" llvm --workload h2d --size 1M --duration 0.5 --no-log --format csv >"$T/h.csv" 2>/dev/null || die "h: exit $?"
+	python3 - "$T/one.csv" "$T/two.csv" "$T/one.json" "$T/h.csv" <<'PY' || exit 1
+import csv, json, sys
+one, two = (list(csv.reader(open(p))) for p in sys.argv[1:3])
+assert one[0] == two[0] and one[0][0] == "dev", (one[0], two[0])
+assert {r[0] for r in one[1:]} == {"1"} and {r[0] for r in two[1:]} == {"1", "2"}, "dev values"
+assert all(len(r) == len(one[0]) for r in one + two), "ragged rows"
+head = set(one[0])
+samples = [r for r in map(json.loads, open(sys.argv[3])) if r["type"] == "sample"]
+for s in samples:
+    missing = set(s) - {"type"} - head
+    assert not missing, missing
+h = list(csv.DictReader(open(sys.argv[4])))
+assert h and all(r["size"] == "1048576" and float(r["target_ms"]) == 20 for r in h), h[0]
+PY
+}
+
 # One device lost among several: the others go on, the table says which
 # failed and why, exit 1.
 t_a_lost_device_should_not_stop_the_others() {

@@ -51,23 +51,27 @@ static void csv_row_should_carry_every_field(void)
 	snprintf(m.pci_bus_id, sizeof m.pci_bus_id, "00000000:01:00.0");
 	snprintf(m.host, sizeof m.host, "node7");
 	snprintf(m.flopscope_version, sizeof m.flopscope_version, "0.1.0");
-	char ident[REPORT_CSV_IDENT_LEN], buf[512];
+	char ident[REPORT_CSV_IDENT_LEN], buf[REPORT_CSV_ROW_LEN];
 	report_csv_identity(&m, ident, sizeof ident);
 	/* the name quoted as RFC 4180 says (its comma and quotes kept) */
 	CHECK_STR(ident, ",\"Quadro RTX 3000, \"\"mobile\"\"\",98c4a1e2-1122-3344-5566-778899aabbcc,00000000:01:00.0,"
 	                 "\"node7\",0.1.0");
-	report_csv_row(&s, ident, buf, sizeof buf);
-	CHECK_STR(buf, "0,1.150,1,1,1,1,2560000,846000,1020000,3.02600473e+09,1,1,0,,,,0,FLOPS,FLOP,workgroups,"
+	report_csv_row(&s, 0, ident, buf, sizeof buf);
+	/* dev 1 for one device; every telemetry field a column (none read) */
+	CHECK_STR(buf, "1,0,1.150,1,1,1,1,2560000,846000,1020000,0,0,3.02600473e+09,1,1,0,"
+	               ",,,,,,,,,,,,,,,,"
+	               ",,0,FLOPS,FLOP,workgroups,,,,"
 	               "\"Quadro RTX 3000, \"\"mobile\"\"\",98c4a1e2-1122-3344-5566-778899aabbcc,00000000:01:00.0,"
 	               "\"node7\",0.1.0");
 	/* no device without a PCI address: the field is empty, not left out */
 	m.pci_bus_id[0] = '\0';
 	report_csv_identity(&m, ident, sizeof ident);
-	report_csv_row(&s, ident, buf, sizeof buf);
+	report_csv_row(&s, 2, ident, buf, sizeof buf);
 	CHECK(strstr(buf, "98c4a1e2-1122-3344-5566-778899aabbcc,,\"node7\"") != NULL);
+	CHECK(!strncmp(buf, "2,0,", 4));
 	/* as many fields as the header names */
 	int commas_h = 0, commas_r = 0;
-	for (const char *p = report_csv_header; *p; p++)
+	for (const char *p = report_csv_header(); *p; p++)
 		commas_h += *p == ',';
 	for (const char *p = buf; *p; p++)
 		commas_r += *p == ',';
