@@ -165,7 +165,7 @@ if (o->format == FORMAT_JSON) {
 	for (size_t i = ekept; i-- > 0;)
 		print_json(record_excursion_json(change_excursion(cd, i), unit));
 	cJSON *a = cJSON_CreateObject();
-	bool ok = a && cJSON_AddStringToObject(a, "type", "analysis") &&
+	bool ok = a && cJSON_AddStringToObject(a, "type", "analysis") && record_stamp(a) &&
 	          cJSON_AddStringToObject(a, "unit", unit) &&
 	          cJSON_AddNumberToObject(a, "samples", (double)scan->steady) &&
 	          record_change_counts(a, cd) &&

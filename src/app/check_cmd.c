@@ -994,7 +994,7 @@ static int check_end(CheckRun *c, atomic_int *quit, bool *say_logs)
 	}
 	if (o->format == FORMAT_JSON) {
 		cJSON *j = cJSON_CreateObject();
-		bool ok = j && cJSON_AddStringToObject(j, "type", "check_end") &&
+		bool ok = j && cJSON_AddStringToObject(j, "type", "check_end") && record_stamp(j) &&
 		          cJSON_AddNumberToObject(j, "seconds", round(secs * 1e3) / 1e3) &&
 		          cJSON_AddNumberToObject(j, "exit", status);
 		for (int s = 0; ok && s < CHECK_STATUS_COUNT; s++)

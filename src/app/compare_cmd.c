@@ -98,6 +98,7 @@ static void compare_json(const Options *o, const OfflineBlocks *l, const char *u
 		side_json(j, "a", o->compare_a, na, &r.a);
 		side_json(j, "b", o->compare_b, nb, &r.b);
 		cJSON_AddNumberToObject(j, "ratio", r.ratio);
+		record_stamp(j);
 		if (isfinite(r.ratio_lo)) {
 			cJSON_AddNumberToObject(j, "ratio_lo", r.ratio_lo);
 			cJSON_AddNumberToObject(j, "ratio_hi", r.ratio_hi);

@@ -7,6 +7,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <cjson/cJSON.h>
+
 #include "columns.h"
 #include "fmt.h"
 #include "interval.h"
@@ -105,7 +107,14 @@ static bool print_interval(Printer *p, const IntervalRow *r)
 	                   r->power_w, r->has_reasons ? (double)r->reasons : NAN, reasons, r->others,
 	                   { p->format == FORMAT_CSV ? p->dev : NULL, p->entry } };
 	if (p->format == FORMAT_JSON)
-		return json_line(stdout, columns_json("interval", interval_cols, NCOLS(interval_cols), &l));
+	{
+		cJSON *j = columns_json("interval", interval_cols, NCOLS(interval_cols), &l);
+		if (j && !record_stamp(j)) {
+			cJSON_Delete(j);
+			j = NULL;
+		}
+		return json_line(stdout, j);
+	}
 	if (p->format == FORMAT_CSV)
 		return columns_csv(stdout, interval_cols, NCOLS(interval_cols), &l);
 	char span[48], med[FMT_SI_LEN], lo[FMT_SI_LEN], hi[FMT_SI_LEN], mhz[16] = "-", w[16] = "-", oth[16] = "-";

@@ -53,6 +53,7 @@ static void list_row(const Options *o, LogTable *t, const SlogEntry *e, const ch
 		if (!j)
 			return;
 		cJSON_AddStringToObject(j, "type", "log");
+		record_stamp(j);
 		cJSON_AddStringToObject(j, "path", path);
 		cJSON_AddStringToObject(j, "start_utc", e ? e->start_utc : "?");
 		cJSON_AddStringToObject(j, "device", e ? e->device : "?");

@@ -234,7 +234,8 @@ size_t multi_print_table(FILE *f, bool json, const DeviceRow *rows, size_t n, co
 	if (json) {
 		table_json(f, rows, nd, n, unit);
 		cJSON *j = cJSON_CreateObject();
-		if (j && cJSON_AddStringToObject(j, "type", "node") && cJSON_AddNumberToObject(j, "devices", (double)n) &&
+		if (j && cJSON_AddStringToObject(j, "type", "node") && record_stamp(j) &&
+		    cJSON_AddNumberToObject(j, "devices", (double)n) &&
 		    cJSON_AddNumberToObject(j, "failed", failed ? 1 : 0) &&
 		    cJSON_AddNumberToObject(j, "outliers", (double)outliers) && cJSON_AddNumberToObject(j, "outlier_pct", pct) &&
 		    cJSON_AddBoolToObject(j, "host_shared", hs.shared) &&

@@ -1,4 +1,5 @@
 #include "records.h"
+#include "version.h"
 
 #include <cjson/cJSON.h>
 #include <math.h>
@@ -262,4 +263,10 @@ bool record_summary_json(FILE *f, const SummaryResult *r, size_t dropped, uint64
 		return false;
 	}
 	return json_line(f, o);
+}
+
+bool record_stamp(cJSON *o)
+{
+	return o && cJSON_AddStringToObject(o, "flopscope", FLOPSCOPE_VERSION) &&
+	       cJSON_AddNumberToObject(o, "schema", FLOPSCOPE_SCHEMA_VERSION);
 }

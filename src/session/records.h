@@ -16,6 +16,10 @@ struct cJSON;
  * memory) or it cannot be printed or written. Every JSON record is written
  * so: however long, never cut or dropped. */
 bool json_line(FILE *f, struct cJSON *o);
+/* The contract of a record that names no device (a device's identity
+ * carries the same): "flopscope" (the version) and "schema"
+ * (FLOPSCOPE_SCHEMA_VERSION), added to o; false out of memory. */
+bool record_stamp(struct cJSON *o);
 /* One sample as a JSON object ({"dev":N first when dev > 0: one of several
  * devices}); NULL out of memory. */
 struct cJSON *record_sample_obj(const Sample *s, unsigned dev);
