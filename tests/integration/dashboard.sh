@@ -150,7 +150,7 @@ t_dashboard_sigterm_should_restore_the_terminal() {
 	start_ui "$FS" llvm --no-log || return 1
 	wait_for 'FLOPS at the target time' || return 1
 	# only the flopscope this test started: the child of its tmux pane
-	pid=$(pgrep -P "$(TM display -p -t fs '#{pane_pid}')" -x flopscope) || die "no process"
+	pid=$(pgrep -P "$(TM display -p -t fs '#{pane_pid}')" -x "$(basename "$FS")") || die "no process"
 	kill -TERM "$pid" || die "cannot signal $pid"
 	wait_exit || return 1
 	[ "$(cat "$T/exit")" = 143 ] || die "exit status $(cat "$T/exit"), not 128 + SIGTERM"
