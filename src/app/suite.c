@@ -155,51 +155,57 @@ typedef struct SuiteLine {
 	RowIdentity id;
 	const char *workload, *log;
 	bool supported, error;
+	const char *supported_text, *error_text; /* CSV's: yes/no, and the error's words */
 	const char *why, *unit, *queue;
 	double size, samples, checks, median, max, std, pct_of_peak, duty;
 } SuiteLine;
 
 #define S_(f) offsetof(SuiteLine, f)
 static const Column suite_cols[] = {
-	{ "dev", NULL, COL_NUMBER, S_(dev), NULL },
-	{ "identity", NULL, COL_IDENTITY, S_(id), NULL },
-	{ "workload", NULL, COL_TEXT, S_(workload), NULL },
-	{ "log", NULL, COL_TEXT, S_(log), NULL },
+	{ "dev", "dev", COL_NUMBER, S_(dev), "%.0f" },
+	{ "identity", "identity", COL_IDENTITY, S_(id), NULL },
+	{ "workload", "workload", COL_TEXT, S_(workload), NULL },
+	{ "log", "log", COL_QUOTED, S_(log), NULL },
 	{ "supported", NULL, COL_BOOL, S_(supported), NULL },
-	{ "why", NULL, COL_TEXT, S_(why), NULL },
+	{ NULL, "supported", COL_TEXT, S_(supported_text), NULL },
+	{ "why", "why", COL_QUOTED, S_(why), NULL },
 	{ "error", NULL, COL_FLAG, S_(error), NULL },
-	{ "unit", NULL, COL_TEXT, S_(unit), NULL },
-	{ "queue", NULL, COL_TEXT, S_(queue), NULL },
-	{ "size", NULL, COL_NUMBER, S_(size), NULL },
-	{ "samples", NULL, COL_NUMBER, S_(samples), NULL },
-	{ "checks_passed", NULL, COL_NUMBER, S_(checks), NULL },
-	{ "median", NULL, COL_NUMBER, S_(median), NULL },
-	{ "max", NULL, COL_NUMBER, S_(max), NULL },
-	{ "std", NULL, COL_NUMBER, S_(std), NULL },
-	{ "pct_of_peak", NULL, COL_NUMBER, S_(pct_of_peak), NULL },
-	{ "duty_cycle", NULL, COL_NUMBER, S_(duty), NULL },
+	{ NULL, "error", COL_QUOTED, S_(error_text), NULL },
+	{ "unit", "unit", COL_TEXT, S_(unit), NULL },
+	{ "queue", "queue", COL_TEXT, S_(queue), NULL },
+	{ "size", "size", COL_NUMBER, S_(size), "%.0f" },
+	{ "samples", "samples", COL_NUMBER, S_(samples), "%.0f" },
+	{ "checks_passed", "checks_passed", COL_NUMBER, S_(checks), "%.0f" },
+	{ "median", "median", COL_NUMBER, S_(median), "%.6g" },
+	{ "max", "max", COL_NUMBER, S_(max), "%.6g" },
+	{ "std", "std", COL_NUMBER, S_(std), "%.6g" },
+	{ "pct_of_peak", "pct_of_peak", COL_NUMBER, S_(pct_of_peak), "%.2f" },
+	{ "duty_cycle", "duty_cycle", COL_NUMBER, S_(duty), "%.4f" },
 };
 #undef S_
 
-/* The JSON record of device k of n (why: unsupported, and why; ran: sd is
- * this workload's run, even where it then found it unsupported). */
-static void row_json(const WorkloadInfo *wl, bool tq, size_t k, size_t n, const char *why, bool ran,
-                     const SuiteDev *sd, const DeviceInfo *dev, size_t entry)
+/* The JSON record, or CSV line, of device k of n (why: unsupported, and
+ * why; ran: sd is this workload's run, even where it then found it
+ * unsupported). CSV's dev is 1 for one device (JSON leaves it out). */
+static void row_record(bool csv, const WorkloadInfo *wl, bool tq, size_t k, size_t n, const char *why, bool ran,
+                       const SuiteDev *sd, const DeviceInfo *dev, size_t entry)
 {
-	SuiteLine l = { .dev = n > 1 ? (double)(k + 1) : NAN, .id = { dev, entry }, .workload = wl->name,
-	                .supported = !why, .why = why, .size = NAN, .samples = NAN, .checks = NAN, .median = NAN,
-	                .max = NAN, .std = NAN, .pct_of_peak = NAN, .duty = NAN };
+	SuiteLine l = { .dev = n > 1 || csv ? (double)(k + 1) : NAN, .id = { dev, entry }, .workload = wl->name,
+	                .supported = !why, .supported_text = why ? "no" : "yes", .why = why, .size = NAN,
+	                .samples = NAN, .checks = NAN, .median = NAN, .max = NAN, .std = NAN, .pct_of_peak = NAN,
+	                .duty = NAN };
 	bool measured = !why && !sd->rc;
 	if (ran)
 		l.log = sd->log;
 	l.error = !why && sd->rc;
+	l.error_text = l.error ? sd->err : NULL;
 	if (measured) {
 		const SummaryResult *r = &sd->r;
 		l.unit = workload_unit_names[wl->unit];
 		l.queue = tq ? "transfer" : NULL;
 		l.size = r->nsizes ? (double)r->sizes[0].size : NAN;
 		l.samples = (double)r->flops.n;
-		l.checks = (double)r->verified;
+		l.checks = (double)sd->checks; /* the run's own count, as every view gives it (the warm-up's too) */
 		if (r->flops.n) {
 			l.median = r->flops.median;
 			l.max = r->flops.max;
@@ -207,6 +213,10 @@ static void row_json(const WorkloadInfo *wl, bool tq, size_t k, size_t n, const 
 		}
 		l.pct_of_peak = r->pct_peak;
 		l.duty = r->duty;
+	}
+	if (csv) {
+		columns_csv(stdout, suite_cols, sizeof suite_cols / sizeof *suite_cols, &l);
+		return;
 	}
 	cJSON *j = columns_json("suite", suite_cols, sizeof suite_cols / sizeof *suite_cols, &l);
 	if (j && measured && wl->shader)
@@ -234,8 +244,8 @@ static void row(const Options *o, const WorkloadInfo *wl, bool tq, size_t k, siz
 		snprintf(label, sizeof label, "%s%s", wl->name, tq ? " (tq)" : "");
 	if (!why && sd->rc)
 		fprintf(stderr, "flopscope: %s: %s\n", label, sd->err);
-	if (o->format == FORMAT_JSON) {
-		row_json(wl, tq, k, n, why, !why_unsupported, sd, dev, entry);
+	if (o->format != FORMAT_TABLE) {
+		row_record(o->format == FORMAT_CSV, wl, tq, k, n, why, !why_unsupported, sd, dev, entry);
 		return;
 	}
 	if (why) {
@@ -388,8 +398,10 @@ int suite_run(const VkCtx *ctx, const int *idx, size_t n, const Options *o, uint
 	bool any_tq = true;
 	for (size_t k = 0; k < n; k++)
 		any_tq &= ctx->entries[idx[k]].transfer_family >= 0;
-	if (!json)
+	if (o->format == FORMAT_TABLE)
 		suite_head(ctx, idx, n, o, window, any_tq);
+	else if (o->format == FORMAT_CSV)
+		columns_csv_header(stdout, suite_cols, sizeof suite_cols / sizeof *suite_cols);
 	SuiteDev *sd = calloc(n, sizeof *sd), *run = calloc(n, sizeof *run);
 	char (*why)[256] = calloc(n, sizeof *why);
 	bool *ok = calloc(n, sizeof *ok);
@@ -439,7 +451,7 @@ int suite_run(const VkCtx *ctx, const int *idx, size_t n, const Options *o, uint
 			}
 			/* the table says a reason once, then "as above" (JSON each time) */
 			const char *shown = fmt_as_above(ok[i] ? NULL : why[i], prev, sizeof prev);
-			row(o, wl, tq, i, n, ok[i] ? NULL : json ? why[i] : shown, &sd[i], &ctx->entries[idx[i]],
+			row(o, wl, tq, i, n, ok[i] ? NULL : o->format != FORMAT_TABLE ? why[i] : shown, &sd[i], &ctx->entries[idx[i]],
 			    (size_t)idx[i] + 1);
 		}
 		fflush(stdout);
@@ -450,6 +462,6 @@ int suite_run(const VkCtx *ctx, const int *idx, size_t n, const Options *o, uint
 	free(run);
 	free(why);
 	free(ok);
-	suite_logs_close(logs, n, !json);
+	suite_logs_close(logs, n, o->format == FORMAT_TABLE);
 	return *quit ? suite_stopped(json, *quit, done, runs) : status;
 }

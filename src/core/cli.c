@@ -39,7 +39,7 @@ const ModeSpec cli_mode_specs[MODE_COUNT] = {
 	[MODE_LIST] = { "--list", "--list", F_T | F_C | F_J, false, false, false, false, true, false },
 	[MODE_LIST_WORKLOADS] = { "--list-workloads", "--list-workloads", F_T | F_C | F_J, false, false, false, false, true,
 	                          false },
-	[MODE_SUITE] = { "--suite", "--suite", F_T | F_J, false, false, true, true, true, false },
+	[MODE_SUITE] = { "--suite", "--suite", F_T | F_C | F_J, false, false, true, true, true, false },
 	[MODE_LATENCY] = { "--latency", "--latency", F_T | F_J, false, false, false, false, true, false },
 	[MODE_REPLAY] = { "--replay", "--replay", F_T | F_C | F_J, true, true, false, false, false, true },
 	[MODE_COMPARE] = { "--compare", "--compare", F_T | F_J, true, true, false, false, false, false },
