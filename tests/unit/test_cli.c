@@ -148,8 +148,8 @@ static void cli_should_refuse_bad_input_with_a_reason(void)
 	CHECK(parse(&o, err, 5, "--workload", "copy", "--size", "64m") == 0 && o.size_lo == 64ull << 20);
 	CHECK(parse(&o, err, 3, "--size", "1k-2MiB") == 0 && o.size_lo == 1024 && o.size_hi == 2ull << 20);
 	/* --format where the mode cannot honour it: refused, not ignored */
-	CHECK(parse(&o, err, 4, "--suite", "--format", "csv") == -1);
-	CHECK_STR(err, "--format csv does not apply to --suite (it writes table, json)");
+	CHECK(parse(&o, err, 4, "--latency", "--format", "csv") == -1);
+	CHECK_STR(err, "--format csv does not apply to --latency (it writes table, json)");
 	CHECK(parse(&o, err, 5, "--compare", "a", "b", "--format=csv") == -1);
 	CHECK_STR(err, "--format csv does not apply to --compare (it writes table, json)");
 	CHECK(parse(&o, err, 5, "--compare", "a", "b", "--format=json") == 0 && o.format == FORMAT_JSON);
