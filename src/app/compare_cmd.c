@@ -1,5 +1,7 @@
 /* compare_cmd: --compare A B: two recorded sessions, a verdict and an overlay. */
 #include "offline.h"
+#include "version.h"
+#include "columns.h"
 
 #include <errno.h>
 #include <math.h>
@@ -118,6 +120,77 @@ static void compare_json(const Options *o, const OfflineBlocks *l, const char *u
 	json_line(stdout, j);
 }
 
+#define C_(f) offsetof(CompareLine, f)
+/* --compare --format csv: the JSON record's fields as one row, each side's
+ * flattened (a_..., b_...; its files joined with ';') */
+typedef struct CompareLine {
+	const char *workload, *unit, *method, *a_files, *b_files, *verdict, *why, *version;
+	double block_ms, a[7], b[7], ratio, ratio_lo, ratio_hi, best_ratio, top_ratio, spread, noise, min_effect,
+	       fail_pct;
+	const char *failed;
+} CompareLine;
+#define SIDE(s, k, name) { NULL, #s "_" name, COL_NUMBER, C_(s[k]), "%.6g" }
+static const Column compare_cols[] = {
+	{ NULL, "workload", COL_TEXT, C_(workload), NULL },
+	{ NULL, "unit", COL_TEXT, C_(unit), NULL },
+	{ NULL, "method", COL_TEXT, C_(method), NULL },
+	{ NULL, "block_ms", COL_NUMBER, C_(block_ms), "%.0f" },
+	{ NULL, "a_files", COL_QUOTED, C_(a_files), NULL },
+	SIDE(a, 0, "sessions"), SIDE(a, 1, "blocks"), SIDE(a, 2, "samples"), SIDE(a, 3, "median"), SIDE(a, 4, "best"),
+	SIDE(a, 5, "best_p90"), SIDE(a, 6, "spread"),
+	{ NULL, "b_files", COL_QUOTED, C_(b_files), NULL },
+	SIDE(b, 0, "sessions"), SIDE(b, 1, "blocks"), SIDE(b, 2, "samples"), SIDE(b, 3, "median"), SIDE(b, 4, "best"),
+	SIDE(b, 5, "best_p90"), SIDE(b, 6, "spread"),
+	{ NULL, "ratio", COL_NUMBER, C_(ratio), "%.6g" },
+	{ NULL, "ratio_lo", COL_NUMBER, C_(ratio_lo), "%.6g" },
+	{ NULL, "ratio_hi", COL_NUMBER, C_(ratio_hi), "%.6g" },
+	{ NULL, "best_ratio", COL_NUMBER, C_(best_ratio), "%.6g" },
+	{ NULL, "best_p90_ratio", COL_NUMBER, C_(top_ratio), "%.6g" },
+	{ NULL, "spread", COL_NUMBER, C_(spread), "%.6g" },
+	{ NULL, "noise", COL_NUMBER, C_(noise), "%.6g" },
+	{ NULL, "min_effect_pct", COL_NUMBER, C_(min_effect), "%.4g" },
+	{ NULL, "verdict", COL_TEXT, C_(verdict), NULL },
+	{ NULL, "why", COL_QUOTED, C_(why), NULL },
+	{ NULL, "fail_if_slower_pct", COL_NUMBER, C_(fail_pct), "%.4g" },
+	{ NULL, "failed", COL_TEXT, C_(failed), NULL },
+	{ NULL, "flopscope", COL_TEXT, C_(version), NULL },
+};
+#undef SIDE
+#undef C_
+
+/* A side's files, joined with ';'. */
+static const char *joined(const char *const *files, unsigned n, char *out, size_t len)
+{
+	size_t at = 0;
+	out[0] = '\0';
+	for (unsigned i = 0; i < n && at < len; i++)
+		at += (size_t)snprintf(out + at, len - at, "%s%s", i ? ";" : "", files[i]);
+	return out;
+}
+
+static void side_values(const SideStats *s, double v[7])
+{
+	double w[7] = { (double)s->sessions, (double)s->blocks, (double)s->samples, s->median, s->best, s->top, s->spread };
+	memcpy(v, w, sizeof w);
+}
+
+/* --compare --format csv: its header and one row. */
+static void compare_csv(const Options *o, const OfflineBlocks *l, const char *unit, const CompareResult *r, bool failed)
+{
+	static char fa[8192], fb[8192];
+	CompareLine c = { l[0].d.meta.workload, unit, r->sessions_method ? "welch_over_sessions" : "block_bootstrap",
+	                  joined(o->compare_a, o->ncompare_a, fa, sizeof fa),
+	                  joined(o->compare_b, o->ncompare_b, fb, sizeof fb), VERDICT[r->verdict + 1], r->why,
+	                  FLOPSCOPE_VERSION, COMPARE_BLOCK_MS, { 0 }, { 0 }, r->ratio, r->ratio_lo, r->ratio_hi,
+	                  r->best_ratio, r->top_ratio, r->spread, r->noise, 100 * r->min_effect,
+	                  o->fail_if_slower > 0 ? o->fail_if_slower : NAN,
+	                  o->fail_if_slower > 0 ? (failed ? "yes" : "no") : NULL };
+	side_values(&r->a, c.a);
+	side_values(&r->b, c.b);
+	columns_csv_header(stdout, compare_cols, sizeof compare_cols / sizeof *compare_cols);
+	columns_csv(stdout, compare_cols, sizeof compare_cols / sizeof *compare_cols, &c);
+}
+
 /* --compare's table, the verdict in words, and the overlay on a terminal. */
 static void compare_table(const Options *o, const OfflineBlocks *l, const char *unit, const CompareResult *rp,
                           bool failed)
@@ -219,7 +292,9 @@ int offline_compare(const Options *o)
 	/* --fail-if-slower: slower beyond the threshold, with confidence */
 	bool failed = o->fail_if_slower > 0 && r.verdict == COMPARE_SLOWER &&
 	              r.ratio_hi < 1 - o->fail_if_slower / 100;
-	if (o->format == FORMAT_JSON) {
+	if (o->format == FORMAT_CSV) {
+		compare_csv(o, l, unit, &r, failed);
+	} else if (o->format == FORMAT_JSON) {
 		compare_json(o, l, unit, &r, failed);
 	} else {
 		compare_table(o, l, unit, &r, failed);

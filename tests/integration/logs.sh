@@ -120,6 +120,26 @@ t_foreign_and_damaged_logs_should_be_named() {
 # not claim a difference is shown in the unit test over 20 synthetic pairs
 # and recorded for real pairs in docs/INTERPRETATION.md: one real pair cannot
 # prove it either way.)
+# --compare --format csv: its JSON record as one row (each side flattened),
+# the same verdict and figures.
+t_compare_csv_should_say_what_its_json_says() {
+	"$FS" llvm --duration 1.5 --log "$T/a.jsonl" >/dev/null 2>&1 || die "a: exit $?"
+	"$FS" llvm --duration 1.5 --log "$T/b.jsonl" >/dev/null 2>&1 || die "b: exit $?"
+	"$FS" --compare "$T/a.jsonl" "$T/b.jsonl" --format csv >"$T/c.csv" 2>"$T/c.err" || true
+	"$FS" --compare "$T/a.jsonl" "$T/b.jsonl" --format json >"$T/c.json" 2>/dev/null || true
+	python3 - "$T/c.csv" "$T/c.json" "$T/a.jsonl" <<'PY' || die "$(cat "$T/c.csv" "$T/c.err")"
+import csv, json, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+j = json.loads(open(sys.argv[2]).read())
+assert len(rows) == 1, rows
+r = rows[0]
+assert r["verdict"] == j["verdict"] and r["why"] == j["why"] and r["a_files"] == sys.argv[3], (r, j)
+for k in ("median", "best", "samples", "blocks"):
+    assert abs(float(r["a_" + k]) - j["a"][k]) <= 1e-5 * abs(j["a"][k]) + 1e-9, (k, r, j)
+assert abs(float(r["ratio"]) - j["ratio"]) <= 1e-5 * j["ratio"] and r["flopscope"] == j["flopscope"], (r, j)
+PY
+}
+
 t_compare_should_hold_up() {
 	# sessions of fixed length, then a single-threaded comparison
 	sanitized && skip "20 s of fixed-length sessions, then one thread: make test runs it (--compare runs under the sanitizers in multi_device_logs_should_replay_and_compare_together)"
