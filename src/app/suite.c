@@ -359,9 +359,9 @@ static void suite_progress(Progress *pg, int k, int runs, const WorkloadInfo *wl
 static int suite_stopped(bool json, int sig, int done, int runs)
 {
 	cJSON *j = json ? cJSON_CreateObject() : NULL;
-	if (j && cJSON_AddStringToObject(j, "type", "suite_stopped") && record_stamp(j) &&
-	    cJSON_AddNumberToObject(j, "signal", sig) &&
-	    cJSON_AddNumberToObject(j, "workloads_done", done) && cJSON_AddNumberToObject(j, "workloads", runs))
+	if (j && cJSON_AddStringToObject(j, "type", "suite_stopped") && cJSON_AddNumberToObject(j, "signal", sig) &&
+	    cJSON_AddNumberToObject(j, "workloads_done", done) && cJSON_AddNumberToObject(j, "workloads", runs) &&
+	    record_stamp(j))
 		json_line(stdout, j);
 	else
 		cJSON_Delete(j);
