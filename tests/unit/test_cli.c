@@ -150,7 +150,7 @@ static void cli_should_refuse_bad_input_with_a_reason(void)
 	/* --format where the mode cannot honour it: refused, not ignored */
 	CHECK(parse(&o, err, 4, "--latency", "--format", "csv") == -1);
 	CHECK_STR(err, "--format csv does not apply to --latency (it writes table, json)");
-	CHECK(parse(&o, err, 5, "--analyze", "a", "--format=csv") == -1);
+	CHECK(parse(&o, err, 4, "--analyze", "a", "--format=csv") == -1);
 	CHECK_STR(err, "--format csv does not apply to --analyze (it writes table, json)");
 	CHECK(parse(&o, err, 5, "--compare", "a", "b", "--format=json") == 0 && o.format == FORMAT_JSON);
 	/* --compare: A B, or several a side split by --; --fail-if-slower with it only */
