@@ -288,13 +288,14 @@ static void draw_rule_line(Node *nv, Rect r)
 		for (size_t k = 0; k < nv->n; k++)
 			if (isfinite(nv->nd[k].median))
 				sum += nv->nd[k].median;
-		char host[200], rule[512];
-		snprintf(rule, sizeof rule, "%s", line);
+		char host[200], both[sizeof host + sizeof line];
 		snprintf(host, sizeof host, " at once: each a share of the host, not its link alone (%s%s in all) |",
 		         fmt_si(sum, a, sizeof a), sample_unit(&nv->dev[0].h.last));
-		if ((int)(strlen(host) + strlen(rule)) >= r.w)
+		if ((int)(strlen(host) + strlen(line)) >= r.w)
 			snprintf(host, sizeof host, " shares of the host (%s%s in all) |", a, sample_unit(&nv->dev[0].h.last));
-		snprintf(line, sizeof line, "%s%s", host, rule);
+		snprintf(both, sizeof both, "%s%s", host, line);
+		mvaddnstr(r.y + r.h - 1, 0, both, r.w);
+		return;
 	}
 	mvaddnstr(r.y + r.h - 1, 0, line, r.w);
 }
