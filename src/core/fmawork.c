@@ -56,8 +56,8 @@ static double ref_u16(const FmaParams *p, uint32_t slot, uint32_t chains, uint32
 static double ref_u64(const FmaParams *p, uint32_t slot, uint32_t chains, uint32_t steps);
 static double ref_matrix(const FmaParams *p, uint32_t slot, uint32_t chains, uint32_t steps);
 
-/* One row an arithmetic (the scalar forms are their vector form's:
- * workload_arith). 12 chains (VEC4S 3): on lavapipe (256-bit code) 8 chains
+/* One row an arithmetic (a workload whose .arith names another row, as the
+ * scalar forms and the matrices of other inputs do, has none: workload_arith). 12 chains (VEC4S 3): on lavapipe (256-bit code) 8 chains
  * leave the FMA ports idle and 16 spill. GPUs get a longer unrolled body:
  * on the H200 the loop's own instructions cost 0.6% at 32 steps and 0.3% at
  * 128 (bench/fp32.sh; docs/PERFORMANCE.md). dp4a: 8 chains reach 98.5% of
@@ -96,8 +96,6 @@ static const Arith ariths[WORKLOAD_TYPE_COUNT] = {
 	/* each step adds K a b = 15 K to every element: 1024 steps of K = 32
 	 * stay far below 2^31 */
 	[WORKLOAD_INT8_MATRIX] = { PUSH_U32, CHAIN_GIVEN, 3, 5, 2, { 2, 2 }, MATRIX_CHAINS, 0, NULL, ref_matrix },
-	[WORKLOAD_BF16_MATRIX] = { PUSH_F32, CHAIN_MATRIX_UNIT, 0, 0, 2, { 1, 1 }, MATRIX_CHAINS, 0, NULL,
-	                           ref_matrix },
 };
 #undef CHAINS
 #undef MATRIX_CHAINS

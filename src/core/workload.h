@@ -1,4 +1,4 @@
-/* workload: the table of workloads (one row each: what it is called, its
+/* workload: the table of workloads (one row each, in workload_rows.h: what it is called, its
  * kind, shader, unit, the device features it needs, its matrix types, how
  * its results are checked, which rate its peak comes from, its memory) and
  * whether a device can run one. The arithmetic is fmawork's and memwork's.
@@ -16,28 +16,9 @@
 #define WORKLOAD_CHECKS 64u     /* slots compared with the CPU on each check */
 
 typedef enum WorkloadType {
-	WORKLOAD_FP32,
-	WORKLOAD_FP64,
-	WORKLOAD_INT32,
-	WORKLOAD_FP16,
-	WORKLOAD_INT8DOT,     /* packed 4 x 8-bit dot products plus an add (uint) */
-	WORKLOAD_FP32_SCALAR, /* fp32's chains as scalars */
-	WORKLOAD_FP16_SCALAR, /* fp16's chains as scalars (no packing possible) */
-	WORKLOAD_FP64_SCALAR, /* fp64's chains as scalars */
-	WORKLOAD_INT16,       /* 16-bit integer multiply-add chains (u16vec4, wrapping) */
-	WORKLOAD_INT64,       /* 64-bit integer multiply-add chains (u64vec4, wrapping) */
-	WORKLOAD_FP16_MATRIX, /* cooperative-matrix multiply-add, fp16 in, fp32 accumulate */
-	WORKLOAD_FP16_MATRIX_F16, /* ... fp16 in, fp16 accumulate */
-	WORKLOAD_INT8_MATRIX, /* ... signed 8-bit in, 32-bit accumulate */
-	WORKLOAD_BF16_MATRIX, /* ... bfloat16 in, fp32 accumulate (VK_KHR_shader_bfloat16) */
-	WORKLOAD_COPY,        /* device memory: a copy kernel over device-local buffers */
-	WORKLOAD_H2D,         /* vkCmdCopyBuffer host-visible coherent -> device-local */
-	WORKLOAD_H2D_CACHED,  /* host-visible cached -> device-local */
-	WORKLOAD_D2H,         /* device-local -> host-visible coherent */
-	WORKLOAD_D2H_CACHED,  /* device-local -> host-visible cached */
-	WORKLOAD_D2D,         /* device-local -> device-local */
-	WORKLOAD_H2H,         /* host-visible coherent -> host-visible coherent */
-	WORKLOAD_POWER,       /* multiply-adds on random operands (core/powerwork.h) */
+#define WORKLOAD_ROW(id, ...) WORKLOAD_##id,
+#include "workload_rows.h"
+#undef WORKLOAD_ROW
 	WORKLOAD_TYPE_COUNT
 } WorkloadType;
 
@@ -109,6 +90,8 @@ typedef struct WorkloadInfo {
 	size_t elem;          /* bytes of one stored result */
 	const char *what;     /* one line for --list-workloads */
 	WorkloadKind kind;
+	WorkloadType arith;   /* FMA workloads: the row whose arithmetic it runs (its own, its vector
+	                         form's for a scalar form, fp16-matrix's for a matrix of other inputs) */
 	MemClass src, dst;    /* copy and transfers: memory of the source and destination */
 	unsigned bytes_per_byte; /* bytes counted per byte copied: 2 (read + write) or 1; 0 for FMA */
 	bool scalar;          /* FMA workloads: the shader's SCALAR form */
@@ -140,8 +123,9 @@ static inline bool workload_uses_host(WorkloadType t)
 	       w->dst == MEM_HOST_CACHED;
 }
 
-/* The arithmetic a workload does: fp32-scalar is fp32's, fp16-scalar fp16's
- * (the same chains and references, another shape of code). */
+/* The arithmetic a workload does (its row's .arith): fp32-scalar is fp32's,
+ * fp16-scalar fp16's (the same chains and references, another shape of
+ * code), bf16-matrix fp16-matrix's (the same unit chains, another input). */
 WorkloadType workload_arith(WorkloadType t);
 
 /* "fp32, fp64, ..., d2d": every name, for messages. */
