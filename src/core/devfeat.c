@@ -4,34 +4,9 @@
 #include <string.h>
 
 const DevFeatureInfo dev_features[FEAT_COUNT] = {
-	[FEAT_FLOAT16] = { .label = "float16", .lacks = "the device lacks shaderFloat16", .before_shape = false },
-	[FEAT_FLOAT64] = { .label = "float64", .lacks = "the device lacks shaderFloat64", .before_shape = false },
-	[FEAT_INT8] = { .label = "int8", .lacks = "the device lacks shaderInt8", .before_shape = false },
-	[FEAT_INT16] = { .label = "int16", .lacks = "the device lacks shaderInt16", .before_shape = false },
-	[FEAT_INT64] = { .label = "int64", .lacks = "the device lacks shaderInt64", .before_shape = false },
-	[FEAT_INT_DOT] = {
-		.label = "integer dot product",
-		.lacks = "the device lacks shaderIntegerDotProduct (Vulkan 1.3 or VK_KHR_shader_integer_dot_product)",
-		.before_shape = true,
-	},
-	[FEAT_NV_COOPMAT] = {
-		.label = NULL,
-		/* told only where a cooperative-matrix extension is listed: the KHR one */
-		.lacks = "the fp16 and int8 matrix shaders use VK_NV_cooperative_matrix, which the device lacks "
-		         "(it lists VK_KHR_cooperative_matrix only)",
-		.before_shape = true,
-	},
-	[FEAT_BF16_COOPMAT] = {
-		.label = NULL,
-		.lacks = "the device lacks bfloat16 cooperative matrices (VK_KHR_cooperative_matrix with "
-		         "VK_KHR_shader_bfloat16's shaderBFloat16CooperativeMatrix)",
-		.before_shape = true,
-	},
-	[FEAT_HOST_QUERY_RESET] = {
-		.label = NULL,
-		.lacks = "timing a transfer-only queue needs hostQueryReset (Vulkan 1.2)",
-		.before_shape = false,
-	},
+#define DEV_FEATURE(id, ...) [FEAT_##id] = { __VA_ARGS__ },
+#include "devfeat_rows.h"
+#undef DEV_FEATURE
 };
 
 /* VkComponentTypeKHR's numbers, and their names */

@@ -1,7 +1,7 @@
 /* devfeat: the device features a workload can need, as bits of one mask.
- * What each is called and what lacking it means is this table's; how Vulkan
- * spells, queries and enables it is src/gpu/features.c's table, row for
- * row. Pure. */
+ * What each is called and what lacking it means is devfeat_rows.h's row;
+ * how Vulkan spells, queries and enables it is src/gpu/features.c's table,
+ * row for row. Pure. */
 #ifndef FLOPSCOPE_DEVFEAT_H
 #define FLOPSCOPE_DEVFEAT_H
 
@@ -9,16 +9,9 @@
 #include <stdint.h>
 
 typedef enum DevFeature {
-	FEAT_FLOAT16,          /* shaderFloat16 (Vulkan 1.2) */
-	FEAT_FLOAT64,          /* shaderFloat64 */
-	FEAT_INT8,             /* shaderInt8 (Vulkan 1.2) */
-	FEAT_INT16,            /* shaderInt16 */
-	FEAT_INT64,            /* shaderInt64 */
-	FEAT_INT_DOT,          /* shaderIntegerDotProduct (Vulkan 1.3) */
-	FEAT_NV_COOPMAT,       /* VK_NV_cooperative_matrix, which the fp16 and int8 matrix shaders use */
-	FEAT_BF16_COOPMAT,     /* VK_KHR_cooperative_matrix with VK_KHR_shader_bfloat16's
-	                          shaderBFloat16CooperativeMatrix */
-	FEAT_HOST_QUERY_RESET, /* hostQueryReset (Vulkan 1.2): timing a transfer-only queue */
+#define DEV_FEATURE(id, ...) FEAT_##id,
+#include "devfeat_rows.h"
+#undef DEV_FEATURE
 	FEAT_COUNT
 } DevFeature;
 
