@@ -12,11 +12,12 @@
 //   TYPE_FP16_MATRIX      fp16 in, fp32 accumulate
 //   TYPE_FP16_MATRIX_F16  fp16 in, fp16 accumulate (summed in fp32 at the end)
 //   TYPE_INT8_MATRIX      int8 in, int32 accumulate
-//   TYPE_BF16_MATRIX      bfloat16 in, fp32 accumulate: written with fp16
-//                         stand-ins and NV matrices, which the engine
-//                         rewrites to bfloat16 and KHR matrices after
-//                         glslang (FLOPSCOPE_KHR_AS=bf16, src/core/spirv_khr.h):
-//                         A and B are built where they are used, as that
+//   TYPE_STANDIN_MATRIX   another input type (bfloat16, the row's), fp32
+//                         accumulate: written with fp16 stand-ins and NV
+//                         matrices, which the engine rewrites to that type
+//                         and KHR matrices after glslang
+//                         (FLOPSCOPE_KHR_AS=bf16, src/core/spirv_khr.h): A
+//                         and B are built where they are used, as that
 //                         rewrite needs, and no 16-bit constant appears
 #extension GL_NV_cooperative_matrix : require
 #extension GL_KHR_memory_scope_semantics : require
@@ -63,7 +64,7 @@
 #define IN_T int8_t
 #define PUSH_T int
 #define OUT_T int
-#elif defined(TYPE_BF16_MATRIX)
+#elif defined(TYPE_STANDIN_MATRIX)
 #define MA fcoopmatNV<16, SCOPE, M_SIZE, K_SIZE>
 #define MB fcoopmatNV<16, SCOPE, K_SIZE, N_SIZE>
 #define MC fcoopmatNV<32, SCOPE, M_SIZE, N_SIZE>
@@ -72,7 +73,7 @@
 #define OUT_T float
 #define BUILD_IN_PLACE
 #else
-#error "define TYPE_FP16_MATRIX, TYPE_FP16_MATRIX_F16, TYPE_INT8_MATRIX or TYPE_BF16_MATRIX"
+#error "define TYPE_FP16_MATRIX, TYPE_FP16_MATRIX_F16, TYPE_INT8_MATRIX or TYPE_STANDIN_MATRIX"
 #endif
 
 layout(local_size_x_id = 0) in;

@@ -28,7 +28,7 @@ prepare)
 	done
 	for s in "64 64 16" "128 128 32"; do
 		set -- $s
-		build/tests/shader_check shaders/coopmat.comp $D/wg_$1_$2_$3.bf16.spv TYPE_BF16_MATRIX=1 WORKGROUP_SCOPE=1 \
+		build/tests/shader_check shaders/coopmat.comp $D/wg_$1_$2_$3.bf16.spv TYPE_STANDIN_MATRIX=1 WORKGROUP_SCOPE=1 \
 			M_SIZE=$1 N_SIZE=$2 K_SIZE=$3 VEC4S=1 UNROLL=16 FLOPSCOPE_KHR_AS=bf16
 	done
 	echo "bench/peak/coopmat2.sh: $D ready: carry it (and $FS) to the GPU machine"

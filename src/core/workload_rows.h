@@ -96,7 +96,7 @@ WORKLOAD_ROW(INT8_MATRIX,
 /* WORKLOAD_BF16_MATRIX: ... bfloat16 in, fp32 accumulate (VK_KHR_shader_bfloat16) */
 WORKLOAD_ROW(BF16_MATRIX,
 	.name = "bf16-matrix", .unit = UNIT_FLOPS, .kind = WL_FMA, .arith = WORKLOAD_FP16_MATRIX,
-	.shader = "coopmat.comp", .define = "TYPE_BF16_MATRIX", .rate = RATE_TENSOR_16, .check = RESULT_F32_EXACT, .scalar = false, .elem = 4,
+	.shader = "coopmat.comp", .define = "TYPE_STANDIN_MATRIX", .rate = RATE_TENSOR_16, .check = RESULT_F32_EXACT, .scalar = false, .elem = 4,
 	.src = MEM_NONE, .dst = MEM_NONE, .bytes_per_byte = 0,
 	.needs = FEAT(FEAT_BF16_COOPMAT), .matrix = true, .mtypes = { .in = 1000141000, .acc = 1 },
 	.what = "cooperative-matrix multiply-add (tensor cores), bfloat16 in, fp32 accumulate")

@@ -20,6 +20,11 @@ die() { echo "  $*" >&2; exit 1; }
 skip() { echo "  $*" >&2; exit 77; }
 # sanitized: the program under test is a sanitizer build (make check-asan,
 # check-tsan), which runs 2-10 times slower
+# The workloads' names in the table's order, from --list-workloads: a
+# test's list of every workload (or every matrix one: matrix_workloads)
+# follows the table, so a new row asks no test to be edited.
+workload_names() { "$FS" llvm --list-workloads --format csv | awk -F, 'NR > 1 { print $1 }'; }
+matrix_workloads() { workload_names | grep -e '-matrix'; }
 sanitized() { case "$FS" in *-asan/* | *-tsan/*) return 0 ;; esac; return 1; }
 # tsan: ThreadSanitizer's build (make check-tsan)
 tsan() { case "$FS" in *-tsan/*) return 0 ;; esac; return 1; }

@@ -24,12 +24,16 @@ assert all(s["work"] == s["groups"] * per for s in samples), "operation count"
 assert all(s["verified"] for s in samples[:2])
 PY
 	done
+	# every workload named, in the table's order (fp32 first, power last)
+	local all
+	all=$(workload_names | paste -sd, | sed 's/,/, /g')
+	case $all in "fp32, fp64, "*", fp16-matrix, "*", power") ;; *) die "--list-workloads: $all" ;; esac
 	"$FS" llvm --workload fp8 >"$T/out" 2>&1
-	[ $? = 2 ] && grep -q 'not one of fp32, fp64, int32, fp16, int8dot, fp32-scalar, fp16-scalar, fp64-scalar, int16, int64, fp16-matrix, fp16-matrix-f16, int8-matrix, bf16-matrix, copy, h2d, .*, h2h, power' "$T/out" || die "fp8: $(cat "$T/out")"
+	[ $? = 2 ] && grep -qF "not one of $all" "$T/out" || die "fp8: $(cat "$T/out")"
 	# tensor cores: lavapipe has no cooperative matrices, and says so
 	why='the device has no cooperative matrices (neither VK_KHR_cooperative_matrix nor VK_NV_cooperative_matrix)'
 	"$FS" llvm --list-workloads >"$T/lw" || die "--list-workloads: exit $?"
-	for w in fp16-matrix fp16-matrix-f16 int8-matrix bf16-matrix; do
+	for w in $(matrix_workloads); do
 		# the reason on the first row, "as above" on the rows after it
 		[ $w = fp16-matrix ] && want=$why || want="as above"
 		grep -E "^  $w +(FLOPS|IOPS) +unsupported +" "$T/lw" | grep -qF "$want" || die "--list-workloads: $w: $(cat "$T/lw")"
@@ -59,22 +63,22 @@ t_matrix_shaders_should_compile_to_valid_spirv() {
 	done
 	spirv-dis "$T/m.spv" | grep -q 'OpCapability Int8' || die "int8-matrix declares no Int8"
 	$sc shaders/coopmat.comp "$T/m.spv" M_SIZE=16 N_SIZE=16 K_SIZE=16 VEC4S=1 UNROLL=8 2>"$T/err"
-	[ $? = 1 ] && grep -q 'define TYPE_FP16_MATRIX, TYPE_FP16_MATRIX_F16, TYPE_INT8_MATRIX or TYPE_BF16_MATRIX' "$T/err" ||
+	[ $? = 1 ] && grep -q 'define TYPE_FP16_MATRIX, TYPE_FP16_MATRIX_F16, TYPE_INT8_MATRIX or TYPE_STANDIN_MATRIX' "$T/err" ||
 		die "$(cat "$T/err")"
 	# bf16-matrix: its fp16 stand-in form must validate; rewritten to KHR
 	# matrices and bfloat16 (which this spirv-val predates) it must hold
 	# exactly the rewrite's changes (tests/bf16_spirv.py reads the words)
 	for v in "16 16 16" "16 8 16"; do
 		set -- $v
-		$sc shaders/coopmat.comp "$T/n.spv" TYPE_BF16_MATRIX=1 M_SIZE=$1 N_SIZE=$2 K_SIZE=$3 VEC4S=1 UNROLL=8 \
+		$sc shaders/coopmat.comp "$T/n.spv" TYPE_STANDIN_MATRIX=1 M_SIZE=$1 N_SIZE=$2 K_SIZE=$3 VEC4S=1 UNROLL=8 \
 			FLOPSCOPE_NO_SPIRV_OPT=1 2>"$T/err" || die "bf16 $v: $(cat "$T/err")"
 		spirv-val --target-env vulkan1.1 "$T/n.spv" 2>"$T/err" || die "bf16 $v (stand-in): spirv-val: $(cat "$T/err")"
-		$sc shaders/coopmat.comp "$T/k.spv" TYPE_BF16_MATRIX=1 M_SIZE=$1 N_SIZE=$2 K_SIZE=$3 VEC4S=1 UNROLL=8 \
+		$sc shaders/coopmat.comp "$T/k.spv" TYPE_STANDIN_MATRIX=1 M_SIZE=$1 N_SIZE=$2 K_SIZE=$3 VEC4S=1 UNROLL=8 \
 			FLOPSCOPE_KHR_AS=bf16 2>"$T/err" || die "bf16 $v: $(cat "$T/err")"
 		python3 tests/bf16_spirv.py "$T/n.spv" "$T/k.spv" "$1 $2 $3" || die "bf16 $v: the rewrite"
 	done
 	# a type the rewrite has no row for is refused, named
-	$sc shaders/coopmat.comp "$T/k.spv" TYPE_BF16_MATRIX=1 M_SIZE=16 N_SIZE=16 K_SIZE=16 VEC4S=1 UNROLL=8 \
+	$sc shaders/coopmat.comp "$T/k.spv" TYPE_STANDIN_MATRIX=1 M_SIZE=16 N_SIZE=16 K_SIZE=16 VEC4S=1 UNROLL=8 \
 		FLOPSCOPE_KHR_AS=int8 2>"$T/err" && die "FLOPSCOPE_KHR_AS=int8 was taken"
 	grep -q 'FLOPSCOPE_KHR_AS=int8: no rewrite of fp16 stand-ins to that type' "$T/err" || die "$(cat "$T/err")"
 	# bench/peak/coopmat2.sh's workgroup-scope fp16 matrices: the NV form
