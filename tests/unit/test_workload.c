@@ -506,13 +506,19 @@ static void bf16_matrix_should_need_its_extensions_and_shape(void)
  * listing names the typed ones, yes or no, in one line. */
 static void feature_table_should_cover_every_need(void)
 {
+	/* the cooperative-matrix features: those whose lack names the extension */
+	uint32_t coopmat = 0;
+	for (int b = 0; b < FEAT_COUNT; b++)
+		if (strstr(dev_features[b].lacks, "_cooperative_matrix"))
+			coopmat |= FEAT(b);
+	CHECK(coopmat & FEAT(FEAT_NV_COOPMAT) && coopmat & FEAT(FEAT_BF16_COOPMAT) && !(coopmat & FEAT(FEAT_INT8)));
 	for (int w = 0; w < WORKLOAD_TYPE_COUNT; w++) {
 		const WorkloadInfo *i = &workload_info[w];
 		CHECK(i->needs < FEAT(FEAT_COUNT));
 		for (int b = 0; b < FEAT_COUNT; b++)
 			if (i->needs & FEAT(b))
 				CHECK(dev_features[b].lacks && strstr(dev_features[b].lacks, "the ") == dev_features[b].lacks);
-		CHECK(!i->matrix == !(i->needs & (FEAT(FEAT_NV_COOPMAT) | FEAT(FEAT_BF16_COOPMAT))));
+		CHECK(!i->matrix == !(i->needs & coopmat));
 		CHECK(!i->matrix || strcmp(matrix_component_str(i->mtypes.in), "other"));
 		/* an arithmetic workload is held to the CPU by its row; memory ones by their pattern */
 		CHECK((i->kind == WL_FMA) == (i->check != RESULT_NONE));
