@@ -39,8 +39,9 @@ static const char *const HELP[] = {
 	"Table: now, the median of the samples at the target time, % of peak, of peers (its median "
 	"over the median of the devices of the same name), result checks passed, level changes "
 	"(power-state/other), status",
-	"OUTLIER: more than the --outlier threshold (default 5%) below its peers; on quit the table "
-	"is printed (exit status 4 when --outlier was given)",
+	"OUTLIER: more than the --outlier threshold (default 5%) below its peers, and beyond the runs' "
+	"noise (unsure: that far below, within the noise: cannot tell); on quit the table is printed "
+	"(exit status 4 when --outlier was given)",
 };
 
 /* A replay of several logs: the one-device replay's keys, on every log */
@@ -123,6 +124,7 @@ static void refresh_stats(Node *nv)
 		d->src->summary(d->src->ctx, &d->stats);
 		nv->nd[k].name = d->src->title;
 		nv->nd[k].median = !d->failed && d->stats.flops.n ? d->stats.flops.median : NAN;
+		nv->nd[k].noise = d->stats.noise;
 	}
 	nv->outliers = outlier_apply(nv->nd, nv->n, nv->opt->outlier_pct);
 }
@@ -281,6 +283,16 @@ static void draw_rule_line(Node *nv, Rect r)
 		else
 			snprintf(line, sizeof line, " outlier rule: none >%g%% below its peers (so far)", nv->opt->outlier_pct);
 	}
+	size_t unsure = outlier_unsure(nv->nd, nv->n);
+	if (unsure) { /* beside it: the shorter words where the line has no room */
+		char more[96];
+		snprintf(more, sizeof more, "; %zu within the runs' noise: cannot tell", unsure);
+		if ((int)(strlen(line) + strlen(more)) >= r.w)
+			snprintf(line, sizeof line, " outlier rule: %zu >%g%% below peers", nv->outliers,
+			         nv->opt->outlier_pct);
+		if ((int)(strlen(line) + strlen(more)) < r.w)
+			strcat(line, more);
+	}
 	/* transfers of several at once through one host: each a share of it */
 	int wl = workload_find(nv->dev[0].src->workload);
 	if (nv->n > 1 && wl >= 0 && workload_uses_host((WorkloadType)wl)) {
@@ -336,6 +348,9 @@ static void draw_table(Node *nv, Rect r)
 		} else if (nv->nd[k].outlier) {
 			snprintf(status, sizeof status, "OUTLIER");
 			role = ROLE_STATUS_ERROR;
+		} else if (nv->nd[k].unsure) { /* below them, within the runs' noise */
+			snprintf(status, sizeof status, "unsure");
+			role = ROLE_STATUS_WARN;
 		} else {
 			snprintf(status, sizeof status, "%s", engine_state_str(d->state));
 		}
@@ -662,6 +677,7 @@ static bool node_init(Node *nv, SampleSource *src, size_t *ready)
 			break;
 		stats_reset(&d->stats);
 		nv->nd[*ready].median = NAN;
+		nv->nd[*ready].noise = NAN;
 		nv->nd[*ready].node_ratio = NAN;
 	}
 	if (*ready == nv->n)

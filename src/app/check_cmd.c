@@ -689,15 +689,17 @@ static size_t check_devices_of(CheckRun *c, size_t i)
 }
 
 /* The outlier rule's word on a verdict: named, an outlier (a threshold
- * missed, or an error, stays what it is, the rule said beside); not named,
- * a device with no other reference is held to its peers and passes. */
+ * missed, or an error, stays what it is, the rule said beside); below them
+ * but within the noise, said (a device with no other reference: unsure);
+ * else a device with no other reference is held to its peers and passes. */
 static void hold_to_peers(Verdict *x, const NodeDevice *nd, double pct)
 {
 	x->peer = nd->node_ratio;
 	if (nd->outlier) {
 		char rule[200], was[sizeof x->why];
 		snprintf(rule, sizeof rule, "an outlier: %.1f%% of the median of its %zu identical devices (rule: more "
-		         "than %g%% below)", 100 * nd->node_ratio, nd->peers, pct);
+		         "than %g%% below, and beyond the runs' noise, %.1f%%)", 100 * nd->node_ratio, nd->peers, pct,
+		         100 * nd->noise_ref);
 		memcpy(was, x->why, sizeof was);
 		if (x->st == CHECK_FAIL || x->st == CHECK_ERROR) /* the worse verdict first, the rule beside */
 			snprintf(x->why, sizeof x->why, "%.480s; %.190s", was, rule);
@@ -705,6 +707,26 @@ static void hold_to_peers(Verdict *x, const NodeDevice *nd, double pct)
 			snprintf(x->why, sizeof x->why, "%.190s; %.480s", rule, was);
 		if (x->st != CHECK_FAIL && x->st != CHECK_ERROR)
 			x->st = CHECK_OUTLIER;
+	} else if (nd->unsure) {
+		/* more than the rule below them, within the runs' noise: said; a
+		 * line with no other reference cannot pass on its peers */
+		char rule[260], was[sizeof x->why];
+		if (isfinite(nd->noise_ref))
+			snprintf(rule, sizeof rule, "%.1f%% of the median of its %zu identical devices, more than %g%% below "
+			         "but within the runs' noise (%.1f%%): cannot tell", 100 * nd->node_ratio, nd->peers,
+			         pct, 100 * nd->noise_ref);
+		else
+			snprintf(rule, sizeof rule, "%.1f%% of the median of its %zu identical devices, more than %g%% below, "
+			         "with too few samples to know the runs' noise: cannot tell", 100 * nd->node_ratio,
+			         nd->peers, pct);
+		memcpy(was, x->why, sizeof was);
+		if (x->st == CHECK_NOREF) {
+			x->st = CHECK_UNSURE;
+			x->ref = "peers";
+			snprintf(x->why, sizeof x->why, "%.250s; %.420s", rule, was);
+		} else {
+			snprintf(x->why, sizeof x->why, "%.420s; %.250s", was, rule);
+		}
 	} else if (x->st == CHECK_NOREF && nd->peers > 1) {
 		x->st = CHECK_PASS;
 		x->ref = "peers";
@@ -728,7 +750,8 @@ static void check_judge(CheckRun *c, const WorkloadInfo *wi, size_t m, bool cut)
 			snprintf(v[k].why + l, sizeof v[k].why - l, " (cut short at the budget's end)");
 		}
 		if (!isnan(v[k].median) && v[k].st != CHECK_WRONG) {
-			c->nd[nn] = (NodeDevice){ .name = c->ctx->entries[c->sd[k].idx].name, .median = v[k].median };
+			c->nd[nn] = (NodeDevice){ .name = c->ctx->entries[c->sd[k].idx].name, .median = v[k].median,
+			                          .noise = c->sd[k].r.noise };
 			c->nd_of[nn++] = k;
 		}
 	}

@@ -81,8 +81,8 @@ typedef struct DevSumLine {
 	bool ok;
 	double median;
 	const char *unit;
-	double samples, pct, peers, checks, power, first_ms;
-	bool outlier;
+	double samples, pct, peers, noise, checks, power, first_ms;
+	bool outlier, unsure;
 	const char *error;
 } DevSumLine;
 
@@ -97,10 +97,12 @@ static const Column devsum_cols[] = {
 	{ "samples", NULL, COL_NUMBER, D_(samples), NULL },
 	{ "pct_of_peak", NULL, COL_NUMBER, D_(pct), NULL },
 	{ "of_peers_median", NULL, COL_NUMBER, D_(peers), NULL },
+	{ "noise", NULL, COL_NUMBER, D_(noise), NULL },
 	{ "checks_passed", NULL, COL_NUMBER, D_(checks), NULL },
 	{ "power_state_changes", NULL, COL_NUMBER, D_(power), NULL },
 	{ "first_sample_ms", NULL, COL_NUMBER, D_(first_ms), NULL },
 	{ "outlier", NULL, COL_BOOL, D_(outlier), NULL },
+	{ "unsure", NULL, COL_BOOL, D_(unsure), NULL },
 	{ "error", NULL, COL_TEXT, D_(error), NULL },
 };
 #undef D_
@@ -122,10 +124,12 @@ static void table_json(FILE *f, const DeviceRow *rows, const NodeDevice *nd, siz
 			.samples = measured ? (double)sum->samples : NAN,
 			.pct = sum ? sum->pct_peak : NAN,
 			.peers = nd[k].node_ratio,
+			.noise = nd[k].noise,
 			.checks = (double)rows[k].checks,
 			.power = sum ? (double)sum->changes.by_cause[CAUSE_POWER_STATE] : 0,
 			.first_ms = rows[k].first_ms > 0 ? rows[k].first_ms : NAN,
 			.outlier = nd[k].outlier,
+			.unsure = nd[k].unsure,
 			.error = error,
 		};
 		json_line(f, columns_json("device_summary", devsum_cols, sizeof devsum_cols / sizeof *devsum_cols, &l));
@@ -167,7 +171,8 @@ static void table_text(FILE *f, const DeviceRow *rows, const NodeDevice *nd, siz
 			*strstr(name, " (") = '\0';
 		fprintf(f, " %3zu  %-21.21s %11s %9s %9s %6" PRIu64 " %5zu  %s%s\n", k + 1, name, med, pk, peers,
 		        rows[k].checks, sum ? sum->changes.by_cause[CAUSE_POWER_STATE] : 0,
-		        err ? "FAILED: " : !sum ? "FAILED" : nd[k].outlier ? "OUTLIER" : "ok", err ? rows[k].error : "");
+		        err ? "FAILED: " : !sum ? "FAILED" : nd[k].outlier ? "OUTLIER" : nd[k].unsure ? "unsure" : "ok",
+		        err ? rows[k].error : "");
 	}
 	/* how soon each device measured, from the program's launch */
 	bool any = false;
@@ -190,6 +195,9 @@ static void table_text(FILE *f, const DeviceRow *rows, const NodeDevice *nd, siz
 		        outliers == 1 ? "" : "s", pct, outliers == 1 ? "its" : "their");
 	else
 		fprintf(f, "outlier rule: no device more than %g%% below the median of its identical peers\n", pct);
+	size_t unsure = outlier_unsure(nd, n);
+	if (unsure)
+		fprintf(f, "  and beyond the runs' noise; %zu more than %g%% below within it: cannot tell\n", unsure, pct);
 	if (hs->shared) {
 		char v[FMT_SI_LEN], of[48] = "";
 		if (hs->measured < n)
@@ -226,8 +234,11 @@ size_t multi_print_table(FILE *f, bool json, const DeviceRow *rows, size_t n, co
 		nd[k].median = NAN;
 		bool err = !rows[k].sum || (rows[k].error && rows[k].error[0]);
 		failed |= err;
-		if (rows[k].sum && !err && rows[k].sum->flops.n)
+		nd[k].noise = NAN;
+		if (rows[k].sum && !err && rows[k].sum->flops.n) {
 			nd[k].median = rows[k].sum->flops.median;
+			nd[k].noise = rows[k].sum->noise;
+		}
 	}
 	size_t outliers = outlier_apply(nd, n, pct);
 	HostShare hs = host_share(nd, n, host_shared);
@@ -237,7 +248,9 @@ size_t multi_print_table(FILE *f, bool json, const DeviceRow *rows, size_t n, co
 		if (j && cJSON_AddStringToObject(j, "type", "node") && record_stamp(j) &&
 		    cJSON_AddNumberToObject(j, "devices", (double)n) &&
 		    cJSON_AddNumberToObject(j, "failed", failed ? 1 : 0) &&
-		    cJSON_AddNumberToObject(j, "outliers", (double)outliers) && cJSON_AddNumberToObject(j, "outlier_pct", pct) &&
+		    cJSON_AddNumberToObject(j, "outliers", (double)outliers) &&
+		    cJSON_AddNumberToObject(j, "unsure", (double)outlier_unsure(nd, n)) &&
+		    cJSON_AddNumberToObject(j, "outlier_pct", pct) &&
 		    cJSON_AddBoolToObject(j, "host_shared", hs.shared) &&
 		    (!hs.shared || !hs.measured || cJSON_AddNumberToObject(j, "host_sum", hs.sum)))
 			json_line(f, j);

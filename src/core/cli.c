@@ -354,8 +354,8 @@ const OptionSpec cli_option_specs[] = {
 	{ .name = "--outlier", .value = true, .modes = M_RUN | M_(MODE_REPLAY) | M_(MODE_SAVE_CONFIG),
 	  .key = "outlier", .take = take_outlier,
 	  .help = { { H_DEVICE, "--outlier PCT", "with several devices: one whose median is more than PCT% "
-	              "(default 5) below its identical peers' is named, exit 4 (quitting the node view: only "
-	              "with --outlier given)" } } },
+	              "(default 5) below its identical peers', and by more than the runs' noise, is named, exit 4 "
+	              "(quitting the node view: only with --outlier given); within the noise: cannot tell" } } },
 	/* options */
 	{ .name = "--list", .modes = M_ANY, .mode = MODE_LIST,
 	  .help = { { H_OPTIONS, "--list", "list devices and compute queue families, then exit; with --format json "

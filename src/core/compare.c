@@ -80,6 +80,19 @@ static double quantile(const double *v, size_t n, double q)
 	return i + 1 < n ? v[i] * (1 - f) + v[i + 1] * f : v[n - 1];
 }
 
+/* The 10th-to-90th percentile range of sorted v over its median. */
+static double noise_sorted(const double *v, size_t n)
+{
+	double med = n ? quantile(v, n, 0.5) : 0;
+	return med > 0 ? (quantile(v, n, COMPARE_NOISE_HI) - quantile(v, n, COMPARE_NOISE_LO)) / med : NAN;
+}
+
+double compare_noise(double *v, size_t n)
+{
+	qsort(v, n, sizeof *v, cmp_double);
+	return noise_sorted(v, n);
+}
+
 static bool side_stats(const CompareSide *s, SideStats *st, double **all)
 {
 	memset(st, 0, sizeof *st);
@@ -106,8 +119,8 @@ static bool side_stats(const CompareSide *s, SideStats *st, double **all)
 		double spread = med > 0 ? (v[b->n - 1] - v[0]) / med : 0;
 		if (spread > st->spread)
 			st->spread = spread;
-		double noise = med > 0 ? (quantile(v, b->n, COMPARE_NOISE_HI) - quantile(v, b->n, COMPARE_NOISE_LO)) / med : 0;
-		if (noise > st->noise)
+		double noise = noise_sorted(v, b->n);
+		if (noise > st->noise) /* NaN (a median not above 0) counts as none */
 			st->noise = noise;
 		if (v[b->n - 1] > st->best)
 			st->best = v[b->n - 1];

@@ -67,6 +67,10 @@ void blocks_add(BlockMeans *b, double t_ms, double x);
  * COMPARE_BLOCK_N samples and half a block's time; else it is let go. */
 void blocks_cut(BlockMeans *b);
 void blocks_done(BlockMeans *b);
+/* One run's noise: the COMPARE_NOISE_LO-to-HI quantile range of v (its
+ * block means, or its samples) over their median; sorts v. NaN for none or
+ * a median not above 0. */
+double compare_noise(double *v, size_t n);
 
 /* One side: its sessions' block means. */
 typedef struct CompareSide {

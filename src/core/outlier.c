@@ -5,20 +5,26 @@
 
 #include "stats.h"
 
+#define OUTLIER_MAX_PEERS 64
+
 size_t outlier_apply(NodeDevice *d, size_t n, double pct)
 {
 	size_t found = 0;
 	for (size_t i = 0; i < n; i++) {
-		d[i].node_ratio = NAN;
+		d[i].node_ratio = d[i].noise_ref = NAN;
 		d[i].peers = 0;
-		d[i].outlier = false;
+		d[i].outlier = d[i].unsure = false;
 		if (!isfinite(d[i].median))
 			continue;
-		double v[64];
-		size_t k = 0;
-		for (size_t j = 0; j < n && k < 64; j++)
-			if (isfinite(d[j].median) && !strcmp(d[j].name, d[i].name))
-				v[k++] = d[j].median;
+		double v[OUTLIER_MAX_PEERS], noise[OUTLIER_MAX_PEERS];
+		size_t k = 0, kn = 0;
+		for (size_t j = 0; j < n && k < OUTLIER_MAX_PEERS; j++) {
+			if (!isfinite(d[j].median) || strcmp(d[j].name, d[i].name))
+				continue;
+			v[k++] = d[j].median;
+			if (j != i && isfinite(d[j].noise))
+				noise[kn++] = d[j].noise;
+		}
 		d[i].peers = k;
 		if (k < 2)
 			continue;
@@ -26,10 +32,30 @@ size_t outlier_apply(NodeDevice *d, size_t n, double pct)
 		if (!(kind > 0))
 			continue;
 		d[i].node_ratio = d[i].median / kind;
-		if (d[i].node_ratio < 1 - pct / 100) {
+		/* the larger of its own noise and its peers' (their median) */
+		double ref = d[i].noise;
+		if (kn) {
+			double peers = stats_median_inplace(noise, kn);
+			if (!(ref >= peers))
+				ref = isfinite(ref) ? peers : NAN;
+		}
+		d[i].noise_ref = ref;
+		if (d[i].node_ratio >= 1 - pct / 100)
+			continue;
+		if (isfinite(ref) && 1 - d[i].node_ratio > ref) {
 			d[i].outlier = true;
 			found++;
+		} else {
+			d[i].unsure = true;
 		}
 	}
 	return found;
+}
+
+size_t outlier_unsure(const NodeDevice *d, size_t n)
+{
+	size_t u = 0;
+	for (size_t i = 0; i < n; i++)
+		u += d[i].unsure;
+	return u;
 }

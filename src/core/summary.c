@@ -1,4 +1,5 @@
 #include "summary.h"
+#include "compare.h"
 #include "peak.h"
 
 #include "throttle.h"
@@ -431,6 +432,30 @@ void summary_note_shared(Summary *s, double count, const char *who)
 		snprintf(s->shared.who, sizeof s->shared.who, "%s", who);
 }
 
+/* The run's noise (SummaryResult's noise, blocks and noise_of_samples). */
+static void summary_noise(const Summary *s, SummaryResult *r)
+{
+	r->noise = NAN;
+	BlockMeans b;
+	blocks_init(&b);
+	for (size_t i = 0; i < s->steady; i++)
+		blocks_add(&b, s->steady_t ? s->steady_t[i] : NAN, s->steady_flops[i]);
+	blocks_cut(&b);
+	r->blocks = b.n;
+	if (b.n >= COMPARE_MIN_BLOCKS && !b.oom) {
+		r->noise = compare_noise(b.means, b.n);
+	} else if (s->steady >= SUMMARY_NOISE_MIN) {
+		double *v = malloc(s->steady * sizeof *v);
+		if (v) {
+			memcpy(v, s->steady_flops, s->steady * sizeof *v);
+			r->noise = compare_noise(v, s->steady);
+			r->noise_of_samples = true;
+			free(v);
+		}
+	}
+	blocks_done(&b);
+}
+
 void summary_result(const Summary *s, SummaryResult *r)
 {
 	memset(r, 0, sizeof *r);
@@ -472,6 +497,10 @@ void summary_result(const Summary *s, SummaryResult *r)
 	if (s->nsizes > 1) /* a sweep: levels differ by size, not by power state */
 		r->plateau_ms = r->duty = NAN;
 	r->energy = s->energy;
+	if (s->nsizes <= 1) /* a sweep's samples differ by size: no noise of one level */
+		summary_noise(s, r);
+	else
+		r->noise = NAN;
 	r->pct_peak_max = r->flops.n && s->peak_max > 0 && r->nsizes <= 1 ? 100 * r->flops.median / s->peak_max : NAN;
 	r->ratio_median = NAN;
 	if (s->gpu_timed) {

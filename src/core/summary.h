@@ -165,7 +165,17 @@ typedef struct SummaryResult {
 	Energy energy;          /* power.joules etc.: see energy_known */
 	SharedBy shared;        /* other processes on the device during the run */
 	LinkSeen link;          /* its PCIe link during the steady samples */
+	/* The run's own noise, as compare.h measures one session's: the 10th
+	 * to 90th percentile range of its steady samples' 1 s block means over
+	 * their median; with fewer than COMPARE_MIN_BLOCKS blocks, of the
+	 * samples themselves (wider: a verdict on it errs toward "cannot
+	 * tell"); NaN with fewer than SUMMARY_NOISE_MIN samples. */
+	double noise;
+	size_t blocks;          /* those blocks */
+	bool noise_of_samples;  /* the noise is the samples' (too few blocks) */
 } SummaryResult;
+
+#define SUMMARY_NOISE_MIN 10
 
 /* Whether a run's energy is known (a power reading seen); its mean power,
  * and its work per joule; NaN when not. */

@@ -164,6 +164,54 @@ static void summary_should_cover_steady_samples_only(void)
 	summary_done(&sum);
 }
 
+/* A run's own noise: its 1 s block means' 10th-to-90th percentile range
+ * over their median; with fewer than 4 blocks its samples'; none with
+ * fewer than 10 samples; none in a size sweep. */
+static void summary_should_measure_its_runs_noise(void)
+{
+	Summary sum;
+	summary_init(&sum);
+	/* 10 s at 20 ms: second k at 100 + k GFLOPS, every sample of it alike */
+	for (int i = 0; i < 500; i++) {
+		Sample s = tutorial_row();
+		s.t_ms = 20.0 * i;
+		s.rate = (100.0 + (double)(i / 50)) * 1e9;
+		s.flags = SAMPLE_GPU_TIMED | SAMPLE_STEADY;
+		summary_add(&sum, &s);
+	}
+	SummaryResult r;
+	summary_result(&sum, &r);
+	/* blocks close at >= 1 s and 5 samples: 51 samples each, 9 whole ones
+	 * and the rest (about 104 .. 108 GFLOPS across the deciles) */
+	CHECK(r.blocks >= 8 && r.blocks <= 10 && !r.noise_of_samples);
+	CHECK(r.noise > 0.05 && r.noise < 0.09);
+	summary_done(&sum);
+	/* 0.4 s: 20 samples, too few blocks: the samples' own range */
+	summary_init(&sum);
+	for (int i = 0; i < 20; i++) {
+		Sample s = tutorial_row();
+		s.t_ms = 20.0 * i;
+		s.rate = i % 2 ? 110e9 : 90e9;
+		s.flags = SAMPLE_GPU_TIMED | SAMPLE_STEADY;
+		summary_add(&sum, &s);
+	}
+	summary_result(&sum, &r);
+	CHECK(r.blocks < 4 && r.noise_of_samples);
+	CHECK_NEAR(r.noise, 20.0 / 100, 1e-9);
+	summary_done(&sum);
+	/* 5 samples: none known */
+	summary_init(&sum);
+	for (int i = 0; i < 5; i++) {
+		Sample s = tutorial_row();
+		s.t_ms = 20.0 * i;
+		s.flags = SAMPLE_GPU_TIMED | SAMPLE_STEADY;
+		summary_add(&sum, &s);
+	}
+	summary_result(&sum, &r);
+	CHECK(isnan(r.noise));
+	summary_done(&sum);
+}
+
 static void summary_should_stay_bounded_over_long_sessions(void)
 {
 	Summary sum;
@@ -594,6 +642,7 @@ int main(void)
 	RUN(json_row_should_parse_back);
 	RUN(the_longest_sample_should_be_written_whole);
 	RUN(summary_should_cover_steady_samples_only);
+	RUN(summary_should_measure_its_runs_noise);
 	RUN(summary_should_stay_bounded_over_long_sessions);
 	RUN(summary_without_timestamps_should_say_so);
 	RUN(a_copied_summary_should_read_the_same);

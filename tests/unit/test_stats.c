@@ -81,6 +81,32 @@ static void outliers_should_be_judged_by_identical_peers(void)
 	CHECK(outlier_apply(two, 2, 5) == 1 && two[1].outlier && fabs(two[1].node_ratio - 90 / 95.0) < 1e-12);
 }
 
+/* The rule holds a shortfall to the runs' noise as well as the threshold:
+ * within the larger of a device's own noise and its peers' median noise,
+ * or with no noise known, "cannot tell" (unsure), never an outlier. */
+static void outliers_should_stand_out_of_the_runs_noise(void)
+{
+	/* 100 and 90: 94.7% of their median, 5.3% below */
+	NodeDevice quiet[] = { { .name = "x", .median = 100, .noise = 0.01 }, { .name = "x", .median = 90, .noise = 0.02 } };
+	CHECK(outlier_apply(quiet, 2, 5) == 1 && quiet[1].outlier && !quiet[1].unsure);
+	CHECK_NEAR(quiet[1].noise_ref, 0.02, 1e-12);
+	NodeDevice noisy[] = { { .name = "x", .median = 100, .noise = 0.01 }, { .name = "x", .median = 90, .noise = 0.08 } };
+	CHECK(outlier_apply(noisy, 2, 5) == 0 && !noisy[1].outlier && noisy[1].unsure && outlier_unsure(noisy, 2) == 1);
+	/* its own run quiet, its peers' noisy: theirs */
+	NodeDevice d[] = {
+		{ .name = "x", .median = 100, .noise = 0.2 }, { .name = "x", .median = 101, .noise = 0.2 },
+		{ .name = "x", .median = 99, .noise = 0.01 }, { .name = "x", .median = 85, .noise = 0.01 },
+	};
+	CHECK(outlier_apply(d, 4, 5) == 0 && d[3].unsure && !d[0].unsure && !d[2].unsure);
+	CHECK_NEAR(d[3].noise_ref, 0.2, 1e-12);
+	/* no noise of its own known (too few samples): cannot tell */
+	NodeDevice none[] = { { .name = "x", .median = 100, .noise = 0.01 }, { .name = "x", .median = 50, .noise = NAN } };
+	CHECK(outlier_apply(none, 2, 5) == 0 && none[1].unsure && isnan(none[1].noise_ref));
+	/* within the threshold, however noisy: neither */
+	NodeDevice near[] = { { .name = "x", .median = 100, .noise = 0.5 }, { .name = "x", .median = 97, .noise = 0.5 } };
+	CHECK(outlier_apply(near, 2, 5) == 0 && outlier_unsure(near, 2) == 0);
+}
+
 /* --interval's rows: a sample in the row its time falls in, rows of no
  * sample (a stopped run) skipped, the last row to the last sample; each
  * row's median, extremes, checked samples and telemetry its own. */
@@ -119,6 +145,7 @@ int main(void)
 {
 	RUN(intervals_should_tile_the_run_and_hold_each_sample_once);
 	RUN(outliers_should_be_judged_by_identical_peers);
+	RUN(outliers_should_stand_out_of_the_runs_noise);
 	RUN(stats_should_match_hand_computed_values);
 	RUN(stats_should_average_the_middle_pair_for_even_counts);
 	RUN(stats_should_skip_nan_and_refuse_empty_input);
