@@ -2,6 +2,7 @@
 #include "fileio.h"
 #include "paths.h"
 #include "retain.h"
+#include "version.h"
 
 #include <cjson/cJSON.h>
 #include <ctype.h>
@@ -509,6 +510,7 @@ static cJSON *session_json(const SessionMeta *m, unsigned dev)
 	STR(o, "format", SLOG_FORMAT);
 	NUM(o, "version", SLOG_VERSION);
 	STR(o, "flopscope", m->flopscope_version);
+	NUM(o, "schema", FLOPSCOPE_SCHEMA_VERSION); /* as every record carries it */
 	STR(o, "start_utc", m->start_utc);
 	STR(o, "host", m->host);
 	STR(o, "kernel", m->kernel);
