@@ -533,6 +533,7 @@ for r in rows[top:bottom + 1]:
 t_goldens_dashboard_and_node_view_should_match() {
 	sanitized && skip "what the screens draw, not how: make test holds the goldens (the replayed dashboard and node view run under the sanitizers in the replay tests)"
 	python3 tests/data/mklog.py fp32 "$T/a.jsonl" && python3 tests/data/mklog.py int32 "$T/b.jsonl" || die "mklog"
+	python3 tests/data/mklog.py noisy "$T/n.jsonl" && python3 tests/data/mklog.py noisy-low "$T/l.jsonl" || die "mklog"
 	local size fs
 	fs=$(realpath "$FS")
 	for size in 80x24 200x60; do
@@ -552,6 +553,15 @@ t_goldens_dashboard_and_node_view_should_match() {
 		wait_for '2 done' || return 1
 		sleep 0.5
 		screen | golden "node_$size.txt" || return 1
+		TM send-keys -t fs q
+		wait_exit || return 1
+		# two of one kind, 15% apart within their runs' noise: unsure, said
+		UI_W=${size%x*} UI_H=${size#*x} UI_DIR=$T start_ui "$fs" --replay n.jsonl l.jsonl --theme mono || return 1
+		wait_for 'REPLAY|2 devices' || return 1
+		TM send-keys -t fs e
+		wait_for '2 done' || return 1
+		sleep 0.5
+		screen | golden "node_unsure_$size.txt" || return 1
 		TM send-keys -t fs q
 		wait_exit || return 1
 	done
