@@ -21,9 +21,11 @@ log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 
 suite() {
+	local t0=$SECONDS
 	echo "== $*"
 	"$@" 2>&1 | tee "$log"
 	rc=${PIPESTATUS[0]}
+	echo "== $* took $((SECONDS - t0)) s"
 	p=$(grep -c '^PASS: ' "$log")
 	f=$(grep -c '^FAIL: ' "$log")
 	k=$(grep -c '^SKIP: ' "$log")
