@@ -280,7 +280,10 @@ fail:
  * on the host before it goes, as on a machine busy with other work (the
  * growth phase outlasts a short window), or (tile) the first value after
  * the group counter read back from the N-th on arrives with an exponent
- * bit flipped, the group counter right; KIND@N:D only on device D of several. Parsed per device when
+ * bit flipped, the group counter right, or (slow) from the N-th on each GPU
+ * time reads 4 times as long, as from a device at a quarter of the speed
+ * (its rate a quarter; the adaptive loop follows it); KIND@N:D only on
+ * device D of several. Parsed per device when
  * it is created (no state shared between engines); unset in normal use. */
 void compute_fault_parse(Compute *c, const char *f, unsigned ordinal)
 {
@@ -293,7 +296,8 @@ void compute_fault_parse(Compute *c, const char *f, unsigned ordinal)
 		return;
 	c->fault_at = when;
 	c->fault_kind = !strcmp(name, "device_lost") ? 1 : !strcmp(name, "oom") ? 2 : !strcmp(name, "timeout") ? 3
-	              : !strcmp(name, "wrong") ? 4 : !strcmp(name, "stall") ? 5 : !strcmp(name, "tile") ? 6 : 0;
+	              : !strcmp(name, "wrong") ? 4 : !strcmp(name, "stall") ? 5 : !strcmp(name, "tile") ? 6
+	              : !strcmp(name, "slow") ? 7 : 0;
 }
 
 static VkResult injected_fault(const Compute *c, uint64_t n)
@@ -362,6 +366,8 @@ static bool finish(Compute *c, unsigned slot, bool readback, bool pipelined, Dis
 			start = c->last_end_tick;
 		uint64_t ticks = (ts[1] - start) & c->ts_mask;
 		t->gpu_ns = (uint64_t)((double)ticks * c->ts_period_ns + 0.5);
+		if (c->fault_kind == 7 && c->submissions >= c->fault_at)
+			t->gpu_ns *= 4; /* FLOPSCOPE_FAULT=slow: a device at a quarter of the speed */
 		t->gpu_end_ns = (uint64_t)((double)(ts[1] & c->ts_mask) * c->ts_period_ns);
 		t->gpu_valid = true;
 		c->last_end_tick = ts[1];

@@ -488,7 +488,7 @@ kinds = [(r["type"], r.get("workload")) for r in recs]
 assert kinds == [("check", "fp32")] * 2 + [("check", "h2d")] * 2 + [("check_shared", "h2d")] * 2 + [("check_end", None)], kinds
 alone = [r for r in recs if r["type"] == "check" and r["workload"] == "h2d"]
 shared = [r for r in recs if r["type"] == "check_shared"]
-assert all(r["median"] > 0 and r["status"] in ("pass", "outlier") for r in alone), alone
+assert all(r["median"] > 0 and r["status"] in ("pass", "outlier", "unsure") for r in alone), alone
 assert all(r["devices"] == 2 and r["median"] > 0 for r in shared), shared
 total = sum(r["median"] for r in shared)
 assert all(abs(r["sum"] - total) <= 1e-6 * total for r in shared), (total, shared)
