@@ -4,19 +4,20 @@
 # a line: "a.o -> (sym) b.o -> (sym) a.o". tests/layering.sh runs it.
 import subprocess, sys
 objs = sys.argv[1:]
-defined, uses = {}, {}
-for o in objs:
-    for line in subprocess.run(["nm", "--defined-only", "-g", o], capture_output=True, text=True).stdout.splitlines():
-        f = line.split()
-        if len(f) == 3:
-            defined[f[2]] = o
-for o in objs:
-    u = {}
-    for line in subprocess.run(["nm", "-u", o], capture_output=True, text=True).stdout.splitlines():
-        s = line.split()[-1]
-        if s in defined and defined[s] != o:
-            u.setdefault(defined[s], s)
-    uses[o] = u
+defined, uses = {}, {o: {} for o in objs}
+# one nm for all the objects, each line "object:symbol line" (-A)
+def nm(*flags):
+    out = subprocess.run(["nm", "-A", *flags, *objs], capture_output=True, text=True).stdout
+    for line in out.splitlines():
+        o, _, rest = line.partition(":")
+        yield o, rest.split()
+for o, f in nm("--defined-only", "-g"):
+    if len(f) == 3:
+        defined[f[2]] = o
+for o, f in nm("-u"):
+    s = f[-1]
+    if s in defined and defined[s] != o:
+        uses[o].setdefault(defined[s], s)
 # Tarjan's strongly connected components
 index, low, stack, on, sccs, n = {}, {}, [], set(), [], [0]
 def visit(v):
