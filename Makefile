@@ -1,5 +1,8 @@
 # flopscope: see README.md. `make` builds build/flopscope; `make test` installs
 # what is missing, builds and runs every test; `make run` starts the program.
+# every core compiles, as CI's make does (a serial build of make test took
+# about a minute of its time on 2 cores); -jN on the command line still wins
+MAKEFLAGS += -j$(shell nproc 2>/dev/null || echo 1)
 CC      ?= cc
 PKGS    := vulkan ncursesw libcjson libmicrohttpd
 OPT     ?= -O2 -g
