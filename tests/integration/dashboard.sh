@@ -547,24 +547,25 @@ t_goldens_dashboard_and_node_view_should_match() {
 		screen | golden "dashboard_$size.txt" || return 1
 		TM send-keys -t fs q
 		wait_exit || return 1
-		UI_W=${size%x*} UI_H=${size#*x} UI_DIR=$T start_ui "$fs" --replay a.jsonl b.jsonl --theme mono || return 1
-		wait_for 'REPLAY|2 devices' || return 1
-		TM send-keys -t fs e
-		wait_for '2 done' || return 1
-		sleep 0.5
-		screen | golden "node_$size.txt" || return 1
-		TM send-keys -t fs q
-		wait_exit || return 1
+		node_golden "$fs" "$size" node a.jsonl b.jsonl || return 1
 		# two of one kind, 15% apart within their runs' noise: unsure, said
-		UI_W=${size%x*} UI_H=${size#*x} UI_DIR=$T start_ui "$fs" --replay n.jsonl l.jsonl --theme mono || return 1
-		wait_for 'REPLAY|2 devices' || return 1
-		TM send-keys -t fs e
-		wait_for '2 done' || return 1
-		sleep 0.5
-		screen | golden "node_unsure_$size.txt" || return 1
-		TM send-keys -t fs q
-		wait_exit || return 1
+		node_golden "$fs" "$size" node_unsure n.jsonl l.jsonl || return 1
 	done
+}
+
+# node_golden FS SIZE NAME LOG...: the node view of the logs (in $T) at SIZE,
+# played to the end, held to tests/golden/NAME_SIZE.txt
+node_golden() {
+	local fs=$1 size=$2 name=$3
+	shift 3
+	UI_W=${size%x*} UI_H=${size#*x} UI_DIR=$T start_ui "$fs" --replay "$@" --theme mono || return 1
+	wait_for 'REPLAY|[0-9]+ devices' || return 1
+	TM send-keys -t fs e
+	wait_for "$# done" || return 1
+	sleep 0.5
+	screen | golden "${name}_$size.txt" || return 1
+	TM send-keys -t fs q
+	wait_exit
 }
 
 # LOG (a name in $T) replayed in the dashboard at 120x36 in the mono theme,
