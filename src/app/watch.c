@@ -85,13 +85,13 @@ static bool print_row(OutFormat format, const WatchLine *l)
 	              l->reasons ? l->reasons : isnan(l->v[TEL_THROTTLE]) ? "-" : "none") >= 0;
 }
 
-/* One device's row now: its source read once, the PCIe link from sysfs. */
-static bool read_row(Telemetry *t, WatchLine *l, char *reasons, size_t rlen, char *link, size_t llen)
+/* One device's row now: its source read once into r (the caller's: the row
+ * points into it), the PCIe link from sysfs. */
+static bool read_row(Telemetry *t, TelReading *r, WatchLine *l, char *reasons, size_t rlen, char *link, size_t llen)
 {
-	TelReading r;
-	bool ok = t->active && t->src.read(&t->src, &r);
+	bool ok = t->active && t->src.read(&t->src, r);
 	for (int f = 0; f < TEL_FIELD_COUNT; f++)
-		l->v[f] = ok && tel_has(&r, (TelField)f) ? r.v[f] : NAN;
+		l->v[f] = ok && tel_has(r, (TelField)f) ? r->v[f] : NAN;
 	double pl[TEL_PCIE_VALUES];
 	link[0] = reasons[0] = '\0';
 	if (t->pcie_dir[0]) {
@@ -110,12 +110,7 @@ static bool read_row(Telemetry *t, WatchLine *l, char *reasons, size_t rlen, cha
 		throttle_names((uint64_t)l->v[TEL_THROTTLE], reasons, rlen);
 	l->reasons = reasons[0] ? reasons : NULL;
 	l->link = link[0] ? link : NULL;
-	l->who = ok && r.who[0] ? r.who : NULL;
-	static char who[sizeof r.who];
-	if (l->who) { /* r goes out of scope */
-		snprintf(who, sizeof who, "%s", r.who);
-		l->who = who;
-	}
+	l->who = ok && r->who[0] ? r->who : NULL;
 	return ok;
 }
 
@@ -147,9 +142,10 @@ int watch_run(const VkCtx *ctx, const int *idx, size_t n, const Options *o, atom
 		double now = (double)(clock_mono_ns() - t0) * 1e-9;
 		for (size_t k = 0; k < n && out; k++) {
 			char reasons[160], link[80];
+			TelReading r;
 			WatchLine l = { .t = now, .dev = (double)(k + 1), .reasons = reasons, .link = link,
 			                .id = { &ctx->entries[idx[k]], (size_t)idx[k] + 1 } };
-			read_row(&t[k], &l, reasons, sizeof reasons, link, sizeof link);
+			read_row(&t[k], &r, &l, reasons, sizeof reasons, link, sizeof link);
 			out = print_row(o->format, &l);
 		}
 		out = out && fflush(stdout) == 0;

@@ -186,26 +186,6 @@ PY
 	[ $? = 2 ] || die "--watch took --workload: $(cat "$T/bad")"
 }
 
-# --suite --format csv: the JSON records' rows and values from one column
-# table (dev 1 for one device), nothing but CSV on stdout.
-t_suite_csv_should_say_what_its_json_says() {
-	# two formats of one suite's rows: the multi-device suite test runs every
-	# workload's engine under the sanitizers (51 s of check-tsan's here)
-	sanitized && skip "the CSV beside the JSON of one suite, no thread of its own: make test runs it"
-	"$FS" llvm --suite --duration 0.2 --no-log --format csv >"$T/s.csv" 2>/dev/null || die "csv: exit $?"
-	"$FS" llvm --suite --duration 0.2 --no-log --format json >"$T/s.json" 2>/dev/null || die "json: exit $?"
-	python3 - "$T/s.csv" "$T/s.json" <<'PY' || die "$(head -3 "$T/s.csv")"
-import csv, json, sys
-rows = list(csv.DictReader(open(sys.argv[1])))
-recs = [r for r in map(json.loads, open(sys.argv[2])) if r["type"] == "suite"]
-assert [r["workload"] for r in rows] == [r["workload"] for r in recs], ([r["workload"] for r in rows], recs)
-for c, j in zip(rows, recs):
-    assert c["dev"] == "1" and (c["supported"] == "yes") == j["supported"] and c["device"] == j["device"], (c, j)
-    assert (c["unit"] or None) == j.get("unit") and (c["why"] or None) == j.get("why"), (c, j)
-    assert not j.get("checks_passed") or int(c["checks_passed"]) >= 1, (c, j)
-PY
-}
-
 t_suite_should_print_one_row_per_workload() {
 	# a sanitizer build runs every workload in the multi-device suite test
 	# (the same code, two engines at once): this one's rows are make test's
@@ -250,6 +230,19 @@ assert len({r["log"] for r in rows}) == 1 and all("log" not in r for r in mx), r
 # every row names its device as --list --format json does
 ident = ("entry", "device", "uuid", "pci_bus_id", "host", "flopscope")
 assert len({tuple(r[k] for k in ident) for r in rows + mx}) == 1, rows
+PY
+	# --format csv: the JSON records' rows and values from one column table
+	# (dev 1 for one device), nothing but CSV on stdout
+	"$FS" llvm --suite --duration 0.2 --no-log --format csv >"$T/s.csv" 2>/dev/null || die "csv: exit $?"
+	python3 - "$T/s.csv" "$T/suite.json" <<'PY' || die "$(head -3 "$T/s.csv")"
+import csv, json, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+recs = [r for r in map(json.loads, open(sys.argv[2])) if r["type"] == "suite"]
+assert [r["workload"] for r in rows] == [r["workload"] for r in recs], ([r["workload"] for r in rows], recs)
+for c, j in zip(rows, recs):
+    assert c["dev"] == "1" and (c["supported"] == "yes") == j["supported"] and c["device"] == j["device"], (c, j)
+    assert (c["unit"] or None) == j.get("unit") and (c["why"] or None) == j.get("why"), (c, j)
+    assert not j.get("checks_passed") or int(c["checks_passed"]) >= 1, (c, j)
 PY
 	"$FS" --list --format json | python3 -c '
 import json, sys
