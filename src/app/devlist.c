@@ -82,14 +82,6 @@ static const Column workload_cols[] = {
 #undef W_
 #define NCOLS(c) (sizeof (c) / sizeof *(c))
 
-/* A workload kind as records name it. */
-static const char *kind_name(WorkloadKind k)
-{
-	static const char *const names[] = { [WL_FMA] = "arithmetic", [WL_COPY] = "copy", [WL_TRANSFER] = "transfer",
-		                                 [WL_POWER] = "power" };
-	return (size_t)k < sizeof names / sizeof *names && names[k] ? names[k] : "other";
-}
-
 int devlist_workloads(FILE *f, const DeviceInfo *d, size_t entry, OutFormat format)
 {
 	if (format == FORMAT_TABLE)
@@ -107,7 +99,7 @@ int devlist_workloads(FILE *f, const DeviceInfo *d, size_t entry, OutFormat form
 		const WorkloadInfo *wi = &workload_info[w];
 		char why[256];
 		bool ok = workload_supported((WorkloadType)w, feat, why, sizeof why);
-		WorkloadLine l = { wi->name, workload_unit_names[wi->unit], kind_name(wi->kind), ok ? "yes" : "no", wi->what,
+		WorkloadLine l = { wi->name, workload_unit_names[wi->unit], workload_kind_names[wi->kind], ok ? "yes" : "no", wi->what,
 		                   ok ? NULL : why, ok, { d, entry } };
 		if (format == FORMAT_JSON) {
 			out = json_line(f, columns_json("workload", workload_cols, NCOLS(workload_cols), &l));

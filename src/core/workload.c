@@ -16,6 +16,10 @@ WorkloadType workload_arith(WorkloadType t)
 	return workload_info[t].arith;
 }
 
+const char *const workload_kind_names[WL_KIND_COUNT] = {
+	[WL_FMA] = "arithmetic", [WL_COPY] = "copy", [WL_TRANSFER] = "transfer", [WL_POWER] = "power",
+};
+
 const char *const workload_unit_names[UNIT_COUNT] = { [UNIT_FLOPS] = "FLOPS", [UNIT_IOPS] = "IOPS", [UNIT_BYTES] = "B/s" };
 
 const char *const mem_class_names[MEM_CLASS_COUNT] = {

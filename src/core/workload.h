@@ -27,7 +27,11 @@ typedef enum WorkloadKind {
 	WL_COPY,      /* a copy shader: B/s counting read + write */
 	WL_TRANSFER,  /* vkCmdCopyBuffer copies, swept over sizes: B/s */
 	WL_POWER,     /* multiply-adds on random operands: FLOPS, and the power they draw */
+	WL_KIND_COUNT
 } WorkloadKind;
+
+/* Each kind as records name it ("arithmetic", "copy", "transfer", "power"). */
+extern const char *const workload_kind_names[WL_KIND_COUNT];
 
 /* What a workload's rate counts, per second. */
 typedef enum WorkloadUnit {

@@ -528,6 +528,7 @@ static void feature_table_should_cover_every_need(void)
 		CHECK(!workload_is_memory((WorkloadType)w) == (i->rate != RATE_NONE));
 		CHECK(i->matrix == (i->rate == RATE_TENSOR_16 || i->rate == RATE_TENSOR_8));
 		CHECK(i->unit < UNIT_COUNT && (i->unit == UNIT_BYTES) == workload_is_memory((WorkloadType)w));
+		CHECK(i->kind < WL_KIND_COUNT && workload_kind_names[i->kind] && workload_kind_names[i->kind][0]);
 	}
 	DeviceInfo d;
 	memset(&d, 0, sizeof d);
