@@ -281,8 +281,9 @@ fail:
  * growth phase outlasts a short window), or (tile) the first value after
  * the group counter read back from the N-th on arrives with an exponent
  * bit flipped, the group counter right, or (slow) from the N-th on each GPU
- * time reads 4 times as long, as from a device at a quarter of the speed
- * (its rate a quarter; the adaptive loop follows it); KIND@N:D only on
+ * time reads 16 times as long, as from a device at a sixteenth of the speed
+ * (the adaptive loop follows it; lavapipe's one workgroup still under the
+ * target); KIND@N:D only on
  * device D of several. Parsed per device when
  * it is created (no state shared between engines); unset in normal use. */
 void compute_fault_parse(Compute *c, const char *f, unsigned ordinal)
@@ -367,7 +368,7 @@ static bool finish(Compute *c, unsigned slot, bool readback, bool pipelined, Dis
 		uint64_t ticks = (ts[1] - start) & c->ts_mask;
 		t->gpu_ns = (uint64_t)((double)ticks * c->ts_period_ns + 0.5);
 		if (c->fault_kind == 7 && c->submissions >= c->fault_at)
-			t->gpu_ns *= 4; /* FLOPSCOPE_FAULT=slow: a device at a quarter of the speed */
+			t->gpu_ns *= 16; /* FLOPSCOPE_FAULT=slow: a device at a sixteenth of the speed */
 		t->gpu_end_ns = (uint64_t)((double)(ts[1] & c->ts_mask) * c->ts_period_ns);
 		t->gpu_valid = true;
 		c->last_end_tick = ts[1];

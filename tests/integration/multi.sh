@@ -156,8 +156,9 @@ for r in rows:
     assert r["unsure"] == (below and not r["outlier"]), r
 assert node["unsure"] == sum(r["unsure"] for r in rows), node
 PY
-	# a device at a quarter of its peer's speed (the test build's
-	# FLOPSCOPE_FAULT=slow): named, exit 4; 5 s: the runs' noise from 1 s blocks
+	# a device at a sixteenth of its peer's speed (the test build's
+	# FLOPSCOPE_FAULT=slow): 88% below, named, exit 4; 5 s: the runs' noise
+	# from 1 s blocks (lavapipe beside the other lane's tests: up to 71% seen)
 	FLOPSCOPE_FAULT=slow@1:2 "$FS" -1 -1 --duration 5 --no-log --format json --outlier 3 >"$T/s.json" 2>/dev/null
 	rc=$?
 	python3 - "$T/s.json" "$rc" <<'PY' || exit 1
@@ -361,8 +362,8 @@ t_node_view_should_show_every_device_zoom_and_act_on_all() {
 
 # Quitting the node view is no verdict unless one was asked for: an
 # outlier the table names exits 0, unless --outlier was given on the command
-# line (then 4, as a headless run). The second device reads a quarter of the
-# first's speed (the test build's FLOPSCOPE_FAULT=slow): 75% below, far past
+# line (then 4, as a headless run). The second device reads a sixteenth of
+# the first's speed (the test build's FLOPSCOPE_FAULT=slow): 88% below, past
 # the rule (3%, from the config file, then given) and the runs' noise.
 t_quitting_the_node_view_should_be_a_verdict_only_when_asked() {
 	export XDG_CONFIG_HOME="$T/cfg"
@@ -379,6 +380,10 @@ t_quitting_the_node_view_should_be_a_verdict_only_when_asked() {
 		wait_exit || return 1
 		rc=$(cat "$T/exit")
 		TM capture-pane -p -t fs -S -60 >"$T/final"
+		# a machine so busy that its own run's blocks spread past 88%: the
+		# rule rightly cannot tell, and this test cannot either
+		grep -Eq '^ +2  llvmpipe.* unsure$' "$T/final" &&
+			skip "the machine too busy: lavapipe's runs spread past the 88% shortfall at the quit: $(grep 'within it' "$T/final")"
 		grep -q '^outlier rule: 1 device more than 3% below' "$T/final" || die "the rule at 3%: $(cat "$T/final")"
 		grep -Eq '^ +2  llvmpipe.* OUTLIER$' "$T/final" && grep -Eq '^ +1  llvmpipe.* ok$' "$T/final" ||
 			die "the table: $(cat "$T/final")"
