@@ -57,7 +57,8 @@ static double ref_u64(const FmaParams *p, uint32_t slot, uint32_t chains, uint32
 static double ref_matrix(const FmaParams *p, uint32_t slot, uint32_t chains, uint32_t steps);
 
 /* One row an arithmetic (a workload whose .arith names another row, as the
- * scalar forms and the matrices of other inputs do, has none: workload_arith). 12 chains (VEC4S 3): on lavapipe (256-bit code) 8 chains
+ * scalar forms and the matrices of other inputs do, has none:
+ * workload_arith). 12 chains (VEC4S 3): on lavapipe (256-bit code) 8 chains
  * leave the FMA ports idle and 16 spill. GPUs get a longer unrolled body:
  * on the H200 the loop's own instructions cost 0.6% at 32 steps and 0.3% at
  * 128 (bench/fp32.sh; docs/PERFORMANCE.md). dp4a: 8 chains reach 98.5% of
