@@ -51,10 +51,21 @@ static void *signal_main(void *arg)
 {
 	const sigset_t *set = arg;
 	thread_name("fs-signals", 0);
+	const struct timespec tick = { 0, CLOCK_ALIVE_MS * 1000000L };
+	clock_note_alive();
 	for (;;) {
-		int sig = 0;
-		if (sigwait(set, &sig) != 0)
-			continue; /* only EINVAL, which the fixed set cannot give */
+		/* a sign of life each tick: a stop stops this thread too, so the
+		 * last one before a SIGCONT says when the stop began */
+		int sig = sigtimedwait(set, NULL, &tick);
+		if (sig < 0) {
+			/* EINTR: a stop woke the wait and ended there, its SIGCONT
+			 * next; the tick (EAGAIN) too may return after a stop: the
+			 * SIGCONT is pending by then */
+			sigset_t pending;
+			if (errno == EAGAIN && sigpending(&pending) == 0 && !sigismember(&pending, SIGCONT))
+				clock_note_alive();
+			continue;
+		}
 		if (sig == SIGCONT)
 			clock_note_resume(); /* stopped and going on: the engine leaves that time out */
 		else
@@ -71,7 +82,7 @@ static void *signal_main(void *arg)
  *
  * The signals are blocked here, in the main thread, and so in every thread
  * started after it (the engine's, the telemetry's, the driver's own), and
- * one thread takes them with sigwait. A handler runs in whichever thread
+ * one thread takes them with sigtimedwait. A handler runs in whichever thread
  * the kernel picks, which may be a driver thread waiting where no handler
  * can run soon: under ThreadSanitizer, which defers a handler to the
  * thread's next intercepted call, a lavapipe thread parked in a raw futex

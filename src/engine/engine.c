@@ -167,7 +167,9 @@ typedef struct Loop {
  * made at since_ns ran: the stop is no measurement. The consumer's SIGCONT
  * handler counts the resume; it runs on another thread, so a submission that
  * took far longer than the target waits briefly for the count before it is
- * believed. The gap is logged and summarised; it does not count toward
+ * believed. The stop ran from the signal thread's last sign of life before
+ * the resume (or the submission, if later) to the resume: one longer than a
+ * dispatch or two is logged and summarised as a gap; none counts toward
  * --duration. */
 static bool was_stopped(Engine *e, Loop *L, uint64_t since_ns, uint64_t now)
 {
@@ -183,17 +185,20 @@ static bool was_stopped(Engine *e, Loop *L, uint64_t since_ns, uint64_t now)
 	uint64_t resumed = clock_last_resume_ns();
 	if (resumed <= since_ns)
 		return false; /* it went on before this submission began */
-	uint64_t gap = resumed - since_ns;
+	uint64_t began = clock_last_stop_began_ns();
+	began = began > since_ns && began < resumed ? began : since_ns;
+	uint64_t gap = resumed - began;
 	L->stopped_ns += gap;
-	/* a SIGCONT with no stop, or a stop shorter than a dispatch or two,
-	 * costs the sample(s) across it and is not called a stop */
-	if (now - since_ns <= expect)
+	/* a SIGCONT with no stop (the signal thread alive a tick before it),
+	 * or a stop shorter than a dispatch or two, costs the sample(s) across
+	 * it and is not called a stop: a slow submission is not one */
+	if (gap <= expect)
 		return true;
 	engine_sum_begin(e);
 	summary_add_gap(&e->sum, (double)gap * 1e-6);
 	engine_sum_end(e);
 	if (e->log.f)
-		engine_log_step(e, slog_write_gap(&e->log, (double)(since_ns - L->start) * 1e-6, (double)gap * 1e-6));
+		engine_log_step(e, slog_write_gap(&e->log, (double)(began - L->start) * 1e-6, (double)gap * 1e-6));
 	return true;
 }
 
