@@ -375,7 +375,16 @@ t_quitting_the_node_view_should_be_a_verdict_only_when_asked() {
 		wait_for '^ +2 llvmpipe.*[0-9.]+ [kMGT]?FLOPS' || return 1
 		# 5 s: each run's noise from its 1 s blocks (its samples' before 4)
 		sleep 5
-		wait_for '^ +2 llvmpipe.* OUTLIER$' 30 || return 1
+		local deadline=$((SECONDS + 30))
+		until screen | grep -Eq '^ +2 llvmpipe.* OUTLIER$'; do
+			if [ $SECONDS -ge $deadline ]; then
+				# as at the quit below: runs spread past the shortfall
+				screen | grep -Eq '^ +2 llvmpipe.* unsure$' &&
+					skip "the machine too busy: lavapipe's runs spread past the shortfall for 30 s: $(screen | grep 'outlier rule')"
+				die "no OUTLIER in 30 s; screen was:"$'\n'"$(screen)"
+			fi
+			sleep 0.1
+		done
 		TM send-keys -t fs q
 		wait_exit || return 1
 		rc=$(cat "$T/exit")
