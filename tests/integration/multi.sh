@@ -161,14 +161,25 @@ PY
 	# from 1 s blocks (lavapipe beside the other lane's tests: up to 71% seen)
 	FLOPSCOPE_FAULT=slow@1:2 "$FS" -1 -1 --duration 5 --no-log --format json --outlier 3 >"$T/s.json" 2>/dev/null
 	rc=$?
-	python3 - "$T/s.json" "$rc" <<'PY' || exit 1
+	python3 - "$T/s.json" "$rc" >"$T/s.why" <<'PY'
 import json, sys
 recs = [json.loads(l) for l in open(sys.argv[1])]
 rows = [r for r in recs if r["type"] == "device_summary"]
+# a machine so busy that the slow run's blocks spread past its shortfall:
+# the rule rightly cannot tell (as the node view's test skips), nor can this
+if len(rows) == 2 and rows[1]["unsure"] and 1 - rows[1]["of_peers_median"] <= rows[1]["noise"]:
+    assert int(sys.argv[2]) == 0 and recs[-1]["unsure"] == 1, (sys.argv[2], recs[-1])
+    print("%.0f%% below, within its run's noise of %.0f%%" % (100 * (1 - rows[1]["of_peers_median"]), 100 * rows[1]["noise"]))
+    sys.exit(3)
 assert int(sys.argv[2]) == 4 and recs[-1]["outliers"] == 1, (sys.argv[2], recs[-1])
 assert [r["outlier"] for r in rows] == [False, True] and rows[1]["of_peers_median"] < 0.6, rows
 assert 1 - rows[1]["of_peers_median"] > rows[1]["noise"], rows
 PY
+	case $? in
+	0) ;;
+	3) skip "the machine too busy: the slowed device $(cat "$T/s.why")" ;;
+	*) exit 1 ;;
+	esac
 }
 
 # The outlier rule holds a shortfall to the runs' own noise, as a comparison
