@@ -167,9 +167,11 @@ recs = [json.loads(l) for l in open(sys.argv[1])]
 rows = [r for r in recs if r["type"] == "device_summary"]
 # a machine so busy that the slow run's blocks spread past its shortfall:
 # the rule rightly cannot tell (as the node view's test skips), nor can this
-if len(rows) == 2 and rows[1]["unsure"] and 1 - rows[1]["of_peers_median"] <= rows[1]["noise"]:
+# (the rule holds it to the larger of its own noise and its peer's)
+noise = max(r["noise"] or 0 for r in rows) if len(rows) == 2 else 0
+if len(rows) == 2 and rows[1]["unsure"] and 1 - rows[1]["of_peers_median"] <= noise:
     assert int(sys.argv[2]) == 0 and recs[-1]["unsure"] == 1, (sys.argv[2], recs[-1])
-    print("%.0f%% below, within its run's noise of %.0f%%" % (100 * (1 - rows[1]["of_peers_median"]), 100 * rows[1]["noise"]))
+    print("%.0f%% below, within the runs' noise of %.0f%%" % (100 * (1 - rows[1]["of_peers_median"]), 100 * noise))
     sys.exit(3)
 assert int(sys.argv[2]) == 4 and recs[-1]["outliers"] == 1, (sys.argv[2], recs[-1])
 assert [r["outlier"] for r in rows] == [False, True] and rows[1]["of_peers_median"] < 0.6, rows
