@@ -83,13 +83,13 @@ const char *fmt_as_above(const char *why, char *prev, size_t len)
 /* Length of the UTF-8 sequence at s (2..4), 0 when it is not valid UTF-8. */
 static size_t utf8_len(const unsigned char *s)
 {
-	size_t n = s[0] >= 0xf0 && s[0] <= 0xf4 ? 4 : s[0] >= 0xe0 ? 3 : s[0] >= 0xc2 && s[0] <= 0xdf ? 2 : 0;
-	if (s[0] >= 0xf8)
-		return 0;
+	size_t n = s[0] >= 0xf5 ? 0 : s[0] >= 0xf0 ? 4 : s[0] >= 0xe0 ? 3 : s[0] >= 0xc2 ? 2 : 0;
 	for (size_t i = 1; i < n; i++)
 		if ((s[i] & 0xc0) != 0x80)
 			return 0;
 	if (n == 3 && s[0] == 0xe0 && s[1] < 0xa0) /* overlong */
+		return 0;
+	if (n == 3 && s[0] == 0xed && s[1] >= 0xa0) /* U+D800..U+DFFF: UTF-16 surrogates */
 		return 0;
 	if (n == 4 && ((s[0] == 0xf0 && s[1] < 0x90) || (s[0] == 0xf4 && s[1] >= 0x90)))
 		return 0;

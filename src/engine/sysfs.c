@@ -3,6 +3,7 @@
  * in tests); every reader of them in flopscope goes through these. */
 #include "tel_impl.h"
 #include "gpumap.h"
+#include "fmt.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -28,7 +29,10 @@ const char *procfs_root(void)
 	return r && *r ? r : "/proc";
 }
 
-/* A process's name and user from /proc, where this process can see it. */
+/* A process's name and user from /proc, where this process can see it;
+ * sanitized here, once, for every output (fmt_printable): any user names
+ * their own process (prctl PR_SET_NAME) with escapes, and the kernel keeps
+ * 15 bytes of a long name, cutting a multibyte character. */
 void sysfs_proc_names(ProcInfo *p)
 {
 	char path[600], line[256];
@@ -38,6 +42,7 @@ void sysfs_proc_names(ProcInfo *p)
 		if (fgets(p->name, sizeof p->name, f))
 			p->name[strcspn(p->name, "\n")] = '\0';
 		fclose(f);
+		fmt_printable(p->name);
 	}
 	snprintf(path, sizeof path, "%s/%u/status", procfs_root(), p->pid);
 	if (!(f = fopen(path, "r")))
@@ -51,6 +56,7 @@ void sysfs_proc_names(ProcInfo *p)
 				snprintf(p->user, sizeof p->user, "%s", res->pw_name);
 			else
 				snprintf(p->user, sizeof p->user, "%u", uid);
+			fmt_printable(p->user);
 			break;
 		}
 	fclose(f);

@@ -1,5 +1,6 @@
 #include "vkctx.h"
 #include "gpu_impl.h"
+#include "fmt.h"
 
 _Static_assert(DEVINFO_NAME_LEN == VK_MAX_PHYSICAL_DEVICE_NAME_SIZE, "DeviceInfo.name");
 _Static_assert(DEVINFO_DRIVER_LEN == VK_MAX_DRIVER_NAME_SIZE &&
@@ -233,7 +234,9 @@ static void read_device(const VkCtx *c, VkPhysicalDevice pd, const DevExts *x, D
 	vkGetPhysicalDeviceMemoryProperties(pd, &mem);
 
 	const VkPhysicalDeviceProperties *p = &props.properties;
+	/* the driver's strings are sanitized here, once, for every output (fmt_printable) */
 	snprintf(d->name, sizeof d->name, "%s", p->deviceName);
+	fmt_printable(d->name);
 	d->type = dev_type(p->deviceType);
 	d->vendor_id = p->vendorID;
 	d->device_id = p->deviceID;
@@ -242,6 +245,8 @@ static void read_device(const VkCtx *c, VkPhysicalDevice pd, const DevExts *x, D
 	if (v12) {
 		snprintf(d->driver_name, sizeof d->driver_name, "%s", drv.driverName);
 		snprintf(d->driver_info, sizeof d->driver_info, "%s", drv.driverInfo);
+		fmt_printable(d->driver_name);
+		fmt_printable(d->driver_info);
 	}
 	memcpy(d->uuid, ids.deviceUUID, VK_UUID_SIZE);
 	take_limits(d, p, &mem);

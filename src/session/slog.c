@@ -3,6 +3,7 @@
 #include "paths.h"
 #include "retain.h"
 #include "version.h"
+#include "fmt.h"
 
 #include <cjson/cJSON.h>
 #include <ctype.h>
@@ -677,6 +678,7 @@ void slog_host_name(char *out, size_t len)
 	if (gethostname(out, len) != 0)
 		snprintf(out, len, "unknown");
 	out[len - 1] = '\0';
+	fmt_printable(out); /* a name with bytes that are not UTF-8 breaks every record that carries it */
 }
 
 void slog_host_facts(SessionMeta *m)

@@ -555,6 +555,29 @@ PY
 	"$FS" --analyze "$T/evil.jsonl" >>"$T/out" 2>&1 || die "analyze: exit $?"
 	grep -q 'GPU ?]0;owned??\[2J??31m' "$T/out" || die "the name is not shown: $(head -5 "$T/out")"
 	! LC_ALL=C grep -q $'\x1b\|\x07\|\xc2\x9b' "$T/out" || die "an escape reached the output"
+	# bytes that are not UTF-8 (an encoded UTF-16 surrogate, a lead byte
+	# past F4, a cut sequence) in the name and the host: every output that
+	# embeds them is UTF-8 still (the SVG is XML, the records decode)
+	python3 - "$T/craft.jsonl" "$T/bad.jsonl" <<'PY' || exit 1
+import sys
+lines = open(sys.argv[1], "rb").read().split(b"\n")
+lines[0] = lines[0].replace(b'"device":"', b'"device":"GPU \xed\xa0\x80 \xf5\x80 \xc3', 1).replace(b'"host":"', b'"host":"h\xff', 1)
+open(sys.argv[2], "wb").write(b"\n".join(lines))
+PY
+	"$FS" --export "$T/bad.jsonl" --svg "$T/bad.svg" >"$T/out" 2>&1 || die "svg: exit $?: $(cat "$T/out")"
+	"$FS" --replay "$T/bad.jsonl" --headless --format json >"$T/bad.json" 2>"$T/out" || die "replay: exit $?: $(cat "$T/out")"
+	"$FS" --replay "$T/bad.jsonl" --headless --format csv >"$T/bad.csv" 2>"$T/out" || die "replay csv: exit $?: $(cat "$T/out")"
+	"$FS" --replay "$T/bad.jsonl" --headless >"$T/bad.txt" 2>&1 || die "replay text: exit $?: $(cat "$T/bad.txt")"
+	grep -q "GPU ??? ?? ?Golden" "$T/bad.txt" && iconv -f UTF-8 -t UTF-8 "$T/bad.txt" >/dev/null ||
+		die "the replay's text: $(cat -v "$T/bad.txt" | head -3)"
+	python3 - "$T/bad.svg" "$T/bad.json" "$T/bad.csv" <<'PY' || die "not UTF-8: $(cat -v "$T/bad.svg" | grep -m1 GPU)"
+import json, sys, xml.dom.minidom
+doc = xml.dom.minidom.parse(sys.argv[1])
+assert any((t.firstChild.data if t.firstChild else "").startswith("GPU ??? ?? ?Golden")
+           for t in doc.getElementsByTagName("text")), "the name not in the SVG"
+[json.loads(l) for l in open(sys.argv[2], encoding="utf-8")]
+open(sys.argv[3], encoding="utf-8").read()
+PY
 }
 
 # A log larger than the memory the process may use (a 36-hour session at the
@@ -988,6 +1011,45 @@ t_other_processes_on_the_gpu_should_be_named_where_they_can_be() {
 	FLOPSCOPE_FAKE_NVML_PROCS="4242:1:1,4243:1:1" "$FS" --check --workload fp32 --budget 5 --no-log --format json \
 		>"$T/f.json" 2>/dev/null
 	grep -q '"other_processes":"1 at most"' "$T/f.json" || die "another namespace's pids: $(cat "$T/f.json")"
+}
+
+# Names from the system are sanitized where they are read, for every
+# output: a process that names itself with terminal escapes (prctl
+# PR_SET_NAME, as any user may) and one whose long name the kernel cut in
+# the middle of a multibyte character (15 bytes kept). The check's text,
+# JSON and metrics, --watch's CSV and JSON: no control byte reaches them,
+# every record decodes, promtool takes the metrics.
+t_hostile_process_names_should_reach_no_output_raw() {
+	local uuid p q f
+	uuid=$("$FS" --list --format json | python3 -c 'import json, sys; print(json.loads(sys.stdin.readline())["uuid"])')
+	python3 -c 'import ctypes, time; ctypes.CDLL(None).prctl(15, b"\x1b]0;PWN\x07\x1b[2J", 0, 0, 0); time.sleep(300)' &
+	p=$!
+	python3 -c 'import ctypes, time; ctypes.CDLL(None).prctl(15, "abcdefghijklmn\u00e9".encode(), 0, 0, 0); time.sleep(300)' &
+	q=$!
+	wait_file() { local i; for i in $(seq 50); do grep -q "$2" "/proc/$1/comm" 2>/dev/null && return 0; sleep 0.1; done; return 1; }
+	wait_file $p PWN && wait_file $q abc || { kill $p $q; die "the named processes did not start"; }
+	export LD_LIBRARY_PATH="$FAKE_NVML_DIR" FLOPSCOPE_FAKE_NVML="GPU-$uuid" \
+		FLOPSCOPE_FAKE_NVML_TEL="sm=1755,sm_max=1980,power=300,limit=700" FLOPSCOPE_FAKE_NVML_PROCS="self:100:50,$p:2048:97,$q:10:1"
+	"$FS" --check --workload fp32 --budget 3 --no-log --format json --metrics-file "$T/m.prom" >"$T/c.json" 2>"$T/c.err"
+	"$FS" --check --workload fp32 --budget 3 --no-log >"$T/c.txt" 2>&1
+	"$FS" --watch llvm --interval 0.2 --duration 0.6 --format csv >"$T/w.csv" 2>"$T/w.err"
+	"$FS" --watch llvm --interval 0.2 --duration 0.6 --format json >"$T/w.json" 2>>"$T/w.err"
+	kill $p $q
+	for f in c.json c.txt m.prom w.csv w.json; do
+		LC_ALL=C grep -q "$(printf '[\001-\010\013-\037\177]')" "$T/$f" && die "$f holds a control byte: $(cat -v "$T/$f" | grep PWN)"
+		iconv -f UTF-8 -t UTF-8 "$T/$f" >/dev/null 2>&1 || die "$f is not UTF-8: $(cat -v "$T/$f" | grep abc)"
+	done
+	python3 - "$T/c.json" "$T/w.json" "$p" "$q" <<'PY' || die "the records: $(cat "$T/c.json" "$T/w.json")"
+import json, sys
+p, q = sys.argv[3], sys.argv[4]
+for path in sys.argv[1:3]:
+    recs = [json.loads(l) for l in open(path)]
+    who = [r["other_processes"] for r in recs if isinstance(r.get("other_processes"), str) and p in r["other_processes"]]
+    assert who, (path, recs)
+    assert all(p + " ?]0;PWN??[2J" in w and q + " abcdefghijklmn?" in w for w in who), who
+PY
+	grep -q "$p ?]0;PWN??\[2J" "$T/c.txt" && grep -q "$p ?]0;PWN??\[2J" "$T/w.csv" || die "the text or CSV: $(cat -v "$T/c.txt" "$T/w.csv")"
+	promtool check metrics <"$T/m.prom" >"$T/p.out" 2>&1 || die "promtool: $(cat "$T/p.out")"
 }
 
 # Recorded traces (tests/data: the steady samples of real sessions, with

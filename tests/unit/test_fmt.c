@@ -97,6 +97,8 @@ static void fmt_printable_should_drop_escapes_and_keep_utf8(void)
 	CHECK_STR(fmt_printable(c), "x??2Jy???");
 	char d[] = "\xe0\x80\xaf\xf4\x90\x80\x80"; /* overlong, beyond U+10FFFF */
 	CHECK_STR(fmt_printable(d), "???????");
+	char e[] = "A\xed\xa0\x80" "B\xed\x9f\xbf" "C\xf5\x80\x80" "D"; /* a surrogate, U+D7FF (kept), a lead past F4 */
+	CHECK_STR(fmt_printable(e), "A???B\xed\x9f\xbf" "C???D");
 }
 
 /* One format for times: never "1e+03 ms". */
