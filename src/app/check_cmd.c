@@ -531,7 +531,7 @@ static bool check_alone_first(const CheckRun *c, size_t i, size_t m)
  * measured by it. Waits up to CHECK_LOCK_WAIT_S (a quarter of the budget at
  * most) for one held; then STATUS_NOT_RUN, said. A lock that cannot be made
  * at all (no lock folder) is said and the check goes on. */
-static int check_lock_devices(CheckRun *c)
+static int check_lock_devices(CheckRun *c, const atomic_int *quit)
 {
 	if (!(c->locks = calloc(c->n, sizeof *c->locks)))
 		return 1;
@@ -549,7 +549,9 @@ static int check_lock_devices(CheckRun *c)
 		if (again)
 			continue;
 		double left = wait - (double)(clock_mono_ns() - t0) * 1e-9;
-		DevLockResult r = devlock_take(&c->locks[k], uuid, true, left > 0 ? left : 0, why, sizeof why);
+		DevLockResult r = devlock_take(&c->locks[k], uuid, true, left > 0 ? left : 0, quit, why, sizeof why);
+		if (r == DEVLOCK_STOPPED) /* check_end says it, with the signal's status */
+			return STATUS_NOT_RUN;
 		if (r == DEVLOCK_BUSY) {
 			fprintf(stderr, "flopscope: [%d] %s: %s; waited %.0f s: not checked (exit %d, the check could not "
 			        "run: no verdict on the device)\n", c->idx[k] + 1, d->name, why, wait, STATUS_NOT_RUN);
@@ -975,8 +977,9 @@ static void check_workload(CheckRun *c, size_t i, atomic_int *quit)
 		shared_not_measured(c, wi, m);
 }
 
-/* The end line, the metrics file; returns the exit status. */
-static int check_end(CheckRun *c, atomic_int *quit, bool *say_logs)
+/* The end line, the metrics file; returns the exit status (not_run: the
+ * check could not start, STATUS_NOT_RUN whatever the counts). */
+static int check_end(CheckRun *c, atomic_int *quit, bool not_run, bool *say_logs)
 {
 	const Options *o = c->o;
 	size_t *counts = c->counts;
@@ -985,6 +988,8 @@ static int check_end(CheckRun *c, atomic_int *quit, bool *say_logs)
 	if (*quit) {
 		fprintf(stderr, "flopscope: the check was stopped by a signal; incomplete\n");
 		status = STATUS_SIGNAL + (int)*quit;
+	} else if (not_run) {
+		status = STATUS_NOT_RUN;
 	} else {
 		/* a device's verdict first; a run that failed for flopscope's,
 		 * the driver's or the system's part (an ERROR row: a lost device,
@@ -1071,15 +1076,18 @@ int check_run(const VkCtx *ctx, const int *idx, size_t n, const Options *o, uint
 		        c->runs == 1 ? "" : "s", ceil(least * 10) / 10, CHECK_MIN_WINDOW_S);
 		status = STATUS_USAGE;
 	}
-	if (!status)
-		status = check_lock_devices(c);
+	/* a device whose lock is held (exit 6) still gets its header and end
+	 * line: every record a reader waits for, and the metrics file */
+	int lock = status ? 0 : check_lock_devices(c, quit);
 	if (!status) {
 		check_head(c);
-		c->progress = progress_start("check", c->runs);
-		for (size_t i = 0; i < c->nwl && !*quit; i++)
-			check_workload(c, i, quit);
-		progress_end(c->progress);
-		status = check_end(c, quit, &say_logs);
+		if (!lock) {
+			c->progress = progress_start("check", c->runs);
+			for (size_t i = 0; i < c->nwl && !*quit; i++)
+				check_workload(c, i, quit);
+			progress_end(c->progress);
+		}
+		status = check_end(c, quit, lock != 0, &say_logs);
 	}
 	check_close(c, say_logs);
 	free(c);

@@ -295,7 +295,7 @@ static void take_device_lock(Engine *e)
 		return;
 	char uuid[40], why[600];
 	devinfo_uuid_str(e->cfg.dev->uuid, uuid, sizeof uuid);
-	if (devlock_take(&e->lock, uuid, false, 0, why, sizeof why) == DEVLOCK_BUSY)
+	if (devlock_take(&e->lock, uuid, false, 0, NULL, why, sizeof why) == DEVLOCK_BUSY)
 		snprintf(e->lock_note, sizeof e->lock_note, "%s is under a check now (%s): this run and the check "
 		         "measure each other", e->cfg.dev->name, why);
 }

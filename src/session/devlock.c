@@ -45,7 +45,8 @@ static int open_lock(const char *key, char *path, size_t plen, char *err, size_t
 	return fd;
 }
 
-DevLockResult devlock_take(DevLock *l, const char *key, bool exclusive, double wait_s, char *err, size_t errlen)
+DevLockResult devlock_take(DevLock *l, const char *key, bool exclusive, double wait_s, const atomic_int *stop,
+                           char *err, size_t errlen)
 {
 	l->fd = -1;
 	err[0] = '\0';
@@ -66,6 +67,11 @@ DevLockResult devlock_take(DevLock *l, const char *key, bool exclusive, double w
 		}
 		if (clock_mono_ns() >= until)
 			break;
+		if (stop && atomic_load(stop)) {
+			close(fd);
+			snprintf(err, errlen, "stopped by a signal while waiting for its lock %s", fileio_shown(l->path));
+			return DEVLOCK_STOPPED;
+		}
 		nanosleep(&(struct timespec){ .tv_nsec = 100000000 }, NULL);
 	}
 	close(fd);

@@ -10,6 +10,7 @@
 #ifndef FLOPSCOPE_DEVLOCK_H
 #define FLOPSCOPE_DEVLOCK_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -23,12 +24,15 @@ typedef enum DevLockResult {
 	DEVLOCK_BUSY,      /* another process holds it (the other kind, or a check) */
 	DEVLOCK_NONE,      /* no lock could be made (no lock folder, a file that is not ours):
 	                      the caller goes on without, said in err */
+	DEVLOCK_STOPPED,   /* *stop was set while waiting (a signal asked the run to end) */
 } DevLockResult;
 
 /* The lock of device key, exclusive (a check) or shared (a measuring run),
- * waiting up to wait_s for it (0: not at all). err says why it is not
- * held. */
-DevLockResult devlock_take(DevLock *l, const char *key, bool exclusive, double wait_s, char *err, size_t errlen);
+ * waiting up to wait_s for it (0: not at all), and no longer than *stop
+ * stays 0 (stop NULL: nothing ends the wait early; read every 100 ms at
+ * most). err says why it is not held. */
+DevLockResult devlock_take(DevLock *l, const char *key, bool exclusive, double wait_s, const atomic_int *stop,
+                           char *err, size_t errlen);
 void devlock_release(DevLock *l);
 
 #endif

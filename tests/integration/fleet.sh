@@ -523,7 +523,7 @@ PY
 # check could not run") with no verdict; a measuring run started on a
 # device under check says so; a check after the first has ended runs.
 t_two_checks_on_one_device_should_never_run_at_once() {
-	"$FS" --check llvm --workload fp32 --budget 8s --no-log >"$T/a.out" 2>"$T/a.err" &
+	"$FS" --check llvm --workload fp32 --budget 14s --no-log >"$T/a.out" 2>"$T/a.err" &
 	local a=$! n=0 rc
 	until ls "$FLOPSCOPE_LOCK_DIR"/flopscope-*.lock >/dev/null 2>&1 && grep -q '^Check of' "$T/a.out"; do
 		n=$((n + 1))
@@ -536,6 +536,25 @@ t_two_checks_on_one_device_should_never_run_at_once() {
 	grep -q 'the device is under another check or a measuring run (its lock .*flopscope-.*\.lock is held); waited 1 s: not checked (exit 6' "$T/b.err" ||
 		{ kill $a; die "not said: $(cat "$T/b.err")"; }
 	grep -q '^NOREF\|^PASS\|^FAIL' "$T/b.out" && { kill $a; die "a verdict from the refused check: $(cat "$T/b.out")"; }
+	grep -q '^Check of' "$T/b.out" && grep -q ': exit 6$' "$T/b.out" || { kill $a; die "no head or end line: $(cat "$T/b.out")"; }
+	# its records too: check_end says exit 6, with no row
+	"$FS" --check llvm --workload fp32 --budget 4s --no-log --format json >"$T/b.json" 2>/dev/null
+	python3 - "$T/b.json" <<'PY' || { kill $a; die "the refused check's JSON: $(cat "$T/b.json")"; }
+import json, sys
+r = [json.loads(l) for l in open(sys.argv[1])]
+assert r[-1]["type"] == "check_end" and r[-1]["exit"] == 6, r
+assert not [x for x in r if x["type"] == "check"], r
+PY
+	# a signal while it waits (up to 10 s at this budget) ends the wait:
+	# a prolog Slurm stops, a systemctl stop, a Ctrl-C
+	"$FS" --check llvm --workload fp32 --budget 60s --no-log --format json >"$T/s.json" 2>"$T/s.err" &
+	local s=$! t0=$SECONDS
+	sleep 1
+	kill -TERM $s
+	wait $s
+	rc=$?
+	[ $rc = 143 ] && [ $((SECONDS - t0)) -lt 6 ] && grep -q '"type":"check_end".*"exit":143' "$T/s.json" ||
+		{ kill $a; die "SIGTERM while waiting for the lock: exit $rc after $((SECONDS - t0)) s: $(cat "$T/s.json" "$T/s.err")"; }
 	"$FS" llvm --duration 0.3 --no-log --format csv >/dev/null 2>"$T/c.err" || { kill $a; die "a run beside: exit $?"; }
 	grep -q 'warning: .* is under a check now (its lock .* is held by a check): this run and the check measure each other' "$T/c.err" ||
 		{ kill $a; die "the run beside did not say it: $(cat "$T/c.err")"; }
