@@ -395,17 +395,22 @@ static int run_mode(const VkCtx *ctx, Options *o, WorkloadType wl, uint64_t laun
 		return offline_list_logs(o);
 	/* the devices */
 	case MODE_LIST:
+		/* a closed pipe is a normal end, as in every mode; another
+		 * failed write is said (outputs_stdout_failed) */
 		if (o->format != FORMAT_TABLE)
-			return devlist_print(stdout, &(DeviceList){ ctx->entries, ctx->entry_count }, o->format) ? 0 : 1;
-		listing_print(stdout, &(DeviceList){ ctx->entries, ctx->entry_count }, o->verbose);
-		return 0;
+			devlist_print(stdout, &(DeviceList){ ctx->entries, ctx->entry_count }, o->format);
+		else
+			listing_print(stdout, &(DeviceList){ ctx->entries, ctx->entry_count }, o->verbose);
+		return outputs_stdout_failed() ? 1 : 0;
 	case MODE_CHECK:
 		if (!o->ndev_indexes)
 			o->all = true;
 		return several_devices(ctx, o, wl, launch, mo);
 	case MODE_LIST_WORKLOADS:
-		return (idx = pick_device(ctx, o)) < 0 ? 2 : devlist_workloads(stdout, &ctx->entries[idx], (size_t)idx + 1,
-		                                                               o->format);
+		if ((idx = pick_device(ctx, o)) < 0)
+			return 2;
+		devlist_workloads(stdout, &ctx->entries[idx], (size_t)idx + 1, o->format);
+		return outputs_stdout_failed() ? 1 : 0;
 	case MODE_LATENCY:
 		return (idx = pick_device(ctx, o)) < 0 ? 2 : latency_run(ctx, idx, o);
 	case MODE_WATCH:

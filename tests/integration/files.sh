@@ -301,8 +301,11 @@ print(p.returncode, p.stderr.decode().count("Broken pipe") + p.stderr.decode().c
 llvm --latency
 llvm --duration 0.3 --format csv --no-log
 --list
+--list --format json
+llvm --list-workloads
+llvm --list-workloads --format json
 EOF2
-	for args in "--logs" "--export $T/s.jsonl --csv" "--analyze $T/s.csv" "--replay $T/s.jsonl --format csv"; do
+	for args in "--logs" "--list --format json" "llvm --list-workloads" "--export $T/s.jsonl --csv" "--analyze $T/s.csv" "--replay $T/s.jsonl --format csv"; do
 		"$FS" $args >/dev/full 2>"$T/err"
 		[ $? = 1 ] && grep -q 'cannot write to standard output: No space left on device' "$T/err" ||
 			die "$args >/dev/full: $(cat "$T/err")"
