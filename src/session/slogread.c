@@ -182,6 +182,8 @@ typedef struct Reader {
 	size_t lineno;
 	bool active;             /* the lines now belong to the session read */
 	Held held;               /* the sessions seen */
+	bool has_seq;            /* a sample of this segment read: last_seq is its seq */
+	uint64_t last_seq;
 } Reader;
 
 static void damaged(SessionData *d, size_t lineno, const char *what)
@@ -261,6 +263,7 @@ static void session_record(const cJSON *o, SessionMeta *m, char *why, size_t len
  * begins. Decides whether its lines are the ones read. */
 static int feed_session(Reader *r, const cJSON *o, char *err, size_t errlen)
 {
+	r->has_seq = false; /* a new session counts from 0 */
 	SessionMeta m;
 	char why[160];
 	session_record(o, &m, why, sizeof why);
@@ -313,6 +316,15 @@ static int feed_sample(Reader *r, const cJSON *o, char *err, size_t errlen)
 		damaged(d, r->lineno, what);
 		return 1;
 	}
+	/* a sample that repeats or goes back in seq (a log whose lines were
+	 * written twice, two logs joined): skipped, counted once, said */
+	if (r->has_seq && s.seq <= r->last_seq) {
+		if (!d->repeated++)
+			d->first_repeated = r->lineno;
+		return 0;
+	}
+	r->has_seq = true;
+	r->last_seq = s.seq;
 	/* logs before 0.1 restarted the clock at a restart; they are put after
 	 * the segment before */
 	if (d->after_restart && s.t_ms < d->restart_t) /* the clock began again at 0 */
@@ -391,6 +403,7 @@ static int feed(Reader *r, const char *line, size_t l, bool nl, bool too_long, c
 		double at = 0;
 		d->restarts++;
 		d->after_restart = true;
+		r->has_seq = false; /* a new segment counts from 0 again */
 		d->restart_t = get_num(o, "t_ms", &at) && at >= 0 ? at : 0;
 		if (v && v->restart)
 			v->restart(v->ctx);
@@ -480,6 +493,10 @@ static int reader_end(Reader *r, int rc, char *err, size_t errlen)
 			                      "(the first at line %zu%s%s); ", r->name, d->damaged,
 			                      d->damaged == 1 ? "" : "s", d->first_damaged, d->first_damage[0] ? ": " : "",
 			                      d->first_damage);
+		if (d->repeated && w < sizeof d->warning)
+			w += (size_t)snprintf(d->warning + w, sizeof d->warning - w, "%s: %zu sample%s that repeat%s or go "
+			                      "back in seq skipped (the first at line %zu); ", r->name, d->repeated,
+			                      d->repeated == 1 ? "" : "s", d->repeated == 1 ? "s" : "", d->first_repeated);
 		if (d->cut_short && w < sizeof d->warning)
 			w += (size_t)snprintf(d->warning + w, sizeof d->warning - w, "%s:%zu: the last line is cut "
 			                      "short (was the run killed?); ", r->name, r->lineno);

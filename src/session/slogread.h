@@ -50,6 +50,8 @@ typedef struct SessionData {
 	size_t unknown;          /* records of types this version does not know: skipped */
 	char first_unknown[40];  /* the first such type, as the log names it */
 	bool cut_short;          /* the last line has no newline (a killed run): left out */
+	size_t repeated;         /* samples whose seq repeats or goes back: skipped, counted once */
+	size_t first_repeated;   /* the first of them (line number) */
 } SessionData;
 
 /* Which session of a file that holds several (a suite's, slog.h): the one

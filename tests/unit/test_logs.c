@@ -253,6 +253,29 @@ static void a_restart_should_keep_every_segment_on_one_timeline(void)
 #define SAMPLE_FMT "{\"type\":\"sample\",\"seq\":%d,\"t_ms\":%d,\"x\":1,\"y\":1,\"z\":1,\"groups\":1,\"flop\":1," \
                    "\"gpu_ns\":1,\"cpu_ns\":2,\"flops\":%d,\"gpu_timed\":true,\"steady\":true,\"verified\":false}\n"
 
+/* A log whose sample lines were written twice (seq 0,0,1,1,2,2) or that
+ * goes back in seq reads each sample once and says so; a restart's seq 0
+ * and the next session's are no repeat. */
+static void samples_that_repeat_in_seq_should_be_counted_once_and_said(void)
+{
+	char t[4096];
+	int n = snprintf(t, sizeof t, "{\"type\":\"session\",\"format\":\"flopscope-session\",\"version\":1,"
+	                               "\"device\":\"d\",\"target_ms\":20}\n");
+	static const int seqs[] = { 0, 0, 1, 1, 2, 2, 1, 3 };
+	for (size_t i = 0; i < sizeof seqs / sizeof *seqs; i++)
+		n += snprintf(t + n, sizeof t - (size_t)n, SAMPLE_FMT, seqs[i], (int)i, 10 + (int)i);
+	n += snprintf(t + n, sizeof t - (size_t)n, "{\"type\":\"restart\",\"t_ms\":9}\n");
+	n += snprintf(t + n, sizeof t - (size_t)n, SAMPLE_FMT, 0, 10, 30);
+	SessionData d;
+	char err[512];
+	CHECK(slog_parse(t, (size_t)n, "dup.jsonl", &d, err, sizeof err) == 0);
+	CHECK(d.n == 5 && d.repeated == 4 && d.first_repeated == 3);
+	CHECK(d.n == 5 && d.samples[0].rate == 10 && d.samples[1].rate == 12 && d.samples[3].rate == 17 &&
+	      d.samples[4].rate == 30);
+	CHECK(strstr(d.warning, "dup.jsonl: 4 samples that repeat or go back in seq skipped (the first at line 3)"));
+	session_data_done(&d);
+}
+
 typedef struct Seen {
 	size_t samples, restarts, gaps;
 	double sum, gap_ms;
@@ -822,6 +845,7 @@ static void both_log_formats_should_read_the_same(void)
 int main(void)
 {
 	RUN(both_log_formats_should_read_the_same);
+	RUN(samples_that_repeat_in_seq_should_be_counted_once_and_said);
 	RUN(node_logs_should_be_ordered_by_device);
 	RUN(log_should_read_back_every_sample_exactly);
 	RUN(log_should_keep_doubles_to_the_last_bit);
