@@ -37,10 +37,15 @@ case $rc in
 	# another check held a GPU, a run ended in an error, an output failed
 	logger -t flopscope-prolog "flopscope could not check ($(grep -m1 -E '^ERROR ' "$tmp/out" | tr -s ' ' | cut -c1-120)$(grep '^flopscope: ' "$tmp/err" | tail -n 1 | cut -c12-)): not drained, job $SLURM_JOB_ID" 2>/dev/null
 	exit 0 ;;
+5) # nothing to hold the GPUs' speed to (a model flopscope knows no peak
+	# of, no --baseline, no identical peer): no verdict on a GPU, whose
+	# results were still checked (a wrong one is exit 3): a new SKU's
+	# first job must not drain its node
+	logger -t flopscope-prolog "flopscope held the GPUs to no reference ($(grep -m1 -E '^NOREF ' "$tmp/out" | tr -s ' ' | cut -c1-120)): not drained; give FLOPSCOPE_ARGS a --baseline, job $SLURM_JOB_ID" 2>/dev/null
+	exit 0 ;;
 3) why="wrong results" ;;
 1) why="below threshold or failed" ;;
 4) why="an outlier among identical GPUs" ;;
-5) why="nothing to hold the GPUs to (give --baseline)" ;;
 2) why="cannot check: $(grep '^flopscope: ' "$tmp/err" | tail -n 1 | cut -c12-)" ;;
 *) why="exit $rc" ;;
 esac

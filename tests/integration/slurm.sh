@@ -201,3 +201,51 @@ slurm_render_node_should_not_drain_for_want_of_nvml() {
 		die "job $a: $(grep check_status "$T/slurm/check.$a.prom")"
 	scancel "$a"
 }
+
+# The shipped prolog's answer to each of the check's exit statuses, with
+# the check, scontrol and logger stood in for (the real Slurm runs above):
+# a device verdict (1, 3, 4) or bad input (2) drains the node with the
+# reason; 6 (flopscope's own trouble) and 5 (nothing to hold the GPUs to: a
+# model flopscope knows no peak of, a new SKU's first job) are logged and
+# never drain; a job without GPUs runs no check.
+t_slurm_prolog_should_drain_on_a_verdict_and_never_on_no_reference() {
+	mkdir -p "$T/bin"
+	cat >"$T/bin/check" <<'SH'
+#!/bin/sh
+echo "$*" >>"$T_DIR/check.args"
+case $FAKE_RC in
+5) echo 'NOREF    [1] NVIDIA Z9000  fp32  80.1 TFLOPS  no theoretical peak known; 6 result checks passed' ;;
+1) echo 'FAIL     [1] NVIDIA Z9000  fp32  40.0 TFLOPS  50.0% of the baseline' ;;
+3) echo 'WRONG    [1] NVIDIA Z9000  fp32  - verification failed' ;;
+esac
+exit "$FAKE_RC"
+SH
+	printf '#!/bin/sh\necho "$*" >>"$T_DIR/scontrol.args"\n' >"$T/bin/scontrol"
+	printf '#!/bin/sh\necho "$*" >>"$T_DIR/logger.args"\n' >"$T/bin/logger"
+	chmod +x "$T/bin/check" "$T/bin/scontrol" "$T/bin/logger"
+	local rc want
+	for rc in 0 1 2 3 4 5 6; do
+		rm -f "$T/scontrol.args" "$T/logger.args"
+		PATH="$T/bin:$PATH" T_DIR="$T" FAKE_RC=$rc FLOPSCOPE="$T/bin/check" FLOPSCOPE_METRICS="$T/m.prom" \
+			SLURM_JOB_GPUS=0 SLURM_JOB_ID=7 SLURMD_NODENAME=n1 sh docs/fleet/slurm-prolog.sh 2>"$T/err"
+		local got=$?
+		case $rc in 0 | 5 | 6) want=0 ;; *) want=$rc ;; esac
+		[ $got = "$want" ] || die "check exit $rc: the prolog exited $got: $(cat "$T/err")"
+		if [ "$want" = 0 ]; then
+			[ ! -e "$T/scontrol.args" ] || die "check exit $rc drained the node: $(cat "$T/scontrol.args")"
+		else
+			grep -q '^update nodename=n1 state=drain reason=flopscope: .*job 7, SLURM_JOB_GPUS=0$' "$T/scontrol.args" ||
+				die "check exit $rc: not drained: $(cat "$T/scontrol.args" 2>/dev/null)"
+		fi
+	done
+	# the last but one (5) said why it did not drain, with the NOREF line
+	rm -f "$T/logger.args"
+	PATH="$T/bin:$PATH" T_DIR="$T" FAKE_RC=5 FLOPSCOPE="$T/bin/check" FLOPSCOPE_METRICS="$T/m.prom" \
+		SLURM_JOB_GPUS=0 SLURM_JOB_ID=8 sh docs/fleet/slurm-prolog.sh 2>/dev/null
+	grep -q 'flopscope held the GPUs to no reference (NOREF \[1\] NVIDIA Z9000 fp32 80.1 TFLOPS .*): not drained; give FLOPSCOPE_ARGS a --baseline, job 8' \
+		"$T/logger.args" || die "exit 5 not logged: $(cat "$T/logger.args" 2>/dev/null)"
+	rm -f "$T/check.args"
+	PATH="$T/bin:$PATH" T_DIR="$T" FAKE_RC=1 FLOPSCOPE="$T/bin/check" SLURM_JOB_ID=9 sh docs/fleet/slurm-prolog.sh ||
+		die "a job without GPUs: exit $?"
+	[ ! -e "$T/check.args" ] || die "a job without GPUs was checked"
+}
