@@ -204,8 +204,9 @@ static double size_of(double f)
 /* The ratio's parts (apportioning, change.h): the clock's, other
  * processes', and what is left beyond the noise. */
 static void apportion(const ChangeDetector *d, const double *b, const double *a, double ratio, bool power,
-                      double share[SHARE_COUNT])
+                      double share[SHARE_COUNT], bool *cpu_unsure)
 {
+	*cpu_unsure = false;
 	for (int k = 0; k < SHARE_COUNT; k++)
 		share[k] = NAN;
 	double left = ratio;
@@ -216,13 +217,22 @@ static void apportion(const ChangeDetector *d, const double *b, const double *a,
 		share[SHARE_CLOCK] = a[f] / b[f];
 		left /= share[SHARE_CLOCK];
 	}
-	/* the cores other processes left us (CPU devices) */
+	/* the cores other processes left us (CPU devices): a part only where
+	 * enough was left on both sides to divide by, in the direction the rate
+	 * went, and never more than what is left to explain (bounded: the
+	 * model is of shares, not of the scheduler's every choice) */
 	double ob = b[TEL_OTHER_CPU], oa = a[TEL_OTHER_CPU];
-	if (isfinite(ob) && isfinite(oa) && ob < 100 && oa < 100) {
-		double fc = (100 - oa) / (100 - ob);
-		if (fabs(fc - 1) > CHG_CLOCK) {
-			share[SHARE_OTHER_CPU] = fc;
-			left /= fc;
+	if (isfinite(ob) && isfinite(oa)) {
+		if (100 - ob < CHG_CPU_LEFT_MIN || 100 - oa < CHG_CPU_LEFT_MIN) {
+			*cpu_unsure = true;
+		} else {
+			double fc = (100 - oa) / (100 - ob);
+			if (fabs(fc - 1) > CHG_CLOCK && (fc - 1) * (left - 1) > 0) {
+				if (size_of(fc) > size_of(left))
+					fc = left;
+				share[SHARE_OTHER_CPU] = fc;
+				left /= fc;
+			}
 		}
 	}
 	/* other processes come or go on the GPU: what the clock leaves, where
@@ -233,7 +243,8 @@ static void apportion(const ChangeDetector *d, const double *b, const double *a,
 		share[SHARE_OTHER_GPU] = left;
 		left = 1;
 	}
-	if (size_of(left) > log(1 + d->thr))
+	/* what the CPU's readings cannot apportion is not "unexplained" */
+	if (size_of(left) > log(1 + d->thr) && !*cpu_unsure)
 		share[SHARE_UNEXPLAINED] = left;
 }
 
@@ -245,7 +256,8 @@ static ChangeCause say_cause(const ChangeDetector *d, const double *b, const dou
 {
 	char power_txt[160];
 	bool power = power_words(b, a, power_txt, sizeof power_txt);
-	apportion(d, b, a, ratio, power, share);
+	bool cpu_unsure;
+	apportion(d, b, a, ratio, power, share, &cpu_unsure);
 	int f = d->memory ? TEL_MEM_MHZ : TEL_SM_MHZ;
 	bool clock_read = isfinite(b[f]) && isfinite(a[f]);
 	/* each part's words */
@@ -258,8 +270,9 @@ static ChangeCause say_cause(const ChangeDetector *d, const double *b, const dou
 	double gb = b[TEL_OTHER_GPU], ga = a[TEL_OTHER_GPU];
 	snprintf(txt[SHARE_OTHER_GPU], sizeof txt[0], "%.0f other process%s on the GPU (%.0f before), about", ga,
 	         ga == 1 ? "" : "es", gb);
-	snprintf(txt[SHARE_OTHER_CPU], sizeof txt[0], "other processes used %.0f%% of the CPU (%.0f%% before)",
-	         a[TEL_OTHER_CPU], b[TEL_OTHER_CPU]);
+	snprintf(txt[SHARE_OTHER_CPU], sizeof txt[0], "other processes used %.0f%% of the CPU (%.0f%% before)%s",
+	         a[TEL_OTHER_CPU], b[TEL_OTHER_CPU],
+	         cpu_unsure ? ": too little of it left to apportion the change, cannot tell its part" : "");
 	snprintf(txt[SHARE_UNEXPLAINED], sizeof txt[0], "%s", "nothing read explains");
 	/* largest first */
 	int order[SHARE_COUNT], n = 0;

@@ -60,6 +60,10 @@
 #define CHG_WIN 64       /* the departure's newest samples held */
 #define CHG_KEEP 64      /* changes, and excursions, kept */
 #define CHG_CLOCK 0.02   /* a clock that moved by more than this moved */
+/* the share of the CPU (%) that other processes must leave on both sides
+ * for their part to be apportioned: below it the part left is too small to
+ * divide by (98% busy made a x10 factor of noise), and the readings cannot tell */
+#define CHG_CPU_LEFT_MIN 10
 #define CHG_SETTLE_MS 30000.0 /* a ramp still moving after this is reported anyway */
 
 typedef enum ChangeKind {

@@ -315,6 +315,60 @@ static void a_change_should_be_split_among_its_causes(void)
 	CHECK_STR(c->why, "memory clock 2619 -> 1593 MHz x0.61");
 }
 
+/* Other processes' share of the CPU (a CPU device) before and after a step
+ * of `ratio`, the clock held: the change it gives. */
+static const Change *cpu_step(ChangeDetector *d, double busy_before, double busy_after, double ratio)
+{
+	double tel[TEL_FIELD_COUNT];
+	change_init(d);
+	for (int i = 0; i < 120; i++) {
+		memcpy(tel, NONE, sizeof tel);
+		tel[TEL_SM_MHZ] = 2600;
+		tel[TEL_OTHER_CPU] = i < 60 ? busy_before : busy_after;
+		change_add(d, 20.0 * i, i < 60 ? 5e10 : 5e10 * ratio, tel);
+	}
+	change_finish(d);
+	return d->nchanges == 1 ? change_get(d, 0) : NULL;
+}
+
+/* The CPU's part stays bounded and honest at 0%, 50%, 98% and 100% busy
+ * (issue 54: 98% -> 81% busy beside a drop x0.45 said "x10.04"): where
+ * too little is left to divide by, "cannot tell", no factor; a part never
+ * goes against the rate nor past it. */
+static void the_cpus_part_should_stay_bounded_however_busy(void)
+{
+	ChangeDetector d;
+	const Change *c = cpu_step(&d, 0, 50, 0.5);
+	CHECK(c && fabs(c->share[SHARE_OTHER_CPU] - 0.5) < 1e-9 && isnan(c->share[SHARE_UNEXPLAINED]));
+	CHECK(c && c->cause == CAUSE_NOT_POWER_STATE);
+	/* 50% -> 98%: 2% left, nothing to divide by */
+	c = cpu_step(&d, 50, 98, 0.5);
+	CHECK(c && isnan(c->share[SHARE_OTHER_CPU]) && isnan(c->share[SHARE_UNEXPLAINED]));
+	CHECK(c && strstr(c->why, "other processes used 98% of the CPU (50% before): too little of it left to "
+	                         "apportion the change, cannot tell its part"));
+	CHECK(c && !strstr(c->why, "nothing read explains"));
+	/* the issue's case: 98% -> 81% busy, the rate x0.45 */
+	c = cpu_step(&d, 98, 81, 0.45);
+	CHECK(c && isnan(c->share[SHARE_OTHER_CPU]) && !strstr(c->why, "x10") && strstr(c->why, "cannot tell"));
+	/* 100% on both sides */
+	c = cpu_step(&d, 100, 100, 0.5);
+	CHECK(c && isnan(c->share[SHARE_OTHER_CPU]) && strstr(c->why, "cannot tell"));
+	/* less busy, yet slower: the CPU is no part of it */
+	c = cpu_step(&d, 40, 20, 0.5);
+	CHECK(c && isnan(c->share[SHARE_OTHER_CPU]) && fabs(c->share[SHARE_UNEXPLAINED] - 0.5) < 0.01);
+	/* more taken than the rate lost: the part is the rate's, no more */
+	c = cpu_step(&d, 0, 50, 0.8);
+	CHECK(c && fabs(c->share[SHARE_OTHER_CPU] - c->ratio) < 1e-9);
+	/* every factor bounded by the change itself */
+	static const double busy[] = { 0, 50, 98, 100 };
+	for (int i = 0; i < 4; i++)
+		for (int j = 0; j < 4; j++) {
+			c = cpu_step(&d, busy[i], busy[j], 0.5);
+			for (int k = 0; c && k < SHARE_COUNT; k++)
+				CHECK(isnan(c->share[k]) || (c->share[k] > 0.49 && c->share[k] < 1.01));
+		}
+}
+
 /* A process in the pane: what is known of it, nothing made up. */
 static void a_process_line_should_say_what_is_known(void)
 {
@@ -435,6 +489,7 @@ int main(void)
 	RUN(a_gradual_decline_should_be_one_ramp);
 	RUN(the_cause_should_follow_what_was_measured_beside);
 	RUN(a_change_should_be_split_among_its_causes);
+	RUN(the_cpus_part_should_stay_bounded_however_busy);
 	RUN(a_process_line_should_say_what_is_known);
 	RUN(many_changes_should_all_be_counted);
 	RUN(short_or_bad_series_should_be_safe);
