@@ -233,6 +233,8 @@ void report_summary_text(FILE *f, const SummaryResult *r, size_t dropped,
 		char pt[32];
 		fprintf(f, "  time to plateau: %s (held within 3%% of %s%s)\n", fmt_ms(r->plateau_ms, pt, sizeof pt),
 		        fmt_si(r->plateau_flops, lv, sizeof lv), r->unit);
+	} else if (r->steady >= 6) {
+		fprintf(f, "  time to plateau: none reached (no level held for a tenth of the run)\n");
 	}
 	if (!isnan(r->ratio_median))
 		fprintf(f, "  GPU/CPU time: median %.4f (GPU timestamps drive the loop)\n", r->ratio_median);

@@ -552,5 +552,7 @@ double change_time_to_plateau(const double *t, const double *x, size_t n, double
 	size_t at = first;
 	while (at + 1 < n && at < first + 4 && fabs(x[at] / *level - 1) > 0.03)
 		at++;
+	if (t[n - 1] - t[at] < CHG_PLATEAU_HELD * (t[n - 1] - t[0]) || t[n - 1] <= t[0])
+		return NAN;
 	return t[at];
 }

@@ -177,7 +177,10 @@ void change_shares_short(const double share[SHARE_COUNT], char *out, size_t len)
 /* Time to plateau: the sustained level is the median of the last third of
  * x; the result is the first time from which the medians of 5 consecutive
  * samples stay within 3% of it (at least 80% of them: noise may push a few
- * out). NAN when n < 6 or no such time exists. */
+ * out). NAN when n < 6 or no such time exists, or the level is held for
+ * less than CHG_PLATEAU_HELD of the series' span (a plateau held for no
+ * time is none: "3 s" in a 3 s run). */
+#define CHG_PLATEAU_HELD 0.1
 double change_time_to_plateau(const double *t, const double *x, size_t n, double *level);
 
 #endif

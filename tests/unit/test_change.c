@@ -475,6 +475,15 @@ static void time_to_plateau_should_find_where_the_level_holds(void)
 		x[i] = 1e12 * (1 + i / 100.0);
 	CHECK(isnan(change_time_to_plateau(t, x, 100, &level)));
 	CHECK(isnan(change_time_to_plateau(t, x, 5, &level)));
+	/* a rise that levels off only in its last samples: held for no time,
+	 * no plateau (it said the run's length) */
+	for (int i = 0; i < 100; i++)
+		x[i] = i < 95 ? 1e12 * (1 + i / 50.0) : 3e12;
+	CHECK(isnan(change_time_to_plateau(t, x, 100, &level)));
+	/* held for the last 30% of the run: a plateau */
+	for (int i = 0; i < 100; i++)
+		x[i] = i < 70 ? 1e12 * (1 + i / 50.0) : 3e12;
+	CHECK(change_time_to_plateau(t, x, 100, &level) == 1400);
 }
 
 int main(void)
