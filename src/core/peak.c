@@ -3,6 +3,7 @@
 #include <math.h>
 
 #include <ctype.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -224,8 +225,19 @@ bool pcie_link_parse(const char *speed, const char *width, double *gts, unsigned
 	char unit[16] = "";
 	*gts = 0;
 	*lanes = 0;
-	return speed && width && sscanf(speed, "%lf %15s", gts, unit) == 2 && !strcmp(unit, "GT/s") && *gts > 0 &&
-	       *gts <= 256 && sscanf(width, "%u", lanes) == 1 && *lanes && *lanes <= 64;
+	if (!speed || !width || sscanf(speed, "%lf %15s", gts, unit) != 2 || strcmp(unit, "GT/s") || !(*gts > 0) ||
+	    *gts > 256)
+		return false;
+	/* a width no link has is no reading (sscanf's %u took 4294967297 as x1) */
+	char *end;
+	errno = 0;
+	unsigned long long w = strtoull(width, &end, 10);
+	while (*end == ' ' || *end == '\n')
+		end++;
+	if (errno || end == width || *end || width[0] == '-' || w == 0 || w > 64)
+		return false;
+	*lanes = (unsigned)w;
+	return true;
 }
 
 int pcie_gen(double gts)

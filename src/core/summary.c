@@ -403,6 +403,12 @@ void summary_add_gap(Summary *s, double gap_ms)
 double link_replays(const LinkSeen *l)
 {
 	double d = l->replays_last - l->replays_first;
+	/* NVML's counter is 32 bits: one that went back by more than half of
+	 * it crossed 2^32 (a difference modulo 2^32); one that went back less
+	 * was reset (the driver restarted): no count */
+	const double wrap = 4294967296.0;
+	if (d < 0 && l->replays_first < wrap && d + wrap < wrap / 2)
+		d += wrap;
 	return d >= 0 ? d : NAN; /* NaN: never read, or the count went back (the driver restarted) */
 }
 

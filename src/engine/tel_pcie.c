@@ -37,8 +37,9 @@ void telemetry_pcie_link(const char *dir, double tel[TEL_PCIE_VALUES])
 	snprintf(path, sizeof path, "%s/pcie_replay_count", dir);
 	tel[4] = NAN;
 	if (sysfs_read_line(path, count, sizeof count) && count[0]) {
+		/* a count: a whole number a 64-bit counter holds ("1e400" read as inf) */
 		double v = strtod(count, &end);
-		if (end != count && !*end && v >= 0)
+		if (end != count && !*end && v >= 0 && v < 18446744073709551616.0 && v == floor(v))
 			tel[4] = v;
 	}
 }

@@ -586,8 +586,10 @@ static void a_link_below_its_maximum_most_of_the_run_should_be_a_fault(void)
 	CHECK(isnan(link_replays(&r.link)) && !link_replays_excess(&r.link, why, sizeof why));
 	/* the driver's replay count, over every sample (steady or not): more
 	 * than PCIE_MAX_REPLAYS during the run is a link retransmitting; a
-	 * count that went back (the driver restarted) is no count */
-	const double ends[][2] = { { 1000, 1050 }, { 1000, 1000 + PCIE_MAX_REPLAYS + 1 }, { 1000, 10 } };
+	 * count that went back (the driver restarted) is no count; NVML's 32-bit
+	 * counter crossing 2^32 is counted modulo 2^32 */
+	const double ends[][2] = { { 1000, 1050 }, { 1000, 1000 + PCIE_MAX_REPLAYS + 1 }, { 1000, 10 },
+		                       { 4294967290.0, 5 }, { 4294967290.0, 100 } };
 	for (size_t c = 0; c < sizeof ends / sizeof *ends; c++) {
 		Summary s;
 		summary_init(&s);
@@ -607,9 +609,27 @@ static void a_link_below_its_maximum_most_of_the_run_should_be_a_fault(void)
 		else if (c == 1)
 			CHECK(link_replays(&r.link) == PCIE_MAX_REPLAYS + 1 && excess &&
 			      !strcmp(why, "81 PCIe replays during the run (more than 80: a link retransmitting)"));
-		else
+		else if (c == 2)
 			CHECK(isnan(link_replays(&r.link)) && !excess);
+		else if (c == 3)
+			CHECK(link_replays(&r.link) == 11 && !excess);
+		else
+			CHECK(link_replays(&r.link) == 106 && excess);
 	}
+}
+
+/* A link's width as sysfs gives it: a width no link has is no reading
+ * (sscanf's %u took 4294967297 as x1 and failed a transfer as a degraded
+ * link). */
+static void a_link_width_no_link_has_should_be_no_reading(void)
+{
+	double gts;
+	unsigned lanes;
+	CHECK(pcie_link_parse("32.0 GT/s PCIe", "16", &gts, &lanes) && gts == 32 && lanes == 16);
+	CHECK(pcie_link_parse("16.0 GT/s PCIe", "8\n", &gts, &lanes) && lanes == 8);
+	static const char *const bad[] = { "4294967297", "18446744073709551617", "0", "-1", "65", "x16", "16x", "" };
+	for (size_t i = 0; i < sizeof bad / sizeof *bad; i++)
+		CHECK(!pcie_link_parse("32.0 GT/s PCIe", bad[i], &gts, &lanes));
 }
 
 /* The log's schema names every reason bit of the one table, as the
@@ -634,6 +654,7 @@ static void the_logs_schema_should_name_every_throttle_bit(void)
 int main(void)
 {
 	RUN(the_logs_schema_should_name_every_throttle_bit);
+	RUN(a_link_width_no_link_has_should_be_no_reading);
 	RUN(summary_should_give_the_five_largest_changes_and_where_the_rest_are);
 	RUN(table_row_should_read_like_the_tutorials);
 	RUN(summary_should_not_claim_what_few_samples_cannot_tell);
