@@ -25,7 +25,7 @@ const char *report_csv_header(void)
 	if (!h[0]) {
 		size_t at = (size_t)snprintf(h, sizeof h, "%s", CSV_HEAD);
 		for (int i = 0; i < SAMPLE_TEL_COUNT && at < sizeof h; i++)
-			at += (size_t)snprintf(h + at, sizeof h - at, "%s,", sample_tel_names[i]);
+			at += (size_t)snprintf(h + at, sizeof h - at, "%s,", tel_info[i].key);
 		snprintf(h + at, at < sizeof h ? sizeof h - at : 0, "%s", CSV_TAIL);
 	}
 	return h;

@@ -1,14 +1,16 @@
-/* sample: the names a sample's telemetry fields have in logs, JSON and
- * metrics, beside their enum (sample.h). Pure. */
+/* sample: the measured quantities' table (tel_rows.h: the names a
+ * sample's telemetry fields have in logs, JSON and metrics, their units,
+ * kinds and ranges), beside their enum (sample.h). Pure. */
 #include "sample.h"
 
 #include <stdio.h>
 
-const char *const sample_tel_names[SAMPLE_TEL_COUNT] = {
-	"sm_mhz", "mem_mhz", "power_w", "temp_c", "pstate", "throttle", "other_cpu", "other_gpu", "power_limit_w",
-	"viol_power_s", "viol_thermal_s", "pcie_gts", "pcie_width", "pcie_max_gts", "pcie_max_width",
-	"pcie_replays",
+const TelInfo tel_info[TEL_FIELD_COUNT] = {
+#define TEL_ROW(ID, ...) [TEL_##ID] = { __VA_ARGS__ },
+#include "tel_rows.h"
+#undef TEL_ROW
 };
+
 
 int sample_power_str(const Sample *s, char *out, size_t len)
 {

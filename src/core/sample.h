@@ -18,34 +18,39 @@ enum {
 	SAMPLE_BYTES = 1u << 6,     /* a memory workload: work counts bytes, the rate is B/s */
 };
 
-/* Telemetry fields of a sample (and of a reading, engine/telemetry.h). */
+/* Telemetry fields of a sample (and of a reading, engine/telemetry.h):
+ * one row each in tel_rows.h. */
 typedef enum TelField {
-	TEL_SM_MHZ,       /* GPU shader clock, or the CPU clock for CPU devices */
-	TEL_MEM_MHZ,
-	TEL_POWER_W,
-	TEL_TEMP_C,
-	TEL_PSTATE,       /* NVIDIA performance state, 0 = P0 */
-	TEL_THROTTLE,     /* throttle reason bits (throttle.h: NVML's, AMD's and Intel's mapped onto them) */
-	TEL_OTHER_CPU,    /* CPU devices: % of all cores' time that other processes
-	                     (and a hypervisor's steal) took, over the last 250 ms+ */
-	TEL_OTHER_GPU,    /* GPUs: how many other processes have a context on the device
-	                     (NVML's running compute and graphics processes, less this one) */
-	TEL_POWER_LIMIT_W, /* the power limit enforced now: NVML's enforced limit, hwmon
-	                     power1_cap (AMD), RAPL's package long-term limit (CPUs) */
-	TEL_VIOL_POWER_S,  /* NVML's violation counters: the seconds the power limit */
-	TEL_VIOL_THERMAL_S, /* ... and a thermal limit held the clock below its
-	                     target, counted by the driver since it started */
-	TEL_PCIE_GTS,      /* the PCIe link's speed now, GT/s per lane (sysfs current_link_speed) */
-	TEL_PCIE_WIDTH,    /* ... its lanes now (current_link_width) */
-	TEL_PCIE_MAX_GTS,  /* ... the speed it can train to (max_link_speed) */
-	TEL_PCIE_MAX_WIDTH, /* ... and its lanes (max_link_width) */
-	TEL_PCIE_REPLAYS,  /* the link's replays (retransmissions) counted since the driver
-	                     started: NVML's replay counter, amdgpu's pcie_replay_count */
+#define TEL_ROW(ID, ...) TEL_##ID,
+#include "tel_rows.h"
+#undef TEL_ROW
 	TEL_FIELD_COUNT
 } TelField;
 #define SAMPLE_TEL_COUNT TEL_FIELD_COUNT
-/* Their names in logs and JSON output (sample.c). */
-extern const char *const sample_tel_names[SAMPLE_TEL_COUNT];
+
+/* What a field's number is: how a run reads it. */
+typedef enum TelKind {
+	TEL_GAUGE,           /* a level now */
+	TEL_STATE,           /* a state's number */
+	TEL_BITS,            /* a set of flags */
+	TEL_COUNTER,         /* a count since the driver started: a run takes its difference */
+	TEL_SECONDS_COUNTER, /* seconds counted since the driver started: likewise */
+} TelKind;
+
+typedef struct TelInfo {
+	const char *key;     /* its name in logs, JSON, CSV */
+	const char *unit;    /* "" for a count or state */
+	TelKind kind;
+	double lo, hi;       /* what the hardware can read: outside, no reading */
+	const char *what;
+} TelInfo;
+extern const TelInfo tel_info[TEL_FIELD_COUNT];
+
+/* Whether v is a reading field f can have (finite, within its row's range). */
+static inline bool tel_plausible(TelField f, double v)
+{
+	return isfinite(v) && v >= tel_info[f].lo && v <= tel_info[f].hi;
+}
 
 typedef struct Sample {
 	uint64_t seq;        /* 0, 1, 2, ... within a run */

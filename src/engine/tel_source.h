@@ -28,6 +28,8 @@ static inline bool tel_has(const TelReading *r, TelField f)
 /* f read as v */
 static inline void tel_set(TelReading *r, TelField f, double v)
 {
+	if (!tel_plausible(f, v)) /* a reading the hardware cannot give is none (tel_rows.h) */
+		return;
 	r->v[f] = v;
 	r->valid |= 1u << f;
 }

@@ -105,7 +105,7 @@ static char *trim(char *c)
 }
 
 /* The columns of a trace: t_ms, flops (or rate), steady and the telemetry
- * fields by their log names (sample_tel_names: sm_mhz, throttle,
+ * fields by their log names (tel_info[].key: sm_mhz, throttle,
  * other_gpu, ...); -1: none. */
 typedef struct TraceCols {
 	int t, f, s;
@@ -123,7 +123,7 @@ static bool trace_header(char **f, int nf, TraceCols *c)
 		else if (!strcmp(name, "steady"))
 			c->s = i;
 		for (int k = 0; k < TEL_FIELD_COUNT; k++)
-			if (!strcmp(name, sample_tel_names[k]))
+			if (!strcmp(name, tel_info[k].key))
 				c->tel[k] = i;
 	}
 	return c->t >= 0 && c->f >= 0;
@@ -171,6 +171,8 @@ static int trace_row(char **f, int nf, const TraceCols *c, double v[3], double t
 		tel[k] = NAN;
 		if (c->tel[k] >= 0 && cell_num(f, c->tel[k], true, &tel[k], name, at, err, errlen))
 			return -1;
+		if (!isnan(tel[k]) && !tel_plausible((TelField)k, tel[k])) /* none the hardware can read (tel_rows.h) */
+			tel[k] = NAN;
 	}
 	return 0;
 }

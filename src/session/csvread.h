@@ -18,7 +18,7 @@
 int csv_parse_series(const char *text, size_t len, const char *name, double **t, double **x, size_t *n,
                      char *err, size_t errlen);
 /* The same, and where tel is not NULL each row's telemetry too, from the
- * columns named as sample_tel_names names the fields (flopscope's own CSV
+ * columns named as tel_info[].key names the fields (flopscope's own CSV
  * has sm_mhz): malloc'd, NaN for a cell without a reading or a file
  * without the column. */
 int csv_parse_trace(const char *text, size_t len, const char *name, double **t, double **x,

@@ -63,7 +63,7 @@ cJSON *record_sample_obj(const Sample *s, unsigned dev)
 	          cJSON_AddBoolToObject(o, "verified", s->flags & SAMPLE_VERIFIED);
 	for (int i = 0; ok && i < SAMPLE_TEL_COUNT; i++)
 		if (sample_has_tel(s, (TelField)i))
-			ok = add_exact(o, sample_tel_names[i], s->tel[i]);
+			ok = add_exact(o, tel_info[i].key, s->tel[i]);
 	if (ok && s->peak_flops > 0)
 		ok = add_exact(o, "peak_rate", s->peak_flops);
 	if (ok && s->peak_max_flops > 0)

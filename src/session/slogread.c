@@ -101,8 +101,9 @@ static bool parse_sample(const cJSON *o, Sample *s, const char **missing)
 		{ "gpu_timed", SAMPLE_GPU_TIMED }, { "steady", SAMPLE_STEADY }, { "verified", SAMPLE_VERIFIED },
 	};
 	/* optional: telemetry, peak, the guard */
+	/* a logged reading the hardware cannot give is none (tel_rows.h) */
 	for (int i = 0; i < SAMPLE_TEL_COUNT; i++)
-		if (get_num(o, sample_tel_names[i], &s->tel[i]))
+		if (get_num(o, tel_info[i].key, &s->tel[i]) && tel_plausible((TelField)i, s->tel[i]))
 			s->tel_valid |= 1u << i;
 	get_num2(o, "peak_rate", "peak_flops", &s->peak_flops);
 	get_num2(o, "peak_max_rate", "peak_max_rate", &s->peak_max_flops);

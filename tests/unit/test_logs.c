@@ -276,6 +276,37 @@ static void samples_that_repeat_in_seq_should_be_counted_once_and_said(void)
 	session_data_done(&d);
 }
 
+/* A logged reading the hardware cannot give (a power of 1e308 W, a link of
+ * 4294967297 lanes, a negative clock) is no reading: the table's range
+ * (tel_rows.h), not a 309-digit mean; a reading within it is kept. */
+static void readings_no_hardware_gives_should_be_no_reading(void)
+{
+	char t[2048];
+	int n = snprintf(t, sizeof t, "{\"type\":\"session\",\"format\":\"flopscope-session\",\"version\":1,"
+	                               "\"device\":\"d\",\"target_ms\":20}\n"
+	                               "{\"type\":\"sample\",\"seq\":0,\"t_ms\":1,\"x\":1,\"y\":1,\"z\":1,\"groups\":1,"
+	                               "\"flop\":1,\"gpu_ns\":1,\"cpu_ns\":2,\"flops\":1,\"gpu_timed\":true,\"steady\":true,"
+	                               "\"verified\":false,\"power_w\":1e308,\"pcie_width\":4294967297,\"sm_mhz\":-5,"
+	                               "\"temp_c\":61,\"other_cpu\":100.5,\"pcie_replays\":12}\n");
+	SessionData d;
+	char err[512];
+	CHECK(slog_parse(t, (size_t)n, "b.jsonl", &d, err, sizeof err) == 0);
+	CHECK(d.n == 1);
+	if (d.n == 1) {
+		const Sample *s = &d.samples[0];
+		CHECK(!sample_has_tel(s, TEL_POWER_W) && !sample_has_tel(s, TEL_PCIE_WIDTH) && !sample_has_tel(s, TEL_SM_MHZ));
+		CHECK(!sample_has_tel(s, TEL_OTHER_CPU));
+		CHECK(sample_tel(s, TEL_TEMP_C) == 61 && sample_tel(s, TEL_PCIE_REPLAYS) == 12);
+	}
+	session_data_done(&d);
+	/* every row of the table: a key of its own, a range */
+	for (int i = 0; i < TEL_FIELD_COUNT; i++) {
+		CHECK(tel_info[i].key && tel_info[i].what && tel_info[i].lo < tel_info[i].hi);
+		for (int j = 0; j < i; j++)
+			CHECK(strcmp(tel_info[i].key, tel_info[j].key));
+	}
+}
+
 typedef struct Seen {
 	size_t samples, restarts, gaps;
 	double sum, gap_ms;
@@ -846,6 +877,7 @@ int main(void)
 {
 	RUN(both_log_formats_should_read_the_same);
 	RUN(samples_that_repeat_in_seq_should_be_counted_once_and_said);
+	RUN(readings_no_hardware_gives_should_be_no_reading);
 	RUN(node_logs_should_be_ordered_by_device);
 	RUN(log_should_read_back_every_sample_exactly);
 	RUN(log_should_keep_doubles_to_the_last_bit);

@@ -135,7 +135,7 @@ static void the_longest_sample_should_be_written_whole(void)
 		static const char head[] = "{\"dev\":12,\"type\":\"sample\",";
 		CHECK(!strncmp(text, head, sizeof head - 1));
 		for (int i = 0; i < SAMPLE_TEL_COUNT; i++)
-			CHECK(cJSON_GetObjectItem(o, sample_tel_names[i])->valuedouble == s.tel[i]);
+			CHECK(cJSON_GetObjectItem(o, tel_info[i].key)->valuedouble == s.tel[i]);
 		CHECK(cJSON_GetObjectItem(o, "target_ms")->valuedouble > 0);
 	}
 	cJSON_Delete(o);
