@@ -122,7 +122,8 @@ static void compare_json(const Options *o, const OfflineBlocks *l, const char *u
 
 #define C_(f) offsetof(CompareLine, f)
 /* --compare --format csv: the JSON record's fields as one row, each side's
- * flattened (a_..., b_...; its files joined with ';') */
+ * flattened (a_..., b_...; its files joined with ';', a ';' or '\' in a
+ * name written '\;' or '\\') */
 typedef struct CompareLine {
 	const char *workload, *unit, *method, *a_files, *b_files, *verdict, *why, *version;
 	double block_ms, a[7], b[7], ratio, ratio_lo, ratio_hi, best_ratio, top_ratio, spread, noise, min_effect,
@@ -158,13 +159,26 @@ static const Column compare_cols[] = {
 #undef SIDE
 #undef C_
 
-/* A side's files, joined with ';'. */
+/* A side's files, joined with ';': a ';' or '\' in a name escaped with
+ * '\' ("x;y.jsonl" read as two files); a name that does not fit whole is
+ * left out, never cut. */
 static const char *joined(const char *const *files, unsigned n, char *out, size_t len)
 {
 	size_t at = 0;
 	out[0] = '\0';
-	for (unsigned i = 0; i < n && at < len; i++)
-		at += (size_t)snprintf(out + at, len - at, "%s%s", i ? ";" : "", files[i]);
+	for (unsigned i = 0; i < n; i++) {
+		size_t need = (i ? 1 : 0) + strlen(files[i]) * 2 + 1;
+		if (at + need > len)
+			break;
+		if (i)
+			out[at++] = ';';
+		for (const char *c = files[i]; *c; c++) {
+			if (*c == ';' || *c == '\\')
+				out[at++] = '\\';
+			out[at++] = *c;
+		}
+		out[at] = '\0';
+	}
 	return out;
 }
 

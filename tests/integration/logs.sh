@@ -131,6 +131,16 @@ t_foreign_and_damaged_logs_should_be_named() {
 t_compare_csv_should_say_what_its_json_says() {
 	"$FS" llvm --duration 1.5 --log "$T/a.jsonl" >/dev/null 2>&1 || die "a: exit $?"
 	"$FS" llvm --duration 1.5 --log "$T/b.jsonl" >/dev/null 2>&1 || die "b: exit $?"
+	# a name with the separator in it: escaped, one file still
+	cp "$T/b.jsonl" "$T/x;y\\z.jsonl"
+	"$FS" --compare "$T/a.jsonl" "$T/a.jsonl" -- "$T/b.jsonl" "$T/x;y\\z.jsonl" --format csv >"$T/s.csv" 2>"$T/c.err" || true
+	python3 - "$T/s.csv" "$T" <<'PY' || die "the separator: $(cat "$T/s.csv" "$T/c.err")"
+import csv, re, sys
+r = list(csv.DictReader(open(sys.argv[1])))[0]
+t = sys.argv[2]
+assert r["b_files"] == t + "/b.jsonl;" + t.replace("\\", "\\\\") + "/x\\;y\\\\z.jsonl", r["b_files"]
+assert [f.replace("\\;", ";").replace("\\\\", "\\") for f in re.split(r"(?<!\\);", r["b_files"])][1] == t + "/x;y\\z.jsonl"
+PY
 	"$FS" --compare "$T/a.jsonl" "$T/b.jsonl" --format csv >"$T/c.csv" 2>"$T/c.err" || true
 	"$FS" --compare "$T/a.jsonl" "$T/b.jsonl" --format json >"$T/c.json" 2>/dev/null || true
 	python3 - "$T/c.csv" "$T/c.json" "$T/a.jsonl" <<'PY' || die "$(cat "$T/c.csv" "$T/c.err")"
