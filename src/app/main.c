@@ -234,7 +234,9 @@ static size_t pick_devices(const VkCtx *ctx, const Options *o, int *idx, size_t 
 	if (list) {
 		char err[ERR_LEN];
 		n = devsel_gpu_list(ctx->entries, ctx->entry_count, list, from, &gpu_map, idx, cap, err, sizeof err);
-		if (!n && list == job && !gpu_map.by)
+		/* no map to tie a well-formed list: every device, said; a
+		 * malformed one is bad input whatever the map */
+		if (!n && list == job && !gpu_map.by && devsel_gpu_list_wellformed(job, from, err, sizeof err))
 			return pick_job_unmapped(ctx, o, job, idx, cap);
 		if (!n) {
 			fprintf(stderr, "flopscope: %s\n", err);

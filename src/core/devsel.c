@@ -219,6 +219,33 @@ static int gpu_item(const DeviceInfo *d, size_t n, const char *item, const char 
 	return found;
 }
 
+bool devsel_gpu_list_wellformed(const char *list, const char *from, char *err, size_t errlen)
+{
+	for (const char *p = list;;) {
+		char item[128];
+		size_t len = strcspn(p, ",");
+		if (len == 0 || len >= sizeof item) {
+			snprintf(err, errlen, "%s: \"%s\" is not a list of GPUs (0,1 or GPU-<uuid>,... or 0000:1b:00.0,...)",
+			         from, list);
+			return false;
+		}
+		memcpy(item, p, len);
+		item[len] = '\0';
+		size_t d1 = strspn(item, "0123456789");
+		bool index = d1 == len || (d1 && item[d1] == '-' && item[d1 + 1] &&
+		                           strspn(item + d1 + 1, "0123456789") == len - d1 - 1);
+		if (!index && devsel_word(item).kind == DEVSEL_NAME) {
+			snprintf(err, errlen, "%s: \"%s\" is not a GPU's index, range, UUID or PCI address (in \"%s\")", from,
+			         item, list);
+			return false;
+		}
+		p += len;
+		if (!*p)
+			return true;
+		p++;
+	}
+}
+
 size_t devsel_gpu_list(const DeviceInfo *d, size_t n, const char *list, const char *from, const GpuMap *map,
                        int *idx, size_t cap, char *err, size_t errlen)
 {

@@ -58,6 +58,12 @@ typedef struct GpuMap {
 size_t devsel_gpu_list(const DeviceInfo *d, size_t n, const char *list, const char *from, const GpuMap *map,
                        int *idx, size_t cap, char *err, size_t errlen);
 
+/* Whether list has the form of a list of GPUs (each item an index, a range
+ * LOW-HIGH, a UUID or a PCI address), whatever the devices: a malformed
+ * one ("garbage", "0,,1", "-1") is bad input, never a map's fault; why in
+ * err. */
+bool devsel_gpu_list_wellformed(const char *list, const char *from, char *err, size_t errlen);
+
 /* Case-insensitive substring test (ASCII). */
 int devsel_contains(const char *hay, const char *needle);
 

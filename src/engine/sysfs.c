@@ -411,8 +411,9 @@ static int ze_list(const DeviceInfo *e, size_t n, const char *ze, char *list, si
 	qsort(gpu, m, sizeof *gpu, by_pci);
 	for (const char *p = ze; *p;) {
 		char *end;
-		unsigned long k = strtoul(p, &end, 10);
-		if (end == p || (*end && *end != ',' && *end != '.')) {
+		errno = 0;
+		unsigned long k = *p >= '0' && *p <= '9' ? strtoul(p, &end, 10) : (end = (char *)p, 0);
+		if (end == p || errno || (*end && *end != ',' && *end != '.')) { /* "-1" is no device */
 			snprintf(why, wlen, "ZE_AFFINITY_MASK=%s: not a list of devices (0,1 or 0.1)", ze);
 			return -1;
 		}

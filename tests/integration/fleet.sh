@@ -591,6 +591,18 @@ t_check_should_cover_the_gpus_a_slurm_job_has() {
 	sanitized && skip "device selection, pure and unit-tested (test_devsel): make test runs it"
 	uuid=$("$FS" --list --format json | python3 -c 'import json, sys; print(json.loads(sys.stdin.readline())["uuid"])')
 	nvml="GPU-00000000-1111-2222-3333-444444444444,GPU-$uuid"
+	# without NVML, a malformed list is called malformed (exit 2), not
+	# blamed on the missing map; ZE_AFFINITY_MASK=-1 is no device 2^64-1
+	local j
+	for j in garbage 0,,1 -1; do
+		SLURM_JOB_GPUS=$j "$FS" --check --workload fp32 --budget 3s --no-log >/dev/null 2>"$T/m.err"
+		rc=$?
+		[ $rc = 2 ] && grep -q "^flopscope: SLURM_JOB_GPUS: .* is not a" "$T/m.err" || die "SLURM_JOB_GPUS=$j: exit $rc: $(cat "$T/m.err")"
+	done
+	SLURM_JOB_GPUS=0 ZE_AFFINITY_MASK=-1 ZE_ENABLE_PCI_ID_DEVICE_ORDER=1 "$FS" --check --workload fp32 --budget 3s --no-log \
+		>/dev/null 2>"$T/z.err"
+	grep -q 'ZE_AFFINITY_MASK=-1: not a list of devices' "$T/z.err" && ! grep -q 18446744073709551615 "$T/z.err" ||
+		die "ZE_AFFINITY_MASK=-1: $(cat "$T/z.err")"
 	LD_LIBRARY_PATH="$FAKE_NVML_DIR" FLOPSCOPE_FAKE_NVML="$nvml" SLURM_JOB_GPUS=1 \
 		"$FS" --check --workload fp32 --budget 5s --no-log --format json >"$T/job.json" 2>"$T/job.err"
 	rc=$?

@@ -142,6 +142,22 @@ static size_t gpus(const char *list, int *idx, char *err)
 	return devsel_gpu_list(DEVS, 4, list, "SLURM_JOB_GPUS", &nvml, idx, 8, err, 400);
 }
 
+/* A list's form, whatever the devices and the map: a malformed one is bad
+ * input (it was blamed on a missing map without NVML). */
+static void a_malformed_gpu_list_should_be_called_malformed(void)
+{
+	char err[256];
+	static const char *const good[] = { "0", "0,1", "0-3,7", "GPU-6d657361", "0000:1b:00.0", "1b:00.0,2" };
+	for (size_t i = 0; i < sizeof good / sizeof *good; i++)
+		CHECK(devsel_gpu_list_wellformed(good[i], "SLURM_JOB_GPUS", err, sizeof err));
+	static const char *const bad[] = { "garbage", "0,,1", "-1", "0,", ",0", "" };
+	for (size_t i = 0; i < sizeof bad / sizeof *bad; i++)
+		CHECK(!devsel_gpu_list_wellformed(bad[i], "SLURM_JOB_GPUS", err, sizeof err) &&
+		      !strncmp(err, "SLURM_JOB_GPUS: ", 16));
+	CHECK(!devsel_gpu_list_wellformed("0,garbage", "SLURM_JOB_GPUS", err, sizeof err));
+	CHECK_STR(err, "SLURM_JOB_GPUS: \"garbage\" is not a GPU's index, range, UUID or PCI address (in \"0,garbage\")");
+}
+
 static void gpu_lists_should_name_devices_as_nvml_and_slurm_do(void)
 {
 	setup();
@@ -213,5 +229,6 @@ int main(void)
 	RUN(devsel_words_should_be_read_for_what_they_are);
 	RUN(devsel_should_say_why_an_identity_names_nothing);
 	RUN(gpu_lists_should_name_devices_as_nvml_and_slurm_do);
+	RUN(a_malformed_gpu_list_should_be_called_malformed);
 	return CHECK_DONE();
 }
