@@ -7,41 +7,70 @@ t_headless_should_have_twenty_samples_starting_at_one_group() {
 		die "bad header"
 	n=$(($(wc -l <"$TOP/run.csv") - 1))
 	[ "$n" -ge 20 ] || die "only $n samples"
-	awk -F, 'NR == 2 && $7 != 1 { exit 1 }' "$TOP/run.csv" || die "first sample is not 1 group"
+	[ "$(csv_cols "$TOP/run.csv" groups | head -1)" = 1 ] || die "first sample is not 1 group"
 }
 
 t_headless_should_grow_by_ten_while_under_two_ms() {
 	csv_run || return 1
 	# until the first dispatch of >= 2 ms, each count is 10x the one before
-	awk -F, 'NR > 2 && !done { if ($7 != prev * 10) { print "sample " $2 ": " $7 " after " prev; exit 1 } }
-	         NR > 1 { if ($9 >= 2000000) done = 1; prev = $7 }' "$TOP/run.csv" >"$T/why" ||
-		die "growth rule broken: $(cat "$T/why")"
+	csv_cols "$TOP/run.csv" seq groups gpu_ns |
+		awk -F, 'NR > 1 && !done { if ($2 != prev * 10) { print "sample " $1 ": " $2 " after " prev; exit 1 } }
+		         { if ($3 >= 2000000) done = 1; prev = $2 }' >"$T/why" || die "growth rule broken: $(cat "$T/why")"
 }
 
 t_headless_should_settle_at_the_target() {
 	csv_run || return 1
-	# steady samples: median dispatch time within 10..40 ms, 80% of them too
-	awk -F, 'NR > 1 && $15 == 1 { print $9 / 1e6 }' "$TOP/run.csv" | sort -n |
-		awk '{ t[NR] = $1; if ($1 >= 10 && $1 <= 40) ok++ }
-		     END { n = NR; if (n < 10) { print "only " n " steady samples"; exit 1 }
-		           m = t[int((n + 1) / 2)]
-		           if (m < 10 || m > 40 || ok < 0.8 * n) { print "median " m " ms, " ok "/" n " in range"; exit 1 } }' \
-		>"$T/why" || die "$(cat "$T/why")"
+	# steady samples: median dispatch time within 10..40 ms, 80% of them
+	# too; read by the header's keys. A shared CPU sets lavapipe's times:
+	# where other processes took more than a quarter of it (the run's own
+	# other_cpu readings), the test cannot tell, and says so
+	python3 - "$TOP/run.csv" >"$T/why" <<'PY'
+import csv, statistics, sys
+rows = [r for r in csv.DictReader(open(sys.argv[1])) if r["steady"] == "1"]
+if len(rows) < 10:
+    print("only %d steady samples" % len(rows)); sys.exit(1)
+busy = [float(r["other_cpu"]) for r in rows if r["other_cpu"]]
+if busy and statistics.median(busy) > 25:
+    print("the machine too busy to hold a 20 ms target: other processes took %.0f%% of the CPU (median)"
+          % statistics.median(busy)); sys.exit(77)
+ms = sorted(int(r["gpu_ns"]) / 1e6 for r in rows)
+m = statistics.median(ms)
+ok = sum(10 <= t <= 40 for t in ms)
+if not (10 <= m <= 40) or ok < 0.8 * len(ms):
+    print("median %g ms, %d/%d in range" % (m, ok, len(ms))); sys.exit(1)
+PY
+	case $? in
+	0) ;;
+	77) skip "$(cat "$T/why")" ;;
+	*) die "$(cat "$T/why")" ;;
+	esac
 }
 
 t_headless_flops_should_be_positive_and_below_the_cpu_peak() {
 	csv_run || return 1
 	peak=$(tests/cpu_peak.sh) || die "no CPU peak"
-	awk -F, -v peak="$peak" 'NR > 1 && !($13 > 0 && $13 < peak) { print "sample " $2 ": " $13 " FLOPS, peak " peak; exit 1 }' \
-		"$TOP/run.csv" >"$T/why" || die "$(cat "$T/why")"
+	python3 - "$TOP/run.csv" "$peak" >"$T/why" <<'PY' || die "$(cat "$T/why")"
+import csv, sys
+peak = float(sys.argv[2])
+for r in csv.DictReader(open(sys.argv[1])):
+    if not 0 < float(r["rate"]) < peak:
+        print("sample %s: %s FLOPS, peak %g" % (r["seq"], r["rate"], peak)); sys.exit(1)
+PY
 }
 
 t_serial_gpu_time_should_not_exceed_cpu_time() {
 	# Gridwise's CPU timing (idle queue, submit, wait) brackets the GPU's
 	"$FS" llvm --serial --format csv --duration 1 --no-log >"$T/serial.csv" 2>/dev/null || die "exit $?"
-	[ "$(wc -l <"$T/serial.csv")" -ge 20 ] || die "too few samples"
-	awk -F, 'NR > 1 && ($14 != 1 || $9 > $10) { print "sample " $2 ": gpu " $9 " ns, cpu " $10 " ns, timed " $14; exit 1 }' \
-		"$T/serial.csv" >"$T/why" || die "$(cat "$T/why")"
+	python3 - "$T/serial.csv" >"$T/why" <<'PY' || die "$(cat "$T/why")"
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+if len(rows) < 19:
+    print("too few samples: %d" % len(rows)); sys.exit(1)
+for r in rows:
+    if r["gpu_timed"] != "1" or int(r["gpu_ns"]) > int(r["cpu_ns"]):
+        print("sample %s: gpu %s ns, cpu %s ns, timed %s" % (r["seq"], r["gpu_ns"], r["cpu_ns"], r["gpu_timed"]))
+        sys.exit(1)
+PY
 }
 
 t_pipelined_should_keep_every_sample_and_report_duty() {
@@ -69,8 +98,8 @@ PY
 
 t_headless_should_check_results_on_the_cpu() {
 	csv_run || return 1
-	awk -F, 'NR == 2 && $16 != 1 { exit 1 }' "$TOP/run.csv" || die "first sample not checked"
-	n=$(awk -F, 'NR > 1 && $16 == 1' "$TOP/run.csv" | wc -l)
+	[ "$(csv_cols "$TOP/run.csv" verified | head -1)" = 1 ] || die "first sample not checked"
+	n=$(csv_cols "$TOP/run.csv" verified | grep -cx 1)
 	[ "$n" -ge 3 ] || die "only $n checked samples"
 	grep -q 'result checks passed' "$TOP/run.err" || die "no summary on stderr: $(cat "$TOP/run.err")"
 }
@@ -197,7 +226,11 @@ t_suite_should_print_one_row_per_workload() {
 	for w in $(matrix_workloads | tail -n +2); do
 		grep -Eq "^ $w +unsupported: as above$" "$T/out" || die "no $w row: $(cat "$T/out")"
 	done
-	for w in fp32 fp64 int32 fp16 int8dot fp32-scalar fp16-scalar fp64-scalar int16 int64 copy h2d h2d-cached d2h d2h-cached d2d h2h; do
+	# every supported workload but power (whose row says its watts), from
+	# the table of workloads itself
+	"$FS" llvm --list-workloads --format json >"$T/wl.json" || die "--list-workloads"
+	for w in $(python3 -c 'import json, sys; print(" ".join(r["name"] for r in map(json.loads, open(sys.argv[1]))
+	                        if r["supported"] and r["kind"] != "power"))' "$T/wl.json"); do
 		grep -Eq "^ $w +[0-9.]+ [kMGT]?(FLOPS|IOPS|B/s) +[0-9.]+ [kMGT]?(FLOPS|IOPS|B/s) " "$T/out" || die "no $w row: $(cat "$T/out")"
 	done
 	grep -q 'transfers of 64 MiB$' "$T/out" || die "$(head -1 "$T/out")"
@@ -205,27 +238,26 @@ t_suite_should_print_one_row_per_workload() {
 	# start empty, and the pipelines built ahead make every start warm
 	XDG_STATE_HOME="$T/st" XDG_CACHE_HOME="$T/cache" "$FS" llvm --suite --duration 0.25 --format json \
 		>"$T/suite.json" || die "json: exit $?"
-	python3 - "$T/suite.json" $(matrix_workloads) <<'PY' || die "json"
+	python3 - "$T/suite.json" "$T/wl.json" <<'PY' || die "json"
 import json, sys
 rows = [json.loads(l) for l in open(sys.argv[1])]
-shaders = [r for r in rows if r["supported"] and r["workload"] in
-           ("fp32", "fp64", "int32", "fp16", "int8dot", "fp32-scalar", "fp16-scalar", "fp64-scalar", "int16", "int64",
-            "copy", "power")]
-assert len(shaders) == 12 and all(r["start"] == {"spirv_cached": True, "pipeline_cached": True} for r in shaders), \
+# what to expect, from the table of workloads (--list-workloads), not a list of the test's own
+wl = [json.loads(l) for l in open(sys.argv[2])]
+kind = {w["name"]: w["kind"] for w in wl}
+unit = {w["name"]: w["unit"] for w in wl}
+assert [r["workload"] for r in rows] == [w["name"] for w in wl], ([r["workload"] for r in rows], wl)
+# a shader of its own (not a transfer's vkCmdCopyBuffer): built ahead, every start warm
+shaders = [r for r in rows if r["supported"] and kind[r["workload"]] != "transfer"]
+assert shaders and all(r["start"] == {"spirv_cached": True, "pipeline_cached": True} for r in shaders), \
     [(r["workload"], r.get("start")) for r in rows]
 assert all("start" not in r for r in rows if r not in shaders), rows
-matrix = sys.argv[2:]
-assert matrix[:3] == ["fp16-matrix", "fp16-matrix-f16", "int8-matrix"], matrix
-mx = [r for r in rows if r["workload"] in matrix]
-assert [r["workload"] for r in mx] == matrix, mx
-assert all(r["supported"] is False and "no cooperative matrices" in r["why"] for r in mx), mx
-rows = [r for r in rows if r["workload"] not in matrix]
-assert [r["workload"] for r in rows] == ["fp32", "fp64", "int32", "fp16", "int8dot", "fp32-scalar", "fp16-scalar",
-                                         "fp64-scalar", "int16", "int64",
-                                         "copy", "h2d", "h2d-cached", "d2h", "d2h-cached", "d2d", "h2h", "power"]
-assert all(r["supported"] and r["median"] > 0 and r["checks_passed"] >= 2 for r in rows), rows
-assert all(r["unit"] == "B/s" for r in rows[10:17]) and all(r["size"] == 64 << 20 for r in rows[11:17]), rows
-assert rows[17]["unit"] == "FLOPS" and "size" not in rows[17], rows
+mx = [r for r in rows if not r["supported"]]
+assert {r["workload"] for r in mx} == {w["name"] for w in wl if not w["supported"]}, mx
+assert mx and all("-matrix" in r["workload"] and "no cooperative matrices" in r["why"] for r in mx), mx
+rows = [r for r in rows if r["supported"]]
+assert all(r["median"] > 0 and r["checks_passed"] >= 2 and r["unit"] == unit[r["workload"]] for r in rows), rows
+assert all(r["size"] == 64 << 20 for r in rows if kind[r["workload"]] == "transfer"), rows
+assert all("size" not in r for r in rows if kind[r["workload"]] != "transfer"), rows
 assert len({r["log"] for r in rows}) == 1 and all("log" not in r for r in mx), rows
 # every row names its device as --list --format json does
 ident = ("entry", "device", "uuid", "pci_bus_id", "host", "flopscope")

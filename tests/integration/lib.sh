@@ -42,6 +42,19 @@ export FLOPSCOPE_VALIDATE=1
 
 # A 2 s headless run in CSV, shared by several tests (run once, in TOP, by
 # the first test of any lane that asks; the others wait for it).
+# The columns named (by the header's keys, in that order) of CSV file $1,
+# comma-separated, the header left out: a test reads a record by its keys,
+# never by a column's number. (The numeric columns come before the quoted
+# device name, whose comma awk would split.)
+csv_cols() {
+	local f=$1
+	shift
+	awk -F, -v want="$*" 'NR == 1 { n = split(want, w, " "); for (i = 1; i <= NF; i++) c[$i] = i
+	                                for (k = 1; k <= n; k++) if (!(w[k] in c)) { print "no column " w[k] >"/dev/stderr"; exit 2 }
+	                                next }
+	                      { line = ""; for (k = 1; k <= n; k++) line = line (k > 1 ? "," : "") $(c[w[k]]); print line }' "$f"
+}
+
 csv_run() {
 	{
 		flock 9
