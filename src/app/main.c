@@ -490,10 +490,11 @@ static int on_devices(Options *o, uint64_t launch)
 	}
 	/* NVML's numbers for the devices it knows: the gpu of the records that
 	 * name devices and of the metrics, the indices --gpus and Slurm give.
-	 * Not for one device's measuring run without metrics, which names no
-	 * gpu: NVML's start costs it ~25 ms (docs/PERFORMANCE.md). */
+	 * Not for one device's measuring run without metrics or --interval rows
+	 * (whose identity has gpu), which names no gpu: NVML's start costs it
+	 * ~25 ms (docs/PERFORMANCE.md). */
 	bool names_gpus = o->mode != MODE_MEASURE || o->gpus || o->all || o->ndev_indexes > 1 || o->metrics_file ||
-	                  o->metrics_listen;
+	                  o->metrics_listen || o->interval_s > 0;
 	if (!names_gpus)
 		snprintf(map_why, sizeof map_why, "NVML not asked");
 	else

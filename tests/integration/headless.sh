@@ -168,6 +168,7 @@ assert len(rows) >= 2, rows
 for r in rows:
     assert r["sm_mhz"] == "1410" and float(r["power_w"]) == 650 and r["throttle"] == "4" and r["reasons"] == "power cap", r
     assert r["device"].startswith("llvmpipe") and float(r["min"]) <= float(r["median"]) <= float(r["max"]), r
+    assert r["gpu"] == "0", r  # NVML's index, as every other CSV says it
 PY
 	"$FS" llvm --interval 0.01 --no-log >"$T/bad" 2>&1
 	[ $? = 2 ] && grep -q -- '--interval' "$T/bad" || die "0.01 s accepted: $(cat "$T/bad")"
