@@ -443,6 +443,8 @@ int suite_run(const VkCtx *ctx, const int *idx, size_t n, const Options *o, uint
 			suite_measure(ctx, run, m, o, (WorkloadType)w, tq, ++nth, NULL, quit);
 		}
 		progress_hide(pg); /* the rows go out whole */
+		if (*quit) /* the workload a signal cut is no row: suite_stopped says where it ended */
+			break;
 		size_t r = 0;
 		for (size_t i = 0; i < n; i++) {
 			if (ok[i]) {

@@ -232,6 +232,15 @@ t_stopped_suite_should_say_its_table_is_incomplete() {
 	grep -Eq 'stopped by a signal after [0-9]+ of [0-9]+ workloads; the table is incomplete' "$T/su.err" ||
 		die "$(cat "$T/su.err")"
 	tail -1 "$T/su.json" | grep -q '"type":"suite_stopped","signal":2' || die "json: $(tail -1 "$T/su.json")"
+	# the rows are the workloads done, no more: the one the signal cut is
+	# no row (16 CSV rows for "15 of 22 workloads")
+	python3 - "$T/su.json" <<'PY' || die "rows: $(cat "$T/su.json")"
+import json, sys
+recs = [json.loads(l) for l in open(sys.argv[1])]
+rows = [r for r in recs if r["type"] == "suite"]
+end = recs[-1]
+assert len({r["workload"] for r in rows}) == end["workloads_done"], (len(rows), end)
+PY
 }
 
 # A check that could not judge a device for the driver's or flopscope's
