@@ -458,7 +458,7 @@ static void print_line(const Options *o, const VkCtx *ctx, const SuiteDev *sd, c
 	const char *others = shared_text(&sd->r.shared, shared, sizeof shared);
 	const char *link = link_text(&sd->r.link, wi, linkbuf, sizeof linkbuf);
 	if (o->format != FORMAT_TABLE) {
-		CheckLine l = { st, { d, (size_t)sd->idx + 1 }, wi->name, workload_unit_names[wi->unit], v->median,
+		CheckLine l = { st, { d, (size_t)sd->idx + 1, NULL }, wi->name, workload_unit_names[wi->unit], v->median,
 		                v->ratio, v->threshold, v->peer, NAN, NAN, v->ref, v->checks, v->why, others, link,
 		                link_replays_of(&sd->r.link, wi), &sd->r.energy };
 		put_line(o, "check", check_cols, NCOLS(check_cols), &l);
@@ -859,7 +859,7 @@ static void print_shared(const Options *o, const VkCtx *ctx, const SuiteDev *sd,
 		snprintf(why, sizeof why, "with the %zu devices at once: its share of the host (%s: %s%s), held to no "
 		         "threshold; its verdict is its link's, measured alone", m, of, fmt_si(sum, b, sizeof b), unit);
 	if (o->format != FORMAT_TABLE) {
-		CheckLine l = { "shared", { d, (size_t)sd->idx + 1 }, wi->name, unit, median, NAN, NAN, NAN, (double)m,
+		CheckLine l = { "shared", { d, (size_t)sd->idx + 1, NULL }, wi->name, unit, median, NAN, NAN, NAN, (double)m,
 		                sum, NULL, sd->checks, why, NULL, NULL, NAN, NULL };
 		put_line(o, "check_shared", shared_cols, NCOLS(shared_cols), &l);
 	} else {

@@ -109,6 +109,9 @@ cJSON *columns_json(const char *type, const Column *cols, size_t n, const void *
 			if (c->json && ((const RowIdentity *)v)->dev) {
 				const RowIdentity *id = v;
 				listing_identity_json(j, id->dev, id->entry);
+			} else if (c->json && ((const RowIdentity *)v)->meta) {
+				const RowIdentity *id = v;
+				listing_identity_json_meta(j, id->meta, id->entry);
 			}
 			break;
 		}

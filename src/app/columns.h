@@ -28,9 +28,11 @@ typedef enum ColForm {
 } ColForm;
 
 /* Which device and list entry a row is of. */
+struct SessionMeta;
 typedef struct RowIdentity {
 	const DeviceInfo *dev;
 	size_t entry;           /* 1-based, as --list numbers it */
+	const struct SessionMeta *meta; /* dev NULL: the device as a log recorded it (a replay); NULL: none */
 } RowIdentity;
 
 typedef struct Column {

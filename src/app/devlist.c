@@ -36,7 +36,7 @@ static void list_row(ListRow *r, const DeviceInfo *d, size_t entry)
 {
 	devinfo_driver_version_str(d, r->drv, sizeof r->drv);
 	devinfo_version_str(d->api_version, r->api, sizeof r->api);
-	r->id = (RowIdentity){ d, entry };
+	r->id = (RowIdentity){ d, entry, NULL };
 	r->device_type = devinfo_type_str(d->type);
 	r->driver_name = d->driver_name;
 	r->driver_info = d->driver_info;
@@ -100,7 +100,7 @@ int devlist_workloads(FILE *f, const DeviceInfo *d, size_t entry, OutFormat form
 		char why[256];
 		bool ok = workload_supported((WorkloadType)w, feat, why, sizeof why);
 		WorkloadLine l = { wi->name, workload_unit_names[wi->unit], workload_kind_names[wi->kind], ok ? "yes" : "no", wi->what,
-		                   ok ? NULL : why, ok, { d, entry } };
+		                   ok ? NULL : why, ok, { d, entry, NULL } };
 		if (format == FORMAT_JSON) {
 			out = json_line(f, columns_json("workload", workload_cols, NCOLS(workload_cols), &l));
 		} else if (format == FORMAT_CSV) {

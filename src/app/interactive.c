@@ -172,7 +172,7 @@ static void run_devices(Screen *s, const struct VkCtx *ctx, const DeviceList *de
 			const char *log = engine_info(m->e)->log_path;
 			fprintf(out, "  %zu: %s, log %s\n", k + 1, devs->entries[sel[k]].name, log ? log : "off (--no-log)");
 			rows[k] = (DeviceRow){ devs->entries[sel[k]].name, &m->sum, m->checks, m->error, m->first_ms,
-			                       &devs->entries[sel[k]], (size_t)sel[k] + 1 };
+			                       &devs->entries[sel[k]], (size_t)sel[k] + 1, NULL };
 		}
 		size_t outliers = multi_print_table(out, false, rows, n, workload_unit_names[workload_info[wl].unit],
 		                                    o->outlier_pct, workload_uses_host(wl));

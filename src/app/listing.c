@@ -91,6 +91,24 @@ void listing_identity_json(cJSON *o, const DeviceInfo *d, size_t entry)
 	cJSON_AddNumberToObject(o, "schema", FLOPSCOPE_SCHEMA_VERSION);
 }
 
+void listing_identity_json_meta(cJSON *o, const SessionMeta *m, size_t entry)
+{
+	char driver[600];
+	snprintf(driver, sizeof driver, "%s %s", m->driver_name, m->driver_info[0] ? m->driver_info : m->driver_version);
+	cJSON_AddNumberToObject(o, "entry", (double)entry);
+	cJSON_AddNullToObject(o, "gpu");
+	cJSON_AddStringToObject(o, "device", m->device);
+	cJSON_AddStringToObject(o, "driver", driver);
+	cJSON_AddStringToObject(o, "uuid", m->uuid);
+	if (m->pci_bus_id[0])
+		cJSON_AddStringToObject(o, "pci_bus_id", m->pci_bus_id);
+	else
+		cJSON_AddNullToObject(o, "pci_bus_id");
+	cJSON_AddStringToObject(o, "host", m->host);
+	cJSON_AddStringToObject(o, "flopscope", FLOPSCOPE_VERSION);
+	cJSON_AddNumberToObject(o, "schema", FLOPSCOPE_SCHEMA_VERSION);
+}
+
 void listing_csv_field(FILE *f, const char *s)
 {
 	char q[4096];

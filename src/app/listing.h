@@ -18,6 +18,10 @@ void listing_print(FILE *f, const DeviceList *l, bool verbose);
  * "flopscope" (the version) and "schema" (FLOPSCOPE_SCHEMA_VERSION). o is a cJSON object. */
 struct cJSON;
 void listing_identity_json(struct cJSON *o, const DeviceInfo *d, size_t entry);
+/* ... of a device a session log recorded (a replay): its name, driver,
+ * UUID, address and host as the log has them; NVML's index unknown (null). */
+struct SessionMeta;
+void listing_identity_json_meta(struct cJSON *o, const struct SessionMeta *m, size_t entry);
 /* The same as CSV columns, after a comma-led header part
  * (LISTING_IDENTITY_CSV): each field quoted as RFC 4180 says. */
 #define LISTING_IDENTITY_CSV "entry,gpu,device,driver,uuid,pci_bus_id,host,flopscope"

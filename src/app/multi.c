@@ -116,8 +116,9 @@ static void table_json(FILE *f, const DeviceRow *rows, const NodeDevice *nd, siz
 		bool measured = isfinite(nd[k].median);
 		DevSumLine l = {
 			.dev = (double)(k + 1),
-			.id = { rows[k].dev, rows[k].entry }, /* live: named as every record names a device */
-			.device = rows[k].dev ? NULL : nd[k].name, /* a replay: the name the log recorded */
+			/* live: named as every record names a device; a replay: as its log recorded it */
+			.id = { rows[k].dev, rows[k].dev ? rows[k].entry : k + 1, rows[k].meta },
+			.device = rows[k].dev || rows[k].meta ? NULL : nd[k].name,
 			.ok = !error,
 			.median = measured ? nd[k].median : NAN,
 			.unit = measured ? unit : NULL,
@@ -358,7 +359,7 @@ int multi_run(const struct VkCtx *ctx, const Options *o, const int *idx, size_t 
 		if (rows)
 			rows[k] = (DeviceRow){ ctx->entries[d[k].idx].name, m->e ? &m->sum : NULL, m->checks,
 			                       m->e ? m->error : m->err.msg, m->first_ms, &ctx->entries[d[k].idx],
-			                       (size_t)d[k].idx + 1 };
+			                       (size_t)d[k].idx + 1, NULL };
 	}
 	size_t outliers = 0;
 	if (rows)

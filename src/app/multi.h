@@ -22,6 +22,7 @@ typedef struct DeviceRow {
 	double first_ms;           /* its first sample after launch, ms; 0: unknown (a replay) */
 	const DeviceInfo *dev;     /* the entry measured, and its number (1-based); NULL: a replay */
 	size_t entry;
+	const struct SessionMeta *meta; /* a replay: the device as its log recorded it */
 } DeviceRow;
 
 /* Applies the outlier rule (pct) to the rows and prints the table: a row

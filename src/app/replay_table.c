@@ -129,7 +129,7 @@ int offline_node_table(const Options *o, const SessionData *d, const SummaryResu
 		metas[k] = &d[k].meta;
 	bool one_run = slog_node_order(metas, n, perm);
 	for (size_t k = 0; k < n; k++)
-		rows[k] = (DeviceRow){ d[perm[k]].meta.device, &r[perm[k]], verified[perm[k]], NULL, 0, NULL, 0 };
+		rows[k] = (DeviceRow){ d[perm[k]].meta.device, &r[perm[k]], verified[perm[k]], NULL, 0, NULL, 0, &d[perm[k]].meta };
 	const char *unit = d[0].meta.unit[0] ? d[0].meta.unit : "FLOPS";
 	for (size_t k = 1; k < n; k++)
 		if (strcmp(d[k].meta.unit[0] ? d[k].meta.unit : "FLOPS", unit) && !o->force) {

@@ -190,7 +190,7 @@ static const Column suite_cols[] = {
 static void row_record(bool csv, const WorkloadInfo *wl, bool tq, size_t k, size_t n, const char *why, bool ran,
                        const SuiteDev *sd, const DeviceInfo *dev, size_t entry)
 {
-	SuiteLine l = { .dev = n > 1 || csv ? (double)(k + 1) : NAN, .id = { dev, entry }, .workload = wl->name,
+	SuiteLine l = { .dev = n > 1 || csv ? (double)(k + 1) : NAN, .id = { dev, entry, NULL }, .workload = wl->name,
 	                .supported = !why, .supported_text = why ? "no" : "yes", .why = why, .size = NAN,
 	                .samples = NAN, .checks = NAN, .median = NAN, .max = NAN, .std = NAN, .pct_of_peak = NAN,
 	                .duty = NAN };

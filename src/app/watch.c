@@ -144,7 +144,7 @@ int watch_run(const VkCtx *ctx, const int *idx, size_t n, const Options *o, atom
 			char reasons[160], link[80];
 			TelReading r;
 			WatchLine l = { .t = now, .dev = (double)(k + 1), .reasons = reasons, .link = link,
-			                .id = { &ctx->entries[idx[k]], (size_t)idx[k] + 1 } };
+			                .id = { &ctx->entries[idx[k]], (size_t)idx[k] + 1, NULL } };
 			read_row(&t[k], &r, &l, reasons, sizeof reasons, link, sizeof link);
 			out = print_row(o->format, &l);
 		}

@@ -491,12 +491,16 @@ PY
 		grep -q "\"ordinal\":$k," "$f" || die "row $k is $f"
 		grep -Eq "^ +$k  llvmpipe.* ok$" "$T/r.out" || die "$(cat "$T/r.out")"
 	done
-	"$FS" --replay "${logs[@]}" --format json | python3 -c '
+	"$FS" --replay "${logs[@]}" --format json >"$T/r.json" || die "json: exit $?"
+	python3 -c '
 import json, sys
-recs = [json.loads(l) for l in sys.stdin]
+recs = [json.loads(l) for l in open(sys.argv[1])]
 rows = [r for r in recs if r["type"] == "device_summary"]
 assert [r["dev"] for r in rows] == [1, 2, 3] and all(r["ok"] and r["median"] > 0 for r in rows), rows
-assert recs[-1]["type"] == "node" and recs[-1]["devices"] == 3' || die "json"
+# each named as its log recorded it, as every record names a device
+assert all(r["device"].startswith("llvmpipe") and r["uuid"] and r["gpu"] is None for r in rows), rows
+assert recs[-1]["type"] == "node" and recs[-1]["devices"] == 3' "$T/r.json" || die "json"
+	python3 tests/schema_check.py run "$T/r.json" >/dev/null || die "the replay records against run.schema.json"
 	"$FS" --replay "${logs[0]}" "$T"/b/flopscope/*.jsonl --headless >"$T/x.out" 2>&1 || die "mixed: exit $?"
 	grep -q '^Replay of 4 logs side by side (not one run' "$T/x.out" || die "$(cat "$T/x.out")"
 	"$FS" --replay "${logs[0]}" "$T/nosuch.jsonl" --headless >"$T/n.out" 2>&1
