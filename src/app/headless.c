@@ -9,6 +9,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "clock.h"
 #include "columns.h"
 #include "fmt.h"
 #include "interval.h"
@@ -58,6 +59,7 @@ typedef struct Printer {
 	bool out_ok;
 	int err_no;     /* errno of the failed write */
 	char ident[REPORT_CSV_IDENT_LEN]; /* the CSV rows' identity columns */
+	double run_off_ms; /* the monotonic clock (ms) less the run's time, from its first sample; NaN before */
 } Printer;
 
 #define I_(f) offsetof(IntervalLine, f)
@@ -120,9 +122,15 @@ static bool print_interval(Printer *p, const IntervalRow *r)
 	char span[48], med[FMT_SI_LEN], lo[FMT_SI_LEN], hi[FMT_SI_LEN], mhz[16] = "-", w[16] = "-", oth[16] = "-";
 	char fm[FMT_SI_LEN + 8], fl[FMT_SI_LEN + 8], fh[FMT_SI_LEN + 8];
 	snprintf(span, sizeof span, "%.2f-%.2f", r->t0_s, r->t1_s);
-	snprintf(fm, sizeof fm, "%s%s", fmt_si(r->median, med, sizeof med), p->unit);
-	snprintf(fl, sizeof fl, "%s%s", fmt_si(r->min, lo, sizeof lo), p->unit);
-	snprintf(fh, sizeof fh, "%s%s", fmt_si(r->max, hi, sizeof hi), p->unit);
+	if (r->samples) {
+		snprintf(fm, sizeof fm, "%s%s", fmt_si(r->median, med, sizeof med), p->unit);
+		snprintf(fl, sizeof fl, "%s%s", fmt_si(r->min, lo, sizeof lo), p->unit);
+		snprintf(fh, sizeof fh, "%s%s", fmt_si(r->max, hi, sizeof hi), p->unit);
+	} else { /* no dispatch ended in it */
+		snprintf(fm, sizeof fm, "-");
+		snprintf(fl, sizeof fl, "-");
+		snprintf(fh, sizeof fh, "-");
+	}
 	if (isfinite(r->sm_mhz))
 		snprintf(mhz, sizeof mhz, "%.0f MHz", r->sm_mhz);
 	if (isfinite(r->power_w))
@@ -145,6 +153,15 @@ static bool print_sample(void *ctx, const Sample *s)
 		mboard_sample(p->mo->board, p->row, s);
 	if (!s && p->mo)
 		metrics_out_tick(p->mo);
+	/* --interval: an interval that ended with no dispatch in it is a row
+	 * of 0 samples as it ends (a watcher tells a stall from a hang) */
+	IntervalRow r;
+	while (!s && p->iv && p->out_ok && isfinite(p->run_off_ms) &&
+	       interval_idle(p->iv, (double)clock_mono_ns() * 1e-6 - p->run_off_ms, &r))
+		if (!print_interval(p, &r)) {
+			p->err_no = errno;
+			p->out_ok = false;
+		}
 	if (!s) {
 		if (fflush(stdout) != 0) {
 			p->err_no = errno;
@@ -154,7 +171,8 @@ static bool print_sample(void *ctx, const Sample *s)
 	}
 	char line[REPORT_CSV_ROW_LEN];
 	bool ok;
-	IntervalRow r;
+	if (!isfinite(p->run_off_ms))
+		p->run_off_ms = (double)clock_mono_ns() * 1e-6 - s->t_ms;
 	if (p->iv) {
 		ok = !interval_add(p->iv, s, &r) || print_interval(p, &r);
 	} else if (p->format == FORMAT_JSON) {
@@ -244,7 +262,7 @@ static int run_one(Engine *e, EngineSet *set, const Options *o, MetricsOut *mo, 
 	interval_init(&iv, o->interval_s);
 	Printer p = { .format = o->format, .iv = o->interval_s > 0 ? &iv : NULL, .dev = in->dev, .entry = entry,
 	              .unit = workload_unit_names[workload_info[in->workload].unit], .mo = mo, .row = row,
-	              .out_ok = true };
+	              .out_ok = true, .run_off_ms = NAN };
 	report_csv_identity(engine_meta(e), p.ident, sizeof p.ident);
 	engine_set_drain(set, print_member_sample, &p, quit);
 	engine_set_finish(set);

@@ -62,6 +62,19 @@ bool interval_flush(Interval *iv, IntervalRow *out)
 	return close_at(iv, iv->last_ms, out); /* the run's end: its last sample */
 }
 
+bool interval_idle(Interval *iv, double now_ms, IntervalRow *out)
+{
+	double end = iv->t0_ms + iv->len_ms;
+	if (!(iv->len_ms > 0) || !(now_ms >= end + INTERVAL_GRACE_MS))
+		return false;
+	if (close_at(iv, end, out))
+		return true;
+	*out = (IntervalRow){ .t0_s = iv->t0_ms * 1e-3, .t1_s = end * 1e-3, .median = NAN, .min = NAN, .max = NAN,
+		                  .sm_mhz = NAN, .power_w = NAN, .others = NAN };
+	reset(iv, end);
+	return true;
+}
+
 bool interval_add(Interval *iv, const Sample *s, IntervalRow *out)
 {
 	bool closed = false;

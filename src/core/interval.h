@@ -46,5 +46,12 @@ bool interval_add(Interval *iv, const Sample *s, IntervalRow *out);
 /* The open interval into *out, to its last sample (the run ended); false
  * when it has no sample. */
 bool interval_flush(Interval *iv, IntervalRow *out);
+/* At now_ms of the run's time with no sample since: when the open interval
+ * ended more than INTERVAL_GRACE_MS ago, it is closed into *out (true),
+ * with 0 samples where no dispatch ended in it (a stall or a hang, said
+ * as it happens: median, min and max NaN), and the next opens. Call it
+ * again while it returns true. */
+#define INTERVAL_GRACE_MS 50.0
+bool interval_idle(Interval *iv, double now_ms, IntervalRow *out);
 
 #endif

@@ -665,6 +665,7 @@ void engine_drain_all(Engine *const *e, size_t n, bool (*on_sample)(void *ctx, s
 {
 	bool taking = on_sample != NULL, stopping = false;
 	bool done[ENGINE_DRAIN_MAX] = { false };
+	uint64_t told = clock_mono_ns(); /* the last batch's end the consumer was told */
 	if (n > ENGINE_DRAIN_MAX)
 		n = ENGINE_DRAIN_MAX;
 	for (;;) {
@@ -692,8 +693,14 @@ void engine_drain_all(Engine *const *e, size_t n, bool (*on_sample)(void *ctx, s
 			else
 				running = true;
 		}
-		if (any && taking && !on_sample(ctx, n, NULL)) /* the batch's end */
-			taking = false;
+		/* the batch's end; with no sample, every 100 ms still (the
+		 * consumer's clock goes on: --interval's empty rows, metrics) */
+		uint64_t now = clock_mono_ns();
+		if ((any || now - told >= 100000000u) && taking) {
+			told = now;
+			if (!on_sample(ctx, n, NULL))
+				taking = false;
+		}
 		if (!running)
 			break;
 		if (!any)

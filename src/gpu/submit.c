@@ -283,7 +283,8 @@ fail:
  * bit flipped, the group counter right, or (slow) from the N-th on each GPU
  * time reads 16 times as long, as from a device at a sixteenth of the speed
  * (the adaptive loop follows it; lavapipe's one workgroup still under the
- * target); KIND@N:D only on
+ * target), or (hang) the N-th submission waits 1.5 s on the host, as a
+ * device that hangs for a while (no dispatch ends); KIND@N:D only on
  * device D of several. Parsed per device when
  * it is created (no state shared between engines); unset in normal use. */
 void compute_fault_parse(Compute *c, const char *f, unsigned ordinal)
@@ -298,13 +299,15 @@ void compute_fault_parse(Compute *c, const char *f, unsigned ordinal)
 	c->fault_at = when;
 	c->fault_kind = !strcmp(name, "device_lost") ? 1 : !strcmp(name, "oom") ? 2 : !strcmp(name, "timeout") ? 3
 	              : !strcmp(name, "wrong") ? 4 : !strcmp(name, "stall") ? 5 : !strcmp(name, "tile") ? 6
-	              : !strcmp(name, "slow") ? 7 : 0;
+	              : !strcmp(name, "slow") ? 7 : !strcmp(name, "hang") ? 8 : 0;
 }
 
 static VkResult injected_fault(const Compute *c, uint64_t n)
 {
 	if (c->fault_kind == 5 && n <= c->fault_at)
 		nanosleep(&(struct timespec){ .tv_nsec = 100000000 }, NULL);
+	if (c->fault_kind == 8 && n == c->fault_at)
+		nanosleep(&(struct timespec){ .tv_sec = 1, .tv_nsec = 500000000 }, NULL);
 	if (!c->fault_kind || c->fault_kind >= 4 || n != c->fault_at)
 		return VK_SUCCESS;
 	return c->fault_kind == 1 ? VK_ERROR_DEVICE_LOST : c->fault_kind == 2 ? VK_ERROR_OUT_OF_DEVICE_MEMORY : VK_TIMEOUT;

@@ -136,6 +136,29 @@ PY
 # run's time, hold every sample once (their counts sum to the summary's),
 # each median within its min and max; with the stand-in NVML's readings the
 # power and the clock-event reasons are in them.
+# A device that hangs for 1.5 s (FLOPSCOPE_FAULT=hang: the 60th submission
+# held on the host): each interval in which no dispatch ended is a row of 0
+# samples as it ends, no median (a watcher tells a stall from a hang), the
+# rows still tile the run and sum to its summary.
+t_interval_rows_should_say_an_interval_without_a_dispatch() {
+	FLOPSCOPE_FAULT=hang@60 "$FS" llvm --interval 0.25 --duration 3 --no-log --format json >"$T/h.json" 2>"$T/h.err" ||
+		die "exit $?: $(cat "$T/h.err")"
+	python3 tests/schema_check.py interval "$T/h.json" >"$T/sch" 2>&1 || die "schema: $(cat "$T/sch")"
+	python3 - "$T/h.json" <<'PY' || die "$(cat "$T/h.json")"
+import json, sys
+recs = [json.loads(l) for l in open(sys.argv[1])]
+rows = [r for r in recs if r["type"] == "interval"]
+empty = [r for r in rows if r["samples"] == 0]
+assert len(empty) >= 3 and all("median" not in r for r in empty), empty
+assert sum(r["samples"] for r in rows) == recs[-1]["samples"], recs[-1]
+for a, b in zip(rows, rows[1:]):
+    assert abs(a["t_end_s"] - b["t_start_s"]) < 1e-9, (a, b)
+PY
+	FLOPSCOPE_FAULT=hang@60 "$FS" llvm --interval 0.25 --duration 3 --no-log >"$T/h.txt" 2>&1 || die "table: exit $?"
+	grep -Eq '^[0-9.]+-[0-9.]+ +- +- +- +0 ' "$T/h.txt" || die "no empty row in the table: $(cat "$T/h.txt")"
+	! grep -q NaN "$T/h.txt" || die "NaN in the table: $(cat "$T/h.txt")"
+}
+
 t_interval_rows_should_hold_every_sample_once() {
 	"$FS" llvm --interval 0.5 --duration 2 --no-log --format json >"$T/i.json" 2>"$T/i.err" ||
 		die "json: exit $?: $(cat "$T/i.err")"
@@ -150,7 +173,7 @@ assert sum(r["samples"] for r in rows) == recs[-1]["samples"], (sum(r["samples"]
 for a, b in zip(rows, rows[1:]):
     assert abs(a["t_end_s"] - b["t_start_s"]) < 1e-9 and abs(a["t_end_s"] - a["t_start_s"] - 0.5) < 1e-9, (a, b)
 assert rows[-1]["t_end_s"] <= rows[-1]["t_start_s"] + 0.5, rows[-1]
-assert all(r["min"] <= r["median"] <= r["max"] and r["unit"] == "FLOPS" for r in rows), rows
+assert all(r["min"] <= r["median"] <= r["max"] for r in rows if r["samples"]) and all(r["unit"] == "FLOPS" for r in rows), rows
 PY
 	"$FS" llvm --interval 1 --duration 2 --no-log >"$T/i.txt" 2>&1 || die "table: exit $?"
 	grep -q '^Rows: every 1 s' "$T/i.txt" && grep -q '^seconds  *median  *min  *max samples  *clock  *power others  held by$' "$T/i.txt" &&

@@ -141,9 +141,35 @@ static void intervals_should_tile_the_run_and_hold_each_sample_once(void)
 	CHECK(r[2].t0_s == 4 && fabs(r[2].t1_s - 4.3) < 1e-12 && r[2].samples == 2 && r[2].median == 8);
 }
 
+/* The run's clock goes on with no sample: an interval that ended more than
+ * the grace ago is a row as it ends, of 0 samples where none ended in it. */
+static void an_interval_without_a_sample_should_be_a_row_as_it_ends(void)
+{
+	Interval iv;
+	interval_init(&iv, 0.5);
+	IntervalRow r;
+	Sample s = { .t_ms = 100, .rate = 5 };
+	CHECK(!interval_add(&iv, &s, &r));
+	CHECK(!interval_idle(&iv, 500 + INTERVAL_GRACE_MS / 2, &r)); /* within the grace: a sample may be on its way */
+	CHECK(interval_idle(&iv, 1600, &r) && r.t0_s == 0 && r.t1_s == 0.5 && r.samples == 1 && r.median == 5);
+	CHECK(interval_idle(&iv, 1600, &r) && r.t0_s == 0.5 && r.t1_s == 1 && r.samples == 0 && isnan(r.median) &&
+	      isnan(r.min) && isnan(r.max) && isnan(r.sm_mhz) && !r.has_reasons);
+	CHECK(interval_idle(&iv, 1600, &r) && r.t0_s == 1 && r.t1_s == 1.5 && r.samples == 0);
+	CHECK(!interval_idle(&iv, 1600, &r)); /* 1.5-2.0 is open */
+	s.t_ms = 1700;
+	CHECK(!interval_add(&iv, &s, &r)); /* into the open one */
+	CHECK(interval_flush(&iv, &r) && r.t0_s == 1.5 && r.samples == 1);
+	interval_done(&iv);
+	Interval none;
+	interval_init(&none, 0); /* no --interval */
+	CHECK(!interval_idle(&none, 1e9, &r));
+	interval_done(&none);
+}
+
 int main(void)
 {
 	RUN(intervals_should_tile_the_run_and_hold_each_sample_once);
+	RUN(an_interval_without_a_sample_should_be_a_row_as_it_ends);
 	RUN(outliers_should_be_judged_by_identical_peers);
 	RUN(outliers_should_stand_out_of_the_runs_noise);
 	RUN(stats_should_match_hand_computed_values);
