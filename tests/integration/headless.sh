@@ -73,6 +73,22 @@ for r in rows:
 PY
 }
 
+# Pipelined too, to the run's last rows: the drain at its end sees the last
+# completions at once (CPU times of tens of us beside GPU times of 20 ms);
+# their CPU time is then submission to completion, never below the GPU's.
+t_pipelined_gpu_time_should_not_exceed_cpu_time_to_the_last_row() {
+	"$FS" llvm --format csv --duration 1 --no-log >"$T/p.csv" 2>/dev/null || die "exit $?"
+	python3 - "$T/p.csv" >"$T/why" <<'PY' || die "$(cat "$T/why")"
+import csv, sys
+rows = [r for r in csv.DictReader(open(sys.argv[1])) if r["gpu_timed"] == "1"]
+if not any(r["pipelined"] == "1" for r in rows):
+    print("no pipelined sample"); sys.exit(1)
+for r in rows:
+    if int(r["gpu_ns"]) > int(r["cpu_ns"]):
+        print("sample %s of %d: gpu %s ns, cpu %s ns" % (r["seq"], len(rows), r["gpu_ns"], r["cpu_ns"])); sys.exit(1)
+PY
+}
+
 t_pipelined_should_keep_every_sample_and_report_duty() {
 	"$FS" llvm --format json --duration 1.5 --no-log >"$T/pipe.json" 2>/dev/null || die "exit $?"
 	"$FS" llvm --format json --duration 1.5 --no-log --serial >"$T/ser.json" 2>/dev/null || die "exit $?"
