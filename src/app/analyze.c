@@ -126,6 +126,15 @@ static int read_log(const Options *o, Scan *scan, double **t, double **x, size_t
 	SlogVisitor v = { scan, scan_sample, scan_restart, NULL };
 	if (!offline_load(o->analyze, &pick, &d, NULL, &v, 0))
 		return 2;
+	/* a replay reads such a log once each (said); a trace to analyse is
+	 * refused, as times that run backwards are (in_order) */
+	if (d.repeated) {
+		fprintf(stderr, "flopscope: %s:%zu: a sample given twice or out of order (its seq repeats or goes back: a "
+		        "duplicated line?, lines out of order or sessions spliced); not analysed\n", o->analyze,
+		        d.first_repeated);
+		session_data_done(&d);
+		return 2;
+	}
 	*unit = sample_flags_unit(scan->flags);
 	if (scan->sizes > 1) {
 		/* levels that change with the copy size are not power states */

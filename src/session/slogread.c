@@ -495,9 +495,10 @@ static int reader_end(Reader *r, int rc, char *err, size_t errlen)
 			                      d->damaged == 1 ? "" : "s", d->first_damaged, d->first_damage[0] ? ": " : "",
 			                      d->first_damage);
 		if (d->repeated && w < sizeof d->warning)
-			w += (size_t)snprintf(d->warning + w, sizeof d->warning - w, "%s: %zu sample%s that repeat%s or go "
+			w += (size_t)snprintf(d->warning + w, sizeof d->warning - w, "%s: %zu sample%s that repeat%s or go%s "
 			                      "back in seq skipped (the first at line %zu); ", r->name, d->repeated,
-			                      d->repeated == 1 ? "" : "s", d->repeated == 1 ? "s" : "", d->first_repeated);
+			                      d->repeated == 1 ? "" : "s", d->repeated == 1 ? "s" : "", d->repeated == 1 ? "es" : "",
+			                      d->first_repeated);
 		if (d->cut_short && w < sizeof d->warning)
 			w += (size_t)snprintf(d->warning + w, sizeof d->warning - w, "%s:%zu: the last line is cut "
 			                      "short (was the run killed?); ", r->name, r->lineno);

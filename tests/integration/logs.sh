@@ -796,6 +796,7 @@ PY
 	# (the CSV reader refuses a trace out of order itself)
 	for f in m-dup.jsonl m-dup.csv m-swap.jsonl m-swap.csv; do
 		case $f in
+		*.jsonl) want='jsonl:[0-9]*: a sample given twice or out of order (its seq repeats or goes back: a duplicated line?, lines out of order or sessions spliced); not analysed' ;;
 		*dup*) want='a sample given twice (a duplicated line?); not analysed' ;;
 		*) want='the times run backwards at steady sample [0-9]* (\|time runs backwards (t_ms' ;;
 		esac
