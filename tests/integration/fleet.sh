@@ -151,6 +151,14 @@ t_check_should_measure_every_workload_a_small_budget_holds() {
 		# shellcheck disable=SC2086
 		"$FS" --check llvm $args --no-log --format json >"$T/c.json" 2>"$T/c.err"
 		rc=$?
+		# the budget ran out on a machine busy with other work: said by the
+		# check (a fail, "not measured: the budget ... ran out"), and not the
+		# quiet this test needs: measured, and a skip with the reason
+		if [ "$rc" = 1 ] && ! grep '"status":"fail"' "$T/c.json" | grep -vq '"why":"not measured: the budget'; then
+			local busy
+			busy=$(cpu_busy_pct)
+			[ "$busy" -gt 30 ] && skip "$args ran out of its budget with the CPUs ${busy}% busy with other work"
+		fi
 		[ "$rc" = 5 ] || die "$args: exit $rc: $(cat "$T/c.json" "$T/c.err")"
 		python3 - "$T/c.json" <<'PY' || die "$args"
 import json, sys

@@ -442,15 +442,7 @@ busy_trace() {
 	rm -f "$T/busy.jsonl"
 	# quiet first: other processes' share of the CPUs over 1 s (a make test
 	# beside this one took 51-67% and hid the loop's own drop)
-	idle=$(python3 - <<'PY'
-import time
-def t():
-    v = [int(x) for x in open("/proc/stat").readline().split()[1:]]
-    return sum(v), v[3] + v[4]
-a, ai = t(); time.sleep(1); b, bi = t()
-print(round(100 * (1 - (bi - ai) / max(1, b - a))))
-PY
-)
+	idle=$(cpu_busy_pct)
 	if [ "$idle" -gt 30 ]; then
 		echo "disturbed: the CPUs were ${idle}% busy before the run" >"$T/why"
 		return 3

@@ -55,6 +55,19 @@ csv_cols() {
 	                      { line = ""; for (k = 1; k <= n; k++) line = line (k > 1 ? "," : "") $(c[w[k]]); print line }' "$f"
 }
 
+# The share of every CPU's time (%) other work took over the next second
+# (/proc/stat): how busy the machine is, for a test that needs quiet.
+cpu_busy_pct() {
+	python3 - <<'PY'
+import time
+def t():
+    v = [int(x) for x in open("/proc/stat").readline().split()[1:]]
+    return sum(v), v[3] + v[4]
+a, ai = t(); time.sleep(1); b, bi = t()
+print(round(100 * (1 - (bi - ai) / max(1, b - a))))
+PY
+}
+
 csv_run() {
 	{
 		flock 9
