@@ -18,6 +18,14 @@ void columns_csv_header(FILE *f, const Column *cols, size_t n)
 		const char *h = cols[k].form == COL_IDENTITY ? LISTING_IDENTITY_CSV : cols[k].csv;
 		if (!cols[k].csv)
 			continue;
+		if (cols[k].form == COL_TEL_WATCH) {
+			for (int t = 0; t < TEL_FIELD_COUNT; t++)
+				if (tel_info[t].watch) {
+					fprintf(f, "%s%s", sep, tel_info[t].key);
+					sep = ",";
+				}
+			continue;
+		}
 		fprintf(f, "%s%s", sep, h);
 		sep = ",";
 	}
@@ -31,9 +39,21 @@ bool columns_csv(FILE *f, const Column *cols, size_t n, const void *row)
 		const Column *c = &cols[k];
 		if (!c->csv)
 			continue;
+		const void *v = at(row, c->at);
+		if (c->form == COL_TEL_WATCH) {
+			const double *tv = v;
+			for (int t = 0; t < TEL_FIELD_COUNT; t++) {
+				if (!tel_info[t].watch)
+					continue;
+				fputs(sep, f);
+				sep = ",";
+				if (isfinite(tv[t]))
+					fprintf(f, tel_info[t].fmt, tv[t]);
+			}
+			continue;
+		}
 		fputs(sep, f);
 		sep = ",";
-		const void *v = at(row, c->at);
 		switch (c->form) {
 		case COL_TEXT:
 			fputs(*(const char *const *)v ? *(const char *const *)v : "", f);
@@ -59,6 +79,8 @@ bool columns_csv(FILE *f, const Column *cols, size_t n, const void *row)
 			listing_identity_csv(f, id->dev, id->entry);
 			break;
 		}
+		case COL_TEL_WATCH: /* above */
+			break;
 		}
 	}
 	fputc('\n', f);
@@ -104,6 +126,11 @@ cJSON *columns_json(const char *type, const Column *cols, size_t n, const void *
 		case COL_FLAG:
 			if (*(const bool *)v)
 				ok = cJSON_AddTrueToObject(j, c->json) != NULL;
+			break;
+		case COL_TEL_WATCH:
+			for (int t = 0; ok && t < TEL_FIELD_COUNT; t++)
+				if (tel_info[t].watch && isfinite(((const double *)v)[t]))
+					ok = cJSON_AddNumberToObject(j, tel_info[t].key, ((const double *)v)[t]) != NULL;
 			break;
 		case COL_IDENTITY:
 			if (c->json && ((const RowIdentity *)v)->dev) {

@@ -12,6 +12,7 @@
 #include <stdio.h>
 
 #include "devinfo.h"
+#include "sample.h"
 
 struct cJSON;
 
@@ -25,6 +26,8 @@ typedef enum ColForm {
 	COL_FLAG,      /* bool: JSON true when set, else left out (not in CSV) */
 	COL_IDENTITY,  /* a RowIdentity: the device's columns (listing.h, LISTING_IDENTITY_CSV);
 	                  JSON: none when its dev is NULL */
+	COL_TEL_WATCH, /* double[TEL_FIELD_COUNT]: a column for each measured quantity shown in
+	                  --watch (tel_rows.h's .watch), keyed and formatted by its row; as COL_NUMBER */
 } ColForm;
 
 /* Which device and list entry a row is of. */

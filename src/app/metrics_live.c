@@ -274,13 +274,8 @@ char *mboard_render(MetricsBoard *b)
 			m->checks_failed = r->failed;
 			for (int c = 0; c < CAUSE_COUNT; c++)
 				m->changes[c] = res->changes.by_cause[c];
-			m->clock_hz = tel_or_nan(r, TEL_SM_MHZ, 1e6);
-			m->power_w = tel_or_nan(r, TEL_POWER_W, 1);
-			m->temp_c = tel_or_nan(r, TEL_TEMP_C, 1);
-			m->power_limit_w = tel_or_nan(r, TEL_POWER_LIMIT_W, 1);
-			m->other_gpu = tel_or_nan(r, TEL_OTHER_GPU, 1);
-			for (int f = 0; f < 5; f++)
-				m->pcie[f] = tel_or_nan(r, (TelField)(TEL_PCIE_GTS + f), 1);
+			for (int f = 0; f < TEL_FIELD_COUNT; f++)
+				m->tel[f] = tel_or_nan(r, (TelField)f, 1);
 			m->others_who = res->shared.who;
 			m->energy_j = energy_known(&res->energy) ? res->energy.joules : NAN;
 			m->has_reasons = res->energy.reasons;

@@ -32,19 +32,11 @@ typedef struct WatchLine {
 static const Column watch_cols[] = {
 	{ "t_s", "t_s", COL_NUMBER, R_(t), "%.3f" },
 	{ "dev", "dev", COL_NUMBER, R_(dev), "%.0f" },
-	{ "sm_mhz", "sm_mhz", COL_NUMBER, R_(v[TEL_SM_MHZ]), "%.0f" },
-	{ "mem_mhz", "mem_mhz", COL_NUMBER, R_(v[TEL_MEM_MHZ]), "%.0f" },
-	{ "power_w", "power_w", COL_NUMBER, R_(v[TEL_POWER_W]), "%.1f" },
-	{ "power_limit_w", "power_limit_w", COL_NUMBER, R_(v[TEL_POWER_LIMIT_W]), "%.0f" },
-	{ "temp_c", "temp_c", COL_NUMBER, R_(v[TEL_TEMP_C]), "%.0f" },
-	{ "pstate", "pstate", COL_NUMBER, R_(v[TEL_PSTATE]), "%.0f" },
-	{ "throttle", "throttle", COL_NUMBER, R_(v[TEL_THROTTLE]), "%.0f" },
+	/* the readings: a column each of tel_rows.h's rows shown in --watch */
+	{ "readings", "readings", COL_TEL_WATCH, R_(v), NULL },
 	{ "reasons", "reasons", COL_QUOTED, R_(reasons), NULL },
-	{ "other_gpu", "other_gpu", COL_NUMBER, R_(v[TEL_OTHER_GPU]), "%.0f" },
-	{ "other_cpu", "other_cpu", COL_NUMBER, R_(v[TEL_OTHER_CPU]), "%.1f" },
 	{ "other_processes", "other_processes", COL_QUOTED, R_(who), NULL },
 	{ "pcie_link", "pcie_link", COL_QUOTED, R_(link), NULL },
-	{ "pcie_replays", "pcie_replays", COL_NUMBER, R_(v[TEL_PCIE_REPLAYS]), "%.0f" },
 	{ "identity", "identity", COL_IDENTITY, R_(id), NULL },
 };
 #undef R_

@@ -23,13 +23,12 @@ void metrics_row_init(MetricsRow *r)
 	memset(r, 0, sizeof *r);
 	r->uuid = r->pci_bus_id = r->name = r->driver = r->workload = r->check_reference = "";
 	r->median = r->peak_ratio = r->rated_peak_ratio = r->peer_ratio = r->duty = NAN;
-	r->clock_hz = r->power_w = r->temp_c = r->power_limit_w = r->energy_j = NAN;
+	r->energy_j = NAN;
+	for (int f = 0; f < TEL_FIELD_COUNT; f++)
+		r->tel[f] = NAN;
 	r->check = CHECK_NONE;
 	r->check_ratio = r->check_threshold = NAN;
 	r->shared_median = NAN;
-	r->other_gpu = NAN;
-	for (size_t k = 0; k < sizeof r->pcie / sizeof *r->pcie; k++)
-		r->pcie[k] = NAN;
 	for (size_t v = 0; v < ENERGY_VIOLATIONS; v++)
 		r->violation_s[v] = NAN;
 }
@@ -170,18 +169,38 @@ static double f_peak(const MetricsRow *r) { return r->peak_ratio; }
 static double f_rated(const MetricsRow *r) { return r->rated_peak_ratio; }
 static double f_peer(const MetricsRow *r) { return r->peer_ratio; }
 static double f_duty(const MetricsRow *r) { return r->duty; }
-static double f_clock(const MetricsRow *r) { return r->clock_hz; }
-static double f_power(const MetricsRow *r) { return r->power_w; }
-static double f_temp(const MetricsRow *r) { return r->temp_c; }
-static double f_limit(const MetricsRow *r) { return r->power_limit_w; }
 static double f_shared(const MetricsRow *r) { return r->shared_median; }
-static double f_others(const MetricsRow *r) { return r->other_gpu; }
-static double f_link_gts(const MetricsRow *r) { return r->pcie[0] * 1e9; }
-static double f_link_width(const MetricsRow *r) { return r->pcie[1]; }
-static double f_link_max_gts(const MetricsRow *r) { return r->pcie[2] * 1e9; }
-static double f_link_max_width(const MetricsRow *r) { return r->pcie[3]; }
-static double f_link_replays(const MetricsRow *r) { return r->pcie[4]; }
 static double f_check_ratio(const MetricsRow *r) { return r->check == CHECK_NONE ? NAN : r->check_ratio; }
+
+/* A device's latest readings: a family for each row of the measured
+ * quantities' table that names one (tel_rows.h), in its units (.scale), a
+ * counter for the counter kinds; once a device, where read. */
+static void telemetry_families(Text *t, const MetricsRow *rows, size_t n)
+{
+	for (int f = 0; f < TEL_FIELD_COUNT; f++) {
+		const TelInfo *ti = &tel_info[f];
+		if (!ti->metric)
+			continue;
+		bool any = false;
+		for (size_t k = 0; k < n; k++) {
+			if (isnan(rows[k].tel[f]))
+				continue;
+			bool dup = false;
+			for (size_t j = 0; j < k; j++)
+				dup |= !strcmp(rows[j].uuid, rows[k].uuid) && rows[j].engine == rows[k].engine &&
+				       !isnan(rows[j].tel[f]);
+			if (dup)
+				continue;
+			if (!any)
+				family(t, ti->metric,
+				       ti->kind == TEL_COUNTER || ti->kind == TEL_SECONDS_COUNTER ? "counter" : "gauge", ti->help);
+			any = true;
+			put(t, "%s", ti->metric);
+			labels(t, &rows[k], false);
+			value(t, rows[k].tel[f] * ti->scale);
+		}
+	}
+}
 
 /* The counters: samples, result checks by result, level changes by cause. */
 static void counters(Text *t, const MetricsRow *rows, size_t n)
@@ -401,28 +420,8 @@ char *metrics_render(const MetricsRow *rows, size_t n, const char *version, doub
 	      "The device's busy time (GPU timestamps) as a fraction of the wall time of the steady samples.", f_duty,
 	      true);
 	counters(&t, rows, n);
-	gauge(&t, rows, n, "flopscope_clock_hertz", "The device's shader clock, the latest reading.", f_clock, false);
-	gauge(&t, rows, n, "flopscope_power_watts", "The device's power draw, the latest reading.", f_power, false);
-	gauge(&t, rows, n, "flopscope_power_limit_watts", "The device's power limit, the latest reading.", f_limit,
-	      false);
-	gauge(&t, rows, n, "flopscope_temperature_celsius", "The device's temperature, the latest reading.", f_temp,
-	      false);
-	gauge(&t, rows, n, "flopscope_other_processes", "Other processes with a context on the device (NVML's lists), the "
-	      "latest reading.", f_others, false);
+	telemetry_families(&t, rows, n);
 	others_info(&t, rows, n);
-	gauge(&t, rows, n, "flopscope_pcie_link_transfers_per_second", "The PCIe link's speed a lane, the latest "
-	      "reading (sysfs current_link_speed).", f_link_gts, false);
-	gauge(&t, rows, n, "flopscope_pcie_link_width_lanes", "The PCIe link's lanes, the latest reading "
-	      "(current_link_width).", f_link_width, false);
-	gauge(&t, rows, n, "flopscope_pcie_link_max_transfers_per_second", "The speed a lane the PCIe link can train "
-	      "to (max_link_speed); below it under load is a degraded link.", f_link_max_gts, false);
-	gauge(&t, rows, n, "flopscope_pcie_link_max_width_lanes", "The lanes the PCIe link can train to "
-	      "(max_link_width).", f_link_max_width, false);
-	char replays[256];
-	snprintf(replays, sizeof replays, "The PCIe link's replays (retransmissions) the driver counted since it "
-	         "started (NVML's replay counter, amdgpu's pcie_replay_count); a check fails a transfer that saw more "
-	         "than %d.", PCIE_MAX_REPLAYS);
-	series(&t, rows, n, "flopscope_pcie_replays_total", "counter", replays, f_link_replays, false, -1);
 	check_families(&t, rows, n, check_duration_s, exit_code);
 	if (t.oom) {
 		free(t.s);

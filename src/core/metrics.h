@@ -64,15 +64,12 @@ typedef struct MetricsRow {
 	double duty;              /* GPU busy time / wall time; NaN unknown */
 	uint64_t samples, checks_passed, checks_failed;
 	size_t changes[CAUSE_COUNT]; /* level changes by cause */
-	double clock_hz, power_w, temp_c; /* the latest readings; NaN unknown */
-	double power_limit_w;     /* the power limit read last; NaN unknown */
+	double tel[TEL_FIELD_COUNT]; /* the latest readings, in the fields' units (tel_rows.h: each row
+	                             with a .metric is a family); NaN unknown */
 	double energy_j;          /* the run's energy so far (summary.h's Energy); NaN: no power reading */
 	bool has_reasons;         /* reason bits were read: */
 	double clock_reduced_s[METRICS_REASONS]; /* seconds at each of throttle_reasons[] */
 	double violation_s[ENERGY_VIOLATIONS]; /* the driver's counts (summary.h's order); NaN: none */
-	double other_gpu;       /* other processes on the device, the latest reading; NaN unknown */
-	double pcie[5];         /* its PCIe link now and at most: GT/s, lanes, and the replays counted
-	                           (TEL_PCIE_GTS ... TEL_PCIE_REPLAYS); NaN unknown */
 	const char *others_who; /* who the run named when most were there ("537 python3"); NULL or "": none */
 	/* a --check's verdict (CHECK_NONE in a live run) */
 	CheckStatus check;

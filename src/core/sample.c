@@ -2,8 +2,12 @@
  * sample's telemetry fields have in logs, JSON and metrics, their units,
  * kinds and ranges), beside their enum (sample.h). Pure. */
 #include "sample.h"
+#include "peak.h" /* PCIE_MAX_REPLAYS, in a help text */
 
 #include <stdio.h>
+
+#define TEL_STR_(x) #x
+#define TEL_STR(x) TEL_STR_(x)
 
 const TelInfo tel_info[TEL_FIELD_COUNT] = {
 #define TEL_ROW(ID, ...) [TEL_##ID] = { __VA_ARGS__ },

@@ -44,6 +44,11 @@ typedef struct TelInfo {
 	const char *unit;    /* "" for a count or state */
 	TelKind kind;
 	double lo, hi;       /* what the hardware can read: outside, no reading */
+	const char *fmt;     /* a record's number format (--watch's CSV) */
+	bool watch;          /* a column of --watch's records */
+	const char *metric;  /* its Prometheus family (the latest reading); NULL: none */
+	double scale;        /* the family's unit over the field's (MHz -> Hz: 1e6) */
+	const char *help;    /* the family's help; NULL with no family */
 	const char *what;
 } TelInfo;
 extern const TelInfo tel_info[TEL_FIELD_COUNT];

@@ -39,6 +39,43 @@ static MetricsRow row(unsigned dev, const char *wl, WorkloadUnit unit)
 	return r;
 }
 
+/* Every measured quantity whose row names a family (tel_rows.h) is written
+ * from that row alone: its family, help and type (a counter for the
+ * counter kinds), the reading times the row's scale, once a device; one
+ * without a family never appears. */
+static void every_measured_quantity_with_a_family_should_be_written_from_its_row(void)
+{
+	for (int f = 0; f < TEL_FIELD_COUNT; f++) {
+		const TelInfo *ti = &tel_info[f];
+		MetricsRow r[2] = { row(1, "fp32", UNIT_FLOPS), row(1, "copy", UNIT_BYTES) };
+		r[0].tel[f] = r[1].tel[f] = 3;
+		char *t = metrics_render(r, 2, "1.2.3", NAN, -1);
+		CHECK(t != NULL);
+		if (!t)
+			continue;
+		if (!ti->metric) {
+			char key[96];
+			snprintf(key, sizeof key, "flopscope_%s", ti->key);
+			CHECK(!strstr(t, key));
+			free(t);
+			continue;
+		}
+		char want[256];
+		bool counter = ti->kind == TEL_COUNTER || ti->kind == TEL_SECONDS_COUNTER;
+		snprintf(want, sizeof want, "# HELP %s %s\n# TYPE %s %s\n", ti->metric, ti->help, ti->metric,
+		         counter ? "counter" : "gauge");
+		CHECK(strstr(t, want) != NULL);
+		snprintf(want, sizeof want, "%s{gpu=\"0\",UUID=\"GPU-5881485c-3d6f-a8e6-7831-c796f2ad67d8\","
+		         "pci_bus_id=\"00000000:1B:00.0\"} %.17g\n", ti->metric, 3 * ti->scale);
+		CHECK(strstr(t, want) != NULL);
+		snprintf(want, sizeof want, "%s{", ti->metric);
+		CHECK(lines_starting(t, want) == 1); /* once a device, not once a workload */
+		if (!strstr(t, want) || lines_starting(t, want) != 1)
+			fprintf(stderr, "  field %s\n", ti->key);
+		free(t);
+	}
+}
+
 static void metrics_should_write_each_family_once_and_leave_unknowns_out(void)
 {
 	MetricsRow r[3] = { row(1, "fp32", UNIT_FLOPS), row(1, "copy", UNIT_BYTES), row(2, "fp32", UNIT_FLOPS) };
@@ -49,9 +86,9 @@ static void metrics_should_write_each_family_once_and_leave_unknowns_out(void)
 	r[0].samples = 120;
 	r[0].checks_passed = 7;
 	r[0].changes[CAUSE_POWER_STATE] = 2;
-	r[0].clock_hz = 1.98e9;
+	r[0].tel[TEL_SM_MHZ] = 1980;
 	r[1].median = 2.9e12;  /* no peak known: no peak series */
-	r[1].clock_hz = 1.98e9; /* the device's clock once, not per workload */
+	r[1].tel[TEL_SM_MHZ] = 1980; /* the device's clock once, not per workload */
 	r[2].median = 59e12;
 	r[2].name = "a \"quoted\\ name\nwith a newline";
 	char *t = metrics_render(r, 3, "1.2.3", NAN, -1);
@@ -120,7 +157,7 @@ static void metrics_should_tell_two_engines_on_one_entry_apart(void)
 	r[0].median = 1;
 	r[1].median = 2;
 	r[1].engine = 2;
-	r[0].clock_hz = r[1].clock_hz = 1e9;
+	r[0].tel[TEL_SM_MHZ] = r[1].tel[TEL_SM_MHZ] = 1000;
 	char *t = metrics_render(r, 2, "1", NAN, -1);
 	CHECK(t != NULL);
 	if (!t)
@@ -212,7 +249,7 @@ static void metrics_should_count_energy_and_reduced_clocks_where_known(void)
 {
 	MetricsRow r[2] = { row(1, "power", UNIT_FLOPS), row(2, "power", UNIT_FLOPS) };
 	r[0].energy_j = 5317.5;
-	r[0].power_limit_w = 700;
+	r[0].tel[TEL_POWER_LIMIT_W] = 700;
 	r[0].has_reasons = true;
 	r[0].clock_reduced_s[0] = 7.95; /* power cap, throttle_reasons[0] */
 	char *t = metrics_render(r, 2, "1.2.3", NAN, -1);
@@ -243,7 +280,7 @@ static void metrics_should_count_energy_and_reduced_clocks_where_known(void)
 	r[0].violation_s[VIOL_POWER] = r[0].violation_s[VIOL_THERMAL] = NAN;
 	r[0].energy_j = NAN;
 	r[0].has_reasons = false;
-	r[0].power_limit_w = NAN;
+	r[0].tel[TEL_POWER_LIMIT_W] = NAN;
 	t = metrics_render(r, 2, "1.2.3", NAN, -1);
 	CHECK(t && !strstr(t, "energy") && !strstr(t, "clock_reduced") && !strstr(t, "power_limit"));
 	free(t);
@@ -254,6 +291,7 @@ int main(void)
 	RUN(metrics_should_count_energy_and_reduced_clocks_where_known);
 	RUN(check_thresholds_should_follow_the_kind_of_workload);
 	RUN(metrics_should_write_each_family_once_and_leave_unknowns_out);
+	RUN(every_measured_quantity_with_a_family_should_be_written_from_its_row);
 	RUN(metrics_should_carry_a_checks_verdicts);
 	RUN(metrics_should_tell_two_engines_on_one_entry_apart);
 	RUN(metrics_should_leave_out_what_names_no_device);
