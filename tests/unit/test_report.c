@@ -651,9 +651,40 @@ static void the_logs_schema_should_name_every_throttle_bit(void)
 	}
 }
 
+/* The records' schemas hold every measured quantity of the table
+ * (tel_rows.h): the log's samples each key, --watch's those it shows; a
+ * row added without its schema entry fails here, not in a user's
+ * validator. */
+static void the_schemas_should_hold_every_measured_quantity(void)
+{
+	static const struct { const char *path; bool watch_only; } files[] = {
+		{ "docs/schema/log.schema.json", false }, { "docs/schema/watch.schema.json", true },
+	};
+	static char text[1 << 17];
+	for (size_t i = 0; i < sizeof files / sizeof *files; i++) {
+		FILE *f = fopen(files[i].path, "r");
+		CHECK(f != NULL);
+		if (!f)
+			continue;
+		size_t n = fread(text, 1, sizeof text - 1, f);
+		text[n] = '\0';
+		fclose(f);
+		for (int k = 0; k < TEL_FIELD_COUNT; k++) {
+			if (files[i].watch_only && !tel_info[k].watch)
+				continue;
+			char want[96];
+			snprintf(want, sizeof want, "\"%s\": {", tel_info[k].key);
+			CHECK(strstr(text, want) != NULL);
+			if (!strstr(text, want))
+				fprintf(stderr, "  %s lacks %s\n", files[i].path, tel_info[k].key);
+		}
+	}
+}
+
 int main(void)
 {
 	RUN(the_logs_schema_should_name_every_throttle_bit);
+	RUN(the_schemas_should_hold_every_measured_quantity);
 	RUN(a_link_width_no_link_has_should_be_no_reading);
 	RUN(summary_should_give_the_five_largest_changes_and_where_the_rest_are);
 	RUN(table_row_should_read_like_the_tutorials);
