@@ -23,6 +23,13 @@ TEL_ROW(POWER_W,
 	.fmt = "%.1f", .watch = true, .metric = "flopscope_power_watts", .scale = 1,
 	.help = "The device's power draw, the latest reading.",
 	.what = "the board's (or package's) power")
+TEL_ROW(POWER_INSTANT_W,
+	.key = "power_instant_w", .unit = "W", .kind = TEL_GAUGE, .lo = 0, .hi = 1e5,
+	.fmt = "%.1f", .watch = true, .metric = "flopscope_power_instant_watts", .scale = 1,
+	.help = "The device's power draw now, the latest instant reading (NVML's NVML_FI_DEV_POWER_INSTANT), beside "
+	        "flopscope_power_watts, the driver's average.",
+	.what = "the board's power now, where the driver reads it instant: NVML's field NVML_FI_DEV_POWER_INSTANT "
+	        "(power_w is NVML's average over the last second on Ampere and newer)")
 TEL_ROW(TEMP_C,
 	.key = "temp_c", .unit = "C", .kind = TEL_GAUGE, .lo = -100, .hi = 300,
 	.fmt = "%.0f", .watch = true, .metric = "flopscope_temperature_celsius", .scale = 1,

@@ -23,6 +23,7 @@ typedef struct Nvml {
 	int (*shutdown)(void);
 	int (*clock)(void *, int, unsigned *);
 	int (*power)(void *, unsigned *);
+	int (*fields)(void *, int, void *); /* nvmlDeviceGetFieldValues */
 	int (*limit)(void *, unsigned *);
 	int (*temp)(void *, int, unsigned *);
 	int (*pstate)(void *, int *);
@@ -51,6 +52,40 @@ typedef struct Nvml {
 	char who[128];
 	ProcTable table;
 } Nvml;
+
+/* nvmlFieldValue_t, as nvml.h lays it out (its value a union of 8 bytes) */
+typedef struct NvmlField {
+	unsigned field_id, scope_id;
+	long long timestamp, latency_us;
+	int value_type; /* nvmlValueType_t: 0 double, 1 unsigned, 2 unsigned long, 3 unsigned long long,
+	                   4 signed long long, 5 signed int */
+	int ret;        /* nvmlReturn_t */
+	union {
+		double d;
+		unsigned ui;
+		unsigned long ul;
+		unsigned long long ull;
+		long long sll;
+		int si;
+	} v;
+} NvmlField;
+#define NVML_FI_DEV_POWER_INSTANT 186
+
+/* A field value as a number; NAN where NVML did not give it. */
+static double field_num(const NvmlField *f)
+{
+	if (f->ret != 0)
+		return NAN;
+	switch (f->value_type) {
+	case 0: return f->v.d;
+	case 1: return f->v.ui;
+	case 2: return (double)f->v.ul;
+	case 3: return (double)f->v.ull;
+	case 4: return (double)f->v.sll;
+	case 5: return f->v.si;
+	default: return NAN;
+	}
+}
 
 /* nvmlProcessUtilizationSample_t */
 typedef struct NvmlProcUtil {
@@ -171,6 +206,9 @@ static bool nvml_read(TelSource *s, TelReading *r)
 	if (n->power && n->power(n->dev, &u) == 0) {
 		tel_set(r, TEL_POWER_W, u * 1e-3);
 	}
+	NvmlField fv = { .field_id = NVML_FI_DEV_POWER_INSTANT };
+	if (n->fields && n->fields(n->dev, 1, &fv) == 0) /* mW */
+		tel_set(r, TEL_POWER_INSTANT_W, field_num(&fv) * 1e-3);
 	if (n->limit && n->limit(n->dev, &u) == 0 && u > 0) {
 		tel_set(r, TEL_POWER_LIMIT_W, u * 1e-3);
 	}
@@ -307,6 +345,7 @@ static bool tel_nvml_open(TelSource *s, const DeviceInfo *d, char *note, size_t 
 	n->shutdown = (int (*)(void))dlsym(lib, "nvmlShutdown");
 	n->clock = (int (*)(void *, int, unsigned *))dlsym(lib, "nvmlDeviceGetClockInfo");
 	n->power = (int (*)(void *, unsigned *))dlsym(lib, "nvmlDeviceGetPowerUsage");
+	n->fields = (int (*)(void *, int, void *))dlsym(lib, "nvmlDeviceGetFieldValues");
 	n->limit = (int (*)(void *, unsigned *))dlsym(lib, "nvmlDeviceGetEnforcedPowerLimit");
 	n->temp = (int (*)(void *, int, unsigned *))dlsym(lib, "nvmlDeviceGetTemperature");
 	n->pstate = (int (*)(void *, int *))dlsym(lib, "nvmlDeviceGetPerformanceState");
@@ -328,6 +367,10 @@ static bool tel_nvml_open(TelSource *s, const DeviceInfo *d, char *note, size_t 
 		nvml_close(&(TelSource){ .state = n });
 		return false;
 	}
+	/* the instant power: asked each reading only where this GPU gives it */
+	NvmlField probe = { .field_id = NVML_FI_DEV_POWER_INSTANT };
+	if (n->fields && (n->fields(n->dev, 1, &probe) != 0 || isnan(field_num(&probe))))
+		n->fields = NULL;
 	unsigned m;
 	if (maxclk && maxclk(n->dev, 1, &m) == 0) /* NVML_CLOCK_SM */
 		s->max_mhz = m;
@@ -347,7 +390,9 @@ static bool tel_nvml_open(TelSource *s, const DeviceInfo *d, char *note, size_t 
 		nvml_close(s);
 		return false;
 	}
-	snprintf(note, len, "NVML: SM and memory clock, power%s, temperature, P-state, clock-event reasons%s%s%s",
+	snprintf(note, len, "NVML: SM and memory clock, power (%s)%s, temperature, P-state, clock-event reasons%s%s%s",
+	         n->fields ? "instant, NVML_FI_DEV_POWER_INSTANT, beside the driver's average"
+	                   : "the driver's average: over a second on Ampere and newer",
 	         n->limit ? " and its limit" : "", n->violation ? ", violation counters" : "",
 	         n->replays ? ", PCIe replays" : "",
 	         n->compute_procs ? ", the other processes on the GPU" : "");

@@ -4,8 +4,9 @@
  * flopscope makes to map NVML's indices to devices. Its telemetry answers
  * NVML_ERROR_NOT_SUPPORTED, as a driver that lacks it, unless
  * FLOPSCOPE_FAKE_NVML_TEL gives the readings, every device the same:
- * "sm=MHZ,sm_max=MHZ,mem=MHZ,power=W,limit=W,temp=C,reasons=BITS,
- *  viol_power=F,viol_thermal=F,replays=N,replay_rate=R" (BITS NVML's
+ * "sm=MHZ,sm_max=MHZ,mem=MHZ,power=W,power_instant=W,limit=W,temp=C,reasons=BITS,
+ *  viol_power=F,viol_thermal=F,replays=N,replay_rate=R" (power_instant: the
+ * field NVML_FI_DEV_POWER_INSTANT through nvmlDeviceGetFieldValues; BITS NVML's
  * clocks-event reasons, in hex or decimal; the PCIe replay counter starts at
  * N and grows by R a second; a violation counter grows by F seconds a second from the
  * library's start; a key left out is not supported; "power_ramp=S" makes
@@ -35,9 +36,10 @@ int nvmlDeviceGetUUID(void *h, char *out, unsigned len);
 
 /* The readings FLOPSCOPE_FAKE_NVML_TEL gives (has: the key was there). */
 enum { SM, SM_MAX, MEM, POWER, LIMIT, TEMP, REASONS, VIOL_POWER, VIOL_THERMAL, POWER_RAMP, REPLAYS, REPLAY_RATE,
-       NKEYS };
+       POWER_INSTANT, NKEYS };
 static const char *const keys[NKEYS] = { "sm", "sm_max", "mem", "power", "limit", "temp", "reasons",
-	                                     "viol_power", "viol_thermal", "power_ramp", "replays", "replay_rate" };
+	                                     "viol_power", "viol_thermal", "power_ramp", "replays", "replay_rate",
+	                                     "power_instant" };
 static double val[NKEYS];
 static int has[NKEYS];
 static struct timespec t0;
@@ -152,6 +154,29 @@ int nvmlDeviceGetPowerUsage(void *h, unsigned *mw)
 	if (!rc && ramp > 0 && t < ramp)
 		*mw = (unsigned)((100 + (val[POWER] - 100) * t / ramp) * 1000);
 	return rc;
+}
+
+/* nvmlFieldValue_t's layout; the instant power's field alone */
+typedef struct FakeField {
+	unsigned field_id, scope_id;
+	long long timestamp, latency_us;
+	int value_type, ret;
+	union {
+		double d;
+		unsigned long long ull;
+		unsigned ui;
+	} v;
+} FakeField;
+int nvmlDeviceGetFieldValues(void *h, int n, FakeField *f);
+int nvmlDeviceGetFieldValues(void *h, int n, FakeField *f)
+{
+	(void)h;
+	for (int i = 0; i < n; i++) {
+		f[i].value_type = 1; /* NVML_VALUE_TYPE_UNSIGNED_INT */
+		f[i].ret = f[i].field_id == 186 && has[POWER_INSTANT] ? 0 : NOT_SUPPORTED;
+		f[i].v.ui = f[i].ret ? 0 : (unsigned)(val[POWER_INSTANT] * 1000);
+	}
+	return 0;
 }
 
 int nvmlDeviceGetEnforcedPowerLimit(void *h, unsigned *mw)

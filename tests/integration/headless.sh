@@ -226,7 +226,7 @@ t_watch_should_read_the_telemetry_without_load() {
 	local uuid
 	uuid=$("$FS" --list --format json | python3 -c 'import json, sys; print(json.loads(sys.stdin.readline())["uuid"])')
 	LD_LIBRARY_PATH="$FAKE_NVML_DIR" FLOPSCOPE_FAKE_NVML="GPU-$uuid" \
-		FLOPSCOPE_FAKE_NVML_TEL="sm=1410,mem=2619,power=650,limit=700,temp=71,reasons=0x4" \
+		FLOPSCOPE_FAKE_NVML_TEL="sm=1410,mem=2619,power=650,power_instant=698,limit=700,temp=71,reasons=0x4" \
 		"$FS" --watch llvm --interval 0.2 --duration 0.6 --format json >"$T/w.json" 2>"$T/w.err" ||
 		die "json: exit $?: $(cat "$T/w.err")"
 	python3 tests/schema_check.py watch "$T/w.json" >"$T/sch" 2>&1 || die "schema: $(cat "$T/sch")"
@@ -238,6 +238,7 @@ assert all(b["t_s"] > a["t_s"] for a, b in zip(rows, rows[1:])), rows
 for r in rows:
     assert r["sm_mhz"] == 1410 and r["mem_mhz"] == 2619 and r["power_w"] == 650 and r["power_limit_w"] == 700, r
     assert r["temp_c"] == 71 and r["throttle"] == 4 and r["reasons"] == "power cap" and r["device"].startswith("llvmpipe"), r
+    assert r["power_instant_w"] == 698, r  # the instant reading beside the driver's average
 PY
 	"$FS" --watch -1 -1 --interval 0.2 --duration 0.2 --format csv >"$T/w.csv" 2>/dev/null || die "csv: exit $?"
 	python3 - "$T/w.csv" <<'PY' || die "csv: $(cat "$T/w.csv")"

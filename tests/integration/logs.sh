@@ -994,6 +994,32 @@ PY
 # count and name it, the dashboard's pane lists it with its user, share of
 # the SMs and memory. Pids of another PID namespace (this process not among
 # them): counted, never named.
+# NVML's instant power (the field NVML_FI_DEV_POWER_INSTANT) beside its
+# one-second average: both in every sample of the log, the instant one in
+# the metrics as its own family; a driver without the field gives none.
+t_instant_power_should_be_read_beside_the_average() {
+	local uuid
+	uuid=$("$FS" --list --format json | python3 -c 'import json, sys; print(json.loads(sys.stdin.readline())["uuid"])')
+	LD_LIBRARY_PATH="$FAKE_NVML_DIR" FLOPSCOPE_FAKE_NVML="GPU-$uuid" FLOPSCOPE_FAKE_NVML_TEL="sm=1755,power=301,power_instant=698" \
+		"$FS" llvm --duration 0.5 --log "$T/p.jsonl" --metrics-file "$T/p.prom" --format csv >"$T/p.csv" 2>"$T/p.err" ||
+		die "exit $?: $(cat "$T/p.err")"
+	python3 tests/schema_check.py log "$T/p.jsonl" >/dev/null || die "the log's schema"
+	python3 - "$T/p.jsonl" "$T/p.csv" <<'PY' || die "$(head -3 "$T/p.jsonl")"
+import csv, json, sys
+s = [r for r in map(json.loads, open(sys.argv[1])) if r["type"] == "sample"]
+assert s and all(r["power_instant_w"] == 698 and r["power_w"] == 301 for r in s), s[:2]
+c = list(csv.DictReader(open(sys.argv[2])))
+assert c and all(float(r["power_instant_w"]) == 698 for r in c), c[:1]
+PY
+	grep -Eq '^flopscope_power_instant_watts\{gpu="0",UUID="GPU-[^"]*"\} 698$' "$T/p.prom" &&
+		grep -Eq '^flopscope_power_watts\{gpu="0",UUID="GPU-[^"]*"\} 301$' "$T/p.prom" || die "metrics: $(grep power "$T/p.prom")"
+	promtool check metrics <"$T/p.prom" >"$T/pt" 2>&1 || die "promtool: $(cat "$T/pt")"
+	LD_LIBRARY_PATH="$FAKE_NVML_DIR" FLOPSCOPE_FAKE_NVML="GPU-$uuid" FLOPSCOPE_FAKE_NVML_TEL="sm=1755,power=301" \
+		"$FS" llvm --duration 0.3 --log "$T/n.jsonl" >/dev/null 2>&1 || die "without the field: exit $?"
+	grep '"type":"sample"' "$T/n.jsonl" | grep -q power_instant_w && die "an instant power the driver did not give"
+	return 0
+}
+
 t_other_processes_on_the_gpu_should_be_named_where_they_can_be() {
 	local uuid p
 	uuid=$("$FS" --list --format json | python3 -c 'import json, sys; print(json.loads(sys.stdin.readline())["uuid"])')
