@@ -336,8 +336,8 @@ static void draw_stats(Dash *d, Rect r)
 		    fmt_si(ls->peak_max_flops, b, sizeof b), u);
 	if (sample_has_tel(ls, TEL_SM_MHZ) && ls->tel[TEL_SM_MHZ] > 0)
 		ROW("per cycle %s%s", fmt_si(ls->rate / (ls->tel[TEL_SM_MHZ] * 1e6), a, sizeof a), sample_work_unit(ls));
-	if (sample_has_tel(ls, TEL_POWER_W))
-		ROW("per W    %s%s", fmt_si(ls->rate / ls->tel[TEL_POWER_W], a, sizeof a), u);
+	if (!isnan(sample_power_w(ls)))
+		ROW("per W    %s%s", fmt_si(ls->rate / sample_power_w(ls), a, sizeof a), u);
 	ROW("samples  %zu at target", d->h.last.size ? f->n : d->stats.steady);
 	if (!isnan(d->stats.ratio_median))
 		ROW("GPU/CPU  %.4f median", d->stats.ratio_median);
@@ -626,7 +626,7 @@ static void draw(Dash *d)
 		t0 = t_end - WINDOW_S;
 	size_t from = history_from(&d->h, t0);
 	const Sample *ls = &d->h.last;
-	bool clock = sample_has_tel(ls, TEL_SM_MHZ), power = clock && sample_has_tel(ls, TEL_POWER_W);
+	bool clock = sample_has_tel(ls, TEL_SM_MHZ), power = clock && !isnan(sample_power_w(ls));
 	/* a clock flat over the window (within 1%, power within 10%) takes one
 	 * row of text and gives the rest to the throughput; it becomes a plot
 	 * again past 2% (20% for power), so that a clock at the edge does not

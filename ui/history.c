@@ -66,7 +66,7 @@ void history_add(History *h, const Sample *s)
 	h->gpu_s[i] = (s->flags & SAMPLE_GPU_TIMED) ? (double)s->gpu_ns * 1e-9 : NAN;
 	h->cpu_s[i] = (double)s->cpu_ns * 1e-9;
 	h->clk_hz[i] = sample_tel(s, TEL_SM_MHZ) * 1e6;
-	h->power_w[i] = sample_tel(s, TEL_POWER_W);
+	h->power_w[i] = sample_power_w(s);
 	h->target_s[i] = s->target_ms > 0 ? s->target_ms * 1e-3 : NAN;
 }
 

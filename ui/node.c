@@ -187,7 +187,7 @@ static void draw_panel(Node *nv, size_t k, Rect r, const PlotAxis *ay, double t1
 			n += snprintf(line + n, sizeof line - (size_t)n, "  %.0f of %.0f MHz", ls->tel[TEL_SM_MHZ], d->src->max_mhz);
 		else if (sample_has_tel(ls, TEL_SM_MHZ))
 			n += snprintf(line + n, sizeof line - (size_t)n, "  %.0f MHz", ls->tel[TEL_SM_MHZ]);
-		if (sample_has_tel(ls, TEL_POWER_W)) {
+		if (!isnan(sample_power_w(ls))) {
 			char pw[64];
 			sample_power_str(ls, pw, sizeof pw);
 			n += snprintf(line + n, sizeof line - (size_t)n, "  %s", pw);

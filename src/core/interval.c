@@ -101,8 +101,8 @@ bool interval_add(Interval *iv, const Sample *s, IntervalRow *out)
 		iv->mhz_sum += s->tel[TEL_SM_MHZ];
 		iv->mhz_n++;
 	}
-	if (sample_has_tel(s, TEL_POWER_W)) {
-		iv->w_sum += s->tel[TEL_POWER_W];
+	if (!isnan(sample_power_w(s))) {
+		iv->w_sum += sample_power_w(s);
 		iv->w_n++;
 	}
 	if (sample_has_tel(s, TEL_THROTTLE)) {

@@ -18,9 +18,9 @@ const TelInfo tel_info[TEL_FIELD_COUNT] = {
 
 int sample_power_str(const Sample *s, char *out, size_t len)
 {
-	if (!sample_has_tel(s, TEL_POWER_W))
+	double w = sample_power_w(s), lim = sample_tel(s, TEL_POWER_LIMIT_W);
+	if (isnan(w))
 		return snprintf(out, len, "%s", "");
-	double w = s->tel[TEL_POWER_W], lim = sample_tel(s, TEL_POWER_LIMIT_W);
 	if (lim > 0)
 		return snprintf(out, len, "%.0f / %.0f W (%.0f%%)", w, lim, 100 * w / lim);
 	return snprintf(out, len, "%.0f W", w);

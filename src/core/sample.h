@@ -118,6 +118,16 @@ static inline bool sample_has_tel(const Sample *s, TelField f)
 }
 
 /* Telemetry field f of the sample; NAN when not read. */
+/* The power a sample ran at: the instant reading where the driver gives
+ * one, else its average (NVML's lags a second behind the card); NaN none.
+ * Every view of power reads this (plots, energy, intervals, the screens). */
+static inline double sample_power_w(const Sample *s)
+{
+	if (s->tel_valid & (1u << TEL_POWER_INSTANT_W))
+		return s->tel[TEL_POWER_INSTANT_W];
+	return (s->tel_valid & (1u << TEL_POWER_W)) ? s->tel[TEL_POWER_W] : NAN;
+}
+
 static inline double sample_tel(const Sample *s, TelField f)
 {
 	return sample_has_tel(s, f) ? s->tel[f] : NAN;

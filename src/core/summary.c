@@ -115,13 +115,14 @@ static void add_link(LinkSeen *l, const Sample *x)
 static void add_energy(Energy *e, const Sample *x)
 {
 	double dt = (double)x->cpu_ns * sample_trials(x) * 1e-9;
-	if (sample_has_tel(x, TEL_POWER_W) && x->tel[TEL_POWER_W] >= 0) {
+	double w = sample_power_w(x);
+	if (w >= 0) {
 		e->power = true;
-		e->joules += x->tel[TEL_POWER_W] * dt;
+		e->joules += w * dt;
 		e->seconds += dt;
 		e->work += (double)x->work * sample_trials(x);
-		if (x->tel[TEL_POWER_W] > e->max_w)
-			e->max_w = x->tel[TEL_POWER_W];
+		if (w > e->max_w)
+			e->max_w = w;
 	}
 	if (sample_has_tel(x, TEL_POWER_LIMIT_W))
 		e->limit_w = x->tel[TEL_POWER_LIMIT_W];

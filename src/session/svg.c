@@ -102,7 +102,7 @@ static double f_clock(const Sample *s)
 }
 static double f_power(const Sample *s)
 {
-	return (s->tel_valid & (1u << TEL_POWER_W)) ? s->tel[TEL_POWER_W] : NAN;
+	return sample_power_w(s);
 }
 
 /* A gap: consecutive samples further apart than this (ms) are not joined

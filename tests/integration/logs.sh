@@ -1014,6 +1014,11 @@ PY
 	grep -Eq '^flopscope_power_instant_watts\{gpu="0",UUID="GPU-[^"]*"\} 698$' "$T/p.prom" &&
 		grep -Eq '^flopscope_power_watts\{gpu="0",UUID="GPU-[^"]*"\} 301$' "$T/p.prom" || die "metrics: $(grep power "$T/p.prom")"
 	promtool check metrics <"$T/p.prom" >"$T/pt" 2>&1 || die "promtool: $(cat "$T/pt")"
+	# the energy, its mean and the screens read the instant power where there is one
+	LD_LIBRARY_PATH="$FAKE_NVML_DIR" FLOPSCOPE_FAKE_NVML="GPU-$uuid" FLOPSCOPE_FAKE_NVML_TEL="sm=1755,power=301,power_instant=698" \
+		"$FS" --check --workload fp32 --budget 3 --no-log --format json >"$T/c.json" 2>/dev/null
+	python3 -c 'import json, sys; r = json.loads(open(sys.argv[1]).readline()); assert abs(r["power_mean_w"] - 698) < 1e-6 and r["power_max_w"] == 698, r' "$T/c.json" ||
+		die "the check's mean power: $(head -1 "$T/c.json")"
 	LD_LIBRARY_PATH="$FAKE_NVML_DIR" FLOPSCOPE_FAKE_NVML="GPU-$uuid" FLOPSCOPE_FAKE_NVML_TEL="sm=1755,power=301" \
 		"$FS" llvm --duration 0.3 --log "$T/n.jsonl" >/dev/null 2>&1 || die "without the field: exit $?"
 	grep '"type":"sample"' "$T/n.jsonl" | grep -q power_instant_w && die "an instant power the driver did not give"
