@@ -153,7 +153,7 @@ $(B)/tests/shader_check: tests/unit/shader_check.c $(B)/src/gpu/shader.o $(B)/sr
 FAKE_NVML := build/tests/fake-nvml/libnvidia-ml.so.1
 $(FAKE_NVML): tests/fake/nvml.c
 	@mkdir -p $(dir $@)
-	$(CC) -std=c11 -O1 -g -Wall -Wextra -Werror -fPIC -shared -Wl,-soname,libnvidia-ml.so.1 -o $@ $<
+	$(CC) -std=c11 -O1 -g -Wall -Wextra -Werror -fPIC -shared -Wl,-soname,libnvidia-ml.so.1 -o $@ $< -lm
 
 # The ring under ThreadSanitizer: one producer and one consumer thread.
 $(B)/tsan/ring_stress: tests/unit/ring_stress.c src/core/ring.c src/core/ring.h src/core/sample.h

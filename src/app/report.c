@@ -144,8 +144,9 @@ void report_energy_text(FILE *f, const Energy *e, const char *unit, const char *
 		snprintf(lim, sizeof lim, " of a %.0f W limit (mean %.0f%%)", e->limit_w, 100 * mean / e->limit_w);
 	if (!isnan(energy_per_joule(e))) /* no joule read: no work per joule */
 		snprintf(per, sizeof per, "; %s%s/J", fmt_si(energy_per_joule(e), pj, sizeof pj), sample_unit_work(unit));
-	fprintf(f, "%senergy: %sJ over %.2f s of dispatches, mean %.0f W, max %.0f W%s%s\n", indent,
-	        fmt_si(e->joules, j, sizeof j), e->seconds, mean, e->max_w, lim, per);
+	fprintf(f, "%senergy: %sJ over %.2f s of dispatches, mean %.0f W, max %.0f W%s%s (%s)\n", indent,
+	        fmt_si(e->joules, j, sizeof j), e->seconds, mean, e->max_w, lim, per,
+	        e->counter ? "the card's energy counter" : "power readings integrated: no energy counter read");
 	double vp = energy_violation_s(e, VIOL_POWER), vt = energy_violation_s(e, VIOL_THERMAL);
 	if (!isnan(vp) || !isnan(vt)) {
 		char p_[32] = "N/A", t_[32] = "N/A";

@@ -15,7 +15,7 @@ enum {
 	SAMPLE_IMPLAUSIBLE = 1u << 3, /* above 105% of the theoretical peak: kept out of statistics */
 	SAMPLE_PIPELINED = 1u << 4, /* submitted while others ran; cpu_ns is the completion interval, or
 	                               where that was seen late (shorter than gpu_ns: the drain at a
-	                               run's end sees completions at once) submission to completion */
+	                               run's end sees completions at once) the device's own time */
 	SAMPLE_INTEGER = 1u << 5,   /* integer operations: the figure is IOPS, not FLOPS */
 	SAMPLE_BYTES = 1u << 6,     /* a memory workload: work counts bytes, the rate is B/s */
 };

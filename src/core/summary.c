@@ -111,6 +111,33 @@ static void add_link(LinkSeen *l, const Sample *x)
 	}
 }
 
+/* The card's energy counter (read every 250 ms or so, and updated by the
+ * card in steps): each new value is a point (its sample's time); the run's
+ * mean power is the difference of the first and last over theirs. The first
+ * value seen is not a point: it may be a reading older than the run. A
+ * counter that went back (the driver reloaded) starts over. */
+#define ENERGY_COUNTER_MIN_MS 200.0 /* points closer than this: the readings' integral */
+static void energy_counter(Energy *e, const Sample *x)
+{
+	if (!sample_has_tel(x, TEL_ENERGY_J))
+		return;
+	double c = x->tel[TEL_ENERGY_J];
+	if (isnan(e->ctr_last) || c == e->ctr_last) {
+		e->ctr_last = c;
+		return;
+	}
+	if (isnan(e->ctr_t0) || c < e->ctr_last) {
+		e->ctr_t0 = x->t_ms;
+		e->ctr_e0 = c;
+		e->ctr_t1 = e->ctr_e1 = NAN;
+	} else {
+		e->ctr_t1 = x->t_ms;
+		e->ctr_e1 = c;
+	}
+	e->ctr_last = c;
+	e->counter = e->power && e->ctr_t1 - e->ctr_t0 >= ENERGY_COUNTER_MIN_MS && e->ctr_e1 > e->ctr_e0;
+}
+
 /* The sample's power over its time; its reasons' time. */
 static void add_energy(Energy *e, const Sample *x)
 {
@@ -118,12 +145,14 @@ static void add_energy(Energy *e, const Sample *x)
 	double w = sample_power_w(x);
 	if (w >= 0) {
 		e->power = true;
-		e->joules += w * dt;
+		e->read_joules += w * dt;
 		e->seconds += dt;
 		e->work += (double)x->work * sample_trials(x);
 		if (w > e->max_w)
 			e->max_w = w;
 	}
+	energy_counter(e, x);
+	e->joules = e->counter ? (e->ctr_e1 - e->ctr_e0) / ((e->ctr_t1 - e->ctr_t0) * 1e-3) * e->seconds : e->read_joules;
 	if (sample_has_tel(x, TEL_POWER_LIMIT_W))
 		e->limit_w = x->tel[TEL_POWER_LIMIT_W];
 	for (size_t k = 0; k < ENERGY_VIOLATIONS; k++) {
@@ -150,6 +179,7 @@ void energy_init(Energy *e)
 {
 	memset(e, 0, sizeof *e);
 	e->limit_w = NAN;
+	e->ctr_last = e->ctr_t0 = e->ctr_e0 = e->ctr_t1 = e->ctr_e1 = NAN;
 	for (size_t k = 0; k < ENERGY_VIOLATIONS; k++)
 		e->viol_first[k] = e->viol_last[k] = NAN;
 }

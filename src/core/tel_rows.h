@@ -69,6 +69,13 @@ TEL_ROW(VIOL_THERMAL_S,
 	.key = "viol_thermal_s", .unit = "s", .kind = TEL_SECONDS_COUNTER, .lo = 0, .hi = 1e12,
 	.fmt = "%.3f", .watch = false, .metric = NULL, .scale = 1, .help = NULL,
 	.what = "... and a thermal limit")
+TEL_ROW(ENERGY_J,
+	.key = "energy_counter_j", .unit = "J", .kind = TEL_COUNTER, .lo = 0, .hi = 1e15,
+	.fmt = "%.3f", .watch = false, .metric = "flopscope_device_energy_joules_total", .scale = 1,
+	.help = "The energy the device's own counter counted since the driver loaded (NVML's "
+	        "nvmlDeviceGetTotalEnergyConsumption, as DCGM's DCGM_FI_DEV_TOTAL_ENERGY_CONSUMPTION), the latest reading.",
+	.what = "the card's energy counter since the driver loaded (NVML's nvmlDeviceGetTotalEnergyConsumption, mJ "
+	        "read as J), read every 250 ms: a run's energy is its difference")
 TEL_ROW(PCIE_GTS,
 	.key = "pcie_gts", .unit = "GT/s", .kind = TEL_GAUGE, .lo = 0, .hi = 256,
 	.fmt = "%.1f", .watch = false, .metric = "flopscope_pcie_link_transfers_per_second", .scale = 1e9,

@@ -60,7 +60,6 @@ typedef struct Pending {
 	bool check, steady;
 	uint64_t seq;
 	uint64_t size;   /* transfers: bytes of each copy */
-	uint64_t sent;   /* when it was submitted (clock_mono_ns); 0 for a serial step */
 } Pending;
 
 /* A dispatch that is not recorded is still checked; false (the engine has
@@ -229,10 +228,11 @@ static bool complete_one(Engine *e, Loop *L)
 	uint64_t now = clock_mono_ns();
 	t.cpu_ns = now - L->last_done; /* the interval between completions */
 	/* shorter than the device's own time, the completion was seen late
-	 * (the drain at a run's end finds them done at once): submission to
-	 * completion instead, which brackets the GPU's time as a CPU time must */
-	if (t.gpu_valid && t.cpu_ns < t.gpu_ns && p->sent && now > p->sent)
-		t.cpu_ns = now - p->sent;
+	 * (the drain at a run's end finds them done at once): the device's
+	 * time, which the CPU's cannot be below (submission to completion
+	 * would count the queue's wait too: the run's seconds twice over) */
+	if (t.gpu_valid && t.cpu_ns < t.gpu_ns)
+		t.cpu_ns = t.gpu_ns;
 	bool stopped = was_stopped(e, L, L->last_done, now);
 	L->last_done = now;
 	L->head = (L->head + 1) % COMPUTE_SLOTS;
@@ -266,7 +266,7 @@ static bool step_serial(Engine *e, Loop *L, bool steady)
 	if (!complete_all(e, L))
 		return false;
 	uint64_t seq = L->sched.seq;
-	Pending p = { L->g, sched_serial(&L->sched, &L->sc, steady), steady, seq, L->cur_size, 0 };
+	Pending p = { L->g, sched_serial(&L->sched, &L->sc, steady), steady, seq, L->cur_size };
 	if (p.check)
 		e->ops->prepare_check(&e->work, &e->comp, L->g);
 	DispatchTiming t;
@@ -294,7 +294,7 @@ static bool step_pipelined(Engine *e, Loop *L)
 	while (sched_may_submit(&L->sched, &L->sc)) {
 		unsigned slot = (L->head + L->sched.inflight) % COMPUTE_SLOTS;
 		uint64_t seq = L->sched.seq;
-		Pending p = { L->g, sched_submit(&L->sched, &L->sc), true, seq, L->cur_size, clock_mono_ns() };
+		Pending p = { L->g, sched_submit(&L->sched, &L->sc), true, seq, L->cur_size };
 		if (p.check)
 			e->ops->prepare_check(&e->work, &e->comp, L->g);
 		VkResult vr;

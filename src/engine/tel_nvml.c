@@ -39,6 +39,10 @@ typedef struct Nvml {
 	int (*replays)(void *, unsigned *);
 	unsigned replay_count;
 	bool replay_ok;
+	/* the card's energy counter (mJ since the driver loaded), asked with the counters */
+	int (*energy)(void *, unsigned long long *);
+	unsigned long long energy_mj;
+	bool energy_ok;
 	/* the processes on the GPU: NVML's v1 calls, whose entry layout (pid,
 	 * memory) every driver keeps; asked every 250 ms, the answer kept */
 	int (*compute_procs)(void *, unsigned *, void *);
@@ -223,7 +227,7 @@ static bool nvml_read(TelSource *s, TelReading *r)
 	}
 	/* NVML_PERF_POLICY_POWER, NVML_PERF_POLICY_THERMAL */
 	double now = (double)clock_mono_ns() * 1e-9;
-	if ((n->violation || n->replays) && (!(n->viol_t > 0) || now - n->viol_t >= 0.25)) {
+	if ((n->violation || n->replays || n->energy) && (!(n->viol_t > 0) || now - n->viol_t >= 0.25)) {
 		n->viol_t = now;
 		for (int k = 0; k < 2; k++) {
 			NvmlViolation v = { 0, 0 };
@@ -231,7 +235,10 @@ static bool nvml_read(TelSource *s, TelReading *r)
 			n->viol_s[k] = (double)v.violation_ns * 1e-9;
 		}
 		n->replay_ok = n->replays && n->replays(n->dev, &n->replay_count) == 0;
+		n->energy_ok = n->energy && n->energy(n->dev, &n->energy_mj) == 0;
 	}
+	if (n->energy_ok)
+		tel_set(r, TEL_ENERGY_J, (double)n->energy_mj * 1e-3);
 	if (n->viol_ok[0])
 		tel_set(r, TEL_VIOL_POWER_S, n->viol_s[0]);
 	if (n->viol_ok[1])
@@ -354,6 +361,7 @@ static bool tel_nvml_open(TelSource *s, const DeviceInfo *d, char *note, size_t 
 		n->throttle = (int (*)(void *, unsigned long long *))dlsym(lib, "nvmlDeviceGetCurrentClocksThrottleReasons");
 	n->violation = (int (*)(void *, int, void *))dlsym(lib, "nvmlDeviceGetViolationStatus");
 	n->replays = (int (*)(void *, unsigned *))dlsym(lib, "nvmlDeviceGetPcieReplayCounter");
+	n->energy = (int (*)(void *, unsigned long long *))dlsym(lib, "nvmlDeviceGetTotalEnergyConsumption");
 	n->compute_procs = (int (*)(void *, unsigned *, void *))dlsym(lib, "nvmlDeviceGetComputeRunningProcesses");
 	n->graphics_procs = (int (*)(void *, unsigned *, void *))dlsym(lib, "nvmlDeviceGetGraphicsRunningProcesses");
 	n->proc_util = (int (*)(void *, void *, unsigned *, unsigned long long))dlsym(lib, "nvmlDeviceGetProcessUtilization");
@@ -390,11 +398,11 @@ static bool tel_nvml_open(TelSource *s, const DeviceInfo *d, char *note, size_t 
 		nvml_close(s);
 		return false;
 	}
-	snprintf(note, len, "NVML: SM and memory clock, power (%s)%s, temperature, P-state, clock-event reasons%s%s%s",
+	snprintf(note, len, "NVML: SM and memory clock, power (%s)%s, temperature, P-state, clock-event reasons%s%s%s%s",
 	         n->fields ? "instant, NVML_FI_DEV_POWER_INSTANT, beside the driver's average"
 	                   : "the driver's average: over a second on Ampere and newer",
 	         n->limit ? " and its limit" : "", n->violation ? ", violation counters" : "",
-	         n->replays ? ", PCIe replays" : "",
+	         n->replays ? ", PCIe replays" : "", n->energy ? ", the energy counter" : "",
 	         n->compute_procs ? ", the other processes on the GPU" : "");
 	return true;
 }

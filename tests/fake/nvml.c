@@ -6,7 +6,10 @@
  * FLOPSCOPE_FAKE_NVML_TEL gives the readings, every device the same:
  * "sm=MHZ,sm_max=MHZ,mem=MHZ,power=W,power_instant=W,limit=W,temp=C,reasons=BITS,
  *  viol_power=F,viol_thermal=F,replays=N,replay_rate=R" (power_instant: the
- * field NVML_FI_DEV_POWER_INSTANT through nvmlDeviceGetFieldValues; BITS NVML's
+ * field NVML_FI_DEV_POWER_INSTANT through nvmlDeviceGetFieldValues;
+ * "energy=W": a total energy counter, nvmlDeviceGetTotalEnergyConsumption,
+ * that counts W watts from 1e6 J at the library's start, in 100 ms steps
+ * as the card's; BITS NVML's
  * clocks-event reasons, in hex or decimal; the PCIe replay counter starts at
  * N and grows by R a second; a violation counter grows by F seconds a second from the
  * library's start; a key left out is not supported; "power_ramp=S" makes
@@ -17,6 +20,7 @@
  * NVML_ERROR_NOT_SUPPORTED. Built by the Makefile into
  * $(B)/tests/fake-nvml/, found through LD_LIBRARY_PATH. */
 #define _POSIX_C_SOURCE 200809L
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -36,10 +40,10 @@ int nvmlDeviceGetUUID(void *h, char *out, unsigned len);
 
 /* The readings FLOPSCOPE_FAKE_NVML_TEL gives (has: the key was there). */
 enum { SM, SM_MAX, MEM, POWER, LIMIT, TEMP, REASONS, VIOL_POWER, VIOL_THERMAL, POWER_RAMP, REPLAYS, REPLAY_RATE,
-       POWER_INSTANT, NKEYS };
+       POWER_INSTANT, ENERGY, NKEYS };
 static const char *const keys[NKEYS] = { "sm", "sm_max", "mem", "power", "limit", "temp", "reasons",
 	                                     "viol_power", "viol_thermal", "power_ramp", "replays", "replay_rate",
-	                                     "power_instant" };
+	                                     "power_instant", "energy" };
 static double val[NKEYS];
 static int has[NKEYS];
 static struct timespec t0;
@@ -176,6 +180,17 @@ int nvmlDeviceGetFieldValues(void *h, int n, FakeField *f)
 		f[i].ret = f[i].field_id == 186 && has[POWER_INSTANT] ? 0 : NOT_SUPPORTED;
 		f[i].v.ui = f[i].ret ? 0 : (unsigned)(val[POWER_INSTANT] * 1000);
 	}
+	return 0;
+}
+
+int nvmlDeviceGetTotalEnergyConsumption(void *h, unsigned long long *mj);
+int nvmlDeviceGetTotalEnergyConsumption(void *h, unsigned long long *mj)
+{
+	(void)h;
+	if (!has[ENERGY])
+		return NOT_SUPPORTED;
+	double t = floor(since_start() * 10) / 10; /* the card counts in steps */
+	*mj = (unsigned long long)((1e6 + val[ENERGY] * t) * 1000);
 	return 0;
 }
 

@@ -380,6 +380,40 @@ static void summary_should_give_the_five_largest_changes_and_where_the_rest_are(
 /* Energy: each power reading over its sample's time (times its trials),
  * the work per joule over the same samples, the limit read last and the
  * time at each reason; none read: N/A and nulls, never 0. */
+/* The card's energy counter where it has one: the run's mean power is its
+ * difference between its first and last new values over their time (a
+ * one-second average that lags, as NVML's power_w, makes no difference
+ * then); the instant power, where read, is the readings' integral without a
+ * counter; the first value seen (perhaps older than the run) is no point. */
+static void energy_should_come_from_the_cards_counter_where_it_has_one(void)
+{
+	for (int with_counter = 0; with_counter < 2; with_counter++) {
+		Summary sum;
+		summary_init(&sum);
+		for (int i = 0; i < 100; i++) { /* 2 s at 20 ms */
+			Sample s = { .seq = (uint64_t)i, .t_ms = 20.0 * (i + 1), .cpu_ns = 20000000, .work = 1000000,
+			             .rate = 5e7, .flags = SAMPLE_STEADY };
+			s.tel_valid = 1u << TEL_POWER_W | 1u << TEL_POWER_INSTANT_W;
+			s.tel[TEL_POWER_W] = 200 + 2.5 * i;  /* the average, a second behind */
+			s.tel[TEL_POWER_INSTANT_W] = 690;
+			if (with_counter) { /* 700 W, read at 130 ms, 380 ms, ... (every 250 ms); one older value first */
+				double read = floor((s.t_ms - 130) / 250) * 250 + 130;
+				s.tel_valid |= 1u << TEL_ENERGY_J;
+				s.tel[TEL_ENERGY_J] = s.t_ms < 130 ? 1000 : 5000 + 700 * read * 1e-3;
+			}
+			summary_add(&sum, &s);
+		}
+		SummaryResult r;
+		summary_result(&sum, &r);
+		const Energy *e = &r.energy;
+		CHECK(energy_known(e) && e->counter == (with_counter == 1));
+		/* the counter's points at the samples that first carry a new value: 20 ms of 1.75 s apart */
+		CHECK_NEAR(energy_mean_w(e), with_counter ? 700 : 690, with_counter ? 700 * 0.02 / 1.75 : 1e-6);
+		CHECK_NEAR(e->seconds, 2.0, 1e-9);
+		CHECK_NEAR(e->max_w, 690, 0); /* the highest reading */
+	}
+}
+
 static void summary_energy_should_integrate_readings_and_say_na_without(void)
 {
 	Summary sum;
@@ -420,7 +454,7 @@ static void summary_energy_should_integrate_readings_and_say_na_without(void)
 	report_energy_text(f, e, "FLOPS", "  ");
 	fclose(f);
 	CHECK(strstr(buf, "  energy: 68.0 J over 0.28 s of dispatches, mean 243 W, max 300 W of a 300 W limit (mean 81%); "
-	                  "206 kFLOP/J\n"));
+	                  "206 kFLOP/J (power readings integrated: no energy counter read)\n"));
 	CHECK(strstr(buf, "  clocks reduced: power cap 0.16 s, thermal (software) 0.16 s\n"));
 	summary_done(&sum);
 
@@ -700,6 +734,7 @@ int main(void)
 	RUN(summary_without_timestamps_should_say_so);
 	RUN(a_copied_summary_should_read_the_same);
 	RUN(summary_energy_should_integrate_readings_and_say_na_without);
+	RUN(energy_should_come_from_the_cards_counter_where_it_has_one);
 	RUN(power_verdict_should_hold_the_mean_to_the_limit_and_name_other_causes);
 	RUN(violation_counters_should_time_the_cap_and_catch_what_bits_missed);
 	RUN(a_link_below_its_maximum_most_of_the_run_should_be_a_fault);
