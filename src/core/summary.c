@@ -112,10 +112,13 @@ static void add_link(LinkSeen *l, const Sample *x)
 }
 
 /* The card's energy counter (read every 250 ms or so, and updated by the
- * card in steps): each new value is a point (its sample's time); the run's
- * mean power is the difference of the first and last over theirs. The first
- * value seen is not a point: it may be a reading older than the run. A
- * counter that went back (the driver reloaded) starts over. */
+ * card in steps): each new value is a point (its sample's time). The run's
+ * energy is the counter's difference between its first and last points,
+ * and the readings' integral before the first and after the last (a short
+ * run's ramp at its start is outside the counter's span: its mean over the
+ * span alone made a 2 s run 8% too high on an H200). The first value seen
+ * is not a point: it may be a reading older than the run. A counter that
+ * went back (the driver reloaded) starts over. */
 #define ENERGY_COUNTER_MIN_MS 200.0 /* points closer than this: the readings' integral */
 static void energy_counter(Energy *e, const Sample *x)
 {
@@ -129,10 +132,12 @@ static void energy_counter(Energy *e, const Sample *x)
 	if (isnan(e->ctr_t0) || c < e->ctr_last) {
 		e->ctr_t0 = x->t_ms;
 		e->ctr_e0 = c;
+		e->ctr_r0 = e->read_joules;
 		e->ctr_t1 = e->ctr_e1 = NAN;
 	} else {
 		e->ctr_t1 = x->t_ms;
 		e->ctr_e1 = c;
+		e->ctr_r1 = e->read_joules;
 	}
 	e->ctr_last = c;
 	e->counter = e->power && e->ctr_t1 - e->ctr_t0 >= ENERGY_COUNTER_MIN_MS && e->ctr_e1 > e->ctr_e0;
@@ -152,7 +157,7 @@ static void add_energy(Energy *e, const Sample *x)
 			e->max_w = w;
 	}
 	energy_counter(e, x);
-	e->joules = e->counter ? (e->ctr_e1 - e->ctr_e0) / ((e->ctr_t1 - e->ctr_t0) * 1e-3) * e->seconds : e->read_joules;
+	e->joules = e->counter ? e->read_joules - (e->ctr_r1 - e->ctr_r0) + (e->ctr_e1 - e->ctr_e0) : e->read_joules;
 	if (sample_has_tel(x, TEL_POWER_LIMIT_W))
 		e->limit_w = x->tel[TEL_POWER_LIMIT_W];
 	for (size_t k = 0; k < ENERGY_VIOLATIONS; k++) {

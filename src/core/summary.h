@@ -44,9 +44,10 @@ typedef struct Energy {
 	double joules, seconds;     /* over the samples with a power reading: from the card's energy
 	                               counter where it has one (counter), else the readings' integral */
 	double read_joules;         /* the readings' integral (instant power where read) */
-	bool counter;               /* joules from the counter: its mean power over [ctr_t0, ctr_t1] */
+	bool counter;               /* joules from the counter over [ctr_t0, ctr_t1], the readings' outside it */
 	double ctr_last;            /* the counter's last value seen (J); NaN none */
 	double ctr_t0, ctr_e0, ctr_t1, ctr_e1; /* its first and last new values and when (ms); NaN none */
+	double ctr_r0, ctr_r1;      /* read_joules at those two samples: the readings cover the rest */
 	double work;                /* their work, in the workload's unit */
 	double max_w, limit_w;      /* the highest reading; the newest limit (NaN none) */
 	bool power, reasons;        /* a power reading seen; reason bits seen */

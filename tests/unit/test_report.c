@@ -407,8 +407,11 @@ static void energy_should_come_from_the_cards_counter_where_it_has_one(void)
 		summary_result(&sum, &r);
 		const Energy *e = &r.energy;
 		CHECK(energy_known(e) && e->counter == (with_counter == 1));
-		/* the counter's points at the samples that first carry a new value: 20 ms of 1.75 s apart */
-		CHECK_NEAR(energy_mean_w(e), with_counter ? 700 : 690, with_counter ? 700 * 0.02 / 1.75 : 1e-6);
+		/* the counter's 700 W over its span (1.75 s: its points at the samples that first carry a new value,
+		 * 20 ms apart at most), the readings' 690 W before and after it */
+		double span = with_counter ? e->ctr_t1 - e->ctr_t0 : 0;
+		CHECK(!with_counter || (span > 1700 && span < 1800));
+		CHECK_NEAR(energy_mean_w(e), (700 * span + 690 * (2000 - span)) / 2000, with_counter ? 700 * 0.02 / 1.75 : 1e-6);
 		CHECK_NEAR(e->seconds, 2.0, 1e-9);
 		CHECK_NEAR(e->max_w, 690, 0); /* the highest reading */
 	}
