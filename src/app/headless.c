@@ -174,7 +174,10 @@ static bool print_sample(void *ctx, const Sample *s)
 	if (!isfinite(p->run_off_ms))
 		p->run_off_ms = (double)clock_mono_ns() * 1e-6 - s->t_ms;
 	if (p->iv) {
-		ok = !interval_add(p->iv, s, &r) || print_interval(p, &r);
+		ok = true;
+		while (ok && interval_due(p->iv, s->t_ms, &r)) /* those before it, with a dispatch or none */
+			ok = print_interval(p, &r);
+		interval_add(p->iv, s);
 	} else if (p->format == FORMAT_JSON) {
 		ok = json_line(stdout, record_sample_obj(s, 0));
 	} else {

@@ -64,8 +64,13 @@ bool interval_flush(Interval *iv, IntervalRow *out)
 
 bool interval_idle(Interval *iv, double now_ms, IntervalRow *out)
 {
+	return interval_due(iv, now_ms - INTERVAL_GRACE_MS, out);
+}
+
+bool interval_due(Interval *iv, double t_ms, IntervalRow *out)
+{
 	double end = iv->t0_ms + iv->len_ms;
-	if (!(iv->len_ms > 0) || !(now_ms >= end + INTERVAL_GRACE_MS))
+	if (!(iv->len_ms > 0) || !(t_ms >= end))
 		return false;
 	if (close_at(iv, end, out))
 		return true;
@@ -75,20 +80,14 @@ bool interval_idle(Interval *iv, double now_ms, IntervalRow *out)
 	return true;
 }
 
-bool interval_add(Interval *iv, const Sample *s, IntervalRow *out)
+void interval_add(Interval *iv, const Sample *s)
 {
-	bool closed = false;
-	if (iv->len_ms > 0 && s->t_ms >= iv->t0_ms + iv->len_ms) {
-		closed = close_at(iv, iv->t0_ms + iv->len_ms, out);
-		/* past any interval without a sample (a stopped run): to the one it falls in */
-		iv->t0_ms += floor((s->t_ms - iv->t0_ms) / iv->len_ms) * iv->len_ms;
-	}
 	if (iv->n == iv->cap) {
 		size_t cap = iv->cap ? 2 * iv->cap : 256;
 		double *r = realloc(iv->rates, cap * sizeof *r);
 		if (!r) {
 			iv->oom = true; /* the row goes on with the samples it holds */
-			return closed;
+			return;
 		}
 		iv->rates = r;
 		iv->cap = cap;
@@ -111,5 +110,4 @@ bool interval_add(Interval *iv, const Sample *s, IntervalRow *out)
 	}
 	if (sample_has_tel(s, TEL_OTHER_GPU) && !(s->tel[TEL_OTHER_GPU] <= iv->others))
 		iv->others = s->tel[TEL_OTHER_GPU];
-	return closed;
 }

@@ -39,18 +39,20 @@ typedef struct Interval {
 
 void interval_init(Interval *iv, double seconds);
 void interval_done(Interval *iv);
-/* Adds a sample. When it falls past the open interval, that interval is
- * closed into *out first (true; an interval with no sample, a stop of the
- * run, is skipped over) and the sample opens the next. */
-bool interval_add(Interval *iv, const Sample *s, IntervalRow *out);
+/* At t_ms of the run's time: when the open interval has ended by then, it
+ * is closed into *out (true), with 0 samples where no dispatch ended in it
+ * (median, min and max NaN), and the next opens. Call it again while it
+ * returns true: every interval of the run is a row, none skipped. */
+bool interval_due(Interval *iv, double t_ms, IntervalRow *out);
+/* Adds a sample to the open interval: interval_due(s->t_ms) first, until
+ * false, closes those before it. */
+void interval_add(Interval *iv, const Sample *s);
 /* The open interval into *out, to its last sample (the run ended); false
  * when it has no sample. */
 bool interval_flush(Interval *iv, IntervalRow *out);
-/* At now_ms of the run's time with no sample since: when the open interval
- * ended more than INTERVAL_GRACE_MS ago, it is closed into *out (true),
- * with 0 samples where no dispatch ended in it (a stall or a hang, said
- * as it happens: median, min and max NaN), and the next opens. Call it
- * again while it returns true. */
+/* At now_ms of the run's time with no sample since: interval_due of an
+ * interval that ended more than INTERVAL_GRACE_MS ago (a sample may be on
+ * its way): a stall or a hang, said as it happens. */
 #define INTERVAL_GRACE_MS 50.0
 bool interval_idle(Interval *iv, double now_ms, IntervalRow *out);
 

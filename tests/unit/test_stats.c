@@ -125,20 +125,23 @@ static void intervals_should_tile_the_run_and_hold_each_sample_once(void)
 			s.tel[TEL_THROTTLE] = 4;
 			s.tel_valid |= 1u << TEL_THROTTLE;
 		}
-		if (interval_add(&iv, &s, &r[nr]))
+		while (interval_due(&iv, s.t_ms, &r[nr]))
 			nr++;
+		interval_add(&iv, &s);
 	}
 	CHECK(interval_flush(&iv, &r[nr]));
 	nr++;
 	CHECK(!interval_flush(&iv, &r[nr])); /* nothing left */
 	interval_done(&iv);
-	CHECK(nr == 3);
+	CHECK(nr == 5);
 	CHECK(r[0].t0_s == 0 && r[0].t1_s == 1 && r[0].samples == 3 && r[0].verified == 1);
 	CHECK(r[0].median == 2 && r[0].min == 1 && r[0].max == 3 && r[0].sm_mhz == 1000 && !r[0].has_reasons);
 	CHECK(r[1].t0_s == 1 && r[1].t1_s == 2 && r[1].samples == 2 && r[1].median == 15);
 	CHECK(r[1].has_reasons && r[1].reasons == 4 && isnan(r[1].power_w) && isnan(r[1].others));
-	/* 2-4 s had no sample: skipped; the last row ends at the last sample */
-	CHECK(r[2].t0_s == 4 && fabs(r[2].t1_s - 4.3) < 1e-12 && r[2].samples == 2 && r[2].median == 8);
+	/* 2-4 s had no sample: a row of 0 samples each, none skipped; the last row ends at the last sample */
+	CHECK(r[2].t0_s == 2 && r[2].t1_s == 3 && r[2].samples == 0 && isnan(r[2].median));
+	CHECK(r[3].t0_s == 3 && r[3].t1_s == 4 && r[3].samples == 0);
+	CHECK(r[4].t0_s == 4 && fabs(r[4].t1_s - 4.3) < 1e-12 && r[4].samples == 2 && r[4].median == 8);
 }
 
 /* The run's clock goes on with no sample: an interval that ended more than
@@ -149,7 +152,8 @@ static void an_interval_without_a_sample_should_be_a_row_as_it_ends(void)
 	interval_init(&iv, 0.5);
 	IntervalRow r;
 	Sample s = { .t_ms = 100, .rate = 5 };
-	CHECK(!interval_add(&iv, &s, &r));
+	CHECK(!interval_due(&iv, s.t_ms, &r));
+	interval_add(&iv, &s);
 	CHECK(!interval_idle(&iv, 500 + INTERVAL_GRACE_MS / 2, &r)); /* within the grace: a sample may be on its way */
 	CHECK(interval_idle(&iv, 1600, &r) && r.t0_s == 0 && r.t1_s == 0.5 && r.samples == 1 && r.median == 5);
 	CHECK(interval_idle(&iv, 1600, &r) && r.t0_s == 0.5 && r.t1_s == 1 && r.samples == 0 && isnan(r.median) &&
@@ -157,7 +161,8 @@ static void an_interval_without_a_sample_should_be_a_row_as_it_ends(void)
 	CHECK(interval_idle(&iv, 1600, &r) && r.t0_s == 1 && r.t1_s == 1.5 && r.samples == 0);
 	CHECK(!interval_idle(&iv, 1600, &r)); /* 1.5-2.0 is open */
 	s.t_ms = 1700;
-	CHECK(!interval_add(&iv, &s, &r)); /* into the open one */
+	CHECK(!interval_due(&iv, s.t_ms, &r)); /* into the open one */
+	interval_add(&iv, &s);
 	CHECK(interval_flush(&iv, &r) && r.t0_s == 1.5 && r.samples == 1);
 	interval_done(&iv);
 	Interval none;
