@@ -42,6 +42,7 @@ static bool read_csv(const char *path, double **t, double **x, double (**tel)[TE
  * online, the copy sizes counted (a sweep is no power-state series). */
 typedef struct Scan {
 	ChangeDetector cd;
+	TelEvents ev;           /* the telemetry's events, over every sample */
 	size_t sizes, steady;
 	uint64_t last_size;
 	uint32_t flags;
@@ -50,6 +51,7 @@ typedef struct Scan {
 static void scan_sample(void *ctx, const Sample *s)
 {
 	Scan *c = ctx;
+	televent_add(&c->ev, s);
 	if (!c->steady && !c->sizes)
 		c->flags = s->flags;
 	if (s->size && s->size != c->last_size)
@@ -173,6 +175,8 @@ if (o->format == FORMAT_JSON) {
 		print_json(record_change_json(change_get(cd, i), cd->nchanges - 1 - i, unit));
 	for (size_t i = ekept; i-- > 0;)
 		print_json(record_excursion_json(change_excursion(cd, i), unit));
+	for (size_t i = 0; i < scan->ev.n; i++)
+		print_json(record_event_json(&scan->ev.ev[i], unit));
 	cJSON *a = cJSON_CreateObject();
 	bool ok = a && cJSON_AddStringToObject(a, "type", "analysis") && record_stamp(a) &&
 	          cJSON_AddStringToObject(a, "unit", unit) &&
@@ -181,6 +185,7 @@ if (o->format == FORMAT_JSON) {
 	          cJSON_AddNumberToObject(a, "changes_listed", (double)kept) &&
 	          cJSON_AddNumberToObject(a, "excursions_listed", (double)ekept) &&
 	          cJSON_AddNumberToObject(a, "sustain_ms", CHG_SUSTAIN_MS) &&
+	          cJSON_AddNumberToObject(a, "events", (double)scan->ev.total) &&
 	          cJSON_AddBoolToObject(a, "plateau_reached", !isnan(plateau));
 	if (ok && !isnan(plateau))
 		ok = cJSON_AddNumberToObject(a, "plateau_t_ms", plateau) &&
@@ -198,6 +203,15 @@ if (o->format == FORMAT_JSON) {
 	}
 	if (cd->nexc > ekept)
 		printf("  (%zu earlier excursions not listed)\n", cd->nexc - ekept);
+	if (!scan->ev.total)
+		printf("power-state events: none (no cause of reduced clocks turned on or off, no clock step)\n");
+	else
+		printf("power-state events: %zu%s\n", scan->ev.total, scan->ev.total > scan->ev.n ? ", the first ones:" : "");
+	for (size_t i = 0; i < scan->ev.n; i++) {
+		char line[400];
+		televent_format(&scan->ev.ev[i], unit, line, sizeof line);
+		printf("  %s\n", line);
+	}
 	char pt[32];
 	if (isnan(plateau))
 		printf("plateau: not reached (%zu samples%s)\n", n, n < 6 ? ", too few" : "");
@@ -223,6 +237,7 @@ int offline_analyze(const Options *o)
 		return 1;
 	}
 	change_init(&scan->cd);
+	televent_init(&scan->ev);
 	int rc = 0;
 	if (c == '{') { /* a session log: its steady samples */
 		rc = read_log(o, scan, &t, &x, &n, &unit);
@@ -231,14 +246,23 @@ int offline_analyze(const Options *o)
 	} else {
 		/* a CSV trace carries what its columns name (flopscope's export: the
 		 * clock): with it a cause can be told, without it it is unexplained */
-		for (size_t i = 0; i < n; i++)
+		for (size_t i = 0; i < n; i++) {
 			change_add(&scan->cd, t[i], x[i], tel[i]);
+			Sample s = { .t_ms = t[i], .rate = x[i] };
+			for (int k = 0; k < TEL_FIELD_COUNT; k++)
+				if (!isnan(tel[i][k])) {
+					s.tel[k] = tel[i][k];
+					s.tel_valid |= 1u << k;
+				}
+			televent_add(&scan->ev, &s);
+		}
 		scan->steady = n;
 	}
 	if (!rc && !in_order(o->analyze, t, n))
 		rc = 2;
 	if (!rc) {
 		change_finish(&scan->cd);
+		televent_finish(&scan->ev);
 		double level;
 		double plateau = change_time_to_plateau(t, x, n, &level);
 		analyze_print(o, scan, unit, plateau, level, n);

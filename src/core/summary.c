@@ -19,6 +19,7 @@ void summary_init(Summary *s)
 	s->link.gts = s->link.width = s->link.max_gts = s->link.max_width = NAN;
 	s->link.replays_first = s->link.replays_last = NAN;
 	change_init(&s->changes);
+	televent_init(&s->events);
 }
 
 static void push(double **arr, size_t *cap, size_t n, double v, bool *oom)
@@ -291,6 +292,7 @@ void summary_add(Summary *s, const Sample *x)
 {
 	s->samples++;
 	add_energy(&s->energy, x);
+	televent_add(&s->events, x);
 	if (sample_has_tel(x, TEL_PCIE_REPLAYS)) { /* every sample: a replay is no less one outside the steady */
 		if (isnan(s->link.replays_first))
 			s->link.replays_first = x->tel[TEL_PCIE_REPLAYS];
@@ -510,6 +512,8 @@ void summary_result(const Summary *s, SummaryResult *r)
 	r->verified = s->verified;
 	stats_compute(s->steady_flops, s->steady, &r->flops);
 	r->changes = s->changes;
+	r->events = s->events;
+	televent_finish(&r->events);
 	r->shared = s->shared;
 	r->link = s->link;
 	r->implausible = s->implausible;

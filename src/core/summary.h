@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "change.h"
+#include "televent.h"
 #include "sample.h"
 #include "stats.h"
 
@@ -118,6 +119,7 @@ typedef struct Summary {
 	double duty_first_ms, duty_last_ms, duty_gpu_ns; /* duty cycle over the steady samples */
 	size_t duty_n;
 	ChangeDetector changes; /* level changes over the steady samples */
+	TelEvents events;       /* the telemetry's events over every sample (televent.h) */
 	double *ratio;          /* gpu_ns / cpu_ns of GPU-timed samples */
 	size_t cap_flops, cap_ratio;
 	bool oom;
@@ -154,6 +156,7 @@ typedef struct SummaryResult {
 	Stats flops;            /* over steady samples; n == 0 if none */
 	double ratio_median;    /* NaN without GPU timing */
 	ChangeDetector changes; /* a copy: the result outlives the Summary */
+	TelEvents events;       /* likewise, the pending one's rates from what came after it */
 	double plateau_ms;      /* time to plateau; NaN if none */
 	double plateau_flops;
 	double pct_peak;        /* median % of the peak at the sample's clock; NaN unknown */

@@ -106,6 +106,34 @@ static bool add_shares(cJSON *o, const double share[SHARE_COUNT])
 	return s != NULL;
 }
 
+/* the table's reasons among bits, by key, as an array */
+static bool add_reason_keys(cJSON *o, const char *k, uint64_t bits)
+{
+	cJSON *a = cJSON_AddArrayToObject(o, k);
+	for (size_t i = 0; a && i < throttle_reason_count; i++)
+		if ((bits & throttle_reasons[i].bit) && !cJSON_AddItemToArray(a, cJSON_CreateString(throttle_reasons[i].key)))
+			return false;
+	return a != NULL;
+}
+
+cJSON *record_event_json(const TelEvent *e, const char *unit)
+{
+	cJSON *o = cJSON_CreateObject();
+	char why[400];
+	televent_format(e, unit, why, sizeof why);
+	double ratio = e->rate_before > 0 ? e->rate_after / e->rate_before : NAN;
+	if (!o || !cJSON_AddStringToObject(o, "type", "event") || !cJSON_AddNumberToObject(o, "t_ms", e->t_ms) ||
+	    !add_reason_keys(o, "on", e->on) || !add_reason_keys(o, "off", e->off) ||
+	    !add_num_or_null(o, "clock_before_mhz", e->mhz_before) || !add_num_or_null(o, "clock_after_mhz", e->mhz_after) ||
+	    !add_num_or_null(o, "before", e->rate_before) || !add_num_or_null(o, "after", e->rate_after) ||
+	    !add_num_or_null(o, "ratio", ratio) || !cJSON_AddStringToObject(o, "unit", unit) ||
+	    !cJSON_AddStringToObject(o, "why", why)) {
+		cJSON_Delete(o);
+		return NULL;
+	}
+	return o;
+}
+
 cJSON *record_change_json(const Change *c, size_t index, const char *unit)
 {
 	cJSON *o = cJSON_CreateObject();
@@ -257,6 +285,14 @@ bool record_summary_json(FILE *f, const SummaryResult *r, size_t dropped, uint64
 	for (size_t i = change_kept(&r->changes); arr && i-- > 0;) {
 		cJSON *j = record_change_json(change_get(&r->changes, i), r->changes.nchanges - 1 - i, r->unit);
 		if (!j || !cJSON_AddItemToArray(arr, j))
+			ok = false;
+	}
+	/* the telemetry's events: how many, the first kept ones */
+	ok = ok && cJSON_AddNumberToObject(o, "events", (double)r->events.total);
+	cJSON *ev = ok ? cJSON_AddArrayToObject(o, "event_list") : NULL;
+	for (size_t i = 0; ev && i < r->events.n; i++) {
+		cJSON *j = record_event_json(&r->events.ev[i], r->unit ? r->unit : "FLOPS");
+		if (!j || !cJSON_AddItemToArray(ev, j))
 			ok = false;
 	}
 	if (!ok) {

@@ -30,6 +30,10 @@ struct cJSON *record_mark_obj(const char *type, double t_ms, double gap_ms);
  * "not_power_state"|"unexplained","why":..,"t_ms":..,"t_end_ms":..,
  * "before":..,"after":..,"ratio":..,"unit":..,...} */
 struct cJSON *record_change_json(const Change *c, size_t index, const char *unit);
+/* {"type":"event","t_ms":..,"on":[keys],"off":[keys],"clock_before_mhz":..,
+ * "clock_after_mhz":..,"before":..,"after":..,"ratio":..,"unit":..,"why":..}:
+ * a telemetry event (televent.h), null where unknown */
+struct cJSON *record_event_json(const TelEvent *e, const char *unit);
 /* {"type":"excursion","t_ms":..,"t_end_ms":..,"samples":..,"level":..,"depth":..} */
 struct cJSON *record_excursion_json(const Excursion *e, const char *unit);
 /* {"changes":N,"power_state":..,"not_power_state":..,"unexplained":..,

@@ -9,7 +9,9 @@
  * field NVML_FI_DEV_POWER_INSTANT through nvmlDeviceGetFieldValues;
  * "energy=W": a total energy counter, nvmlDeviceGetTotalEnergyConsumption,
  * that counts W watts from 1e6 J at the library's start, in 100 ms steps
- * as the card's; BITS NVML's
+ * as the card's; "reasons_at=S": the reasons and sm only from S seconds
+ * after the library's start, no reason and sm_max (else sm) before, as a
+ * power cap engaging; BITS NVML's
  * clocks-event reasons, in hex or decimal; the PCIe replay counter starts at
  * N and grows by R a second; a violation counter grows by F seconds a second from the
  * library's start; a key left out is not supported; "power_ramp=S" makes
@@ -40,10 +42,10 @@ int nvmlDeviceGetUUID(void *h, char *out, unsigned len);
 
 /* The readings FLOPSCOPE_FAKE_NVML_TEL gives (has: the key was there). */
 enum { SM, SM_MAX, MEM, POWER, LIMIT, TEMP, REASONS, VIOL_POWER, VIOL_THERMAL, POWER_RAMP, REPLAYS, REPLAY_RATE,
-       POWER_INSTANT, ENERGY, NKEYS };
+       POWER_INSTANT, ENERGY, REASONS_AT, NKEYS };
 static const char *const keys[NKEYS] = { "sm", "sm_max", "mem", "power", "limit", "temp", "reasons",
 	                                     "viol_power", "viol_thermal", "power_ramp", "replays", "replay_rate",
-	                                     "power_instant", "energy" };
+	                                     "power_instant", "energy", "reasons_at" };
 static double val[NKEYS];
 static int has[NKEYS];
 static struct timespec t0;
@@ -141,6 +143,8 @@ static int reading(int key, double scale, unsigned *out)
 int nvmlDeviceGetClockInfo(void *h, int type, unsigned *mhz)
 {
 	(void)h;
+	if (type != 2 && has[REASONS_AT] && since_start() < val[REASONS_AT] && has[SM_MAX])
+		return reading(SM_MAX, 1, mhz); /* before the cap: the boost clock */
 	return reading(type == 2 ? MEM : SM, 1, mhz); /* NVML_CLOCK_MEM, else SM */
 }
 
@@ -212,7 +216,7 @@ int nvmlDeviceGetCurrentClocksEventReasons(void *h, unsigned long long *bits)
 	(void)h;
 	if (!has[REASONS])
 		return NOT_SUPPORTED;
-	*bits = (unsigned long long)val[REASONS];
+	*bits = has[REASONS_AT] && since_start() < val[REASONS_AT] ? 0 : (unsigned long long)val[REASONS];
 	return 0;
 }
 

@@ -1101,6 +1101,43 @@ PY
 	promtool check metrics <"$T/m.prom" >"$T/p.out" 2>&1 || die "promtool: $(cat "$T/p.out")"
 }
 
+# The power cap engaging is an event as it happens, whatever the adaptive
+# loop does (issue 56): on an H200's power run (tests/data, recorded) the
+# cap at 0.12 s and the clock's dip at 0.91 s; on lavapipe with the
+# stand-in NVML a cap that turns on 0.6 s after the library starts: the
+# summary, its record, the log and --analyze name it, with the clock.
+t_the_power_caps_engagement_should_be_an_event_as_it_happens() {
+	"$FS" --analyze tests/data/h200_power_cap.csv --format json >"$T/h.json" 2>"$T/h.err" || die "h200: $(cat "$T/h.err")"
+	python3 tests/schema_check.py analyze "$T/h.json" >/dev/null || die "the analysis's schema"
+	python3 - "$T/h.json" <<'PY' || die "h200: $(cat "$T/h.json")"
+import json, sys
+ev = [r for r in map(json.loads, open(sys.argv[1])) if r["type"] == "event"]
+assert len(ev) == 3, ev
+cap = ev[0]
+assert round(cap["t_ms"]) == 122 and cap["on"] == ["power_cap"] and cap["off"] == [], cap
+assert cap["clock_before_mhz"] == 1980 and cap["clock_after_mhz"] == 1785 and 0.9 < cap["ratio"] < 1, cap
+assert cap["why"].startswith("0.12 s: power cap on, clock 1980 -> 1785 MHz, "), cap
+assert round(ev[1]["t_ms"]) == 909 and ev[1]["clock_after_mhz"] == 1560 and ev[1]["on"] == [], ev[1]
+PY
+	local uuid
+	uuid=$("$FS" --list --format json | python3 -c 'import json, sys; print(json.loads(sys.stdin.readline())["uuid"])')
+	export LD_LIBRARY_PATH="$FAKE_NVML_DIR" FLOPSCOPE_FAKE_NVML="GPU-$uuid" \
+		FLOPSCOPE_FAKE_NVML_TEL="sm=1755,sm_max=1980,power=650,limit=700,reasons=0x4,reasons_at=0.6"
+	"$FS" llvm --duration 1.5 --log "$T/c.jsonl" >"$T/c.txt" 2>&1 || die "run: exit $?: $(cat "$T/c.txt")"
+	grep -Eq '^  power-state events: 1 ' "$T/c.txt" &&
+		grep -Eq '^    0\.[5-9][0-9] s: power cap on, clock 1980 -> 1755 MHz' "$T/c.txt" || die "the summary: $(cat "$T/c.txt")"
+	python3 - "$T/c.jsonl" <<'PY' || die "the log: $(tail -1 "$T/c.jsonl")"
+import json, sys
+s = [r for r in map(json.loads, open(sys.argv[1])) if r["type"] == "summary"][-1]
+assert s["events"] == 1 and s["event_list"][0]["on"] == ["power_cap"], s
+assert 500 <= s["event_list"][0]["t_ms"] <= 1000 and s["event_list"][0]["clock_after_mhz"] == 1755, s["event_list"]
+PY
+	python3 tests/schema_check.py log "$T/c.jsonl" >/dev/null || die "the log's schema"
+	"$FS" --analyze "$T/c.jsonl" >"$T/a.txt" 2>&1 || die "analyze: $(cat "$T/a.txt")"
+	grep -Eq '^power-state events: 1$' "$T/a.txt" && grep -q ' power cap on, clock 1980 -> 1755 MHz' "$T/a.txt" ||
+		die "analyze: $(cat "$T/a.txt")"
+}
+
 # Recorded traces (tests/data: the steady samples of real sessions, with
 # the telemetry read beside them), analysed: the changes split among their
 # causes with the factors the rule gives (docs/INTERPRETATION.md's table):

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "change.h"
+#include "televent.h"
 #include "throttle.h"
 #include "procs.h"
 #include "check.h"
@@ -369,6 +370,42 @@ static void the_cpus_part_should_stay_bounded_however_busy(void)
 		}
 }
 
+/* The telemetry's events: a cause turning on or off, a clock step alone of
+ * more than 5%; the idle bit and a clock's wobble are none; the throughput
+ * around each is the medians of 3 samples before and after. */
+static void telemetry_events_should_mark_a_cause_and_a_clock_step_as_they_happen(void)
+{
+	TelEvents t;
+	televent_init(&t);
+	for (int i = 0; i < 60; i++) {
+		Sample s = { .t_ms = 20.0 * i, .rate = i < 10 ? 600 : i < 40 ? 560 : i < 45 ? 520 : 560 };
+		s.tel_valid = 1u << TEL_SM_MHZ | 1u << TEL_THROTTLE;
+		s.tel[TEL_SM_MHZ] = i < 10 ? 1980 : i < 40 ? (i % 2 ? 1785 : 1800) : i < 45 ? 1560 : 1740;
+		s.tel[TEL_THROTTLE] = i < 10 ? (i % 2 ? 0x1 : 0) : 0x4; /* the idle bit blinks: no event */
+		if (i == 50)
+			s.tel[TEL_THROTTLE] = 0x4 | 0x20; /* thermal (software) on, for one sample */
+		televent_add(&t, &s);
+	}
+	televent_finish(&t);
+	CHECK(t.total == 5 && t.n == 5);
+	const TelEvent *e = &t.ev[0];
+	CHECK(e->t_ms == 200 && e->on == 0x4 && !e->off && e->mhz_before == 1980 && e->mhz_after == 1800);
+	CHECK(e->rate_before == 600 && e->rate_after == 560);
+	char line[300];
+	televent_format(e, "FLOPS", line, sizeof line);
+	CHECK_STR(line, "0.20 s: power cap on, clock 1980 -> 1800 MHz, 600 FLOPS -> 560 FLOPS (x0.93)");
+	CHECK(t.ev[1].t_ms == 800 && !t.ev[1].on && t.ev[1].mhz_after == 1560 && t.ev[1].rate_after == 520);
+	CHECK(t.ev[2].t_ms == 900 && t.ev[2].mhz_after == 1740);
+	CHECK(t.ev[3].on == 0x20 && t.ev[4].off == 0x20 && t.ev[4].mhz_before == t.ev[4].mhz_after);
+	televent_format(&t.ev[4], "FLOPS", line, sizeof line);
+	CHECK_STR(line, "1.02 s: thermal (software) off, clock held at 1740 MHz, 560 FLOPS -> 560 FLOPS (x1.00)");
+	/* no telemetry: no event */
+	televent_init(&t);
+	Sample bare = { .t_ms = 1, .rate = 5 };
+	televent_add(&t, &bare);
+	CHECK(t.total == 0);
+}
+
 /* A process in the pane: what is known of it, nothing made up. */
 static void a_process_line_should_say_what_is_known(void)
 {
@@ -499,6 +536,7 @@ int main(void)
 	RUN(the_cause_should_follow_what_was_measured_beside);
 	RUN(a_change_should_be_split_among_its_causes);
 	RUN(the_cpus_part_should_stay_bounded_however_busy);
+	RUN(telemetry_events_should_mark_a_cause_and_a_clock_step_as_they_happen);
 	RUN(a_process_line_should_say_what_is_known);
 	RUN(many_changes_should_all_be_counted);
 	RUN(short_or_bad_series_should_be_safe);
