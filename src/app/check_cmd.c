@@ -1,4 +1,5 @@
 #include "check_cmd.h"
+#include "check_impl.h"
 #include "progress.h"
 
 #include <math.h>
@@ -32,16 +33,6 @@
 /* The longest a check waits for a device another check holds, s. */
 #define CHECK_LOCK_WAIT_S 10.0
 
-typedef struct Verdict {
-	CheckStatus st;
-	double median;      /* NaN: none */
-	double ratio;       /* of the reference; NaN: none */
-	double threshold;   /* ratio; NaN: none */
-	const char *ref;    /* "peak", "baseline", "power_limit", "" */
-	double peer;        /* of the identical peers' median; NaN: none */
-	uint64_t checks;
-	char why[700];
-} Verdict;
 
 /* What the samples of one workload's run feed: the metrics and the block
  * means a baseline is compared with. */
@@ -109,382 +100,6 @@ static bool parse_workloads(const char *list, int *wl, size_t *n)
 		return false;
 	}
 	return true;
-}
-
-/* The baselines of a workload on a device: the logs of that workload
- * recorded on a device of that name. */
-static size_t baselines_for(const OfflineBlocks *bl, size_t nb, const char *wl, const char *dev, BlockMeans *out,
-                            size_t cap, const char **other_device)
-{
-	size_t m = 0;
-	*other_device = NULL;
-	for (size_t k = 0; k < nb; k++) {
-		if (strcmp(bl[k].d.meta.workload, wl))
-			continue;
-		if (strcmp(bl[k].d.meta.device, dev)) {
-			*other_device = bl[k].d.meta.device;
-			continue;
-		}
-		if (m < cap)
-			out[m++] = bl[k].blocks;
-	}
-	return m;
-}
-
-static void baselines_done(OfflineBlocks *bl, size_t n)
-{
-	for (size_t k = 0; bl && k < n; k++) {
-		blocks_done(&bl[k].blocks);
-		session_data_done(&bl[k].d);
-	}
-	free(bl);
-}
-
-/* One baseline session into bl[*n]: false (message printed) when it is bad
- * input. A session of a file of several (of_many) that cannot serve is
- * passed over, said. */
-static bool load_baseline(const char *path, const SlogPick *pick, bool of_many, OfflineBlocks *bl, size_t *n)
-{
-	OfflineBlocks *b = &bl[*n];
-	if (!offline_load_blocks(path, pick, b))
-		return false;
-	const char *why = !b->blocks.n ? "no steady 1 s block to compare with" :
-	                  workload_find(b->d.meta.workload) < 0 ? "a workload flopscope does not run" : NULL;
-	if (why && !of_many) {
-		fprintf(stderr, "flopscope: --baseline %s: %s (\"%s\")\n", path, why, b->d.meta.workload);
-		blocks_done(&b->blocks);
-		session_data_done(&b->d);
-		return false;
-	}
-	if (why) {
-		fprintf(stderr, "flopscope: note: --baseline %s: its %s session is not used: %s\n", path, pick->workload,
-		        why);
-		blocks_done(&b->blocks);
-		session_data_done(&b->d);
-		return true;
-	}
-	(*n)++;
-	return true;
-}
-
-/* Every baseline session: a log's one, or each compute-queue session of a
- * suite's file (a check measures on the compute queue). */
-static bool load_baselines(const Options *o, OfflineBlocks **out, size_t *n)
-{
-	*out = NULL;
-	*n = 0;
-	size_t cap = 0;
-	for (unsigned k = 0; k < o->nbaselines; k++) {
-		SlogEntry *e;
-		size_t ne;
-		char err[1024];
-		if (!slog_index(o->baselines[k], &e, &ne, err, sizeof err)) {
-			fprintf(stderr, "flopscope: --baseline: %s\n", err);
-			return false;
-		}
-		OfflineBlocks *g = realloc(*out, (cap + ne) * sizeof *g);
-		if (!g) {
-			free(e);
-			fprintf(stderr, "flopscope: out of memory for the baselines\n");
-			return false;
-		}
-		*out = g;
-		cap += ne;
-		bool ok = true;
-		for (size_t i = 0; ok && i < ne; i++) {
-			SlogPick pick = { e[i].workload, e[i].transfer_queue };
-			if (ne == 1 || !e[i].transfer_queue)
-				ok = load_baseline(o->baselines[k], &pick, ne > 1, *out, n);
-		}
-		free(e);
-		if (!ok)
-			return false;
-	}
-	return true;
-}
-
-/* The figure against the theoretical peak: the rated one (at the maximum
- * clock) where that clock is known, so a clock held low cannot pass for a
- * healthy one, else the one at the clock read; false when no peak is known. */
-static bool judge_peak(const SummaryResult *r, double t_peak, Verdict *v)
-{
-	bool rated = !isnan(r->pct_peak_max);
-	if (!rated && isnan(r->pct_peak))
-		return false;
-	v->ref = "peak";
-	v->threshold = t_peak;
-	v->ratio = (rated ? r->pct_peak_max : r->pct_peak) / 100;
-	v->st = v->ratio >= t_peak ? CHECK_PASS : CHECK_FAIL;
-	const char *verb = v->st == CHECK_PASS ? "reaches" : "below";
-	if (rated)
-		snprintf(v->why, sizeof v->why, "%.1f%% of the theoretical peak at the maximum clock (median; %.1f%% at the "
-		         "clock read), %s the threshold %.0f%%", r->pct_peak_max, r->pct_peak, verb, 100 * t_peak);
-	else
-		snprintf(v->why, sizeof v->why, "%.1f%% of the theoretical peak (median, at the clock read; no maximum "
-		         "clock known), %s the threshold %.0f%%", r->pct_peak, verb, 100 * t_peak);
-	return true;
-}
-
-static void judge_figure(const Options *o, const VkCtx *ctx, const SuiteDev *sd, BlockMeans *run,
-                         const OfflineBlocks *bl, size_t nb, const WorkloadInfo *wi, Verdict *v)
-{
-	const DeviceInfo *d = &ctx->entries[sd->idx];
-	WorkloadType w = (WorkloadType)(wi - workload_info);
-	/* --threshold, else the baseline's default, else the workload's share of
-	 * its peak that a healthy device reaches */
-	double t = (o->threshold_pct > 0 ? o->threshold_pct : CLI_DEFAULT_THRESHOLD_PCT) / 100;
-	double t_peak = (o->threshold_pct > 0 ? o->threshold_pct : peak_check_threshold_pct(w)) / 100;
-	*v = (Verdict){ .st = CHECK_NOREF, .median = NAN, .ratio = NAN, .threshold = NAN, .ref = "", .peer = NAN,
-	                .checks = sd->checks };
-	if (sd->wrong) {
-		v->st = CHECK_WRONG;
-		snprintf(v->why, sizeof v->why, "%.*s", (int)sizeof v->why - 1, sd->err);
-		return;
-	}
-	if (sd->rc == 2 && workload_is_memory(w)) {
-		v->st = CHECK_SKIP; /* a memory type or heap this device lacks */
-		snprintf(v->why, sizeof v->why, "%.*s", (int)sizeof v->why - 1, sd->err);
-		return;
-	}
-	if (sd->rc) {
-		v->st = CHECK_ERROR;
-		snprintf(v->why, sizeof v->why, "%.*s", (int)sizeof v->why - 1, sd->err);
-		return;
-	}
-	if (!sd->r.flops.n) {
-		v->st = CHECK_FAIL;
-		snprintf(v->why, sizeof v->why, "no sample reached the target in its window (a longer --budget)");
-		return;
-	}
-	v->median = sd->r.flops.median;
-	if (wi->kind == WL_POWER) {
-		/* held to the power limit, as DCGM's targeted_power holds its load */
-		double tp = t_peak;
-		PowerVerdict pv = energy_verdict(&sd->r.energy, tp, &v->ratio, v->why, sizeof v->why);
-		if (pv != POWER_NA) {
-			v->ref = "power_limit";
-			v->threshold = tp;
-		}
-		v->st = pv == POWER_REACHED ? CHECK_PASS : pv == POWER_NA ? CHECK_NOREF : CHECK_FAIL;
-		return;
-	}
-	BlockMeans base[COMPARE_MAX_SESSIONS];
-	const char *other = NULL;
-	size_t nbase = baselines_for(bl, nb, wi->name, d->name, base, COMPARE_MAX_SESSIONS, &other);
-	if (nbase) {
-		CompareSide a = { base, nbase }, b = { run, 1 };
-		CompareResult r;
-		char err[256];
-		v->ref = "baseline";
-		v->threshold = t;
-		/* the threshold is the check's measure of effect: no minimum beside it */
-		if (!compare_sides(&a, &b, 0, &r, err, sizeof err)) {
-			v->st = CHECK_UNSURE;
-			snprintf(v->why, sizeof v->why, "cannot compare with the baseline: %s", err);
-			return;
-		}
-		v->ratio = r.ratio;
-		CompareVerdict cv = compare_threshold(&r, t, v->why, sizeof v->why);
-		v->st = cv == COMPARE_FASTER ? CHECK_PASS : cv == COMPARE_SLOWER ? CHECK_FAIL : CHECK_UNSURE;
-		return;
-	}
-	if (judge_peak(&sd->r, t_peak, v))
-		return;
-	if (other)
-		snprintf(v->why, sizeof v->why, "no peak known and the %s baseline is of %s: only the result checks held",
-		         wi->name, other);
-	else if (nb)
-		/* baselines were given, of other workloads: said, not "no baseline" */
-		snprintf(v->why, sizeof v->why, "no peak known for %s on this device and the --baseline log%s hold%s %s%s, "
-		         "no %s session: only the result checks held", wi->name, nb == 1 ? "" : "s", nb == 1 ? "s" : "",
-		         bl[0].d.meta.workload, nb > 1 ? " ..." : "", wi->name);
-	else
-		snprintf(v->why, sizeof v->why, "no peak known for %s on this device and no baseline "
-		         "(--baseline LOG): only the result checks held", wi->name);
-}
-
-/* The verdict: the figure against its reference, then the clock's causes:
- * a fault reason that held it down (HW slowdown, a thermal slowdown, the
- * power brake) fails the workload, named with its time, whatever the
- * figure (a figure at a throttled clock can read 99% of the peak at that
- * clock); the power cap is reported, not failed, as DCGM's diagnostics do. */
-static void judge(const Options *o, const VkCtx *ctx, const SuiteDev *sd, BlockMeans *run, const OfflineBlocks *bl,
-                  size_t nb, const WorkloadInfo *wi, Verdict *v)
-{
-	judge_figure(o, ctx, sd, run, bl, nb, wi, v);
-	if (v->st == CHECK_WRONG || v->st == CHECK_ERROR || v->st == CHECK_SKIP)
-		return;
-	char fault[300], cap[128], was[sizeof v->why], link[112];
-	bool faulted = energy_fault(&sd->r.energy, fault, sizeof fault, cap, sizeof cap);
-	snprintf(was, sizeof was, "%s", v->why);
-	/* a transfer over a link trained below what it can do (x8 or Gen3 where
-	 * x16 Gen5 is due): a fault of the node, whatever the figure */
-	if (peak_kind((WorkloadType)(wi - workload_info)) == PEAK_PCIE && link_degraded(&sd->r.link, link, sizeof link)) {
-		v->st = CHECK_FAIL;
-		snprintf(v->why, sizeof v->why, "the link ran at %s, a fault; %.*s", link,
-		         (int)(sizeof v->why - strlen(link) - 40), was);
-		snprintf(was, sizeof was, "%s", v->why);
-	}
-	/* a link that retransmits (DCGM's pcie plugin fails the same count) */
-	if (peak_kind((WorkloadType)(wi - workload_info)) == PEAK_PCIE &&
-	    link_replays_excess(&sd->r.link, link, sizeof link)) {
-		v->st = CHECK_FAIL;
-		snprintf(v->why, sizeof v->why, "%s, a fault; %.*s", link, (int)(sizeof v->why - strlen(link) - 16), was);
-		snprintf(was, sizeof was, "%s", v->why);
-	}
-	if (faulted && wi->kind != WL_POWER) { /* power's verdict has said it */
-		v->st = CHECK_FAIL;
-		snprintf(v->why, sizeof v->why, "the clock was held down by %s, a fault; %.*s", fault,
-		         (int)(sizeof v->why - strlen(fault) - 48), was);
-	} else if (cap[0] && wi->kind != WL_POWER) {
-		snprintf(v->why, sizeof v->why, "%.*s; %s (reported, not failed)", (int)(sizeof v->why - strlen(cap) - 28),
-		         was, cap);
-	}
-}
-
-/* A JSON record on a line of its own, freed. */
-static void print_record(cJSON *j)
-{
-	json_line(stdout, j);
-}
-
-/* A line of the check, a device and workload, as its JSON record and CSV
- * line write it: a verdict (check), or a transfer of several devices at
- * once (check_shared, its CSV line under the same header). */
-typedef struct CheckLine {
-	const char *status;
-	RowIdentity id;
-	const char *workload, *unit;
-	double median, ratio, threshold, peer_ratio, devices, sum;
-	const char *reference;
-	uint64_t checks;
-	const char *why;
-	const char *others;     /* other processes on the device during the run; NULL: none seen */
-	const char *link;       /* its PCIe link during the run, and at most ("Gen5 x16 of Gen5 x16"); NULL: unknown */
-	double replays;         /* the link's replays during the run; NaN: not counted, or no transfer */
-	const Energy *energy;   /* JSON: the run's energy (record_energy); NULL: none */
-} CheckLine;
-
-#define L_(f) offsetof(CheckLine, f)
-/* the verdict's columns: the CSV header is theirs */
-static const Column check_cols[] = {
-	{ "status", "status", COL_TEXT, L_(status), NULL },
-	{ "identity", "identity", COL_IDENTITY, L_(id), NULL },
-	{ "workload", "workload", COL_TEXT, L_(workload), NULL },
-	{ "median", "median", COL_NUMBER, L_(median), "%.6g" },
-	{ "unit", "unit", COL_TEXT, L_(unit), NULL },
-	{ "reference", "reference", COL_QUOTED, L_(reference), NULL },
-	{ "ratio", "ratio", COL_NUMBER, L_(ratio), "%.4f" },
-	{ "threshold", "threshold", COL_NUMBER, L_(threshold), "%.4f" },
-	{ "peer_ratio", NULL, COL_NUMBER, L_(peer_ratio), NULL },
-	{ "checks_passed", "checks_passed", COL_COUNT, L_(checks), NULL },
-	{ "why", "why", COL_QUOTED, L_(why), NULL },
-	{ "other_processes", "other_processes", COL_QUOTED, L_(others), NULL },
-	{ "pcie_link", "pcie_link", COL_QUOTED, L_(link), NULL },
-	{ "pcie_replays", "pcie_replays", COL_NUMBER, L_(replays), "%.0f" },
-};
-/* a shared transfer's: the verdict's CSV columns (no verdict, reference or
- * threshold), its own JSON keys */
-static const Column shared_cols[] = {
-	{ NULL, "status", COL_TEXT, L_(status), NULL },
-	{ "identity", "identity", COL_IDENTITY, L_(id), NULL },
-	{ "workload", "workload", COL_TEXT, L_(workload), NULL },
-	{ "median", "median", COL_NUMBER, L_(median), "%.6g" },
-	{ "unit", "unit", COL_TEXT, L_(unit), NULL },
-	{ NULL, "reference", COL_QUOTED, L_(reference), NULL },
-	{ NULL, "ratio", COL_NUMBER, L_(ratio), "%.4f" },
-	{ NULL, "threshold", COL_NUMBER, L_(threshold), "%.4f" },
-	{ NULL, "checks_passed", COL_COUNT, L_(checks), NULL },
-	{ "devices", NULL, COL_NUMBER, L_(devices), NULL },
-	{ "sum", NULL, COL_NUMBER, L_(sum), NULL },
-	{ "why", "why", COL_QUOTED, L_(why), NULL },
-	{ "other_processes", "other_processes", COL_QUOTED, L_(others), NULL },
-	{ NULL, "pcie_link", COL_QUOTED, L_(link), NULL },
-	{ NULL, "pcie_replays", COL_NUMBER, L_(replays), "%.0f" },
-};
-#undef L_
-#define NCOLS(c) (sizeof (c) / sizeof *(c))
-
-static void put_line(const Options *o, const char *type, const Column *cols, size_t n, const CheckLine *l)
-{
-	if (o->format == FORMAT_JSON) {
-		cJSON *j = columns_json(type, cols, n, l);
-		if (j && l->energy && !record_energy(j, l->energy)) {
-			cJSON_Delete(j);
-			j = NULL;
-		}
-		print_record(j);
-	} else
-		columns_csv(stdout, cols, n, l);
-}
-
-/* Who shared the device during a run, in words ("1 at most: 537 python3",
- * "2 at most"), or NULL where no other process was seen. */
-static const char *shared_text(const SharedBy *sb, char *out, size_t len)
-{
-	if (!(sb->max > 0))
-		return NULL;
-	snprintf(out, len, "%.0f at most%s%s", sb->max, sb->who[0] ? ": " : "", sb->who);
-	return out;
-}
-
-/* A run's PCIe link as it ran and at most: "Gen5 x16 of Gen5 x16" (the
- * lowest seen below the maximum where it ran there most of the run); NULL
- * where unknown or no transfer was measured. */
-static const char *link_text(const LinkSeen *l, const WorkloadInfo *wi, char *out, size_t len)
-{
-	if (!l->n || peak_kind((WorkloadType)(wi - workload_info)) != PEAK_PCIE)
-		return NULL;
-	char now[32], max[32], why[8];
-	bool low = link_degraded(l, why, sizeof why);
-	pcie_link_str(low ? l->gts : l->max_gts, low ? l->width : l->max_width, now, sizeof now);
-	pcie_link_str(l->max_gts, l->max_width, max, sizeof max);
-	snprintf(out, len, "%s of %s", now, max);
-	return out;
-}
-
-/* A transfer's PCIe replays during its run; NaN where not counted. */
-static double link_replays_of(const LinkSeen *l, const WorkloadInfo *wi)
-{
-	return peak_kind((WorkloadType)(wi - workload_info)) == PEAK_PCIE ? link_replays(l) : NAN;
-}
-
-static void print_line(const Options *o, const VkCtx *ctx, const SuiteDev *sd, const WorkloadInfo *wi,
-                       const Verdict *v)
-{
-	const DeviceInfo *d = &ctx->entries[sd->idx];
-	const char *st = check_status_names[v->st];
-	char shared[160], linkbuf[80];
-	const char *others = shared_text(&sd->r.shared, shared, sizeof shared);
-	const char *link = link_text(&sd->r.link, wi, linkbuf, sizeof linkbuf);
-	if (o->format != FORMAT_TABLE) {
-		CheckLine l = { st, { d, (size_t)sd->idx + 1, NULL }, wi->name, workload_unit_names[wi->unit], v->median,
-		                v->ratio, v->threshold, v->peer, NAN, NAN, v->ref, v->checks, v->why, others, link,
-		                link_replays_of(&sd->r.link, wi), &sd->r.energy };
-		put_line(o, "check", check_cols, NCOLS(check_cols), &l);
-		return;
-	}
-	char upper[8] = "";
-	for (size_t i = 0; st[i] && i + 1 < sizeof upper; i++)
-		upper[i] = (char)(st[i] >= 'a' && st[i] <= 'z' ? st[i] - 32 : st[i]);
-	char med[FMT_SI_LEN], fig[48] = "-";
-	if (!isnan(v->median))
-		snprintf(fig, sizeof fig, "%s%s", fmt_si(v->median, med, sizeof med), workload_unit_names[wi->unit]);
-	char pw[48] = "";
-	const Energy *e = &sd->r.energy;
-	bool say = energy_known(e) && wi->kind != WL_POWER; /* power's verdict says it */
-	if (say)
-		snprintf(pw, sizeof pw, "%.0f W%s", energy_mean_w(e), e->limit_w > 0 ? "" : ",");
-	if (say && e->limit_w > 0)
-		snprintf(pw + strlen(pw), sizeof pw - strlen(pw), " (%.0f%% of %.0f W),", 100 * energy_mean_w(e) / e->limit_w,
-		         e->limit_w);
-	char rp[48] = "";
-	double replays = link_replays_of(&sd->r.link, wi);
-	if (!isnan(replays))
-		snprintf(rp, sizeof rp, "%s%.0f replay%s", link ? ", " : "; PCIe ", replays, replays == 1 ? "" : "s");
-	printf("%-6s [%d] %-16s %14s  %s%s%s%s%s%s%s%s\n", upper, sd->idx + 1, wi->name, fig, pw, pw[0] ? " " : "",
-	       v->why, others ? "; other processes on the GPU: " : "", others ? others : "", link ? "; PCIe " : "",
-	       link ? link : "", rp);
 }
 
 /* One check's state, from its start to its end line. */
@@ -580,7 +195,7 @@ static int check_open(CheckRun *c)
 		fprintf(stderr, "flopscope: out of memory\n");
 		return 1;
 	}
-	if (!load_baselines(c->o, &c->bl, &c->nbl))
+	if (!check_load_baselines(c->o, &c->bl, &c->nbl))
 		return 2;
 	bool log_failed;
 	if (!(c->logs = suite_logs_open(c->ctx, c->idx, n, c->o, "check", &log_failed)) && log_failed)
@@ -615,7 +230,7 @@ static void check_close(CheckRun *c, bool say_logs)
 	free(c->locks);
 	suite_logs_close(c->logs, c->n, say_logs);
 	metrics_server_stop(c->server);
-	baselines_done(c->bl, c->nbl);
+	check_baselines_done(c->bl, c->nbl);
 	mboard_destroy(c->board);
 	free(c->sd);
 	free(c->rows);
@@ -654,7 +269,7 @@ static void check_head(const CheckRun *c)
 			       c->ctx->entries[c->idx[k]].queue_family);
 		putchar('\n');
 	} else if (o->format == FORMAT_CSV) {
-		columns_csv_header(stdout, check_cols, NCOLS(check_cols));
+		check_print_csv_header();
 	}
 	fflush(stdout);
 }
@@ -680,7 +295,7 @@ static size_t check_devices_of(CheckRun *c, size_t i)
 		workload_supported((WorkloadType)c->wl[i], devinfo_features(&c->ctx->entries[c->idx[k]]), why, sizeof why);
 		snprintf(s.why, sizeof s.why, "unsupported: %.256s", why);
 		SuiteDev u = { .idx = c->idx[k] };
-		print_line(c->o, c->ctx, &u, wi, &s);
+		check_print_line(c->o, c->ctx, &u, wi, &s);
 		c->counts[CHECK_SKIP]++;
 	}
 	if (hidden) {
@@ -746,7 +361,7 @@ static void check_judge(CheckRun *c, const WorkloadInfo *wi, size_t m, bool cut)
 	size_t nn = 0;
 	for (size_t k = 0; k < m; k++) {
 		blocks_cut(&c->blocks[k]);
-		judge(o, c->ctx, &c->sd[k], &c->blocks[k], c->bl, c->nbl, wi, &v[k]);
+		check_verdict(o, c->ctx, &c->sd[k], &c->blocks[k], c->bl, c->nbl, wi, &v[k]);
 		if (cut) {
 			size_t l = strlen(v[k].why);
 			snprintf(v[k].why + l, sizeof v[k].why - l, " (cut short at the budget's end)");
@@ -764,7 +379,7 @@ static void check_judge(CheckRun *c, const WorkloadInfo *wi, size_t m, bool cut)
 		if (c->sd[k].wrong)
 			mboard_check_failed(c->board, c->rows[k]);
 		mboard_verdict(c->board, c->rows[k], v[k].st, v[k].ratio, v[k].threshold, v[k].ref, v[k].peer);
-		print_line(o, c->ctx, &c->sd[k], wi, &v[k]);
+		check_print_line(o, c->ctx, &c->sd[k], wi, &v[k]);
 		c->counts[v[k].st]++;
 		blocks_done(&c->blocks[k]);
 	}
@@ -786,7 +401,7 @@ static void check_out_of_time(CheckRun *c, const WorkloadInfo *wi, const SuiteDe
 	for (size_t k = 0; k < m; k++) {
 		Verdict s = { .st = CHECK_FAIL, .median = NAN, .ratio = NAN, .threshold = NAN, .ref = "", .peer = NAN };
 		snprintf(s.why, sizeof s.why, "not measured: the budget (%g s) ran out after %.1f s", c->budget, elapsed);
-		print_line(c->o, c->ctx, &sd[k], wi, &s);
+		check_print_line(c->o, c->ctx, &sd[k], wi, &s);
 		c->counts[CHECK_FAIL]++;
 	}
 }
@@ -839,37 +454,6 @@ static bool check_pass(CheckRun *c, size_t i, SuiteDev *sd, int *rows, BlockMean
 	return true;
 }
 
-/* A transfer's line for device sd of m that ran it at once: its median
- * then, and the sum of the nsum of them measured; held to no threshold.
- * not_measured: why this one has no median (the sum is the others'). */
-static void print_shared(const Options *o, const VkCtx *ctx, const SuiteDev *sd, const WorkloadInfo *wi,
-                         double median, size_t m, double sum, size_t nsum, const char *not_measured)
-{
-	const DeviceInfo *d = &ctx->entries[sd->idx];
-	char why[600], a[FMT_SI_LEN], b[FMT_SI_LEN], of[48] = "";
-	const char *unit = workload_unit_names[wi->unit];
-	if (nsum < m)
-		snprintf(of, sizeof of, "the %zu of them measured", nsum);
-	else
-		snprintf(of, sizeof of, "the %zu together", m);
-	if (not_measured)
-		snprintf(why, sizeof why, "with the %zu devices at once: not measured: %s; its verdict is its link's, "
-		         "measured alone", m, not_measured);
-	else
-		snprintf(why, sizeof why, "with the %zu devices at once: its share of the host (%s: %s%s), held to no "
-		         "threshold; its verdict is its link's, measured alone", m, of, fmt_si(sum, b, sizeof b), unit);
-	if (o->format != FORMAT_TABLE) {
-		CheckLine l = { "shared", { d, (size_t)sd->idx + 1, NULL }, wi->name, unit, median, NAN, NAN, NAN, (double)m,
-		                sum, NULL, sd->checks, why, NULL, NULL, NAN, NULL };
-		put_line(o, "check_shared", shared_cols, NCOLS(shared_cols), &l);
-	} else {
-		char fig[48] = "-";
-		if (!isnan(median))
-			snprintf(fig, sizeof fig, "%s%s", fmt_si(median, a, sizeof a), unit);
-		printf("%-6s [%d] %-16s %14s  %s\n", "SHARED", sd->idx + 1, wi->name, fig, why);
-	}
-}
-
 /* The m devices of a transfer that the budget left no window to measure
  * together: a SHARED line each all the same, saying so (never left out). */
 static void shared_not_measured(CheckRun *c, const WorkloadInfo *wi, size_t m)
@@ -879,7 +463,7 @@ static void shared_not_measured(CheckRun *c, const WorkloadInfo *wi, size_t m)
 	         (double)(clock_mono_ns() - c->t0) * 1e-9);
 	progress_hide(c->progress);
 	for (size_t k = 0; k < m; k++)
-		print_shared(c->o, c->ctx, &c->sd[k], wi, NAN, m, 0, 0, why);
+		check_print_shared(c->o, c->ctx, &c->sd[k], wi, NAN, m, 0, 0, why);
 	fflush(stdout);
 	progress_show(c->progress);
 }
@@ -918,7 +502,7 @@ static void check_together(CheckRun *c, size_t i, size_t m, atomic_int *quit)
 				const char *none = !isnan(med) ? NULL : sd[k].rc && sd[k].err[0] ? sd[k].err
 				                   : "its window reached no steady sample";
 				mboard_shared(c->board, c->rows[k], med);
-				print_shared(c->o, c->ctx, &sd[k], wi, med, m, sum, got, none);
+				check_print_shared(c->o, c->ctx, &sd[k], wi, med, m, sum, got, none);
 			}
 			fflush(stdout);
 			progress_show(c->progress);
@@ -1028,7 +612,7 @@ static int check_end(CheckRun *c, atomic_int *quit, bool not_run, bool *say_logs
 		for (int s = 0; ok && s < CHECK_STATUS_COUNT; s++)
 			ok = cJSON_AddNumberToObject(j, check_status_names[s], (double)counts[s]) != NULL;
 		if (ok)
-			print_record(j);
+			check_print_record(j);
 		else
 			cJSON_Delete(j);
 	} else if (o->format == FORMAT_TABLE) {

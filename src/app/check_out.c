@@ -1,0 +1,197 @@
+/* check_out: the check's lines and records (check_impl.h). */
+#include "check_impl.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cjson/cJSON.h>
+
+#include "columns.h"
+#include "peak.h"
+#include "fmt.h"
+#include "listing.h"
+#include "records.h"
+
+/* A JSON record on a line of its own, freed. */
+void check_print_record(cJSON *j)
+{
+	json_line(stdout, j);
+}
+
+/* A line of the check, a device and workload, as its JSON record and CSV
+ * line write it: a verdict (check), or a transfer of several devices at
+ * once (check_shared, its CSV line under the same header). */
+typedef struct CheckLine {
+	const char *status;
+	RowIdentity id;
+	const char *workload, *unit;
+	double median, ratio, threshold, peer_ratio, devices, sum;
+	const char *reference;
+	uint64_t checks;
+	const char *why;
+	const char *others;     /* other processes on the device during the run; NULL: none seen */
+	const char *link;       /* its PCIe link during the run, and at most ("Gen5 x16 of Gen5 x16"); NULL: unknown */
+	double replays;         /* the link's replays during the run; NaN: not counted, or no transfer */
+	const Energy *energy;   /* JSON: the run's energy (record_energy); NULL: none */
+} CheckLine;
+
+#define L_(f) offsetof(CheckLine, f)
+/* the verdict's columns: the CSV header is theirs */
+static const Column check_cols[] = {
+	{ "status", "status", COL_TEXT, L_(status), NULL },
+	{ "identity", "identity", COL_IDENTITY, L_(id), NULL },
+	{ "workload", "workload", COL_TEXT, L_(workload), NULL },
+	{ "median", "median", COL_NUMBER, L_(median), "%.6g" },
+	{ "unit", "unit", COL_TEXT, L_(unit), NULL },
+	{ "reference", "reference", COL_QUOTED, L_(reference), NULL },
+	{ "ratio", "ratio", COL_NUMBER, L_(ratio), "%.4f" },
+	{ "threshold", "threshold", COL_NUMBER, L_(threshold), "%.4f" },
+	{ "peer_ratio", NULL, COL_NUMBER, L_(peer_ratio), NULL },
+	{ "checks_passed", "checks_passed", COL_COUNT, L_(checks), NULL },
+	{ "why", "why", COL_QUOTED, L_(why), NULL },
+	{ "other_processes", "other_processes", COL_QUOTED, L_(others), NULL },
+	{ "pcie_link", "pcie_link", COL_QUOTED, L_(link), NULL },
+	{ "pcie_replays", "pcie_replays", COL_NUMBER, L_(replays), "%.0f" },
+};
+/* a shared transfer's: the verdict's CSV columns (no verdict, reference or
+ * threshold), its own JSON keys */
+static const Column shared_cols[] = {
+	{ NULL, "status", COL_TEXT, L_(status), NULL },
+	{ "identity", "identity", COL_IDENTITY, L_(id), NULL },
+	{ "workload", "workload", COL_TEXT, L_(workload), NULL },
+	{ "median", "median", COL_NUMBER, L_(median), "%.6g" },
+	{ "unit", "unit", COL_TEXT, L_(unit), NULL },
+	{ NULL, "reference", COL_QUOTED, L_(reference), NULL },
+	{ NULL, "ratio", COL_NUMBER, L_(ratio), "%.4f" },
+	{ NULL, "threshold", COL_NUMBER, L_(threshold), "%.4f" },
+	{ NULL, "checks_passed", COL_COUNT, L_(checks), NULL },
+	{ "devices", NULL, COL_NUMBER, L_(devices), NULL },
+	{ "sum", NULL, COL_NUMBER, L_(sum), NULL },
+	{ "why", "why", COL_QUOTED, L_(why), NULL },
+	{ "other_processes", "other_processes", COL_QUOTED, L_(others), NULL },
+	{ NULL, "pcie_link", COL_QUOTED, L_(link), NULL },
+	{ NULL, "pcie_replays", COL_NUMBER, L_(replays), "%.0f" },
+};
+#undef L_
+#define NCOLS(c) (sizeof (c) / sizeof *(c))
+
+static void put_line(const Options *o, const char *type, const Column *cols, size_t n, const CheckLine *l)
+{
+	if (o->format == FORMAT_JSON) {
+		cJSON *j = columns_json(type, cols, n, l);
+		if (j && l->energy && !record_energy(j, l->energy)) {
+			cJSON_Delete(j);
+			j = NULL;
+		}
+		check_print_record(j);
+	} else
+		columns_csv(stdout, cols, n, l);
+}
+
+/* Who shared the device during a run, in words ("1 at most: 537 python3",
+ * "2 at most"), or NULL where no other process was seen. */
+static const char *shared_text(const SharedBy *sb, char *out, size_t len)
+{
+	if (!(sb->max > 0))
+		return NULL;
+	snprintf(out, len, "%.0f at most%s%s", sb->max, sb->who[0] ? ": " : "", sb->who);
+	return out;
+}
+
+/* A run's PCIe link as it ran and at most: "Gen5 x16 of Gen5 x16" (the
+ * lowest seen below the maximum where it ran there most of the run); NULL
+ * where unknown or no transfer was measured. */
+static const char *link_text(const LinkSeen *l, const WorkloadInfo *wi, char *out, size_t len)
+{
+	if (!l->n || peak_kind((WorkloadType)(wi - workload_info)) != PEAK_PCIE)
+		return NULL;
+	char now[32], max[32], why[8];
+	bool low = link_degraded(l, why, sizeof why);
+	pcie_link_str(low ? l->gts : l->max_gts, low ? l->width : l->max_width, now, sizeof now);
+	pcie_link_str(l->max_gts, l->max_width, max, sizeof max);
+	snprintf(out, len, "%s of %s", now, max);
+	return out;
+}
+
+/* A transfer's PCIe replays during its run; NaN where not counted. */
+static double link_replays_of(const LinkSeen *l, const WorkloadInfo *wi)
+{
+	return peak_kind((WorkloadType)(wi - workload_info)) == PEAK_PCIE ? link_replays(l) : NAN;
+}
+
+void check_print_line(const Options *o, const VkCtx *ctx, const SuiteDev *sd, const WorkloadInfo *wi,
+                      const Verdict *v)
+{
+	const DeviceInfo *d = &ctx->entries[sd->idx];
+	const char *st = check_status_names[v->st];
+	char shared[160], linkbuf[80];
+	const char *others = shared_text(&sd->r.shared, shared, sizeof shared);
+	const char *link = link_text(&sd->r.link, wi, linkbuf, sizeof linkbuf);
+	if (o->format != FORMAT_TABLE) {
+		CheckLine l = { st, { d, (size_t)sd->idx + 1, NULL }, wi->name, workload_unit_names[wi->unit], v->median,
+		                v->ratio, v->threshold, v->peer, NAN, NAN, v->ref, v->checks, v->why, others, link,
+		                link_replays_of(&sd->r.link, wi), &sd->r.energy };
+		put_line(o, "check", check_cols, NCOLS(check_cols), &l);
+		return;
+	}
+	char upper[8] = "";
+	for (size_t i = 0; st[i] && i + 1 < sizeof upper; i++)
+		upper[i] = (char)(st[i] >= 'a' && st[i] <= 'z' ? st[i] - 32 : st[i]);
+	char med[FMT_SI_LEN], fig[48] = "-";
+	if (!isnan(v->median))
+		snprintf(fig, sizeof fig, "%s%s", fmt_si(v->median, med, sizeof med), workload_unit_names[wi->unit]);
+	char pw[48] = "";
+	const Energy *e = &sd->r.energy;
+	bool say = energy_known(e) && wi->kind != WL_POWER; /* power's verdict says it */
+	if (say)
+		snprintf(pw, sizeof pw, "%.0f W%s", energy_mean_w(e), e->limit_w > 0 ? "" : ",");
+	if (say && e->limit_w > 0)
+		snprintf(pw + strlen(pw), sizeof pw - strlen(pw), " (%.0f%% of %.0f W),", 100 * energy_mean_w(e) / e->limit_w,
+		         e->limit_w);
+	char rp[48] = "";
+	double replays = link_replays_of(&sd->r.link, wi);
+	if (!isnan(replays))
+		snprintf(rp, sizeof rp, "%s%.0f replay%s", link ? ", " : "; PCIe ", replays, replays == 1 ? "" : "s");
+	printf("%-6s [%d] %-16s %14s  %s%s%s%s%s%s%s%s\n", upper, sd->idx + 1, wi->name, fig, pw, pw[0] ? " " : "",
+	       v->why, others ? "; other processes on the GPU: " : "", others ? others : "", link ? "; PCIe " : "",
+	       link ? link : "", rp);
+}
+
+
+/* A transfer's line for device sd of m that ran it at once: its median
+ * then, and the sum of the nsum of them measured; held to no threshold.
+ * not_measured: why this one has no median (the sum is the others'). */
+void check_print_shared(const Options *o, const VkCtx *ctx, const SuiteDev *sd, const WorkloadInfo *wi,
+                        double median, size_t m, double sum, size_t nsum, const char *not_measured)
+{
+	const DeviceInfo *d = &ctx->entries[sd->idx];
+	char why[600], a[FMT_SI_LEN], b[FMT_SI_LEN], of[48] = "";
+	const char *unit = workload_unit_names[wi->unit];
+	if (nsum < m)
+		snprintf(of, sizeof of, "the %zu of them measured", nsum);
+	else
+		snprintf(of, sizeof of, "the %zu together", m);
+	if (not_measured)
+		snprintf(why, sizeof why, "with the %zu devices at once: not measured: %s; its verdict is its link's, "
+		         "measured alone", m, not_measured);
+	else
+		snprintf(why, sizeof why, "with the %zu devices at once: its share of the host (%s: %s%s), held to no "
+		         "threshold; its verdict is its link's, measured alone", m, of, fmt_si(sum, b, sizeof b), unit);
+	if (o->format != FORMAT_TABLE) {
+		CheckLine l = { "shared", { d, (size_t)sd->idx + 1, NULL }, wi->name, unit, median, NAN, NAN, NAN, (double)m,
+		                sum, NULL, sd->checks, why, NULL, NULL, NAN, NULL };
+		put_line(o, "check_shared", shared_cols, NCOLS(shared_cols), &l);
+	} else {
+		char fig[48] = "-";
+		if (!isnan(median))
+			snprintf(fig, sizeof fig, "%s%s", fmt_si(median, a, sizeof a), unit);
+		printf("%-6s [%d] %-16s %14s  %s\n", "SHARED", sd->idx + 1, wi->name, fig, why);
+	}
+}
+
+void check_print_csv_header(void)
+{
+	columns_csv_header(stdout, check_cols, NCOLS(check_cols));
+}
