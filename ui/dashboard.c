@@ -47,6 +47,8 @@ static const char *const HELP[] = {
 	"  grey marks other sustained level changes: the clock held (e.g. another process took the "
 	"device or the CPU), or no telemetry to tell",
 	"  excursion  a departure that came back within 500 ms or 5 samples: counted, not marked",
+	"  events     red too: a cause of reduced clocks (power cap, thermal, HW slowdown) turning on or "
+	"off, or the clock stepping by more than 5%, as the telemetry read it, whatever the throughput did",
 	"  workgroups the groups of each dispatch (log scale); for transfers: bandwidth by copy size",
 	"  dispatch   GPU time (timestamps) and CPU time of each dispatch; the target is its own line; "
 	"a log scale, said in its title, while the window holds targets 4x or more apart (after + or "
@@ -136,7 +138,7 @@ static int draw_procs(Dash *d, Rect r, int y)
  * of a plot with several in its colour, the target, and the kinds of change
  * marked in view. */
 static void draw_legend(Dash *d, Rect frame, const char *title, const Series *ser, size_t nser, bool target,
-                        bool power_mark, bool other_mark)
+                        bool power_mark, bool other_mark, bool event_mark)
 {
 	Series key[8]; /* name and colour only */
 	size_t nkey = 0;
@@ -148,6 +150,8 @@ static void draw_legend(Dash *d, Rect frame, const char *title, const Series *se
 		key[nkey++] = (Series){ NULL, ROLE_JUMP_MARK, "| power-state change" };
 	if (other_mark)
 		key[nkey++] = (Series){ NULL, ROLE_AXIS, ": other change" };
+	if (event_mark && !power_mark)
+		key[nkey++] = (Series){ NULL, ROLE_JUMP_MARK, "| power-state event" };
 	int kw = 0;
 	for (size_t i = 0; i < nkey; i++)
 		kw += (int)strlen(key[i].name) + 2;
@@ -210,7 +214,15 @@ static void draw_plot(Dash *d, Rect frame, const char *title, const char *unit, 
 		if (ch->t_ms * 1e-3 >= t0 && ch->t_ms * 1e-3 <= t1)
 			*(power ? &power_mark : &other_mark) = true;
 	}
-	draw_legend(d, frame, title, ser, nser, target != NULL, power_mark, other_mark);
+	/* the telemetry's events (a cause on or off, the clock's step): solid,
+	 * in the marker colour, whatever the throughput did */
+	bool event_mark = false;
+	for (size_t j = 0; j < d->stats.events.n && !logy && nser == 1; j++) {
+		double t = d->stats.events.ev[j].t_ms * 1e-3;
+		plot_vline(&cv, &ax, t, (int)nser + 1, false);
+		event_mark |= t >= t0 && t <= t1;
+	}
+	draw_legend(d, frame, title, ser, nser, target != NULL, power_mark, other_mark, event_mark);
 	/* the first series drawn last, on top (the GPU time over the CPU's);
 	 * a stretch without samples stays a gap */
 	double gap = plot_gap(d->h.t_s + from, n, 1.0);
@@ -420,6 +432,14 @@ static void draw_jumps(Dash *d, Rect r)
 			snprintf(line, sizeof line, "clock held: %s %.0f%%", throttle_reasons[top].name,
 			         100 * e->reason_s[top] / e->reasons_seconds);
 			mvaddnstr(y++, r.x, line, r.w);
+		}
+		/* the telemetry's first event (the cap engaging at a run's start),
+		 * in the marker colour: no level change needs to follow it */
+		if (d->stats.events.n && y < end) {
+			televent_format(&d->stats.events.ev[0], sample_unit(&d->h.last), line, sizeof line);
+			attrset(screen_attr(d->s, ROLE_JUMP_MARK));
+			mvaddnstr(y++, r.x, line, r.w);
+			attrset(screen_attr(d->s, ROLE_TEXT));
 		}
 	} else {
 		/* the newest power-state changes that fit, oldest of them first;

@@ -54,8 +54,10 @@ static void take_rate(TelEvents *t, double rate, bool at_event)
 
 void televent_add(TelEvents *t, const Sample *s)
 {
+	/* only a telemetry that names its causes (reason bits: NVML, amdgpu,
+	 * Intel's GPUs): a CPU's clock moves with its governor all the time */
 	bool has_bits = sample_has_tel(s, TEL_THROTTLE), has_mhz = sample_has_tel(s, TEL_SM_MHZ);
-	if (!has_bits && !has_mhz) {
+	if (!has_bits) {
 		take_rate(t, s->rate, false);
 		return;
 	}

@@ -5,7 +5,8 @@
  * the samples just before and just after). A level change needs its
  * levels; an event needs only the telemetry: the power cap engaging 0.12 s
  * into a power run is an event whatever the adaptive loop was doing (the
- * ramp included). Pure. */
+ * ramp included). Only where the telemetry reads reason bits (a GPU's
+ * driver): a CPU's clock moves with its governor all the time. Pure. */
 #ifndef FLOPSCOPE_TELEVENT_H
 #define FLOPSCOPE_TELEVENT_H
 

@@ -692,3 +692,19 @@ t_stale_terminal_size_should_not_be_believed() {
 	wait_exit || return 1
 	[ "$(cat "$T/exit")" = 0 ] || die "exit status $(cat "$T/exit")"
 }
+
+# The power cap engaging 0.6 s into a run (the stand-in NVML's reasons_at)
+# is on the dashboard as it happens: the panel names it with the clock's
+# step, the throughput plot marks it (its legend's key), though no level
+# change follows (the throughput does not move on lavapipe).
+t_the_dashboard_should_mark_the_caps_engagement_as_it_happens() {
+	local uuid
+	uuid=$("$FS" --list --format json | python3 -c 'import json, sys; print(json.loads(sys.stdin.readline())["uuid"])')
+	UI_W=160 UI_H=48 start_ui env LD_LIBRARY_PATH="$FAKE_NVML_DIR" FLOPSCOPE_FAKE_NVML="GPU-$uuid" \
+		FLOPSCOPE_FAKE_NVML_TEL="sm=1755,sm_max=1980,power=650,limit=700,reasons=0x4,reasons_at=0.6" \
+		"$(realpath "$FS")" llvm --no-log --theme mono || return 1
+	wait_for "0\.[5-9][0-9] s: power cap on, clock 1980" || return 1
+	wait_for "| power-state event" || return 1
+	TM send-keys -t fs q
+	wait_exit || return 1
+}
