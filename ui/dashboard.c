@@ -10,6 +10,7 @@
 #include "fmt.h"
 #include "memwork.h"
 #include "history.h"
+#include "panel.h"
 #include "keys.h"
 #include "change.h"
 #include "layout.h"
@@ -110,28 +111,6 @@ static void draw_y_axis(Dash *d, Rect c, const PlotAxis *ay, const char *unit)
 		mvaddch(yr[i], LAYOUT_YLABEL_W - 1, ACS_VLINE);
 	}
 	mvhline(c.y + c.h, c.x, ACS_HLINE, c.w);
-}
-
-/* Who else is on the device now, before the statistics: pid, name, user,
- * share of the SMs, memory (three of them at most); the next row. */
-static int draw_procs(Dash *d, Rect r, int y)
-{
-	ProcTable pt = { .n = 0 };
-	if (d->src->procs)
-		d->src->procs(d->src->ctx, &pt);
-	if (!pt.total || y >= r.y + r.h)
-		return y;
-	char line[80];
-	attrset(screen_attr(d->s, ROLE_TEXT) | A_BOLD);
-	snprintf(line, sizeof line, "%u other process%s on it%s", pt.total, pt.total == 1 ? "" : "es",
-	         pt.foreign ? " (another PID namespace's: not named)" : "");
-	mvaddnstr(y++, r.x, line, r.w);
-	attrset(screen_attr(d->s, ROLE_TEXT));
-	for (unsigned k = 0; k < pt.n && k < 3 && y < r.y + r.h; k++) {
-		procs_line(&pt.p[k], line, sizeof line);
-		mvaddnstr(y++, r.x, line, r.w);
-	}
-	return y;
 }
 
 /* The legend, right-aligned on a plot's title row where it fits: each line
@@ -289,205 +268,6 @@ static void draw_header(Dash *d)
 		log = strrchr(src->log_path, '/') + 1;
 	}
 	mvaddnstr(1, 0, line, COLS);
-}
-
-static void draw_stats(Dash *d, Rect r)
-{
-	const Stats *f = &d->stats.flops;
-	/* a transfer sweep: the statistics of the size measured now, not of
-	 * all sizes mixed */
-	Stats per_size = { 0 };
-	const SizeRow *row = NULL;
-	for (size_t i = 0; d->h.last.size && i < d->stats.nsizes; i++)
-		if (d->stats.sizes[i].size == d->h.last.size)
-			row = &d->stats.sizes[i];
-	if (d->h.last.size) {
-		if (row) {
-			per_size.n = row->n;
-			per_size.min = row->min;
-			per_size.median = row->median;
-			per_size.max = row->max;
-		}
-		f = &per_size;
-	}
-	char a[FMT_SI_LEN], b[FMT_SI_LEN], line[80];
-	int y = r.y;
-	attrset(screen_attr(d->s, ROLE_TEXT) | A_BOLD);
-	const char *u = sample_unit(&d->h.last);
-	snprintf(line, sizeof line, "%s at the target time", u);
-	mvaddnstr(y++, r.x, line, r.w);
-	attrset(screen_attr(d->s, ROLE_TEXT));
-#define ROW(...) do { snprintf(line, sizeof line, __VA_ARGS__); if (y < r.y + r.h) mvaddnstr(y++, r.x, line, r.w); } while (0)
-	ROW("last     %s%s", fmt_si(d->h.last.rate, a, sizeof a), u);
-	y = draw_procs(d, r, y);
-	if (d->h.last.size)
-		ROW("size     %s", mem_size_str(d->h.last.size, a, sizeof a));
-	if (f->n) {
-		ROW("min      %s%s", fmt_si(f->min, a, sizeof a), u);
-		ROW("median   %s%s", fmt_si(f->median, a, sizeof a), u);
-		ROW("max      %s%s", fmt_si(f->max, a, sizeof a), u);
-		if (!d->h.last.size) {
-			/* sd: the spread of the samples; the CI below is the mean's */
-			ROW("mean     %s%s", fmt_si(f->mean, a, sizeof a), u);
-			ROW("sd       %s%s", fmt_si(f->std, b, sizeof b), u);
-			ROW("95%% CI   +- %s%s", fmt_si(f->ci95, a, sizeof a), u);
-		}
-	} else {
-		ROW("(growing: no sample at the");
-		ROW(" target time yet)");
-	}
-	const Sample *ls = &d->h.last;
-	if (ls->peak_flops > 0)
-		ROW("peak     %.1f%% of %s%s", 100 * ls->rate / ls->peak_flops,
-		    fmt_si(ls->peak_flops, b, sizeof b), u);
-	else if (d->h.total)
-		ROW("peak     unknown"); /* said, as the node table says it: not left out */
-	/* the rated peak, where the clock read is below the maximum */
-	if (ls->peak_max_flops > 1.01 * ls->peak_flops && ls->peak_flops > 0)
-		ROW("rated    %.1f%% of %s%s", 100 * ls->rate / ls->peak_max_flops,
-		    fmt_si(ls->peak_max_flops, b, sizeof b), u);
-	if (sample_has_tel(ls, TEL_SM_MHZ) && ls->tel[TEL_SM_MHZ] > 0)
-		ROW("per cycle %s%s", fmt_si(ls->rate / (ls->tel[TEL_SM_MHZ] * 1e6), a, sizeof a), sample_work_unit(ls));
-	if (!isnan(sample_power_w(ls)))
-		ROW("per W    %s%s", fmt_si(ls->rate / sample_power_w(ls), a, sizeof a), u);
-	ROW("samples  %zu at target", d->h.last.size ? f->n : d->stats.steady);
-	if (!isnan(d->stats.ratio_median))
-		ROW("GPU/CPU  %.4f median", d->stats.ratio_median);
-	size_t dropped = d->src->dropped(d->src->ctx);
-	attrset(screen_attr(d->s, dropped ? ROLE_STATUS_WARN : ROLE_TEXT));
-	ROW("dropped  %zu", dropped);
-	attrset(screen_attr(d->s, ROLE_TEXT));
-	if (d->h.last.size)
-		ROW("copies   %u a submission", d->h.last.x);
-	else
-		ROW("groups   %u x %u x %u", d->h.last.x, d->h.last.y, d->h.last.z);
-	if (d->stats.segments > 1) /* r: the statistics go on over the restarts */
-		ROW("segments %zu (r), all in", d->stats.segments);
-	if (d->stats.implausible) {
-		attrset(screen_attr(d->s, ROLE_STATUS_ERROR));
-		ROW("%zu implausible (>105%% peak)", d->stats.implausible);
-	}
-#undef ROW
-}
-
-/* One change on a line of w columns: "12.3 s 3.10 TFLOPS->1.60 TFLOPS x0.52",
- * or with the unit once where that does not fit ("3.10 T->1.60 TFLOPS"),
- * then without the factor. */
-static void change_line(const Change *c, const char *unit, int w, char *line, size_t len)
-{
-	char a[FMT_SI_LEN], b[FMT_SI_LEN];
-	const char *ramp = c->kind == CHANGE_RAMP ? "ramp " : "";
-	fmt_si(c->before, a, sizeof a);
-	fmt_si(c->after, b, sizeof b);
-	int n = snprintf(line, len, "%s%.1f s %s%s->%s%s x%.2f", ramp, c->t_ms * 1e-3, a, unit, b, unit, c->ratio);
-	if (n > w)
-		n = snprintf(line, len, "%s%.1f s %s->%s%s x%.2f", ramp, c->t_ms * 1e-3, a, b, unit, c->ratio);
-	if (n > w)
-		snprintf(line, len, "%s%.1f s %s->%s%s", ramp, c->t_ms * 1e-3, a, b, unit);
-}
-
-/* A change's parts under it, indented ("  GPU others x0.33, clock x0.95"),
- * where it has any and a row is left; the next row. */
-static int draw_shares(const Change *c, Rect r, int y, int end)
-{
-	char parts[160], line[170];
-	change_shares_short(c->share, parts, sizeof parts);
-	if (!parts[0] || y >= end)
-		return y;
-	snprintf(line, sizeof line, "  %s", parts);
-	mvaddnstr(y, r.x, line, r.w);
-	return y + 1;
-}
-
-/* Power-state changes listed (newest last, older ones counted), the rest
- * in a quieter colour: counts by cause, excursions, and the newest. */
-static void draw_jumps(Dash *d, Rect r)
-{
-	const ChangeDetector *cd = &d->stats.changes;
-	char line[200], a[FMT_SI_LEN];
-	int end = r.y + r.h;
-	attrset(screen_attr(d->s, ROLE_TEXT) | A_BOLD);
-	mvaddnstr(r.y, r.x, "Power-state changes", r.w);
-	attrset(screen_attr(d->s, ROLE_TEXT));
-	int y = r.y + 1;
-	if (!isnan(d->stats.plateau_ms) && y < end) {
-		char pt[32];
-		snprintf(line, sizeof line, "plateau %s at %s%s", fmt_ms(d->stats.plateau_ms, pt, sizeof pt),
-		         fmt_si(d->stats.plateau_flops, a, sizeof a), sample_unit(&d->h.last));
-		mvaddnstr(y++, r.x, line, r.w);
-	}
-	size_t power = cd->by_cause[CAUSE_POWER_STATE], others = cd->nchanges - power;
-	/* rows: the power-state list, then 3 quiet lines and the newest others */
-	int quiet = (others || cd->nexc) ? 3 : 1;
-	int room = end - y - quiet;
-	if (power == 0 && y < end) {
-		mvaddnstr(y++, r.x, "none detected", r.w);
-		/* a clock held from the start is no change: a state, said */
-		const Energy *e = &d->stats.energy;
-		int top = -1;
-		for (int k = 0; e->reasons && k < (int)throttle_reason_count && k < SUMMARY_REASONS; k++)
-			if (e->reason_s[k] > 0 && (top < 0 || e->reason_s[k] > e->reason_s[top]))
-				top = k;
-		if (top >= 0 && e->reasons_seconds > 0 && y < end) {
-			snprintf(line, sizeof line, "clock held: %s %.0f%%", throttle_reasons[top].name,
-			         100 * e->reason_s[top] / e->reasons_seconds);
-			mvaddnstr(y++, r.x, line, r.w);
-		}
-		/* the telemetry's first event (the cap engaging at a run's start),
-		 * in the marker colour: no level change needs to follow it */
-		if (d->stats.events.n && y < end) {
-			televent_format(&d->stats.events.ev[0], sample_unit(&d->h.last), line, sizeof line);
-			attrset(screen_attr(d->s, ROLE_JUMP_MARK));
-			mvaddnstr(y++, r.x, line, r.w);
-			attrset(screen_attr(d->s, ROLE_TEXT));
-		}
-	} else {
-		/* the newest power-state changes that fit, oldest of them first;
-		 * the rest counted on a line above */
-		const Change *pick[CHG_KEEP];
-		size_t np = 0;
-		for (size_t i = 0; i < change_kept(cd); i++)
-			if (change_get(cd, i)->cause == CAUSE_POWER_STATE)
-				pick[np++] = change_get(cd, i);
-		size_t fit = room > 1 ? (size_t)room : 1;
-		size_t show = np <= fit && power == np ? np : fit - 1;
-		if (show < power && y < end) {
-			snprintf(line, sizeof line, "+%zu earlier", power - show);
-			attrset(screen_attr(d->s, ROLE_AXIS));
-			mvaddnstr(y++, r.x, line, r.w);
-		}
-		attrset(screen_attr(d->s, ROLE_JUMP_MARK));
-		for (size_t i = show < np ? show : np; i-- > 0 && y < end;) {
-			change_line(pick[i], sample_unit(&d->h.last), r.w, line, sizeof line);
-			mvaddnstr(y++, r.x, line, r.w);
-			y = draw_shares(pick[i], r, y, end);
-		}
-	}
-	attrset(screen_attr(d->s, ROLE_AXIS));
-	if ((others || cd->nexc) && y < end) {
-		/* on two rows: the panel is 32 columns at every size */
-		snprintf(line, sizeof line, "other changes %zu", others);
-		mvaddnstr(y++, r.x, line, r.w);
-		if (y < end) {
-			snprintf(line, sizeof line, "  clock held %zu, unexplained %zu", cd->by_cause[CAUSE_NOT_POWER_STATE],
-			         cd->by_cause[CAUSE_UNEXPLAINED]);
-			mvaddnstr(y++, r.x, line, r.w);
-		}
-		if (y < end) {
-			snprintf(line, sizeof line, "excursions %zu (%.1f s)", cd->nexc, cd->exc_ms * 1e-3);
-			mvaddnstr(y++, r.x, line, r.w);
-		}
-		/* the newest other changes, as many as fit */
-		for (size_t i = 0; i < change_kept(cd) && y < end; i++) {
-			const Change *c = change_get(cd, i);
-			if (c->cause == CAUSE_POWER_STATE)
-				continue;
-			change_line(c, sample_unit(&d->h.last), r.w, line, sizeof line);
-			mvaddnstr(y++, r.x, line, r.w);
-			y = draw_shares(c, r, y, end);
-		}
-	}
-	attrset(screen_attr(d->s, ROLE_TEXT));
 }
 
 /* Transfers: the median of each size's steady samples, bandwidth over size
@@ -689,8 +469,11 @@ static void draw(Dash *d)
 	if (tlog)
 		snprintf(ttl, sizeof ttl, "dispatch time (log: %s)", why);
 	draw_plot(d, l.times, ttl, "s", tlog, tm, d->src->timestamps ? 2 : 1, &target, from, t0, t_end);
-	draw_stats(d, l.stats);
-	draw_jumps(d, l.jumps);
+	PanelView pv = { d->s, &d->stats, &d->h.last, d->h.total, d->src->dropped(d->src->ctx), { .n = 0 } };
+	if (d->src->procs)
+		d->src->procs(d->src->ctx, &pv.procs);
+	panel_stats(&pv, l.stats);
+	panel_jumps(&pv, l.jumps);
 
 	draw_status(d, l.status.y, t_end);
 	if (d->help)
