@@ -203,9 +203,7 @@ if (o->format == FORMAT_JSON) {
 	}
 	if (cd->nexc > ekept)
 		printf("  (%zu earlier excursions not listed)\n", cd->nexc - ekept);
-	if (!scan->ev.total)
-		printf("power-state events: none (no cause of reduced clocks turned on or off, no clock step)\n");
-	else
+	if (scan->ev.total)
 		printf("power-state events: %zu%s\n", scan->ev.total, scan->ev.total > scan->ev.n ? ", the first ones:" : "");
 	for (size_t i = 0; i < scan->ev.n; i++) {
 		char line[400];
