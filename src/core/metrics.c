@@ -126,20 +126,20 @@ static void value(Text *t, double v)
 
 /* A gauge of one figure per row, rows where it is known (not NaN); unit
  * >= 0: only the rows of that unit (a throughput's family). */
-typedef double (*Figure)(const MetricsRow *r);
+typedef double (*Figure)(const MetricsRow *r, int arg);
 
 static void series(Text *t, const MetricsRow *rows, size_t n, const char *name, const char *type, const char *help,
-                   Figure f, bool with_workload, int unit)
+                   Figure f, int arg, bool with_workload, int unit)
 {
 	bool any = false;
 	for (size_t k = 0; k < n; k++) {
-		double v = f(&rows[k]);
+		double v = f(&rows[k], arg);
 		if (isnan(v) || (unit >= 0 && rows[k].unit != (WorkloadUnit)unit))
 			continue;
 		/* a device figure is written once per device, not once per workload */
 		bool dup = false;
 		for (size_t j = 0; !with_workload && j < k; j++)
-			dup |= !strcmp(rows[j].uuid, rows[k].uuid) && rows[j].engine == rows[k].engine && !isnan(f(&rows[j]));
+			dup |= !strcmp(rows[j].uuid, rows[k].uuid) && rows[j].engine == rows[k].engine && !isnan(f(&rows[j], arg));
 		if (dup)
 			continue;
 		if (!any)
@@ -154,7 +154,7 @@ static void series(Text *t, const MetricsRow *rows, size_t n, const char *name, 
 static void gauge_of(Text *t, const MetricsRow *rows, size_t n, const char *name, const char *help, Figure f,
                      bool with_workload, int unit)
 {
-	series(t, rows, n, name, "gauge", help, f, with_workload, unit);
+	series(t, rows, n, name, "gauge", help, f, 0, with_workload, unit);
 }
 
 static void gauge(Text *t, const MetricsRow *rows, size_t n, const char *name, const char *help, Figure f,
@@ -163,42 +163,31 @@ static void gauge(Text *t, const MetricsRow *rows, size_t n, const char *name, c
 	gauge_of(t, rows, n, name, help, f, with_workload, -1);
 }
 
-static double f_now(const MetricsRow *r) { return r->has_now ? r->now : NAN; }
-static double f_median(const MetricsRow *r) { return r->median; }
-static double f_peak(const MetricsRow *r) { return r->peak_ratio; }
-static double f_rated(const MetricsRow *r) { return r->rated_peak_ratio; }
-static double f_peer(const MetricsRow *r) { return r->peer_ratio; }
-static double f_duty(const MetricsRow *r) { return r->duty; }
-static double f_shared(const MetricsRow *r) { return r->shared_median; }
-static double f_check_ratio(const MetricsRow *r) { return r->check == CHECK_NONE ? NAN : r->check_ratio; }
+static double f_now(const MetricsRow *r, int arg) { (void)arg; return r->has_now ? r->now : NAN; }
+static double f_median(const MetricsRow *r, int arg) { (void)arg; return r->median; }
+static double f_peak(const MetricsRow *r, int arg) { (void)arg; return r->peak_ratio; }
+static double f_rated(const MetricsRow *r, int arg) { (void)arg; return r->rated_peak_ratio; }
+static double f_peer(const MetricsRow *r, int arg) { (void)arg; return r->peer_ratio; }
+static double f_duty(const MetricsRow *r, int arg) { (void)arg; return r->duty; }
+static double f_shared(const MetricsRow *r, int arg) { (void)arg; return r->shared_median; }
+static double f_check_ratio(const MetricsRow *r, int arg)
+{
+	(void)arg;
+	return r->check == CHECK_NONE ? NAN : r->check_ratio;
+}
 
 /* A device's latest readings: a family for each row of the measured
  * quantities' table that names one (tel_rows.h), in its units (.scale), a
  * counter for the counter kinds; once a device, where read. */
+static double f_tel(const MetricsRow *r, int f) { return r->tel[f] * tel_info[f].scale; }
+
 static void telemetry_families(Text *t, const MetricsRow *rows, size_t n)
 {
 	for (int f = 0; f < TEL_FIELD_COUNT; f++) {
 		const TelInfo *ti = &tel_info[f];
-		if (!ti->metric)
-			continue;
-		bool any = false;
-		for (size_t k = 0; k < n; k++) {
-			if (isnan(rows[k].tel[f]))
-				continue;
-			bool dup = false;
-			for (size_t j = 0; j < k; j++)
-				dup |= !strcmp(rows[j].uuid, rows[k].uuid) && rows[j].engine == rows[k].engine &&
-				       !isnan(rows[j].tel[f]);
-			if (dup)
-				continue;
-			if (!any)
-				family(t, ti->metric,
-				       ti->kind == TEL_COUNTER || ti->kind == TEL_SECONDS_COUNTER ? "counter" : "gauge", ti->help);
-			any = true;
-			put(t, "%s", ti->metric);
-			labels(t, &rows[k], false);
-			value(t, rows[k].tel[f] * ti->scale);
-		}
+		bool counter = ti->kind == TEL_COUNTER || ti->kind == TEL_SECONDS_COUNTER;
+		if (ti->metric)
+			series(t, rows, n, ti->metric, counter ? "counter" : "gauge", ti->help, f_tel, f, false, -1);
 	}
 }
 
