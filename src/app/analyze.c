@@ -203,13 +203,7 @@ if (o->format == FORMAT_JSON) {
 	}
 	if (cd->nexc > ekept)
 		printf("  (%zu earlier excursions not listed)\n", cd->nexc - ekept);
-	if (scan->ev.total)
-		printf("power-state events: %zu%s\n", scan->ev.total, scan->ev.total > scan->ev.n ? ", the first ones:" : "");
-	for (size_t i = 0; i < scan->ev.n; i++) {
-		char line[400];
-		televent_format(&scan->ev.ev[i], unit, line, sizeof line);
-		printf("  %s\n", line);
-	}
+	report_events(stdout, &scan->ev, unit, "", 0);
 	char pt[32];
 	if (isnan(plateau))
 		printf("plateau: not reached (%zu samples%s)\n", n, n < 6 ? ", too few" : "");

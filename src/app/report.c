@@ -98,19 +98,20 @@ static double change_size(const Change *c)
 	return c->ratio > 0 ? fabs(log(c->ratio)) : INFINITY;
 }
 
-void report_events(FILE *f, const TelEvents *t, const char *unit, const char *indent)
+void report_events(FILE *f, const TelEvents *t, const char *unit, const char *indent, size_t most)
 {
 	if (!t->total)
 		return;
+	size_t shown = most && most < t->n ? most : t->n;
 	fprintf(f, "%spower-state events: %zu (a cause of reduced clocks on or off, or the clock's step, as the "
-	        "telemetry read them)%s\n", indent, t->total, t->total > t->n ? "; the first ones:" : "");
-	for (size_t i = 0; i < t->n && i < 5; i++) {
+	        "telemetry read them)%s\n", indent, t->total, t->total > shown ? "; the first ones:" : "");
+	for (size_t i = 0; i < shown; i++) {
 		char line[400];
 		televent_format(&t->ev[i], unit, line, sizeof line);
 		fprintf(f, "%s  %s\n", indent, line);
 	}
-	if (t->n > 5)
-		fprintf(f, "%s  ... %zu more (the summary record lists %zu)\n", indent, t->total - 5, t->n);
+	if (t->total > shown)
+		fprintf(f, "%s  ... %zu more (the summary record lists the first %zu)\n", indent, t->total - shown, t->n);
 }
 
 void report_changes(FILE *f, const ChangeDetector *cd, const char *unit, const char *indent, size_t most)
@@ -231,7 +232,7 @@ void report_summary_text(FILE *f, const SummaryResult *r, size_t dropped,
 	}
 	if (r->steady)
 		report_changes(f, &r->changes, r->unit, "  ", REPORT_SUMMARY_CHANGES);
-	report_events(f, &r->events, r->unit, "  ");
+	report_events(f, &r->events, r->unit, "  ", REPORT_SUMMARY_EVENTS);
 	if (!isnan(r->duty))
 		fprintf(f, "  duty cycle: %.2f%% (GPU time / device timeline at the target)\n", 100 * r->duty);
 	if (!isnan(r->pct_peak) && !isnan(r->pct_peak_max))

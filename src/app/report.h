@@ -42,9 +42,10 @@ void report_changes(FILE *f, const ChangeDetector *cd, const char *unit, const c
  * power reading)"; then the time at each cause of reduced clocks where the
  * reasons were read. */
 void report_energy_text(FILE *f, const Energy *e, const char *unit, const char *indent);
-/* The run's telemetry events (televent.h), the first five in words;
- * nothing where there were none. */
-void report_events(FILE *f, const TelEvents *t, const char *unit, const char *indent);
+/* The run's telemetry events (televent.h), the first `most` in words (all
+ * kept when 0); nothing where there were none. */
+#define REPORT_SUMMARY_EVENTS 5
+void report_events(FILE *f, const TelEvents *t, const char *unit, const char *indent, size_t most);
 void report_summary_text(FILE *f, const SummaryResult *r, size_t dropped,
                          uint64_t checks_passed, double target_ms);
 

@@ -21,7 +21,7 @@ void change_init(ChangeDetector *d)
 	memset(d, 0, sizeof *d);
 }
 
-static double median_of(const double *v, size_t n)
+double change_median(const double *v, size_t n)
 {
 	double tmp[CHG_WIN > CHG_REF ? CHG_WIN : CHG_REF];
 	size_t k = 0;
@@ -37,7 +37,7 @@ static double tel_median(const double (*rows)[TEL_FIELD_COUNT], size_t n, int f)
 	double v[CHG_WIN > CHG_REF ? CHG_WIN : CHG_REF];
 	for (size_t i = 0; i < n; i++)
 		v[i] = rows[i][f];
-	return median_of(v, n);
+	return change_median(v, n);
 }
 
 /* Throttle bits: the OR of the newest readings (a bit seen at all counts). */
@@ -67,11 +67,11 @@ static void seg_push(ChangeDetector *d, double x, const double tel[TEL_FIELD_COU
 /* The level and threshold from the segment's samples. */
 static void set_level(ChangeDetector *d)
 {
-	d->ref = median_of(d->seg_x, d->seg_n);
+	d->ref = change_median(d->seg_x, d->seg_n);
 	double dev[CHG_REF];
 	for (size_t i = 0; i < d->seg_n; i++)
 		dev[i] = fabs(d->seg_x[i] - d->ref);
-	double mad = median_of(dev, d->seg_n);
+	double mad = change_median(dev, d->seg_n);
 	double thr = d->ref > 0 ? 3 * 1.4826 * mad / d->ref : CHG_THRESHOLD;
 	d->thr = thr > CHG_THR_MAX ? CHG_THR_MAX : thr > CHG_THRESHOLD ? thr : CHG_THRESHOLD;
 	d->has_ref = d->ref > 0;
@@ -137,7 +137,7 @@ static double recent_level(const ChangeDetector *d)
 {
 	double rx[CHG_WIN];
 	size_t k = win_newest(d, recent_n(d), NULL, rx, NULL);
-	return median_of(rx, k);
+	return change_median(rx, k);
 }
 
 static void add_excursion(ChangeDetector *d)
@@ -158,7 +158,7 @@ static void add_excursion(ChangeDetector *d)
 	e->t_ms = d->t0;
 	e->t_end_ms = d->last_off_t;
 	e->samples = (unsigned)off;
-	e->level = median_of(x, m);
+	e->level = change_median(x, m);
 	e->depth = e->level / d->ref;
 	e->cause = say_cause(d, before, during, e->depth, e->share, e->why, sizeof e->why);
 	d->nexc++;
@@ -333,13 +333,13 @@ static void add_change(ChangeDetector *d, double after, bool at_end)
 	size_t at = n;
 	for (size_t i = 0; i < n; i++) {
 		double w[3] = { x[i], i + 1 < n ? x[i + 1] : x[i], i + 2 < n ? x[i + 2] : x[i] };
-		if ((median_of(w, 3) - d->ref) / shift >= 0.75) {
+		if ((change_median(w, 3) - d->ref) / shift >= 0.75) {
 			at = i;
 			break;
 		}
 	}
 	/* the first 5 samples' median: less noisy than 3 */
-	bool step = (median_of(d->first_x, nf) - d->ref) / shift >= 0.7 || (start_held && at == 0);
+	bool step = (change_median(d->first_x, nf) - d->ref) / shift >= 0.7 || (start_held && at == 0);
 	c->kind = step ? CHANGE_STEP : CHANGE_RAMP;
 	c->t_end_ms = step ? c->t_ms : at < n ? t[at] : (n ? t[n - 1] : c->t_ms);
 	/* telemetry: the segment's newest samples before, the departure's newest after */

@@ -174,6 +174,10 @@ void change_format_excursion(const Excursion *e, char *out, size_t len);
  * "GPU others x0.33, clock x0.95"; "" when it has none. */
 void change_shares_short(const double share[SHARE_COUNT], char *out, size_t len);
 
+/* The median of the finite values of v[0..n), n at most a window's
+ * (CHG_WIN, CHG_REF); NaN with none. */
+double change_median(const double *v, size_t n);
+
 /* Time to plateau: the sustained level is the median of the last third of
  * x; the result is the first time from which the medians of 5 consecutive
  * samples stay within 3% of it (at least 80% of them: noise may push a few

@@ -2,7 +2,6 @@
 
 #include "change.h"
 #include "fmt.h"
-#include "stats.h"
 #include "throttle.h"
 
 #include <math.h>
@@ -25,17 +24,10 @@ static uint64_t known_bits(uint64_t bits)
 	return bits & mask;
 }
 
-static double median_of(const double *v, size_t n)
-{
-	double w[TEV_RATES];
-	memcpy(w, v, n * sizeof *w);
-	return n ? stats_median_inplace(w, n) : NAN;
-}
-
 void televent_finish(TelEvents *t)
 {
 	if (t->pending && t->nafter)
-		t->ev[t->pending - 1].rate_after = median_of(t->after, t->nafter);
+		t->ev[t->pending - 1].rate_after = change_median(t->after, t->nafter);
 	t->pending = 0;
 	t->nafter = 0;
 }
@@ -71,7 +63,7 @@ void televent_add(TelEvents *t, const Sample *s)
 		if (on || off || step > TEV_CLOCK_STEP) {
 			televent_finish(t);
 			TelEvent e = { .t_ms = s->t_ms, .on = on, .off = off, .mhz_before = t->mhz, .mhz_after = mhz,
-				           .rate_before = median_of(t->before, t->nbefore < TEV_RATES ? t->nbefore : TEV_RATES),
+				           .rate_before = change_median(t->before, t->nbefore < TEV_RATES ? t->nbefore : TEV_RATES),
 				           .rate_after = NAN };
 			if (!(step > CHG_CLOCK))
 				e.mhz_before = e.mhz_after = mhz; /* the clock held: said as held */
@@ -89,22 +81,16 @@ void televent_add(TelEvents *t, const Sample *s)
 	take_rate(t, s->rate, event);
 }
 
-/* "power cap, thermal (software)" of the table's bits */
-static void names_of(uint64_t bits, char *out, size_t len)
-{
-	throttle_names(bits, out, len);
-}
-
 void televent_format(const TelEvent *e, const char *unit, char *out, size_t len)
 {
 	char on[160] = "", off[160] = "", clk[64] = "", rate[128] = "", a[FMT_SI_LEN], b[FMT_SI_LEN];
 	size_t w = (size_t)snprintf(out, len, "%.2f s:", e->t_ms * 1e-3);
 	if (e->on) {
-		names_of(e->on, on, sizeof on);
+		throttle_names(e->on, on, sizeof on);
 		w += (size_t)snprintf(out + w, w < len ? len - w : 0, " %s on", on);
 	}
 	if (e->off) {
-		names_of(e->off, off, sizeof off);
+		throttle_names(e->off, off, sizeof off);
 		w += (size_t)snprintf(out + w, w < len ? len - w : 0, "%s %s off", e->on ? "," : "", off);
 	}
 	if (isfinite(e->mhz_before) && isfinite(e->mhz_after) && e->mhz_before != e->mhz_after)

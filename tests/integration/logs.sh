@@ -1134,7 +1134,7 @@ assert 500 <= s["event_list"][0]["t_ms"] <= 1000 and s["event_list"][0]["clock_a
 PY
 	python3 tests/schema_check.py log "$T/c.jsonl" >/dev/null || die "the log's schema"
 	"$FS" --analyze "$T/c.jsonl" >"$T/a.txt" 2>&1 || die "analyze: $(cat "$T/a.txt")"
-	grep -Eq '^power-state events: 1$' "$T/a.txt" && grep -q ' power cap on, clock 1980 -> 1755 MHz' "$T/a.txt" ||
+	grep -Eq '^power-state events: 1 ' "$T/a.txt" && grep -q ' power cap on, clock 1980 -> 1755 MHz' "$T/a.txt" ||
 		die "analyze: $(cat "$T/a.txt")"
 }
 
