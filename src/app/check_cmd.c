@@ -381,7 +381,6 @@ static void check_judge(CheckRun *c, const WorkloadInfo *wi, size_t m, bool cut)
 		mboard_verdict(c->board, c->rows[k], v[k].st, v[k].ratio, v[k].threshold, v[k].ref, v[k].peer);
 		check_print_line(o, c->ctx, &c->sd[k], wi, &v[k]);
 		c->counts[v[k].st]++;
-		blocks_done(&c->blocks[k]);
 	}
 	fflush(stdout);
 }
@@ -549,8 +548,6 @@ static void check_workload(CheckRun *c, size_t i, atomic_int *quit)
 	progress_hide(c->progress); /* the lines go out whole */
 	if (measured < m && !*quit) {
 		check_out_of_time(c, wi, &c->sd[measured], m - measured);
-		for (size_t k = measured; k < m; k++)
-			blocks_done(&c->blocks[k]);
 	}
 	if (measured && !*quit)
 		check_judge(c, wi, measured, cut);
@@ -559,6 +556,9 @@ static void check_workload(CheckRun *c, size_t i, atomic_int *quit)
 		check_together(c, i, m, quit);
 	else if (alone && !*quit) /* the budget ended among the links alone */
 		shared_not_measured(c, wi, m);
+	/* measured, out of time or stopped by a signal: the means go */
+	for (size_t k = 0; k < m; k++)
+		blocks_done(&c->blocks[k]);
 }
 
 /* The end line, the metrics file; returns the exit status (not_run: the
