@@ -414,6 +414,7 @@ static void energy_should_come_from_the_cards_counter_where_it_has_one(void)
 		CHECK_NEAR(energy_mean_w(e), (700 * span + 690 * (2000 - span)) / 2000, with_counter ? 700 * 0.02 / 1.75 : 1e-6);
 		CHECK_NEAR(e->seconds, 2.0, 1e-9);
 		CHECK_NEAR(e->max_w, 690, 0); /* the highest reading */
+		summary_done(&sum);
 	}
 }
 
