@@ -22,22 +22,25 @@ t_headless_should_settle_at_the_target() {
 	csv_run || return 1
 	# steady samples: median dispatch time within 10..40 ms, 80% of them
 	# too; read by the header's keys. A shared CPU sets lavapipe's times:
-	# where other processes took more than a quarter of it (the run's own
-	# other_cpu readings), the test cannot tell, and says so
+	# a run that missed where other processes took more than a quarter of
+	# it (the run's own other_cpu readings) cannot tell, and says so; one
+	# that held the target beside them holds it (make test's other lane
+	# takes about half the CPU)
 	python3 - "$TOP/run.csv" >"$T/why" <<'PY'
 import csv, statistics, sys
 rows = [r for r in csv.DictReader(open(sys.argv[1])) if r["steady"] == "1"]
 if len(rows) < 10:
     print("only %d steady samples" % len(rows)); sys.exit(1)
-busy = [float(r["other_cpu"]) for r in rows if r["other_cpu"]]
-if busy and statistics.median(busy) > 25:
-    print("the machine too busy to hold a 20 ms target: other processes took %.0f%% of the CPU (median)"
-          % statistics.median(busy)); sys.exit(77)
 ms = sorted(int(r["gpu_ns"]) / 1e6 for r in rows)
 m = statistics.median(ms)
 ok = sum(10 <= t <= 40 for t in ms)
 if not (10 <= m <= 40) or ok < 0.8 * len(ms):
-    print("median %g ms, %d/%d in range" % (m, ok, len(ms))); sys.exit(1)
+    busy = [float(r["other_cpu"]) for r in rows if r["other_cpu"]]
+    said = "median %g ms, %d/%d in range" % (m, ok, len(ms))
+    if busy and statistics.median(busy) > 25:
+        print("the machine too busy to hold a 20 ms target (%s): other processes took %.0f%% of the CPU (median)"
+              % (said, statistics.median(busy))); sys.exit(77)
+    print(said); sys.exit(1)
 PY
 	case $? in
 	0) ;;
@@ -393,46 +396,57 @@ assert 0 < r["gpu_us_median"] <= r["cpu_us_median"], r' || die "json"
 # virtual machine's host at work). A trace with a change away from both
 # edges of the busy loop was disturbed by something else: it is run again,
 # at most 3 times; a trace without one must pass.
-log_ms() { # log, steady_ms: wait (at most 60 s) for that much quiet steady time; print the newest t_ms
+log_ms() { # log, steady_ms[, s]: wait (at most s, 60) for that much quiet steady time; print the newest t_ms
+	# the log read as it grows, each line once: read whole every 50 ms, a
+	# minute's log took a core's 20-40% beside the run it watches and was
+	# itself the noise that kept it from being quiet
 	python3 - "$@" <<'PY'
 import json, sys, time
 path, want = sys.argv[1], float(sys.argv[2])
-end = time.time() + 60
+wait = float(sys.argv[3]) if len(sys.argv) > 3 else 60
+end = time.time() + wait
+st, last, f, part = [], None, None, ""
 while time.time() < end:
-    s = []
-    try:
-        for line in open(path):
-            if not line.endswith("\n"):
-                break
+    if f is None:
+        try:
+            f = open(path)
+        except FileNotFoundError:
+            pass
+    if f is not None:
+        part += f.read()
+        *lines, part = part.split("\n")
+        for line in lines:
             r = json.loads(line)
             if r["type"] == "sample":
-                s.append(r)
-    except FileNotFoundError:
-        pass
-    st = [r for r in s if r["steady"]]
-    if st and st[-1]["t_ms"] - st[0]["t_ms"] >= want:
-        last = [r["rate"] for r in st if r["t_ms"] >= st[-1]["t_ms"] - min(want, 1000)]
-        m = sorted(last)[len(last) // 2]
-        if all(abs(f - m) <= 0.15 * m for f in last):
-            print(s[-1]["t_ms"])
+                last = r["t_ms"]
+                if r["steady"]:
+                    st.append((r["t_ms"], r["rate"]))
+    if st and st[-1][0] - st[0][0] >= want:
+        recent = [x for t, x in st if t >= st[-1][0] - min(want, 1000)]
+        m = sorted(recent)[len(recent) // 2]
+        if all(abs(x - m) <= 0.15 * m for x in recent):
+            print(last)
             sys.exit(0)
     time.sleep(0.05)
 # steady samples that never held still: the machine's noise, not the
 # engine's (exit 3, "disturbed"); none at all: a failure
-print("no %.0f ms of quiet steady samples in 60 s (%d steady)" % (want, len(st)), file=sys.stderr)
+print("no %.0f ms of quiet steady samples in %.0f s (%d steady)" % (want, wait, len(st)), file=sys.stderr)
 sys.exit(3 if st else 1)
 PY
 }
 
-log_until() { # log, t_ms: wait (at most 60 s) for a sample at or past t_ms
+log_until() { # log, t_ms: wait (at most 60 s) for a sample at or past t_ms (the log read as it grows)
 	python3 - "$@" <<'PY'
 import sys, time
-end = time.time() + 60
-while time.time() < end:
-    t = [l for l in open(sys.argv[1]) if l.endswith("\n") and '"type":"sample"' in l]
-    if t and float(t[-1].split('"t_ms":')[1].split(",")[0]) >= float(sys.argv[2]):
-        sys.exit(0)
-    time.sleep(0.05)
+end, want, part = time.time() + 60, float(sys.argv[2]), ""
+with open(sys.argv[1]) as f:
+    while time.time() < end:
+        part += f.read()
+        *lines, part = part.split("\n")
+        t = [l for l in lines if '"type":"sample"' in l]
+        if t and float(t[-1].split('"t_ms":')[1].split(",")[0]) >= want:
+            sys.exit(0)
+        time.sleep(0.05)
 sys.exit("no sample at %s ms in 60 s" % sys.argv[2])
 PY
 }
@@ -448,9 +462,14 @@ busy_trace() {
 		echo "disturbed: the CPUs were ${idle}% busy before the run" >"$T/why"
 		return 3
 	fi
-	"$FS" llvm --duration 120 --log "$T/busy.jsonl" >/dev/null 2>"$T/err" &
+	# at the program's own speed: the validation layer (every other test's)
+	# slowed lavapipe 3-4 times and spread its samples over x0.5-x1.5
+	FLOPSCOPE_VALIDATE=0 "$FS" llvm --duration 120 --log "$T/busy.jsonl" >/dev/null 2>"$T/err" &
 	pid=$!
-	on=$(log_ms "$T/busy.jsonl" 1500 2>"$T/why.ms")
+	# 20 s: on this 2-core VM lavapipe's rate halves for seconds at a time
+	# with the guest's CPUs as busy as before (no steal counted: the
+	# host's), and the old build's too; quiet comes within seconds or not
+	on=$(log_ms "$T/busy.jsonl" 1500 20 2>"$T/why.ms")
 	local ms_rc=$?
 	if [ "$ms_rc" != 0 ]; then
 		kill "$pid"
@@ -532,7 +551,7 @@ t_a_busy_loop_should_be_a_change_that_is_not_a_power_state() {
 	# speed (make test runs it); the sanitizers' slower engine adds no
 	# memory or thread check the other tests lack, and cost CI minutes
 	sanitized && skip "a sanitizer build runs too slowly for the busy loop's trace; make test runs it"
-	for try in 1 2 3; do
+	for try in 1 2; do
 		busy_trace
 		rc=$?
 		[ "$rc" -eq 0 ] && return 0
