@@ -67,6 +67,7 @@ run() {
 	# every process it started are printed (watched), and it fails
 	( export XDG_STATE_HOME="$T/state" FLOPSCOPE_LOCK_DIR="$T/locks"
 	  mkdir -p "$FLOPSCOPE_LOCK_DIR"
+	  one_sanitizer $t
 	  watched "${FLOPSCOPE_TEST_TIMEOUT:-$(sanitized && echo 600 || echo 300)}" $t ) >"$T/.out" 2>&1
 	rc=$?
 	[ $rc = 124 ] && echo "  $t outlived its bound: a hang (the stacks are above)" >>"$T/.out"

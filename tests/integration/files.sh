@@ -79,7 +79,6 @@ t_outputs_should_refuse_what_is_not_a_regular_file() {
 # --metrics-file B and --check --baseline B --log B --force each destroyed
 # the input with exit 0.
 t_outputs_should_never_replace_an_input() {
-	tsan && skip "files, no thread of their own: check-asan and make test run it"
 	a_session "$T/b.jsonl"
 	cp "$T/b.jsonl" "$T/b.orig"
 	ln "$T/b.jsonl" "$T/hard.jsonl" # the same file by another name
@@ -217,7 +216,6 @@ t_retention_should_spare_a_live_log() {
 # retention removed B before the check read it ("cannot open"). A file the
 # command names is never removed.
 t_retention_should_spare_the_commands_inputs() {
-	tsan && skip "files, no thread of their own: check-asan and make test run it"
 	export XDG_STATE_HOME="$T/state" # a folder of its own: other tests' logs are not this one's
 	local dir="$XDG_STATE_HOME/flopscope"
 	mkdir -p "$dir"
@@ -600,7 +598,6 @@ t_save_config_should_keep_every_newer_key_and_refuse_what_cannot_read_back() {
 # read is refused (only a regular file is read): the cache is a miss, the
 # config and the theme are refused with why; nothing waits.
 t_a_fifo_with_an_idle_writer_should_never_hang_a_start() {
-	tsan && skip "files, no thread of their own: check-asan and make test run it"
 	export XDG_CACHE_HOME="$T/cache"
 	"$FS" llvm --duration 0.2 --no-log >"$T/out" 2>&1 || die "seed: $(cat "$T/out")"
 	local spv
@@ -638,7 +635,6 @@ t_a_fifo_with_an_idle_writer_should_never_hang_a_start() {
 # one that passes every check and still gives a wrong result is built again
 # from its source before the device is blamed.
 t_a_damaged_or_foreign_cache_entry_should_be_compiled_afresh() {
-	tsan && skip "files, no thread of their own: check-asan and make test run it"
 	export XDG_CACHE_HOME="$T/c32"
 	"$FS" llvm --duration 0.2 --no-log >"$T/out" 2>&1 || die "seed fp32: $(cat "$T/out")"
 	XDG_CACHE_HOME="$T/cint" "$FS" llvm --workload int32 --duration 0.2 --no-log >"$T/out" 2>&1 || die "seed int32"

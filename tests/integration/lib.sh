@@ -18,16 +18,55 @@ die() { echo "  $*" >&2; exit 1; }
 # skip WHY: the test cannot tell here (a busy machine, a missing privilege):
 # "SKIP: name" and the reason, counted apart from passes and failures
 skip() { echo "  $*" >&2; exit 77; }
-# sanitized: the program under test is a sanitizer build (make check-asan,
-# check-tsan), which runs 2-10 times slower
 # The workloads' names in the table's order, from --list-workloads: a
 # test's list of every workload (or every matrix one: matrix_workloads)
 # follows the table, so a new row asks no test to be edited.
 workload_names() { "$FS" llvm --list-workloads --format csv | awk -F, 'NR > 1 { print $1 }'; }
 matrix_workloads() { workload_names | grep -e '-matrix'; }
+# sanitized: the program under test is a sanitizer build (make check-asan,
+# check-tsan), which runs 2-10 times slower
 sanitized() { case "$FS" in *-asan/* | *-tsan/*) return 0 ;; esac; return 1; }
 # tsan: ThreadSanitizer's build (make check-tsan)
 tsan() { case "$FS" in *-tsan/*) return 0 ;; esac; return 1; }
+
+# Each integration test runs under one sanitizer (and all of them in make
+# test): both suites each took 19-20 minutes of CI's 30, side by side on
+# two cores. ThreadSanitizer takes the tests where threads meet: several
+# engines at once, a signal or a fault mid-run, the telemetry thread's
+# readings (the stand-in NVML), the metrics server's, the check's progress
+# and the shader builds; AddressSanitizer every other (files, inputs,
+# outputs, verdicts, screens: the error paths where memory leaks). The
+# unit tests run under both.
+TSAN_TESTS="
+two_and_four_engines_should_measure_side_by_side host_transfers_at_once_should_be_called_shares_of_the_host
+csv_should_have_one_header_whatever_the_device_count a_lost_device_should_not_stop_the_others
+the_outlier_rule_should_name_the_device_and_set_the_status the_outlier_rule_should_hold_a_shortfall_to_the_runs_noise
+several_devices_should_refuse_what_they_cannot_do node_view_should_show_every_device_zoom_and_act_on_all
+quitting_the_node_view_should_be_a_verdict_only_when_asked node_view_should_fit_eight_and_show_a_lost_one
+picker_should_start_every_marked_device multi_device_logs_should_replay_and_compare_together
+check_should_apply_the_outlier_rule_among_identical_devices check_should_measure_each_link_alone_then_the_host_together
+signals_should_end_every_run_with_its_summary_at_any_moment signals_should_end_headless_runs_with_a_summary
+sigint_should_end_with_a_summary sigint_should_close_the_log_with_a_summary
+a_stop_should_not_become_a_sample_nor_eat_the_duration a_continue_without_a_stop_should_be_no_stop_on_a_slow_machine
+device_faults_should_stop_cleanly_and_keep_the_log dashboard_device_lost_should_show_it_and_restore_the_terminal
+every_key_in_every_theme_and_size_should_keep_the_screen_whole dashboard_should_pick_run_pause_resize_and_quit
+a_stand_in_nvml_should_bring_the_limit_the_reasons_and_the_violation_counters instant_power_should_be_read_beside_the_average
+energy_should_follow_the_power_readings_and_be_null_without the_power_caps_engagement_should_be_an_event_as_it_happens
+the_dashboard_should_mark_the_caps_engagement_as_it_happens other_processes_on_the_gpu_should_be_named_where_they_can_be
+pcie_replays_should_fail_a_retransmitting_link watch_should_read_the_telemetry_without_load
+pipelined_should_keep_every_sample_and_report_duty interval_rows_should_say_an_interval_without_a_dispatch
+interval_rows_should_hold_every_sample_once metrics_listen_should_serve_valid_metrics_and_refuse_the_rest
+metrics_listen_should_answer_a_scrape_beside_slow_clients prometheus_should_scrape_a_live_session
+the_dashboard_should_serve_its_runs_metrics caches_should_make_the_second_start_skip_shaderc"
+# one_sanitizer TEST: skips (exit 77) under the sanitizer that is not the test's
+one_sanitizer() {
+	sanitized || return 0
+	case " $(echo $TSAN_TESTS) " in
+	*" ${1#t_} "*) tsan || skip "threads meeting: ThreadSanitizer's (check-tsan and make test run it)" ;;
+	*) tsan && skip "no threads meeting of its own: AddressSanitizer's (check-asan and make test run it)" ;;
+	esac
+	return 0
+}
 # every run writes a session log by default: keep them in the test's folder
 export XDG_STATE_HOME="$TOP/state"
 # and read no one's config file but the test's own

@@ -747,7 +747,6 @@ assert r[2]["complete"] is False and "median" not in r[2], r' || die "json"
 # a Latin-1 é) made the SVG invalid XML; a control character (ESC, C1 NEL)
 # too. Every label is printable UTF-8: such bytes become '?'.
 t_svg_should_stay_valid_xml_whatever_bytes_a_name_holds() {
-	tsan && skip "files, no thread of their own: check-asan and make test run it"
 	"$FS" llvm --duration 0.3 --log "$T/a.jsonl" --format csv >/dev/null 2>&1 || die "seed run"
 	LC_ALL=C sed 's/"device":"llvmpipe/"device":"llvm\xe9pipe\\u001b[31m\xc2\x85/' "$T/a.jsonl" >"$T/b.jsonl"
 	LC_ALL=C grep -q $'llvm\xe9pipe' "$T/b.jsonl" || die "the name was not planted"
@@ -775,7 +774,6 @@ PY
 # sample twice, silently. A log (or CSV trace) whose steady samples' times
 # do not only go forward is refused, exit 2, the sample named.
 t_analyze_should_refuse_times_that_run_backwards_or_repeat() {
-	tsan && skip "files, no thread of their own: check-asan and make test run it"
 	"$FS" llvm --duration 1 --log "$T/m.jsonl" --format csv >"$T/m.csv" 2>/dev/null || die "seed run"
 	"$FS" --analyze "$T/m.jsonl" >/dev/null 2>"$T/err" || die "the good log: exit $?: $(cat "$T/err")"
 	python3 - "$T" <<'PY'
@@ -980,6 +978,9 @@ PY
 		die "a retransmitting link: exit $rc: $(cat "$T/r.txt")"
 	grep -Eq '^flopscope_pcie_replays_total\{gpu="0",UUID="GPU-[^"]*"\} [0-9]+$' "$T/r.prom" &&
 		grep -q '^# TYPE flopscope_pcie_replays_total counter$' "$T/r.prom" || die "metrics: $(grep replays "$T/r.prom")"
+	# the CSV: one more format of the same record, nothing a sanitizer adds
+	# to (make test holds it)
+	sanitized && return 0
 	FLOPSCOPE_FAKE_NVML_TEL="sm=1755,power=300,replays=5,replay_rate=200" "$FS" --check --workload h2d --budget "$b5" \
 		--no-log --format csv >"$T/r.csv" 2>/dev/null
 	python3 - "$T/r.csv" <<'PY' || die "csv: $(cat "$T/r.csv")"
