@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "check.h"
@@ -254,13 +255,24 @@ static void cpu_clock_and_rapl_power_should_be_read(void)
 	CHECK(t.src.max_mhz == 4000);
 	CHECK(strstr(t.note, "RAPL"));
 	TelReading r;
+	/* the source's interval between its two readings lies between what
+	 * the test times around them: its power between 10 J over the longest
+	 * and over the shortest (a loaded machine's 100 ms sleep can last 300) */
+	struct timespec a0, a1, b0, b1;
+	clock_gettime(CLOCK_MONOTONIC, &a0);
 	CHECK(t.src.read(&t.src, &r));
+	clock_gettime(CLOCK_MONOTONIC, &a1);
 	CHECK(r.v[TEL_SM_MHZ] == 3100);        /* the mean of the cores */
 	CHECK(!tel_has(&r, TEL_POWER_W));      /* one energy reading: no power yet */
 	usleep(100000);
 	put("class/powercap/intel-rapl:0/energy_uj", "11000000\n"); /* +10 J */
+	clock_gettime(CLOCK_MONOTONIC, &b0);
 	CHECK(t.src.read(&t.src, &r));
-	CHECK(tel_has(&r, TEL_POWER_W) && r.v[TEL_POWER_W] > 40 && r.v[TEL_POWER_W] < 110);
+	clock_gettime(CLOCK_MONOTONIC, &b1);
+	double longest = (double)(b1.tv_sec - a0.tv_sec) + (double)(b1.tv_nsec - a0.tv_nsec) * 1e-9;
+	double shortest = (double)(b0.tv_sec - a1.tv_sec) + (double)(b0.tv_nsec - a1.tv_nsec) * 1e-9;
+	CHECK(tel_has(&r, TEL_POWER_W) && r.v[TEL_POWER_W] >= 10 / longest * 0.999 &&
+	      r.v[TEL_POWER_W] <= 10 / shortest * 1.001);
 	telemetry_close(&t);
 }
 
