@@ -1125,13 +1125,17 @@ PY
 	export LD_LIBRARY_PATH="$FAKE_NVML_DIR" FLOPSCOPE_FAKE_NVML="GPU-$uuid" \
 		FLOPSCOPE_FAKE_NVML_TEL="sm=1755,sm_max=1980,power=650,limit=700,reasons=0x4,reasons_at=0.6"
 	"$FS" llvm --duration 1.5 --log "$T/c.jsonl" >"$T/c.txt" 2>&1 || die "run: exit $?: $(cat "$T/c.txt")"
+	# the cap turns on 0.6 s after the library's start: a start slower than
+	# that (a loaded machine) sees it from the first sample, a state
+	grep -m1 '"type":"sample"' "$T/c.jsonl" | grep -q '"throttle":4' &&
+		skip "the first sample came after the stand-in's cap turned on: no event to see"
 	grep -Eq '^  power-state events: 1 ' "$T/c.txt" &&
-		grep -Eq '^    0\.[5-9][0-9] s: power cap on, clock 1980 -> 1755 MHz' "$T/c.txt" || die "the summary: $(cat "$T/c.txt")"
+		grep -Eq '^    [0-9]+\.[0-9]+ s: power cap on, clock 1980 -> 1755 MHz' "$T/c.txt" || die "the summary: $(cat "$T/c.txt")"
 	python3 - "$T/c.jsonl" <<'PY' || die "the log: $(tail -1 "$T/c.jsonl")"
 import json, sys
 s = [r for r in map(json.loads, open(sys.argv[1])) if r["type"] == "summary"][-1]
 assert s["events"] == 1 and s["event_list"][0]["on"] == ["power_cap"], s
-assert 500 <= s["event_list"][0]["t_ms"] <= 1000 and s["event_list"][0]["clock_after_mhz"] == 1755, s["event_list"]
+assert 500 <= s["event_list"][0]["t_ms"] and s["event_list"][0]["clock_after_mhz"] == 1755, s["event_list"]
 PY
 	python3 tests/schema_check.py log "$T/c.jsonl" >/dev/null || die "the log's schema"
 	"$FS" --analyze "$T/c.jsonl" >"$T/a.txt" 2>&1 || die "analyze: $(cat "$T/a.txt")"
