@@ -45,11 +45,12 @@ static const char *const HELP[] = {
 	"as a dip",
 	"  red marks  power-state changes: a sustained level change with the clock, P-state or a "
 	"throttle reason changing beside it",
-	"  grey marks other sustained level changes: the clock held (e.g. another process took the "
-	"device or the CPU), or no telemetry to tell",
+	"  grey marks other sustained level changes: not a power-state change (the clock unchanged, e.g. "
+	"another process took the device or the CPU), or unexplained (no telemetry to tell)",
 	"  excursion  a departure that came back within 500 ms or 5 samples: counted, not marked",
 	"  events     red too: a cause of reduced clocks (power cap, thermal, HW slowdown) turning on or "
-	"off, or the clock stepping by more than 5%, as the telemetry read it, whatever the throughput did",
+	"off, or the clock stepping by more than 5%, as the telemetry read it, whatever the throughput did; "
+	"held by: the reasons holding the clock, with their share of the run",
 	"  workgroups the groups of each dispatch (log scale); for transfers: bandwidth by copy size",
 	"  dispatch   GPU time (timestamps) and CPU time of each dispatch; the target is its own line; "
 	"a log scale, said in its title, while the window holds targets 4x or more apart (after + or "

@@ -155,7 +155,7 @@ static int no_power_change(const PanelView *v, Rect r, int y, int end)
 		if (e->reason_s[k] > 0 && (top < 0 || e->reason_s[k] > e->reason_s[top]))
 			top = k;
 	if (top >= 0 && e->reasons_seconds > 0 && y < end) {
-		snprintf(line, sizeof line, "clock held: %s %.0f%%", throttle_reasons[top].name,
+		snprintf(line, sizeof line, HELD_BY ": %s %.0f%%", throttle_reasons[top].name,
 		         100 * e->reason_s[top] / e->reasons_seconds);
 		mvaddnstr(y++, r.x, line, r.w);
 	}
@@ -184,8 +184,9 @@ void panel_jumps(const PanelView *v, Rect r)
 		mvaddnstr(y++, r.x, line, r.w);
 	}
 	size_t power = cd->by_cause[CAUSE_POWER_STATE], others = cd->nchanges - power;
-	/* rows: the power-state list, then 3 quiet lines and the newest others */
-	int quiet = (others || cd->nexc) ? 3 : 1;
+	/* rows: the power-state list, then 4 quiet lines (others, by cause,
+	 * excursions) and the newest others */
+	int quiet = (others || cd->nexc) ? 4 : 1;
 	int room = end - y - quiet;
 	if (power == 0 && y < end) {
 		y = no_power_change(v, r, y, end);
@@ -216,9 +217,9 @@ void panel_jumps(const PanelView *v, Rect r)
 		/* on two rows: the panel is 32 columns at every size */
 		snprintf(line, sizeof line, "other changes %zu", others);
 		mvaddnstr(y++, r.x, line, r.w);
-		if (y < end) {
-			snprintf(line, sizeof line, "  clock held %zu, unexplained %zu", cd->by_cause[CAUSE_NOT_POWER_STATE],
-			         cd->by_cause[CAUSE_UNEXPLAINED]);
+		/* by cause, in the causes' words, a row each */
+		for (int k = CAUSE_NOT_POWER_STATE; k <= CAUSE_UNEXPLAINED && y < end; k++) {
+			snprintf(line, sizeof line, "  %s %zu", change_cause_names[k], cd->by_cause[k]);
 			mvaddnstr(y++, r.x, line, r.w);
 		}
 		if (y < end) {

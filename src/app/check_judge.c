@@ -10,6 +10,7 @@
 
 #include "compare.h"
 #include "peak.h"
+#include "throttle.h"
 
 /* The baselines of a workload on a device: the logs of that workload
  * recorded on a device of that name. */
@@ -104,7 +105,7 @@ bool check_load_baselines(const Options *o, OfflineBlocks **out, size_t *n)
 }
 
 /* The figure against the theoretical peak: the rated one (at the maximum
- * clock) where that clock is known, so a clock held low cannot pass for a
+ * clock) where that clock is known, so a clock kept low cannot pass for a
  * healthy one, else the one at the clock read; false when no peak is known. */
 static bool judge_peak(const SummaryResult *r, double t_peak, Verdict *v)
 {
@@ -234,7 +235,7 @@ void check_verdict(const Options *o, const VkCtx *ctx, const SuiteDev *sd, Block
 	}
 	if (faulted && wi->kind != WL_POWER) { /* power's verdict has said it */
 		v->st = CHECK_FAIL;
-		snprintf(v->why, sizeof v->why, "the clock was held down by %s, a fault; %.*s", fault,
+		snprintf(v->why, sizeof v->why, HELD_BY ": %s, a fault; %.*s", fault,
 		         (int)(sizeof v->why - strlen(fault) - 48), was);
 	} else if (cap[0] && wi->kind != WL_POWER) {
 		snprintf(v->why, sizeof v->why, "%.*s; %s (reported, not failed)", (int)(sizeof v->why - strlen(cap) - 28),

@@ -170,17 +170,11 @@ void report_energy_text(FILE *f, const Energy *e, const char *unit, const char *
 			snprintf(p_, sizeof p_, "%.2f s", vp);
 		if (!isnan(vt))
 			snprintf(t_, sizeof t_, "%.2f s", vt);
-		fprintf(f, "%sclock held, by the driver's count: power limit %s, thermal limit %s\n", indent, p_, t_);
+		fprintf(f, "%s" HELD_AT_LIMIT ": power %s, thermal %s\n", indent, p_, t_);
 	}
-	if (!e->reasons)
-		return;
 	char line[512];
-	int n = 0;
-	for (size_t k = 0; k < throttle_reason_count && k < SUMMARY_REASONS; k++)
-		if (e->reason_s[k] > 0 && n < (int)sizeof line)
-			n += snprintf(line + n, sizeof line - (size_t)n, "%s%s %.2f s", n ? ", " : "", throttle_reasons[k].name,
-			              e->reason_s[k]);
-	fprintf(f, "%sclocks reduced: %s\n", indent, n ? line : "never (no reason bit set)");
+	if (energy_held_by(e, line, sizeof line))
+		fprintf(f, "%s%s\n", indent, line);
 }
 
 void report_summary_text(FILE *f, const SummaryResult *r, size_t dropped,

@@ -294,7 +294,7 @@ static ChangeCause say_cause(const ChangeDetector *d, const double *b, const dou
 		w += (size_t)snprintf(out + w, len - w, "%s%s (%s)", w ? "; " : "", power_txt,
 		                      d->memory ? "not the memory clock" : "the clock within 2%");
 	else if (!power && clock_read && !isfinite(share[SHARE_CLOCK]) && w < len)
-		w += (size_t)snprintf(out + w, len - w, "%s%sclock held at %.0f MHz", w ? "; " : "", d->memory ? "memory " : "",
+		w += (size_t)snprintf(out + w, len - w, "%s%s" HELD_CLOCK_SAME " %.0f MHz", w ? "; " : "", d->memory ? "memory " : "",
 		                      a[f]);
 	else if (!clock_read && w < len)
 		w += (size_t)snprintf(out + w, len - w, "%sno clock reading", w ? "; " : "");

@@ -248,8 +248,8 @@ static void counters(Text *t, const MetricsRow *rows, size_t n)
 				continue;
 			if (!any)
 				family(t, "flopscope_clock_violation_seconds_total", "counter",
-				       "Time the driver counted the clock held below its target by a policy's limit over the run "
-				       "(NVML's violation counters, as DCGM's power and thermal violation fields).");
+				       "The " HELD_AT_LIMIT ": seconds the clock was below its target by a policy's limit over "
+				       "the run (NVML's violation counters, as DCGM's power and thermal violation fields).");
 			any = true;
 			put(t, "flopscope_clock_violation_seconds_total");
 			labels(t, &rows[k], true);

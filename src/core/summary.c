@@ -190,6 +190,26 @@ void energy_init(Energy *e)
 		e->viol_first[k] = e->viol_last[k] = NAN;
 }
 
+bool energy_held_by(const Energy *e, char *out, size_t len)
+{
+	if (!len)
+		return false;
+	out[0] = '\0';
+	if (!e->reasons)
+		return false;
+	int n = snprintf(out, len, HELD_BY ": ");
+	bool any = false;
+	for (size_t k = 0; k < throttle_reason_count && k < SUMMARY_REASONS; k++)
+		if (e->reason_s[k] > 0 && n >= 0 && (size_t)n < len) {
+			n += snprintf(out + n, len - (size_t)n, "%s%s %.2f s", any ? ", " : "", throttle_reasons[k].name,
+			              e->reason_s[k]);
+			any = true;
+		}
+	if (!any && n >= 0 && (size_t)n < len)
+		snprintf(out + n, len - (size_t)n, "nothing (no reason bit set)");
+	return true;
+}
+
 double energy_violation_s(const Energy *e, EnergyViolation k)
 {
 	if ((size_t)k >= ENERGY_VIOLATIONS || isnan(e->viol_first[k]))
@@ -227,7 +247,7 @@ bool energy_fault(const Energy *e, char *out, size_t len, char *cap, size_t cap_
 			continue;
 		if (throttle_reasons[k].bit == THR_POWER_CAP) {
 			if (cap)
-				snprintf(cap, cap_len, "the power cap held the clock %.2f s of %.2f (%.0f%%)", e->reason_s[k],
+				snprintf(cap, cap_len, HELD_BY " the power cap %.2f s of %.2f (%.0f%%)", e->reason_s[k],
 				         all, 100 * e->reason_s[k] / all);
 			continue;
 		}
@@ -250,11 +270,10 @@ bool energy_fault(const Energy *e, char *out, size_t len, char *cap, size_t cap_
 	if (vt > all)
 		vt = all;
 	if (cap && vp > 0)
-		snprintf(cap, cap_len, "the power cap held the clock %.2f s of %.2f (%.0f%%, the driver's count)", vp, all,
-		         100 * vp / all);
+		snprintf(cap, cap_len, HELD_AT_LIMIT ": power %.2f s of %.2f (%.0f%%)", vp, all, 100 * vp / all);
 	if (vt > 0 && !(thermal_bits > 0)) {
 		if (out && n < len)
-			n += (size_t)snprintf(out + n, len - n, "%sthermal (the driver's count) %.2f s (%.0f%%)", n ? ", " : "",
+			n += (size_t)snprintf(out + n, len - n, "%sthermal (" HELD_AT_LIMIT ") %.2f s (%.0f%%)", n ? ", " : "",
 			                      vt, 100 * vt / all);
 		else
 			n++;
@@ -278,7 +297,7 @@ PowerVerdict energy_verdict(const Energy *e, double min_ratio, double *ratio, ch
 	/* the causes that are not the limit doing its job */
 	char slow[256], cap[128];
 	if (energy_fault(e, slow, sizeof slow, cap, sizeof cap)) {
-		snprintf(why, len, "the clock was held down by %s (mean %.0f W, %.0f%% of the %.0f W limit)", slow, mean,
+		snprintf(why, len, HELD_BY ": %s (mean %.0f W, %.0f%% of the %.0f W limit)", slow, mean,
 		         100 * *ratio, e->limit_w);
 		return POWER_SLOWED;
 	}

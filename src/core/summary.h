@@ -62,8 +62,12 @@ typedef struct Energy {
 /* An energy with nothing seen: no reading, no limit, no counter. */
 void energy_init(Energy *e);
 
-/* The seconds the driver counted the clock held by a violation of k's
- * policy over the run (its samples' first to last reading); NaN where it
+/* What held the clock by the reasons' bits, with each one's time: "held
+ * by: power cap 7.95 s, thermal (software) 0.16 s", or "held by: nothing
+ * (no reason bit set)"; false (out "") where no reason was read. */
+bool energy_held_by(const Energy *e, char *out, size_t len);
+/* The time at a limit, driver's count: the seconds the driver counted the
+ * clock below its target by k's policy's limit over the run (its samples' first to last reading); NaN where it
  * has no counter. */
 double energy_violation_s(const Energy *e, EnergyViolation k);
 
@@ -197,10 +201,10 @@ double energy_per_joule(const Energy *e);
  * but the power cap, as DCGM's diagnostics fail them), each with its time
  * and share of the run: "HW slowdown 0.50 s (6%)"; a thermal violation the
  * driver counted that no sample's bits showed (it fell between readings)
- * too: "thermal (the driver's count) 0.20 s"; false when none held the
- * clock. cap: the power cap's "the power cap held the clock 7.90 s of 8.00
- * (99%)", by the driver's count where it keeps one, or "" (either may be
- * NULL). */
+ * too: "thermal (time at a limit, driver's count) 0.20 s (3%)"; false when
+ * none held the clock. cap: the power cap's "held by the power cap 7.90 s of
+ * 8.00 (99%)", or "time at a limit, driver's count: power 7.90 s of 8.00
+ * (99%)" where the driver keeps one, or "" (either may be NULL). */
 bool energy_fault(const Energy *e, char *out, size_t len, char *cap, size_t cap_len);
 
 /* A load meant to reach the power limit (the power workload), judged as
@@ -212,7 +216,7 @@ typedef enum PowerVerdict {
 	POWER_NA,       /* no power reading or no limit: nothing to hold it to */
 	POWER_REACHED,  /* reached its share of the limit */
 	POWER_SHORT,    /* below it */
-	POWER_SLOWED,   /* a cause other than the power cap held the clock down */
+	POWER_SLOWED,   /* held by a cause other than the power cap */
 } PowerVerdict;
 PowerVerdict energy_verdict(const Energy *e, double min_ratio, double *ratio, char *why, size_t len);
 

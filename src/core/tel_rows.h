@@ -63,8 +63,8 @@ TEL_ROW(POWER_LIMIT_W,
 TEL_ROW(VIOL_POWER_S,
 	.key = "viol_power_s", .unit = "s", .kind = TEL_SECONDS_COUNTER, .lo = 0, .hi = 1e12,
 	.fmt = "%.3f", .watch = false, .metric = NULL, .scale = 1, .help = NULL,
-	.what = "NVML's violation counter: the seconds the power limit held the clock below its target, counted "
-	        "by the driver since it started")
+	.what = "NVML's violation counter, the time at a limit by the driver's count: the seconds the clock was "
+	        "below its target by the power limit since the driver started")
 TEL_ROW(VIOL_THERMAL_S,
 	.key = "viol_thermal_s", .unit = "s", .kind = TEL_SECONDS_COUNTER, .lo = 0, .hi = 1e12,
 	.fmt = "%.3f", .watch = false, .metric = NULL, .scale = 1, .help = NULL,

@@ -66,7 +66,7 @@ void televent_add(TelEvents *t, const Sample *s)
 				           .rate_before = change_median(t->before, t->nbefore < TEV_RATES ? t->nbefore : TEV_RATES),
 				           .rate_after = NAN };
 			if (!(step > CHG_CLOCK))
-				e.mhz_before = e.mhz_after = mhz; /* the clock held: said as held */
+				e.mhz_before = e.mhz_after = mhz; /* said as unchanged */
 			if (t->n < TEV_KEEP) {
 				t->ev[t->n++] = e;
 				t->pending = t->n;
@@ -96,7 +96,7 @@ void televent_format(const TelEvent *e, const char *unit, char *out, size_t len)
 	if (isfinite(e->mhz_before) && isfinite(e->mhz_after) && e->mhz_before != e->mhz_after)
 		snprintf(clk, sizeof clk, "clock %.0f -> %.0f MHz", e->mhz_before, e->mhz_after);
 	else if (isfinite(e->mhz_after))
-		snprintf(clk, sizeof clk, "clock held at %.0f MHz", e->mhz_after);
+		snprintf(clk, sizeof clk, HELD_CLOCK_SAME " %.0f MHz", e->mhz_after);
 	if (clk[0])
 		w += (size_t)snprintf(out + w, w < len ? len - w : 0, "%s %s", e->on || e->off ? "," : "", clk);
 	if (isfinite(e->rate_before) && isfinite(e->rate_after) && e->rate_before > 0) {

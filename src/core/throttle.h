@@ -27,6 +27,17 @@ typedef struct ThrottleReason {
 extern const ThrottleReason throttle_reasons[];
 extern const size_t throttle_reason_count;
 
+/* One word for each thing a held clock can mean, the same in every output
+ * (the dashboard, the summary, --analyze, the SVG, the check, the metrics'
+ * help and the man page): "clock held" once said all four. A change's
+ * cause is the fourth (change_cause_names, change.h). */
+/* the reasons the driver says hold the clock, with their time or share */
+#define HELD_BY "held by"
+/* NVML's violation counters: the time the driver counted at a policy's limit */
+#define HELD_AT_LIMIT "time at a limit, driver's count"
+/* a clock read the same on both sides of a change or an event */
+#define HELD_CLOCK_SAME "clock unchanged at"
+
 /* The reasons set in bits, by name ("power cap, thermal (software)"); ""
  * when none of them is. */
 void throttle_names(uint64_t bits, char *out, size_t len);

@@ -8,6 +8,7 @@
 #include "memwork.h"
 #include "plot.h"
 #include "stats.h"
+#include "televent.h"
 
 #define W 1000
 #define LEFT 110
@@ -362,9 +363,18 @@ static double stats_items(FILE *f, double y, const Sample *s, size_t n, const Su
 			snprintf(items[ni++], sizeof items[0], "theoretical peak unknown");
 		if (!isnan(r->duty))
 			snprintf(items[ni++], sizeof items[0], "duty cycle %.1f%%", 100 * r->duty);
-		snprintf(items[ni++], sizeof items[0], "level changes: %zu power state, %zu other, %zu unexplained",
-		         r->changes.by_cause[CAUSE_POWER_STATE], r->changes.by_cause[CAUSE_NOT_POWER_STATE],
-		         r->changes.by_cause[CAUSE_UNEXPLAINED]);
+		snprintf(items[ni++], sizeof items[0], "level changes: %zu %s, %zu %s, %zu %s",
+		         r->changes.by_cause[CAUSE_POWER_STATE], change_cause_names[CAUSE_POWER_STATE],
+		         r->changes.by_cause[CAUSE_NOT_POWER_STATE], change_cause_names[CAUSE_NOT_POWER_STATE],
+		         r->changes.by_cause[CAUSE_UNEXPLAINED], change_cause_names[CAUSE_UNEXPLAINED]);
+		/* the first power-state event (the cap's engagement), what held the clock */
+		if (r->events.n) {
+			char ev[160];
+			televent_format(&r->events.ev[0], unit, ev, sizeof ev);
+			snprintf(items[ni++], sizeof items[0], "first of %zu power-state events, %.*s", r->events.total, 100, ev);
+		}
+		if (energy_held_by(&r->energy, items[ni], sizeof items[0]))
+			ni++;
 		if (r->gaps)
 			snprintf(items[ni++], sizeof items[0], "%zu stops (%.1f s not measured)", r->gaps, r->gap_ms * 1e-3);
 		const Energy *e = &r->energy;

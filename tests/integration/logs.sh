@@ -851,7 +851,7 @@ assert abs(s["clock_reduced_s"]["power_cap"] - capped) < 1e-9 and s["clock_reduc
 txt = open(sys.argv[3]).read()
 m = re.search(r"energy: \S+ J over ([\d.]+) s of dispatches, mean (\d+) W, max 120 W of a 300 W limit \(mean (\d+)%\); \S+ \S*FLOP/J", txt)
 assert m and abs(float(m[1]) - sum(dt)) < 0.006 and int(m[2]) == round(joules / sum(dt)), txt
-assert re.search(r"clocks reduced: power cap [\d.]+ s\n", txt), txt
+assert re.search(r"held by: power cap [\d.]+ s\n", txt), txt
 PY
 	# a live limit: RAPL's package limit through a stand-in sysfs
 	local R="$T/sys"
@@ -888,9 +888,9 @@ t_a_stand_in_nvml_should_bring_the_limit_the_reasons_and_the_violation_counters(
 		--metrics-file "$T/p.prom" >"$T/p.txt" 2>&1 || die "run: exit $?: $(tail -3 "$T/p.txt")"
 	grep -q 'telemetry: NVML: .*violation counters' "$T/p.txt" || die "not NVML: $(grep telemetry "$T/p.txt")"
 	grep -Eq '^  energy: .* mean 690 W, max 690 W of a 700 W limit \(mean 99%\)' "$T/p.txt" || die "energy: $(cat "$T/p.txt")"
-	grep -Eq '^  clock held, by the driver.s count: power limit [0-9.]+ s, thermal limit 0.00 s$' "$T/p.txt" ||
+	grep -Eq '^  time at a limit, driver.s count: power [0-9.]+ s, thermal 0.00 s$' "$T/p.txt" ||
 		die "counters: $(cat "$T/p.txt")"
-	grep -Eq '^  clocks reduced: power cap [0-9.]+ s$' "$T/p.txt" || die "reasons: $(cat "$T/p.txt")"
+	grep -Eq '^  held by: power cap [0-9.]+ s$' "$T/p.txt" || die "reasons: $(cat "$T/p.txt")"
 	python3 tests/schema_check.py log "$T/p.jsonl" >/dev/null || die "the log's schema"
 	python3 - "$T/p.jsonl" "$T/p.prom" <<'PY' || die "log or metrics"
 import json, re, sys
@@ -913,20 +913,59 @@ PY
 	FLOPSCOPE_FAKE_NVML_TEL=$tel "$FS" --check --workload power --budget 6 --no-log --format json >"$T/c1.json" \
 		2>"$T/c1.err" || die "capped check: exit $?: $(cat "$T/c1.json" "$T/c1.err")"
 	python3 tests/schema_check.py check "$T/c1.json" >/dev/null || die "the check's schema"
-	grep -q '"status":"pass".*the power cap held the clock .* the driver.s count), as expected at the limit' \
+	grep -q '"status":"pass".*time at a limit, driver.s count: power .*), as expected at the limit' \
 		"$T/c1.json" || die "capped check: $(cat "$T/c1.json")"
 	# the clock held at half by HW slowdown from the first sample: the
 	# power workload and fp32 fail, named
 	FLOPSCOPE_FAKE_NVML_TEL="sm=990,sm_max=1980,power=400,limit=700,reasons=0x8" "$FS" --check --workload power,fp32 \
 		--budget 8 --no-log >"$T/c2.txt" 2>&1
 	rc=$?
-	[ "$rc" = 1 ] && grep -q '^FAIL .* power .*held down by HW slowdown' "$T/c2.txt" &&
-		grep -q '^FAIL .* fp32 .*held down by HW slowdown .*, a fault' "$T/c2.txt" || die "HW slowdown: $rc $(cat "$T/c2.txt")"
+	[ "$rc" = 1 ] && grep -q '^FAIL .* power .*held by: HW slowdown' "$T/c2.txt" &&
+		grep -q '^FAIL .* fp32 .*held by: HW slowdown .*, a fault' "$T/c2.txt" || die "HW slowdown: $rc $(cat "$T/c2.txt")"
 	FLOPSCOPE_FAKE_NVML_TEL="${tel/viol_thermal=0/viol_thermal=0.05}" "$FS" --check --workload power --budget 6 \
 		--no-log >"$T/c3.txt" 2>&1
 	rc=$?
-	[ "$rc" = 1 ] && grep -q "^FAIL .* power .*thermal (the driver's count)" "$T/c3.txt" ||
+	[ "$rc" = 1 ] && grep -q "^FAIL .* power .*thermal (time at a limit, driver's count)" "$T/c3.txt" ||
 		die "thermal count: $rc $(cat "$T/c3.txt")"
+}
+
+# "clock held" once named four things. One phrase each, in every output a
+# person reads (the summary, --analyze, the SVG, the man page; the
+# dashboard's in the goldens and a_clock_held_from_the_start...): the reason
+# bits' "held by", the driver's "time at a limit, driver's count", the
+# event's "clock unchanged at" (the stand-in's cap turning on at 1 s, the
+# clock still), and a change's cause "not a power-state change"; the old
+# words nowhere, the program's strings included.
+t_each_kind_of_held_clock_should_have_one_phrase_everywhere() {
+	local uuid f
+	uuid=$("$FS" --list --format json | python3 -c 'import json, sys; print(json.loads(sys.stdin.readline())["uuid"])')
+	LD_LIBRARY_PATH="$FAKE_NVML_DIR" FLOPSCOPE_FAKE_NVML="GPU-$uuid" \
+		FLOPSCOPE_FAKE_NVML_TEL="sm=1980,sm_max=1980,power=690,limit=700,reasons=0x4,reasons_at=1,viol_power=0.8,viol_thermal=0" \
+		"$FS" llvm --duration 2.5 --log "$T/h.jsonl" >"$T/h.txt" 2>&1 || die "run: exit $?: $(cat "$T/h.txt")"
+	# the cap turns on 1 s after the library's start: a start slower than
+	# that (a loaded machine) sees it from the first sample, a state
+	grep -m1 '"type":"sample"' "$T/h.jsonl" | grep -q '"throttle":4' &&
+		skip "the first sample came after the stand-in's cap turned on: no event to see"
+	"$FS" --analyze "$T/h.jsonl" >"$T/a.txt" 2>&1 || die "analyze: exit $?: $(cat "$T/a.txt")"
+	"$FS" --export "$T/h.jsonl" --svg "$T/h.svg" 2>"$T/e.err" || die "export: $(cat "$T/e.err")"
+	LC_ALL=C MANWIDTH=200 man -l docs/flopscope.1 2>/dev/null | col -b >"$T/man.txt"
+	grep -Eq '^  held by: power cap [0-9.]+ s$' "$T/h.txt" || die "held by: $(cat "$T/h.txt")"
+	grep -Eq "^  time at a limit, driver's count: power [0-9.]+ s, thermal 0.00 s$" "$T/h.txt" ||
+		die "the driver's count: $(cat "$T/h.txt")"
+	for f in h.txt a.txt h.svg; do
+		grep -Eq '[0-9.]+ s: power cap on, clock unchanged at 1980 MHz' "$T/$f" || die "the event in $f: $(cat "$T/$f")"
+	done
+	grep -q 'held by: power cap [0-9.]* s' "$T/h.svg" || die "held by in the SVG"
+	grep -q 'level changes: [0-9]* power state, [0-9]* not a power-state change, [0-9]* unexplained' "$T/h.svg" ||
+		die "the causes in the SVG"
+	for f in "not a power-state change" "held by" "time at a limit, driver's count" "clock unchanged at"; do
+		grep -q "^  *$f\$" "$T/man.txt" || die "the man page has no entry for \"$f\""
+	done
+	strings "$FS" >"$T/strings.txt"
+	for f in h.txt a.txt h.svg man.txt strings.txt; do
+		grep -Ein 'clock held|clocks reduced|held down|held the clock' "$T/$f" && die "an old word in $f"
+	done
+	return 0
 }
 
 # One count of result checks in every view of a log: its summary record's

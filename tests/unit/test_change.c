@@ -208,7 +208,7 @@ static void the_cause_should_follow_what_was_measured_beside(void)
 	c = change_get(&d, 0);
 	CHECK(d.nchanges == 1 && c->cause == CAUSE_POWER_STATE);
 	CHECK_STR(c->why, "clock 2500 -> 2100 MHz, current/voltage limit x0.84");
-	/* the clock held, other processes took the CPU: not a power-state change */
+	/* the clock unchanged, other processes took the CPU: not a power-state change */
 	change_init(&d);
 	for (int i = 0; i < 120; i++) {
 		memcpy(tel, NONE, sizeof tel);
@@ -219,12 +219,12 @@ static void the_cause_should_follow_what_was_measured_beside(void)
 	change_finish(&d);
 	c = change_get(&d, 0);
 	CHECK(d.nchanges == 1 && c->cause == CAUSE_NOT_POWER_STATE);
-	CHECK_STR(c->why, "other processes used 50% of the CPU (2% before) x0.51; clock held at 2601 MHz");
+	CHECK_STR(c->why, "other processes used 50% of the CPU (2% before) x0.51; clock unchanged at 2601 MHz");
 	char line[400];
 	change_format(c, "FLOPS", line, sizeof line);
 	CHECK_STR(line, "step at 1200.0 ms: 140 GFLOPS -> 70.0 GFLOPS (x0.50); not a power-state change: other "
-	                "processes used 50% of the CPU (2% before) x0.51; clock held at 2601 MHz");
-	/* the clock held, two other processes joined on the GPU (NVML's lists):
+	                "processes used 50% of the CPU (2% before) x0.51; clock unchanged at 2601 MHz");
+	/* the clock unchanged, two other processes joined on the GPU (NVML's lists):
 	 * counted in the cause, named by the engine where it knows them */
 	change_init(&d);
 	for (int i = 0; i < 120; i++) {
@@ -236,10 +236,10 @@ static void the_cause_should_follow_what_was_measured_beside(void)
 	change_finish(&d);
 	c = change_get(&d, 0);
 	CHECK(d.nchanges == 1 && c->cause == CAUSE_NOT_POWER_STATE);
-	CHECK_STR(c->why, "2 other processes on the GPU (0 before), about x0.33; clock held at 1980 MHz");
+	CHECK_STR(c->why, "2 other processes on the GPU (0 before), about x0.33; clock unchanged at 1980 MHz");
 	change_name_processes(&d, 0, "4711 flopscope, 4712 python3");
-	CHECK_STR(c->why, "2 other processes on the GPU (0 before): 4711 flopscope, 4712 python3, about x0.33; clock held "
-	                 "at 1980 MHz");
+	CHECK_STR(c->why, "2 other processes on the GPU (0 before): 4711 flopscope, 4712 python3, about x0.33; clock "
+	                 "unchanged at 1980 MHz");
 	change_name_processes(&d, 0, "9 x"); /* named once */
 	CHECK(!strstr(c->why, "9 x"));
 	/* no clock on either side: unexplained */
@@ -317,7 +317,7 @@ static void a_change_should_be_split_among_its_causes(void)
 }
 
 /* Other processes' share of the CPU (a CPU device) before and after a step
- * of `ratio`, the clock held: the change it gives. */
+ * of `ratio`, the clock unchanged: the change it gives. */
 static const Change *cpu_step(ChangeDetector *d, double busy_before, double busy_after, double ratio)
 {
 	double tel[TEL_FIELD_COUNT];
@@ -398,7 +398,7 @@ static void telemetry_events_should_mark_a_cause_and_a_clock_step_as_they_happen
 	CHECK(t.ev[2].t_ms == 900 && t.ev[2].mhz_after == 1740);
 	CHECK(t.ev[3].on == 0x20 && t.ev[4].off == 0x20 && t.ev[4].mhz_before == t.ev[4].mhz_after);
 	televent_format(&t.ev[4], "FLOPS", line, sizeof line);
-	CHECK_STR(line, "1.02 s: thermal (software) off, clock held at 1740 MHz, 560 FLOPS -> 560 FLOPS (x1.00)");
+	CHECK_STR(line, "1.02 s: thermal (software) off, clock unchanged at 1740 MHz, 560 FLOPS -> 560 FLOPS (x1.00)");
 	/* no telemetry: no event */
 	televent_init(&t);
 	Sample bare = { .t_ms = 1, .rate = 5 };

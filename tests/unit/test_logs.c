@@ -645,7 +645,7 @@ static void svg_should_be_escaped_and_complete(void)
 	/* both numbered and listed; the power-state one in red */
 	CHECK(strstr(text, "fill=\"#cf222e\">1  step at 30.0 ms: 1.00 GFLOPS -&gt; 3.00 GFLOPS"));
 	CHECK(strstr(text, "font-size=\"10\">2  step at 35.0 ms: 3.00 GFLOPS -&gt; 1.00 GFLOPS"));
-	CHECK(strstr(text, "level changes: 1 power state, 1 other, 0 unexplained"));
+	CHECK(strstr(text, "level changes: 1 power state, 1 not a power-state change, 0 unexplained"));
 	CHECK(!strstr(text, "nan") && !strstr(text, "inf"));
 	free(text);
 }

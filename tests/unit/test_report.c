@@ -459,7 +459,7 @@ static void summary_energy_should_integrate_readings_and_say_na_without(void)
 	fclose(f);
 	CHECK(strstr(buf, "  energy: 68.0 J over 0.28 s of dispatches, mean 243 W, max 300 W of a 300 W limit (mean 81%); "
 	                  "206 kFLOP/J (power readings integrated: no energy counter read)\n"));
-	CHECK(strstr(buf, "  clocks reduced: power cap 0.16 s, thermal (software) 0.16 s\n"));
+	CHECK(strstr(buf, "  held by: power cap 0.16 s, thermal (software) 0.16 s\n"));
 	summary_done(&sum);
 
 	summary_init(&sum);
@@ -507,19 +507,19 @@ static void power_verdict_should_hold_the_mean_to_the_limit_and_name_other_cause
 	char why[512];
 	CHECK(energy_verdict(&e, 0.75, &ratio, why, sizeof why) == POWER_REACHED);
 	CHECK_NEAR(ratio, 698.0 / 700, 1e-12);
-	CHECK_STR(why, "mean 698 W, 100% of the 700 W limit, reaches 75%; the power cap held the clock 7.90 s of 8.00 "
+	CHECK_STR(why, "mean 698 W, 100% of the 700 W limit, reaches 75%; held by the power cap 7.90 s of 8.00 "
 	               "(99%), as expected at the limit");
 	e.joules = 400 * 8.0;
 	CHECK(energy_verdict(&e, 0.75, &ratio, why, sizeof why) == POWER_SHORT && strstr(why, "57% of the 700 W limit, below 75%"));
 	e.reason_s[1] = 0.5; /* HW slowdown */
 	e.reason_s[3] = 1.25; /* thermal (hardware) */
 	CHECK(energy_verdict(&e, 0.75, &ratio, why, sizeof why) == POWER_SLOWED);
-	CHECK(strstr(why, "held down by HW slowdown 0.50 s (6%), thermal (hardware) 1.25 s (16%) (mean 400 W"));
+	CHECK(strstr(why, "held by: HW slowdown 0.50 s (6%), thermal (hardware) 1.25 s (16%) (mean 400 W"));
 	/* any workload: the faults named with their share, the cap apart */
 	char fault[256], cap[128];
 	CHECK(energy_fault(&e, fault, sizeof fault, cap, sizeof cap));
 	CHECK_STR(fault, "HW slowdown 0.50 s (6%), thermal (hardware) 1.25 s (16%)");
-	CHECK_STR(cap, "the power cap held the clock 7.90 s of 8.00 (99%)");
+	CHECK_STR(cap, "held by the power cap 7.90 s of 8.00 (99%)");
 	e.reason_s[1] = e.reason_s[3] = 0;
 	CHECK(!energy_fault(&e, fault, sizeof fault, NULL, 0) && !fault[0]);
 	Energy unread;
@@ -568,19 +568,19 @@ static void violation_counters_should_time_the_cap_and_catch_what_bits_missed(vo
 	CHECK_NEAR(energy_violation_s(&r.energy, VIOL_THERMAL), 0.03, 1e-9);
 	char fault[256], cap[160];
 	CHECK(energy_fault(&r.energy, fault, sizeof fault, cap, sizeof cap));
-	CHECK_STR(fault, "thermal (the driver's count) 0.03 s (2%)");
-	CHECK_STR(cap, "the power cap held the clock 1.49 s of 2.00 (74%, the driver's count)");
+	CHECK_STR(fault, "thermal (time at a limit, driver's count) 0.03 s (2%)");
+	CHECK_STR(cap, "time at a limit, driver's count: power 1.49 s of 2.00 (74%)");
 	/* the counter spans a little more than the dispatches: never more than all of them */
 	Energy over = r.energy;
 	over.viol_last[VIOL_POWER] = over.viol_first[VIOL_POWER] + 2.01;
 	energy_fault(&over, fault, sizeof fault, cap, sizeof cap);
-	CHECK_STR(cap, "the power cap held the clock 2.00 s of 2.00 (100%, the driver's count)");
+	CHECK_STR(cap, "time at a limit, driver's count: power 2.00 s of 2.00 (100%)");
 	char *text = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&text, &len);
 	report_energy_text(f, &r.energy, "FLOPS", "");
 	fclose(f);
-	CHECK(text && strstr(text, "clock held, by the driver's count: power limit 1.49 s, thermal limit 0.03 s\n"));
+	CHECK(text && strstr(text, "time at a limit, driver's count: power 1.49 s, thermal 0.03 s\n"));
 	free(text);
 	Energy none;
 	energy_init(&none);
