@@ -16,13 +16,14 @@
 #define LATENCY_WARMUP 20
 #define LATENCY_COUNT 500
 
-/* Median and 10th/90th percentiles of v (sorted in place), microseconds. */
+/* Median and 10th/90th percentiles of v (sorted in place), microseconds:
+ * stats.h's one percentile rule. */
 static void spread(double *v, size_t n, double out[3])
 {
-	stats_median_inplace(v, n);
-	out[0] = v[n / 2];
-	out[1] = v[n / 10];
-	out[2] = v[n * 9 / 10];
+	stats_sort(v, n);
+	out[0] = stats_quantile_sorted(v, n, 0.5);
+	out[1] = stats_quantile_sorted(v, n, 0.1);
+	out[2] = stats_quantile_sorted(v, n, 0.9);
 }
 
 /* The median, 10th and 90th percentiles of GPU (g) and CPU (k) time per

@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "stats.h"
+
 static uint64_t next_rand(uint64_t *s)
 {
 	/* xorshift64*: a fixed seed keeps every report reproducible */
@@ -15,11 +17,6 @@ static uint64_t next_rand(uint64_t *s)
 	return *s * 0x2545f4914f6cdd1dull;
 }
 
-static int cmp_double(const void *x, const void *y)
-{
-	double a = *(const double *)x, b = *(const double *)y;
-	return (a > b) - (a < b);
-}
 
 void blocks_init(BlockMeans *b)
 {
@@ -71,25 +68,17 @@ void blocks_done(BlockMeans *b)
 	blocks_init(b);
 }
 
-/* The q-quantile of sorted v (linear between ranks). */
-static double quantile(const double *v, size_t n, double q)
-{
-	double pos = q * (double)(n - 1);
-	size_t i = (size_t)pos;
-	double f = pos - (double)i;
-	return i + 1 < n ? v[i] * (1 - f) + v[i + 1] * f : v[n - 1];
-}
 
 /* The 10th-to-90th percentile range of sorted v over its median. */
 static double noise_sorted(const double *v, size_t n)
 {
-	double med = n ? quantile(v, n, 0.5) : 0;
-	return med > 0 ? (quantile(v, n, COMPARE_NOISE_HI) - quantile(v, n, COMPARE_NOISE_LO)) / med : NAN;
+	double med = n ? stats_quantile_sorted(v, n, 0.5) : 0;
+	return med > 0 ? (stats_quantile_sorted(v, n, COMPARE_NOISE_HI) - stats_quantile_sorted(v, n, COMPARE_NOISE_LO)) / med : NAN;
 }
 
 double compare_noise(double *v, size_t n)
 {
-	qsort(v, n, sizeof *v, cmp_double);
+	stats_sort(v, n);
 	return noise_sorted(v, n);
 }
 
@@ -112,8 +101,8 @@ static bool side_stats(const CompareSide *s, SideStats *st, double **all)
 			continue;
 		double *v = *all + k;
 		memcpy(v, b->means, b->n * sizeof *v);
-		qsort(v, b->n, sizeof *v, cmp_double);
-		double med = quantile(v, b->n, 0.5);
+		stats_sort(v, b->n);
+		double med = stats_quantile_sorted(v, b->n, 0.5);
 		if (i < COMPARE_MAX_SESSIONS)
 			st->session_median[i] = med;
 		double spread = med > 0 ? (v[b->n - 1] - v[0]) / med : 0;
@@ -124,7 +113,7 @@ static bool side_stats(const CompareSide *s, SideStats *st, double **all)
 			st->noise = noise;
 		if (v[b->n - 1] > st->best)
 			st->best = v[b->n - 1];
-		double top = quantile(v, b->n, COMPARE_NOISE_HI);
+		double top = stats_quantile_sorted(v, b->n, COMPARE_NOISE_HI);
 		if (top > st->top)
 			st->top = top;
 		k += b->n;
@@ -157,7 +146,7 @@ static bool block_bootstrap(const double *a, size_t na, const double *b, size_t 
 		ratios[k] = stats_median_inplace(rb, nb) / stats_median_inplace(ra, na);
 	}
 	if (ok) {
-		qsort(ratios, ROUNDS, sizeof *ratios, cmp_double);
+		stats_sort(ratios, ROUNDS);
 		*lo = ratios[(int)(0.025 * ROUNDS)];
 		*hi = ratios[(int)(0.975 * ROUNDS) - 1];
 	}

@@ -10,12 +10,26 @@ static int cmp_double(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-double stats_median_inplace(double *v, size_t n)
+void stats_sort(double *v, size_t n)
+{
+	if (n > 1)
+		qsort(v, n, sizeof *v, cmp_double);
+}
+
+double stats_quantile_sorted(const double *v, size_t n, double q)
 {
 	if (n == 0)
 		return NAN;
-	qsort(v, n, sizeof *v, cmp_double);
-	return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+	double pos = q * (double)(n - 1);
+	size_t i = (size_t)pos;
+	double f = pos - (double)i;
+	return i + 1 < n ? v[i] * (1 - f) + v[i + 1] * f : v[n - 1];
+}
+
+double stats_median_inplace(double *v, size_t n)
+{
+	stats_sort(v, n);
+	return stats_quantile_sorted(v, n, 0.5);
 }
 
 double stats_t95(size_t df)

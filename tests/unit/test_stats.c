@@ -171,8 +171,25 @@ static void an_interval_without_a_sample_should_be_a_row_as_it_ends(void)
 	interval_done(&none);
 }
 
+/* One percentile rule for every output (latency's spread, the compare
+ * noise): linear between ranks, the median the mean of the middle pair. */
+static void quantiles_should_interpolate_between_ranks(void)
+{
+	double v[] = { 4, 1, 3, 2 };
+	stats_sort(v, 4);
+	CHECK(v[0] == 1 && v[1] == 2 && v[2] == 3 && v[3] == 4);
+	CHECK_NEAR(stats_quantile_sorted(v, 4, 0.5), 2.5, 1e-12);
+	CHECK_NEAR(stats_quantile_sorted(v, 4, 0.1), 1.3, 1e-12);
+	CHECK_NEAR(stats_quantile_sorted(v, 4, 0.9), 3.7, 1e-12);
+	CHECK(stats_quantile_sorted(v, 4, 0) == 1 && stats_quantile_sorted(v, 4, 1) == 4);
+	CHECK(stats_quantile_sorted(v, 1, 0.9) == 1 && isnan(stats_quantile_sorted(v, 0, 0.5)));
+	double w[] = { 5, 1, 3 };
+	CHECK(stats_median_inplace(w, 3) == 3);
+}
+
 int main(void)
 {
+	RUN(quantiles_should_interpolate_between_ranks);
 	RUN(intervals_should_tile_the_run_and_hold_each_sample_once);
 	RUN(an_interval_without_a_sample_should_be_a_row_as_it_ends);
 	RUN(outliers_should_be_judged_by_identical_peers);
