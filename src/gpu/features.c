@@ -55,25 +55,33 @@ typedef struct FeatRow {
 
 #define CORE_M(f) { FS_CORE, offsetof(VkPhysicalDeviceFeatures, f) }
 #define M(s, type, f) { s, offsetof(type, f) }
-static const FeatRow rows[FEAT_COUNT] = {
-	[FEAT_FLOAT16] = { { M(FS_F16I8, VkPhysicalDeviceShaderFloat16Int8Features, shaderFloat16) }, 1, { NULL, NULL } },
-	[FEAT_FLOAT64] = { { CORE_M(shaderFloat64) }, 1, { NULL, NULL } },
-	[FEAT_INT8] = { { M(FS_F16I8, VkPhysicalDeviceShaderFloat16Int8Features, shaderInt8) }, 1, { NULL, NULL } },
-	[FEAT_INT16] = { { CORE_M(shaderInt16) }, 1, { NULL, NULL } },
-	[FEAT_INT64] = { { CORE_M(shaderInt64) }, 1, { NULL, NULL } },
-	[FEAT_INT_DOT] = { { M(FS_IDP, VkPhysicalDeviceShaderIntegerDotProductFeatures, shaderIntegerDotProduct) },
-	                   1, { NULL, NULL } },
-	[FEAT_NV_COOPMAT] = { { M(FS_NV_CM, VkPhysicalDeviceCooperativeMatrixFeaturesNV, cooperativeMatrix),
-	                        M(FS_VMM, VkPhysicalDeviceVulkanMemoryModelFeatures, vulkanMemoryModel) },
-	                      2, { VK_NV_COOPERATIVE_MATRIX_EXTENSION_NAME, NULL } },
-	[FEAT_BF16_COOPMAT] = { { M(FS_KHR_CM, VkPhysicalDeviceCooperativeMatrixFeaturesKHR_, cooperativeMatrix),
-	                          M(FS_BF16, VkPhysicalDeviceShaderBfloat16FeaturesKHR_, shaderBFloat16Type),
-	                          M(FS_BF16, VkPhysicalDeviceShaderBfloat16FeaturesKHR_, shaderBFloat16CooperativeMatrix),
-	                          M(FS_VMM, VkPhysicalDeviceVulkanMemoryModelFeatures, vulkanMemoryModel) },
-	                        4, { VK_KHR_COOPERATIVE_MATRIX_EXTENSION_NAME_, VK_KHR_SHADER_BFLOAT16_EXTENSION_NAME_ } },
-	[FEAT_HOST_QUERY_RESET] = { { M(FS_HQR, VkPhysicalDeviceHostQueryResetFeatures, hostQueryReset) }, 1,
-	                            { NULL, NULL } },
-};
+/* One row each FEAT_ of core's devfeat table, in an X-macro so that a row
+ * left out is a compile error (the count below), not a feature that reads
+ * as lacking on every device forever. */
+#define FEAT_LOOKUPS(X) \
+	X(FEAT_FLOAT16, { M(FS_F16I8, VkPhysicalDeviceShaderFloat16Int8Features, shaderFloat16) }, 1, { NULL, NULL }) \
+	X(FEAT_FLOAT64, { CORE_M(shaderFloat64) }, 1, { NULL, NULL }) \
+	X(FEAT_INT8, { M(FS_F16I8, VkPhysicalDeviceShaderFloat16Int8Features, shaderInt8) }, 1, { NULL, NULL }) \
+	X(FEAT_INT16, { CORE_M(shaderInt16) }, 1, { NULL, NULL }) \
+	X(FEAT_INT64, { CORE_M(shaderInt64) }, 1, { NULL, NULL }) \
+	X(FEAT_INT_DOT, { M(FS_IDP, VkPhysicalDeviceShaderIntegerDotProductFeatures, shaderIntegerDotProduct) }, \
+	                   1, { NULL, NULL }) \
+	X(FEAT_NV_COOPMAT, { M(FS_NV_CM, VkPhysicalDeviceCooperativeMatrixFeaturesNV, cooperativeMatrix), \
+	                        M(FS_VMM, VkPhysicalDeviceVulkanMemoryModelFeatures, vulkanMemoryModel) }, \
+	                      2, { VK_NV_COOPERATIVE_MATRIX_EXTENSION_NAME, NULL }) \
+	X(FEAT_BF16_COOPMAT, { M(FS_KHR_CM, VkPhysicalDeviceCooperativeMatrixFeaturesKHR_, cooperativeMatrix), \
+	                          M(FS_BF16, VkPhysicalDeviceShaderBfloat16FeaturesKHR_, shaderBFloat16Type), \
+	                          M(FS_BF16, VkPhysicalDeviceShaderBfloat16FeaturesKHR_, shaderBFloat16CooperativeMatrix), \
+	                          M(FS_VMM, VkPhysicalDeviceVulkanMemoryModelFeatures, vulkanMemoryModel) }, \
+	                        4, { VK_KHR_COOPERATIVE_MATRIX_EXTENSION_NAME_, VK_KHR_SHADER_BFLOAT16_EXTENSION_NAME_ }) \
+	X(FEAT_HOST_QUERY_RESET, { M(FS_HQR, VkPhysicalDeviceHostQueryResetFeatures, hostQueryReset) }, 1, \
+	                            { NULL, NULL })
+#define AS_ROW(f, ...) [f] = { __VA_ARGS__ },
+#define ONE(f, ...) +1
+static const FeatRow rows[FEAT_COUNT] = { FEAT_LOOKUPS(AS_ROW) };
+_Static_assert(0 FEAT_LOOKUPS(ONE) == FEAT_COUNT, "a FEAT_ row of devfeat_rows.h has no lookup in gpu/features.c");
+#undef AS_ROW
+#undef ONE
 #undef M
 #undef CORE_M
 
