@@ -6,6 +6,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "adapt.h"
 #include "cli.h"
 #include "fmt.h"
 #include "memwork.h"
@@ -502,7 +503,7 @@ static void dash_target(Dash *d, int dir)
 		screen_message(d->s, ROLE_STATUS_WARN, "the target was recorded; it cannot change in a replay");
 		return;
 	}
-	double t = cli_target_step(src->target_ms(src->ctx), dir);
+	double t = adapt_target_step(src->target_ms(src->ctx), dir);
 	src->ctl.set_target(src->ctl.ctx, t);
 	char tms[32];
 	screen_message(d->s, ROLE_STATUS_OK, "target %s", fmt_ms(t, tms, sizeof tms));

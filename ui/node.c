@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "adapt.h"
 #include "cli.h"
 #include "fmt.h"
 #include "history.h"
@@ -627,7 +628,7 @@ static bool node_key(Node *nv, KeyAction act, int ch, DashExit *how)
 			screen_message(s, ROLE_STATUS_WARN, "the target was recorded; it cannot change in a replay");
 			break;
 		}
-		double t = cli_target_step(src[0].target_ms(src[0].ctx), act == ACT_TARGET_UP ? 1 : -1);
+		double t = adapt_target_step(src[0].target_ms(src[0].ctx), act == ACT_TARGET_UP ? 1 : -1);
 		for (size_t k = 0; k < n; k++)
 			src[k].ctl.set_target(src[k].ctl.ctx, t);
 		char tms[32];

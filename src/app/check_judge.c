@@ -130,7 +130,7 @@ static void judge_figure(const Options *o, const VkCtx *ctx, const SuiteDev *sd,
                          const OfflineBlocks *bl, size_t nb, const WorkloadInfo *wi, Verdict *v)
 {
 	const DeviceInfo *d = &ctx->entries[sd->idx];
-	WorkloadType w = (WorkloadType)(wi - workload_info);
+	WorkloadType w = wi->id;
 	/* --threshold, else the baseline's default, else the workload's share of
 	 * its peak that a healthy device reaches */
 	double t = (o->threshold_pct > 0 ? o->threshold_pct : CLI_DEFAULT_THRESHOLD_PCT) / 100;
@@ -220,14 +220,14 @@ void check_verdict(const Options *o, const VkCtx *ctx, const SuiteDev *sd, Block
 	snprintf(was, sizeof was, "%s", v->why);
 	/* a transfer over a link trained below what it can do (x8 or Gen3 where
 	 * x16 Gen5 is due): a fault of the node, whatever the figure */
-	if (peak_kind((WorkloadType)(wi - workload_info)) == PEAK_PCIE && link_degraded(&sd->r.link, link, sizeof link)) {
+	if (peak_kind(wi->id) == PEAK_PCIE && link_degraded(&sd->r.link, link, sizeof link)) {
 		v->st = CHECK_FAIL;
 		snprintf(v->why, sizeof v->why, "the link ran at %s, a fault; %.*s", link,
 		         (int)(sizeof v->why - strlen(link) - 40), was);
 		snprintf(was, sizeof was, "%s", v->why);
 	}
 	/* a link that retransmits (DCGM's pcie plugin fails the same count) */
-	if (peak_kind((WorkloadType)(wi - workload_info)) == PEAK_PCIE &&
+	if (peak_kind(wi->id) == PEAK_PCIE &&
 	    link_replays_excess(&sd->r.link, link, sizeof link)) {
 		v->st = CHECK_FAIL;
 		snprintf(v->why, sizeof v->why, "%s, a fault; %.*s", link, (int)(sizeof v->why - strlen(link) - 16), was);

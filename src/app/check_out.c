@@ -75,7 +75,6 @@ static const Column shared_cols[] = {
 	{ NULL, "pcie_replays", COL_NUMBER, L_(replays), "%.0f" },
 };
 #undef L_
-#define NCOLS(c) (sizeof (c) / sizeof *(c))
 
 static void put_line(const Options *o, const char *type, const Column *cols, size_t n, const CheckLine *l)
 {
@@ -105,7 +104,7 @@ static const char *shared_text(const SharedBy *sb, char *out, size_t len)
  * where unknown or no transfer was measured. */
 static const char *link_text(const LinkSeen *l, const WorkloadInfo *wi, char *out, size_t len)
 {
-	if (!l->n || peak_kind((WorkloadType)(wi - workload_info)) != PEAK_PCIE)
+	if (!l->n || peak_kind(wi->id) != PEAK_PCIE)
 		return NULL;
 	char now[32], max[32], why[8];
 	bool low = link_degraded(l, why, sizeof why);
@@ -118,7 +117,7 @@ static const char *link_text(const LinkSeen *l, const WorkloadInfo *wi, char *ou
 /* A transfer's PCIe replays during its run; NaN where not counted. */
 static double link_replays_of(const LinkSeen *l, const WorkloadInfo *wi)
 {
-	return peak_kind((WorkloadType)(wi - workload_info)) == PEAK_PCIE ? link_replays(l) : NAN;
+	return peak_kind(wi->id) == PEAK_PCIE ? link_replays(l) : NAN;
 }
 
 void check_print_line(const Options *o, const VkCtx *ctx, const SuiteDev *sd, const WorkloadInfo *wi,

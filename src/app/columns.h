@@ -38,6 +38,9 @@ typedef struct RowIdentity {
 	const struct SessionMeta *meta; /* dev NULL: the device as a log recorded it (a replay); NULL: none */
 } RowIdentity;
 
+/* The columns of a static table c. */
+#define NCOLS(c) (sizeof (c) / sizeof *(c))
+
 typedef struct Column {
 	const char *json;       /* its key in the JSON record; NULL: not there */
 	const char *csv;        /* its CSV header; NULL: not a CSV column */

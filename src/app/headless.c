@@ -90,7 +90,6 @@ static const Column interval_cols[] = {
 	{ NULL, "identity", COL_IDENTITY, I_(id), NULL },
 };
 #undef I_
-#define NCOLS(c) (sizeof (c) / sizeof *(c))
 
 #define INTERVAL_ROW "%-9s %11s %11s %11s %7s %8s %6s %6s  %s\n"
 /* The table's header for --interval rows, in the rows' own format. */

@@ -234,7 +234,7 @@ static void row(const Options *o, const WorkloadInfo *wl, bool tq, size_t k, siz
 {
 	const char *why = why_unsupported;
 	/* a memory type or heap this device lacks: unsupported, named */
-	if (!why && sd->rc == 2 && workload_is_memory((WorkloadType)(wl - workload_info)))
+	if (!why && sd->rc == 2 && workload_is_memory(wl->id))
 		why = sd->err;
 	char label[48];
 	int lw = n > 1 ? 20 : 16; /* the label column */

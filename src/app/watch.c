@@ -40,7 +40,6 @@ static const Column watch_cols[] = {
 	{ "identity", "identity", COL_IDENTITY, R_(id), NULL },
 };
 #undef R_
-#define NCOLS(c) (sizeof (c) / sizeof *(c))
 
 #define WATCH_ROW "%8s %3s %9s %9s %8s %6s %5s %3s %6s  %s\n"
 

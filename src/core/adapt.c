@@ -1,4 +1,5 @@
 #include "adapt.h"
+#include "options.h"
 
 #include <math.h>
 
@@ -60,4 +61,23 @@ AdaptRule adapt_next(const AdaptConfig *cfg, GroupCount cur, double time_s, Grou
 	uint64_t total = want >= 1.8e19 ? UINT64_MAX : (uint64_t)want;
 	*next = adapt_split(cfg, total);
 	return ADAPT_RESCALE;
+}
+
+double adapt_target_step(double ms, int dir)
+{
+	/* the series from CLI_MIN_TARGET_MS (1 us) to CLI_MAX_TARGET_MS (10 s) */
+	static const double mant[3] = { 1, 2, 5 };
+	double best = dir > 0 ? CLI_MAX_TARGET_MS : CLI_MIN_TARGET_MS;
+	for (int e = -3; e <= 4; e++)
+		for (int m = 0; m < 3; m++) {
+			double v = mant[m] * pow(10, e);
+			if (v < CLI_MIN_TARGET_MS * 0.999 || v > CLI_MAX_TARGET_MS * 1.001)
+				continue;
+			/* strictly beyond ms (relative 1e-9: 20 is 20) */
+			if (dir > 0 && v > ms * (1 + 1e-9) && v < best)
+				best = v;
+			if (dir <= 0 && v < ms * (1 - 1e-9) && v > best)
+				best = v;
+		}
+	return best;
 }

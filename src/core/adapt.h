@@ -42,4 +42,9 @@ AdaptRule adapt_next(const AdaptConfig *cfg, GroupCount cur, double time_s, Grou
  * Totals above what fits are clamped; 0 becomes 1. */
 GroupCount adapt_split(const AdaptConfig *cfg, uint64_t total);
 
+/* The next round target from ms in the 1-2-5 series (... 5, 10, 20, 50 ...
+ * ms), up (dir > 0) or down, within the --target-ms range: the dashboard's
+ * + and - keys, which therefore always reach 20 ms again. */
+double adapt_target_step(double ms, int dir);
+
 #endif

@@ -32,24 +32,25 @@ static bool all_digits(const char *s)
 const char *const cli_format_names[FORMAT_COUNT] = { "table", "csv", "json" };
 
 const ModeSpec cli_mode_specs[MODE_COUNT] = {
-	/* option, called, formats, no_device, picks_session, several, runs, device, screen */
-	[MODE_MEASURE] = { "", "a measuring run", F_T | F_C | F_J, false, false, true, true, true, true },
-	[MODE_HELP] = { "--help", "--help", 0, false, false, false, false, false, false },
-	[MODE_VERSION] = { "--version", "--version", 0, false, false, false, false, false, false },
-	[MODE_LIST] = { "--list", "--list", F_T | F_C | F_J, false, false, false, false, true, false },
-	[MODE_LIST_WORKLOADS] = { "--list-workloads", "--list-workloads", F_T | F_C | F_J, false, false, false, false, true,
-	                          false },
-	[MODE_SUITE] = { "--suite", "--suite", F_T | F_C | F_J, false, false, true, true, true, false },
-	[MODE_LATENCY] = { "--latency", "--latency", F_T | F_J, false, false, false, false, true, false },
-	[MODE_REPLAY] = { "--replay", "--replay", F_T | F_C | F_J, true, true, false, false, false, true },
-	[MODE_COMPARE] = { "--compare", "--compare", F_T | F_C | F_J, true, true, false, false, false, false },
-	[MODE_EXPORT] = { "--export", "--export", 0, true, true, false, false, false, false },
-	[MODE_ANALYZE] = { "--analyze", "--analyze", F_T | F_J, true, true, false, false, false, false },
-	[MODE_LOGS] = { "--logs", "--logs", F_T | F_J, true, false, false, false, false, false },
-	[MODE_SAVE_CONFIG] = { "--save-config", "--save-config", 0, false, false, false, false, false, false },
-	[MODE_CHECK] = { "--check", "--check", F_T | F_C | F_J, false, false, true, true, true, false },
-	[MODE_COMPLETION] = { "--completion", "--completion", 0, false, false, false, false, false, false },
-	[MODE_WATCH] = { "--watch", "--watch", F_T | F_C | F_J, false, false, true, false, true, false },
+	/* option, called, formats; then what holds of the mode (cli_impl.h) */
+	[MODE_MEASURE] = { "", "a measuring run", F_T | F_C | F_J, .several = true, .runs = true, .device = true,
+	                   .screen = true },
+	[MODE_HELP] = { "--help", "--help", 0 },
+	[MODE_VERSION] = { "--version", "--version", 0 },
+	[MODE_LIST] = { "--list", "--list", F_T | F_C | F_J, .device = true },
+	[MODE_LIST_WORKLOADS] = { "--list-workloads", "--list-workloads", F_T | F_C | F_J, .device = true },
+	[MODE_SUITE] = { "--suite", "--suite", F_T | F_C | F_J, .several = true, .runs = true, .device = true },
+	[MODE_LATENCY] = { "--latency", "--latency", F_T | F_J, .device = true },
+	[MODE_REPLAY] = { "--replay", "--replay", F_T | F_C | F_J, .no_device = true, .picks_session = true,
+	                  .screen = true },
+	[MODE_COMPARE] = { "--compare", "--compare", F_T | F_C | F_J, .no_device = true, .picks_session = true },
+	[MODE_EXPORT] = { "--export", "--export", 0, .no_device = true, .picks_session = true },
+	[MODE_ANALYZE] = { "--analyze", "--analyze", F_T | F_J, .no_device = true, .picks_session = true },
+	[MODE_LOGS] = { "--logs", "--logs", F_T | F_J, .no_device = true },
+	[MODE_SAVE_CONFIG] = { "--save-config", "--save-config", 0 },
+	[MODE_CHECK] = { "--check", "--check", F_T | F_C | F_J, .several = true, .runs = true, .device = true },
+	[MODE_COMPLETION] = { "--completion", "--completion", 0 },
+	[MODE_WATCH] = { "--watch", "--watch", F_T | F_C | F_J, .several = true, .device = true },
 };
 
 const char *cli_mode_option(Mode m)
@@ -780,24 +781,5 @@ int cli_parse_with(int argc, char **argv, const Options *base, Options *o, char 
 	if (validate(o, a.format_given, err, errlen))
 		return -1;
 	return mode_takes(o->mode, seen, nseen, err, errlen);
-}
-
-double cli_target_step(double ms, int dir)
-{
-	/* the series from CLI_MIN_TARGET_MS (1 us) to CLI_MAX_TARGET_MS (10 s) */
-	static const double mant[3] = { 1, 2, 5 };
-	double best = dir > 0 ? CLI_MAX_TARGET_MS : CLI_MIN_TARGET_MS;
-	for (int e = -3; e <= 4; e++)
-		for (int m = 0; m < 3; m++) {
-			double v = mant[m] * pow(10, e);
-			if (v < CLI_MIN_TARGET_MS * 0.999 || v > CLI_MAX_TARGET_MS * 1.001)
-				continue;
-			/* strictly beyond ms (relative 1e-9: 20 is 20) */
-			if (dir > 0 && v > ms * (1 + 1e-9) && v < best)
-				best = v;
-			if (dir <= 0 && v < ms * (1 - 1e-9) && v > best)
-				best = v;
-		}
-	return best;
 }
 

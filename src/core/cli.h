@@ -20,11 +20,6 @@ bool cli_mode_runs(Mode m);
 bool cli_mode_on_device(Mode m);
 bool cli_mode_has_screen(Mode m);
 
-/* The next round target from ms in the 1-2-5 series (... 5, 10, 20, 50 ...
- * ms), up (dir > 0) or down, within the --target-ms range: the dashboard's
- * + and - keys, which therefore always reach 20 ms again. */
-double cli_target_step(double ms, int dir);
-
 /* Fills o from argv. Returns 0, or -1 with a message in err (a usage error,
  * exit status 2). */
 int cli_parse(int argc, char **argv, Options *o, char *err, size_t errlen);

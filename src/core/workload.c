@@ -6,7 +6,7 @@
 #include <string.h>
 
 const WorkloadInfo workload_info[WORKLOAD_TYPE_COUNT] = {
-#define WORKLOAD_ROW(id, ...) [WORKLOAD_##id] = { __VA_ARGS__ },
+#define WORKLOAD_ROW(row, ...) [WORKLOAD_##row] = { .id = WORKLOAD_##row, __VA_ARGS__ },
 #include "workload_rows.h"
 #undef WORKLOAD_ROW
 };

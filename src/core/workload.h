@@ -87,6 +87,7 @@ typedef struct MatrixTypes {
 } MatrixTypes;
 
 typedef struct WorkloadInfo {
+	WorkloadType id;      /* its own row's: workload_info[w.id] is w */
 	const char *name;     /* --workload NAME */
 	WorkloadUnit unit;
 	const char *shader;   /* file in shaders/ */

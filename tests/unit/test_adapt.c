@@ -2,6 +2,7 @@
 
 #include "adapt.h"
 #include "check.h"
+#include "options.h"
 
 static const AdaptConfig TUTORIAL = { 0.020, { 65535, 65535, 65535 } };
 
@@ -122,6 +123,29 @@ static void adapt_should_follow_the_tutorials_trace(void)
 	}
 }
 
+/* + and - walk round values and always come back to 20 ms; the range is
+ * --target-ms's. */
+static void target_steps_should_be_round_and_reach_20_ms(void)
+{
+	CHECK(adapt_target_step(20, 1) == 50 && adapt_target_step(50, 1) == 100 && adapt_target_step(100, 1) == 200);
+	CHECK(adapt_target_step(20, -1) == 10 && adapt_target_step(10, -1) == 5 && adapt_target_step(5, -1) == 2);
+	CHECK(adapt_target_step(30, -1) == 20 && adapt_target_step(30, 1) == 50);   /* from any value */
+	CHECK(adapt_target_step(CLI_MAX_TARGET_MS, 1) == CLI_MAX_TARGET_MS);
+	CHECK(adapt_target_step(CLI_MIN_TARGET_MS, -1) == CLI_MIN_TARGET_MS);
+	/* from the bottom of the range to the top and back, through 20 ms */
+	double t = CLI_MIN_TARGET_MS;
+	int steps = 0, seen20 = 0;
+	while (t < CLI_MAX_TARGET_MS && steps < 100) {
+		t = adapt_target_step(t, 1);
+		seen20 += t == 20;
+		steps++;
+	}
+	CHECK(t == CLI_MAX_TARGET_MS && steps == 21 && seen20 == 1);
+	while (t > 20)
+		t = adapt_target_step(t, -1);
+	CHECK(t == 20);
+}
+
 int main(void)
 {
 	RUN(adapt_should_start_at_one_group);
@@ -134,5 +158,6 @@ int main(void)
 	RUN(adapt_should_rescale_when_nothing_can_grow);
 	RUN(adapt_should_grow_on_zero_or_nan_time);
 	RUN(adapt_should_follow_the_tutorials_trace);
+	RUN(target_steps_should_be_round_and_reach_20_ms);
 	return CHECK_DONE();
 }

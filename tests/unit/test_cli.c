@@ -266,29 +266,6 @@ static void cli_usage_should_name_every_option(void)
 	CHECK(cli_help_text(small, sizeof small) == n && strlen(small) == sizeof small - 1);
 }
 
-/* + and - walk round values and always come back to 20 ms; the range is
- * --target-ms's. */
-static void target_steps_should_be_round_and_reach_20_ms(void)
-{
-	CHECK(cli_target_step(20, 1) == 50 && cli_target_step(50, 1) == 100 && cli_target_step(100, 1) == 200);
-	CHECK(cli_target_step(20, -1) == 10 && cli_target_step(10, -1) == 5 && cli_target_step(5, -1) == 2);
-	CHECK(cli_target_step(30, -1) == 20 && cli_target_step(30, 1) == 50);   /* from any value */
-	CHECK(cli_target_step(CLI_MAX_TARGET_MS, 1) == CLI_MAX_TARGET_MS);
-	CHECK(cli_target_step(CLI_MIN_TARGET_MS, -1) == CLI_MIN_TARGET_MS);
-	/* from the bottom of the range to the top and back, through 20 ms */
-	double t = CLI_MIN_TARGET_MS;
-	int steps = 0, seen20 = 0;
-	while (t < CLI_MAX_TARGET_MS && steps < 100) {
-		t = cli_target_step(t, 1);
-		seen20 += t == 20;
-		steps++;
-	}
-	CHECK(t == CLI_MAX_TARGET_MS && steps == 21 && seen20 == 1);
-	while (t > 20)
-		t = cli_target_step(t, -1);
-	CHECK(t == 20);
-}
-
 /* The config file: keys checked as the options are, errors with the line,
  * the command line over the file, and what --save-config writes reads back. */
 static void config_should_round_trip_and_yield_to_the_options(void)
@@ -636,7 +613,6 @@ int main(void)
 	RUN(config_should_round_trip_and_yield_to_the_options);
 	RUN(config_should_read_editors_files_and_newer_keys);
 	RUN(options_a_mode_ignores_should_be_named);
-	RUN(target_steps_should_be_round_and_reach_20_ms);
 	RUN(cli_should_default_to_the_tutorials_settings);
 	RUN(cli_should_take_dash_n_and_a_name);
 	RUN(cli_should_read_values_in_both_spellings);

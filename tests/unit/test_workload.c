@@ -225,7 +225,7 @@ static void workload_table_rows_should_be_complete_and_consistent(void)
 	for (int w = 0; w < WORKLOAD_TYPE_COUNT; w++) {
 		const WorkloadInfo *i = &workload_info[w];
 		CHECK(i->name && *i->name && i->unit < UNIT_COUNT && *workload_unit_names[i->unit] && i->what && *i->what);
-		CHECK(workload_find(i->name) == w);
+		CHECK(workload_find(i->name) == w && i->id == (WorkloadType)w);
 		if (i->kind == WL_FMA || i->kind == WL_POWER) {
 			CHECK(!workload_is_memory((WorkloadType)w));
 			CHECK(i->shader && i->elem > 0);
