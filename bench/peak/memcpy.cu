@@ -1,11 +1,14 @@
 // CUDA's host<->device copies, the reference for flopscope's h2d and d2h:
 // cudaMemcpyAsync between pinned host memory (cudaMallocHost) and device
 // memory, one stream, each copy timed with events after one warm-up.
-//   memcpy SIZE_MIB [COPIES] [pinned|register|register-thp]
+//   memcpy SIZE_MIB [COPIES] [pinned|register|register-thp|d2d]
 // pinned: cudaMallocHost; register: malloc'd memory (4 KiB pages) pinned
 // with cudaHostRegister; register-thp: the same, transparent huge pages
 // asked for (madvise) and touched first.
-// Prints "h2d_median h2d_best d2h_median d2h_best" in GB/s (1e9 bytes/s).
+// Prints "h2d_median h2d_best d2h_median d2h_best" in GB/s (1e9 bytes/s);
+// d2d: cudaMemcpyAsync between two device buffers, the reference for
+// flopscope's copy, "d2d_median d2d_best" counting each byte read and
+// written (2 x SIZE a copy, as flopscope's copy counts).
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -58,6 +61,19 @@ int main(int argc, char **argv)
 	const char *how = argc > 3 ? argv[3] : "pinned";
 	void *host, *dev;
 	cudaStream_t st;
+	if (!strcmp(how, "d2d")) {
+		void *a, *b;
+		double m, best;
+		TRY(cudaMalloc(&a, bytes));
+		TRY(cudaMalloc(&b, bytes));
+		TRY(cudaMemset(a, 1, bytes));
+		TRY(cudaStreamCreate(&st));
+		rates(b, a, bytes, cudaMemcpyDeviceToDevice, n, st, &m, &best);
+		printf("%.2f %.2f\n", 2 * m, 2 * best);
+		cudaFree(a);
+		cudaFree(b);
+		return 0;
+	}
 	if (!strcmp(how, "pinned")) {
 		TRY(cudaMallocHost(&host, bytes));
 	} else {

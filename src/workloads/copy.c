@@ -4,10 +4,18 @@
 #include "workloads.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
-#define COPY_LOCAL 256u   /* invocations per group */
-#define COPY_VEC4S 4u     /* uvec4 per invocation: 16 KiB a group, coalesced */
+/* The groups' shape, coalesced: on a CPU device 256 invocations of 4
+ * uvec4 (16 KiB a group; lavapipe 4.2 GB/s, 2.0 at 1024 x 2); on a GPU 512
+ * of 1 (8 KiB): on the H200 4222 GB/s, 0.997x cudaMemcpy's device to
+ * device, where 256 x 4 made 4112 (0.974x; bench/peak/copy_vs_cuda.sh,
+ * docs/PERFORMANCE.md). */
+#define COPY_LOCAL_CPU 256u
+#define COPY_VEC4S_CPU 4u
+#define COPY_LOCAL_GPU 512u
+#define COPY_VEC4S_GPU 1u
 
 /* The copy shader's own: the buffer in chunks of one group's bytes. */
 typedef struct CopyState {
@@ -24,12 +32,28 @@ static Status plan(Work *w, const WorkInput *in, char *err)
 	if (!st)
 		return STATUS_FAILED;
 	uint64_t bytes = in->size_lo ? in->size_lo : top;
-	uint32_t lim = work_max_local(d);
-	w->local_size = lim < COPY_LOCAL ? lim : COPY_LOCAL;
+	bool cpu = d->type == DEV_CPU;
+	uint32_t lim = work_max_local(d), local = cpu ? COPY_LOCAL_CPU : COPY_LOCAL_GPU;
+	uint32_t vec4s = cpu ? COPY_VEC4S_CPU : COPY_VEC4S_GPU;
+	w->local_size = lim < local ? lim : local;
+	/* FLOPSCOPE_COPY_SHAPE=LOCAL,VEC4S: the groups' shape, for
+	 * bench/peak/copy_vs_cuda.sh (a power of two of invocations, 1-64 uvec4 each) */
+	const char *shape = getenv("FLOPSCOPE_COPY_SHAPE");
+	if (shape && *shape) {
+		unsigned a, b;
+		char extra;
+		if (sscanf(shape, "%u,%u%c", &a, &b, &extra) != 2 || !a || a > lim || (a & (a - 1)) || !b || b > 64) {
+			snprintf(err, ERR_LEN, "FLOPSCOPE_COPY_SHAPE: \"%s\": LOCAL,VEC4S (a power of two up to %u, 1-64)",
+			         shape, lim);
+			return STATUS_USAGE;
+		}
+		w->local_size = a;
+		vec4s = b;
+	}
 	w->shader = w->info->shader;
 	w->spec[0] = w->local_size;
-	w->spec[1] = COPY_VEC4S;
-	st->chunk_bytes = (uint64_t)w->local_size * COPY_VEC4S * 16;
+	w->spec[1] = vec4s;
+	st->chunk_bytes = (uint64_t)w->local_size * vec4s * 16;
 	w->mem_bytes = bytes / st->chunk_bytes * st->chunk_bytes;
 	if (!w->mem_bytes) {
 		char a[32];
@@ -39,7 +63,7 @@ static Status plan(Work *w, const WorkInput *in, char *err)
 	st->chunks = w->mem_bytes / st->chunk_bytes;
 	/* the bytes counted per byte copied are the table's (read + written
 	 * for device memory) */
-	w->per_invocation = w->info->bytes_per_byte * 16ull * COPY_VEC4S;
+	w->per_invocation = w->info->bytes_per_byte * 16ull * vec4s;
 	w->result_size = 16;                        /* the group counter */
 	return STATUS_OK;
 }
