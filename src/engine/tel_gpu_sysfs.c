@@ -106,16 +106,19 @@ static void intel_reasons(const GpuSysfs *g, TelReading *r)
 	}
 }
 
-/* power from hwmon's energy counter (microjoules) between two readings */
-static void energy_power(GpuSysfs *g, TelReading *r)
+/* hwmon's energy counter (energy1_input, microjoules: Intel's, some
+ * amdgpu boards'): the card's energy, and where no power is read, the power
+ * between two readings */
+static void energy_read(GpuSysfs *g, TelReading *r, bool power_read)
 {
 	char p[900];
 	double e;
 	snprintf(p, sizeof p, "%s/energy1_input", g->hwmon);
 	if (!sysfs_read_num(p, &e))
 		return;
+	tel_set(r, TEL_ENERGY_J, e * 1e-6);
 	double t = (double)clock_mono_ns() * 1e-9;
-	if (g->have_energy && t > g->energy_t && e >= g->energy_uj) {
+	if (!power_read && g->have_energy && t > g->energy_t && e >= g->energy_uj) {
 		tel_set(r, TEL_POWER_W, (e - g->energy_uj) * 1e-6 / (t - g->energy_t));
 	}
 	g->energy_uj = e;
@@ -148,12 +151,19 @@ static bool gpu_sysfs_read(TelSource *s, TelReading *r)
 		}
 	}
 	if (g->hwmon[0]) {
+		/* microwatts: power1_average the firmware's average, power1_input
+		 * the instant one where both are (amdgpu on newer kernels), else
+		 * whichever there is as the power */
+		double avg, inst;
 		snprintf(p, sizeof p, "%s/power1_average", g->hwmon);
-		if (sysfs_read_num(p, &v) || (snprintf(p, sizeof p, "%s/power1_input", g->hwmon), sysfs_read_num(p, &v))) {
-			tel_set(r, TEL_POWER_W, v * 1e-6); /* microwatts */
-		} else if (!g->amd) {
-			energy_power(g, r);
-		}
+		bool has_avg = sysfs_read_num(p, &avg);
+		snprintf(p, sizeof p, "%s/power1_input", g->hwmon);
+		bool has_inst = sysfs_read_num(p, &inst);
+		if (has_avg)
+			tel_set(r, TEL_POWER_W, avg * 1e-6);
+		if (has_inst)
+			tel_set(r, has_avg ? TEL_POWER_INSTANT_W : TEL_POWER_W, inst * 1e-6);
+		energy_read(g, r, has_avg || has_inst);
 		snprintf(p, sizeof p, "%s/power1_cap", g->hwmon);
 		if (sysfs_read_num(p, &v) && v > 0) {
 			tel_set(r, TEL_POWER_LIMIT_W, v * 1e-6); /* microwatts */
@@ -220,10 +230,14 @@ static bool tel_gpu_sysfs_open(TelSource *s, const DeviceInfo *d, char *note, si
 		free(g);
 		return false;
 	}
-	bool energy = !g->amd && g->have_energy; /* power comes at the second reading */
-	snprintf(note, len, "%s sysfs (%.200s): %s%s%s%s%s", s->name, g->dev,
+	bool energy = g->have_energy; /* without a power reading, power comes at the second reading */
+	snprintf(note, len, "%s sysfs (%.200s): %s%s%s%s%s%s", s->name, g->dev,
 	         tel_has(&r, TEL_SM_MHZ) ? "clock" : "clock N/A",
-	         tel_has(&r, TEL_POWER_W) ? ", power" : energy ? ", power (from the energy counter)" : ", power N/A",
+	         tel_has(&r, TEL_POWER_INSTANT_W) ? ", power (instant, power1_input, beside the average, power1_average)"
+	         : tel_has(&r, TEL_POWER_W)       ? ", power"
+	         : energy                         ? ", power (from the energy counter)"
+	                                          : ", power N/A",
+	         energy ? ", the energy counter (energy1_input)" : "",
 	         tel_has(&r, TEL_TEMP_C) ? ", temperature" : "",
 	         tel_has(&r, TEL_THROTTLE) ? ", throttle reasons" : ", throttle reasons N/A",
 	         tel_has(&r, TEL_OTHER_GPU) ? ", the other processes on the GPU (DRM fdinfo)" : "");

@@ -75,6 +75,7 @@ static void make_tree(void)
 	put("class/drm/card1/device/pp_dpm_sclk", "0: 500Mhz\n1: 1800Mhz *\n2: 2500Mhz\n");
 	put("class/drm/card1/device/pp_dpm_mclk", "0: 96Mhz\n1: 1000Mhz *\n");
 	put("class/drm/card1/device/hwmon/hwmon3/power1_average", "215000000\n");
+	put("class/drm/card1/device/hwmon/hwmon3/power1_input", "230000000\n"); /* the instant one */
 	put("class/drm/card1/device/hwmon/hwmon3/temp1_input", "61000\n");
 	put("class/drm/card0/device/vendor", "0x8086\n");
 	put("class/drm/card0/gt_cur_freq_mhz", "1300\n"); /* requested */
@@ -180,7 +181,10 @@ static void amd_card_should_be_matched_by_pci_address(void)
 	CHECK(tel_has(&r, TEL_SM_MHZ) && r.v[TEL_SM_MHZ] == 1800);
 	CHECK(tel_has(&r, TEL_MEM_MHZ) && r.v[TEL_MEM_MHZ] == 1000);
 	CHECK(!tel_has(&r, TEL_THROTTLE)); /* no gpu_metrics: no reasons */
-	CHECK(tel_has(&r, TEL_POWER_W) && fabs(r.v[TEL_POWER_W] - 215) < 1e-9);
+	CHECK(tel_has(&r, TEL_POWER_W) && fabs(r.v[TEL_POWER_W] - 215) < 1e-9); /* the average */
+	CHECK(tel_has(&r, TEL_POWER_INSTANT_W) && fabs(r.v[TEL_POWER_INSTANT_W] - 230) < 1e-9);
+	CHECK(!tel_has(&r, TEL_ENERGY_J)); /* no energy1_input on this card */
+	CHECK(strstr(t.note, "power (instant, power1_input, beside the average, power1_average)"));
 	CHECK(tel_has(&r, TEL_TEMP_C) && r.v[TEL_TEMP_C] == 61);
 	CHECK(!tel_has(&r, TEL_PSTATE));
 	CHECK(strstr(t.note, "amdgpu sysfs"));
@@ -227,11 +231,13 @@ static void intel_gt_clock_should_be_read(void)
 	CHECK(r.v[TEL_SM_MHZ] == 1150);
 	CHECK(tel_has(&r, TEL_THROTTLE) && r.v[TEL_THROTTLE] == THR_POWER_CAP);
 	/* power from the energy counter: 1 J more over at least 50 ms */
-	CHECK(strstr(t.note, "power (from the energy counter)"));
+	CHECK(strstr(t.note, "power (from the energy counter)") && strstr(t.note, "the energy counter (energy1_input)"));
+	CHECK(tel_has(&r, TEL_ENERGY_J) && fabs(r.v[TEL_ENERGY_J] - 5) < 1e-9); /* the card's own, in J */
 	usleep(50000);
 	put("class/drm/card0/device/hwmon/hwmon5/energy1_input", "6000000\n");
 	CHECK(t.src.read(&t.src, &r));
 	CHECK(tel_has(&r, TEL_POWER_W) && r.v[TEL_POWER_W] > 0 && r.v[TEL_POWER_W] <= 20.0001);
+	CHECK(fabs(r.v[TEL_ENERGY_J] - 6) < 1e-9 && !tel_has(&r, TEL_POWER_INSTANT_W));
 	telemetry_close(&t);
 	/* xe's layout: tile0/gt0/freq0/throttle/reason_* */
 	char p[512];
