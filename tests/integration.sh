@@ -8,9 +8,9 @@
 #   tests/integration.sh NAME...      the tests named (with or without t_)
 #   FLOPSCOPE_TEST=PATTERN tests/integration.sh   those whose name holds PATTERN
 #   FLOPSCOPE_TEST_LANES=N            tests run N at a time (2; 1 under a
-#                                     sanitizer build; CI runs the two
-#                                     suites side by side with 2 each); the
-#                                     ALONE ones after, one by one
+#                                     sanitizer build, which CI runs two of
+#                                     side by side); the ALONE ones after,
+#                                     one by one
 #   FLOPSCOPE_TEST_TIMEOUT=S          each test's bound (300 s; sanitized 600)
 # Tests share nothing: each has a folder of its own (T) with its own session
 # logs, config and device locks; the longest (by the last run's times, kept

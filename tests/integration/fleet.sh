@@ -143,6 +143,10 @@ PY
 # and the end line says the exit status the check ends with.
 t_check_should_measure_every_workload_a_small_budget_holds() {
 	local args rc
+	# 54 s of CI's AddressSanitizer suite: every workload runs under it in
+	# the_suite_should_run_each_workload_on_every_device_at_once, the
+	# check's budget in check_should_keep_to_its_budget
+	sanitized && skip "the budget split over every workload: make test runs it (every workload runs under AddressSanitizer in the suite test, the budget's paths in check_should_keep_to_its_budget)"
 	# a sanitizer build starts each run 3-10 times slower: budgets that hold
 	# its workloads there (8 s held the first two of four under TSan)
 	local b8=8 b4=4 b6=6
