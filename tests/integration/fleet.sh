@@ -506,7 +506,7 @@ t_check_should_measure_each_link_alone_then_the_host_together() {
 	[ "$rc" = 0 ] || [ "$rc" = 4 ] || die "exit $rc: $(cat "$T/c.json" "$T/c.err")"
 	python3 tests/schema_check.py check "$T/c.json" || die "the schema"
 	local measured
-	measured=$(python3 - "$T/c.json" "$wl" "$(sanitized && echo slow)" <<'PY') || exit 1
+	measured=$(python3 - "$T/c.json" "$wl" "$(sanitized && echo slow)" <<'PY'
 import json, sys
 recs = [json.loads(l) for l in open(sys.argv[1])]
 kinds = [(r["type"], r.get("workload")) for r in recs]
@@ -527,6 +527,7 @@ total = sum(r["median"] for r in measured)
 assert all(abs(r["sum"] - total) <= 1e-6 * total for r in measured), (total, shared)
 print(len(measured))
 PY
+	) || exit 1
 	promtool check metrics <"$T/m.prom" >"$T/p.out" 2>&1 || die "promtool: $(cat "$T/p.out")"
 	# a shared median each device measured together (2, but under a sanitizer)
 	[ "$(grep -c '^flopscope_check_shared_median_bytes_per_second{.*workload="h2d"' "$T/m.prom")" = "$measured" ] ||
