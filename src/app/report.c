@@ -120,10 +120,10 @@ void report_changes(FILE *f, const ChangeDetector *cd, const char *unit, const c
 		fprintf(f, "%slevel changes: none (no excursion either)\n", indent);
 		return;
 	}
-	fprintf(f, "%slevel changes: %zu power state, %zu not a power-state change, %zu unexplained; "
-	        "%zu excursion%s (%.2f s in all: departures, down or up, that came back within %.0f ms)\n", indent,
-	        cd->by_cause[CAUSE_POWER_STATE], cd->by_cause[CAUSE_NOT_POWER_STATE], cd->by_cause[CAUSE_UNEXPLAINED],
-	        cd->nexc, cd->nexc == 1 ? "" : "s", cd->exc_ms * 1e-3, CHG_SUSTAIN_MS);
+	char counts[160];
+	change_format_counts(cd, counts, sizeof counts);
+	fprintf(f, "%slevel changes: %s; %zu excursion%s (%.2f s in all: departures, down or up, that came back "
+	        "within %.0f ms)\n", indent, counts, cd->nexc, cd->nexc == 1 ? "" : "s", cd->exc_ms * 1e-3, CHG_SUSTAIN_MS);
 	size_t kept = change_kept(cd);
 	/* the `most` largest of those kept (all when most is 0), in time order */
 	bool show[CHG_KEEP] = { false };

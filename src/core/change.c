@@ -516,6 +516,15 @@ void change_format(const Change *c, const char *unit, char *out, size_t len)
 		snprintf(out + w, len - w, "; %s: %s", change_cause_names[c->cause], c->why);
 }
 
+void change_format_counts(const ChangeDetector *d, char *out, size_t len)
+{
+	size_t w = 0;
+	if (len)
+		out[0] = '\0';
+	for (int k = 0; k < CAUSE_COUNT && w < len; k++)
+		w += (size_t)snprintf(out + w, len - w, "%s%zu %s", k ? ", " : "", d->by_cause[k], change_cause_names[k]);
+}
+
 void change_format_excursion(const Excursion *e, char *out, size_t len)
 {
 	snprintf(out, len, "excursion at %.1f ms for %.1f ms (%u sample%s) to %.2f of the level; %s: %s", e->t_ms,

@@ -166,6 +166,9 @@ void change_tel_of(const Sample *s, double tel[TEL_FIELD_COUNT]);
 /* "step at 241.5 ms: 3.19 TFLOPS -> 6.15 TFLOPS (x1.93); power state: clock
  * 1980 -> 1755 MHz" (a ramp says until when). */
 void change_format(const Change *c, const char *unit, char *out, size_t len);
+/* The changes by cause, in the causes' words: "1 power state, 0 not a
+ * power-state change, 2 unexplained" (the summary, --analyze, the SVG). */
+void change_format_counts(const ChangeDetector *d, char *out, size_t len);
 /* "excursion at 1200.0 ms for 60.0 ms (3 samples) to 0.52 of the level;
  * power state: clock 1980 -> 345 MHz" */
 void change_format_excursion(const Excursion *e, char *out, size_t len);

@@ -363,10 +363,9 @@ static double stats_items(FILE *f, double y, const Sample *s, size_t n, const Su
 			snprintf(items[ni++], sizeof items[0], "theoretical peak unknown");
 		if (!isnan(r->duty))
 			snprintf(items[ni++], sizeof items[0], "duty cycle %.1f%%", 100 * r->duty);
-		snprintf(items[ni++], sizeof items[0], "level changes: %zu %s, %zu %s, %zu %s",
-		         r->changes.by_cause[CAUSE_POWER_STATE], change_cause_names[CAUSE_POWER_STATE],
-		         r->changes.by_cause[CAUSE_NOT_POWER_STATE], change_cause_names[CAUSE_NOT_POWER_STATE],
-		         r->changes.by_cause[CAUSE_UNEXPLAINED], change_cause_names[CAUSE_UNEXPLAINED]);
+		char counts[120];
+		change_format_counts(&r->changes, counts, sizeof counts);
+		snprintf(items[ni++], sizeof items[0], "level changes: %s", counts);
 		/* the first power-state event (the cap's engagement), what held the clock */
 		if (r->events.n) {
 			char ev[160];
