@@ -53,7 +53,7 @@ static const Column check_cols[] = {
 	{ "why", "why", COL_QUOTED, L_(why), NULL },
 	{ "other_processes", "other_processes", COL_QUOTED, L_(others), NULL },
 	{ "pcie_link", "pcie_link", COL_QUOTED, L_(link), NULL },
-	{ "pcie_replays", "pcie_replays", COL_NUMBER, L_(replays), "%.0f" },
+	{ TEL_KEY_PCIE_REPLAYS, TEL_KEY_PCIE_REPLAYS, COL_NUMBER, L_(replays), "%.0f" },
 };
 /* a shared transfer's: the verdict's CSV columns (no verdict, reference or
  * threshold), its own JSON keys */
@@ -72,7 +72,7 @@ static const Column shared_cols[] = {
 	{ "why", "why", COL_QUOTED, L_(why), NULL },
 	{ "other_processes", "other_processes", COL_QUOTED, L_(others), NULL },
 	{ NULL, "pcie_link", COL_QUOTED, L_(link), NULL },
-	{ NULL, "pcie_replays", COL_NUMBER, L_(replays), "%.0f" },
+	{ NULL, TEL_KEY_PCIE_REPLAYS, COL_NUMBER, L_(replays), "%.0f" },
 };
 #undef L_
 

@@ -20,6 +20,14 @@ enum {
 	SAMPLE_BYTES = 1u << 6,     /* a memory workload: work counts bytes, the rate is B/s */
 };
 
+/* The keys of the rows whose aggregates other records carry under the
+ * same name (--interval's means, the check's replays over its run, the
+ * energy record's limit): the row's key, written once, here. */
+#define TEL_KEY_SM_MHZ "sm_mhz"
+#define TEL_KEY_POWER_W "power_w"
+#define TEL_KEY_POWER_LIMIT_W "power_limit_w"
+#define TEL_KEY_PCIE_REPLAYS "pcie_replays"
+
 /* Telemetry fields of a sample (and of a reading, engine/telemetry.h):
  * one row each in tel_rows.h. */
 typedef enum TelField {

@@ -10,7 +10,7 @@
  * the source that reads it. Every field of every row is named. Included
  * only by sample.h and sample.c, with TEL_ROW defined. */
 TEL_ROW(SM_MHZ,
-	.key = "sm_mhz", .unit = "MHz", .kind = TEL_GAUGE, .lo = 0, .hi = 1e5,
+	.key = TEL_KEY_SM_MHZ, .unit = "MHz", .kind = TEL_GAUGE, .lo = 0, .hi = 1e5,
 	.fmt = "%.0f", .watch = true, .metric = "flopscope_clock_hertz", .scale = 1e6,
 	.help = "The device's shader clock, the latest reading.",
 	.what = "the GPU's shader clock, or the CPU clock for CPU devices")
@@ -19,7 +19,7 @@ TEL_ROW(MEM_MHZ,
 	.fmt = "%.0f", .watch = true, .metric = NULL, .scale = 1, .help = NULL,
 	.what = "the memory clock")
 TEL_ROW(POWER_W,
-	.key = "power_w", .unit = "W", .kind = TEL_GAUGE, .lo = 0, .hi = 1e5,
+	.key = TEL_KEY_POWER_W, .unit = "W", .kind = TEL_GAUGE, .lo = 0, .hi = 1e5,
 	.fmt = "%.1f", .watch = true, .metric = "flopscope_power_watts", .scale = 1,
 	.help = "The device's power draw, the latest reading.",
 	.what = "the board's (or package's) power")
@@ -55,7 +55,7 @@ TEL_ROW(OTHER_GPU,
 	.what = "GPUs: how many other processes have a context on the device (NVML's running compute and "
 	        "graphics processes, less this one)")
 TEL_ROW(POWER_LIMIT_W,
-	.key = "power_limit_w", .unit = "W", .kind = TEL_GAUGE, .lo = 0, .hi = 1e5,
+	.key = TEL_KEY_POWER_LIMIT_W, .unit = "W", .kind = TEL_GAUGE, .lo = 0, .hi = 1e5,
 	.fmt = "%.0f", .watch = true, .metric = "flopscope_power_limit_watts", .scale = 1,
 	.help = "The device's power limit, the latest reading.",
 	.what = "the power limit enforced now: NVML's enforced limit, hwmon power1_cap (AMD), RAPL's package "
@@ -98,7 +98,7 @@ TEL_ROW(PCIE_MAX_WIDTH,
 	.help = "The lanes the PCIe link can train to (max_link_width).",
 	.what = "and its lanes (max_link_width)")
 TEL_ROW(PCIE_REPLAYS,
-	.key = "pcie_replays", .unit = "", .kind = TEL_COUNTER, .lo = 0, .hi = 18446744073709551615.0,
+	.key = TEL_KEY_PCIE_REPLAYS, .unit = "", .kind = TEL_COUNTER, .lo = 0, .hi = 18446744073709551615.0,
 	.fmt = "%.0f", .watch = true, .metric = "flopscope_pcie_replays_total", .scale = 1,
 	.help = "The PCIe link's replays (retransmissions) the driver counted since it started (NVML's replay counter, "
 	        "amdgpu's pcie_replay_count); a check fails a transfer that saw more than " TEL_STR(PCIE_MAX_REPLAYS) ".",

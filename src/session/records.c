@@ -203,7 +203,7 @@ bool record_energy(cJSON *o, const Energy *e)
 	          add_num_or_null(o, "energy_s", known ? e->seconds : NAN) &&
 	          add_num_or_null(o, "power_mean_w", energy_mean_w(e)) &&
 	          add_num_or_null(o, "power_max_w", known ? e->max_w : NAN) &&
-	          add_num_or_null(o, "power_limit_w", e->limit_w > 0 ? e->limit_w : NAN) &&
+	          add_num_or_null(o, TEL_KEY_POWER_LIMIT_W, e->limit_w > 0 ? e->limit_w : NAN) &&
 	          add_num_or_null(o, "work_per_joule", energy_per_joule(e)) &&
 	          (!known || cJSON_AddStringToObject(o, "energy_source", e->counter ? "counter" : "readings"));
 	if (!ok)
