@@ -293,7 +293,7 @@ static size_t check_devices_of(CheckRun *c, size_t i)
 		Verdict s = { .st = CHECK_SKIP, .median = NAN, .ratio = NAN, .threshold = NAN, .ref = "", .peer = NAN };
 		char why[256];
 		workload_supported((WorkloadType)c->wl[i], devinfo_features(&c->ctx->entries[c->idx[k]]), why, sizeof why);
-		snprintf(s.why, sizeof s.why, "unsupported: %.256s", why);
+		verdict_add(&s.causes, false, VC_UNSUPPORTED, NULL, "unsupported: %s", why);
 		SuiteDev u = { .idx = c->idx[k] };
 		check_print_line(c->o, c->ctx, &u, wi, &s);
 		c->counts[CHECK_SKIP]++;
@@ -312,43 +312,38 @@ static size_t check_devices_of(CheckRun *c, size_t i)
 static void hold_to_peers(Verdict *x, const NodeDevice *nd, double pct)
 {
 	x->peer = nd->node_ratio;
+	double f[] = { nd->node_ratio, (double)nd->peers, nd->noise_ref };
 	if (nd->outlier) {
-		char rule[200], was[sizeof x->why];
-		snprintf(rule, sizeof rule, "an outlier: %.1f%% of the median of its %zu identical devices (rule: more "
-		         "than %g%% below, and beyond the runs' noise, %.1f%%)", 100 * nd->node_ratio, nd->peers, pct,
-		         100 * nd->noise_ref);
-		memcpy(was, x->why, sizeof was);
-		if (x->st == CHECK_FAIL || x->st == CHECK_ERROR) /* the worse verdict first, the rule beside */
-			snprintf(x->why, sizeof x->why, "%.480s; %.190s", was, rule);
-		else /* the rule is the verdict */
-			snprintf(x->why, sizeof x->why, "%.190s; %.480s", rule, was);
-		if (x->st != CHECK_FAIL && x->st != CHECK_ERROR)
+		/* the worse verdict first, the rule beside; else the rule is the verdict */
+		bool worse = x->st == CHECK_FAIL || x->st == CHECK_ERROR;
+		verdict_add(&x->causes, !worse, VC_OUTLIER, f, "an outlier: %.1f%% of the median of its %zu identical "
+		            "devices (rule: more than %g%% below, and beyond the runs' noise, %.1f%%)",
+		            100 * nd->node_ratio, nd->peers, pct, 100 * nd->noise_ref);
+		if (!worse)
 			x->st = CHECK_OUTLIER;
 	} else if (nd->unsure) {
 		/* more than the rule below them, within the runs' noise: said; a
 		 * line with no other reference cannot pass on its peers */
-		char rule[260], was[sizeof x->why];
-		if (isfinite(nd->noise_ref))
-			snprintf(rule, sizeof rule, "%.1f%% of the median of its %zu identical devices, more than %g%% below "
-			         "but within the runs' noise (%.1f%%): cannot tell", 100 * nd->node_ratio, nd->peers,
-			         pct, 100 * nd->noise_ref);
-		else
-			snprintf(rule, sizeof rule, "%.1f%% of the median of its %zu identical devices, more than %g%% below, "
-			         "with too few samples to know the runs' noise: cannot tell", 100 * nd->node_ratio,
-			         nd->peers, pct);
-		memcpy(was, x->why, sizeof was);
-		if (x->st == CHECK_NOREF) {
+		bool lead = x->st == CHECK_NOREF;
+		if (lead) {
 			x->st = CHECK_UNSURE;
 			x->ref = "peers";
-			snprintf(x->why, sizeof x->why, "%.250s; %.420s", rule, was);
-		} else {
-			snprintf(x->why, sizeof x->why, "%.420s; %.250s", was, rule);
 		}
+		if (isfinite(nd->noise_ref))
+			verdict_add(&x->causes, lead, VC_PEERS_UNSURE, f, "%.1f%% of the median of its %zu identical devices, "
+			            "more than %g%% below but within the runs' noise (%.1f%%): cannot tell",
+			            100 * nd->node_ratio, nd->peers, pct, 100 * nd->noise_ref);
+		else
+			verdict_add(&x->causes, lead, VC_PEERS_UNSURE, f, "%.1f%% of the median of its %zu identical devices, "
+			            "more than %g%% below, with too few samples to know the runs' noise: cannot tell",
+			            100 * nd->node_ratio, nd->peers, pct);
 	} else if (x->st == CHECK_NOREF && nd->peers > 1) {
 		x->st = CHECK_PASS;
 		x->ref = "peers";
-		snprintf(x->why, sizeof x->why, "held to its %zu identical devices: %.1f%% of their median (the outlier "
-		         "rule: more than %g%% below; no peak known, no baseline)", nd->peers, 100 * nd->node_ratio, pct);
+		verdict_drop(&x->causes, VC_NO_REFERENCE); /* its peers are its reference */
+		verdict_add(&x->causes, true, VC_AT_PEERS, f, "held to its %zu identical devices: %.1f%% of their median "
+		            "(the outlier rule: more than %g%% below; no peak known, no baseline)", nd->peers,
+		            100 * nd->node_ratio, pct);
 	}
 }
 
@@ -362,10 +357,8 @@ static void check_judge(CheckRun *c, const WorkloadInfo *wi, size_t m, bool cut)
 	for (size_t k = 0; k < m; k++) {
 		blocks_cut(&c->blocks[k]);
 		check_verdict(o, c->ctx, &c->sd[k], &c->blocks[k], c->bl, c->nbl, wi, &v[k]);
-		if (cut) {
-			size_t l = strlen(v[k].why);
-			snprintf(v[k].why + l, sizeof v[k].why - l, " (cut short at the budget's end)");
-		}
+		if (cut)
+			verdict_add(&v[k].causes, false, VC_CUT_SHORT, NULL, "cut short at the budget's end");
 		if (!isnan(v[k].median) && v[k].st != CHECK_WRONG) {
 			c->nd[nn] = (NodeDevice){ .name = c->ctx->entries[c->sd[k].idx].name, .median = v[k].median,
 			                          .noise = c->sd[k].r.noise };
@@ -378,7 +371,8 @@ static void check_judge(CheckRun *c, const WorkloadInfo *wi, size_t m, bool cut)
 	for (size_t k = 0; k < m; k++) {
 		if (c->sd[k].wrong)
 			mboard_check_failed(c->board, c->rows[k]);
-		mboard_verdict(c->board, c->rows[k], v[k].st, v[k].ratio, v[k].threshold, v[k].ref, v[k].peer);
+		mboard_verdict(c->board, c->rows[k], v[k].st, v[k].ratio, v[k].threshold, v[k].ref, v[k].peer,
+		               verdict_code_bits(&v[k].causes));
 		check_print_line(o, c->ctx, &c->sd[k], wi, &v[k]);
 		c->counts[v[k].st]++;
 	}
@@ -399,7 +393,9 @@ static void check_out_of_time(CheckRun *c, const WorkloadInfo *wi, const SuiteDe
 	double elapsed = (double)(clock_mono_ns() - c->t0) * 1e-9;
 	for (size_t k = 0; k < m; k++) {
 		Verdict s = { .st = CHECK_FAIL, .median = NAN, .ratio = NAN, .threshold = NAN, .ref = "", .peer = NAN };
-		snprintf(s.why, sizeof s.why, "not measured: the budget (%g s) ran out after %.1f s", c->budget, elapsed);
+		double f[] = { c->budget, elapsed };
+		verdict_add(&s.causes, false, VC_BUDGET_EXHAUSTED, f, "not measured: the budget (%g s) ran out after %.1f s",
+		            c->budget, elapsed);
 		check_print_line(c->o, c->ctx, &sd[k], wi, &s);
 		c->counts[CHECK_FAIL]++;
 	}

@@ -12,6 +12,7 @@
 #include "metrics.h"
 #include "offline.h"
 #include "suite.h"
+#include "verdict.h"
 #include "vkctx.h"
 #include "workload.h"
 
@@ -25,7 +26,7 @@ typedef struct Verdict {
 	const char *ref;    /* "peak", "baseline", "power_limit", "" */
 	double peer;        /* of the identical peers' median; NaN: none */
 	uint64_t checks;
-	char why[700];
+	Causes causes;      /* what the verdict rests on, its lead first */
 } Verdict;
 
 /* The baselines --baseline names, read (false: said, bad input). */

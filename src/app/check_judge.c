@@ -11,6 +11,7 @@
 #include "compare.h"
 #include "peak.h"
 #include "throttle.h"
+#include "verdict.h"
 
 /* The baselines of a workload on a device: the logs of that workload
  * recorded on a device of that name. */
@@ -117,13 +118,32 @@ static bool judge_peak(const SummaryResult *r, double t_peak, Verdict *v)
 	v->ratio = (rated ? r->pct_peak_max : r->pct_peak) / 100;
 	v->st = v->ratio >= t_peak ? CHECK_PASS : CHECK_FAIL;
 	const char *verb = v->st == CHECK_PASS ? "reaches" : "below";
+	VerdictCode code = v->st == CHECK_PASS ? VC_AT_PEAK : VC_BELOW_PEAK;
+	double f[] = { v->ratio, t_peak, r->pct_peak / 100 };
 	if (rated)
-		snprintf(v->why, sizeof v->why, "%.1f%% of the theoretical peak at the maximum clock (median; %.1f%% at the "
-		         "clock read), %s the threshold %.0f%%", r->pct_peak_max, r->pct_peak, verb, 100 * t_peak);
+		verdict_add(&v->causes, false, code, f, "%.1f%% of the theoretical peak at the maximum clock (median; %.1f%% "
+		            "at the clock read), %s the threshold %.0f%%", r->pct_peak_max, r->pct_peak, verb, 100 * t_peak);
 	else
-		snprintf(v->why, sizeof v->why, "%.1f%% of the theoretical peak (median, at the clock read; no maximum "
-		         "clock known), %s the threshold %.0f%%", r->pct_peak, verb, 100 * t_peak);
+		verdict_add(&v->causes, false, code, f, "%.1f%% of the theoretical peak (median, at the clock read; no "
+		            "maximum clock known), %s the threshold %.0f%%", r->pct_peak, verb, 100 * t_peak);
 	return true;
+}
+
+/* The power workload's figure: its mean power held to the power limit, as
+ * DCGM's targeted_power holds its load. */
+static void judge_power(const SuiteDev *sd, double t_peak, Verdict *v)
+{
+	char why[VC_TEXT_LEN];
+	PowerVerdict pv = energy_verdict(&sd->r.energy, t_peak, &v->ratio, why, sizeof why);
+	if (pv != POWER_NA) {
+		v->ref = "power_limit";
+		v->threshold = t_peak;
+	}
+	v->st = pv == POWER_REACHED ? CHECK_PASS : pv == POWER_NA ? CHECK_NOREF : CHECK_FAIL;
+	static const VerdictCode code[] = { [POWER_REACHED] = VC_AT_POWER_LIMIT, [POWER_SHORT] = VC_BELOW_POWER_LIMIT,
+		                            [POWER_SLOWED] = VC_THROTTLE_HW, [POWER_NA] = VC_NO_POWER_READING };
+	double f[] = { v->ratio, t_peak, energy_known(&sd->r.energy) ? energy_mean_w(&sd->r.energy) : NAN };
+	verdict_add(&v->causes, false, code[pv], f, "%s", why);
 }
 
 static void judge_figure(const Options *o, const VkCtx *ctx, const SuiteDev *sd, BlockMeans *run,
@@ -139,34 +159,28 @@ static void judge_figure(const Options *o, const VkCtx *ctx, const SuiteDev *sd,
 	                .checks = sd->checks };
 	if (sd->wrong) {
 		v->st = CHECK_WRONG;
-		snprintf(v->why, sizeof v->why, "%.*s", (int)sizeof v->why - 1, sd->err);
+		verdict_add(&v->causes, false, VC_WRONG_RESULT, NULL, "%s", sd->err);
 		return;
 	}
 	if (sd->rc == 2 && workload_is_memory(w)) {
 		v->st = CHECK_SKIP; /* a memory type or heap this device lacks */
-		snprintf(v->why, sizeof v->why, "%.*s", (int)sizeof v->why - 1, sd->err);
+		verdict_add(&v->causes, false, VC_UNSUPPORTED, NULL, "%s", sd->err);
 		return;
 	}
 	if (sd->rc) {
 		v->st = CHECK_ERROR;
-		snprintf(v->why, sizeof v->why, "%.*s", (int)sizeof v->why - 1, sd->err);
+		verdict_add(&v->causes, false, VC_RUN_ERROR, NULL, "%s", sd->err);
 		return;
 	}
 	if (!sd->r.flops.n) {
 		v->st = CHECK_FAIL;
-		snprintf(v->why, sizeof v->why, "no sample reached the target in its window (a longer --budget)");
+		verdict_add(&v->causes, false, VC_NO_STEADY_SAMPLE, NULL,
+		            "no sample reached the target in its window (a longer --budget)");
 		return;
 	}
 	v->median = sd->r.flops.median;
 	if (wi->kind == WL_POWER) {
-		/* held to the power limit, as DCGM's targeted_power holds its load */
-		double tp = t_peak;
-		PowerVerdict pv = energy_verdict(&sd->r.energy, tp, &v->ratio, v->why, sizeof v->why);
-		if (pv != POWER_NA) {
-			v->ref = "power_limit";
-			v->threshold = tp;
-		}
-		v->st = pv == POWER_REACHED ? CHECK_PASS : pv == POWER_NA ? CHECK_NOREF : CHECK_FAIL;
+		judge_power(sd, t_peak, v);
 		return;
 	}
 	BlockMeans base[COMPARE_MAX_SESSIONS];
@@ -181,64 +195,67 @@ static void judge_figure(const Options *o, const VkCtx *ctx, const SuiteDev *sd,
 		/* the threshold is the check's measure of effect: no minimum beside it */
 		if (!compare_sides(&a, &b, 0, &r, err, sizeof err)) {
 			v->st = CHECK_UNSURE;
-			snprintf(v->why, sizeof v->why, "cannot compare with the baseline: %s", err);
+			verdict_add(&v->causes, false, VC_BASELINE_UNUSABLE, NULL, "cannot compare with the baseline: %s", err);
 			return;
 		}
 		v->ratio = r.ratio;
-		CompareVerdict cv = compare_threshold(&r, t, v->why, sizeof v->why);
+		char why[VC_TEXT_LEN];
+		CompareVerdict cv = compare_threshold(&r, t, why, sizeof why);
 		v->st = cv == COMPARE_FASTER ? CHECK_PASS : cv == COMPARE_SLOWER ? CHECK_FAIL : CHECK_UNSURE;
+		double f[] = { r.ratio, t };
+		verdict_add(&v->causes, false, cv == COMPARE_FASTER ? VC_AT_BASELINE : cv == COMPARE_SLOWER ?
+		            VC_BELOW_BASELINE : VC_BASELINE_UNSURE, f, "%s", why);
 		return;
 	}
 	if (judge_peak(&sd->r, t_peak, v))
 		return;
 	if (other)
-		snprintf(v->why, sizeof v->why, "no peak known and the %s baseline is of %s: only the result checks held",
-		         wi->name, other);
+		verdict_add(&v->causes, false, VC_NO_REFERENCE, NULL, "no peak known and the %s baseline is of %s: only the "
+		            "result checks held", wi->name, other);
 	else if (nb)
 		/* baselines were given, of other workloads: said, not "no baseline" */
-		snprintf(v->why, sizeof v->why, "no peak known for %s on this device and the --baseline log%s hold%s %s%s, "
-		         "no %s session: only the result checks held", wi->name, nb == 1 ? "" : "s", nb == 1 ? "s" : "",
-		         bl[0].d.meta.workload, nb > 1 ? " ..." : "", wi->name);
+		verdict_add(&v->causes, false, VC_NO_REFERENCE, NULL, "no peak known for %s on this device and the "
+		            "--baseline log%s hold%s %s%s, no %s session: only the result checks held", wi->name,
+		            nb == 1 ? "" : "s", nb == 1 ? "s" : "", bl[0].d.meta.workload, nb > 1 ? " ..." : "", wi->name);
 	else
-		snprintf(v->why, sizeof v->why, "no peak known for %s on this device and no baseline "
-		         "(--baseline LOG): only the result checks held", wi->name);
+		verdict_add(&v->causes, false, VC_NO_REFERENCE, NULL, "no peak known for %s on this device and no baseline "
+		            "(--baseline LOG): only the result checks held", wi->name);
 }
 
 /* The verdict: the figure against its reference, then the clock's causes:
  * a fault reason that held it down (HW slowdown, a thermal slowdown, the
  * power brake) fails the workload, named with its time, whatever the
  * figure (a figure at a throttled clock can read 99% of the peak at that
- * clock); the power cap is reported, not failed, as DCGM's diagnostics do. */
+ * clock); the power cap is reported, not failed, as DCGM's diagnostics do.
+ * Other processes on the device are named, whatever the verdict. */
 void check_verdict(const Options *o, const VkCtx *ctx, const SuiteDev *sd, BlockMeans *run, const OfflineBlocks *bl,
                    size_t nb, const WorkloadInfo *wi, Verdict *v)
 {
 	judge_figure(o, ctx, sd, run, bl, nb, wi, v);
-	if (v->st == CHECK_WRONG || v->st == CHECK_ERROR || v->st == CHECK_SKIP)
-		return;
-	char fault[300], cap[128], was[sizeof v->why], link[112];
-	bool faulted = energy_fault(&sd->r.energy, fault, sizeof fault, cap, sizeof cap);
-	snprintf(was, sizeof was, "%s", v->why);
-	/* a transfer over a link trained below what it can do (x8 or Gen3 where
-	 * x16 Gen5 is due): a fault of the node, whatever the figure */
-	if (peak_kind(wi->id) == PEAK_PCIE && link_degraded(&sd->r.link, link, sizeof link)) {
-		v->st = CHECK_FAIL;
-		snprintf(v->why, sizeof v->why, "the link ran at %s, a fault; %.*s", link,
-		         (int)(sizeof v->why - strlen(link) - 40), was);
-		snprintf(was, sizeof was, "%s", v->why);
+	if (v->st != CHECK_WRONG && v->st != CHECK_ERROR && v->st != CHECK_SKIP) {
+		char fault[300], cap[128], link[112];
+		bool faulted = energy_fault(&sd->r.energy, fault, sizeof fault, cap, sizeof cap);
+		/* a transfer over a link trained below what it can do (x8 or Gen3
+		 * where x16 Gen5 is due): a fault of the node, whatever the figure */
+		if (peak_kind(wi->id) == PEAK_PCIE && link_degraded(&sd->r.link, link, sizeof link)) {
+			v->st = CHECK_FAIL;
+			verdict_add(&v->causes, true, VC_LINK_DOWNGRADED, NULL, "the link ran at %s, a fault", link);
+		}
+		/* a link that retransmits (DCGM's pcie plugin fails the same count) */
+		if (peak_kind(wi->id) == PEAK_PCIE && link_replays_excess(&sd->r.link, link, sizeof link)) {
+			v->st = CHECK_FAIL;
+			double f[] = { link_replays(&sd->r.link), PCIE_MAX_REPLAYS };
+			verdict_add(&v->causes, true, VC_PCIE_REPLAYS, f, "%s, a fault", link);
+		}
+		if (faulted && wi->kind != WL_POWER) { /* power's verdict has said it */
+			v->st = CHECK_FAIL;
+			verdict_add(&v->causes, true, VC_THROTTLE_HW, NULL, HELD_BY ": %s, a fault", fault);
+		} else if (cap[0] && wi->kind != WL_POWER) {
+			verdict_add(&v->causes, false, VC_POWER_CAP, NULL, "%s (reported, not failed)", cap);
+		}
 	}
-	/* a link that retransmits (DCGM's pcie plugin fails the same count) */
-	if (peak_kind(wi->id) == PEAK_PCIE &&
-	    link_replays_excess(&sd->r.link, link, sizeof link)) {
-		v->st = CHECK_FAIL;
-		snprintf(v->why, sizeof v->why, "%s, a fault; %.*s", link, (int)(sizeof v->why - strlen(link) - 16), was);
-		snprintf(was, sizeof was, "%s", v->why);
-	}
-	if (faulted && wi->kind != WL_POWER) { /* power's verdict has said it */
-		v->st = CHECK_FAIL;
-		snprintf(v->why, sizeof v->why, HELD_BY ": %s, a fault; %.*s", fault,
-		         (int)(sizeof v->why - strlen(fault) - 48), was);
-	} else if (cap[0] && wi->kind != WL_POWER) {
-		snprintf(v->why, sizeof v->why, "%.*s; %s (reported, not failed)", (int)(sizeof v->why - strlen(cap) - 28),
-		         was, cap);
-	}
+	const SharedBy *sb = &sd->r.shared;
+	if (sb->max > 0)
+		verdict_add(&v->causes, false, VC_OTHER_PROCESS, &sb->max, "other processes on the GPU: %.0f at most%s%s",
+		            sb->max, sb->who[0] ? ": " : "", sb->who);
 }

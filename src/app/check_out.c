@@ -13,6 +13,7 @@
 #include "fmt.h"
 #include "listing.h"
 #include "records.h"
+#include "verdict.h"
 
 /* A JSON record on a line of its own, freed. */
 void check_print_record(cJSON *j)
@@ -30,7 +31,9 @@ typedef struct CheckLine {
 	double median, ratio, threshold, peer_ratio, devices, sum;
 	const char *reference;
 	uint64_t checks;
-	const char *why;
+	const char *why;        /* the causes' clauses */
+	const char *codes;      /* CSV: the causes' codes, "|" between */
+	const Causes *causes;   /* JSON: the causes (record_causes) */
 	const char *others;     /* other processes on the device during the run; NULL: none seen */
 	const char *link;       /* its PCIe link during the run, and at most ("Gen5 x16 of Gen5 x16"); NULL: unknown */
 	double replays;         /* the link's replays during the run; NaN: not counted, or no transfer */
@@ -54,6 +57,7 @@ static const Column check_cols[] = {
 	{ "other_processes", "other_processes", COL_QUOTED, L_(others), NULL },
 	{ "pcie_link", "pcie_link", COL_QUOTED, L_(link), NULL },
 	{ TEL_KEY_PCIE_REPLAYS, TEL_KEY_PCIE_REPLAYS, COL_NUMBER, L_(replays), "%.0f" },
+	{ NULL, "codes", COL_QUOTED, L_(codes), NULL },
 };
 /* a shared transfer's: the verdict's CSV columns (no verdict, reference or
  * threshold), its own JSON keys */
@@ -73,6 +77,7 @@ static const Column shared_cols[] = {
 	{ "other_processes", "other_processes", COL_QUOTED, L_(others), NULL },
 	{ NULL, "pcie_link", COL_QUOTED, L_(link), NULL },
 	{ NULL, TEL_KEY_PCIE_REPLAYS, COL_NUMBER, L_(replays), "%.0f" },
+	{ NULL, "codes", COL_QUOTED, L_(codes), NULL },
 };
 #undef L_
 
@@ -80,7 +85,7 @@ static void put_line(const Options *o, const char *type, const Column *cols, siz
 {
 	if (o->format == FORMAT_JSON) {
 		cJSON *j = columns_json(type, cols, n, l);
-		if (j && l->energy && !record_energy(j, l->energy)) {
+		if (j && ((l->energy && !record_energy(j, l->energy)) || !record_causes(j, l->causes))) {
 			cJSON_Delete(j);
 			j = NULL;
 		}
@@ -125,13 +130,19 @@ void check_print_line(const Options *o, const VkCtx *ctx, const SuiteDev *sd, co
 {
 	const DeviceInfo *d = &ctx->entries[sd->idx];
 	const char *st = check_status_names[v->st];
-	char shared[160], linkbuf[80];
+	char shared[160], linkbuf[80], why[VC_MAX * VC_TEXT_LEN];
 	const char *others = shared_text(&sd->r.shared, shared, sizeof shared);
 	const char *link = link_text(&sd->r.link, wi, linkbuf, sizeof linkbuf);
+	verdict_text(&v->causes, why, sizeof why);
 	if (o->format != FORMAT_TABLE) {
-		CheckLine l = { st, { d, (size_t)sd->idx + 1, NULL }, wi->name, workload_unit_names[wi->unit], v->median,
-		                v->ratio, v->threshold, v->peer, NAN, NAN, v->ref, v->checks, v->why, others, link,
-		                link_replays_of(&sd->r.link, wi), &sd->r.energy };
+		char codes[VC_MAX * 24];
+		verdict_codes(&v->causes, "|", codes, sizeof codes);
+		CheckLine l = { .status = st, .id = { d, (size_t)sd->idx + 1, NULL }, .workload = wi->name,
+		                .unit = workload_unit_names[wi->unit], .median = v->median, .ratio = v->ratio,
+		                .threshold = v->threshold, .peer_ratio = v->peer, .devices = NAN, .sum = NAN,
+		                .reference = v->ref, .checks = v->checks, .why = why, .codes = codes,
+		                .causes = &v->causes, .others = others, .link = link,
+		                .replays = link_replays_of(&sd->r.link, wi), .energy = &sd->r.energy };
 		put_line(o, "check", check_cols, NCOLS(check_cols), &l);
 		return;
 	}
@@ -153,9 +164,9 @@ void check_print_line(const Options *o, const VkCtx *ctx, const SuiteDev *sd, co
 	double replays = link_replays_of(&sd->r.link, wi);
 	if (!isnan(replays))
 		snprintf(rp, sizeof rp, "%s%.0f replay%s", link ? ", " : "; PCIe ", replays, replays == 1 ? "" : "s");
-	printf("%-6s [%d] %-16s %14s  %s%s%s%s%s%s%s%s\n", upper, sd->idx + 1, wi->name, fig, pw, pw[0] ? " " : "",
-	       v->why, others ? "; other processes on the GPU: " : "", others ? others : "", link ? "; PCIe " : "",
-	       link ? link : "", rp);
+	/* the words are the causes' (other processes among them) */
+	printf("%-6s [%d] %-16s %14s  %s%s%s%s%s%s\n", upper, sd->idx + 1, wi->name, fig, pw, pw[0] ? " " : "", why,
+	       link ? "; PCIe " : "", link ? link : "", rp);
 }
 
 
@@ -178,9 +189,15 @@ void check_print_shared(const Options *o, const VkCtx *ctx, const SuiteDev *sd, 
 	else
 		snprintf(why, sizeof why, "with the %zu devices at once: its share of the host (%s: %s%s), held to no "
 		         "threshold; its verdict is its link's, measured alone", m, of, fmt_si(sum, b, sizeof b), unit);
+	Causes cs = { .n = 0 };
+	double f[] = { (double)m, nsum ? sum : NAN };
+	verdict_add(&cs, false, VC_SHARED_TRANSFER, f, "%s", why);
 	if (o->format != FORMAT_TABLE) {
-		CheckLine l = { "shared", { d, (size_t)sd->idx + 1, NULL }, wi->name, unit, median, NAN, NAN, NAN, (double)m,
-		                sum, NULL, sd->checks, why, NULL, NULL, NAN, NULL };
+		CheckLine l = { .status = "shared", .id = { d, (size_t)sd->idx + 1, NULL }, .workload = wi->name,
+		                .unit = unit, .median = median, .ratio = NAN, .threshold = NAN, .peer_ratio = NAN,
+		                .devices = (double)m, .sum = sum, .reference = NULL, .checks = sd->checks, .why = why,
+		                .codes = verdict_causes[VC_SHARED_TRANSFER].code, .causes = &cs, .others = NULL,
+		                .link = NULL, .replays = NAN, .energy = NULL };
 		put_line(o, "check_shared", shared_cols, NCOLS(shared_cols), &l);
 	} else {
 		char fig[48] = "-";

@@ -34,6 +34,7 @@ typedef struct BoardRow {
 	uint64_t failed;        /* result checks that failed (the summary counts the passed) */
 	CheckStatus check;
 	double check_ratio, check_threshold, peer_ratio;
+	uint32_t check_codes;   /* the verdict's causes, as verdict_code_bits */
 	double shared_median;   /* a transfer's, every device at once; NaN: none */
 	const char *reference;
 	bool retired;
@@ -195,7 +196,7 @@ void mboard_check_failed(MetricsBoard *b, int row)
 }
 
 void mboard_verdict(MetricsBoard *b, int row, CheckStatus st, double ratio, double threshold, const char *reference,
-                    double peer_ratio)
+                    double peer_ratio, uint32_t codes)
 {
 	BoardRow *r = lock_row(b, row);
 	if (!r)
@@ -205,6 +206,7 @@ void mboard_verdict(MetricsBoard *b, int row, CheckStatus st, double ratio, doub
 	r->check_threshold = threshold;
 	r->reference = reference;
 	r->peer_ratio = peer_ratio;
+	r->check_codes = codes;
 	pthread_mutex_unlock(&b->mu);
 }
 
@@ -287,6 +289,7 @@ char *mboard_render(MetricsBoard *b)
 			m->check_ratio = r->check_ratio;
 			m->check_threshold = r->check_threshold;
 			m->check_reference = r->reference;
+			m->check_codes = r->check_codes;
 			m->shared_median = r->shared_median;
 		}
 		text = metrics_render(rows, n, FLOPSCOPE_VERSION, b->check_s, b->exit_code);

@@ -40,9 +40,10 @@ void mboard_check_failed(MetricsBoard *b, int row);
 /* The row's run is over (the dashboard moved to another workload): its
  * series leave the exposition (it is ended, as mboard_end). */
 void mboard_retire(MetricsBoard *b, int row);
-/* A check's verdict on the row, and its peers' ratio (NaN: none). */
+/* A check's verdict on the row, its peers' ratio (NaN: none) and its
+ * causes' codes (verdict_code_bits). */
 void mboard_verdict(MetricsBoard *b, int row, CheckStatus st, double ratio, double threshold, const char *reference,
-                    double peer_ratio);
+                    double peer_ratio, uint32_t codes);
 /* The whole check: how long it took, its exit status. */
 /* A transfer's median on the row's device while every device ran it at
  * once (its verdict came from its link alone): the host's share. */

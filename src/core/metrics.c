@@ -2,6 +2,7 @@
 
 #include "peak.h"
 #include "throttle.h"
+#include "verdict.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -286,6 +287,26 @@ static void check_families(Text *t, const MetricsRow *rows, size_t n, double che
 			labels(t, &rows[k], true);
 			put(t, ",status=\"%s\"", check_status_names[s]);
 			value(t, rows[k].check == (CheckStatus)s ? 1 : 0);
+		}
+	}
+	/* the verdict's causes but the ones a healthy device gives, by code */
+	any = false;
+	for (size_t k = 0; k < n; k++) {
+		if (rows[k].check == CHECK_NONE)
+			continue;
+		for (int c = 0; c < VC_COUNT; c++) {
+			if (!(rows[k].check_codes & 1u << c) || verdict_causes[c].sev == SEV_OK)
+				continue;
+			if (!any)
+				family(t, "flopscope_check_cause", "gauge",
+				       "A cause of the check's verdict on the device and workload, by its stable code "
+				       "(docs/FLEET.md lists each with its action) and severity; always 1.");
+			any = true;
+			put(t, "flopscope_check_cause");
+			labels(t, &rows[k], true);
+			put(t, ",code=\"%s\",severity=\"%s\"", verdict_causes[c].code,
+			    severity_names[verdict_causes[c].sev]);
+			value(t, 1);
 		}
 	}
 	gauge(t, rows, n, "flopscope_check_ratio",

@@ -227,6 +227,29 @@ bool record_energy(cJSON *o, const Energy *e)
 	return rs != NULL;
 }
 
+bool record_causes(cJSON *o, const Causes *cs)
+{
+	cJSON *a = cJSON_AddArrayToObject(o, "causes");
+	for (size_t k = 0; a && k < cs->n; k++) {
+		const Cause *c = &cs->c[k];
+		const VerdictCauseInfo *row = &verdict_causes[c->code];
+		cJSON *x = cJSON_CreateObject();
+		if (!x || !cJSON_AddItemToArray(a, x))
+			return cJSON_Delete(x), false;
+		cJSON *f = cJSON_AddStringToObject(x, "code", row->code) &&
+		           cJSON_AddStringToObject(x, "severity", severity_names[row->sev]) ?
+		           cJSON_AddObjectToObject(x, "figures") : NULL;
+		if (!f)
+			return false;
+		for (size_t i = 0; i < VC_FIGURES && row->fig[i]; i++)
+			if (!add_num_or_null(f, row->fig[i], c->fig[i]))
+				return false;
+		if (!cJSON_AddStringToObject(x, "action", row->action) || !cJSON_AddStringToObject(x, "text", c->text))
+			return false;
+	}
+	return a != NULL;
+}
+
 bool record_summary_json(FILE *f, const SummaryResult *r, size_t dropped, uint64_t checks_passed)
 {
 	cJSON *o = cJSON_CreateObject();

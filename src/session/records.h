@@ -10,6 +10,7 @@
 #include <stdio.h>
 
 #include "summary.h"
+#include "verdict.h"
 
 struct cJSON;
 /* o on a line of its own in f, then freed; false when o is NULL (out of
@@ -45,6 +46,10 @@ bool record_change_counts(struct cJSON *o, const ChangeDetector *d);
  * where no reason bits were read); false when out of memory. Every record
  * of a run's result carries them. */
 bool record_energy(struct cJSON *o, const Energy *e);
+/* A verdict's causes added to o as "causes": [{"code":..,"severity":..,
+ * "figures":{name: value or null},"action":..,"text":..}], the lead first;
+ * false when out of memory. */
+bool record_causes(struct cJSON *o, const Causes *cs);
 bool record_summary_json(FILE *f, const SummaryResult *r, size_t dropped,
                          uint64_t checks_passed);
 

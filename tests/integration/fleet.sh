@@ -79,7 +79,7 @@ PY
 	rc=$?
 	[ "$rc" = 3 ] || die "wrong results: exit $rc: $(cat "$T/wrong.csv")"
 	head -1 "$T/wrong.csv" |
-		grep -qx 'status,entry,gpu,device,driver,uuid,pci_bus_id,host,flopscope,workload,median,unit,reference,ratio,threshold,checks_passed,why,other_processes,pcie_link,pcie_replays' ||
+		grep -qx 'status,entry,gpu,device,driver,uuid,pci_bus_id,host,flopscope,workload,median,unit,reference,ratio,threshold,checks_passed,why,other_processes,pcie_link,pcie_replays,codes' ||
 		die "csv header: $(head -1 "$T/wrong.csv")"
 	grep -q '^wrong,1,,"llvmpipe.*","llvmpipe Mesa.*",[0-9a-f-]\{36\},,".*",[0-9.]*,fp32,.*verification failed' "$T/wrong.csv" ||
 		die "$(cat "$T/wrong.csv")"
@@ -87,7 +87,12 @@ PY
 import csv, sys
 rows = list(csv.DictReader(open(sys.argv[1])))
 assert rows and all(r["device"].startswith("llvmpipe") and len(r["uuid"]) == 36 for r in rows), rows
-' "$T/wrong.csv" || die "the check's CSV does not parse"
+# the causes by code: the wrong results lead
+wrong = [r for r in rows if r["status"] == "wrong"]
+assert wrong and all(r["codes"].split("|")[0] == "WRONG_RESULT" for r in wrong), wrong
+' "$T/wrong.csv" || die "the check's CSV does not parse, or its codes"
+	grep -Eq '^flopscope_check_cause\{[^}]*workload="fp32",code="WRONG_RESULT",severity="fail"\} 1$' "$T/wrong.prom" ||
+		die "no WRONG_RESULT cause in the metrics: $(grep check_cause "$T/wrong.prom")"
 	promtool_ok "$T/wrong.prom" || die "promtool on the wrong-results metrics"
 	grep -q '^flopscope_check_status{.*workload="fp32",status="wrong"} 1$' "$T/wrong.prom" ||
 		die "$(cat "$T/wrong.prom")"
@@ -517,12 +522,14 @@ alone = [r for r in recs if r["type"] == "check" and r["workload"] == "h2d"]
 shared = [r for r in recs if r["type"] == "check_shared"]
 assert all(r["median"] > 0 and r["status"] in ("pass", "outlier", "unsure") for r in alone), alone
 assert all(r["devices"] == 2 for r in shared), shared
-# a sanitizer's slow start beside another suite can leave the devices
-# together no steady sample, or no time left of the budget: a record that
-# says so (the plain build's must measure)
+# a slow start (a sanitizer's, or a loaded machine: make test beside a
+# make -j2 left one of the two no steady sample) can leave a device
+# together with the others no steady sample, or no time left of the
+# budget: a record that says so; the plain build's measures one at least
 for r in shared:
-    assert r.get("median", 0) > 0 or (sys.argv[3] and ("no steady sample" in r["why"] or "not measured" in r["why"])), shared
+    assert r.get("median", 0) > 0 or "no steady sample" in r["why"] or "not measured" in r["why"], shared
 measured = [r for r in shared if "median" in r]
+assert measured or sys.argv[3], shared
 total = sum(r["median"] for r in measured)
 assert all(abs(r["sum"] - total) <= 1e-6 * total for r in measured), (total, shared)
 print(len(measured))
@@ -537,7 +544,10 @@ PY
 	# (outputs of the same records: make test holds them)
 	if ! sanitized; then
 		"$FS" --check -1 -1 --workload h2d --budget 10s --no-log >"$T/c.out" 2>&1
-		grep -Eq '^SHARED +\[1\] h2d +[0-9.]+ [kMG]?B/s  with the 2 devices at once: its share of the host \(the 2 together: ' "$T/c.out" ||
+		# both lines; the one measured at least (a loaded machine can leave
+		# one without a steady sample: "the 1 of them measured")
+		[ "$(grep -Ec '^SHARED +\[[12]\] h2d +([0-9.]+ [kMG]?B/s  with the 2 devices at once: its share of the host \(the [12] (together|of them measured): |-  with the 2 devices at once: not measured: )' "$T/c.out")" = 2 ] &&
+			grep -Eq '^SHARED +\[1\] h2d +[0-9.]+ [kMG]?B/s  with the 2 devices at once: its share' "$T/c.out" ||
 			die "the table: $(cat "$T/c.out")"
 		"$FS" --check -1 -1 --workload h2d --budget 10s --no-log --format csv >"$T/c.csv" 2>&1
 		[ "$(grep -c '^shared,' "$T/c.csv")" = 2 ] || die "CSV: $(cat "$T/c.csv")"

@@ -1086,6 +1086,15 @@ t_other_processes_on_the_gpu_should_be_named_where_they_can_be() {
 	"$FS" --check --workload fp32 --budget 5 --no-log --format json --metrics-file "$T/m.prom" >"$T/c.json" 2>"$T/c.err"
 	grep -q "\"other_processes\":\"1 at most: $p sleep\"" "$T/c.json" || { kill $p; die "check: $(cat "$T/c.json")"; }
 	python3 tests/schema_check.py check "$T/c.json" >/dev/null || { kill $p; die "the check's schema"; }
+	# the cause by its code, with its figure, in the record and the metrics
+	python3 -c '
+import json, sys
+c = [json.loads(l) for l in open(sys.argv[1]) if "\"check\"" in l][0]
+o = [x for x in c["causes"] if x["code"] == "OTHER_PROCESS"]
+assert o and o[0]["severity"] == "warn" and o[0]["figures"]["processes"] == 1 and sys.argv[2] in o[0]["text"], c
+' "$T/c.json" "$p sleep" || { kill $p; die "no OTHER_PROCESS cause: $(cat "$T/c.json")"; }
+	grep -Eq '^flopscope_check_cause\{[^}]*code="OTHER_PROCESS",severity="warn"\} 1$' "$T/m.prom" ||
+		{ kill $p; die "no OTHER_PROCESS in the metrics: $(grep check_cause "$T/m.prom")"; }
 	grep -Eq '^flopscope_other_processes\{[^}]*\} 1$' "$T/m.prom" &&
 		grep -Eq "^flopscope_other_processes_info\{[^}]*,processes=\"$p sleep\"\} 1$" "$T/m.prom" ||
 		{ kill $p; die "metrics: $(grep other "$T/m.prom")"; }

@@ -7,6 +7,7 @@
 #include "check.h"
 #include "compare.h"
 #include "metrics.h"
+#include "verdict.h"
 #include "peak.h"
 
 /* How many lines of text start with prefix. */
@@ -134,7 +135,9 @@ static void metrics_should_carry_a_checks_verdicts(void)
 	r[0].check_ratio = 0.72;
 	r[0].check_threshold = 0.8;
 	r[0].check_reference = "peak";
+	r[0].check_codes = 1u << VC_BELOW_PEAK | 1u << VC_OTHER_PROCESS;
 	r[1].check = CHECK_NOREF;
+	r[1].check_codes = 1u << VC_NO_REFERENCE;
 	char *t = metrics_render(r, 2, "1", 12.5, 1);
 	CHECK(t != NULL);
 	if (!t)
@@ -145,6 +148,16 @@ static void metrics_should_carry_a_checks_verdicts(void)
 	CHECK(strstr(t, "workload=\"fp16\",status=\"noref\"} 1\n") != NULL);
 	CHECK(lines_starting(t, "flopscope_check_ratio{") == 1);  /* noref has none */
 	CHECK(strstr(t, "workload=\"fp32\",reference=\"peak\"} 0.80000000000000004\n") != NULL);
+	/* a series a cause, by its code, those a healthy device gives left out */
+	CHECK(lines_starting(t, "flopscope_check_cause{") == 3);
+	CHECK(strstr(t, "workload=\"fp32\",code=\"BELOW_PEAK\",severity=\"fail\"} 1\n") != NULL);
+	CHECK(strstr(t, "workload=\"fp32\",code=\"OTHER_PROCESS\",severity=\"warn\"} 1\n") != NULL);
+	CHECK(strstr(t, "workload=\"fp16\",code=\"NO_REFERENCE\",severity=\"info\"} 1\n") != NULL);
+	r[0].check_codes = 1u << VC_AT_PEAK;
+	r[1].check_codes = 0;
+	char *u = metrics_render(r, 2, "1", 12.5, 1);
+	CHECK(u && !strstr(u, "flopscope_check_cause"));
+	free(u);
 	CHECK(strstr(t, "flopscope_check_duration_seconds 12.5\n") != NULL);
 	CHECK(strstr(t, "flopscope_check_exit_code 1\n") != NULL);
 	free(t);
