@@ -13,6 +13,7 @@
 #include "columns.h"
 #include "compare.h"
 #include "fmt.h"
+#include "inventory.h"
 #include "listing.h"
 #include "devlock.h"
 #include "metrics_live.h"
@@ -131,6 +132,9 @@ typedef struct CheckRun {
 	Verdict *v;
 	size_t *nd_of;
 	size_t counts[CHECK_STATUS_COUNT];
+	bool whole_host;             /* every GPU of the host is the check's: its inventory is taken */
+	Inventory inv;               /* the host's GPUs Vulkan does not show */
+	MetricsMissingGpu missing[INVENTORY_MAX];
 	char log_err[ERR_LEN];       /* the first session log that could not be written; "" none */
 } CheckRun;
 
@@ -575,7 +579,7 @@ static int check_end(CheckRun *c, atomic_int *quit, bool not_run, bool *say_logs
 		 * the driver's or the system's part (an ERROR row: a lost device,
 		 * a shader that would not build) is a check that could not run */
 		status = counts[CHECK_WRONG]                        ? STATUS_WRONG
-		       : counts[CHECK_FAIL]                         ? STATUS_FAILED
+		       : counts[CHECK_FAIL] || counts[CHECK_MISSING] ? STATUS_FAILED
 		       : counts[CHECK_OUTLIER]                      ? STATUS_OUTLIER
 		       : counts[CHECK_ERROR]                        ? STATUS_NOT_RUN
 		       : !counts[CHECK_PASS] && !counts[CHECK_UNSURE] ? STATUS_NOT_JUDGED : STATUS_OK;
@@ -616,6 +620,9 @@ static int check_end(CheckRun *c, atomic_int *quit, bool not_run, bool *say_logs
 		       "of a %g s budget: exit %d\n", counts[CHECK_PASS], counts[CHECK_FAIL], counts[CHECK_OUTLIER],
 		       counts[CHECK_WRONG], counts[CHECK_ERROR], counts[CHECK_UNSURE], counts[CHECK_NOREF], counts[CHECK_SKIP],
 		       secs, c->budget, status);
+		if (counts[CHECK_MISSING])
+			printf("%zu GPU%s of the host not seen by Vulkan (MISSING above): the check fails it\n",
+			       counts[CHECK_MISSING], counts[CHECK_MISSING] == 1 ? "" : "s");
 		if (counts[CHECK_UNSURE] || counts[CHECK_NOREF])
 			printf("(unsure: below the threshold within what the data can tell; noref: nothing to hold it to "
 			       "but the result checks)\n");
@@ -629,7 +636,27 @@ static int check_end(CheckRun *c, atomic_int *quit, bool not_run, bool *say_logs
 	return status;
 }
 
-int check_run(const VkCtx *ctx, const int *idx, size_t n, const Options *o, uint64_t launch_ns,
+/* The host's GPUs that Vulkan does not show, where the check is of every
+ * device: a MISSING line each (a GPU passed over in silence passes a node
+ * short of one), and the metrics' count. */
+static void check_inventory(CheckRun *c)
+{
+	if (!c->whole_host)
+		return;
+	inventory_take(c->ctx->entries, c->ctx->entry_count, &c->inv);
+	for (size_t k = 0; k < c->inv.nmissing; k++) {
+		const MissingGpu *m = &c->inv.missing[k];
+		c->missing[k] = (MetricsMissingGpu){ m->gpu, m->uuid, m->pci, m->name };
+		check_print_missing(c->o, m);
+		c->counts[CHECK_MISSING]++;
+	}
+	mboard_gpus(c->board, &(MetricsGpus){ c->inv.gpus, c->missing, c->inv.nmissing });
+	if (c->inv.note[0])
+		fprintf(stderr, "flopscope: note: the host's GPUs: %s\n", c->inv.note);
+	fflush(stdout);
+}
+
+int check_run(const VkCtx *ctx, const int *idx, size_t n, const Options *o, bool whole_host, uint64_t launch_ns,
               atomic_int *quit)
 {
 	CheckRun *c = calloc(1, sizeof *c);
@@ -637,7 +664,8 @@ int check_run(const VkCtx *ctx, const int *idx, size_t n, const Options *o, uint
 		fprintf(stderr, "flopscope: out of memory\n");
 		return 1;
 	}
-	*c = (CheckRun){ .ctx = ctx, .idx = idx, .n = n, .o = o, .t0 = launch_ns ? launch_ns : clock_mono_ns(),
+	*c = (CheckRun){ .ctx = ctx, .idx = idx, .n = n, .o = o, .whole_host = whole_host,
+	                 .t0 = launch_ns ? launch_ns : clock_mono_ns(),
 	                 .budget = o->budget_s > 0 ? o->budget_s : CLI_DEFAULT_BUDGET_S,
 	                 .overhead = CHECK_FIRST_OVERHEAD_S, .teardown = CHECK_TEARDOWN_S };
 	if (!parse_workloads(o->workload ? o->workload : CHECK_DEFAULT_WORKLOADS, c->wl, &c->nwl)) {
@@ -661,6 +689,7 @@ int check_run(const VkCtx *ctx, const int *idx, size_t n, const Options *o, uint
 	int lock = status ? 0 : check_lock_devices(c, quit);
 	if (!status) {
 		check_head(c);
+		check_inventory(c);
 		if (!lock) {
 			c->progress = progress_start("check", c->runs);
 			for (size_t i = 0; i < c->nwl && !*quit; i++)

@@ -19,10 +19,13 @@
 /* Exit statuses: 0 every workload passed (or had nothing to be held to),
  * 1 a threshold missed, the outlier rule, the budget or a device failed,
  * 3 a result check failed (wrong values win over everything else). */
+#include <stdbool.h>
 #include <stdint.h>
 
 /* launch_ns: when the program started (the budget counts from there). */
-int check_run(const VkCtx *ctx, const int *idx, size_t n, const Options *o, uint64_t launch_ns,
+/* whole_host: the check is of every GPU of the host (no device named):
+ * those Vulkan does not show are MISSING lines that fail it. */
+int check_run(const VkCtx *ctx, const int *idx, size_t n, const Options *o, bool whole_host, uint64_t launch_ns,
               atomic_int *quit);
 
 #endif

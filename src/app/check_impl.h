@@ -45,6 +45,10 @@ void check_print_record(struct cJSON *j);
 /* A verdict's line: text, its JSON record or CSV line, as o->format says. */
 void check_print_line(const Options *o, const VkCtx *ctx, const SuiteDev *sd, const WorkloadInfo *wi,
                       const Verdict *v);
+/* A GPU of the host that Vulkan does not show: its MISSING line (text),
+ * check_missing record (JSON) or CSV row of status missing. */
+struct MissingGpu;
+void check_print_missing(const Options *o, const struct MissingGpu *m);
 /* A transfer's line for device sd of m that ran it at once (held to no
  * threshold); not_measured: why it has no median. */
 void check_print_shared(const Options *o, const VkCtx *ctx, const SuiteDev *sd, const WorkloadInfo *wi,

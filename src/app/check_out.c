@@ -11,9 +11,12 @@
 #include "columns.h"
 #include "peak.h"
 #include "fmt.h"
+#include "inventory.h"
 #include "listing.h"
 #include "records.h"
+#include "slog.h"
 #include "verdict.h"
+#include "version.h"
 
 /* A JSON record on a line of its own, freed. */
 void check_print_record(cJSON *j)
@@ -204,6 +207,54 @@ void check_print_shared(const Options *o, const VkCtx *ctx, const SuiteDev *sd, 
 		if (!isnan(median))
 			snprintf(fig, sizeof fig, "%s%s", fmt_si(median, a, sizeof a), unit);
 		printf("%-6s [%d] %-16s %14s  %s\n", "SHARED", sd->idx + 1, wi->name, fig, why);
+	}
+}
+
+void check_print_missing(const Options *o, const MissingGpu *m)
+{
+	Causes cs = { .n = 0 };
+	double g = m->gpu >= 0 ? m->gpu : NAN;
+	verdict_add(&cs, false, VC_MISSING, &g, "not seen by Vulkan: %s", m->why);
+	const char *why = cs.c[0].text;
+	char idx[16] = "";
+	if (m->gpu >= 0)
+		snprintf(idx, sizeof idx, "%d", m->gpu);
+	if (o->format == FORMAT_JSON) {
+		char host[256];
+		slog_host_name(host, sizeof host);
+		cJSON *j = cJSON_CreateObject();
+		bool ok = j && cJSON_AddStringToObject(j, "type", "check_missing") &&
+		          cJSON_AddStringToObject(j, "status", check_status_names[CHECK_MISSING]) &&
+		          (m->gpu >= 0 ? cJSON_AddNumberToObject(j, "gpu", m->gpu) : cJSON_AddNullToObject(j, "gpu")) &&
+		          cJSON_AddStringToObject(j, "device", m->name) &&
+		          (m->uuid[0] ? cJSON_AddStringToObject(j, "uuid", m->uuid) : cJSON_AddNullToObject(j, "uuid")) &&
+		          (m->pci[0] ? cJSON_AddStringToObject(j, "pci_bus_id", m->pci) :
+		                       cJSON_AddNullToObject(j, "pci_bus_id")) &&
+		          cJSON_AddStringToObject(j, "host", host) && record_stamp(j) &&
+		          cJSON_AddStringToObject(j, "why", why) && record_causes(j, &cs);
+		if (!ok) {
+			cJSON_Delete(j);
+			j = NULL;
+		}
+		check_print_record(j);
+	} else if (o->format == FORMAT_CSV) {
+		/* the check's columns: no entry, driver, workload or figures */
+		char host[256];
+		slog_host_name(host, sizeof host);
+		printf("%s,,%s,", check_status_names[CHECK_MISSING], idx);
+		listing_csv_field(stdout, m->name);
+		printf(",,");
+		listing_csv_field(stdout, m->uuid);
+		putchar(',');
+		listing_csv_field(stdout, m->pci);
+		putchar(',');
+		listing_csv_field(stdout, host);
+		printf(",%s,,,,,,,,", FLOPSCOPE_VERSION);
+		listing_csv_field(stdout, why);
+		printf(",,,,%s\n", verdict_causes[VC_MISSING].code);
+	} else {
+		printf("%-7s GPU %s (%s%s%s%s%s)  %s\n", "MISSING", idx[0] ? idx : "-", m->name, m->uuid[0] ? ", " : "",
+		       m->uuid, m->pci[0] ? ", " : "", m->pci, why);
 	}
 }
 

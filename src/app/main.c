@@ -21,6 +21,7 @@
 #include "headless.h"
 #include "devlist.h"
 #include "watch.h"
+#include "inventory.h"
 #include "listing.h"
 #include "offline.h"
 #include "outputs.h"
@@ -164,11 +165,38 @@ static int pick_device(const VkCtx *ctx, const Options *o)
 	return idx;
 }
 
+/* --list's table: Vulkan's devices, then the host's GPUs it does not show,
+ * marked, each with its likeliest cause (the check's inventory). */
+static void list_with_missing(const VkCtx *ctx, bool verbose)
+{
+	listing_print(stdout, &(DeviceList){ ctx->entries, ctx->entry_count }, verbose);
+	Inventory *inv = malloc(sizeof *inv);
+	if (!inv) {
+		fprintf(stderr, "flopscope: out of memory for the host's GPUs\n");
+		return;
+	}
+	inventory_take(ctx->entries, ctx->entry_count, inv);
+	for (size_t k = 0; k < inv->nmissing; k++) {
+		const MissingGpu *m = &inv->missing[k];
+		char gpu[16] = "-";
+		if (m->gpu >= 0)
+			snprintf(gpu, sizeof gpu, "%d", m->gpu);
+		printf("   MISSING: GPU %s (%s%s%s%s%s): not seen by Vulkan: %s\n", gpu, m->name, m->uuid[0] ? ", " : "",
+		       m->uuid, m->pci[0] ? ", " : "", m->pci, m->why);
+	}
+	free(inv);
+}
+
+/* Whether the devices picked are every GPU of the host (--all, or a check
+ * naming none, with no word to filter them): the check's inventory. */
+static bool every_device;
+
 /* --all: every physical device (whose name has the word), its first
  * compute family; 0 (said) if none. */
 static size_t pick_all(const VkCtx *ctx, const Options *o, int *idx, size_t cap)
 {
 	size_t n = 0;
+	every_device = !o->dev_word;
 	for (size_t i = 0; i < ctx->entry_count && n < cap; i++) {
 		const DeviceInfo *d = &ctx->entries[i];
 		bool seen = false;
@@ -326,7 +354,7 @@ static int several_devices(const VkCtx *ctx, Options *o, WorkloadType wl, uint64
 	if (!n)
 		return 2;
 	if (o->mode == MODE_CHECK)
-		return check_run(ctx, idxs, n, o, launch, &quit_flag);
+		return check_run(ctx, idxs, n, o, every_device, launch, &quit_flag);
 	if (o->mode == MODE_SUITE)
 		return suite_run(ctx, idxs, n, o, launch, &quit_flag);
 	if (!o->headless && n <= NODE_VIEW_MAX) {
@@ -402,7 +430,7 @@ static int run_mode(const VkCtx *ctx, Options *o, WorkloadType wl, uint64_t laun
 		if (o->format != FORMAT_TABLE)
 			devlist_print(stdout, &(DeviceList){ ctx->entries, ctx->entry_count }, o->format);
 		else
-			listing_print(stdout, &(DeviceList){ ctx->entries, ctx->entry_count }, o->verbose);
+			list_with_missing(ctx, o->verbose);
 		return outputs_stdout_failed() ? 1 : 0;
 	case MODE_CHECK:
 		if (!o->ndev_indexes)

@@ -46,6 +46,8 @@ struct MetricsBoard {
 	size_t n, cap;
 	double check_s;
 	int exit_code;
+	bool has_gpus;          /* a check's inventory of the host's GPUs: */
+	MetricsGpus gpus;
 };
 
 MetricsBoard *mboard_create(void)
@@ -219,6 +221,16 @@ void mboard_shared(MetricsBoard *b, int row, double median)
 	pthread_mutex_unlock(&b->mu);
 }
 
+void mboard_gpus(MetricsBoard *b, const MetricsGpus *g)
+{
+	if (!b)
+		return;
+	pthread_mutex_lock(&b->mu);
+	b->gpus = *g;
+	b->has_gpus = true;
+	pthread_mutex_unlock(&b->mu);
+}
+
 void mboard_check_end(MetricsBoard *b, double duration_s, int exit_code)
 {
 	if (!b)
@@ -292,7 +304,8 @@ char *mboard_render(MetricsBoard *b)
 			m->check_codes = r->check_codes;
 			m->shared_median = r->shared_median;
 		}
-		text = metrics_render(rows, n, FLOPSCOPE_VERSION, b->check_s, b->exit_code);
+		text = metrics_render_host(rows, n, FLOPSCOPE_VERSION, b->check_s, b->exit_code,
+		                           b->has_gpus ? &b->gpus : NULL);
 	}
 	pthread_mutex_unlock(&b->mu);
 	free(rows);

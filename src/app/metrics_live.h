@@ -44,6 +44,9 @@ void mboard_retire(MetricsBoard *b, int row);
  * causes' codes (verdict_code_bits). */
 void mboard_verdict(MetricsBoard *b, int row, CheckStatus st, double ratio, double threshold, const char *reference,
                     double peer_ratio, uint32_t codes);
+/* A check's inventory of the host's GPUs (g's strings must outlive the
+ * board). */
+void mboard_gpus(MetricsBoard *b, const MetricsGpus *g);
 /* The whole check: how long it took, its exit status. */
 /* A transfer's median on the row's device while every device ran it at
  * once (its verdict came from its link alone): the host's share. */

@@ -13,6 +13,7 @@
 const char *const check_status_names[CHECK_STATUS_COUNT] = {
 	[CHECK_PASS] = "pass", [CHECK_FAIL] = "fail", [CHECK_WRONG] = "wrong", [CHECK_UNSURE] = "unsure",
 	[CHECK_NOREF] = "noref", [CHECK_SKIP] = "skip", [CHECK_ERROR] = "error", [CHECK_OUTLIER] = "outlier",
+	[CHECK_MISSING] = "missing",
 };
 
 const char *const metrics_unit_suffix[UNIT_COUNT] = {
@@ -407,8 +408,49 @@ static void throughputs(Text *t, const MetricsRow *rows, size_t n)
 	}
 }
 
+/* The host's GPUs: those Vulkan shows and those it does not, each named. */
+static void gpu_inventory(Text *t, const MetricsGpus *g)
+{
+	family(t, "flopscope_gpus", "gauge",
+	       "The host's GPUs as the check counted them: state visible (Vulkan shows them) or missing (NVML or the "
+	       "PCI bus has them, Vulkan does not).");
+	put(t, "flopscope_gpus{state=\"visible\"} %zu\n", g->visible);
+	put(t, "flopscope_gpus{state=\"missing\"} %zu\n", g->nmissing);
+	for (size_t k = 0; k < g->nmissing; k++) {
+		const MetricsMissingGpu *m = &g->missing[k];
+		if (k == 0)
+			family(t, "flopscope_gpu_missing", "gauge",
+			       "A GPU of the host that Vulkan does not show (the check's MISSING row says why); always 1.");
+		char uuid[200], pci[64], name[300];
+		metrics_escape(m->uuid, uuid, sizeof uuid);
+		metrics_escape(m->pci_bus_id, pci, sizeof pci);
+		metrics_escape(m->name, name, sizeof name);
+		put(t, "flopscope_gpu_missing{");
+		const char *sep = "";
+		if (m->gpu >= 0) {
+			put(t, "gpu=\"%d\"", m->gpu);
+			sep = ",";
+		}
+		if (*uuid) {
+			put(t, "%sUUID=\"%s\"", sep, uuid);
+			sep = ",";
+		}
+		if (*pci) {
+			put(t, "%spci_bus_id=\"%s\"", sep, pci);
+			sep = ",";
+		}
+		put(t, "%sname=\"%s\"} 1\n", sep, name);
+	}
+}
+
 char *metrics_render(const MetricsRow *rows, size_t n, const char *version, double check_duration_s,
                      int exit_code)
+{
+	return metrics_render_host(rows, n, version, check_duration_s, exit_code, NULL);
+}
+
+char *metrics_render_host(const MetricsRow *rows, size_t n, const char *version, double check_duration_s,
+                          int exit_code, const MetricsGpus *gpus)
 {
 	Text t = { 0 };
 	char ver[64];
@@ -433,6 +475,8 @@ char *metrics_render(const MetricsRow *rows, size_t n, const char *version, doub
 	telemetry_families(&t, rows, n);
 	others_info(&t, rows, n);
 	check_families(&t, rows, n, check_duration_s, exit_code);
+	if (gpus)
+		gpu_inventory(&t, gpus);
 	if (t.oom) {
 		free(t.s);
 		return NULL;

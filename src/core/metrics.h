@@ -34,6 +34,7 @@ typedef enum CheckStatus {
 	CHECK_SKIP,        /* the device cannot run the workload */
 	CHECK_ERROR,       /* the run failed (not wrong values: a device or driver error) */
 	CHECK_OUTLIER,     /* the outlier rule named it among its identical peers */
+	CHECK_MISSING,     /* a GPU of the host that Vulkan does not show (engine/inventory.h) */
 	CHECK_STATUS_COUNT
 } CheckStatus;
 
@@ -83,6 +84,21 @@ typedef struct MetricsRow {
 	                             host's share, held to no threshold; NaN: not measured so */
 } MetricsRow;
 
+/* A GPU of the host that no Vulkan device is (engine/inventory.h), and
+ * the host's count of them beside the GPUs Vulkan shows: a check's. */
+typedef struct MetricsMissingGpu {
+	int gpu;                  /* NVML's index; -1 none */
+	const char *uuid;         /* NVML's "GPU-..."; "" unknown */
+	const char *pci_bus_id;   /* "00000000:1B:00.0"; "" unknown */
+	const char *name;
+} MetricsMissingGpu;
+
+typedef struct MetricsGpus {
+	size_t visible;           /* the GPUs Vulkan shows */
+	const MetricsMissingGpu *missing;
+	size_t nmissing;
+} MetricsGpus;
+
 /* A row with every figure unknown and no check: fill what is known. */
 void metrics_row_init(MetricsRow *r);
 
@@ -92,6 +108,11 @@ void metrics_row_init(MetricsRow *r);
  * string, NULL when memory ran out. */
 char *metrics_render(const MetricsRow *rows, size_t n, const char *version, double check_duration_s,
                      int exit_code);
+/* The same with the host's GPUs as a check's inventory counted them
+ * (flopscope_gpus{state}, a flopscope_gpu_missing series a GPU Vulkan does
+ * not show); gpus NULL: not taken. */
+char *metrics_render_host(const MetricsRow *rows, size_t n, const char *version, double check_duration_s,
+                          int exit_code, const MetricsGpus *gpus);
 
 /* The family name's unit suffix of a throughput in unit u: "flops", "ops",
  * "bytes_per_second". */

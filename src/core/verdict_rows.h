@@ -16,6 +16,11 @@ VERDICT_CAUSE(RUN_ERROR, .sev = SEV_ERROR, .fig = { NULL },
 	          "own report (nvidia-smi -q); reset the GPU and check again.")
 VERDICT_CAUSE(UNSUPPORTED, .sev = SEV_INFO, .fig = { NULL },
 	.action = "None: the device lacks what the workload needs (a feature or memory type).")
+/* a GPU of the host that Vulkan does not show (engine/inventory.h) */
+VERDICT_CAUSE(MISSING, .sev = SEV_FAIL, .fig = { "gpu" },
+	.action = "Read the cause named: turn MIG mode off for a check (nvidia-smi -mig 0), install the vendor's Vulkan "
+	          "driver, give a container the driver's graphics capability (NVIDIA_DRIVER_CAPABILITIES=compute,utility,"
+	          "graphics); a GPU no driver holds or NVML cannot open wants a reset or service.")
 /* the figure against its reference */
 VERDICT_CAUSE(NO_STEADY_SAMPLE, .sev = SEV_FAIL, .fig = { NULL },
 	.action = "Check again with a longer --budget; where it repeats, find what else holds the device.")

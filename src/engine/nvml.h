@@ -12,5 +12,16 @@
  * why when NVML cannot say (missing, or not starting): every entry then stays without one. */
 bool nvml_index_devices(DeviceInfo *entries, size_t n, char *why, size_t len);
 
+/* A GPU as NVML lists it. */
+typedef struct NvmlGpu {
+	unsigned index;      /* NVML's, nvidia-smi's */
+	char uuid[96];       /* "GPU-..." */
+	char name[96];       /* "" where NVML would not say */
+	int mig;             /* MIG mode: 1 on, 0 off, -1 unknown (no such call, or not supported) */
+} NvmlGpu;
+
+/* The GPUs NVML lists (at most cap into out): how many, or -1 with why
+ * where NVML cannot say (missing, or not starting). */
+int nvml_list_gpus(NvmlGpu *out, size_t cap, char *why, size_t len);
 
 #endif

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "clock.h"
+#include "fmt.h"
 #include "procs.h"
 
 #define NVIDIA_VENDOR 0x10de
@@ -330,6 +331,53 @@ bool nvml_index_devices(DeviceInfo *e, size_t n, char *why, size_t len)
 	}
 	nvml_unload(&l);
 	return true;
+}
+
+int nvml_list_gpus(NvmlGpu *out, size_t cap, char *why, size_t len)
+{
+	NvmlLib l;
+	if (!nvml_load(&l, why, len))
+		return -1;
+	/* optional calls: a name, the MIG mode (a GPU in MIG mode is not
+	 * Vulkan's to use) */
+	int (*name)(void *, char *, unsigned) = (int (*)(void *, char *, unsigned))dlsym(l.lib, "nvmlDeviceGetName");
+	int (*mig)(void *, unsigned *, unsigned *) =
+		(int (*)(void *, unsigned *, unsigned *))dlsym(l.lib, "nvmlDeviceGetMigMode");
+	unsigned c = 0;
+	int rc = l.count(&c);
+	if (rc != 0) {
+		snprintf(why, len, "NVML would not count its GPUs (error %d)", rc);
+		nvml_unload(&l);
+		return -1;
+	}
+	size_t n = 0;
+	for (unsigned i = 0; i < c && n < cap; i++) {
+		void *h;
+		NvmlGpu *g = &out[n];
+		*g = (NvmlGpu){ .index = i, .mig = -1 };
+		if (l.handle(i, &h) != 0 || l.uuid(h, g->uuid, sizeof g->uuid) != 0) {
+			/* a GPU NVML counts but cannot open (fallen off the bus, in
+			 * an error state): listed, with no UUID */
+			g->uuid[0] = '\0';
+			snprintf(g->name, sizeof g->name, "(NVML cannot open it)");
+			n++;
+			continue;
+		}
+		g->uuid[sizeof g->uuid - 1] = '\0';
+		fmt_printable(g->uuid);
+		if (name && name(h, g->name, sizeof g->name) == 0) {
+			g->name[sizeof g->name - 1] = '\0';
+			fmt_printable(g->name);
+		} else {
+			g->name[0] = '\0';
+		}
+		unsigned cur, pend;
+		if (mig && mig(h, &cur, &pend) == 0)
+			g->mig = cur != 0;
+		n++;
+	}
+	nvml_unload(&l);
+	return (int)n;
 }
 
 static bool tel_nvml_open(TelSource *s, const DeviceInfo *d, char *note, size_t len)

@@ -16,6 +16,8 @@
  * N and grows by R a second; a violation counter grows by F seconds a second from the
  * library's start; a key left out is not supported; "power_ramp=S" makes
  * the power climb from 100 W to power= over S seconds).
+ * nvmlDeviceGetName names every GPU "NVIDIA Fake"; FLOPSCOPE_FAKE_NVML_MIG
+ * lists the UUIDs whose MIG mode is on (nvmlDeviceGetMigMode).
  * FLOPSCOPE_FAKE_NVML_PROCS lists the processes with a context on every
  * device: "PID:MIB:SM,..." (PID "self": the calling process; MIB its
  * memory, SM its share of the SMs in %); unset: the process calls answer
@@ -117,6 +119,24 @@ int nvmlDeviceGetUUID(void *h, char *out, unsigned len)
 	if (strlen(h) >= len)
 		return 7; /* NVML_ERROR_INSUFFICIENT_SIZE */
 	strcpy(out, h);
+	return 0;
+}
+
+int nvmlDeviceGetName(void *h, char *out, unsigned len);
+int nvmlDeviceGetName(void *h, char *out, unsigned len)
+{
+	(void)h;
+	if (len < 12)
+		return 7;
+	strcpy(out, "NVIDIA Fake");
+	return 0;
+}
+
+int nvmlDeviceGetMigMode(void *h, unsigned *cur, unsigned *pend);
+int nvmlDeviceGetMigMode(void *h, unsigned *cur, unsigned *pend)
+{
+	const char *on = getenv("FLOPSCOPE_FAKE_NVML_MIG");
+	*cur = *pend = on && strstr(on, (const char *)h) ? 1 : 0;
 	return 0;
 }
 

@@ -763,3 +763,74 @@ assert abs(rated - at_clock / 4) <= 0.1, (rated, at_clock)
 assert (m[1] == "PASS") == (rated >= 5) and (sys.argv[2] == "0") == (m[1] == "PASS"), (m[1], rated, sys.argv[2])
 PY
 }
+
+# A GPU of the host that Vulkan does not show (MIG mode, no Vulkan driver,
+# a container without the driver's graphics capability, fallen off the bus)
+# passed the check in silence: "Check of 1 device", exit 0. A check of every
+# device takes the host's inventory (NVML's list by UUID, the PCI bus's GPUs
+# by address): each GPU missing is a MISSING line with its likeliest cause
+# and fails the check, in every output and the metrics, and --list marks
+# it; a check of named devices takes none.
+t_a_gpu_vulkan_cannot_see_should_fail_the_check_named() {
+	local uuid other=GPU-00000000-1111-2222-3333-444444444444 rc
+	uuid=$("$FS" --list --format json | python3 -c 'import json, sys; print(json.loads(sys.stdin.readline())["uuid"])')
+	# NVML lists two GPUs, Vulkan shows one (lavapipe: NVML's GPU 0 here)
+	LD_LIBRARY_PATH="$FAKE_NVML_DIR" FLOPSCOPE_FAKE_NVML="GPU-$uuid,$other" FLOPSCOPE_FAKE_NVML_MIG="$other" \
+		"$FS" --check --workload fp32 --budget 3s --no-log --format json --metrics-file "$T/m.prom" >"$T/c.json" 2>"$T/c.err"
+	rc=$?
+	[ "$rc" = 1 ] || die "a missing GPU: exit $rc: $(cat "$T/c.json" "$T/c.err")"
+	python3 tests/schema_check.py check "$T/c.json" >"$T/sch" 2>&1 || die "schema: $(cat "$T/sch")"
+	python3 - "$T/c.json" "$other" <<'PY' || die "records: $(cat "$T/c.json")"
+import json, sys
+recs = [json.loads(l) for l in open(sys.argv[1])]
+m = [r for r in recs if r["type"] == "check_missing"]
+assert len(m) == 1 and m[0]["gpu"] == 1 and m[0]["uuid"] == sys.argv[2] and m[0]["status"] == "missing", m
+c = m[0]["causes"]
+assert [x["code"] for x in c] == ["MISSING"] and c[0]["severity"] == "fail" and c[0]["figures"]["gpu"] == 1, c
+assert "MIG mode is on" in c[0]["text"], c
+end = recs[-1]
+assert end["type"] == "check_end" and end["missing"] == 1 and end["exit"] == 1, end
+PY
+	promtool_ok "$T/m.prom" || die "promtool on the inventory's metrics"
+	grep -qx 'flopscope_gpus{state="missing"} 1' "$T/m.prom" &&
+		grep -qx "flopscope_gpu_missing{gpu=\"1\",UUID=\"$other\",name=\"NVIDIA Fake\"} 1" "$T/m.prom" ||
+		die "metrics: $(grep gpu "$T/m.prom")"
+	# --list shows it, marked
+	LD_LIBRARY_PATH="$FAKE_NVML_DIR" FLOPSCOPE_FAKE_NVML="GPU-$uuid,$other" "$FS" --list >"$T/l.txt" 2>&1
+	grep -q "^   MISSING: GPU 1 (NVIDIA Fake, $other): not seen by Vulkan: " "$T/l.txt" || die "--list: $(cat "$T/l.txt")"
+	# the text and CSV say it too, with NVML's own word where MIG is off
+	LD_LIBRARY_PATH="$FAKE_NVML_DIR" FLOPSCOPE_FAKE_NVML="GPU-$uuid,$other" \
+		"$FS" --check --workload fp32 --budget 3s --no-log >"$T/c.txt" 2>&1
+	grep -q "^MISSING GPU 1 (NVIDIA Fake, $other)  not seen by Vulkan: NVML lists it, Vulkan does not" "$T/c.txt" ||
+		die "text: $(cat "$T/c.txt")"
+	LD_LIBRARY_PATH="$FAKE_NVML_DIR" FLOPSCOPE_FAKE_NVML="GPU-$uuid,$other" \
+		"$FS" --check --workload fp32 --budget 3s --no-log --format csv >"$T/c.csv" 2>/dev/null
+	python3 - "$T/c.csv" "$other" <<'PY' || die "CSV: $(cat "$T/c.csv")"
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+m = [r for r in rows if r["status"] == "missing"]
+assert len(m) == 1 and m[0]["gpu"] == "1" and m[0]["uuid"] == sys.argv[2] and m[0]["codes"] == "MISSING", rows
+assert all(len(r) == len(rows[0]) and None not in r for r in rows), rows
+PY
+	# no NVML: the PCI bus's GPUs (a GPU vendor's VGA or 3D controller; a
+	# BMC's display is none), by address
+	local d=$T/sys/bus/pci/devices
+	mkdir -p "$d/0000:65:00.0" "$d/0000:02:00.0" "$d/0000:00:02.0"
+	printf '0x030200\n' >"$d/0000:65:00.0/class"
+	printf '0x1002\n' >"$d/0000:65:00.0/vendor"
+	printf '0x74a1\n' >"$d/0000:65:00.0/device"
+	printf '0x030000\n' >"$d/0000:02:00.0/class"
+	printf '0x1a03\n' >"$d/0000:02:00.0/vendor"
+	printf '0x060000\n' >"$d/0000:00:02.0/class"
+	printf '0x8086\n' >"$d/0000:00:02.0/vendor"
+	FLOPSCOPE_SYSFS_ROOT="$T/sys" "$FS" --check --workload fp32 --budget 3s --no-log >"$T/p.txt" 2>&1
+	rc=$?
+	[ "$rc" = 1 ] && [ "$(grep -c '^MISSING' "$T/p.txt")" = 1 ] &&
+		grep -q '^MISSING GPU - (AMD GPU (PCI 1002:74a1), 00000000:65:00.0)  not seen by Vulkan: no kernel driver has it' \
+			"$T/p.txt" || die "PCI: exit $rc: $(cat "$T/p.txt")"
+	# a check of a device named is of that device: no inventory
+	LD_LIBRARY_PATH="$FAKE_NVML_DIR" FLOPSCOPE_FAKE_NVML="GPU-$uuid,$other" \
+		"$FS" --check -1 --workload fp32 --budget 3s --no-log >"$T/n.txt" 2>&1
+	rc=$?
+	[ "$rc" = 5 ] && ! grep -q MISSING "$T/n.txt" || die "-1: exit $rc: $(cat "$T/n.txt")"
+}
