@@ -621,7 +621,7 @@ static int check_end(CheckRun *c, atomic_int *quit, bool not_run, bool *say_logs
 		       counts[CHECK_WRONG], counts[CHECK_ERROR], counts[CHECK_UNSURE], counts[CHECK_NOREF], counts[CHECK_SKIP],
 		       secs, c->budget, status);
 		if (counts[CHECK_MISSING])
-			printf("%zu GPU%s of the host not seen by Vulkan (MISSING above): the check fails it\n",
+			printf("%zu MISSING line%s above (the host's GPUs against Vulkan's): the check fails the node\n",
 			       counts[CHECK_MISSING], counts[CHECK_MISSING] == 1 ? "" : "s");
 		if (counts[CHECK_UNSURE] || counts[CHECK_NOREF])
 			printf("(unsure: below the threshold within what the data can tell; noref: nothing to hold it to "
@@ -648,6 +648,12 @@ static void check_inventory(CheckRun *c)
 		const MissingGpu *m = &c->inv.missing[k];
 		c->missing[k] = (MetricsMissingGpu){ m->gpu, m->uuid, m->pci, m->name };
 		check_print_missing(c->o, m);
+		c->counts[CHECK_MISSING]++;
+	}
+	/* fewer than the node should have: a GPU gone from NVML and the bus
+	 * too is seen only so */
+	if (c->o->expect_gpus && c->inv.gpus < c->o->expect_gpus) {
+		check_print_gpu_count(c->o, c->o->expect_gpus, c->inv.gpus, c->inv.nmissing);
 		c->counts[CHECK_MISSING]++;
 	}
 	mboard_gpus(c->board, &(MetricsGpus){ c->inv.gpus, c->missing, c->inv.nmissing });

@@ -258,6 +258,42 @@ void check_print_missing(const Options *o, const MissingGpu *m)
 	}
 }
 
+void check_print_gpu_count(const Options *o, unsigned expected, size_t visible, size_t listed)
+{
+	Causes cs = { .n = 0 };
+	double f[] = { expected, (double)visible };
+	char more[96] = "";
+	if (listed)
+		snprintf(more, sizeof more, " (%zu more listed MISSING)", listed);
+	verdict_add(&cs, false, VC_GPU_COUNT, f, "expected %u GPU%s (--expect-gpus), Vulkan shows %zu%s", expected,
+	            expected == 1 ? "" : "s", visible, more);
+	const char *why = cs.c[0].text;
+	char host[256];
+	slog_host_name(host, sizeof host);
+	if (o->format == FORMAT_JSON) {
+		cJSON *j = cJSON_CreateObject();
+		bool ok = j && cJSON_AddStringToObject(j, "type", "check_gpu_count") &&
+		          cJSON_AddStringToObject(j, "status", check_status_names[CHECK_MISSING]) &&
+		          cJSON_AddNumberToObject(j, "expected", expected) &&
+		          cJSON_AddNumberToObject(j, "visible", (double)visible) &&
+		          cJSON_AddStringToObject(j, "host", host) && record_stamp(j) &&
+		          cJSON_AddStringToObject(j, "why", why) && record_causes(j, &cs);
+		if (!ok) {
+			cJSON_Delete(j);
+			j = NULL;
+		}
+		check_print_record(j);
+	} else if (o->format == FORMAT_CSV) {
+		printf("%s,,,,,,,", check_status_names[CHECK_MISSING]);
+		listing_csv_field(stdout, host);
+		printf(",%s,,,,,,,,", FLOPSCOPE_VERSION);
+		listing_csv_field(stdout, why);
+		printf(",,,,%s\n", verdict_causes[VC_GPU_COUNT].code);
+	} else {
+		printf("%-7s %s\n", "MISSING", why);
+	}
+}
+
 void check_print_csv_header(void)
 {
 	columns_csv_header(stdout, check_cols, NCOLS(check_cols));

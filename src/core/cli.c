@@ -357,6 +357,10 @@ const OptionSpec cli_option_specs[] = {
 	  .help = { { H_DEVICE, "--outlier PCT", "with several devices: one whose median is more than PCT% "
 	              "(default 5) below its identical peers', and by more than the runs' noise, is named, exit 4 "
 	              "(quitting the node view: only with --outlier given); within the noise: cannot tell" } } },
+	{ .name = "--expect-gpus", .value = true, .modes = M_(MODE_CHECK) | M_(MODE_SAVE_CONFIG), .key = "expect_gpus",
+	  .take = take_key,
+	  .help = { { H_DEVICE, "--expect-gpus N", "with --check of every device: fail a node whose Vulkan shows "
+	              "fewer than N GPUs (a GPU gone from NVML and the PCI bus too); the config key expect_gpus" } } },
 	/* options */
 	{ .name = "--list", .modes = M_ANY, .mode = MODE_LIST,
 	  .help = { { H_OPTIONS, "--list", "list devices and compute queue families, then exit; with --format json "

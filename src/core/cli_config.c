@@ -87,6 +87,16 @@ static void show_outlier(const Options *o, char *out, size_t len)
 	snprintf(out, len, "%g", o->outlier_pct);
 }
 
+static int set_expect_gpus(Options *o, const char *shown, const char *val, char *err, size_t errlen)
+{
+	return set_whole(shown, val, 0, 4096, " of GPUs", &o->expect_gpus, err, errlen);
+}
+
+static void show_expect_gpus(const Options *o, char *out, size_t len)
+{
+	snprintf(out, len, "%u", o->expect_gpus);
+}
+
 static int set_log_keep(Options *o, const char *shown, const char *val, char *err, size_t errlen)
 {
 	return set_whole(shown, val, 0, 1e6, " of logs", &o->log_keep, err, errlen);
@@ -138,6 +148,8 @@ static const ConfigKey config_keys[] = {
 	            "120 s) or whole (always); z toggles", set_window, show_window },
 	{ "outlier", 0, "several devices: a device this many % below its peers' median is named", set_outlier,
 	  show_outlier },
+	{ "expect_gpus", 1u << MODE_CHECK | 1u << MODE_SAVE_CONFIG, "a check of every device fails a node whose Vulkan "
+	  "shows fewer GPUs (0: no count)", set_expect_gpus, show_expect_gpus },
 	{ "log_keep", 0, "the default log folder keeps at most log_keep logs and log_cap bytes (0: no limit)",
 	  set_log_keep, show_log_keep },
 	{ "log_cap", 0, NULL, set_log_cap, show_log_cap },

@@ -75,6 +75,7 @@ typedef struct Options {
 	const char *theme;
 	const char *log;       /* --log PATH */
 	unsigned log_keep;     /* --log-keep N: old default logs kept (0: no limit) */
+	unsigned expect_gpus;  /* --expect-gpus N: a check of every device fails with fewer GPUs (0: no count) */
 	bool whole;            /* the dashboard shows the whole run from the start (z) */
 	bool no_config;        /* --no-config: the config file is not read */
 	char theme_buf[CLI_CONFIG_VALUE_MAX]; /* the config file's theme (o->theme points here) */

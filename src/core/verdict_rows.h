@@ -21,6 +21,9 @@ VERDICT_CAUSE(MISSING, .sev = SEV_FAIL, .fig = { "gpu" },
 	.action = "Read the cause named: turn MIG mode off for a check (nvidia-smi -mig 0), install the vendor's Vulkan "
 	          "driver, give a container the driver's graphics capability (NVIDIA_DRIVER_CAPABILITIES=compute,utility,"
 	          "graphics); a GPU no driver holds or NVML cannot open wants a reset or service.")
+VERDICT_CAUSE(GPU_COUNT, .sev = SEV_FAIL, .fig = { "expected", "visible" },
+	.action = "Count the node's GPUs (lspci, nvidia-smi -L): a GPU gone from the bus wants a reseat or service; "
+	          "where the node has fewer by design, set --expect-gpus (expect_gpus) to its count.")
 /* the figure against its reference */
 VERDICT_CAUSE(NO_STEADY_SAMPLE, .sev = SEV_FAIL, .fig = { NULL },
 	.action = "Check again with a longer --budget; where it repeats, find what else holds the device.")

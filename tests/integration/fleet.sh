@@ -828,6 +828,26 @@ PY
 	[ "$rc" = 1 ] && [ "$(grep -c '^MISSING' "$T/p.txt")" = 1 ] &&
 		grep -q '^MISSING GPU - (AMD GPU (PCI 1002:74a1), 00000000:65:00.0)  not seen by Vulkan: no kernel driver has it' \
 			"$T/p.txt" || die "PCI: exit $rc: $(cat "$T/p.txt")"
+	# a GPU gone from NVML and the bus too: by count (lavapipe is no GPU),
+	# the option or the config key
+	"$FS" --check --expect-gpus 1 --workload fp32 --budget 3s --no-log --format json >"$T/e.json" 2>/dev/null
+	rc=$?
+	[ "$rc" = 1 ] || die "--expect-gpus 1: exit $rc: $(cat "$T/e.json")"
+	python3 tests/schema_check.py check "$T/e.json" >"$T/sch" 2>&1 || die "schema: $(cat "$T/sch")"
+	python3 - "$T/e.json" <<'PY' || die "records: $(cat "$T/e.json")"
+import json, sys
+recs = [json.loads(l) for l in open(sys.argv[1])]
+g = [r for r in recs if r["type"] == "check_gpu_count"]
+assert len(g) == 1 and g[0]["expected"] == 1 and g[0]["visible"] == 0, g
+assert [(x["code"], x["figures"]["expected"], x["figures"]["visible"]) for x in g[0]["causes"]] == [("GPU_COUNT", 1, 0)], g
+assert recs[-1]["missing"] == 1, recs[-1]
+PY
+	mkdir -p "$T/cfg/flopscope"
+	printf 'expect_gpus = 1\n' >"$T/cfg/flopscope/config"
+	XDG_CONFIG_HOME="$T/cfg" "$FS" --check --workload fp32 --budget 3s --no-log >"$T/e.txt" 2>&1
+	rc=$?
+	[ "$rc" = 1 ] && grep -qx 'MISSING expected 1 GPU (--expect-gpus), Vulkan shows 0' "$T/e.txt" ||
+		die "expect_gpus in the config: exit $rc: $(cat "$T/e.txt")"
 	# a check of a device named is of that device: no inventory
 	LD_LIBRARY_PATH="$FAKE_NVML_DIR" FLOPSCOPE_FAKE_NVML="GPU-$uuid,$other" \
 		"$FS" --check -1 --workload fp32 --budget 3s --no-log >"$T/n.txt" 2>&1
