@@ -1002,11 +1002,16 @@ t_pcie_replays_should_fail_a_retransmitting_link() {
 	FLOPSCOPE_FAKE_NVML_TEL="sm=1755,power=300,replays=5" "$FS" --check --workload $wl --budget "$b8" \
 		--format json >"$T/q.json" 2>"$T/q.err"
 	rc=$?
-	[ "$rc" = 5 ] || die "a quiet link: exit $rc: $(cat "$T/q.json" "$T/q.err")"
 	python3 tests/schema_check.py check "$T/q.json" >/dev/null || die "the check's schema"
-	python3 - "$T/q.json" <<'PY' || die "a quiet link: $(cat "$T/q.json")"
+	python3 - "$T/q.json" "$rc" <<'PY' || die "a quiet link: exit $rc: $(cat "$T/q.json" "$T/q.err")"
 import json, sys
 rows = {r["workload"]: r for r in map(json.loads, open(sys.argv[1])) if r["type"] == "check"}
+# nothing held to a reference (5); on a loaded machine the budget can run
+# out before the second workload (make test beside make -j2): 1, and that
+# row's one cause says so
+fails = [r for r in rows.values() if r["status"] == "fail"]
+assert sys.argv[2] == "5" or (sys.argv[2] == "1" and fails and
+    all([c["code"] for c in r["causes"]] == ["BUDGET_EXHAUSTED"] for r in fails)), rows
 assert rows["h2d"]["pcie_replays"] == 0 and "replays" not in rows["h2d"]["why"], rows["h2d"]
 assert "pcie_replays" not in rows.get("fp32", {}), rows["fp32"]
 PY
