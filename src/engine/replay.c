@@ -194,25 +194,30 @@ static void rp_stop(void *c)
 	r->paused = true;
 }
 
+/* A replay's reads and controls: every replay's the same (its ctx aside). */
+static const SampleSource replay_ops = {
+	.replay = true,
+	.next = rp_next,
+	.state = rp_state,
+	.target_ms = rp_target,
+	.checks = rp_checks,
+	.summary = rp_summary,
+	.dropped = rp_dropped,
+	.error = rp_error,
+	.ctl = { .pause = rp_pause, .restart = rp_restart, .speed = rp_speed, .seek = rp_seek, .step = rp_step,
+	         .position = rp_position, .stop = rp_stop },
+};
+
 void replay_source(SampleSource *src, Replay *r, const char *path)
 {
-	memset(src, 0, sizeof *src);
 	const SessionMeta *m = &r->d.meta;
+	*src = replay_ops;
 	src->ctx = r;
+	src->ctl.ctx = r;
 	snprintf(src->title, sizeof src->title, "%s (queue %u, %s), recorded %s", m->device,
 	         m->queue_family, m->device_type, m->start_utc);
 	src->workload = m->workload[0] ? m->workload : "?";
 	src->timestamps = !strcmp(m->timing, "gpu");
 	src->log_path = path;
 	src->max_mhz = m->sm_max_mhz;
-	src->replay = true;
-	src->next = rp_next;
-	src->state = rp_state;
-	src->target_ms = rp_target;
-	src->checks = rp_checks;
-	src->summary = rp_summary;
-	src->dropped = rp_dropped;
-	src->error = rp_error;
-	src->ctl = (SourceControls){ .ctx = r, .pause = rp_pause, .restart = rp_restart, .speed = rp_speed,
-	                             .seek = rp_seek, .step = rp_step, .position = rp_position, .stop = rp_stop };
 }

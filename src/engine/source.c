@@ -3,7 +3,6 @@
 #include "engine.h"
 
 #include <stdio.h>
-#include <string.h>
 
 static bool eng_next(void *c, Sample *out) { return engine_next(c, out); }
 static EngineState eng_state(void *c) { return engine_state(c); }
@@ -29,27 +28,32 @@ static void eng_procs(void *c, ProcTable *out)
 	engine_procs(c, out);
 }
 
+/* The engine's reads and controls: every engine's the same (its ctx aside). */
+static const SampleSource engine_ops = {
+	.next = eng_next,
+	.state = eng_state,
+	.target_ms = eng_target,
+	.checks = eng_checks,
+	.summary = eng_summary,
+	.dropped = eng_dropped,
+	.procs = eng_procs,
+	.error = eng_error,
+	.log_error = eng_log_error,
+	.ctl = { .pause = eng_pause, .restart = eng_restart, .set_target = eng_set_target, .note_stop = eng_note_stop,
+	         .stop = eng_stop },
+};
+
 void source_engine(SampleSource *src, Engine *e)
 {
 	const RunInfo *in = engine_info(e);
 	const DeviceInfo *dev = in->dev;
-	memset(src, 0, sizeof *src);
+	*src = engine_ops;
 	src->ctx = e;
+	src->ctl.ctx = e;
 	snprintf(src->title, sizeof src->title, "%s (queue %u, %s)", dev->name, dev->queue_family,
 	         devinfo_type_str(dev->type));
 	src->workload = workload_info[in->workload].name;
 	src->timestamps = in->timestamps;
 	src->log_path = in->log_path;
 	src->max_mhz = in->max_mhz;
-	src->next = eng_next;
-	src->state = eng_state;
-	src->target_ms = eng_target;
-	src->checks = eng_checks;
-	src->summary = eng_summary;
-	src->dropped = eng_dropped;
-	src->procs = eng_procs;
-	src->error = eng_error;
-	src->log_error = eng_log_error;
-	src->ctl = (SourceControls){ .ctx = e, .pause = eng_pause, .restart = eng_restart, .set_target = eng_set_target,
-	                             .note_stop = eng_note_stop, .stop = eng_stop };
 }
