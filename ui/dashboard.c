@@ -90,6 +90,11 @@ typedef struct Dash {
 	int help_scroll;
 	double t_origin;     /* the time axis' start: the first sample since the start or r; NaN before */
 	char last_line[160];
+	/* the loop's (screen_run) */
+	const DashOptions *opt;
+	bool *failed;
+	DashExit how;
+	EngineState last_state;
 } Dash;
 
 typedef struct Series {
@@ -688,6 +693,43 @@ static DashExit dash_leave(Dash *d, const DashOptions *opt, DashExit how, bool *
 	return how;
 }
 
+/* A turn of the loop: the new samples, the run's state, the statistics
+ * (4 times a second while it runs; at once when it has stopped, so that the
+ * last figures on screen are the summary's and the log's). */
+static unsigned dash_tick(void *ctx, uint64_t now, bool dirty)
+{
+	Dash *d = ctx;
+	SampleSource *src = d->src;
+	if (d->opt->idle)
+		d->opt->idle(d->opt->idle_ctx);
+	dirty |= dash_take(d);
+	EngineState st = src->state(src->ctx);
+	if (st != d->last_state) {
+		d->last_state = st;
+		dirty = true;
+		if (st == ENGINE_ERROR)
+			*d->failed = true;
+	}
+	bool still = st == ENGINE_DONE || st == ENGINE_ERROR || st == ENGINE_PAUSED;
+	if (dirty && (still || now - d->stats_ns >= STATS_NS)) {
+		src->summary(src->ctx, &d->stats);
+		d->stats_ns = now;
+	}
+	return dirty ? REACT_REDRAW : 0;
+}
+
+static void dash_draw(void *ctx)
+{
+	draw(ctx);
+}
+
+static unsigned dash_on_key(void *ctx, KeyAction act, int ch)
+{
+	(void)ch;
+	Dash *d = ctx;
+	return dash_key(d, d->opt, act, &d->how) ? 0 : REACT_LEAVE;
+}
+
 DashExit dashboard_run(Screen *s, SampleSource *src, const DashOptions *opt, bool *failed, SummaryResult *summary)
 {
 	memset(summary, 0, sizeof *summary);
@@ -695,66 +737,15 @@ DashExit dashboard_run(Screen *s, SampleSource *src, const DashOptions *opt, boo
 	summary->plateau_ms = NAN;
 	summary->pct_peak = NAN;
 	const uint64_t frame_ns = 1000000000ull / (opt->fps ? opt->fps : 10);
-	Dash d = { .s = s, .src = src, .whole = opt->whole, .zoom = opt->history != NULL, .t_origin = NAN };
+	Dash d = { .s = s, .src = src, .whole = opt->whole, .zoom = opt->history != NULL, .t_origin = NAN, .opt = opt,
+	           .failed = failed, .how = DASH_QUIT, .last_state = ENGINE_READY };
 	*failed = false;
 	if (!dash_init(&d, opt))
 		return DASH_BACK;
 	if (d.h.n) /* zoomed from the node view: its history's start */
 		d.t_origin = d.h.t_s[0];
-	timeout((int)(frame_ns / 1000000 < 100 ? frame_ns / 1000000 : 100));
-	DashExit how = DASH_QUIT;
-	bool dirty = true;
-	uint64_t last_draw = 0;
-	EngineState last_state = ENGINE_READY;
-	for (;;) {
-		if (*s->quit)
-			break;
-		if (opt->idle)
-			opt->idle(opt->idle_ctx);
-		dirty |= dash_take(&d);
-		EngineState st = src->state(src->ctx);
-		if (st != last_state) {
-			last_state = st;
-			dirty = true;
-			if (st == ENGINE_ERROR)
-				*failed = true;
-		}
-		uint64_t now = clock_mono_ns();
-		/* 4 times a second while it runs; at once when it has stopped, so
-		 * that the last figures on screen are the summary's and the log's */
-		bool still = st == ENGINE_DONE || st == ENGINE_ERROR || st == ENGINE_PAUSED;
-		if (dirty && (still || now - d.stats_ns >= STATS_NS)) {
-			src->summary(src->ctx, &d.stats);
-			d.stats_ns = now;
-		}
-		if (dirty && now - last_draw >= frame_ns) {
-			draw(&d);
-			last_draw = now;
-			dirty = false;
-		}
-		int ch = getch();
-		if (ch == ERR) {
-			if (screen_resynced()) /* a resize curses missed: drawn again whole */
-				dirty = true, last_draw = 0;
-			continue;
-		}
-		dirty = true;
-		if (ch == KEY_RESIZE)
-			clearok(curscr, TRUE); /* the whole screen, not a diff against the old size */
-		if (d.help && screen_help_key(ch, &d.help_scroll) && ch != KEY_RESIZE)
-			continue;
-		if (d.help && ch != KEY_RESIZE) {
-			d.help = false;
-			continue;
-		}
-		s->message[0] = '\0';
-		KeyAction act = keys_action(ch);
-		if (act == ACT_RESIZE) {
-			last_draw = 0;
-			continue;
-		}
-		if (!dash_key(&d, opt, act, &how))
-			break;
-	}
-	return dash_leave(&d, opt, how, failed, summary);
+	screen_run(s, &(ScreenHandlers){ .ctx = &d, .tick = dash_tick, .draw = dash_draw, .key = dash_on_key,
+	                                 .help = &d.help, .help_scroll = &d.help_scroll, .frame_ns = frame_ns,
+	                                 .timeout_ms = (int)(frame_ns / 1000000 < 100 ? frame_ns / 1000000 : 100) });
+	return dash_leave(&d, opt, d.how, failed, summary);
 }

@@ -80,9 +80,11 @@ typedef struct Node {
 	size_t outliers;
 	uint64_t stats_ns;
 	int row;                  /* highlighted table row */
-	bool help, dirty;
+	bool help, dirty;         /* dirty: new samples or figures since the last turn */
 	int help_scroll;
-	uint64_t last_draw;       /* 0: draw at the next frame */
+	bool stale;               /* the statistics are behind the samples taken */
+	bool redraw_now;          /* back from a device in full: drawn at once */
+	DashExit how;             /* how the screen is left */
 } Node;
 
 static void stats_reset(SummaryResult *r)
@@ -575,7 +577,7 @@ static DashExit zoom(Node *nv, size_t k)
 static bool node_zoom(Node *nv, size_t pick, DashExit *how)
 {
 	DashExit z = zoom(nv, pick);
-	nv->last_draw = 0;
+	nv->redraw_now = true;
 	if (z == DASH_QUIT || z == DASH_NEXT_WORKLOAD) {
 		*how = z;
 		return false;
@@ -687,59 +689,55 @@ static bool node_init(Node *nv, SampleSource *src, size_t *ready)
 	return false;
 }
 
+/* A turn of the loop: every device's new samples, and the statistics at
+ * most STATS_NS apart, but never left behind the samples taken (a replay's
+ * End took every sample at once and the table kept the figures of before). */
+static unsigned node_tick(void *ctx, uint64_t now, bool dirty)
+{
+	Node *nv = ctx;
+	take(nv, nv->n);
+	dirty |= nv->dirty;
+	nv->dirty = false;
+	nv->stale |= dirty;
+	if (nv->stale && now - nv->stats_ns >= STATS_NS) {
+		refresh_stats(nv);
+		nv->stats_ns = now;
+		nv->stale = false;
+		dirty = true;
+	}
+	return dirty ? REACT_REDRAW : 0;
+}
+
+static void node_draw(void *ctx)
+{
+	draw(ctx);
+}
+
+static unsigned node_on_key(void *ctx, KeyAction act, int ch)
+{
+	Node *nv = ctx;
+	bool stay = node_key(nv, act, ch, &nv->how);
+	unsigned r = stay ? 0 : REACT_LEAVE;
+	if (nv->redraw_now)
+		r |= REACT_NOW;
+	nv->redraw_now = false;
+	return r;
+}
+
 DashExit node_run(Screen *s, SampleSource *src, size_t n, const NodeOptions *opt, bool *failed)
 {
 	if (n > NODE_MAX)
 		n = NODE_MAX;
 	NodeDev dev[NODE_MAX];
-	Node nv = { .s = s, .dev = dev, .n = n, .opt = opt, .dirty = true };
+	Node nv = { .s = s, .dev = dev, .n = n, .opt = opt, .dirty = true, .stale = true, .how = DASH_QUIT };
 	size_t ready;
-	DashExit how = node_init(&nv, src, &ready) ? DASH_QUIT : DASH_BACK;
-	const uint64_t frame_ns = 1000000000ull / (opt->fps ? opt->fps : 10);
-	bool stale = true;
-	while (how == DASH_QUIT && !*s->quit) {
-		take(&nv, n);
-		uint64_t now = clock_mono_ns();
-		/* the statistics at most STATS_NS apart, but never left behind the
-		 * samples taken: a replay's End took every sample at once and the
-		 * table kept the figures of before */
-		stale |= nv.dirty;
-		if (stale && now - nv.stats_ns >= STATS_NS) {
-			refresh_stats(&nv);
-			nv.stats_ns = now;
-			stale = false;
-			nv.dirty = true;
-		}
-		if (nv.dirty && now - nv.last_draw >= frame_ns) {
-			draw(&nv);
-			nv.last_draw = now;
-			nv.dirty = false;
-		}
-		timeout(50);
-		int ch = getch();
-		if (ch == ERR) {
-			if (screen_resynced()) /* a resize curses missed: drawn again whole */
-				nv.dirty = true, nv.last_draw = 0;
-			continue;
-		}
-		nv.dirty = true;
-		if (ch == KEY_RESIZE)
-			clearok(curscr, TRUE); /* the whole screen, not a diff against the old size */
-		if (nv.help && screen_help_key(ch, &nv.help_scroll) && ch != KEY_RESIZE)
-			continue;
-		if (nv.help && ch != KEY_RESIZE) {
-			nv.help = false;
-			continue;
-		}
-		s->message[0] = '\0';
-		KeyAction act = keys_action(ch);
-		if (act == ACT_RESIZE) {
-			nv.last_draw = 0;
-			continue;
-		}
-		if (!node_key(&nv, act, ch, &how))
-			break;
-	}
+	if (!node_init(&nv, src, &ready))
+		nv.how = DASH_BACK;
+	else
+		screen_run(s, &(ScreenHandlers){ .ctx = &nv, .tick = node_tick, .draw = node_draw, .key = node_on_key,
+		                                 .help = &nv.help, .help_scroll = &nv.help_scroll,
+		                                 .frame_ns = 1000000000ull / (opt->fps ? opt->fps : 10), .timeout_ms = 50 });
+	DashExit how = nv.how;
 	for (size_t k = 0; k < n; k++) {
 		if (src[k].ctl.note_stop)
 			src[k].ctl.note_stop(src[k].ctl.ctx, how == DASH_NEXT_WORKLOAD ? "workload change (w)"

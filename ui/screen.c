@@ -10,6 +10,7 @@
 #include <termios.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "layout.h"
 #include "paths.h"
 
@@ -343,5 +344,52 @@ bool screen_help_key(int ch, int *scroll)
 	case KEY_END: case 'G': *scroll = 1 << 20; return true;
 	case KEY_RESIZE: return true;
 	default: return false;
+	}
+}
+
+void screen_run(Screen *s, const ScreenHandlers *h)
+{
+	bool dirty = true;
+	uint64_t last_draw = 0;
+	while (!*s->quit) {
+		uint64_t now = clock_mono_ns();
+		unsigned r = h->tick(h->ctx, now, dirty);
+		if (r & REACT_LEAVE)
+			break;
+		dirty |= (r & (REACT_REDRAW | REACT_NOW)) != 0;
+		if (r & REACT_NOW)
+			last_draw = 0;
+		if (dirty && now - last_draw >= h->frame_ns) {
+			h->draw(h->ctx);
+			last_draw = now;
+			dirty = false;
+		}
+		timeout(h->timeout_ms);
+		int ch = getch();
+		if (ch == ERR) {
+			if (screen_resynced()) /* a resize curses missed: drawn again whole */
+				dirty = true, last_draw = 0;
+			continue;
+		}
+		dirty = true;
+		if (ch == KEY_RESIZE)
+			clearok(curscr, TRUE); /* the whole screen, not a diff against the old size */
+		if (*h->help && screen_help_key(ch, h->help_scroll) && ch != KEY_RESIZE)
+			continue;
+		if (*h->help && ch != KEY_RESIZE) {
+			*h->help = false;
+			continue;
+		}
+		s->message[0] = '\0';
+		KeyAction act = keys_action(ch);
+		if (act == ACT_RESIZE) {
+			last_draw = 0;
+			continue;
+		}
+		r = h->key(h->ctx, act, ch);
+		if (r & REACT_LEAVE)
+			break;
+		if (r & REACT_NOW)
+			last_draw = 0;
 	}
 }

@@ -6,7 +6,9 @@
 #include <curses.h>
 #include <stdatomic.h>
 #include <stdbool.h>
+#include <stdint.h>
 
+#include "keys.h"
 #include "layout.h"
 #include "plot.h"
 #include "theme.h"
@@ -55,5 +57,31 @@ bool screen_too_small(Screen *s);
 /* Whether the terminal's size (read now) differs from curses' idea of it:
  * then curses takes it and the next refresh redraws the screen whole. */
 bool screen_resynced(void);
+
+/* What a screen does in the loop every screen runs (htop's reaction bits):
+ * each turn returns REACT_ bits. */
+enum {
+	REACT_REDRAW = 1 << 0, /* something changed: draw at the next frame */
+	REACT_NOW = 1 << 1,    /* draw at once, not waiting for the frame */
+	REACT_LEAVE = 1 << 2,  /* the screen is left */
+};
+
+typedef struct ScreenHandlers {
+	void *ctx;
+	/* every turn, before drawing: takes what is new (dirty: a redraw is
+	 * due already) */
+	unsigned (*tick)(void *ctx, uint64_t now_ns, bool dirty);
+	void (*draw)(void *ctx);
+	/* a key that is neither the help's nor a resize */
+	unsigned (*key)(void *ctx, KeyAction act, int ch);
+	bool *help;            /* the help overlay is open (a key scrolls or closes it) */
+	int *help_scroll;
+	uint64_t frame_ns;     /* a frame: draws at most this often */
+	int timeout_ms;        /* a turn waits this long for a key */
+} ScreenHandlers;
+
+/* The loop: tick, draw at most once a frame, one key (the help's, a
+ * resize's or the screen's), until a handler leaves or quit is set. */
+void screen_run(Screen *s, const ScreenHandlers *h);
 
 #endif
