@@ -210,51 +210,73 @@ void check_print_shared(const Options *o, const VkCtx *ctx, const SuiteDev *sd, 
 	}
 }
 
+/* A missing line's record, begun: {"type":type,"status":"missing"}. */
+static cJSON *missing_begin(const char *type)
+{
+	cJSON *j = cJSON_CreateObject();
+	if (j && (!cJSON_AddStringToObject(j, "type", type) ||
+	          !cJSON_AddStringToObject(j, "status", check_status_names[CHECK_MISSING]))) {
+		cJSON_Delete(j);
+		j = NULL;
+	}
+	return j;
+}
+
+/* ... ended (ok: its own fields went in): the host, the stamp, the words
+ * and the causes; printed. */
+static void missing_end(cJSON *j, bool ok, const Causes *cs)
+{
+	char host[256];
+	slog_host_name(host, sizeof host);
+	ok = ok && j && cJSON_AddStringToObject(j, "host", host) && record_stamp(j) &&
+	     cJSON_AddStringToObject(j, "why", cs->c[0].text) && record_causes(j, cs);
+	if (!ok) {
+		cJSON_Delete(j);
+		j = NULL;
+	}
+	check_print_record(j);
+}
+
+/* A missing line's CSV row under the check's header: no entry, driver,
+ * workload or figures. */
+static void missing_csv(const char *gpu, const char *name, const char *uuid, const char *pci, const Causes *cs)
+{
+	char host[256];
+	slog_host_name(host, sizeof host);
+	printf("%s,,%s,", check_status_names[CHECK_MISSING], gpu);
+	listing_csv_field(stdout, name);
+	printf(",,");
+	listing_csv_field(stdout, uuid);
+	putchar(',');
+	listing_csv_field(stdout, pci);
+	putchar(',');
+	listing_csv_field(stdout, host);
+	printf(",%s,,,,,,,,", FLOPSCOPE_VERSION);
+	listing_csv_field(stdout, cs->c[0].text);
+	printf(",,,,%s\n", verdict_causes[cs->c[0].code].code);
+}
+
 void check_print_missing(const Options *o, const MissingGpu *m)
 {
 	Causes cs = { .n = 0 };
 	double g = m->gpu >= 0 ? m->gpu : NAN;
 	verdict_add(&cs, false, VC_MISSING, &g, "not seen by Vulkan: %s", m->why);
-	const char *why = cs.c[0].text;
 	char idx[16] = "";
 	if (m->gpu >= 0)
 		snprintf(idx, sizeof idx, "%d", m->gpu);
 	if (o->format == FORMAT_JSON) {
-		char host[256];
-		slog_host_name(host, sizeof host);
-		cJSON *j = cJSON_CreateObject();
-		bool ok = j && cJSON_AddStringToObject(j, "type", "check_missing") &&
-		          cJSON_AddStringToObject(j, "status", check_status_names[CHECK_MISSING]) &&
-		          (m->gpu >= 0 ? cJSON_AddNumberToObject(j, "gpu", m->gpu) : cJSON_AddNullToObject(j, "gpu")) &&
+		cJSON *j = missing_begin("check_missing");
+		bool ok = j && (m->gpu >= 0 ? cJSON_AddNumberToObject(j, "gpu", m->gpu) : cJSON_AddNullToObject(j, "gpu")) &&
 		          cJSON_AddStringToObject(j, "device", m->name) &&
 		          (m->uuid[0] ? cJSON_AddStringToObject(j, "uuid", m->uuid) : cJSON_AddNullToObject(j, "uuid")) &&
 		          (m->pci[0] ? cJSON_AddStringToObject(j, "pci_bus_id", m->pci) :
-		                       cJSON_AddNullToObject(j, "pci_bus_id")) &&
-		          cJSON_AddStringToObject(j, "host", host) && record_stamp(j) &&
-		          cJSON_AddStringToObject(j, "why", why) && record_causes(j, &cs);
-		if (!ok) {
-			cJSON_Delete(j);
-			j = NULL;
-		}
-		check_print_record(j);
+		                       cJSON_AddNullToObject(j, "pci_bus_id"));
+		missing_end(j, ok, &cs);
 	} else if (o->format == FORMAT_CSV) {
-		/* the check's columns: no entry, driver, workload or figures */
-		char host[256];
-		slog_host_name(host, sizeof host);
-		printf("%s,,%s,", check_status_names[CHECK_MISSING], idx);
-		listing_csv_field(stdout, m->name);
-		printf(",,");
-		listing_csv_field(stdout, m->uuid);
-		putchar(',');
-		listing_csv_field(stdout, m->pci);
-		putchar(',');
-		listing_csv_field(stdout, host);
-		printf(",%s,,,,,,,,", FLOPSCOPE_VERSION);
-		listing_csv_field(stdout, why);
-		printf(",,,,%s\n", verdict_causes[VC_MISSING].code);
+		missing_csv(idx, m->name, m->uuid, m->pci, &cs);
 	} else {
 		printf("%-7s GPU %s (%s%s%s%s%s)  %s\n", "MISSING", idx[0] ? idx : "-", m->name, m->uuid[0] ? ", " : "",
-		       m->uuid, m->pci[0] ? ", " : "", m->pci, why);
+		       m->uuid, m->pci[0] ? ", " : "", m->pci, cs.c[0].text);
 	}
 }
 
@@ -267,30 +289,15 @@ void check_print_gpu_count(const Options *o, unsigned expected, size_t visible, 
 		snprintf(more, sizeof more, " (%zu more listed MISSING)", listed);
 	verdict_add(&cs, false, VC_GPU_COUNT, f, "expected %u GPU%s (--expect-gpus), Vulkan shows %zu%s", expected,
 	            expected == 1 ? "" : "s", visible, more);
-	const char *why = cs.c[0].text;
-	char host[256];
-	slog_host_name(host, sizeof host);
 	if (o->format == FORMAT_JSON) {
-		cJSON *j = cJSON_CreateObject();
-		bool ok = j && cJSON_AddStringToObject(j, "type", "check_gpu_count") &&
-		          cJSON_AddStringToObject(j, "status", check_status_names[CHECK_MISSING]) &&
-		          cJSON_AddNumberToObject(j, "expected", expected) &&
-		          cJSON_AddNumberToObject(j, "visible", (double)visible) &&
-		          cJSON_AddStringToObject(j, "host", host) && record_stamp(j) &&
-		          cJSON_AddStringToObject(j, "why", why) && record_causes(j, &cs);
-		if (!ok) {
-			cJSON_Delete(j);
-			j = NULL;
-		}
-		check_print_record(j);
+		cJSON *j = missing_begin("check_gpu_count");
+		bool ok = j && cJSON_AddNumberToObject(j, "expected", expected) &&
+		          cJSON_AddNumberToObject(j, "visible", (double)visible);
+		missing_end(j, ok, &cs);
 	} else if (o->format == FORMAT_CSV) {
-		printf("%s,,,,,,,", check_status_names[CHECK_MISSING]);
-		listing_csv_field(stdout, host);
-		printf(",%s,,,,,,,,", FLOPSCOPE_VERSION);
-		listing_csv_field(stdout, why);
-		printf(",,,,%s\n", verdict_causes[VC_GPU_COUNT].code);
+		missing_csv("", "", "", "", &cs);
 	} else {
-		printf("%-7s %s\n", "MISSING", why);
+		printf("%-7s %s\n", "MISSING", cs.c[0].text);
 	}
 }
 
