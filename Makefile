@@ -252,13 +252,16 @@ install: all
 	install -m 644 docs/flopscope.1 $(DESTDIR)$(PREFIX)/share/man/man1/flopscope.1
 	FLOPSCOPE_THEME_DIR=themes ./$(B)/flopscope --completion bash >$(DESTDIR)$(BASHCOMP)/flopscope
 	FLOPSCOPE_THEME_DIR=themes ./$(B)/flopscope --completion zsh >$(DESTDIR)$(ZSHCOMP)/_flopscope
-	@# the node check's units (shipped disabled: nothing is enabled here), the
+	@# the node check's units and the exporter's (shipped disabled: nothing is enabled here), the
 	@# Slurm prolog and the alert rules; the docs and the licence
 	install -d $(DESTDIR)$(SYSTEMD_UNIT_DIR) $(DESTDIR)$(PREFIX)/share/flopscope/fleet \
 	    $(DESTDIR)$(PREFIX)/share/doc/flopscope
 	sed 's|/usr/local/bin/flopscope|$(PREFIX)/bin/flopscope|' docs/fleet/flopscope-check.service \
 	    >$(DESTDIR)$(SYSTEMD_UNIT_DIR)/flopscope-check.service
 	chmod 644 $(DESTDIR)$(SYSTEMD_UNIT_DIR)/flopscope-check.service
+	sed 's|/usr/local/bin/flopscope|$(PREFIX)/bin/flopscope|' docs/fleet/flopscope-exporter.service \
+	    >$(DESTDIR)$(SYSTEMD_UNIT_DIR)/flopscope-exporter.service
+	chmod 644 $(DESTDIR)$(SYSTEMD_UNIT_DIR)/flopscope-exporter.service
 	install -m 644 docs/fleet/flopscope-check.timer $(DESTDIR)$(SYSTEMD_UNIT_DIR)/
 	install -m 755 docs/fleet/slurm-prolog.sh $(DESTDIR)$(PREFIX)/share/flopscope/fleet/
 	install -m 644 docs/fleet/flopscope-alerts.yml $(DESTDIR)$(PREFIX)/share/flopscope/fleet/
@@ -269,7 +272,8 @@ uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/flopscope $(DESTDIR)$(PREFIX)/share/man/man1/flopscope.1 \
 	    $(DESTDIR)$(BASHCOMP)/flopscope $(DESTDIR)$(ZSHCOMP)/_flopscope \
 	    $(DESTDIR)$(SYSTEMD_UNIT_DIR)/flopscope-check.service \
-	    $(DESTDIR)$(SYSTEMD_UNIT_DIR)/flopscope-check.timer
+	    $(DESTDIR)$(SYSTEMD_UNIT_DIR)/flopscope-check.timer \
+	    $(DESTDIR)$(SYSTEMD_UNIT_DIR)/flopscope-exporter.service
 	rm -rf $(DESTDIR)$(PREFIX)/share/flopscope $(DESTDIR)$(PREFIX)/share/doc/flopscope
 
 # The Debian package (debian/), built from the tree as it is into ../

@@ -38,6 +38,7 @@ typedef struct BoardRow {
 	double shared_median;   /* a transfer's, every device at once; NaN: none */
 	const char *reference;
 	bool retired;
+	bool device_only;       /* the device's readings alone (mboard_device_row) */
 } BoardRow;
 
 struct MetricsBoard {
@@ -89,7 +90,7 @@ int mboard_row(MetricsBoard *b, unsigned entry, const DeviceInfo *d, const char 
 	devinfo_driver_str(d, r->driver, sizeof r->driver);
 	snprintf(r->workload, sizeof r->workload, "%s", workload);
 	r->unit = unit;
-	r->res.ratio_median = r->res.pct_peak = r->res.plateau_ms = r->res.duty = NAN;
+	r->res.ratio_median = r->res.pct_peak = r->res.pct_peak_max = r->res.plateau_ms = r->res.duty = NAN;
 	energy_init(&r->res.energy);
 	r->check = CHECK_NONE;
 	r->check_ratio = r->check_threshold = r->peer_ratio = r->shared_median = NAN;
@@ -132,6 +133,17 @@ static BoardRow *lock_row(MetricsBoard *b, int row)
 		return b->rows[row];
 	pthread_mutex_unlock(&b->mu);
 	return NULL;
+}
+
+int mboard_device_row(MetricsBoard *b, unsigned entry, const DeviceInfo *d)
+{
+	int row = mboard_row(b, entry, d, "", UNIT_FLOPS);
+	BoardRow *r = lock_row(b, row);
+	if (r) {
+		r->device_only = true;
+		pthread_mutex_unlock(&b->mu);
+	}
+	return row;
 }
 
 void mboard_sample(MetricsBoard *b, int row, const Sample *s)
@@ -302,6 +314,7 @@ char *mboard_render(MetricsBoard *b)
 			m->check_threshold = r->check_threshold;
 			m->check_reference = r->reference;
 			m->check_codes = r->check_codes;
+			m->device_only = r->device_only;
 			m->shared_median = r->shared_median;
 		}
 		text = metrics_render_host(rows, n, FLOPSCOPE_VERSION, b->check_s, b->exit_code,
@@ -455,6 +468,8 @@ static enum MHD_Result answer(void *cls, struct MHD_Connection *c, const char *u
 	} else if (!strcmp(url, "/")) { /* a page that says where the metrics are, as node_exporter's */
 		fixed = "<html><head><title>flopscope</title></head><body><h1>flopscope</h1>"
 		        "<p><a href=\"/metrics\">Metrics</a></p></body></html>\n";
+	} else if (!strcmp(url, "/health")) { /* the exporter answers: a load balancer's or systemd's probe */
+		fixed = "ok\n";
 	} else if (strcmp(url, "/metrics")) {
 		code = MHD_HTTP_NOT_FOUND;
 		fixed = "flopscope serves /metrics\n";
@@ -470,7 +485,8 @@ static enum MHD_Result answer(void *cls, struct MHD_Connection *c, const char *u
 		return MHD_NO;
 	}
 	MHD_add_response_header(r, "Content-Type", text ? "text/plain; version=0.0.4; charset=utf-8"
-	                                           : code == MHD_HTTP_OK ? "text/html; charset=utf-8" : "text/plain");
+	                                           : code == MHD_HTTP_OK && !strcmp(url, "/") ? "text/html; charset=utf-8"
+	                                                                                      : "text/plain");
 	if (code == MHD_HTTP_METHOD_NOT_ALLOWED)
 		MHD_add_response_header(r, "Allow", "GET, HEAD");
 	enum MHD_Result ret = MHD_queue_response(c, code, r);

@@ -28,6 +28,9 @@ int mboard_row(MetricsBoard *b, unsigned entry, const DeviceInfo *d, const char 
 /* Every sample of the row's run, as the consumer takes it: the latest
  * figures and telemetry (the statistics are the run's own: below). */
 void mboard_sample(MetricsBoard *b, int row, const Sample *s);
+/* A row of a device's readings alone, no workload or run (--watch's load-free
+ * exporter): its telemetry families only, fed by mboard_sample. */
+int mboard_device_row(MetricsBoard *b, unsigned entry, const DeviceInfo *d);
 /* The row's statistics from now on are what rd reads (the engine's
  * summary, the source's), at each rendering, until mboard_end. */
 void mboard_attach(MetricsBoard *b, int row, SummaryReader rd);

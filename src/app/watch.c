@@ -16,6 +16,7 @@
 #include "clock.h"
 #include "columns.h"
 #include "fmt.h"
+#include "metrics_live.h"
 #include "outputs.h"
 #include "peak.h"
 #include "records.h"
@@ -105,11 +106,64 @@ static bool read_row(Telemetry *t, TelReading *r, WatchLine *l, char *reasons, s
 	return ok;
 }
 
+/* The load-free exporter (--watch --metrics-listen): a board of the
+ * devices' readings, a row a device, served; false (said) where it cannot
+ * listen. */
+typedef struct WatchExport {
+	MetricsBoard *board;
+	MetricsServer *server;
+	int rows[CLI_MAX_DEVICES * 4];
+} WatchExport;
+
+static bool export_start(WatchExport *x, const VkCtx *ctx, const int *idx, size_t n, const char *listen_on)
+{
+	char url[300], err[512];
+	if (!(x->board = mboard_create())) {
+		fprintf(stderr, "flopscope: out of memory for the metrics\n");
+		return false;
+	}
+	for (size_t k = 0; k < n; k++)
+		x->rows[k] = mboard_device_row(x->board, (unsigned)idx[k] + 1, &ctx->entries[idx[k]]);
+	if (!(x->server = metrics_serve(x->board, listen_on, url, sizeof url, err, sizeof err))) {
+		fprintf(stderr, "flopscope: %s\n", err);
+		mboard_destroy(x->board);
+		x->board = NULL;
+		return false;
+	}
+	fprintf(stderr, "flopscope: metrics at %s\n", url);
+	return true;
+}
+
+/* A device's row of readings onto its board row. */
+static void export_row(WatchExport *x, size_t k, const WatchLine *l)
+{
+	Sample s = { .tel_valid = 0 };
+	for (int f = 0; f < TEL_FIELD_COUNT; f++)
+		if (!isnan(l->v[f])) {
+			s.tel[f] = l->v[f];
+			s.tel_valid |= 1u << f;
+		}
+	mboard_sample(x->board, x->rows[k], &s);
+}
+
+static void export_stop(WatchExport *x)
+{
+	metrics_server_stop(x->server);
+	mboard_destroy(x->board);
+}
+
 int watch_run(const VkCtx *ctx, const int *idx, size_t n, const Options *o, atomic_int *quit)
 {
+	WatchExport x = { .board = NULL };
+	if (n > CLI_MAX_DEVICES * 4)
+		n = CLI_MAX_DEVICES * 4;
+	if (o->metrics_listen && !export_start(&x, ctx, idx, n, o->metrics_listen))
+		return 2;
 	Telemetry *t = calloc(n, sizeof *t);
 	if (!t) {
 		fprintf(stderr, "flopscope: --watch: out of memory for %zu devices\n", n);
+		if (x.board)
+			export_stop(&x);
 		return 1;
 	}
 	double every = o->interval_s > 0 ? o->interval_s : 1.0;
@@ -137,6 +191,8 @@ int watch_run(const VkCtx *ctx, const int *idx, size_t n, const Options *o, atom
 			WatchLine l = { .t = now, .dev = (double)(k + 1), .reasons = reasons, .link = link,
 			                .id = { &ctx->entries[idx[k]], (size_t)idx[k] + 1, NULL } };
 			read_row(&t[k], &r, &l, reasons, sizeof reasons, link, sizeof link);
+			if (x.board)
+				export_row(&x, k, &l);
 			out = print_row(o->format, &l);
 		}
 		out = out && fflush(stdout) == 0;
@@ -153,6 +209,8 @@ int watch_run(const VkCtx *ctx, const int *idx, size_t n, const Options *o, atom
 		}
 	}
 	int err = errno;
+	if (x.board)
+		export_stop(&x);
 	for (size_t k = 0; k < n; k++)
 		telemetry_close(&t[k]);
 	free(t);

@@ -424,9 +424,10 @@ const OptionSpec cli_option_specs[] = {
 	  .take = take_string,
 	  .help = { { H_OPTIONS, "--metrics-file PATH", "Prometheus text exposition of the results, replaced "
 	              "atomically (node_exporter's textfile collector)" } } },
-	{ .name = "--metrics-listen", .value = true, .modes = M_(MODE_MEASURE) | M_(MODE_CHECK),
-	  .goes_with = "a measuring run or --check", .str = STR(metrics_listen), .take = take_string,
-	  .help = { { H_OPTIONS, "--metrics-listen [ADDR:]PORT", "serve /metrics while measuring (default address "
+	{ .name = "--metrics-listen", .value = true, .modes = M_(MODE_MEASURE) | M_(MODE_CHECK) | M_(MODE_WATCH),
+	  .goes_with = "a measuring run, --watch or --check", .str = STR(metrics_listen), .take = take_string,
+	  .help = { { H_OPTIONS, "--metrics-listen [ADDR:]PORT", "serve /metrics (and /health) while measuring, "
+	              "or with --watch the devices' readings with no load of flopscope's (default address "
 	              "127.0.0.1)" } } },
 	{ .name = "--duration", .value = true, .modes = M_(MODE_MEASURE) | M_(MODE_SUITE) | M_(MODE_WATCH),
 	  .take = take_duration,

@@ -196,10 +196,15 @@ static void telemetry_families(Text *t, const MetricsRow *rows, size_t n)
 /* The counters: samples, result checks by result, level changes by cause. */
 static void counters(Text *t, const MetricsRow *rows, size_t n)
 {
-	if (!n)
+	bool runs = false; /* a row of a run (not only a device's readings) */
+	for (size_t k = 0; k < n; k++)
+		runs |= !rows[k].device_only;
+	if (!runs)
 		return;
 	family(t, "flopscope_samples_total", "counter", "Samples (measured dispatches) of the run.");
 	for (size_t k = 0; k < n; k++) {
+		if (rows[k].device_only)
+			continue;
 		put(t, "flopscope_samples_total");
 		labels(t, &rows[k], true);
 		value(t, (double)rows[k].samples);
@@ -207,6 +212,8 @@ static void counters(Text *t, const MetricsRow *rows, size_t n)
 	family(t, "flopscope_result_checks_total", "counter",
 	       "Dispatches whose results were checked against the CPU, by result.");
 	for (size_t k = 0; k < n; k++) {
+		if (rows[k].device_only)
+			continue;
 		put(t, "flopscope_result_checks_total");
 		labels(t, &rows[k], true);
 		put(t, ",result=\"passed\"");
@@ -262,7 +269,7 @@ static void counters(Text *t, const MetricsRow *rows, size_t n)
 	family(t, "flopscope_level_changes_total", "counter",
 	       "Lasting changes of the throughput's level, by their cause as the telemetry tells it.");
 	for (size_t k = 0; k < n; k++) {
-		for (int c = 0; c < CAUSE_COUNT; c++) {
+		for (int c = 0; c < CAUSE_COUNT && !rows[k].device_only; c++) {
 			put(t, "flopscope_level_changes_total");
 			labels(t, &rows[k], true);
 			put(t, ",cause=\"%s\"", change_cause_keys[c]);

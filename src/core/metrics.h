@@ -53,6 +53,7 @@ typedef struct MetricsRow {
 	const char *uuid;         /* "8-4-4-4-12" hex, as devinfo_uuid_str writes it */
 	const char *pci_bus_id;   /* "00000000:1B:00.0"; "" none */
 	const char *name, *driver;
+	bool device_only;         /* the device's readings alone (--watch): no workload, no run */
 	/* the workload */
 	const char *workload;
 	WorkloadUnit unit;

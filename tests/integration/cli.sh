@@ -192,6 +192,7 @@ t_debian_package_should_build_from_a_clean_clone_and_run() {
 	         usr/share/man/man1/flopscope.1.gz usr/share/bash-completion/completions/flopscope \
 	         usr/share/zsh/vendor-completions/_flopscope usr/lib/sysusers.d/flopscope.conf \
 	         lib/systemd/system/flopscope-check.service lib/systemd/system/flopscope-check.timer \
+	         lib/systemd/system/flopscope-exporter.service \
 	         usr/share/flopscope/fleet/flopscope-alerts.yml usr/share/doc/flopscope/copyright; do
 		[ -f "$T/root/$f" ] || die "the package lacks $f"
 	done
@@ -218,9 +219,12 @@ t_debian_package_should_build_from_a_clean_clone_and_run() {
 		mkdir -p "$T/units"
 		sed "s|/usr/bin/flopscope|$P|" "$T/root/lib/systemd/system/flopscope-check.service" \
 			>"$T/units/flopscope-check.service"
+		sed "s|/usr/bin/flopscope|$P|" "$T/root/lib/systemd/system/flopscope-exporter.service" \
+			>"$T/units/flopscope-exporter.service"
 		cp "$T/root/lib/systemd/system/flopscope-check.timer" "$T/units/"
 		(cd "$T/units" && MANPATH="$T/root/usr/share/man" systemd-analyze verify flopscope-check.service \
-			flopscope-check.timer) >"$T/verify" 2>&1 && [ ! -s "$T/verify" ] || die "systemd-analyze: $(cat "$T/verify")"
+			flopscope-check.timer flopscope-exporter.service) >"$T/verify" 2>&1 && [ ! -s "$T/verify" ] ||
+			die "systemd-analyze: $(cat "$T/verify")"
 	fi
 }
 
@@ -232,21 +236,28 @@ t_make_install_should_give_a_working_program_and_man_page() {
 	for f in bin/flopscope share/flopscope/shaders/fma_fp32.comp share/flopscope/themes/dark.json \
 	         share/man/man1/flopscope.1 share/bash-completion/completions/flopscope share/zsh/vendor-completions/_flopscope \
 	         lib/systemd/system/flopscope-check.service lib/systemd/system/flopscope-check.timer \
-	         share/flopscope/fleet/slurm-prolog.sh share/flopscope/fleet/flopscope-alerts.yml \
+	         lib/systemd/system/flopscope-exporter.service share/flopscope/fleet/slurm-prolog.sh \
+	         share/flopscope/fleet/flopscope-alerts.yml \
 	         share/doc/flopscope/LICENSE share/doc/flopscope/FLEET.md; do
 		[ -f "$T/root/opt/fs/$f" ] || die "missing $f"
 	done
 	grep -q '^ExecStart=/opt/fs/bin/flopscope --check' "$T/root/opt/fs/lib/systemd/system/flopscope-check.service" ||
 		die "the unit runs $(grep ExecStart "$T/root/opt/fs/lib/systemd/system/flopscope-check.service")"
+	grep -q '^ExecStart=/opt/fs/bin/flopscope --watch .*--metrics-listen' \
+		"$T/root/opt/fs/lib/systemd/system/flopscope-exporter.service" ||
+		die "the exporter runs $(grep ExecStart "$T/root/opt/fs/lib/systemd/system/flopscope-exporter.service")"
 	# systemd reads the units without a complaint (it says nothing and exits
 	# 0 for a value it cannot parse: its stderr must be empty too)
 	if command -v systemd-analyze >/dev/null; then
 		mkdir -p "$T/units"
 		sed "s|/opt/fs/bin/flopscope|$T/root/opt/fs/bin/flopscope|" \
 			"$T/root/opt/fs/lib/systemd/system/flopscope-check.service" >"$T/units/flopscope-check.service"
+		sed "s|/opt/fs/bin/flopscope|$T/root/opt/fs/bin/flopscope|" \
+			"$T/root/opt/fs/lib/systemd/system/flopscope-exporter.service" >"$T/units/flopscope-exporter.service"
 		cp "$T/root/opt/fs/lib/systemd/system/flopscope-check.timer" "$T/units/"
 		(cd "$T/units" && MANPATH="$T/root/opt/fs/share/man" systemd-analyze verify flopscope-check.service \
-			flopscope-check.timer) >"$T/verify" 2>&1 && [ ! -s "$T/verify" ] || die "systemd-analyze: $(cat "$T/verify")"
+			flopscope-check.timer flopscope-exporter.service) >"$T/verify" 2>&1 && [ ! -s "$T/verify" ] ||
+			die "systemd-analyze: $(cat "$T/verify")"
 	else
 		echo "  (no systemd-analyze here: the units were not verified)" >&2
 	fi

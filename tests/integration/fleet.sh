@@ -854,3 +854,50 @@ PY
 	rc=$?
 	[ "$rc" = 5 ] && ! grep -q MISSING "$T/n.txt" || die "-1: exit $rc: $(cat "$T/n.txt")"
 }
+
+# --watch served nothing (--metrics-listen went with a measuring run or a
+# check only): a node running flopscope's check still needed
+# dcgm-exporter for its gauges. --watch --metrics-listen serves the devices'
+# readings with no load of flopscope's (no run: no throughput, sample or
+# workload series), and /health; a signal stops it as every mode.
+t_watch_should_serve_the_devices_readings_with_no_load() {
+	local uuid fp w rc
+	uuid=$("$FS" --list --format json | python3 -c 'import json, sys; print(json.loads(sys.stdin.readline())["uuid"])')
+	fp=$(free_port)
+	LD_LIBRARY_PATH="$FAKE_NVML_DIR" FLOPSCOPE_FAKE_NVML="GPU-$uuid" \
+		FLOPSCOPE_FAKE_NVML_TEL="sm=1755,sm_max=1980,power=300,power_instant=650,limit=700,temp=55,replays=3" \
+		"$FS" --watch --interval 0.25 --metrics-listen "127.0.0.1:$fp" --format csv >"$T/w.csv" 2>"$T/w.err" &
+	w=$!
+	wait_http "http://127.0.0.1:$fp/metrics" 20 || { kill $w; die "no /metrics: $(cat "$T/w.err")"; }
+	grep -q "^flopscope: metrics at http://127.0.0.1:$fp/metrics$" "$T/w.err" || { kill $w; die "$(cat "$T/w.err")"; }
+	# the first reading may come after the first scrape: until the clock is there
+	local n=0
+	until http_get "http://127.0.0.1:$fp/metrics" "$T/w.prom" && grep -q '^flopscope_clock_hertz' "$T/w.prom"; do
+		n=$((n + 1))
+		[ $n -lt 50 ] || { kill $w; die "no reading served: $(cat "$T/w.prom")"; }
+		sleep 0.2
+	done
+	http_get "http://127.0.0.1:$fp/health" "$T/h.txt" || { kill $w; die "GET /health"; }
+	# its port taken: exit 2, said
+	"$FS" --watch --metrics-listen "127.0.0.1:$fp" --duration 1 >/dev/null 2>"$T/b.err"
+	rc=$?
+	[ "$rc" = 2 ] && grep -q "cannot listen there: Address already in use" "$T/b.err" ||
+		{ kill $w; die "a port in use: exit $rc: $(cat "$T/b.err")"; }
+	kill -TERM $w
+	wait $w
+	rc=$?
+	[ "$rc" = 143 ] || die "SIGTERM: exit $rc: $(cat "$T/w.err")"
+	[ "$(cat "$T/h.txt")" = ok ] || die "/health: $(cat "$T/h.txt")"
+	promtool_ok "$T/w.prom" || die "promtool on the exporter's metrics"
+	local id="gpu=\"0\",UUID=\"GPU-$uuid\""
+	grep -qx "flopscope_clock_hertz{$id} 1755000000" "$T/w.prom" &&
+		grep -qx "flopscope_power_instant_watts{$id} 650" "$T/w.prom" &&
+		grep -qx "flopscope_power_watts{$id} 300" "$T/w.prom" &&
+		grep -qx "flopscope_power_limit_watts{$id} 700" "$T/w.prom" &&
+		grep -qx "flopscope_pcie_replays_total{$id} 3" "$T/w.prom" || die "readings: $(cat "$T/w.prom")"
+	# no run: nothing of a workload
+	! grep -Eq 'workload=|^flopscope_(samples|throughput|result_checks|level_changes)' "$T/w.prom" ||
+		die "a run's series with no run: $(grep -E 'workload=|samples|throughput' "$T/w.prom")"
+	# the table went on beside it
+	head -1 "$T/w.csv" | grep -q '^t_s,dev,' || die "the watch's CSV: $(head -2 "$T/w.csv")"
+}
