@@ -334,7 +334,7 @@ static int save_config(const Options *o)
 
 /* --watch: the devices named (several as a measuring run names them), or
  * the one picked. */
-static int watch(const VkCtx *ctx, Options *o)
+static int watch(VkCtx *ctx, Options *o)
 {
 	int idxs[CLI_MAX_DEVICES * 4];
 	size_t n;
@@ -342,7 +342,12 @@ static int watch(const VkCtx *ctx, Options *o)
 		n = pick_devices(ctx, o, idxs, sizeof idxs / sizeof *idxs);
 	else
 		n = (idxs[0] = pick_device(ctx, o)) >= 0;
-	return n ? watch_run(ctx, idxs, n, o, &quit_flag) : 2;
+	if (!n)
+		return 2;
+	/* a load-free watch holds no driver context: no instance (a check
+	 * beside the exporter would name it as another process on the GPU) */
+	vkctx_drop_instance(ctx);
+	return watch_run(ctx, idxs, n, o, &quit_flag);
 }
 
 /* Several devices at once: a check (every physical device unless -N names
@@ -391,7 +396,7 @@ static int completion(const Options *o)
 /* Every mode, one case each (ctx: the device list, NULL for the modes the
  * mode table says need none). A mode on one device has it picked here,
  * once; the measuring run's picker is the dashboard's. */
-static int run_mode(const VkCtx *ctx, Options *o, WorkloadType wl, uint64_t launch, MetricsOut *mo)
+static int run_mode(VkCtx *ctx, Options *o, WorkloadType wl, uint64_t launch, MetricsOut *mo)
 {
 	static char help[CLI_HELP_MAX];
 	bool named = o->dev_index || o->dev_word || o->default_device;

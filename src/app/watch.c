@@ -171,7 +171,7 @@ int watch_run(const VkCtx *ctx, const int *idx, size_t n, const Options *o, atom
 	size_t read = 0;
 	for (size_t k = 0; k < n; k++) {
 		const DeviceInfo *d = &ctx->entries[idx[k]];
-		read += telemetry_open(&t[k], d);
+		read += telemetry_open_watch(&t[k], d);
 		fprintf(stderr, "flopscope: --watch [%zu] %s: %s\n", k + 1, d->name, t[k].note);
 	}
 	if (o->format == FORMAT_TABLE) {

@@ -55,6 +55,7 @@ typedef struct Nvml {
 	double procs_t;
 	double others;
 	char who[128];
+	bool no_context;        /* this process holds none on the device (TelSource's) */
 	ProcTable table;
 } Nvml;
 
@@ -139,10 +140,12 @@ static void proc_shares(Nvml *n, ProcTable *t)
 
 /* The other processes on the device (compute and graphics contexts): each
  * with its memory, name, user and share of the SMs where known; false when
- * NVML cannot tell. Where this process is not among NVML's pids (a
- * container's PID namespace: NVML gives the host's), the others are
- * counted and never named: a local /proc entry of that number would be
- * another process. */
+ * NVML cannot tell. Where this process, which holds a context on the
+ * device, is not among NVML's pids (a container's PID namespace: NVML gives
+ * the host's), the others are counted and never named: a local /proc entry
+ * of that number would be another process. A process that holds none
+ * (--watch) counts every pid as another's and names it from /proc, as
+ * nvtop does (its unit runs in the host's namespace). */
 static bool nvml_others(Nvml *n)
 {
 	double now = (double)clock_mono_ns() * 1e-9;
@@ -170,7 +173,7 @@ static bool nvml_others(Nvml *n)
 	size_t total = procs_others(pids, np, self, others, PROCS_SHOWN);
 	ProcTable *t = &n->table;
 	memset(t, 0, sizeof *t);
-	if (np && !self_seen) {
+	if (np && !self_seen && !n->no_context) {
 		/* another namespace's pids: one of them is this process */
 		t->foreign = true;
 		t->total = total ? (unsigned)total - 1 : 0;
@@ -395,6 +398,7 @@ static bool tel_nvml_open(TelSource *s, const DeviceInfo *d, char *note, size_t 
 		return false;
 	}
 	void *lib = l.lib;
+	n->no_context = s->no_context;
 	int (*maxclk)(void *, int, unsigned *) = (int (*)(void *, int, unsigned *))dlsym(lib, "nvmlDeviceGetMaxClockInfo");
 	n->lib = lib;
 	n->shutdown = (int (*)(void))dlsym(lib, "nvmlShutdown");

@@ -43,6 +43,9 @@ struct TelSource {
 	double max_mhz;                   /* highest clock, 0 if unknown */
 	double mem_max_mhz;               /* highest memory clock, 0 if unknown */
 	unsigned mem_bus_bits;            /* memory bus width, 0 if unknown */
+	bool no_context;                  /* set before open: this process holds no context on the
+	                                     device (--watch), so its absence from the device's
+	                                     process list says nothing of PID namespaces */
 };
 
 /* A kind of source: which devices it serves and how it opens. open fills s

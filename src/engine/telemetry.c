@@ -50,9 +50,22 @@ static void *tel_main(void *arg)
 	return NULL;
 }
 
+static bool open_source(Telemetry *t, const DeviceInfo *d, bool no_context);
+
 bool telemetry_open(Telemetry *t, const DeviceInfo *d)
 {
+	return open_source(t, d, false);
+}
+
+bool telemetry_open_watch(Telemetry *t, const DeviceInfo *d)
+{
+	return open_source(t, d, true);
+}
+
+static bool open_source(Telemetry *t, const DeviceInfo *d, bool no_context)
+{
 	memset(t, 0, sizeof *t);
+	t->src.no_context = no_context;
 	atomic_init(&t->stop, false);
 	pthread_mutex_init(&t->mu, NULL);
 	atomic_init(&t->reads, 0);
@@ -72,6 +85,7 @@ bool telemetry_open(Telemetry *t, const DeviceInfo *d)
 			if ((*drv)->open(&t->src, d, t->note, sizeof t->note))
 				return t->active = true;
 			memset(&t->src, 0, sizeof t->src); /* what it set before it gave up */
+			t->src.no_context = no_context;
 		}
 	}
 	snprintf(t->note, sizeof t->note, "no telemetry source for vendor 0x%04x: clocks and power N/A", d->vendor_id);

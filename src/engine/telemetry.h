@@ -41,6 +41,9 @@ typedef struct Telemetry {
 /* Opens the first source of the registry (tel_drivers) that takes the
  * device; false (note says why) when none. */
 bool telemetry_open(Telemetry *t, const DeviceInfo *d);
+/* The same for a process that holds no context on the device (--watch,
+ * the load-free exporter): the device's processes are all others. */
+bool telemetry_open_watch(Telemetry *t, const DeviceInfo *d);
 bool telemetry_start(Telemetry *t, unsigned period_ms);
 /* The newest reading (valid = 0 before the first). */
 void telemetry_latest(Telemetry *t, TelReading *out);

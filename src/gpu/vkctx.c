@@ -446,7 +446,7 @@ void vkctx_headers_version(char *out, size_t len)
 	         VK_API_VERSION_MINOR(VK_HEADER_VERSION_COMPLETE), VK_API_VERSION_PATCH(VK_HEADER_VERSION_COMPLETE));
 }
 
-void vkctx_destroy(VkCtx *c)
+void vkctx_drop_instance(VkCtx *c)
 {
 	if (c->messenger) {
 		PFN_vkDestroyDebugUtilsMessengerEXT destroy = (PFN_vkDestroyDebugUtilsMessengerEXT)
@@ -458,6 +458,11 @@ void vkctx_destroy(VkCtx *c)
 	if (c->instance)
 		vkDestroyInstance(c->instance, NULL);
 	c->instance = VK_NULL_HANDLE;
+}
+
+void vkctx_destroy(VkCtx *c)
+{
+	vkctx_drop_instance(c);
 	free(c->entries);
 	c->entries = NULL;
 	c->entry_count = 0;

@@ -29,6 +29,11 @@ typedef struct VkCtx {
  * returns false; *no_device tells apart "Vulkan works but found no device". */
 bool vkctx_create(VkCtx *c, bool validate, char *err, bool *no_device);
 void vkctx_destroy(VkCtx *c);
+/* The instance let go, the entries kept: a process that only reads the
+ * devices' telemetry (--watch) holds no driver context (NVIDIA's driver
+ * lists a process with a Vulkan instance among the GPU's processes, so a
+ * check beside the exporter named it as another process on the GPU). */
+void vkctx_drop_instance(VkCtx *c);
 
 /* Physical device of an entry. */
 VkPhysicalDevice vkctx_physical(const VkCtx *c, const DeviceInfo *d, char *err);

@@ -864,28 +864,35 @@ t_watch_should_serve_the_devices_readings_with_no_load() {
 	local uuid fp w rc
 	uuid=$("$FS" --list --format json | python3 -c 'import json, sys; print(json.loads(sys.stdin.readline())["uuid"])')
 	fp=$(free_port)
-	LD_LIBRARY_PATH="$FAKE_NVML_DIR" FLOPSCOPE_FAKE_NVML="GPU-$uuid" \
+	# another process on the GPU, and not this one: the exporter holds no
+	# context (on an H200, its Vulkan instance made it one of the GPU's
+	# processes, and a check beside it named it; then, holding none, it
+	# counted one process fewer than NVML listed)
+	sleep 300 &
+	local p=$!
+	LD_LIBRARY_PATH="$FAKE_NVML_DIR" FLOPSCOPE_FAKE_NVML="GPU-$uuid" FLOPSCOPE_FAKE_NVML_PROCS="$p:2048:97" \
 		FLOPSCOPE_FAKE_NVML_TEL="sm=1755,sm_max=1980,power=300,power_instant=650,limit=700,temp=55,replays=3" \
 		"$FS" --watch --interval 0.25 --metrics-listen "127.0.0.1:$fp" --format csv >"$T/w.csv" 2>"$T/w.err" &
 	w=$!
-	wait_http "http://127.0.0.1:$fp/metrics" 20 || { kill $w; die "no /metrics: $(cat "$T/w.err")"; }
-	grep -q "^flopscope: metrics at http://127.0.0.1:$fp/metrics$" "$T/w.err" || { kill $w; die "$(cat "$T/w.err")"; }
+	wait_http "http://127.0.0.1:$fp/metrics" 20 || { kill $w $p; die "no /metrics: $(cat "$T/w.err")"; }
+	grep -q "^flopscope: metrics at http://127.0.0.1:$fp/metrics$" "$T/w.err" || { kill $w $p; die "$(cat "$T/w.err")"; }
 	# the first reading may come after the first scrape: until the clock is there
 	local n=0
 	until http_get "http://127.0.0.1:$fp/metrics" "$T/w.prom" && grep -q '^flopscope_clock_hertz' "$T/w.prom"; do
 		n=$((n + 1))
-		[ $n -lt 50 ] || { kill $w; die "no reading served: $(cat "$T/w.prom")"; }
+		[ $n -lt 50 ] || { kill $w $p; die "no reading served: $(cat "$T/w.prom")"; }
 		sleep 0.2
 	done
-	http_get "http://127.0.0.1:$fp/health" "$T/h.txt" || { kill $w; die "GET /health"; }
+	http_get "http://127.0.0.1:$fp/health" "$T/h.txt" || { kill $w $p; die "GET /health"; }
 	# its port taken: exit 2, said
 	"$FS" --watch --metrics-listen "127.0.0.1:$fp" --duration 1 >/dev/null 2>"$T/b.err"
 	rc=$?
 	[ "$rc" = 2 ] && grep -q "cannot listen there: Address already in use" "$T/b.err" ||
-		{ kill $w; die "a port in use: exit $rc: $(cat "$T/b.err")"; }
+		{ kill $w $p; die "a port in use: exit $rc: $(cat "$T/b.err")"; }
 	kill -TERM $w
 	wait $w
 	rc=$?
+	kill $p
 	[ "$rc" = 143 ] || die "SIGTERM: exit $rc: $(cat "$T/w.err")"
 	[ "$(cat "$T/h.txt")" = ok ] || die "/health: $(cat "$T/h.txt")"
 	promtool_ok "$T/w.prom" || die "promtool on the exporter's metrics"
@@ -894,7 +901,13 @@ t_watch_should_serve_the_devices_readings_with_no_load() {
 		grep -qx "flopscope_power_instant_watts{$id} 650" "$T/w.prom" &&
 		grep -qx "flopscope_power_watts{$id} 300" "$T/w.prom" &&
 		grep -qx "flopscope_power_limit_watts{$id} 700" "$T/w.prom" &&
-		grep -qx "flopscope_pcie_replays_total{$id} 3" "$T/w.prom" || die "readings: $(cat "$T/w.prom")"
+		grep -qx "flopscope_pcie_replays_total{$id} 3" "$T/w.prom" &&
+		grep -qx "flopscope_other_processes{$id} 1" "$T/w.prom" || die "readings: $(cat "$T/w.prom")"
+	python3 - "$T/w.csv" "$p sleep" <<'PY' || die "the watch's rows: $(tail -3 "$T/w.csv")"
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+assert rows and all(r["other_gpu"] == "1" and sys.argv[2] in r["other_processes"] for r in rows), rows[-1]
+PY
 	# no run: nothing of a workload
 	! grep -Eq 'workload=|^flopscope_(samples|throughput|result_checks|level_changes)' "$T/w.prom" ||
 		die "a run's series with no run: $(grep -E 'workload=|samples|throughput' "$T/w.prom")"
