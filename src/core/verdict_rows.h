@@ -61,7 +61,7 @@ VERDICT_CAUSE(THROTTLE_HW, .sev = SEV_FAIL, .fig = { NULL },
 	.action = "Check cooling (fans, airflow, inlet temperature) and power delivery; a HW slowdown at a cool "
 	          "temperature is the power brake or a board fault (nvidia-smi -q -d PERFORMANCE).")
 VERDICT_CAUSE(POWER_CAP, .sev = SEV_INFO, .fig = { NULL },
-	.action = "None: a clock held to the power limit is the limit doing its job (reported, not failed).")
+	.action = "None: the power limit holding the clock is the limit doing its job (reported, not failed).")
 /* the link's */
 VERDICT_CAUSE(LINK_DOWNGRADED, .sev = SEV_FAIL, .fig = { NULL },
 	.action = "Reseat the GPU or its riser and check the slot's link settings; lspci -vv shows LnkSta against "
