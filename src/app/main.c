@@ -21,6 +21,7 @@
 #include "headless.h"
 #include "devlist.h"
 #include "watch.h"
+#include "fleet_cmd.h"
 #include "inventory.h"
 #include "listing.h"
 #include "offline.h"
@@ -428,6 +429,8 @@ static int run_mode(VkCtx *ctx, Options *o, WorkloadType wl, uint64_t launch, Me
 		return replay(o);
 	case MODE_LOGS:
 		return offline_list_logs(o);
+	case MODE_FLEET:
+		return fleet_run(o, &quit_flag);
 	/* the devices */
 	case MODE_LIST:
 		/* a closed pipe is a normal end, as in every mode; another

@@ -294,6 +294,7 @@ char *mboard_render(MetricsBoard *b)
 			m->peak_ratio = res->pct_peak / 100;
 			m->rated_peak_ratio = res->pct_peak_max / 100;
 			m->duty = res->duty;
+			m->noise = res->noise;
 			m->peer_ratio = r->peer_ratio;
 			m->samples = res->samples;
 			m->checks_passed = res->verified;

@@ -51,6 +51,7 @@ const ModeSpec cli_mode_specs[MODE_COUNT] = {
 	[MODE_CHECK] = { "--check", "--check", F_T | F_C | F_J, .several = true, .runs = true, .device = true },
 	[MODE_COMPLETION] = { "--completion", "--completion", 0 },
 	[MODE_WATCH] = { "--watch", "--watch", F_T | F_C | F_J, .several = true, .device = true },
+	[MODE_FLEET] = { "--fleet", "--fleet", F_T | F_C | F_J, .no_device = true },
 };
 
 const char *cli_mode_option(Mode m)
@@ -352,7 +353,7 @@ const OptionSpec cli_option_specs[] = {
 	  .help = { { H_DEVICE, "--gpus LIST", "the GPUs named by NVML index (as nvidia-smi and Slurm number them; "
 	              "0,2 or 0-3), UUID or PCI address, each its first compute queue family; --check takes "
 	              "SLURM_JOB_GPUS when set and no device is named" } } },
-	{ .name = "--outlier", .value = true, .modes = M_RUN | M_(MODE_REPLAY) | M_(MODE_SAVE_CONFIG),
+	{ .name = "--outlier", .value = true, .modes = M_RUN | M_(MODE_REPLAY) | M_(MODE_SAVE_CONFIG) | M_(MODE_FLEET),
 	  .key = "outlier", .take = take_outlier,
 	  .help = { { H_DEVICE, "--outlier PCT", "with several devices: one whose median is more than PCT% "
 	              "(default 5) below its identical peers', and by more than the runs' noise, is named, exit 4 "
@@ -406,6 +407,12 @@ const OptionSpec cli_option_specs[] = {
 	{ .name = "--suite", .modes = M_ANY, .mode = MODE_SUITE,
 	  .help = { { H_OPTIONS, "--suite", "every supported workload for a short window each (2 s, or --duration), "
 	              "then one table; --format json too; one session log a device, a session a workload" } } },
+	{ .name = "--fleet", .value = true, .modes = M_ANY, .mode = MODE_FLEET, .str = STR(fleet_url),
+	  .empty = "an empty URL", .take = take_string,
+	  .help = { { H_OPTIONS, "--fleet URL", "a fleet's GPUs as the Prometheus server at URL holds flopscope's "
+	              "series: a row a GPU and workload by host, the last check's verdict and causes, the readings, "
+	              "and the GPUs more than --outlier below their model's median across the fleet; exit 1 where "
+	              "one is to act on, 6 where Prometheus cannot be read" } } },
 	{ .name = "--check", .modes = M_ANY, .mode = MODE_CHECK,
 	  .help = { { H_OPTIONS, "--check", "a node check: a short suite on every GPU (or those named), each "
 	              "workload held to a threshold; a PASS/FAIL line a device and workload; exit 0 all pass, 1 a "

@@ -24,7 +24,7 @@ void metrics_row_init(MetricsRow *r)
 {
 	memset(r, 0, sizeof *r);
 	r->uuid = r->pci_bus_id = r->name = r->driver = r->workload = r->check_reference = "";
-	r->median = r->peak_ratio = r->rated_peak_ratio = r->peer_ratio = r->duty = NAN;
+	r->median = r->peak_ratio = r->rated_peak_ratio = r->peer_ratio = r->duty = r->noise = NAN;
 	r->energy_j = NAN;
 	for (int f = 0; f < TEL_FIELD_COUNT; f++)
 		r->tel[f] = NAN;
@@ -171,6 +171,7 @@ static double f_peak(const MetricsRow *r, int arg) { (void)arg; return r->peak_r
 static double f_rated(const MetricsRow *r, int arg) { (void)arg; return r->rated_peak_ratio; }
 static double f_peer(const MetricsRow *r, int arg) { (void)arg; return r->peer_ratio; }
 static double f_duty(const MetricsRow *r, int arg) { (void)arg; return r->duty; }
+static double f_noise(const MetricsRow *r, int arg) { (void)arg; return r->noise; }
 static double f_shared(const MetricsRow *r, int arg) { (void)arg; return r->shared_median; }
 static double f_check_ratio(const MetricsRow *r, int arg)
 {
@@ -478,6 +479,9 @@ char *metrics_render_host(const MetricsRow *rows, size_t n, const char *version,
 	gauge(&t, rows, n, "flopscope_duty_ratio",
 	      "The device's busy time (GPU timestamps) as a fraction of the wall time of the steady samples.", f_duty,
 	      true);
+	gauge(&t, rows, n, "flopscope_noise_ratio",
+	      "The run's noise: the 10th-to-90th percentile range of its 1 s block means over their median (the outlier "
+	      "rule holds a shortfall to it, in a node and across a fleet).", f_noise, true);
 	counters(&t, rows, n);
 	telemetry_families(&t, rows, n);
 	others_info(&t, rows, n);

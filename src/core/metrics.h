@@ -64,6 +64,8 @@ typedef struct MetricsRow {
 	double rated_peak_ratio;  /* median / theoretical peak at the maximum clock; NaN unknown */
 	double peer_ratio;        /* median / its identical peers' median; NaN: no peer */
 	double duty;              /* GPU busy time / wall time; NaN unknown */
+	double noise;             /* the run's noise (SummaryResult's: the 10th-to-90th percentile range of
+	                             its 1 s block means over their median); NaN unknown */
 	uint64_t samples, checks_passed, checks_failed;
 	size_t changes[CAUSE_COUNT]; /* level changes by cause */
 	double tel[TEL_FIELD_COUNT]; /* the latest readings, in the fields' units (tel_rows.h: each row

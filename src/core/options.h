@@ -33,6 +33,7 @@ typedef enum Mode {
 	MODE_CHECK,          /* --check: a short suite held to thresholds, PASS/FAIL */
 	MODE_COMPLETION,     /* --completion bash: the shell's completion script */
 	MODE_WATCH,          /* --watch: telemetry without load, a row every --interval */
+	MODE_FLEET,          /* --fleet URL: a fleet's GPUs as a Prometheus server holds them */
 	MODE_COUNT
 } Mode;
 
@@ -89,6 +90,7 @@ typedef struct Options {
 	unsigned ncompare_a, ncompare_b;
 	double fail_if_slower; /* --fail-if-slower PCT; 0: off */
 	double min_effect;     /* --min-effect PCT; 0: compare_default_min_effect's */
+	const char *fleet_url;   /* --fleet URL: a Prometheus server */
 	const char *export_file; /* --export FILE (with --csv or --svg OUT): the first of ... */
 	const char *exports[CLI_COMPARE_MAX]; /* --export A B ... --svg OUT: sweeps in one chart */
 	unsigned nexports;

@@ -1,24 +1,30 @@
 #include "outlier.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "stats.h"
 
-#define OUTLIER_MAX_PEERS 64
-
 size_t outlier_apply(NodeDevice *d, size_t n, double pct)
 {
 	size_t found = 0;
+	/* the peers' medians and noises, as many as there are devices (a fleet's
+	 * thousand of one model: every one counts) */
+	double stack_v[64], stack_noise[64];
+	double *v = stack_v, *noise = stack_noise;
+	if (n > 64) {
+		v = malloc(2 * n * sizeof *v);
+		noise = v ? v + n : NULL;
+	}
 	for (size_t i = 0; i < n; i++) {
 		d[i].node_ratio = d[i].noise_ref = NAN;
 		d[i].peers = 0;
 		d[i].outlier = d[i].unsure = false;
-		if (!isfinite(d[i].median))
+		if (!isfinite(d[i].median) || !v)
 			continue;
-		double v[OUTLIER_MAX_PEERS], noise[OUTLIER_MAX_PEERS];
 		size_t k = 0, kn = 0;
-		for (size_t j = 0; j < n && k < OUTLIER_MAX_PEERS; j++) {
+		for (size_t j = 0; j < n; j++) {
 			if (!isfinite(d[j].median) || strcmp(d[j].name, d[i].name))
 				continue;
 			v[k++] = d[j].median;
@@ -49,6 +55,8 @@ size_t outlier_apply(NodeDevice *d, size_t n, double pct)
 			d[i].unsure = true;
 		}
 	}
+	if (v != stack_v)
+		free(v);
 	return found;
 }
 

@@ -914,3 +914,84 @@ PY
 	# the table went on beside it
 	head -1 "$T/w.csv" | grep -q '^t_s,dev,' || die "the watch's CSV: $(head -2 "$T/w.csv")"
 }
+
+# Past one host there was nothing: each node's check in its own file or
+# endpoint. --fleet reads a real Prometheus' HTTP API for flopscope's
+# series: three flopscope processes stand for three hosts (their
+# --metrics-listen on three ports: three instances), one with a slowed
+# device (FLOPSCOPE_FAULT=slow: a sixteenth of the speed); the fleet's
+# table names it as the outlier with its host, in JSON (its schema), CSV and
+# the table, exit 1; a server that is not there, or not Prometheus, is said
+# (exit 6), never shown as a healthy fleet.
+t_fleet_should_name_the_slow_gpu_across_hosts_from_prometheus() {
+	local pp p1 p2 p3 a b c pr n
+	pp=$(free_port) p1=$(free_port) p2=$(free_port) p3=$(free_port)
+	cat >"$T/prom.yml" <<EOF2
+global:
+  scrape_interval: 1s
+  scrape_timeout: 1s
+scrape_configs:
+  - job_name: flopscope
+    static_configs:
+      - targets: ['127.0.0.1:$p1', '127.0.0.1:$p2', '127.0.0.1:$p3']
+EOF2
+	prometheus --config.file="$T/prom.yml" --storage.tsdb.path="$T/tsdb" --web.listen-address="127.0.0.1:$pp" \
+		>"$T/prom.log" 2>&1 &
+	pr=$!
+	"$FS" llvm --duration 0 --no-log --metrics-listen "127.0.0.1:$p1" >/dev/null 2>"$T/a.err" &
+	a=$!
+	"$FS" llvm --duration 0 --no-log --metrics-listen "127.0.0.1:$p2" >/dev/null 2>"$T/b.err" &
+	b=$!
+	FLOPSCOPE_FAULT=slow@1 "$FS" llvm --duration 0 --no-log --metrics-listen "127.0.0.1:$p3" >/dev/null 2>"$T/c.err" &
+	c=$!
+	trap 'kill $pr $a $b $c 2>/dev/null; wait $pr $a $b $c 2>/dev/null' EXIT
+	wait_http "http://127.0.0.1:$pp/-/ready" 60 || die "prometheus not ready: $(tail -5 "$T/prom.log")"
+	# until Prometheus holds the three medians and their noise (each run's
+	# first steady seconds, then a scrape; exit 1 once it names the outlier)
+	n=0
+	until { "$FS" --fleet "http://127.0.0.1:$pp/" --format json >"$T/f.json" 2>"$T/f.err"; [ $? -le 1 ]; } &&
+		python3 - "$T/f.json" <<'PY'
+import json, sys
+g = [json.loads(l) for l in open(sys.argv[1])]
+rows = [r for r in g if r["type"] == "fleet_gpu" and r["median"] is not None and r["noise_ref"] is not None]
+sys.exit(0 if len(rows) == 3 else 1)
+PY
+	do
+		n=$((n + 1))
+		[ $n -lt 90 ] || die "the fleet never held three medians: $(cat "$T/f.json" "$T/f.err")"
+		sleep 1
+	done
+	"$FS" --fleet "http://127.0.0.1:$pp" --format json >"$T/f.json" 2>"$T/f.err"
+	local rc=$?
+	python3 tests/schema_check.py fleet "$T/f.json" >"$T/sch" 2>&1 || die "schema: $(cat "$T/sch")"
+	python3 - "$T/f.json" "127.0.0.1:$p3" "$rc" <<'PY' || die "the fleet: exit $rc: $(cat "$T/f.json")"
+import json, sys
+g = [json.loads(l) for l in open(sys.argv[1])]
+rows = [r for r in g if r["type"] == "fleet_gpu"]
+end = g[-1]
+assert end["type"] == "fleet_end" and end["hosts"] == 3 and end["gpus"] == 3, end
+slow = [r for r in rows if r["host"] == sys.argv[2]]
+others = [r for r in rows if r["host"] != sys.argv[2]]
+assert len(slow) == 1 and slow[0]["outlier"] and slow[0]["fleet_ratio"] < 0.5 and slow[0]["peers"] == 3, slow
+assert slow[0]["workload"] == "fp32" and slow[0]["model"].startswith("llvmpipe"), slow
+assert all(not r["outlier"] for r in others), others
+assert end["outliers"] == 1 and end["exit"] == 1 and sys.argv[3] == "1", end
+PY
+	"$FS" --fleet "http://127.0.0.1:$pp" >"$T/f.txt" 2>&1
+	grep -A1 '^Fleet outliers:$' "$T/f.txt" | grep -q "^  127.0.0.1:$p3 GPU - .*: fp32 at [0-9.]*% of the median of its 3 peers" ||
+		die "the table: $(cat "$T/f.txt")"
+	"$FS" --fleet "http://127.0.0.1:$pp" --format csv >"$T/f.csv" 2>/dev/null
+	python3 - "$T/f.csv" "127.0.0.1:$p3" <<'PY' || die "CSV: $(cat "$T/f.csv")"
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+assert len(rows) == 3 and [r["outlier"] for r in rows if r["host"] == sys.argv[2]] == ["1"], rows
+PY
+	# no server there; a server that is not Prometheus (a flopscope endpoint)
+	"$FS" --fleet "http://127.0.0.1:$(free_port)" >"$T/x.out" 2>&1
+	rc=$?
+	[ "$rc" = 6 ] && grep -q "^flopscope: --fleet: http://127.0.0.1:[0-9]*: query .*: .*onnect" "$T/x.out" ||
+		die "no server: exit $rc: $(cat "$T/x.out")"
+	"$FS" --fleet "http://127.0.0.1:$p1" >"$T/y.out" 2>&1
+	rc=$?
+	[ "$rc" = 6 ] && grep -q "HTTP 404" "$T/y.out" || die "not Prometheus: exit $rc: $(cat "$T/y.out")"
+}

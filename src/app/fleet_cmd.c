@@ -1,0 +1,480 @@
+/* fleet_cmd: --fleet URL (fleet_cmd.h). */
+#include "fleet_cmd.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <cjson/cJSON.h>
+#include <curl/curl.h>
+
+#include "error.h"
+#include "fleet.h"
+#include "fmt.h"
+#include "listing.h"
+#include "records.h"
+#include "version.h"
+
+#define FLEET_MAX_ROWS 65536
+#define FLEET_BODY_MAX (256u << 20) /* an answer larger than this is refused */
+#define FLEET_TIMEOUT_MS 10000
+
+typedef struct Body {
+	char *s;
+	size_t n;
+	bool too_big;
+} Body;
+
+static size_t body_write(char *p, size_t size, size_t nmemb, void *ctx)
+{
+	Body *b = ctx;
+	size_t k = size * nmemb;
+	if (b->n + k + 1 > FLEET_BODY_MAX) {
+		b->too_big = true;
+		return 0;
+	}
+	char *s = realloc(b->s, b->n + k + 1);
+	if (!s)
+		return 0;
+	memcpy(s + b->n, p, k);
+	b->s = s;
+	b->n += k;
+	s[b->n] = '\0';
+	return k;
+}
+
+/* One instant query's result array (the caller deletes *doc); NULL with
+ * why: the server unreachable, an HTTP error, an error answer, or not
+ * Prometheus' JSON. warn: its warnings (a partial answer), "" none. */
+static cJSON *query(CURL *c, const char *base, const char *promql, cJSON **doc, char *why, size_t len, char *warn,
+                    size_t wlen)
+{
+	*doc = NULL;
+	char *q = curl_easy_escape(c, promql, 0);
+	size_t ul = strlen(base) + (q ? strlen(q) : 0) + 32;
+	char *url = malloc(ul);
+	if (!q || !url) {
+		curl_free(q);
+		free(url);
+		snprintf(why, len, "out of memory");
+		return NULL;
+	}
+	snprintf(url, ul, "%s/api/v1/query?query=%s", base, q);
+	curl_free(q);
+	Body b = { 0 };
+	char err[CURL_ERROR_SIZE] = "";
+	curl_easy_setopt(c, CURLOPT_URL, url);
+	curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, body_write);
+	curl_easy_setopt(c, CURLOPT_WRITEDATA, &b);
+	curl_easy_setopt(c, CURLOPT_ERRORBUFFER, err);
+	curl_easy_setopt(c, CURLOPT_TIMEOUT_MS, (long)FLEET_TIMEOUT_MS);
+	curl_easy_setopt(c, CURLOPT_FOLLOWLOCATION, 1L);
+	curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
+	CURLcode rc = curl_easy_perform(c);
+	free(url);
+	long http = 0;
+	curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &http);
+	cJSON *j = rc == CURLE_OK && b.s ? cJSON_Parse(b.s) : NULL;
+	const cJSON *st = cJSON_GetObjectItemCaseSensitive(j, "status");
+	if (rc != CURLE_OK)
+		snprintf(why, len, "%s", b.too_big ? "an answer over 256 MiB" : err[0] ? err : curl_easy_strerror(rc));
+	else if (cJSON_IsString(st) && !strcmp(st->valuestring, "error")) {
+		const cJSON *e = cJSON_GetObjectItemCaseSensitive(j, "error");
+		snprintf(why, len, "Prometheus: %s (HTTP %ld)", cJSON_IsString(e) ? e->valuestring : "an error", http);
+	} else if (http != 200)
+		snprintf(why, len, "HTTP %ld (is it Prometheus' address?)", http);
+	else if (!cJSON_IsString(st) || strcmp(st->valuestring, "success"))
+		snprintf(why, len, "not a Prometheus API answer");
+	free(b.s);
+	const cJSON *res = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(j, "data"), "result");
+	if (rc != CURLE_OK || !cJSON_IsString(st) || strcmp(st->valuestring, "success") || http != 200 ||
+	    !cJSON_IsArray(res)) {
+		if (!why[0])
+			snprintf(why, len, "not a Prometheus API answer (no data.result)");
+		cJSON_Delete(j);
+		return NULL;
+	}
+	const cJSON *w = cJSON_GetObjectItemCaseSensitive(j, "warnings");
+	if (cJSON_IsArray(w) && cJSON_GetArraySize(w) && !warn[0]) {
+		const cJSON *w0 = cJSON_GetArrayItem(w, 0);
+		snprintf(warn, wlen, "%s", cJSON_IsString(w0) ? w0->valuestring : "a partial answer");
+	}
+	*doc = j;
+	return (cJSON *)res;
+}
+
+/* A series' label, "" where it has none; its value, NaN where unreadable. */
+static const char *label(const cJSON *series, const char *name)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(series, "metric"), name);
+	return cJSON_IsString(v) ? v->valuestring : "";
+}
+
+static double value(const cJSON *series)
+{
+	const cJSON *v = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(series, "value"), 1);
+	if (!cJSON_IsString(v))
+		return NAN;
+	char *end;
+	double x = strtod(v->valuestring, &end);
+	return end != v->valuestring && !*end && isfinite(x) ? x : NAN;
+}
+
+typedef struct Fleet {
+	FleetRow *rows;
+	size_t n, cap;
+	bool full;
+} Fleet;
+
+/* The row of host, UUID and workload: found, or new (with what the GPU's
+ * other rows know); NULL when the fleet is full. */
+static FleetRow *row_of(Fleet *f, const char *host, const char *uuid, const char *workload, bool make)
+{
+	FleetRow *gpu = NULL;
+	for (size_t k = 0; k < f->n; k++) {
+		FleetRow *r = &f->rows[k];
+		if (strcmp(r->host, host) || strcmp(r->uuid, uuid))
+			continue;
+		if (!strcmp(r->workload, workload))
+			return r;
+		gpu = r;
+	}
+	if (!make)
+		return NULL;
+	/* the GPU's first workload takes its device row's place */
+	if (gpu && !gpu->workload[0] && workload[0]) {
+		snprintf(gpu->workload, sizeof gpu->workload, "%s", workload);
+		return gpu;
+	}
+	if (f->n == f->cap) {
+		size_t cap = f->cap ? f->cap * 2 : 64;
+		FleetRow *r = cap <= FLEET_MAX_ROWS ? realloc(f->rows, cap * sizeof *r) : NULL;
+		if (!r) {
+			f->full = true;
+			return NULL;
+		}
+		f->rows = r;
+		f->cap = cap;
+	}
+	FleetRow *r = &f->rows[f->n++];
+	*r = gpu ? *gpu : (FleetRow){ .median = NAN, .noise = NAN, .power_w = NAN, .clock_mhz = NAN, .temp_c = NAN };
+	if (gpu) { /* the GPU's, not the workload's */
+		r->median = r->noise = NAN;
+		r->unit[0] = r->verdict[0] = r->codes[0] = '\0';
+	} else {
+		snprintf(r->host, sizeof r->host, "%s", host);
+		snprintf(r->uuid, sizeof r->uuid, "%s", uuid);
+	}
+	snprintf(r->workload, sizeof r->workload, "%s", workload);
+	return r;
+}
+
+/* What each query fills. */
+typedef enum Fill { F_INFO, F_MEDIAN, F_NOISE, F_STATUS, F_CAUSE, F_MISSING, F_POWER, F_CLOCK, F_TEMP } Fill;
+
+static void fill(Fleet *f, Fill what, const cJSON *res, double scale)
+{
+	const cJSON *s;
+	cJSON_ArrayForEach(s, res) {
+		const char *host = label(s, "instance"), *uuid = label(s, "UUID"), *wl = label(s, "workload");
+		double v = value(s) * scale;
+		if (what == F_POWER || what == F_CLOCK || what == F_TEMP) {
+			/* a device's reading: every row of the GPU (dcgm-exporter's by
+			 * UUID alone, its instance not flopscope's), where none yet */
+			bool dcgm = !label(s, "instance")[0] || !strncmp(label(s, "__name__"), "DCGM_", 5);
+			for (size_t k = 0; k < f->n; k++) {
+				FleetRow *r = &f->rows[k];
+				if (strcmp(r->uuid, uuid) || (!dcgm && strcmp(r->host, host)))
+					continue;
+				double *to = what == F_POWER ? &r->power_w : what == F_CLOCK ? &r->clock_mhz : &r->temp_c;
+				if (isnan(*to))
+					*to = v;
+			}
+			continue;
+		}
+		FleetRow *r = row_of(f, host, what == F_MISSING && !uuid[0] ? label(s, "pci_bus_id") : uuid,
+		                     what == F_INFO || what == F_MISSING ? "" : wl, true);
+		if (!r)
+			return;
+		switch (what) {
+		case F_INFO:
+		case F_MISSING:
+			snprintf(r->name, sizeof r->name, "%s", label(s, "name"));
+			snprintf(r->gpu, sizeof r->gpu, "%s", label(s, "gpu"));
+			r->missing = what == F_MISSING;
+			break;
+		case F_MEDIAN: {
+			const char *fam = label(s, "__name__"), *u = strstr(fam, "median_");
+			snprintf(r->unit, sizeof r->unit, "%s", u ? u + 7 : "");
+			r->median = v;
+			break;
+		}
+		case F_NOISE:
+			r->noise = v;
+			break;
+		case F_STATUS:
+			snprintf(r->verdict, sizeof r->verdict, "%s", label(s, "status"));
+			break;
+		case F_CAUSE: {
+			size_t l = strlen(r->codes);
+			snprintf(r->codes + l, sizeof r->codes - l, "%s%s", l ? " " : "", label(s, "code"));
+			break;
+		}
+		default:
+			break;
+		}
+	}
+}
+
+/* The fleet's rows from the server at base; false with why. */
+static bool read_fleet(const char *base, Fleet *f, char *why, size_t len, char *warn, size_t wlen)
+{
+	static const struct {
+		Fill what;
+		const char *promql;
+		double scale;
+	} qs[] = {
+		{ F_INFO, "flopscope_device_info", 1 },
+		{ F_MISSING, "flopscope_gpu_missing == 1", 1 },
+		{ F_MEDIAN, "{__name__=~\"flopscope_throughput_median_(flops|ops|bytes_per_second)\"}", 1 },
+		{ F_NOISE, "flopscope_noise_ratio", 1 },
+		{ F_STATUS, "flopscope_check_status == 1", 1 },
+		{ F_CAUSE, "flopscope_check_cause{severity=~\"fail|error|warn\"}", 1 },
+		{ F_POWER, "flopscope_power_watts", 1 },
+		{ F_CLOCK, "flopscope_clock_hertz", 1e-6 },
+		{ F_TEMP, "flopscope_temperature_celsius", 1 },
+		/* dcgm-exporter's where flopscope has none (joined by UUID) */
+		{ F_POWER, "DCGM_FI_DEV_POWER_USAGE", 1 },
+		{ F_CLOCK, "DCGM_FI_DEV_SM_CLOCK", 1 },
+		{ F_TEMP, "DCGM_FI_DEV_GPU_TEMP", 1 },
+	};
+	CURL *c = curl_easy_init();
+	if (!c) {
+		snprintf(why, len, "libcurl would not start");
+		return false;
+	}
+	bool ok = true;
+	for (size_t k = 0; ok && k < sizeof qs / sizeof *qs; k++) {
+		cJSON *doc;
+		const cJSON *res = query(c, base, qs[k].promql, &doc, why, len, warn, wlen);
+		if (!res) {
+			char w[600];
+			snprintf(w, sizeof w, "%s", why);
+			snprintf(why, len, "%s: query %s: %s", base, qs[k].promql, w);
+			ok = false;
+			break;
+		}
+		fill(f, qs[k].what, res, qs[k].scale);
+		cJSON_Delete(doc);
+	}
+	curl_easy_cleanup(c);
+	if (ok && f->full)
+		snprintf(warn, wlen, "more than %d rows: the rest left out", FLEET_MAX_ROWS);
+	return ok;
+}
+
+static void put_num(char *out, size_t len, double v, const char *fmt)
+{
+	if (isnan(v))
+		snprintf(out, len, "-");
+	else
+		snprintf(out, len, fmt, v);
+}
+
+static void print_table(const FleetRow *r, size_t n, const char *base, size_t hosts, size_t gpus, double pct)
+{
+	printf("Fleet of %zu GPU%s on %zu host%s (Prometheus %s); fleet outlier rule %g%% below its model's median "
+	       "on the workload, beyond the runs' noise\n", gpus, gpus == 1 ? "" : "s", hosts, hosts == 1 ? "" : "s",
+	       base, pct);
+	printf("%-22s %3s %-18s %-12s %14s %8s %-8s %6s %9s %5s  %s\n", "host", "gpu", "model", "workload", "median",
+	       "of fleet", "verdict", "power", "clock", "temp", "causes");
+	const char *last = "";
+	for (size_t k = 0; k < n; k++) {
+		char med[48] = "-", ratio[16], pw[16], ck[16], tc[16], si[FMT_SI_LEN];
+		if (!isnan(r[k].median))
+			snprintf(med, sizeof med, "%s%s", fmt_si(r[k].median, si, sizeof si),
+			         !strcmp(r[k].unit, "flops") ? "FLOPS" : !strcmp(r[k].unit, "ops") ? "OPS" : "B/s");
+		put_num(ratio, sizeof ratio, 100 * r[k].fleet_ratio, "%.1f%%");
+		put_num(pw, sizeof pw, r[k].power_w, "%.0f W");
+		put_num(ck, sizeof ck, r[k].clock_mhz, "%.0f MHz");
+		put_num(tc, sizeof tc, r[k].temp_c, "%.0f C");
+		const char *verdict = r[k].missing ? "MISSING" : r[k].outlier ? "OUTLIER" : r[k].verdict[0] ? r[k].verdict : "-";
+		printf("%-22.22s %3s %-18.18s %-12.12s %14s %8s %-8s %6s %9s %5s  %s\n", strcmp(last, r[k].host) ? r[k].host : "",
+		       r[k].gpu[0] ? r[k].gpu : "-", r[k].name, r[k].workload[0] ? r[k].workload : "-", med, ratio,
+		       verdict, pw, ck, tc, r[k].codes);
+		last = r[k].host;
+	}
+	size_t outliers = 0;
+	for (size_t k = 0; k < n; k++) {
+		if (!r[k].outlier)
+			continue;
+		if (!outliers++)
+			printf("\nFleet outliers:\n");
+		printf("  %s GPU %s %s (%s): %s at %.1f%% of the median of its %zu peers (beyond the noise, %.1f%%)%s%s\n",
+		       r[k].host, r[k].gpu[0] ? r[k].gpu : "-", r[k].uuid, r[k].name, r[k].workload, 100 * r[k].fleet_ratio,
+		       r[k].peers, 100 * r[k].noise_ref, r[k].codes[0] ? "; causes " : "", r[k].codes);
+	}
+	if (!outliers)
+		printf("\nNo GPU more than %g%% below the median of its model's on a workload, beyond the noise.\n", pct);
+}
+
+static const char *csv_header = "host,gpu,uuid,model,workload,median,unit,fleet_ratio,peers,noise_ref,outlier,unsure,"
+                                "verdict,codes,missing,power_w,clock_mhz,temp_c";
+
+static void csv_num(double v, const char *fmt)
+{
+	if (!isnan(v))
+		printf(fmt, v);
+}
+
+static void print_csv(const FleetRow *r, size_t n)
+{
+	printf("%s\n", csv_header);
+	for (size_t k = 0; k < n; k++) {
+		listing_csv_field(stdout, r[k].host);
+		printf(",%s,", r[k].gpu);
+		listing_csv_field(stdout, r[k].uuid);
+		putchar(',');
+		listing_csv_field(stdout, r[k].name);
+		printf(",%s,", r[k].workload);
+		csv_num(r[k].median, "%.6g");
+		printf(",%s,", r[k].unit);
+		csv_num(r[k].fleet_ratio, "%.4f");
+		printf(",%zu,", r[k].peers);
+		csv_num(r[k].noise_ref, "%.4f");
+		printf(",%d,%d,%s,", r[k].outlier, r[k].unsure, r[k].verdict);
+		listing_csv_field(stdout, r[k].codes);
+		printf(",%d,", r[k].missing);
+		csv_num(r[k].power_w, "%.1f");
+		putchar(',');
+		csv_num(r[k].clock_mhz, "%.0f");
+		putchar(',');
+		csv_num(r[k].temp_c, "%.0f");
+		putchar('\n');
+	}
+}
+
+static void add_num(cJSON *j, const char *k, double v)
+{
+	if (isnan(v))
+		cJSON_AddNullToObject(j, k);
+	else
+		cJSON_AddNumberToObject(j, k, v);
+}
+
+static void add_str(cJSON *j, const char *k, const char *v)
+{
+	if (v[0])
+		cJSON_AddStringToObject(j, k, v);
+	else
+		cJSON_AddNullToObject(j, k);
+}
+
+static bool print_json(const FleetRow *r, size_t n, const char *base, size_t hosts, size_t gpus, size_t outliers,
+                       size_t bad, const char *warn, int status)
+{
+	bool ok = true;
+	for (size_t k = 0; ok && k < n; k++) {
+		cJSON *j = cJSON_CreateObject();
+		if (!j)
+			return false;
+		cJSON_AddStringToObject(j, "type", "fleet_gpu");
+		cJSON_AddStringToObject(j, "host", r[k].host);
+		add_str(j, "gpu", r[k].gpu);
+		add_str(j, "uuid", r[k].uuid);
+		add_str(j, "model", r[k].name);
+		add_str(j, "workload", r[k].workload);
+		add_num(j, "median", r[k].median);
+		add_str(j, "unit", r[k].unit);
+		add_num(j, "fleet_ratio", r[k].fleet_ratio);
+		cJSON_AddNumberToObject(j, "peers", (double)r[k].peers);
+		add_num(j, "noise_ref", r[k].noise_ref);
+		cJSON_AddBoolToObject(j, "outlier", r[k].outlier);
+		cJSON_AddBoolToObject(j, "unsure", r[k].unsure);
+		add_str(j, "verdict", r[k].verdict);
+		cJSON *codes = cJSON_AddArrayToObject(j, "codes");
+		char buf[sizeof r[k].codes];
+		snprintf(buf, sizeof buf, "%s", r[k].codes);
+		for (char *save, *t = strtok_r(buf, " ", &save); codes && t; t = strtok_r(NULL, " ", &save))
+			cJSON_AddItemToArray(codes, cJSON_CreateString(t));
+		cJSON_AddBoolToObject(j, "missing", r[k].missing);
+		add_num(j, "power_w", r[k].power_w);
+		add_num(j, "clock_mhz", r[k].clock_mhz);
+		add_num(j, "temp_c", r[k].temp_c);
+		ok = json_line(stdout, j);
+	}
+	cJSON *e = cJSON_CreateObject();
+	if (!e)
+		return false;
+	cJSON_AddStringToObject(e, "type", "fleet_end");
+	cJSON_AddStringToObject(e, "prometheus", base);
+	cJSON_AddNumberToObject(e, "hosts", (double)hosts);
+	cJSON_AddNumberToObject(e, "gpus", (double)gpus);
+	cJSON_AddNumberToObject(e, "outliers", (double)outliers);
+	cJSON_AddNumberToObject(e, "to_act_on", (double)bad);
+	add_str(e, "warning", warn);
+	cJSON_AddNumberToObject(e, "exit", status);
+	record_stamp(e);
+	return json_line(stdout, e) && ok;
+}
+
+/* Distinct hosts and GPUs of the rows (sorted by host). */
+static void count(const FleetRow *r, size_t n, size_t *hosts, size_t *gpus)
+{
+	*hosts = *gpus = 0;
+	for (size_t k = 0; k < n; k++) {
+		bool new_host = !k || strcmp(r[k].host, r[k - 1].host);
+		*hosts += new_host;
+		bool seen = false;
+		for (size_t j = k; j-- > 0 && !strcmp(r[j].host, r[k].host);)
+			seen |= !strcmp(r[j].uuid, r[k].uuid);
+		*gpus += !seen;
+	}
+}
+
+int fleet_run(const Options *o, atomic_int *quit)
+{
+	(void)quit;
+	char base[2048];
+	snprintf(base, sizeof base, "%s", o->fleet_url);
+	size_t bl = strlen(base);
+	while (bl && base[bl - 1] == '/')
+		base[--bl] = '\0';
+	if (curl_global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK) {
+		fprintf(stderr, "flopscope: --fleet: libcurl would not start\n");
+		return STATUS_NOT_RUN;
+	}
+	Fleet f = { 0 };
+	char why[1200] = "", warn[600] = "";
+	bool ok = read_fleet(base, &f, why, sizeof why, warn, sizeof warn);
+	curl_global_cleanup();
+	if (!ok) {
+		/* never shown as a healthy fleet */
+		fprintf(stderr, "flopscope: --fleet: %s\n", why);
+		free(f.rows);
+		return STATUS_NOT_RUN;
+	}
+	if (warn[0])
+		fprintf(stderr, "flopscope: --fleet: warning: %s (a partial answer)\n", warn);
+	size_t outliers = fleet_judge(f.rows, f.n, o->outlier_pct);
+	fleet_sort(f.rows, f.n, FLEET_BY_HOST);
+	size_t hosts, gpus, bad = 0;
+	count(f.rows, f.n, &hosts, &gpus);
+	for (size_t k = 0; k < f.n; k++)
+		bad += fleet_row_bad(&f.rows[k]);
+	int status = bad ? STATUS_FAILED : STATUS_OK;
+	if (!f.n)
+		fprintf(stderr, "flopscope: --fleet: %s holds no flopscope series (no flopscope_device_info): is it "
+		        "scraping the nodes' check files or exporters?\n", base);
+	if (o->format == FORMAT_JSON)
+		print_json(f.rows, f.n, base, hosts, gpus, outliers, bad, warn, status);
+	else if (o->format == FORMAT_CSV)
+		print_csv(f.rows, f.n);
+	else
+		print_table(f.rows, f.n, base, hosts, gpus, o->outlier_pct);
+	fflush(stdout);
+	free(f.rows);
+	return status;
+}
