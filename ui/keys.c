@@ -27,6 +27,8 @@ static const struct {
 	{ KEY_UP, ACT_UP }, { 'k', ACT_UP },
 	{ KEY_DOWN, ACT_DOWN }, { 'j', ACT_DOWN },
 	{ '\n', ACT_ENTER }, { '\r', ACT_ENTER }, { KEY_ENTER, ACT_ENTER },
+	{ 's', ACT_SORT }, { 'm', ACT_MODEL }, { 'f', ACT_FILTER },
+	{ KEY_PPAGE, ACT_PAGE_UP }, { KEY_NPAGE, ACT_PAGE_DOWN },
 };
 
 KeyAction keys_action(int ch)

@@ -29,6 +29,11 @@ typedef enum KeyAction {
 	ACT_DOWN,          /* down j */
 	ACT_ENTER,         /* Enter */
 	ACT_PICK,          /* 1-9: the device of that number (keys_digit) */
+	ACT_SORT,          /* s: the next order (the fleet view) */
+	ACT_MODEL,         /* m: the next model shown alone, then all (the fleet view) */
+	ACT_FILTER,        /* f: only the rows to act on, or all (the fleet view) */
+	ACT_PAGE_UP,       /* PgUp */
+	ACT_PAGE_DOWN,     /* PgDn */
 } KeyAction;
 
 KeyAction keys_action(int ch);

@@ -12,6 +12,7 @@
 
 #include "error.h"
 #include "fleet.h"
+#include "fleet_view.h"
 #include "fmt.h"
 #include "listing.h"
 #include "records.h"
@@ -275,36 +276,17 @@ static bool read_fleet(const char *base, Fleet *f, char *why, size_t len, char *
 	return ok;
 }
 
-static void put_num(char *out, size_t len, double v, const char *fmt)
-{
-	if (isnan(v))
-		snprintf(out, len, "-");
-	else
-		snprintf(out, len, fmt, v);
-}
-
 static void print_table(const FleetRow *r, size_t n, const char *base, size_t hosts, size_t gpus, double pct)
 {
 	printf("Fleet of %zu GPU%s on %zu host%s (Prometheus %s); fleet outlier rule %g%% below its model's median "
 	       "on the workload, beyond the runs' noise\n", gpus, gpus == 1 ? "" : "s", hosts, hosts == 1 ? "" : "s",
 	       base, pct);
-	printf("%-22s %3s %-18s %-12s %14s %8s %-8s %6s %9s %5s  %s\n", "host", "gpu", "model", "workload", "median",
-	       "of fleet", "verdict", "power", "clock", "temp", "causes");
-	const char *last = "";
+	char line[1024];
+	fleet_head(line, sizeof line);
+	printf("%s\n", line);
 	for (size_t k = 0; k < n; k++) {
-		char med[48] = "-", ratio[16], pw[16], ck[16], tc[16], si[FMT_SI_LEN];
-		if (!isnan(r[k].median))
-			snprintf(med, sizeof med, "%s%s", fmt_si(r[k].median, si, sizeof si),
-			         !strcmp(r[k].unit, "flops") ? "FLOPS" : !strcmp(r[k].unit, "ops") ? "OPS" : "B/s");
-		put_num(ratio, sizeof ratio, 100 * r[k].fleet_ratio, "%.1f%%");
-		put_num(pw, sizeof pw, r[k].power_w, "%.0f W");
-		put_num(ck, sizeof ck, r[k].clock_mhz, "%.0f MHz");
-		put_num(tc, sizeof tc, r[k].temp_c, "%.0f C");
-		const char *verdict = r[k].missing ? "MISSING" : r[k].outlier ? "OUTLIER" : r[k].verdict[0] ? r[k].verdict : "-";
-		printf("%-22.22s %3s %-18.18s %-12.12s %14s %8s %-8s %6s %9s %5s  %s\n", strcmp(last, r[k].host) ? r[k].host : "",
-		       r[k].gpu[0] ? r[k].gpu : "-", r[k].name, r[k].workload[0] ? r[k].workload : "-", med, ratio,
-		       verdict, pw, ck, tc, r[k].codes);
-		last = r[k].host;
+		fleet_line(&r[k], k && !strcmp(r[k - 1].host, r[k].host) ? "" : r[k].host, line, sizeof line);
+		printf("%s\n", line);
 	}
 	size_t outliers = 0;
 	for (size_t k = 0; k < n; k++) {
@@ -434,23 +416,22 @@ static void count(const FleetRow *r, size_t n, size_t *hosts, size_t *gpus)
 	}
 }
 
-int fleet_run(const Options *o, atomic_int *quit)
+/* The screen's reads: the fleet's rows from the server now. */
+static bool fetch(void *ctx, FleetRow **rows, size_t *n, char *why, size_t len, char *warn, size_t wlen)
 {
-	(void)quit;
-	char base[2048];
-	snprintf(base, sizeof base, "%s", o->fleet_url);
-	size_t bl = strlen(base);
-	while (bl && base[bl - 1] == '/')
-		base[--bl] = '\0';
-	if (curl_global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK) {
-		fprintf(stderr, "flopscope: --fleet: libcurl would not start\n");
-		return STATUS_NOT_RUN;
-	}
+	Fleet f = { 0 };
+	bool ok = read_fleet(ctx, &f, why, len, warn, wlen);
+	*rows = f.rows;
+	*n = f.n;
+	return ok;
+}
+
+/* The table, CSV or JSON of one read; the exit status. */
+static int fleet_once(const Options *o, const char *base)
+{
 	Fleet f = { 0 };
 	char why[1200] = "", warn[600] = "";
-	bool ok = read_fleet(base, &f, why, sizeof why, warn, sizeof warn);
-	curl_global_cleanup();
-	if (!ok) {
+	if (!read_fleet(base, &f, why, sizeof why, warn, sizeof warn)) {
 		/* never shown as a healthy fleet */
 		fprintf(stderr, "flopscope: --fleet: %s\n", why);
 		free(f.rows);
@@ -476,5 +457,35 @@ int fleet_run(const Options *o, atomic_int *quit)
 		print_table(f.rows, f.n, base, hosts, gpus, o->outlier_pct);
 	fflush(stdout);
 	free(f.rows);
+	return status;
+}
+
+int fleet_run(const Options *o, atomic_int *quit)
+{
+	char base[2048];
+	snprintf(base, sizeof base, "%s", o->fleet_url);
+	size_t bl = strlen(base);
+	while (bl && base[bl - 1] == '/')
+		base[--bl] = '\0';
+	if (curl_global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK) {
+		fprintf(stderr, "flopscope: --fleet: libcurl would not start\n");
+		return STATUS_NOT_RUN;
+	}
+	int status = -1;
+	if (!o->headless) {
+		Screen s;
+		if (screen_open(&s, o->theme, quit)) {
+			FleetViewOptions vo = { .source = base, .every_s = o->interval_s > 0 ? o->interval_s : 5,
+			                        .outlier_pct = o->outlier_pct, .fps = o->fps };
+			fleet_view_run(&s, fetch, base, &vo);
+			screen_close(&s);
+			status = STATUS_OK;
+		} else {
+			fprintf(stderr, "flopscope: cannot use this terminal; printing the table instead\n");
+		}
+	}
+	if (status < 0)
+		status = fleet_once(o, base);
+	curl_global_cleanup();
 	return status;
 }

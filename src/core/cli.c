@@ -51,7 +51,7 @@ const ModeSpec cli_mode_specs[MODE_COUNT] = {
 	[MODE_CHECK] = { "--check", "--check", F_T | F_C | F_J, .several = true, .runs = true, .device = true },
 	[MODE_COMPLETION] = { "--completion", "--completion", 0 },
 	[MODE_WATCH] = { "--watch", "--watch", F_T | F_C | F_J, .several = true, .device = true },
-	[MODE_FLEET] = { "--fleet", "--fleet", F_T | F_C | F_J, .no_device = true },
+	[MODE_FLEET] = { "--fleet", "--fleet", F_T | F_C | F_J, .no_device = true, .screen = true },
 };
 
 const char *cli_mode_option(Mode m)
@@ -368,7 +368,7 @@ const OptionSpec cli_option_specs[] = {
 	              "a JSON Lines record an entry (csv: a row): its UUID, PCI address, driver, host" } } },
 	{ .name = "--verbose", .alias = "-v", .modes = M_(MODE_LIST), .goes_with = "--list", .flag = FLAG(verbose),
 	  .help = { { H_OPTIONS, "--verbose", "with --list: limits, timestamps, memory, features" } } },
-	{ .name = "--headless", .modes = M_(MODE_MEASURE) | M_(MODE_REPLAY), .flag = FLAG(headless),
+	{ .name = "--headless", .modes = M_(MODE_MEASURE) | M_(MODE_REPLAY) | M_(MODE_FLEET), .flag = FLAG(headless),
 	  .help = { { H_OPTIONS, "--headless", "print a table instead of the dashboard (automatic when stdout is "
 	              "not a terminal)" } } },
 	{ .name = "--format", .value = true, .modes = M_ANY, .take = take_format,
@@ -440,10 +440,13 @@ const OptionSpec cli_option_specs[] = {
 	  .take = take_duration,
 	  .help = { { H_OPTIONS, "--duration S", "seconds to measure (default: 3 headless, until quit in the "
 	              "dashboard; 0 = until stopped with Ctrl-C or q)" } } },
-	{ .name = "--interval", .value = true, .modes = M_(MODE_MEASURE) | M_(MODE_WATCH), .take = take_interval,
+	{ .name = "--interval", .value = true, .modes = M_(MODE_MEASURE) | M_(MODE_WATCH) | M_(MODE_FLEET),
+	  .take = take_interval,
 	  .help = { { H_OPTIONS, "--interval S", "headless: a row every S seconds (median, min and max, samples, "
 	              "clock, power, clock-event reasons, other processes), as nvidia-smi dmon -d S, instead of a "
-	              "row a dispatch" } } },
+	              "row a dispatch" },
+	            { H_OPTIONS, "--interval S", "with --fleet on a terminal: how often the view reads Prometheus "
+	              "(default 5 s)" } } },
 	{ .name = "--log", .value = true, .modes = M_RUN, .str = STR(log), .empty = "empty path", .take = take_string,
 	  .help = { { H_OPTIONS, "--log PATH", "write the session log (JSON Lines) to PATH; by default every run "
 	              "writes $XDG_STATE_HOME/flopscope/TIME-DEVICE-WORKLOAD.jsonl (~/.local/state/flopscope/ "
@@ -519,7 +522,8 @@ const OptionSpec cli_option_specs[] = {
 	  .key = "fps", .take = take_key,
 	  .help = { { H_OTHER, "--fps N", "dashboard redraws at most N times a second (1..20, default 10); each "
 	              "frame costs the device a little where the device is this CPU (docs/PERFORMANCE.md)" } } },
-	{ .name = "--theme", .value = true, .modes = M_(MODE_MEASURE) | M_(MODE_REPLAY) | M_(MODE_SAVE_CONFIG),
+	{ .name = "--theme", .value = true, .modes = M_(MODE_MEASURE) | M_(MODE_REPLAY) | M_(MODE_SAVE_CONFIG) |
+	                                             M_(MODE_FLEET),
 	  .str = STR(theme), .empty = "empty name", .take = take_string,
 	  .help = { { H_OTHER, "--theme NAME|PATH", "dashboard colours: dark (default), light, mono, or a JSON file "
 	              "(see themes/); NO_COLOR=1 disables colour" } } },
@@ -662,7 +666,8 @@ static int validate(Options *o, bool format_given, char *err, size_t errlen)
 		}
 		o->headless = true;
 	}
-	if (o->interval_s > 0) /* rows of S seconds are a table's, CSV's or JSON's */
+	if (o->interval_s > 0 && o->mode != MODE_FLEET) /* rows of S seconds are a table's, CSV's or JSON's (the
+	                                                   fleet view's: how often it reads) */
 		o->headless = true;
 	if (o->mode == MODE_LIST && o->verbose && o->format != FORMAT_TABLE) {
 		snprintf(err, errlen, "--list --format %s has every field --verbose adds to the table: give one or "

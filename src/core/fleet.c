@@ -2,9 +2,11 @@
 #include "fleet.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "fmt.h"
 #include "outlier.h"
 
 const char *const fleet_sort_names[FLEET_SORT_COUNT] = { "host", "verdict", "of fleet", "power" };
@@ -68,6 +70,40 @@ bool fleet_row_bad(const FleetRow *r)
 		if (!strcmp(r->verdict, fine[k]))
 			return false;
 	return true;
+}
+
+void fleet_cells(const FleetRow *r, FleetCells *c)
+{
+	char si[FMT_SI_LEN];
+	snprintf(c->median, sizeof c->median, "-");
+	if (!isnan(r->median))
+		snprintf(c->median, sizeof c->median, "%s%s", fmt_si(r->median, si, sizeof si),
+		         !strcmp(r->unit, "flops") ? "FLOPS" : !strcmp(r->unit, "ops") ? "OPS" : "B/s");
+	snprintf(c->ratio, sizeof c->ratio, isnan(r->fleet_ratio) ? "-" : "%.1f%%", 100 * r->fleet_ratio);
+	snprintf(c->verdict, sizeof c->verdict, "%s", r->missing ? "MISSING" : r->outlier ? "OUTLIER" :
+	                                              r->verdict[0] ? r->verdict : "-");
+	snprintf(c->power, sizeof c->power, isnan(r->power_w) ? "-" : "%.0f W", r->power_w);
+	snprintf(c->clock, sizeof c->clock, isnan(r->clock_mhz) ? "-" : "%.0f MHz", r->clock_mhz);
+	snprintf(c->temp, sizeof c->temp, isnan(r->temp_c) ? "-" : "%.0f C", r->temp_c);
+}
+
+void fleet_head(char *out, size_t len)
+{
+	snprintf(out, len, FLEET_HEAD_FMT, "host", "gpu", "model", "workload", "median", "of fleet", "verdict", "power",
+	         "clock", "temp", "causes");
+}
+
+void fleet_line(const FleetRow *r, const char *host, char *out, size_t len)
+{
+	FleetCells c;
+	fleet_cells(r, &c);
+	snprintf(out, len, FLEET_HEAD_FMT, host, r->gpu[0] ? r->gpu : "-", r->name, r->workload[0] ? r->workload : "-",
+	         c.median, c.ratio, c.verdict, c.power, c.clock, c.temp, r->codes);
+}
+
+bool fleet_row_shown(const FleetRow *r, const char *model, bool bad_only)
+{
+	return (!model[0] || !strcmp(r->name, model)) && (!bad_only || fleet_row_bad(r));
 }
 
 static FleetSort sort_key;

@@ -39,6 +39,19 @@ size_t fleet_judge(FleetRow *rows, size_t n, double pct);
 /* Whether a row is one an admin acts on: missing, an outlier, or a
  * verdict other than pass, noref, skip or unsure. */
 bool fleet_row_bad(const FleetRow *r);
+/* A row's cells as the table and the screen show them ("-" unknown). */
+typedef struct FleetCells {
+	char median[48], ratio[16], verdict[12], power[16], clock[16], temp[16];
+} FleetCells;
+void fleet_cells(const FleetRow *r, FleetCells *c);
+/* The table's column heads and a row's line in them (width: the line's at
+ * most; host: "" where the row above had the same). */
+#define FLEET_HEAD_FMT "%-22.22s %3.3s %-18.18s %-12.12s %14s %8s %-8s %6s %9s %5s  %s"
+void fleet_head(char *out, size_t len);
+void fleet_line(const FleetRow *r, const char *host, char *out, size_t len);
+/* Whether the row passes the filters: model "" any; bad_only: only rows to
+ * act on. */
+bool fleet_row_shown(const FleetRow *r, const char *model, bool bad_only);
 /* Sorted by key, then host, GPU and workload. */
 void fleet_sort(FleetRow *rows, size_t n, FleetSort key);
 

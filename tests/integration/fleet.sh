@@ -920,9 +920,10 @@ PY
 # series: three flopscope processes stand for three hosts (their
 # --metrics-listen on three ports: three instances), one with a slowed
 # device (FLOPSCOPE_FAULT=slow: a sixteenth of the speed); the fleet's
-# table names it as the outlier with its host, in JSON (its schema), CSV and
-# the table, exit 1; a server that is not there, or not Prometheus, is said
-# (exit 6), never shown as a healthy fleet.
+# table names it as the outlier with its host, in JSON (its schema), CSV,
+# the table and the view on a terminal (its keys), exit 1; a server that is
+# not there, or not Prometheus, is said (exit 6), never shown as a healthy
+# fleet.
 t_fleet_should_name_the_slow_gpu_across_hosts_from_prometheus() {
 	local pp p1 p2 p3 a b c pr n
 	pp=$(free_port) p1=$(free_port) p2=$(free_port) p3=$(free_port)
@@ -986,6 +987,19 @@ import csv, sys
 rows = list(csv.DictReader(open(sys.argv[1])))
 assert len(rows) == 3 and [r["outlier"] for r in rows if r["host"] == sys.argv[2]] == ["1"], rows
 PY
+	# on a terminal: the table read again every --interval; f shows the rows
+	# to act on alone, s orders them, q quits
+	UI_W=160 UI_H=24 start_ui "$FS" --fleet "http://127.0.0.1:$pp" --interval 1 --theme mono || return 1
+	wait_for "127\.0\.0\.1:$p3 .* OUTLIER" || return 1
+	wait_for "fleet: 3 rows, 1 outlier, 1 to act on" || return 1
+	TM send-keys -t fs f
+	wait_for "to act on only" || return 1
+	[ "$(screen | grep -c '^127\.0\.0\.1:')" = 1 ] || die "f left more than the outlier: $(screen)"
+	TM send-keys -t fs s
+	wait_for "\| by verdict" || return 1
+	TM send-keys -t fs q
+	wait_exit || return 1
+	[ "$(cat "$T/exit")" = 0 ] || die "the fleet view's exit: $(cat "$T/exit")"
 	# no server there; a server that is not Prometheus (a flopscope endpoint)
 	"$FS" --fleet "http://127.0.0.1:$(free_port)" >"$T/x.out" 2>&1
 	rc=$?

@@ -506,7 +506,9 @@ static void keys_should_map_each_key_to_one_action(void)
 	CHECK(keys_action('-') == ACT_TARGET_DOWN && keys_action('_') == ACT_TARGET_DOWN);
 	CHECK(keys_action('<') == ACT_SLOWER && keys_action('>') == ACT_FASTER);
 	CHECK(keys_action('w') == ACT_NEXT_WORKLOAD && keys_action('z') == ACT_WHOLE && keys_action('t') == ACT_THEME);
-	CHECK(keys_action('S') == ACT_SAVE && keys_action('s') == ACT_NONE);
+	CHECK(keys_action('S') == ACT_SAVE && keys_action('s') == ACT_SORT); /* s: the fleet view's order */
+	CHECK(keys_action('m') == ACT_MODEL && keys_action('f') == ACT_FILTER);
+	CHECK(keys_action(KEY_PPAGE) == ACT_PAGE_UP && keys_action(KEY_NPAGE) == ACT_PAGE_DOWN);
 	CHECK(keys_action(KEY_UP) == ACT_UP && keys_action('k') == ACT_UP && keys_action('j') == ACT_DOWN);
 	CHECK(keys_action('\n') == ACT_ENTER && keys_action(KEY_ENTER) == ACT_ENTER && keys_action(KEY_RESIZE) == ACT_RESIZE);
 	CHECK(keys_action('1') == ACT_PICK && keys_digit('1') == 0 && keys_digit('9') == 8);
