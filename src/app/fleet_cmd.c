@@ -2,6 +2,7 @@
 #include "fleet_cmd.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -46,54 +47,68 @@ static size_t body_write(char *p, size_t size, size_t nmemb, void *ctx)
 	return k;
 }
 
-/* One instant query's result array (the caller deletes *doc); NULL with
+/* One instant query in flight: its handle, answer and error. */
+typedef struct Query {
+	CURL *c;
+	char *url;
+	Body b;
+	char err[CURL_ERROR_SIZE];
+	CURLcode rc;
+} Query;
+
+/* The query's handle set up (false: out of memory). */
+static bool query_start(Query *q, const char *base, const char *promql)
+{
+	*q = (Query){ .c = curl_easy_init(), .rc = CURLE_FAILED_INIT };
+	char *e = q->c ? curl_easy_escape(q->c, promql, 0) : NULL;
+	size_t ul = strlen(base) + (e ? strlen(e) : 0) + 32;
+	q->url = e ? malloc(ul) : NULL;
+	if (!q->url) {
+		curl_free(e);
+		return false;
+	}
+	snprintf(q->url, ul, "%s/api/v1/query?query=%s", base, e);
+	curl_free(e);
+	curl_easy_setopt(q->c, CURLOPT_URL, q->url);
+	curl_easy_setopt(q->c, CURLOPT_WRITEFUNCTION, body_write);
+	curl_easy_setopt(q->c, CURLOPT_WRITEDATA, &q->b);
+	curl_easy_setopt(q->c, CURLOPT_ERRORBUFFER, q->err);
+	curl_easy_setopt(q->c, CURLOPT_TIMEOUT_MS, (long)FLEET_TIMEOUT_MS);
+	curl_easy_setopt(q->c, CURLOPT_FOLLOWLOCATION, 1L);
+	curl_easy_setopt(q->c, CURLOPT_NOSIGNAL, 1L);
+	curl_easy_setopt(q->c, CURLOPT_PRIVATE, q);
+	return true;
+}
+
+static void query_done(Query *q)
+{
+	curl_easy_cleanup(q->c);
+	free(q->url);
+	free(q->b.s);
+}
+
+/* An answered query's result array (the caller deletes *doc); NULL with
  * why: the server unreachable, an HTTP error, an error answer, or not
  * Prometheus' JSON. warn: its warnings (a partial answer), "" none. */
-static cJSON *query(CURL *c, const char *base, const char *promql, cJSON **doc, char *why, size_t len, char *warn,
-                    size_t wlen)
+static cJSON *query_result(Query *q, cJSON **doc, char *why, size_t len, char *warn, size_t wlen)
 {
 	*doc = NULL;
-	char *q = curl_easy_escape(c, promql, 0);
-	size_t ul = strlen(base) + (q ? strlen(q) : 0) + 32;
-	char *url = malloc(ul);
-	if (!q || !url) {
-		curl_free(q);
-		free(url);
-		snprintf(why, len, "out of memory");
-		return NULL;
-	}
-	snprintf(url, ul, "%s/api/v1/query?query=%s", base, q);
-	curl_free(q);
-	Body b = { 0 };
-	char err[CURL_ERROR_SIZE] = "";
-	curl_easy_setopt(c, CURLOPT_URL, url);
-	curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, body_write);
-	curl_easy_setopt(c, CURLOPT_WRITEDATA, &b);
-	curl_easy_setopt(c, CURLOPT_ERRORBUFFER, err);
-	curl_easy_setopt(c, CURLOPT_TIMEOUT_MS, (long)FLEET_TIMEOUT_MS);
-	curl_easy_setopt(c, CURLOPT_FOLLOWLOCATION, 1L);
-	curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
-	CURLcode rc = curl_easy_perform(c);
-	free(url);
 	long http = 0;
-	curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &http);
-	cJSON *j = rc == CURLE_OK && b.s ? cJSON_Parse(b.s) : NULL;
+	curl_easy_getinfo(q->c, CURLINFO_RESPONSE_CODE, &http);
+	cJSON *j = q->rc == CURLE_OK && q->b.s ? cJSON_Parse(q->b.s) : NULL;
 	const cJSON *st = cJSON_GetObjectItemCaseSensitive(j, "status");
-	if (rc != CURLE_OK)
-		snprintf(why, len, "%s", b.too_big ? "an answer over 256 MiB" : err[0] ? err : curl_easy_strerror(rc));
+	bool success = cJSON_IsString(st) && !strcmp(st->valuestring, "success");
+	const cJSON *res = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(j, "data"), "result");
+	if (q->rc != CURLE_OK)
+		snprintf(why, len, "%s", q->b.too_big ? "an answer over 256 MiB" : q->err[0] ? q->err : curl_easy_strerror(q->rc));
 	else if (cJSON_IsString(st) && !strcmp(st->valuestring, "error")) {
 		const cJSON *e = cJSON_GetObjectItemCaseSensitive(j, "error");
 		snprintf(why, len, "Prometheus: %s (HTTP %ld)", cJSON_IsString(e) ? e->valuestring : "an error", http);
 	} else if (http != 200)
 		snprintf(why, len, "HTTP %ld (is it Prometheus' address?)", http);
-	else if (!cJSON_IsString(st) || strcmp(st->valuestring, "success"))
-		snprintf(why, len, "not a Prometheus API answer");
-	free(b.s);
-	const cJSON *res = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(j, "data"), "result");
-	if (rc != CURLE_OK || !cJSON_IsString(st) || strcmp(st->valuestring, "success") || http != 200 ||
-	    !cJSON_IsArray(res)) {
-		if (!why[0])
-			snprintf(why, len, "not a Prometheus API answer (no data.result)");
+	else if (!success || !cJSON_IsArray(res))
+		snprintf(why, len, "not a Prometheus API answer (no data.result)");
+	if (q->rc != CURLE_OK || !success || http != 200 || !cJSON_IsArray(res)) {
 		cJSON_Delete(j);
 		return NULL;
 	}
@@ -104,6 +119,43 @@ static cJSON *query(CURL *c, const char *base, const char *promql, cJSON **doc, 
 	}
 	*doc = j;
 	return (cJSON *)res;
+}
+
+/* Every query at once (a fleet's answers take Prometheus a tenth of a
+ * second each: one after another they added up to a second). */
+static bool queries_run(Query *q, size_t n, char *why, size_t len)
+{
+	CURLM *m = curl_multi_init();
+	if (!m) {
+		snprintf(why, len, "libcurl would not start");
+		return false;
+	}
+	for (size_t k = 0; k < n; k++)
+		curl_multi_add_handle(m, q[k].c);
+	int running = 1;
+	CURLMcode mc = CURLM_OK;
+	while (running && mc == CURLM_OK) {
+		mc = curl_multi_perform(m, &running);
+		if (running && mc == CURLM_OK)
+			mc = curl_multi_poll(m, NULL, 0, 100, NULL);
+	}
+	CURLMsg *msg;
+	int left;
+	while ((msg = curl_multi_info_read(m, &left)))
+		if (msg->msg == CURLMSG_DONE) {
+			Query *x = NULL;
+			curl_easy_getinfo(msg->easy_handle, CURLINFO_PRIVATE, (char **)&x);
+			if (x)
+				x->rc = msg->data.result;
+		}
+	for (size_t k = 0; k < n; k++)
+		curl_multi_remove_handle(m, q[k].c);
+	curl_multi_cleanup(m);
+	if (mc != CURLM_OK) {
+		snprintf(why, len, "libcurl: %s", curl_multi_strerror(mc));
+		return false;
+	}
+	return true;
 }
 
 /* A series' label, "" where it has none; its value, NaN where unreadable. */
@@ -127,48 +179,108 @@ typedef struct Fleet {
 	FleetRow *rows;
 	size_t n, cap;
 	bool full;
+	/* two indexes of open addressing (SIZE_MAX: empty), rebuilt as the
+	 * rows grow: a row by host, UUID and workload, a GPU's first row by
+	 * host and UUID (a fleet's thousands of series each find theirs at once) */
+	size_t *by_row, *by_gpu, nslot;
 } Fleet;
+
+static uint64_t hash_of(const char *host, const char *uuid, const char *workload)
+{
+	uint64_t h = 1469598103934665603ull; /* FNV-1a */
+	const char *parts[] = { host, uuid, workload };
+	for (size_t p = 0; p < 3; p++) {
+		for (const char *c = parts[p] ? parts[p] : ""; *c; c++)
+			h = (h ^ (unsigned char)*c) * 1099511628211ull;
+		h = (h ^ 0x1f) * 1099511628211ull;
+	}
+	return h;
+}
+
+/* The slot of (host, uuid[, workload]) in an index: its row's or the empty
+ * one where it would go. */
+static size_t *slot_of(const Fleet *f, size_t *index, const char *host, const char *uuid, const char *workload)
+{
+	size_t mask = f->nslot - 1;
+	for (size_t i = hash_of(host, uuid, workload) & mask;; i = (i + 1) & mask) {
+		size_t k = index[i];
+		if (k == SIZE_MAX)
+			return &index[i];
+		const FleetRow *r = &f->rows[k];
+		if (!strcmp(r->host, host) && !strcmp(r->uuid, uuid) && (!workload || !strcmp(r->workload, workload)))
+			return &index[i];
+	}
+}
+
+/* The indexes at twice the rows' room (false: out of memory). */
+static bool reindex(Fleet *f)
+{
+	size_t nslot = 64;
+	while (nslot < 2 * f->cap)
+		nslot *= 2;
+	size_t *a = malloc(nslot * sizeof *a), *b = malloc(nslot * sizeof *b);
+	if (!a || !b) {
+		free(a);
+		free(b);
+		return false;
+	}
+	memset(a, 0xff, nslot * sizeof *a);
+	memset(b, 0xff, nslot * sizeof *b);
+	free(f->by_row);
+	free(f->by_gpu);
+	f->by_row = a;
+	f->by_gpu = b;
+	f->nslot = nslot;
+	for (size_t k = 0; k < f->n; k++) {
+		*slot_of(f, f->by_row, f->rows[k].host, f->rows[k].uuid, f->rows[k].workload) = k;
+		size_t *g = slot_of(f, f->by_gpu, f->rows[k].host, f->rows[k].uuid, NULL);
+		if (*g == SIZE_MAX)
+			*g = k;
+	}
+	return true;
+}
+
+static void fleet_done(Fleet *f)
+{
+	free(f->by_row);
+	free(f->by_gpu);
+	f->by_row = f->by_gpu = NULL;
+}
 
 /* The row of host, UUID and workload: found, or new (with what the GPU's
  * other rows know); NULL when the fleet is full. */
 static FleetRow *row_of(Fleet *f, const char *host, const char *uuid, const char *workload, bool make)
 {
-	FleetRow *gpu = NULL;
-	for (size_t k = 0; k < f->n; k++) {
-		FleetRow *r = &f->rows[k];
-		if (strcmp(r->host, host) || strcmp(r->uuid, uuid))
-			continue;
-		if (!strcmp(r->workload, workload))
-			return r;
-		gpu = r;
-	}
-	if (!make)
-		return NULL;
-	/* the GPU's first workload takes its device row's place */
-	if (gpu && !gpu->workload[0] && workload[0]) {
-		snprintf(gpu->workload, sizeof gpu->workload, "%s", workload);
-		return gpu;
-	}
 	if (f->n == f->cap) {
 		size_t cap = f->cap ? f->cap * 2 : 64;
 		FleetRow *r = cap <= FLEET_MAX_ROWS ? realloc(f->rows, cap * sizeof *r) : NULL;
-		if (!r) {
+		if (r)
+			f->rows = r;
+		if (!r || (f->cap = cap, !reindex(f))) {
 			f->full = true;
 			return NULL;
 		}
-		f->rows = r;
-		f->cap = cap;
 	}
-	FleetRow *r = &f->rows[f->n++];
-	*r = gpu ? *gpu : (FleetRow){ .median = NAN, .noise = NAN, .power_w = NAN, .clock_mhz = NAN, .temp_c = NAN };
-	if (gpu) { /* the GPU's, not the workload's */
+	size_t *at = slot_of(f, f->by_row, host, uuid, workload);
+	if (*at != SIZE_MAX)
+		return &f->rows[*at];
+	if (!make)
+		return NULL;
+	size_t *g = slot_of(f, f->by_gpu, host, uuid, NULL), gpu = *g;
+	size_t k = f->n++;
+	FleetRow *r = &f->rows[k];
+	if (gpu != SIZE_MAX) { /* the GPU's, not the workload's */
+		*r = f->rows[gpu];
 		r->median = r->noise = NAN;
 		r->unit[0] = r->verdict[0] = r->codes[0] = '\0';
 	} else {
+		*r = (FleetRow){ .median = NAN, .noise = NAN, .power_w = NAN, .clock_mhz = NAN, .temp_c = NAN };
 		snprintf(r->host, sizeof r->host, "%s", host);
 		snprintf(r->uuid, sizeof r->uuid, "%s", uuid);
+		*g = k;
 	}
 	snprintf(r->workload, sizeof r->workload, "%s", workload);
+	*at = k;
 	return r;
 }
 
@@ -229,6 +341,27 @@ static void fill(Fleet *f, Fill what, const cJSON *res, double scale)
 	}
 }
 
+/* A GPU's row of no workload (its _info, its readings) left out where it
+ * has rows of workloads: they carry what it knows. */
+static void drop_device_rows(Fleet *f)
+{
+	bool *has = calloc(f->n ? f->n : 1, sizeof *has);
+	if (!has)
+		return;
+	for (size_t k = 0; k < f->n; k++)
+		if (f->rows[k].workload[0]) {
+			size_t g = *slot_of(f, f->by_gpu, f->rows[k].host, f->rows[k].uuid, NULL);
+			if (g != SIZE_MAX)
+				has[g] = true;
+		}
+	size_t m = 0;
+	for (size_t k = 0; k < f->n; k++)
+		if (f->rows[k].workload[0] || !has[k])
+			f->rows[m++] = f->rows[k];
+	f->n = m;
+	free(has);
+}
+
 /* The fleet's rows from the server at base; false with why. */
 static bool read_fleet(const char *base, Fleet *f, char *why, size_t len, char *warn, size_t wlen)
 {
@@ -251,15 +384,19 @@ static bool read_fleet(const char *base, Fleet *f, char *why, size_t len, char *
 		{ F_CLOCK, "DCGM_FI_DEV_SM_CLOCK", 1 },
 		{ F_TEMP, "DCGM_FI_DEV_GPU_TEMP", 1 },
 	};
-	CURL *c = curl_easy_init();
-	if (!c) {
-		snprintf(why, len, "libcurl would not start");
-		return false;
-	}
+	enum { NQ = sizeof qs / sizeof *qs };
+	Query q[NQ];
 	bool ok = true;
-	for (size_t k = 0; ok && k < sizeof qs / sizeof *qs; k++) {
+	for (size_t k = 0; k < NQ; k++)
+		if (!query_start(&q[k], base, qs[k].promql) && ok) {
+			snprintf(why, len, "out of memory for the queries");
+			ok = false;
+		}
+	ok = ok && queries_run(q, NQ, why, len);
+	/* the answers in the table's order: the GPUs first, their readings last */
+	for (size_t k = 0; ok && k < NQ; k++) {
 		cJSON *doc;
-		const cJSON *res = query(c, base, qs[k].promql, &doc, why, len, warn, wlen);
+		const cJSON *res = query_result(&q[k], &doc, why, len, warn, wlen);
 		if (!res) {
 			char w[600];
 			snprintf(w, sizeof w, "%s", why);
@@ -270,7 +407,9 @@ static bool read_fleet(const char *base, Fleet *f, char *why, size_t len, char *
 		fill(f, qs[k].what, res, qs[k].scale);
 		cJSON_Delete(doc);
 	}
-	curl_easy_cleanup(c);
+	for (size_t k = 0; k < NQ; k++)
+		query_done(&q[k]);
+	drop_device_rows(f);
 	if (ok && f->full)
 		snprintf(warn, wlen, "more than %d rows: the rest left out", FLEET_MAX_ROWS);
 	return ok;
@@ -421,6 +560,7 @@ static bool fetch(void *ctx, FleetRow **rows, size_t *n, char *why, size_t len, 
 {
 	Fleet f = { 0 };
 	bool ok = read_fleet(ctx, &f, why, len, warn, wlen);
+	fleet_done(&f);
 	*rows = f.rows;
 	*n = f.n;
 	return ok;
@@ -431,7 +571,9 @@ static int fleet_once(const Options *o, const char *base)
 {
 	Fleet f = { 0 };
 	char why[1200] = "", warn[600] = "";
-	if (!read_fleet(base, &f, why, sizeof why, warn, sizeof warn)) {
+	bool read = read_fleet(base, &f, why, sizeof why, warn, sizeof warn);
+	fleet_done(&f);
+	if (!read) {
 		/* never shown as a healthy fleet */
 		fprintf(stderr, "flopscope: --fleet: %s\n", why);
 		free(f.rows);

@@ -6,57 +6,85 @@
 
 #include "stats.h"
 
+/* The median of sorted a[0..n) with one value equal to skip left out
+ * (none where skip is NaN), through scratch; NaN for none left. */
+static double median_without(const double *a, size_t n, double skip, double *scratch)
+{
+	size_t m = 0;
+	bool skipped = !isfinite(skip);
+	for (size_t t = 0; t < n; t++) {
+		if (!skipped && a[t] == skip) {
+			skipped = true;
+			continue;
+		}
+		scratch[m++] = a[t];
+	}
+	return m ? stats_quantile_sorted(scratch, m, 0.5) : NAN;
+}
+
+/* One kind's devices d[mem[0..k)]: held to their median (computed once:
+ * a fleet's thousand of a model each count, in O(k^2) at most). */
+static size_t judge_kind(NodeDevice *d, const size_t *mem, size_t k, double pct, double *v, double *noise,
+                         double *scratch)
+{
+	size_t found = 0, kn = 0;
+	for (size_t t = 0; t < k; t++) {
+		d[mem[t]].peers = k;
+		v[t] = d[mem[t]].median;
+		if (isfinite(d[mem[t]].noise))
+			noise[kn++] = d[mem[t]].noise;
+	}
+	if (k < 2)
+		return 0;
+	double kind = stats_median_inplace(v, k);
+	if (!(kind > 0))
+		return 0;
+	stats_sort(noise, kn);
+	for (size_t t = 0; t < k; t++) {
+		NodeDevice *x = &d[mem[t]];
+		x->node_ratio = x->median / kind;
+		/* the larger of its own noise and its peers' (their median) */
+		double ref = x->noise, peers = median_without(noise, kn, x->noise, scratch);
+		if (!isnan(peers) && !(ref >= peers))
+			ref = isfinite(ref) ? peers : NAN;
+		x->noise_ref = ref;
+		if (x->node_ratio >= 1 - pct / 100)
+			continue;
+		if (isfinite(ref) && 1 - x->node_ratio > ref) {
+			x->outlier = true;
+			found++;
+		} else {
+			x->unsure = true;
+		}
+	}
+	return found;
+}
+
 size_t outlier_apply(NodeDevice *d, size_t n, double pct)
 {
-	size_t found = 0;
-	/* the peers' medians and noises, as many as there are devices (a fleet's
-	 * thousand of one model: every one counts) */
-	double stack_v[64], stack_noise[64];
-	double *v = stack_v, *noise = stack_noise;
-	if (n > 64) {
-		v = malloc(2 * n * sizeof *v);
-		noise = v ? v + n : NULL;
-	}
 	for (size_t i = 0; i < n; i++) {
 		d[i].node_ratio = d[i].noise_ref = NAN;
 		d[i].peers = 0;
 		d[i].outlier = d[i].unsure = false;
-		if (!isfinite(d[i].median) || !v)
-			continue;
-		size_t k = 0, kn = 0;
-		for (size_t j = 0; j < n; j++) {
-			if (!isfinite(d[j].median) || strcmp(d[j].name, d[i].name))
-				continue;
-			v[k++] = d[j].median;
-			if (j != i && isfinite(d[j].noise))
-				noise[kn++] = d[j].noise;
-		}
-		d[i].peers = k;
-		if (k < 2)
-			continue;
-		double kind = stats_median_inplace(v, k);
-		if (!(kind > 0))
-			continue;
-		d[i].node_ratio = d[i].median / kind;
-		/* the larger of its own noise and its peers' (their median) */
-		double ref = d[i].noise;
-		if (kn) {
-			double peers = stats_median_inplace(noise, kn);
-			if (!(ref >= peers))
-				ref = isfinite(ref) ? peers : NAN;
-		}
-		d[i].noise_ref = ref;
-		if (d[i].node_ratio >= 1 - pct / 100)
-			continue;
-		if (isfinite(ref) && 1 - d[i].node_ratio > ref) {
-			d[i].outlier = true;
-			found++;
-		} else {
-			d[i].unsure = true;
-		}
 	}
-	if (v != stack_v)
-		free(v);
+	double *buf = malloc(3 * (n ? n : 1) * sizeof *buf);
+	size_t *mem = malloc((n ? n : 1) * sizeof *mem);
+	bool *done = calloc(n ? n : 1, sizeof *done);
+	size_t found = 0;
+	for (size_t i = 0; buf && mem && done && i < n; i++) {
+		if (done[i] || !isfinite(d[i].median))
+			continue;
+		size_t k = 0;
+		for (size_t j = i; j < n; j++)
+			if (!done[j] && isfinite(d[j].median) && !strcmp(d[j].name, d[i].name)) {
+				done[j] = true;
+				mem[k++] = j;
+			}
+		found += judge_kind(d, mem, k, pct, buf, buf + n, buf + 2 * n);
+	}
+	free(buf);
+	free(mem);
+	free(done);
 	return found;
 }
 

@@ -28,8 +28,8 @@ typedef struct NodeDevice {
 } NodeDevice;
 
 /* Fills node_ratio, noise_ref, peers, outlier and unsure; returns how many
- * are outliers. Every device of a kind counts (no cap); where memory for
- * more than 64 runs out, none is judged (all NaN). */
+ * are outliers. Every device of a kind counts (no cap); where memory runs
+ * out, none is judged (all NaN). */
 size_t outlier_apply(NodeDevice *d, size_t n, double pct);
 /* How many are unsure (after outlier_apply). */
 size_t outlier_unsure(const NodeDevice *d, size_t n);
