@@ -1,6 +1,7 @@
 #include "history.h"
 #include "plot.h"
 #include "fmt.h"
+#include "stats.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -134,4 +135,30 @@ bool history_times_log(const History *h, size_t from, char *why, size_t len)
 	if (!history_target_span(h, from, &lo, &hi))
 		return false;
 	return plot_times_log(lo, hi, history_longest(h, from), why, len);
+}
+
+double history_level_now_spread(const History *h, double secs, double *spread)
+{
+	*spread = NAN;
+	if (!h->n)
+		return NAN;
+	size_t from = history_from(h, h->t_s[h->n - 1] - secs), m = 0;
+	double *v = malloc((h->n - from) * sizeof *v);
+	if (!v)
+		return NAN;
+	for (size_t i = from; i < h->n; i++)
+		if (isfinite(h->flops[i]))
+			v[m++] = h->flops[i];
+	stats_sort(v, m);
+	double level = m ? stats_quantile_sorted(v, m, 0.5) : NAN;
+	if (m >= 5 && level > 0)
+		*spread = (stats_quantile_sorted(v, m, 0.9) - stats_quantile_sorted(v, m, 0.1)) / level;
+	free(v);
+	return level;
+}
+
+double history_level_now(const History *h, double secs)
+{
+	double spread;
+	return history_level_now_spread(h, secs, &spread);
 }

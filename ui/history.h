@@ -30,6 +30,13 @@ void history_clear(History *h);
 void history_done(History *h);
 /* First index whose time is >= t_min. */
 size_t history_from(const History *h, double t_min);
+/* The level now: the median throughput of the last secs of samples (from
+ * the newest's time back); NaN with none. */
+double history_level_now(const History *h, double secs);
+/* ... and its spread: the 10th-to-90th percentile range of those samples
+ * over their median (the noise of the level now, each sample's: wider than
+ * a run's of 1 s blocks); NaN with fewer than 5. */
+double history_level_now_spread(const History *h, double secs, double *spread);
 /* The smallest and largest known target of the samples from index from on;
  * false when none is known. */
 bool history_target_span(const History *h, size_t from, double *lo, double *hi);

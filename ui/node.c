@@ -78,6 +78,8 @@ typedef struct Node {
 	const NodeOptions *opt;
 	NodeDevice nd[NODE_MAX];  /* the outlier rule on the live medians */
 	size_t outliers;
+	NodeDevice now[NODE_MAX]; /* ... on each device's level now (its last NOW_S), the run's noise */
+	size_t outliers_now;
 	uint64_t stats_ns;
 	int row;                  /* highlighted table row */
 	bool help, dirty;         /* dirty: new samples or figures since the last turn */
@@ -120,6 +122,11 @@ static void take(Node *nv, size_t skip)
 	}
 }
 
+/* A device's level now: its last NOW_S of samples. A device that sank at
+ * 8 s of 16 read "of peers 100%" on its whole run's median while it ran
+ * at 30% of them. */
+#define NOW_S 3.0
+
 static void refresh_stats(Node *nv)
 {
 	for (size_t k = 0; k < nv->n; k++) {
@@ -128,8 +135,16 @@ static void refresh_stats(Node *nv)
 		nv->nd[k].name = d->src->title;
 		nv->nd[k].median = !d->failed && d->stats.flops.n ? d->stats.flops.median : NAN;
 		nv->nd[k].noise = d->stats.noise;
+		/* held to the spread of its samples now, and its peers': a run's
+		 * noise spans the very change being judged (a device that sank
+		 * mid-run reads a noise of 90%) */
+		double spread;
+		double level = history_level_now_spread(&d->h, NOW_S, &spread);
+		nv->now[k] = (NodeDevice){ .name = d->src->title, .noise = spread,
+		                           .median = !d->failed && d->stats.flops.n ? level : NAN };
 	}
 	nv->outliers = outlier_apply(nv->nd, nv->n, nv->opt->outlier_pct);
+	nv->outliers_now = outlier_apply(nv->now, nv->n, nv->opt->outlier_pct);
 }
 
 static ThemeRole state_role(EngineState st)
@@ -268,10 +283,26 @@ static int name_width(const Node *nv, int w, bool narrow, bool *checks)
 
 /* The table's last line: the outlier rule's verdict so far, after (for
  * transfers of several at once) what their figures are: shares of the host. */
+/* The first device far below its peers now: " now: [4] at 31% of its
+ * peers' level now, 1 other on it: 1359 python3 |" ("" none). */
+static void now_text(Node *nv, char *out, size_t len, int room)
+{
+	out[0] = '\0';
+	for (size_t k = 0; k < nv->n; k++) {
+		if (!nv->now[k].outlier)
+			continue;
+		char others[200];
+		others_text(nv->dev[k].src, others, sizeof others, room);
+		snprintf(out, len, " now: [%zu] at %.0f%% of its peers' level now%s%s%s |", k + 1,
+		         100 * nv->now[k].node_ratio, others[0] ? "," : "", others, nv->outliers_now > 1 ? " (and more)" : "");
+		return;
+	}
+}
+
 static void draw_rule_line(Node *nv, Rect r)
 {
 	char line[512], a[FMT_SI_LEN];
-	attrset(screen_attr(nv->s, nv->outliers ? ROLE_STATUS_ERROR : ROLE_AXIS));
+	attrset(screen_attr(nv->s, nv->outliers || nv->outliers_now ? ROLE_STATUS_ERROR : ROLE_AXIS));
 	if (nv->outliers)
 		snprintf(line, sizeof line, " outlier rule: %zu device%s more than %g%% below the median of %s identical peers",
 		         nv->outliers, nv->outliers == 1 ? "" : "s", nv->opt->outlier_pct, nv->outliers == 1 ? "its" : "their");
@@ -298,21 +329,26 @@ static void draw_rule_line(Node *nv, Rect r)
 	}
 	/* transfers of several at once through one host: each a share of it */
 	int wl = workload_find(nv->dev[0].src->workload);
+	char both[200 + sizeof line + 8];
+	const char *rest = line;
 	if (nv->n > 1 && wl >= 0 && workload_uses_host((WorkloadType)wl)) {
 		double sum = 0;
 		for (size_t k = 0; k < nv->n; k++)
 			if (isfinite(nv->nd[k].median))
 				sum += nv->nd[k].median;
-		char host[200], both[sizeof host + sizeof line];
+		char host[200];
 		snprintf(host, sizeof host, " at once: each a share of the host, not its link alone (%s%s in all) |",
 		         fmt_si(sum, a, sizeof a), sample_unit(&nv->dev[0].h.last));
 		if ((int)(strlen(host) + strlen(line)) >= r.w)
 			snprintf(host, sizeof host, " shares of the host (%s%s in all) |", a, sample_unit(&nv->dev[0].h.last));
 		snprintf(both, sizeof both, "%s%s", host, line);
-		mvaddnstr(r.y + r.h - 1, 0, both, r.w);
-		return;
+		rest = both;
 	}
-	mvaddnstr(r.y + r.h - 1, 0, line, r.w);
+	/* a device far below its peers now leads the line, with its cause */
+	char now[400], all[sizeof now + sizeof both];
+	now_text(nv, now, sizeof now, r.w - 40);
+	snprintf(all, sizeof all, "%s%s", now, rest);
+	mvaddnstr(r.y + r.h - 1, 0, all, r.w);
 }
 
 static void draw_table(Node *nv, Rect r)
@@ -350,6 +386,9 @@ static void draw_table(Node *nv, Rect r)
 			role = ROLE_STATUS_ERROR;
 		} else if (nv->nd[k].outlier) {
 			snprintf(status, sizeof status, "OUTLIER");
+			role = ROLE_STATUS_ERROR;
+		} else if (nv->now[k].outlier) { /* far below its peers now, whatever its run's median */
+			snprintf(status, sizeof status, "OUTLIER now %.0f%%", 100 * nv->now[k].node_ratio);
 			role = ROLE_STATUS_ERROR;
 		} else if (nv->nd[k].unsure) { /* below them, within the runs' noise */
 			snprintf(status, sizeof status, "unsure");

@@ -81,7 +81,7 @@ void fleet_cells(const FleetRow *r, FleetCells *c)
 		         !strcmp(r->unit, "flops") ? "FLOPS" : !strcmp(r->unit, "ops") ? "OPS" : "B/s");
 	snprintf(c->ratio, sizeof c->ratio, isnan(r->fleet_ratio) ? "-" : "%.1f%%", 100 * r->fleet_ratio);
 	snprintf(c->verdict, sizeof c->verdict, "%s", r->missing ? "MISSING" : r->outlier ? "OUTLIER" :
-	                                              r->verdict[0] ? r->verdict : "-");
+	                                              r->verdict[0] ? r->verdict : r->unsure ? "unsure" : "-");
 	snprintf(c->power, sizeof c->power, isnan(r->power_w) ? "-" : "%.0f W", r->power_w);
 	snprintf(c->clock, sizeof c->clock, isnan(r->clock_mhz) ? "-" : "%.0f MHz", r->clock_mhz);
 	snprintf(c->temp, sizeof c->temp, isnan(r->temp_c) ? "-" : "%.0f C", r->temp_c);

@@ -955,7 +955,9 @@ EOF2
 import json, sys
 g = [json.loads(l) for l in open(sys.argv[1])]
 rows = [r for r in g if r["type"] == "fleet_gpu" and r["median"] is not None and r["noise_ref"] is not None]
-sys.exit(0 if len(rows) == 3 else 1)
+# the three medians, and the slow one named (its noise settled: a run's
+# first seconds can spread past the shortfall)
+sys.exit(0 if len(rows) == 3 and sum(r["outlier"] for r in rows) == 1 else 1)
 PY
 	do
 		n=$((n + 1))
@@ -978,15 +980,27 @@ assert slow[0]["workload"] == "fp32" and slow[0]["model"].startswith("llvmpipe")
 assert all(not r["outlier"] for r in others), others
 assert end["outliers"] == 1 and end["exit"] == 1 and sys.argv[3] == "1", end
 PY
-	"$FS" --fleet "http://127.0.0.1:$pp" >"$T/f.txt" 2>&1
-	grep -A1 '^Fleet outliers:$' "$T/f.txt" | grep -q "^  127.0.0.1:$p3 GPU - .*: fp32 at [0-9.]*% of the median of its 3 peers" ||
-		die "the table: $(cat "$T/f.txt")"
-	"$FS" --fleet "http://127.0.0.1:$pp" --format csv >"$T/f.csv" 2>/dev/null
-	python3 - "$T/f.csv" "127.0.0.1:$p3" <<'PY' || die "CSV: $(cat "$T/f.csv")"
+	# each output of a read of its own: the runs go on, their noise with them
+	# (a sanitizer's spread can still reach past the shortfall): a few reads
+	n=0
+	until "$FS" --fleet "http://127.0.0.1:$pp" >"$T/f.txt" 2>&1;
+		grep -A1 '^Fleet outliers:$' "$T/f.txt" | grep -q "^  127.0.0.1:$p3 GPU - .*: fp32 at [0-9.]*% of the median of its 3 peers"; do
+		n=$((n + 1))
+		[ $n -lt 20 ] || die "the table: $(cat "$T/f.txt")"
+		sleep 0.5
+	done
+	n=0
+	until "$FS" --fleet "http://127.0.0.1:$pp" --format csv >"$T/f.csv" 2>/dev/null;
+		python3 - "$T/f.csv" "127.0.0.1:$p3" <<'PY'
 import csv, sys
 rows = list(csv.DictReader(open(sys.argv[1])))
 assert len(rows) == 3 and [r["outlier"] for r in rows if r["host"] == sys.argv[2]] == ["1"], rows
 PY
+	do
+		n=$((n + 1))
+		[ $n -lt 20 ] || die "CSV: $(cat "$T/f.csv")"
+		sleep 0.5
+	done
 	# on a terminal: the table read again every --interval; f shows the rows
 	# to act on alone, s orders them, q quits
 	UI_W=160 UI_H=24 start_ui "$FS" --fleet "http://127.0.0.1:$pp" --interval 1 --theme mono || return 1

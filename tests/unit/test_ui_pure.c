@@ -385,6 +385,24 @@ static void history_should_stay_bounded_and_keep_the_whole_shape(void)
 	history_done(&h);
 }
 
+/* The level now: its last seconds' median, not the run's (the node view
+ * holds it to its peers' levels now). */
+static void history_level_now_should_be_the_last_seconds_median(void)
+{
+	History h;
+	CHECK(history_init(&h, 4096));
+	CHECK(isnan(history_level_now(&h, 3)));
+	/* 10 s at 100, then 4 s at 30, a sample every 10 ms */
+	for (uint64_t i = 0; i < 1400; i++) {
+		Sample s = { .seq = i, .t_ms = 10.0 * (double)i, .rate = i < 1000 ? 100 : 30, .groups = 1,
+		             .cpu_ns = 1000, .gpu_ns = 900, .flags = SAMPLE_GPU_TIMED | SAMPLE_STEADY };
+		history_add(&h, &s);
+	}
+	CHECK_NEAR(history_level_now(&h, 3), 30, 1e-9);
+	CHECK_NEAR(history_level_now(&h, 1e9), 100, 1e-9); /* the whole run: still the first level's */
+	history_done(&h);
+}
+
 /* A sweep of copy sizes: the first growth is drawn, each later size's
  * regrowth is a gap; FMA runs (no size) keep every sample; a clear starts
  * over. */
@@ -543,6 +561,7 @@ int main(void)
 	RUN(fit_words_should_cut_between_parts);
 	RUN(status_line_should_keep_help_and_quit_at_80_columns);
 	RUN(history_should_log_the_times_for_a_stall_or_a_new_target);
+	RUN(history_level_now_should_be_the_last_seconds_median);
 	RUN(keys_should_map_each_key_to_one_action);
 	RUN(node_layout_should_fit_2_to_8_devices);
 	RUN(axes_should_take_round_steps);
