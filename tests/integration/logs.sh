@@ -1137,8 +1137,14 @@ t_hostile_process_names_should_reach_no_output_raw() {
 	wait_file $p PWN && wait_file $q abc || { kill $p $q; die "the named processes did not start"; }
 	export LD_LIBRARY_PATH="$FAKE_NVML_DIR" FLOPSCOPE_FAKE_NVML="GPU-$uuid" \
 		FLOPSCOPE_FAKE_NVML_TEL="sm=1755,sm_max=1980,power=300,limit=700" FLOPSCOPE_FAKE_NVML_PROCS="self:100:50,$p:2048:97,$q:10:1"
-	"$FS" --check --workload fp32 --budget 3 --no-log --format json --metrics-file "$T/m.prom" >"$T/c.json" 2>"$T/c.err"
-	"$FS" --check --workload fp32 --budget 3 --no-log >"$T/c.txt" 2>&1
+	"$FS" --check --workload fp32 --budget 5 --no-log --format json --metrics-file "$T/m.prom" >"$T/c.json" 2>"$T/c.err"
+	"$FS" --check --workload fp32 --budget 5 --no-log >"$T/c.txt" 2>&1
+	# a run the budget left no time (a loaded machine) names no one: this
+	# test cannot tell then
+	if grep -q '"code":"BUDGET_EXHAUSTED"' "$T/c.json" || grep -q 'not measured: the budget' "$T/c.txt"; then
+		kill $p $q
+		skip "the machine too busy: the check's budget ran out before fp32 ran"
+	fi
 	"$FS" --watch llvm --interval 0.2 --duration 0.6 --format csv >"$T/w.csv" 2>"$T/w.err"
 	"$FS" --watch llvm --interval 0.2 --duration 0.6 --format json >"$T/w.json" 2>>"$T/w.err"
 	kill $p $q
