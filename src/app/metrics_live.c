@@ -90,7 +90,7 @@ int mboard_row(MetricsBoard *b, unsigned entry, const DeviceInfo *d, const char 
 	devinfo_driver_str(d, r->driver, sizeof r->driver);
 	snprintf(r->workload, sizeof r->workload, "%s", workload);
 	r->unit = unit;
-	r->res.ratio_median = r->res.pct_peak = r->res.pct_peak_max = r->res.plateau_ms = r->res.duty = NAN;
+	r->res.ratio_median = r->res.pct_peak = r->res.pct_peak_max = r->res.plateau_ms = r->res.duty = r->res.noise = NAN;
 	energy_init(&r->res.energy);
 	r->check = CHECK_NONE;
 	r->check_ratio = r->check_threshold = r->peer_ratio = r->shared_median = NAN;
