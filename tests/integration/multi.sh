@@ -569,8 +569,10 @@ t_the_node_view_should_name_a_device_far_below_its_peers_now() {
 	local deadline=$((SECONDS + 60))
 	until screen | grep -Eq '^ +2 llvmpipe.* OUTLIER now [0-9]+%$'; do
 		if [ $SECONDS -ge $deadline ]; then
-			# the runs' noise on a loaded machine can spread past the shortfall
-			screen | grep -Eq 'within the runs. noise|unsure' &&
+			# the runs' noise on a loaded machine can spread past the shortfall;
+			# a slow start can let the run's median name it first (its status
+			# then the run's OUTLIER): this test cannot tell either way
+			screen | grep -Eq 'within the runs. noise|unsure|^ +2 llvmpipe.* OUTLIER$' &&
 				skip "the machine too busy: lavapipe's runs spread past the shortfall: $(screen | grep 'outlier rule')"
 			die "no OUTLIER now in 60 s; screen was:"$'\n'"$(screen)"
 		fi
