@@ -1114,7 +1114,10 @@ assert o and o[0]["severity"] == "warn" and o[0]["figures"]["processes"] == 1 an
 		grep -Eq "^flopscope_other_processes_info\{[^}]*,processes=\"$p sleep\"\} 1$" "$T/m.prom" ||
 		{ kill $p; die "metrics: $(grep other "$T/m.prom")"; }
 	"$FS" --check --workload fp32 --budget 5 --no-log >"$T/c.txt" 2>&1
-	grep -q "^FAIL .* fp32 .*; other processes on the GPU: 1 at most: $p sleep$" "$T/c.txt" ||
+	# the cause's words after the verdict's (whichever: lavapipe's peak is
+	# held to the stand-in's 1980 MHz, which a quiet CPU may beat), then any
+	# other cause's (a slow host's check is cut short at its budget's end)
+	grep -Eq "^[A-Z]+ +\[1\] fp32 .*; other processes on the GPU: 1 at most: $p sleep(;|$)" "$T/c.txt" ||
 		{ kill $p; die "text: $(cat "$T/c.txt")"; }
 	UI_W=120 UI_H=40 start_ui env LD_LIBRARY_PATH="$FAKE_NVML_DIR" FLOPSCOPE_FAKE_NVML="GPU-$uuid" \
 		FLOPSCOPE_FAKE_NVML_TEL="sm=1755,sm_max=1980,power=300,limit=700" \
