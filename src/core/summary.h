@@ -43,12 +43,17 @@ extern const char *const energy_violation_keys[ENERGY_VIOLATIONS];
  * way, from the reason bits read with the samples. */
 typedef struct Energy {
 	double joules, seconds;     /* over the samples with a power reading: from the card's energy
-	                               counter where it has one (counter), else the readings' integral */
+	                               counter where it has one (counter), else the readings' integral;
+	                               seconds: the time those joules cover (the counter's wall span,
+	                               which overlapping completions cannot inflate, and the samples'
+	                               times outside it) */
 	double read_joules;         /* the readings' integral (instant power where read) */
 	bool counter;               /* joules from the counter over [ctr_t0, ctr_t1], the readings' outside it */
 	double ctr_last;            /* the counter's last value seen (J); NaN none */
 	double ctr_t0, ctr_e0, ctr_t1, ctr_e1; /* its first and last new values and when (ms); NaN none */
 	double ctr_r0, ctr_r1;      /* read_joules at those two samples: the readings cover the rest */
+	double read_seconds;        /* the samples' own times (dispatch or completion interval x trials) */
+	double ctr_s0, ctr_s1;      /* read_seconds at those two samples: the counter's span replaces them */
 	double work;                /* their work, in the workload's unit */
 	double max_w, limit_w;      /* the highest reading; the newest limit (NaN none) */
 	bool power, reasons;        /* a power reading seen; reason bits seen */

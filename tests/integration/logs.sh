@@ -1078,12 +1078,14 @@ PY
 		FLOPSCOPE_FAKE_NVML_TEL="sm=1755,power=301,power_instant=698,energy=500" \
 		"$FS" --check --workload fp32 --budget $be --no-log --format json >"$T/e.json" 2>/dev/null
 	python3 tests/schema_check.py check "$T/e.json" >/dev/null || die "the check's schema"
-	# the mean held to 10% but under ThreadSanitizer: there completions
-	# overlap (pipelined, a slow host), so the run's summed dispatch time
-	# exceeds the wall span the counter covers and the mean reads 13-15% low
-	# (432 W for 500 over 9.1 s in two CI rehearsals): a defect of the mean's
-	# divisor, open (the closing note of 2026-11-29), not of the counter
-	python3 -c 'import json, sys; r = json.loads(open(sys.argv[1]).readline()); assert r["energy_source"] == "counter" and (sys.argv[2] or abs(r["power_mean_w"] - 500) < 500 * 0.1), r' "$T/e.json" "$(tsan && echo tsan)" ||
+	# The mean: the counter's 500 W over its span, the instant readings'
+	# 698 W over the edges before its first new value and after its last
+	# (a reading's age or two each: 545 W over 2.3 s measured): nearer 500
+	# than 698, and never below 500, also under ThreadSanitizer, where
+	# completions overlap (432 W for 500 over 9.1 s in two CI rehearsals
+	# while the counter's joules were divided by the summed dispatch time,
+	# not by their own wall span)
+	python3 -c 'import json, sys; r = json.loads(open(sys.argv[1]).readline()); assert r["energy_source"] == "counter" and 500 * 0.97 < r["power_mean_w"] < (500 + 698) / 2, r' "$T/e.json" ||
 		die "the energy counter: $(head -1 "$T/e.json")"
 	LD_LIBRARY_PATH="$FAKE_NVML_DIR" FLOPSCOPE_FAKE_NVML="GPU-$uuid" FLOPSCOPE_FAKE_NVML_TEL="sm=1755,power=301" \
 		"$FS" llvm --duration 0.3 --log "$T/n.jsonl" >/dev/null 2>&1 || die "without the field: exit $?"

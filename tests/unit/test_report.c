@@ -418,6 +418,36 @@ static void energy_should_come_from_the_cards_counter_where_it_has_one(void)
 	}
 }
 
+/* Pipelined on a slow host, completions overlap: each sample's time (its
+ * completion interval) summed exceeds the wall time the counter spans. The
+ * mean is the counter's joules over its own span, not over that sum (which
+ * read 432 W for 500 under ThreadSanitizer); the readings cover the edges. */
+static void energy_counter_mean_should_divide_by_its_own_span(void)
+{
+	Summary sum;
+	summary_init(&sum);
+	for (int i = 0; i < 100; i++) { /* 2 s of samples 20 ms apart, each 30 ms long: 3 s summed */
+		Sample s = { .seq = (uint64_t)i, .t_ms = 20.0 * (i + 1), .cpu_ns = 30000000, .work = 1000000,
+		             .rate = 5e7, .flags = SAMPLE_STEADY | SAMPLE_PIPELINED };
+		s.tel_valid = 1u << TEL_POWER_W | 1u << TEL_ENERGY_J;
+		s.tel[TEL_POWER_W] = 500;
+		double read = floor((s.t_ms - 130) / 250) * 250 + 130; /* read every 250 ms */
+		s.tel[TEL_ENERGY_J] = s.t_ms < 130 ? 1000 : 5000 + 500 * read * 1e-3;
+		summary_add(&sum, &s);
+	}
+	SummaryResult r;
+	summary_result(&sum, &r);
+	const Energy *e = &r.energy;
+	CHECK(energy_known(e) && e->counter);
+	CHECK_NEAR(energy_mean_w(e), 500, 500 * 0.02);
+	/* the time covered: the counter's span and the edges' samples, not 3 s */
+	double span = (e->ctr_t1 - e->ctr_t0) * 1e-3;
+	CHECK(span > 1.7 && span < 1.8);
+	CHECK(e->seconds > span && e->seconds < 2.0 + 0.03 * 10);
+	CHECK_NEAR(energy_per_joule(e), 100 * 1e6 / e->joules, 1e-6);
+	summary_done(&sum);
+}
+
 static void summary_energy_should_integrate_readings_and_say_na_without(void)
 {
 	Summary sum;
@@ -739,6 +769,7 @@ int main(void)
 	RUN(a_copied_summary_should_read_the_same);
 	RUN(summary_energy_should_integrate_readings_and_say_na_without);
 	RUN(energy_should_come_from_the_cards_counter_where_it_has_one);
+	RUN(energy_counter_mean_should_divide_by_its_own_span);
 	RUN(power_verdict_should_hold_the_mean_to_the_limit_and_name_other_causes);
 	RUN(violation_counters_should_time_the_cap_and_catch_what_bits_missed);
 	RUN(a_link_below_its_maximum_most_of_the_run_should_be_a_fault);
