@@ -287,24 +287,24 @@ static FleetRow *row_of(Fleet *f, const char *host, const char *uuid, const char
 /* What each query fills. */
 typedef enum Fill { F_INFO, F_MEDIAN, F_NOISE, F_STATUS, F_CAUSE, F_MISSING, F_POWER, F_CLOCK, F_TEMP } Fill;
 
-static void fill(Fleet *f, Fill what, const cJSON *res, double scale)
+static void fill(Fleet *f, Fleet *readings, Fill what, const cJSON *res, double scale)
 {
 	const cJSON *s;
 	cJSON_ArrayForEach(s, res) {
 		const char *host = label(s, "instance"), *uuid = label(s, "UUID"), *wl = label(s, "workload");
 		double v = value(s) * scale;
 		if (what == F_POWER || what == F_CLOCK || what == F_TEMP) {
-			/* a device's reading: every row of the GPU (dcgm-exporter's by
-			 * UUID alone, its instance not flopscope's), where none yet */
+			/* a device's reading, the first answer kept, in readings (by
+			 * host and UUID; dcgm-exporter's by UUID alone, host "": its
+			 * instance is not flopscope's); join_readings gives it to the
+			 * GPU's rows */
 			bool dcgm = !label(s, "instance")[0] || !strncmp(label(s, "__name__"), "DCGM_", 5);
-			for (size_t k = 0; k < f->n; k++) {
-				FleetRow *r = &f->rows[k];
-				if (strcmp(r->uuid, uuid) || (!dcgm && strcmp(r->host, host)))
-					continue;
-				double *to = what == F_POWER ? &r->power_w : what == F_CLOCK ? &r->clock_mhz : &r->temp_c;
-				if (isnan(*to))
-					*to = v;
-			}
+			FleetRow *r = row_of(readings, dcgm ? "" : host, uuid, "", true);
+			if (!r)
+				continue;
+			double *to = what == F_POWER ? &r->power_w : what == F_CLOCK ? &r->clock_mhz : &r->temp_c;
+			if (isnan(*to))
+				*to = v;
 			continue;
 		}
 		FleetRow *r = row_of(f, host, what == F_MISSING && !uuid[0] ? label(s, "pci_bus_id") : uuid,
@@ -341,6 +341,27 @@ static void fill(Fleet *f, Fill what, const cJSON *res, double scale)
 	}
 }
 
+/* Each row's readings: flopscope's of its host and GPU, else dcgm-exporter's
+ * of its GPU (one look-up each: a fleet's thousands of rows). */
+static void join_readings(Fleet *f, Fleet *readings)
+{
+	for (size_t k = 0; k < f->n; k++) {
+		FleetRow *r = &f->rows[k];
+		const FleetRow *from[] = { row_of(readings, r->host, r->uuid, "", false),
+		                           row_of(readings, "", r->uuid, "", false) };
+		for (size_t i = 0; i < 2; i++) {
+			if (!from[i])
+				continue;
+			if (isnan(r->power_w))
+				r->power_w = from[i]->power_w;
+			if (isnan(r->clock_mhz))
+				r->clock_mhz = from[i]->clock_mhz;
+			if (isnan(r->temp_c))
+				r->temp_c = from[i]->temp_c;
+		}
+	}
+}
+
 /* A GPU's row of no workload (its _info, its readings) left out where it
  * has rows of workloads: they carry what it knows. */
 static void drop_device_rows(Fleet *f)
@@ -365,27 +386,37 @@ static void drop_device_rows(Fleet *f)
 /* The fleet's rows from the server at base; false with why. */
 static bool read_fleet(const char *base, Fleet *f, char *why, size_t len, char *warn, size_t wlen)
 {
-	static const struct {
+	/* a reading's family and unit from its row of the measured quantities
+	 * (tel_rows.h: .metric, .scale), dcgm-exporter's by name */
+	enum { NOT_TEL = -1 };
+	struct {
 		Fill what;
 		const char *promql;
 		double scale;
+		int tel;
 	} qs[] = {
-		{ F_INFO, "flopscope_device_info", 1 },
-		{ F_MISSING, "flopscope_gpu_missing == 1", 1 },
-		{ F_MEDIAN, "{__name__=~\"flopscope_throughput_median_(flops|ops|bytes_per_second)\"}", 1 },
-		{ F_NOISE, "flopscope_noise_ratio", 1 },
-		{ F_STATUS, "flopscope_check_status == 1", 1 },
-		{ F_CAUSE, "flopscope_check_cause{severity=~\"fail|error|warn\"}", 1 },
-		{ F_POWER, "flopscope_power_watts", 1 },
-		{ F_CLOCK, "flopscope_clock_hertz", 1e-6 },
-		{ F_TEMP, "flopscope_temperature_celsius", 1 },
+		{ F_INFO, "flopscope_device_info", 1, NOT_TEL },
+		{ F_MISSING, "flopscope_gpu_missing == 1", 1, NOT_TEL },
+		{ F_MEDIAN, "{__name__=~\"flopscope_throughput_median_(flops|ops|bytes_per_second)\"}", 1, NOT_TEL },
+		{ F_NOISE, "flopscope_noise_ratio", 1, NOT_TEL },
+		{ F_STATUS, "flopscope_check_status == 1", 1, NOT_TEL },
+		{ F_CAUSE, "flopscope_check_cause{severity=~\"fail|error|warn\"}", 1, NOT_TEL },
+		{ F_POWER, NULL, 1, TEL_POWER_W },
+		{ F_CLOCK, NULL, 1, TEL_SM_MHZ },
+		{ F_TEMP, NULL, 1, TEL_TEMP_C },
 		/* dcgm-exporter's where flopscope has none (joined by UUID) */
-		{ F_POWER, "DCGM_FI_DEV_POWER_USAGE", 1 },
-		{ F_CLOCK, "DCGM_FI_DEV_SM_CLOCK", 1 },
-		{ F_TEMP, "DCGM_FI_DEV_GPU_TEMP", 1 },
+		{ F_POWER, "DCGM_FI_DEV_POWER_USAGE", 1, NOT_TEL },
+		{ F_CLOCK, "DCGM_FI_DEV_SM_CLOCK", 1, NOT_TEL },
+		{ F_TEMP, "DCGM_FI_DEV_GPU_TEMP", 1, NOT_TEL },
 	};
 	enum { NQ = sizeof qs / sizeof *qs };
+	for (size_t k = 0; k < NQ; k++)
+		if (qs[k].tel != NOT_TEL) {
+			qs[k].promql = tel_info[qs[k].tel].metric;
+			qs[k].scale = 1 / tel_info[qs[k].tel].scale;
+		}
 	Query q[NQ];
+	Fleet readings = { 0 };
 	bool ok = true;
 	for (size_t k = 0; k < NQ; k++)
 		if (!query_start(&q[k], base, qs[k].promql) && ok) {
@@ -404,11 +435,14 @@ static bool read_fleet(const char *base, Fleet *f, char *why, size_t len, char *
 			ok = false;
 			break;
 		}
-		fill(f, qs[k].what, res, qs[k].scale);
+		fill(f, &readings, qs[k].what, res, qs[k].scale);
 		cJSON_Delete(doc);
 	}
 	for (size_t k = 0; k < NQ; k++)
 		query_done(&q[k]);
+	join_readings(f, &readings);
+	free(readings.rows);
+	fleet_done(&readings);
 	drop_device_rows(f);
 	if (ok && f->full)
 		snprintf(warn, wlen, "more than %d rows: the rest left out", FLEET_MAX_ROWS);
@@ -521,9 +555,9 @@ static bool print_json(const FleetRow *r, size_t n, const char *base, size_t hos
 		for (char *save, *t = strtok_r(buf, " ", &save); codes && t; t = strtok_r(NULL, " ", &save))
 			cJSON_AddItemToArray(codes, cJSON_CreateString(t));
 		cJSON_AddBoolToObject(j, "missing", r[k].missing);
-		add_num(j, "power_w", r[k].power_w);
+		add_num(j, tel_info[TEL_POWER_W].key, r[k].power_w);
 		add_num(j, "clock_mhz", r[k].clock_mhz);
-		add_num(j, "temp_c", r[k].temp_c);
+		add_num(j, tel_info[TEL_TEMP_C].key, r[k].temp_c);
 		ok = json_line(stdout, j);
 	}
 	cJSON *e = cJSON_CreateObject();

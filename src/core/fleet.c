@@ -106,8 +106,6 @@ bool fleet_row_shown(const FleetRow *r, const char *model, bool bad_only)
 	return (!model[0] || !strcmp(r->name, model)) && (!bad_only || fleet_row_bad(r));
 }
 
-static FleetSort sort_key;
-
 /* NaN last, then by value (ascending: the worst ratio first; power: the
  * highest first). */
 static int cmp_num(double a, double b, bool high_first)
@@ -119,11 +117,12 @@ static int cmp_num(double a, double b, bool high_first)
 	return (a < b) != high_first ? -1 : 1;
 }
 
-static int cmp_rows(const void *pa, const void *pb)
+/* By key, then host, GPU, UUID and workload: qsort's comparators, one a
+ * key (no state between calls: fleet_sort is reentrant). */
+static int cmp_by(const FleetRow *a, const FleetRow *b, FleetSort key)
 {
-	const FleetRow *a = pa, *b = pb;
 	int c = 0;
-	switch (sort_key) {
+	switch (key) {
 	case FLEET_BY_VERDICT:
 		c = (int)fleet_row_bad(b) - (int)fleet_row_bad(a);
 		break;
@@ -147,9 +146,16 @@ static int cmp_rows(const void *pa, const void *pb)
 	return c;
 }
 
+static int cmp_verdict(const void *a, const void *b) { return cmp_by(a, b, FLEET_BY_VERDICT); }
+static int cmp_ratio(const void *a, const void *b) { return cmp_by(a, b, FLEET_BY_RATIO); }
+static int cmp_power(const void *a, const void *b) { return cmp_by(a, b, FLEET_BY_POWER); }
+static int cmp_host(const void *a, const void *b) { return cmp_by(a, b, FLEET_BY_HOST); }
+
 void fleet_sort(FleetRow *rows, size_t n, FleetSort key)
 {
-	sort_key = key;
+	int (*cmp)(const void *, const void *) = key == FLEET_BY_VERDICT ? cmp_verdict
+	                                         : key == FLEET_BY_RATIO ? cmp_ratio
+	                                         : key == FLEET_BY_POWER ? cmp_power : cmp_host;
 	if (n > 1)
-		qsort(rows, n, sizeof *rows, cmp_rows);
+		qsort(rows, n, sizeof *rows, cmp);
 }
