@@ -130,8 +130,8 @@ static void peak_cpu(const DeviceInfo *d, WorkloadType t, unsigned cpu_cores, do
 	}
 	unsigned width = r == RATE_FP64 ? 64 : 32;
 	p->fma_lanes = (double)cpu_cores * (bits / width) * 2;
-	snprintf(p->how, sizeof p->how, "%u cores x %u lanes (%u-bit, FP%u) x 2 FMA ports x 2 x clock",
-	         cpu_cores, bits / width, bits, width);
+	snprintf(p->how, sizeof p->how, "%u core%s x %u lanes (%u-bit, FP%u) x 2 FMA ports x 2 x clock",
+	         cpu_cores, cpu_cores == 1 ? "" : "s", bits / width, bits, width);
 	p->known = true;
 }
 

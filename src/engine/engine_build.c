@@ -246,6 +246,25 @@ static Status open_sync(Engine *e, char *err)
 	return STATUS_OK;
 }
 
+/* The CPU cores a CPU device computes on: lavapipe (Mesa's llvmpipe) runs
+ * a dispatch on a thread per online CPU, or on LP_NUM_THREADS where that is
+ * set (0: on the submitting thread alone); more threads than cores add no
+ * lanes. */
+static long device_cores(const DeviceInfo *d)
+{
+	long cores = sysconf(_SC_NPROCESSORS_ONLN);
+	const char *lp = getenv("LP_NUM_THREADS");
+	if (d->type != DEV_CPU || !strstr(d->name, "llvmpipe") || !lp || !*lp || cores <= 0)
+		return cores;
+	char *end;
+	errno = 0;
+	long n = strtol(lp, &end, 0);
+	if (errno || end == lp || n < 0)
+		return cores; /* as Mesa reads it: a number, else its default */
+	n = n ? n : 1;
+	return n < cores ? n : cores;
+}
+
 /* Telemetry, and the theoretical peak it makes known. */
 static void open_telemetry(Engine *e)
 {
@@ -255,7 +274,7 @@ static void open_telemetry(Engine *e)
 	/* the stated maximum clock only: a VM's /proc/cpuinfo shows a nominal
 	 * figure below what its cores really run at */
 	double max_mhz = e->tel.active ? e->tel.src.max_mhz : 0;
-	long cores = sysconf(_SC_NPROCESSORS_ONLN);
+	long cores = device_cores(d);
 	peak_compute(d, e->cfg.workload, cores > 0 ? (unsigned)cores : 0, max_mhz, &e->peak);
 	PeakKind pk = peak_kind(e->cfg.workload);
 	if (pk == PEAK_PCIE)

@@ -747,6 +747,14 @@ assert all(abs(r["peak_max_rate"] - 4 * r["peak_rate"]) < 1e-6 * r["peak_max_rat
 s = recs[-1]
 assert abs(s["pct_of_rated_peak_median"] - s["pct_of_peak_median"] / 4) < 1e-9 * s["pct_of_peak_median"], s
 PY
+	# lavapipe on LP_NUM_THREADS=1 computes on one core: the peak of one
+	FLOPSCOPE_SYSFS_ROOT=$R LP_NUM_THREADS=1 "$FS" llvm --duration 0.3 --no-log --format json >"$T/r1.json" 2>"$T/err" ||
+		die "run: $(cat "$T/err")"
+	python3 - "$T/r.json" "$T/r1.json" "$(nproc)" <<'PY' || exit 1
+import json, sys
+peak = [[r["peak_max_rate"] for r in map(json.loads, open(f)) if r["type"] == "sample"][0] for f in sys.argv[1:3]]
+assert abs(peak[1] - peak[0] / int(sys.argv[3])) < 1e-9 * peak[0], (peak, sys.argv[3])
+PY
 	FLOPSCOPE_SYSFS_ROOT=$R "$FS" llvm --check --workload fp32 --budget 6s --threshold 5 --no-log >"$T/c.txt" 2>&1
 	local rc=$?
 	grep -Eq '% of the theoretical peak at the maximum clock \(median; [0-9.]+% at the clock read\)' "$T/c.txt" ||
