@@ -80,7 +80,6 @@ static const Column workload_cols[] = {
 	{ "identity", "identity", COL_IDENTITY, W_(id), NULL },
 };
 #undef W_
-#define NCOLS(c) (sizeof (c) / sizeof *(c))
 
 int devlist_workloads(FILE *f, const DeviceInfo *d, size_t entry, OutFormat format)
 {

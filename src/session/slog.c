@@ -10,6 +10,7 @@
 #include <pwd.h>
 #include <dirent.h>
 #include <errno.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <fcntl.h>
@@ -500,54 +501,83 @@ static bool write_obj(SessionLog *l, cJSON *o)
 #define STR(o, k, v) cJSON_AddStringToObject(o, k, v)
 #define NUM(o, k, v) cJSON_AddNumberToObject(o, k, (double)(v))
 
+#define M_(k, old, kind, f, when, ...) \
+	{ k, old, kind, offsetof(SessionMeta, f), sizeof ((SessionMeta *)0)->f, when, __VA_ARGS__ }
+const MetaCol session_cols[] = {
+	M_("flopscope", NULL, META_STR, flopscope_version, META_ALWAYS, 0, NULL, 0),
+	M_("start_utc", NULL, META_STR, start_utc, META_ALWAYS, 0, NULL, 0),
+	M_("host", NULL, META_STR, host, META_ALWAYS, 0, NULL, 0),
+	M_("kernel", NULL, META_STR, kernel, META_ALWAYS, 0, NULL, 0),
+	M_("cpu", NULL, META_STR, cpu, META_ALWAYS, 0, NULL, 0),
+	M_("device", NULL, META_STR, device, META_ALWAYS, 0, NULL, 0),
+	M_("device_type", NULL, META_STR, device_type, META_ALWAYS, 0, NULL, 0),
+	M_("vendor_id", NULL, META_U32, vendor_id, META_ALWAYS, 0, NULL, 0),
+	M_("device_id", NULL, META_U32, device_id, META_ALWAYS, 0, NULL, 0),
+	M_("uuid", NULL, META_STR, uuid, META_ALWAYS, 0, NULL, 0),
+	M_("pci_bus_id", NULL, META_STR, pci_bus_id, META_SET, 0, NULL, 0),
+	M_("driver_name", NULL, META_STR, driver_name, META_ALWAYS, 0, NULL, 0),
+	M_("driver_info", NULL, META_STR, driver_info, META_ALWAYS, 0, NULL, 0),
+	M_("driver_version", NULL, META_STR, driver_version, META_ALWAYS, 0, NULL, 0),
+	M_("api_version", NULL, META_STR, api_version, META_ALWAYS, 0, NULL, 0),
+	M_("queue_family", NULL, META_U32, queue_family, META_ALWAYS, 0, NULL, 0),
+	M_("queue", NULL, META_STR, queue, META_ALWAYS, 0, "compute", 0),
+	M_("workload", NULL, META_STR, workload, META_ALWAYS, 0, NULL, 0),
+	M_("work_per_invocation", "flop_per_invocation", META_U64, flop_per_invocation, META_ALWAYS, 0, NULL, 0),
+	M_("local_size", NULL, META_U32, local_size, META_ALWAYS, 0, NULL, 0),
+	M_("shader_hash", NULL, META_STR, shader_hash, META_ALWAYS, 0, NULL, 0),
+	M_("target_ms", NULL, META_DBL, target_ms, META_ALWAYS, 0, NULL, 0),
+	M_("trials", NULL, META_U32, trials, META_ALWAYS, 1, NULL, 1),
+	M_("timing", NULL, META_STR, timing, META_ALWAYS, 0, NULL, 0),
+	M_("peak", NULL, META_STR, peak, META_ALWAYS, 0, NULL, 0),
+	M_("peak_max_rate", "peak_max_flops", META_DBL, peak_max_flops, META_SET, 0, NULL, 0),
+	M_("sm_max_mhz", NULL, META_DBL, sm_max_mhz, META_SET, 0, NULL, 0),
+	M_("telemetry", NULL, META_STR, telemetry, META_ALWAYS, 0, NULL, 0),
+	M_("unit", NULL, META_STR, unit, META_SET, 0, NULL, 0),
+	M_("node", NULL, META_STR, node, META_SET, 0, NULL, 0),
+	M_("ordinal", NULL, META_U32, ordinal, META_NODE, 0, NULL, 0),
+	M_("devices", NULL, META_U32, devices, META_NODE, 0, NULL, 0),
+};
+#undef M_
+const size_t session_col_count = sizeof session_cols / sizeof *session_cols;
+
+/* A row's number in m (0 for a string). */
+static double meta_num(const SessionMeta *m, const MetaCol *c)
+{
+	const char *p = (const char *)m + c->off;
+	switch (c->kind) {
+	case META_U32: return (double)*(const uint32_t *)(const void *)p;
+	case META_U64: return (double)*(const uint64_t *)(const void *)p;
+	case META_DBL: return *(const double *)(const void *)p;
+	default: return 0;
+	}
+}
+
 static cJSON *session_json(const SessionMeta *m, unsigned dev)
 {
 	cJSON *o = cJSON_CreateObject();
 	if (!o)
 		return NULL;
 	if (dev)
-		NUM(o, "dev", dev);
-	STR(o, "type", "session");
-	STR(o, "format", SLOG_FORMAT);
-	NUM(o, "version", SLOG_VERSION);
-	STR(o, "flopscope", m->flopscope_version);
-	NUM(o, "schema", FLOPSCOPE_SCHEMA_VERSION); /* as every record carries it */
-	STR(o, "start_utc", m->start_utc);
-	STR(o, "host", m->host);
-	STR(o, "kernel", m->kernel);
-	STR(o, "cpu", m->cpu);
-	STR(o, "device", m->device);
-	STR(o, "device_type", m->device_type);
-	NUM(o, "vendor_id", m->vendor_id);
-	NUM(o, "device_id", m->device_id);
-	STR(o, "uuid", m->uuid);
-	if (m->pci_bus_id[0])
-		STR(o, "pci_bus_id", m->pci_bus_id);
-	STR(o, "driver_name", m->driver_name);
-	STR(o, "driver_info", m->driver_info);
-	STR(o, "driver_version", m->driver_version);
-	STR(o, "api_version", m->api_version);
-	NUM(o, "queue_family", m->queue_family);
-	STR(o, "queue", m->queue[0] ? m->queue : "compute");
-	STR(o, "workload", m->workload);
-	NUM(o, "work_per_invocation", m->flop_per_invocation);
-	NUM(o, "local_size", m->local_size);
-	STR(o, "shader_hash", m->shader_hash);
-	NUM(o, "target_ms", m->target_ms);
-	NUM(o, "trials", m->trials ? m->trials : 1);
-	STR(o, "timing", m->timing);
-	STR(o, "peak", m->peak);
-	if (m->peak_max_flops > 0)
-		NUM(o, "peak_max_rate", m->peak_max_flops);
-	if (m->sm_max_mhz > 0)
-		NUM(o, "sm_max_mhz", m->sm_max_mhz);
-	STR(o, "telemetry", m->telemetry);
-	if (m->unit[0])
-		STR(o, "unit", m->unit);
-	if (m->node[0]) {
-		STR(o, "node", m->node);
-		NUM(o, "ordinal", m->ordinal);
-		NUM(o, "devices", m->devices);
+		cJSON_AddNumberToObject(o, "dev", dev);
+	cJSON_AddStringToObject(o, "type", "session");
+	cJSON_AddStringToObject(o, "format", SLOG_FORMAT);
+	cJSON_AddNumberToObject(o, "version", SLOG_VERSION);
+	cJSON_AddNumberToObject(o, "schema", FLOPSCOPE_SCHEMA_VERSION); /* as every record carries it */
+	for (size_t i = 0; i < session_col_count; i++) {
+		const MetaCol *c = &session_cols[i];
+		if (c->when == META_NODE && !m->node[0])
+			continue;
+		if (c->kind == META_STR) {
+			const char *v = (const char *)m + c->off;
+			if (c->when == META_SET && !v[0])
+				continue;
+			cJSON_AddStringToObject(o, c->key, v[0] || !c->dstr ? v : c->dstr);
+		} else {
+			double v = meta_num(m, c);
+			if (c->when == META_SET && !(v > 0))
+				continue;
+			cJSON_AddNumberToObject(o, c->key, v == 0 && c->dnum ? c->dnum : v);
+		}
 	}
 	return o;
 }

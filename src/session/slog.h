@@ -62,6 +62,28 @@ typedef struct SessionMeta {
 	uint32_t ordinal, devices;
 } SessionMeta;
 
+/* The session record's fields, one row each (slog.c: session_cols): the
+ * writer (slog_write_session, slog_print_session) and the reader
+ * (slogread.c) walk the same rows, so a new field is one row. */
+typedef enum MetaKind { META_STR, META_U32, META_U64, META_DBL } MetaKind;
+typedef enum MetaWhen {
+	META_ALWAYS, /* written always */
+	META_SET,    /* written only when set (a string not "", a number > 0); read only then */
+	META_NODE,   /* written only with a node id (several devices at once) */
+} MetaWhen;
+typedef struct MetaCol {
+	const char *key;
+	const char *old;     /* the name format 1 gave it; NULL none */
+	MetaKind kind;
+	size_t off, size;    /* the SessionMeta field */
+	MetaWhen when;
+	double lo;           /* a number read below it is none (0: any >= 0) */
+	const char *dstr;    /* written for "" (a string); NULL: "" */
+	double dnum;         /* written for 0 (a number); 0: 0 */
+} MetaCol;
+extern const MetaCol session_cols[];
+extern const size_t session_col_count;
+
 typedef struct SessionLog {
 	FILE *f;
 	char path[4096];

@@ -37,41 +37,33 @@ static void get_str(const cJSON *o, const char *k, char *out, size_t len)
 
 static bool parse_meta(const cJSON *o, SessionMeta *m)
 {
-	double v;
-	get_str(o, "flopscope", m->flopscope_version, sizeof m->flopscope_version);
-	get_str(o, "start_utc", m->start_utc, sizeof m->start_utc);
-	get_str(o, "host", m->host, sizeof m->host);
-	get_str(o, "kernel", m->kernel, sizeof m->kernel);
-	get_str(o, "cpu", m->cpu, sizeof m->cpu);
-	get_str(o, "device", m->device, sizeof m->device);
-	get_str(o, "device_type", m->device_type, sizeof m->device_type);
-	get_str(o, "uuid", m->uuid, sizeof m->uuid);
-	get_str(o, "pci_bus_id", m->pci_bus_id, sizeof m->pci_bus_id);
-	get_str(o, "driver_name", m->driver_name, sizeof m->driver_name);
-	get_str(o, "driver_info", m->driver_info, sizeof m->driver_info);
-	get_str(o, "driver_version", m->driver_version, sizeof m->driver_version);
-	get_str(o, "api_version", m->api_version, sizeof m->api_version);
-	get_str(o, "workload", m->workload, sizeof m->workload);
-	get_str(o, "shader_hash", m->shader_hash, sizeof m->shader_hash);
-	get_str(o, "timing", m->timing, sizeof m->timing);
-	get_str(o, "peak", m->peak, sizeof m->peak);
-	get_str(o, "telemetry", m->telemetry, sizeof m->telemetry);
-	get_str(o, "unit", m->unit, sizeof m->unit);
-	get_str(o, "node", m->node, sizeof m->node);
-	get_str(o, "queue", m->queue, sizeof m->queue);
-	if (get_num(o, "ordinal", &v)) m->ordinal = (uint32_t)v;
-	if (get_num(o, "devices", &v)) m->devices = (uint32_t)v;
-	if (get_num2(o, "peak_max_rate", "peak_max_flops", &v)) m->peak_max_flops = v;
-	if (get_num2(o, "sm_max_mhz", "sm_max_mhz", &v) && v > 0) m->sm_max_mhz = v;
-	if (get_num(o, "vendor_id", &v)) m->vendor_id = (uint32_t)v;
-	if (get_num(o, "device_id", &v)) m->device_id = (uint32_t)v;
-	if (get_num(o, "queue_family", &v)) m->queue_family = (uint32_t)v;
-	if (get_num2(o, "work_per_invocation", "flop_per_invocation", &v)) m->flop_per_invocation = (uint64_t)v;
-	if (get_num(o, "local_size", &v)) m->local_size = (uint32_t)v;
-	if (get_num(o, "trials", &v) && v >= 1 && v <= UINT32_MAX) m->trials = (uint32_t)v;
-	if (!get_num(o, "target_ms", &m->target_ms) || !(m->target_ms > 0))
-		return false;
-	return m->device[0] != '\0';
+	for (size_t i = 0; i < session_col_count; i++) {
+		const MetaCol *c = &session_cols[i];
+		char *p = (char *)m + c->off;
+		if (c->kind == META_STR) {
+			get_str(o, c->key, p, c->size);
+			continue;
+		}
+		double v;
+		if (!get_num(o, c->key, &v) && !(c->old && get_num(o, c->old, &v)))
+			continue;
+		if (v < c->lo || v < 0 || (c->when == META_SET && !(v > 0)))
+			continue; /* none: as the writer never writes it */
+		switch (c->kind) {
+		case META_U32:
+			if (v <= UINT32_MAX)
+				*(uint32_t *)(void *)p = (uint32_t)v;
+			break;
+		case META_U64:
+			if (v < 18446744073709551616.0)
+				*(uint64_t *)(void *)p = (uint64_t)v;
+			break;
+		default:
+			*(double *)(void *)p = v;
+			break;
+		}
+	}
+	return m->target_ms > 0 && m->device[0] != '\0';
 }
 
 /* Fills s from a sample record; the name of a missing field in *missing. */
