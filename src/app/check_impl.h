@@ -49,6 +49,9 @@ void check_print_line(const Options *o, const VkCtx *ctx, const SuiteDev *sd, co
  * check_missing record (JSON) or CSV row of status missing. */
 struct MissingGpu;
 void check_print_missing(const Options *o, const struct MissingGpu *m);
+/* ... in format, its JSON record of type (check_missing; --list's
+ * device_missing). */
+void missing_print(OutFormat format, const struct MissingGpu *m, const char *type);
 /* A node whose Vulkan shows fewer GPUs than --expect-gpus: its line, as
  * check_print_missing's (listed: the GPUs already named MISSING). */
 void check_print_gpu_count(const Options *o, unsigned expected, size_t visible, size_t listed);

@@ -258,21 +258,26 @@ static void missing_csv(const char *gpu, const char *name, const char *uuid, con
 
 void check_print_missing(const Options *o, const MissingGpu *m)
 {
+	missing_print(o->format, m, "check_missing");
+}
+
+void missing_print(OutFormat format, const MissingGpu *m, const char *type)
+{
 	Causes cs = { .n = 0 };
 	double g = m->gpu >= 0 ? m->gpu : NAN;
 	verdict_add(&cs, false, VC_MISSING, &g, "not seen by Vulkan: %s", m->why);
 	char idx[16] = "";
 	if (m->gpu >= 0)
 		snprintf(idx, sizeof idx, "%d", m->gpu);
-	if (o->format == FORMAT_JSON) {
-		cJSON *j = missing_begin("check_missing");
+	if (format == FORMAT_JSON) {
+		cJSON *j = missing_begin(type);
 		bool ok = j && (m->gpu >= 0 ? cJSON_AddNumberToObject(j, "gpu", m->gpu) : cJSON_AddNullToObject(j, "gpu")) &&
 		          cJSON_AddStringToObject(j, "device", m->name) &&
 		          (m->uuid[0] ? cJSON_AddStringToObject(j, "uuid", m->uuid) : cJSON_AddNullToObject(j, "uuid")) &&
 		          (m->pci[0] ? cJSON_AddStringToObject(j, "pci_bus_id", m->pci) :
 		                       cJSON_AddNullToObject(j, "pci_bus_id"));
 		missing_end(j, ok, &cs);
-	} else if (o->format == FORMAT_CSV) {
+	} else if (format == FORMAT_CSV) {
 		missing_csv(idx, m->name, m->uuid, m->pci, &cs);
 	} else {
 		printf("%-7s GPU %s (%s%s%s%s%s)  %s\n", "MISSING", idx[0] ? idx : "-", m->name, m->uuid[0] ? ", " : "",

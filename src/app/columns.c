@@ -1,4 +1,5 @@
 #include "columns.h"
+#include "inventory.h"
 
 #include <cjson/cJSON.h>
 #include <math.h>
@@ -76,7 +77,11 @@ bool columns_csv(FILE *f, const Column *cols, size_t n, const void *row)
 			break;
 		case COL_IDENTITY: {
 			const RowIdentity *id = v;
-			listing_identity_csv(f, id->dev, id->entry);
+			if (id->dev)
+				listing_identity_csv(f, id->dev, id->entry);
+			else if (id->missing)
+				listing_identity_csv_missing(f, id->missing->gpu, id->missing->name, id->missing->uuid,
+				                             id->missing->pci);
 			break;
 		}
 		case COL_TEL_WATCH: /* above */

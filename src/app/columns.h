@@ -36,6 +36,7 @@ typedef struct RowIdentity {
 	const DeviceInfo *dev;
 	size_t entry;           /* 1-based, as --list numbers it */
 	const struct SessionMeta *meta; /* dev NULL: the device as a log recorded it (a replay); NULL: none */
+	const struct MissingGpu *missing; /* dev and meta NULL: a GPU Vulkan does not show (no entry) */
 } RowIdentity;
 
 /* The columns of a static table c. */

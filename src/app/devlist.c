@@ -8,12 +8,16 @@
 #include "outputs.h"
 #include "workload.h"
 #include "records.h"
+#include "check_impl.h"
+#include "inventory.h"
+#include <math.h>
 
 /* One entry, as its columns read it. */
 typedef struct ListRow {
 	RowIdentity id;
 	const char *device_type, *driver_name, *driver_info, *driver_version, *api_version;
 	double vendor_id, device_id, queue_family;
+	const char *state, *why; /* CSV: "visible", or "missing" and its likeliest cause */
 	char drv[64], api[32];
 } ListRow;
 
@@ -28,6 +32,9 @@ static const Column list_cols[] = {
 	{ "driver_version", "driver_version", COL_STRING, L_(driver_version), NULL },
 	{ "api_version", "api_version", COL_STRING, L_(api_version), NULL },
 	{ "queue_family", "queue_family", COL_NUMBER, L_(queue_family), "%.0f" },
+	/* JSON gives a GPU Vulkan does not show a record of its own (device_missing) */
+	{ NULL, "state", COL_TEXT, L_(state), NULL },
+	{ NULL, "why", COL_QUOTED, L_(why), NULL },
 };
 #undef L_
 #define LIST_COLS (sizeof list_cols / sizeof *list_cols)
@@ -36,7 +43,7 @@ static void list_row(ListRow *r, const DeviceInfo *d, size_t entry)
 {
 	devinfo_driver_version_str(d, r->drv, sizeof r->drv);
 	devinfo_version_str(d->api_version, r->api, sizeof r->api);
-	r->id = (RowIdentity){ d, entry, NULL };
+	r->id = (RowIdentity){ .dev = d, .entry = entry };
 	r->device_type = devinfo_type_str(d->type);
 	r->driver_name = d->driver_name;
 	r->driver_info = d->driver_info;
@@ -45,6 +52,20 @@ static void list_row(ListRow *r, const DeviceInfo *d, size_t entry)
 	r->vendor_id = d->vendor_id;
 	r->device_id = d->device_id;
 	r->queue_family = d->queue_family;
+	r->state = "visible";
+	r->why = "";
+}
+
+bool devlist_print_missing(FILE *f, const MissingGpu *m, OutFormat format)
+{
+	if (format == FORMAT_JSON) {
+		missing_print(FORMAT_JSON, m, "device_missing");
+		return !ferror(f);
+	}
+	ListRow r = { .id = { .missing = m }, .device_type = "", .driver_name = "", .driver_info = "",
+	              .driver_version = "", .api_version = "", .vendor_id = NAN, .device_id = NAN,
+	              .queue_family = NAN, .state = "missing", .why = m->why };
+	return columns_csv(f, list_cols, LIST_COLS, &r);
 }
 
 bool devlist_print(FILE *f, const DeviceList *l, OutFormat format)
@@ -99,7 +120,7 @@ int devlist_workloads(FILE *f, const DeviceInfo *d, size_t entry, OutFormat form
 		char why[256];
 		bool ok = workload_supported((WorkloadType)w, feat, why, sizeof why);
 		WorkloadLine l = { wi->name, workload_unit_names[wi->unit], workload_kind_names[wi->kind], ok ? "yes" : "no", wi->what,
-		                   ok ? NULL : why, ok, { d, entry, NULL } };
+		                   ok ? NULL : why, ok, { .dev = d, .entry = entry } };
 		if (format == FORMAT_JSON) {
 			out = json_line(f, columns_json("workload", workload_cols, NCOLS(workload_cols), &l));
 		} else if (format == FORMAT_CSV) {

@@ -13,6 +13,11 @@
 /* The entries of l in format (FORMAT_JSON or FORMAT_CSV, with its header);
  * false when f failed. */
 bool devlist_print(FILE *f, const DeviceList *l, OutFormat format);
+/* A GPU of the host that Vulkan does not show (the inventory's): a
+ * device_missing record (JSON) or a row of state missing with why (CSV, under
+ * devlist_print's header); false when f failed. */
+struct MissingGpu;
+bool devlist_print_missing(FILE *f, const struct MissingGpu *m, OutFormat format);
 
 /* --list-workloads: every workload, whether the entry d (number entry) can
  * run it and why not; as the table, CSV or JSON Lines (a "workload" record

@@ -106,7 +106,7 @@ static bool print_interval(Printer *p, const IntervalRow *r)
 		throttle_names(r->reasons, reasons, sizeof reasons);
 	IntervalLine l = { r->t0_s, r->t1_s, r->median, r->min, r->max, p->unit, r->samples, r->verified, r->sm_mhz,
 	                   r->power_w, r->has_reasons ? (double)r->reasons : NAN, reasons, r->others,
-	                   { p->format == FORMAT_CSV ? p->dev : NULL, p->entry, NULL } };
+	                   { .dev = p->format == FORMAT_CSV ? p->dev : NULL, .entry = p->entry } };
 	if (p->format == FORMAT_JSON)
 	{
 		cJSON *j = columns_json("interval", interval_cols, NCOLS(interval_cols), &l);

@@ -117,6 +117,22 @@ void listing_csv_field(FILE *f, const char *s)
 	fputs(q, f);
 }
 
+void listing_identity_csv_missing(FILE *f, int gpu, const char *name, const char *uuid, const char *pci)
+{
+	fputc(',', f);
+	if (gpu >= 0)
+		fprintf(f, "%d", gpu);
+	fputc(',', f);
+	listing_csv_field(f, name);
+	fputs(",,", f);
+	listing_csv_field(f, uuid);
+	fputc(',', f);
+	listing_csv_field(f, pci);
+	fputc(',', f);
+	listing_csv_field(f, host_name());
+	fprintf(f, ",%s", FLOPSCOPE_VERSION);
+}
+
 void listing_identity_csv(FILE *f, const DeviceInfo *d, size_t entry)
 {
 	char uuid[40], pci[DEVINFO_PCI_LEN];

@@ -26,6 +26,8 @@ void listing_identity_json_meta(struct cJSON *o, const struct SessionMeta *m, si
  * (LISTING_IDENTITY_CSV): each field quoted as RFC 4180 says. */
 #define LISTING_IDENTITY_CSV "entry,gpu,device,driver,uuid,pci_bus_id,host,flopscope"
 void listing_identity_csv(FILE *f, const DeviceInfo *d, size_t entry);
+/* ... of a GPU Vulkan does not show: no entry, no driver; gpu -1: none. */
+void listing_identity_csv_missing(FILE *f, int gpu, const char *name, const char *uuid, const char *pci);
 /* One CSV field, quoted (RFC 4180: "" for a quote). */
 void listing_csv_field(FILE *f, const char *s);
 /* The --verbose facts of one entry, indented lines. */

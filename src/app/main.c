@@ -188,6 +188,23 @@ static void list_with_missing(const VkCtx *ctx, bool verbose)
 	free(inv);
 }
 
+/* --list's records (JSON, CSV): Vulkan's devices, then the host's GPUs it
+ * does not show (device_missing records; CSV rows of state missing). */
+static void list_records(const VkCtx *ctx, OutFormat format)
+{
+	if (!devlist_print(stdout, &(DeviceList){ ctx->entries, ctx->entry_count }, format))
+		return;
+	Inventory *inv = malloc(sizeof *inv);
+	if (!inv) {
+		fprintf(stderr, "flopscope: out of memory for the host's GPUs\n");
+		return;
+	}
+	inventory_take(ctx->entries, ctx->entry_count, inv);
+	for (size_t k = 0; k < inv->nmissing && devlist_print_missing(stdout, &inv->missing[k], format); k++)
+		;
+	free(inv);
+}
+
 /* Whether the devices picked are every GPU of the host (--all, or a check
  * naming none, with no word to filter them): the check's inventory. */
 static bool every_device;
@@ -436,7 +453,7 @@ static int run_mode(VkCtx *ctx, Options *o, WorkloadType wl, uint64_t launch, Me
 		/* a closed pipe is a normal end, as in every mode; another
 		 * failed write is said (outputs_stdout_failed) */
 		if (o->format != FORMAT_TABLE)
-			devlist_print(stdout, &(DeviceList){ ctx->entries, ctx->entry_count }, o->format);
+			list_records(ctx, o->format);
 		else
 			list_with_missing(ctx, o->verbose);
 		return outputs_stdout_failed() ? 1 : 0;

@@ -805,6 +805,22 @@ PY
 	# --list shows it, marked
 	LD_LIBRARY_PATH="$FAKE_NVML_DIR" FLOPSCOPE_FAKE_NVML="GPU-$uuid,$other" "$FS" --list >"$T/l.txt" 2>&1
 	grep -q "^   MISSING: GPU 1 (NVIDIA Fake, $other): not seen by Vulkan: " "$T/l.txt" || die "--list: $(cat "$T/l.txt")"
+	# ... and in its records: a device_missing record after the devices
+	# (JSON), a row of state missing (CSV)
+	LD_LIBRARY_PATH="$FAKE_NVML_DIR" FLOPSCOPE_FAKE_NVML="GPU-$uuid,$other" "$FS" --list --format json >"$T/l.json" 2>&1 &&
+		LD_LIBRARY_PATH="$FAKE_NVML_DIR" FLOPSCOPE_FAKE_NVML="GPU-$uuid,$other" "$FS" --list --format csv >"$T/l.csv" 2>&1 ||
+		die "--list records: $(cat "$T/l.json" "$T/l.csv")"
+	python3 tests/schema_check.py list "$T/l.json" >"$T/sch" 2>&1 || die "--list schema: $(cat "$T/sch")"
+	python3 - "$T/l.json" "$T/l.csv" "$other" <<'PY' || die "--list records: $(cat "$T/l.json" "$T/l.csv")"
+import csv, json, sys
+recs = [json.loads(l) for l in open(sys.argv[1])]
+assert [r["type"] for r in recs] == ["device", "device_missing"], recs
+m = recs[1]
+assert m["gpu"] == 1 and m["uuid"] == sys.argv[3] and [c["code"] for c in m["causes"]] == ["MISSING"], m
+rows = list(csv.DictReader(open(sys.argv[2])))
+assert [r["state"] for r in rows] == ["visible", "missing"], rows
+assert rows[1]["gpu"] == "1" and rows[1]["uuid"] == sys.argv[3] and rows[1]["entry"] == "" and rows[1]["why"], rows
+PY
 	# the text and CSV say it too, with NVML's own word where MIG is off
 	LD_LIBRARY_PATH="$FAKE_NVML_DIR" FLOPSCOPE_FAKE_NVML="GPU-$uuid,$other" \
 		"$FS" --check --workload fp32 --budget 3s --no-log >"$T/c.txt" 2>&1
