@@ -71,7 +71,7 @@ DEB_TEST  := vulkan-validationlayers tmux python3 python3-jsonschema man-db proc
 # script, so none is installed as a service, enabled or started, on a
 # developer's machine or CI's; the libraries they link are in DEB_TEST, and
 # tests/run.sh puts their bin/ first on PATH.
-DEB_UNPACK := prometheus prometheus-node-exporter \
+DEB_UNPACK := prometheus prometheus-node-exporter prometheus-alertmanager \
               slurmd slurmctld slurm-client slurm-wlm-basic-plugins libslurm38 munge libmunge2
 TEST_ROOT := build/test-root
 # Units a test package would enable, masked before it is installed (the link
@@ -206,13 +206,15 @@ test: deps-test $(TEST_ROOT)/.unpacked
 # Debian names the daemons slurmd-wlm ... and links slurmd to them (update-
 # alternatives); Slurm reads its node GRES only under its own names, and
 # slurmd starts /usr/sbin/slurmstepd: the links are made here too.
-$(TEST_ROOT)/.unpacked: | deps-test
+# The stamp names the packages unpacked: a package added to DEB_UNPACK
+# unpacks the root again (an older checkout's stamp lacks it).
+$(TEST_ROOT)/.unpacked: $(if $(filter-out $(shell cat $(TEST_ROOT)/.unpacked 2>/dev/null),$(DEB_UNPACK)),FORCE) | deps-test
 	rm -rf $(TEST_ROOT) && mkdir -p $(TEST_ROOT)/debs
 	cd $(TEST_ROOT)/debs && { apt-get download $(DEB_UNPACK) || { $(SUDO) apt-get update -qq && apt-get download $(DEB_UNPACK); }; }
 	for f in $(TEST_ROOT)/debs/*.deb; do dpkg -x "$$f" $(TEST_ROOT) || exit 1; done
 	for d in slurmd slurmctld slurmstepd; do ln -sf $$d-wlm $(TEST_ROOT)/usr/sbin/$$d; done
 	rm -rf $(TEST_ROOT)/debs
-	touch $@
+	echo $(DEB_UNPACK) >$@
 
 # The whole suite against sanitizer builds in their own folders. Leaks and
 # races inside the Vulkan driver (Mesa, LLVM), which is not instrumented, are

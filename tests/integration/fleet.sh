@@ -430,6 +430,111 @@ t_the_documented_alert_rules_should_pass_promtools_tests() {
 	(cd tests/integration && promtool test rules fleet-alerts.test.yml) >"$T/t.out" 2>&1 || die "$(cat "$T/t.out")"
 }
 
+# The shipped rules end to end, as an admin runs them: a check's metrics
+# file in node_exporter's textfile folder, a real Prometheus scraping it
+# with docs/fleet/flopscope-alerts.yml loaded, a real Alertmanager (Debian's
+# prometheus-alertmanager, unpacked into the test root) routing to a webhook
+# receiver, all on loopback. The check fails its GPU (a HW slowdown the NVML
+# stand-in reports) and finds a second GPU Vulkan does not show: each alert
+# reaches the receiver with the host, the GPU and the code.
+t_alerts_should_reach_a_receiver_through_alertmanager() {
+	sanitized && skip "Prometheus and Alertmanager's path, not flopscope's (its metrics file is the check tests'): make test runs it"
+	command -v prometheus-alertmanager >/dev/null || die "no prometheus-alertmanager (make unpacks it into build/test-root)"
+	local uuid other=GPU-00000000-1111-2222-3333-444444444444 pp pn pa ph pr ne am hk rc n
+	uuid=$("$FS" --list --format json | python3 -c 'import json, sys; print(json.loads(sys.stdin.readline())["uuid"])')
+	mkdir -p "$T/tf"
+	LD_LIBRARY_PATH="$FAKE_NVML_DIR" FLOPSCOPE_FAKE_NVML="GPU-$uuid,$other" \
+		FLOPSCOPE_FAKE_NVML_TEL="sm=990,sm_max=1980,power=400,limit=700,reasons=0x8" \
+		"$FS" --check --workload fp32 --budget 3s --no-log --metrics-file "$T/tf/flopscope.prom" >"$T/c.txt" 2>&1
+	rc=$?
+	[ "$rc" = 1 ] && grep -q 'code="THROTTLE_HW"' "$T/tf/flopscope.prom" && grep -q '^flopscope_gpu_missing{' "$T/tf/flopscope.prom" ||
+		die "the check: exit $rc: $(cat "$T/c.txt")"
+	pp=$(free_port) pn=$(free_port) pa=$(free_port) ph=$(free_port)
+	# the receiver: each notification Alertmanager posts, a line
+	python3 - "$ph" "$T/hook.jsonl" <<'PY' &
+import http.server, sys
+class H(http.server.BaseHTTPRequestHandler):
+    def do_POST(self):
+        body = self.rfile.read(int(self.headers.get("Content-Length", 0)))
+        with open(sys.argv[2], "ab") as f:
+            f.write(body.replace(b"\n", b" ") + b"\n")
+        self.send_response(200)
+        self.end_headers()
+    def log_message(self, *a):
+        pass
+http.server.HTTPServer(("127.0.0.1", int(sys.argv[1])), H).serve_forever()
+PY
+	hk=$!
+	cat >"$T/am.yml" <<EOF2
+route:
+  receiver: hook
+  group_by: [alertname, instance, UUID]
+  group_wait: 1s
+  group_interval: 1s
+  repeat_interval: 1h
+receivers:
+  - name: hook
+    webhook_configs:
+      - url: http://127.0.0.1:$ph/
+EOF2
+	# Debian's build reads its notification templates from
+	# /usr/share/prometheus/alertmanager alone: where the package is not
+	# installed, the test root's /usr/share stands there, in a mount
+	# namespace of the server's own (a user namespace too where not root)
+	local ns=()
+	if [ ! -e /usr/share/prometheus/alertmanager/default.tmpl ]; then
+		ns=(unshare -m)
+		[ "$(id -u)" = 0 ] || ns=(unshare -r -m)
+		"${ns[@]}" true 2>/dev/null || { kill $hk; skip "no mount namespace (${ns[*]}) to show Alertmanager its templates, and prometheus-alertmanager is not installed"; }
+		ns+=(sh -c 'mount --bind "$0" /usr/share && exec "$@"' "$(dirname "$(command -v prometheus-alertmanager)")/../share")
+	fi
+	# no cluster: its gossip port would listen on every interface
+	"${ns[@]}" prometheus-alertmanager --config.file="$T/am.yml" --storage.path="$T/am" \
+		--web.listen-address="127.0.0.1:$pa" --cluster.listen-address= >"$T/am.log" 2>&1 &
+	am=$!
+	prometheus-node-exporter --web.listen-address="127.0.0.1:$pn" --collector.disable-defaults \
+		--collector.textfile --collector.textfile.directory="$T/tf" >"$T/ne.log" 2>&1 &
+	ne=$!
+	cat >"$T/prom.yml" <<EOF2
+global:
+  scrape_interval: 1s
+  evaluation_interval: 1s
+rule_files:
+  - $PWD/docs/fleet/flopscope-alerts.yml
+alerting:
+  alertmanagers:
+    - static_configs:
+        - targets: ['127.0.0.1:$pa']
+scrape_configs:
+  - job_name: node
+    static_configs:
+      - targets: ['127.0.0.1:$pn']
+EOF2
+	prometheus --config.file="$T/prom.yml" --storage.tsdb.path="$T/tsdb" --web.listen-address="127.0.0.1:$pp" \
+		>"$T/prom.log" 2>&1 &
+	pr=$!
+	trap 'kill $pr $ne $am $hk 2>/dev/null; wait $pr $ne $am $hk 2>/dev/null' EXIT
+	n=0
+	until [ -s "$T/hook.jsonl" ] && grep -q GPUCheckFailed "$T/hook.jsonl" && grep -q GPUMissing "$T/hook.jsonl"; do
+		n=$((n + 1))
+		[ $n -lt 120 ] || die "no alert reached the receiver in 60 s: $(cat "$T/hook.jsonl" 2>/dev/null; tail -n 3 "$T/am.log" "$T/prom.log" "$T/ne.log")"
+		sleep 0.5
+	done
+	python3 - "$T/hook.jsonl" "127.0.0.1:$pn" "GPU-$uuid" "$other" <<'PY' || die "the alerts: $(cat "$T/hook.jsonl")"
+import json, sys
+alerts = [a for l in open(sys.argv[1]) for a in json.loads(l)["alerts"] if a["status"] == "firing"]
+failed = [a for a in alerts if a["labels"]["alertname"] == "GPUCheckFailed"]
+missing = [a for a in alerts if a["labels"]["alertname"] == "GPUMissing"]
+f = failed[0]["labels"]
+assert f["instance"] == sys.argv[2] and f["gpu"] == "0" and f["UUID"] == sys.argv[3] and f["workload"] == "fp32", f
+assert f["status"] == "fail" and "THROTTLE_HW" in failed[0]["annotations"]["codes"].split(), failed[0]
+m = missing[0]["labels"]
+assert m["instance"] == sys.argv[2] and m["gpu"] == "1" and m["UUID"] == sys.argv[4], m
+assert m["code"] == "MISSING" and m["severity"] == "critical", m
+assert sys.argv[2] in missing[0]["annotations"]["summary"], missing[0]
+PY
+}
+
 # The dashboard serves the samples it shows; after w (the next workload)
 # only the new run's series are served; q writes the file a last time.
 t_the_dashboard_should_serve_its_runs_metrics() {
