@@ -3,6 +3,7 @@
 
 #include <dirent.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -118,6 +119,98 @@ static void from_pci(const DeviceInfo *e, size_t n, const char *dir, const char 
 	}
 }
 
+/* The last part of link (under dir) in out; false when it is no link. */
+static bool link_base(const char *dir, const char *link, char *out, size_t len)
+{
+	char p[1100], target[512];
+	snprintf(p, sizeof p, "%s/%s", dir, link);
+	ssize_t l = readlink(p, target, sizeof target - 1);
+	if (l <= 0)
+		return false;
+	target[l] = '\0';
+	const char *b = strrchr(target, '/');
+	return snprintf(out, len, "%s", b ? b + 1 : target) < (int)len;
+}
+
+/* DRM drivers of no GPU: virtual devices, a VM's or a BMC's display. */
+static bool drm_virtual(const char *drv)
+{
+	static const char *const v[] = { "vgem", "vkms", "virtio_gpu", "virtio-pci", "vmwgfx", "qxl", "bochs-drm",
+	                                 "bochs", "cirrus", "simpledrm", "udl", "evdi", "ast", "mgag200", "hyperv_drm" };
+	for (size_t i = 0; i < sizeof v / sizeof *v; i++)
+		if (!strcmp(drv, v[i]))
+			return true;
+	return false;
+}
+
+/* The Vulkan vendor of a DRM driver of a GPU off the PCI bus (a system on a
+ * chip's); 0 unknown. */
+static uint32_t drm_vendor(const char *drv)
+{
+	static const struct { const char *drv; uint32_t vendor; } v[] = {
+		{ "panfrost", 0x13b5 }, { "panthor", 0x13b5 }, { "msm", 0x5143 }, { "v3d", 0x14e4 },
+		{ "etnaviv", 0x10001 }, { "powervr", 0x1010 },
+	};
+	for (size_t i = 0; i < sizeof v / sizeof *v; i++)
+		if (!strcmp(drv, v[i].drv))
+			return v[i].vendor;
+	return 0;
+}
+
+/* The DRM render nodes (class/drm/renderD*): a GPU whose kernel driver has
+ * it, off the PCI bus (a system on a chip's: the PCI scan never sees it) or
+ * on it of a vendor the PCI scan does not read, that no entry is. */
+static void from_drm(const DeviceInfo *e, size_t n, Inventory *inv)
+{
+	char dir[600];
+	snprintf(dir, sizeof dir, "%s/class/drm", sysfs_root());
+	DIR *d = opendir(dir);
+	if (!d)
+		return;
+	struct dirent *de;
+	while ((de = readdir(d)) && inv->nmissing < INVENTORY_MAX) {
+		if (strncmp(de->d_name, "renderD", 7))
+			continue;
+		char node[900], drv[64], bus[32] = "", slot[64] = "";
+		snprintf(node, sizeof node, "%s/%s/device", dir, de->d_name);
+		if (!link_base(node, "driver", drv, sizeof drv) || drm_virtual(drv))
+			continue;
+		link_base(node, "subsystem", bus, sizeof bus);
+		char self[1000];
+		snprintf(self, sizeof self, "%s/%s", dir, de->d_name);
+		link_base(self, "device", slot, sizeof slot);
+		bool seen = false;
+		if (!strcmp(bus, "pci")) {
+			unsigned vendor;
+			if (pci_hex(node, "vendor", &vendor) && (vendor == 0x10de || vendor == 0x1002 || vendor == 0x8086))
+				continue; /* the PCI scan's */
+			for (size_t i = 0; i < n && !seen; i++) {
+				char a[32];
+				snprintf(a, sizeof a, "%04x:%02x:%02x.%x", e[i].pci_domain, e[i].pci_bus, e[i].pci_device,
+				         e[i].pci_function);
+				seen = e[i].type != DEV_CPU && (!e[i].has_pci || !strcasecmp(a, slot));
+			}
+		} else {
+			/* no address to match: an entry of the driver's vendor (or,
+			 * where the table does not know it, any GPU's) without one */
+			uint32_t v = drm_vendor(drv);
+			for (size_t i = 0; i < n && !seen; i++)
+				seen = e[i].type != DEV_CPU && !e[i].has_pci && (!v || e[i].vendor_id == v);
+		}
+		if (seen)
+			continue;
+		MissingGpu *m = &inv->missing[inv->nmissing++];
+		*m = (MissingGpu){ .gpu = -1 };
+		unsigned dom, b, dv, fn;
+		if (!strcmp(bus, "pci") && sscanf(slot, "%x:%x:%x.%x", &dom, &b, &dv, &fn) == 4)
+			snprintf(m->pci, sizeof m->pci, "%08X:%02X:%02X.%X", dom, b, dv, fn);
+		snprintf(m->name, sizeof m->name, "%.36s GPU (%.20s, %.24s)", drv, de->d_name, slot);
+		snprintf(m->why, sizeof m->why, "the kernel's %.40s driver has it (DRM render node %.20s), but no Vulkan "
+		         "driver (ICD) shows it", drv, de->d_name);
+	}
+	closedir(d);
+}
+
 void inventory_take(const DeviceInfo *e, size_t n, Inventory *inv)
 {
 	*inv = (Inventory){ .gpus = 0 };
@@ -132,6 +225,7 @@ void inventory_take(const DeviceInfo *e, size_t n, Inventory *inv)
 	int ng = nvml_list_gpus(g, INVENTORY_MAX, why, sizeof why);
 	if (ng > 0)
 		from_nvml(e, n, g, (size_t)ng, inv);
+	from_drm(e, n, inv);
 	char dir[600];
 	snprintf(dir, sizeof dir, "%s/bus/pci/devices", sysfs_root());
 	DIR *d = opendir(dir);

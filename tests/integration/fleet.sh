@@ -956,6 +956,26 @@ PY
 	[ "$rc" = 1 ] && [ "$(grep -c '^MISSING' "$T/p.txt")" = 1 ] &&
 		grep -q '^MISSING GPU - (AMD GPU (PCI 1002:74a1), 00000000:65:00.0)  not seen by Vulkan: no kernel driver has it' \
 			"$T/p.txt" || die "PCI: exit $rc: $(cat "$T/p.txt")"
+	# the DRM render nodes: a GPU off the PCI bus (a system on a chip's,
+	# panfrost) that no Vulkan driver shows is named; a virtual device's
+	# (vgem) is no GPU; the AMD GPU's node is the PCI scan's, named once
+	local s=$T/sys
+	mkdir -p "$s/devices/platform/fb000000.gpu" "$s/devices/virtual/vgem" "$s/bus/platform/drivers/panfrost" \
+		"$s/bus/platform/drivers/vgem" "$s/bus/pci/drivers/amdgpu" "$s/class/drm/renderD128" "$s/class/drm/renderD129" \
+		"$s/class/drm/renderD130"
+	ln -s "$s/devices/platform/fb000000.gpu" "$s/class/drm/renderD128/device"
+	ln -s "$s/bus/platform/drivers/panfrost" "$s/devices/platform/fb000000.gpu/driver"
+	ln -s "$s/bus/platform" "$s/devices/platform/fb000000.gpu/subsystem"
+	ln -s "$s/devices/virtual/vgem" "$s/class/drm/renderD129/device"
+	ln -s "$s/bus/platform/drivers/vgem" "$s/devices/virtual/vgem/driver"
+	ln -s "$d/0000:65:00.0" "$s/class/drm/renderD130/device"
+	ln -s "$s/bus/pci/drivers/amdgpu" "$d/0000:65:00.0/driver"
+	ln -s "$s/bus/pci" "$d/0000:65:00.0/subsystem"
+	FLOPSCOPE_SYSFS_ROOT="$s" "$FS" --list >"$T/d.txt" 2>&1 || die "--list: exit $?: $(cat "$T/d.txt")"
+	[ "$(grep -c 'MISSING:' "$T/d.txt")" = 2 ] &&
+		grep -q "^   MISSING: GPU - (AMD GPU (PCI 1002:74a1), 00000000:65:00.0): not seen by Vulkan: the kernel's amdgpu driver has it, but no Vulkan driver (ICD) shows it$" "$T/d.txt" &&
+		grep -q "^   MISSING: GPU - (panfrost GPU (renderD128, fb000000.gpu)): not seen by Vulkan: the kernel's panfrost driver has it (DRM render node renderD128), but no Vulkan driver (ICD) shows it$" "$T/d.txt" ||
+		die "DRM: $(cat "$T/d.txt")"
 	# a GPU gone from NVML and the bus too: by count (lavapipe is no GPU),
 	# the option or the config key
 	"$FS" --check --expect-gpus 1 --workload fp32 --budget 3s --no-log --format json >"$T/e.json" 2>/dev/null
