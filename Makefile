@@ -27,7 +27,7 @@ B       ?= build
 #            theme files' (session); never gpu or app
 #   app      main, modes, outputs, the interactive runner over the screens
 CORE    := fmt sample throttle procs devfeat adapt sched stats interval ring devsel cli cli_num cli_help cli_config workload fmawork powerwork memwork summary televent compare change peak devinfo plot outlier retain metrics verdict fleet spirv_khr
-SESSION := clock fileio paths csvread records slog slogread svg threadname devlock
+SESSION := clock fileio paths csvread records slog slogread session_cols svg threadname devlock
 GPU     := err features vkctx shader memory pipeline submit compute
 WORKLOADS := workloads fma copy transfer power kinds
 ENGINE  := sysfs inventory tel_registry tel_nvml tel_gpu_sysfs tel_cpu tel_pcie telemetry engine engine_build engine_log engine_set source replay
@@ -289,7 +289,7 @@ FUZZ_LIBS   = $(shell pkg-config --libs libcjson) -lm
 build-fuzz/fuzz_theme: tests/fuzz/fuzz_theme.c ui/theme.c src/session/fileio.c
 	@mkdir -p build-fuzz
 	clang $(FUZZ_CFLAGS) -o $@ $^ $(FUZZ_LIBS)
-build-fuzz/fuzz_log: tests/fuzz/fuzz_log.c src/session/slogread.c src/session/fileio.c src/core/fmt.c src/core/sample.c
+build-fuzz/fuzz_log: tests/fuzz/fuzz_log.c src/session/slogread.c src/session/session_cols.c src/session/fileio.c src/core/fmt.c src/core/sample.c
 	@mkdir -p build-fuzz
 	clang $(FUZZ_CFLAGS) -o $@ $^ $(FUZZ_LIBS)
 build-fuzz/fuzz_csv: tests/fuzz/fuzz_csv.c src/session/csvread.c src/session/fileio.c src/core/sample.c

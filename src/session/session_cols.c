@@ -1,0 +1,45 @@
+/* session_cols: the session record's fields, one row each (slog.h:
+ * MetaCol), which the log's writer (slog.c) and reader (slogread.c) walk.
+ * A table alone: the fuzzer links it with the reader. */
+#include "slog.h"
+
+#include <stddef.h>
+
+#define M_(k, old, kind, f, when, ...) \
+	{ k, old, kind, offsetof(SessionMeta, f), sizeof ((SessionMeta *)0)->f, when, __VA_ARGS__ }
+const MetaCol session_cols[] = {
+	M_("flopscope", NULL, META_STR, flopscope_version, META_ALWAYS, 0, NULL, 0),
+	M_("start_utc", NULL, META_STR, start_utc, META_ALWAYS, 0, NULL, 0),
+	M_("host", NULL, META_STR, host, META_ALWAYS, 0, NULL, 0),
+	M_("kernel", NULL, META_STR, kernel, META_ALWAYS, 0, NULL, 0),
+	M_("cpu", NULL, META_STR, cpu, META_ALWAYS, 0, NULL, 0),
+	M_("device", NULL, META_STR, device, META_ALWAYS, 0, NULL, 0),
+	M_("device_type", NULL, META_STR, device_type, META_ALWAYS, 0, NULL, 0),
+	M_("vendor_id", NULL, META_U32, vendor_id, META_ALWAYS, 0, NULL, 0),
+	M_("device_id", NULL, META_U32, device_id, META_ALWAYS, 0, NULL, 0),
+	M_("uuid", NULL, META_STR, uuid, META_ALWAYS, 0, NULL, 0),
+	M_("pci_bus_id", NULL, META_STR, pci_bus_id, META_SET, 0, NULL, 0),
+	M_("driver_name", NULL, META_STR, driver_name, META_ALWAYS, 0, NULL, 0),
+	M_("driver_info", NULL, META_STR, driver_info, META_ALWAYS, 0, NULL, 0),
+	M_("driver_version", NULL, META_STR, driver_version, META_ALWAYS, 0, NULL, 0),
+	M_("api_version", NULL, META_STR, api_version, META_ALWAYS, 0, NULL, 0),
+	M_("queue_family", NULL, META_U32, queue_family, META_ALWAYS, 0, NULL, 0),
+	M_("queue", NULL, META_STR, queue, META_ALWAYS, 0, "compute", 0),
+	M_("workload", NULL, META_STR, workload, META_ALWAYS, 0, NULL, 0),
+	M_("work_per_invocation", "flop_per_invocation", META_U64, flop_per_invocation, META_ALWAYS, 0, NULL, 0),
+	M_("local_size", NULL, META_U32, local_size, META_ALWAYS, 0, NULL, 0),
+	M_("shader_hash", NULL, META_STR, shader_hash, META_ALWAYS, 0, NULL, 0),
+	M_("target_ms", NULL, META_DBL, target_ms, META_ALWAYS, 0, NULL, 0),
+	M_("trials", NULL, META_U32, trials, META_ALWAYS, 1, NULL, 1),
+	M_("timing", NULL, META_STR, timing, META_ALWAYS, 0, NULL, 0),
+	M_("peak", NULL, META_STR, peak, META_ALWAYS, 0, NULL, 0),
+	M_("peak_max_rate", "peak_max_flops", META_DBL, peak_max_flops, META_SET, 0, NULL, 0),
+	M_("sm_max_mhz", NULL, META_DBL, sm_max_mhz, META_SET, 0, NULL, 0),
+	M_("telemetry", NULL, META_STR, telemetry, META_ALWAYS, 0, NULL, 0),
+	M_("unit", NULL, META_STR, unit, META_SET, 0, NULL, 0),
+	M_("node", NULL, META_STR, node, META_SET, 0, NULL, 0),
+	M_("ordinal", NULL, META_U32, ordinal, META_NODE, 0, NULL, 0),
+	M_("devices", NULL, META_U32, devices, META_NODE, 0, NULL, 0),
+};
+#undef M_
+const size_t session_col_count = sizeof session_cols / sizeof *session_cols;
