@@ -322,11 +322,20 @@ t_metrics_listen_should_serve_valid_metrics_and_refuse_the_rest() {
 	# second start below finds its port taken (a rehearsal saw exit 0 there)
 	"$FS" llvm --duration 0 --no-log --metrics-listen "127.0.0.1:$fp" --metrics-file "$T/end.prom" >/dev/null 2>"$T/err" &
 	fs=$!
+	# a run until stopped: stopped however the test ends (a failed one left
+	# it measuring through the rest of a CI rehearsal)
+	trap 'kill $fs 2>/dev/null' EXIT
 	wait_http "http://127.0.0.1:$fp/metrics" 20 || die "no /metrics: $(cat "$T/err")"
-	sleep 1
-	http_get "http://127.0.0.1:$fp/metrics" "$T/mid.prom" || die "GET /metrics"
+	# until the first sample is served (under ThreadSanitizer on a loaded
+	# machine a second after the server answered held none yet)
+	local n=0
+	until http_get "http://127.0.0.1:$fp/metrics" "$T/mid.prom" &&
+		grep -q '^flopscope_throughput_flops{UUID="GPU-[0-9a-f-]*",workload="fp32"} [0-9]' "$T/mid.prom"; do
+		n=$((n + 1))
+		[ $n -lt 100 ] || die "no throughput served in 30 s: $(cat "$T/mid.prom")"
+		sleep 0.3
+	done
 	promtool_ok "$T/mid.prom" || die "promtool on the live exposition"
-	grep -q '^flopscope_throughput_flops{UUID="GPU-[0-9a-f-]*",workload="fp32"} [0-9]' "$T/mid.prom" || die "$(cat "$T/mid.prom")"
 	python3 - "$fp" <<'PY' || exit 1
 import sys, urllib.request, urllib.error
 base = "http://127.0.0.1:%s" % sys.argv[1]
