@@ -75,6 +75,16 @@ run() {
 	local p
 	p=$(was "$t")
 	local took="($s s${p:+, was $p s})" # which tests CI's time goes to
+	# whatever the test left running goes with it (a failed test's run of
+	# --duration 0 measured on through a CI rehearsal's sanitizer stage):
+	# every process it started carries its own FLOPSCOPE_LOCK_DIR
+	local left what
+	for left in $(grep -l -a -x -z -F "FLOPSCOPE_LOCK_DIR=$T/locks" /proc/[0-9]*/environ 2>/dev/null); do
+		left=${left#/proc/}
+		left=${left%/environ}
+		what=$(tr '\0' ' ' </proc/"$left"/cmdline 2>/dev/null | head -c 160)
+		kill "$left" 2>/dev/null && echo "  left running by the test, stopped: $what" >>"$T/.out"
+	done
 	# the test's tmux servers go with it
 	for sock in "$T"/tmux.*.sock; do
 		if [ -e "$sock" ]; then
