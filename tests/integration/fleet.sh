@@ -316,6 +316,19 @@ PY
 
 # What /metrics serves mid-run passes promtool; other paths and methods are
 # refused; a port in use is a clear usage error.
+# Until the run listening on port $1 serves its first fp32 sample, the
+# exposition in $2 (under ThreadSanitizer on a loaded machine a second after
+# the server answered held none yet); dies after 30 s.
+wait_first_sample() {
+	local n=0
+	until http_get "http://127.0.0.1:$1/metrics" "$2" &&
+		grep -q '^flopscope_throughput_flops{UUID="GPU-[0-9a-f-]*",workload="fp32"} [0-9]' "$2"; do
+		n=$((n + 1))
+		[ $n -lt 100 ] || die "no throughput served in 30 s: $(cat "$2")"
+		sleep 0.3
+	done
+}
+
 t_metrics_listen_should_serve_valid_metrics_and_refuse_the_rest() {
 	fp=$(free_port)
 	# until stopped: a run of fixed length could end, under load, before the
@@ -326,15 +339,7 @@ t_metrics_listen_should_serve_valid_metrics_and_refuse_the_rest() {
 	# it measuring through the rest of a CI rehearsal)
 	trap 'kill $fs 2>/dev/null' EXIT
 	wait_http "http://127.0.0.1:$fp/metrics" 20 || die "no /metrics: $(cat "$T/err")"
-	# until the first sample is served (under ThreadSanitizer on a loaded
-	# machine a second after the server answered held none yet)
-	local n=0
-	until http_get "http://127.0.0.1:$fp/metrics" "$T/mid.prom" &&
-		grep -q '^flopscope_throughput_flops{UUID="GPU-[0-9a-f-]*",workload="fp32"} [0-9]' "$T/mid.prom"; do
-		n=$((n + 1))
-		[ $n -lt 100 ] || die "no throughput served in 30 s: $(cat "$T/mid.prom")"
-		sleep 0.3
-	done
+	wait_first_sample "$fp" "$T/mid.prom"
 	promtool_ok "$T/mid.prom" || die "promtool on the live exposition"
 	python3 - "$fp" <<'PY' || exit 1
 import sys, urllib.request, urllib.error
@@ -371,8 +376,11 @@ t_metrics_listen_should_answer_a_scrape_beside_slow_clients() {
 	fp=$(free_port)
 	"$FS" llvm --duration 0 --no-log --metrics-listen "127.0.0.1:$fp" --format csv >"$T/run.csv" 2>"$T/err" &
 	fs=$!
-	wait_http "http://127.0.0.1:$fp/metrics" 20 || { kill $fs; die "no /metrics: $(cat "$T/err")"; }
-	python3 - "$fp" <<'PY' || { kill $fs; exit 1; }
+	trap 'kill $fs 2>/dev/null' EXIT
+	wait_http "http://127.0.0.1:$fp/metrics" 20 || die "no /metrics: $(cat "$T/err")"
+	# the scrapes below want a sample served: one first
+	wait_first_sample "$fp" "$T/first.prom"
+	python3 - "$fp" <<'PY' || exit 1
 import socket, sys, threading, time
 port = int(sys.argv[1])
 
