@@ -75,7 +75,14 @@ run() {
 	local p
 	p=$(was "$t")
 	local took="($s s${p:+, was $p s})" # which tests CI's time goes to
-	# whatever the test left running goes with it (a failed test's run of
+	# the test's tmux servers go with it
+	for sock in "$T"/tmux.*.sock; do
+		if [ -e "$sock" ]; then
+			tmux -S "$sock" kill-server 2>/dev/null
+			rm -f "$sock"
+		fi
+	done
+	# whatever the test left running goes with it, after its tmux servers (a failed test's run of
 	# --duration 0 measured on through a CI rehearsal's sanitizer stage):
 	# every process it started carries its own FLOPSCOPE_LOCK_DIR
 	local left what
@@ -84,13 +91,6 @@ run() {
 		left=${left%/environ}
 		what=$(tr '\0' ' ' </proc/"$left"/cmdline 2>/dev/null | head -c 160)
 		kill "$left" 2>/dev/null && echo "  left running by the test, stopped: $what" >>"$T/.out"
-	done
-	# the test's tmux servers go with it
-	for sock in "$T"/tmux.*.sock; do
-		if [ -e "$sock" ]; then
-			tmux -S "$sock" kill-server 2>/dev/null
-			rm -f "$sock"
-		fi
 	done
 	{
 		flock 9
