@@ -41,7 +41,7 @@ struct cJSON *record_excursion_json(const Excursion *e, const char *unit);
  * "excursions":..,"excursion_ms":..} added to o; false when out of memory */
 bool record_change_counts(struct cJSON *o, const ChangeDetector *d);
 /* A run's energy added to o: "energy_j", "energy_s", "power_mean_w",
- * "power_max_w", "power_limit_w", "work_per_joule" (null where no power or
+ * "power_max_w", the limit (TEL_KEY_POWER_LIMIT_W), "work_per_joule" (null where no power or
  * limit was read: never 0) and "clock_reduced_s" ({reason key: s}, null
  * where no reason bits were read); false when out of memory. Every record
  * of a run's result carries them. */
