@@ -2,7 +2,7 @@
 # Integration tests on the real Vulkan driver (lavapipe on machines without a
 # GPU), by feature in tests/integration/*.sh. Each t_* function is one test;
 # it fails by returning non-zero, with a reason on stderr. Prints
-# "PASS: name (S s, was P s)" / "FAIL: ..." / "SKIP: ..." for tests/run.sh,
+# "PASS: name (S s, C s CPU, was P s)" / "FAIL: ..." / "SKIP: ..." for tests/run.sh,
 # each test's own output (what failed and why) just before its line.
 #   tests/integration.sh              every test
 #   tests/integration.sh NAME...      the tests named (with or without t_)
@@ -68,13 +68,22 @@ run() {
 	( export XDG_STATE_HOME="$T/state" FLOPSCOPE_LOCK_DIR="$T/locks"
 	  mkdir -p "$FLOPSCOPE_LOCK_DIR"
 	  one_sanitizer $t
-	  watched "${FLOPSCOPE_TEST_TIMEOUT:-$(sanitized && echo 600 || echo 300)}" $t ) >"$T/.out" 2>&1
+	  watched "${FLOPSCOPE_TEST_TIMEOUT:-$(sanitized && echo 600 || echo 300)}" $t
+	  rc=$?
+	  # the CPU time its processes took (user + system, those ended): what a
+	  # test costs the machine's two cores, beside its time on the clock
+	  # (times in this shell: a pipeline's own fork has no children)
+	  times >"$T/.cpu"
+	  exit $rc ) >"$T/.out" 2>&1
 	rc=$?
+	local cpu
+	cpu=$(awk 'NR == 2 { split($1, u, /[ms]/); split($2, s, /[ms]/)
+	                     printf "%.0f\n", u[1] * 60 + u[2] + s[1] * 60 + s[2] }' "$T/.cpu" 2>/dev/null)
 	[ $rc = 124 ] && echo "  $t outlived its bound: a hang (the stacks are above)" >>"$T/.out"
 	s=$((SECONDS - start))
 	local p
 	p=$(was "$t")
-	local took="($s s${p:+, was $p s})" # which tests CI's time goes to
+	local took="($s s${cpu:+, $cpu s CPU}${p:+, was $p s})" # which tests CI's time goes to
 	# the test's tmux servers go with it
 	for sock in "$T"/tmux.*.sock; do
 		if [ -e "$sock" ]; then
