@@ -6,15 +6,17 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Matrix: 2 chains, 256 steps each (a skipped step moves a tile by about
- * 1/256 of its size, above the rounding allowed); 4 subgroups a workgroup;
- * 1024 operand sets of 2 x 768 halves (16x8x16), which the device's caches
- * hold. On the H100 at its power cap 2 chains of 16x8x16 reached 553
- * TFLOPS, 1 547, 4 497 and 8 393 (bench/power.sh, one run each,
- * docs/PERFORMANCE.md). FLOPSCOPE_POWER_SHAPE changes all but the sets. */
+/* Matrix: 2 chains, 512 steps each (a skipped step moves a tile element by
+ * up to 1/512 of its size, above the rounding allowed: 2^-20 x 530 steps'
+ * worth); 4 subgroups a workgroup; 1024 operand sets of 2 x 768 halves
+ * (16x8x16), which the device's caches hold. On the H100 at its power cap 2
+ * chains of 16x8x16 reached 553 TFLOPS, 1 547, 4 497 and 8 393 (256 steps,
+ * bench/power.sh, one run each, docs/PERFORMANCE.md); on the H200 512 steps
+ * reached 570.5 TFLOPS where 256 reached 556, and 1024 no more than 512.
+ * FLOPSCOPE_POWER_SHAPE changes all but the sets. */
 #define MATRIX_CHAINS 2u
 #define MATRIX_UNROLL 4u
-#define MATRIX_ITERS 64u
+#define MATRIX_ITERS 128u
 #define MATRIX_SUBGROUPS 4u
 #define MATRIX_TILES 1024u
 /* FMA: 16 chains (4 vec4), a new operand word every 16 steps; 4096 slots */
