@@ -467,8 +467,13 @@ busy_trace() {
 		return 3
 	fi
 	# at the program's own speed: the validation layer (every other test's)
-	# slowed lavapipe 3-4 times and spread its samples over x0.5-x1.5
-	FLOPSCOPE_VALIDATE=0 "$FS" llvm --duration 120 --log "$T/busy.jsonl" >/dev/null 2>"$T/err" &
+	# slowed lavapipe 3-4 times and spread its samples over x0.5-x1.5. On
+	# one core with one lavapipe thread: on two, the 2-core VM's rate fell
+	# below x0.85 for seconds at a time with nothing else running (106 of
+	# 596 samples more than 5% off the median, the lowest x0.36; pinned,
+	# 21, the lowest x0.81): the trace skipped in every CI run
+	FLOPSCOPE_VALIDATE=0 LP_NUM_THREADS=1 taskset -c 0 "$FS" llvm --duration 120 --log "$T/busy.jsonl" \
+		>/dev/null 2>"$T/err" &
 	pid=$!
 	# 20 s: on this 2-core VM lavapipe's rate halves for seconds at a time
 	# with the guest's CPUs as busy as before (no steal counted: the
@@ -482,9 +487,16 @@ busy_trace() {
 		echo "no steady level: $(cat "$T/why.ms") $(cat "$T/err")" >"$T/why"
 		return 1
 	fi
-	timeout 3 sh -c 'while :; do :; done' &
+	# the loop on flopscope's core (its rate halves) and one on the next
+	# (a share of the machine that the telemetry reads plainly)
+	taskset -c 0 timeout 3 sh -c 'while :; do :; done' &
 	busy=$!
-	wait "$busy"
+	local second=
+	if [ "$(nproc)" -gt 1 ]; then
+		taskset -c 1 timeout 3 sh -c 'while :; do :; done' &
+		second=$!
+	fi
+	wait "$busy" $second
 	off=$(log_ms "$T/busy.jsonl" 0) &&
 		log_until "$T/busy.jsonl" "$(python3 -c "print($off + 3000)")" 2>"$T/why" ||
 		{ kill "$pid"; wait "$pid"; return 1; }
@@ -492,10 +504,10 @@ busy_trace() {
 	wait "$pid"
 	rc=$?
 	[ "$rc" = 130 ] || { echo "exit $rc: $(cat "$T/err")" >"$T/why"; return 1; }
-	python3 - "$T/busy.jsonl" "$on" "$off" >"$T/why" 2>&1 <<'PY'
+	python3 - "$T/busy.jsonl" "$on" "$off" "$(nproc)" >"$T/why" 2>&1 <<'PY'
 import json, sys
 recs = [json.loads(l) for l in open(sys.argv[1])]
-on, off = float(sys.argv[2]), float(sys.argv[3])
+on, off, ncpu = float(sys.argv[2]), float(sys.argv[3]), int(sys.argv[4])
 changes = [r for r in recs if r["type"] == "change"]
 # on: the newest sample logged when the loop started; off: when it ended.
 # A change is dated at its first sample; allow one sample's lag before and
@@ -543,7 +555,8 @@ for c in (down[0], up[0]):
         assert abs(p - c["ratio"]) < 1e-9 * c["ratio"], c
     else:
         assert abs(p / c["ratio"] - 1) <= 0.25, c
-assert down[0]["other_cpu_after_pct"] > down[0]["other_cpu_before_pct"] + 20, down[0]
+# the loops' share of the machine: one core and half of flopscope's
+assert down[0]["other_cpu_after_pct"] > down[0]["other_cpu_before_pct"] + min(20, 100 / ncpu), down[0]
 summ = recs[-1]
 assert summ["type"] == "summary" and summ["power_state"] == 0, summ
 PY
