@@ -36,16 +36,26 @@ done
 
 TIMES="$(dirname "$FS")/test-times"
 was() { awk -v t="$1" '$1 == t { print $2; f = 1 } END { if (!f) print "" }' "$TIMES" 2>/dev/null; }
-# the tests that take 20 s or more on lavapipe (2 cores): in a fresh clone,
-# with no times kept yet, they start first, longest first, so that no lane
-# starts a long one while the other ends (CI's make test: 652 s without it)
-LONG="t_debian_package_should_build_from_a_clean_clone_and_run t_a_long_log_should_replay_in_bounded_memory
-t_every_key_in_every_theme_and_size_should_keep_the_screen_whole
-t_check_should_measure_each_link_alone_then_the_host_together
-t_the_suite_should_run_each_workload_on_every_device_at_once t_suite_should_print_one_row_per_workload
-t_slurm_prolog_should_check_a_jobs_gpus_and_drain_a_failing_node
-t_check_should_pass_miss_and_catch_wrong_results_by_its_exit_status t_compare_should_hold_up
-t_signals_should_end_every_run_with_its_summary_at_any_moment"
+# the tests that take 20 s or more on lavapipe (2 cores, two lanes; the
+# longest of rehearsal 16's and a profile's times, 2026-11-29): in a fresh
+# clone, with no times kept yet, they start first, longest first, so that no
+# lane starts a long one while the other ends (CI's make test: 652 s without it)
+LONG="t_debian_package_should_build_from_a_clean_clone_and_run t_a_gpu_vulkan_cannot_see_should_fail_the_check_named
+t_suite_should_print_one_row_per_workload t_signals_should_end_every_run_with_its_summary_at_any_moment
+t_the_suite_should_run_each_workload_on_every_device_at_once t_a_long_log_should_replay_in_bounded_memory
+t_check_should_measure_each_link_alone_then_the_host_together t_memory_workloads_should_move_checked_bytes
+t_every_key_in_every_theme_and_size_should_keep_the_screen_whole t_the_node_view_should_name_a_device_far_below_its_peers_now
+t_node_view_should_show_every_device_zoom_and_act_on_all t_slurm_prolog_should_check_a_jobs_gpus_and_drain_a_failing_node
+t_offline_inputs_should_be_refused_or_streamed_never_hang t_check_should_pass_miss_and_catch_wrong_results_by_its_exit_status
+t_fleet_should_name_the_slow_gpu_across_hosts_from_prometheus t_pcie_replays_should_fail_a_retransmitting_link
+t_svg_should_plot_a_stall_on_a_log_axis_and_one_size_as_no_sweep t_every_json_output_should_match_its_schema
+t_a_stand_in_nvml_should_bring_the_limit_the_reasons_and_the_violation_counters
+t_check_should_measure_every_workload_a_small_budget_holds t_the_last_resort_log_folder_should_be_private
+t_compare_should_hold_up t_workloads_should_run_checked_with_exact_counts t_closed_pipe_should_be_a_normal_end_in_every_mode"
+# a name there that is no test would leave its test to the name order, unsaid
+for t in $LONG; do
+	declare -F "$t" >/dev/null || echo "FAIL: LONG names no test: $t"
+done
 # the lanes' queue: longest first (a test never timed: a LONG one first, in
 # that order, then the rest)
 queue=($(for t in $names; do
