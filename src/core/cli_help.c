@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "error.h"
 #include "peak.h"
 #include "workload.h"
 
@@ -113,12 +114,46 @@ static const char help_tail[] =
 	"  w      next workload (fp32 ... h2h, those the device runs)\n"
 	"  F1 ?   help             F10 q  quit (Ctrl-C too)\n"
 	"  < / >  replay speed /2, x2, max   left/right  10 s back, on   e End  the end\n"
-	"  .      one sample on, paused (--replay)\n"
-	"\n"
-	"Exit status: 0 success, 1 runtime failure (--check: a threshold missed),\n"
-	"2 bad usage or input, 3 a result check failed (the device computed wrong\n"
-	"values), 4 several devices: the outlier rule named one, 5 --check held\n"
-	"nothing to a reference, 128+N ended by signal N (man flopscope).\n";
+	"  .      one sample on, paused (--replay)\n";
+
+/* words wrapped at HELP_WIDTH from column col, the line's start at 0 */
+static size_t wrap(Text *t, const char *text, size_t col)
+{
+	for (const char *p = text; *p;) {
+		size_t word = strcspn(p, " ");
+		if (col > 0 && col + 1 + word > HELP_WIDTH) {
+			puts_(t, "\n");
+			col = 0;
+		} else if (col > 0) {
+			puts_(t, " ");
+			col++;
+		}
+		put(t, p, word);
+		col += word;
+		p += word;
+		while (*p == ' ')
+			p++;
+	}
+	return col;
+}
+
+/* "Exit status: 0 success, ..." from the exit table (error.h) */
+static void help_exits(Text *t)
+{
+	char all[1024];
+	size_t at = 0;
+#define STATUS_WORDS(code, words, check) \
+	at += (size_t)snprintf(all + at, at < sizeof all ? sizeof all - at : 0, "%d %s, ", code, words);
+	STATUS_ROWS(STATUS_WORDS)
+#undef STATUS_WORDS
+	if (at < sizeof all)
+		snprintf(all + at, sizeof all - at, "128+N ended by signal N; where several hold, the signal, then "
+		         STATUS_PRECEDENCE " (man flopscope).");
+	puts_(t, "\n");
+	wrap(t, "Exit status:", 0);
+	wrap(t, all, strlen("Exit status:"));
+	puts_(t, "\n");
+}
 
 size_t cli_help_text(char *out, size_t len)
 {
@@ -136,6 +171,7 @@ size_t cli_help_text(char *out, size_t len)
 					help_form(&t, &cli_option_specs[i].help[f]);
 	}
 	puts_(&t, help_tail);
+	help_exits(&t);
 	return t.at;
 }
 

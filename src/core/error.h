@@ -26,6 +26,22 @@ typedef enum Status {
 	STATUS_SIGNAL = 128, /* + the signal's number */
 } Status;
 
+/* The exit table in words, for every place that lists it (--help, the
+ * metric's HELP; the man page, README and docs/FLEET.md are held to it by
+ * tests/integration/cli.sh): X(status, what it means, a check's word for it
+ * or "" where a check never ends so with its metrics written). */
+#define STATUS_ROWS(X)                                                                                    \
+	X(0, "success", "passed")                                                                         \
+	X(1, "runtime failure (--check: a threshold missed)", "failed")                                   \
+	X(2, "bad usage or input", "")                                                                    \
+	X(3, "a result check failed (the device computed wrong values)", "wrong results")                 \
+	X(4, "several devices: the outlier rule named one", "an outlier")                                 \
+	X(5, "--check held nothing to a reference", "nothing judged")                                     \
+	X(6, "--check could not run (a device under another check, a run that ended in an error, an "     \
+	     "output that failed) and no device failed", "could not run")
+/* Where several hold: a signal, then these, as the Status enum says. */
+#define STATUS_PRECEDENCE "3, 1, 4, 6, 5"
+
 typedef struct Error {
 	Status status;
 	int32_t vk;          /* the VkResult that failed; 0 (VK_SUCCESS) when none */

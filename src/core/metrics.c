@@ -1,5 +1,6 @@
 #include "metrics.h"
 
+#include "error.h"
 #include "peak.h"
 #include "throttle.h"
 #include "verdict.h"
@@ -339,8 +340,16 @@ static void check_families(Text *t, const MetricsRow *rows, size_t n, double che
 		put(t, "flopscope_check_duration_seconds %.17g\n", check_duration_s);
 	}
 	if (exit_code >= 0) {
-		family(t, "flopscope_check_exit_code", "gauge",
-		       "The check's exit status: 0 passed, 1 failed, 3 wrong results, 4 an outlier, 5 nothing judged.");
+		char help[256] = "The check's exit status:";
+		size_t at = strlen(help);
+#define STATUS_CHECK(code, words, check)                                                                   \
+		if (check[0] && at < sizeof help)                                                                   \
+			at += (size_t)snprintf(help + at, sizeof help - at, "%s %d %s", code ? "," : "", code, check);
+		STATUS_ROWS(STATUS_CHECK)
+#undef STATUS_CHECK
+		if (at < sizeof help)
+			snprintf(help + at, sizeof help - at, ".");
+		family(t, "flopscope_check_exit_code", "gauge", help);
 		put(t, "flopscope_check_exit_code %d\n", exit_code);
 	}
 }

@@ -157,6 +157,30 @@ t_help_and_version() {
 	fi
 }
 
+# Every exit status of the table (--help's, from error.h's) wherever the
+# codes are listed: the man page's EXIT STATUS, README's table, the Slurm
+# prolog's table in docs/FLEET.md (the metric's HELP: test_metrics); the
+# order where several hold the same in each.
+t_every_exit_status_should_be_listed_wherever_the_codes_are() {
+	"$FS" --help >"$T/h" || die "--help exit $?"
+	python3 - "$T/h" docs/flopscope.1 README.md docs/FLEET.md <<'PY' || exit 1
+import re, sys
+help_text = " ".join(open(sys.argv[1]).read().split("Exit status:")[1].split())
+codes = re.findall(r"(?:^|, )(\d+) ", help_text.split("128+N")[0])
+assert codes == [str(c) for c in range(7)], codes
+order = re.search(r"then ([\d, ]+\d)", help_text).group(1)
+man = open(sys.argv[2]).read().split(".SH EXIT STATUS")[1].split(".SH ")[0]
+readme = open(sys.argv[3]).read()
+fleet = open(sys.argv[4]).read()
+prolog = fleet.split("| exit | node | reason")[1].split("\n\n")[0]
+for c in codes:
+    assert re.search(r"^\.B %s$" % c, man, re.M), "man page: no %s" % c
+    assert re.search(r"^\| %s \| " % c, readme, re.M), "README: no %s" % c
+    assert re.search(r"^\| %s \| " % c, prolog, re.M), "FLEET.md's prolog table: no %s" % c
+assert "then %s." % order in readme and "then %s and %s." % (order.rsplit(", ", 1)[0], order.rsplit(", ", 1)[1]) in " ".join(man.split()), order
+PY
+}
+
 # The Debian package, built as a packager would from a clean clone of the
 # commit (dpkg-buildpackage; nocheck: the unit tests it would run are make
 # test's own), checked by lintian, and its program run from its files alone.

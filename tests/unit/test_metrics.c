@@ -160,6 +160,10 @@ static void metrics_should_carry_a_checks_verdicts(void)
 	free(u);
 	CHECK(strstr(t, "flopscope_check_duration_seconds 12.5\n") != NULL);
 	CHECK(strstr(t, "flopscope_check_exit_code 1\n") != NULL);
+	/* its HELP names every status a check's metrics can end with, 6 too
+	 * (a usage error writes none) */
+	CHECK(strstr(t, "# HELP flopscope_check_exit_code The check's exit status: 0 passed, 1 failed, 3 wrong results, "
+	                "4 an outlier, 5 nothing judged, 6 could not run.\n") != NULL);
 	free(t);
 }
 
