@@ -2,6 +2,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 
 #include "devinfo.h"
 
@@ -61,6 +62,33 @@ void devinfo_pci_str(const DeviceInfo *d, char *out, size_t len)
 		snprintf(out, len, "%08X:%02X:%02X.%X", d->pci_domain, d->pci_bus, d->pci_device, d->pci_function);
 	else if (len)
 		out[0] = '\0';
+}
+
+void devinfo_pci_slot(const DeviceInfo *d, char *out, size_t len)
+{
+	if (d->has_pci)
+		snprintf(out, len, "%04x:%02x:%02x.%x", d->pci_domain, d->pci_bus, d->pci_device, d->pci_function);
+	else if (len)
+		out[0] = '\0';
+}
+
+bool devinfo_at_slot(const DeviceInfo *d, const char *slot)
+{
+	char a[DEVINFO_PCI_LEN];
+	devinfo_pci_slot(d, a, sizeof a);
+	return a[0] && !strcasecmp(a, slot);
+}
+
+bool devinfo_slot_bus_id(const char *slot, char *out, size_t len)
+{
+	unsigned dom, bus, dev, fn;
+	int end = 0;
+	if (len)
+		out[0] = '\0';
+	if (sscanf(slot, "%x:%x:%x.%x%n", &dom, &bus, &dev, &fn, &end) != 4 || slot[end])
+		return false;
+	snprintf(out, len, "%08X:%02X:%02X.%X", dom, bus, dev, fn);
+	return true;
 }
 
 WorkloadFeatures devinfo_features(const DeviceInfo *d)

@@ -101,6 +101,14 @@ void devinfo_uuid_str(const uint8_t uuid[DEVINFO_UUID_LEN], char *out, size_t le
  * ("00000000:1B:00.0"); "" without VK_EXT_pci_bus_info. */
 #define DEVINFO_PCI_LEN 24
 void devinfo_pci_str(const DeviceInfo *d, char *out, size_t len);
+/* The PCI address as the kernel names its device ("0000:1b:00.0", sysfs'
+ * bus/pci/devices and PCI_SLOT_NAME); "" without VK_EXT_pci_bus_info. */
+void devinfo_pci_slot(const DeviceInfo *d, char *out, size_t len);
+/* Whether d has the PCI address of the kernel's slot name (any case). */
+bool devinfo_at_slot(const DeviceInfo *d, const char *slot);
+/* A kernel's slot name in NVML's form ("00000000:1B:00.0"): false, and
+ * out "", when slot is none. */
+bool devinfo_slot_bus_id(const char *slot, char *out, size_t len);
 /* "16x8x16 fp16*fp16+fp32->fp32 (subgroup)" */
 void devinfo_coopmat_str(const CoopMatShape *s, char *out, size_t len);
 /* The --list --verbose facts of one entry (indented lines, each ending in a

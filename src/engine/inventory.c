@@ -91,10 +91,7 @@ static void from_pci(const DeviceInfo *e, size_t n, const char *dir, const char 
 			         "cannot be matched", vendor_name(vendor));
 			return;
 		}
-		char a[32];
-		snprintf(a, sizeof a, "%04x:%02x:%02x.%x", e[i].pci_domain, e[i].pci_bus, e[i].pci_device,
-		         e[i].pci_function);
-		if (!strcasecmp(a, slot))
+		if (devinfo_at_slot(&e[i], slot))
 			return;
 	}
 	if (inv->nmissing >= INVENTORY_MAX)
@@ -102,9 +99,7 @@ static void from_pci(const DeviceInfo *e, size_t n, const char *dir, const char 
 	pci_hex(dir, "device", &device);
 	MissingGpu *m = &inv->missing[inv->nmissing++];
 	*m = (MissingGpu){ .gpu = -1 };
-	unsigned dom, bus, dev, fn;
-	if (sscanf(slot, "%x:%x:%x.%x", &dom, &bus, &dev, &fn) == 4)
-		snprintf(m->pci, sizeof m->pci, "%08X:%02X:%02X.%X", dom, bus, dev, fn);
+	devinfo_slot_bus_id(slot, m->pci, sizeof m->pci);
 	snprintf(m->name, sizeof m->name, "%s GPU (PCI %04x:%04x)", vendor_name(vendor), vendor, device);
 	char link[1000], target[256];
 	snprintf(link, sizeof link, "%s/driver", dir);
@@ -184,12 +179,8 @@ static void from_drm(const DeviceInfo *e, size_t n, Inventory *inv)
 			unsigned vendor;
 			if (pci_hex(node, "vendor", &vendor) && (vendor == 0x10de || vendor == 0x1002 || vendor == 0x8086))
 				continue; /* the PCI scan's */
-			for (size_t i = 0; i < n && !seen; i++) {
-				char a[32];
-				snprintf(a, sizeof a, "%04x:%02x:%02x.%x", e[i].pci_domain, e[i].pci_bus, e[i].pci_device,
-				         e[i].pci_function);
-				seen = e[i].type != DEV_CPU && (!e[i].has_pci || !strcasecmp(a, slot));
-			}
+			for (size_t i = 0; i < n && !seen; i++)
+				seen = e[i].type != DEV_CPU && (!e[i].has_pci || devinfo_at_slot(&e[i], slot));
 		} else {
 			/* no address to match: an entry of the driver's vendor (or,
 			 * where the table does not know it, any GPU's) without one */
@@ -201,9 +192,8 @@ static void from_drm(const DeviceInfo *e, size_t n, Inventory *inv)
 			continue;
 		MissingGpu *m = &inv->missing[inv->nmissing++];
 		*m = (MissingGpu){ .gpu = -1 };
-		unsigned dom, b, dv, fn;
-		if (!strcmp(bus, "pci") && sscanf(slot, "%x:%x:%x.%x", &dom, &b, &dv, &fn) == 4)
-			snprintf(m->pci, sizeof m->pci, "%08X:%02X:%02X.%X", dom, b, dv, fn);
+		if (!strcmp(bus, "pci"))
+			devinfo_slot_bus_id(slot, m->pci, sizeof m->pci);
 		snprintf(m->name, sizeof m->name, "%.36s GPU (%.20s, %.24s)", drv, de->d_name, slot);
 		snprintf(m->why, sizeof m->why, "the kernel's %.40s driver has it (DRM render node %.20s), but no Vulkan "
 		         "driver (ICD) shows it", drv, de->d_name);

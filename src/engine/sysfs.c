@@ -111,8 +111,9 @@ bool sysfs_find_card(const DeviceInfo *d, char *dev, size_t len, char *card, siz
 			if (d->has_pci) {
 				/* device/uevent names PCI_SLOT_NAME=0000:03:00.0 */
 				snprintf(p, sizeof p, "%s/device/uevent", g.gl_pathv[i]);
-				snprintf(link, sizeof link, "PCI_SLOT_NAME=%04x:%02x:%02x.%x", d->pci_domain, d->pci_bus,
-				         d->pci_device, d->pci_function);
+				char slot[DEVINFO_PCI_LEN];
+				devinfo_pci_slot(d, slot, sizeof slot);
+				snprintf(link, sizeof link, "PCI_SLOT_NAME=%s", slot);
 				FILE *f = fopen(p, "r");
 				char line[256];
 				bool match = false;
@@ -338,11 +339,8 @@ int drm_index_devices(DeviceInfo *e, size_t n, char *why, size_t len)
 		snprintf(node, sizeof node, "%s/renderD%ld", dir, nums[k]);
 		pci_slot_of(node, slot, sizeof slot);
 		for (size_t i = 0; slot[0] && i < n; i++) {
-			char addr[32];
-			snprintf(addr, sizeof addr, "%04x:%02x:%02x.%x", e[i].pci_domain, e[i].pci_bus, e[i].pci_device,
-			         e[i].pci_function);
 			/* NVIDIA's GRES are /dev/nvidiaN, in NVML's order, not these */
-			if (e[i].has_pci && e[i].type != DEV_CPU && e[i].vendor_id != 0x10de && !strcmp(addr, slot)) {
+			if (e[i].type != DEV_CPU && e[i].vendor_id != 0x10de && devinfo_at_slot(&e[i], slot)) {
 				e[i].has_gpu_index = true;
 				e[i].gpu_index = (uint32_t)k;
 				mapped++;
@@ -422,9 +420,8 @@ static int ze_list(const DeviceInfo *e, size_t n, const char *ze, char *list, si
 			         k, m, m == 1 ? "" : "s");
 			return -1;
 		}
-		char slot[32];
-		snprintf(slot, sizeof slot, "%04x:%02x:%02x.%x", gpu[k]->pci_domain, gpu[k]->pci_bus, gpu[k]->pci_device,
-		         gpu[k]->pci_function);
+		char slot[DEVINFO_PCI_LEN];
+		devinfo_pci_slot(gpu[k], slot, sizeof slot);
 		if (!strstr(list, slot) && !list_add(list, len, slot)) { /* N.0 and N.1 are one device */
 			snprintf(why, wlen, "ZE_AFFINITY_MASK: too many GPUs");
 			return -1;

@@ -18,7 +18,7 @@ typedef struct GpuSysfs {
 	double energy_uj, energy_t;
 	bool have_energy;
 	/* the other processes with a DRM client of it (fdinfo), every second */
-	char pdev[16];
+	char pdev[DEVINFO_PCI_LEN];
 	DrmSeen seen[DRM_SEEN_MAX];
 	size_t nseen;
 	double procs_t;
@@ -217,9 +217,7 @@ static bool tel_gpu_sysfs_open(TelSource *s, const DeviceInfo *d, char *note, si
 	} else if (sysfs_read_num(p, &v)) {
 		s->max_mhz = v;
 	}
-	if (d->has_pci)
-		snprintf(g->pdev, sizeof g->pdev, "%04x:%02x:%02x.%x", d->pci_domain & 0xffff, d->pci_bus & 0xff,
-		         d->pci_device & 0x1f, d->pci_function & 0x7);
+	devinfo_pci_slot(d, g->pdev, sizeof g->pdev);
 	s->name = g->amd ? "amdgpu" : "intel";
 	s->state = g;
 	s->read = gpu_sysfs_read;

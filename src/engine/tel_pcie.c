@@ -11,8 +11,9 @@ bool telemetry_pcie_dir(const DeviceInfo *d, char *dir, size_t len)
 {
 	if (d->type == DEV_CPU || !d->has_pci)
 		return false;
-	snprintf(dir, len, "%s/bus/pci/devices/%04x:%02x:%02x.%x", sysfs_root(), d->pci_domain, d->pci_bus,
-	         d->pci_device, d->pci_function);
+	char slot[DEVINFO_PCI_LEN];
+	devinfo_pci_slot(d, slot, sizeof slot);
+	snprintf(dir, len, "%s/bus/pci/devices/%s", sysfs_root(), slot);
 	return true;
 }
 

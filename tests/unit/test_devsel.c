@@ -200,6 +200,28 @@ static void devsel_contains_should_ignore_case(void)
 
 /* A cooperative-matrix shape in words, as --list --verbose prints it: the
  * H100's fp16 one, an int8 one, and types this build does not name. */
+/* One PCI address, as NVML, the kernel's sysfs and a domain past 16 bits
+ * (Intel VMD's 10000) write it; a device without the extension has none. */
+static void pci_addresses_should_be_written_as_each_reader_names_them(void)
+{
+	DeviceInfo d = { .has_pci = true, .pci_domain = 0, .pci_bus = 0x1b, .pci_device = 0, .pci_function = 1 };
+	char a[DEVINFO_PCI_LEN], b[DEVINFO_PCI_LEN];
+	devinfo_pci_str(&d, a, sizeof a);
+	devinfo_pci_slot(&d, b, sizeof b);
+	CHECK(!strcmp(a, "00000000:1B:00.1") && !strcmp(b, "0000:1b:00.1"));
+	CHECK(devinfo_at_slot(&d, "0000:1b:00.1") && devinfo_at_slot(&d, "0000:1B:00.1"));
+	CHECK(!devinfo_at_slot(&d, "0000:1b:00.0") && !devinfo_at_slot(&d, ""));
+	CHECK(devinfo_slot_bus_id(b, a, sizeof a) && !strcmp(a, "00000000:1B:00.1"));
+	CHECK(!devinfo_slot_bus_id("renderD128", a, sizeof a) && !a[0]);
+	CHECK(!devinfo_slot_bus_id("0000:1b:00.1x", a, sizeof a) && !a[0]);
+	d.pci_domain = 0x10000;
+	devinfo_pci_slot(&d, b, sizeof b);
+	CHECK(!strcmp(b, "10000:1b:00.1") && devinfo_at_slot(&d, "10000:1b:00.1"));
+	d.has_pci = false;
+	devinfo_pci_slot(&d, b, sizeof b);
+	CHECK(!b[0] && !devinfo_at_slot(&d, ""));
+}
+
 static void coopmat_shapes_should_be_said_in_words(void)
 {
 	char out[96];
@@ -219,6 +241,7 @@ int main(void)
 {
 	setup();
 	RUN(coopmat_shapes_should_be_said_in_words);
+	RUN(pci_addresses_should_be_written_as_each_reader_names_them);
 	RUN(devsel_contains_should_ignore_case);
 	RUN(devsel_should_pick_entry_n_with_dash_n);
 	RUN(devsel_should_pick_the_first_name_match);
