@@ -151,11 +151,11 @@ static int take_format(const OptionSpec *s, Options *o, Args *a, const char *val
 static int take_duration(const OptionSpec *s, Options *o, Args *a, const char *val, char *err, size_t errlen)
 {
 	(void)a;
-	if (cli_number(s->name, val, 0, CLI_MAX_DURATION_S, false, &o->duration_s, err, errlen)) {
+	if (cli_parse_duration(s->name, val, 0, CLI_MAX_DURATION_S, &o->duration_s, err, errlen)) {
 		double v;
 		char most[32];
-		if (sscanf(val, "%lf", &v) == 1) /* a number out of range: the range in words */
-			snprintf(err, errlen, "--duration: %.40s%s is out of range (0, until stopped, to %s in seconds)", val,
+		if (cli_time_seconds(val, &v)) /* a time out of range: the range in words */
+			snprintf(err, errlen, "--duration: %.40s%s is out of range (0, until stopped, to %s)", val,
 			         strlen(val) > 40 ? "..." : "", fmt_seconds(CLI_MAX_DURATION_S, most, sizeof most));
 		return -1;
 	}
@@ -172,7 +172,7 @@ static int take_duration(const OptionSpec *s, Options *o, Args *a, const char *v
 static int take_interval(const OptionSpec *s, Options *o, Args *a, const char *val, char *err, size_t errlen)
 {
 	(void)a;
-	return cli_number(s->name, val, CLI_MIN_INTERVAL_S, CLI_MAX_DURATION_S, false, &o->interval_s, err, errlen);
+	return cli_parse_duration(s->name, val, CLI_MIN_INTERVAL_S, CLI_MAX_DURATION_S, &o->interval_s, err, errlen);
 }
 
 static int take_trials(const OptionSpec *s, Options *o, Args *a, const char *val, char *err, size_t errlen)
@@ -438,11 +438,12 @@ const OptionSpec cli_option_specs[] = {
 	              "127.0.0.1)" } } },
 	{ .name = "--duration", .value = true, .modes = M_(MODE_MEASURE) | M_(MODE_SUITE) | M_(MODE_WATCH),
 	  .take = take_duration,
-	  .help = { { H_OPTIONS, "--duration S", "seconds to measure (default: 3 headless, until quit in the "
-	              "dashboard; 0 = until stopped with Ctrl-C or q)" } } },
+	  .help = { { H_OPTIONS, "--duration S", "time to measure, in seconds or with a unit as every time option "
+	              "(2s, 500ms, 2m; default: 3 s headless, until quit in the dashboard; 0 = until stopped with "
+	              "Ctrl-C or q)" } } },
 	{ .name = "--interval", .value = true, .modes = M_(MODE_MEASURE) | M_(MODE_WATCH) | M_(MODE_FLEET),
 	  .take = take_interval,
-	  .help = { { H_OPTIONS, "--interval S", "headless: a row every S seconds (median, min and max, samples, "
+	  .help = { { H_OPTIONS, "--interval S", "headless: a row every S seconds (or 500ms, 1m: median, min and max, samples, "
 	              "clock, power, clock-event reasons, other processes), as nvidia-smi dmon -d S, instead of a "
 	              "row a dispatch" },
 	            { H_OPTIONS, "--interval S", "with --fleet on a terminal: how often the view reads Prometheus "

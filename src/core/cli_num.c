@@ -2,6 +2,8 @@
  * take them, refused with the option's name and the range. Pure. */
 #include "cli_num.h"
 
+#include "fmt.h"
+
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -34,20 +36,35 @@ int cli_number(const char *opt, const char *s, double lo, double hi, bool lo_ope
 	return 0;
 }
 
-int cli_parse_duration(const char *opt, const char *s, double lo, double hi, double *out, char *err,
-                       size_t errlen)
+bool cli_time_seconds(const char *s, double *out)
 {
 	char *end;
 	errno = 0;
 	double v = strtod(s, &end);
-	double unit = !strcmp(end, "") || !strcmp(end, "s") ? 1 : !strcmp(end, "m") ? 60 : !strcmp(end, "h") ? 3600 : 0;
-	if (!*s || end == s || errno == ERANGE || !isfinite(v) || !unit) {
-		snprintf(err, errlen, "%s: \"%s\" is not a duration (30, 30s, 2m, 1h)", opt, s);
+	double unit = !strcmp(end, "") || !strcmp(end, "s") ? 1
+	            : !strcmp(end, "ms")                    ? 1e-3
+	            : !strcmp(end, "m")                     ? 60
+	            : !strcmp(end, "h")                     ? 3600
+	                                                    : 0;
+	if (!*s || end == s || errno == ERANGE || !isfinite(v) || !unit)
+		return false;
+	*out = v * unit;
+	return true;
+}
+
+int cli_parse_duration(const char *opt, const char *s, double lo, double hi, double *out, char *err,
+                       size_t errlen)
+{
+	double v;
+	if (!cli_time_seconds(s, &v)) {
+		snprintf(err, errlen, "%s: \"%.40s%s\" is not a duration (" CLI_TIME_FORMS ")", opt, s,
+		         strlen(s) > 40 ? "..." : "");
 		return -1;
 	}
-	v *= unit;
 	if (v < lo || v > hi) {
-		snprintf(err, errlen, "%s: %s is out of range (%g s .. %g s)", opt, s, lo, hi);
+		char a[32], b[32];
+		snprintf(err, errlen, "%s: %.40s%s is out of range (%s .. %s)", opt, s, strlen(s) > 40 ? "..." : "",
+		         fmt_seconds(lo, a, sizeof a), fmt_seconds(hi, b, sizeof b));
 		return -1;
 	}
 	*out = v;

@@ -76,7 +76,17 @@ static void cli_should_refuse_bad_input_with_a_reason(void)
 	CHECK(workload_suggest("gemm") == NULL);
 	/* a duration's range in words, not 2.592e+06 */
 	CHECK(parse(&o, err, 3, "--duration", "-1") == -1);
-	CHECK_STR(err, "--duration: -1 is out of range (0, until stopped, to 30 days in seconds)");
+	CHECK_STR(err, "--duration: -1 is out of range (0, until stopped, to 30 days)");
+	/* every time option takes the same forms */
+	CHECK(parse(&o, err, 2, "--duration=2s") == 0 && o.duration_s == 2);
+	CHECK(parse(&o, err, 2, "--duration=500ms") == 0 && o.duration_s == 0.5);
+	CHECK(parse(&o, err, 2, "--duration=2m") == 0 && o.duration_s == 120);
+	CHECK(parse(&o, err, 2, "--duration=2x") == -1);
+	CHECK_STR(err, "--duration: \"2x\" is not a duration (30, 30s, 500ms, 2m, 1h)");
+	CHECK(parse(&o, err, 2, "--duration=31d") == -1 && strstr(err, "is not a duration"));
+	CHECK(parse(&o, err, 3, "--interval", "500ms") == 0 && o.interval_s == 0.5);
+	CHECK(parse(&o, err, 3, "--interval", "1e-5") == -1);
+	CHECK_STR(err, "--interval: 1e-5 is out of range (0.1 s .. 30 days)");
 	CHECK(parse(&o, err, 2, "--target-ms") == -1);
 	CHECK(strstr(err, "needs a value"));
 	CHECK(parse(&o, err, 3, "--target-ms", "0") == -1);
@@ -390,9 +400,9 @@ static void check_options_should_parse_and_belong_to_check(void)
 	CHECK(parse(&o, err, 4, "--check", "--budget", "30") == 0 && o.budget_s == 30);
 	CHECK(parse(&o, err, 4, "--check", "--budget", "1h") == 0 && o.budget_s == 3600);
 	CHECK(parse(&o, err, 4, "--check", "--budget", "0.5s") == -1);
-	CHECK_STR(err, "--budget: 0.5s is out of range (1 s .. 86400 s)");
+	CHECK_STR(err, "--budget: 0.5s is out of range (1 s .. 1 day)");
 	CHECK(parse(&o, err, 4, "--check", "--budget", "30x") == -1);
-	CHECK_STR(err, "--budget: \"30x\" is not a duration (30, 30s, 2m, 1h)");
+	CHECK_STR(err, "--budget: \"30x\" is not a duration (30, 30s, 500ms, 2m, 1h)");
 	CHECK(parse(&o, err, 4, "--check", "--threshold", "0") == -1);
 	CHECK(parse(&o, err, 3, "--threshold", "90") == -1);
 	CHECK_STR(err, "--threshold goes with --check");
