@@ -61,6 +61,29 @@ static void help_expand(const char *in, char *text, size_t len)
 	}
 }
 
+/* text's words from column col, wrapped at HELP_WIDTH, each new line
+ * indented to indent; the column it ends at. */
+static size_t wrap(Text *t, const char *text, size_t col, size_t indent)
+{
+	for (const char *p = text; *p;) {
+		size_t word = strcspn(p, " ");
+		if (col > indent && col + 1 + word > HELP_WIDTH) {
+			puts_(t, "\n");
+			for (col = 0; col < indent; col++)
+				puts_(t, " ");
+		} else if (col > indent && p != text) {
+			puts_(t, " ");
+			col++;
+		}
+		put(t, p, word);
+		col += word;
+		p += word;
+		while (*p == ' ')
+			p++;
+	}
+	return col;
+}
+
 /* One form: the usage at column 2, the text (help_expand) wrapped at
  * HELP_WIDTH from HELP_TEXT_COL. */
 static void help_form(Text *t, const HelpForm *f)
@@ -77,23 +100,7 @@ static void help_form(Text *t, const HelpForm *f)
 		for (; col < HELP_TEXT_COL; col++)
 			puts_(t, " ");
 	}
-	const char *p = text;
-	while (*p) {
-		size_t word = strcspn(p, " ");
-		if (col > HELP_TEXT_COL && col + 1 + word > HELP_WIDTH) {
-			puts_(t, "\n");
-			for (col = 0; col < HELP_TEXT_COL; col++)
-				puts_(t, " ");
-		} else if (col > HELP_TEXT_COL && p != text) {
-			puts_(t, " ");
-			col++;
-		}
-		put(t, p, word);
-		col += word;
-		p += word;
-		while (*p == ' ')
-			p++;
-	}
+	wrap(t, text, col, HELP_TEXT_COL);
 	puts_(t, "\n");
 }
 
@@ -116,32 +123,12 @@ static const char help_tail[] =
 	"  < / >  replay speed /2, x2, max   left/right  10 s back, on   e End  the end\n"
 	"  .      one sample on, paused (--replay)\n";
 
-/* words wrapped at HELP_WIDTH from column col, the line's start at 0 */
-static size_t wrap(Text *t, const char *text, size_t col)
-{
-	for (const char *p = text; *p;) {
-		size_t word = strcspn(p, " ");
-		if (col > 0 && col + 1 + word > HELP_WIDTH) {
-			puts_(t, "\n");
-			col = 0;
-		} else if (col > 0) {
-			puts_(t, " ");
-			col++;
-		}
-		put(t, p, word);
-		col += word;
-		p += word;
-		while (*p == ' ')
-			p++;
-	}
-	return col;
-}
-
 /* "Exit status: 0 success, ..." from the exit table (error.h) */
 static void help_exits(Text *t)
 {
-	char all[1024];
-	size_t at = 0;
+	char all[1024] = "Exit status:";
+	size_t at = strlen(all) + 1;
+	all[at - 1] = ' ';
 #define STATUS_WORDS(code, words, check) \
 	at += (size_t)snprintf(all + at, at < sizeof all ? sizeof all - at : 0, "%d %s, ", code, words);
 	STATUS_ROWS(STATUS_WORDS)
@@ -150,8 +137,7 @@ static void help_exits(Text *t)
 		snprintf(all + at, sizeof all - at, "128+N ended by signal N; where several hold, the signal, then "
 		         STATUS_PRECEDENCE " (man flopscope).");
 	puts_(t, "\n");
-	wrap(t, "Exit status:", 0);
-	wrap(t, all, strlen("Exit status:"));
+	wrap(t, all, 0, 0);
 	puts_(t, "\n");
 }
 
