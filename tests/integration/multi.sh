@@ -568,6 +568,13 @@ assert recs[-1]["type"] == "node" and recs[-1]["devices"] == 3' "$T/r.json" || d
 # FLOPSCOPE_FAULT=slow) is named live, "OUTLIER now", before its run's
 # median says it, and the rule line leads with it.
 t_the_node_view_should_name_a_device_far_below_its_peers_now() {
+	# three engines on two cores under AddressSanitizer never settled: every
+	# CI rehearsal (10-16) said SKIP here after 32-63 s of the sanitizer
+	# stage's longest lane. The level now and the rule are pure code (test_ui_pure's
+	# history_level_now_should_be_the_last_seconds_median and the outlier
+	# rule's tests run under both sanitizers), the view's screens the other
+	# node-view tests'
+	sanitized && skip "three engines under a sanitizer never settle on two cores (each CI rehearsal: SKIP after 32-63 s); make test runs it"
 	start_ui FLOPSCOPE_FAULT=slow@300:2 "$FS" -1 -1 -1 --no-log || return 1
 	wait_for '^ +2 llvmpipe.*[0-9.]+ [kMGT]?FLOPS' || return 1
 	# the slowdown starts at sample 300 (about 6 s in): named within
