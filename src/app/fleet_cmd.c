@@ -2,6 +2,8 @@
 #include "fleet_cmd.h"
 
 #include <math.h>
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,6 +13,7 @@
 #include <cjson/cJSON.h>
 #include <curl/curl.h>
 
+#include "columns.h"
 #include "error.h"
 #include "fleet.h"
 #include "fleet_view.h"
@@ -475,48 +478,78 @@ static void print_table(const FleetRow *r, size_t n, const char *base, size_t ho
 		printf("\nNo GPU more than %g%% below the median of its model's on a workload, beyond the noise.\n", pct);
 }
 
-static const char *csv_header = "host,gpu,uuid,model,workload,median,unit,fleet_ratio,peers,noise_ref,outlier,unsure,"
-                                "verdict,codes,missing,power_w,clock_mhz,temp_c";
+/* A fleet_gpu record's columns, walked by the CSV and the JSON writers:
+ * each its key (JSON and CSV header alike), form and place in FleetRow. */
+typedef enum FleetForm {
+	FF_HOST,  /* text, CSV quoted, JSON always a string */
+	FF_TEXT,  /* text as is in CSV, JSON null when "" */
+	FF_QUOTED,/* as FF_TEXT, CSV quoted */
+	FF_WORDS, /* " "-separated words: CSV quoted, JSON an array of strings */
+	FF_NUM,   /* double in fmt: CSV empty, JSON null when NaN */
+	FF_SIZE,  /* size_t */
+	FF_BOOL,  /* bool: CSV 0 or 1 */
+} FleetForm;
 
-static void csv_num(double v, const char *fmt)
-{
-	if (!isnan(v))
-		printf(fmt, v);
-}
+typedef struct FleetCol {
+	const char *key;
+	FleetForm form;
+	size_t at;
+	const char *fmt; /* FF_NUM in CSV */
+} FleetCol;
+
+#define FC(k, f, m, fmt) { k, f, offsetof(FleetRow, m), fmt }
+static const FleetCol fleet_cols[] = {
+	FC("host", FF_HOST, host, NULL),           FC("gpu", FF_TEXT, gpu, NULL),
+	FC("uuid", FF_QUOTED, uuid, NULL),         FC("model", FF_QUOTED, name, NULL),
+	FC("workload", FF_TEXT, workload, NULL),   FC("median", FF_NUM, median, "%.6g"),
+	FC("unit", FF_TEXT, unit, NULL),           FC("fleet_ratio", FF_NUM, fleet_ratio, "%.4f"),
+	FC("peers", FF_SIZE, peers, NULL),         FC("noise_ref", FF_NUM, noise_ref, "%.4f"),
+	FC("outlier", FF_BOOL, outlier, NULL),     FC("unsure", FF_BOOL, unsure, NULL),
+	FC("verdict", FF_TEXT, verdict, NULL),     FC("codes", FF_WORDS, codes, NULL),
+	FC("missing", FF_BOOL, missing, NULL),     FC(TEL_KEY_POWER_W, FF_NUM, power_w, "%.1f"),
+	FC("clock_mhz", FF_NUM, clock_mhz, "%.0f"), FC("temp_c", FF_NUM, temp_c, "%.0f"),
+};
 
 static void print_csv(const FleetRow *r, size_t n)
 {
-	printf("%s\n", csv_header);
+	for (size_t c = 0; c < NCOLS(fleet_cols); c++)
+		printf("%s%s", c ? "," : "", fleet_cols[c].key);
+	putchar('\n');
 	for (size_t k = 0; k < n; k++) {
-		listing_csv_field(stdout, r[k].host);
-		printf(",%s,", r[k].gpu);
-		listing_csv_field(stdout, r[k].uuid);
-		putchar(',');
-		listing_csv_field(stdout, r[k].name);
-		printf(",%s,", r[k].workload);
-		csv_num(r[k].median, "%.6g");
-		printf(",%s,", r[k].unit);
-		csv_num(r[k].fleet_ratio, "%.4f");
-		printf(",%zu,", r[k].peers);
-		csv_num(r[k].noise_ref, "%.4f");
-		printf(",%d,%d,%s,", r[k].outlier, r[k].unsure, r[k].verdict);
-		listing_csv_field(stdout, r[k].codes);
-		printf(",%d,", r[k].missing);
-		csv_num(r[k].power_w, "%.1f");
-		putchar(',');
-		csv_num(r[k].clock_mhz, "%.0f");
-		putchar(',');
-		csv_num(r[k].temp_c, "%.0f");
+		for (size_t c = 0; c < NCOLS(fleet_cols); c++) {
+			const FleetCol *col = &fleet_cols[c];
+			const char *at = (const char *)&r[k] + col->at;
+			if (c)
+				putchar(',');
+			switch (col->form) {
+			case FF_TEXT:
+				fputs(at, stdout);
+				break;
+			case FF_HOST:
+			case FF_QUOTED:
+			case FF_WORDS:
+				listing_csv_field(stdout, at);
+				break;
+			case FF_NUM: {
+				double v;
+				memcpy(&v, at, sizeof v);
+				if (!isnan(v))
+					printf(col->fmt, v);
+				break;
+			}
+			case FF_SIZE: {
+				size_t v;
+				memcpy(&v, at, sizeof v);
+				printf("%zu", v);
+				break;
+			}
+			case FF_BOOL:
+				putchar(*(const bool *)at ? '1' : '0');
+				break;
+			}
+		}
 		putchar('\n');
 	}
-}
-
-static void add_num(cJSON *j, const char *k, double v)
-{
-	if (isnan(v))
-		cJSON_AddNullToObject(j, k);
-	else
-		cJSON_AddNumberToObject(j, k, v);
 }
 
 static void add_str(cJSON *j, const char *k, const char *v)
@@ -527,37 +560,64 @@ static void add_str(cJSON *j, const char *k, const char *v)
 		cJSON_AddNullToObject(j, k);
 }
 
+/* Row r as a fleet_gpu record (NULL: out of memory). */
+static cJSON *gpu_json(const FleetRow *r)
+{
+	cJSON *j = cJSON_CreateObject();
+	if (!j || !cJSON_AddStringToObject(j, "type", "fleet_gpu")) {
+		cJSON_Delete(j);
+		return NULL;
+	}
+	for (size_t c = 0; c < NCOLS(fleet_cols); c++) {
+		const FleetCol *col = &fleet_cols[c];
+		const char *at = (const char *)r + col->at;
+		switch (col->form) {
+		case FF_HOST:
+			cJSON_AddStringToObject(j, col->key, at);
+			break;
+		case FF_TEXT:
+		case FF_QUOTED:
+			add_str(j, col->key, at);
+			break;
+		case FF_WORDS: {
+			cJSON *words = cJSON_AddArrayToObject(j, col->key);
+			char buf[sizeof r->codes];
+			snprintf(buf, sizeof buf, "%s", at);
+			for (char *save, *t = strtok_r(buf, " ", &save); words && t; t = strtok_r(NULL, " ", &save))
+				cJSON_AddItemToArray(words, cJSON_CreateString(t));
+			break;
+		}
+		case FF_NUM: {
+			double v;
+			memcpy(&v, at, sizeof v);
+			if (isnan(v))
+				cJSON_AddNullToObject(j, col->key);
+			else
+				cJSON_AddNumberToObject(j, col->key, v);
+			break;
+		}
+		case FF_SIZE: {
+			size_t v;
+			memcpy(&v, at, sizeof v);
+			cJSON_AddNumberToObject(j, col->key, (double)v);
+			break;
+		}
+		case FF_BOOL:
+			cJSON_AddBoolToObject(j, col->key, *(const bool *)at);
+			break;
+		}
+	}
+	return j;
+}
+
 static bool print_json(const FleetRow *r, size_t n, const char *base, size_t hosts, size_t gpus, size_t outliers,
                        size_t bad, const char *warn, int status)
 {
 	bool ok = true;
 	for (size_t k = 0; ok && k < n; k++) {
-		cJSON *j = cJSON_CreateObject();
+		cJSON *j = gpu_json(&r[k]);
 		if (!j)
 			return false;
-		cJSON_AddStringToObject(j, "type", "fleet_gpu");
-		cJSON_AddStringToObject(j, "host", r[k].host);
-		add_str(j, "gpu", r[k].gpu);
-		add_str(j, "uuid", r[k].uuid);
-		add_str(j, "model", r[k].name);
-		add_str(j, "workload", r[k].workload);
-		add_num(j, "median", r[k].median);
-		add_str(j, "unit", r[k].unit);
-		add_num(j, "fleet_ratio", r[k].fleet_ratio);
-		cJSON_AddNumberToObject(j, "peers", (double)r[k].peers);
-		add_num(j, "noise_ref", r[k].noise_ref);
-		cJSON_AddBoolToObject(j, "outlier", r[k].outlier);
-		cJSON_AddBoolToObject(j, "unsure", r[k].unsure);
-		add_str(j, "verdict", r[k].verdict);
-		cJSON *codes = cJSON_AddArrayToObject(j, "codes");
-		char buf[sizeof r[k].codes];
-		snprintf(buf, sizeof buf, "%s", r[k].codes);
-		for (char *save, *t = strtok_r(buf, " ", &save); codes && t; t = strtok_r(NULL, " ", &save))
-			cJSON_AddItemToArray(codes, cJSON_CreateString(t));
-		cJSON_AddBoolToObject(j, "missing", r[k].missing);
-		add_num(j, tel_info[TEL_POWER_W].key, r[k].power_w);
-		add_num(j, "clock_mhz", r[k].clock_mhz);
-		add_num(j, tel_info[TEL_TEMP_C].key, r[k].temp_c);
 		ok = json_line(stdout, j);
 	}
 	cJSON *e = cJSON_CreateObject();
