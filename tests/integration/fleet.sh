@@ -25,6 +25,17 @@ wait_http() {
 	return 1
 }
 
+# prometheus_start PORT BODY: a Prometheus of the test's own on 127.0.0.1:PORT
+# (its data and log in T), scraping every second; BODY is the rest of its
+# configuration (more global keys first, then rule files, alerting, scrape
+# configs); its pid in pr. The caller's trap stops it.
+prometheus_start() {
+	printf 'global:\n  scrape_interval: 1s\n  scrape_timeout: 1s\n%s\n' "$2" >"$T/prom.yml"
+	prometheus --config.file="$T/prom.yml" --storage.tsdb.path="$T/tsdb" --web.listen-address="127.0.0.1:$1" \
+		>"$T/prom.log" 2>&1 &
+	pr=$!
+}
+
 # promtool's linter accepts the exposition in file $1 (and says nothing).
 promtool_ok() {
 	promtool check metrics <"$1" >"$1.lint" 2>&1 || { cat "$1.lint" >&2; return 1; }
@@ -249,18 +260,10 @@ PY
 t_prometheus_should_scrape_a_live_session() {
 	pp=$(free_port)
 	fp=$(free_port)
-	cat >"$T/prom.yml" <<EOF
-global:
-  scrape_interval: 1s
-  scrape_timeout: 1s
-scrape_configs:
+	prometheus_start "$pp" "scrape_configs:
   - job_name: flopscope
     static_configs:
-      - targets: ['127.0.0.1:$fp']
-EOF
-	prometheus --config.file="$T/prom.yml" --storage.tsdb.path="$T/tsdb" --web.listen-address="127.0.0.1:$pp" \
-		>"$T/prom.log" 2>&1 &
-	pr=$!
+      - targets: ['127.0.0.1:$fp']"
 	trap 'kill $pr 2>/dev/null; wait $pr 2>/dev/null' EXIT
 	wait_http "http://127.0.0.1:$pp/-/ready" 60 || die "prometheus not ready: $(tail -5 "$T/prom.log")"
 	# its discovery hands targets over every 5 s: wait for the first scrape
@@ -512,10 +515,7 @@ EOF2
 	prometheus-node-exporter --web.listen-address="127.0.0.1:$pn" --collector.disable-defaults \
 		--collector.textfile --collector.textfile.directory="$T/tf" >"$T/ne.log" 2>&1 &
 	ne=$!
-	cat >"$T/prom.yml" <<EOF2
-global:
-  scrape_interval: 1s
-  evaluation_interval: 1s
+	prometheus_start "$pp" "  evaluation_interval: 1s
 rule_files:
   - $PWD/docs/fleet/flopscope-alerts.yml
 alerting:
@@ -525,11 +525,7 @@ alerting:
 scrape_configs:
   - job_name: node
     static_configs:
-      - targets: ['127.0.0.1:$pn']
-EOF2
-	prometheus --config.file="$T/prom.yml" --storage.tsdb.path="$T/tsdb" --web.listen-address="127.0.0.1:$pp" \
-		>"$T/prom.log" 2>&1 &
-	pr=$!
+      - targets: ['127.0.0.1:$pn']"
 	trap 'kill $pr $ne $am $hk 2>/dev/null; wait $pr $ne $am $hk 2>/dev/null' EXIT
 	n=0
 	until [ -s "$T/hook.jsonl" ] && grep -q GPUCheckFailed "$T/hook.jsonl" && grep -q GPUMissing "$T/hook.jsonl"; do
@@ -666,7 +662,14 @@ PY
 	if ! sanitized; then
 		"$FS" --check -1 -1 --workload h2d --budget 10s --no-log >"$T/c.out" 2>&1
 		# both lines; the one measured at least (a loaded machine can leave
-		# one without a steady sample: "the 1 of them measured")
+		# one without a steady sample: "the 1 of them measured"; make test
+		# beside a make -j2 left both unmeasured in 10 s: once more with 20 s,
+		# then a SKIP that says how busy the CPUs were)
+		if ! grep -Eq '^SHARED +\[1\] h2d +[0-9.]+ [kMG]?B/s  with' "$T/c.out"; then
+			"$FS" --check -1 -1 --workload h2d --budget 20s --no-log >"$T/c.out" 2>&1
+			grep -Eq '^SHARED +\[1\] h2d +[0-9.]+ [kMG]?B/s  with' "$T/c.out" ||
+				skip "the devices together got no steady sample in 10 s and 20 s with the CPUs $(cpu_busy_pct)% busy: $(grep '^SHARED' "$T/c.out" | head -1)"
+		fi
 		[ "$(grep -Ec '^SHARED +\[[12]\] h2d +([0-9.]+ [kMG]?B/s  with the 2 devices at once: its share of the host \(the [12] (together|of them measured): |-  with the 2 devices at once: not measured: )' "$T/c.out")" = 2 ] &&
 			grep -Eq '^SHARED +\[1\] h2d +[0-9.]+ [kMG]?B/s  with the 2 devices at once: its share' "$T/c.out" ||
 			die "the table: $(cat "$T/c.out")"
@@ -1097,18 +1100,10 @@ t_fleet_should_name_the_slow_gpu_across_hosts_from_prometheus() {
 	# holds the outputs' shapes and the slow one's share alone
 	sanitized && judge=
 	pp=$(free_port) p1=$(free_port) p2=$(free_port) p3=$(free_port)
-	cat >"$T/prom.yml" <<EOF2
-global:
-  scrape_interval: 1s
-  scrape_timeout: 1s
-scrape_configs:
+	prometheus_start "$pp" "scrape_configs:
   - job_name: flopscope
     static_configs:
-      - targets: ['127.0.0.1:$p1', '127.0.0.1:$p2', '127.0.0.1:$p3']
-EOF2
-	prometheus --config.file="$T/prom.yml" --storage.tsdb.path="$T/tsdb" --web.listen-address="127.0.0.1:$pp" \
-		>"$T/prom.log" 2>&1 &
-	pr=$!
+      - targets: ['127.0.0.1:$p1', '127.0.0.1:$p2', '127.0.0.1:$p3']"
 	"$FS" llvm --duration 0 --no-log --metrics-listen "127.0.0.1:$p1" >/dev/null 2>"$T/a.err" &
 	a=$!
 	"$FS" llvm --duration 0 --no-log --metrics-listen "127.0.0.1:$p2" >/dev/null 2>"$T/b.err" &
