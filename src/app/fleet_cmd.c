@@ -507,7 +507,7 @@ static const FleetCol fleet_cols[] = {
 	FC("outlier", FF_BOOL, outlier, NULL),     FC("unsure", FF_BOOL, unsure, NULL),
 	FC("verdict", FF_TEXT, verdict, NULL),     FC("codes", FF_WORDS, codes, NULL),
 	FC("missing", FF_BOOL, missing, NULL),     FC(TEL_KEY_POWER_W, FF_NUM, power_w, "%.1f"),
-	FC("clock_mhz", FF_NUM, clock_mhz, "%.0f"), FC("temp_c", FF_NUM, temp_c, "%.0f"),
+	FC("clock_mhz", FF_NUM, clock_mhz, "%.0f"), FC(TEL_KEY_TEMP_C, FF_NUM, temp_c, "%.0f"),
 };
 
 static void print_csv(const FleetRow *r, size_t n)

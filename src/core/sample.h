@@ -27,6 +27,7 @@ enum {
 #define TEL_KEY_POWER_W "power_w"
 #define TEL_KEY_POWER_LIMIT_W "power_limit_w"
 #define TEL_KEY_PCIE_REPLAYS "pcie_replays"
+#define TEL_KEY_TEMP_C "temp_c"
 
 /* Telemetry fields of a sample (and of a reading, engine/telemetry.h):
  * one row each in tel_rows.h. */

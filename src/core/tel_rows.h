@@ -31,7 +31,7 @@ TEL_ROW(POWER_INSTANT_W,
 	.what = "the board's power now, where the driver reads it instant: NVML's field NVML_FI_DEV_POWER_INSTANT "
 	        "(power_w is NVML's average over the last second on Ampere and newer)")
 TEL_ROW(TEMP_C,
-	.key = "temp_c", .unit = "C", .kind = TEL_GAUGE, .lo = -100, .hi = 300,
+	.key = TEL_KEY_TEMP_C, .unit = "C", .kind = TEL_GAUGE, .lo = -100, .hi = 300,
 	.fmt = "%.0f", .watch = true, .metric = "flopscope_temperature_celsius", .scale = 1,
 	.help = "The device's temperature, the latest reading.",
 	.what = "the GPU's temperature")
