@@ -60,6 +60,11 @@ t_check_should_pass_miss_and_catch_wrong_results_by_its_exit_status() {
 		>"$T/pass.out" 2>&1
 	rc=$?
 	[ "$rc" = 0 ] || die "loose threshold: exit $rc: $(cat "$T/pass.out")"
+	# the other lane's load can change between the baseline and the check
+	# (rehearsal 18: 36.6% of the baseline, its interval reaching 50%):
+	# UNSURE is then the right verdict, and this test cannot tell; it says so
+	grep -Eq '^UNSURE \[1\] fp32 .* of the baseline.s median, but its 95% interval .* reaches the threshold 50%$' "$T/pass.out" &&
+		skip "the load changed between the baseline and the check (the CPUs $(cpu_busy_pct)% busy now): $(grep '^UNSURE' "$T/pass.out")"
 	grep -Eq '^PASS   \[1\] fp32 .* of the baseline.s median, threshold 50%$' "$T/pass.out" || die "$(cat "$T/pass.out")"
 	grep -q '^1 pass, 0 fail, 0 outlier, 0 wrong, 0 error, 0 unsure, 0 noref, 0 skip in ' "$T/pass.out" ||
 		die "$(cat "$T/pass.out")"
