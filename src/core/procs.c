@@ -1,5 +1,6 @@
 #include "procs.h"
 
+#include <limits.h>
 #include <math.h>
 
 #include <stdio.h>
@@ -121,4 +122,20 @@ void procs_describe(const unsigned *pids, const char *const *names, size_t n, si
 	}
 	if (total > n && w < len)
 		snprintf(out + w, len - w, " and %zu more", total - n);
+}
+
+bool procs_lock_holder(const char *line, unsigned dev_major, unsigned dev_minor, unsigned long long ino,
+                       unsigned *pid)
+{
+	char kind[16], advice[16], mode[16];
+	long p;
+	unsigned a, b;
+	unsigned long long i;
+	/* a waiter's "->" takes kind's place: the pid then reads a word */
+	if (sscanf(line, "%*d: %15s %15s %15s %ld %x:%x:%llu", kind, advice, mode, &p, &a, &b, &i) != 7)
+		return false;
+	if (strcmp(kind, "FLOCK") || a != dev_major || b != dev_minor || i != ino || p <= 0 || p > (long)UINT_MAX)
+		return false;
+	*pid = (unsigned)p;
+	return true;
 }

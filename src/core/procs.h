@@ -62,4 +62,11 @@ void procs_table_describe(const ProcTable *t, char *out, size_t len);
  * docs/INTERPRETATION.md), so it apportions nothing. */
 void procs_line(const ProcInfo *p, char *out, size_t len);
 
+/* Whether line (one of /proc/locks: "3: FLOCK  ADVISORY  WRITE 4711
+ * 00:1a:2345 0 EOF") is a flock held, not waited for ("3: -> FLOCK ..."),
+ * on the file of device dev_major:dev_minor and inode ino; its holder's pid
+ * into *pid (a pid another PID namespace's, 0 or -1, is no holder). */
+bool procs_lock_holder(const char *line, unsigned dev_major, unsigned dev_minor, unsigned long long ino,
+                       unsigned *pid);
+
 #endif

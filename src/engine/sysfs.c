@@ -1,6 +1,7 @@
 /* sysfs: reading the kernel's device files (FLOPSCOPE_SYSFS_ROOT replaces
- * /sys in tests) and its process files (FLOPSCOPE_PROC_ROOT replaces /proc
- * in tests); every reader of them in flopscope goes through these. */
+ * /sys in tests) and the DRM clients in its process files (through
+ * session/procfs.c's root); every reader of them in flopscope goes through
+ * these. */
 #include "tel_impl.h"
 #include "gpumap.h"
 #include "fmt.h"
@@ -10,7 +11,6 @@
 #include <unistd.h>
 #include <time.h>
 #include <math.h>
-#include <pwd.h>
 #include <glob.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,45 +21,6 @@ const char *sysfs_root(void)
 {
 	const char *r = getenv("FLOPSCOPE_SYSFS_ROOT");
 	return r && *r ? r : "/sys";
-}
-
-const char *procfs_root(void)
-{
-	const char *r = getenv("FLOPSCOPE_PROC_ROOT");
-	return r && *r ? r : "/proc";
-}
-
-/* A process's name and user from /proc, where this process can see it;
- * sanitized here, once, for every output (fmt_printable): any user names
- * their own process (prctl PR_SET_NAME) with escapes, and the kernel keeps
- * 15 bytes of a long name, cutting a multibyte character. */
-void sysfs_proc_names(ProcInfo *p)
-{
-	char path[600], line[256];
-	snprintf(path, sizeof path, "%s/%u/comm", procfs_root(), p->pid);
-	FILE *f = fopen(path, "r");
-	if (f) {
-		if (fgets(p->name, sizeof p->name, f))
-			p->name[strcspn(p->name, "\n")] = '\0';
-		fclose(f);
-		fmt_printable(p->name);
-	}
-	snprintf(path, sizeof path, "%s/%u/status", procfs_root(), p->pid);
-	if (!(f = fopen(path, "r")))
-		return;
-	unsigned uid;
-	while (fgets(line, sizeof line, f))
-		if (sscanf(line, "Uid: %u", &uid) == 1) {
-			struct passwd pw, *res = NULL;
-			char buf[1024];
-			if (getpwuid_r(uid, &pw, buf, sizeof buf, &res) == 0 && res)
-				snprintf(p->user, sizeof p->user, "%s", res->pw_name);
-			else
-				snprintf(p->user, sizeof p->user, "%u", uid);
-			fmt_printable(p->user);
-			break;
-		}
-	fclose(f);
 }
 
 bool sysfs_read_num(const char *path, double *v)
@@ -248,7 +209,7 @@ bool sysfs_drm_procs(const char *pdev, ProcTable *out, DrmSeen *prev, size_t *np
 			out->p[at] = out->p[at - 1];
 			at--;
 		}
-		sysfs_proc_names(&p);
+		procfs_names(&p);
 		out->p[at] = p;
 	}
 	closedir(d);

@@ -5,14 +5,11 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "procfs.h"
 #include "tel_source.h"
 
 /* sysfs.c: the root of sysfs (FLOPSCOPE_SYSFS_ROOT in tests, else /sys) */
 const char *sysfs_root(void);
-/* ... of procfs (FLOPSCOPE_PROC_ROOT in tests, else /proc) */
-const char *procfs_root(void);
-/* p->pid's name (comm) and its real uid's user name, where readable */
-void sysfs_proc_names(ProcInfo *p);
 /* The other processes that hold a DRM client of the device at PCI address
  * pdev ("0000:03:00.0"), from every process's fdinfo files (as nvtop reads
  * them): each with its memory and, against prev (the last scan's clients,

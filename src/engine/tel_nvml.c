@@ -190,7 +190,7 @@ static bool nvml_others(Nvml *n)
 		for (unsigned i = 0; i < np; i++) /* NVML_VALUE_NOT_AVAILABLE: ~0 */
 			if (list[i].pid == p->pid && list[i].used_memory != ~0ULL)
 				p->mem_bytes = (double)list[i].used_memory;
-		sysfs_proc_names(p);
+		procfs_names(p);
 	}
 	proc_shares(n, t);
 	procs_table_describe(t, n->who, sizeof n->who);

@@ -1,6 +1,7 @@
 #include "devlock.h"
 
 #include <errno.h>
+#include <math.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,6 +13,7 @@
 
 #include "clock.h"
 #include "fileio.h"
+#include "procfs.h"
 
 /* The lock file of key: FLOPSCOPE_LOCK_DIR (absolute) or /run/lock, the
  * key kept to [A-Za-z0-9.:-]. Opened read-only (flock needs no more),
@@ -45,6 +47,24 @@ static int open_lock(const char *key, char *path, size_t plen, char *err, size_t
 	return fd;
 }
 
+/* "4711 flopscope (ann)", "4711 flopscope (ann), 4712 ..." (three
+ * at most: a shared lock has as many holders as measuring runs): who holds
+ * the lock open as fd, as procfs' locks names them; "" where it cannot tell
+ * (a holder in another PID namespace, procfs not mounted). */
+static void holders(int fd, char *out, size_t len)
+{
+	unsigned pids[3];
+	out[0] = '\0';
+	size_t n = procfs_lock_holders(fd, pids, 3), w = 0;
+	for (size_t i = 0; i < n && w < len; i++) {
+		ProcInfo p = { .pid = pids[i], .mem_bytes = NAN, .sm_pct = NAN };
+		char one[80];
+		procfs_names(&p);
+		procs_line(&p, one, sizeof one); /* no memory or utilization: pid, name, user */
+		w += (size_t)snprintf(out + w, len - w, "%s%s", i ? ", " : "", one);
+	}
+}
+
 DevLockResult devlock_take(DevLock *l, const char *key, bool exclusive, double wait_s, const atomic_int *stop,
                            char *err, size_t errlen)
 {
@@ -74,12 +94,14 @@ DevLockResult devlock_take(DevLock *l, const char *key, bool exclusive, double w
 		}
 		nanosleep(&(struct timespec){ .tv_nsec = 100000000 }, NULL);
 	}
+	char who[200];
+	holders(fd, who, sizeof who);
 	close(fd);
 	if (exclusive)
-		snprintf(err, errlen, "the device is under another check or a measuring run (its lock %s is held)",
-		         fileio_shown(l->path));
+		snprintf(err, errlen, "the device is under another check or a measuring run (its lock %s is held%s%s)",
+		         fileio_shown(l->path), who[0] ? " by " : "", who);
 	else
-		snprintf(err, errlen, "its lock %s is held by a check", fileio_shown(l->path));
+		snprintf(err, errlen, "its lock %s is held by a check%s%s", fileio_shown(l->path), who[0] ? ", " : "", who);
 	return DEVLOCK_BUSY;
 }
 

@@ -711,7 +711,8 @@ t_two_checks_on_one_device_should_never_run_at_once() {
 	"$FS" --check llvm --workload fp32 --budget 4s --no-log >"$T/b.out" 2>"$T/b.err"
 	rc=$?
 	[ $rc = 6 ] || { kill $a; die "the second check: exit $rc: $(cat "$T/b.out" "$T/b.err")"; }
-	grep -q 'the device is under another check or a measuring run (its lock .*flopscope-.*\.lock is held); waited 1 s: not checked (exit 6' "$T/b.err" ||
+	# and who holds it, as /proc/locks names the holder: the first check
+	grep -q "the device is under another check or a measuring run (its lock .*flopscope-.*\\.lock is held by $a $(basename "$FS") ($(id -un))); waited 1 s: not checked (exit 6" "$T/b.err" ||
 		{ kill $a; die "not said: $(cat "$T/b.err")"; }
 	grep -q '^NOREF\|^PASS\|^FAIL' "$T/b.out" && { kill $a; die "a verdict from the refused check: $(cat "$T/b.out")"; }
 	grep -q '^Check of' "$T/b.out" && grep -q ': exit 6$' "$T/b.out" || { kill $a; die "no head or end line: $(cat "$T/b.out")"; }
@@ -734,7 +735,7 @@ PY
 	[ $rc = 143 ] && [ $((SECONDS - t0)) -lt 6 ] && grep -q '"type":"check_end".*"exit":143' "$T/s.json" ||
 		{ kill $a; die "SIGTERM while waiting for the lock: exit $rc after $((SECONDS - t0)) s: $(cat "$T/s.json" "$T/s.err")"; }
 	"$FS" llvm --duration 0.3 --no-log --format csv >/dev/null 2>"$T/c.err" || { kill $a; die "a run beside: exit $?"; }
-	grep -q 'warning: .* is under a check now (its lock .* is held by a check): this run and the check measure each other' "$T/c.err" ||
+	grep -q "warning: .* is under a check now (its lock .* is held by a check, $a $(basename "$FS") ($(id -un))): this run and the check measure each other" "$T/c.err" ||
 		{ kill $a; die "the run beside did not say it: $(cat "$T/c.err")"; }
 	kill -INT $a
 	wait $a

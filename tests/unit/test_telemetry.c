@@ -1,6 +1,10 @@
 /* Telemetry sources on a fake sysfs tree (FLOPSCOPE_SYSFS_ROOT), and the
  * theoretical peak formulas. */
+#include <fcntl.h>
 #include <math.h>
+#include <signal.h>
+#include <sys/file.h>
+#include <sys/wait.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -9,6 +13,7 @@
 
 #include "check.h"
 #include "peak.h"
+#include "procfs.h"
 #include "gpumap.h"
 #include "telemetry.h"
 #include "throttle.h"
@@ -560,6 +565,50 @@ static void drm_fdinfo_should_name_the_other_processes(void)
 	unsetenv("FLOPSCOPE_PROC_ROOT");
 }
 
+/* /proc/locks as the kernel writes it (fs/locks.c): a flock's holder, never
+ * a waiter, a POSIX lock or another file's */
+static void lock_holders_should_be_read_from_procfs_locks(void)
+{
+	unsigned pid = 0;
+	CHECK(procs_lock_holder("3: FLOCK  ADVISORY  WRITE 4711 00:1a:2345 0 EOF\n", 0, 0x1a, 2345, &pid) && pid == 4711);
+	CHECK(procs_lock_holder("12: FLOCK  ADVISORY  READ 99 fd:01:2345 0 EOF\n", 0xfd, 1, 2345, &pid) && pid == 99);
+	CHECK(!procs_lock_holder("3: -> FLOCK  ADVISORY  WRITE 4712 00:1a:2345 0 EOF\n", 0, 0x1a, 2345, &pid));
+	CHECK(!procs_lock_holder("3: FLOCK  ADVISORY  WRITE 4711 00:1a:2346 0 EOF\n", 0, 0x1a, 2345, &pid));
+	CHECK(!procs_lock_holder("3: FLOCK  ADVISORY  WRITE 4711 00:1b:2345 0 EOF\n", 0, 0x1a, 2345, &pid));
+	CHECK(!procs_lock_holder("4: POSIX  ADVISORY  WRITE 4711 00:1a:2345 0 EOF\n", 0, 0x1a, 2345, &pid));
+	CHECK(!procs_lock_holder("5: OFDLCK ADVISORY  WRITE -1 00:1a:2345 0 EOF\n", 0, 0x1a, 2345, &pid));
+	CHECK(!procs_lock_holder("3: FLOCK  ADVISORY  WRITE 0 00:1a:2345 0 EOF\n", 0, 0x1a, 2345, &pid));
+	CHECK(!procs_lock_holder("", 0, 0x1a, 2345, &pid));
+	/* this process's own flock on a file is found, its holder procfs_lock_holders
+	 * leaves out: a child holds it here */
+	char path[] = "/tmp/flopscope-lockXXXXXX";
+	int fd = mkstemp(path);
+	CHECK(fd >= 0);
+	int ready[2];
+	CHECK(pipe(ready) == 0);
+	pid_t child = fork();
+	if (child == 0) {
+		char b = 1;
+		int cfd = open(path, O_RDONLY);
+		if (cfd < 0 || flock(cfd, LOCK_EX) != 0 || write(ready[1], &b, 1) != 1)
+			_exit(1);
+		pause();
+		_exit(0);
+	}
+	char b;
+	CHECK(child > 0 && read(ready[0], &b, 1) == 1);
+	unsigned got[3];
+	size_t n = procfs_lock_holders(fd, got, 3);
+	CHECK(n == 1 && got[0] == (unsigned)child);
+	kill(child, SIGKILL);
+	waitpid(child, NULL, 0);
+	CHECK(procfs_lock_holders(fd, got, 3) == 0);
+	close(fd);
+	close(ready[0]);
+	close(ready[1]);
+	unlink(path);
+}
+
 int main(void)
 {
 	RUN(pcie_peak_should_follow_the_link);
@@ -569,6 +618,7 @@ int main(void)
 	RUN(drm_render_nodes_should_number_the_gpus_as_slurm_does);
 	RUN(runtime_masks_should_be_tied_only_where_sound);
 	RUN(drm_fdinfo_should_name_the_other_processes);
+	RUN(lock_holders_should_be_read_from_procfs_locks);
 	RUN(pcie_link_should_be_read_now_and_at_most);
 	RUN(intel_gt_clock_should_be_read);
 	RUN(cpu_clock_and_rapl_power_should_be_read);

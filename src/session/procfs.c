@@ -1,0 +1,75 @@
+#include "procfs.h"
+
+#include <pwd.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+#include "fmt.h"
+
+const char *procfs_root(void)
+{
+	const char *r = getenv("FLOPSCOPE_PROC_ROOT");
+	return r && *r ? r : "/proc";
+}
+
+/* sanitized here, once, for every output (fmt_printable): any user names
+ * their own process (prctl PR_SET_NAME) with escapes, and the kernel keeps
+ * 15 bytes of a long name, cutting a multibyte character. */
+void procfs_names(ProcInfo *p)
+{
+	char path[600], line[256];
+	snprintf(path, sizeof path, "%s/%u/comm", procfs_root(), p->pid);
+	FILE *f = fopen(path, "re");
+	if (f) {
+		if (fgets(p->name, sizeof p->name, f))
+			p->name[strcspn(p->name, "\n")] = '\0';
+		fclose(f);
+		fmt_printable(p->name);
+	}
+	snprintf(path, sizeof path, "%s/%u/status", procfs_root(), p->pid);
+	if (!(f = fopen(path, "re")))
+		return;
+	unsigned uid;
+	while (fgets(line, sizeof line, f))
+		if (sscanf(line, "Uid: %u", &uid) == 1) {
+			struct passwd pw, *res = NULL;
+			char buf[1024];
+			if (getpwuid_r(uid, &pw, buf, sizeof buf, &res) == 0 && res)
+				snprintf(p->user, sizeof p->user, "%s", res->pw_name);
+			else
+				snprintf(p->user, sizeof p->user, "%u", uid);
+			fmt_printable(p->user);
+			break;
+		}
+	fclose(f);
+}
+
+size_t procfs_lock_holders(int fd, unsigned *pids, size_t cap)
+{
+	struct stat st;
+	if (fstat(fd, &st) != 0)
+		return 0;
+	char path[600], line[256];
+	snprintf(path, sizeof path, "%s/locks", procfs_root());
+	FILE *f = fopen(path, "re");
+	if (!f)
+		return 0;
+	size_t n = 0;
+	unsigned self = (unsigned)getpid(), pid;
+	while (n < cap && fgets(line, sizeof line, f)) {
+		if (!procs_lock_holder(line, major(st.st_dev), minor(st.st_dev), (unsigned long long)st.st_ino, &pid) ||
+		    pid == self)
+			continue;
+		bool seen = false; /* a shared lock taken twice by one process */
+		for (size_t k = 0; k < n && !seen; k++)
+			seen = pids[k] == pid;
+		if (!seen)
+			pids[n++] = pid;
+	}
+	fclose(f);
+	return n;
+}

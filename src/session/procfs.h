@@ -1,0 +1,22 @@
+/* procfs: what the kernel's process files say of other processes
+ * (FLOPSCOPE_PROC_ROOT replaces /proc in tests): a process's name and
+ * user, and who holds a lock. Every reader of /proc in flopscope goes
+ * through these or engine/sysfs.c. */
+#ifndef FLOPSCOPE_PROCFS_H
+#define FLOPSCOPE_PROCFS_H
+
+#include <stddef.h>
+
+#include "procs.h"
+
+/* the root of procfs (FLOPSCOPE_PROC_ROOT in tests, else /proc) */
+const char *procfs_root(void);
+/* p->pid's name (comm) and its real uid's user name, where readable;
+ * sanitized for every output */
+void procfs_names(ProcInfo *p);
+/* The processes other than this one that hold a flock on the file open
+ * as fd, from procfs' locks (as lslocks reads it): at most cap of them
+ * into pids; how many were found. 0 where it cannot be read. */
+size_t procfs_lock_holders(int fd, unsigned *pids, size_t cap);
+
+#endif
