@@ -495,10 +495,11 @@ static enum MHD_Result answer(void *cls, struct MHD_Connection *c, const char *u
 	return ret;
 }
 
-/* "PORT", "ADDR:PORT", "[ADDR6]:PORT" into host and port. */
-static bool split_listen(const char *s, char *host, size_t hlen, char *port, size_t plen)
+/* "PORT", "ADDR:PORT", "[ADDR6]:PORT" into host and port; false with why. */
+static bool split_listen(const char *s, char *host, size_t hlen, char *port, size_t plen, char *why, size_t wlen)
 {
 	const char *colon = strrchr(s, ':');
+	snprintf(why, wlen, "\"%s\" is not PORT, ADDR:PORT or [ADDR6]:PORT", s);
 	if (s[0] == '[') {
 		const char *close = strchr(s, ']');
 		if (!close || close[1] != ':' || (size_t)(close - s - 1) >= hlen)
@@ -512,21 +513,27 @@ static bool split_listen(const char *s, char *host, size_t hlen, char *port, siz
 		snprintf(port, plen, "%s", colon + 1);
 	} else {
 		snprintf(host, hlen, "127.0.0.1");
-		snprintf(port, plen, "%s", s);
+		snprintf(port, plen, "%.*s", (int)(plen - 1), s);
 	}
-	if (!*host || !*port || strlen(port) > 5)
+	if (!*host || !*port)
 		return false;
-	for (const char *p = port; *p; p++)
-		if (*p < '0' || *p > '9')
-			return false;
-	return atoi(port) <= 65535;
+	const char *p = colon && s[0] != '[' ? colon + 1 : s[0] == '[' ? strchr(s, ']') + 2 : s;
+	size_t digits = strspn(p, "0123456789");
+	if (!digits || p[digits])
+		return false;
+	if (digits > 5 || atoi(port) > 65535) {
+		snprintf(why, wlen, "port %.*s%s is out of range (0 .. 65535; 0: one the system picks)", 12, p,
+		         digits > 12 ? "..." : "");
+		return false;
+	}
+	return true;
 }
 
 MetricsServer *metrics_serve(MetricsBoard *b, const char *listen_on, char *url, size_t urllen, char *err, size_t len)
 {
-	char host[256], port[8];
-	if (!split_listen(listen_on, host, sizeof host, port, sizeof port)) {
-		snprintf(err, len, "--metrics-listen: \"%s\" is not PORT, ADDR:PORT or [ADDR6]:PORT", listen_on);
+	char host[256], port[8], why[200];
+	if (!split_listen(listen_on, host, sizeof host, port, sizeof port, why, sizeof why)) {
+		snprintf(err, len, "--metrics-listen: %s", why);
 		return NULL;
 	}
 	struct addrinfo hints = { .ai_family = AF_UNSPEC, .ai_socktype = SOCK_STREAM,

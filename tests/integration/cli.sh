@@ -16,6 +16,9 @@ t_list_verbose_should_show_limits_and_features() {
 	         'cooperative matrices: none (the driver lists neither VK_KHR_cooperative_matrix nor VK_NV_cooperative_matrix)'; do
 		grep -q "$w" "$T/out" || die "missing \"$w\": $(cat "$T/out")"
 	done
+	# sizes in the unit that states them whole or above 1 (128 MiB, not 0.12 GiB)
+	grep -Eq '^ +largest allocation [1-9][0-9.]* (KiB|MiB|GiB|TiB), storage buffer range [1-9][0-9.]* (KiB|MiB|GiB|TiB)$' "$T/out" ||
+		die "sizes: $(grep 'largest allocation' "$T/out")"
 }
 
 t_validation_layer_should_report_nothing() {
@@ -93,6 +96,15 @@ t_bad_usage_should_exit_2() {
 		[ "$rc" = 2 ] || die "$args: exit $rc"
 		grep -q '^flopscope: ' "$T/err" || die "$args: no message"
 	done
+	# a port past 65535 is a port out of range, not a form unknown
+	for a in 99999 127.0.0.1:70000 '[::1]:123456'; do
+		"$FS" --metrics-listen "$a" llvm --duration 1 --no-log >/dev/null 2>"$T/err"
+		rc=$?
+		[ "$rc" = 2 ] && grep -q '^flopscope: --metrics-listen: port [0-9]* is out of range (0 .. 65535' "$T/err" ||
+			die "--metrics-listen $a: exit $rc: $(cat "$T/err")"
+	done
+	"$FS" --metrics-listen 80a llvm --duration 1 --no-log >/dev/null 2>"$T/err"
+	grep -q 'is not PORT, ADDR:PORT or \[ADDR6\]:PORT' "$T/err" || die "--metrics-listen 80a: $(cat "$T/err")"
 }
 
 t_two_modes_should_be_a_usage_error() {
