@@ -5,6 +5,7 @@
 #include <strings.h>
 
 #include "devinfo.h"
+#include "memwork.h"
 
 const char *devinfo_type_str(DevType t)
 {
@@ -166,12 +167,12 @@ size_t devinfo_details(const DeviceInfo *d, char *out, size_t len)
 	add(out, len, &at, "        max workgroup count %u x %u x %u, size %u x %u x %u, %u invocations\n",
 	        d->max_group_count[0], d->max_group_count[1], d->max_group_count[2],
 	        d->max_group_size[0], d->max_group_size[1], d->max_group_size[2], d->max_invocations);
+	char sz[32], sz2[32];
 	for (uint32_t h = 0; h < d->heap_count; h++)
-		add(out, len, &at, "        memory heap %u: %.2f GiB%s\n", h,
-		        (double)d->heap_size[h] / (1024.0 * 1024 * 1024),
+		add(out, len, &at, "        memory heap %u: %s%s\n", h, mem_size_str(d->heap_size[h], sz, sizeof sz),
 		        d->heap_device_local[h] ? " device-local" : "");
-	add(out, len, &at, "        largest allocation %.2f GiB, storage buffer range %.2f GiB\n",
-	        (double)d->max_alloc / (1024.0 * 1024 * 1024), (double)d->max_storage_range / (1024.0 * 1024 * 1024));
+	add(out, len, &at, "        largest allocation %s, storage buffer range %s\n",
+	        mem_size_str(d->max_alloc, sz, sizeof sz), mem_size_str(d->max_storage_range, sz2, sizeof sz2));
 	if (d->transfer_family >= 0)
 		add(out, len, &at, "        transfer-only queue family %d (timestamps: %u bits)\n", d->transfer_family,
 		        d->transfer_ts_bits);
