@@ -79,8 +79,10 @@ static void gap(void *ctx, double t_ms, double gap_ms)
 {
 	Table *t = ctx;
 	header(t);
+	char at[24];
 	if (t->o->format == FORMAT_TABLE)
-		printf("-- stopped at %.1f ms for %.1f s (SIGSTOP or Ctrl-Z): not measured --\n", t_ms, gap_ms * 1e-3);
+		printf("-- stopped at %s for %.1f s (SIGSTOP or Ctrl-Z): not measured --\n", fmt_at_ms(t_ms, at, sizeof at),
+		       gap_ms * 1e-3);
 	else if (t->o->format == FORMAT_JSON)
 		json_line(stdout, record_mark_obj("gap", t_ms, gap_ms));
 }

@@ -506,10 +506,11 @@ void change_format(const Change *c, const char *unit, char *out, size_t len)
 	char a[FMT_SI_LEN], b[FMT_SI_LEN];
 	fmt_si(c->before, a, sizeof a);
 	fmt_si(c->after, b, sizeof b);
-	size_t w = (size_t)snprintf(out, len, "%s at %.1f ms: %s%s -> %s%s (x%.2f)", change_kind_names[c->kind],
-	                            c->t_ms, a, unit, b, unit, c->ratio);
+	char at[24], until[24];
+	size_t w = (size_t)snprintf(out, len, "%s at %s: %s%s -> %s%s (x%.2f)", change_kind_names[c->kind],
+	                            fmt_at_ms(c->t_ms, at, sizeof at), a, unit, b, unit, c->ratio);
 	if (c->kind == CHANGE_RAMP && w < len)
-		w += (size_t)snprintf(out + w, len - w, " until %.1f ms", c->t_end_ms);
+		w += (size_t)snprintf(out + w, len - w, " until %s", fmt_at_ms(c->t_end_ms, until, sizeof until));
 	if (c->at_end && w < len)
 		w += (size_t)snprintf(out + w, len - w, ", held to the end");
 	if (w < len)
@@ -527,8 +528,10 @@ void change_format_counts(const ChangeDetector *d, char *out, size_t len)
 
 void change_format_excursion(const Excursion *e, char *out, size_t len)
 {
-	snprintf(out, len, "excursion at %.1f ms for %.1f ms (%u sample%s) to %.2f of the level; %s: %s", e->t_ms,
-	         e->t_end_ms - e->t_ms, e->samples, e->samples == 1 ? "" : "s", e->depth,
+	char at[24], span[24];
+	snprintf(out, len, "excursion at %s for %s (%u sample%s) to %.2f of the level; %s: %s",
+	         fmt_at_ms(e->t_ms, at, sizeof at), fmt_at_ms(e->t_end_ms - e->t_ms, span, sizeof span), e->samples,
+	         e->samples == 1 ? "" : "s", e->depth,
 	         change_cause_names[e->cause], e->why);
 }
 

@@ -132,6 +132,15 @@ char *fmt_ms(double ms, char *out, size_t len)
 	return out;
 }
 
+char *fmt_at_ms(double ms, char *out, size_t len)
+{
+	if (fabs(ms) < 999.95)
+		snprintf(out, len, "%.1f ms", ms);
+	else
+		snprintf(out, len, "%.2f s", ms / 1000);
+	return out;
+}
+
 void fmt_csv_field(const char *s, char *out, size_t len, size_t *at)
 {
 	size_t o = *at;

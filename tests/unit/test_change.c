@@ -222,7 +222,7 @@ static void the_cause_should_follow_what_was_measured_beside(void)
 	CHECK_STR(c->why, "other processes used 50% of the CPU (2% before) x0.51; clock unchanged at 2601 MHz");
 	char line[400];
 	change_format(c, "FLOPS", line, sizeof line);
-	CHECK_STR(line, "step at 1200.0 ms: 140 GFLOPS -> 70.0 GFLOPS (x0.50); not a power-state change: other "
+	CHECK_STR(line, "step at 1.20 s: 140 GFLOPS -> 70.0 GFLOPS (x0.50); not a power-state change: other "
 	                "processes used 50% of the CPU (2% before) x0.51; clock unchanged at 2601 MHz");
 	/* the clock unchanged, two other processes joined on the GPU (NVML's lists):
 	 * counted in the cause, named by the engine where it knows them */

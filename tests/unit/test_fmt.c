@@ -112,6 +112,12 @@ static void fmt_ms_should_pick_the_unit(void)
 	CHECK(!strcmp(fmt_ms(0.5, b, sizeof b), "500 us"));
 	CHECK(!strcmp(fmt_ms(0.001, b, sizeof b), "1 us"));
 	CHECK(!strcmp(fmt_ms(1.25, b, sizeof b), "1.25 ms"));
+	/* a moment of a run: seconds past one, to a sample's 10 ms */
+	CHECK_STR(fmt_at_ms(241.54, b, sizeof b), "241.5 ms");
+	CHECK_STR(fmt_at_ms(999.94, b, sizeof b), "999.9 ms");
+	CHECK_STR(fmt_at_ms(999.96, b, sizeof b), "1.00 s");
+	CHECK_STR(fmt_at_ms(14536.0, b, sizeof b), "14.54 s");
+	CHECK_STR(fmt_at_ms(3600000, b, sizeof b), "3600.00 s");
 }
 
 /* One CSV field: quoted, a quote doubled; cut within the buffer, always
