@@ -1,8 +1,12 @@
 # flopscope: see README.md. `make` builds build/flopscope; `make test` installs
 # what is missing, builds and runs every test; `make run` starts the program.
 # every core compiles, as CI's make does (a serial build of make test took
-# about a minute of its time on 2 cores); -jN on the command line still wins
+# about a minute of its time on 2 cores); -jN on the command line still wins.
+# A sub-make ($(MAKE) in a recipe) shares its parent's job slots: -j there
+# would reset them ("-jN forced in makefile: resetting jobserver mode").
+ifeq ($(MAKELEVEL),0)
 MAKEFLAGS += -j$(shell nproc 2>/dev/null || echo 1)
+endif
 CC      ?= cc
 PKGS    := vulkan ncursesw libcjson libmicrohttpd libcurl
 OPT     ?= -O2 -g
