@@ -123,9 +123,20 @@ static int set_log_cap(Options *o, const char *shown, const char *val, char *err
 	return 0;
 }
 
+/* in the option's own form: 100M, 2G (powers of 1024, as it reads them) */
 static void show_log_cap(const Options *o, char *out, size_t len)
 {
-	snprintf(out, len, "%llu", o->log_cap);
+	static const char unit[] = "KMGT";
+	unsigned long long v = o->log_cap;
+	int u = -1;
+	while (v && v % 1024 == 0 && u < 3) {
+		v /= 1024;
+		u++;
+	}
+	if (u < 0)
+		snprintf(out, len, "%llu", v);
+	else
+		snprintf(out, len, "%llu%c", v, unit[u]);
 }
 
 /* The config file's keys, in the order a saved file writes them, each with

@@ -294,11 +294,21 @@ static void config_should_round_trip_and_yield_to_the_options(void)
 	CHECK(o.target_ms == 20 && o.fps == 5 && !strcmp(o.theme, "mono") && o.theme == o.theme_buf);
 	char out[2048];
 	CHECK(cli_config_text(&o, out, sizeof out) > 0);
+	CHECK(strstr(out, "\nlog_cap = 1M\n")); /* in the option's own form, not 1048576 */
 	Options r;
 	cli_defaults(&r);
 	CHECK(cli_config_apply(out, strlen(out), MODE_MEASURE, &r, err, sizeof err, NULL, 0) == 0);
 	CHECK(!strcmp(r.theme, "mono") && r.target_ms == 20 && r.fps == 5 && r.whole && r.outlier_pct == 3 &&
 	      r.log_keep == 20 && r.log_cap == o.log_cap);
+	/* and back, whatever size the option takes (multiples of 16 bytes, 16G at most) */
+	for (unsigned long long cap = 16; cap <= 16ull << 30; cap = (cap * 3 + 1024) & ~15ull) {
+		o.log_cap = cap;
+		CHECK(cli_config_text(&o, out, sizeof out) > 0);
+		cli_defaults(&r);
+		CHECK(cli_config_apply(out, strlen(out), MODE_MEASURE, &r, err, sizeof err, NULL, 0) == 0 && r.log_cap == cap);
+	}
+	o.log_cap = 100ull << 20;
+	CHECK(cli_config_text(&o, out, sizeof out) > 0 && strstr(out, "\nlog_cap = 100M\n"));
 	/* the dashboard's saved target is a preference of measuring runs: a
 	 * check (and the suite) measure at the default unless told otherwise;
 	 * the fleet's keys (outlier, retention) count for the check */
