@@ -86,6 +86,21 @@ bool columns_csv(FILE *f, const Column *cols, size_t n, const void *row)
 		}
 		case COL_TEL_WATCH: /* above */
 			break;
+		case COL_CHARS:
+			fputs((const char *)v, f);
+			break;
+		case COL_CHARS_QUOTED:
+		case COL_CHARS_STRING:
+		case COL_CHARS_WORDS:
+			listing_csv_field(f, (const char *)v);
+			break;
+		case COL_NUMBER_NULL:
+			if (isfinite(*(const double *)v))
+				fprintf(f, c->csv_fmt ? c->csv_fmt : "%.17g", *(const double *)v);
+			break;
+		case COL_SIZE:
+			fprintf(f, "%zu", *(const size_t *)v);
+			break;
 		}
 	}
 	fputc('\n', f);
@@ -136,6 +151,36 @@ cJSON *columns_json(const char *type, const Column *cols, size_t n, const void *
 			for (int t = 0; ok && t < TEL_FIELD_COUNT; t++)
 				if (tel_info[t].watch && isfinite(((const double *)v)[t]))
 					ok = cJSON_AddNumberToObject(j, tel_info[t].key, ((const double *)v)[t]) != NULL;
+			break;
+		case COL_CHARS:
+		case COL_CHARS_QUOTED:
+			ok = (*(const char *)v ? cJSON_AddStringToObject(j, c->json, v) : cJSON_AddNullToObject(j, c->json)) != NULL;
+			break;
+		case COL_CHARS_STRING:
+			ok = cJSON_AddStringToObject(j, c->json, v) != NULL;
+			break;
+		case COL_CHARS_WORDS: {
+			cJSON *words = cJSON_AddArrayToObject(j, c->json);
+			ok = words != NULL;
+			for (const char *w = v; ok && *w;) {
+				size_t len = strcspn(w, " ");
+				if (len) {
+					char one[128];
+					snprintf(one, sizeof one, "%.*s", (int)(len < sizeof one ? len : sizeof one - 1), w);
+					cJSON *item = cJSON_CreateString(one);
+					ok = item && cJSON_AddItemToArray(words, item);
+				}
+				w += len;
+				w += strspn(w, " ");
+			}
+			break;
+		}
+		case COL_NUMBER_NULL:
+			ok = (isfinite(*(const double *)v) ? cJSON_AddNumberToObject(j, c->json, *(const double *)v)
+			                                   : cJSON_AddNullToObject(j, c->json)) != NULL;
+			break;
+		case COL_SIZE:
+			ok = cJSON_AddNumberToObject(j, c->json, (double)*(const size_t *)v) != NULL;
 			break;
 		case COL_IDENTITY:
 			if (c->json && ((const RowIdentity *)v)->dev) {

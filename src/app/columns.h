@@ -22,12 +22,19 @@ typedef enum ColForm {
 	COL_STRING,    /* const char *: JSON always ("" for NULL), CSV quoted */
 	COL_NUMBER,    /* double: left out of JSON, empty in CSV, unless finite; CSV in csv_fmt */
 	COL_COUNT,     /* uint64_t */
-	COL_BOOL,      /* bool: JSON true or false (not in CSV) */
-	COL_FLAG,      /* bool: JSON true when set, else left out (not in CSV) */
+	COL_BOOL,      /* bool: JSON true or false, CSV 1 or 0 */
+	COL_FLAG,      /* bool: JSON true when set, else left out; CSV 1 or 0 */
 	COL_IDENTITY,  /* a RowIdentity: the device's columns (listing.h, LISTING_IDENTITY_CSV);
 	                  JSON: none when its dev is NULL */
 	COL_TEL_WATCH, /* double[TEL_FIELD_COUNT]: a column for each measured quantity shown in
 	                  --watch (tel_rows.h's .watch), keyed and formatted by its row; as COL_NUMBER */
+	/* records whose every key is always there (a fleet_gpu record: null where unknown) */
+	COL_CHARS,     /* char[] in the row: CSV as is, JSON null when "" */
+	COL_CHARS_QUOTED, /* char[]: CSV quoted, JSON null when "" */
+	COL_CHARS_STRING, /* char[]: CSV quoted, JSON always a string */
+	COL_CHARS_WORDS,  /* char[] of words, " " between: CSV quoted, JSON an array of strings */
+	COL_NUMBER_NULL,  /* double: as COL_NUMBER, JSON null where not finite */
+	COL_SIZE,      /* size_t */
 } ColForm;
 
 /* Which device and list entry a row is of. */

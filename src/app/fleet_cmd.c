@@ -18,7 +18,6 @@
 #include "fleet.h"
 #include "fleet_view.h"
 #include "fmt.h"
-#include "listing.h"
 #include "records.h"
 #include "version.h"
 
@@ -479,77 +478,32 @@ static void print_table(const FleetRow *r, size_t n, const char *base, size_t ho
 }
 
 /* A fleet_gpu record's columns, walked by the CSV and the JSON writers:
- * each its key (JSON and CSV header alike), form and place in FleetRow. */
-typedef enum FleetForm {
-	FF_HOST,  /* text, CSV quoted, JSON always a string */
-	FF_TEXT,  /* text as is in CSV, JSON null when "" */
-	FF_QUOTED,/* as FF_TEXT, CSV quoted */
-	FF_WORDS, /* " "-separated words: CSV quoted, JSON an array of strings */
-	FF_NUM,   /* double in fmt: CSV empty, JSON null when NaN */
-	FF_SIZE,  /* size_t */
-	FF_BOOL,  /* bool: CSV 0 or 1 */
-} FleetForm;
-
-typedef struct FleetCol {
-	const char *key;
-	FleetForm form;
-	size_t at;
-	const char *fmt; /* FF_NUM in CSV */
-} FleetCol;
-
-#define FC(k, f, m, fmt) { k, f, offsetof(FleetRow, m), fmt }
-static const FleetCol fleet_cols[] = {
-	FC("host", FF_HOST, host, NULL),           FC("gpu", FF_TEXT, gpu, NULL),
-	FC("uuid", FF_QUOTED, uuid, NULL),         FC("model", FF_QUOTED, name, NULL),
-	FC("workload", FF_TEXT, workload, NULL),   FC("median", FF_NUM, median, "%.6g"),
-	FC("unit", FF_TEXT, unit, NULL),           FC("fleet_ratio", FF_NUM, fleet_ratio, "%.4f"),
-	FC("peers", FF_SIZE, peers, NULL),         FC("noise_ref", FF_NUM, noise_ref, "%.4f"),
-	FC("outlier", FF_BOOL, outlier, NULL),     FC("unsure", FF_BOOL, unsure, NULL),
-	FC("verdict", FF_TEXT, verdict, NULL),     FC("codes", FF_WORDS, codes, NULL),
-	FC("missing", FF_BOOL, missing, NULL),     FC(TEL_KEY_POWER_W, FF_NUM, power_w, "%.1f"),
-	FC("clock_mhz", FF_NUM, clock_mhz, "%.0f"), FC(TEL_KEY_TEMP_C, FF_NUM, temp_c, "%.0f"),
+ * each its key (JSON and CSV header alike), form and place in FleetRow;
+ * every key is in every record (null where unknown). */
+#define FC(k, f, m, fmt) { k, k, f, offsetof(FleetRow, m), fmt }
+static const Column fleet_cols[] = {
+	FC("host", COL_CHARS_STRING, host, NULL),       FC("gpu", COL_CHARS, gpu, NULL),
+	FC("uuid", COL_CHARS_QUOTED, uuid, NULL),       FC("model", COL_CHARS_QUOTED, name, NULL),
+	FC("workload", COL_CHARS, workload, NULL),      FC("median", COL_NUMBER_NULL, median, "%.6g"),
+	FC("unit", COL_CHARS, unit, NULL),              FC("fleet_ratio", COL_NUMBER_NULL, fleet_ratio, "%.4f"),
+	FC("peers", COL_SIZE, peers, NULL),             FC("noise_ref", COL_NUMBER_NULL, noise_ref, "%.4f"),
+	FC("outlier", COL_BOOL, outlier, NULL),         FC("unsure", COL_BOOL, unsure, NULL),
+	FC("verdict", COL_CHARS, verdict, NULL),        FC("codes", COL_CHARS_WORDS, codes, NULL),
+	FC("missing", COL_BOOL, missing, NULL),         FC(TEL_KEY_POWER_W, COL_NUMBER_NULL, power_w, "%.1f"),
+	FC("clock_mhz", COL_NUMBER_NULL, clock_mhz, "%.0f"), FC(TEL_KEY_TEMP_C, COL_NUMBER_NULL, temp_c, "%.0f"),
 };
 
 static void print_csv(const FleetRow *r, size_t n)
 {
-	for (size_t c = 0; c < NCOLS(fleet_cols); c++)
-		printf("%s%s", c ? "," : "", fleet_cols[c].key);
-	putchar('\n');
-	for (size_t k = 0; k < n; k++) {
-		for (size_t c = 0; c < NCOLS(fleet_cols); c++) {
-			const FleetCol *col = &fleet_cols[c];
-			const char *at = (const char *)&r[k] + col->at;
-			if (c)
-				putchar(',');
-			switch (col->form) {
-			case FF_TEXT:
-				fputs(at, stdout);
-				break;
-			case FF_HOST:
-			case FF_QUOTED:
-			case FF_WORDS:
-				listing_csv_field(stdout, at);
-				break;
-			case FF_NUM: {
-				double v;
-				memcpy(&v, at, sizeof v);
-				if (!isnan(v))
-					printf(col->fmt, v);
-				break;
-			}
-			case FF_SIZE: {
-				size_t v;
-				memcpy(&v, at, sizeof v);
-				printf("%zu", v);
-				break;
-			}
-			case FF_BOOL:
-				putchar(*(const bool *)at ? '1' : '0');
-				break;
-			}
-		}
-		putchar('\n');
-	}
+	columns_csv_header(stdout, fleet_cols, NCOLS(fleet_cols));
+	for (size_t k = 0; k < n; k++)
+		columns_csv(stdout, fleet_cols, NCOLS(fleet_cols), &r[k]);
+}
+
+/* Row r as a fleet_gpu record (NULL: out of memory). */
+static cJSON *gpu_json(const FleetRow *r)
+{
+	return columns_json("fleet_gpu", fleet_cols, NCOLS(fleet_cols), r);
 }
 
 static void add_str(cJSON *j, const char *k, const char *v)
@@ -558,56 +512,6 @@ static void add_str(cJSON *j, const char *k, const char *v)
 		cJSON_AddStringToObject(j, k, v);
 	else
 		cJSON_AddNullToObject(j, k);
-}
-
-/* Row r as a fleet_gpu record (NULL: out of memory). */
-static cJSON *gpu_json(const FleetRow *r)
-{
-	cJSON *j = cJSON_CreateObject();
-	if (!j || !cJSON_AddStringToObject(j, "type", "fleet_gpu")) {
-		cJSON_Delete(j);
-		return NULL;
-	}
-	for (size_t c = 0; c < NCOLS(fleet_cols); c++) {
-		const FleetCol *col = &fleet_cols[c];
-		const char *at = (const char *)r + col->at;
-		switch (col->form) {
-		case FF_HOST:
-			cJSON_AddStringToObject(j, col->key, at);
-			break;
-		case FF_TEXT:
-		case FF_QUOTED:
-			add_str(j, col->key, at);
-			break;
-		case FF_WORDS: {
-			cJSON *words = cJSON_AddArrayToObject(j, col->key);
-			char buf[sizeof r->codes];
-			snprintf(buf, sizeof buf, "%s", at);
-			for (char *save, *t = strtok_r(buf, " ", &save); words && t; t = strtok_r(NULL, " ", &save))
-				cJSON_AddItemToArray(words, cJSON_CreateString(t));
-			break;
-		}
-		case FF_NUM: {
-			double v;
-			memcpy(&v, at, sizeof v);
-			if (isnan(v))
-				cJSON_AddNullToObject(j, col->key);
-			else
-				cJSON_AddNumberToObject(j, col->key, v);
-			break;
-		}
-		case FF_SIZE: {
-			size_t v;
-			memcpy(&v, at, sizeof v);
-			cJSON_AddNumberToObject(j, col->key, (double)v);
-			break;
-		}
-		case FF_BOOL:
-			cJSON_AddBoolToObject(j, col->key, *(const bool *)at);
-			break;
-		}
-	}
-	return j;
 }
 
 static bool print_json(const FleetRow *r, size_t n, const char *base, size_t hosts, size_t gpus, size_t outliers,
