@@ -606,7 +606,7 @@ static int check_end(CheckRun *c, atomic_int *quit, bool not_run, bool *say_logs
 	}
 	if (o->format == FORMAT_JSON) {
 		cJSON *j = cJSON_CreateObject();
-		bool ok = j && cJSON_AddStringToObject(j, "type", "check_end") && record_stamp(j) &&
+		bool ok = j && cJSON_AddStringToObject(j, "type", "check_end") && record_utc(j) && record_stamp(j) &&
 		          cJSON_AddNumberToObject(j, "seconds", round(secs * 1e3) / 1e3) &&
 		          cJSON_AddNumberToObject(j, "exit", status);
 		for (int s = 0; ok && s < CHECK_STATUS_COUNT; s++)

@@ -46,6 +46,7 @@ typedef struct CheckLine {
 #define L_(f) offsetof(CheckLine, f)
 /* the verdict's columns: the CSV header is theirs */
 static const Column check_cols[] = {
+	{ "utc", NULL, COL_UTC, 0, NULL },
 	{ "status", "status", COL_TEXT, L_(status), NULL },
 	{ "identity", "identity", COL_IDENTITY, L_(id), NULL },
 	{ "workload", "workload", COL_TEXT, L_(workload), NULL },
@@ -65,6 +66,7 @@ static const Column check_cols[] = {
 /* a shared transfer's: the verdict's CSV columns (no verdict, reference or
  * threshold), its own JSON keys */
 static const Column shared_cols[] = {
+	{ "utc", NULL, COL_UTC, 0, NULL },
 	{ NULL, "status", COL_TEXT, L_(status), NULL },
 	{ "identity", "identity", COL_IDENTITY, L_(id), NULL },
 	{ "workload", "workload", COL_TEXT, L_(workload), NULL },
@@ -214,7 +216,7 @@ void check_print_shared(const Options *o, const VkCtx *ctx, const SuiteDev *sd, 
 static cJSON *missing_begin(const char *type)
 {
 	cJSON *j = cJSON_CreateObject();
-	if (j && (!cJSON_AddStringToObject(j, "type", type) ||
+	if (j && (!cJSON_AddStringToObject(j, "type", type) || !record_utc(j) ||
 	          !cJSON_AddStringToObject(j, "status", check_status_names[CHECK_MISSING]))) {
 		cJSON_Delete(j);
 		j = NULL;

@@ -3,9 +3,11 @@
 
 #include <cjson/cJSON.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "listing.h"
+#include "records.h"
 
 static const void *at(const void *row, size_t off)
 {
@@ -101,10 +103,26 @@ bool columns_csv(FILE *f, const Column *cols, size_t n, const void *row)
 		case COL_SIZE:
 			fprintf(f, "%zu", *(const size_t *)v);
 			break;
+		case COL_UTC: /* JSON only */
+			break;
 		}
 	}
 	fputc('\n', f);
 	return !ferror(f);
+}
+
+/* v as its CSV shows it where the format is fixed-point ("%.3f" seconds,
+ * "%.0f" MHz: the precision a reading has), so that JSON carries 2300, not
+ * 2299.9980000000028, and 0, not 1.51e-07; other formats ("%.6g") as is. */
+static double as_shown(const char *fmt, double v)
+{
+	size_t n = fmt ? strlen(fmt) : 0;
+	if (n < 2 || fmt[n - 1] != 'f' || !isfinite(v))
+		return v;
+	char buf[64];
+	snprintf(buf, sizeof buf, fmt, v);
+	double r = strtod(buf, NULL);
+	return r == 0 ? 0 : r; /* never -0 */
 }
 
 cJSON *columns_json(const char *type, const Column *cols, size_t n, const void *row)
@@ -135,7 +153,7 @@ cJSON *columns_json(const char *type, const Column *cols, size_t n, const void *
 		}
 		case COL_NUMBER:
 			if (isfinite(*(const double *)v))
-				ok = cJSON_AddNumberToObject(j, c->json, *(const double *)v) != NULL;
+				ok = cJSON_AddNumberToObject(j, c->json, as_shown(c->csv_fmt, *(const double *)v)) != NULL;
 			break;
 		case COL_COUNT:
 			ok = cJSON_AddNumberToObject(j, c->json, (double)*(const uint64_t *)v) != NULL;
@@ -150,7 +168,8 @@ cJSON *columns_json(const char *type, const Column *cols, size_t n, const void *
 		case COL_TEL_WATCH:
 			for (int t = 0; ok && t < TEL_FIELD_COUNT; t++)
 				if (tel_info[t].watch && isfinite(((const double *)v)[t]))
-					ok = cJSON_AddNumberToObject(j, tel_info[t].key, ((const double *)v)[t]) != NULL;
+					ok = cJSON_AddNumberToObject(j, tel_info[t].key, as_shown(tel_info[t].fmt, ((const double *)v)[t])) !=
+					     NULL;
 			break;
 		case COL_CHARS:
 		case COL_CHARS_QUOTED:
@@ -176,11 +195,14 @@ cJSON *columns_json(const char *type, const Column *cols, size_t n, const void *
 			break;
 		}
 		case COL_NUMBER_NULL:
-			ok = (isfinite(*(const double *)v) ? cJSON_AddNumberToObject(j, c->json, *(const double *)v)
+			ok = (isfinite(*(const double *)v) ? cJSON_AddNumberToObject(j, c->json, as_shown(c->csv_fmt, *(const double *)v))
 			                                   : cJSON_AddNullToObject(j, c->json)) != NULL;
 			break;
 		case COL_SIZE:
 			ok = cJSON_AddNumberToObject(j, c->json, (double)*(const size_t *)v) != NULL;
+			break;
+		case COL_UTC:
+			ok = record_utc(j);
 			break;
 		case COL_IDENTITY:
 			if (c->json && ((const RowIdentity *)v)->dev) {

@@ -35,6 +35,8 @@ typedef enum ColForm {
 	COL_CHARS_WORDS,  /* char[] of words, " " between: CSV quoted, JSON an array of strings */
 	COL_NUMBER_NULL,  /* double: as COL_NUMBER, JSON null where not finite */
 	COL_SIZE,      /* size_t */
+	COL_UTC,       /* no value of the row: JSON "utc", when the record is written
+	                  (records.h's record_utc); not in CSV */
 } ColForm;
 
 /* Which device and list entry a row is of. */

@@ -74,6 +74,7 @@ typedef struct IntervalLine {
 	RowIdentity id;
 } IntervalLine;
 static const Column interval_cols[] = {
+	{ "utc", NULL, COL_UTC, 0, NULL },
 	{ "t_start_s", "t_start_s", COL_NUMBER, I_(t0), "%.3f" },
 	{ "t_end_s", "t_end_s", COL_NUMBER, I_(t1), "%.3f" },
 	{ "median", "median", COL_NUMBER, I_(median), "%.6g" },

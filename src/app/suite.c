@@ -162,6 +162,7 @@ typedef struct SuiteLine {
 
 #define S_(f) offsetof(SuiteLine, f)
 static const Column suite_cols[] = {
+	{ "utc", NULL, COL_UTC, 0, NULL },
 	{ "dev", "dev", COL_NUMBER, S_(dev), "%.0f" },
 	{ "identity", "identity", COL_IDENTITY, S_(id), NULL },
 	{ "workload", "workload", COL_TEXT, S_(workload), NULL },
@@ -359,7 +360,7 @@ static void suite_progress(Progress *pg, int k, int runs, const WorkloadInfo *wl
 static int suite_stopped(bool json, int sig, int done, int runs)
 {
 	cJSON *j = json ? cJSON_CreateObject() : NULL;
-	if (j && cJSON_AddStringToObject(j, "type", "suite_stopped") && cJSON_AddNumberToObject(j, "signal", sig) &&
+	if (j && cJSON_AddStringToObject(j, "type", "suite_stopped") && record_utc(j) && cJSON_AddNumberToObject(j, "signal", sig) &&
 	    cJSON_AddNumberToObject(j, "workloads_done", done) && cJSON_AddNumberToObject(j, "workloads", runs) &&
 	    record_stamp(j))
 		json_line(stdout, j);

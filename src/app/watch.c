@@ -31,6 +31,7 @@ typedef struct WatchLine {
 	RowIdentity id;
 } WatchLine;
 static const Column watch_cols[] = {
+	{ "utc", NULL, COL_UTC, 0, NULL },
 	{ "t_s", "t_s", COL_NUMBER, R_(t), "%.3f" },
 	{ "dev", "dev", COL_NUMBER, R_(dev), "%.0f" },
 	/* the readings: a column each of tel_rows.h's rows shown in --watch */

@@ -3,6 +3,7 @@
 
 #include <cjson/cJSON.h>
 #include <math.h>
+#include <time.h>
 #include <stdio.h>
 
 #include "throttle.h"
@@ -255,7 +256,8 @@ bool record_summary_json(FILE *f, const SummaryResult *r, size_t dropped, uint64
 	cJSON *o = cJSON_CreateObject();
 	if (!o)
 		return false;
-	bool ok = cJSON_AddStringToObject(o, "type", "summary") &&
+	/* when, and the contract: a script reads this record alone (tail -1) */
+	bool ok = cJSON_AddStringToObject(o, "type", "summary") && record_utc(o) && record_stamp(o) &&
 	          cJSON_AddNumberToObject(o, "samples", (double)r->samples) &&
 	          cJSON_AddNumberToObject(o, "steady_samples", (double)r->steady) &&
 	          cJSON_AddNumberToObject(o, "dropped", (double)dropped) &&
@@ -323,6 +325,20 @@ bool record_summary_json(FILE *f, const SummaryResult *r, size_t dropped, uint64
 		return false;
 	}
 	return json_line(f, o);
+}
+
+bool record_utc(cJSON *o)
+{
+	struct timespec ts;
+	struct tm tm;
+	char at[40] = "";
+	if (clock_gettime(CLOCK_REALTIME, &ts) == 0 && gmtime_r(&ts.tv_sec, &tm)) {
+		size_t n = strftime(at, sizeof at, "%Y-%m-%dT%H:%M:%S", &tm);
+		snprintf(at + n, sizeof at - n, ".%03ldZ", ts.tv_nsec / 1000000);
+	}
+	if (!at[0]) /* no wall clock: the record goes without */
+		return o != NULL;
+	return o && cJSON_AddStringToObject(o, "utc", at);
 }
 
 bool record_stamp(cJSON *o)

@@ -21,6 +21,10 @@ bool json_line(FILE *f, struct cJSON *o);
  * carries the same): "flopscope" (the version) and "schema"
  * (FLOPSCOPE_SCHEMA_VERSION), added to o; false out of memory. */
 bool record_stamp(struct cJSON *o);
+/* "utc": the wall-clock time now, ISO 8601 in UTC to the millisecond
+ * ("2026-11-29T15:10:39.123Z"), as dmon's -o DT: when a record was
+ * written; false out of memory. */
+bool record_utc(struct cJSON *o);
 /* One sample as a JSON object ({"dev":N first when dev > 0: one of several
  * devices}); NULL out of memory. */
 struct cJSON *record_sample_obj(const Sample *s, unsigned dev);

@@ -420,9 +420,11 @@ t_config_file_should_apply_save_and_yield_to_options() {
 # 2020-12, unknown fields refused), and a doctored record is not.
 t_every_json_output_should_match_its_schema() {
 	tsan && skip "the outputs' fields, no thread of their own: check-asan and make test run it"
-	local S=tests/schema_check.py st="$T/st"
+	local S=tests/schema_check.py st="$T/st" t0 t1
 	export XDG_STATE_HOME="$st"
+	t0=$(date -u +%s.%N)
 	"$FS" llvm --duration 1 --log "$T/a.jsonl" --format json >"$T/head.json" 2>/dev/null || die "headless"
+	t1=$(date -u +%s.%N)
 	"$FS" llvm --duration 1 --log "$T/b.jsonl" --format csv >/dev/null 2>&1 || die "second log"
 	"$FS" -1 -1 --duration 0.5 --no-log --format json >"$T/run.json" 2>/dev/null
 	rc=$? # two engines on one lavapipe may differ: 4, the outlier status
@@ -448,6 +450,19 @@ t_every_json_output_should_match_its_schema() {
 	done
 	grep -q '"type":"device_summary"' "$T/run.json" && grep -q '"type":"check_end"' "$T/check.json" ||
 		die "outputs incomplete"
+	# the records' wall-clock time is the time they were written: the run's
+	# summary between the command's start and end, the check's in order
+	python3 - "$T/head.json" "$t0" "$t1" "$T/check.json" <<'PY' || die "utc"
+import datetime, json, sys
+def when(r):
+    return datetime.datetime.strptime(r["utc"], "%Y-%m-%dT%H:%M:%S.%fZ").replace(tzinfo=datetime.timezone.utc).timestamp()
+summary = [json.loads(l) for l in open(sys.argv[1])][-1]
+assert summary["type"] == "summary" and summary["schema"] == 1, summary
+assert float(sys.argv[2]) - 0.001 <= when(summary) <= float(sys.argv[3]) + 0.001, (summary["utc"], sys.argv[2:4])
+check = [json.loads(l) for l in open(sys.argv[4])]
+times = [when(r) for r in check]
+assert len(times) >= 2 and times == sorted(times), [r["utc"] for r in check]
+PY
 	# the validator refuses what the schema does not allow
 	sed -n 2p "$T/head.json" | sed 's/"rate":/"flops":/' >"$T/bad.json"
 	python3 "$S" log "$T/bad.json" >/dev/null 2>&1 && die "a sample without rate passed"

@@ -247,6 +247,21 @@ for r in rows:
     assert r["temp_c"] == 71 and r["throttle"] == 4 and r["reasons"] == "power cap" and r["device"].startswith("llvmpipe"), r
     assert r["power_instant_w"] == 698, r  # the instant reading beside the driver's average
 PY
+	# numbers in the precision the CSV gives them (t_s to the ms, a clock
+	# in whole MHz: a CPU's clock reads 2299.998 from /proc/cpuinfo), each
+	# record with the wall-clock time it was written
+	"$FS" --watch llvm --interval 0.2 --duration 0.6 --format json >"$T/w2.json" 2>"$T/w2.err" ||
+		die "json: exit $?: $(cat "$T/w2.err")"
+	python3 - "$T/w2.json" <<'PY' || die "json numbers: $(cat "$T/w2.json")"
+import json, re, sys
+for line in open(sys.argv[1]):
+    r = json.loads(line)
+    assert re.fullmatch(r"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}\.[0-9]{3}Z", r["utc"]), r
+    t = re.search(r'"t_s":([^,}]*)', line).group(1)
+    assert re.fullmatch(r"[0-9]+(\.[0-9]{1,3})?", t), t
+    m = re.search(r'"sm_mhz":([^,}]*)', line)
+    assert not m or re.fullmatch(r"[0-9]+", m.group(1)), m.group(1)
+PY
 	"$FS" --watch -1 -1 --interval 0.2 --duration 0.2 --format csv >"$T/w.csv" 2>/dev/null || die "csv: exit $?"
 	python3 - "$T/w.csv" <<'PY' || die "csv: $(cat "$T/w.csv")"
 import csv, sys
