@@ -81,6 +81,12 @@ VERDICT_CAUSE(PEERS_UNSURE, .sev = SEV_WARN, .fig = { "peer_ratio", "peers", "no
 	.action = "Below its peers within the runs' noise: check again with a longer --budget.")
 VERDICT_CAUSE(AT_PEERS, .sev = SEV_OK, .fig = { "peer_ratio", "peers" },
 	.action = "None.")
+/* a burn's window against the device's first (core/burn.h) */
+VERDICT_CAUSE(DRIFT, .sev = SEV_FAIL, .fig = { "ratio", "window", "noise" },
+	.action = "The GPU's throughput sank over the soak: read its temperature and clock over the burn's windows "
+	          "(the report); check cooling (fans, airflow, thermal paste, inlet temperature) and run the burn again.")
+VERDICT_CAUSE(DRIFT_UNSURE, .sev = SEV_WARN, .fig = { "ratio", "window", "noise" },
+	.action = "Below its first window within the runs' noise: burn again with longer windows (--window).")
 /* a transfer of the host's devices at once */
 VERDICT_CAUSE(SHARED_TRANSFER, .sev = SEV_INFO, .fig = { "devices", "sum" },
 	.action = "None: the host's share, held to no threshold; the device's verdict is its link's, measured alone.")

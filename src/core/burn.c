@@ -1,0 +1,191 @@
+#include "burn.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "outlier.h"
+#include "stats.h"
+#include "throttle.h"
+
+const char *const burn_status_names[BURN_STATUS_COUNT] = {
+	[BURN_PASS] = "pass", [BURN_UNSURE] = "unsure", [BURN_OUTLIER] = "outlier",
+	[BURN_FAIL] = "fail", [BURN_WRONG] = "wrong",   [BURN_ERROR] = "error",
+};
+
+/* the median of v[0..n) that are finite, sorting v; NaN for none */
+static double median_of(double *v, size_t n)
+{
+	size_t m = 0;
+	for (size_t k = 0; k < n; k++)
+		if (isfinite(v[k]))
+			v[m++] = v[k];
+	return m ? stats_median_inplace(v, m) : NAN;
+}
+
+/* The 10th-to-90th percentile range of the 1 s block means of the steady
+ * samples over their median (the node rule's noise); NaN under 3 blocks. */
+static double block_noise(const Sample *s, size_t n, double t0_ms, double *v)
+{
+	size_t nb = 0;
+	double sum = 0;
+	size_t cnt = 0;
+	long cur = -1;
+	for (size_t k = 0; k <= n; k++) {
+		bool steady = k < n && (s[k].flags & SAMPLE_STEADY) && isfinite(s[k].rate);
+		long b = k < n ? (long)floor((s[k].t_ms - t0_ms) / 1000.0) : -2;
+		if (k == n || (steady && b != cur)) {
+			if (cnt)
+				v[nb++] = sum / (double)cnt;
+			sum = 0;
+			cnt = 0;
+			cur = b;
+		}
+		if (steady) {
+			sum += s[k].rate;
+			cnt++;
+		}
+	}
+	if (nb < 3)
+		return NAN;
+	stats_sort(v, nb);
+	double med = stats_quantile_sorted(v, nb, 0.5);
+	return med > 0 ? (stats_quantile_sorted(v, nb, 0.9) - stats_quantile_sorted(v, nb, 0.1)) / med : NAN;
+}
+
+bool burn_window_stats(BurnWindow *w, const Sample *s, size_t n)
+{
+	w->samples = n;
+	w->steady = w->verified = 0;
+	w->median = w->min = w->max = w->noise = NAN;
+	w->mhz = w->watts = w->temp_max = w->others = NAN;
+	w->held_power = w->held_thermal = w->held_hw = NAN;
+	w->status = BURN_PASS;
+	w->drift = w->peer_ratio = NAN;
+	w->causes.n = 0;
+	double *v = malloc((n ? n : 1) * sizeof *v);
+	if (!v)
+		return false;
+	size_t m = 0, reasons = 0, power = 0, thermal = 0, hw = 0;
+	for (size_t k = 0; k < n; k++) {
+		if (s[k].flags & SAMPLE_VERIFIED)
+			w->verified++;
+		if ((s[k].flags & SAMPLE_STEADY) && isfinite(s[k].rate)) {
+			v[m++] = s[k].rate;
+			w->min = isnan(w->min) || s[k].rate < w->min ? s[k].rate : w->min;
+			w->max = isnan(w->max) || s[k].rate > w->max ? s[k].rate : w->max;
+		}
+		if (sample_has_tel(&s[k], TEL_TEMP_C) && !(s[k].tel[TEL_TEMP_C] <= w->temp_max))
+			w->temp_max = s[k].tel[TEL_TEMP_C];
+		if (sample_has_tel(&s[k], TEL_OTHER_GPU) && !(s[k].tel[TEL_OTHER_GPU] <= w->others))
+			w->others = s[k].tel[TEL_OTHER_GPU];
+		if (sample_has_tel(&s[k], TEL_THROTTLE)) {
+			uint64_t bits = (uint64_t)s[k].tel[TEL_THROTTLE];
+			reasons++;
+			power += (bits & THR_POWER_CAP) != 0;
+			thermal += (bits & (THR_THERMAL_SW | THR_THERMAL_HW)) != 0;
+			hw += (bits & (THR_HW_SLOWDOWN | THR_POWER_BRAKE)) != 0;
+		}
+	}
+	w->steady = m;
+	w->median = m ? stats_median_inplace(v, m) : NAN;
+	if (reasons) {
+		w->held_power = (double)power / (double)reasons;
+		w->held_thermal = (double)thermal / (double)reasons;
+		w->held_hw = (double)hw / (double)reasons;
+	}
+	for (size_t k = 0; k < n; k++)
+		v[k] = sample_has_tel(&s[k], TEL_SM_MHZ) ? s[k].tel[TEL_SM_MHZ] : NAN;
+	w->mhz = median_of(v, n);
+	for (size_t k = 0; k < n; k++)
+		v[k] = sample_power_w(&s[k]);
+	w->watts = median_of(v, n);
+	w->noise = block_noise(s, n, w->t0_s * 1000.0, v);
+	free(v);
+	return true;
+}
+
+static void raise_to(BurnWindow *w, BurnStatus st)
+{
+	if (st > w->status)
+		w->status = st;
+}
+
+void burn_judge(BurnWindow *w, const BurnWindow *first, double margin_pct, const char *who)
+{
+	if (w->error) {
+		raise_to(w, BURN_ERROR);
+		verdict_add(&w->causes, true, VC_RUN_ERROR, NULL, "the run failed in this window");
+	}
+	if (w->wrong) {
+		raise_to(w, BURN_WRONG);
+		verdict_add(&w->causes, true, VC_WRONG_RESULT, NULL, "a result was wrong in this window");
+	}
+	double held = (isnan(w->held_thermal) ? 0 : w->held_thermal) + (isnan(w->held_hw) ? 0 : w->held_hw);
+	if (held >= BURN_HOLD_SHARE) {
+		char th[40] = "", hw[40] = "";
+		if (w->held_thermal > 0)
+			snprintf(th, sizeof th, "thermal %.0f%%", 100 * w->held_thermal);
+		if (w->held_hw > 0)
+			snprintf(hw, sizeof hw, "HW slowdown %.0f%%", 100 * w->held_hw);
+		raise_to(w, BURN_FAIL);
+		verdict_add(&w->causes, true, VC_THROTTLE_HW, NULL, "held by: %s%s%s of its samples, a fault", th,
+		            th[0] && hw[0] ? ", " : "", hw);
+	}
+	if (w->held_power > 0)
+		verdict_add(&w->causes, false, VC_POWER_CAP, NULL, "held by: power cap %.0f%% of its samples (reported, "
+		            "not failed)", 100 * w->held_power);
+	if (first && first != w && isfinite(first->median) && first->median > 0 && isfinite(w->median)) {
+		w->drift = w->median / first->median;
+		if (w->drift < 1 - margin_pct / 100) {
+			double noise = first->noise;
+			if (isfinite(w->noise) && !(w->noise <= noise))
+				noise = w->noise;
+			double f[] = { w->drift, (double)first->index + 1, noise };
+			if (isfinite(noise) && 1 - w->drift > noise) {
+				raise_to(w, BURN_FAIL);
+				verdict_add(&w->causes, true, VC_DRIFT, f, "%.1f%% of window %u's median, beyond the noise "
+				            "(%.1f%%)", 100 * w->drift, first->index + 1, 100 * noise);
+			} else {
+				raise_to(w, BURN_UNSURE);
+				verdict_add(&w->causes, false, VC_DRIFT_UNSURE, f, "%.1f%% of window %u's median, within the "
+				            "noise%s", 100 * w->drift, first->index + 1, isfinite(noise) ? "" : " (unknown)");
+			}
+		}
+	}
+	if (w->others > 0) {
+		double f[] = { w->others };
+		verdict_add(&w->causes, false, VC_OTHER_PROCESS, f, "other processes on the GPU: %.0f at most%s%s",
+		            w->others, who && who[0] ? ": " : "", who ? who : "");
+	}
+}
+
+size_t burn_judge_peers(BurnWindow *const *w, const char *const *names, size_t n, double margin_pct)
+{
+	NodeDevice *d = calloc(n ? n : 1, sizeof *d);
+	if (!d)
+		return 0;
+	for (size_t k = 0; k < n; k++) {
+		d[k].name = names[k] ? names[k] : "";
+		d[k].median = w[k] && !w[k]->wrong && !w[k]->error ? w[k]->median : NAN;
+		d[k].noise = w[k] ? w[k]->noise : NAN;
+	}
+	size_t found = outlier_apply(d, n, margin_pct);
+	for (size_t k = 0; k < n; k++) {
+		if (!w[k])
+			continue;
+		w[k]->peer_ratio = d[k].peers >= 2 ? d[k].node_ratio : NAN;
+		double f[] = { d[k].node_ratio, (double)d[k].peers, d[k].noise_ref };
+		if (d[k].outlier) {
+			raise_to(w[k], BURN_OUTLIER);
+			verdict_add(&w[k]->causes, true, VC_OUTLIER, f, "%.1f%% of its %zu identical peers' median, beyond the "
+			            "noise (%.1f%%)", 100 * d[k].node_ratio, d[k].peers, 100 * d[k].noise_ref);
+		} else if (d[k].unsure) {
+			raise_to(w[k], BURN_UNSURE);
+			verdict_add(&w[k]->causes, false, VC_PEERS_UNSURE, f, "%.1f%% of its %zu identical peers' median, "
+			            "within the noise", 100 * d[k].node_ratio, d[k].peers);
+		}
+	}
+	free(d);
+	return found;
+}

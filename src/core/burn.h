@@ -1,0 +1,86 @@
+/* burn: a soak's windows, each judged (flopscope --burn). Pure.
+ *
+ * A burn runs one workload (the power workload by default) on every device
+ * at once for minutes to hours; its time is cut into windows (--window,
+ * 60 s), and each device's window is judged on its own samples:
+ *  - a wrong result (the device's run stopped with one) fails it (WRONG);
+ *  - the run failing in the driver is an ERROR;
+ *  - a thermal or HW-slowdown hold (NVML's reasons, AMD's and Intel's
+ *    mapped onto them) for at least BURN_HOLD_SHARE of its samples fails it
+ *    (THROTTLE_HW); the power cap is reported, not failed;
+ *  - its steady median below the device's first judged window's by more
+ *    than the margin (--outlier's %) and by more than the noise of both
+ *    (the 10th-to-90th percentile range of their 1 s block means over the
+ *    median, as the node rule's) fails it (DRIFT: throughput sinking over
+ *    the soak, as a GPU's that heats does); below by the margin but within
+ *    the noise it cannot tell (DRIFT_UNSURE, a warning);
+ *  - among identical devices, a window more than the margin and the noise
+ *    below its peers' median of the same window (outlier.h's rule) is an
+ *    OUTLIER;
+ *  - other processes on the device are named (OTHER_PROCESS).
+ * A window with no steady sample is judged by its results and holds alone.
+ * The burn's verdict for a device is its worst window's. */
+#ifndef FLOPSCOPE_BURN_H
+#define FLOPSCOPE_BURN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "sample.h"
+#include "verdict.h"
+
+/* the share of a window's samples under a thermal or HW-slowdown hold that
+ * fails it (a few samples' glitch does not) */
+#define BURN_HOLD_SHARE 0.05
+
+typedef enum BurnStatus {
+	BURN_PASS,
+	BURN_UNSURE,   /* below the first window or its peers within the noise: cannot tell */
+	BURN_OUTLIER,
+	BURN_FAIL,     /* a hold, a drift */
+	BURN_WRONG,
+	BURN_ERROR,
+	BURN_STATUS_COUNT
+} BurnStatus;
+/* "pass", "unsure", ... as records and the report write them */
+extern const char *const burn_status_names[BURN_STATUS_COUNT];
+
+typedef struct BurnWindow {
+	unsigned index;          /* 0, 1, ... */
+	double t0_s, t1_s;       /* its span of the device's run */
+	bool partial;            /* cut short by the burn's end or a signal */
+	size_t samples, steady, verified;
+	double median, min, max; /* the steady samples' rate; NaN with none */
+	double noise;            /* the 10th-to-90th percentile range of its 1 s block means over
+	                            their median; NaN with fewer than 3 blocks */
+	double mhz, watts;       /* medians of the readings; NaN unread */
+	double temp_max;         /* the highest temperature read; NaN unread */
+	double held_power, held_thermal, held_hw; /* shares of its samples with the reason bits
+	                                             (power cap; thermal; HW slowdown or power
+	                                             brake); NaN: no reasons read */
+	double others;           /* the most other processes on the device at once; NaN unread */
+	bool wrong, error;       /* the run stopped in it: a wrong result, a failure */
+	/* the verdict (burn_judge, burn_judge_peers) */
+	BurnStatus status;
+	double drift;            /* median over the first judged window's; NaN */
+	double peer_ratio;       /* median over its peers' median; NaN */
+	Causes causes;
+} BurnWindow;
+
+/* Window w's figures from its samples s[0..n) (t0_s, t1_s and index set
+ * by the caller); false out of memory (w's figures NaN). */
+bool burn_window_stats(BurnWindow *w, const Sample *s, size_t n);
+
+/* The verdict of w against first (the device's first window with a steady
+ * median; NULL or w itself: none to drift from), margin_pct the least
+ * effect (--outlier); other processes named by who ("" none known). */
+void burn_judge(BurnWindow *w, const BurnWindow *first, double margin_pct, const char *who);
+
+/* The windows of one index on n devices, names[k] each device's model:
+ * each more than margin_pct and the noise below its identical peers'
+ * median is an OUTLIER (within the noise: UNSURE); returns how many
+ * outliers. w[k] NULL: a device with no such window. */
+size_t burn_judge_peers(BurnWindow *const *w, const char *const *names, size_t n, double margin_pct);
+
+#endif

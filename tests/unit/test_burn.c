@@ -1,0 +1,122 @@
+/* A burn's windows (core/burn.h): figures from samples, each judged against
+ * the device's first window, its holds, its results and its peers. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "burn.h"
+#include "check.h"
+#include "throttle.h"
+
+/* n steady samples from t0_s, 20 ms apart, rates around rate (a spread of
+ * +-spread, the same for every second), with reasons bits where hold_from
+ * (a share of the samples from the end) is reached */
+static Sample *samples(size_t n, double t0_s, double rate, double spread, uint64_t bits, double bits_share)
+{
+	Sample *s = calloc(n, sizeof *s);
+	for (size_t k = 0; s && k < n; k++) {
+		s[k].t_ms = t0_s * 1000 + 20.0 * (double)k;
+		s[k].flags = SAMPLE_STEADY | (k % 10 == 0 ? SAMPLE_VERIFIED : 0);
+		s[k].rate = rate * (1 + spread * ((double)(k % 7) - 3) / 3);
+		s[k].tel_valid = 1u << TEL_THROTTLE | 1u << TEL_SM_MHZ | 1u << TEL_TEMP_C;
+		s[k].tel[TEL_THROTTLE] = (double)((double)k >= (double)n * (1 - bits_share) ? bits : 0);
+		s[k].tel[TEL_SM_MHZ] = 1800;
+		s[k].tel[TEL_TEMP_C] = 60 + (double)k / (double)n * 10;
+	}
+	return s;
+}
+
+static BurnWindow window(unsigned index, double rate, double spread, uint64_t bits, double share)
+{
+	BurnWindow w = { .index = index, .t0_s = 10.0 * index, .t1_s = 10.0 * (index + 1) };
+	Sample *s = samples(500, w.t0_s, rate, spread, bits, share);
+	CHECK(s && burn_window_stats(&w, s, 500));
+	free(s);
+	return w;
+}
+
+static void a_window_should_have_its_figures_from_its_samples(void)
+{
+	BurnWindow w = window(0, 100e12, 0.01, THR_POWER_CAP, 0.5);
+	CHECK(w.samples == 500 && w.steady == 500 && w.verified == 50);
+	CHECK_NEAR(w.median, 100e12, 1e10);
+	CHECK_NEAR(w.min, 99e12, 1e9);
+	CHECK(w.mhz == 1800 && w.temp_max < 70 && w.temp_max > 69);
+	CHECK_NEAR(w.held_power, 0.5, 0.01);
+	CHECK(w.held_thermal == 0 && w.held_hw == 0 && isnan(w.watts) && isnan(w.others));
+	/* ten 1 s blocks of the same spread: no noise between them */
+	CHECK(isfinite(w.noise) && w.noise < 0.01);
+	burn_judge(&w, NULL, 5, "");
+	CHECK(w.status == BURN_PASS && verdict_has(&w.causes, VC_POWER_CAP)); /* the cap: reported, not failed */
+}
+
+static void a_sinking_window_should_fail_as_drift_beyond_the_noise(void)
+{
+	BurnWindow first = window(0, 100e12, 0.01, 0, 0);
+	burn_judge(&first, &first, 5, "");
+	CHECK(first.status == BURN_PASS && first.causes.n == 0);
+	BurnWindow same = window(1, 98e12, 0.01, 0, 0);
+	burn_judge(&same, &first, 5, "");
+	CHECK(same.status == BURN_PASS && same.causes.n == 0); /* 2% below: within the margin */
+	BurnWindow sunk = window(2, 90e12, 0.01, 0, 0);
+	burn_judge(&sunk, &first, 5, "");
+	CHECK(sunk.status == BURN_FAIL && verdict_has(&sunk.causes, VC_DRIFT));
+	CHECK_NEAR(sunk.drift, 0.9, 0.001);
+	/* the same shortfall in windows whose own noise reaches past it: cannot tell */
+	BurnWindow a = window(0, 100e12, 0.01, 0, 0), b = window(1, 90e12, 0.01, 0, 0);
+	a.noise = 0.2;
+	burn_judge(&b, &a, 5, "");
+	CHECK(b.status == BURN_UNSURE && verdict_has(&b.causes, VC_DRIFT_UNSURE) && !verdict_has(&b.causes, VC_DRIFT));
+}
+
+static void holds_wrong_results_and_failures_should_fail_the_window(void)
+{
+	BurnWindow hot = window(1, 100e12, 0.01, THR_THERMAL_HW, 0.2);
+	burn_judge(&hot, NULL, 5, "");
+	CHECK(hot.status == BURN_FAIL && verdict_has(&hot.causes, VC_THROTTLE_HW));
+	char text[400];
+	verdict_text(&hot.causes, text, sizeof text);
+	CHECK(strstr(text, "held by: thermal 20% of its samples, a fault"));
+	/* a glitch under the share: no fault */
+	BurnWindow glitch = window(1, 100e12, 0.01, THR_HW_SLOWDOWN, 0.02);
+	burn_judge(&glitch, NULL, 5, "");
+	CHECK(glitch.status == BURN_PASS);
+	BurnWindow wrong = window(1, 100e12, 0.01, 0, 0);
+	wrong.wrong = true;
+	burn_judge(&wrong, NULL, 5, "4711 python3");
+	CHECK(wrong.status == BURN_WRONG && wrong.causes.c[0].code == VC_WRONG_RESULT);
+	BurnWindow shared = window(1, 100e12, 0.01, 0, 0);
+	shared.others = 1;
+	burn_judge(&shared, NULL, 5, "4711 python3");
+	verdict_text(&shared.causes, text, sizeof text);
+	CHECK(shared.status == BURN_PASS && strstr(text, "other processes on the GPU: 1 at most: 4711 python3"));
+}
+
+static void a_window_far_below_its_peers_should_be_an_outlier(void)
+{
+	BurnWindow w[4];
+	for (unsigned k = 0; k < 4; k++)
+		w[k] = window(3, k == 2 ? 60e12 : 100e12, 0.01, 0, 0);
+	BurnWindow *p[4] = { &w[0], &w[1], &w[2], NULL };
+	const char *names[4] = { "H200", "H200", "H200", "H200" };
+	for (unsigned k = 0; k < 3; k++)
+		burn_judge(&w[k], NULL, 5, "");
+	CHECK(burn_judge_peers(p, names, 4, 5) == 1);
+	CHECK(w[2].status == BURN_OUTLIER && verdict_has(&w[2].causes, VC_OUTLIER));
+	CHECK_NEAR(w[2].peer_ratio, 0.6, 0.01);
+	CHECK(w[0].status == BURN_PASS && w[1].status == BURN_PASS);
+	/* a model of its own has no peers */
+	const char *apart[4] = { "H200", "H200", "H100", "H200" };
+	BurnWindow x = window(3, 60e12, 0.01, 0, 0);
+	BurnWindow *q[4] = { &w[0], &w[1], &x, NULL };
+	CHECK(burn_judge_peers(q, apart, 4, 5) == 0 && x.status == BURN_PASS && isnan(x.peer_ratio));
+}
+
+int main(void)
+{
+	RUN(a_window_should_have_its_figures_from_its_samples);
+	RUN(a_sinking_window_should_fail_as_drift_beyond_the_noise);
+	RUN(holds_wrong_results_and_failures_should_fail_the_window);
+	RUN(a_window_far_below_its_peers_should_be_an_outlier);
+	return CHECK_DONE();
+}
