@@ -125,6 +125,95 @@ static double as_shown(const char *fmt, double v)
 	return r == 0 ? 0 : r; /* never -0 */
 }
 
+/* " "-separated words of text as a JSON array under key */
+static bool add_words(cJSON *j, const char *key, const char *text)
+{
+	cJSON *words = cJSON_AddArrayToObject(j, key);
+	bool ok = words != NULL;
+	for (const char *w = text; ok && *w;) {
+		size_t len = strcspn(w, " ");
+		if (len) {
+			char one[128];
+			snprintf(one, sizeof one, "%.*s", (int)(len < sizeof one ? len : sizeof one - 1), w);
+			cJSON *item = cJSON_CreateString(one);
+			ok = item && cJSON_AddItemToArray(words, item);
+		}
+		w += len;
+		w += strspn(w, " ");
+	}
+	return ok;
+}
+
+/* Column c of a row (its value at v) into j; false out of memory. */
+static bool add_column(cJSON *j, const Column *c, const void *v)
+{
+	bool ok = true;
+	switch (c->form) {
+	case COL_TEXT:
+	case COL_QUOTED: {
+		const char *s = *(const char *const *)v;
+		if (s && *s)
+			ok = cJSON_AddStringToObject(j, c->json, s) != NULL;
+		break;
+	}
+	case COL_STRING: {
+		const char *s = *(const char *const *)v;
+		ok = cJSON_AddStringToObject(j, c->json, s ? s : "") != NULL;
+		break;
+	}
+	case COL_NUMBER:
+		if (isfinite(*(const double *)v))
+			ok = cJSON_AddNumberToObject(j, c->json, as_shown(c->csv_fmt, *(const double *)v)) != NULL;
+		break;
+	case COL_COUNT:
+		ok = cJSON_AddNumberToObject(j, c->json, (double)*(const uint64_t *)v) != NULL;
+		break;
+	case COL_BOOL:
+		ok = cJSON_AddBoolToObject(j, c->json, *(const bool *)v) != NULL;
+		break;
+	case COL_FLAG:
+		if (*(const bool *)v)
+			ok = cJSON_AddTrueToObject(j, c->json) != NULL;
+		break;
+	case COL_TEL_WATCH:
+		for (int t = 0; ok && t < TEL_FIELD_COUNT; t++)
+			if (tel_info[t].watch && isfinite(((const double *)v)[t]))
+				ok = cJSON_AddNumberToObject(j, tel_info[t].key, as_shown(tel_info[t].fmt, ((const double *)v)[t])) !=
+				     NULL;
+		break;
+	case COL_CHARS:
+	case COL_CHARS_QUOTED:
+		ok = (*(const char *)v ? cJSON_AddStringToObject(j, c->json, v) : cJSON_AddNullToObject(j, c->json)) != NULL;
+		break;
+	case COL_CHARS_STRING:
+		ok = cJSON_AddStringToObject(j, c->json, v) != NULL;
+		break;
+	case COL_CHARS_WORDS:
+		ok = add_words(j, c->json, v);
+		break;
+	case COL_NUMBER_NULL:
+		ok = (isfinite(*(const double *)v) ? cJSON_AddNumberToObject(j, c->json, as_shown(c->csv_fmt, *(const double *)v))
+		                                   : cJSON_AddNullToObject(j, c->json)) != NULL;
+		break;
+	case COL_SIZE:
+		ok = cJSON_AddNumberToObject(j, c->json, (double)*(const size_t *)v) != NULL;
+		break;
+	case COL_UTC:
+		ok = record_utc(j);
+		break;
+	case COL_IDENTITY:
+		if (c->json && ((const RowIdentity *)v)->dev) {
+			const RowIdentity *id = v;
+			listing_identity_json(j, id->dev, id->entry);
+		} else if (c->json && ((const RowIdentity *)v)->meta) {
+			const RowIdentity *id = v;
+			listing_identity_json_meta(j, id->meta, id->entry);
+		}
+		break;
+	}
+	return ok;
+}
+
 cJSON *columns_json(const char *type, const Column *cols, size_t n, const void *row)
 {
 	cJSON *j = cJSON_CreateObject();
@@ -134,87 +223,7 @@ cJSON *columns_json(const char *type, const Column *cols, size_t n, const void *
 	}
 	for (size_t k = 0; k < n; k++) {
 		const Column *c = &cols[k];
-		const void *v = at(row, c->at);
-		if (!c->json && c->form != COL_IDENTITY)
-			continue;
-		bool ok = true;
-		switch (c->form) {
-		case COL_TEXT:
-		case COL_QUOTED: {
-			const char *s = *(const char *const *)v;
-			if (s && *s)
-				ok = cJSON_AddStringToObject(j, c->json, s) != NULL;
-			break;
-		}
-		case COL_STRING: {
-			const char *s = *(const char *const *)v;
-			ok = cJSON_AddStringToObject(j, c->json, s ? s : "") != NULL;
-			break;
-		}
-		case COL_NUMBER:
-			if (isfinite(*(const double *)v))
-				ok = cJSON_AddNumberToObject(j, c->json, as_shown(c->csv_fmt, *(const double *)v)) != NULL;
-			break;
-		case COL_COUNT:
-			ok = cJSON_AddNumberToObject(j, c->json, (double)*(const uint64_t *)v) != NULL;
-			break;
-		case COL_BOOL:
-			ok = cJSON_AddBoolToObject(j, c->json, *(const bool *)v) != NULL;
-			break;
-		case COL_FLAG:
-			if (*(const bool *)v)
-				ok = cJSON_AddTrueToObject(j, c->json) != NULL;
-			break;
-		case COL_TEL_WATCH:
-			for (int t = 0; ok && t < TEL_FIELD_COUNT; t++)
-				if (tel_info[t].watch && isfinite(((const double *)v)[t]))
-					ok = cJSON_AddNumberToObject(j, tel_info[t].key, as_shown(tel_info[t].fmt, ((const double *)v)[t])) !=
-					     NULL;
-			break;
-		case COL_CHARS:
-		case COL_CHARS_QUOTED:
-			ok = (*(const char *)v ? cJSON_AddStringToObject(j, c->json, v) : cJSON_AddNullToObject(j, c->json)) != NULL;
-			break;
-		case COL_CHARS_STRING:
-			ok = cJSON_AddStringToObject(j, c->json, v) != NULL;
-			break;
-		case COL_CHARS_WORDS: {
-			cJSON *words = cJSON_AddArrayToObject(j, c->json);
-			ok = words != NULL;
-			for (const char *w = v; ok && *w;) {
-				size_t len = strcspn(w, " ");
-				if (len) {
-					char one[128];
-					snprintf(one, sizeof one, "%.*s", (int)(len < sizeof one ? len : sizeof one - 1), w);
-					cJSON *item = cJSON_CreateString(one);
-					ok = item && cJSON_AddItemToArray(words, item);
-				}
-				w += len;
-				w += strspn(w, " ");
-			}
-			break;
-		}
-		case COL_NUMBER_NULL:
-			ok = (isfinite(*(const double *)v) ? cJSON_AddNumberToObject(j, c->json, as_shown(c->csv_fmt, *(const double *)v))
-			                                   : cJSON_AddNullToObject(j, c->json)) != NULL;
-			break;
-		case COL_SIZE:
-			ok = cJSON_AddNumberToObject(j, c->json, (double)*(const size_t *)v) != NULL;
-			break;
-		case COL_UTC:
-			ok = record_utc(j);
-			break;
-		case COL_IDENTITY:
-			if (c->json && ((const RowIdentity *)v)->dev) {
-				const RowIdentity *id = v;
-				listing_identity_json(j, id->dev, id->entry);
-			} else if (c->json && ((const RowIdentity *)v)->meta) {
-				const RowIdentity *id = v;
-				listing_identity_json_meta(j, id->meta, id->entry);
-			}
-			break;
-		}
-		if (!ok) {
+		if ((c->json || c->form == COL_IDENTITY) && !add_column(j, c, at(row, c->at))) {
 			cJSON_Delete(j);
 			return NULL;
 		}
