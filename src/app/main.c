@@ -32,6 +32,7 @@
 #include "slog.h"
 #include "paths.h"
 #include "fileio.h"
+#include "burn_cmd.h"
 #include "check_cmd.h"
 #include "metrics_live.h"
 #include "gpumap.h"
@@ -292,6 +293,13 @@ static size_t pick_devices(const VkCtx *ctx, const Options *o, int *idx, size_t 
 	}
 	if (o->all)
 		return pick_all(ctx, o, idx, cap);
+	if (!o->ndev_indexes) { /* one device, by its name or the default (pick_device says why not) */
+		int i = pick_device(ctx, o);
+		if (i < 0 || !cap)
+			return 0;
+		idx[0] = i;
+		return 1;
+	}
 	for (unsigned k = 0; k < o->ndev_indexes && n < cap; k++) {
 		Options one = *o;
 		one.dev_index = o->dev_indexes[k];
@@ -380,6 +388,8 @@ static int several_devices(const VkCtx *ctx, Options *o, WorkloadType wl, uint64
 		return check_run(ctx, idxs, n, o, every_device, launch, &quit_flag);
 	if (o->mode == MODE_SUITE)
 		return suite_run(ctx, idxs, n, o, launch, &quit_flag);
+	if (o->mode == MODE_BURN)
+		return burn_run(ctx, o, idxs, n, wl, launch, &quit_flag);
 	if (!o->headless && n <= NODE_VIEW_MAX) {
 		int status = interactive_run(ctx, &(DeviceList){ ctx->entries, ctx->entry_count }, o, idxs, n, wl, launch, mo,
 		                             &quit_flag);
@@ -461,6 +471,10 @@ static int run_mode(VkCtx *ctx, Options *o, WorkloadType wl, uint64_t launch, Me
 		if (!o->ndev_indexes)
 			o->all = true;
 		return several_devices(ctx, o, wl, launch, mo);
+	case MODE_BURN: /* every device (with NAME: those it names) unless entries or GPUs are named */
+		if (!o->ndev_indexes && !o->gpus)
+			o->all = true;
+		return several_devices(ctx, o, wl, launch, mo);
 	case MODE_LIST_WORKLOADS:
 		if ((idx = pick_device(ctx, o)) < 0)
 			return 2;
@@ -521,7 +535,9 @@ static int prepare(const Options *o)
 static int on_devices(Options *o, uint64_t launch)
 {
 	char err[ERR_LEN];
-	int wl = o->workload && o->mode != MODE_CHECK ? workload_find(o->workload) : WORKLOAD_FP32;
+	int wl = o->workload && o->mode != MODE_CHECK ? workload_find(o->workload)
+	         : o->mode == MODE_BURN             ? WORKLOAD_POWER
+	                                            : WORKLOAD_FP32;
 	if (wl < 0) {
 		char names[256];
 		workload_names(names, sizeof names);

@@ -17,6 +17,8 @@ void run_plan(const Options *o, RunUse use, const struct VkCtx *ctx, const Devic
 	else if (use == RUN_SUITE)
 		/* the growth phase is short; the window is what counts */
 		duration = (o->duration_given ? o->duration_s : RUN_SUITE_WINDOW_S) + 0.25;
+	else if (use == RUN_BURN)
+		duration = o->burn_s;
 	shader_dir_resolve(o->shader_dir, paths->shader_dir, sizeof paths->shader_dir);
 	*cfg = (EngineConfig){
 		.ctx = ctx,

@@ -15,6 +15,7 @@ typedef enum RunUse {
 	RUN_DASHBOARD,  /* until the user quits, unless --duration is given */
 	RUN_SUITE,      /* each workload: --duration (2 s unless given) of window,
 	                   plus 0.25 s for the growth phase */
+	RUN_BURN,       /* --burn's time */
 } RunUse;
 
 /* Where the strings of an EngineConfig live. */

@@ -52,6 +52,7 @@ const ModeSpec cli_mode_specs[MODE_COUNT] = {
 	[MODE_COMPLETION] = { "--completion", "--completion", 0 },
 	[MODE_WATCH] = { "--watch", "--watch", F_T | F_C | F_J, .several = true, .device = true },
 	[MODE_FLEET] = { "--fleet", "--fleet", F_T | F_C | F_J, .no_device = true, .screen = true },
+	[MODE_BURN] = { "--burn", "--burn", F_T | F_J, .several = true, .runs = true, .device = true },
 };
 
 const char *cli_mode_option(Mode m)
@@ -208,6 +209,18 @@ static int take_budget(const OptionSpec *s, Options *o, Args *a, const char *val
 {
 	(void)a;
 	return cli_parse_duration(s->name, val, CLI_MIN_BUDGET_S, CLI_MAX_BUDGET_S, &o->budget_s, err, errlen);
+}
+
+static int take_burn(const OptionSpec *s, Options *o, Args *a, const char *val, char *err, size_t errlen)
+{
+	(void)a;
+	return cli_parse_duration(s->name, val, CLI_MIN_WINDOW_S, CLI_MAX_DURATION_S, &o->burn_s, err, errlen);
+}
+
+static int take_window(const OptionSpec *s, Options *o, Args *a, const char *val, char *err, size_t errlen)
+{
+	(void)a;
+	return cli_parse_duration(s->name, val, CLI_MIN_WINDOW_S, CLI_MAX_BUDGET_S, &o->window_s, err, errlen);
 }
 
 static int take_threshold(const OptionSpec *s, Options *o, Args *a, const char *val, char *err, size_t errlen)
@@ -376,7 +389,7 @@ const OptionSpec cli_option_specs[] = {
 	{ .name = "--target-ms", .value = true, .modes = M_RUN | M_(MODE_SAVE_CONFIG), .key = "target_ms",
 	  .take = take_key,
 	  .help = { { H_OPTIONS, "--target-ms MS", "wanted time of one dispatch (default 20)" } } },
-	{ .name = "--workload", .value = true, .modes = M_(MODE_MEASURE) | M_(MODE_CHECK) | M_(MODE_LATENCY) | M_READ,
+	{ .name = "--workload", .value = true, .modes = M_(MODE_MEASURE) | M_(MODE_CHECK) | M_(MODE_BURN) | M_(MODE_LATENCY) | M_READ,
 	  .str = STR(workload), .take = take_string,
 	  .help = { { H_OPTIONS, "--workload NAME", "what to measure (default fp32): %W; --list-workloads says what "
 	              "each is and which the device runs; copy and the transfers (h2d ... h2h) measure memory, the "
@@ -417,6 +430,13 @@ const OptionSpec cli_option_specs[] = {
 	  .help = { { H_OPTIONS, "--check", "a node check: a short suite on every GPU (or those named), each "
 	              "workload held to a threshold; a PASS/FAIL line a device and workload; exit 0 all pass, 1 a "
 	              "threshold missed, 3 a result was wrong (docs/FLEET.md)" } } },
+	{ .name = "--burn", .value = true, .modes = M_ANY, .mode = MODE_BURN, .take = take_burn,
+	  .help = { { H_OPTIONS, "--burn DUR", "a burn-in: the power workload (or --workload) on every GPU (or those "
+	              "named) at once for DUR (30m, 4h), judged in --window windows by the check's rules (a wrong "
+	              "result, a thermal or HW-slowdown hold, throughput sinking below its first window, an outlier "
+	              "among identical peers) with a Markdown report beside the logs; exit as --check's" } } },
+	{ .name = "--window", .value = true, .modes = M_(MODE_BURN), .goes_with = "--burn", .take = take_window,
+	  .help = { { H_OPTIONS, "--window DUR", "with --burn: the windows each GPU is judged in (default 60s)" } } },
 	{ .name = "--budget", .value = true, .modes = M_(MODE_CHECK), .goes_with = "--check", .take = take_budget,
 	  .help = { { H_OPTIONS, "--budget DUR", "with --check: the whole check's time (30s, 2m; default 30s), "
 	              "shared among the workloads" } } },
@@ -689,6 +709,7 @@ void cli_defaults(Options *o)
 	o->fps = CLI_DEFAULT_FPS;
 	o->trials = 1;
 	o->outlier_pct = CLI_DEFAULT_OUTLIER_PCT;
+	o->window_s = CLI_BURN_WINDOW_S;
 }
 
 int cli_parse(int argc, char **argv, Options *o, char *err, size_t errlen)

@@ -36,7 +36,7 @@ typedef struct ModeSpec {
 #define M_(m) (1u << (m))
 enum {
 	M_ANY = (1u << MODE_COUNT) - 1,
-	M_RUN = M_(MODE_MEASURE) | M_(MODE_SUITE) | M_(MODE_CHECK),
+	M_RUN = M_(MODE_MEASURE) | M_(MODE_SUITE) | M_(MODE_CHECK) | M_(MODE_BURN),
 	M_DEVICE = M_RUN | M_(MODE_LATENCY) | M_(MODE_LIST) | M_(MODE_LIST_WORKLOADS) | M_(MODE_WATCH),
 	M_READ = M_(MODE_REPLAY) | M_(MODE_COMPARE) | M_(MODE_EXPORT) | M_(MODE_ANALYZE),
 };

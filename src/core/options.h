@@ -34,6 +34,7 @@ typedef enum Mode {
 	MODE_COMPLETION,     /* --completion bash: the shell's completion script */
 	MODE_WATCH,          /* --watch: telemetry without load, a row every --interval */
 	MODE_FLEET,          /* --fleet URL: a fleet's GPUs as a Prometheus server holds them */
+	MODE_BURN,           /* --burn DUR: a soak of every GPU at once, judged in windows */
 	MODE_COUNT
 } Mode;
 
@@ -44,6 +45,8 @@ typedef enum Mode {
 #define CLI_MAX_BUDGET_S (24.0 * 3600)
 #define CLI_MIN_BUDGET_S 1.0
 #define CLI_DEFAULT_THRESHOLD_PCT 80.0
+#define CLI_BURN_WINDOW_S 60.0 /* --window's default */
+#define CLI_MIN_WINDOW_S 1.0
 
 /* The longest config value that reads back, with its NUL (the theme's). */
 #define CLI_CONFIG_VALUE_MAX 256
@@ -103,6 +106,9 @@ typedef struct Options {
 	double threshold_pct;  /* --threshold PCT: of the peak, or of the baseline */
 	const char *baselines[CLI_MAX_DEVICES]; /* --baseline A B ...: session logs */
 	unsigned nbaselines;
+	/* --burn */
+	double burn_s;         /* --burn DUR: the soak's length */
+	double window_s;       /* --window DUR: its windows (default CLI_BURN_WINDOW_S) */
 	/* Prometheus exposition */
 	const char *metrics_file;   /* --metrics-file PATH: written atomically */
 	const char *metrics_listen; /* --metrics-listen [ADDR:]PORT: /metrics served */

@@ -1207,3 +1207,72 @@ PY
 	rc=$?
 	[ "$rc" = 6 ] && grep -q "HTTP 404" "$T/y.out" || die "not Prometheus: exit $rc: $(cat "$T/y.out")"
 }
+
+# A burn-in (--burn): windows judged as they close, records by the schema, a
+# Markdown report beside the logs; a wrong result fails its window and the
+# burn (exit 3); the stand-in NVML's thermal reason fails its windows and
+# its power cap does not; a signal leaves a report marked interrupted.
+t_burn_should_judge_each_window_and_leave_a_report() {
+	# (a margin of 50%: lavapipe's throughput on a shared CPU moves from one
+	# window to the next by more than the default 5%; the drift rule's own
+	# test is test_burn's)
+	"$FS" --outlier 50 --burn 3s --window 1.5s llvm --format json >"$T/b.json" 2>"$T/b.err" || die "exit $?: $(cat "$T/b.err")"
+	python3 tests/schema_check.py burn "$T/b.json" >"$T/sch" 2>&1 || die "schema: $(cat "$T/sch")"
+	python3 - "$T/b.json" <<'PY' || die "records: $(cat "$T/b.json")"
+import json, os, sys
+r = [json.loads(l) for l in open(sys.argv[1])]
+w = [x for x in r if x["type"] == "burn_window"]
+end = r[-1]
+assert [x["window"] for x in w] == [1, 2] and all(x["status"] == "pass" and x["verified"] > 0 for x in w), w
+assert end["type"] == "burn_end" and end["exit"] == 0 and end["pass"] == 2 and not end["interrupted"], end
+md = open(end["report"]).read()
+assert "| 1 | 0-1.5 | PASS |" in md and "| 2 | 1.5-3 | PASS |" in md and "verdict: **PASS** (exit 0)" in md, md
+PY
+	# a wrong result from the 60th submission on: its window is WRONG, the burn exits 3
+	FLOPSCOPE_FAULT=wrong@60 "$FS" --outlier 50 --burn 4s --window 1s llvm >"$T/w.txt" 2>"$T/w.err"
+	local rc=$?
+	[ $rc = 3 ] || die "a wrong result: exit $rc: $(cat "$T/w.txt" "$T/w.err")"
+	grep -q '^  \[1\] WRONG .*a result was wrong in this window: verification failed' "$T/w.txt" ||
+		die "the window: $(cat "$T/w.txt")"
+	grep -q "^Report: $XDG_STATE_HOME/flopscope/burn-.*\.md$" "$T/w.txt" || die "no report: $(cat "$T/w.txt")"
+	# the stand-in NVML: a thermal hold fails each window, the power cap is reported
+	local uuid
+	uuid=$("$FS" --list --format json | python3 -c 'import json, sys; print(json.loads(sys.stdin.readline())["uuid"])')
+	for reasons in 0x40 0x4; do
+		LD_LIBRARY_PATH="$FAKE_NVML_DIR" FLOPSCOPE_FAKE_NVML="GPU-$uuid" \
+			FLOPSCOPE_FAKE_NVML_TEL="sm=1410,power=650,limit=700,temp=88,reasons=$reasons" \
+			"$FS" --outlier 50 --burn 2s --window 1s llvm --format json >"$T/n.json" 2>"$T/n.err"
+		rc=$?
+		python3 - "$T/n.json" "$reasons" "$rc" <<'PY' || die "reasons $reasons: exit $rc: $(cat "$T/n.json" "$T/n.err")"
+import json, sys
+r = [json.loads(l) for l in open(sys.argv[1])]
+w = [x for x in r if x["type"] == "burn_window"]
+codes = [[c["code"] for c in x["causes"]] for x in w]
+assert w and all(x["temp_max_c"] == 88 for x in w), w
+if sys.argv[2] == "0x40":
+    assert sys.argv[3] == "1" and all(x["status"] == "fail" and "THROTTLE_HW" in c for x, c in zip(w, codes)), codes
+else:
+    # reported, not failed (a lavapipe window may still drift within its noise: unsure)
+    assert sys.argv[3] == "0" and all(x["status"] in ("pass", "unsure") and "POWER_CAP" in c and "THROTTLE_HW" not in c
+                                      for x, c in zip(w, codes)), codes
+PY
+	done
+	# SIGTERM mid-burn: 143, and what ran reported, marked interrupted
+	"$FS" --outlier 50 --burn 60s --window 1s llvm --format json >"$T/s.json" 2>"$T/s.err" &
+	local pid=$! n=0
+	until grep -q '"type":"burn_window"' "$T/s.json" 2>/dev/null; do
+		n=$((n + 1))
+		[ $n -lt 300 ] || { kill $pid; die "no window: $(cat "$T/s.err")"; }
+		sleep 0.1
+	done
+	kill -TERM $pid
+	wait $pid
+	rc=$?
+	[ $rc = 143 ] || die "SIGTERM: exit $rc: $(cat "$T/s.err")"
+	python3 - "$T/s.json" <<'PY' || die "interrupted: $(tail -2 "$T/s.json")"
+import json, sys
+end = [json.loads(l) for l in open(sys.argv[1])][-1]
+assert end["type"] == "burn_end" and end["interrupted"] and end["signal"] == 15 and end["exit"] == 143, end
+assert "**interrupted** by signal 15" in open(end["report"]).read()
+PY
+}

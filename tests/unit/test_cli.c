@@ -210,6 +210,7 @@ static const char *const mode_args[MODE_COUNT][3] = {
 	[MODE_COMPLETION] = { "--completion", "bash" },
 	[MODE_WATCH] = { "--watch" },
 	[MODE_FLEET] = { "--fleet", "http://prometheus:9090" },
+	[MODE_BURN] = { "--burn", "30m" },
 };
 
 static int parse_modes(Options *o, char *err, int a, int b)

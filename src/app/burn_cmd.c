@@ -1,0 +1,603 @@
+/* burn_cmd: the soak (core/burn.h judges its windows): one engine a device,
+ * all at once; each device's samples cut into windows by its run's time,
+ * a window held until every running device has closed the same one (peers
+ * judge each other), then printed and kept for the report. */
+#include "burn_cmd.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cjson/cJSON.h>
+
+#include "burn.h"
+#include "clock.h"
+#include "columns.h"
+#include "engine_set.h"
+#include "error.h"
+#include "fileio.h"
+#include "fmt.h"
+#include "records.h"
+#include "runcfg.h"
+#include "slog.h"
+#include "throttle.h"
+#include "version.h"
+#include "vkctx.h"
+
+#define PENDING 8 /* windows a device may close ahead of a slower one's */
+
+/* A judged window, as the report keeps it. */
+typedef struct Kept {
+	unsigned index;
+	double t0, t1;
+	bool partial;
+	BurnStatus st;
+	double median, min, mhz, watts, temp, held_power, held_thermal, held_hw, others, drift, peer;
+	char why[240];
+	char codes[96];
+} Kept;
+
+typedef struct Dev {
+	int idx;
+	const DeviceInfo *info;
+	RunPaths paths;
+	bool active;               /* its engine runs: windows of others wait for its */
+	/* the window being filled */
+	unsigned cur;
+	Sample *buf;
+	size_t n, stride, seen;    /* kept, every stride-th of seen since it began */
+	size_t samples, verified;
+	double min, max, temp;     /* exact over the window */
+	/* closed, awaiting their peers */
+	BurnWindow pend[PENDING];
+	size_t npend;
+	BurnWindow first;          /* its first window with a steady median (drift's reference) */
+	bool has_first;
+	Kept *kept;
+	size_t nkept;
+	size_t count[BURN_STATUS_COUNT];
+	char error[ERR_LEN];       /* it could not run, or failed: why */
+} Dev;
+
+typedef struct Burn {
+	const Options *o;
+	const EngineSet *set;
+	Dev *d;
+	size_t n;
+	const char *unit;
+	unsigned windows;          /* planned */
+	unsigned printed_index;    /* the table's last window header + 1 */
+	bool out_ok;
+	size_t count[BURN_STATUS_COUNT];
+} Burn;
+
+/* the JSON record of a window: a column table, as every record's */
+typedef struct BurnLine {
+	double dev, window, t0, t1, median, min, mhz, watts, temp, held_power, held_thermal, held_hw, others, drift,
+	    peer;
+	bool partial;
+	const char *status, *unit;
+	uint64_t samples, steady, verified;
+	RowIdentity id;
+} BurnLine;
+#define B_(f) offsetof(BurnLine, f)
+static const Column burn_cols[] = {
+	{ "utc", NULL, COL_UTC, 0, NULL },
+	{ "dev", NULL, COL_NUMBER, B_(dev), "%.0f" },
+	{ "window", NULL, COL_NUMBER, B_(window), "%.0f" },
+	{ "t_start_s", NULL, COL_NUMBER, B_(t0), "%.3f" },
+	{ "t_end_s", NULL, COL_NUMBER, B_(t1), "%.3f" },
+	{ "partial", NULL, COL_BOOL, B_(partial), NULL },
+	{ "status", NULL, COL_STRING, B_(status), NULL },
+	{ "median", NULL, COL_NUMBER, B_(median), "%.6g" },
+	{ "min", NULL, COL_NUMBER, B_(min), "%.6g" },
+	{ "unit", NULL, COL_STRING, B_(unit), NULL },
+	{ "samples", NULL, COL_COUNT, B_(samples), NULL },
+	{ "steady", NULL, COL_COUNT, B_(steady), NULL },
+	{ "verified", NULL, COL_COUNT, B_(verified), NULL },
+	{ TEL_KEY_SM_MHZ, NULL, COL_NUMBER, B_(mhz), "%.0f" },
+	{ TEL_KEY_POWER_W, NULL, COL_NUMBER, B_(watts), "%.1f" },
+	{ "temp_max_c", NULL, COL_NUMBER, B_(temp), "%.0f" },
+	{ "held_power_cap", NULL, COL_NUMBER, B_(held_power), "%.3f" },
+	{ "held_thermal", NULL, COL_NUMBER, B_(held_thermal), "%.3f" },
+	{ "held_hw_slowdown", NULL, COL_NUMBER, B_(held_hw), "%.3f" },
+	{ "other_processes", NULL, COL_NUMBER, B_(others), "%.0f" },
+	{ "drift", NULL, COL_NUMBER, B_(drift), "%.4f" },
+	{ "peer_ratio", NULL, COL_NUMBER, B_(peer), "%.4f" },
+	{ "identity", NULL, COL_IDENTITY, B_(id), NULL },
+};
+#undef B_
+
+static const char *status_word(BurnStatus st)
+{
+	static const char *const w[BURN_STATUS_COUNT] = { "PASS", "UNSURE", "OUTLIER", "FAIL", "WRONG", "ERROR" };
+	return w[st];
+}
+
+/* The window's samples kept: past BURN_KEEP_SAMPLES every other one goes
+ * and the stride doubles. */
+static void keep_sample(Dev *d, const Sample *s)
+{
+	d->samples++;
+	if (s->flags & SAMPLE_VERIFIED)
+		d->verified++;
+	if ((s->flags & SAMPLE_STEADY) && isfinite(s->rate)) {
+		d->min = isnan(d->min) || s->rate < d->min ? s->rate : d->min;
+		d->max = isnan(d->max) || s->rate > d->max ? s->rate : d->max;
+	}
+	if (sample_has_tel(s, TEL_TEMP_C) && !(s->tel[TEL_TEMP_C] <= d->temp))
+		d->temp = s->tel[TEL_TEMP_C];
+	if (d->seen++ % d->stride)
+		return;
+	if (d->n == BURN_KEEP_SAMPLES) {
+		for (size_t k = 0; k < d->n / 2; k++)
+			d->buf[k] = d->buf[2 * k];
+		d->n /= 2;
+		d->stride *= 2;
+		if ((d->seen - 1) % d->stride)
+			return;
+	}
+	d->buf[d->n++] = *s;
+}
+
+static void begin_window(Dev *d, unsigned index)
+{
+	d->cur = index;
+	d->n = d->seen = d->samples = d->verified = 0;
+	d->stride = 1;
+	d->min = d->max = d->temp = NAN;
+}
+
+/* Closes d's window (its samples so far; partial: the burn ended in it)
+ * into its pending list, judged against its first. */
+static void close_window(Burn *b, Dev *d, size_t k, bool partial, bool wrong, bool error)
+{
+	double w_s = b->o->window_s;
+	double end = w_s * (d->cur + 1);
+	BurnWindow w = { .index = d->cur, .t0_s = w_s * d->cur, .t1_s = end < b->o->burn_s ? end : b->o->burn_s,
+	                 .partial = partial };
+	if (!burn_window_stats(&w, d->buf, d->n)) {
+		w.error = true; /* out of memory: no figure */
+	}
+	w.samples = d->samples;
+	w.verified = d->verified;
+	w.min = d->min;
+	w.max = d->max;
+	w.temp_max = d->temp;
+	w.wrong = wrong;
+	w.error = w.error || error;
+	if (partial && d->n)
+		w.t1_s = d->buf[d->n - 1].t_ms / 1000.0;
+	char who[160] = "";
+	if (w.others > 0 && b->set->m[k].e) {
+		ProcTable t;
+		engine_procs(b->set->m[k].e, &t);
+		procs_table_describe(&t, who, sizeof who);
+	}
+	burn_judge(&w, d->has_first ? &d->first : NULL, b->o->outlier_pct, who);
+	const EngineMember *m = &b->set->m[k];
+	if (wrong && m->error[0]) /* what the result check found */
+		for (size_t c = 0; c < w.causes.n; c++)
+			if (w.causes.c[c].code == VC_WRONG_RESULT)
+				snprintf(w.causes.c[c].text, sizeof w.causes.c[c].text, "a result was wrong in this window: %.200s",
+				         m->error);
+	if (!d->has_first && isfinite(w.median) && !w.partial) {
+		d->first = w;
+		d->has_first = true;
+	}
+	if (d->npend == PENDING) /* a device this far ahead is judged without its peers */
+		d->npend--, memmove(d->pend, d->pend + 1, (PENDING - 1) * sizeof *d->pend);
+	d->pend[d->npend++] = w;
+}
+
+static void print_window(Burn *b, size_t k, const BurnWindow *w)
+{
+	Dev *d = &b->d[k];
+	const Options *o = b->o;
+	char why[VC_MAX * VC_TEXT_LEN], codes[96];
+	verdict_text(&w->causes, why, sizeof why);
+	verdict_codes(&w->causes, " ", codes, sizeof codes);
+	if (d->nkept < BURN_MAX_WINDOWS + 1) {
+		Kept *kp = &d->kept[d->nkept++];
+		*kp = (Kept){ w->index, w->t0_s, w->t1_s, w->partial, w->status, w->median, w->min, w->mhz, w->watts,
+		              w->temp_max, w->held_power, w->held_thermal, w->held_hw, w->others, w->drift, w->peer_ratio,
+		              "", "" };
+		snprintf(kp->why, sizeof kp->why, "%.*s", (int)sizeof kp->why - 1, why);
+		snprintf(kp->codes, sizeof kp->codes, "%.*s", (int)sizeof kp->codes - 1, codes);
+	}
+	d->count[w->status]++;
+	b->count[w->status]++;
+	if (o->format == FORMAT_JSON) {
+		BurnLine l = { (double)k + 1, w->index + 1.0, w->t0_s, w->t1_s, w->median, w->min, w->mhz, w->watts,
+		               w->temp_max, w->held_power, w->held_thermal, w->held_hw, w->others, w->drift,
+		               w->peer_ratio, w->partial, burn_status_names[w->status], b->unit, w->samples,
+		               w->steady, w->verified, { .dev = d->info, .entry = (size_t)d->idx + 1 } };
+		cJSON *j = columns_json("burn_window", burn_cols, NCOLS(burn_cols), &l);
+		if (j && !record_causes(j, &w->causes)) {
+			cJSON_Delete(j);
+			j = NULL;
+		}
+		if (j && !cJSON_AddStringToObject(j, "why", why)) {
+			cJSON_Delete(j);
+			j = NULL;
+		}
+		b->out_ok = json_line(stdout, j) && b->out_ok;
+		return;
+	}
+	if (w->index + 1 > b->printed_index) {
+		char left[32];
+		double rest = w->partial ? 0 : round(o->burn_s - w->t1_s);
+		printf("window %u of %u (%.4g-%.4g s)%s%s%s\n", w->index + 1, b->windows, w->t0_s, w->t1_s,
+		       rest > 0 ? ", " : "", rest > 0 ? fmt_seconds(rest, left, sizeof left) : "", rest > 0 ? " left" : "");
+		b->printed_index = w->index + 1;
+	}
+	char fig[40] = "-", mhz[16] = "-", watts[16] = "-", temp[16] = "-";
+	if (isfinite(w->median)) {
+		fmt_si(w->median, fig, sizeof fig);
+		snprintf(fig + strlen(fig), sizeof fig - strlen(fig), "%s", b->unit);
+	}
+	if (isfinite(w->mhz))
+		snprintf(mhz, sizeof mhz, "%.0f MHz", w->mhz);
+	if (isfinite(w->watts))
+		snprintf(watts, sizeof watts, "%.0f W", w->watts);
+	if (isfinite(w->temp_max))
+		snprintf(temp, sizeof temp, "%.0f C", w->temp_max);
+	printf("  [%zu] %-7s %14s %9s %6s %5s%s%s%s\n", k + 1, status_word(w->status), fig, mhz, watts, temp,
+	       w->partial ? " (partial)" : "", why[0] ? "  " : "", why);
+	if (fflush(stdout) != 0)
+		b->out_ok = false;
+}
+
+/* Prints every window index all running devices have closed, peers judged
+ * together; all: the burn is over, every pending window goes. */
+static void flush(Burn *b, bool all)
+{
+	for (;;) {
+		unsigned lo = UINT32_MAX;
+		bool blocked = false;
+		for (size_t k = 0; k < b->n; k++) {
+			if (b->d[k].npend)
+				lo = b->d[k].pend[0].index < lo ? b->d[k].pend[0].index : lo;
+			else if (b->d[k].active && !all)
+				blocked = true; /* its window may still come */
+		}
+		if (lo == UINT32_MAX)
+			return;
+		for (size_t k = 0; !all && k < b->n; k++)
+			if (b->d[k].active && b->d[k].npend == 0)
+				blocked = true;
+		if (blocked && !all) {
+			/* a device far ahead (its list full) goes on alone */
+			bool full = false;
+			for (size_t k = 0; k < b->n; k++)
+				full |= b->d[k].npend == PENDING;
+			if (!full)
+				return;
+		}
+		BurnWindow *w[64] = { 0 };
+		const char *names[64];
+		size_t m = b->n < 64 ? b->n : 64;
+		for (size_t k = 0; k < m; k++) {
+			names[k] = b->d[k].info->name;
+			if (b->d[k].npend && b->d[k].pend[0].index == lo)
+				w[k] = &b->d[k].pend[0];
+		}
+		burn_judge_peers(w, names, m, b->o->outlier_pct);
+		for (size_t k = 0; k < m; k++) {
+			if (!w[k])
+				continue;
+			print_window(b, k, w[k]);
+			Dev *d = &b->d[k];
+			memmove(d->pend, d->pend + 1, (--d->npend) * sizeof *d->pend);
+		}
+	}
+}
+
+static bool take_sample(void *ctx, size_t k, const Sample *s)
+{
+	Burn *b = ctx;
+	if (!s) { /* a batch's end */
+		flush(b, false);
+		return b->out_ok;
+	}
+	Dev *d = &b->d[k];
+	unsigned index = (unsigned)floor(s->t_ms / 1000.0 / b->o->window_s);
+	if (index > d->cur && index < b->windows) {
+		close_window(b, d, k, false, false, false);
+		begin_window(d, index);
+	}
+	keep_sample(d, s);
+	return b->out_ok;
+}
+
+/* The verdict of the burn: a wrong result first, then a failed window, an
+ * outlier, a run that failed (the check's order: 3, 1, 4, 6). */
+static int burn_status(const size_t *count, size_t devices_failed)
+{
+	if (count[BURN_WRONG])
+		return STATUS_WRONG;
+	if (count[BURN_FAIL])
+		return 1;
+	if (count[BURN_OUTLIER])
+		return STATUS_OUTLIER;
+	if (count[BURN_ERROR] || devices_failed)
+		return STATUS_NOT_RUN;
+	return 0;
+}
+
+static BurnStatus worst(const Dev *d)
+{
+	for (int st = BURN_STATUS_COUNT - 1; st > 0; st--)
+		if (d->count[st])
+			return (BurnStatus)st;
+	return BURN_PASS;
+}
+
+static void cell(FILE *f, const char *fmt, double v)
+{
+	if (isfinite(v))
+		fprintf(f, fmt, v);
+	else
+		fputs("-", f);
+}
+
+/* The Markdown report: what ran, on what, each device's verdict and its
+ * windows. False where it could not be written (err says why). */
+static bool write_report(const Burn *b, const char *path, double ran_s, int sig, int status, char *err, size_t len)
+{
+	FileTmp t;
+	FILE *f = fileio_create(path, FILE_NEW, false, &t, err, len);
+	if (!f)
+		return false;
+	const SessionMeta *m0 = NULL;
+	for (size_t k = 0; k < b->n && !m0; k++)
+		if (b->set->m[k].e)
+			m0 = engine_meta(b->set->m[k].e);
+	char dur[32], win[32];
+	fprintf(f, "# flopscope burn-in of %s\n\n", m0 ? m0->host : "this host");
+	fprintf(f, "- started %s; %s asked in windows of %s, %.1f s ran%s", m0 ? m0->start_utc : "(unknown)",
+	        fmt_seconds(b->o->burn_s, dur, sizeof dur), fmt_seconds(b->o->window_s, win, sizeof win), ran_s,
+	        sig ? "" : "\n");
+	if (sig)
+		fprintf(f, ": **interrupted** by signal %d\n", sig);
+	fprintf(f, "- as run: `flopscope --burn %gs --window %gs --workload %s`, %zu device%s\n", b->o->burn_s, b->o->window_s,
+	        m0 ? m0->workload : "?", b->n, b->n == 1 ? "" : "s");
+	fprintf(f, "- flopscope %s, records of schema %d\n", FLOPSCOPE_VERSION, FLOPSCOPE_SCHEMA_VERSION);
+	fprintf(f, "- verdict: **%s** (exit %d): %zu windows pass, %zu unsure, %zu outlier, %zu fail, %zu wrong, "
+	        "%zu error\n\n", sig ? (status ? "FAIL, interrupted" : "INTERRUPTED") : status ? "FAIL" : "PASS",
+	        sig ? STATUS_SIGNAL + sig : status, b->count[BURN_PASS], b->count[BURN_UNSURE],
+	        b->count[BURN_OUTLIER], b->count[BURN_FAIL], b->count[BURN_WRONG], b->count[BURN_ERROR]);
+	fprintf(f, "## Devices\n\n| dev | device | driver | UUID | PCI | verdict | windows | first window | last "
+	        "window | hottest |\n| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n");
+	for (size_t k = 0; k < b->n; k++) {
+		const Dev *d = &b->d[k];
+		const SessionMeta *m = b->set->m[k].e ? engine_meta(b->set->m[k].e) : NULL;
+		double hot = NAN;
+		for (size_t w = 0; w < d->nkept; w++)
+			hot = !(d->kept[w].temp <= hot) && isfinite(d->kept[w].temp) ? d->kept[w].temp : hot;
+		fprintf(f, "| %zu | %s | %s | %s | %s | %s | %zu |", k + 1, d->info->name, m ? m->driver_info : "",
+		        m ? m->uuid : "", m ? m->pci_bus_id : "", d->error[0] ? "ERROR" : status_word(worst(d)), d->nkept);
+		char a[FMT_SI_LEN];
+		for (int e = 0; e < 2; e++) {
+			const Kept *kp = d->nkept ? &d->kept[e ? d->nkept - 1 : 0] : NULL;
+			if (kp && isfinite(kp->median))
+				fprintf(f, " %s%s |", fmt_si(kp->median, a, sizeof a), b->unit);
+			else
+				fputs(" - |", f);
+		}
+		fputc(' ', f);
+		cell(f, "%.0f C", hot);
+		fputs(" |\n", f);
+	}
+	for (size_t k = 0; k < b->n; k++) {
+		const Dev *d = &b->d[k];
+		fprintf(f, "\n## [%zu] %s\n\n", k + 1, d->info->name);
+		if (d->error[0])
+			fprintf(f, "The run failed: %s\n\n", d->error);
+		if (!d->nkept)
+			continue;
+		fprintf(f, "| window | s | status | median (%s) | min | clock MHz | power W | temp C | held by | others "
+		        "| causes |\n| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n", b->unit);
+		for (size_t w = 0; w < d->nkept; w++) {
+			const Kept *kp = &d->kept[w];
+			char a[FMT_SI_LEN], c[FMT_SI_LEN];
+			fprintf(f, "| %u%s | %.4g-%.4g | %s | %s | %s | ", kp->index + 1, kp->partial ? " (partial)" : "",
+			        kp->t0, kp->t1, status_word(kp->st), isfinite(kp->median) ? fmt_si(kp->median, a, sizeof a) : "-",
+			        isfinite(kp->min) ? fmt_si(kp->min, c, sizeof c) : "-");
+			cell(f, "%.0f", kp->mhz);
+			fputs(" | ", f);
+			cell(f, "%.0f", kp->watts);
+			fputs(" | ", f);
+			cell(f, "%.0f", kp->temp);
+			fputs(" | ", f);
+			if (isfinite(kp->held_power))
+				fprintf(f, "power cap %.0f%%, thermal %.0f%%, HW slowdown %.0f%%", 100 * kp->held_power,
+				        100 * kp->held_thermal, 100 * kp->held_hw);
+			else
+				fputs("-", f);
+			fputs(" | ", f);
+			cell(f, "%.0f", kp->others);
+			fprintf(f, " | %s%s%s |\n", kp->codes, kp->why[0] ? ": " : "", kp->why);
+		}
+	}
+	return fileio_commit(f, &t, !ferror(f), err, len);
+}
+
+/* The report's path: burn-<start>.md in the first log's folder; "" with no log. */
+static void report_path(const Burn *b, char *out, size_t len)
+{
+	out[0] = '\0';
+	for (size_t k = 0; k < b->n; k++) {
+		const char *log = b->d[k].paths.log;
+		const char *slash = log[0] ? strrchr(log, '/') : NULL;
+		if (!b->set->m[k].e || !engine_info(b->set->m[k].e)->log_path)
+			continue;
+		const SessionMeta *m = engine_meta(b->set->m[k].e);
+		char stamp[40];
+		size_t s = 0;
+		for (const char *p = m->start_utc; *p && s + 1 < sizeof stamp; p++)
+			if (*p != ':' && *p != '-')
+				stamp[s++] = *p;
+		stamp[s] = '\0';
+		if (slash)
+			snprintf(out, len, "%.*s/burn-%s.md", (int)(slash - log), log, stamp);
+		else
+			snprintf(out, len, "burn-%s.md", stamp);
+		return;
+	}
+}
+
+static void print_end(Burn *b, double ran_s, int sig, int status, const char *report, const char *report_err)
+{
+	const size_t *c = b->count;
+	if (b->o->format == FORMAT_JSON) {
+		cJSON *j = cJSON_CreateObject();
+		bool ok = j && cJSON_AddStringToObject(j, "type", "burn_end") && record_utc(j) && record_stamp(j) &&
+		          cJSON_AddNumberToObject(j, "seconds", round(ran_s * 1e3) / 1e3) &&
+		          cJSON_AddNumberToObject(j, "burn_s", b->o->burn_s) &&
+		          cJSON_AddNumberToObject(j, "window_s", b->o->window_s) &&
+		          cJSON_AddNumberToObject(j, "devices", (double)b->n) &&
+		          cJSON_AddBoolToObject(j, "interrupted", sig != 0) &&
+		          (sig ? cJSON_AddNumberToObject(j, "signal", sig) : cJSON_AddNullToObject(j, "signal")) &&
+		          (report[0] ? cJSON_AddStringToObject(j, "report", report) : cJSON_AddNullToObject(j, "report")) &&
+		          cJSON_AddNumberToObject(j, "exit", sig ? STATUS_SIGNAL + sig : status);
+		for (int s = 0; ok && s < BURN_STATUS_COUNT; s++)
+			ok = cJSON_AddNumberToObject(j, burn_status_names[s], (double)c[s]) != NULL;
+		if (ok)
+			b->out_ok = json_line(stdout, j) && b->out_ok;
+		else
+			cJSON_Delete(j);
+	} else {
+		printf("\nBurn verdicts:\n");
+		for (size_t k = 0; k < b->n; k++) {
+			const Dev *d = &b->d[k];
+			printf("  [%zu] %s: %s", k + 1, d->info->name, d->error[0] ? "ERROR" : status_word(worst(d)));
+			if (d->error[0])
+				printf(": %s", d->error);
+			printf(" (%zu window%s: %zu pass, %zu unsure, %zu outlier, %zu fail, %zu wrong, %zu error)\n", d->nkept,
+			       d->nkept == 1 ? "" : "s", d->count[BURN_PASS], d->count[BURN_UNSURE], d->count[BURN_OUTLIER],
+			       d->count[BURN_FAIL], d->count[BURN_WRONG], d->count[BURN_ERROR]);
+		}
+		if (report[0])
+			printf("Report: %s\n", report);
+		if (sig)
+			printf("%.1f s of a %g s burn, interrupted by signal %d: exit %d\n", ran_s, b->o->burn_s, sig,
+			       STATUS_SIGNAL + sig);
+		else
+			printf("%.1f s of a %g s burn: exit %d\n", ran_s, b->o->burn_s, status);
+	}
+	if (report_err[0])
+		fprintf(stderr, "flopscope: the burn's report: %s\n", report_err);
+	else if (!report[0])
+		fprintf(stderr, "flopscope: no report written: the burn kept no session log (--no-log)\n");
+	fflush(stdout);
+}
+
+/* After the engines ended: each device's last window (cut short, or where
+ * it failed), every window left printed, the report, the end; the exit
+ * status. */
+static int finish(Burn *b, double ran_s, int sig)
+{
+	size_t failed = 0;
+	for (size_t k = 0; k < b->n; k++) {
+		Dev *d = &b->d[k];
+		const EngineMember *m = &b->set->m[k];
+		if (m->e && m->failed && !m->wrong && !d->error[0])
+			snprintf(d->error, sizeof d->error, "%s", m->error);
+		if (!m->e || (m->failed && !m->wrong))
+			failed++;
+		d->active = false;
+		if (m->e && (d->seen > 0 || m->failed))
+			close_window(b, d, k, d->cur + 1 < b->windows || sig || m->failed, m->wrong, m->failed && !m->wrong);
+	}
+	flush(b, true);
+	int status = burn_status(b->count, failed);
+	char report[4200], rerr[ERR_LEN] = "";
+	report_path(b, report, sizeof report);
+	if (report[0] && !write_report(b, report, ran_s, sig, status, rerr, sizeof rerr))
+		report[0] = '\0';
+	print_end(b, ran_s, sig, status, report, rerr);
+	return status; /* a closed pipe is a normal end (main says so for other errors) */
+}
+
+int burn_run(const struct VkCtx *ctx, const Options *o, const int *idx, size_t n, WorkloadType wl, uint64_t launch,
+             atomic_int *quit)
+{
+	double nw = ceil(o->burn_s / o->window_s - 1e-9);
+	if (nw > BURN_MAX_WINDOWS) {
+		char a[32], w[32];
+		fprintf(stderr, "flopscope: --window %s cuts --burn %s into %.0f windows; %d at most: a longer --window\n",
+		        fmt_seconds(o->window_s, w, sizeof w), fmt_seconds(o->burn_s, a, sizeof a), nw, BURN_MAX_WINDOWS);
+		return 2;
+	}
+	Burn b = { .o = o, .n = n, .unit = workload_unit_names[workload_info[wl].unit], .windows = (unsigned)nw,
+	           .out_ok = true };
+	b.d = calloc(n, sizeof *b.d);
+	EngineConfig *cfg = calloc(n, sizeof *cfg);
+	bool oom = !b.d || !cfg;
+	for (size_t k = 0; b.d && k < n; k++) {
+		b.d[k].buf = malloc(BURN_KEEP_SAMPLES * sizeof *b.d[k].buf);
+		b.d[k].kept = malloc((b.windows + 1) * sizeof *b.d[k].kept);
+		oom |= !b.d[k].buf || !b.d[k].kept;
+	}
+	if (oom) {
+		fprintf(stderr, "flopscope: out of memory for the burn\n");
+		for (size_t k = 0; b.d && k < n; k++)
+			free(b.d[k].buf), free(b.d[k].kept);
+		free(b.d);
+		free(cfg);
+		return STATUS_NOT_RUN;
+	}
+	char node[40];
+	slog_node_id(node, sizeof node);
+	for (size_t k = 0; k < n; k++) {
+		b.d[k].idx = idx[k];
+		b.d[k].info = &ctx->entries[idx[k]];
+		begin_window(&b.d[k], 0);
+		RunSlot slot = { .ordinal = (unsigned)k + 1, .devices = (unsigned)n, .node_id = node };
+		run_plan(o, RUN_BURN, ctx, &ctx->entries[idx[k]], wl, (unsigned)k + 1, launch, &slot, &b.d[k].paths, &cfg[k]);
+	}
+	EngineSet set;
+	Error err;
+	int status = STATUS_NOT_RUN;
+	if (!engine_set_create(&set, cfg, n, false, &err) && !set.m) {
+		fprintf(stderr, "flopscope: %s\n", err.msg);
+		goto out;
+	}
+	b.set = &set;
+	if (o->format == FORMAT_TABLE) {
+		char dur[32], win[32];
+		printf("Burn-in of %zu device%s: %s for %s, judged every %s\n", n, n == 1 ? "" : "s", workload_info[wl].name,
+		       fmt_seconds(o->burn_s, dur, sizeof dur), fmt_seconds(o->window_s, win, sizeof win));
+	}
+	for (size_t k = 0; k < n; k++) {
+		if (!set.m[k].e) {
+			snprintf(b.d[k].error, sizeof b.d[k].error, "%s", set.m[k].err.msg);
+			fprintf(stderr, "flopscope: device %zu: %s\n", k + 1, set.m[k].err.msg);
+		} else if (o->format == FORMAT_JSON) {
+			slog_print_session(stdout, engine_meta(set.m[k].e), (unsigned)k + 1);
+		} else {
+			const RunInfo *in = engine_info(set.m[k].e);
+			printf("  %zu: %s%s%s\n", k + 1, in->dev->name, in->log_path ? ", log " : "", in->log_path ? in->log_path : "");
+		}
+	}
+	fflush(stdout);
+	bool started = engine_set_start(&set, false);
+	for (size_t k = 0; k < n; k++)
+		b.d[k].active = set.m[k].e != NULL;
+	uint64_t t0 = clock_mono_ns();
+	if (started)
+		engine_set_drain(&set, take_sample, &b, quit);
+	double ran_s = (double)(clock_mono_ns() - t0) / 1e9;
+	engine_set_finish(&set);
+	status = finish(&b, ran_s, atomic_load(quit));
+	engine_set_destroy(&set);
+out:
+	for (size_t k = 0; k < n; k++)
+		free(b.d[k].buf), free(b.d[k].kept);
+	free(b.d);
+	free(cfg);
+	return status;
+}

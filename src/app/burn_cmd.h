@@ -1,0 +1,30 @@
+/* burn_cmd: flopscope --burn DUR: a soak of every GPU (or those named) at
+ * once, headless, judged window by window (core/burn.h), with a Markdown
+ * report beside the session logs. */
+#ifndef FLOPSCOPE_BURN_CMD_H
+#define FLOPSCOPE_BURN_CMD_H
+
+#include <stdatomic.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cli.h"
+#include "workload.h"
+
+/* A window's samples kept for its median, clock, power and shares: past
+ * this, every 2nd (4th, ...) is kept; its minimum, maximum, hottest
+ * temperature and counts stay exact. */
+#define BURN_KEEP_SAMPLES 8192
+/* The windows of one burn at most (--burn over --window): a 30-day burn
+ * wants windows of 130 s or more. */
+#define BURN_MAX_WINDOWS 20000
+
+struct VkCtx;
+/* The burn on entries idx[0..n) (wl: the power workload unless
+ * --workload); exit 0 every window passed, 1 a window failed, 3 a result
+ * was wrong, 4 an outlier only, 6 it could not run (check's table; a
+ * signal's 128+N is main's). */
+int burn_run(const struct VkCtx *ctx, const Options *o, const int *idx, size_t n, WorkloadType wl, uint64_t launch,
+             atomic_int *quit);
+
+#endif
