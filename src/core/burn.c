@@ -138,9 +138,9 @@ void burn_judge(BurnWindow *w, const BurnWindow *first, double margin_pct, const
 	if (first && first != w && isfinite(first->median) && first->median > 0 && isfinite(w->median)) {
 		w->drift = w->median / first->median;
 		if (w->drift < 1 - margin_pct / 100) {
-			double noise = first->noise;
-			if (isfinite(w->noise) && !(w->noise <= noise))
-				noise = w->noise;
+			/* the reference's noise: the window's own spread holds its step
+			 * (another process starting within it), no doubt about the level */
+			double noise = isfinite(first->noise) ? first->noise : w->noise;
 			double f[] = { w->drift, (double)first->index + 1, noise };
 			if (isfinite(noise) && 1 - w->drift > noise) {
 				raise_to(w, BURN_FAIL);

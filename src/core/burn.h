@@ -9,11 +9,13 @@
  *    mapped onto them) for at least BURN_HOLD_SHARE of its samples fails it
  *    (THROTTLE_HW); the power cap is reported, not failed;
  *  - its steady median below the device's first judged window's by more
- *    than the margin (--outlier's %) and by more than the noise of both
- *    (the 10th-to-90th percentile range of their 1 s block means over the
- *    median, as the node rule's) fails it (DRIFT: throughput sinking over
- *    the soak, as a GPU's that heats does); below by the margin but within
- *    the noise it cannot tell (DRIFT_UNSURE, a warning);
+ *    than the margin (--outlier's %) and by more than that window's noise
+ *    (the 10th-to-90th percentile range of its 1 s block means over their
+ *    median, as the node rule's; the window's own where the first's is
+ *    unknown: a window's own spread holds any step inside it, as another
+ *    process starting, and says nothing of the level) fails it (DRIFT:
+ *    throughput sinking over the soak, as a GPU's that heats does); below
+ *    by the margin but within the noise it cannot tell (DRIFT_UNSURE);
  *  - among identical devices, a window more than the margin and the noise
  *    below its peers' median of the same window (outlier.h's rule) is an
  *    OUTLIER;

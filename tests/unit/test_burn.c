@@ -67,6 +67,12 @@ static void a_sinking_window_should_fail_as_drift_beyond_the_noise(void)
 	a.noise = 0.2;
 	burn_judge(&b, &a, 5, "");
 	CHECK(b.status == BURN_UNSURE && verdict_has(&b.causes, VC_DRIFT_UNSURE) && !verdict_has(&b.causes, VC_DRIFT));
+	/* a window whose own spread holds a step (another process began in it,
+	 * as on the H200: 568 then 160 TFLOPS) is held to the first window's noise */
+	BurnWindow c = window(0, 100e12, 0.01, 0, 0), d = window(1, 30e12, 0.01, 0, 0);
+	d.noise = 0.7;
+	burn_judge(&d, &c, 5, "");
+	CHECK(d.status == BURN_FAIL && verdict_has(&d.causes, VC_DRIFT));
 }
 
 static void holds_wrong_results_and_failures_should_fail_the_window(void)
