@@ -231,14 +231,15 @@ t_stopped_suite_should_say_its_table_is_incomplete() {
 	[ "$rc" = 130 ] || die "exit $rc: $(cat "$T/su.err")"
 	grep -Eq 'stopped by a signal after [0-9]+ of [0-9]+ workloads; the table is incomplete' "$T/su.err" ||
 		die "$(cat "$T/su.err")"
-	tail -1 "$T/su.json" | grep -q '"type":"suite_stopped","signal":2' || die "json: $(tail -1 "$T/su.json")"
-	# the rows are the workloads done, no more: the one the signal cut is
-	# no row (16 CSV rows for "15 of 22 workloads")
+	# the last record says it (read by its keys); the rows are the workloads
+	# done, no more: the one the signal cut is no row (16 CSV rows for "15 of
+	# 22 workloads")
 	python3 - "$T/su.json" <<'PY' || die "rows: $(cat "$T/su.json")"
 import json, sys
 recs = [json.loads(l) for l in open(sys.argv[1])]
 rows = [r for r in recs if r["type"] == "suite"]
 end = recs[-1]
+assert end["type"] == "suite_stopped" and end["signal"] == 2 and "utc" in end, end
 assert len({r["workload"] for r in rows}) == end["workloads_done"], (len(rows), end)
 PY
 }
