@@ -71,6 +71,8 @@ typedef struct Burn {
 	unsigned printed_index;    /* the table's last window header + 1 */
 	bool out_ok;
 	size_t count[BURN_STATUS_COUNT];
+	BurnWindow **peers;        /* n: the windows of one index, judged together */
+	const char **names;        /* n: the devices' models */
 } Burn;
 
 /* the JSON record of a window: a column table, as every record's */
@@ -199,7 +201,7 @@ static void print_window(Burn *b, size_t k, const BurnWindow *w)
 	char why[VC_MAX * VC_TEXT_LEN], codes[96];
 	verdict_text(&w->causes, why, sizeof why);
 	verdict_codes(&w->causes, " ", codes, sizeof codes);
-	if (d->nkept < BURN_MAX_WINDOWS + 1) {
+	if (d->nkept < (size_t)b->windows + 1) { /* its kept rows' room (a window an index, and one) */
 		Kept *kp = &d->kept[d->nkept++];
 		*kp = (Kept){ w->index, w->t0_s, w->t1_s, w->partial, w->status, w->median, w->min, w->mhz, w->watts,
 		              w->temp_max, w->held_power, w->held_thermal, w->held_hw, w->others, w->drift, w->peer_ratio,
@@ -276,15 +278,11 @@ static void flush(Burn *b, bool all)
 			if (!full)
 				return;
 		}
-		BurnWindow *w[64] = { 0 };
-		const char *names[64];
-		size_t m = b->n < 64 ? b->n : 64;
-		for (size_t k = 0; k < m; k++) {
-			names[k] = b->d[k].info->name;
-			if (b->d[k].npend && b->d[k].pend[0].index == lo)
-				w[k] = &b->d[k].pend[0];
-		}
-		burn_judge_peers(w, names, m, b->o->outlier_pct);
+		BurnWindow **w = b->peers;
+		size_t m = b->n;
+		for (size_t k = 0; k < m; k++)
+			w[k] = b->d[k].npend && b->d[k].pend[0].index == lo ? &b->d[k].pend[0] : NULL;
+		burn_judge_peers(w, b->names, m, b->o->outlier_pct);
 		for (size_t k = 0; k < m; k++) {
 			if (!w[k])
 				continue;
@@ -522,31 +520,43 @@ static int finish(Burn *b, double ran_s, int sig)
 	return status; /* a closed pipe is a normal end (main says so for other errors) */
 }
 
+/* The burn's memory: its devices, each one's window and kept rows, the
+ * peers' lists; false out of memory (burn_free frees what was had). */
+static bool burn_alloc(Burn *b)
+{
+	b->d = calloc(b->n, sizeof *b->d);
+	b->peers = calloc(b->n, sizeof *b->peers);
+	b->names = calloc(b->n, sizeof *b->names);
+	bool ok = b->d && b->peers && b->names;
+	for (size_t k = 0; b->d && k < b->n; k++) {
+		b->d[k].buf = malloc(BURN_KEEP_SAMPLES * sizeof *b->d[k].buf);
+		b->d[k].kept = malloc(((size_t)b->windows + 1) * sizeof *b->d[k].kept);
+		ok = ok && b->d[k].buf && b->d[k].kept;
+	}
+	return ok;
+}
+
+static void burn_free(Burn *b)
+{
+	for (size_t k = 0; b->d && k < b->n; k++) {
+		free(b->d[k].buf);
+		free(b->d[k].kept);
+	}
+	free(b->d);
+	free(b->peers);
+	free(b->names);
+}
+
 int burn_run(const struct VkCtx *ctx, const Options *o, const int *idx, size_t n, WorkloadType wl, uint64_t launch,
              atomic_int *quit)
 {
-	double nw = ceil(o->burn_s / o->window_s - 1e-9);
-	if (nw > BURN_MAX_WINDOWS) {
-		char a[32], w[32];
-		fprintf(stderr, "flopscope: --window %s cuts --burn %s into %.0f windows; %d at most: a longer --window\n",
-		        fmt_seconds(o->window_s, w, sizeof w), fmt_seconds(o->burn_s, a, sizeof a), nw, BURN_MAX_WINDOWS);
-		return 2;
-	}
+	double nw = ceil(o->burn_s / o->window_s - 1e-9); /* at most CLI_BURN_MAX_WINDOWS: cli.c */
 	Burn b = { .o = o, .n = n, .unit = workload_unit_names[workload_info[wl].unit], .windows = (unsigned)nw,
 	           .out_ok = true };
-	b.d = calloc(n, sizeof *b.d);
 	EngineConfig *cfg = calloc(n, sizeof *cfg);
-	bool oom = !b.d || !cfg;
-	for (size_t k = 0; b.d && k < n; k++) {
-		b.d[k].buf = malloc(BURN_KEEP_SAMPLES * sizeof *b.d[k].buf);
-		b.d[k].kept = malloc((b.windows + 1) * sizeof *b.d[k].kept);
-		oom |= !b.d[k].buf || !b.d[k].kept;
-	}
-	if (oom) {
+	if (!cfg || !burn_alloc(&b)) {
 		fprintf(stderr, "flopscope: out of memory for the burn\n");
-		for (size_t k = 0; b.d && k < n; k++)
-			free(b.d[k].buf), free(b.d[k].kept);
-		free(b.d);
+		burn_free(&b);
 		free(cfg);
 		return STATUS_NOT_RUN;
 	}
@@ -555,6 +565,7 @@ int burn_run(const struct VkCtx *ctx, const Options *o, const int *idx, size_t n
 	for (size_t k = 0; k < n; k++) {
 		b.d[k].idx = idx[k];
 		b.d[k].info = &ctx->entries[idx[k]];
+		b.names[k] = b.d[k].info->name;
 		begin_window(&b.d[k], 0);
 		RunSlot slot = { .ordinal = (unsigned)k + 1, .devices = (unsigned)n, .node_id = node };
 		run_plan(o, RUN_BURN, ctx, &ctx->entries[idx[k]], wl, (unsigned)k + 1, launch, &slot, &b.d[k].paths, &cfg[k]);
@@ -595,9 +606,7 @@ int burn_run(const struct VkCtx *ctx, const Options *o, const int *idx, size_t n
 	status = finish(&b, ran_s, atomic_load(quit));
 	engine_set_destroy(&set);
 out:
-	for (size_t k = 0; k < n; k++)
-		free(b.d[k].buf), free(b.d[k].kept);
-	free(b.d);
+	burn_free(&b);
 	free(cfg);
 	return status;
 }

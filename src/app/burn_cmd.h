@@ -15,9 +15,6 @@
  * this, every 2nd (4th, ...) is kept; its minimum, maximum, hottest
  * temperature and counts stay exact. */
 #define BURN_KEEP_SAMPLES 8192
-/* The windows of one burn at most (--burn over --window): a 30-day burn
- * wants windows of 130 s or more. */
-#define BURN_MAX_WINDOWS 20000
 
 struct VkCtx;
 /* The burn on entries idx[0..n) (wl: the power workload unless

@@ -661,6 +661,13 @@ static int validate(Options *o, bool format_given, char *err, size_t errlen)
 	}
 	if (validate_devices(o, m, err, errlen))
 		return -1;
+	if (o->mode == MODE_BURN && ceil(o->burn_s / o->window_s - 1e-9) > CLI_BURN_MAX_WINDOWS) {
+		char a[32], w[32];
+		snprintf(err, errlen, "--window %s cuts --burn %s into %.0f windows; %d at most: a longer --window",
+		         fmt_seconds(o->window_s, w, sizeof w), fmt_seconds(o->burn_s, a, sizeof a),
+		         ceil(o->burn_s / o->window_s - 1e-9), CLI_BURN_MAX_WINDOWS);
+		return -1;
+	}
 	if (o->mode == MODE_SUITE && o->workload) {
 		snprintf(err, errlen, "--suite runs every workload: --workload picks one (drop --suite), or a "
 		         "session of a suite's log (with --replay, --export, --compare, --analyze)");

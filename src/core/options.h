@@ -47,6 +47,7 @@ typedef enum Mode {
 #define CLI_DEFAULT_THRESHOLD_PCT 80.0
 #define CLI_BURN_WINDOW_S 60.0 /* --window's default */
 #define CLI_MIN_WINDOW_S 1.0
+#define CLI_BURN_MAX_WINDOWS 20000 /* windows of one burn: a 30-day burn wants windows of 130 s */
 
 /* The longest config value that reads back, with its NUL (the theme's). */
 #define CLI_CONFIG_VALUE_MAX 256

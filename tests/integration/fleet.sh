@@ -1216,7 +1216,7 @@ t_burn_should_judge_each_window_and_leave_a_report() {
 	# (a margin of 50%: lavapipe's throughput on a shared CPU moves from one
 	# window to the next by more than the default 5%; the drift rule's own
 	# test is test_burn's)
-	"$FS" --outlier 50 --burn 3s --window 1.5s llvm --format json >"$T/b.json" 2>"$T/b.err" || die "exit $?: $(cat "$T/b.err")"
+	"$FS" --outlier 50 --burn 2s --window 1s llvm --format json >"$T/b.json" 2>"$T/b.err" || die "exit $?: $(cat "$T/b.err")"
 	python3 tests/schema_check.py burn "$T/b.json" >"$T/sch" 2>&1 || die "schema: $(cat "$T/sch")"
 	python3 - "$T/b.json" <<'PY' || die "records: $(cat "$T/b.json")"
 import json, os, sys
@@ -1226,10 +1226,10 @@ end = r[-1]
 assert [x["window"] for x in w] == [1, 2] and all(x["status"] == "pass" and x["verified"] > 0 for x in w), w
 assert end["type"] == "burn_end" and end["exit"] == 0 and end["pass"] == 2 and not end["interrupted"], end
 md = open(end["report"]).read()
-assert "| 1 | 0-1.5 | PASS |" in md and "| 2 | 1.5-3 | PASS |" in md and "verdict: **PASS** (exit 0)" in md, md
+assert "| 1 | 0-1 | PASS |" in md and "| 2 | 1-2 | PASS |" in md and "verdict: **PASS** (exit 0)" in md, md
 PY
-	# a wrong result from the 60th submission on: its window is WRONG, the burn exits 3
-	FLOPSCOPE_FAULT=wrong@60 "$FS" --outlier 50 --burn 4s --window 1s llvm >"$T/w.txt" 2>"$T/w.err"
+	# a wrong result from the 40th submission on: its window is WRONG, the burn exits 3
+	FLOPSCOPE_FAULT=wrong@40 "$FS" --outlier 50 --burn 3s --window 1s llvm >"$T/w.txt" 2>"$T/w.err"
 	local rc=$?
 	[ $rc = 3 ] || die "a wrong result: exit $rc: $(cat "$T/w.txt" "$T/w.err")"
 	grep -q '^  \[1\] WRONG .*a result was wrong in this window: verification failed' "$T/w.txt" ||
@@ -1241,7 +1241,7 @@ PY
 	for reasons in 0x40 0x4; do
 		LD_LIBRARY_PATH="$FAKE_NVML_DIR" FLOPSCOPE_FAKE_NVML="GPU-$uuid" \
 			FLOPSCOPE_FAKE_NVML_TEL="sm=1410,power=650,limit=700,temp=88,reasons=$reasons" \
-			"$FS" --outlier 50 --burn 2s --window 1s llvm --format json >"$T/n.json" 2>"$T/n.err"
+			"$FS" --outlier 50 --burn 1s --window 1s llvm --format json >"$T/n.json" 2>"$T/n.err"
 		rc=$?
 		python3 - "$T/n.json" "$reasons" "$rc" <<'PY' || die "reasons $reasons: exit $rc: $(cat "$T/n.json" "$T/n.err")"
 import json, sys

@@ -224,6 +224,20 @@ static int parse_modes(Options *o, char *err, int a, int b)
 	return cli_parse(argc, argv, o, err, 256);
 }
 
+/* --burn DUR and --window DUR: the time forms, the default window, and a
+ * burn cut into more windows than it keeps refused before anything runs */
+static void burn_should_take_its_times_and_refuse_too_many_windows(void)
+{
+	Options o;
+	char err[256];
+	CHECK(parse(&o, err, 3, "--burn", "30m") == 0 && o.mode == MODE_BURN && o.burn_s == 1800 && o.window_s == 60);
+	CHECK(parse(&o, err, 5, "--burn", "4h", "--window", "90s") == 0 && o.burn_s == 14400 && o.window_s == 90);
+	CHECK(parse(&o, err, 5, "--burn", "720h", "--window", "1m") == -1 && strstr(err, "43200 windows; 20000 at most"));
+	CHECK(parse(&o, err, 5, "--burn", "720h", "--window", "3m") == 0);
+	CHECK(parse(&o, err, 3, "--burn", "0.5s") == -1);
+	CHECK(parse(&o, err, 3, "--window", "10s") == -1 && strstr(err, "--window goes with --burn"));
+}
+
 static void cli_should_set_each_mode_once_and_refuse_every_pair(void)
 {
 	Options o;
@@ -640,6 +654,7 @@ int main(void)
 	RUN(cli_should_read_values_in_both_spellings);
 	RUN(cli_should_refuse_bad_input_with_a_reason);
 	RUN(cli_should_set_each_mode_once_and_refuse_every_pair);
+	RUN(burn_should_take_its_times_and_refuse_too_many_windows);
 	RUN(cli_usage_should_name_every_option);
 	return CHECK_DONE();
 }
