@@ -235,17 +235,14 @@ static void print_window(Burn *b, size_t k, const BurnWindow *w)
 		       rest > 0 ? ", " : "", rest > 0 ? fmt_seconds(rest, left, sizeof left) : "", rest > 0 ? " left" : "");
 		b->printed_index = w->index + 1;
 	}
-	char fig[40] = "-", mhz[16] = "-", watts[16] = "-", temp[16] = "-";
+	char fig[40] = "-", mhz[16], watts[16], temp[16];
 	if (isfinite(w->median)) {
 		fmt_si(w->median, fig, sizeof fig);
 		snprintf(fig + strlen(fig), sizeof fig - strlen(fig), "%s", b->unit);
 	}
-	if (isfinite(w->mhz))
-		snprintf(mhz, sizeof mhz, "%.0f MHz", w->mhz);
-	if (isfinite(w->watts))
-		snprintf(watts, sizeof watts, "%.0f W", w->watts);
-	if (isfinite(w->temp_max))
-		snprintf(temp, sizeof temp, "%.0f C", w->temp_max);
+	fmt_cell(w->mhz, "%.0f MHz", mhz, sizeof mhz);
+	fmt_cell(w->watts, "%.0f W", watts, sizeof watts);
+	fmt_cell(w->temp_max, "%.0f C", temp, sizeof temp);
 	printf("  [%zu] %-7s %14s %9s %6s %5s%s%s%s\n", k + 1, status_word(w->status), fig, mhz, watts, temp,
 	       w->partial ? " (partial)" : "", why[0] ? "  " : "", why);
 	if (fflush(stdout) != 0)

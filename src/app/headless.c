@@ -119,7 +119,7 @@ static bool print_interval(Printer *p, const IntervalRow *r)
 	}
 	if (p->format == FORMAT_CSV)
 		return columns_csv(stdout, interval_cols, NCOLS(interval_cols), &l);
-	char span[48], med[FMT_SI_LEN], lo[FMT_SI_LEN], hi[FMT_SI_LEN], mhz[16] = "-", w[16] = "-", oth[16] = "-";
+	char span[48], med[FMT_SI_LEN], lo[FMT_SI_LEN], hi[FMT_SI_LEN], mhz[16], w[16], oth[16];
 	char fm[FMT_SI_LEN + 8], fl[FMT_SI_LEN + 8], fh[FMT_SI_LEN + 8];
 	snprintf(span, sizeof span, "%.2f-%.2f", r->t0_s, r->t1_s);
 	if (r->samples) {
@@ -131,12 +131,9 @@ static bool print_interval(Printer *p, const IntervalRow *r)
 		snprintf(fl, sizeof fl, "-");
 		snprintf(fh, sizeof fh, "-");
 	}
-	if (isfinite(r->sm_mhz))
-		snprintf(mhz, sizeof mhz, "%.0f MHz", r->sm_mhz);
-	if (isfinite(r->power_w))
-		snprintf(w, sizeof w, "%.0f W", r->power_w);
-	if (isfinite(r->others))
-		snprintf(oth, sizeof oth, "%.0f", r->others);
+	fmt_cell(r->sm_mhz, "%.0f MHz", mhz, sizeof mhz);
+	fmt_cell(r->power_w, "%.0f W", w, sizeof w);
+	fmt_cell(r->others, "%.0f", oth, sizeof oth);
 	char n[24];
 	snprintf(n, sizeof n, "%zu", r->samples);
 	return printf(INTERVAL_ROW, span, fm, fl, fh, n, mhz, w, oth, reasons[0] ? reasons : r->has_reasons ? "none" : "-") >=

@@ -132,6 +132,15 @@ char *fmt_ms(double ms, char *out, size_t len)
 	return out;
 }
 
+char *fmt_cell(double v, const char *fmt, char *out, size_t len)
+{
+	if (isfinite(v))
+		snprintf(out, len, fmt, v);
+	else
+		snprintf(out, len, "-");
+	return out;
+}
+
 char *fmt_at_ms(double ms, char *out, size_t len)
 {
 	if (fabs(ms) < 999.95)

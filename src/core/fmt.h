@@ -26,6 +26,8 @@ const char *fmt_as_above(const char *why, char *prev, size_t len);
 /* A time given in ms in the unit that reads best, 3 significant digits:
  * "20 ms", "1 s", "2.5 s", "500 us". Returns out. */
 char *fmt_ms(double ms, char *out, size_t len);
+/* v in fmt ("%.0f MHz") where finite, else "-": a table's cell. Returns out. */
+char *fmt_cell(double v, const char *fmt, char *out, size_t len);
 /* A moment of a run, or a span of one, given in ms: "241.5 ms" below a
  * second, "14.54 s" from there (the 10 ms a sample takes). Returns out. */
 char *fmt_at_ms(double ms, char *out, size_t len);

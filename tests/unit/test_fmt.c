@@ -112,6 +112,9 @@ static void fmt_ms_should_pick_the_unit(void)
 	CHECK(!strcmp(fmt_ms(0.5, b, sizeof b), "500 us"));
 	CHECK(!strcmp(fmt_ms(0.001, b, sizeof b), "1 us"));
 	CHECK(!strcmp(fmt_ms(1.25, b, sizeof b), "1.25 ms"));
+	/* a table's cell: the figure, or "-" where not read */
+	CHECK_STR(fmt_cell(1785.2, "%.0f MHz", b, sizeof b), "1785 MHz");
+	CHECK_STR(fmt_cell(NAN, "%.0f MHz", b, sizeof b), "-");
 	/* a moment of a run: seconds past one, to a sample's 10 ms */
 	CHECK_STR(fmt_at_ms(241.54, b, sizeof b), "241.5 ms");
 	CHECK_STR(fmt_at_ms(999.94, b, sizeof b), "999.9 ms");
