@@ -259,7 +259,7 @@ static void check_head(const CheckRun *c)
 			char base[64] = "", classes[120];
 			if (o->nbaselines)
 				snprintf(base, sizeof base, "%g%% of the baselines' median, else ", CLI_DEFAULT_THRESHOLD_PCT);
-			peak_thresholds_text(classes, sizeof classes, "%");
+			peak_thresholds_text_of(classes, sizeof classes, "%", c->wl, c->nwl);
 			/* "90% of the theoretical peak for FMA chains, 55% tensor, ..." */
 			const char *sp = strchr(classes, ' ');
 			snprintf(thr, sizeof thr, "%s%.*s of the theoretical peak for%s", base, sp ? (int)(sp - classes) : 0,
@@ -685,9 +685,11 @@ int check_run(const VkCtx *ctx, const int *idx, size_t n, const Options *o, bool
 	 * the device blamed for the command line) */
 	double least = (double)c->runs * check_min_share(c) + CHECK_FIRST_OVERHEAD_S + CHECK_TEARDOWN_S;
 	if (!status && c->budget < least) {
-		fprintf(stderr, "flopscope: --budget %g s cannot hold the %zu workload%s asked: at least %.1f s (%g s "
+		/* a user who named no workload asked for the default's */
+		fprintf(stderr, "flopscope: --budget %g s cannot hold the %zu workload run%s %s: at least %.1f s (%g s "
 		        "windows, the start-up and the end), or fewer with --workload\n", c->budget, c->runs,
-		        c->runs == 1 ? "" : "s", ceil(least * 10) / 10, CHECK_MIN_WINDOW_S);
+		        c->runs == 1 ? "" : "s", o->workload ? "asked" : "of the default check (" CHECK_DEFAULT_WORKLOADS
+		        ", those the devices run)", ceil(least * 10) / 10, CHECK_MIN_WINDOW_S);
 		status = STATUS_USAGE;
 	}
 	/* a device whose lock is held (exit 6) still gets its header and end

@@ -328,11 +328,21 @@ static const char *threshold_class(WorkloadType t)
 
 size_t peak_thresholds_text(char *out, size_t len, const char *pct)
 {
+	return peak_thresholds_text_of(out, len, pct, NULL, 0);
+}
+
+size_t peak_thresholds_text_of(char *out, size_t len, const char *pct, const int *wl, size_t nwl)
+{
 	const char *seen[WORKLOAD_TYPE_COUNT];
 	size_t nseen = 0, at = 0;
 	if (len)
 		out[0] = '\0';
 	for (int w = 0; w < WORKLOAD_TYPE_COUNT; w++) {
+		bool asked = !wl;
+		for (size_t k = 0; k < nwl && !asked; k++)
+			asked = wl[k] == w;
+		if (!asked)
+			continue;
 		const char *cls = threshold_class((WorkloadType)w);
 		bool dup = false;
 		for (size_t k = 0; k < nseen; k++)

@@ -86,5 +86,8 @@ double peak_check_threshold_pct(WorkloadType t);
  * every class's threshold, from the table, in the workloads' order; the
  * length it needed (cut at len). */
 size_t peak_thresholds_text(char *out, size_t len, const char *pct);
+/* ... the classes of the workloads wl[0..n) alone (a check's header names
+ * no threshold of a workload it does not run). */
+size_t peak_thresholds_text_of(char *out, size_t len, const char *pct, const int *wl, size_t n);
 
 #endif

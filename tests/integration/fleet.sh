@@ -194,8 +194,15 @@ PY
 	done
 	"$FS" --check llvm --budget 2s --no-log >"$T/c.out" 2>&1
 	rc=$?
-	[ "$rc" = 2 ] && grep -q 'budget 2 s cannot hold the 4 workloads asked: at least [0-9.]* s' "$T/c.out" ||
+	# (no workload named: the default check's, not "asked")
+	[ "$rc" = 2 ] && grep -q 'budget 2 s cannot hold the 4 workload runs of the default check (fp32,fp16-matrix,copy,h2d,d2h, those the devices run): at least [0-9.]* s' "$T/c.out" ||
 		die "a budget too small: exit $rc: $(cat "$T/c.out")"
+	"$FS" --check llvm --workload fp32,copy --budget 1s --no-log >"$T/c.out" 2>&1
+	grep -q 'budget 1 s cannot hold the 2 workload runs asked' "$T/c.out" || die "asked: $(cat "$T/c.out")"
+	# the header names the thresholds of the workloads asked, no more
+	"$FS" --check llvm --workload fp32 --budget 3s --no-log >"$T/c.out" 2>&1
+	grep -q '^Check of 1 device: 1 workload in 3 s (fp32); threshold 90% of the theoretical peak for FMA chains, where known' "$T/c.out" ||
+		die "the header: $(head -1 "$T/c.out")"
 	grep -q 'FAIL\|ran out' "$T/c.out" && die "measured anyway: $(cat "$T/c.out")"
 	"$FS" --check llvm --workload fp32 --budget 4s --no-log --metrics-file "$T/gone/m.prom" >"$T/c.out" 2>&1
 	rc=$?
