@@ -335,11 +335,14 @@ void screen_help(const Screen *s, const char *title, const char *const *lines, s
 
 bool screen_help_key(int ch, int *scroll)
 {
+	/* a page: the rows a scrolling help shows (screen_help: LINES - 4), less
+	 * one kept for context, as less pages */
+	int page = LINES - 5 > 1 ? LINES - 5 : 1;
 	switch (ch) {
 	case KEY_UP: case 'k': *scroll -= 1; return true;
 	case KEY_DOWN: case 'j': *scroll += 1; return true;
-	case KEY_PPAGE: *scroll -= 10; return true;
-	case KEY_NPAGE: case ' ': *scroll += 10; return true;
+	case KEY_PPAGE: *scroll -= page; return true;
+	case KEY_NPAGE: case ' ': *scroll += page; return true;
 	case KEY_HOME: case 'g': *scroll = 0; return true;
 	case KEY_END: case 'G': *scroll = 1 << 20; return true;
 	case KEY_RESIZE: return true;

@@ -423,8 +423,12 @@ t_help_should_fit_scroll_and_explain_the_marks() {
 	TM send-keys -t fs '?'
 	wait_for 'of [0-9]+: up/down/PgUp/PgDn scroll' || return 1
 	wait_for 'AT TARGET +the loop has reached the target' || return 1
-	TM send-keys -t fs NPage NPage
+	# PgDn moves a page (the 20 rows shown, less one kept), not 10 lines
+	TM send-keys -t fs NPage
+	wait_for ' 20-39 of [0-9]+: up/down/PgUp/PgDn scroll' || return 1
 	wait_for 'red marks +power-state changes' || return 1
+	TM send-keys -t fs NPage
+	wait_for ' 39-58 of [0-9]+: up/down/PgUp/PgDn scroll' || return 1
 	TM send-keys -t fs End
 	wait_for 'dropped +samples the screen was too slow' || return 1
 	# no line of the box runs past the screen's edge
