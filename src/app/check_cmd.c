@@ -413,8 +413,10 @@ static bool check_pass(CheckRun *c, size_t i, SuiteDev *sd, int *rows, BlockMean
                        const char *what, bool no_log, bool *cut, atomic_int *quit)
 {
 	double elapsed = (double)(clock_mono_ns() - c->t0) * 1e-9;
-	/* this run's share of what is left, less its start-up and a margin */
-	double share = (c->budget - elapsed) / (double)(c->runs - c->done_runs);
+	/* this run's share of what is left before the end's teardown, less its
+	 * start-up and a margin (the teardown left out of the shares cut every
+	 * default check's last run short at the budget's end) */
+	double share = (c->budget - c->teardown - elapsed) / (double)(c->runs - c->done_runs);
 	double window = share - 1.2 * c->overhead - 0.1;
 	/* the start-up is an estimate until a run has measured it (the first
 	 * is a cold GPU's, 1.5 s, where lavapipe takes 0.2 s: an 8 s budget gave

@@ -218,8 +218,9 @@ static void judge_figure(const Options *o, const VkCtx *ctx, const SuiteDev *sd,
 		            "--baseline log%s hold%s %s%s, no %s session: only the result checks held", wi->name,
 		            nb == 1 ? "" : "s", nb == 1 ? "s" : "", bl[0].d.meta.workload, nb > 1 ? " ..." : "", wi->name);
 	else
-		verdict_add(&v->causes, false, VC_NO_REFERENCE, NULL, "no peak known for %s on this device and no baseline "
-		            "(--baseline LOG): only the result checks held", wi->name);
+		/* the row names the workload: the words are the same on every such row */
+		verdict_add(&v->causes, false, VC_NO_REFERENCE, NULL, "no peak known on this device and no baseline "
+		            "(--baseline LOG): only the result checks held");
 }
 
 /* The verdict: the figure against its reference, then the clock's causes:

@@ -169,9 +169,12 @@ void check_print_line(const Options *o, const VkCtx *ctx, const SuiteDev *sd, co
 	double replays = link_replays_of(&sd->r.link, wi);
 	if (!isnan(replays))
 		snprintf(rp, sizeof rp, "%s%.0f replay%s", link ? ", " : "; PCIe ", replays, replays == 1 ? "" : "s");
-	/* the words are the causes' (other processes among them) */
-	printf("%-6s [%d] %-16s %14s  %s%s%s%s%s%s\n", upper, sd->idx + 1, wi->name, fig, pw, pw[0] ? " " : "", why,
-	       link ? "; PCIe " : "", link ? link : "", rp);
+	/* the words are the causes' (other processes among them); a row whose
+	 * words are the row's above says "as above" (four NOREF rows repeated a
+	 * 100-character reason, each wrapping at 100 columns) */
+	static char prev[VC_MAX * VC_TEXT_LEN];
+	printf("%-6s [%d] %-16s %14s  %s%s%s%s%s%s\n", upper, sd->idx + 1, wi->name, fig, pw, pw[0] ? " " : "",
+	       fmt_as_above(why, prev, sizeof prev), link ? "; PCIe " : "", link ? link : "", rp);
 }
 
 
