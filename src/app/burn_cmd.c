@@ -44,6 +44,7 @@ typedef struct Dev {
 	const DeviceInfo *info;
 	RunPaths paths;
 	bool active;               /* its engine runs: windows of others wait for its */
+	bool ended;                /* its engine stopped with an error: its last window closed then */
 	/* the window being filled */
 	unsigned cur;
 	Sample *buf;
@@ -152,6 +153,8 @@ static void begin_window(Dev *d, unsigned index)
 	d->min = d->max = d->temp = NAN;
 }
 
+static void print_window(Burn *b, size_t k, const BurnWindow *w);
+
 /* Closes d's window (its samples so far; partial: the burn ended in it)
  * into its pending list, judged against its first. */
 static void close_window(Burn *b, Dev *d, size_t k, bool partial, bool wrong, bool error)
@@ -180,17 +183,21 @@ static void close_window(Burn *b, Dev *d, size_t k, bool partial, bool wrong, bo
 	}
 	burn_judge(&w, d->has_first ? &d->first : NULL, b->o->outlier_pct, who);
 	const EngineMember *m = &b->set->m[k];
-	if (wrong && m->error[0]) /* what the result check found */
+	const char *found = m->error[0] ? m->error : m->e ? engine_error(m->e) : "";
+	if (wrong && found && found[0]) /* what the result check found */
 		for (size_t c = 0; c < w.causes.n; c++)
 			if (w.causes.c[c].code == VC_WRONG_RESULT)
 				snprintf(w.causes.c[c].text, sizeof w.causes.c[c].text, "a result was wrong in this window: %.200s",
-				         m->error);
+				         found);
 	if (!d->has_first && isfinite(w.median) && !w.partial) {
 		d->first = w;
 		d->has_first = true;
 	}
-	if (d->npend == PENDING) /* a device this far ahead is judged without its peers */
-		d->npend--, memmove(d->pend, d->pend + 1, (PENDING - 1) * sizeof *d->pend);
+	if (d->npend == PENDING) { /* a device this far ahead: its oldest goes out without its peers */
+		print_window(b, k, &d->pend[0]);
+		memmove(d->pend, d->pend + 1, (PENDING - 1) * sizeof *d->pend);
+		d->npend--;
+	}
 	d->pend[d->npend++] = w;
 }
 
@@ -230,8 +237,10 @@ static void print_window(Burn *b, size_t k, const BurnWindow *w)
 	}
 	if (w->index + 1 > b->printed_index) {
 		char left[32];
-		double rest = w->partial ? 0 : round(o->burn_s - w->t1_s);
-		printf("window %u of %u (%.4g-%.4g s)%s%s%s\n", w->index + 1, b->windows, w->t0_s, w->t1_s,
+		/* the window's span as planned (a device's own may end early: partial) */
+		double t1 = o->window_s * (w->index + 1) < o->burn_s ? o->window_s * (w->index + 1) : o->burn_s;
+		double rest = round(o->burn_s - t1);
+		printf("window %u of %u (%.4g-%.4g s)%s%s%s\n", w->index + 1, b->windows, w->t0_s, t1,
 		       rest > 0 ? ", " : "", rest > 0 ? fmt_seconds(rest, left, sizeof left) : "", rest > 0 ? " left" : "");
 		b->printed_index = w->index + 1;
 	}
@@ -253,6 +262,20 @@ static void print_window(Burn *b, size_t k, const BurnWindow *w)
  * together; all: the burn is over, every pending window goes. */
 static void flush(Burn *b, bool all)
 {
+	/* a device whose run failed (a wrong result, a lost device) closes its
+	 * window now, said while the others burn on, and holds no one's */
+	for (size_t k = 0; k < b->n; k++) {
+		Dev *d = &b->d[k];
+		Engine *e = b->set->m[k].e;
+		if (!d->active || !e || engine_state(e) != ENGINE_ERROR)
+			continue;
+		bool wrong = engine_results_wrong(e);
+		if (!wrong && !d->error[0])
+			snprintf(d->error, sizeof d->error, "%s", engine_error(e));
+		d->active = false;
+		d->ended = true;
+		close_window(b, d, k, true, wrong, !wrong);
+	}
 	for (;;) {
 		unsigned lo = UINT32_MAX;
 		bool blocked = false;
@@ -504,7 +527,7 @@ static int finish(Burn *b, double ran_s, int sig)
 		if (!m->e || (m->failed && !m->wrong))
 			failed++;
 		d->active = false;
-		if (m->e && (d->seen > 0 || m->failed))
+		if (m->e && !d->ended && (d->seen > 0 || m->failed))
 			close_window(b, d, k, d->cur + 1 < b->windows || sig || m->failed, m->wrong, m->failed && !m->wrong);
 	}
 	flush(b, true);

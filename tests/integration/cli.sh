@@ -266,12 +266,12 @@ t_debian_package_should_build_from_a_clean_clone_and_run() {
 
 # The README's two commands, as make plans them (-n: nothing is run but
 # the sub-makes, dry too): no warning of make's, as "-j2 forced in makefile:
-# resetting jobserver mode" was (the test's own make's variables unset: a
-# newcomer's shell has none)
+# resetting jobserver mode" was (in a bare environment, as a newcomer's
+# shell: no make of the test's, no B=build-asan of a sanitizer lane)
 t_the_readme_commands_should_plan_without_a_warning_of_make() {
 	local cmd
 	for cmd in run test; do
-		(env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL -u MAKEOVERRIDES make -n "$cmd" >"$T/plan" 2>&1) ||
+		(env -i PATH="$PATH" HOME="$HOME" make -n "$cmd" >"$T/plan" 2>&1) ||
 			die "make -n $cmd: exit $?: $(tail -5 "$T/plan")"
 		grep -q '^make\(\[[0-9]*\]\)\?: warning' "$T/plan" && die "make -n $cmd: $(grep warning "$T/plan")"
 		grep -q -- '-o build/flopscope ' "$T/plan" || grep -q "Nothing to be done\|is up to date\|build/flopscope" "$T/plan" ||

@@ -1249,12 +1249,16 @@ assert end["type"] == "burn_end" and end["exit"] == 0 and end["pass"] == 2 and n
 md = open(end["report"]).read()
 assert "| 1 | 0-1 | PASS |" in md and "| 2 | 1-2 | PASS |" in md and "verdict: **PASS** (exit 0)" in md, md
 PY
-	# a wrong result from the 40th submission on: its window is WRONG, the burn exits 3
-	FLOPSCOPE_FAULT=wrong@40 "$FS" --outlier 50 --burn 3s --window 1s llvm >"$T/w.txt" 2>"$T/w.err"
+	# two engines; the first computes wrong values from its 40th submission
+	# on: its window is WRONG, said at once (before the burn's last window),
+	# the other burns on; the burn exits 3
+	FLOPSCOPE_FAULT=wrong@40:1 "$FS" --outlier 50 --burn 3s --window 1s -1 -1 >"$T/w.txt" 2>"$T/w.err"
 	local rc=$?
 	[ $rc = 3 ] || die "a wrong result: exit $rc: $(cat "$T/w.txt" "$T/w.err")"
 	grep -q '^  \[1\] WRONG .*a result was wrong in this window: verification failed' "$T/w.txt" ||
 		die "the window: $(cat "$T/w.txt")"
+	[ "$(grep -n '^  \[1\] WRONG' "$T/w.txt" | cut -d: -f1)" -lt "$(grep -n '^window 3 of 3' "$T/w.txt" | cut -d: -f1)" ] &&
+		[ "$(grep -c '^  \[2\] \(PASS\|UNSURE\) ' "$T/w.txt")" = 3 ] || die "the other device: $(cat "$T/w.txt")"
 	grep -q "^Report: $XDG_STATE_HOME/flopscope/burn-.*\.md$" "$T/w.txt" || die "no report: $(cat "$T/w.txt")"
 	# the stand-in NVML: a thermal hold fails each window, the power cap is reported
 	local uuid
