@@ -293,7 +293,9 @@ static void fill(Fleet *f, Fleet *readings, Fill what, const cJSON *res, double 
 {
 	const cJSON *s;
 	cJSON_ArrayForEach(s, res) {
-		const char *host = label(s, "instance"), *uuid = label(s, "UUID"), *wl = label(s, "workload");
+		const char *uuid = label(s, "UUID"), *wl = label(s, "workload");
+		char host[sizeof f->rows->host];
+		fleet_host_of(label(s, "instance"), host, sizeof host);
 		double v = value(s) * scale;
 		if (what == F_POWER || what == F_CLOCK || what == F_TEMP) {
 			/* a device's reading, the first answer kept, in readings (by

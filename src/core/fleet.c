@@ -11,6 +11,18 @@
 
 const char *const fleet_sort_names[FLEET_SORT_COUNT] = { "host", "verdict", "of fleet", "power" };
 
+void fleet_host_of(const char *instance, char *out, size_t len)
+{
+	size_t n = strlen(instance);
+	const char *colon = strrchr(instance, ':');
+	/* a port: digits after the last colon, and that colon not inside an
+	 * IPv6 address without brackets (one colon, or "]:" before it) */
+	if (colon && colon[1] && strspn(colon + 1, "0123456789") == strlen(colon + 1) &&
+	    (strchr(instance, ':') == colon || (colon > instance && colon[-1] == ']')))
+		n = (size_t)(colon - instance);
+	snprintf(out, len, "%.*s", (int)n, instance);
+}
+
 size_t fleet_judge(FleetRow *rows, size_t n, double pct)
 {
 	size_t found = 0;

@@ -10,7 +10,7 @@
 #include <stddef.h>
 
 typedef struct FleetRow {
-	char host[128];       /* Prometheus' instance label */
+	char host[128];       /* Prometheus' instance label less its port (fleet_host_of) */
 	char uuid[64];        /* "GPU-..." */
 	char gpu[12];         /* NVML's index; "" none */
 	char name[128];       /* the model, from flopscope_device_info; "" unknown */
@@ -33,6 +33,12 @@ typedef enum FleetSort { FLEET_BY_HOST, FLEET_BY_VERDICT, FLEET_BY_RATIO, FLEET_
 
 extern const char *const fleet_sort_names[FLEET_SORT_COUNT]; /* "host", "verdict", ... */
 
+/* The host of a Prometheus instance label: "node1:9100" -> "node1",
+ * "[::1]:19400" -> "[::1]", "node1" (relabelled, no port) as it is. A
+ * node's exporters on several ports (node_exporter's textfile with the
+ * check's results, the --watch exporter's readings) are one host, and a
+ * GPU's rows and readings join there. */
+void fleet_host_of(const char *instance, char *out, size_t len);
 /* The outlier rule over rows[0..n) (model and workload: a kind); returns
  * how many are outliers. */
 size_t fleet_judge(FleetRow *rows, size_t n, double pct);

@@ -1113,31 +1113,38 @@ PY
 # Past one host there was nothing: each node's check in its own file or
 # endpoint. --fleet reads a real Prometheus' HTTP API for flopscope's
 # series: three flopscope processes stand for three hosts (their
-# --metrics-listen on three ports: three instances), one with a slowed
+# --metrics-listen on three loopback addresses: 127.0.0.1 to .3; the first
+# host's --watch exporter on a port of its own joins its GPU), one with a slowed
 # device (FLOPSCOPE_FAULT=slow: a sixteenth of the speed); the fleet's
 # table names it as the outlier with its host, in JSON (its schema), CSV,
 # the table and the view on a terminal (its keys), exit 1; a server that is
 # not there, or not Prometheus, is said (exit 6), never shown as a healthy
 # fleet.
 t_fleet_should_name_the_slow_gpu_across_hosts_from_prometheus() {
-	local pp p1 p2 p3 a b c pr n judge=1
+	local pp p1 p2 p3 p4 a b c w pr n uuid judge=1
 	# a sanitizer's lavapipe, three at once beside the other suites, spreads
 	# its runs past the slow one's 94% shortfall (noise ratios of 105-111% in
 	# a CI rehearsal): the rule rightly cannot tell there, and this test
 	# holds the outputs' shapes and the slow one's share alone
 	sanitized && judge=
-	pp=$(free_port) p1=$(free_port) p2=$(free_port) p3=$(free_port)
+	pp=$(free_port) p1=$(free_port) p2=$(free_port) p3=$(free_port) p4=$(free_port)
+	uuid=$("$FS" --list --format json | python3 -c 'import json, sys; print(json.loads(sys.stdin.readline())["uuid"])')
 	prometheus_start "$pp" "scrape_configs:
   - job_name: flopscope
     static_configs:
-      - targets: ['127.0.0.1:$p1', '127.0.0.1:$p2', '127.0.0.1:$p3']"
+      - targets: ['127.0.0.1:$p1', '127.0.0.2:$p2', '127.0.0.3:$p3', '127.0.0.1:$p4']"
 	"$FS" llvm --duration 0 --no-log --metrics-listen "127.0.0.1:$p1" >/dev/null 2>"$T/a.err" &
 	a=$!
-	"$FS" llvm --duration 0 --no-log --metrics-listen "127.0.0.1:$p2" >/dev/null 2>"$T/b.err" &
+	"$FS" llvm --duration 0 --no-log --metrics-listen "127.0.0.2:$p2" >/dev/null 2>"$T/b.err" &
 	b=$!
-	FLOPSCOPE_FAULT=slow@1 "$FS" llvm --duration 0 --no-log --metrics-listen "127.0.0.1:$p3" >/dev/null 2>"$T/c.err" &
+	FLOPSCOPE_FAULT=slow@1 "$FS" llvm --duration 0 --no-log --metrics-listen "127.0.0.3:$p3" >/dev/null 2>"$T/c.err" &
 	c=$!
-	trap 'kill $pr $a $b $c 2>/dev/null; wait $pr $a $b $c 2>/dev/null' EXIT
+	# the first host's load-free exporter on a port of its own (the stand-in
+	# NVML's power): its readings join that host's GPU, one host still
+	LD_LIBRARY_PATH="$FAKE_NVML_DIR" FLOPSCOPE_FAKE_NVML="GPU-$uuid" FLOPSCOPE_FAKE_NVML_TEL="power=321" \
+		"$FS" --watch --interval 0.5 --metrics-listen "127.0.0.1:$p4" >/dev/null 2>"$T/w.err" &
+	w=$!
+	trap 'kill $pr $a $b $c $w 2>/dev/null; wait $pr $a $b $c $w 2>/dev/null' EXIT
 	wait_http "http://127.0.0.1:$pp/-/ready" 60 || die "prometheus not ready: $(tail -5 "$T/prom.log")"
 	# until Prometheus holds the three medians and their noise (each run's
 	# first steady seconds, then a scrape; exit 1 once it names the outlier)
@@ -1147,6 +1154,9 @@ t_fleet_should_name_the_slow_gpu_across_hosts_from_prometheus() {
 import json, sys
 g = [json.loads(l) for l in open(sys.argv[1])]
 rows = [r for r in g if r["type"] == "fleet_gpu" and r["median"] is not None and r["noise_ref"] is not None]
+# and the first host's exporter scraped
+if not any(r["host"] == "127.0.0.1" and r["power_w"] == 321 for r in rows):
+    sys.exit(1)
 # the three medians, and the slow one named (its noise settled: a run's
 # first seconds can spread past the shortfall)
 sys.exit(0 if len(rows) == 3 and (not sys.argv[2] or sum(r["outlier"] for r in rows) == 1) else 1)
@@ -1159,7 +1169,7 @@ PY
 	"$FS" --fleet "http://127.0.0.1:$pp" --format json >"$T/f.json" 2>"$T/f.err"
 	local rc=$?
 	python3 tests/schema_check.py fleet "$T/f.json" >"$T/sch" 2>&1 || die "schema: $(cat "$T/sch")"
-	python3 - "$T/f.json" "127.0.0.1:$p3" "$rc" "$judge" <<'PY' || die "the fleet: exit $rc: $(cat "$T/f.json")"
+	python3 - "$T/f.json" 127.0.0.3 "$rc" "$judge" <<'PY' || die "the fleet: exit $rc: $(cat "$T/f.json")"
 import json, sys
 g = [json.loads(l) for l in open(sys.argv[1])]
 rows = [r for r in g if r["type"] == "fleet_gpu"]
@@ -1168,6 +1178,9 @@ assert end["type"] == "fleet_end" and end["hosts"] == 3 and end["gpus"] == 3, en
 slow = [r for r in rows if r["host"] == sys.argv[2]]
 others = [r for r in rows if r["host"] != sys.argv[2]]
 assert len(slow) == 1 and slow[0]["fleet_ratio"] < 0.5 and slow[0]["peers"] == 3, slow
+# the exporter's readings on the first host's GPU, and on no other
+assert [r["host"] for r in rows if r["power_w"] is not None] == ["127.0.0.1"] and \
+    [r["power_w"] for r in rows if r["host"] == "127.0.0.1"] == [321], rows
 if not sys.argv[4]:
     sys.exit(0)
 assert slow[0]["outlier"], slow
@@ -1180,9 +1193,9 @@ PY
 	n=0
 	until "$FS" --fleet "http://127.0.0.1:$pp" >"$T/f.txt" 2>&1;
 		if [ -n "$judge" ]; then
-			grep -A1 '^Fleet outliers:$' "$T/f.txt" | grep -q "^  127.0.0.1:$p3 GPU - .*: fp32 at [0-9.]*% of the median of its 3 peers"
+			grep -A1 '^Fleet outliers:$' "$T/f.txt" | grep -q "^  127.0.0.3 GPU - .*: fp32 at [0-9.]*% of the median of its 3 peers"
 		else
-			grep -q "^127.0.0.1:$p3 .* fp32 " "$T/f.txt"
+			grep -q "^127.0.0.3 .* fp32 " "$T/f.txt"
 		fi; do
 		n=$((n + 1))
 		[ $n -lt 20 ] || die "the table: $(cat "$T/f.txt")"
@@ -1190,7 +1203,7 @@ PY
 	done
 	n=0
 	until "$FS" --fleet "http://127.0.0.1:$pp" --format csv >"$T/f.csv" 2>/dev/null;
-		python3 - "$T/f.csv" "127.0.0.1:$p3" "$judge" <<'PY'
+		python3 - "$T/f.csv" 127.0.0.3 "$judge" <<'PY'
 import csv, sys
 rows = list(csv.DictReader(open(sys.argv[1])))
 slow = [r for r in rows if r["host"] == sys.argv[2]]
@@ -1206,14 +1219,14 @@ PY
 	# to act on alone, s orders them, q quits
 	UI_W=160 UI_H=24 start_ui "$FS" --fleet "http://127.0.0.1:$pp" --interval 1 --theme mono || return 1
 	if [ -n "$judge" ]; then
-		wait_for "127\.0\.0\.1:$p3 .* OUTLIER" || return 1
+		wait_for "127\.0\.0\.3 .* OUTLIER" || return 1
 		wait_for "fleet: 3 rows, 1 outlier, 1 to act on" || return 1
 	else
-		wait_for "127\.0\.0\.1:$p3 .* fp32 " || return 1
+		wait_for "127\.0\.0\.3 .* fp32 " || return 1
 	fi
 	TM send-keys -t fs f
 	wait_for "to act on only" || return 1
-	[ -z "$judge" ] || [ "$(screen | grep -c '^127\.0\.0\.1:')" = 1 ] || die "f left more than the outlier: $(screen)"
+	[ -z "$judge" ] || [ "$(screen | grep -c '^127\.0\.0\.[123] ')" = 1 ] || die "f left more than the outlier: $(screen)"
 	TM send-keys -t fs s
 	wait_for "\| by verdict" || return 1
 	TM send-keys -t fs q

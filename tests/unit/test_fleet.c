@@ -85,8 +85,29 @@ static void the_fleet_should_sort_by_what_is_asked(void)
 	CHECK(r[0].outlier);
 }
 
+/* A node's exporters on several ports are one host: its check's results
+ * (node_exporter) and its readings (--watch) join there. */
+static void an_instances_port_should_not_make_a_host(void)
+{
+	static const char *const cases[][2] = {
+		{ "node1:9100", "node1" },      { "node1:19400", "node1" },   { "node1", "node1" },
+		{ "10.0.0.7:9100", "10.0.0.7" }, { "[::1]:19400", "[::1]" },   { "::1", "::1" },
+		{ "fe80::1", "fe80::1" },       { "node1:", "node1:" },       { "node1:web", "node1:web" },
+		{ "", "" },
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+		char h[128];
+		fleet_host_of(cases[i][0], h, sizeof h);
+		CHECK_STR(h, cases[i][1]);
+	}
+	char small[4];
+	fleet_host_of("node1:9100", small, sizeof small);
+	CHECK_STR(small, "nod");
+}
+
 int main(void)
 {
+	RUN(an_instances_port_should_not_make_a_host);
 	RUN(the_fleet_rule_should_hold_a_gpu_to_its_model_on_its_workload);
 	RUN(a_thousand_peers_should_all_count);
 	RUN(the_fleet_should_sort_by_what_is_asked);
