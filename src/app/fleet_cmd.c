@@ -414,9 +414,18 @@ static bool read_fleet(const char *base, Fleet *f, char *why, size_t len, char *
 		{ F_TEMP, "DCGM_FI_DEV_GPU_TEMP", 1, NOT_TEL },
 	};
 	enum { NQ = sizeof qs / sizeof *qs };
-	for (size_t k = 0; k < NQ; k++)
-		if (qs[k].tel != NOT_TEL) {
-			qs[k].promql = tel_info[qs[k].tel].metric;
+	/* the readings as they are now: a live exporter's (--watch, a run's
+	 * --metrics-listen), not those a check's file holds from its end
+	 * (node_exporter serves that file, as the check's exit code, from
+	 * the same instance; on one host beside a --watch exporter, the
+	 * first answer was the check's: an idle GPU at the check's 365 W
+	 * and 1980 MHz) */
+	char live[3][128];
+	for (size_t k = 0, i = 0; k < NQ; k++)
+		if (qs[k].tel != NOT_TEL && i < 3) {
+			snprintf(live[i], sizeof live[i], "%s unless on(instance) flopscope_check_exit_code",
+			         tel_info[qs[k].tel].metric);
+			qs[k].promql = live[i++];
 			qs[k].scale = 1 / tel_info[qs[k].tel].scale;
 		}
 	Query q[NQ];

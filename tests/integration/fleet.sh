@@ -1121,18 +1121,18 @@ PY
 # not there, or not Prometheus, is said (exit 6), never shown as a healthy
 # fleet.
 t_fleet_should_name_the_slow_gpu_across_hosts_from_prometheus() {
-	local pp p1 p2 p3 p4 a b c w pr n uuid judge=1
+	local pp p1 p2 p3 p4 p5 a b c w ne pr n uuid judge=1
 	# a sanitizer's lavapipe, three at once beside the other suites, spreads
 	# its runs past the slow one's 94% shortfall (noise ratios of 105-111% in
 	# a CI rehearsal): the rule rightly cannot tell there, and this test
 	# holds the outputs' shapes and the slow one's share alone
 	sanitized && judge=
-	pp=$(free_port) p1=$(free_port) p2=$(free_port) p3=$(free_port) p4=$(free_port)
+	pp=$(free_port) p1=$(free_port) p2=$(free_port) p3=$(free_port) p4=$(free_port) p5=$(free_port)
 	uuid=$("$FS" --list --format json | python3 -c 'import json, sys; print(json.loads(sys.stdin.readline())["uuid"])')
 	prometheus_start "$pp" "scrape_configs:
   - job_name: flopscope
     static_configs:
-      - targets: ['127.0.0.1:$p1', '127.0.0.2:$p2', '127.0.0.3:$p3', '127.0.0.1:$p4']"
+      - targets: ['127.0.0.1:$p1', '127.0.0.2:$p2', '127.0.0.3:$p3', '127.0.0.1:$p4', '127.0.0.2:$p5']"
 	"$FS" llvm --duration 0 --no-log --metrics-listen "127.0.0.1:$p1" >/dev/null 2>"$T/a.err" &
 	a=$!
 	"$FS" llvm --duration 0 --no-log --metrics-listen "127.0.0.2:$p2" >/dev/null 2>"$T/b.err" &
@@ -1144,7 +1144,16 @@ t_fleet_should_name_the_slow_gpu_across_hosts_from_prometheus() {
 	LD_LIBRARY_PATH="$FAKE_NVML_DIR" FLOPSCOPE_FAKE_NVML="GPU-$uuid" FLOPSCOPE_FAKE_NVML_TEL="power=321" \
 		"$FS" --watch --interval 0.5 --metrics-listen "127.0.0.1:$p4" >/dev/null 2>"$T/w.err" &
 	w=$!
-	trap 'kill $pr $a $b $c $w 2>/dev/null; wait $pr $a $b $c $w 2>/dev/null' EXIT
+	# the second host's node_exporter with a check's file: its verdict joins
+	# that host's GPU, its readings (from the check's end) do not: the
+	# readings shown are a live exporter's
+	mkdir -p "$T/textfile"
+	printf 'flopscope_check_exit_code 0\nflopscope_check_status{UUID="GPU-%s",workload="fp32",status="pass"} 1\nflopscope_power_watts{UUID="GPU-%s"} 999\n' \
+		"$uuid" "$uuid" >"$T/textfile/flopscope.prom"
+	prometheus-node-exporter --web.listen-address="127.0.0.2:$p5" --collector.disable-defaults \
+		--collector.textfile --collector.textfile.directory="$T/textfile" >"$T/ne.log" 2>&1 &
+	ne=$!
+	trap 'kill $pr $a $b $c $w $ne 2>/dev/null; wait $pr $a $b $c $w $ne 2>/dev/null' EXIT
 	wait_http "http://127.0.0.1:$pp/-/ready" 60 || die "prometheus not ready: $(tail -5 "$T/prom.log")"
 	# until Prometheus holds the three medians and their noise (each run's
 	# first steady seconds, then a scrape; exit 1 once it names the outlier)
@@ -1154,8 +1163,9 @@ t_fleet_should_name_the_slow_gpu_across_hosts_from_prometheus() {
 import json, sys
 g = [json.loads(l) for l in open(sys.argv[1])]
 rows = [r for r in g if r["type"] == "fleet_gpu" and r["median"] is not None and r["noise_ref"] is not None]
-# and the first host's exporter scraped
-if not any(r["host"] == "127.0.0.1" and r["power_w"] == 321 for r in rows):
+# and the first host's exporter scraped, and the second's check file
+if not any(r["host"] == "127.0.0.1" and r["power_w"] == 321 for r in rows) or \
+   not any(r["host"] == "127.0.0.2" and r["verdict"] == "pass" for r in rows):
     sys.exit(1)
 # the three medians, and the slow one named (its noise settled: a run's
 # first seconds can spread past the shortfall)
@@ -1178,9 +1188,12 @@ assert end["type"] == "fleet_end" and end["hosts"] == 3 and end["gpus"] == 3, en
 slow = [r for r in rows if r["host"] == sys.argv[2]]
 others = [r for r in rows if r["host"] != sys.argv[2]]
 assert len(slow) == 1 and slow[0]["fleet_ratio"] < 0.5 and slow[0]["peers"] == 3, slow
-# the exporter's readings on the first host's GPU, and on no other
+# the exporter's readings on the first host's GPU, and on no other (the
+# check file's 999 W is not a reading of now); the check's verdict on the
+# second host's
 assert [r["host"] for r in rows if r["power_w"] is not None] == ["127.0.0.1"] and \
     [r["power_w"] for r in rows if r["host"] == "127.0.0.1"] == [321], rows
+assert [r["verdict"] for r in rows if r["host"] == "127.0.0.2"] == ["pass"], rows
 if not sys.argv[4]:
     sys.exit(0)
 assert slow[0]["outlier"], slow
