@@ -106,7 +106,7 @@ static const Column burn_cols[] = {
 	{ "held_power_cap", NULL, COL_NUMBER, B_(held_power), "%.3f" },
 	{ "held_thermal", NULL, COL_NUMBER, B_(held_thermal), "%.3f" },
 	{ "held_hw_slowdown", NULL, COL_NUMBER, B_(held_hw), "%.3f" },
-	{ "other_processes", NULL, COL_NUMBER, B_(others), "%.0f" },
+	{ "other_gpu", NULL, COL_NUMBER, B_(others), "%.0f" },
 	{ "drift", NULL, COL_NUMBER, B_(drift), "%.4f" },
 	{ "peer_ratio", NULL, COL_NUMBER, B_(peer), "%.4f" },
 	{ "identity", NULL, COL_IDENTITY, B_(id), NULL },

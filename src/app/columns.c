@@ -89,6 +89,7 @@ bool columns_csv(FILE *f, const Column *cols, size_t n, const void *row)
 		case COL_TEL_WATCH: /* above */
 			break;
 		case COL_CHARS:
+		case COL_CHARS_INDEX:
 			fputs((const char *)v, f);
 			break;
 		case COL_CHARS_QUOTED:
@@ -187,6 +188,10 @@ static bool add_column(cJSON *j, const Column *c, const void *v)
 		break;
 	case COL_CHARS_STRING:
 		ok = cJSON_AddStringToObject(j, c->json, v) != NULL;
+		break;
+	case COL_CHARS_INDEX:
+		ok = (*(const char *)v ? cJSON_AddNumberToObject(j, c->json, strtod(v, NULL))
+		                       : cJSON_AddNullToObject(j, c->json)) != NULL;
 		break;
 	case COL_CHARS_WORDS:
 		ok = add_words(j, c->json, v);

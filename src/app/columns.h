@@ -34,6 +34,7 @@ typedef enum ColForm {
 	COL_CHARS_STRING, /* char[]: CSV quoted, JSON always a string */
 	COL_CHARS_WORDS,  /* char[] of words, " " between: CSV quoted, JSON an array of strings */
 	COL_NUMBER_NULL,  /* double: as COL_NUMBER, JSON null where not finite */
+	COL_CHARS_INDEX,  /* char[] of a decimal index (a label's): CSV as is, JSON a number, null when "" */
 	COL_SIZE,      /* size_t */
 	COL_UTC,       /* no value of the row: JSON "utc", when the record is written
 	                  (records.h's record_utc); not in CSV */

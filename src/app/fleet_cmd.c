@@ -317,11 +317,19 @@ static void fill(Fleet *f, Fleet *readings, Fill what, const cJSON *res, double 
 			return;
 		switch (what) {
 		case F_INFO:
-		case F_MISSING:
-			snprintf(r->name, sizeof r->name, "%s", label(s, "name"));
-			snprintf(r->gpu, sizeof r->gpu, "%s", label(s, "gpu"));
-			r->missing = what == F_MISSING;
+		case F_MISSING: {
+			/* a host's exporters each say the GPU (a run's with no NVML
+			 * without its index): the first that says each thing; NVML's
+			 * index a number in the records, as every record's gpu, and a
+			 * label that is not one none */
+			const char *g = label(s, "gpu");
+			if (!r->name[0])
+				snprintf(r->name, sizeof r->name, "%s", label(s, "name"));
+			if (!r->gpu[0] && g[0] && strspn(g, "0123456789") == strlen(g))
+				snprintf(r->gpu, sizeof r->gpu, "%s", g);
+			r->missing |= what == F_MISSING;
 			break;
+		}
 		case F_MEDIAN: {
 			const char *fam = label(s, "__name__"), *u = strstr(fam, "median_");
 			snprintf(r->unit, sizeof r->unit, "%s", u ? u + 7 : "");
@@ -493,7 +501,7 @@ static void print_table(const FleetRow *r, size_t n, const char *base, size_t ho
  * every key is in every record (null where unknown). */
 #define FC(k, f, m, fmt) { k, k, f, offsetof(FleetRow, m), fmt }
 static const Column fleet_cols[] = {
-	FC("host", COL_CHARS_STRING, host, NULL),       FC("gpu", COL_CHARS, gpu, NULL),
+	FC("host", COL_CHARS_STRING, host, NULL),       FC("gpu", COL_CHARS_INDEX, gpu, NULL),
 	FC("uuid", COL_CHARS_QUOTED, uuid, NULL),       FC("model", COL_CHARS_QUOTED, name, NULL),
 	FC("workload", COL_CHARS, workload, NULL),      FC("median", COL_NUMBER_NULL, median, "%.6g"),
 	FC("unit", COL_CHARS, unit, NULL),              FC("fleet_ratio", COL_NUMBER_NULL, fleet_ratio, "%.4f"),

@@ -87,7 +87,7 @@ static const Column interval_cols[] = {
 	{ TEL_KEY_POWER_W, TEL_KEY_POWER_W, COL_NUMBER, I_(watts), "%.1f" },
 	{ "throttle", "throttle", COL_NUMBER, I_(throttle), "%.0f" },
 	{ "reasons", "reasons", COL_QUOTED, I_(reasons), NULL },
-	{ "other_processes", "other_processes", COL_NUMBER, I_(others), "%.0f" },
+	{ "other_gpu", "other_gpu", COL_NUMBER, I_(others), "%.0f" },
 	{ NULL, "identity", COL_IDENTITY, I_(id), NULL },
 };
 #undef I_

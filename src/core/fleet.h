@@ -12,7 +12,7 @@
 typedef struct FleetRow {
 	char host[128];       /* Prometheus' instance label less its port (fleet_host_of) */
 	char uuid[64];        /* "GPU-..." */
-	char gpu[12];         /* NVML's index; "" none */
+	char gpu[12];         /* NVML's index, digits only; "" none */
 	char name[128];       /* the model, from flopscope_device_info; "" unknown */
 	char workload[32];    /* "" none (an exporter's readings only) */
 	char unit[20];        /* "flops", "ops", "bytes_per_second"; "" none */

@@ -1188,6 +1188,9 @@ assert end["type"] == "fleet_end" and end["hosts"] == 3 and end["gpus"] == 3, en
 slow = [r for r in rows if r["host"] == sys.argv[2]]
 others = [r for r in rows if r["host"] != sys.argv[2]]
 assert len(slow) == 1 and slow[0]["fleet_ratio"] < 0.5 and slow[0]["peers"] == 3, slow
+# the first host's GPU has NVML's index (its exporter's stand-in NVML), a
+# number; no other host's run knows one
+assert [(r["host"], r["gpu"]) for r in rows if r["gpu"] is not None] == [("127.0.0.1", 0)], rows
 # the exporter's readings on the first host's GPU, and on no other (the
 # check file's 999 W is not a reading of now); the check's verdict on the
 # second host's
