@@ -1,25 +1,27 @@
 #!/bin/bash
 # A burn-in beside nvidia-smi on one NVIDIA GPU: flopscope --burn DUR --window
 # 30s --format json with nvidia-smi's instant and average power, temperature,
-# SM clock and reasons every 200 ms in the same run, and cuBLAS (torch fp16
-# 8192^3 matmuls on random data) on the same GPU for 60 s from START s (0:
-# none); then, a window each, flopscope's figures beside nvidia-smi's over the
-# window's span. bench/burn.sh [DUR] [START]    FS=build/flopscope DEV= (every GPU)
+# SM clock and reasons every 200 ms of every GPU in the same run, and cuBLAS
+# (torch fp16 8192^3 matmuls on random data) on CUDA GPU BUSY (0) for 60 s
+# from START s (0: none); then, a window and GPU each, flopscope's figures
+# beside nvidia-smi's of that GPU over the window's span.
+#   bench/burn.sh [DUR] [START] [BUSY]    FS=build/flopscope DEV= (every GPU)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 FS=${FS:-build/flopscope}
 dur=${1:-4m}
 start=${2:-100}
+busy=${3:-0}
 out=${OUT:-$(mktemp -d)}
 export XDG_STATE_HOME=$out/state
 command -v nvidia-smi >/dev/null || { echo "burn.sh: needs nvidia-smi" >&2; exit 2; }
 nvidia-smi --query-gpu=index,name,driver_version,power.limit --format=csv,noheader
-nvidia-smi --query-gpu=timestamp,power.draw.instant,power.draw.average,temperature.gpu,clocks.sm,clocks_event_reasons.active \
+nvidia-smi --query-gpu=timestamp,index,power.draw.instant,power.draw.average,temperature.gpu,clocks.sm,clocks_event_reasons.active \
 	--format=csv,noheader -lms 200 >"$out/dmon.csv" &
 smi=$!
 trap 'kill $smi 2>/dev/null || true' EXIT
 if [ "$start" != 0 ]; then
-	(sleep "$start"; timeout 70 python3 -c '
+	(sleep "$start"; CUDA_VISIBLE_DEVICES=$busy timeout 70 python3 -c '
 import torch, time
 a = torch.randn(8192, 8192, dtype=torch.float16, device="cuda"); b = torch.randn(8192, 8192, dtype=torch.float16, device="cuda")
 t = time.time()
