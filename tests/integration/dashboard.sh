@@ -87,6 +87,11 @@ t_dashboard_named_device_should_skip_the_picker_and_stop_on_ctrl_c() {
 }
 
 t_make_run_should_open_the_dashboard_on_the_default_device() {
+	# the README's command, the Makefile's run target: under a sanitizer's
+	# lane make would build the product into that build's folder with the
+	# lane's B but none of its flags (a stale object there failed to link:
+	# 120 s lost); the dashboard itself runs under both in other tests
+	sanitized && skip "the README's make run: make test runs it (the dashboard runs under the sanitizers in the dashboard tests)"
 	start_ui make -s run || return 1
 	wait_for 'FLOPS at the target time' 120 || return 1
 	screen | grep -q 'pick a device' && die "the picker opened"
