@@ -19,6 +19,7 @@
 #include "error.h"
 #include "fileio.h"
 #include "fmt.h"
+#include "metrics_live.h"
 #include "records.h"
 #include "runcfg.h"
 #include "slog.h"
@@ -59,6 +60,9 @@ typedef struct Dev {
 	Kept *kept;
 	size_t nkept;
 	size_t count[BURN_STATUS_COUNT];
+	uint32_t codes;            /* its windows' causes so far (verdict_code_bits) */
+	double peer;               /* its last window's share of its peers' median; NaN none */
+	int row;                   /* its row of the metrics (--metrics-file); -1 none */
 	char error[ERR_LEN];       /* it could not run, or failed: why */
 } Dev;
 
@@ -74,6 +78,8 @@ typedef struct Burn {
 	size_t count[BURN_STATUS_COUNT];
 	BurnWindow **peers;        /* n: the windows of one index, judged together */
 	const char **names;        /* n: the devices' models */
+	MetricsBoard *board;       /* --metrics-file: the verdicts so far, written as windows close */
+	bool board_dirty, board_said;
 } Burn;
 
 /* the JSON record of a window: a column table, as every record's */
@@ -218,6 +224,9 @@ static void print_window(Burn *b, size_t k, const BurnWindow *w)
 	}
 	d->count[w->status]++;
 	b->count[w->status]++;
+	d->codes |= verdict_code_bits(&w->causes);
+	d->peer = w->peer_ratio;
+	b->board_dirty = true;
 	if (o->format == FORMAT_JSON) {
 		BurnLine l = { (double)k + 1, w->index + 1.0, w->t0_s, w->t1_s, w->median, w->min, w->mhz, w->watts,
 		               w->temp_max, w->held_power, w->held_thermal, w->held_hw, w->others, w->drift,
@@ -313,13 +322,58 @@ static void flush(Burn *b, bool all)
 	}
 }
 
+/* A device's burn verdict so far as a check's (the metrics' families:
+ * flopscope_check_status, _cause, ...; workload the burn's). */
+static CheckStatus check_status_of(BurnStatus st)
+{
+	static const CheckStatus map[BURN_STATUS_COUNT] = {
+		[BURN_PASS] = CHECK_PASS, [BURN_UNSURE] = CHECK_UNSURE, [BURN_OUTLIER] = CHECK_OUTLIER,
+		[BURN_FAIL] = CHECK_FAIL, [BURN_WRONG] = CHECK_WRONG,     [BURN_ERROR] = CHECK_ERROR,
+	};
+	return map[st];
+}
+
+static BurnStatus worst(const Dev *d);
+
+/* --metrics-file: every device's verdict so far, the file replaced whole
+ * (after each window, and at the end with the exit status); a write that
+ * fails is said once and the burn goes on (false). */
+static bool board_write(Burn *b)
+{
+	if (!b->board)
+		return true;
+	for (size_t k = 0; k < b->n; k++) {
+		const Dev *d = &b->d[k];
+		if (d->row < 0)
+			continue;
+		bool any = false;
+		for (int st = 0; st < BURN_STATUS_COUNT; st++)
+			any |= d->count[st] > 0;
+		if (any || d->error[0])
+			mboard_verdict(b->board, d->row, any ? check_status_of(worst(d)) : CHECK_ERROR, NAN, NAN, "", d->peer,
+			               d->codes);
+	}
+	b->board_dirty = false;
+	char err[ERR_LEN];
+	if (mboard_write_file(b->board, b->o->metrics_file, err, sizeof err))
+		return true;
+	if (!b->board_said)
+		fprintf(stderr, "flopscope: --metrics-file: %s\n", err);
+	b->board_said = true;
+	return false;
+}
+
 static bool take_sample(void *ctx, size_t k, const Sample *s)
 {
 	Burn *b = ctx;
 	if (!s) { /* a batch's end */
 		flush(b, false);
+		if (b->board_dirty)
+			board_write(b);
 		return b->out_ok;
 	}
+	if (b->board)
+		mboard_sample(b->board, b->d[k].row, s);
 	Dev *d = &b->d[k];
 	unsigned index = (unsigned)floor(s->t_ms / 1000.0 / b->o->window_s);
 	if (index > d->cur && index < b->windows) {
@@ -532,6 +586,12 @@ static int finish(Burn *b, double ran_s, int sig)
 	}
 	flush(b, true);
 	int status = burn_status(b->count, failed);
+	if (b->board) {
+		mboard_check_end(b->board, ran_s, sig ? STATUS_SIGNAL + sig : status); /* the exit, as the process's */
+		b->board_said = false; /* the last write's failure is the exit's */
+		if (!board_write(b) && !status)
+			status = STATUS_NOT_RUN;
+	}
 	char report[4200], rerr[ERR_LEN] = "";
 	report_path(b, report, sizeof report);
 	if (report[0] && !write_report(b, report, ran_s, sig, status, rerr, sizeof rerr))
@@ -558,6 +618,7 @@ static bool burn_alloc(Burn *b)
 
 static void burn_free(Burn *b)
 {
+	mboard_destroy(b->board);
 	for (size_t k = 0; b->d && k < b->n; k++) {
 		free(b->d[k].buf);
 		free(b->d[k].kept);
@@ -582,7 +643,17 @@ int burn_run(const struct VkCtx *ctx, const Options *o, const int *idx, size_t n
 	}
 	char node[40];
 	slog_node_id(node, sizeof node);
+	if (o->metrics_file && !(b.board = mboard_create())) {
+		fprintf(stderr, "flopscope: out of memory for the metrics\n");
+		burn_free(&b);
+		free(cfg);
+		return STATUS_NOT_RUN;
+	}
 	for (size_t k = 0; k < n; k++) {
+		b.d[k].peer = NAN;
+		b.d[k].row = b.board ? mboard_row(b.board, (unsigned)idx[k] + 1, &ctx->entries[idx[k]], workload_info[wl].name,
+		                                  workload_info[wl].unit)
+		                     : -1;
 		b.d[k].idx = idx[k];
 		b.d[k].info = &ctx->entries[idx[k]];
 		b.names[k] = b.d[k].info->name;
@@ -616,14 +687,20 @@ int burn_run(const struct VkCtx *ctx, const Options *o, const int *idx, size_t n
 	}
 	fflush(stdout);
 	bool started = engine_set_start(&set, false);
-	for (size_t k = 0; k < n; k++)
+	for (size_t k = 0; k < n; k++) {
 		b.d[k].active = set.m[k].e != NULL;
+		if (b.board && set.m[k].e)
+			mboard_attach(b.board, b.d[k].row, engine_summary_reader(set.m[k].e));
+	}
 	uint64_t t0 = clock_mono_ns();
 	if (started)
 		engine_set_drain(&set, take_sample, &b, quit);
 	double ran_s = (double)(clock_mono_ns() - t0) / 1e9;
 	engine_set_finish(&set);
 	status = finish(&b, ran_s, atomic_load(quit));
+	for (size_t k = 0; b.board && k < n; k++)
+		if (set.m[k].e)
+			mboard_end(b.board, b.d[k].row);
 	engine_set_destroy(&set);
 out:
 	burn_free(&b);

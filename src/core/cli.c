@@ -446,11 +446,11 @@ const OptionSpec cli_option_specs[] = {
 	{ .name = "--baseline", .value = true, .modes = M_(MODE_CHECK), .goes_with = "--check", .take = take_baseline,
 	  .help = { { H_OPTIONS, "--baseline A ...", "with --check: session logs to hold the workloads of the same "
 	              "name to, by the --compare rules" } } },
-	{ .name = "--metrics-file", .value = true, .modes = M_(MODE_MEASURE) | M_(MODE_CHECK),
-	  .goes_with = "a measuring run or --check", .str = STR(metrics_file), .empty = "an empty path",
+	{ .name = "--metrics-file", .value = true, .modes = M_(MODE_MEASURE) | M_(MODE_CHECK) | M_(MODE_BURN),
+	  .goes_with = "a measuring run, --check or --burn", .str = STR(metrics_file), .empty = "an empty path",
 	  .take = take_string,
 	  .help = { { H_OPTIONS, "--metrics-file PATH", "Prometheus text exposition of the results, replaced "
-	              "atomically (node_exporter's textfile collector)" } } },
+	              "atomically (node_exporter's textfile collector); a burn's after each window" } } },
 	{ .name = "--metrics-listen", .value = true, .modes = M_(MODE_MEASURE) | M_(MODE_CHECK) | M_(MODE_WATCH),
 	  .goes_with = "a measuring run, --watch or --check", .str = STR(metrics_listen), .take = take_string,
 	  .help = { { H_OPTIONS, "--metrics-listen [ADDR:]PORT", "serve /metrics (and /health) while measuring, "

@@ -1295,8 +1295,18 @@ PY
 	for reasons in 0x40 0x4; do
 		LD_LIBRARY_PATH="$FAKE_NVML_DIR" FLOPSCOPE_FAKE_NVML="GPU-$uuid" \
 			FLOPSCOPE_FAKE_NVML_TEL="sm=1410,power=650,limit=700,temp=88,reasons=$reasons" \
-			"$FS" --outlier 50 --burn 1s --window 1s llvm --format json >"$T/n.json" 2>"$T/n.err"
+			"$FS" --outlier 50 --burn 1s --window 1s llvm --format json --metrics-file "$T/n.prom" >"$T/n.json" 2>"$T/n.err"
 		rc=$?
+		# the burn's verdict in the metrics as a check's, its causes' codes
+		promtool_ok "$T/n.prom" || die "promtool on the burn's metrics"
+		if [ "$reasons" = 0x40 ]; then
+			grep -Eq '^flopscope_check_status\{[^}]*workload="power",status="fail"\} 1$' "$T/n.prom" &&
+				grep -Eq '^flopscope_check_cause\{[^}]*workload="power",code="THROTTLE_HW",severity="fail"\} 1$' "$T/n.prom" &&
+				grep -qx 'flopscope_check_exit_code 1' "$T/n.prom" || die "the burn's metrics: $(grep check_ "$T/n.prom")"
+		else
+			grep -Eq '^flopscope_check_status\{[^}]*workload="power",status="(pass|unsure)"\} 1$' "$T/n.prom" &&
+				grep -qx 'flopscope_check_exit_code 0' "$T/n.prom" || die "the burn's metrics: $(grep check_ "$T/n.prom")"
+		fi
 		python3 - "$T/n.json" "$reasons" "$rc" <<'PY' || die "reasons $reasons: exit $rc: $(cat "$T/n.json" "$T/n.err")"
 import json, sys
 r = [json.loads(l) for l in open(sys.argv[1])]
@@ -1311,10 +1321,11 @@ else:
                                       for x, c in zip(w, codes)), codes
 PY
 	done
-	# SIGTERM mid-burn: 143, and what ran reported, marked interrupted
-	"$FS" --outlier 50 --burn 60s --window 1s llvm --format json >"$T/s.json" 2>"$T/s.err" &
+	# SIGTERM mid-burn: 143, and what ran reported, marked interrupted; the
+	# metrics file written as the first window closed, then with the exit
+	"$FS" --outlier 50 --burn 60s --window 1s llvm --format json --metrics-file "$T/s.prom" >"$T/s.json" 2>"$T/s.err" &
 	local pid=$! n=0
-	until grep -q '"type":"burn_window"' "$T/s.json" 2>/dev/null; do
+	until grep -q '"type":"burn_window"' "$T/s.json" 2>/dev/null && [ -s "$T/s.prom" ]; do
 		n=$((n + 1))
 		[ $n -lt 300 ] || { kill $pid; die "no window: $(cat "$T/s.err")"; }
 		sleep 0.1
@@ -1323,6 +1334,7 @@ PY
 	wait $pid
 	rc=$?
 	[ $rc = 143 ] || die "SIGTERM: exit $rc: $(cat "$T/s.err")"
+	grep -qx 'flopscope_check_exit_code 143' "$T/s.prom" || die "the interrupted burn's metrics: $(grep check_ "$T/s.prom")"
 	python3 - "$T/s.json" <<'PY' || die "interrupted: $(tail -2 "$T/s.json")"
 import json, sys
 end = [json.loads(l) for l in open(sys.argv[1])][-1]

@@ -438,7 +438,7 @@ static void check_options_should_parse_and_belong_to_check(void)
 	CHECK(parse(&o, err, 5, "--check", "--all", "--metrics-file", "x.prom") == 0 && !strcmp(o.metrics_file, "x.prom"));
 	CHECK(parse(&o, err, 4, "--metrics-listen", "9400", "--headless") == 0 && !strcmp(o.metrics_listen, "9400"));
 	CHECK(parse(&o, err, 4, "--replay", "a.jsonl", "--metrics-file=x") == -1);
-	CHECK_STR(err, "--metrics-file goes with a measuring run or --check");
+	CHECK_STR(err, "--metrics-file goes with a measuring run, --check or --burn");
 	/* --workload picks a session of a log of several; --suite runs them all */
 	CHECK(parse(&o, err, 6, "--replay", "s.jsonl", "--workload", "h2d", "--transfer-queue") == 0 &&
 	      !strcmp(o.workload, "h2d") && o.transfer_queue);
