@@ -9,7 +9,8 @@
 #  4. flopscope --fleet URL (JSON, then the table), which must name the busy
 #     GPU as the outlier with its causes' codes,
 #  5. flopscope --burn BURN --window 20s on every GPU, the busy one beside
-#     its idle peers.
+#     its idle peers, its verdicts into the textfile (replacing the check's),
+#     then --fleet again: the burn's rows (workload power).
 # Needs prometheus and prometheus-node-exporter on PATH, nvidia-smi, torch.
 #   bench/fleet_gpus.sh [BUSY] [BURN]   FS=build/flopscope OUT=folder
 set -uo pipefail
@@ -83,7 +84,8 @@ for l in open(sys.argv[1]):
         print("  end:", r)
 PY
 t0=$SECONDS
-"$FS" --burn "$burn" --window 20s --format json >"$out/burn.json" 2>"$out/burn.err"
+"$FS" --burn "$burn" --window 20s --format json --metrics-file "$out/textfile/flopscope.prom" \
+	>"$out/burn.json" 2>"$out/burn.err"
 echo "burn: exit $? in $((SECONDS - t0)) s"
 python3 - "$out/burn.json" <<'PY'
 import json, sys
@@ -96,3 +98,16 @@ for l in open(sys.argv[1]):
         print("  end:", r)
 PY
 grep -h -A3 -i "verdict" "$out"/state/flopscope/burn-*.md | head -20
+sleep 4
+"$FS" --fleet http://127.0.0.1:19090 --format json >"$out/fleet2.json" 2>"$out/fleet2.err"
+echo "fleet after the burn (json): exit $?"
+python3 - "$out/fleet2.json" <<'PY'
+import json, sys
+for l in open(sys.argv[1]):
+    r = json.loads(l)
+    if r["type"] == "fleet_gpu" and r["workload"] == "power":
+        print(" ", r["host"], r["gpu"], r["workload"], r["verdict"], "%.4g" % (r.get("median") or 0),
+              "ratio %.3f" % (r.get("fleet_ratio") or 0), "outlier" if r["outlier"] else "-", r["codes"])
+    elif r["type"] == "fleet_end":
+        print("  end:", r)
+PY
