@@ -104,8 +104,8 @@ static const Column burn_cols[] = {
 	{ "min", NULL, COL_NUMBER, B_(min), "%.6g" },
 	{ "unit", NULL, COL_STRING, B_(unit), NULL },
 	{ "samples", NULL, COL_COUNT, B_(samples), NULL },
-	{ "steady", NULL, COL_COUNT, B_(steady), NULL },
-	{ "verified", NULL, COL_COUNT, B_(verified), NULL },
+	{ "steady_samples", NULL, COL_COUNT, B_(steady), NULL },
+	{ "verified_samples", NULL, COL_COUNT, B_(verified), NULL },
 	{ TEL_KEY_SM_MHZ, NULL, COL_NUMBER, B_(mhz), "%.0f" },
 	{ TEL_KEY_POWER_W, NULL, COL_NUMBER, B_(watts), "%.1f" },
 	{ "temp_max_c", NULL, COL_NUMBER, B_(temp), "%.0f" },
@@ -535,8 +535,10 @@ static void print_end(Burn *b, double ran_s, int sig, int status, const char *re
 		          (sig ? cJSON_AddNumberToObject(j, "signal", sig) : cJSON_AddNullToObject(j, "signal")) &&
 		          (report[0] ? cJSON_AddStringToObject(j, "report", report) : cJSON_AddNullToObject(j, "report")) &&
 		          cJSON_AddNumberToObject(j, "exit", sig ? STATUS_SIGNAL + sig : status);
+		cJSON *cs = ok ? cJSON_AddObjectToObject(j, "counts") : NULL; /* the windows by status */
+		ok = cs != NULL;
 		for (int s = 0; ok && s < BURN_STATUS_COUNT; s++)
-			ok = cJSON_AddNumberToObject(j, burn_status_names[s], (double)c[s]) != NULL;
+			ok = cJSON_AddNumberToObject(cs, burn_status_names[s], (double)c[s]) != NULL;
 		if (ok)
 			b->out_ok = json_line(stdout, j) && b->out_ok;
 		else

@@ -611,8 +611,12 @@ static int check_end(CheckRun *c, atomic_int *quit, bool not_run, bool *say_logs
 		bool ok = j && cJSON_AddStringToObject(j, "type", "check_end") && record_utc(j) && record_stamp(j) &&
 		          cJSON_AddNumberToObject(j, "seconds", round(secs * 1e3) / 1e3) &&
 		          cJSON_AddNumberToObject(j, "exit", status);
+		/* the rows by status, an object of their own: a row's "outlier" or
+		 * "missing" is a flag elsewhere (one type a key) */
+		cJSON *cs = ok ? cJSON_AddObjectToObject(j, "counts") : NULL;
+		ok = cs != NULL;
 		for (int s = 0; ok && s < CHECK_STATUS_COUNT; s++)
-			ok = cJSON_AddNumberToObject(j, check_status_names[s], (double)counts[s]) != NULL;
+			ok = cJSON_AddNumberToObject(cs, check_status_names[s], (double)counts[s]) != NULL;
 		if (ok)
 			check_print_record(j);
 		else

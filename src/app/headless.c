@@ -82,7 +82,7 @@ static const Column interval_cols[] = {
 	{ "max", "max", COL_NUMBER, I_(max), "%.6g" },
 	{ "unit", "unit", COL_TEXT, I_(unit), NULL },
 	{ "samples", "samples", COL_COUNT, I_(samples), NULL },
-	{ "verified", "verified", COL_COUNT, I_(verified), NULL },
+	{ "verified_samples", "verified_samples", COL_COUNT, I_(verified), NULL },
 	{ TEL_KEY_SM_MHZ, TEL_KEY_SM_MHZ, COL_NUMBER, I_(mhz), "%.0f" },
 	{ TEL_KEY_POWER_W, TEL_KEY_POWER_W, COL_NUMBER, I_(watts), "%.1f" },
 	{ "throttle", "throttle", COL_NUMBER, I_(throttle), "%.0f" },

@@ -248,9 +248,9 @@ size_t multi_print_table(FILE *f, bool json, const DeviceRow *rows, size_t n, co
 		cJSON *j = cJSON_CreateObject();
 		if (j && cJSON_AddStringToObject(j, "type", "node") && record_stamp(j) &&
 		    cJSON_AddNumberToObject(j, "devices", (double)n) &&
-		    cJSON_AddNumberToObject(j, "failed", failed ? 1 : 0) &&
+		    cJSON_AddBoolToObject(j, "failed", failed) &&
 		    cJSON_AddNumberToObject(j, "outliers", (double)outliers) &&
-		    cJSON_AddNumberToObject(j, "unsure", (double)outlier_unsure(nd, n)) &&
+		    cJSON_AddNumberToObject(j, "unsure_devices", (double)outlier_unsure(nd, n)) &&
 		    cJSON_AddNumberToObject(j, "outlier_pct", pct) &&
 		    cJSON_AddBoolToObject(j, "host_shared", hs.shared) &&
 		    (!hs.shared || !hs.measured || cJSON_AddNumberToObject(j, "host_sum", hs.sum)))

@@ -170,8 +170,7 @@ static const Column suite_cols[] = {
 	{ "supported", NULL, COL_BOOL, S_(supported), NULL },
 	{ NULL, "supported", COL_TEXT, S_(supported_text), NULL },
 	{ "why", "why", COL_QUOTED, S_(why), NULL },
-	{ "error", NULL, COL_FLAG, S_(error), NULL },
-	{ NULL, "error", COL_QUOTED, S_(error_text), NULL },
+	{ "error", "error", COL_QUOTED, S_(error_text), NULL },
 	{ "unit", "unit", COL_TEXT, S_(unit), NULL },
 	{ "queue", "queue", COL_TEXT, S_(queue), NULL },
 	{ "size", "size", COL_NUMBER, S_(size), "%.0f" },
@@ -199,7 +198,7 @@ static void row_record(bool csv, const WorkloadInfo *wl, bool tq, size_t k, size
 	if (ran)
 		l.log = sd->log;
 	l.error = !why && sd->rc;
-	l.error_text = l.error ? sd->err : NULL;
+	l.error_text = l.error ? (sd->err[0] ? sd->err : "the run failed") : NULL;
 	if (measured) {
 		const SummaryResult *r = &sd->r;
 		l.unit = workload_unit_names[wl->unit];

@@ -4,5 +4,5 @@
 /* The version of the JSON records' schemas (docs/schema/): every record
  * that names a device carries it as "schema"; it grows when a field's
  * meaning changes or a field goes, not when one is added. */
-#define FLOPSCOPE_SCHEMA_VERSION 1
+#define FLOPSCOPE_SCHEMA_VERSION 2
 #endif

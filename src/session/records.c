@@ -278,7 +278,7 @@ bool record_summary_json(FILE *f, const SummaryResult *r, size_t dropped, uint64
 	if (ok && !isnan(r->duty))
 		ok = cJSON_AddNumberToObject(o, "duty_cycle", r->duty) != NULL;
 	if (ok)
-		ok = cJSON_AddNumberToObject(o, "implausible", (double)r->implausible) != NULL;
+		ok = cJSON_AddNumberToObject(o, "implausible_samples", (double)r->implausible) != NULL;
 	if (ok && r->gaps)
 		ok = cJSON_AddNumberToObject(o, "stops", (double)r->gaps) &&
 		     cJSON_AddNumberToObject(o, "stopped_ms", r->gap_ms);

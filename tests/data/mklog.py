@@ -22,7 +22,7 @@ if capped or noisy:
 fp = kind == "fp32"
 unit = "FLOPS" if fp else "IOPS"
 session = {
-    "type": "session", "format": "flopscope-session", "version": 2, "flopscope": "0.1.0", "schema": 1,
+    "type": "session", "format": "flopscope-session", "version": 2, "flopscope": "0.1.0", "schema": 2,
     "start_utc": "2026-01-02T03:04:05Z", "host": "golden", "kernel": "Linux 6.1.0 x86_64", "cpu": "golden CPU",
     "device": "Golden GPU %s" % ("A" if fp else "B"), "device_type": "DiscreteGpu", "vendor_id": 4318,
     "device_id": 9000 + (0 if fp else 1), "uuid": "00000000-0000-0000-0000-00000000000%d" % (3 if low else 1 if fp else 2),

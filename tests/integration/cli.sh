@@ -415,6 +415,25 @@ t_config_file_should_apply_save_and_yield_to_options() {
 	grep -Eq '^theme = (dark|mono)$' "$cfg" && grep -q '^target_ms = 5$' "$cfg" || die "$(cat "$cfg")"
 }
 
+# One type a key across every record (issue 58): a reader (jq's select(.outlier),
+# a script) reads a key the same way wherever it comes; and the check can
+# fail: a schema folder where a count takes a flag's name is refused.
+t_a_key_should_have_one_type_in_every_schema() {
+	sanitized && skip "the schemas alone: no program runs (make test runs it)"
+	python3 tests/schema_types.py docs/schema >"$T/t.out" 2>&1 || die "$(cat "$T/t.out")"
+	cp -r docs/schema "$T/bad"
+	python3 - "$T/bad/check.schema.json" <<'PY' || die "could not plant a count"
+import json, sys
+s = json.load(open(sys.argv[1]))
+end = [d for d in s["oneOf"] if d.get("properties", {}).get("type", {}).get("const") == "check_end"][0]
+end["properties"]["outlier"] = {"$ref": "defs.schema.json#/$defs/count"}
+json.dump(s, open(sys.argv[1], "w"))
+PY
+	python3 tests/schema_types.py "$T/bad" >"$T/b.out" 2>&1 && die "a count named as the fleet's flag passed: $(cat "$T/b.out")"
+	grep -q "^outlier: .*boolean in .*fleet.schema.json.*number in .*check.schema.json\|^outlier: .*number in .*check.schema.json.*boolean in" "$T/b.out" ||
+		die "the planted key not named: $(cat "$T/b.out")"
+}
+
 # Every JSON output is a contract: each kind, as a run on lavapipe writes it,
 # is valid under its schema in docs/schema/ (python3-jsonschema, Draft
 # 2020-12, unknown fields refused), and a doctored record is not.
@@ -457,7 +476,7 @@ import datetime, json, sys
 def when(r):
     return datetime.datetime.strptime(r["utc"], "%Y-%m-%dT%H:%M:%S.%fZ").replace(tzinfo=datetime.timezone.utc).timestamp()
 summary = [json.loads(l) for l in open(sys.argv[1])][-1]
-assert summary["type"] == "summary" and summary["schema"] == 1, summary
+assert summary["type"] == "summary" and summary["schema"] == 2, summary
 assert float(sys.argv[2]) - 0.001 <= when(summary) <= float(sys.argv[3]) + 0.001, (summary["utc"], sys.argv[2:4])
 check = [json.loads(l) for l in open(sys.argv[4])]
 times = [when(r) for r in check]

@@ -81,7 +81,7 @@ c, end = recs[0], recs[-1]
 assert c["type"] == "check" and c["status"] == "fail" and c["workload"] == "fp32", c
 assert c["reference"] == "baseline" and c["threshold"] == 10 and 0.3 < c["ratio"] < 3, c
 assert "below the threshold 1000%" in c["why"] and c["checks_passed"] >= 2, c
-assert end["type"] == "check_end" and end["exit"] == 1 and end["fail"] == 1 and end["pass"] == 0, end
+assert end["type"] == "check_end" and end["exit"] == 1 and end["counts"]["fail"] == 1 and end["counts"]["pass"] == 0, end
 assert c["entry"] == 1 and c["device"].startswith("llvmpipe") and len(c["uuid"]) == 36, c
 assert c["pci_bus_id"] is None and c["host"] and c["flopscope"], c
 PY
@@ -948,7 +948,7 @@ c = m[0]["causes"]
 assert [x["code"] for x in c] == ["MISSING"] and c[0]["severity"] == "fail" and c[0]["figures"]["gpu"] == 1, c
 assert "MIG mode is on" in c[0]["text"], c
 end = recs[-1]
-assert end["type"] == "check_end" and end["missing"] == 1 and end["exit"] == 1, end
+assert end["type"] == "check_end" and end["counts"]["missing"] == 1 and end["exit"] == 1, end
 PY
 	promtool_ok "$T/m.prom" || die "promtool on the inventory's metrics"
 	grep -qx 'flopscope_gpus{state="missing"} 1' "$T/m.prom" &&
@@ -1273,8 +1273,8 @@ import json, os, sys
 r = [json.loads(l) for l in open(sys.argv[1])]
 w = [x for x in r if x["type"] == "burn_window"]
 end = r[-1]
-assert [x["window"] for x in w] == [1, 2] and all(x["status"] == "pass" and x["verified"] > 0 for x in w), w
-assert end["type"] == "burn_end" and end["exit"] == 0 and end["pass"] == 2 and not end["interrupted"], end
+assert [x["window"] for x in w] == [1, 2] and all(x["status"] == "pass" and x["verified_samples"] > 0 for x in w), w
+assert end["type"] == "burn_end" and end["exit"] == 0 and end["counts"]["pass"] == 2 and not end["interrupted"], end
 md = open(end["report"]).read()
 assert "| 1 | 0-1 | PASS |" in md and "| 2 | 1-2 | PASS |" in md and "verdict: **PASS** (exit 0)" in md, md
 PY

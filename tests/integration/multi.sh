@@ -38,7 +38,7 @@ assert all(r["ok"] and r["median"] > 0 and r["checks_passed"] >= 2 for r in rows
 wall = float(sys.argv[3])
 assert all(0 < r["first_sample_ms"] < wall for r in rows), (wall, rows)
 node = recs[-1]
-assert node["type"] == "node" and node["devices"] == n and node["failed"] == 0 and node["outliers"] == 0, node
+assert node["type"] == "node" and node["devices"] == n and node["failed"] is False and node["outliers"] == 0, node
 assert node["host_shared"] is False and "host_sum" not in node, node  # fp32 crosses no host path
 PY
 	done
@@ -154,7 +154,7 @@ for r in rows:
     # below, within it; neither: not below
     assert not r["outlier"] or (below and 1 - r["of_peers_median"] > r["noise"]), r
     assert r["unsure"] == (below and not r["outlier"]), r
-assert node["unsure"] == sum(r["unsure"] for r in rows), node
+assert node["unsure_devices"] == sum(r["unsure"] for r in rows), node
 PY
 	# a device at a sixteenth of its peer's speed (the test build's
 	# FLOPSCOPE_FAULT=slow): 88% below, named, exit 4; 5 s: the runs' noise
@@ -170,7 +170,7 @@ rows = [r for r in recs if r["type"] == "device_summary"]
 # (the rule holds it to the larger of its own noise and its peer's)
 noise = max(r["noise"] or 0 for r in rows) if len(rows) == 2 else 0
 if len(rows) == 2 and rows[1]["unsure"] and 1 - rows[1]["of_peers_median"] <= noise:
-    assert int(sys.argv[2]) == 0 and recs[-1]["unsure"] == 1, (sys.argv[2], recs[-1])
+    assert int(sys.argv[2]) == 0 and recs[-1]["unsure_devices"] == 1, (sys.argv[2], recs[-1])
     print("%.0f%% below, within the runs' noise of %.0f%%" % (100 * (1 - rows[1]["of_peers_median"]), 100 * noise))
     sys.exit(3)
 assert int(sys.argv[2]) == 4 and recs[-1]["outliers"] == 1, (sys.argv[2], recs[-1])
@@ -224,11 +224,11 @@ def read(p):
     return [r for r in recs if r["type"] == "device_summary"], recs[-1]
 rows, node = read(sys.argv[1])
 assert [r["outlier"] for r in rows] == [False, True] and not any(r["unsure"] for r in rows), rows
-assert node["outliers"] == 1 and node["unsure"] == 0, node
+assert node["outliers"] == 1 and node["unsure_devices"] == 0, node
 assert all(r["noise"] < 0.01 for r in rows), rows
 rows, node = read(sys.argv[2])
 assert [r["unsure"] for r in rows] == [False, True] and not any(r["outlier"] for r in rows), rows
-assert node["outliers"] == 0 and node["unsure"] == 1, node
+assert node["outliers"] == 0 and node["unsure_devices"] == 1, node
 assert all(0.5 < r["noise"] < 0.7 for r in rows), rows
 assert abs(rows[1]["of_peers_median"] - 0.85 / 0.925) < 0.01, rows
 PY
