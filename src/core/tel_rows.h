@@ -104,3 +104,9 @@ TEL_ROW(PCIE_REPLAYS,
 	        "amdgpu's pcie_replay_count); a check fails a transfer that saw more than " TEL_STR(PCIE_MAX_REPLAYS) ".",
 	.what = "the link's replays (retransmissions) counted since the driver started: NVML's replay counter, "
 	        "amdgpu's pcie_replay_count")
+TEL_ROW(TEMP_SLOWDOWN_C,
+	.key = "temp_slowdown_c", .unit = "C", .kind = TEL_GAUGE, .lo = -100, .hi = 300,
+	.fmt = "%.0f", .watch = true, .metric = "flopscope_temperature_slowdown_celsius", .scale = 1,
+	.help = "The temperature at which the device slows itself (NVML's NVML_TEMPERATURE_THRESHOLD_SLOWDOWN).",
+	.what = "the GPU's own slowdown threshold: the temperature at which its driver slows the clock (NVML's "
+	        "nvmlDeviceGetTemperatureThreshold, NVML_TEMPERATURE_THRESHOLD_SLOWDOWN), read once when the source opens")

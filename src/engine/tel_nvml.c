@@ -27,6 +27,7 @@ typedef struct Nvml {
 	int (*fields)(void *, int, void *); /* nvmlDeviceGetFieldValues */
 	int (*limit)(void *, unsigned *);
 	int (*temp)(void *, int, unsigned *);
+	double slowdown_c;      /* its slowdown threshold, read at the open; NaN: none given */
 	int (*pstate)(void *, int *);
 	int (*throttle)(void *, unsigned long long *);
 	int (*violation)(void *, int, void *);
@@ -223,6 +224,8 @@ static bool nvml_read(TelSource *s, TelReading *r)
 	if (n->temp && n->temp(n->dev, 0 /* NVML_TEMPERATURE_GPU */, &u) == 0) {
 		tel_set(r, TEL_TEMP_C, u);
 	}
+	if (!isnan(n->slowdown_c))
+		tel_set(r, TEL_TEMP_SLOWDOWN_C, n->slowdown_c);
 	if (n->pstate && n->pstate(n->dev, &p) == 0 && p >= 0 && p < 32) {
 		tel_set(r, TEL_PSTATE, p);
 	}
@@ -420,18 +423,23 @@ static bool tel_nvml_open(TelSource *s, const DeviceInfo *d, char *note, size_t 
 
 	/* the Vulkan device UUID is NVML's "GPU-..." UUID */
 	char want[48];
-	unsigned index;
+	unsigned index, m;
 	devinfo_uuid_str(d->uuid, want, sizeof want);
 	if (!nvml_find(&l, want, &n->dev, &index)) {
 		snprintf(note, len, "NVML has no device with UUID %s", want);
 		nvml_close(&(TelSource){ .state = n });
 		return false;
 	}
+	/* the slowdown threshold: the GPU's own, fixed (a board's setting) */
+	int (*threshold)(void *, int, unsigned *) =
+	    (int (*)(void *, int, unsigned *))dlsym(lib, "nvmlDeviceGetTemperatureThreshold");
+	n->slowdown_c = NAN;
+	if (threshold && threshold(n->dev, 1 /* NVML_TEMPERATURE_THRESHOLD_SLOWDOWN */, &m) == 0 && m > 0)
+		n->slowdown_c = m;
 	/* the instant power: asked each reading only where this GPU gives it */
 	NvmlField probe = { .field_id = NVML_FI_DEV_POWER_INSTANT };
 	if (n->fields && (n->fields(n->dev, 1, &probe) != 0 || isnan(field_num(&probe))))
 		n->fields = NULL;
-	unsigned m;
 	if (maxclk && maxclk(n->dev, 1, &m) == 0) /* NVML_CLOCK_SM */
 		s->max_mhz = m;
 	int (*buswidth)(void *, unsigned *) = (int (*)(void *, unsigned *))dlsym(lib, "nvmlDeviceGetMemoryBusWidth");

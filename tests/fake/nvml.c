@@ -4,7 +4,7 @@
  * flopscope makes to map NVML's indices to devices. Its telemetry answers
  * NVML_ERROR_NOT_SUPPORTED, as a driver that lacks it, unless
  * FLOPSCOPE_FAKE_NVML_TEL gives the readings, every device the same:
- * "sm=MHZ,sm_max=MHZ,mem=MHZ,power=W,power_instant=W,limit=W,temp=C,reasons=BITS,
+ * "sm=MHZ,sm_max=MHZ,mem=MHZ,power=W,power_instant=W,limit=W,temp=C,temp_slowdown=C,reasons=BITS,
  *  viol_power=F,viol_thermal=F,replays=N,replay_rate=R" (power_instant: the
  * field NVML_FI_DEV_POWER_INSTANT through nvmlDeviceGetFieldValues;
  * "energy=W": a total energy counter, nvmlDeviceGetTotalEnergyConsumption,
@@ -44,10 +44,10 @@ int nvmlDeviceGetUUID(void *h, char *out, unsigned len);
 
 /* The readings FLOPSCOPE_FAKE_NVML_TEL gives (has: the key was there). */
 enum { SM, SM_MAX, MEM, POWER, LIMIT, TEMP, REASONS, VIOL_POWER, VIOL_THERMAL, POWER_RAMP, REPLAYS, REPLAY_RATE,
-       POWER_INSTANT, ENERGY, REASONS_AT, NKEYS };
+       POWER_INSTANT, ENERGY, REASONS_AT, TEMP_SLOWDOWN, NKEYS };
 static const char *const keys[NKEYS] = { "sm", "sm_max", "mem", "power", "limit", "temp", "reasons",
 	                                     "viol_power", "viol_thermal", "power_ramp", "replays", "replay_rate",
-	                                     "power_instant", "energy", "reasons_at" };
+	                                     "power_instant", "energy", "reasons_at", "temp_slowdown" };
 static double val[NKEYS];
 static int has[NKEYS];
 static struct timespec t0;
@@ -145,6 +145,7 @@ int nvmlDeviceGetMaxClockInfo(void *h, int type, unsigned *mhz);
 int nvmlDeviceGetPowerUsage(void *h, unsigned *mw);
 int nvmlDeviceGetEnforcedPowerLimit(void *h, unsigned *mw);
 int nvmlDeviceGetTemperature(void *h, int sensor, unsigned *c);
+int nvmlDeviceGetTemperatureThreshold(void *h, int which, unsigned *c);
 int nvmlDeviceGetCurrentClocksEventReasons(void *h, unsigned long long *bits);
 typedef struct FakeViolation {
 	unsigned long long reference_us, violation_ns; /* NVML: a CPU timestamp in us; ns */
@@ -229,6 +230,13 @@ int nvmlDeviceGetTemperature(void *h, int sensor, unsigned *c)
 	(void)h;
 	(void)sensor;
 	return reading(TEMP, 1, c);
+}
+
+/* NVML_TEMPERATURE_THRESHOLD_SLOWDOWN (1) only */
+int nvmlDeviceGetTemperatureThreshold(void *h, int which, unsigned *c)
+{
+	(void)h;
+	return which == 1 ? reading(TEMP_SLOWDOWN, 1, c) : NOT_SUPPORTED;
 }
 
 int nvmlDeviceGetCurrentClocksEventReasons(void *h, unsigned long long *bits)
