@@ -508,11 +508,7 @@ static void report_path(const Burn *b, char *out, size_t len)
 			continue;
 		const SessionMeta *m = engine_meta(b->set->m[k].e);
 		char stamp[40];
-		size_t s = 0;
-		for (const char *p = m->start_utc; *p && s + 1 < sizeof stamp; p++)
-			if (*p != ':' && *p != '-')
-				stamp[s++] = *p;
-		stamp[s] = '\0';
+		slog_stamp(m->start_utc, stamp, sizeof stamp);
 		if (slash)
 			snprintf(out, len, "%.*s/burn-%s.md", (int)(slash - log), log, stamp);
 		else

@@ -264,12 +264,18 @@ void slog_default_path(const char *start_utc, const char *device, const char *wo
 		n--;
 	slug[n] = '\0';
 	char stamp[32];
-	size_t k = 0;
-	for (const char *p = start_utc; *p && k + 1 < sizeof stamp; p++)
-		if (*p != ':' && *p != '-')
-			stamp[k++] = *p;
-	stamp[k] = '\0';
+	slog_stamp(start_utc, stamp, sizeof stamp);
 	snprintf(out, len, "%s/%s-%s-%s.jsonl", dir, stamp, n ? slug : "device", workload);
+}
+
+void slog_stamp(const char *start_utc, char *out, size_t len)
+{
+	size_t k = 0;
+	for (const char *p = start_utc; *p && k + 1 < len; p++)
+		if (*p != ':' && *p != '-')
+			out[k++] = *p;
+	if (len)
+		out[k] = '\0';
 }
 
 const char *slog_choose_path(bool no_log, const char *given, const char *device, const char *workload,

@@ -126,6 +126,9 @@ void slog_free_list(char **names, size_t n);
 size_t slog_retain(size_t keep, uint64_t cap, const char *const *spare, size_t nspare, size_t *spared, char *err,
                    size_t errlen);
 
+/* A start time ("2026-11-29T18:39:13Z") as file names carry it
+ * ("20261129T183913Z"): the session logs', the burn's report. */
+void slog_stamp(const char *start_utc, char *out, size_t len);
 /* The default path: $XDG_STATE_HOME/flopscope (or ~/.local/state/flopscope)
  * / <start time>-<device>-<workload>.jsonl. */
 void slog_default_path(const char *start_utc, const char *device, const char *workload, char *out, size_t len);
