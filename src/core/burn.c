@@ -58,7 +58,7 @@ bool burn_window_stats(BurnWindow *w, const Sample *s, size_t n)
 	w->samples = n;
 	w->steady = w->verified = 0;
 	w->median = w->min = w->max = w->noise = NAN;
-	w->mhz = w->watts = w->temp_max = w->others = NAN;
+	w->mhz = w->watts = w->temp_max = w->temp_slowdown = w->others = NAN;
 	w->held_power = w->held_thermal = w->held_hw = NAN;
 	w->status = BURN_PASS;
 	w->drift = w->peer_ratio = NAN;
@@ -77,6 +77,8 @@ bool burn_window_stats(BurnWindow *w, const Sample *s, size_t n)
 		}
 		if (sample_has_tel(&s[k], TEL_TEMP_C) && !(s[k].tel[TEL_TEMP_C] <= w->temp_max))
 			w->temp_max = s[k].tel[TEL_TEMP_C];
+		if (sample_has_tel(&s[k], TEL_TEMP_SLOWDOWN_C))
+			w->temp_slowdown = s[k].tel[TEL_TEMP_SLOWDOWN_C];
 		if (sample_has_tel(&s[k], TEL_OTHER_GPU) && !(s[k].tel[TEL_OTHER_GPU] <= w->others))
 			w->others = s[k].tel[TEL_OTHER_GPU];
 		if (sample_has_tel(&s[k], TEL_THROTTLE)) {
@@ -131,6 +133,17 @@ void burn_judge(BurnWindow *w, const BurnWindow *first, double margin_pct, const
 		raise_to(w, BURN_FAIL);
 		verdict_add(&w->causes, true, VC_THROTTLE_HW, NULL, "held by: %s%s%s of its samples, a fault", th,
 		            th[0] && hw[0] ? ", " : "", hw);
+	}
+	if (isfinite(w->temp_max) && isfinite(w->temp_slowdown)) {
+		double f[] = { w->temp_max, w->temp_slowdown };
+		if (w->temp_max >= w->temp_slowdown) {
+			raise_to(w, BURN_FAIL);
+			verdict_add(&w->causes, true, VC_TEMP_AT_SLOWDOWN, f, "hottest %.0f C, at or past its slowdown "
+			            "threshold (%.0f C)", w->temp_max, w->temp_slowdown);
+		} else if (w->temp_max >= w->temp_slowdown - BURN_SLOWDOWN_MARGIN_C) {
+			verdict_add(&w->causes, false, VC_TEMP_NEAR_SLOWDOWN, f, "hottest %.0f C, within %.0f C of its "
+			            "slowdown threshold (%.0f C)", w->temp_max, BURN_SLOWDOWN_MARGIN_C, w->temp_slowdown);
+		}
 	}
 	if (w->held_power > 0)
 		verdict_add(&w->causes, false, VC_POWER_CAP, NULL, "held by: power cap %.0f%% of its samples (reported, "

@@ -58,6 +58,7 @@ typedef struct BurnWindow {
 	                            their median; NaN with fewer than 3 blocks */
 	double mhz, watts;       /* medians of the readings; NaN unread */
 	double temp_max;         /* the highest temperature read; NaN unread */
+	double temp_slowdown;    /* the GPU's own slowdown threshold (its readings'); NaN unknown */
 	double held_power, held_thermal, held_hw; /* shares of its samples with the reason bits
 	                                             (power cap; thermal; HW slowdown or power
 	                                             brake); NaN: no reasons read */
@@ -70,6 +71,10 @@ typedef struct BurnWindow {
 	Causes causes;
 } BurnWindow;
 
+/* A window's hottest temperature this near its GPU's slowdown threshold
+ * (or past it) is said: TEMP_NEAR_SLOWDOWN (a warning); at or past it,
+ * TEMP_AT_SLOWDOWN fails the window (the driver slows the clock there). */
+#define BURN_SLOWDOWN_MARGIN_C 5.0
 /* Window w's figures from its samples s[0..n) (t0_s, t1_s and index set
  * by the caller); false out of memory (w's figures NaN). */
 bool burn_window_stats(BurnWindow *w, const Sample *s, size_t n);

@@ -87,6 +87,12 @@ VERDICT_CAUSE(DRIFT, .sev = SEV_FAIL, .fig = { "ratio", "window", "noise" },
 	          "(the report); check cooling (fans, airflow, thermal paste, inlet temperature) and run the burn again.")
 VERDICT_CAUSE(DRIFT_UNSURE, .sev = SEV_WARN, .fig = { "ratio", "window", "noise" },
 	.action = "Below its first window within the runs' noise: burn again with longer windows (--window).")
+VERDICT_CAUSE(TEMP_AT_SLOWDOWN, .sev = SEV_FAIL, .fig = { "temp_c", "slowdown_c" },
+	.action = "The GPU reached the temperature at which it slows itself: check cooling (fans, airflow, inlet "
+	          "temperature, the heatsink's contact) before it carries work.")
+VERDICT_CAUSE(TEMP_NEAR_SLOWDOWN, .sev = SEV_WARN, .fig = { "temp_c", "slowdown_c" },
+	.action = "Within 5 C of its slowdown threshold under the burn: little headroom; check the cooling and the "
+	          "inlet temperature.")
 /* a transfer of the host's devices at once */
 VERDICT_CAUSE(SHARED_TRANSFER, .sev = SEV_INFO, .fig = { "devices", "sum" },
 	.action = "None: the host's share, held to no threshold; the device's verdict is its link's, measured alone.")

@@ -1292,9 +1292,13 @@ PY
 	# the stand-in NVML: a thermal hold fails each window, the power cap is reported
 	local uuid
 	uuid=$("$FS" --list --format json | python3 -c 'import json, sys; print(json.loads(sys.stdin.readline())["uuid"])')
+	# (and its slowdown threshold: at 88 C the thermal one's, within 5 C the
+	# cap's: a warning)
 	for reasons in 0x40 0x4; do
+		local sd=88
+		[ "$reasons" = 0x4 ] && sd=90
 		LD_LIBRARY_PATH="$FAKE_NVML_DIR" FLOPSCOPE_FAKE_NVML="GPU-$uuid" \
-			FLOPSCOPE_FAKE_NVML_TEL="sm=1410,power=650,limit=700,temp=88,reasons=$reasons" \
+			FLOPSCOPE_FAKE_NVML_TEL="sm=1410,power=650,limit=700,temp=88,temp_slowdown=$sd,reasons=$reasons" \
 			"$FS" --outlier 50 --burn 1s --window 1s llvm --format json --metrics-file "$T/n.prom" >"$T/n.json" 2>"$T/n.err"
 		rc=$?
 		# the burn's verdict in the metrics as a check's, its causes' codes
@@ -1314,10 +1318,12 @@ w = [x for x in r if x["type"] == "burn_window"]
 codes = [[c["code"] for c in x["causes"]] for x in w]
 assert w and all(x["temp_max_c"] == 88 for x in w), w
 if sys.argv[2] == "0x40":
-    assert sys.argv[3] == "1" and all(x["status"] == "fail" and "THROTTLE_HW" in c for x, c in zip(w, codes)), codes
+    assert sys.argv[3] == "1" and all(x["status"] == "fail" and "THROTTLE_HW" in c and "TEMP_AT_SLOWDOWN" in c
+                                      and x["temp_slowdown_c"] == 88 for x, c in zip(w, codes)), codes
 else:
     # reported, not failed (a lavapipe window may still drift within its noise: unsure)
     assert sys.argv[3] == "0" and all(x["status"] in ("pass", "unsure") and "POWER_CAP" in c and "THROTTLE_HW" not in c
+                                      and "TEMP_NEAR_SLOWDOWN" in c and x["temp_slowdown_c"] == 90
                                       for x, c in zip(w, codes)), codes
 PY
 	done

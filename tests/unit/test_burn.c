@@ -118,8 +118,38 @@ static void a_window_far_below_its_peers_should_be_an_outlier(void)
 	CHECK(burn_judge_peers(q, apart, 4, 5) == 0 && x.status == BURN_PASS && isnan(x.peer_ratio));
 }
 
+/* The hottest reading against the GPU's own slowdown threshold (its
+ * samples'): far below it nothing, within 5 C a warning, at it a failure;
+ * no threshold read, nothing. The samples run 60 to 70 C. */
+static void a_window_near_its_slowdown_threshold_should_be_said(void)
+{
+	static const struct {
+		double slowdown;
+		VerdictCode code;
+		BurnStatus st;
+	} cases[] = { { 90, VC_COUNT, BURN_PASS }, { 74, VC_TEMP_NEAR_SLOWDOWN, BURN_PASS },
+		          { 69.5, VC_TEMP_AT_SLOWDOWN, BURN_FAIL }, { NAN, VC_COUNT, BURN_PASS } };
+	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+		BurnWindow w = { .index = 1, .t0_s = 10, .t1_s = 20 };
+		Sample *s = samples(500, w.t0_s, 100e12, 0.01, 0, 0);
+		CHECK(s != NULL);
+		for (size_t k = 0; s && k < 500 && !isnan(cases[i].slowdown); k++) {
+			s[k].tel_valid |= 1u << TEL_TEMP_SLOWDOWN_C;
+			s[k].tel[TEL_TEMP_SLOWDOWN_C] = cases[i].slowdown;
+		}
+		CHECK(s && burn_window_stats(&w, s, 500));
+		free(s);
+		burn_judge(&w, NULL, 5, "");
+		CHECK(w.status == cases[i].st);
+		CHECK(verdict_has(&w.causes, VC_TEMP_NEAR_SLOWDOWN) == (cases[i].code == VC_TEMP_NEAR_SLOWDOWN));
+		CHECK(verdict_has(&w.causes, VC_TEMP_AT_SLOWDOWN) == (cases[i].code == VC_TEMP_AT_SLOWDOWN));
+		CHECK(isnan(cases[i].slowdown) ? isnan(w.temp_slowdown) : w.temp_slowdown == cases[i].slowdown);
+	}
+}
+
 int main(void)
 {
+	RUN(a_window_near_its_slowdown_threshold_should_be_said);
 	RUN(a_window_should_have_its_figures_from_its_samples);
 	RUN(a_sinking_window_should_fail_as_drift_beyond_the_noise);
 	RUN(holds_wrong_results_and_failures_should_fail_the_window);
