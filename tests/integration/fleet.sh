@@ -755,6 +755,8 @@ PY
 	rc=$?
 	[ $rc = 143 ] && [ $((SECONDS - t0)) -lt 6 ] && grep -q '"type":"check_end".*"exit":143' "$T/s.json" ||
 		{ kill $a; die "SIGTERM while waiting for the lock: exit $rc after $((SECONDS - t0)) s: $(cat "$T/s.json" "$T/s.err")"; }
+	# a stopped check's records by the schema too (its exit 128+N)
+	python3 tests/schema_check.py check "$T/s.json" >"$T/sch" 2>&1 || { kill $a; die "schema: $(cat "$T/sch")"; }
 	"$FS" llvm --duration 0.3 --no-log --format csv >/dev/null 2>"$T/c.err" || { kill $a; die "a run beside: exit $?"; }
 	grep -q "warning: .* is under a check now (its lock .* is held by a check, $a $(basename "$FS") ($(id -un))): this run and the check measure each other" "$T/c.err" ||
 		{ kill $a; die "the run beside did not say it: $(cat "$T/c.err")"; }
@@ -1035,7 +1037,7 @@ recs = [json.loads(l) for l in open(sys.argv[1])]
 g = [r for r in recs if r["type"] == "check_gpu_count"]
 assert len(g) == 1 and g[0]["expected"] == 1 and g[0]["visible"] == 0, g
 assert [(x["code"], x["figures"]["expected"], x["figures"]["visible"]) for x in g[0]["causes"]] == [("GPU_COUNT", 1, 0)], g
-assert recs[-1]["missing"] == 1, recs[-1]
+assert recs[-1]["counts"]["missing"] == 1, recs[-1]
 PY
 	mkdir -p "$T/cfg/flopscope"
 	printf 'expect_gpus = 1\n' >"$T/cfg/flopscope/config"
