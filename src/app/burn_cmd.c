@@ -85,7 +85,7 @@ typedef struct Burn {
 /* the JSON record of a window: a column table, as every record's */
 typedef struct BurnLine {
 	double dev, window, t0, t1, median, min, mhz, watts, temp, slowdown, held_power, held_thermal, held_hw, others,
-	    drift, peer;
+	    replays, drift, peer;
 	bool partial;
 	const char *status, *unit;
 	uint64_t samples, steady, verified;
@@ -114,6 +114,7 @@ static const Column burn_cols[] = {
 	{ "held_thermal", NULL, COL_NUMBER, B_(held_thermal), "%.3f" },
 	{ "held_hw_slowdown", NULL, COL_NUMBER, B_(held_hw), "%.3f" },
 	{ "other_gpu", NULL, COL_NUMBER, B_(others), "%.0f" },
+	{ "pcie_replays", NULL, COL_NUMBER, B_(replays), "%.0f" },
 	{ "drift", NULL, COL_NUMBER, B_(drift), "%.4f" },
 	{ "peer_ratio", NULL, COL_NUMBER, B_(peer), "%.4f" },
 	{ "identity", NULL, COL_IDENTITY, B_(id), NULL },
@@ -230,7 +231,8 @@ static void print_window(Burn *b, size_t k, const BurnWindow *w)
 	b->board_dirty = true;
 	if (o->format == FORMAT_JSON) {
 		BurnLine l = { (double)k + 1, w->index + 1.0, w->t0_s, w->t1_s, w->median, w->min, w->mhz, w->watts,
-		               w->temp_max, w->temp_slowdown, w->held_power, w->held_thermal, w->held_hw, w->others, w->drift,
+		               w->temp_max, w->temp_slowdown, w->held_power, w->held_thermal, w->held_hw, w->others, w->replays,
+		               w->drift,
 		               w->peer_ratio, w->partial, burn_status_names[w->status], b->unit, w->samples,
 		               w->steady, w->verified, { .dev = d->info, .entry = (size_t)d->idx + 1 } };
 		cJSON *j = columns_json("burn_window", burn_cols, NCOLS(burn_cols), &l);

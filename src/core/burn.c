@@ -5,7 +5,9 @@
 #include <stdlib.h>
 
 #include "outlier.h"
+#include "peak.h"
 #include "stats.h"
+#include "summary.h"
 #include "throttle.h"
 
 const char *const burn_status_names[BURN_STATUS_COUNT] = {
@@ -58,7 +60,7 @@ bool burn_window_stats(BurnWindow *w, const Sample *s, size_t n)
 	w->samples = n;
 	w->steady = w->verified = 0;
 	w->median = w->min = w->max = w->noise = NAN;
-	w->mhz = w->watts = w->temp_max = w->temp_slowdown = w->others = NAN;
+	w->mhz = w->watts = w->temp_max = w->temp_slowdown = w->others = w->replays = NAN;
 	w->held_power = w->held_thermal = w->held_hw = NAN;
 	w->status = BURN_PASS;
 	w->drift = w->peer_ratio = NAN;
@@ -67,6 +69,7 @@ bool burn_window_stats(BurnWindow *w, const Sample *s, size_t n)
 	if (!v)
 		return false;
 	size_t m = 0, reasons = 0, power = 0, thermal = 0, hw = 0;
+	LinkSeen link = { .replays_first = NAN, .replays_last = NAN };
 	for (size_t k = 0; k < n; k++) {
 		if (s[k].flags & SAMPLE_VERIFIED)
 			w->verified++;
@@ -79,6 +82,11 @@ bool burn_window_stats(BurnWindow *w, const Sample *s, size_t n)
 			w->temp_max = s[k].tel[TEL_TEMP_C];
 		if (sample_has_tel(&s[k], TEL_TEMP_SLOWDOWN_C))
 			w->temp_slowdown = s[k].tel[TEL_TEMP_SLOWDOWN_C];
+		if (sample_has_tel(&s[k], TEL_PCIE_REPLAYS)) {
+			if (isnan(link.replays_first))
+				link.replays_first = s[k].tel[TEL_PCIE_REPLAYS];
+			link.replays_last = s[k].tel[TEL_PCIE_REPLAYS];
+		}
 		if (sample_has_tel(&s[k], TEL_OTHER_GPU) && !(s[k].tel[TEL_OTHER_GPU] <= w->others))
 			w->others = s[k].tel[TEL_OTHER_GPU];
 		if (sample_has_tel(&s[k], TEL_THROTTLE)) {
@@ -90,6 +98,7 @@ bool burn_window_stats(BurnWindow *w, const Sample *s, size_t n)
 		}
 	}
 	w->steady = m;
+	w->replays = link_replays(&link); /* as a run's: a counter that wrapped or went back */
 	w->median = m ? stats_median_inplace(v, m) : NAN;
 	if (reasons) {
 		w->held_power = (double)power / (double)reasons;
@@ -144,6 +153,12 @@ void burn_judge(BurnWindow *w, const BurnWindow *first, double margin_pct, const
 			verdict_add(&w->causes, false, VC_TEMP_NEAR_SLOWDOWN, f, "hottest %.0f C, within %.0f C of its "
 			            "slowdown threshold (%.0f C)", w->temp_max, BURN_SLOWDOWN_MARGIN_C, w->temp_slowdown);
 		}
+	}
+	if (w->replays > PCIE_MAX_REPLAYS) {
+		double f[] = { w->replays, PCIE_MAX_REPLAYS };
+		raise_to(w, BURN_FAIL);
+		verdict_add(&w->causes, true, VC_PCIE_REPLAYS, f, "%.0f PCIe replays in this window (more than %d: a link "
+		            "retransmitting)", w->replays, PCIE_MAX_REPLAYS);
 	}
 	if (w->held_power > 0)
 		verdict_add(&w->causes, false, VC_POWER_CAP, NULL, "held by: power cap %.0f%% of its samples (reported, "

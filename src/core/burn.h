@@ -63,6 +63,7 @@ typedef struct BurnWindow {
 	                                             (power cap; thermal; HW slowdown or power
 	                                             brake); NaN: no reasons read */
 	double others;           /* the most other processes on the device at once; NaN unread */
+	double replays;          /* the PCIe link's replays the driver counted within it; NaN unread */
 	bool wrong, error;       /* the run stopped in it: a wrong result, a failure */
 	/* the verdict (burn_judge, burn_judge_peers) */
 	BurnStatus status;

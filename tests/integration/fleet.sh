@@ -1329,6 +1329,19 @@ else:
                                       for x, c in zip(w, codes)), codes
 PY
 	done
+	# a link retransmitting (the stand-in's replay counter, 200 a second):
+	# each window fails with its count
+	LD_LIBRARY_PATH="$FAKE_NVML_DIR" FLOPSCOPE_FAKE_NVML="GPU-$uuid" FLOPSCOPE_FAKE_NVML_TEL="sm=1410,replays=5,replay_rate=200" \
+		"$FS" --outlier 50 --burn 2s --window 1s llvm --format json >"$T/r.json" 2>"$T/r.err"
+	rc=$?
+	python3 - "$T/r.json" "$rc" <<'PY' || die "replays: exit $rc: $(cat "$T/r.json" "$T/r.err")"
+import json, sys
+w = [x for x in map(json.loads, open(sys.argv[1])) if x["type"] == "burn_window"]
+assert sys.argv[2] == "1" and w, w
+for x in w:
+    c = [c for c in x["causes"] if c["code"] == "PCIE_REPLAYS"]
+    assert x["status"] == "fail" and x["pcie_replays"] > 80 and c and c[0]["figures"]["replays"] == x["pcie_replays"], x
+PY
 	# SIGTERM mid-burn: 143, and what ran reported, marked interrupted; the
 	# metrics file written as the first window closed, then with the exit
 	"$FS" --outlier 50 --burn 60s --window 1s llvm --format json --metrics-file "$T/s.prom" >"$T/s.json" 2>"$T/s.err" &

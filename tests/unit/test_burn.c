@@ -147,8 +147,36 @@ static void a_window_near_its_slowdown_threshold_should_be_said(void)
 	}
 }
 
+/* The link's replays within a window (the driver's counter, first to
+ * last reading): more than the check's limit fail it; a few do not; a
+ * counter never read says nothing. */
+static void a_window_of_pcie_replays_should_fail(void)
+{
+	static const struct {
+		double rise;
+		bool read;
+		BurnStatus st;
+	} cases[] = { { 100, true, BURN_FAIL }, { 10, true, BURN_PASS }, { 0, false, BURN_PASS } };
+	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+		BurnWindow w = { .index = 1, .t0_s = 10, .t1_s = 20 };
+		Sample *s = samples(500, w.t0_s, 100e12, 0.01, 0, 0);
+		CHECK(s != NULL);
+		for (size_t k = 0; s && cases[i].read && k < 500; k++) {
+			s[k].tel_valid |= 1u << TEL_PCIE_REPLAYS;
+			s[k].tel[TEL_PCIE_REPLAYS] = 1000 + cases[i].rise * (double)k / 499;
+		}
+		CHECK(s && burn_window_stats(&w, s, 500));
+		free(s);
+		burn_judge(&w, NULL, 5, "");
+		CHECK(w.status == cases[i].st);
+		CHECK(verdict_has(&w.causes, VC_PCIE_REPLAYS) == (cases[i].st == BURN_FAIL));
+		CHECK(cases[i].read ? fabs(w.replays - cases[i].rise) < 1e-6 : isnan(w.replays));
+	}
+}
+
 int main(void)
 {
+	RUN(a_window_of_pcie_replays_should_fail);
 	RUN(a_window_near_its_slowdown_threshold_should_be_said);
 	RUN(a_window_should_have_its_figures_from_its_samples);
 	RUN(a_sinking_window_should_fail_as_drift_beyond_the_noise);
