@@ -60,7 +60,7 @@ typedef struct Dev {
 	Kept *kept;
 	size_t nkept;
 	size_t count[BURN_STATUS_COUNT];
-	uint32_t codes;            /* its windows' causes so far (verdict_code_bits) */
+	uint64_t codes;            /* its windows' causes so far (verdict_code_bits) */
 	double peer;               /* its last window's share of its peers' median; NaN none */
 	int row;                   /* its row of the metrics (--metrics-file); -1 none */
 	char error[ERR_LEN];       /* it could not run, or failed: why */

@@ -34,7 +34,7 @@ typedef struct BoardRow {
 	uint64_t failed;        /* result checks that failed (the summary counts the passed) */
 	CheckStatus check;
 	double check_ratio, check_threshold, peer_ratio;
-	uint32_t check_codes;   /* the verdict's causes, as verdict_code_bits */
+	uint64_t check_codes;   /* the verdict's causes, as verdict_code_bits */
 	double shared_median;   /* a transfer's, every device at once; NaN: none */
 	const char *reference;
 	bool retired;
@@ -210,7 +210,7 @@ void mboard_check_failed(MetricsBoard *b, int row)
 }
 
 void mboard_verdict(MetricsBoard *b, int row, CheckStatus st, double ratio, double threshold, const char *reference,
-                    double peer_ratio, uint32_t codes)
+                    double peer_ratio, uint64_t codes)
 {
 	BoardRow *r = lock_row(b, row);
 	if (!r)

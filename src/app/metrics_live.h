@@ -46,7 +46,7 @@ void mboard_retire(MetricsBoard *b, int row);
 /* A check's verdict on the row, its peers' ratio (NaN: none) and its
  * causes' codes (verdict_code_bits). */
 void mboard_verdict(MetricsBoard *b, int row, CheckStatus st, double ratio, double threshold, const char *reference,
-                    double peer_ratio, uint32_t codes);
+                    double peer_ratio, uint64_t codes);
 /* A check's inventory of the host's GPUs (g's strings must outlive the
  * board). */
 void mboard_gpus(MetricsBoard *b, const MetricsGpus *g);

@@ -305,7 +305,7 @@ static void check_families(Text *t, const MetricsRow *rows, size_t n, double che
 		if (rows[k].check == CHECK_NONE)
 			continue;
 		for (int c = 0; c < VC_COUNT; c++) {
-			if (!(rows[k].check_codes & 1u << c) || verdict_causes[c].sev == SEV_OK)
+			if (!(rows[k].check_codes & (uint64_t)1 << c) || verdict_causes[c].sev == SEV_OK)
 				continue;
 			if (!any)
 				family(t, "flopscope_check_cause", "gauge",

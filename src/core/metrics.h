@@ -81,7 +81,7 @@ typedef struct MetricsRow {
 	                             baseline; NaN when none */
 	double check_threshold;   /* the threshold as a ratio; NaN when none */
 	const char *check_reference; /* "peak", "baseline" or "" */
-	uint32_t check_codes;     /* the verdict's causes: bit 1 << VC_x (verdict.h) */
+	uint64_t check_codes;     /* the verdict's causes: bit 1 << VC_x (verdict.h) */
 	double shared_median;     /* a transfer's median while every device checked ran it at
 	                             once (each link was measured alone for the verdict): the
 	                             host's share, held to no threshold; NaN: not measured so */

@@ -14,7 +14,7 @@ const VerdictCauseInfo verdict_causes[VC_COUNT] = {
 #undef VERDICT_CAUSE
 };
 
-_Static_assert(VC_COUNT <= 32, "the metrics rows carry the codes as the bits of a uint32_t");
+_Static_assert(VC_COUNT <= 64, "the metrics rows carry the codes as the bits of a uint64_t");
 
 /* The figures a row names. */
 static size_t row_figures(VerdictCode code)
@@ -104,11 +104,11 @@ void verdict_codes(const Causes *cs, const char *sep, char *out, size_t len)
 	join(cs, true, sep, out, len);
 }
 
-uint32_t verdict_code_bits(const Causes *cs)
+uint64_t verdict_code_bits(const Causes *cs)
 {
-	uint32_t b = 0;
+	uint64_t b = 0;
 	for (size_t k = 0; k < cs->n; k++)
-		b |= 1u << cs->c[k].code;
+		b |= (uint64_t)1 << cs->c[k].code;
 	return b;
 }
 

@@ -65,8 +65,8 @@ bool verdict_has(const Causes *cs, VerdictCode code);
 void verdict_text(const Causes *cs, char *out, size_t len);
 /* The codes joined with sep ("BELOW_PEAK|OTHER_PROCESS"). */
 void verdict_codes(const Causes *cs, const char *sep, char *out, size_t len);
-/* The codes as bits (1u << VC_x), as the metrics rows carry them. */
-uint32_t verdict_code_bits(const Causes *cs);
+/* The codes as bits ((uint64_t)1 << VC_x), as the metrics rows carry them. */
+uint64_t verdict_code_bits(const Causes *cs);
 /* The worst severity of the list (SEV_OK for none). */
 Severity verdict_worst(const Causes *cs);
 /* A code by its spelling; -1: none. */

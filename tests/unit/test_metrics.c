@@ -135,9 +135,9 @@ static void metrics_should_carry_a_checks_verdicts(void)
 	r[0].check_ratio = 0.72;
 	r[0].check_threshold = 0.8;
 	r[0].check_reference = "peak";
-	r[0].check_codes = 1u << VC_BELOW_PEAK | 1u << VC_OTHER_PROCESS;
+	r[0].check_codes = (uint64_t)1 << VC_BELOW_PEAK | (uint64_t)1 << VC_OTHER_PROCESS;
 	r[1].check = CHECK_NOREF;
-	r[1].check_codes = 1u << VC_NO_REFERENCE;
+	r[1].check_codes = (uint64_t)1 << VC_NO_REFERENCE;
 	char *t = metrics_render(r, 2, "1", 12.5, 1);
 	CHECK(t != NULL);
 	if (!t)
@@ -153,7 +153,7 @@ static void metrics_should_carry_a_checks_verdicts(void)
 	CHECK(strstr(t, "workload=\"fp32\",code=\"BELOW_PEAK\",severity=\"fail\"} 1\n") != NULL);
 	CHECK(strstr(t, "workload=\"fp32\",code=\"OTHER_PROCESS\",severity=\"warn\"} 1\n") != NULL);
 	CHECK(strstr(t, "workload=\"fp16\",code=\"NO_REFERENCE\",severity=\"info\"} 1\n") != NULL);
-	r[0].check_codes = 1u << VC_AT_PEAK;
+	r[0].check_codes = (uint64_t)1 << VC_AT_PEAK;
 	r[1].check_codes = 0;
 	char *u = metrics_render(r, 2, "1", 12.5, 1);
 	CHECK(u && !strstr(u, "flopscope_check_cause"));

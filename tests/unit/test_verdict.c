@@ -21,7 +21,7 @@ static void causes_should_keep_the_lead_first_and_join_their_words(void)
 	verdict_codes(&cs, "|", c, sizeof c);
 	CHECK_STR(c, "THROTTLE_HW|BELOW_PEAK|POWER_CAP");
 	CHECK(verdict_worst(&cs) == SEV_FAIL);
-	CHECK(verdict_code_bits(&cs) == (1u << VC_THROTTLE_HW | 1u << VC_BELOW_PEAK | 1u << VC_POWER_CAP));
+	CHECK(verdict_code_bits(&cs) == ((uint64_t)1 << VC_THROTTLE_HW | (uint64_t)1 << VC_BELOW_PEAK | (uint64_t)1 << VC_POWER_CAP));
 	/* the figures the row names, in its order; the rest unknown */
 	CHECK_NEAR(cs.c[1].fig[0], 0.72, 1e-12);
 	CHECK_NEAR(cs.c[1].fig[2], 0.75, 1e-12);
