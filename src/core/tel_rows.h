@@ -104,6 +104,29 @@ TEL_ROW(PCIE_REPLAYS,
 	        "amdgpu's pcie_replay_count); a check fails a transfer that saw more than " TEL_STR(PCIE_MAX_REPLAYS) ".",
 	.what = "the link's replays (retransmissions) counted since the driver started: NVML's replay counter, "
 	        "amdgpu's pcie_replay_count")
+TEL_ROW(ECC_UNCORRECTED,
+	.key = "ecc_uncorrected", .unit = "", .kind = TEL_COUNTER, .lo = 0, .hi = 18446744073709551615.0,
+	.fmt = "%.0f", .watch = true, .metric = "flopscope_ecc_uncorrected_errors_total", .scale = 1,
+	.help = "The device memory's uncorrected ECC errors since the driver loaded (NVML's volatile count, "
+	        "nvmlDeviceGetTotalEccErrors), the latest reading.",
+	.what = "the memory's uncorrected ECC errors since the driver loaded (NVML's volatile count), read every 250 ms")
+TEL_ROW(ECC_CORRECTED,
+	.key = "ecc_corrected", .unit = "", .kind = TEL_COUNTER, .lo = 0, .hi = 18446744073709551615.0,
+	.fmt = "%.0f", .watch = true, .metric = "flopscope_ecc_corrected_errors_total", .scale = 1,
+	.help = "The device memory's corrected ECC errors since the driver loaded (NVML's volatile count), the latest "
+	        "reading.",
+	.what = "... and its corrected ones")
+TEL_ROW(REMAP_PENDING,
+	.key = "rows_remap_pending", .unit = "", .kind = TEL_STATE, .lo = 0, .hi = 1,
+	.fmt = "%.0f", .watch = true, .metric = "flopscope_row_remap_pending", .scale = 1,
+	.help = "1 where a row remap of the device's memory waits for a GPU reset (NVML's nvmlDeviceGetRemappedRows).",
+	.what = "1 where a remap of a memory row waits for a GPU reset (NVML's nvmlDeviceGetRemappedRows), read every "
+	        "250 ms")
+TEL_ROW(REMAP_FAILED,
+	.key = "rows_remap_failed", .unit = "", .kind = TEL_STATE, .lo = 0, .hi = 1,
+	.fmt = "%.0f", .watch = true, .metric = "flopscope_row_remap_failure", .scale = 1,
+	.help = "1 where a row remap of the device's memory failed (NVML's nvmlDeviceGetRemappedRows).",
+	.what = "1 where a remap failed: the memory has no spare row left")
 TEL_ROW(TEMP_SLOWDOWN_C,
 	.key = "temp_slowdown_c", .unit = "C", .kind = TEL_GAUGE, .lo = -100, .hi = 300,
 	.fmt = "%.0f", .watch = true, .metric = "flopscope_temperature_slowdown_celsius", .scale = 1,

@@ -41,6 +41,14 @@ typedef struct Nvml {
 	int (*replays)(void *, unsigned *);
 	unsigned replay_count;
 	bool replay_ok;
+	/* the memory's ECC errors (volatile: since the driver loaded) and its
+	 * row remapping, asked with the counters */
+	int (*ecc)(void *, int, int, unsigned long long *);
+	unsigned long long ecc_count[2]; /* corrected, uncorrected */
+	bool ecc_ok[2];
+	int (*remap)(void *, unsigned *, unsigned *, unsigned *, unsigned *);
+	unsigned remap_pending, remap_failed;
+	bool remap_ok;
 	/* the card's energy counter (mJ since the driver loaded), asked with the counters */
 	int (*energy)(void *, unsigned long long *);
 	unsigned long long energy_mj;
@@ -234,7 +242,7 @@ static bool nvml_read(TelSource *s, TelReading *r)
 	}
 	/* NVML_PERF_POLICY_POWER, NVML_PERF_POLICY_THERMAL */
 	double now = (double)clock_mono_ns() * 1e-9;
-	if ((n->violation || n->replays || n->energy) && (!(n->viol_t > 0) || now - n->viol_t >= 0.25)) {
+	if ((n->violation || n->replays || n->energy || n->ecc || n->remap) && (!(n->viol_t > 0) || now - n->viol_t >= 0.25)) {
 		n->viol_t = now;
 		for (int k = 0; k < 2; k++) {
 			NvmlViolation v = { 0, 0 };
@@ -243,6 +251,18 @@ static bool nvml_read(TelSource *s, TelReading *r)
 		}
 		n->replay_ok = n->replays && n->replays(n->dev, &n->replay_count) == 0;
 		n->energy_ok = n->energy && n->energy(n->dev, &n->energy_mj) == 0;
+		for (int k = 0; k < 2; k++) /* NVML_MEMORY_ERROR_TYPE_CORRECTED, _UNCORRECTED; NVML_VOLATILE_ECC */
+			n->ecc_ok[k] = n->ecc && n->ecc(n->dev, k, 0, &n->ecc_count[k]) == 0;
+		unsigned corr, unc;
+		n->remap_ok = n->remap && n->remap(n->dev, &corr, &unc, &n->remap_pending, &n->remap_failed) == 0;
+	}
+	if (n->ecc_ok[0])
+		tel_set(r, TEL_ECC_CORRECTED, (double)n->ecc_count[0]);
+	if (n->ecc_ok[1])
+		tel_set(r, TEL_ECC_UNCORRECTED, (double)n->ecc_count[1]);
+	if (n->remap_ok) {
+		tel_set(r, TEL_REMAP_PENDING, n->remap_pending != 0);
+		tel_set(r, TEL_REMAP_FAILED, n->remap_failed != 0);
 	}
 	if (n->energy_ok)
 		tel_set(r, TEL_ENERGY_J, (double)n->energy_mj * 1e-3);
@@ -417,6 +437,8 @@ static bool tel_nvml_open(TelSource *s, const DeviceInfo *d, char *note, size_t 
 	n->violation = (int (*)(void *, int, void *))dlsym(lib, "nvmlDeviceGetViolationStatus");
 	n->replays = (int (*)(void *, unsigned *))dlsym(lib, "nvmlDeviceGetPcieReplayCounter");
 	n->energy = (int (*)(void *, unsigned long long *))dlsym(lib, "nvmlDeviceGetTotalEnergyConsumption");
+	n->ecc = (int (*)(void *, int, int, unsigned long long *))dlsym(lib, "nvmlDeviceGetTotalEccErrors");
+	n->remap = (int (*)(void *, unsigned *, unsigned *, unsigned *, unsigned *))dlsym(lib, "nvmlDeviceGetRemappedRows");
 	n->compute_procs = (int (*)(void *, unsigned *, void *))dlsym(lib, "nvmlDeviceGetComputeRunningProcesses");
 	n->graphics_procs = (int (*)(void *, unsigned *, void *))dlsym(lib, "nvmlDeviceGetGraphicsRunningProcesses");
 	n->proc_util = (int (*)(void *, void *, unsigned *, unsigned long long))dlsym(lib, "nvmlDeviceGetProcessUtilization");
@@ -430,6 +452,14 @@ static bool tel_nvml_open(TelSource *s, const DeviceInfo *d, char *note, size_t 
 		nvml_close(&(TelSource){ .state = n });
 		return false;
 	}
+	/* ECC and row remapping: asked only where this GPU answers (ECC off, or
+	 * a GPU without remapping, answers an error) */
+	unsigned long long ecc_probe;
+	unsigned r0, r1, r2, r3;
+	if (n->ecc && n->ecc(n->dev, 1, 0, &ecc_probe) != 0)
+		n->ecc = NULL;
+	if (n->remap && n->remap(n->dev, &r0, &r1, &r2, &r3) != 0)
+		n->remap = NULL;
 	/* the slowdown threshold: the GPU's own, fixed (a board's setting) */
 	int (*threshold)(void *, int, unsigned *) =
 	    (int (*)(void *, int, unsigned *))dlsym(lib, "nvmlDeviceGetTemperatureThreshold");
@@ -458,11 +488,12 @@ static bool tel_nvml_open(TelSource *s, const DeviceInfo *d, char *note, size_t 
 		nvml_close(s);
 		return false;
 	}
-	snprintf(note, len, "NVML: SM and memory clock, power (%s)%s, temperature, P-state, clock-event reasons%s%s%s%s",
+	snprintf(note, len, "NVML: SM and memory clock, power (%s)%s, temperature, P-state, clock-event reasons%s%s%s%s%s%s",
 	         n->fields ? "instant, NVML_FI_DEV_POWER_INSTANT, beside the driver's average"
 	                   : "the driver's average: over a second on Ampere and newer",
 	         n->limit ? " and its limit" : "", n->violation ? ", violation counters" : "",
 	         n->replays ? ", PCIe replays" : "", n->energy ? ", the energy counter" : "",
+	         n->ecc ? ", ECC errors" : "", n->remap ? ", row remapping" : "",
 	         n->compute_procs ? ", the other processes on the GPU" : "");
 	return true;
 }

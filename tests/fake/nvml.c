@@ -5,7 +5,9 @@
  * NVML_ERROR_NOT_SUPPORTED, as a driver that lacks it, unless
  * FLOPSCOPE_FAKE_NVML_TEL gives the readings, every device the same:
  * "sm=MHZ,sm_max=MHZ,mem=MHZ,power=W,power_instant=W,limit=W,temp=C,temp_slowdown=C,reasons=BITS,
- *  viol_power=F,viol_thermal=F,replays=N,replay_rate=R" (power_instant: the
+ *  viol_power=F,viol_thermal=F,replays=N,replay_rate=R,ecc_unc=N,ecc_unc_rate=R,ecc_corr=N,
+ *  remap_pending=0|1,remap_failed=0|1" (the ECC counts volatile, the uncorrected growing by R a
+ *  second from the library's start; the remap flags nvmlDeviceGetRemappedRows's; power_instant: the
  * field NVML_FI_DEV_POWER_INSTANT through nvmlDeviceGetFieldValues;
  * "energy=W": a total energy counter, nvmlDeviceGetTotalEnergyConsumption,
  * that counts W watts from 1e6 J at the library's start, in 100 ms steps
@@ -44,10 +46,12 @@ int nvmlDeviceGetUUID(void *h, char *out, unsigned len);
 
 /* The readings FLOPSCOPE_FAKE_NVML_TEL gives (has: the key was there). */
 enum { SM, SM_MAX, MEM, POWER, LIMIT, TEMP, REASONS, VIOL_POWER, VIOL_THERMAL, POWER_RAMP, REPLAYS, REPLAY_RATE,
-       POWER_INSTANT, ENERGY, REASONS_AT, TEMP_SLOWDOWN, NKEYS };
+       POWER_INSTANT, ENERGY, REASONS_AT, TEMP_SLOWDOWN, ECC_UNC, ECC_UNC_RATE, ECC_CORR, REMAP_PENDING, REMAP_FAILED,
+       NKEYS };
 static const char *const keys[NKEYS] = { "sm", "sm_max", "mem", "power", "limit", "temp", "reasons",
 	                                     "viol_power", "viol_thermal", "power_ramp", "replays", "replay_rate",
-	                                     "power_instant", "energy", "reasons_at", "temp_slowdown" };
+	                                     "power_instant", "energy", "reasons_at", "temp_slowdown", "ecc_unc",
+	                                     "ecc_unc_rate", "ecc_corr", "remap_pending", "remap_failed" };
 static double val[NKEYS];
 static int has[NKEYS];
 static struct timespec t0;
@@ -262,6 +266,30 @@ int nvmlDeviceGetViolationStatus(void *h, int policy, FakeViolation *v)
 }
 
 int nvmlDeviceGetPcieReplayCounter(void *h, unsigned *count);
+int nvmlDeviceGetTotalEccErrors(void *h, int type, int counter, unsigned long long *count);
+int nvmlDeviceGetRemappedRows(void *h, unsigned *corr, unsigned *unc, unsigned *pending, unsigned *failed);
+
+/* NVML_VOLATILE_ECC (0) only; type 0 corrected, 1 uncorrected */
+int nvmlDeviceGetTotalEccErrors(void *h, int type, int counter, unsigned long long *count)
+{
+	(void)h;
+	int k = type == 1 ? ECC_UNC : ECC_CORR;
+	if (counter != 0 || !has[k])
+		return NOT_SUPPORTED;
+	*count = (unsigned long long)(val[k] + (k == ECC_UNC && has[ECC_UNC_RATE] ? val[ECC_UNC_RATE] * since_start() : 0));
+	return 0;
+}
+
+int nvmlDeviceGetRemappedRows(void *h, unsigned *corr, unsigned *unc, unsigned *pending, unsigned *failed)
+{
+	(void)h;
+	if (!has[REMAP_PENDING] && !has[REMAP_FAILED])
+		return NOT_SUPPORTED;
+	*corr = *unc = 0;
+	*pending = has[REMAP_PENDING] && val[REMAP_PENDING] != 0;
+	*failed = has[REMAP_FAILED] && val[REMAP_FAILED] != 0;
+	return 0;
+}
 int nvmlDeviceGetPcieReplayCounter(void *h, unsigned *count)
 {
 	(void)h;
