@@ -85,7 +85,7 @@ typedef struct Burn {
 /* the JSON record of a window: a column table, as every record's */
 typedef struct BurnLine {
 	double dev, window, t0, t1, median, min, mhz, watts, temp, slowdown, held_power, held_thermal, held_hw, others,
-	    replays, drift, peer;
+	    replays, ecc_new, remap_pending, remap_failed, drift, peer;
 	bool partial;
 	const char *status, *unit;
 	uint64_t samples, steady, verified;
@@ -115,6 +115,9 @@ static const Column burn_cols[] = {
 	{ "held_hw_slowdown", NULL, COL_NUMBER, B_(held_hw), "%.3f" },
 	{ "other_gpu", NULL, COL_NUMBER, B_(others), "%.0f" },
 	{ "pcie_replays", NULL, COL_NUMBER, B_(replays), "%.0f" },
+	{ "ecc_uncorrected_new", NULL, COL_NUMBER, B_(ecc_new), "%.0f" },
+	{ "rows_remap_pending", NULL, COL_NUMBER, B_(remap_pending), "%.0f" },
+	{ "rows_remap_failed", NULL, COL_NUMBER, B_(remap_failed), "%.0f" },
 	{ "drift", NULL, COL_NUMBER, B_(drift), "%.4f" },
 	{ "peer_ratio", NULL, COL_NUMBER, B_(peer), "%.4f" },
 	{ "identity", NULL, COL_IDENTITY, B_(id), NULL },
@@ -230,11 +233,15 @@ static void print_window(Burn *b, size_t k, const BurnWindow *w)
 	d->peer = w->peer_ratio;
 	b->board_dirty = true;
 	if (o->format == FORMAT_JSON) {
-		BurnLine l = { (double)k + 1, w->index + 1.0, w->t0_s, w->t1_s, w->median, w->min, w->mhz, w->watts,
-		               w->temp_max, w->temp_slowdown, w->held_power, w->held_thermal, w->held_hw, w->others, w->replays,
-		               w->drift,
-		               w->peer_ratio, w->partial, burn_status_names[w->status], b->unit, w->samples,
-		               w->steady, w->verified, { .dev = d->info, .entry = (size_t)d->idx + 1 } };
+		BurnLine l = { .dev = (double)k + 1, .window = w->index + 1.0, .t0 = w->t0_s, .t1 = w->t1_s,
+		               .median = w->median, .min = w->min, .mhz = w->mhz, .watts = w->watts, .temp = w->temp_max,
+		               .slowdown = w->temp_slowdown, .held_power = w->held_power, .held_thermal = w->held_thermal,
+		               .held_hw = w->held_hw, .others = w->others, .replays = w->replays, .ecc_new = w->ecc_new,
+		               .drift = w->drift, .peer = w->peer_ratio, .partial = w->partial,
+		               .remap_pending = w->remap_pending, .remap_failed = w->remap_failed, /* 0 or 1, as the readings */
+		               .status = burn_status_names[w->status], .unit = b->unit, .samples = w->samples,
+		               .steady = w->steady, .verified = w->verified,
+		               .id = { .dev = d->info, .entry = (size_t)d->idx + 1 } };
 		cJSON *j = columns_json("burn_window", burn_cols, NCOLS(burn_cols), &l);
 		if (j && !record_causes(j, &w->causes)) {
 			cJSON_Delete(j);

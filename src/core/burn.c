@@ -60,7 +60,8 @@ bool burn_window_stats(BurnWindow *w, const Sample *s, size_t n)
 	w->samples = n;
 	w->steady = w->verified = 0;
 	w->median = w->min = w->max = w->noise = NAN;
-	w->mhz = w->watts = w->temp_max = w->temp_slowdown = w->others = w->replays = NAN;
+	w->mhz = w->watts = w->temp_max = w->temp_slowdown = w->others = w->replays = w->ecc_new = NAN;
+	w->remap_pending = w->remap_failed = false;
 	w->held_power = w->held_thermal = w->held_hw = NAN;
 	w->status = BURN_PASS;
 	w->drift = w->peer_ratio = NAN;
@@ -70,6 +71,7 @@ bool burn_window_stats(BurnWindow *w, const Sample *s, size_t n)
 		return false;
 	size_t m = 0, reasons = 0, power = 0, thermal = 0, hw = 0;
 	LinkSeen link = { .replays_first = NAN, .replays_last = NAN };
+	double ecc_first = NAN, ecc_last = NAN;
 	for (size_t k = 0; k < n; k++) {
 		if (s[k].flags & SAMPLE_VERIFIED)
 			w->verified++;
@@ -82,6 +84,13 @@ bool burn_window_stats(BurnWindow *w, const Sample *s, size_t n)
 			w->temp_max = s[k].tel[TEL_TEMP_C];
 		if (sample_has_tel(&s[k], TEL_TEMP_SLOWDOWN_C))
 			w->temp_slowdown = s[k].tel[TEL_TEMP_SLOWDOWN_C];
+		if (sample_has_tel(&s[k], TEL_ECC_UNCORRECTED)) {
+			if (isnan(ecc_first))
+				ecc_first = s[k].tel[TEL_ECC_UNCORRECTED];
+			ecc_last = s[k].tel[TEL_ECC_UNCORRECTED];
+		}
+		w->remap_pending |= sample_has_tel(&s[k], TEL_REMAP_PENDING) && s[k].tel[TEL_REMAP_PENDING] > 0;
+		w->remap_failed |= sample_has_tel(&s[k], TEL_REMAP_FAILED) && s[k].tel[TEL_REMAP_FAILED] > 0;
 		if (sample_has_tel(&s[k], TEL_PCIE_REPLAYS)) {
 			if (isnan(link.replays_first))
 				link.replays_first = s[k].tel[TEL_PCIE_REPLAYS];
@@ -99,6 +108,7 @@ bool burn_window_stats(BurnWindow *w, const Sample *s, size_t n)
 	}
 	w->steady = m;
 	w->replays = link_replays(&link); /* as a run's: a counter that wrapped or went back */
+	w->ecc_new = ecc_last >= ecc_first ? ecc_last - ecc_first : NAN; /* went back: the driver reloaded */
 	w->median = m ? stats_median_inplace(v, m) : NAN;
 	if (reasons) {
 		w->held_power = (double)power / (double)reasons;
@@ -153,6 +163,18 @@ void burn_judge(BurnWindow *w, const BurnWindow *first, double margin_pct, const
 			verdict_add(&w->causes, false, VC_TEMP_NEAR_SLOWDOWN, f, "hottest %.0f C, within %.0f C of its "
 			            "slowdown threshold (%.0f C)", w->temp_max, BURN_SLOWDOWN_MARGIN_C, w->temp_slowdown);
 		}
+	}
+	if (w->ecc_new > 0) {
+		double f[] = { w->ecc_new };
+		raise_to(w, BURN_FAIL);
+		verdict_add(&w->causes, true, VC_ECC_UNCORRECTED, f, "%.0f new uncorrected ECC error%s in this window",
+		            w->ecc_new, w->ecc_new == 1 ? "" : "s");
+	}
+	if (w->remap_failed) {
+		raise_to(w, BURN_FAIL);
+		verdict_add(&w->causes, true, VC_ROW_REMAP_FAILED, NULL, "a row remap of its memory failed");
+	} else if (w->remap_pending) {
+		verdict_add(&w->causes, false, VC_ROW_REMAP_PENDING, NULL, "a row remap of its memory waits for a GPU reset");
 	}
 	if (w->replays > PCIE_MAX_REPLAYS) {
 		double f[] = { w->replays, PCIE_MAX_REPLAYS };

@@ -64,6 +64,8 @@ typedef struct BurnWindow {
 	                                             brake); NaN: no reasons read */
 	double others;           /* the most other processes on the device at once; NaN unread */
 	double replays;          /* the PCIe link's replays the driver counted within it; NaN unread */
+	double ecc_new;          /* uncorrected ECC errors counted within it (NVML's volatile count); NaN unread */
+	bool remap_pending, remap_failed; /* a row remap waited for a reset / failed, in any reading */
 	bool wrong, error;       /* the run stopped in it: a wrong result, a failure */
 	/* the verdict (burn_judge, burn_judge_peers) */
 	BurnStatus status;

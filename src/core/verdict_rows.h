@@ -87,6 +87,14 @@ VERDICT_CAUSE(DRIFT, .sev = SEV_FAIL, .fig = { "ratio", "window", "noise" },
 	          "(the report); check cooling (fans, airflow, thermal paste, inlet temperature) and run the burn again.")
 VERDICT_CAUSE(DRIFT_UNSURE, .sev = SEV_WARN, .fig = { "ratio", "window", "noise" },
 	.action = "Below its first window within the runs' noise: burn again with longer windows (--window).")
+VERDICT_CAUSE(ECC_UNCORRECTED, .sev = SEV_FAIL, .fig = { "errors" },
+	.action = "Drain the node: the GPU's memory returned uncorrected errors. Reset the GPU (its pending row remaps "
+	          "apply then) and burn again; errors that recur are a board to replace.")
+VERDICT_CAUSE(ROW_REMAP_PENDING, .sev = SEV_WARN, .fig = { 0 },
+	.action = "A remap of a memory row waits for a GPU reset: drain the node and reset the GPU before it carries "
+	          "work.")
+VERDICT_CAUSE(ROW_REMAP_FAILED, .sev = SEV_FAIL, .fig = { 0 },
+	.action = "The memory has no spare row left to remap: replace the GPU.")
 VERDICT_CAUSE(TEMP_AT_SLOWDOWN, .sev = SEV_FAIL, .fig = { "temp_c", "slowdown_c" },
 	.action = "The GPU reached the temperature at which it slows itself: check cooling (fans, airflow, inlet "
 	          "temperature, the heatsink's contact) before it carries work.")

@@ -1342,6 +1342,21 @@ for x in w:
     c = [c for c in x["causes"] if c["code"] == "PCIE_REPLAYS"]
     assert x["status"] == "fail" and x["pcie_replays"] > 80 and c and c[0]["figures"]["replays"] == x["pcie_replays"], x
 PY
+	# the memory's errors (the stand-in's uncorrected ECC count, 10 a second,
+	# and a row remap waiting for a reset): each window fails, both said
+	LD_LIBRARY_PATH="$FAKE_NVML_DIR" FLOPSCOPE_FAKE_NVML="GPU-$uuid" \
+		FLOPSCOPE_FAKE_NVML_TEL="sm=1410,ecc_unc=2,ecc_unc_rate=10,ecc_corr=0,remap_pending=1" \
+		"$FS" --outlier 50 --burn 1s --window 1s llvm --format json >"$T/e.json" 2>"$T/e.err"
+	rc=$?
+	python3 - "$T/e.json" "$rc" <<'PY' || die "ECC: exit $rc: $(cat "$T/e.json" "$T/e.err")"
+import json, sys
+w = [x for x in map(json.loads, open(sys.argv[1])) if x["type"] == "burn_window"]
+assert sys.argv[2] == "1" and w, w
+for x in w:
+    codes = [c["code"] for c in x["causes"]]
+    assert x["status"] == "fail" and x["ecc_uncorrected_new"] > 0 and x["rows_remap_pending"] == 1, x
+    assert "ECC_UNCORRECTED" in codes and "ROW_REMAP_PENDING" in codes, codes
+PY
 	# SIGTERM mid-burn: 143, and what ran reported, marked interrupted; the
 	# metrics file written as the first window closed, then with the exit
 	"$FS" --outlier 50 --burn 60s --window 1s llvm --format json --metrics-file "$T/s.prom" >"$T/s.json" 2>"$T/s.err" &

@@ -174,8 +174,43 @@ static void a_window_of_pcie_replays_should_fail(void)
 	}
 }
 
+/* The memory's errors within a window: new uncorrected ECC errors fail
+ * it, a failed row remap fails it, a pending one is said; a count that
+ * went back (the driver reloaded) is no count. */
+static void a_window_of_memory_errors_should_fail(void)
+{
+	static const struct {
+		double first, last;
+		double pending, failed;
+		BurnStatus st;
+		VerdictCode code;
+	} cases[] = {
+		{ 3, 5, 0, 0, BURN_FAIL, VC_ECC_UNCORRECTED },  { 3, 3, 0, 0, BURN_PASS, VC_COUNT },
+		{ 3, 3, 1, 0, BURN_PASS, VC_ROW_REMAP_PENDING }, { 3, 3, 1, 1, BURN_FAIL, VC_ROW_REMAP_FAILED },
+		{ 9, 2, 0, 0, BURN_PASS, VC_COUNT },
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+		BurnWindow w = { .index = 1, .t0_s = 10, .t1_s = 20 };
+		Sample *s = samples(500, w.t0_s, 100e12, 0.01, 0, 0);
+		CHECK(s != NULL);
+		for (size_t k = 0; s && k < 500; k++) {
+			s[k].tel_valid |= 1u << TEL_ECC_UNCORRECTED | 1u << TEL_REMAP_PENDING | 1u << TEL_REMAP_FAILED;
+			s[k].tel[TEL_ECC_UNCORRECTED] = k < 250 ? cases[i].first : cases[i].last;
+			s[k].tel[TEL_REMAP_PENDING] = k == 400 ? cases[i].pending : 0;
+			s[k].tel[TEL_REMAP_FAILED] = k == 400 ? cases[i].failed : 0;
+		}
+		CHECK(s && burn_window_stats(&w, s, 500));
+		free(s);
+		burn_judge(&w, NULL, 5, "");
+		CHECK(w.status == cases[i].st);
+		for (int c = VC_ECC_UNCORRECTED; c <= VC_ROW_REMAP_FAILED; c++)
+			CHECK(verdict_has(&w.causes, (VerdictCode)c) == (c == (int)cases[i].code));
+	}
+}
+
 int main(void)
 {
+	RUN(a_window_of_memory_errors_should_fail);
 	RUN(a_window_of_pcie_replays_should_fail);
 	RUN(a_window_near_its_slowdown_threshold_should_be_said);
 	RUN(a_window_should_have_its_figures_from_its_samples);
