@@ -406,23 +406,10 @@ int nvml_list_gpus(NvmlGpu *out, size_t cap, char *why, size_t len)
 	return (int)n;
 }
 
-static bool tel_nvml_open(TelSource *s, const DeviceInfo *d, char *note, size_t len)
+/* The calls of the library's that the readings use (NULL: this driver's
+ * library lacks one). */
+static void nvml_symbols(Nvml *n, void *lib)
 {
-	NvmlLib l;
-	char why[200];
-	if (!nvml_load(&l, why, sizeof why)) {
-		snprintf(note, len, "%s: clocks and power N/A", why);
-		return false;
-	}
-	Nvml *n = calloc(1, sizeof *n);
-	if (!n) {
-		snprintf(note, len, "NVML: out of memory");
-		nvml_unload(&l);
-		return false;
-	}
-	void *lib = l.lib;
-	n->no_context = s->no_context;
-	int (*maxclk)(void *, int, unsigned *) = (int (*)(void *, int, unsigned *))dlsym(lib, "nvmlDeviceGetMaxClockInfo");
 	n->lib = lib;
 	n->shutdown = (int (*)(void))dlsym(lib, "nvmlShutdown");
 	n->clock = (int (*)(void *, int, unsigned *))dlsym(lib, "nvmlDeviceGetClockInfo");
@@ -442,6 +429,47 @@ static bool tel_nvml_open(TelSource *s, const DeviceInfo *d, char *note, size_t 
 	n->compute_procs = (int (*)(void *, unsigned *, void *))dlsym(lib, "nvmlDeviceGetComputeRunningProcesses");
 	n->graphics_procs = (int (*)(void *, unsigned *, void *))dlsym(lib, "nvmlDeviceGetGraphicsRunningProcesses");
 	n->proc_util = (int (*)(void *, void *, unsigned *, unsigned long long))dlsym(lib, "nvmlDeviceGetProcessUtilization");
+}
+
+/* What this GPU answers, asked once: ECC and row remapping (ECC off, or a
+ * GPU without remapping, answers an error: not asked again), the instant
+ * power, the slowdown threshold (a board's setting, fixed). */
+static void nvml_probe(Nvml *n)
+{
+	unsigned long long ecc_probe;
+	unsigned r0, r1, r2, r3, m;
+	if (n->ecc && n->ecc(n->dev, 1, 0, &ecc_probe) != 0)
+		n->ecc = NULL;
+	if (n->remap && n->remap(n->dev, &r0, &r1, &r2, &r3) != 0)
+		n->remap = NULL;
+	int (*threshold)(void *, int, unsigned *) =
+	    (int (*)(void *, int, unsigned *))dlsym(n->lib, "nvmlDeviceGetTemperatureThreshold");
+	n->slowdown_c = NAN;
+	if (threshold && threshold(n->dev, 1 /* NVML_TEMPERATURE_THRESHOLD_SLOWDOWN */, &m) == 0 && m > 0)
+		n->slowdown_c = m;
+	NvmlField probe = { .field_id = NVML_FI_DEV_POWER_INSTANT };
+	if (n->fields && (n->fields(n->dev, 1, &probe) != 0 || isnan(field_num(&probe))))
+		n->fields = NULL;
+}
+
+static bool tel_nvml_open(TelSource *s, const DeviceInfo *d, char *note, size_t len)
+{
+	NvmlLib l;
+	char why[200];
+	if (!nvml_load(&l, why, sizeof why)) {
+		snprintf(note, len, "%s: clocks and power N/A", why);
+		return false;
+	}
+	Nvml *n = calloc(1, sizeof *n);
+	if (!n) {
+		snprintf(note, len, "NVML: out of memory");
+		nvml_unload(&l);
+		return false;
+	}
+	void *lib = l.lib;
+	n->no_context = s->no_context;
+	int (*maxclk)(void *, int, unsigned *) = (int (*)(void *, int, unsigned *))dlsym(lib, "nvmlDeviceGetMaxClockInfo");
+	nvml_symbols(n, lib);
 
 	/* the Vulkan device UUID is NVML's "GPU-..." UUID */
 	char want[48];
@@ -452,24 +480,7 @@ static bool tel_nvml_open(TelSource *s, const DeviceInfo *d, char *note, size_t 
 		nvml_close(&(TelSource){ .state = n });
 		return false;
 	}
-	/* ECC and row remapping: asked only where this GPU answers (ECC off, or
-	 * a GPU without remapping, answers an error) */
-	unsigned long long ecc_probe;
-	unsigned r0, r1, r2, r3;
-	if (n->ecc && n->ecc(n->dev, 1, 0, &ecc_probe) != 0)
-		n->ecc = NULL;
-	if (n->remap && n->remap(n->dev, &r0, &r1, &r2, &r3) != 0)
-		n->remap = NULL;
-	/* the slowdown threshold: the GPU's own, fixed (a board's setting) */
-	int (*threshold)(void *, int, unsigned *) =
-	    (int (*)(void *, int, unsigned *))dlsym(lib, "nvmlDeviceGetTemperatureThreshold");
-	n->slowdown_c = NAN;
-	if (threshold && threshold(n->dev, 1 /* NVML_TEMPERATURE_THRESHOLD_SLOWDOWN */, &m) == 0 && m > 0)
-		n->slowdown_c = m;
-	/* the instant power: asked each reading only where this GPU gives it */
-	NvmlField probe = { .field_id = NVML_FI_DEV_POWER_INSTANT };
-	if (n->fields && (n->fields(n->dev, 1, &probe) != 0 || isnan(field_num(&probe))))
-		n->fields = NULL;
+	nvml_probe(n);
 	if (maxclk && maxclk(n->dev, 1, &m) == 0) /* NVML_CLOCK_SM */
 		s->max_mhz = m;
 	int (*buswidth)(void *, unsigned *) = (int (*)(void *, unsigned *))dlsym(lib, "nvmlDeviceGetMemoryBusWidth");
