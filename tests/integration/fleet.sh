@@ -79,7 +79,10 @@ import json, sys
 recs = [json.loads(l) for l in open(sys.argv[1])]
 c, end = recs[0], recs[-1]
 assert c["type"] == "check" and c["status"] == "fail" and c["workload"] == "fp32", c
-assert c["reference"] == "baseline" and c["threshold"] == 10 and 0.3 < c["ratio"] < 3, c
+# the ratio a figure (not 0, NaN or the threshold's): the other lane's load
+# can take this check to 28% of the baseline (rehearsal 23), as it can take
+# the baseline down, so no quiet machine's band is asked of it
+assert c["reference"] == "baseline" and c["threshold"] == 10 and 0 < c["ratio"] < 3, c
 assert "below the threshold 1000%" in c["why"] and c["checks_passed"] >= 2, c
 assert end["type"] == "check_end" and end["exit"] == 1 and end["counts"]["fail"] == 1 and end["counts"]["pass"] == 0, end
 assert c["entry"] == 1 and c["device"].startswith("llvmpipe") and len(c["uuid"]) == 36, c
