@@ -114,7 +114,7 @@ static const Column burn_cols[] = {
 	{ "held_thermal", NULL, COL_NUMBER, B_(held_thermal), "%.3f" },
 	{ "held_hw_slowdown", NULL, COL_NUMBER, B_(held_hw), "%.3f" },
 	{ "other_gpu", NULL, COL_NUMBER, B_(others), "%.0f" },
-	{ "pcie_replays", NULL, COL_NUMBER, B_(replays), "%.0f" },
+	{ TEL_KEY_PCIE_REPLAYS, NULL, COL_NUMBER, B_(replays), "%.0f" },
 	{ "ecc_uncorrected_new", NULL, COL_NUMBER, B_(ecc_new), "%.0f" },
 	{ "rows_remap_pending", NULL, COL_NUMBER, B_(remap_pending), "%.0f" },
 	{ "rows_remap_failed", NULL, COL_NUMBER, B_(remap_failed), "%.0f" },

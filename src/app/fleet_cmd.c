@@ -428,12 +428,12 @@ static bool read_fleet(const char *base, Fleet *f, char *why, size_t len, char *
 	 * the same instance; on one host beside a --watch exporter, the
 	 * first answer was the check's: an idle GPU at the check's 365 W
 	 * and 1980 MHz) */
-	char live[3][128];
-	for (size_t k = 0, i = 0; k < NQ; k++)
-		if (qs[k].tel != NOT_TEL && i < 3) {
-			snprintf(live[i], sizeof live[i], "%s unless on(instance) flopscope_check_exit_code",
+	char live[NQ][128];
+	for (size_t k = 0; k < NQ; k++)
+		if (qs[k].tel != NOT_TEL) {
+			snprintf(live[k], sizeof live[k], "%s unless on(instance) flopscope_check_exit_code",
 			         tel_info[qs[k].tel].metric);
-			qs[k].promql = live[i++];
+			qs[k].promql = live[k];
 			qs[k].scale = 1 / tel_info[qs[k].tel].scale;
 		}
 	Query q[NQ];

@@ -95,10 +95,10 @@ VERDICT_CAUSE(ROW_REMAP_PENDING, .sev = SEV_WARN, .fig = { 0 },
 	          "work.")
 VERDICT_CAUSE(ROW_REMAP_FAILED, .sev = SEV_FAIL, .fig = { 0 },
 	.action = "The memory has no spare row left to remap: replace the GPU.")
-VERDICT_CAUSE(TEMP_AT_SLOWDOWN, .sev = SEV_FAIL, .fig = { "temp_c", "slowdown_c" },
+VERDICT_CAUSE(TEMP_AT_SLOWDOWN, .sev = SEV_FAIL, .fig = { "hottest_c", "slowdown_c" },
 	.action = "The GPU reached the temperature at which it slows itself: check cooling (fans, airflow, inlet "
 	          "temperature, the heatsink's contact) before it carries work.")
-VERDICT_CAUSE(TEMP_NEAR_SLOWDOWN, .sev = SEV_WARN, .fig = { "temp_c", "slowdown_c" },
+VERDICT_CAUSE(TEMP_NEAR_SLOWDOWN, .sev = SEV_WARN, .fig = { "hottest_c", "slowdown_c" },
 	.action = "Within 5 C of its slowdown threshold under the burn: little headroom; check the cooling and the "
 	          "inlet temperature.")
 /* a transfer of the host's devices at once */

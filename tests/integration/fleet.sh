@@ -1263,6 +1263,13 @@ PY
 	[ "$rc" = 6 ] && grep -q "HTTP 404" "$T/y.out" || die "not Prometheus: exit $rc: $(cat "$T/y.out")"
 }
 
+# stand_in_burn NAME DUR TEL: a burn of DUR in 1 s windows under the
+# stand-in NVML giving TEL, its records in $T/NAME.json; its exit status.
+stand_in_burn() {
+	LD_LIBRARY_PATH="$FAKE_NVML_DIR" FLOPSCOPE_FAKE_NVML="GPU-$uuid" FLOPSCOPE_FAKE_NVML_TEL="$3" \
+		"$FS" --outlier 50 --burn "$2" --window 1s llvm --format json >"$T/$1.json" 2>"$T/$1.err"
+}
+
 # A burn-in (--burn): windows judged as they close, records by the schema, a
 # Markdown report beside the logs; a wrong result fails its window and the
 # burn (exit 3); the stand-in NVML's thermal reason fails its windows and
@@ -1334,8 +1341,7 @@ PY
 	done
 	# a link retransmitting (the stand-in's replay counter, 200 a second):
 	# each window fails with its count
-	LD_LIBRARY_PATH="$FAKE_NVML_DIR" FLOPSCOPE_FAKE_NVML="GPU-$uuid" FLOPSCOPE_FAKE_NVML_TEL="sm=1410,replays=5,replay_rate=200" \
-		"$FS" --outlier 50 --burn 2s --window 1s llvm --format json >"$T/r.json" 2>"$T/r.err"
+	stand_in_burn r 2s "sm=1410,replays=5,replay_rate=200"
 	rc=$?
 	python3 - "$T/r.json" "$rc" <<'PY' || die "replays: exit $rc: $(cat "$T/r.json" "$T/r.err")"
 import json, sys
@@ -1347,9 +1353,7 @@ for x in w:
 PY
 	# the memory's errors (the stand-in's uncorrected ECC count, 10 a second,
 	# and a row remap waiting for a reset): each window fails, both said
-	LD_LIBRARY_PATH="$FAKE_NVML_DIR" FLOPSCOPE_FAKE_NVML="GPU-$uuid" \
-		FLOPSCOPE_FAKE_NVML_TEL="sm=1410,ecc_unc=2,ecc_unc_rate=10,ecc_corr=0,remap_pending=1" \
-		"$FS" --outlier 50 --burn 1s --window 1s llvm --format json >"$T/e.json" 2>"$T/e.err"
+	stand_in_burn e 1s "sm=1410,ecc_unc=2,ecc_unc_rate=10,ecc_corr=0,remap_pending=1"
 	rc=$?
 	python3 - "$T/e.json" "$rc" <<'PY' || die "ECC: exit $rc: $(cat "$T/e.json" "$T/e.err")"
 import json, sys
