@@ -66,15 +66,82 @@ static bool parse_meta(const cJSON *o, SessionMeta *m)
 	return m->target_ms > 0 && m->device[0] != '\0';
 }
 
+/* A record's members by name, found by a hash rather than a walk of the
+ * list for each of a sample's ~60 names (the walk's strcmp was a third of a
+ * long log's replay). The first of two members of one name wins, as in
+ * cJSON_GetObjectItemCaseSensitive; a record of more members than half
+ * the slots is read by the walk. */
+#define KEY_SLOTS 256
+typedef struct Keys {
+	const cJSON *o;
+	bool walk;                   /* too many members: cJSON's own lookup */
+	const cJSON *slot[KEY_SLOTS];
+} Keys;
+
+static uint32_t key_hash(const char *k)
+{
+	uint32_t h = 2166136261u; /* FNV-1a */
+	for (; *k; k++)
+		h = (h ^ (unsigned char)*k) * 16777619u;
+	return h;
+}
+
+static void keys_index(Keys *ks, const cJSON *o)
+{
+	ks->o = o;
+	ks->walk = false;
+	memset(ks->slot, 0, sizeof ks->slot);
+	size_t n = 0;
+	for (const cJSON *c = o ? o->child : NULL; c; c = c->next) {
+		if (!c->string)
+			continue;
+		if (++n > KEY_SLOTS / 2) {
+			ks->walk = true;
+			return;
+		}
+		uint32_t i = key_hash(c->string) % KEY_SLOTS;
+		while (ks->slot[i] && strcmp(ks->slot[i]->string, c->string))
+			i = (i + 1) % KEY_SLOTS;
+		if (!ks->slot[i])
+			ks->slot[i] = c;
+	}
+}
+
+static const cJSON *keys_get(const Keys *ks, const char *k)
+{
+	if (ks->walk)
+		return cJSON_GetObjectItemCaseSensitive(ks->o, k);
+	for (uint32_t i = key_hash(k) % KEY_SLOTS; ks->slot[i]; i = (i + 1) % KEY_SLOTS)
+		if (!strcmp(ks->slot[i]->string, k))
+			return ks->slot[i];
+	return NULL;
+}
+
+static bool keys_num(const Keys *ks, const char *k, double *v)
+{
+	const cJSON *x = keys_get(ks, k);
+	if (!cJSON_IsNumber(x) || !isfinite(x->valuedouble))
+		return false;
+	*v = x->valuedouble;
+	return true;
+}
+
+static bool keys_num2(const Keys *ks, const char *k, const char *old, double *v)
+{
+	return keys_num(ks, k, v) || keys_num(ks, old, v);
+}
+
 /* Fills s from a sample record; the name of a missing field in *missing. */
 static bool parse_sample(const cJSON *o, Sample *s, const char **missing)
 {
+	Keys ks;
+	keys_index(&ks, o);
 	static const char *const NUMS[] = { "seq", "t_ms", "x", "y", "z", "groups", "work",
 	                                    "gpu_ns", "cpu_ns", "rate" };
 	static const char *const OLD[] = { [6] = "flop", [9] = "flops" }; /* format 1's names */
 	double v[10];
 	for (int i = 0; i < 10; i++)
-		if (!(get_num(o, NUMS[i], &v[i]) || (OLD[i] && get_num(o, OLD[i], &v[i]))) || v[i] < 0) {
+		if (!(keys_num(&ks, NUMS[i], &v[i]) || (OLD[i] && keys_num(&ks, OLD[i], &v[i]))) || v[i] < 0) {
 			*missing = NUMS[i];
 			return false;
 		}
@@ -95,31 +162,31 @@ static bool parse_sample(const cJSON *o, Sample *s, const char **missing)
 	/* optional: telemetry, peak, the guard */
 	/* a logged reading the hardware cannot give is none (tel_rows.h) */
 	for (int i = 0; i < SAMPLE_TEL_COUNT; i++)
-		if (get_num(o, tel_info[i].key, &s->tel[i]) && tel_plausible((TelField)i, s->tel[i]))
+		if (keys_num(&ks, tel_info[i].key, &s->tel[i]) && tel_plausible((TelField)i, s->tel[i]))
 			s->tel_valid |= 1u << i;
-	get_num2(o, "peak_rate", "peak_flops", &s->peak_flops);
-	get_num2(o, "peak_max_rate", "peak_max_rate", &s->peak_max_flops);
+	keys_num2(&ks, "peak_rate", "peak_flops", &s->peak_flops);
+	keys_num2(&ks, "peak_max_rate", "peak_max_rate", &s->peak_max_flops);
 	double end;
-	if (get_num(o, "gpu_end_ns", &end) && end >= 0)
+	if (keys_num(&ks, "gpu_end_ns", &end) && end >= 0)
 		s->gpu_end_ns = (uint64_t)end;
-	if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(o, "pipelined")))
+	if (cJSON_IsTrue(keys_get(&ks, "pipelined")))
 		s->flags |= SAMPLE_PIPELINED;
-	if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(o, "implausible")))
+	if (cJSON_IsTrue(keys_get(&ks, "implausible")))
 		s->flags |= SAMPLE_IMPLAUSIBLE;
-	const cJSON *unit = cJSON_GetObjectItemCaseSensitive(o, "unit");
+	const cJSON *unit = keys_get(&ks, "unit");
 	if (cJSON_IsString(unit) && !strcmp(unit->valuestring, "IOPS"))
 		s->flags |= SAMPLE_INTEGER;
 	if (cJSON_IsString(unit) && !strcmp(unit->valuestring, "B/s"))
 		s->flags |= SAMPLE_BYTES;
 	double n;
-	if (get_num(o, "trials", &n) && n >= 1 && n <= UINT32_MAX)
+	if (keys_num(&ks, "trials", &n) && n >= 1 && n <= UINT32_MAX)
 		s->trials = (uint32_t)n;
-	if (get_num(o, "size", &n) && n >= 0)
+	if (keys_num(&ks, "size", &n) && n >= 0)
 		s->size = (uint64_t)n;
-	if (get_num(o, "target_ms", &n) && n > 0)
+	if (keys_num(&ks, "target_ms", &n) && n > 0)
 		s->target_ms = n;
 	for (int i = 0; i < 3; i++) {
-		const cJSON *b = cJSON_GetObjectItemCaseSensitive(o, FLAGS[i].k);
+		const cJSON *b = keys_get(&ks, FLAGS[i].k);
 		if (!cJSON_IsBool(b)) {
 			*missing = FLAGS[i].k;
 			return false;
@@ -201,9 +268,14 @@ static bool meta_tq(const SessionMeta *m)
 static bool holds(const char *line, size_t l, const char *s)
 {
 	size_t k = strlen(s);
-	for (size_t i = 0; i + k <= l; i++)
-		if (line[i] == s[0] && !memcmp(line + i, s, k))
+	const char *end = line + l;
+	for (const char *p = line; (size_t)(end - p) >= k; p++) {
+		p = memchr(p, s[0], (size_t)(end - p) - k + 1);
+		if (!p)
+			return false;
+		if (!memcmp(p, s, k))
 			return true;
+	}
 	return false;
 }
 
