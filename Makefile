@@ -31,7 +31,7 @@ B       ?= build
 #            theme files' (session); never gpu or app
 #   app      main, modes, outputs, the interactive runner over the screens
 CORE    := fmt sample throttle procs devfeat adapt sched stats interval ring devsel cli cli_num cli_help cli_config workload fmawork powerwork memwork summary televent compare change peak devinfo plot outlier retain metrics verdict fleet spirv_khr burn
-SESSION := clock fileio paths csvread records slog slogread session_cols svg threadname procfs devlock
+SESSION := clock fileio paths csvread records slog slogread session_cols svg svg_draw threadname procfs devlock
 GPU     := err features vkctx shader memory pipeline submit compute
 WORKLOADS := workloads fma copy transfer power kinds
 ENGINE  := sysfs inventory tel_registry tel_nvml tel_gpu_sysfs tel_cpu tel_pcie telemetry engine engine_build engine_log engine_set source replay

@@ -7,87 +7,12 @@
 #include "fmt.h"
 #include "memwork.h"
 #include "plot.h"
+#include "svg_draw.h"
 #include "stats.h"
 #include "televent.h"
 
-#define W 1000
-#define LEFT 110
-#define RIGHT 80          /* room for a right axis (power) */
-#define PANEL_H 200
-#define PLOT_W (W - LEFT - RIGHT)
-#define TICK_PX 11        /* tick labels */
 #define MARK_ROWS 4       /* rows of numbered change markers */
 #define TABLE_MAX 15      /* changes listed under the plot */
-
-/* s as XML character data: the five specials escaped, and (fmt_printable)
- * control characters and bytes that are not UTF-8 as '?': a device name
- * from a log with a stray Latin-1 byte made the SVG invalid XML. */
-static void esc(FILE *f, const char *raw)
-{
-	char *copy = strdup(raw);
-	if (!copy)
-		return; /* out of memory: the label is left out, the XML stays valid */
-	fmt_printable(copy);
-	for (const char *s = copy; *s; s++) {
-		switch (*s) {
-		case '&': fputs("&amp;", f); break;
-		case '<': fputs("&lt;", f); break;
-		case '>': fputs("&gt;", f); break;
-		case '"': fputs("&quot;", f); break;
-		case '\'': fputs("&apos;", f); break;
-		default:
-			if ((unsigned char)*s >= 0x20)
-				fputc(*s, f);
-		}
-	}
-	free(copy);
-}
-
-/* A label; anchor "start", "middle" or "end"; extra: more attributes. */
-static void text(FILE *f, double x, double y, const char *anchor, int px, const char *extra, const char *s)
-{
-	fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"%s\" font-size=\"%d\"%s%s>", x, y, anchor, px,
-	        extra && *extra ? " " : "", extra ? extra : "");
-	esc(f, s);
-	fputs("</text>\n", f);
-}
-
-/* s cut to what fits in width px at size px (an ellipsis of three dots
- * marks the cut), into out. */
-static const char *fit(const char *s, double width, int px, char *out, size_t len)
-{
-	size_t max = (size_t)(width / svg_text_width(1, px)), n = strlen(s);
-	if (n <= max || max < 4) {
-		if (n >= len)
-			n = len - 1;
-		memcpy(out, s, n);
-		out[n] = '\0';
-		return out;
-	}
-	size_t cut = max - 3;
-	while (cut && ((unsigned char)s[cut] & 0xc0) == 0x80)
-		cut--; /* never inside a character */
-	snprintf(out, len, "%.*s...", (int)cut, s);
-	return out;
-}
-
-typedef struct Panel {
-	double y0, h;       /* the plot area's top and height */
-	PlotAxis x, y, y2;  /* y2: the right axis (max > min when used) */
-} Panel;
-
-static double px(const Panel *p, double x)
-{
-	if (p->x.log) /* the chart by size */
-		return LEFT + (log(x) - log(p->x.min)) / (log(p->x.max) - log(p->x.min)) * PLOT_W;
-	return LEFT + (x - p->x.min) / (p->x.max - p->x.min) * PLOT_W;
-}
-
-static double py_axis(const Panel *p, const PlotAxis *a, double v)
-{
-	double f = a->log ? (log10(v) - log10(a->min)) / (log10(a->max) - log10(a->min)) : (v - a->min) / (a->max - a->min);
-	return p->y0 + p->h - f * p->h;
-}
 
 typedef double (*Field)(const Sample *);
 /* in a sweep, each size's growth from 1 copy is left out (a gap, as the
@@ -123,7 +48,7 @@ static double gap_ms(const Sample *s, size_t n)
 /* One series: a polyline per stretch without a gap; a point without a
  * value (NaN, or not positive on a log axis) is left out and ends the
  * stretch. */
-static void series(FILE *f, const Panel *p, const PlotAxis *a, const Sample *s, size_t n, Field get,
+static void series(FILE *f, const SvgPanel *p, const PlotAxis *a, const Sample *s, size_t n, Field get,
                    const char *style, double gap)
 {
 	bool open = false;
@@ -144,58 +69,11 @@ static void series(FILE *f, const Panel *p, const PlotAxis *a, const Sample *s, 
 			fprintf(f, "<polyline fill=\"none\" %s points=\"", style);
 			open = true;
 		}
-		fprintf(f, "%.1f,%.1f ", px(p, s[i].t_ms * 1e-3), py_axis(p, a, v));
+		fprintf(f, "%.1f,%.1f ", svg_px(p, s[i].t_ms * 1e-3), svg_py(p, a, v));
 		last_t = s[i].t_ms;
 	}
 	if (open)
 		fputs("\"/>\n", f);
-}
-
-typedef struct Legend {
-	const char *name;
-	const char *style;  /* the line's attributes */
-} Legend;
-
-/* The panel's title and, on the line below, its legend: a short line of
- * each series' style and its name. Returns the plot area's top. */
-static double header(FILE *f, double y, const char *title, const Legend *lg, size_t n)
-{
-	text(f, LEFT, y, "start", 13, "font-weight=\"bold\"", title);
-	double x = LEFT;
-	for (size_t k = 0; k < n; k++) {
-		fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" %s/>\n", x, y + 13, x + 22, y + 13,
-		        lg[k].style);
-		text(f, x + 27, y + 17, "start", 11, NULL, lg[k].name);
-		x += 27 + svg_text_width(strlen(lg[k].name), 11) + 18;
-	}
-	return y + 28;
-}
-
-/* The frame, the y ticks of axis a (left, or right when right), and the
- * time ticks under the plot (left axis only). */
-static void frame(FILE *f, const Panel *p, const PlotAxis *a, const char *unit, bool right, double step)
-{
-	char v[FMT_SI_LEN], lab[64];
-	if (!right) {
-		fprintf(f, "<rect x=\"%d\" y=\"%.1f\" width=\"%d\" height=\"%.1f\" fill=\"none\" stroke=\"#888\"/>\n",
-		        LEFT, p->y0, PLOT_W, p->h);
-		double tstep = plot_nice_step(p->x.max - p->x.min, 10);
-		for (double t = p->x.min; !p->x.log && t <= p->x.max + tstep * 1e-6; t += tstep) {
-			snprintf(lab, sizeof lab, "%g s", fabs(t) < tstep * 1e-6 ? 0.0 : t);
-			text(f, px(p, t), p->y0 + p->h + 18, "middle", TICK_PX, NULL, lab);
-		}
-	}
-	/* linear: the round steps; log: one tick a decade */
-	int ticks = a->log ? (int)lround(log10(a->max) - log10(a->min)) : (int)lround((a->max - a->min) / step);
-	for (int i = 0; i <= ticks && i <= 24; i++) {
-		double val = a->log ? a->min * pow(10, i) : a->min + i * step;
-		double y = py_axis(p, a, val);
-		if (!right)
-			fprintf(f, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"#e4e4e4\"/>\n", LEFT, y,
-			        W - RIGHT, y);
-		snprintf(lab, sizeof lab, "%s%s", fabs(val) < step * 1e-9 ? "0 " : fmt_si(val, v, sizeof v), unit);
-		text(f, right ? W - RIGHT + 6 : LEFT - 6, y + 4, right ? "start" : "end", TICK_PX, NULL, lab);
-	}
 }
 
 /* A linear axis from 0 over the values of get (and at least at_least). */
@@ -243,7 +121,7 @@ static bool any_value(const Sample *s, size_t n, Field get)
 static double stats_box(FILE *f, double y, char items[][160], size_t n)
 {
 	const int size = 12;
-	double width = PLOT_W - 20;
+	double width = SVG_PLOT_W - 20;
 	char line[8][512];
 	size_t nl = 0;
 	line[0][0] = '\0';
@@ -260,10 +138,10 @@ static double stats_box(FILE *f, double y, char items[][160], size_t n)
 	if (nl < 8 && line[nl][0])
 		nl++;
 	fprintf(f, "<rect x=\"%d\" y=\"%.1f\" width=\"%d\" height=\"%.1f\" fill=\"#f6f8fa\" stroke=\"#d0d7de\"/>\n",
-	        LEFT, y, PLOT_W, 12.0 + 17.0 * (double)nl);
+	        SVG_LEFT, y, SVG_PLOT_W, 12.0 + 17.0 * (double)nl);
 	char cut[512];
 	for (size_t k = 0; k < nl; k++)
-		text(f, LEFT + 10, y + 21 + 17.0 * (double)k, "start", size, NULL, fit(line[k], width, size, cut, sizeof cut));
+		svg_label(f, SVG_LEFT + 10, y + 21 + 17.0 * (double)k, "start", size, NULL, svg_fit(line[k], width, size, cut, sizeof cut));
 	return y + 12 + 17.0 * (double)nl;
 }
 
@@ -395,7 +273,7 @@ static double stats_items(FILE *f, double y, const Sample *s, size_t n, const Su
 
 /* The level changes' marks on the throughput plot, numbered oldest first
  * (change_get numbers the newest 0) in the first row with room. */
-static void change_marks(FILE *f, const Panel *p, const SummaryResult *r, size_t nchg)
+static void change_marks(FILE *f, const SvgPanel *p, const SummaryResult *r, size_t nchg)
 {
 	double row_end[MARK_ROWS];
 	for (int k = 0; k < MARK_ROWS; k++)
@@ -404,7 +282,7 @@ static void change_marks(FILE *f, const Panel *p, const SummaryResult *r, size_t
 		const Change *ch = change_get(&r->changes, nchg - 1 - j);
 		bool pw = ch->cause == CAUSE_POWER_STATE;
 		const char *col = pw ? "#cf222e" : "#8c959f";
-		double x = px(p, ch->t_ms * 1e-3);
+		double x = svg_px(p, ch->t_ms * 1e-3);
 		/* a power-state change solid and wider, the others dashed: told
 		 * apart by shape, not by red against grey alone */
 		fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" %s/>\n", x, p->y0, x,
@@ -414,40 +292,13 @@ static void change_marks(FILE *f, const Panel *p, const SummaryResult *r, size_t
 		snprintf(fill, sizeof fill, "fill=\"%s\"", col);
 		double w = svg_text_width(strlen(num), 10);
 		for (int k = 0; k < MARK_ROWS; k++) {
-			if (x + 2 > row_end[k] + 3 && x + 2 + w <= W - RIGHT) {
-				text(f, x + 2, p->y0 + 11 + 12 * k, "start", 10, fill, num);
+			if (x + 2 > row_end[k] + 3 && x + 2 + w <= SVG_W - SVG_RIGHT) {
+				svg_label(f, x + 2, p->y0 + 11 + 12 * k, "start", 10, fill, num);
 				row_end[k] = x + 2 + w;
 				break;
 			}
 		}
 	}
-}
-
-/* text in lines of at most width, broken at spaces (a word longer than a
- * line is broken where it must be); at most max lines into lines; how many */
-static size_t wrap(const char *s, double width, int px, char lines[][200], size_t max)
-{
-	size_t per = (size_t)(width / svg_text_width(1, px));
-	if (per < 10)
-		per = 10;
-	if (per > 199)
-		per = 199;
-	size_t n = 0;
-	while (*s && n < max) {
-		size_t len = strlen(s), take = len <= per ? len : per;
-		if (take < len) {
-			size_t sp = take;
-			while (sp > per / 2 && s[sp] != ' ')
-				sp--;
-			if (s[sp] == ' ')
-				take = sp;
-		}
-		snprintf(lines[n++], 200, "%.*s", (int)take, s);
-		s += take;
-		while (*s == ' ')
-			s++;
-	}
-	return n;
 }
 
 /* The list of level changes under the throughput plot, every one kept,
@@ -460,21 +311,21 @@ static double change_list(FILE *f, double y, const SummaryResult *r, size_t nchg
 	char head[200];
 	snprintf(head, sizeof head, "level changes, numbered on the plot where there is room%s",
 	         all > nchg ? " (the newest kept; all of them: flopscope --analyze LOG)" : "");
-	text(f, LEFT, y, "start", 11, "font-weight=\"bold\"", head);
+	svg_label(f, SVG_LEFT, y, "start", 11, "font-weight=\"bold\"", head);
 	double at = y;
 	if (all > nchg) {
 		char more[120];
 		snprintf(more, sizeof more, "%zu earlier changes not kept here", all - nchg);
-		text(f, LEFT, at += 13, "start", 10, NULL, more);
+		svg_label(f, SVG_LEFT, at += 13, "start", 10, NULL, more);
 	}
 	for (size_t j = 0; j < nchg; j++) {
 		const Change *ch = change_get(&r->changes, nchg - 1 - j);
 		char line[400], row[420], lines[4][200];
 		change_format(ch, unit, line, sizeof line);
 		snprintf(row, sizeof row, "%zu  %s", j + 1 + (all - nchg), line);
-		size_t nl = wrap(row, PLOT_W, 10, lines, 4);
+		size_t nl = svg_wrap(row, SVG_PLOT_W, 10, lines, 4);
 		for (size_t k = 0; k < nl; k++)
-			text(f, LEFT + (k ? 20 : 0), at += 13, "start", 10,
+			svg_label(f, SVG_LEFT + (k ? 20 : 0), at += 13, "start", 10,
 			     ch->cause == CAUSE_POWER_STATE ? "fill=\"#cf222e\"" : NULL, lines[k]);
 	}
 	return at + 30;
@@ -504,21 +355,19 @@ static size_t sweep_line(const SummaryResult *r, SweepLine *ln)
 	return ln->k;
 }
 
-static const char *const SWEEP_COLOURS[] = { "#1a7f37", "#0969da", "#bc4c00", "#8250df",
-                                             "#cf222e", "#1b7c83", "#4d2d00", "#57606a" };
 
 /* Throughput against copy size (log axis), one line a sweep, each size a
  * point; returns the y below. */
 static double sweep_chart(FILE *f, double y, const char *title, const SweepLine *ln, size_t nl, const char *unit)
 {
-	Legend lg[8] = { { 0 } };
+	SvgLegend lg[8] = { { 0 } };
 	char style[8][80];
 	size_t nlg = nl < 8 ? nl : 8;
 	for (size_t i = 0; i < nlg; i++) {
 		snprintf(style[i], sizeof style[i], "stroke=\"%s\" stroke-width=\"1.6\"", ln[i].colour);
-		lg[i] = (Legend){ ln[i].label, style[i] };
+		lg[i] = (SvgLegend){ ln[i].label, style[i] };
 	}
-	Panel p = { header(f, y, title, lg, nlg), PANEL_H, { 0, 1, true }, { 0, 1, false }, { 0, 0, false } };
+	SvgPanel p = { svg_header(f, y, title, lg, nlg), SVG_PANEL_H, { 0, 1, true }, { 0, 1, false }, { 0, 0, false } };
 	double lo = INFINITY, hi = -INFINITY, top = 0;
 	for (size_t i = 0; i < nl; i++)
 		for (size_t j = 0; j < ln[i].k; j++) {
@@ -532,17 +381,17 @@ static double sweep_chart(FILE *f, double y, const char *title, const SweepLine 
 	p.x = (PlotAxis){ lo / 1.5, hi * 1.5, true };
 	p.y = (PlotAxis){ 0, top > 0 ? top * 1.1 : 1, false };
 	double step = plot_axis_round(&p.y, 4);
-	frame(f, &p, &p.y, unit, false, step);
+	svg_frame(f, &p, &p.y, unit, false, step);
 	for (size_t i = 0; i < nl; i++) {
 		fprintf(f, "<polyline fill=\"none\" %s points=\"", style[i < 8 ? i : 7]);
 		for (size_t j = 0; j < ln[i].k; j++)
 			if (isfinite(ln[i].med[j]))
-				fprintf(f, "%.1f,%.1f ", px(&p, (double)ln[i].sizes[j]), py_axis(&p, &p.y, ln[i].med[j]));
+				fprintf(f, "%.1f,%.1f ", svg_px(&p, (double)ln[i].sizes[j]), svg_py(&p, &p.y, ln[i].med[j]));
 		fputs("\"/>\n", f);
 		for (size_t j = 0; j < ln[i].k; j++)
 			if (isfinite(ln[i].med[j]))
 				fprintf(f, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"2.5\" fill=\"%s\"/>\n",
-				        px(&p, (double)ln[i].sizes[j]), py_axis(&p, &p.y, ln[i].med[j]), ln[i].colour);
+				        svg_px(&p, (double)ln[i].sizes[j]), svg_py(&p, &p.y, ln[i].med[j]), ln[i].colour);
 	}
 	/* the size axis: every size of any line a tick, labelled as the sweep
 	 * names them, no two labels overlapping */
@@ -563,10 +412,10 @@ static double sweep_chart(FILE *f, double y, const char *title, const SweepLine 
 	for (size_t j = 0; j < nt; j++) {
 		char lab[32];
 		mem_size_str(ticks[j], lab, sizeof lab);
-		double x = px(&p, (double)ticks[j]);
-		double w = svg_text_width(strlen(lab), TICK_PX);
+		double x = svg_px(&p, (double)ticks[j]);
+		double w = svg_text_width(strlen(lab), SVG_TICK_PX);
 		if (x - w / 2 > last + 4) {
-			text(f, x, p.y0 + p.h + 14, "middle", TICK_PX, NULL, lab);
+			svg_label(f, x, p.y0 + p.h + 14, "middle", SVG_TICK_PX, NULL, lab);
 			last = x + w / 2;
 		}
 	}
@@ -579,7 +428,7 @@ static double by_size(FILE *f, double y, const SummaryResult *r, const char *uni
 {
 	if (!r || r->nsizes < 2) /* one size: no chart by size (it was an empty one) */
 		return y;
-	SweepLine ln = { "median of each size's samples at the target", SWEEP_COLOURS[0], { 0 }, { 0 }, 0 };
+	SweepLine ln = { "median of each size's samples at the target", svg_colours[0], { 0 }, { 0 }, 0 };
 	ln.k = sweep_line(r, &ln);
 	return ln.k ? sweep_chart(f, y, "throughput by copy size (log)", &ln, 1, unit) : y;
 }
@@ -590,11 +439,11 @@ static double throughput(FILE *f, double y, const Sample *s, size_t n, PlotAxis 
 {
 	size_t nchg = r ? change_kept(&r->changes) : 0;
 	const char *green = "stroke=\"#1a7f37\" stroke-width=\"1.3\"";
-	Legend lg1[] = { { unit, green }, { "level change: power state", "stroke=\"#cf222e\" stroke-width=\"2\"" },
+	SvgLegend lg1[] = { { unit, green }, { "level change: power state", "stroke=\"#cf222e\" stroke-width=\"2\"" },
 	                 { "other level change", "stroke=\"#8c959f\" stroke-dasharray=\"4 3\"" } };
-	Panel p = { header(f, y, "throughput", lg1, nchg ? 3 : 1), PANEL_H, xt, { 0, 1, false }, { 0, 0, false } };
+	SvgPanel p = { svg_header(f, y, "throughput", lg1, nchg ? 3 : 1), SVG_PANEL_H, xt, { 0, 1, false }, { 0, 0, false } };
 	double step = linear_axis(s, n, f_rate, NULL, 0, &p.y);
-	frame(f, &p, &p.y, unit, false, step);
+	svg_frame(f, &p, &p.y, unit, false, step);
 	series(f, &p, &p.y, s, n, f_rate, green, gap);
 	change_marks(f, &p, r, nchg);
 	return change_list(f, p.y0 + p.h + 36, r, nchg, unit);
@@ -605,15 +454,15 @@ static double groups(FILE *f, double y, const Sample *s, size_t n, PlotAxis xt, 
 {
 	const char *blue = "stroke=\"#0969da\" stroke-width=\"1.3\"";
 	bool copies = n && s[0].size;
-	Legend lg2[] = { { copies ? "copies per submission" : "workgroups per dispatch", blue } };
-	Panel p = { header(f, y, copies ? "copies per submission (log)" : "workgroups (log)", lg2, 1), PANEL_H, xt,
+	SvgLegend lg2[] = { { copies ? "copies per submission" : "workgroups per dispatch", blue } };
+	SvgPanel p = { svg_header(f, y, copies ? "copies per submission (log)" : "workgroups (log)", lg2, 1), SVG_PANEL_H, xt,
 	            { 0, 1, false }, { 0, 0, false } };
 	double *g = malloc((n ? n : 1) * sizeof *g);
 	for (size_t i = 0; g && i < n; i++)
 		g[i] = (double)s[i].groups;
 	plot_axis_fit(g, g ? n : 0, true, &p.y);
 	free(g);
-	frame(f, &p, &p.y, "", false, 1);
+	svg_frame(f, &p, &p.y, "", false, 1);
 	series(f, &p, &p.y, s, n, f_groups, blue, gap);
 	return p.y0 + p.h + 40;
 }
@@ -625,7 +474,7 @@ static double times(FILE *f, double y, const Sample *s, size_t n, PlotAxis xt, d
 	const char *cpu = "stroke=\"#8250df\" stroke-width=\"1\" stroke-dasharray=\"3 2\"";
 	const char *gpu = "stroke=\"#bc4c00\" stroke-width=\"1.6\"";
 	const char *tgt = "stroke=\"#24292f\" stroke-width=\"1\" stroke-dasharray=\"8 4\"";
-	Legend lg3[] = { { "GPU (timestamps)", gpu }, { "CPU (wall)", cpu }, { "target", tgt } };
+	SvgLegend lg3[] = { { "GPU (timestamps)", gpu }, { "CPU (wall)", cpu }, { "target", tgt } };
 	/* the dashboard's rule: a log axis where the targets are 4x apart or a
 	 * dispatch is 4x the target (one 1.28 s stall flattened every 20 ms
 	 * dispatch onto zero), said in the title */
@@ -642,13 +491,13 @@ static double times(FILE *f, double y, const Sample *s, size_t n, PlotAxis xt, d
 	bool logy = plot_times_log(lo, hi, longest, why, sizeof why);
 	if (logy)
 		snprintf(title, sizeof title, "dispatch time (log: %s)", why);
-	Panel p = { header(f, y, title, lg3, 3), PANEL_H, xt, { 0, 1, false }, { 0, 0, false } };
+	SvgPanel p = { svg_header(f, y, title, lg3, 3), SVG_PANEL_H, xt, { 0, 1, false }, { 0, 0, false } };
 	double step = 0;
 	if (logy)
 		log_axis(s, n, f_gpu, f_cpu, lo, &p.y);
 	else
 		step = linear_axis(s, n, f_gpu, f_cpu, svg_targets_max(s, n, target_ms) * 1e-3, &p.y);
-	frame(f, &p, &p.y, "s", false, step);
+	svg_frame(f, &p, &p.y, "s", false, step);
 	series(f, &p, &p.y, s, n, f_cpu, cpu, gap);
 	series(f, &p, &p.y, s, n, f_gpu, gpu, gap);
 	/* the target each sample was measured at (+ and - in the dashboard,
@@ -656,8 +505,8 @@ static double times(FILE *f, double y, const Sample *s, size_t n, PlotAxis xt, d
 	if (any_value(s, n, f_target)) {
 		series(f, &p, &p.y, s, n, f_target, tgt, gap);
 	} else {
-		double ty = py_axis(&p, &p.y, target_ms * 1e-3);
-		fprintf(f, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" %s/>\n", LEFT, ty, W - RIGHT, ty, tgt);
+		double ty = svg_py(&p, &p.y, target_ms * 1e-3);
+		fprintf(f, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" %s/>\n", SVG_LEFT, ty, SVG_W - SVG_RIGHT, ty, tgt);
 	}
 	return p.y0 + p.h + 40;
 }
@@ -670,12 +519,12 @@ static double clock_power(FILE *f, double y, const Sample *s, size_t n, PlotAxis
 		return y;
 	const char *ck = "stroke=\"#0550ae\" stroke-width=\"1.3\"";
 	const char *pw = "stroke=\"#953800\" stroke-width=\"1.3\"";
-	Legend lg4[2];
+	SvgLegend lg4[2];
 	size_t nl = 0;
 	if (clock)
-		lg4[nl++] = (Legend){ "shader clock (left axis)", ck };
+		lg4[nl++] = (SvgLegend){ "shader clock (left axis)", ck };
 	if (power)
-		lg4[nl++] = (Legend){ clock ? "power (right axis)" : "power", pw };
+		lg4[nl++] = (SvgLegend){ clock ? "power (right axis)" : "power", pw };
 	/* a clock that held within 1% and no power: one line, not a panel */
 	double *cv = malloc((n ? n : 1) * sizeof *cv), lo, hi;
 	size_t nc = 0;
@@ -687,10 +536,10 @@ static double clock_power(FILE *f, double y, const Sample *s, size_t n, PlotAxis
 	if (flat) {
 		char line[160];
 		snprintf(line, sizeof line, "shader clock %.0f-%.0f MHz throughout (within 1%%: no panel for it)", lo, hi);
-		text(f, LEFT, y + 12, "start", 12, "font-weight=\"bold\"", line);
+		svg_label(f, SVG_LEFT, y + 12, "start", 12, "font-weight=\"bold\"", line);
 		return y + 40;
 	}
-	Panel p = { header(f, y, clock && power ? "clock and power" : clock ? "clock" : "power", lg4, nl), PANEL_H, xt,
+	SvgPanel p = { svg_header(f, y, clock && power ? "clock and power" : clock ? "clock" : "power", lg4, nl), SVG_PANEL_H, xt,
 	            { 0, 1, false }, { 0, 0, false } };
 	PlotAxis ca, pa;
 	double cstep = linear_axis(s, n, f_clock, NULL, 0, &ca);
@@ -698,24 +547,14 @@ static double clock_power(FILE *f, double y, const Sample *s, size_t n, PlotAxis
 	/* MHz read as Hz for the SI labels */
 	PlotAxis ca_hz = { ca.min * 1e6, ca.max * 1e6, false };
 	if (clock) {
-		frame(f, &p, &ca_hz, "Hz", false, cstep * 1e6);
+		svg_frame(f, &p, &ca_hz, "Hz", false, cstep * 1e6);
 		series(f, &p, &ca, s, n, f_clock, ck, gap);
 	}
 	if (power) {
-		frame(f, &p, &pa, "W", clock, pstep);
+		svg_frame(f, &p, &pa, "W", clock, pstep);
 		series(f, &p, &pa, s, n, f_power, pw, gap);
 	}
 	return p.y0 + p.h + 40;
-}
-
-/* The title whole, on as many lines as it takes; returns the y under it. */
-static double title_lines(FILE *f, const char *title)
-{
-	char tl[3][200];
-	size_t ntl = wrap(title, PLOT_W, 15, tl, 3);
-	for (size_t k = 0; k < ntl; k++)
-		text(f, LEFT, 24 + 19 * (double)k, "start", 15, "font-weight=\"bold\"", tl[k]);
-	return 40 + 19 * (double)(ntl ? ntl - 1 : 0);
 }
 
 /* The picture's content; returns its height. */
@@ -724,7 +563,7 @@ static double content(FILE *f, const char *title, const Sample *s, size_t n, dou
 	const char *unit = n ? sample_unit(&s[0]) : "FLOPS";
 	double gap = gap_ms(s, n);
 	/* the title whole (every target named) */
-	double y = stats_items(f, title_lines(f, title), s, n, r, unit);
+	double y = stats_items(f, svg_title_lines(f, title), s, n, r, unit);
 	double t1 = n ? s[n - 1].t_ms * 1e-3 : 1;
 	PlotAxis xt = { 0, t1 > 0 ? t1 : 1, false };
 	plot_axis_round(&xt, 10);
@@ -747,21 +586,23 @@ typedef struct Doc {
 	const char *unit;
 } Doc;
 
-static double session_content(FILE *f, const Doc *d)
+static double session_content(FILE *f, const void *ctx)
 {
+	const Doc *d = ctx;
 	return content(f, d->title, d->s, d->n, d->target_ms, d->r);
 }
 
 /* Several sweeps: one chart by copy size, a line each. */
-static double sweeps_content(FILE *f, const Doc *d)
+static double sweeps_content(FILE *f, const void *ctx)
 {
-	double y = title_lines(f, d->title) + 16;
+	const Doc *d = ctx;
+	double y = svg_title_lines(f, d->title) + 16;
 	SweepLine *ln = calloc(d->nsw ? d->nsw : 1, sizeof *ln);
 	if (!ln)
 		return y;
 	size_t nl = 0;
 	for (size_t i = 0; i < d->nsw; i++) {
-		ln[nl] = (SweepLine){ d->sw[i].label, SWEEP_COLOURS[i % 8], { 0 }, { 0 }, 0 };
+		ln[nl] = (SweepLine){ d->sw[i].label, svg_colours[i % SVG_COLOURS], { 0 }, { 0 }, 0 };
 		ln[nl].k = sweep_line(d->sw[i].r, &ln[nl]);
 		nl += ln[nl].k > 0;
 	}
@@ -770,38 +611,14 @@ static double sweeps_content(FILE *f, const Doc *d)
 	return y;
 }
 
-/* The document: its content first, to know the height the header states. */
-static bool document(FILE *f, double (*draw)(FILE *, const Doc *), const Doc *d)
-{
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *m = open_memstream(&buf, &len);
-	if (!m)
-		return false;
-	double height = draw(m, d);
-	bool ok = !ferror(m);
-	if (fclose(m) != 0)
-		ok = false;
-	int h = (int)ceil(height);
-	fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-	           "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
-	           "viewBox=\"0 0 %d %d\" font-family=\"sans-serif\" font-size=\"12\">\n"
-	           "<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n", W, h, W, h);
-	if (buf)
-		fwrite(buf, 1, len, f);
-	free(buf);
-	fputs("</svg>\n", f);
-	return ok && !ferror(f);
-}
-
 bool svg_write(FILE *f, const char *title, const Sample *s, size_t n, double target_ms, const SummaryResult *r)
 {
 	Doc d = { title, s, n, target_ms, r, NULL, 0, NULL };
-	return document(f, session_content, &d);
+	return svg_document(f, session_content, &d, true);
 }
 
 bool svg_write_sweeps(FILE *f, const char *title, const SvgSweep *sw, size_t n, const char *unit)
 {
 	Doc d = { title, NULL, 0, 0, NULL, sw, n, unit };
-	return document(f, sweeps_content, &d);
+	return svg_document(f, sweeps_content, &d, true);
 }
