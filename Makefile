@@ -31,11 +31,11 @@ B       ?= build
 #            theme files' (session); never gpu or app
 #   app      main, modes, outputs, the interactive runner over the screens
 CORE    := fmt sample throttle procs devfeat adapt sched stats interval ring devsel cli cli_num cli_help cli_config workload fmawork powerwork memwork summary televent compare change peak devinfo plot outlier retain metrics verdict fleet spirv_khr burn
-SESSION := clock fileio paths csvread records slog slogread session_cols svg svg_draw threadname procfs devlock
+SESSION := clock fileio paths csvread records slog slogread session_cols svg svg_draw svg_burn threadname procfs devlock
 GPU     := err features vkctx shader memory pipeline submit compute
 WORKLOADS := workloads fma copy transfer power kinds
 ENGINE  := sysfs inventory tel_registry tel_nvml tel_gpu_sysfs tel_cpu tel_pcie telemetry engine engine_build engine_log engine_set source replay
-APP     := progress report runcfg columns outputs config listing devlist metrics_live interactive headless offline replay_table export compare_cmd analyze loglist suite check_judge check_out check_cmd burn_cmd fleet_cmd latency multi watch main
+APP     := progress report runcfg columns outputs config listing devlist metrics_live interactive headless offline replay_table export compare_cmd analyze loglist suite check_judge check_out check_cmd burn_cmd burn_report fleet_cmd latency multi watch main
 INC_core    := -Isrc/core
 INC_session := $(INC_core) -Isrc/session
 INC_gpu     := $(INC_session) -Isrc/gpu
@@ -67,7 +67,7 @@ UNIT    := $(patsubst tests/unit/%.c,$(B)/tests/%,$(wildcard tests/unit/test_*.c
 DEB_BUILD := gcc libstdc++-12-dev make pkg-config libvulkan-dev mesa-vulkan-drivers libncurses-dev libcjson-dev \
              libshaderc-dev glslang-dev spirv-tools libmicrohttpd-dev libcurl4-openssl-dev
 DEB_TEST  := vulkan-validationlayers tmux python3 python3-jsonschema man-db procps clang libclang-rt-14-dev locales gdb \
-             librsvg2-bin util-linux zsh debhelper lintian git build-essential \
+             librsvg2-bin chromium util-linux zsh debhelper lintian git build-essential \
              libhwloc15 liblz4-1 libnuma1 libpam0g libreadline8 libdbus-1-3 libjson-c5 liblua5.1-0 libyaml-0-2 \
              libgcrypt20 libbz2-1.0 zlib1g
 # The servers the fleet tests start on loopback (Prometheus, node_exporter,

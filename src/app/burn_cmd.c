@@ -13,6 +13,7 @@
 #include <cjson/cJSON.h>
 
 #include "burn.h"
+#include "burn_report.h"
 #include "clock.h"
 #include "columns.h"
 #include "engine_set.h"
@@ -28,17 +29,6 @@
 #include "vkctx.h"
 
 #define PENDING 8 /* windows a device may close ahead of a slower one's */
-
-/* A judged window, as the report keeps it. */
-typedef struct Kept {
-	unsigned index;
-	double t0, t1;
-	bool partial;
-	BurnStatus st;
-	double median, min, mhz, watts, temp, held_power, held_thermal, held_hw, others, drift, peer;
-	char why[240];
-	char codes[96];
-} Kept;
 
 typedef struct Dev {
 	int idx;
@@ -57,7 +47,8 @@ typedef struct Dev {
 	size_t npend;
 	BurnWindow first;          /* its first window with a steady median (drift's reference) */
 	bool has_first;
-	Kept *kept;
+	BurnKept *kept;
+	BurnTrace *trace;          /* its soak for the report's plots */
 	size_t nkept;
 	size_t count[BURN_STATUS_COUNT];
 	uint64_t codes;            /* its windows' causes so far (verdict_code_bits) */
@@ -81,6 +72,12 @@ typedef struct Burn {
 	MetricsBoard *board;       /* --metrics-file: the verdicts so far, written as windows close */
 	bool board_dirty, board_said;
 } Burn;
+
+/* The reports' paths ("" not written) and why one could not be. */
+typedef struct Reports {
+	char md[4200], html[4200];
+	char err[ERR_LEN];
+} Reports;
 
 /* the JSON record of a window: a column table, as every record's */
 typedef struct BurnLine {
@@ -124,17 +121,12 @@ static const Column burn_cols[] = {
 };
 #undef B_
 
-static const char *status_word(BurnStatus st)
-{
-	static const char *const w[BURN_STATUS_COUNT] = { "PASS", "UNSURE", "OUTLIER", "FAIL", "WRONG", "ERROR" };
-	return w[st];
-}
-
 /* The window's samples kept: past BURN_KEEP_SAMPLES every other one goes
  * and the stride doubles. */
 static void keep_sample(Dev *d, const Sample *s)
 {
 	d->samples++;
+	burn_trace_add(d->trace, s, s->t_ms / 1000.0);
 	if (s->flags & SAMPLE_VERIFIED)
 		d->verified++;
 	if ((s->flags & SAMPLE_STEADY) && isfinite(s->rate)) {
@@ -220,8 +212,8 @@ static void print_window(Burn *b, size_t k, const BurnWindow *w)
 	verdict_text(&w->causes, why, sizeof why);
 	verdict_codes(&w->causes, " ", codes, sizeof codes);
 	if (d->nkept < (size_t)b->windows + 1) { /* its kept rows' room (a window an index, and one) */
-		Kept *kp = &d->kept[d->nkept++];
-		*kp = (Kept){ w->index, w->t0_s, w->t1_s, w->partial, w->status, w->median, w->min, w->mhz, w->watts,
+		BurnKept *kp = &d->kept[d->nkept++];
+		*kp = (BurnKept){ w->index, w->t0_s, w->t1_s, w->partial, w->status, w->median, w->min, w->mhz, w->watts,
 		              w->temp_max, w->held_power, w->held_thermal, w->held_hw, w->others, w->drift, w->peer_ratio,
 		              "", "" };
 		snprintf(kp->why, sizeof kp->why, "%.*s", (int)sizeof kp->why - 1, why);
@@ -271,7 +263,7 @@ static void print_window(Burn *b, size_t k, const BurnWindow *w)
 	fmt_cell(w->mhz, "%.0f MHz", mhz, sizeof mhz);
 	fmt_cell(w->watts, "%.0f W", watts, sizeof watts);
 	fmt_cell(w->temp_max, "%.0f C", temp, sizeof temp);
-	printf("  [%zu] %-7s %14s %9s %6s %5s%s%s%s\n", k + 1, status_word(w->status), fig, mhz, watts, temp,
+	printf("  [%zu] %-7s %14s %9s %6s %5s%s%s%s\n", k + 1, burn_status_words[w->status], fig, mhz, watts, temp,
 	       w->partial ? " (partial)" : "", why[0] ? "  " : "", why);
 	if (fflush(stdout) != 0)
 		b->out_ok = false;
@@ -417,97 +409,8 @@ static BurnStatus worst(const Dev *d)
 	return BURN_PASS;
 }
 
-static void cell(FILE *f, const char *fmt, double v)
-{
-	if (isfinite(v))
-		fprintf(f, fmt, v);
-	else
-		fputs("-", f);
-}
-
-/* The Markdown report: what ran, on what, each device's verdict and its
- * windows. False where it could not be written (err says why). */
-static bool write_report(const Burn *b, const char *path, double ran_s, int sig, int status, char *err, size_t len)
-{
-	FileTmp t;
-	FILE *f = fileio_create(path, FILE_NEW, false, &t, err, len);
-	if (!f)
-		return false;
-	const SessionMeta *m0 = NULL;
-	for (size_t k = 0; k < b->n && !m0; k++)
-		if (b->set->m[k].e)
-			m0 = engine_meta(b->set->m[k].e);
-	char dur[32], win[32];
-	fprintf(f, "# flopscope burn-in of %s\n\n", m0 ? m0->host : "this host");
-	fprintf(f, "- started %s; %s asked in windows of %s, %.1f s ran%s", m0 ? m0->start_utc : "(unknown)",
-	        fmt_seconds(b->o->burn_s, dur, sizeof dur), fmt_seconds(b->o->window_s, win, sizeof win), ran_s,
-	        sig ? "" : "\n");
-	if (sig)
-		fprintf(f, ": **interrupted** by signal %d\n", sig);
-	fprintf(f, "- as run: `flopscope --burn %gs --window %gs --workload %s`, %zu device%s\n", b->o->burn_s, b->o->window_s,
-	        m0 ? m0->workload : "?", b->n, b->n == 1 ? "" : "s");
-	fprintf(f, "- flopscope %s, records of schema %d\n", FLOPSCOPE_VERSION, FLOPSCOPE_SCHEMA_VERSION);
-	fprintf(f, "- verdict: **%s** (exit %d): %zu windows pass, %zu unsure, %zu outlier, %zu fail, %zu wrong, "
-	        "%zu error\n\n", sig ? (status ? "FAIL, interrupted" : "INTERRUPTED") : status ? "FAIL" : "PASS",
-	        sig ? STATUS_SIGNAL + sig : status, b->count[BURN_PASS], b->count[BURN_UNSURE],
-	        b->count[BURN_OUTLIER], b->count[BURN_FAIL], b->count[BURN_WRONG], b->count[BURN_ERROR]);
-	fprintf(f, "## Devices\n\n| dev | device | driver | UUID | PCI | verdict | windows | first window | last "
-	        "window | hottest |\n| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n");
-	for (size_t k = 0; k < b->n; k++) {
-		const Dev *d = &b->d[k];
-		const SessionMeta *m = b->set->m[k].e ? engine_meta(b->set->m[k].e) : NULL;
-		double hot = NAN;
-		for (size_t w = 0; w < d->nkept; w++)
-			hot = !(d->kept[w].temp <= hot) && isfinite(d->kept[w].temp) ? d->kept[w].temp : hot;
-		fprintf(f, "| %zu | %s | %s | %s | %s | %s | %zu |", k + 1, d->info->name, m ? m->driver_info : "",
-		        m ? m->uuid : "", m ? m->pci_bus_id : "", d->error[0] ? "ERROR" : status_word(worst(d)), d->nkept);
-		char a[FMT_SI_LEN];
-		for (int e = 0; e < 2; e++) {
-			const Kept *kp = d->nkept ? &d->kept[e ? d->nkept - 1 : 0] : NULL;
-			if (kp && isfinite(kp->median))
-				fprintf(f, " %s%s |", fmt_si(kp->median, a, sizeof a), b->unit);
-			else
-				fputs(" - |", f);
-		}
-		fputc(' ', f);
-		cell(f, "%.0f C", hot);
-		fputs(" |\n", f);
-	}
-	for (size_t k = 0; k < b->n; k++) {
-		const Dev *d = &b->d[k];
-		fprintf(f, "\n## [%zu] %s\n\n", k + 1, d->info->name);
-		if (d->error[0])
-			fprintf(f, "The run failed: %s\n\n", d->error);
-		if (!d->nkept)
-			continue;
-		fprintf(f, "| window | s | status | median (%s) | min | clock MHz | power W | temp C | held by | others "
-		        "| causes |\n| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n", b->unit);
-		for (size_t w = 0; w < d->nkept; w++) {
-			const Kept *kp = &d->kept[w];
-			char a[FMT_SI_LEN], c[FMT_SI_LEN];
-			fprintf(f, "| %u%s | %.4g-%.4g | %s | %s | %s | ", kp->index + 1, kp->partial ? " (partial)" : "",
-			        kp->t0, kp->t1, status_word(kp->st), isfinite(kp->median) ? fmt_si(kp->median, a, sizeof a) : "-",
-			        isfinite(kp->min) ? fmt_si(kp->min, c, sizeof c) : "-");
-			cell(f, "%.0f", kp->mhz);
-			fputs(" | ", f);
-			cell(f, "%.0f", kp->watts);
-			fputs(" | ", f);
-			cell(f, "%.0f", kp->temp);
-			fputs(" | ", f);
-			if (isfinite(kp->held_power))
-				fprintf(f, "power cap %.0f%%, thermal %.0f%%, HW slowdown %.0f%%", 100 * kp->held_power,
-				        100 * kp->held_thermal, 100 * kp->held_hw);
-			else
-				fputs("-", f);
-			fputs(" | ", f);
-			cell(f, "%.0f", kp->others);
-			fprintf(f, " | %s%s%s |\n", kp->codes, kp->why[0] ? ": " : "", kp->why);
-		}
-	}
-	return fileio_commit(f, &t, !ferror(f), err, len);
-}
-
-/* The report's path: burn-<start>.md in the first log's folder; "" with no log. */
+/* The reports' path less its extension: burn-<start> in the first log's
+ * folder; "" with no log. */
 static void report_path(const Burn *b, char *out, size_t len)
 {
 	out[0] = '\0';
@@ -520,15 +423,16 @@ static void report_path(const Burn *b, char *out, size_t len)
 		char stamp[40];
 		slog_stamp(m->start_utc, stamp, sizeof stamp);
 		if (slash)
-			snprintf(out, len, "%.*s/burn-%s.md", (int)(slash - log), log, stamp);
+			snprintf(out, len, "%.*s/burn-%s", (int)(slash - log), log, stamp);
 		else
-			snprintf(out, len, "burn-%s.md", stamp);
+			snprintf(out, len, "burn-%s", stamp);
 		return;
 	}
 }
 
-static void print_end(Burn *b, double ran_s, int sig, int status, const char *report, const char *report_err)
+static void print_end(Burn *b, double ran_s, int sig, int status, const Reports *rp)
 {
+	const char *report = rp->md, *report_err = rp->err;
 	const size_t *c = b->count;
 	if (b->o->format == FORMAT_JSON) {
 		cJSON *j = cJSON_CreateObject();
@@ -540,6 +444,8 @@ static void print_end(Burn *b, double ran_s, int sig, int status, const char *re
 		          cJSON_AddBoolToObject(j, "interrupted", sig != 0) &&
 		          (sig ? cJSON_AddNumberToObject(j, "signal", sig) : cJSON_AddNullToObject(j, "signal")) &&
 		          (report[0] ? cJSON_AddStringToObject(j, "report", report) : cJSON_AddNullToObject(j, "report")) &&
+		          (rp->html[0] ? cJSON_AddStringToObject(j, "report_html", rp->html)
+		                       : cJSON_AddNullToObject(j, "report_html")) &&
 		          cJSON_AddNumberToObject(j, "exit", sig ? STATUS_SIGNAL + sig : status);
 		cJSON *cs = ok ? cJSON_AddObjectToObject(j, "counts") : NULL; /* the windows by status */
 		ok = cs != NULL;
@@ -553,7 +459,7 @@ static void print_end(Burn *b, double ran_s, int sig, int status, const char *re
 		printf("\nBurn verdicts:\n");
 		for (size_t k = 0; k < b->n; k++) {
 			const Dev *d = &b->d[k];
-			printf("  [%zu] %s: %s", k + 1, d->info->name, d->error[0] ? "ERROR" : status_word(worst(d)));
+			printf("  [%zu] %s: %s", k + 1, d->info->name, d->error[0] ? "ERROR" : burn_status_words[worst(d)]);
 			if (d->error[0])
 				printf(": %s", d->error);
 			printf(" (%zu window%s: %zu pass, %zu unsure, %zu outlier, %zu fail, %zu wrong, %zu error)\n", d->nkept,
@@ -562,6 +468,8 @@ static void print_end(Burn *b, double ran_s, int sig, int status, const char *re
 		}
 		if (report[0])
 			printf("Report: %s\n", report);
+		if (rp->html[0])
+			printf("Report (HTML): %s\n", rp->html);
 		if (sig)
 			printf("%.1f s of a %g s burn, interrupted by signal %d: exit %d\n", ran_s, b->o->burn_s, sig,
 			       STATUS_SIGNAL + sig);
@@ -573,6 +481,39 @@ static void print_end(Burn *b, double ran_s, int sig, int status, const char *re
 	else if (!report[0])
 		fprintf(stderr, "flopscope: no report written: the burn kept no session log (--no-log)\n");
 	fflush(stdout);
+}
+
+/* The Markdown and HTML reports beside the first log (none without a log). */
+static void write_reports(const Burn *b, double ran_s, int sig, int status, Reports *rp)
+{
+	char base[4190];
+	report_path(b, base, sizeof base);
+	rp->md[0] = rp->html[0] = '\0';
+	if (!base[0])
+		return;
+	BurnReportDev *dv = calloc(b->n, sizeof *dv);
+	if (!dv) {
+		snprintf(rp->err, sizeof rp->err, "out of memory");
+		return;
+	}
+	BurnReport r = { .burn_s = b->o->burn_s, .window_s = b->o->window_s, .ran_s = ran_s, .sig = sig,
+	                 .status = status, .count = b->count, .unit = b->unit, .d = dv, .n = b->n };
+	for (size_t k = 0; k < b->n; k++) {
+		const Dev *d = &b->d[k];
+		const SessionMeta *m = b->set->m[k].e ? engine_meta(b->set->m[k].e) : NULL;
+		r.m0 = r.m0 ? r.m0 : m;
+		dv[k] = (BurnReportDev){ d->info->name, m, d->error[0] ? "ERROR" : burn_status_words[worst(d)], d->error,
+		                         d->kept, d->nkept, d->trace };
+	}
+	snprintf(rp->md, sizeof rp->md, "%s.md", base);
+	snprintf(rp->html, sizeof rp->html, "%s.html", base);
+	if (!burn_report_md(&r, rp->md, rp->err, sizeof rp->err))
+		rp->md[0] = '\0';
+	else if (!burn_report_html(&r, rp->html, rp->err, sizeof rp->err))
+		rp->html[0] = '\0';
+	if (!rp->md[0])
+		rp->html[0] = '\0';
+	free(dv);
 }
 
 /* After the engines ended: each device's last window (cut short, or where
@@ -600,11 +541,9 @@ static int finish(Burn *b, double ran_s, int sig)
 		if (!board_write(b) && !status)
 			status = STATUS_NOT_RUN;
 	}
-	char report[4200], rerr[ERR_LEN] = "";
-	report_path(b, report, sizeof report);
-	if (report[0] && !write_report(b, report, ran_s, sig, status, rerr, sizeof rerr))
-		report[0] = '\0';
-	print_end(b, ran_s, sig, status, report, rerr);
+	Reports rp = { .err = "" };
+	write_reports(b, ran_s, sig, status, &rp);
+	print_end(b, ran_s, sig, status, &rp);
 	return status; /* a closed pipe is a normal end (main says so for other errors) */
 }
 
@@ -619,7 +558,12 @@ static bool burn_alloc(Burn *b)
 	for (size_t k = 0; b->d && k < b->n; k++) {
 		b->d[k].buf = malloc(BURN_KEEP_SAMPLES * sizeof *b->d[k].buf);
 		b->d[k].kept = malloc(((size_t)b->windows + 1) * sizeof *b->d[k].kept);
-		ok = ok && b->d[k].buf && b->d[k].kept;
+		b->d[k].trace = malloc(sizeof *b->d[k].trace);
+		ok = ok && b->d[k].buf && b->d[k].kept && b->d[k].trace;
+		/* the burn's planned length over half the points (room to overrun),
+		 * 0.1 s at least: a few samples a span */
+		if (b->d[k].trace)
+			burn_trace_init(b->d[k].trace, fmax(b->o->burn_s / (BURN_TRACE_POINTS / 2), 0.1));
 	}
 	return ok;
 }
@@ -630,6 +574,7 @@ static void burn_free(Burn *b)
 	for (size_t k = 0; b->d && k < b->n; k++) {
 		free(b->d[k].buf);
 		free(b->d[k].kept);
+		free(b->d[k].trace);
 	}
 	free(b->d);
 	free(b->peers);

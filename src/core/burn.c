@@ -14,6 +14,10 @@ const char *const burn_status_names[BURN_STATUS_COUNT] = {
 	[BURN_PASS] = "pass", [BURN_UNSURE] = "unsure", [BURN_OUTLIER] = "outlier",
 	[BURN_FAIL] = "fail", [BURN_WRONG] = "wrong",   [BURN_ERROR] = "error",
 };
+const char *const burn_status_words[BURN_STATUS_COUNT] = {
+	[BURN_PASS] = "PASS", [BURN_UNSURE] = "UNSURE", [BURN_OUTLIER] = "OUTLIER",
+	[BURN_FAIL] = "FAIL", [BURN_WRONG] = "WRONG",   [BURN_ERROR] = "ERROR",
+};
 
 /* the median of v[0..n) that are finite, sorting v; NaN for none */
 static double median_of(double *v, size_t n)
@@ -238,4 +242,80 @@ size_t burn_judge_peers(BurnWindow *const *w, const char *const *names, size_t n
 	}
 	free(d);
 	return found;
+}
+
+void burn_trace_init(BurnTrace *t, double span_s)
+{
+	t->span_s = span_s > 0 ? span_s : 1;
+	t->n = 0;
+}
+
+static void agg_add(BurnAgg *a, double v)
+{
+	if (!isfinite(v))
+		return;
+	a->min = a->n && a->min <= v ? a->min : v;
+	a->max = a->n && a->max >= v ? a->max : v;
+	a->sum += v;
+	a->n++;
+}
+
+static void agg_merge(BurnAgg *a, const BurnAgg *b)
+{
+	if (!b->n)
+		return;
+	a->min = a->n && a->min <= b->min ? a->min : b->min;
+	a->max = a->n && a->max >= b->max ? a->max : b->max;
+	a->sum += b->sum;
+	a->n += b->n;
+}
+
+double burn_agg_mean(const BurnAgg *a)
+{
+	return a->n ? a->sum / (double)a->n : NAN;
+}
+
+/* Each two neighbouring spans into one of twice the length. */
+static void trace_halve(BurnTrace *t)
+{
+	size_t m = 0;
+	for (size_t k = 0; k < t->n; k++) {
+		long slot = t->p[k].slot / 2;
+		if (m && t->p[m - 1].slot == slot) {
+			for (int q = 0; q < BURN_Q_COUNT; q++)
+				agg_merge(&t->p[m - 1].q[q], &t->p[k].q[q]);
+			continue;
+		}
+		t->p[m] = t->p[k];
+		t->p[m++].slot = slot;
+	}
+	t->n = m;
+	t->span_s *= 2;
+}
+
+void burn_trace_add(BurnTrace *t, const Sample *s, double t_s)
+{
+	if (!(t_s >= 0))
+		return;
+	for (;;) {
+		long slot = (long)floor(t_s / t->span_s);
+		/* the run longer than the points cover: halve */
+		if (slot >= (long)BURN_TRACE_POINTS) {
+			trace_halve(t);
+			continue;
+		}
+		if (!t->n || t->p[t->n - 1].slot < slot) {
+			if (t->n == BURN_TRACE_POINTS) {
+				trace_halve(t);
+				continue;
+			}
+			t->p[t->n++] = (BurnPoint){ .slot = slot };
+		}
+		break;
+	}
+	BurnPoint *p = &t->p[t->n - 1]; /* a sample older than the last span joins it */
+	agg_add(&p->q[BURN_Q_RATE], (s->flags & SAMPLE_STEADY) ? s->rate : NAN);
+	agg_add(&p->q[BURN_Q_MHZ], sample_has_tel(s, TEL_SM_MHZ) ? s->tel[TEL_SM_MHZ] : NAN);
+	agg_add(&p->q[BURN_Q_WATTS], sample_power_w(s));
+	agg_add(&p->q[BURN_Q_TEMP], sample_has_tel(s, TEL_TEMP_C) ? s->tel[TEL_TEMP_C] : NAN);
 }

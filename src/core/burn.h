@@ -47,6 +47,8 @@ typedef enum BurnStatus {
 } BurnStatus;
 /* "pass", "unsure", ... as records and the report write them */
 extern const char *const burn_status_names[BURN_STATUS_COUNT];
+/* "PASS", "UNSURE", ... as the table and the reports write them */
+extern const char *const burn_status_words[BURN_STATUS_COUNT];
 
 typedef struct BurnWindow {
 	unsigned index;          /* 0, 1, ... */
@@ -92,5 +94,37 @@ void burn_judge(BurnWindow *w, const BurnWindow *first, double margin_pct, const
  * median is an OUTLIER (within the noise: UNSURE); returns how many
  * outliers. w[k] NULL: a device with no such window. */
 size_t burn_judge_peers(BurnWindow *const *w, const char *const *names, size_t n, double margin_pct);
+
+/* A device's soak as the report plots it: its run cut into at most
+ * BURN_TRACE_POINTS spans of equal length, each with the least, the
+ * greatest and the mean of what its samples read (throughput of the steady
+ * ones, clock, power, temperature). Where the run outgrows the points, each
+ * two neighbours become one and the span doubles: the memory stays the same
+ * whatever the burn's length, and a span's least (a window's minimum) is
+ * never lost, only its time blurred. */
+#define BURN_TRACE_POINTS 512
+typedef enum BurnQuantity { BURN_Q_RATE, BURN_Q_MHZ, BURN_Q_WATTS, BURN_Q_TEMP, BURN_Q_COUNT } BurnQuantity;
+typedef struct BurnAgg {
+	double min, max, sum;
+	size_t n;
+} BurnAgg;
+typedef struct BurnPoint {
+	long slot;               /* its span: [slot, slot + 1) x span_s of the run */
+	BurnAgg q[BURN_Q_COUNT];
+} BurnPoint;
+typedef struct BurnTrace {
+	double span_s;
+	size_t n;
+	BurnPoint p[BURN_TRACE_POINTS];
+} BurnTrace;
+
+/* An empty trace of spans of span_s (> 0; the burn's length over half the
+ * points leaves room to overrun). */
+void burn_trace_init(BurnTrace *t, double span_s);
+/* A sample at t_s of the run into its span (samples in time order; a
+ * reading NaN where unread, the rate where the sample is not steady). */
+void burn_trace_add(BurnTrace *t, const Sample *s, double t_s);
+/* A point's mean of q; NaN where nothing was read. */
+double burn_agg_mean(const BurnAgg *a);
 
 #endif

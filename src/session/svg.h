@@ -13,6 +13,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "burn.h"
 #include "sample.h"
 #include "summary.h"
 
@@ -41,5 +42,17 @@ typedef struct SvgSweep {
 	const SummaryResult *r;  /* its statistics: the medians by size */
 } SvgSweep;
 bool svg_write_sweeps(FILE *f, const char *title, const SvgSweep *sw, size_t n, const char *unit);
+
+/* A soak's chart of quantity q (burn.h's traces) over the run, for the
+ * burn's report: a line a device, each span's mean solid and the extreme
+ * that matters dotted (throughput and clock: the least; power and
+ * temperature: the greatest), the windows' edges; an <svg> element to put
+ * in a page (no XML declaration). unit: the throughput's. */
+typedef struct SvgBurnDev {
+	const char *label;
+	const BurnTrace *trace;  /* NULL: the device did not run */
+} SvgBurnDev;
+bool svg_write_burn(FILE *f, BurnQuantity q, const char *unit, const SvgBurnDev *d, size_t n, double window_s,
+                    double ran_s);
 
 #endif

@@ -1270,6 +1270,59 @@ stand_in_burn() {
 		"$FS" --outlier 50 --burn "$2" --window 1s llvm --format json >"$T/$1.json" 2>"$T/$1.err"
 }
 
+# The burn's HTML report: self-contained (no file or script it loads), its
+# four plots (throughput, clock, power, temperature: the stand-in NVML reads
+# the last two) valid SVG, every window in its table; opened in a real
+# browser (Debian's headless Chromium), it draws a page that is not blank
+# and says nothing on the console (a planted console error is seen: the
+# check can fail).
+t_a_burns_html_report_should_open_in_a_browser() {
+	sanitized && skip "a page written once at the end, no thread of its own: make test runs it"
+	command -v chromium >/dev/null || die "no chromium (make deps-test installs it)"
+	local uuid
+	uuid=$("$FS" --list --format json | python3 -c 'import json, sys; print(json.loads(sys.stdin.readline())["uuid"])')
+	stand_in_burn h 3s "sm=1410,power=650,limit=700,temp=71,reasons=0x4" || die "exit $?: $(cat "$T/h.err")"
+	python3 - "$T/h.json" "$T/page" <<'PY' || die "the page: $(cat "$T/h.json")"
+import json, re, sys, xml.etree.ElementTree as ET
+r = [json.loads(l) for l in open(sys.argv[1])]
+end = r[-1]
+assert end["type"] == "burn_end" and end["report_html"].endswith(".html"), end
+assert end["report_html"][:-5] == end["report"][:-3], end
+page = open(end["report_html"]).read()
+open(sys.argv[2], "w").write(end["report_html"])
+# self-contained: nothing loaded from elsewhere, no script
+assert not re.search(r'<(script|link|img|iframe)\b|\b(src|href)=', page), "loads something"
+svgs = re.findall(r"<svg\b.*?</svg>", page, re.S)
+assert len(svgs) == 4, len(svgs)
+titles = []
+for s in svgs:
+    e = ET.fromstring(s)
+    ns = "{http://www.w3.org/2000/svg}"
+    assert e.findall(f".//{ns}polyline"), "a plot without a line"
+    titles.append([t.text for t in e.iter(f"{ns}text")][0].split(" over the burn")[0])
+assert titles == ["throughput", "shader clock", "power", "temperature"], titles
+windows = [x for x in r if x["type"] == "burn_window"]
+rows = re.findall(r'<tr><td>(\d+)(?: \(partial\))?</td><td>[0-9.e+-]+-[0-9.e+-]+</td><td class="([A-Z]+)">', page)
+assert [(int(i), c.lower()) for i, c in rows] == [(w["window"], w["status"]) for w in windows], (rows, windows)
+PY
+	local html shot
+	html=$(cat "$T/page")
+	browse() { # PAGE PNG: a screenshot by headless Chromium; its console on stderr
+		timeout 120 chromium --headless=new --no-sandbox --disable-gpu --hide-scrollbars --user-data-dir="$T/chr" \
+			--window-size=800,900 --screenshot="$2" --enable-logging=stderr --v=0 "file://$1" >"$T/chr.out" 2>&1
+	}
+	browse "$html" "$T/page.png" || die "chromium: exit $?: $(tail -5 "$T/chr.out")"
+	! grep ':CONSOLE' "$T/chr.out" || die "the console said something"
+	local drawn
+	drawn=$(python3 tests/png_drawn.py "$T/page.png") || die "the screenshot: not a PNG Chromium writes"
+	set -- $drawn
+	[ "$1" -gt $(($2 / 4)) ] || die "the screenshot is blank: $1 of $2 rows drawn"
+	# the console check sees what a page says there
+	printf '<!DOCTYPE html><html><body><script>console.error("planted")</script></body></html>\n' >"$T/planted.html"
+	browse "$T/planted.html" "$T/planted.png" && grep -q ':CONSOLE.*"planted"' "$T/chr.out" ||
+		die "a planted console error unseen: $(tail -5 "$T/chr.out")"
+}
+
 # A burn-in (--burn): windows judged as they close, records by the schema, a
 # Markdown report beside the logs; a wrong result fails its window and the
 # burn (exit 3); the stand-in NVML's thermal reason fails its windows and

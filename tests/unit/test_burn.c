@@ -208,8 +208,50 @@ static void a_window_of_memory_errors_should_fail(void)
 	}
 }
 
+/* A 4-hour soak at 20 ms (720000 samples) into a trace planned for 10
+ * minutes: it halves its spans as the run goes on and keeps at most its
+ * points; one sample's dip (a window's minimum) and the hottest reading
+ * survive every halving; each point's mean is its samples'. */
+static void a_trace_should_stay_small_and_keep_every_minimum(void)
+{
+	static BurnTrace t;
+	burn_trace_init(&t, 600.0 / (BURN_TRACE_POINTS / 2));
+	Sample s = { .flags = SAMPLE_STEADY, .tel_valid = 1u << TEL_SM_MHZ | 1u << TEL_TEMP_C };
+	size_t n = 4 * 3600 * 50, dip = 654321;
+	for (size_t k = 0; k < n; k++) {
+		s.t_ms = 20.0 * (double)k;
+		s.rate = k == dip ? 1e9 : 100e12;
+		s.tel[TEL_SM_MHZ] = k % 2 ? 1800 : 1700;
+		s.tel[TEL_TEMP_C] = k == dip + 1 ? 95 : 60;
+		burn_trace_add(&t, &s, s.t_ms / 1000);
+	}
+	CHECK(t.n <= BURN_TRACE_POINTS && t.n >= BURN_TRACE_POINTS / 4);
+	CHECK(t.span_s * BURN_TRACE_POINTS >= 4 * 3600.0);
+	size_t total = 0, mins = 0, hot = 0;
+	for (size_t k = 0; k < t.n; k++) {
+		const BurnPoint *p = &t.p[k];
+		CHECK(k == 0 || p->slot > t.p[k - 1].slot);
+		total += p->q[BURN_Q_RATE].n;
+		mins += p->q[BURN_Q_RATE].min == 1e9;
+		hot += p->q[BURN_Q_TEMP].max == 95;
+		CHECK(fabs(burn_agg_mean(&p->q[BURN_Q_MHZ]) - 1750) < 1);
+		CHECK(p->q[BURN_Q_WATTS].n == 0 && isnan(burn_agg_mean(&p->q[BURN_Q_WATTS])));
+		/* the dip's point is the one whose span holds its time */
+		if (p->q[BURN_Q_RATE].min == 1e9)
+			CHECK(p->slot == (long)floor(20.0 * (double)dip / 1000 / t.span_s));
+	}
+	CHECK(total == n && mins == 1 && hot == 1);
+	/* a sample that is not steady is no throughput, its readings count */
+	burn_trace_init(&t, 1);
+	s.flags = 0;
+	s.t_ms = 0;
+	burn_trace_add(&t, &s, 0);
+	CHECK(t.n == 1 && t.p[0].q[BURN_Q_RATE].n == 0 && t.p[0].q[BURN_Q_MHZ].n == 1);
+}
+
 int main(void)
 {
+	RUN(a_trace_should_stay_small_and_keep_every_minimum);
 	RUN(a_window_of_memory_errors_should_fail);
 	RUN(a_window_of_pcie_replays_should_fail);
 	RUN(a_window_near_its_slowdown_threshold_should_be_said);

@@ -1,0 +1,267 @@
+#include "burn_report.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "error.h"
+#include "fileio.h"
+#include "fmt.h"
+#include "svg.h"
+#include "svg_draw.h"
+#include "version.h"
+
+/* What both forms say first: the verdict's word and the exit status. */
+static const char *verdict_word(const BurnReport *r)
+{
+	return r->sig ? (r->status ? "FAIL, interrupted" : "INTERRUPTED") : r->status ? "FAIL" : "PASS";
+}
+
+static int exit_of(const BurnReport *r)
+{
+	return r->sig ? STATUS_SIGNAL + r->sig : r->status;
+}
+
+/* A device's hottest window's temperature; NaN unread. */
+static double hottest(const BurnReportDev *d)
+{
+	double hot = NAN;
+	for (size_t w = 0; w < d->nkept; w++)
+		hot = !(d->kept[w].temp <= hot) && isfinite(d->kept[w].temp) ? d->kept[w].temp : hot;
+	return hot;
+}
+
+/* A window's median, first (last: the last one) of the device's; "-" none. */
+static const char *edge_median(const BurnReport *r, const BurnReportDev *d, bool last, char *out, size_t len)
+{
+	const BurnKept *k = d->nkept ? &d->kept[last ? d->nkept - 1 : 0] : NULL;
+	char a[FMT_SI_LEN];
+	if (k && isfinite(k->median))
+		snprintf(out, len, "%s%s", fmt_si(k->median, a, sizeof a), r->unit);
+	else
+		snprintf(out, len, "-");
+	return out;
+}
+
+static void held_by(const BurnKept *k, char *out, size_t len)
+{
+	if (isfinite(k->held_power))
+		snprintf(out, len, "power cap %.0f%%, thermal %.0f%%, HW slowdown %.0f%%", 100 * k->held_power,
+		         100 * k->held_thermal, 100 * k->held_hw);
+	else
+		snprintf(out, len, "-");
+}
+
+static void md_head(FILE *f, const BurnReport *r)
+{
+	const SessionMeta *m0 = r->m0;
+	char dur[32], win[32];
+	fprintf(f, "# flopscope burn-in of %s\n\n", m0 ? m0->host : "this host");
+	fprintf(f, "- started %s; %s asked in windows of %s, %.1f s ran%s", m0 ? m0->start_utc : "(unknown)",
+	        fmt_seconds(r->burn_s, dur, sizeof dur), fmt_seconds(r->window_s, win, sizeof win), r->ran_s,
+	        r->sig ? "" : "\n");
+	if (r->sig)
+		fprintf(f, ": **interrupted** by signal %d\n", r->sig);
+	fprintf(f, "- as run: `flopscope --burn %gs --window %gs --workload %s`, %zu device%s\n", r->burn_s, r->window_s,
+	        m0 ? m0->workload : "?", r->n, r->n == 1 ? "" : "s");
+	fprintf(f, "- flopscope %s, records of schema %d\n", FLOPSCOPE_VERSION, FLOPSCOPE_SCHEMA_VERSION);
+	const size_t *c = r->count;
+	fprintf(f, "- verdict: **%s** (exit %d): %zu windows pass, %zu unsure, %zu outlier, %zu fail, %zu wrong, "
+	        "%zu error\n\n", verdict_word(r), exit_of(r), c[BURN_PASS], c[BURN_UNSURE], c[BURN_OUTLIER], c[BURN_FAIL],
+	        c[BURN_WRONG], c[BURN_ERROR]);
+}
+
+static void md_windows(FILE *f, const BurnReport *r, const BurnReportDev *d)
+{
+	fprintf(f, "| window | s | status | median (%s) | min | clock MHz | power W | temp C | held by | others "
+	        "| causes |\n| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n", r->unit);
+	for (size_t w = 0; w < d->nkept; w++) {
+		const BurnKept *k = &d->kept[w];
+		char a[FMT_SI_LEN], c[FMT_SI_LEN], mhz[16], watts[16], temp[16], held[96], others[16];
+		held_by(k, held, sizeof held);
+		fprintf(f, "| %u%s | %.4g-%.4g | %s | %s | %s | %s | %s | %s | %s | %s | %s%s%s |\n", k->index + 1,
+		        k->partial ? " (partial)" : "", k->t0, k->t1, burn_status_words[k->st],
+		        isfinite(k->median) ? fmt_si(k->median, a, sizeof a) : "-",
+		        isfinite(k->min) ? fmt_si(k->min, c, sizeof c) : "-", fmt_cell(k->mhz, "%.0f", mhz, sizeof mhz),
+		        fmt_cell(k->watts, "%.0f", watts, sizeof watts), fmt_cell(k->temp, "%.0f", temp, sizeof temp), held,
+		        fmt_cell(k->others, "%.0f", others, sizeof others), k->codes, k->why[0] ? ": " : "", k->why);
+	}
+}
+
+bool burn_report_md(const BurnReport *r, const char *path, char *err, size_t len)
+{
+	FileTmp t;
+	FILE *f = fileio_create(path, FILE_NEW, false, &t, err, len);
+	if (!f)
+		return false;
+	md_head(f, r);
+	fprintf(f, "## Devices\n\n| dev | device | driver | UUID | PCI | verdict | windows | first window | last "
+	        "window | hottest |\n| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n");
+	for (size_t k = 0; k < r->n; k++) {
+		const BurnReportDev *d = &r->d[k];
+		char first[48], last[48], hot[16];
+		fprintf(f, "| %zu | %s | %s | %s | %s | %s | %zu | %s | %s | %s |\n", k + 1, d->name,
+		        d->m ? d->m->driver_info : "", d->m ? d->m->uuid : "", d->m ? d->m->pci_bus_id : "", d->verdict,
+		        d->nkept, edge_median(r, d, false, first, sizeof first), edge_median(r, d, true, last, sizeof last),
+		        fmt_cell(hottest(d), "%.0f C", hot, sizeof hot));
+	}
+	for (size_t k = 0; k < r->n; k++) {
+		const BurnReportDev *d = &r->d[k];
+		fprintf(f, "\n## [%zu] %s\n\n", k + 1, d->name);
+		if (d->error[0])
+			fprintf(f, "The run failed: %s\n\n", d->error);
+		if (d->nkept)
+			md_windows(f, r, d);
+	}
+	return fileio_commit(f, &t, !ferror(f), err, len);
+}
+
+/* The page's cells: text escaped; a status cell carries its class. */
+static void td(FILE *f, const char *s)
+{
+	fputs("<td>", f);
+	svg_esc(f, s);
+	fputs("</td>", f);
+}
+
+static void html_head(FILE *f, const BurnReport *r)
+{
+	const SessionMeta *m0 = r->m0;
+	char dur[32], win[32], line[512];
+	fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\"/>\n<title>", f);
+	snprintf(line, sizeof line, "flopscope burn-in of %s", m0 ? m0->host : "this host");
+	svg_esc(f, line);
+	fputs("</title>\n<style>\nbody { font-family: sans-serif; margin: 2em; max-width: 1100px; }\n"
+	      "table { border-collapse: collapse; margin: 0.5em 0 1.5em; font-size: 13px; }\n"
+	      "th, td { border: 1px solid #d0d7de; padding: 3px 7px; text-align: left; vertical-align: top; }\n"
+	      "th { background: #f6f8fa; }\n.PASS { background: #dafbe1; }\n.UNSURE, .OUTLIER { background: #fff8c5; }\n"
+	      ".FAIL, .WRONG, .ERROR { background: #ffebe9; }\nsvg { display: block; max-width: 100%; height: auto; }\n"
+	      "</style>\n</head>\n<body>\n<h1>", f);
+	svg_esc(f, line);
+	fputs("</h1>\n<ul>\n<li>started ", f);
+	svg_esc(f, m0 ? m0->start_utc : "(unknown)");
+	fprintf(f, "; %s asked in windows of %s, %.1f s ran%s</li>\n", fmt_seconds(r->burn_s, dur, sizeof dur),
+	        fmt_seconds(r->window_s, win, sizeof win), r->ran_s, r->sig ? "" : "");
+	if (r->sig)
+		fprintf(f, "<li><strong>interrupted</strong> by signal %d</li>\n", r->sig);
+	snprintf(line, sizeof line, "flopscope --burn %gs --window %gs --workload %s", r->burn_s, r->window_s,
+	         m0 ? m0->workload : "?");
+	fputs("<li>as run: <code>", f);
+	svg_esc(f, line);
+	fprintf(f, "</code>, %zu device%s</li>\n<li>flopscope %s, records of schema %d</li>\n", r->n,
+	        r->n == 1 ? "" : "s", FLOPSCOPE_VERSION, FLOPSCOPE_SCHEMA_VERSION);
+	const size_t *c = r->count;
+	fprintf(f, "<li>verdict: <strong class=\"%s\">%s</strong> (exit %d): %zu windows pass, %zu unsure, %zu outlier, "
+	        "%zu fail, %zu wrong, %zu error</li>\n</ul>\n", r->status ? "FAIL" : "PASS", verdict_word(r), exit_of(r),
+	        c[BURN_PASS], c[BURN_UNSURE], c[BURN_OUTLIER], c[BURN_FAIL], c[BURN_WRONG], c[BURN_ERROR]);
+}
+
+static void html_devices(FILE *f, const BurnReport *r)
+{
+	fputs("<h2>Devices</h2>\n<table>\n<tr><th>dev</th><th>device</th><th>driver</th><th>UUID</th><th>PCI</th>"
+	      "<th>verdict</th><th>windows</th><th>first window</th><th>last window</th><th>hottest</th></tr>\n", f);
+	for (size_t k = 0; k < r->n; k++) {
+		const BurnReportDev *d = &r->d[k];
+		char first[48], last[48], hot[16], nw[24];
+		fprintf(f, "<tr><td>%zu</td>", k + 1);
+		td(f, d->name);
+		td(f, d->m ? d->m->driver_info : "");
+		td(f, d->m ? d->m->uuid : "");
+		td(f, d->m ? d->m->pci_bus_id : "");
+		fprintf(f, "<td class=\"%s\">%s</td>", d->verdict, d->verdict);
+		snprintf(nw, sizeof nw, "%zu", d->nkept);
+		td(f, nw);
+		td(f, edge_median(r, d, false, first, sizeof first));
+		td(f, edge_median(r, d, true, last, sizeof last));
+		td(f, fmt_cell(hottest(d), "%.0f C", hot, sizeof hot));
+		fputs("</tr>\n", f);
+	}
+	fputs("</table>\n", f);
+}
+
+/* The four plots of the soak, every device in each. */
+static bool html_plots(FILE *f, const BurnReport *r)
+{
+	SvgBurnDev dv[64];
+	size_t n = r->n < 64 ? r->n : 64;
+	bool any = false;
+	for (size_t k = 0; k < n; k++) {
+		dv[k] = (SvgBurnDev){ r->d[k].name, r->d[k].trace };
+		any |= r->d[k].trace && r->d[k].trace->n;
+	}
+	if (!any)
+		return true;
+	fputs("<h2>Over the burn</h2>\n<p>Each device's run in spans of equal length: the mean of each span a solid "
+	      "line, its least (throughput, clock) or greatest (power, temperature) dotted, so that no window's dip or "
+	      "peak is lost however long the burn. Power is the driver's instant reading where it has one (NVML's "
+	      "NVML_FI_DEV_POWER_INSTANT), else its average.</p>\n", f);
+	static const char *const what[BURN_Q_COUNT] = { "throughput", "clock", "power", "temperature" };
+	bool ok = true;
+	for (int q = 0; q < BURN_Q_COUNT && ok; q++) {
+		bool read = false;
+		for (size_t k = 0; k < n && !read; k++)
+			for (size_t i = 0; dv[k].trace && i < dv[k].trace->n && !read; i++)
+				read = dv[k].trace->p[i].q[q].n > 0;
+		if (read)
+			ok = svg_write_burn(f, (BurnQuantity)q, r->unit, dv, n, r->window_s, r->ran_s);
+		else
+			fprintf(f, "<p>No %s was read on %s.</p>\n", what[q], n == 1 ? "this device" : "these devices");
+	}
+	return ok;
+}
+
+static void html_windows(FILE *f, const BurnReport *r, const BurnReportDev *d)
+{
+	fprintf(f, "<table>\n<tr><th>window</th><th>s</th><th>status</th><th>median (%s)</th><th>min</th><th>clock "
+	        "MHz</th><th>power W</th><th>temp C</th><th>held by</th><th>others</th><th>causes</th></tr>\n", r->unit);
+	for (size_t w = 0; w < d->nkept; w++) {
+		const BurnKept *k = &d->kept[w];
+		char a[FMT_SI_LEN], c[FMT_SI_LEN], cell[360];
+		snprintf(cell, sizeof cell, "%u%s", k->index + 1, k->partial ? " (partial)" : "");
+		fputs("<tr>", f);
+		td(f, cell);
+		snprintf(cell, sizeof cell, "%.4g-%.4g", k->t0, k->t1);
+		td(f, cell);
+		fprintf(f, "<td class=\"%s\">%s</td>", burn_status_words[k->st], burn_status_words[k->st]);
+		td(f, isfinite(k->median) ? fmt_si(k->median, a, sizeof a) : "-");
+		td(f, isfinite(k->min) ? fmt_si(k->min, c, sizeof c) : "-");
+		td(f, fmt_cell(k->mhz, "%.0f", cell, sizeof cell));
+		td(f, fmt_cell(k->watts, "%.0f", cell, sizeof cell));
+		td(f, fmt_cell(k->temp, "%.0f", cell, sizeof cell));
+		held_by(k, cell, sizeof cell);
+		td(f, cell);
+		td(f, fmt_cell(k->others, "%.0f", cell, sizeof cell));
+		snprintf(cell, sizeof cell, "%s%s%s", k->codes, k->why[0] ? ": " : "", k->why);
+		td(f, cell);
+		fputs("</tr>\n", f);
+	}
+	fputs("</table>\n", f);
+}
+
+bool burn_report_html(const BurnReport *r, const char *path, char *err, size_t len)
+{
+	FileTmp t;
+	FILE *f = fileio_create(path, FILE_NEW, false, &t, err, len);
+	if (!f)
+		return false;
+	html_head(f, r);
+	html_devices(f, r);
+	bool ok = html_plots(f, r);
+	for (size_t k = 0; k < r->n; k++) {
+		const BurnReportDev *d = &r->d[k];
+		char h[320];
+		snprintf(h, sizeof h, "[%zu] %s", k + 1, d->name);
+		fputs("<h2>", f);
+		svg_esc(f, h);
+		fputs("</h2>\n", f);
+		if (d->error[0]) {
+			fputs("<p>The run failed: ", f);
+			svg_esc(f, d->error);
+			fputs("</p>\n", f);
+		}
+		if (d->nkept)
+			html_windows(f, r, d);
+	}
+	fputs("</body>\n</html>\n", f);
+	return fileio_commit(f, &t, ok && !ferror(f), err, len);
+}

@@ -1,0 +1,50 @@
+/* burn_report: the burn's report, as Markdown and as a self-contained HTML
+ * page (inline SVG plots of throughput, clock, power and temperature over
+ * the whole soak, the devices, each device's windows and causes), from
+ * plain structs burn_cmd.c fills. */
+#ifndef FLOPSCOPE_BURN_REPORT_H
+#define FLOPSCOPE_BURN_REPORT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "burn.h"
+#include "slog.h"
+
+/* A judged window, as the report keeps it. */
+typedef struct BurnKept {
+	unsigned index;
+	double t0, t1;
+	bool partial;
+	BurnStatus st;
+	double median, min, mhz, watts, temp, held_power, held_thermal, held_hw, others, drift, peer;
+	char why[240];
+	char codes[96];
+} BurnKept;
+
+typedef struct BurnReportDev {
+	const char *name;
+	const SessionMeta *m;    /* NULL: it did not start */
+	const char *verdict;     /* "PASS" ... "ERROR" */
+	const char *error;       /* why it could not run or failed; "" none */
+	const BurnKept *kept;
+	size_t nkept;
+	const BurnTrace *trace;  /* its soak for the plots; NULL none */
+} BurnReportDev;
+
+typedef struct BurnReport {
+	const SessionMeta *m0;   /* the first device's session (host, start, workload); NULL none */
+	double burn_s, window_s, ran_s;
+	int sig, status;         /* the signal that ended it (0 none); the exit status otherwise */
+	const size_t *count;     /* windows by status, BURN_STATUS_COUNT */
+	const char *unit;        /* the throughput's */
+	const BurnReportDev *d;
+	size_t n;
+} BurnReport;
+
+/* The report written new at path (never over a file), Markdown or HTML;
+ * false where it could not be (err says why). */
+bool burn_report_md(const BurnReport *r, const char *path, char *err, size_t len);
+bool burn_report_html(const BurnReport *r, const char *path, char *err, size_t len);
+
+#endif
