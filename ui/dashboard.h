@@ -12,6 +12,7 @@ typedef enum DashExit {
 	DASH_QUIT,   /* q, or a signal */
 	DASH_BACK,   /* d: back to the picker (zoomed: d or Esc, back to all devices) */
 	DASH_NEXT_WORKLOAD, /* w: the same device, the next workload */
+	DASH_DONE,   /* every run ended: a burn's view leaves by itself */
 } DashExit;
 
 typedef struct DashOptions {

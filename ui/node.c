@@ -381,7 +381,11 @@ static void draw_table(Node *nv, Rect r)
 		size_t power = d->stats.changes.by_cause[CAUSE_POWER_STATE];
 		snprintf(chg, sizeof chg, "%zu/%zu", power, d->stats.changes.nchanges - power);
 		ThemeRole role = ROLE_TEXT;
-		if (d->failed) {
+		const NodeBurnDev *bd = nv->opt->burn ? &nv->opt->burn->dev[k] : NULL;
+		if (bd && !d->failed) { /* a burn's verdict so far, its windows' */
+			snprintf(status, sizeof status, "%s", bd->text);
+			role = bd->severity >= 2 ? ROLE_STATUS_ERROR : bd->severity ? ROLE_STATUS_WARN : ROLE_TEXT;
+		} else if (d->failed) {
 			snprintf(status, sizeof status, "FAILED");
 			role = ROLE_STATUS_ERROR;
 		} else if (nv->nd[k].outlier) {
@@ -446,8 +450,12 @@ static void draw(Node *nv)
 	mvhline(0, 0, ' ', COLS);
 	SampleSource *s0 = nv->dev[0].src;
 	char tms[32];
-	snprintf(line, sizeof line, " flopscope | %zu devices: %s | %s | %.1f s | target %s", nv->n, states,
-	         s0->workload, t1, fmt_ms(s0->target_ms(s0->ctx), tms, sizeof tms));
+	if (nv->opt->burn)
+		snprintf(line, sizeof line, " flopscope | burn-in of %zu devices: %s | %s | %s", nv->n, states, s0->workload,
+		         nv->opt->burn->header);
+	else
+		snprintf(line, sizeof line, " flopscope | %zu devices: %s | %s | %.1f s | target %s", nv->n, states,
+		         s0->workload, t1, fmt_ms(s0->target_ms(s0->ctx), tms, sizeof tms));
 	mvaddnstr(0, 0, line, COLS);
 
 	/* one scale for every panel of the same unit: the slow one shows */
@@ -466,9 +474,10 @@ static void draw(Node *nv)
 
 	char sline[1024];
 	int at;
-	layout_status_line(nv->s->message, s0->replay ? "1-9 log in full  space pause  < > speed  left/right seek  "
-	                   ". step  e end  ? help  q quit" : "1-9 device in full  space pause all  r restart all  "
-	                   "+/- target  w workload  d devices  ? help  q quit", COLS, sline, sizeof sline, &at);
+	const char *keys = s0->replay ? "1-9 log in full  space pause  < > speed  left/right seek  . step  e end  ? help  q quit"
+	                   : nv->opt->burn ? "up/down select  ? help  q end the burn (its report marked interrupted)"
+	                   : "1-9 device in full  space pause all  r restart all  +/- target  w workload  d devices  ? help  q quit";
+	layout_status_line(nv->s->message, keys, COLS, sline, sizeof sline, &at);
 	mvhline(l.status.y, 0, ' ', COLS);
 	attrset(screen_attr(nv->s, (ThemeRole)nv->s->message_role));
 	mvaddnstr(l.status.y, 0, sline, at);
@@ -626,6 +635,20 @@ static bool node_zoom(Node *nv, size_t pick, DashExit *how)
 
 /* What a key does in the node view: its action on every device, or one
  * device in full; false when the screen is left (*how says how). */
+/* The keys that would change a burn's runs (a device in full has them too). */
+static bool burn_refuses(KeyAction act, int ch, size_t n)
+{
+	switch (act) {
+	case ACT_PICK:
+		return (size_t)keys_digit(ch) < n;
+	case ACT_ENTER: case ACT_PAUSE: case ACT_RESTART: case ACT_TARGET_UP: case ACT_TARGET_DOWN:
+	case ACT_NEXT_WORKLOAD: case ACT_DEVICES: case ACT_BACK:
+		return true;
+	default:
+		return false;
+	}
+}
+
 static bool node_key(Node *nv, KeyAction act, int ch, DashExit *how)
 {
 	Screen *s = nv->s;
@@ -728,6 +751,18 @@ static bool node_init(Node *nv, SampleSource *src, size_t *ready)
 	return false;
 }
 
+/* Whether every device's run has ended and its samples are taken. */
+static bool all_ended(Node *nv)
+{
+	for (size_t k = 0; k < nv->n; k++) {
+		EngineState st = nv->dev[k].src->state(nv->dev[k].src->ctx);
+		if (st != ENGINE_DONE && st != ENGINE_ERROR)
+			return false;
+	}
+	take(nv, nv->n); /* the last ones, after the state said done */
+	return true;
+}
+
 /* A turn of the loop: every device's new samples, and the statistics at
  * most STATS_NS apart, but never left behind the samples taken (a replay's
  * End took every sample at once and the table kept the figures of before). */
@@ -744,6 +779,10 @@ static unsigned node_tick(void *ctx, uint64_t now, bool dirty)
 		nv->stale = false;
 		dirty = true;
 	}
+	if (nv->opt->burn && all_ended(nv)) { /* the burn is over: its verdicts and report follow */
+		nv->how = DASH_DONE;
+		return REACT_LEAVE;
+	}
 	return dirty ? REACT_REDRAW : 0;
 }
 
@@ -755,6 +794,10 @@ static void node_draw(void *ctx)
 static unsigned node_on_key(void *ctx, KeyAction act, int ch)
 {
 	Node *nv = ctx;
+	if (nv->opt->burn && burn_refuses(act, ch, nv->n)) {
+		screen_message(nv->s, ROLE_STATUS_WARN, "a burn runs as planned: q ends it, its report marked interrupted");
+		return 0;
+	}
 	bool stay = node_key(nv, act, ch, &nv->how);
 	unsigned r = stay ? 0 : REACT_LEAVE;
 	if (nv->redraw_now)

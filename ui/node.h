@@ -13,14 +13,32 @@
 #include "screen.h"
 #include "source.h"
 
+/* A burn's view (flopscope --burn on a terminal), filled by the burn as
+ * its windows close: a line for the header (the window, the time left) and
+ * each device's verdict so far in the table's status column. */
+typedef struct NodeBurnDev {
+	char text[48];        /* "window 3: PASS", "FAIL (window 2: DRIFT)" */
+	int severity;         /* 0 pass, 1 a warning or unsure, 2 failed */
+} NodeBurnDev;
+typedef struct NodeBurn {
+	char header[160];
+	NodeBurnDev dev[NODE_MAX];
+} NodeBurn;
+
 typedef struct NodeOptions {
 	unsigned fps;
 	double outlier_pct;   /* the outlier rule's threshold, % */
 	bool whole;           /* a zoomed device: the whole run on its time axis */
+	/* a burn's (NULL: a measuring run's): the keys that change a run (pause,
+	 * restart, target, workload, devices, a device in full) are refused,
+	 * since a burn runs as planned; the view leaves by itself (DASH_DONE)
+	 * when every run has ended */
+	const NodeBurn *burn;
 } NodeOptions;
 
 /* Shows src[0..n) until the user leaves: DASH_QUIT (q, a signal),
- * DASH_BACK (d: the picker) or DASH_NEXT_WORKLOAD (w). Pausing, restarting
+ * DASH_BACK (d: the picker) or DASH_NEXT_WORKLOAD (w); a burn's, DASH_DONE
+ * when every run ended. Pausing, restarting
  * and the target apply to every device; a device that fails stops alone.
  * failed[k] is set for each device that stopped with an error. The sources
  * are stopped on leaving. */

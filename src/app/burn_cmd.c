@@ -6,6 +6,7 @@
 
 #include <inttypes.h>
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,8 +22,11 @@
 #include "fileio.h"
 #include "fmt.h"
 #include "metrics_live.h"
+#include "node.h"
 #include "records.h"
 #include "runcfg.h"
+#include "screen.h"
+#include "source.h"
 #include "slog.h"
 #include "throttle.h"
 #include "version.h"
@@ -53,6 +57,8 @@ typedef struct Dev {
 	size_t count[BURN_STATUS_COUNT];
 	uint64_t codes;            /* its windows' causes so far (verdict_code_bits) */
 	double peer;               /* its last window's share of its peers' median; NaN none */
+	unsigned first_bad;        /* its first window worse than PASS, + 1; 0 none */
+	char first_bad_codes[96];
 	int row;                   /* its row of the metrics (--metrics-file); -1 none */
 	char error[ERR_LEN];       /* it could not run, or failed: why */
 } Dev;
@@ -71,6 +77,9 @@ typedef struct Burn {
 	const char **names;        /* n: the devices' models */
 	MetricsBoard *board;       /* --metrics-file: the verdicts so far, written as windows close */
 	bool board_dirty, board_said;
+	NodeBurn *view;            /* the node view's burn lines while it shows (no window lines printed) */
+	long view_left_s;          /* the time left its header says */
+	bool by_key;               /* ended from the view's keyboard (q, Ctrl-C): interrupted, as SIGINT */
 } Burn;
 
 /* The reports' paths ("" not written) and why one could not be. */
@@ -204,6 +213,39 @@ static void close_window(Burn *b, Dev *d, size_t k, bool partial, bool wrong, bo
 	d->pend[d->npend++] = w;
 }
 
+static BurnStatus worst(const Dev *d);
+
+/* A device's verdict so far in the node view's status column: its worst
+ * window's status and how many windows of the planned were judged ("PASS 3
+ * of 8"), or the window where it first went wrong with the causes' codes
+ * ("FAIL w2: DRIFT"). */
+static void view_device(Burn *b, size_t k)
+{
+	const Dev *d = &b->d[k];
+	NodeBurnDev *v = &b->view->dev[k];
+	BurnStatus st = worst(d);
+	if (!d->first_bad) /* short: the table's last column at 120 columns has 14 */
+		snprintf(v->text, sizeof v->text, "%s %zu of %u", burn_status_words[st], d->nkept, b->windows);
+	else
+		snprintf(v->text, sizeof v->text, "%s w%u: %.30s", burn_status_words[st], d->first_bad, d->first_bad_codes);
+	v->severity = st == BURN_PASS ? 0 : st == BURN_UNSURE ? 1 : 2;
+}
+
+/* The view's header: the window now and the time left (ran_s of the burn). */
+static void view_header(Burn *b, double ran_s)
+{
+	long left = lround(b->o->burn_s - ran_s);
+	if (left < 0)
+		left = 0;
+	if (left == b->view_left_s)
+		return;
+	b->view_left_s = left;
+	unsigned w = (unsigned)(ran_s / b->o->window_s) + 1;
+	char win[32], rest[32];
+	snprintf(b->view->header, sizeof b->view->header, "window %u of %u (%s each), %s left", w < b->windows ? w : b->windows,
+	         b->windows, fmt_seconds(b->o->window_s, win, sizeof win), fmt_seconds((double)left, rest, sizeof rest));
+}
+
 static void print_window(Burn *b, size_t k, const BurnWindow *w)
 {
 	Dev *d = &b->d[k];
@@ -224,6 +266,14 @@ static void print_window(Burn *b, size_t k, const BurnWindow *w)
 	d->codes |= verdict_code_bits(&w->causes);
 	d->peer = w->peer_ratio;
 	b->board_dirty = true;
+	if (w->status != BURN_PASS && !d->first_bad) {
+		d->first_bad = w->index + 1;
+		snprintf(d->first_bad_codes, sizeof d->first_bad_codes, "%s", codes);
+	}
+	if (b->view) { /* the node view says it: no line under the screen */
+		view_device(b, k);
+		return;
+	}
 	if (o->format == FORMAT_JSON) {
 		BurnLine l = { .dev = (double)k + 1, .window = w->index + 1.0, .t0 = w->t0_s, .t1 = w->t1_s,
 		               .median = w->median, .min = w->min, .mhz = w->mhz, .watts = w->watts, .temp = w->temp_max,
@@ -335,7 +385,6 @@ static CheckStatus check_status_of(BurnStatus st)
 	return map[st];
 }
 
-static BurnStatus worst(const Dev *d);
 
 /* --metrics-file: every device's verdict so far, the file replaced whole
  * (after each window, and at the end with the exit status); a write that
@@ -384,6 +433,62 @@ static bool take_sample(void *ctx, size_t k, const Sample *s)
 	}
 	keep_sample(d, s);
 	return b->out_ok;
+}
+
+/* The node view's tap on a device's samples: each one the burn's, the
+ * windows it closes judged with their peers', the header's time left. */
+typedef struct BurnTap {
+	Burn *b;
+	size_t k;
+	uint64_t t0;
+} BurnTap;
+
+static void burn_tap(void *ctx, const Sample *s)
+{
+	BurnTap *t = ctx;
+	take_sample(t->b, t->k, s);
+	take_sample(t->b, t->k, NULL);
+	view_header(t->b, (double)(clock_mono_ns() - t->t0) / 1e9);
+}
+
+/* The burn in the node view, on a terminal (not --headless, --format or a
+ * pipe), until every run ends or the user ends it (q, Ctrl-C: as SIGINT);
+ * false where it cannot show (a device without its run, no terminal): the
+ * caller drains the runs headless. */
+static bool burn_view(Burn *b, EngineSet *set, uint64_t t0, atomic_int *quit)
+{
+	if (b->o->headless || b->o->format != FORMAT_TABLE || b->n > NODE_MAX)
+		return false;
+	for (size_t k = 0; k < b->n; k++)
+		if (!set->m[k].e)
+			return false;
+	SampleSource src[NODE_MAX];
+	BurnTap taps[NODE_MAX];
+	bool failed[NODE_MAX] = { false };
+	NodeBurn nb;
+	memset(&nb, 0, sizeof nb);
+	b->view = &nb;
+	b->view_left_s = -1;
+	view_header(b, 0);
+	for (size_t k = 0; k < b->n; k++) {
+		snprintf(nb.dev[k].text, sizeof nb.dev[k].text, "window 1");
+		source_engine(&src[k], set->m[k].e);
+		taps[k] = (BurnTap){ b, k, t0 };
+		src[k].tap = burn_tap;
+		src[k].tap_ctx = &taps[k];
+	}
+	Screen s;
+	if (!screen_open(&s, b->o->theme, quit)) {
+		b->view = NULL;
+		fprintf(stderr, "flopscope: cannot use this terminal; printing the windows instead\n");
+		return false;
+	}
+	DashExit how = node_run(&s, src, b->n, &(NodeOptions){ .fps = b->o->fps, .outlier_pct = b->o->outlier_pct,
+	                                                     .whole = b->o->whole, .burn = &nb }, failed);
+	screen_close(&s);
+	b->view = NULL;
+	b->by_key = how != DASH_DONE && !atomic_load(quit);
+	return true;
 }
 
 /* The verdict of the burn: a wrong result first, then a failed window, an
@@ -471,7 +576,8 @@ static void print_end(Burn *b, double ran_s, int sig, int status, const Reports 
 		if (rp->html[0])
 			printf("Report (HTML): %s\n", rp->html);
 		if (sig)
-			printf("%.1f s of a %g s burn, interrupted by signal %d: exit %d\n", ran_s, b->o->burn_s, sig,
+			printf("%.1f s of a %g s burn, interrupted %s%d: exit %d\n", ran_s, b->o->burn_s,
+			       b->by_key ? "from the keyboard (q, Ctrl-C), as by signal " : "by signal ", sig,
 			       STATUS_SIGNAL + sig);
 		else
 			printf("%.1f s of a %g s burn: exit %d\n", ran_s, b->o->burn_s, status);
@@ -496,7 +602,7 @@ static void write_reports(const Burn *b, double ran_s, int sig, int status, Repo
 		snprintf(rp->err, sizeof rp->err, "out of memory");
 		return;
 	}
-	BurnReport r = { .burn_s = b->o->burn_s, .window_s = b->o->window_s, .ran_s = ran_s, .sig = sig,
+	BurnReport r = { .burn_s = b->o->burn_s, .window_s = b->o->window_s, .ran_s = ran_s, .sig = sig, .by_key = b->by_key,
 	                 .status = status, .count = b->count, .unit = b->unit, .d = dv, .n = b->n };
 	for (size_t k = 0; k < b->n; k++) {
 		const Dev *d = &b->d[k];
@@ -646,11 +752,13 @@ int burn_run(const struct VkCtx *ctx, const Options *o, const int *idx, size_t n
 			mboard_attach(b.board, b.d[k].row, engine_summary_reader(set.m[k].e));
 	}
 	uint64_t t0 = clock_mono_ns();
-	if (started)
+	if (started && !burn_view(&b, &set, t0, quit))
 		engine_set_drain(&set, take_sample, &b, quit);
 	double ran_s = (double)(clock_mono_ns() - t0) / 1e9;
 	engine_set_finish(&set);
-	status = finish(&b, ran_s, atomic_load(quit));
+	status = finish(&b, ran_s, b.by_key ? SIGINT : atomic_load(quit));
+	if (b.by_key) /* a signal's 128+N is main's; the keyboard's is the burn's */
+		status = STATUS_SIGNAL + SIGINT;
 	for (size_t k = 0; b.board && k < n; k++)
 		if (set.m[k].e)
 			mboard_end(b.board, b.d[k].row);

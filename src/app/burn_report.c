@@ -22,6 +22,16 @@ static int exit_of(const BurnReport *r)
 	return r->sig ? STATUS_SIGNAL + r->sig : r->status;
 }
 
+/* How it was interrupted, after "interrupted ". */
+static const char *interrupted_how(const BurnReport *r, char *out, size_t len)
+{
+	if (r->by_key)
+		snprintf(out, len, "from the keyboard (q or Ctrl-C in the node view: exit as by SIGINT)");
+	else
+		snprintf(out, len, "by signal %d", r->sig);
+	return out;
+}
+
 /* A device's hottest window's temperature; NaN unread. */
 static double hottest(const BurnReportDev *d)
 {
@@ -60,8 +70,9 @@ static void md_head(FILE *f, const BurnReport *r)
 	fprintf(f, "- started %s; %s asked in windows of %s, %.1f s ran%s", m0 ? m0->start_utc : "(unknown)",
 	        fmt_seconds(r->burn_s, dur, sizeof dur), fmt_seconds(r->window_s, win, sizeof win), r->ran_s,
 	        r->sig ? "" : "\n");
+	char how[96];
 	if (r->sig)
-		fprintf(f, ": **interrupted** by signal %d\n", r->sig);
+		fprintf(f, ": **interrupted** %s\n", interrupted_how(r, how, sizeof how));
 	fprintf(f, "- as run: `flopscope --burn %gs --window %gs --workload %s`, %zu device%s\n", r->burn_s, r->window_s,
 	        m0 ? m0->workload : "?", r->n, r->n == 1 ? "" : "s");
 	fprintf(f, "- flopscope %s, records of schema %d\n", FLOPSCOPE_VERSION, FLOPSCOPE_SCHEMA_VERSION);
@@ -140,10 +151,11 @@ static void html_head(FILE *f, const BurnReport *r)
 	svg_esc(f, line);
 	fputs("</h1>\n<ul>\n<li>started ", f);
 	svg_esc(f, m0 ? m0->start_utc : "(unknown)");
-	fprintf(f, "; %s asked in windows of %s, %.1f s ran%s</li>\n", fmt_seconds(r->burn_s, dur, sizeof dur),
-	        fmt_seconds(r->window_s, win, sizeof win), r->ran_s, r->sig ? "" : "");
+	fprintf(f, "; %s asked in windows of %s, %.1f s ran</li>\n", fmt_seconds(r->burn_s, dur, sizeof dur),
+	        fmt_seconds(r->window_s, win, sizeof win), r->ran_s);
+	char how[96];
 	if (r->sig)
-		fprintf(f, "<li><strong>interrupted</strong> by signal %d</li>\n", r->sig);
+		fprintf(f, "<li><strong>interrupted</strong> %s</li>\n", interrupted_how(r, how, sizeof how));
 	snprintf(line, sizeof line, "flopscope --burn %gs --window %gs --workload %s", r->burn_s, r->window_s,
 	         m0 ? m0->workload : "?");
 	fputs("<li>as run: <code>", f);

@@ -36,6 +36,8 @@ typedef struct BurnReport {
 	const SessionMeta *m0;   /* the first device's session (host, start, workload); NULL none */
 	double burn_s, window_s, ran_s;
 	int sig, status;         /* the signal that ended it (0 none); the exit status otherwise */
+	bool by_key;             /* sig is SIGINT's for q or Ctrl-C in the node view (the terminal's raw
+	                            mode reads them as keys) */
 	const size_t *count;     /* windows by status, BURN_STATUS_COUNT */
 	const char *unit;        /* the throughput's */
 	const BurnReportDev *d;

@@ -52,7 +52,7 @@ const ModeSpec cli_mode_specs[MODE_COUNT] = {
 	[MODE_COMPLETION] = { "--completion", "--completion", 0 },
 	[MODE_WATCH] = { "--watch", "--watch", F_T | F_C | F_J, .several = true, .device = true },
 	[MODE_FLEET] = { "--fleet", "--fleet", F_T | F_C | F_J, .no_device = true, .screen = true },
-	[MODE_BURN] = { "--burn", "--burn", F_T | F_J, .several = true, .runs = true, .device = true },
+	[MODE_BURN] = { "--burn", "--burn", F_T | F_J, .several = true, .runs = true, .device = true, .screen = true },
 };
 
 const char *cli_mode_option(Mode m)
@@ -381,7 +381,7 @@ const OptionSpec cli_option_specs[] = {
 	              "a JSON Lines record an entry (csv: a row): its UUID, PCI address, driver, host" } } },
 	{ .name = "--verbose", .alias = "-v", .modes = M_(MODE_LIST), .goes_with = "--list", .flag = FLAG(verbose),
 	  .help = { { H_OPTIONS, "--verbose", "with --list: limits, timestamps, memory, features" } } },
-	{ .name = "--headless", .modes = M_(MODE_MEASURE) | M_(MODE_REPLAY) | M_(MODE_FLEET), .flag = FLAG(headless),
+	{ .name = "--headless", .modes = M_(MODE_MEASURE) | M_(MODE_REPLAY) | M_(MODE_FLEET) | M_(MODE_BURN), .flag = FLAG(headless),
 	  .help = { { H_OPTIONS, "--headless", "print a table instead of the dashboard (automatic when stdout is "
 	              "not a terminal)" } } },
 	{ .name = "--format", .value = true, .modes = M_ANY, .take = take_format,

@@ -1270,6 +1270,34 @@ stand_in_burn() {
 		"$FS" --outlier 50 --burn "$2" --window 1s llvm --format json >"$T/$1.json" 2>"$T/$1.err"
 }
 
+# A burn on a terminal shows the node view: its header the window and the
+# time left, each device's verdict so far in the status column; the keys
+# that would change a run are refused (a burn runs as planned); at the end
+# the view leaves by itself and the verdicts, the reports and the exit
+# follow. q ends it early: interrupted, exit 130 as Ctrl-C's.
+t_a_burn_on_a_terminal_should_show_the_node_view() {
+	start_ui "$FS" --outlier 50 --burn 4s --window 1s -1 -1
+	wait_for '^ flopscope \| burn-in of 2 devices: .* \| power \| window [1-4] of 4 \(1 s each\), [0-9]+ s left' 60
+	wait_for '^ +2 llvmpipe .*(PASS|UNSURE|OUTLIER|FAIL)( [1-4] of 4| w[1-4]: [A-Z_ ]+)$' 60
+	TM send-keys -t fs r
+	wait_for 'a burn runs as planned: q ends it' 10
+	wait_exit 90
+	local rc
+	rc=$(cat "$T/exit")
+	screen | grep -q "^4\.[0-9] s of a 4 s burn: exit $rc\$" && screen | grep -q '^Report (HTML): .*\.html$' ||
+		die "the end (exit $rc): $(screen)"
+	start_ui "$FS" --outlier 50 --burn 60s --window 1s llvm
+	wait_for '^ +1 llvmpipe .*(PASS|UNSURE|OUTLIER|FAIL)( 1 of 60| w1: [A-Z_ ]+)$' 60
+	TM send-keys -t fs q
+	wait_exit 30
+	[ "$(cat "$T/exit")" = 130 ] || die "q: exit $(cat "$T/exit"): $(screen)"
+	screen | grep -q 'interrupted from the keyboard (q, Ctrl-C), as by signal 2: exit 130$' ||
+		die "q's end: $(screen)"
+	local md
+	md=$(screen | sed -n 's/^Report: //p')
+	grep -q '\*\*interrupted\*\* from the keyboard' "$md" || die "the report: $(head -5 "$md")"
+}
+
 # The burn's HTML report: self-contained (no file or script it loads), its
 # four plots (throughput, clock, power, temperature: the stand-in NVML reads
 # the last two) valid SVG, every window in its table; opened in a real
