@@ -5,7 +5,8 @@
 # (torch fp16 8192^3 matmuls on random data) on CUDA GPU BUSY (0) for 60 s
 # from START s (0: none); then, a window and GPU each, flopscope's figures
 # beside nvidia-smi's of that GPU over the window's span.
-#   bench/burn.sh [DUR] [START] [BUSY]    FS=build/flopscope DEV= (every GPU)
+# The burn's resident memory every 5 s beside (a long soak's must not grow).
+#   bench/burn.sh [DUR] [START] [BUSY]    FS=build/flopscope DEV= (every GPU) WINDOW=30s
 set -euo pipefail
 cd "$(dirname "$0")/.."
 FS=${FS:-build/flopscope}
@@ -29,9 +30,18 @@ while time.time() - t < 60: torch.matmul(a, b)
 torch.cuda.synchronize()' >"$out/torch.txt" 2>&1) &
 fi
 rc=0
-"$FS" ${DEV:-} --burn "$dur" --window 30s --format json >"$out/burn.json" 2>"$out/burn.err" || rc=$?
+"$FS" ${DEV:-} --burn "$dur" --window "${WINDOW:-30s}" --format json >"$out/burn.json" 2>"$out/burn.err" &
+fs=$!
+# its resident memory every 5 s: a long burn's must stay flat
+while kill -0 "$fs" 2>/dev/null; do
+	awk -v t="$SECONDS" '/^VmRSS/ { print t, $2 }' "/proc/$fs/status" 2>/dev/null >>"$out/rss.txt" || true
+	sleep 5
+done
+wait "$fs" || rc=$?
 sleep 1
 kill $smi
 wait || true
-echo "flopscope exit $rc; report $(ls "$out"/state/flopscope/burn-*.md)"
+echo "flopscope exit $rc; reports $(ls "$out"/state/flopscope/burn-*)"
+awk 'NR == 1 { first = $2; t0 = $1 } { if ($2 > max) max = $2; last = $2; t = $1 }
+	END { printf "resident memory: %d KiB at %d s, %d KiB at most, %d KiB at %d s (%d readings)\n", first, t0, max, last, t, NR }' "$out/rss.txt"
 python3 bench/burn_vs_smi.py "$out/burn.json" "$out/dmon.csv"
