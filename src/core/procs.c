@@ -50,6 +50,16 @@ bool procs_drm_client(const char *text, const char *pdev, DrmClient *c)
 	return dev && has_id;
 }
 
+double procs_table_mem(const ProcTable *t)
+{
+	if (t->foreign || t->n != t->total)
+		return NAN;
+	double sum = 0;
+	for (unsigned k = 0; k < t->n; k++)
+		sum += t->p[k].mem_bytes; /* NaN where one is unknown: the sum is */
+	return sum;
+}
+
 void procs_table_describe(const ProcTable *t, char *out, size_t len)
 {
 	unsigned pids[PROCS_SHOWN];

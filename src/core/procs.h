@@ -51,6 +51,10 @@ typedef struct DrmClient {
  * address pdev ("0000:03:00.0"), filled into c. */
 bool procs_drm_client(const char *text, const char *pdev, DrmClient *c);
 
+/* The device memory the table's processes hold, summed; NaN unless every
+ * one of them is in the table and states it (0 with none). */
+double procs_table_mem(const ProcTable *t);
+
 /* The table's processes as procs_describe says them ("4711 python3, 4712
  * x and 3 more"); "" when it has none. */
 void procs_table_describe(const ProcTable *t, char *out, size_t len);

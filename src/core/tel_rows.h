@@ -54,6 +54,13 @@ TEL_ROW(OTHER_GPU,
 	.help = "Other processes with a context on the device (NVML's lists), the latest reading.",
 	.what = "GPUs: how many other processes have a context on the device (NVML's running compute and "
 	        "graphics processes, less this one)")
+TEL_ROW(OTHER_GPU_MEM_B,
+	.key = "other_gpu_mem_b", .unit = "B", .kind = TEL_GAUGE, .lo = 0, .hi = 1e15,
+	.fmt = "%.0f", .watch = true, .metric = "flopscope_other_processes_memory_bytes", .scale = 1,
+	.help = "The device memory the other processes on the device hold (NVML's per-process used memory, or "
+	        "their DRM fdinfo), where every one of them states it; the latest reading.",
+	.what = "GPUs: the device memory the other processes hold, summed, where every one of them states it "
+	        "(NVML's per-process used memory, the DRM clients' fdinfo)")
 TEL_ROW(POWER_LIMIT_W,
 	.key = TEL_KEY_POWER_LIMIT_W, .unit = "W", .kind = TEL_GAUGE, .lo = 0, .hi = 1e5,
 	.fmt = "%.0f", .watch = true, .metric = "flopscope_power_limit_watts", .scale = 1,

@@ -1118,7 +1118,9 @@ assert o and o[0]["severity"] == "warn" and o[0]["figures"]["processes"] == 1 an
 ' "$T/c.json" "$p sleep" || { kill $p; die "no OTHER_PROCESS cause: $(cat "$T/c.json")"; }
 	grep -Eq '^flopscope_check_cause\{[^}]*code="OTHER_PROCESS",severity="warn"\} 1$' "$T/m.prom" ||
 		{ kill $p; die "no OTHER_PROCESS in the metrics: $(grep check_cause "$T/m.prom")"; }
+	# counted, named, and their memory (the stand-in's 2048 MiB)
 	grep -Eq '^flopscope_other_processes\{[^}]*\} 1$' "$T/m.prom" &&
+		grep -Eq '^flopscope_other_processes_memory_bytes\{[^}]*\} 2147483648$' "$T/m.prom" &&
 		grep -Eq "^flopscope_other_processes_info\{[^}]*,processes=\"$p sleep\"\} 1$" "$T/m.prom" ||
 		{ kill $p; die "metrics: $(grep other "$T/m.prom")"; }
 	"$FS" --check --workload fp32 --budget 5 --no-log >"$T/c.txt" 2>&1
