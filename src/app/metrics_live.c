@@ -303,7 +303,6 @@ char *mboard_render(MetricsBoard *b)
 				m->changes[c] = res->changes.by_cause[c];
 			for (int f = 0; f < TEL_FIELD_COUNT; f++)
 				m->tel[f] = tel_or_nan(r, (TelField)f, 1);
-			m->others_who = res->shared.who;
 			m->energy_j = energy_known(&res->energy) ? res->energy.joules : NAN;
 			m->has_reasons = res->energy.reasons;
 			for (int c = 0; c < METRICS_REASONS && c < SUMMARY_REASONS; c++)

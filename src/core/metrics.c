@@ -379,28 +379,6 @@ static void device_info(Text *t, const MetricsRow *rows, size_t n)
 	}
 }
 
-/* Who shared a device during its run, where the run named them: an info
- * series a run, the names in a label. */
-static void others_info(Text *t, const MetricsRow *rows, size_t n)
-{
-	bool any = false;
-	for (size_t k = 0; k < n; k++) {
-		if (!rows[k].others_who || !rows[k].others_who[0])
-			continue;
-		if (!any)
-			family(t, "flopscope_other_processes_info", "gauge",
-			       "The other processes on the device when the run saw the most of them, as it named them "
-			       "(pid and name, NVML's lists and /proc); always 1.");
-		any = true;
-		char who[512];
-		metrics_escape(rows[k].others_who, who, sizeof who);
-		put(t, "flopscope_other_processes_info");
-		labels(t, &rows[k], true);
-		put(t, ",processes=\"%s\"", who);
-		value(t, 1);
-	}
-}
-
 /* The throughputs, one family a unit with the unit in its name. */
 static void throughputs(Text *t, const MetricsRow *rows, size_t n)
 {
@@ -493,7 +471,6 @@ char *metrics_render_host(const MetricsRow *rows, size_t n, const char *version,
 	      "rule holds a shortfall to it, in a node and across a fleet).", f_noise, true);
 	counters(&t, rows, n);
 	telemetry_families(&t, rows, n);
-	others_info(&t, rows, n);
 	check_families(&t, rows, n, check_duration_s, exit_code);
 	if (gpus)
 		gpu_inventory(&t, gpus);

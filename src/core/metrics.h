@@ -74,7 +74,6 @@ typedef struct MetricsRow {
 	bool has_reasons;         /* reason bits were read: */
 	double clock_reduced_s[METRICS_REASONS]; /* seconds at each of throttle_reasons[] */
 	double violation_s[ENERGY_VIOLATIONS]; /* the driver's counts (summary.h's order); NaN: none */
-	const char *others_who; /* who the run named when most were there ("537 python3"); NULL or "": none */
 	/* a --check's verdict (CHECK_NONE in a live run) */
 	CheckStatus check;
 	double check_ratio;       /* the figure held to the threshold: of the peak or the
