@@ -255,9 +255,11 @@ static void print_window(Burn *b, size_t k, const BurnWindow *w)
 	verdict_codes(&w->causes, " ", codes, sizeof codes);
 	if (d->nkept < (size_t)b->windows + 1) { /* its kept rows' room (a window an index, and one) */
 		BurnKept *kp = &d->kept[d->nkept++];
-		*kp = (BurnKept){ w->index, w->t0_s, w->t1_s, w->partial, w->status, w->median, w->min, w->mhz, w->watts,
-		              w->temp_max, w->held_power, w->held_thermal, w->held_hw, w->others, w->drift, w->peer_ratio,
-		              "", "" };
+		*kp = (BurnKept){ .index = w->index, .t0 = w->t0_s, .t1 = w->t1_s, .partial = w->partial, .st = w->status,
+		                  .median = w->median, .min = w->min, .mhz = w->mhz, .watts = w->watts, .temp = w->temp_max,
+		                  .held_power = w->held_power, .held_thermal = w->held_thermal, .held_hw = w->held_hw,
+		                  .others = w->others, .drift = w->drift, .peer = w->peer_ratio, .slowdown = w->temp_slowdown,
+		                  .replays = w->replays, .ecc_new = w->ecc_new };
 		snprintf(kp->why, sizeof kp->why, "%.*s", (int)sizeof kp->why - 1, why);
 		snprintf(kp->codes, sizeof kp->codes, "%.*s", (int)sizeof kp->codes - 1, codes);
 	}

@@ -53,6 +53,16 @@ static const char *edge_median(const BurnReport *r, const BurnReportDev *d, bool
 	return out;
 }
 
+/* The hottest reading and, where known, the GPU's slowdown threshold: "65 / 89". */
+static const char *temp_cell(const BurnKept *k, char *out, size_t len)
+{
+	if (isfinite(k->temp) && isfinite(k->slowdown))
+		snprintf(out, len, "%.0f / %.0f", k->temp, k->slowdown);
+	else
+		fmt_cell(k->temp, "%.0f", out, len);
+	return out;
+}
+
 static void held_by(const BurnKept *k, char *out, size_t len)
 {
 	if (isfinite(k->held_power))
@@ -84,18 +94,20 @@ static void md_head(FILE *f, const BurnReport *r)
 
 static void md_windows(FILE *f, const BurnReport *r, const BurnReportDev *d)
 {
-	fprintf(f, "| window | s | status | median (%s) | min | clock MHz | power W | temp C | held by | others "
-	        "| causes |\n| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n", r->unit);
+	fprintf(f, "| window | s | status | median (%s) | min | clock MHz | power W | hottest / slowdown C | held by "
+	        "| others | PCIe replays | new ECC errors | causes |\n| --- | --- | --- | --- | --- | --- | --- | --- | --- "
+	        "| --- | --- | --- | --- |\n", r->unit);
 	for (size_t w = 0; w < d->nkept; w++) {
 		const BurnKept *k = &d->kept[w];
-		char a[FMT_SI_LEN], c[FMT_SI_LEN], mhz[16], watts[16], temp[16], held[96], others[16];
+		char a[FMT_SI_LEN], c[FMT_SI_LEN], mhz[16], watts[16], temp[32], held[96], others[16], rep[24], ecc[24];
 		held_by(k, held, sizeof held);
-		fprintf(f, "| %u%s | %.4g-%.4g | %s | %s | %s | %s | %s | %s | %s | %s | %s%s%s |\n", k->index + 1,
+		fprintf(f, "| %u%s | %.4g-%.4g | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s%s%s |\n", k->index + 1,
 		        k->partial ? " (partial)" : "", k->t0, k->t1, burn_status_words[k->st],
 		        isfinite(k->median) ? fmt_si(k->median, a, sizeof a) : "-",
 		        isfinite(k->min) ? fmt_si(k->min, c, sizeof c) : "-", fmt_cell(k->mhz, "%.0f", mhz, sizeof mhz),
-		        fmt_cell(k->watts, "%.0f", watts, sizeof watts), fmt_cell(k->temp, "%.0f", temp, sizeof temp), held,
-		        fmt_cell(k->others, "%.0f", others, sizeof others), k->codes, k->why[0] ? ": " : "", k->why);
+		        fmt_cell(k->watts, "%.0f", watts, sizeof watts), temp_cell(k, temp, sizeof temp), held,
+		        fmt_cell(k->others, "%.0f", others, sizeof others), fmt_cell(k->replays, "%.0f", rep, sizeof rep),
+		        fmt_cell(k->ecc_new, "%.0f", ecc, sizeof ecc), k->codes, k->why[0] ? ": " : "", k->why);
 	}
 }
 
@@ -225,7 +237,8 @@ static bool html_plots(FILE *f, const BurnReport *r)
 static void html_windows(FILE *f, const BurnReport *r, const BurnReportDev *d)
 {
 	fprintf(f, "<table>\n<tr><th>window</th><th>s</th><th>status</th><th>median (%s)</th><th>min</th><th>clock "
-	        "MHz</th><th>power W</th><th>temp C</th><th>held by</th><th>others</th><th>causes</th></tr>\n", r->unit);
+	        "MHz</th><th>power W</th><th>hottest / slowdown C</th><th>held by</th><th>others</th><th>PCIe replays</th>"
+	        "<th>new ECC errors</th><th>causes</th></tr>\n", r->unit);
 	for (size_t w = 0; w < d->nkept; w++) {
 		const BurnKept *k = &d->kept[w];
 		char a[FMT_SI_LEN], c[FMT_SI_LEN], cell[360];
@@ -239,10 +252,12 @@ static void html_windows(FILE *f, const BurnReport *r, const BurnReportDev *d)
 		td(f, isfinite(k->min) ? fmt_si(k->min, c, sizeof c) : "-");
 		td(f, fmt_cell(k->mhz, "%.0f", cell, sizeof cell));
 		td(f, fmt_cell(k->watts, "%.0f", cell, sizeof cell));
-		td(f, fmt_cell(k->temp, "%.0f", cell, sizeof cell));
+		td(f, temp_cell(k, cell, sizeof cell));
 		held_by(k, cell, sizeof cell);
 		td(f, cell);
 		td(f, fmt_cell(k->others, "%.0f", cell, sizeof cell));
+		td(f, fmt_cell(k->replays, "%.0f", cell, sizeof cell));
+		td(f, fmt_cell(k->ecc_new, "%.0f", cell, sizeof cell));
 		snprintf(cell, sizeof cell, "%s%s%s", k->codes, k->why[0] ? ": " : "", k->why);
 		td(f, cell);
 		fputs("</tr>\n", f);

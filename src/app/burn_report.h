@@ -18,6 +18,8 @@ typedef struct BurnKept {
 	bool partial;
 	BurnStatus st;
 	double median, min, mhz, watts, temp, held_power, held_thermal, held_hw, others, drift, peer;
+	double slowdown, replays, ecc_new; /* the slowdown threshold, the window's PCIe replays and new
+	                                      uncorrected ECC errors; NaN unread */
 	char why[240];
 	char codes[96];
 } BurnKept;

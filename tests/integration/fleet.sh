@@ -1410,6 +1410,9 @@ r = [json.loads(l) for l in open(sys.argv[1])]
 w = [x for x in r if x["type"] == "burn_window"]
 codes = [[c["code"] for c in x["causes"]] for x in w]
 assert w and all(x["temp_max_c"] == 88 for x in w), w
+# the report's windows: the hottest beside the GPU's slowdown threshold
+md = open(r[-1]["report"]).read()
+assert all(f"| 88 / {x['temp_slowdown_c']} |" in md for x in w), md
 if sys.argv[2] == "0x40":
     assert sys.argv[3] == "1" and all(x["status"] == "fail" and "THROTTLE_HW" in c and "TEMP_AT_SLOWDOWN" in c
                                       and x["temp_slowdown_c"] == 88 for x, c in zip(w, codes)), codes
@@ -1425,25 +1428,34 @@ PY
 	stand_in_burn r 2s "sm=1410,replays=5,replay_rate=200"
 	rc=$?
 	python3 - "$T/r.json" "$rc" <<'PY' || die "replays: exit $rc: $(cat "$T/r.json" "$T/r.err")"
-import json, sys
+import json, re, sys
 w = [x for x in map(json.loads, open(sys.argv[1])) if x["type"] == "burn_window"]
 assert sys.argv[2] == "1" and w, w
+md = open([json.loads(l) for l in open(sys.argv[1])][-1]["report"]).read()
 for x in w:
     c = [c for c in x["causes"] if c["code"] == "PCIE_REPLAYS"]
     assert x["status"] == "fail" and x["pcie_replays"] > 80 and c and c[0]["figures"]["replays"] == x["pcie_replays"], x
+    # the report's row of the window has its count
+    row = [l for l in md.splitlines() if re.match(rf"\| {x['window']}( \(partial\))? \| [0-9.]+-[0-9.]+ \|", l)][0]
+    assert f"| {x['pcie_replays']} |" in row, (row, x["pcie_replays"])
 PY
 	# the memory's errors (the stand-in's uncorrected ECC count, 10 a second,
 	# and a row remap waiting for a reset): each window fails, both said
 	stand_in_burn e 1s "sm=1410,ecc_unc=2,ecc_unc_rate=10,ecc_corr=0,remap_pending=1"
 	rc=$?
 	python3 - "$T/e.json" "$rc" <<'PY' || die "ECC: exit $rc: $(cat "$T/e.json" "$T/e.err")"
-import json, sys
+import json, re, sys
 w = [x for x in map(json.loads, open(sys.argv[1])) if x["type"] == "burn_window"]
 assert sys.argv[2] == "1" and w, w
 for x in w:
     codes = [c["code"] for c in x["causes"]]
     assert x["status"] == "fail" and x["ecc_uncorrected_new"] > 0 and x["rows_remap_pending"] == 1, x
     assert "ECC_UNCORRECTED" in codes and "ROW_REMAP_PENDING" in codes, codes
+md = open([json.loads(l) for l in open(sys.argv[1])][-1]["report"]).read()
+rows = {l.split(" | ")[0][2:].split(" ")[0]: l.split(" | ") for l in md.splitlines()
+        if re.match(r"\| [0-9]+( \(partial\))? \| [0-9.]+-[0-9.]+ \|", l)}
+# the report's "new ECC errors" column (12th) says each window's count
+assert all(rows[str(x["window"])][11] == str(x["ecc_uncorrected_new"]) for x in w), (rows, w)
 PY
 	# SIGTERM mid-burn: 143, and what ran reported, marked interrupted; the
 	# metrics file written as the first window closed, then with the exit
