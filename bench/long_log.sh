@@ -14,19 +14,7 @@ rounds=${4:-3}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 "$A" llvm --duration 1 --log "$tmp/seed.jsonl" >/dev/null 2>&1
-python3 - "$tmp/seed.jsonl" "$tmp/long.jsonl" "$n" <<'PY'
-import json, sys
-lines = open(sys.argv[1]).read().splitlines()
-s = json.loads([l for l in lines if '"steady":true' in l][-1])
-s["seq"], s["t_ms"], s["rate"] = "@1", "@2", "@3"
-a, rest = json.dumps(s, separators=(",", ":")).split('"@1"')
-b, rest = rest.split('"@2"')
-c, d = rest.split('"@3"')
-with open(sys.argv[2], "w") as f:
-    f.write(lines[0] + "\n")
-    for i in range(int(sys.argv[3])):
-        f.write(f"{a}{i}{b}{json.dumps(i * 20.0)}{c}{json.dumps(1e11 * (1 + (i % 7) / 100))}{d}\n")
-PY
+python3 tests/long_log.py "$tmp/seed.jsonl" "$tmp/long.jsonl" "$n"
 echo "# $(date -u +%FT%TZ) $n samples, $(stat -c %s "$tmp/long.jsonl") bytes; $(nproc) CPUs; user s and peak KiB, median of $rounds"
 for cmd in "--replay L --headless --format csv" "--export L --svg S" "--analyze L"; do
 	for bin in "$A" $B; do

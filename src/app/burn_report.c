@@ -92,22 +92,48 @@ static void md_head(FILE *f, const BurnReport *r)
 	        c[BURN_WRONG], c[BURN_ERROR]);
 }
 
+/* A window's row: its cells as text, in the columns both tables have. */
+enum { WC_WINDOW, WC_SPAN, WC_STATUS, WC_MEDIAN, WC_MIN, WC_MHZ, WC_WATTS, WC_TEMP, WC_HELD, WC_OTHERS, WC_REPLAYS,
+       WC_ECC, WC_CAUSES, WC_COUNT };
+static const char *const window_heads[WC_COUNT] = {
+	"window", "s", "status", "median (%s)", "min", "clock MHz", "power W", "hottest / slowdown C", "held by",
+	"others", "PCIe replays", "new ECC errors", "causes",
+};
+
+static void window_cells(const BurnKept *k, char cell[WC_COUNT][360])
+{
+	char a[FMT_SI_LEN];
+	snprintf(cell[WC_WINDOW], 360, "%u%s", k->index + 1, k->partial ? " (partial)" : "");
+	snprintf(cell[WC_SPAN], 360, "%.4g-%.4g", k->t0, k->t1);
+	snprintf(cell[WC_STATUS], 360, "%s", burn_status_words[k->st]);
+	snprintf(cell[WC_MEDIAN], 360, "%s", isfinite(k->median) ? fmt_si(k->median, a, sizeof a) : "-");
+	snprintf(cell[WC_MIN], 360, "%s", isfinite(k->min) ? fmt_si(k->min, a, sizeof a) : "-");
+	fmt_cell(k->mhz, "%.0f", cell[WC_MHZ], 360);
+	fmt_cell(k->watts, "%.0f", cell[WC_WATTS], 360);
+	temp_cell(k, cell[WC_TEMP], 360);
+	held_by(k, cell[WC_HELD], 360);
+	fmt_cell(k->others, "%.0f", cell[WC_OTHERS], 360);
+	fmt_cell(k->replays, "%.0f", cell[WC_REPLAYS], 360);
+	fmt_cell(k->ecc_new, "%.0f", cell[WC_ECC], 360);
+	snprintf(cell[WC_CAUSES], 360, "%.96s%s%.240s", k->codes, k->why[0] ? ": " : "", k->why);
+}
+
 static void md_windows(FILE *f, const BurnReport *r, const BurnReportDev *d)
 {
-	fprintf(f, "| window | s | status | median (%s) | min | clock MHz | power W | hottest / slowdown C | held by "
-	        "| others | PCIe replays | new ECC errors | causes |\n| --- | --- | --- | --- | --- | --- | --- | --- | --- "
-	        "| --- | --- | --- | --- |\n", r->unit);
+	for (int c = 0; c < WC_COUNT; c++) {
+		fputs(c ? " | " : "| ", f);
+		fprintf(f, window_heads[c], r->unit);
+	}
+	fputs(" |\n", f);
+	for (int c = 0; c < WC_COUNT; c++)
+		fputs(c ? " --- |" : "| --- |", f);
+	fputc('\n', f);
 	for (size_t w = 0; w < d->nkept; w++) {
-		const BurnKept *k = &d->kept[w];
-		char a[FMT_SI_LEN], c[FMT_SI_LEN], mhz[16], watts[16], temp[32], held[96], others[16], rep[24], ecc[24];
-		held_by(k, held, sizeof held);
-		fprintf(f, "| %u%s | %.4g-%.4g | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s%s%s |\n", k->index + 1,
-		        k->partial ? " (partial)" : "", k->t0, k->t1, burn_status_words[k->st],
-		        isfinite(k->median) ? fmt_si(k->median, a, sizeof a) : "-",
-		        isfinite(k->min) ? fmt_si(k->min, c, sizeof c) : "-", fmt_cell(k->mhz, "%.0f", mhz, sizeof mhz),
-		        fmt_cell(k->watts, "%.0f", watts, sizeof watts), temp_cell(k, temp, sizeof temp), held,
-		        fmt_cell(k->others, "%.0f", others, sizeof others), fmt_cell(k->replays, "%.0f", rep, sizeof rep),
-		        fmt_cell(k->ecc_new, "%.0f", ecc, sizeof ecc), k->codes, k->why[0] ? ": " : "", k->why);
+		static char cell[WC_COUNT][360];
+		window_cells(&d->kept[w], cell);
+		for (int c = 0; c < WC_COUNT; c++)
+			fprintf(f, "%s%s", c ? " | " : "| ", cell[c]);
+		fputs(" |\n", f);
 	}
 }
 
@@ -236,30 +262,25 @@ static bool html_plots(FILE *f, const BurnReport *r)
 
 static void html_windows(FILE *f, const BurnReport *r, const BurnReportDev *d)
 {
-	fprintf(f, "<table>\n<tr><th>window</th><th>s</th><th>status</th><th>median (%s)</th><th>min</th><th>clock "
-	        "MHz</th><th>power W</th><th>hottest / slowdown C</th><th>held by</th><th>others</th><th>PCIe replays</th>"
-	        "<th>new ECC errors</th><th>causes</th></tr>\n", r->unit);
+	fputs("<table>\n<tr>", f);
+	for (int c = 0; c < WC_COUNT; c++) {
+		char h[64];
+		snprintf(h, sizeof h, window_heads[c], r->unit);
+		fputs("<th>", f);
+		svg_esc(f, h);
+		fputs("</th>", f);
+	}
+	fputs("</tr>\n", f);
 	for (size_t w = 0; w < d->nkept; w++) {
-		const BurnKept *k = &d->kept[w];
-		char a[FMT_SI_LEN], c[FMT_SI_LEN], cell[360];
-		snprintf(cell, sizeof cell, "%u%s", k->index + 1, k->partial ? " (partial)" : "");
+		static char cell[WC_COUNT][360];
+		window_cells(&d->kept[w], cell);
 		fputs("<tr>", f);
-		td(f, cell);
-		snprintf(cell, sizeof cell, "%.4g-%.4g", k->t0, k->t1);
-		td(f, cell);
-		fprintf(f, "<td class=\"%s\">%s</td>", burn_status_words[k->st], burn_status_words[k->st]);
-		td(f, isfinite(k->median) ? fmt_si(k->median, a, sizeof a) : "-");
-		td(f, isfinite(k->min) ? fmt_si(k->min, c, sizeof c) : "-");
-		td(f, fmt_cell(k->mhz, "%.0f", cell, sizeof cell));
-		td(f, fmt_cell(k->watts, "%.0f", cell, sizeof cell));
-		td(f, temp_cell(k, cell, sizeof cell));
-		held_by(k, cell, sizeof cell);
-		td(f, cell);
-		td(f, fmt_cell(k->others, "%.0f", cell, sizeof cell));
-		td(f, fmt_cell(k->replays, "%.0f", cell, sizeof cell));
-		td(f, fmt_cell(k->ecc_new, "%.0f", cell, sizeof cell));
-		snprintf(cell, sizeof cell, "%s%s%s", k->codes, k->why[0] ? ": " : "", k->why);
-		td(f, cell);
+		for (int c = 0; c < WC_COUNT; c++) {
+			if (c == WC_STATUS)
+				fprintf(f, "<td class=\"%s\">%s</td>", cell[c], cell[c]);
+			else
+				td(f, cell[c]);
+		}
 		fputs("</tr>\n", f);
 	}
 	fputs("</table>\n", f);

@@ -606,21 +606,7 @@ t_a_long_log_should_replay_in_bounded_memory() {
 	# a sanitizer build: a log still past the statistics' thinning (16384)
 	sanitized && n=40000 limit=unlimited
 	"$FS" llvm --duration 1 --log "$T/seed.jsonl" >/dev/null 2>&1 || die "seed run failed"
-	python3 - "$T/seed.jsonl" "$T/long.jsonl" "$n" <<'PY' || exit 1
-import json, sys
-lines = open(sys.argv[1]).read().splitlines()
-s = json.loads([l for l in lines if '"steady":true' in l][-1])
-# the line written once with markers, then filled by the sample: json.dumps
-# a line each took 19 s of this test
-s["seq"], s["t_ms"], s["rate"] = "@1", "@2", "@3"
-a, rest = json.dumps(s, separators=(",", ":")).split('"@1"')
-b, rest = rest.split('"@2"')
-c, d = rest.split('"@3"')
-with open(sys.argv[2], "w") as f:
-    f.write(lines[0] + "\n")
-    for i in range(int(sys.argv[3])):
-        f.write(f"{a}{i}{b}{json.dumps(i * 20.0)}{c}{json.dumps(1e11 * (1 + (i % 7) / 100))}{d}\n")
-PY
+	python3 tests/long_log.py "$T/seed.jsonl" "$T/long.jsonl" "$n" || die "the long log"
 	size=$(stat -c %s "$T/long.jsonl")
 	[ "$limit" = unlimited ] || [ "$size" -gt $((limit * 1024)) ] || die "the log ($size B) is smaller than the limit"
 	(ulimit -v "$limit"; "$FS" --replay "$T/long.jsonl" --headless --format csv >"$T/l.csv" 2>"$T/l.err") ||
