@@ -40,12 +40,7 @@ typedef struct Dev {
 	RunPaths paths;
 	bool active;               /* its engine runs: windows of others wait for its */
 	bool ended;                /* its engine stopped with an error: its last window closed then */
-	/* the window being filled */
-	unsigned cur;
-	Sample *buf;
-	size_t n, stride, seen;    /* kept, every stride-th of seen since it began */
-	size_t samples, verified;
-	double min, max, temp;     /* exact over the window */
+	BurnCut cut;               /* the window being filled */
 	/* closed, awaiting their peers */
 	BurnWindow pend[PENDING];
 	size_t npend;
@@ -130,63 +125,14 @@ static const Column burn_cols[] = {
 };
 #undef B_
 
-/* The window's samples kept: past BURN_KEEP_SAMPLES every other one goes
- * and the stride doubles. */
-static void keep_sample(Dev *d, const Sample *s)
-{
-	d->samples++;
-	burn_trace_add(d->trace, s, s->t_ms / 1000.0);
-	if (s->flags & SAMPLE_VERIFIED)
-		d->verified++;
-	if ((s->flags & SAMPLE_STEADY) && isfinite(s->rate)) {
-		d->min = isnan(d->min) || s->rate < d->min ? s->rate : d->min;
-		d->max = isnan(d->max) || s->rate > d->max ? s->rate : d->max;
-	}
-	if (sample_has_tel(s, TEL_TEMP_C) && !(s->tel[TEL_TEMP_C] <= d->temp))
-		d->temp = s->tel[TEL_TEMP_C];
-	if (d->seen++ % d->stride)
-		return;
-	if (d->n == BURN_KEEP_SAMPLES) {
-		for (size_t k = 0; k < d->n / 2; k++)
-			d->buf[k] = d->buf[2 * k];
-		d->n /= 2;
-		d->stride *= 2;
-		if ((d->seen - 1) % d->stride)
-			return;
-	}
-	d->buf[d->n++] = *s;
-}
-
-static void begin_window(Dev *d, unsigned index)
-{
-	d->cur = index;
-	d->n = d->seen = d->samples = d->verified = 0;
-	d->stride = 1;
-	d->min = d->max = d->temp = NAN;
-}
-
 static void print_window(Burn *b, size_t k, const BurnWindow *w);
 
-/* Closes d's window (its samples so far; partial: the burn ended in it)
- * into its pending list, judged against its first. */
-static void close_window(Burn *b, Dev *d, size_t k, bool partial, bool wrong, bool error)
+/* Judges d's closed window w against its first and puts it in its pending
+ * list (wrong, error: the run stopped in it). */
+static void judge_window(Burn *b, Dev *d, size_t k, BurnWindow w, bool wrong, bool error)
 {
-	double w_s = b->o->window_s;
-	double end = w_s * (d->cur + 1);
-	BurnWindow w = { .index = d->cur, .t0_s = w_s * d->cur, .t1_s = end < b->o->burn_s ? end : b->o->burn_s,
-	                 .partial = partial };
-	if (!burn_window_stats(&w, d->buf, d->n)) {
-		w.error = true; /* out of memory: no figure */
-	}
-	w.samples = d->samples;
-	w.verified = d->verified;
-	w.min = d->min;
-	w.max = d->max;
-	w.temp_max = d->temp;
 	w.wrong = wrong;
 	w.error = w.error || error;
-	if (partial && d->n)
-		w.t1_s = d->buf[d->n - 1].t_ms / 1000.0;
 	char who[160] = "";
 	if (w.others > 0 && b->set->m[k].e) {
 		ProcTable t;
@@ -321,6 +267,15 @@ static void print_window(Burn *b, size_t k, const BurnWindow *w)
 		b->out_ok = false;
 }
 
+/* Closes d's window now (its samples so far; partial: the burn ended in
+ * it, or the run did) and judges it. */
+static void close_window(Burn *b, Dev *d, size_t k, bool partial, bool wrong, bool error)
+{
+	BurnWindow w;
+	burn_cut_close(&d->cut, &w, partial, d->cut.cur + 1);
+	judge_window(b, d, k, w, wrong, error);
+}
+
 /* Prints every window index all running devices have closed, peers judged
  * together; all: the burn is over, every pending window goes. */
 static void flush(Burn *b, bool all)
@@ -428,12 +383,10 @@ static bool take_sample(void *ctx, size_t k, const Sample *s)
 	if (b->board)
 		mboard_sample(b->board, b->d[k].row, s);
 	Dev *d = &b->d[k];
-	unsigned index = (unsigned)floor(s->t_ms / 1000.0 / b->o->window_s);
-	if (index > d->cur && index < b->windows) {
-		close_window(b, d, k, false, false, false);
-		begin_window(d, index);
-	}
-	keep_sample(d, s);
+	burn_trace_add(d->trace, s, s->t_ms / 1000.0);
+	BurnWindow closed;
+	if (burn_cut_add(&d->cut, s, &closed))
+		judge_window(b, d, k, closed, false, false);
 	return b->out_ok;
 }
 
@@ -638,8 +591,8 @@ static int finish(Burn *b, double ran_s, int sig)
 		if (!m->e || (m->failed && !m->wrong))
 			failed++;
 		d->active = false;
-		if (m->e && !d->ended && (d->seen > 0 || m->failed))
-			close_window(b, d, k, d->cur + 1 < b->windows || sig || m->failed, m->wrong, m->failed && !m->wrong);
+		if (m->e && !d->ended && (d->cut.seen > 0 || m->failed))
+			close_window(b, d, k, d->cut.cur + 1 < b->windows || sig || m->failed, m->wrong, m->failed && !m->wrong);
 	}
 	flush(b, true);
 	int status = burn_status(b->count, failed);
@@ -664,10 +617,10 @@ static bool burn_alloc(Burn *b)
 	b->names = calloc(b->n, sizeof *b->names);
 	bool ok = b->d && b->peers && b->names;
 	for (size_t k = 0; b->d && k < b->n; k++) {
-		b->d[k].buf = malloc(BURN_KEEP_SAMPLES * sizeof *b->d[k].buf);
+		ok = burn_cut_init(&b->d[k].cut, b->o->burn_s, b->o->window_s) && ok;
 		b->d[k].kept = malloc(((size_t)b->windows + 1) * sizeof *b->d[k].kept);
 		b->d[k].trace = malloc(sizeof *b->d[k].trace);
-		ok = ok && b->d[k].buf && b->d[k].kept && b->d[k].trace;
+		ok = ok && b->d[k].kept && b->d[k].trace;
 		/* the burn's planned length over half the points (room to overrun),
 		 * 0.1 s at least: a few samples a span */
 		if (b->d[k].trace)
@@ -680,7 +633,7 @@ static void burn_free(Burn *b)
 {
 	mboard_destroy(b->board);
 	for (size_t k = 0; b->d && k < b->n; k++) {
-		free(b->d[k].buf);
+		burn_cut_free(&b->d[k].cut);
 		free(b->d[k].kept);
 		free(b->d[k].trace);
 	}
@@ -718,7 +671,6 @@ int burn_run(const struct VkCtx *ctx, const Options *o, const int *idx, size_t n
 		b.d[k].idx = idx[k];
 		b.d[k].info = &ctx->entries[idx[k]];
 		b.names[k] = b.d[k].info->name;
-		begin_window(&b.d[k], 0);
 		RunSlot slot = { .ordinal = (unsigned)k + 1, .devices = (unsigned)n, .node_id = node };
 		run_plan(o, RUN_BURN, ctx, &ctx->entries[idx[k]], wl, (unsigned)k + 1, launch, &slot, &b.d[k].paths, &cfg[k]);
 	}

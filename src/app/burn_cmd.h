@@ -11,11 +11,6 @@
 #include "cli.h"
 #include "workload.h"
 
-/* A window's samples kept for its median, clock, power and shares: past
- * this, every 2nd (4th, ...) is kept; its minimum, maximum, hottest
- * temperature and counts stay exact. */
-#define BURN_KEEP_SAMPLES 8192
-
 struct VkCtx;
 /* The burn on entries idx[0..n) (wl: the power workload unless
  * --workload); exit 0 every window passed, 1 a window failed, 3 a result

@@ -319,3 +319,72 @@ void burn_trace_add(BurnTrace *t, const Sample *s, double t_s)
 	agg_add(&p->q[BURN_Q_WATTS], sample_power_w(s));
 	agg_add(&p->q[BURN_Q_TEMP], sample_has_tel(s, TEL_TEMP_C) ? s->tel[TEL_TEMP_C] : NAN);
 }
+
+bool burn_cut_init(BurnCut *c, double burn_s, double window_s)
+{
+	*c = (BurnCut){ .burn_s = burn_s, .window_s = window_s, .windows = (unsigned)ceil(burn_s / window_s - 1e-9),
+	                .stride = 1, .min = NAN, .max = NAN, .temp = NAN };
+	c->buf = malloc(BURN_KEEP_SAMPLES * sizeof *c->buf);
+	return c->buf != NULL;
+}
+
+void burn_cut_free(BurnCut *c)
+{
+	free(c->buf);
+	c->buf = NULL;
+}
+
+static void cut_keep(BurnCut *c, const Sample *s)
+{
+	c->samples++;
+	if (s->flags & SAMPLE_VERIFIED)
+		c->verified++;
+	if ((s->flags & SAMPLE_STEADY) && isfinite(s->rate)) {
+		c->min = isnan(c->min) || s->rate < c->min ? s->rate : c->min;
+		c->max = isnan(c->max) || s->rate > c->max ? s->rate : c->max;
+	}
+	if (sample_has_tel(s, TEL_TEMP_C) && !(s->tel[TEL_TEMP_C] <= c->temp))
+		c->temp = s->tel[TEL_TEMP_C];
+	if (c->seen++ % c->stride)
+		return;
+	if (c->n == BURN_KEEP_SAMPLES) {
+		for (size_t k = 0; k < c->n / 2; k++)
+			c->buf[k] = c->buf[2 * k];
+		c->n /= 2;
+		c->stride *= 2;
+		if ((c->seen - 1) % c->stride)
+			return;
+	}
+	c->buf[c->n++] = *s;
+}
+
+bool burn_cut_close(BurnCut *c, BurnWindow *w, bool partial, unsigned next)
+{
+	double end = c->window_s * (c->cur + 1);
+	*w = (BurnWindow){ .index = c->cur, .t0_s = c->window_s * c->cur, .t1_s = end < c->burn_s ? end : c->burn_s,
+	                   .partial = partial };
+	bool ok = burn_window_stats(w, c->buf, c->n);
+	w->error = !ok; /* out of memory: no figure */
+	w->samples = c->samples;
+	w->verified = c->verified;
+	w->min = c->min;
+	w->max = c->max;
+	w->temp_max = c->temp;
+	if (partial && c->n)
+		w->t1_s = c->buf[c->n - 1].t_ms / 1000.0;
+	c->cur = next;
+	c->n = c->seen = c->samples = c->verified = 0;
+	c->stride = 1;
+	c->min = c->max = c->temp = NAN;
+	return ok;
+}
+
+bool burn_cut_add(BurnCut *c, const Sample *s, BurnWindow *closed)
+{
+	unsigned index = (unsigned)floor(s->t_ms / 1000.0 / c->window_s);
+	bool later = index > c->cur && index < c->windows;
+	if (later)
+		burn_cut_close(c, closed, false, index);
+	cut_keep(c, s);
+	return later;
+}

@@ -95,6 +95,34 @@ void burn_judge(BurnWindow *w, const BurnWindow *first, double margin_pct, const
  * outliers. w[k] NULL: a device with no such window. */
 size_t burn_judge_peers(BurnWindow *const *w, const char *const *names, size_t n, double margin_pct);
 
+/* A device's run cut into windows by its samples' time (t_ms / 1000 /
+ * window_s; the last window holds what comes past the planned length): a
+ * window's samples kept for its median, clock, power and shares (past
+ * BURN_KEEP_SAMPLES every 2nd, then 4th, ... of them), its minimum,
+ * maximum, hottest temperature and counts exact. The burn's live run and
+ * a remake from its logs cut the same way. */
+#define BURN_KEEP_SAMPLES 8192
+typedef struct BurnCut {
+	double burn_s, window_s;
+	unsigned windows;          /* planned: ceil(burn_s / window_s) */
+	unsigned cur;              /* the window being filled */
+	Sample *buf;
+	size_t n, stride, seen;    /* kept, every stride-th of seen since it began */
+	size_t samples, verified;
+	double min, max, temp;     /* exact over the window */
+} BurnCut;
+/* false out of memory */
+bool burn_cut_init(BurnCut *c, double burn_s, double window_s);
+void burn_cut_free(BurnCut *c);
+/* s into its window; where s is the first of a later window, the one
+ * being filled is closed into *closed first (burn_cut_close) and true
+ * returned: the caller judges it. */
+bool burn_cut_add(BurnCut *c, const Sample *s, BurnWindow *closed);
+/* The window being filled, closed into *w: its span (partial: cut short,
+ * ending at its last sample), figures and counts; the next one begun at
+ * index. false out of memory (w->error set, no figure). */
+bool burn_cut_close(BurnCut *c, BurnWindow *w, bool partial, unsigned next);
+
 /* A device's soak as the report plots it: its run cut into at most
  * BURN_TRACE_POINTS spans of equal length, each with the least, the
  * greatest and the mean of what its samples read (throughput of the steady

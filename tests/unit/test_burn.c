@@ -249,8 +249,37 @@ static void a_trace_should_stay_small_and_keep_every_minimum(void)
 	CHECK(t.n == 1 && t.p[0].q[BURN_Q_RATE].n == 0 && t.p[0].q[BURN_Q_MHZ].n == 1);
 }
 
+/* A run cut into its windows by the samples' time: each closed as the
+ * first sample of the next comes, with its span, counts and extremes; the
+ * last closed at the end, partial, to its last sample; past the planned
+ * windows the last one takes what comes. */
+static void a_run_should_be_cut_into_its_windows(void)
+{
+	BurnCut c;
+	CHECK(burn_cut_init(&c, 3.5, 1.0) && c.windows == 4);
+	Sample *s = samples(200, 0, 100e12, 0.01, 0, 0); /* 0 to 3.98 s, 20 ms apart */
+	CHECK(s != NULL);
+	s[10].rate = 1e9; /* window 0's dip */
+	BurnWindow w[4];
+	size_t nw = 0;
+	for (size_t k = 0; k < 200; k++) {
+		BurnWindow closed;
+		if (burn_cut_add(&c, &s[k], &closed))
+			w[nw++] = closed;
+	}
+	CHECK(nw == 3);
+	burn_cut_close(&c, &w[nw++], true, c.cur + 1);
+	for (size_t i = 0; i < 4; i++)
+		CHECK(w[i].index == i && w[i].t0_s == (double)i && w[i].samples == 50 && w[i].steady == 50);
+	CHECK(w[0].min == 1e9 && w[1].min > 1e12 && w[0].t1_s == 1.0 && w[2].t1_s == 3.0);
+	CHECK(w[3].partial && fabs(w[3].t1_s - 3.98) < 1e-9);
+	free(s);
+	burn_cut_free(&c);
+}
+
 int main(void)
 {
+	RUN(a_run_should_be_cut_into_its_windows);
 	RUN(a_trace_should_stay_small_and_keep_every_minimum);
 	RUN(a_window_of_memory_errors_should_fail);
 	RUN(a_window_of_pcie_replays_should_fail);
