@@ -201,11 +201,7 @@ static void print_window(Burn *b, size_t k, const BurnWindow *w)
 	verdict_codes(&w->causes, " ", codes, sizeof codes);
 	if (d->nkept < (size_t)b->windows + 1) { /* its kept rows' room (a window an index, and one) */
 		BurnKept *kp = &d->kept[d->nkept++];
-		*kp = (BurnKept){ .index = w->index, .t0 = w->t0_s, .t1 = w->t1_s, .partial = w->partial, .st = w->status,
-		                  .median = w->median, .min = w->min, .mhz = w->mhz, .watts = w->watts, .temp = w->temp_max,
-		                  .held_power = w->held_power, .held_thermal = w->held_thermal, .held_hw = w->held_hw,
-		                  .others = w->others, .drift = w->drift, .peer = w->peer_ratio, .slowdown = w->temp_slowdown,
-		                  .replays = w->replays, .ecc_new = w->ecc_new };
+		burn_kept_of(w, kp);
 		snprintf(kp->why, sizeof kp->why, "%.*s", (int)sizeof kp->why - 1, why);
 		snprintf(kp->codes, sizeof kp->codes, "%.*s", (int)sizeof kp->codes - 1, codes);
 	}
@@ -446,27 +442,9 @@ static bool burn_view(Burn *b, EngineSet *set, uint64_t t0, atomic_int *quit)
 	return true;
 }
 
-/* The verdict of the burn: a wrong result first, then a failed window, an
- * outlier, a run that failed (the check's order: 3, 1, 4, 6). */
-static int burn_status(const size_t *count, size_t devices_failed)
-{
-	if (count[BURN_WRONG])
-		return STATUS_WRONG;
-	if (count[BURN_FAIL])
-		return 1;
-	if (count[BURN_OUTLIER])
-		return STATUS_OUTLIER;
-	if (count[BURN_ERROR] || devices_failed)
-		return STATUS_NOT_RUN;
-	return 0;
-}
-
 static BurnStatus worst(const Dev *d)
 {
-	for (int st = BURN_STATUS_COUNT - 1; st > 0; st--)
-		if (d->count[st])
-			return (BurnStatus)st;
-	return BURN_PASS;
+	return burn_worst(d->count);
 }
 
 /* The reports' path less its extension: burn-<start> in the first log's
@@ -568,9 +546,9 @@ static void write_reports(const Burn *b, double ran_s, int sig, int status, Repo
 	}
 	snprintf(rp->md, sizeof rp->md, "%s.md", base);
 	snprintf(rp->html, sizeof rp->html, "%s.html", base);
-	if (!burn_report_md(&r, rp->md, rp->err, sizeof rp->err))
+	if (!burn_report_md(&r, rp->md, false, rp->err, sizeof rp->err))
 		rp->md[0] = '\0';
-	else if (!burn_report_html(&r, rp->html, rp->err, sizeof rp->err))
+	else if (!burn_report_html(&r, rp->html, false, rp->err, sizeof rp->err))
 		rp->html[0] = '\0';
 	if (!rp->md[0])
 		rp->html[0] = '\0';
@@ -595,7 +573,7 @@ static int finish(Burn *b, double ran_s, int sig)
 			close_window(b, d, k, d->cut.cur + 1 < b->windows || sig || m->failed, m->wrong, m->failed && !m->wrong);
 	}
 	flush(b, true);
-	int status = burn_status(b->count, failed);
+	int status = burn_exit_status(b->count, failed);
 	if (b->board) {
 		mboard_check_end(b->board, ran_s, sig ? STATUS_SIGNAL + sig : status); /* the exit, as the process's */
 		b->board_said = false; /* the last write's failure is the exit's */

@@ -11,6 +11,19 @@
 #include "svg_draw.h"
 #include "version.h"
 
+void burn_kept_of(const BurnWindow *w, BurnKept *k)
+{
+	*k = (BurnKept){ .index = w->index, .t0 = w->t0_s, .t1 = w->t1_s, .partial = w->partial, .st = w->status,
+	                 .median = w->median, .min = w->min, .mhz = w->mhz, .watts = w->watts, .temp = w->temp_max,
+	                 .held_power = w->held_power, .held_thermal = w->held_thermal, .held_hw = w->held_hw,
+	                 .others = w->others, .drift = w->drift, .peer = w->peer_ratio, .slowdown = w->temp_slowdown,
+	                 .replays = w->replays, .ecc_new = w->ecc_new };
+}
+
+/* A remade report says so, and what the logs could not give. */
+#define REMADE "remade from the devices' session logs (flopscope --export --report): each window judged again " \
+               "from the logged samples; other processes counted, not named; a signal that ended the burn unknown"
+
 /* What both forms say first: the verdict's word and the exit status. */
 static const char *verdict_word(const BurnReport *r)
 {
@@ -86,6 +99,8 @@ static void md_head(FILE *f, const BurnReport *r)
 	fprintf(f, "- as run: `flopscope --burn %gs --window %gs --workload %s`, %zu device%s\n", r->burn_s, r->window_s,
 	        m0 ? m0->workload : "?", r->n, r->n == 1 ? "" : "s");
 	fprintf(f, "- flopscope %s, records of schema %d\n", FLOPSCOPE_VERSION, FLOPSCOPE_SCHEMA_VERSION);
+	if (r->remade)
+		fprintf(f, "- %s\n", REMADE);
 	const size_t *c = r->count;
 	fprintf(f, "- verdict: **%s** (exit %d): %zu windows pass, %zu unsure, %zu outlier, %zu fail, %zu wrong, "
 	        "%zu error\n\n", verdict_word(r), exit_of(r), c[BURN_PASS], c[BURN_UNSURE], c[BURN_OUTLIER], c[BURN_FAIL],
@@ -137,10 +152,10 @@ static void md_windows(FILE *f, const BurnReport *r, const BurnReportDev *d)
 	}
 }
 
-bool burn_report_md(const BurnReport *r, const char *path, char *err, size_t len)
+bool burn_report_md(const BurnReport *r, const char *path, bool force, char *err, size_t len)
 {
 	FileTmp t;
-	FILE *f = fileio_create(path, FILE_NEW, false, &t, err, len);
+	FILE *f = fileio_create(path, FILE_NEW, force, &t, err, len);
 	if (!f)
 		return false;
 	md_head(f, r);
@@ -200,6 +215,8 @@ static void html_head(FILE *f, const BurnReport *r)
 	svg_esc(f, line);
 	fprintf(f, "</code>, %zu device%s</li>\n<li>flopscope %s, records of schema %d</li>\n", r->n,
 	        r->n == 1 ? "" : "s", FLOPSCOPE_VERSION, FLOPSCOPE_SCHEMA_VERSION);
+	if (r->remade)
+		fprintf(f, "<li>%s</li>\n", REMADE);
 	const size_t *c = r->count;
 	fprintf(f, "<li>verdict: <strong class=\"%s\">%s</strong> (exit %d): %zu windows pass, %zu unsure, %zu outlier, "
 	        "%zu fail, %zu wrong, %zu error</li>\n</ul>\n", r->status ? "FAIL" : "PASS", verdict_word(r), exit_of(r),
@@ -286,10 +303,10 @@ static void html_windows(FILE *f, const BurnReport *r, const BurnReportDev *d)
 	fputs("</table>\n", f);
 }
 
-bool burn_report_html(const BurnReport *r, const char *path, char *err, size_t len)
+bool burn_report_html(const BurnReport *r, const char *path, bool force, char *err, size_t len)
 {
 	FileTmp t;
-	FILE *f = fileio_create(path, FILE_NEW, false, &t, err, len);
+	FILE *f = fileio_create(path, FILE_NEW, force, &t, err, len);
 	if (!f)
 		return false;
 	html_head(f, r);

@@ -44,11 +44,16 @@ typedef struct BurnReport {
 	const char *unit;        /* the throughput's */
 	const BurnReportDev *d;
 	size_t n;
+	bool remade;             /* made again from the logs (--export --report), not by the burn */
 } BurnReport;
 
-/* The report written new at path (never over a file), Markdown or HTML;
+/* A judged window as the report keeps it (its why and codes: the caller's). */
+void burn_kept_of(const BurnWindow *w, BurnKept *k);
+
+/* The report written new at path (over a file of its kind only with force,
+ * fileio's rules), Markdown or HTML;
  * false where it could not be (err says why). */
-bool burn_report_md(const BurnReport *r, const char *path, char *err, size_t len);
-bool burn_report_html(const BurnReport *r, const char *path, char *err, size_t len);
+bool burn_report_md(const BurnReport *r, const char *path, bool force, char *err, size_t len);
+bool burn_report_html(const BurnReport *r, const char *path, bool force, char *err, size_t len);
 
 #endif

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "burn_remake.h"
 #include "fileio.h"
 #include "report.h"
 #include "svg.h"
@@ -156,6 +157,8 @@ int offline_export(const Options *o)
 	SessionData d;
 	Summary sum;
 	int rc = 0;
+	if (o->report)
+		return burn_remake(o);
 	if (o->svg && o->nexports > 1)
 		return write_sweeps(o, &pick);
 	if (o->svg) {

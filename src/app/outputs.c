@@ -58,7 +58,7 @@ static bool same_file(const char *a, const char *b)
 
 bool outputs_check(const Options *o, char *err, size_t len)
 {
-	Named in[OUTPUTS_MAX_INPUTS], out[4];
+	Named in[OUTPUTS_MAX_INPUTS], out[5];
 	size_t nin = inputs_of(o, in), nout = 0;
 	if (o->log && !o->no_log)
 		out[nout++] = (Named){ "--log", o->log };
@@ -66,6 +66,8 @@ bool outputs_check(const Options *o, char *err, size_t len)
 		out[nout++] = (Named){ "--metrics-file", o->metrics_file };
 	if (o->svg)
 		out[nout++] = (Named){ "--svg", o->svg };
+	if (o->report)
+		out[nout++] = (Named){ "--report", o->report };
 	if (o->csv_out)
 		out[nout++] = (Named){ "--csv", o->csv_out };
 	for (size_t k = 0; k < nout; k++) {

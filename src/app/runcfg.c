@@ -41,6 +41,11 @@ void run_plan(const Options *o, RunUse use, const struct VkCtx *ctx, const Devic
 		.devices = slot->devices,
 		.node_id = slot->node_id,
 	};
+	if (use == RUN_BURN) {
+		cfg->burn_s = o->burn_s;
+		cfg->burn_window_s = o->window_s;
+		cfg->burn_margin_pct = o->outlier_pct;
+	}
 	if (use == RUN_SUITE) {
 		/* one size a workload; a device's workloads share one log */
 		uint64_t size = o->size_hi;

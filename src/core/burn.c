@@ -8,6 +8,7 @@
 #include "peak.h"
 #include "stats.h"
 #include "summary.h"
+#include "error.h"
 #include "throttle.h"
 
 const char *const burn_status_names[BURN_STATUS_COUNT] = {
@@ -387,4 +388,25 @@ bool burn_cut_add(BurnCut *c, const Sample *s, BurnWindow *closed)
 		burn_cut_close(c, closed, false, index);
 	cut_keep(c, s);
 	return later;
+}
+
+BurnStatus burn_worst(const size_t count[BURN_STATUS_COUNT])
+{
+	for (int st = BURN_STATUS_COUNT - 1; st > 0; st--)
+		if (count[st])
+			return (BurnStatus)st;
+	return BURN_PASS;
+}
+
+int burn_exit_status(const size_t count[BURN_STATUS_COUNT], size_t devices_failed)
+{
+	if (count[BURN_WRONG])
+		return STATUS_WRONG;
+	if (count[BURN_FAIL])
+		return 1;
+	if (count[BURN_OUTLIER])
+		return STATUS_OUTLIER;
+	if (count[BURN_ERROR] || devices_failed)
+		return STATUS_NOT_RUN;
+	return 0;
 }

@@ -95,6 +95,13 @@ void burn_judge(BurnWindow *w, const BurnWindow *first, double margin_pct, const
  * outliers. w[k] NULL: a device with no such window. */
 size_t burn_judge_peers(BurnWindow *const *w, const char *const *names, size_t n, double margin_pct);
 
+/* A device's verdict over its windows (count[] by status): its worst. */
+BurnStatus burn_worst(const size_t count[BURN_STATUS_COUNT]);
+/* The burn's exit status from the windows' counts and the devices whose
+ * run failed: a wrong result first, then a failed window, an outlier, a
+ * run that failed (the check's order: 3, 1, 4, 6); 0 all passed. */
+int burn_exit_status(const size_t count[BURN_STATUS_COUNT], size_t devices_failed);
+
 /* A device's run cut into windows by its samples' time (t_ms / 1000 /
  * window_s; the last window holds what comes past the planned length): a
  * window's samples kept for its median, clock, power and shares (past

@@ -529,6 +529,10 @@ const OptionSpec cli_option_specs[] = {
 	  .help = { { H_LOGS, "--export FILE --csv [OUT]", "samples as CSV on standard output, or into OUT" } } },
 	{ .name = "--svg", .value = true, .modes = M_(MODE_EXPORT), .goes_with = "--export FILE", .str = STR(svg), .take = take_string,
 	  .help = { { H_LOGS, "--export FILE --svg OUT.svg", "FLOPS, workgroup and time plots as SVG" } } },
+	{ .name = "--report", .value = true, .modes = M_(MODE_EXPORT), .goes_with = "--export FILE", .str = STR(report),
+	  .take = take_string,
+	  .help = { { H_LOGS, "--export LOG... --report OUT.md|OUT.html", "a burn's report remade from the logs of "
+	              "its devices: each window judged again from the logged samples, as the burn judged it" } } },
 	/* other options */
 	{ .name = "--serial", .modes = M_RUN, .flag = FLAG(serial),
 	  .help = { { H_OTHER, "--serial", "time every dispatch alone (idle queue, submit, wait), as the tutorial "
@@ -637,8 +641,13 @@ static int validate_devices(Options *o, const ModeSpec *m, char *err, size_t err
 static int validate(Options *o, bool format_given, char *err, size_t errlen)
 {
 	const ModeSpec *m = &cli_mode_specs[o->mode];
-	if (o->export_file && o->csv == !!o->svg) {
-		snprintf(err, errlen, "--export FILE needs one of --csv [OUT.csv] or --svg OUT.svg");
+	if (o->export_file && (int)o->csv + !!o->svg + !!o->report != 1) {
+		snprintf(err, errlen, "--export FILE needs one of --csv [OUT.csv], --svg OUT.svg or --report OUT.md|OUT.html");
+		return -1;
+	}
+	size_t rl = o->report ? strlen(o->report) : 0;
+	if (o->report && !(rl > 3 && !strcmp(o->report + rl - 3, ".md")) && !(rl > 5 && !strcmp(o->report + rl - 5, ".html"))) {
+		snprintf(err, errlen, "--report %s: a report is Markdown (OUT.md) or HTML (OUT.html)", o->report);
 		return -1;
 	}
 	if (o->nexports > 1 && o->csv) {

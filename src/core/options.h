@@ -101,6 +101,7 @@ typedef struct Options {
 	bool csv;
 	const char *csv_out;   /* --csv OUT: the file (NULL: standard output) */
 	const char *svg;
+	const char *report;    /* --export LOG... --report OUT.md|OUT.html: a burn's report remade */
 	bool no_log;
 	/* --check */
 	double budget_s;       /* --budget DUR: the whole check's time */

@@ -49,6 +49,8 @@ typedef struct EngineConfig {
 	const char *node_id;
 	bool device_locked;     /* the caller holds the device's lock (a check): the
 	                           run takes no shared lock of its own */
+	/* a burn's (0: none), kept in its log so that its report can be remade */
+	double burn_s, burn_window_s, burn_margin_pct;
 } EngineConfig;
 
 /* What a run is, fixed once it is created: plain facts for the screens. */

@@ -39,6 +39,9 @@ void engine_fill_meta(Engine *e)
 	m->sm_max_mhz = e->tel.active ? e->tel.src.max_mhz : 0;
 	snprintf(m->unit, sizeof m->unit, "%s", workload_unit_names[workload_info[e->cfg.workload].unit]);
 	snprintf(m->telemetry, sizeof m->telemetry, "%s", e->tel.note);
+	m->burn_s = e->cfg.burn_s;
+	m->burn_window_s = e->cfg.burn_window_s;
+	m->burn_margin_pct = e->cfg.burn_margin_pct;
 	if (e->cfg.node_id && e->cfg.ordinal) {
 		snprintf(m->node, sizeof m->node, "%s", e->cfg.node_id);
 		m->ordinal = e->cfg.ordinal;

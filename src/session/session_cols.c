@@ -40,6 +40,9 @@ const MetaCol session_cols[] = {
 	M_("node", NULL, META_STR, node, META_SET, 0, NULL, 0),
 	M_("ordinal", NULL, META_U32, ordinal, META_NODE, 0, NULL, 0),
 	M_("devices", NULL, META_U32, devices, META_NODE, 0, NULL, 0),
+	M_("burn_s", NULL, META_DBL, burn_s, META_SET, 0, NULL, 0),
+	M_("burn_window_s", NULL, META_DBL, burn_window_s, META_SET, 0, NULL, 0),
+	M_("burn_margin_pct", NULL, META_DBL, burn_margin_pct, META_SET, 0, NULL, 0),
 };
 #undef M_
 const size_t session_col_count = sizeof session_cols / sizeof *session_cols;

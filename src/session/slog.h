@@ -60,6 +60,8 @@ typedef struct SessionMeta {
 	 * this device's number (1..) and how many ran; "" / 0 alone */
 	char node[40];
 	uint32_t ordinal, devices;
+	/* a burn's planned length, its window and its margin (--outlier); 0: not a burn */
+	double burn_s, burn_window_s, burn_margin_pct;
 } SessionMeta;
 
 /* The session record's fields, one row each (slog.c: session_cols): the

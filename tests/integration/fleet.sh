@@ -1382,6 +1382,30 @@ PY
 	[ "$(grep -n '^  \[1\] WRONG' "$T/w.txt" | cut -d: -f1)" -lt "$(grep -n '^window 3 of 3' "$T/w.txt" | cut -d: -f1)" ] &&
 		[ "$(grep -c '^  \[2\] \(PASS\|UNSURE\) ' "$T/w.txt")" = 3 ] || die "the other device: $(cat "$T/w.txt")"
 	grep -q "^Report: $XDG_STATE_HOME/flopscope/burn-.*\.md$" "$T/w.txt" || die "no report: $(cat "$T/w.txt")"
+	# the report remade from the two devices' logs (--export --report): each
+	# window judged again from the logged samples, the same statuses and
+	# causes as the burn's own; a log that is not a burn's is refused
+	local md stamp
+	md=$(sed -n 's/^Report: //p' "$T/w.txt")
+	stamp=${md##*/burn-}
+	stamp=${stamp%.md}
+	"$FS" --export "$XDG_STATE_HOME/flopscope/$stamp-llvmpipe-power.jsonl" \
+		"$XDG_STATE_HOME/flopscope/$stamp-llvmpipe-power-2.jsonl" --report "$T/re.md" 2>"$T/re.err" ||
+		die "--report: exit $?: $(cat "$T/re.err")"
+	python3 - "$md" "$T/re.md" <<'PY' || die "the remade report differs: $(diff "$md" "$T/re.md")"
+import re, sys
+def windows(path):
+    rows = [l.split(" | ") for l in open(path) if re.match(r"\| [0-9]+( \(partial\))? \| [0-9.]+-[0-9.]+ \|", l)]
+    return [(r[0], r[1], r[2], r[-1].split(":")[0].strip(" |\n")) for r in rows]
+live, remade = windows(sys.argv[1]), windows(sys.argv[2])
+assert live and live == remade, (live, remade)
+assert any(w[2] == "WRONG" and "WRONG_RESULT" in w[3] for w in remade), remade
+text = open(sys.argv[2]).read()
+assert "remade from the devices' session logs" in text and "verdict: **FAIL** (exit 3)" in text, text[:600]
+PY
+	"$FS" llvm --duration 0.3 --log "$T/plain.jsonl" >/dev/null 2>&1 || die "a plain run"
+	"$FS" --export "$T/plain.jsonl" --report "$T/p.md" 2>"$T/p.err"
+	[ $? = 2 ] && grep -q "is not a burn's log" "$T/p.err" || die "a plain log: $(cat "$T/p.err")"
 	# the stand-in NVML: a thermal hold fails each window, the power cap is reported
 	local uuid
 	uuid=$("$FS" --list --format json | python3 -c 'import json, sys; print(json.loads(sys.stdin.readline())["uuid"])')

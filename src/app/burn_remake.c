@@ -1,0 +1,207 @@
+/* burn_remake: --export LOG... --report OUT.md|OUT.html: a burn's report
+ * made again from the session logs of its devices. Each device's samples
+ * are cut into the burn's windows (its session record's burn_window_s) and
+ * judged as the burn judged them (core/burn.h: against the device's first
+ * window, then beside its peers of the same window), its soak traced for
+ * the plots. What the logs do not hold is not in it: other processes are
+ * counted, not named; a signal that ended the burn is not known. */
+#include "burn_remake.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "burn.h"
+#include "burn_report.h"
+#include "error.h"
+#include "offline.h"
+#include "verdict.h"
+
+typedef struct RDev {
+	SessionData d;             /* the log's session (samples not kept) */
+	const char *path;
+	bool cut_ok, oom;
+	BurnCut cut;
+	BurnTrace *trace;
+	BurnWindow *w;             /* judged against its first; peers after every log is read */
+	size_t nw, cap;
+	BurnWindow first;
+	bool has_first;
+	double last_s;             /* its last sample's time */
+	BurnKept *kept;
+	size_t count[BURN_STATUS_COUNT];
+} RDev;
+
+static void judge_push(RDev *r, BurnWindow *w)
+{
+	burn_judge(w, r->has_first ? &r->first : NULL, r->d.meta.burn_margin_pct, "");
+	if (!r->has_first && isfinite(w->median) && !w->partial) {
+		r->first = *w;
+		r->has_first = true;
+	}
+	if (r->nw < r->cap)
+		r->w[r->nw++] = *w;
+}
+
+/* Each sample as the burn took it: the session record is read by then. */
+static void on_sample(void *ctx, const Sample *s)
+{
+	RDev *r = ctx;
+	const SessionMeta *m = &r->d.meta;
+	if (!r->cut_ok && !r->oom && m->burn_window_s > 0 && m->burn_s > 0) {
+		r->cut_ok = burn_cut_init(&r->cut, m->burn_s, m->burn_window_s);
+		r->cap = r->cut.windows + 1u;
+		r->w = calloc(r->cap, sizeof *r->w);
+		r->trace = malloc(sizeof *r->trace);
+		r->oom = !r->cut_ok || !r->w || !r->trace;
+		if (r->trace)
+			burn_trace_init(r->trace, fmax(m->burn_s / (BURN_TRACE_POINTS / 2), 0.1));
+	}
+	if (!r->cut_ok || r->oom)
+		return;
+	BurnWindow closed;
+	burn_trace_add(r->trace, s, s->t_ms / 1000.0);
+	r->last_s = s->t_ms / 1000.0;
+	if (burn_cut_add(&r->cut, s, &closed))
+		judge_push(r, &closed);
+}
+
+/* One device's log read and its windows judged against its first; false
+ * with why said. */
+static bool read_device(RDev *r)
+{
+	SlogPick pick = { 0 };
+	SlogVisitor v = { r, on_sample, NULL, NULL };
+	if (!offline_load(r->path, &pick, &r->d, NULL, &v, OFFLINE_KEEP_NONE))
+		return false;
+	if (!(r->d.meta.burn_window_s > 0 && r->d.meta.burn_s > 0)) {
+		fprintf(stderr, "flopscope: --report: %s is not a burn's log (its session record has no burn_window_s)\n",
+		        r->path);
+		return false;
+	}
+	if (r->oom) {
+		fprintf(stderr, "flopscope: --report: out of memory for %s\n", r->path);
+		return false;
+	}
+	if (r->cut_ok && r->cut.seen) { /* the window the log ends in */
+		const char *err = r->d.engine_error;
+		bool wrong = err[0] && strstr(err, "verification") != NULL;
+		BurnWindow w;
+		burn_cut_close(&r->cut, &w, r->cut.cur + 1 < r->cut.windows || err[0], r->cut.cur + 1);
+		w.wrong = wrong;
+		w.error = w.error || (err[0] && !wrong);
+		judge_push(r, &w);
+	}
+	return true;
+}
+
+/* Every window index beside its peers of the other devices. */
+static bool judge_peers(RDev *dev, size_t n)
+{
+	BurnWindow **w = calloc(n, sizeof *w);
+	const char **names = calloc(n, sizeof *names);
+	bool ok = w && names;
+	unsigned most = 0;
+	for (size_t k = 0; ok && k < n; k++) {
+		names[k] = dev[k].d.meta.device;
+		most = dev[k].nw > most ? (unsigned)dev[k].nw : most;
+	}
+	for (unsigned i = 0; ok && i < most; i++) {
+		for (size_t k = 0; k < n; k++) {
+			w[k] = NULL;
+			for (size_t j = 0; j < dev[k].nw && !w[k]; j++)
+				if (dev[k].w[j].index == i)
+					w[k] = &dev[k].w[j];
+		}
+		burn_judge_peers(w, names, n, dev[0].d.meta.burn_margin_pct);
+	}
+	free(w);
+	free(names);
+	return ok;
+}
+
+/* The devices' windows as the report keeps them; the counts. */
+static bool keep_rows(RDev *dev, size_t n, BurnReportDev *rd, size_t *count, size_t *failed)
+{
+	for (size_t k = 0; k < n; k++) {
+		RDev *r = &dev[k];
+		r->kept = calloc(r->nw ? r->nw : 1, sizeof *r->kept);
+		if (!r->kept)
+			return false;
+		for (size_t j = 0; j < r->nw; j++) {
+			BurnWindow *w = &r->w[j];
+			BurnKept *kp = &r->kept[j];
+			burn_kept_of(w, kp);
+			verdict_text(&w->causes, kp->why, sizeof kp->why);
+			verdict_codes(&w->causes, " ", kp->codes, sizeof kp->codes);
+			r->count[w->status]++;
+			count[w->status]++;
+		}
+		*failed += r->d.engine_error[0] && !strstr(r->d.engine_error, "verification");
+		rd[k] = (BurnReportDev){ r->d.meta.device, &r->d.meta, burn_status_words[burn_worst(r->count)],
+		                         r->d.engine_error, r->kept, r->nw, r->trace };
+	}
+	return true;
+}
+
+static int remake(RDev *dev, size_t n, const Options *o)
+{
+	for (size_t k = 0; k < n; k++)
+		if (!read_device(&dev[k]))
+			return 2;
+	for (size_t k = 1; k < n; k++)
+		if (strcmp(dev[k].d.meta.node, dev[0].d.meta.node) || !dev[0].d.meta.node[0]) {
+			fprintf(stderr, "flopscope: --report: %s and %s are not the logs of one burn (their node ids differ)\n",
+			        dev[0].path, dev[k].path);
+			return 2;
+		}
+	BurnReportDev *rd = calloc(n, sizeof *rd);
+	size_t count[BURN_STATUS_COUNT] = { 0 }, failed = 0;
+	if (!rd || !judge_peers(dev, n) || !keep_rows(dev, n, rd, count, &failed)) {
+		free(rd);
+		fprintf(stderr, "flopscope: --report: out of memory\n");
+		return 1;
+	}
+	double ran = 0;
+	for (size_t k = 0; k < n; k++)
+		ran = fmax(ran, dev[k].last_s);
+	const SessionMeta *m0 = &dev[0].d.meta;
+	BurnReport r = { .m0 = m0, .burn_s = m0->burn_s, .window_s = m0->burn_window_s, .ran_s = ran,
+	                 .status = burn_exit_status(count, failed), .count = count, .unit = m0->unit, .d = rd, .n = n,
+	                 .remade = true };
+	char err[4400];
+	size_t l = strlen(o->report);
+	bool html = l > 5 && !strcmp(o->report + l - 5, ".html");
+	bool ok = html ? burn_report_html(&r, o->report, o->force, err, sizeof err)
+	               : burn_report_md(&r, o->report, o->force, err, sizeof err);
+	free(rd);
+	if (!ok) {
+		fprintf(stderr, "flopscope: --report: %s\n", err);
+		return 1;
+	}
+	return 0;
+}
+
+int burn_remake(const Options *o)
+{
+	size_t n = o->nexports;
+	RDev *dev = calloc(n, sizeof *dev);
+	if (!dev) {
+		fprintf(stderr, "flopscope: --report: out of memory\n");
+		return 1;
+	}
+	for (size_t k = 0; k < n; k++)
+		dev[k].path = o->exports[k];
+	int rc = remake(dev, n, o);
+	for (size_t k = 0; k < n; k++) {
+		if (dev[k].cut_ok)
+			burn_cut_free(&dev[k].cut);
+		free(dev[k].w);
+		free(dev[k].trace);
+		free(dev[k].kept);
+		session_data_done(&dev[k].d);
+	}
+	free(dev);
+	return rc;
+}
