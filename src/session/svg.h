@@ -17,14 +17,6 @@
 #include "sample.h"
 #include "summary.h"
 
-/* The width a label of len bytes takes at font size px: a generous
- * average for sans-serif glyphs (0.62 em). */
-#define SVG_CHAR_EM 0.62
-static inline double svg_text_width(size_t len, double px)
-{
-	return (double)len * px * SVG_CHAR_EM;
-}
-
 /* r: the session's statistics (summary_result of every sample). */
 /* The largest target the samples (or the session) were measured at, ms. */
 double svg_targets_max(const Sample *s, size_t n, double session_target_ms);

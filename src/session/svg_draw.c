@@ -5,7 +5,6 @@
 #include <string.h>
 
 #include "fmt.h"
-#include "svg.h"
 
 const char *const svg_colours[SVG_COLOURS] = { "#1a7f37", "#0969da", "#bc4c00", "#8250df",
                                                "#cf222e", "#1b7c83", "#4d2d00", "#57606a" };

@@ -18,6 +18,15 @@
 #define SVG_PLOT_W (SVG_W - SVG_LEFT - SVG_RIGHT)
 #define SVG_TICK_PX 11        /* tick labels */
 
+/* The width a label of len bytes takes at font size px: a generous
+ * average for sans-serif glyphs (0.62 em). */
+#define SVG_CHAR_EM 0.62
+static inline double svg_text_width(size_t len, double px)
+{
+	return (double)len * px * SVG_CHAR_EM;
+}
+
+
 typedef struct SvgPanel {
 	double y0, h;       /* the plot area's top and height */
 	PlotAxis x, y, y2;  /* y2: the right axis (max > min when used) */
