@@ -45,6 +45,25 @@ static const char *const HELP[] = {
 	"(exit status 4 when --outlier was given)",
 };
 
+/* A burn: the run is as planned; the window's verdicts in the table */
+static const char *const HELP_BURN[] = {
+	"up / down    move the highlighted row",
+	"t            next colour theme",
+	"F1 ? h       this help",
+	"F10 q        end the burn now (Ctrl-C too): its report is written, marked interrupted from the "
+	"keyboard, exit 130 as SIGINT's",
+	"",
+	"A burn runs as planned: pause, restart, the target, another workload or device, a device in "
+	"full are refused",
+	"Header: the window now, of how many, each how long, and the time left",
+	"Panels: each device's current figure, median, clock, power and temperature; its throughput "
+	"over the whole run (then the last 60 s) on one scale for all devices",
+	"status: the device's verdict so far, its worst window's: PASS 3 of 8 (windows judged of those "
+	"planned), or where it first went wrong and the causes' codes (FAIL w2: DRIFT); the windows "
+	"are judged as they close, beside the same window of the other devices",
+	"At the end the view leaves by itself: each device's verdict, the reports' paths and the exit",
+};
+
 /* A replay of several logs: the one-device replay's keys, on every log */
 static const char *const HELP_REPLAY[] = {
 	"1-9 / Enter  the log (or the highlighted row) in the full dashboard; there d or Esc "
@@ -483,7 +502,10 @@ static void draw(Node *nv)
 	mvaddnstr(l.status.y, 0, sline, at);
 	attrset(screen_attr(nv->s, ROLE_AXIS));
 	mvaddnstr(l.status.y, at, sline + at, COLS - 1 - at);
-	if (nv->help && s0->replay)
+	if (nv->help && nv->opt->burn)
+		screen_help(nv->s, " flopscope: a burn-in ", HELP_BURN, sizeof HELP_BURN / sizeof *HELP_BURN,
+		            &nv->help_scroll);
+	else if (nv->help && s0->replay)
 		screen_help(nv->s, " flopscope: a replay of several logs ", HELP_REPLAY, sizeof HELP_REPLAY / sizeof *HELP_REPLAY,
 		            &nv->help_scroll);
 	else if (nv->help)

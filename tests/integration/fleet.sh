@@ -1282,6 +1282,12 @@ t_a_burn_on_a_terminal_should_show_the_node_view() {
 	wait_for '^ +2 llvmpipe .*(PASS|UNSURE|OUTLIER|FAIL)( [0-9]+ of 60| w[0-9]+: [A-Z_ ]+)$' 60
 	TM send-keys -t fs r
 	wait_for 'a burn runs as planned: q ends it' 10
+	# its help: the burn's keys and words, not the measuring run's
+	TM send-keys -t fs '?'
+	wait_for 'flopscope: a burn-in' 10
+	screen | grep -q 'PASS 3 of 8 (windows judged of those' && ! screen | grep -q 'restart every device' ||
+		die "the burn's help: $(screen)"
+	TM send-keys -t fs Escape
 	TM send-keys -t fs q
 	wait_exit 30
 	[ "$(cat "$T/exit")" = 130 ] || die "q: exit $(cat "$T/exit"): $(screen)"
