@@ -1391,13 +1391,13 @@ PY
 	# the report remade from the two devices' logs (--export --report): each
 	# window judged again from the logged samples, the same statuses and
 	# causes as the burn's own; a log that is not a burn's is refused
-	local md stamp
+	# (the logs as the burn named them: a log's name is stamped when it is
+	# planned, the report's when the first run started, a second later on a
+	# loaded machine)
+	local md
 	md=$(sed -n 's/^Report: //p' "$T/w.txt")
-	stamp=${md##*/burn-}
-	stamp=${stamp%.md}
-	"$FS" --export "$XDG_STATE_HOME/flopscope/$stamp-llvmpipe-power.jsonl" \
-		"$XDG_STATE_HOME/flopscope/$stamp-llvmpipe-power-2.jsonl" --report "$T/re.md" 2>"$T/re.err" ||
-		die "--report: exit $?: $(cat "$T/re.err")"
+	"$FS" --export $(sed -n 's/^  [12]: .*, log \(.*\.jsonl\)$/\1/p' "$T/w.txt") --report "$T/re.md" 2>"$T/re.err" ||
+		die "--report: exit $?: $(cat "$T/re.err") $(head -3 "$T/w.txt")"
 	python3 - "$md" "$T/re.md" <<'PY' || die "the remade report differs: $(diff "$md" "$T/re.md")"
 import re, sys
 def windows(path):
