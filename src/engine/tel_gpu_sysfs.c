@@ -42,8 +42,9 @@ static void drm_others(GpuSysfs *g, TelReading *r)
 	if (!g->procs_ok)
 		return;
 	tel_set(r, TEL_OTHER_GPU, g->table.total);
-	if (!isnan(procs_table_mem(&g->table)))
-		tel_set(r, TEL_OTHER_GPU_MEM_B, procs_table_mem(&g->table));
+	double mem = procs_table_mem(&g->table);
+	if (!isnan(mem))
+		tel_set(r, TEL_OTHER_GPU_MEM_B, mem);
 	snprintf(r->who, sizeof r->who, "%s", g->who);
 	r->procs = g->table;
 }

@@ -274,8 +274,9 @@ static bool nvml_read(TelSource *s, TelReading *r)
 		tel_set(r, TEL_PCIE_REPLAYS, n->replay_count);
 	if (nvml_others(n)) {
 		tel_set(r, TEL_OTHER_GPU, n->others);
-		if (!isnan(procs_table_mem(&n->table)))
-			tel_set(r, TEL_OTHER_GPU_MEM_B, procs_table_mem(&n->table));
+		double mem = procs_table_mem(&n->table);
+		if (!isnan(mem))
+			tel_set(r, TEL_OTHER_GPU_MEM_B, mem);
 		snprintf(r->who, sizeof r->who, "%s", n->who);
 		r->procs = n->table;
 	}
