@@ -75,6 +75,7 @@ typedef struct Burn {
 	NodeBurn *view;            /* the node view's burn lines while it shows (no window lines printed) */
 	long view_left_s;          /* the time left its header says */
 	bool by_key;               /* ended from the view's keyboard (q, Ctrl-C): interrupted, as SIGINT */
+	char stamp[32];            /* when planned: the logs' default names and the reports' share it */
 } Burn;
 
 /* The reports' paths ("" not written) and why one could not be. */
@@ -447,8 +448,8 @@ static BurnStatus worst(const Dev *d)
 	return burn_worst(d->count);
 }
 
-/* The reports' path less its extension: burn-<start> in the first log's
- * folder; "" with no log. */
+/* The reports' path less its extension: burn-<stamp> in the first log's
+ * folder, the stamp the logs' default names carry; "" with no log. */
 static void report_path(const Burn *b, char *out, size_t len)
 {
 	out[0] = '\0';
@@ -457,13 +458,10 @@ static void report_path(const Burn *b, char *out, size_t len)
 		const char *slash = log[0] ? strrchr(log, '/') : NULL;
 		if (!b->set->m[k].e || !engine_info(b->set->m[k].e)->log_path)
 			continue;
-		const SessionMeta *m = engine_meta(b->set->m[k].e);
-		char stamp[40];
-		slog_stamp(m->start_utc, stamp, sizeof stamp);
 		if (slash)
-			snprintf(out, len, "%.*s/burn-%s", (int)(slash - log), log, stamp);
+			snprintf(out, len, "%.*s/burn-%s", (int)(slash - log), log, b->stamp);
 		else
-			snprintf(out, len, "burn-%s", stamp);
+			snprintf(out, len, "burn-%s", b->stamp);
 		return;
 	}
 }
@@ -633,8 +631,9 @@ int burn_run(const struct VkCtx *ctx, const Options *o, const int *idx, size_t n
 		free(cfg);
 		return STATUS_NOT_RUN;
 	}
-	char node[40];
-	slog_node_id(node, sizeof node);
+	char node[48];
+	slog_stamp_now(b.stamp, sizeof b.stamp);
+	slog_node_id(b.stamp, node, sizeof node);
 	if (o->metrics_file && !(b.board = mboard_create())) {
 		fprintf(stderr, "flopscope: out of memory for the metrics\n");
 		burn_free(&b);
@@ -649,7 +648,7 @@ int burn_run(const struct VkCtx *ctx, const Options *o, const int *idx, size_t n
 		b.d[k].idx = idx[k];
 		b.d[k].info = &ctx->entries[idx[k]];
 		b.names[k] = b.d[k].info->name;
-		RunSlot slot = { .ordinal = (unsigned)k + 1, .devices = (unsigned)n, .node_id = node };
+		RunSlot slot = { .ordinal = (unsigned)k + 1, .devices = (unsigned)n, .node_id = node, .stamp = b.stamp };
 		run_plan(o, RUN_BURN, ctx, &ctx->entries[idx[k]], wl, (unsigned)k + 1, launch, &slot, &b.d[k].paths, &cfg[k]);
 	}
 	EngineSet set;

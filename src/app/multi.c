@@ -309,13 +309,14 @@ int multi_run(const struct VkCtx *ctx, const Options *o, const int *idx, size_t 
 		fprintf(stderr, "flopscope: out of memory\n");
 		return 1;
 	}
-	char node[40];
-	slog_node_id(node, sizeof node);
+	char stamp[32], node[48];
+	slog_stamp_now(stamp, sizeof stamp);
+	slog_node_id(stamp, node, sizeof node);
 	for (size_t k = 0; k < n; k++) {
 		d[k].idx = idx[k];
 		d[k].row = mo && mo->board ? mboard_row(mo->board, (unsigned)idx[k] + 1, &ctx->entries[idx[k]],
 		                                        workload_info[wl].name, workload_info[wl].unit) : -1;
-		RunSlot slot = { .ordinal = (unsigned)k + 1, .devices = (unsigned)n, .node_id = node };
+		RunSlot slot = { .ordinal = (unsigned)k + 1, .devices = (unsigned)n, .node_id = node, .stamp = stamp };
 		run_plan(o, RUN_HEADLESS, ctx, &ctx->entries[idx[k]], wl, (unsigned)k + 1, launch, &slot, &d[k].paths,
 		         &cfg[k]);
 	}

@@ -40,6 +40,8 @@ typedef struct RunSlot {
 	unsigned ordinal;        /* 1..devices among several measured together; 0: alone */
 	unsigned devices;
 	const char *node_id;     /* the run's id (slog_node_id); NULL alone */
+	const char *stamp;       /* when the run was planned (slog_stamp_now), in its logs' default
+	                            names; NULL: now */
 	const char *log;         /* RUN_SUITE: the device's log of every workload, appended to (NULL: none) */
 	bool transfer_queue;     /* RUN_SUITE: the pass on the copy engine (elsewhere --transfer-queue) */
 	bool check;              /* RUN_SUITE for a check: its devices' locks are the check's, and a

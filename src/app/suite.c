@@ -65,8 +65,9 @@ void suite_prebuild(const VkCtx *ctx, const int *idx, size_t n, const Options *o
 void suite_measure(const VkCtx *ctx, SuiteDev *d, size_t n, const Options *o, WorkloadType w, bool tq,
                    unsigned nth, const SuiteWatch *watch, atomic_int *quit)
 {
-	char node[40];
-	slog_node_id(node, sizeof node);
+	char stamp[32], node[48];
+	slog_stamp_now(stamp, sizeof stamp);
+	slog_node_id(stamp, node, sizeof node);
 	RunPaths *paths = calloc(n ? n : 1, sizeof *paths);
 	EngineConfig *cfg = calloc(n ? n : 1, sizeof *cfg);
 	for (size_t k = 0; k < n; k++) {
@@ -289,7 +290,7 @@ SuiteLogPath *suite_logs_open(const VkCtx *ctx, const int *idx, size_t n, const 
 	for (size_t k = 0; k < n; k++) {
 		char path[4096], err[4400];
 		SessionLog l;
-		slog_choose_path(false, o->log, ctx->entries[idx[k]].name, what, n > 1 ? (unsigned)k + 1 : 1, path,
+		slog_choose_path(false, o->log, ctx->entries[idx[k]].name, what, NULL, n > 1 ? (unsigned)k + 1 : 1, path,
 		                 sizeof path);
 		if (!slog_open(&l, path, !o->log ? SLOG_UNIQUE : o->force ? SLOG_REPLACE : SLOG_NEW, err, sizeof err)) {
 			fprintf(stderr, "flopscope: %s\n", err);

@@ -246,7 +246,7 @@ out:
 	return removed;
 }
 
-void slog_default_path(const char *start_utc, const char *device, const char *workload, char *out, size_t len)
+void slog_default_path(const char *stamp, const char *device, const char *workload, char *out, size_t len)
 {
 	char dir[4096];
 	slog_default_dir(dir, sizeof dir);
@@ -263,23 +263,19 @@ void slog_default_path(const char *start_utc, const char *device, const char *wo
 	while (n && slug[n - 1] == '-')
 		n--;
 	slug[n] = '\0';
-	char stamp[32];
-	slog_stamp(start_utc, stamp, sizeof stamp);
 	snprintf(out, len, "%s/%s-%s-%s.jsonl", dir, stamp, n ? slug : "device", workload);
 }
 
-void slog_stamp(const char *start_utc, char *out, size_t len)
+void slog_stamp_now(char *out, size_t len)
 {
-	size_t k = 0;
-	for (const char *p = start_utc; *p && k + 1 < len; p++)
-		if (*p != ':' && *p != '-')
-			out[k++] = *p;
-	if (len)
-		out[k] = '\0';
+	time_t now = time(NULL);
+	struct tm tm;
+	if (!gmtime_r(&now, &tm) || !strftime(out, len, "%Y%m%dT%H%M%SZ", &tm))
+		snprintf(out, len, "unknown");
 }
 
 const char *slog_choose_path(bool no_log, const char *given, const char *device, const char *workload,
-                             unsigned nth, char *buf, size_t len)
+                             const char *stamp, unsigned nth, char *buf, size_t len)
 {
 	if (no_log)
 		return NULL;
@@ -287,9 +283,10 @@ const char *slog_choose_path(bool no_log, const char *given, const char *device,
 	if (given) {
 		snprintf(base, sizeof base, "%s", given);
 	} else {
-		SessionMeta m;
-		slog_host_facts(&m);
-		slog_default_path(m.start_utc, device, workload, base, sizeof base);
+		char now[32];
+		if (!stamp)
+			slog_stamp_now(now, sizeof now);
+		slog_default_path(stamp ? stamp : now, device, workload, base, sizeof base);
 	}
 	size_t n = strlen(base);
 	const char *ext = n > 6 && !strcmp(base + n - 6, ".jsonl") ? ".jsonl" : "";
@@ -661,14 +658,9 @@ void slog_close(SessionLog *l)
 	l->f = NULL;
 }
 
-void slog_node_id(char *out, size_t len)
+void slog_node_id(const char *stamp, char *out, size_t len)
 {
-	time_t now = time(NULL);
-	struct tm tm;
-	char t[32] = "unknown";
-	if (gmtime_r(&now, &tm))
-		strftime(t, sizeof t, "%Y%m%dT%H%M%SZ", &tm);
-	snprintf(out, len, "%s-%ld", t, (long)getpid());
+	snprintf(out, len, "%s-%ld", stamp, (long)getpid());
 }
 
 void slog_host_name(char *out, size_t len)

@@ -128,17 +128,19 @@ void slog_free_list(char **names, size_t n);
 size_t slog_retain(size_t keep, uint64_t cap, const char *const *spare, size_t nspare, size_t *spared, char *err,
                    size_t errlen);
 
-/* A start time ("2026-11-29T18:39:13Z") as file names carry it
- * ("20261129T183913Z"): the session logs', the burn's report. */
-void slog_stamp(const char *start_utc, char *out, size_t len);
+/* The time now as file names carry it ("20261129T183913Z", UTC): taken once
+ * where a run is planned, so that its devices' logs, its node id and the
+ * burn's report share one. */
+void slog_stamp_now(char *out, size_t len);
 /* The default path: $XDG_STATE_HOME/flopscope (or ~/.local/state/flopscope)
- * / <start time>-<device>-<workload>.jsonl. */
-void slog_default_path(const char *start_utc, const char *device, const char *workload, char *out, size_t len);
+ * / <stamp>-<device>-<workload>.jsonl. */
+void slog_default_path(const char *stamp, const char *device, const char *workload, char *out, size_t len);
 /* The log a run writes: NULL with no_log; `given` when set; else the default
- * path for `device` now. A run after the first in one process (`nth` > 1)
- * gets "-nth" added so that it never overwrites the first. Writes into buf. */
+ * path for `device` with `stamp` (NULL: now). A run after the first in one
+ * process (`nth` > 1) gets "-nth" added so that it never overwrites the
+ * first. Writes into buf. */
 const char *slog_choose_path(bool no_log, const char *given, const char *device, const char *workload,
-                             unsigned nth, char *buf, size_t len);
+                             const char *stamp, unsigned nth, char *buf, size_t len);
 /* Creates missing folders and the file; false with a message naming it. */
 /* How a log's path is taken. */
 typedef enum SlogMode {
@@ -176,8 +178,8 @@ void slog_host_facts(SessionMeta *m);
  * cannot be read). */
 void slog_host_name(char *out, size_t len);
 
-/* A new id for the logs of several devices measured together: the UTC
- * time and the process id ("20261123T150803Z-4242"). */
-void slog_node_id(char *out, size_t len);
+/* The id the logs of several devices measured together share: the run's
+ * stamp (slog_stamp_now) and the process id ("20261123T150803Z-4242"). */
+void slog_node_id(const char *stamp, char *out, size_t len);
 
 #endif

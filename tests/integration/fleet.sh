@@ -1391,11 +1391,14 @@ PY
 	# the report remade from the two devices' logs (--export --report): each
 	# window judged again from the logged samples, the same statuses and
 	# causes as the burn's own; a log that is not a burn's is refused
-	# (the logs as the burn named them: a log's name is stamped when it is
-	# planned, the report's when the first run started, a second later on a
-	# loaded machine)
-	local md
+	# (the report and both logs carry the stamp the burn was planned with,
+	# however long the engines took to start)
+	local md stamp
 	md=$(sed -n 's/^Report: //p' "$T/w.txt")
+	stamp=${md##*/burn-}
+	stamp=${stamp%.md}
+	[ "$(sed -n 's/^  [12]: .*, log .*\/\([^/-]*\)-[^/]*\.jsonl$/\1/p' "$T/w.txt" | sort -u)" = "$stamp" ] ||
+		die "the report's stamp $stamp is not its logs': $(grep ', log ' "$T/w.txt")"
 	"$FS" --export $(sed -n 's/^  [12]: .*, log \(.*\.jsonl\)$/\1/p' "$T/w.txt") --report "$T/re.md" 2>"$T/re.err" ||
 		die "--report: exit $?: $(cat "$T/re.err") $(head -3 "$T/w.txt")"
 	python3 - "$md" "$T/re.md" <<'PY' || die "the remade report differs: $(diff "$md" "$T/re.md")"

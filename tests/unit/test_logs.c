@@ -444,12 +444,19 @@ static void unwritable_log_should_say_where_and_why(void)
 	CHECK(strstr(err, "cannot create the log folder /proc/no"));
 	char p[256];
 	setenv("XDG_STATE_HOME", "/state", 1);
-	slog_default_path("2026-11-21T23:15:09Z", "llvmpipe (LLVM 15.0.6, 256 bits)", "fp32", p, sizeof p);
+	slog_default_path("20261121T231509Z", "llvmpipe (LLVM 15.0.6, 256 bits)", "fp32", p, sizeof p);
 	CHECK_STR(p, "/state/flopscope/20261121T231509Z-llvmpipe-fp32.jsonl");
-	slog_default_path("2026-11-21T23:15:09Z", "NVIDIA H200", "fp16-matrix", p, sizeof p);
+	slog_default_path("20261121T231509Z", "NVIDIA H200", "fp16-matrix", p, sizeof p);
 	CHECK_STR(p, "/state/flopscope/20261121T231509Z-nvidia-h200-fp16-matrix.jsonl");
-	CHECK(slog_choose_path(true, NULL, "x", "fp32", 1, p, sizeof p) == NULL);
-	CHECK_STR(slog_choose_path(false, "/tmp/run.jsonl", "x", "fp32", 2, p, sizeof p), "/tmp/run-2.jsonl");
+	CHECK(slog_choose_path(true, NULL, "x", "fp32", NULL, 1, p, sizeof p) == NULL);
+	CHECK_STR(slog_choose_path(false, "/tmp/run.jsonl", "x", "fp32", "20261121T231509Z", 2, p, sizeof p),
+	          "/tmp/run-2.jsonl");
+	/* the devices of one run share the stamp it was planned with */
+	CHECK_STR(slog_choose_path(false, NULL, "NVIDIA H200", "power", "20261121T231509Z", 2, p, sizeof p),
+	          "/state/flopscope/20261121T231509Z-nvidia-h200-power-2.jsonl");
+	char now[32];
+	slog_stamp_now(now, sizeof now);
+	CHECK(strlen(now) == 16 && now[8] == 'T' && now[15] == 'Z');
 }
 
 /* A log never destroys a file: an existing one is refused unless replaced
@@ -486,7 +493,7 @@ static void logs_should_refuse_to_overwrite_and_share_a_file(void)
 	rmdir(dir);
 	setenv("XDG_STATE_HOME", "state", 1);
 	setenv("HOME", "/home/someone", 1);
-	slog_default_path("2026-11-21T23:15:09Z", "NVIDIA H200", "int8dot", p, sizeof p);
+	slog_default_path("20261121T231509Z", "NVIDIA H200", "int8dot", p, sizeof p);
 	CHECK_STR(p, "/home/someone/.local/state/flopscope/20261121T231509Z-nvidia-h200-int8dot.jsonl");
 	unsetenv("XDG_STATE_HOME");
 }
