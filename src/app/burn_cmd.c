@@ -179,18 +179,20 @@ static void view_device(Burn *b, size_t k)
 }
 
 /* The view's header: the window now and the time left (ran_s of the burn). */
-static void view_header(Burn *b, double ran_s)
+/* The view's header at ran_s; false where its second has not changed. */
+static bool view_header(Burn *b, double ran_s)
 {
 	long left = lround(b->o->burn_s - ran_s);
 	if (left < 0)
 		left = 0;
 	if (left == b->view_left_s)
-		return;
+		return false;
 	b->view_left_s = left;
 	unsigned w = (unsigned)(ran_s / b->o->window_s) + 1;
 	char win[32], rest[32];
 	snprintf(b->view->header, sizeof b->view->header, "window %u of %u (%s each), %s left", w < b->windows ? w : b->windows,
 	         b->windows, fmt_seconds(b->o->window_s, win, sizeof win), fmt_seconds((double)left, rest, sizeof rest));
+	return true;
 }
 
 static void print_window(Burn *b, size_t k, const BurnWindow *w)
@@ -387,8 +389,9 @@ static bool take_sample(void *ctx, size_t k, const Sample *s)
 	return b->out_ok;
 }
 
-/* The node view's tap on a device's samples: each one the burn's, the
- * windows it closes judged with their peers', the header's time left. */
+/* The node view's tap on a device's samples: each one the burn's; the
+ * windows judged with their peers' (and a failed run's closed) where one
+ * closed, else once a second with the header's time left. */
 typedef struct BurnTap {
 	Burn *b;
 	size_t k;
@@ -398,9 +401,11 @@ typedef struct BurnTap {
 static void burn_tap(void *ctx, const Sample *s)
 {
 	BurnTap *t = ctx;
+	size_t pending = t->b->d[t->k].npend;
 	take_sample(t->b, t->k, s);
-	take_sample(t->b, t->k, NULL);
-	view_header(t->b, (double)(clock_mono_ns() - t->t0) / 1e9);
+	bool tick = view_header(t->b, (double)(clock_mono_ns() - t->t0) / 1e9);
+	if (tick || t->b->d[t->k].npend != pending)
+		take_sample(t->b, t->k, NULL);
 }
 
 /* The burn in the node view, on a terminal (not --headless, --format or a
@@ -600,7 +605,7 @@ static bool burn_alloc(Burn *b)
 		/* the burn's planned length over half the points (room to overrun),
 		 * 0.1 s at least: a few samples a span */
 		if (b->d[k].trace)
-			burn_trace_init(b->d[k].trace, fmax(b->o->burn_s / (BURN_TRACE_POINTS / 2), 0.1));
+			burn_trace_init(b->d[k].trace, b->o->burn_s);
 	}
 	return ok;
 }

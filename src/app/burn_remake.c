@@ -56,7 +56,7 @@ static void on_sample(void *ctx, const Sample *s)
 		r->trace = malloc(sizeof *r->trace);
 		r->oom = !r->cut_ok || !r->w || !r->trace;
 		if (r->trace)
-			burn_trace_init(r->trace, fmax(m->burn_s / (BURN_TRACE_POINTS / 2), 0.1));
+			burn_trace_init(r->trace, m->burn_s);
 	}
 	if (!r->cut_ok || r->oom)
 		return;
@@ -96,12 +96,14 @@ static bool read_device(RDev *r)
 	return true;
 }
 
-/* Every window index beside its peers of the other devices. */
+/* Every window index beside its peers of the other devices (each device's
+ * windows are cut in index order: one cursor a device). */
 static bool judge_peers(RDev *dev, size_t n)
 {
 	BurnWindow **w = calloc(n, sizeof *w);
 	const char **names = calloc(n, sizeof *names);
-	bool ok = w && names;
+	size_t *at = calloc(n, sizeof *at);
+	bool ok = w && names && at;
 	unsigned most = 0;
 	for (size_t k = 0; ok && k < n; k++) {
 		names[k] = dev[k].d.meta.device;
@@ -109,15 +111,15 @@ static bool judge_peers(RDev *dev, size_t n)
 	}
 	for (unsigned i = 0; ok && i < most; i++) {
 		for (size_t k = 0; k < n; k++) {
-			w[k] = NULL;
-			for (size_t j = 0; j < dev[k].nw && !w[k]; j++)
-				if (dev[k].w[j].index == i)
-					w[k] = &dev[k].w[j];
+			while (at[k] < dev[k].nw && dev[k].w[at[k]].index < i)
+				at[k]++;
+			w[k] = at[k] < dev[k].nw && dev[k].w[at[k]].index == i ? &dev[k].w[at[k]] : NULL;
 		}
 		burn_judge_peers(w, names, n, dev[0].d.meta.burn_margin_pct);
 	}
 	free(w);
 	free(names);
+	free(at);
 	return ok;
 }
 

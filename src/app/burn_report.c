@@ -85,26 +85,51 @@ static void held_by(const BurnKept *k, char *out, size_t len)
 		snprintf(out, len, "-");
 }
 
-static void md_head(FILE *f, const BurnReport *r)
+/* The head's lines both forms print, as plain text (each form adds its
+ * marks: the verdict and "interrupted" strong, the command as code). */
+typedef struct HeadLines {
+	char title[320];        /* flopscope burn-in of HOST */
+	char started[192];      /* started UTC; 2s asked in windows of 1s, 2.0 s ran */
+	char interrupted[112];  /* how, or "" */
+	char command[160];
+	char devices[32];       /* ", 2 devices" */
+	char version[96];
+	char counts[192];       /* ": 2 windows pass, ..." after the verdict's word and exit */
+} HeadLines;
+
+static void head_lines(const BurnReport *r, HeadLines *h)
 {
 	const SessionMeta *m0 = r->m0;
 	char dur[32], win[32];
-	fprintf(f, "# flopscope burn-in of %s\n\n", m0 ? m0->host : "this host");
-	fprintf(f, "- started %s; %s asked in windows of %s, %.1f s ran%s", m0 ? m0->start_utc : "(unknown)",
-	        fmt_seconds(r->burn_s, dur, sizeof dur), fmt_seconds(r->window_s, win, sizeof win), r->ran_s,
-	        r->sig ? "" : "\n");
-	char how[96];
+	snprintf(h->title, sizeof h->title, "flopscope burn-in of %s", m0 ? m0->host : "this host");
+	snprintf(h->started, sizeof h->started, "started %s; %s asked in windows of %s, %.1f s ran",
+	         m0 ? m0->start_utc : "(unknown)", fmt_seconds(r->burn_s, dur, sizeof dur),
+	         fmt_seconds(r->window_s, win, sizeof win), r->ran_s);
+	h->interrupted[0] = '\0';
 	if (r->sig)
-		fprintf(f, ": **interrupted** %s\n", interrupted_how(r, how, sizeof how));
-	fprintf(f, "- as run: `flopscope --burn %gs --window %gs --workload %s`, %zu device%s\n", r->burn_s, r->window_s,
-	        m0 ? m0->workload : "?", r->n, r->n == 1 ? "" : "s");
-	fprintf(f, "- flopscope %s, records of schema %d\n", FLOPSCOPE_VERSION, FLOPSCOPE_SCHEMA_VERSION);
+		interrupted_how(r, h->interrupted, sizeof h->interrupted);
+	snprintf(h->command, sizeof h->command, "flopscope --burn %gs --window %gs --workload %s", r->burn_s,
+	         r->window_s, m0 ? m0->workload : "?");
+	snprintf(h->devices, sizeof h->devices, ", %zu device%s", r->n, r->n == 1 ? "" : "s");
+	snprintf(h->version, sizeof h->version, "flopscope %s, records of schema %d", FLOPSCOPE_VERSION,
+	         FLOPSCOPE_SCHEMA_VERSION);
+	const size_t *c = r->count;
+	snprintf(h->counts, sizeof h->counts,
+	         " (exit %d): %zu windows pass, %zu unsure, %zu outlier, %zu fail, %zu wrong, %zu error", exit_of(r),
+	         c[BURN_PASS], c[BURN_UNSURE], c[BURN_OUTLIER], c[BURN_FAIL], c[BURN_WRONG], c[BURN_ERROR]);
+}
+
+static void md_head(FILE *f, const BurnReport *r)
+{
+	HeadLines h;
+	head_lines(r, &h);
+	fprintf(f, "# %s\n\n- %s", h.title, h.started);
+	if (h.interrupted[0])
+		fprintf(f, ": **interrupted** %s", h.interrupted);
+	fprintf(f, "\n- as run: `%s`%s\n- %s\n", h.command, h.devices, h.version);
 	if (r->remade)
 		fprintf(f, "- %s\n", REMADE);
-	const size_t *c = r->count;
-	fprintf(f, "- verdict: **%s** (exit %d): %zu windows pass, %zu unsure, %zu outlier, %zu fail, %zu wrong, "
-	        "%zu error\n\n", verdict_word(r), exit_of(r), c[BURN_PASS], c[BURN_UNSURE], c[BURN_OUTLIER], c[BURN_FAIL],
-	        c[BURN_WRONG], c[BURN_ERROR]);
+	fprintf(f, "- verdict: **%s**%s\n\n", verdict_word(r), h.counts);
 }
 
 /* A window's row: its cells as text, in the columns both tables have. */
@@ -190,37 +215,32 @@ static void td(FILE *f, const char *s)
 
 static void html_head(FILE *f, const BurnReport *r)
 {
-	const SessionMeta *m0 = r->m0;
-	char dur[32], win[32], line[512];
+	HeadLines h;
+	head_lines(r, &h);
 	fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\"/>\n<title>", f);
-	snprintf(line, sizeof line, "flopscope burn-in of %s", m0 ? m0->host : "this host");
-	svg_esc(f, line);
+	svg_esc(f, h.title);
 	fputs("</title>\n<style>\nbody { font-family: sans-serif; margin: 2em; max-width: 1100px; }\n"
 	      "table { border-collapse: collapse; margin: 0.5em 0 1.5em; font-size: 13px; }\n"
 	      "th, td { border: 1px solid #d0d7de; padding: 3px 7px; text-align: left; vertical-align: top; }\n"
 	      "th { background: #f6f8fa; }\n.PASS { background: #dafbe1; }\n.UNSURE, .OUTLIER { background: #fff8c5; }\n"
 	      ".FAIL, .WRONG, .ERROR { background: #ffebe9; }\nsvg { display: block; max-width: 100%; height: auto; }\n"
 	      "</style>\n</head>\n<body>\n<h1>", f);
-	svg_esc(f, line);
-	fputs("</h1>\n<ul>\n<li>started ", f);
-	svg_esc(f, m0 ? m0->start_utc : "(unknown)");
-	fprintf(f, "; %s asked in windows of %s, %.1f s ran</li>\n", fmt_seconds(r->burn_s, dur, sizeof dur),
-	        fmt_seconds(r->window_s, win, sizeof win), r->ran_s);
-	char how[96];
-	if (r->sig)
-		fprintf(f, "<li><strong>interrupted</strong> %s</li>\n", interrupted_how(r, how, sizeof how));
-	snprintf(line, sizeof line, "flopscope --burn %gs --window %gs --workload %s", r->burn_s, r->window_s,
-	         m0 ? m0->workload : "?");
+	svg_esc(f, h.title);
+	fputs("</h1>\n<ul>\n<li>", f);
+	svg_esc(f, h.started);
+	fputs("</li>\n", f);
+	if (h.interrupted[0]) {
+		fputs("<li><strong>interrupted</strong> ", f);
+		svg_esc(f, h.interrupted);
+		fputs("</li>\n", f);
+	}
 	fputs("<li>as run: <code>", f);
-	svg_esc(f, line);
-	fprintf(f, "</code>, %zu device%s</li>\n<li>flopscope %s, records of schema %d</li>\n", r->n,
-	        r->n == 1 ? "" : "s", FLOPSCOPE_VERSION, FLOPSCOPE_SCHEMA_VERSION);
+	svg_esc(f, h.command);
+	fprintf(f, "</code>%s</li>\n<li>%s</li>\n", h.devices, h.version);
 	if (r->remade)
 		fprintf(f, "<li>%s</li>\n", REMADE);
-	const size_t *c = r->count;
-	fprintf(f, "<li>verdict: <strong class=\"%s\">%s</strong> (exit %d): %zu windows pass, %zu unsure, %zu outlier, "
-	        "%zu fail, %zu wrong, %zu error</li>\n</ul>\n", r->status ? "FAIL" : "PASS", verdict_word(r), exit_of(r),
-	        c[BURN_PASS], c[BURN_UNSURE], c[BURN_OUTLIER], c[BURN_FAIL], c[BURN_WRONG], c[BURN_ERROR]);
+	fprintf(f, "<li>verdict: <strong class=\"%s\">%s</strong>%s</li>\n</ul>\n", r->status ? "FAIL" : "PASS",
+	        verdict_word(r), h.counts);
 }
 
 static void html_devices(FILE *f, const BurnReport *r)

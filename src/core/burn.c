@@ -245,20 +245,12 @@ size_t burn_judge_peers(BurnWindow *const *w, const char *const *names, size_t n
 	return found;
 }
 
-void burn_trace_init(BurnTrace *t, double span_s)
+void burn_trace_init(BurnTrace *t, double burn_s)
 {
-	t->span_s = span_s > 0 ? span_s : 1;
+	t->span_s = fmax(burn_s / (BURN_TRACE_POINTS / 2), 0.1);
+	if (!isfinite(t->span_s))
+		t->span_s = 1;
 	t->n = 0;
-}
-
-static void agg_add(BurnAgg *a, double v)
-{
-	if (!isfinite(v))
-		return;
-	a->min = a->n && a->min <= v ? a->min : v;
-	a->max = a->n && a->max >= v ? a->max : v;
-	a->sum += v;
-	a->n++;
 }
 
 static void agg_merge(BurnAgg *a, const BurnAgg *b)
@@ -269,6 +261,12 @@ static void agg_merge(BurnAgg *a, const BurnAgg *b)
 	a->max = a->n && a->max >= b->max ? a->max : b->max;
 	a->sum += b->sum;
 	a->n += b->n;
+}
+
+static void agg_add(BurnAgg *a, double v)
+{
+	if (isfinite(v))
+		agg_merge(a, &(BurnAgg){ .min = v, .max = v, .sum = v, .n = 1 });
 }
 
 double burn_agg_mean(const BurnAgg *a)

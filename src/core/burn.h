@@ -153,9 +153,9 @@ typedef struct BurnTrace {
 	BurnPoint p[BURN_TRACE_POINTS];
 } BurnTrace;
 
-/* An empty trace of spans of span_s (> 0; the burn's length over half the
- * points leaves room to overrun). */
-void burn_trace_init(BurnTrace *t, double span_s);
+/* An empty trace for a burn of burn_s: spans of burn_s over half the points
+ * (room to overrun), 0.1 s at the least. */
+void burn_trace_init(BurnTrace *t, double burn_s);
 /* A sample at t_s of the run into its span (samples in time order; a
  * reading NaN where unread, the rate where the sample is not steady). */
 void burn_trace_add(BurnTrace *t, const Sample *s, double t_s);

@@ -215,7 +215,8 @@ static void a_window_of_memory_errors_should_fail(void)
 static void a_trace_should_stay_small_and_keep_every_minimum(void)
 {
 	static BurnTrace t;
-	burn_trace_init(&t, 600.0 / (BURN_TRACE_POINTS / 2));
+	burn_trace_init(&t, 600.0);
+	CHECK(fabs(t.span_s - 600.0 / (BURN_TRACE_POINTS / 2)) < 1e-9);
 	Sample s = { .flags = SAMPLE_STEADY, .tel_valid = 1u << TEL_SM_MHZ | 1u << TEL_TEMP_C };
 	size_t n = 4 * 3600 * 50, dip = 654321;
 	for (size_t k = 0; k < n; k++) {
@@ -242,7 +243,8 @@ static void a_trace_should_stay_small_and_keep_every_minimum(void)
 	}
 	CHECK(total == n && mins == 1 && hot == 1);
 	/* a sample that is not steady is no throughput, its readings count */
-	burn_trace_init(&t, 1);
+	burn_trace_init(&t, 1); /* spans of 0.1 s at the least */
+	CHECK(t.span_s == 0.1);
 	s.flags = 0;
 	s.t_ms = 0;
 	burn_trace_add(&t, &s, 0);
