@@ -574,6 +574,11 @@ static bool dash_key(Dash *d, const DashOptions *opt, KeyAction act, DashExit *h
 	}
 	if (COLS < LAYOUT_MIN_COLS || LINES < LAYOUT_MIN_ROWS)
 		return true;
+	if (opt->locked && (act == ACT_PAUSE || act == ACT_RESTART || act == ACT_DEVICES || act == ACT_TARGET_UP ||
+	                    act == ACT_TARGET_DOWN || act == ACT_NEXT_WORKLOAD)) {
+		screen_message(s, ROLE_STATUS_WARN, "%s", opt->locked);
+		return true;
+	}
 	switch (act) {
 	case ACT_PAUSE:
 		d->paused = !d->paused;
@@ -700,8 +705,10 @@ static unsigned dash_tick(void *ctx, uint64_t now, bool dirty)
 {
 	Dash *d = ctx;
 	SampleSource *src = d->src;
-	if (d->opt->idle)
-		d->opt->idle(d->opt->idle_ctx);
+	if (d->opt->idle && !d->opt->idle(d->opt->idle_ctx)) {
+		d->how = DASH_BACK;
+		return REACT_LEAVE;
+	}
 	dirty |= dash_take(d);
 	EngineState st = src->state(src->ctx);
 	if (st != d->last_state) {

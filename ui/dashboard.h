@@ -24,9 +24,14 @@ typedef struct DashOptions {
 	 * source's: nothing to hand over.) */
 	History *history;
 	/* Called every turn of the loop (the node view takes the other
-	 * devices' samples meanwhile); NULL: none. */
-	void (*idle)(void *ctx);
+	 * devices' samples meanwhile); false: back to the node view (a burn
+	 * that has ended); NULL: none. */
+	bool (*idle)(void *ctx);
 	void *idle_ctx;
+	/* A run that goes as planned (a burn's device in full): the keys that
+	 * would change it (pause, restart, the target, a workload, the device
+	 * list) are refused with this message. NULL: all offered. */
+	const char *locked;
 	/* S: saves the settings shown (theme, target, window) as the defaults;
 	 * msg says where or why not. NULL: not offered. */
 	bool (*save)(void *ctx, const char *theme, double target_ms, bool whole, char *msg, size_t len);

@@ -46,15 +46,18 @@ static const char *const HELP[] = {
 };
 
 /* A burn: the run is as planned; the window's verdicts in the table */
+#define BURN_LOCKED "a burn runs as planned: q ends it, its report marked interrupted"
 static const char *const HELP_BURN[] = {
+	"1-9 / Enter  the device (or the highlighted row) in the full dashboard, its plots and figures; "
+	"there d or Esc go back (and by themselves when the burn ends)",
 	"up / down    move the highlighted row",
 	"t            next colour theme",
 	"F1 ? h       this help",
 	"F10 q        end the burn now (Ctrl-C too): its report is written, marked interrupted from the "
 	"keyboard, exit 130 as SIGINT's",
 	"",
-	"A burn runs as planned: pause, restart, the target, another workload or device, a device in "
-	"full are refused",
+	"A burn runs as planned: pause, restart, the target, another workload or device are refused, "
+	"here and in a device in full",
 	"Header: the window now, of how many, each how long, and the time left",
 	"Panels: each device's current figure, median, clock, power and temperature; its throughput "
 	"over the whole run (then the last 60 s) on one scale for all devices",
@@ -470,8 +473,8 @@ static void draw(Node *nv)
 	SampleSource *s0 = nv->dev[0].src;
 	char tms[32];
 	if (nv->opt->burn)
-		snprintf(line, sizeof line, " flopscope | burn-in of %zu devices: %s | %s | %s", nv->n, states, s0->workload,
-		         nv->opt->burn->header);
+		snprintf(line, sizeof line, " flopscope | burn-in of %zu device%s: %s | %s | %s", nv->n, nv->n == 1 ? "" : "s",
+		         states, s0->workload, nv->opt->burn->header);
 	else
 		snprintf(line, sizeof line, " flopscope | %zu devices: %s | %s | %.1f s | target %s", nv->n, states,
 		         s0->workload, t1, fmt_ms(s0->target_ms(s0->ctx), tms, sizeof tms));
@@ -494,7 +497,7 @@ static void draw(Node *nv)
 	char sline[1024];
 	int at;
 	const char *keys = s0->replay ? "1-9 log in full  space pause  < > speed  left/right seek  . step  e end  ? help  q quit"
-	                   : nv->opt->burn ? "up/down select  ? help  q end the burn (its report marked interrupted)"
+	                   : nv->opt->burn ? "1-9 device in full  up/down select  ? help  q end the burn (report marked interrupted)"
 	                   : "1-9 device in full  space pause all  r restart all  +/- target  w workload  d devices  ? help  q quit";
 	layout_status_line(nv->s->message, keys, COLS, sline, sizeof sline, &at);
 	mvhline(l.status.y, 0, ' ', COLS);
@@ -613,11 +616,25 @@ static double g_position(void *ctx, double *length)
 	return z->ctl.position(z->ctl.ctx, length);
 }
 
-/* while zoomed, the other devices' samples are taken too */
-static void g_idle(void *ctx)
+/* Whether every device's run has ended (its last samples may wait). */
+static bool runs_ended(const Node *nv)
+{
+	for (size_t k = 0; k < nv->n; k++) {
+		EngineState st = nv->dev[k].src->state(nv->dev[k].src->ctx);
+		if (st != ENGINE_DONE && st != ENGINE_ERROR)
+			return false;
+	}
+	return true;
+}
+
+/* while zoomed, the other devices' samples are taken too; a burn's device
+ * in full goes back to the node view when every run has ended (its
+ * verdicts and report follow there) */
+static bool g_idle(void *ctx)
 {
 	const Group *g = ctx;
 	take(g->nv, g->k);
+	return !(g->nv->opt->burn && runs_ended(g->nv));
 }
 
 static DashExit zoom(Node *nv, size_t k)
@@ -632,7 +649,7 @@ static DashExit zoom(Node *nv, size_t k)
 	};
 	snprintf(src.title, sizeof src.title, "[%zu of %zu] %.460s", k + 1, nv->n, z->title);
 	DashOptions o = { .fps = nv->opt->fps, .whole = nv->opt->whole, .history = &nv->dev[k].h,
-	                  .idle = g_idle, .idle_ctx = &g };
+	                  .idle = g_idle, .idle_ctx = &g, .locked = nv->opt->burn ? BURN_LOCKED : NULL };
 	bool failed = false;
 	SummaryResult sum;
 	screen_message(nv->s, ROLE_STATUS_OK, "device %zu in full: d or Esc back to all %zu", k + 1, nv->n);
@@ -657,13 +674,12 @@ static bool node_zoom(Node *nv, size_t pick, DashExit *how)
 
 /* What a key does in the node view: its action on every device, or one
  * device in full; false when the screen is left (*how says how). */
-/* The keys that would change a burn's runs (a device in full has them too). */
-static bool burn_refuses(KeyAction act, int ch, size_t n)
+/* The keys that would change a burn's runs (its device in full refuses
+ * them too: DashOptions.locked). */
+static bool burn_refuses(KeyAction act)
 {
 	switch (act) {
-	case ACT_PICK:
-		return (size_t)keys_digit(ch) < n;
-	case ACT_ENTER: case ACT_PAUSE: case ACT_RESTART: case ACT_TARGET_UP: case ACT_TARGET_DOWN:
+	case ACT_PAUSE: case ACT_RESTART: case ACT_TARGET_UP: case ACT_TARGET_DOWN:
 	case ACT_NEXT_WORKLOAD: case ACT_DEVICES: case ACT_BACK:
 		return true;
 	default:
@@ -776,11 +792,8 @@ static bool node_init(Node *nv, SampleSource *src, size_t *ready)
 /* Whether every device's run has ended and its samples are taken. */
 static bool all_ended(Node *nv)
 {
-	for (size_t k = 0; k < nv->n; k++) {
-		EngineState st = nv->dev[k].src->state(nv->dev[k].src->ctx);
-		if (st != ENGINE_DONE && st != ENGINE_ERROR)
-			return false;
-	}
+	if (!runs_ended(nv))
+		return false;
 	take(nv, nv->n); /* the last ones, after the state said done */
 	return true;
 }
@@ -816,8 +829,8 @@ static void node_draw(void *ctx)
 static unsigned node_on_key(void *ctx, KeyAction act, int ch)
 {
 	Node *nv = ctx;
-	if (nv->opt->burn && burn_refuses(act, ch, nv->n)) {
-		screen_message(nv->s, ROLE_STATUS_WARN, "a burn runs as planned: q ends it, its report marked interrupted");
+	if (nv->opt->burn && burn_refuses(act)) {
+		screen_message(nv->s, ROLE_STATUS_WARN, "%s", BURN_LOCKED);
 		return 0;
 	}
 	bool stay = node_key(nv, act, ch, &nv->how);

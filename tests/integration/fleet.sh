@@ -1288,6 +1288,15 @@ t_a_burn_on_a_terminal_should_show_the_node_view() {
 	screen | grep -q 'PASS 3 of 8 (windows judged of those' && ! screen | grep -q 'restart every device' ||
 		die "the burn's help: $(screen)"
 	TM send-keys -t fs Escape
+	# a device in full: its dashboard, the keys that change the run refused
+	# there too, Esc back to the node view
+	TM send-keys -t fs 2
+	wait_for '\[2 of 2\] ' 10
+	TM send-keys -t fs ' '
+	wait_for 'a burn runs as planned: q ends it' 10
+	screen | grep -q 'paused' && die "a burn's device in full paused: $(screen)"
+	TM send-keys -t fs Escape
+	wait_for '^ flopscope \| burn-in of 2 devices' 10
 	TM send-keys -t fs q
 	wait_exit 30
 	[ "$(cat "$T/exit")" = 130 ] || die "q: exit $(cat "$T/exit"): $(screen)"
@@ -1296,11 +1305,15 @@ t_a_burn_on_a_terminal_should_show_the_node_view() {
 	local md rc
 	md=$(screen | sed -n 's/^Report: //p')
 	grep -q '\*\*interrupted\*\* from the keyboard' "$md" || die "the report: $(head -5 "$md")"
-	# a short one: the view leaves by itself, the end follows
-	start_ui "$FS" --outlier 50 --burn 3s --window 1s llvm
+	# a short one shown in full: the dashboard goes back by itself when the
+	# burn ends, the view leaves, the end follows
+	start_ui "$FS" --outlier 50 --burn 6s --window 2s llvm
+	wait_for '^ flopscope \| burn-in of 1 device:' 60
+	TM send-keys -t fs 1
+	wait_for '\[1 of 1\] ' 10
 	wait_exit 90
 	rc=$(cat "$T/exit")
-	screen | grep -q "^3\.[0-9] s of a 3 s burn: exit $rc\$" && screen | grep -q '^Report (HTML): .*\.html$' ||
+	screen | grep -q "^6\.[0-9] s of a 6 s burn: exit $rc\$" && screen | grep -q '^Report (HTML): .*\.html$' ||
 		die "the end (exit $rc): $(screen)"
 }
 
