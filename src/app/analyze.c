@@ -125,7 +125,7 @@ static int read_log(const Options *o, Scan *scan, double **t, double **x, size_t
 {
 	SlogPick pick = offline_pick(o);
 	SessionData d;
-	SlogVisitor v = { scan, scan_sample, scan_restart, NULL };
+	SlogVisitor v = { .ctx = scan, .sample = scan_sample, .restart = scan_restart };
 	if (!offline_load(o->analyze, &pick, &d, NULL, &v, 0))
 		return 2;
 	/* a replay reads such a log once each (said); a trace to analyse is

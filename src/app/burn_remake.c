@@ -1,7 +1,8 @@
 /* burn_remake: --export LOG... --report OUT.md|OUT.html: a burn's report
- * made again from the session logs of its devices. Each device's samples
- * are cut into the burn's windows (its session record's burn_window_s) and
- * judged as the burn judged them (core/burn.h: against the device's first
+ * made again from the session logs of its devices. Each device's windows,
+ * as its log's window records give them (the engine's, from every sample;
+ * the samples themselves thinned where the log had a budget), else cut from
+ * its samples (burn_window_s), are judged as the burn judged them (core/burn.h: against the device's first
  * window, then beside its peers of the same window), its soak traced for
  * the plots. What the logs do not hold is not in it: other processes are
  * counted, not named; a signal that ended the burn is not known. */
@@ -24,24 +25,28 @@ typedef struct RDev {
 	bool cut_ok, oom;
 	BurnCut cut;
 	BurnTrace *trace;
-	BurnWindow *w;             /* judged against its first; peers after every log is read */
+	BurnWindow *w;             /* cut from the samples; judged once the log is read */
 	size_t nw, cap;
-	BurnWindow first;
-	bool has_first;
+	BurnWindow *lw;            /* the log's window records (the engine's, from every sample) */
+	size_t nlw, lcap;
 	double last_s;             /* its last sample's time */
 	BurnKept *kept;
 	size_t count[BURN_STATUS_COUNT];
 } RDev;
 
-static void judge_push(RDev *r, BurnWindow *w)
+/* A window onto a list that grows (a log's records may overrun the plan). */
+static bool push(BurnWindow **list, size_t *n, size_t *cap, const BurnWindow *w)
 {
-	burn_judge(w, r->has_first ? &r->first : NULL, r->d.meta.burn_margin_pct, "");
-	if (!r->has_first && isfinite(w->median) && !w->partial) {
-		r->first = *w;
-		r->has_first = true;
+	if (*n == *cap) {
+		size_t c = *cap ? *cap * 2 : 16;
+		BurnWindow *p = realloc(*list, c * sizeof *p);
+		if (!p)
+			return false;
+		*list = p;
+		*cap = c;
 	}
-	if (r->nw < r->cap)
-		r->w[r->nw++] = *w;
+	(*list)[(*n)++] = *w;
+	return true;
 }
 
 /* Each sample as the burn took it: the session record is read by then. */
@@ -51,10 +56,8 @@ static void on_sample(void *ctx, const Sample *s)
 	const SessionMeta *m = &r->d.meta;
 	if (!r->cut_ok && !r->oom && m->burn_window_s > 0 && m->burn_s > 0) {
 		r->cut_ok = burn_cut_init(&r->cut, m->burn_s, m->burn_window_s);
-		r->cap = r->cut.windows + 1u;
-		r->w = calloc(r->cap, sizeof *r->w);
 		r->trace = malloc(sizeof *r->trace);
-		r->oom = !r->cut_ok || !r->w || !r->trace;
+		r->oom = !r->cut_ok || !r->trace;
 		if (r->trace)
 			burn_trace_init(r->trace, m->burn_s);
 	}
@@ -64,7 +67,40 @@ static void on_sample(void *ctx, const Sample *s)
 	burn_trace_add(r->trace, s, s->t_ms / 1000.0);
 	r->last_s = s->t_ms / 1000.0;
 	if (burn_cut_add(&r->cut, s, &closed))
-		judge_push(r, &closed);
+		r->oom |= !push(&r->w, &r->nw, &r->cap, &closed);
+}
+
+static void on_window(void *ctx, const BurnWindow *w)
+{
+	RDev *r = ctx;
+	r->oom |= !push(&r->lw, &r->nlw, &r->lcap, w);
+	r->last_s = fmax(r->last_s, w->t1_s);
+}
+
+/* The device's windows judged in order against its first: the log's
+ * window records where it has them (its samples may be thinned: its
+ * session's burn_log_budget_b), else cut from its samples; the last one
+ * where the run stopped with an error, wrong or failed. */
+static void judge_device(RDev *r)
+{
+	if (r->nlw) {
+		free(r->w);
+		r->w = r->lw, r->nw = r->nlw, r->cap = r->lcap;
+		r->lw = NULL, r->nlw = r->lcap = 0;
+	}
+	const char *err = r->d.engine_error;
+	bool wrong = err[0] && strstr(err, "verification") != NULL;
+	if (r->nw && err[0]) {
+		BurnWindow *last = &r->w[r->nw - 1];
+		last->wrong = wrong;
+		last->error = last->error || !wrong;
+	}
+	const BurnWindow *first = NULL;
+	for (size_t j = 0; j < r->nw; j++) {
+		burn_judge(&r->w[j], first, r->d.meta.burn_margin_pct, "");
+		if (!first && isfinite(r->w[j].median) && !r->w[j].partial)
+			first = &r->w[j];
+	}
 }
 
 /* One device's log read and its windows judged against its first; false
@@ -72,7 +108,7 @@ static void on_sample(void *ctx, const Sample *s)
 static bool read_device(RDev *r)
 {
 	SlogPick pick = { 0 };
-	SlogVisitor v = { r, on_sample, NULL, NULL };
+	SlogVisitor v = { .ctx = r, .sample = on_sample, .window = on_window };
 	if (!offline_load(r->path, &pick, &r->d, NULL, &v, OFFLINE_KEEP_NONE))
 		return false;
 	if (!(r->d.meta.burn_window_s > 0 && r->d.meta.burn_s > 0)) {
@@ -80,19 +116,16 @@ static bool read_device(RDev *r)
 		        r->path);
 		return false;
 	}
+	if (r->cut_ok && r->cut.seen && !r->nlw) { /* the window the log ends in */
+		BurnWindow w;
+		burn_cut_close(&r->cut, &w, r->cut.cur + 1 < r->cut.windows || r->d.engine_error[0], r->cut.cur + 1);
+		r->oom |= !push(&r->w, &r->nw, &r->cap, &w);
+	}
 	if (r->oom) {
 		fprintf(stderr, "flopscope: --report: out of memory for %s\n", r->path);
 		return false;
 	}
-	if (r->cut_ok && r->cut.seen) { /* the window the log ends in */
-		const char *err = r->d.engine_error;
-		bool wrong = err[0] && strstr(err, "verification") != NULL;
-		BurnWindow w;
-		burn_cut_close(&r->cut, &w, r->cut.cur + 1 < r->cut.windows || err[0], r->cut.cur + 1);
-		w.wrong = wrong;
-		w.error = w.error || (err[0] && !wrong);
-		judge_push(r, &w);
-	}
+	judge_device(r);
 	return true;
 }
 
@@ -200,6 +233,7 @@ int burn_remake(const Options *o)
 		if (dev[k].cut_ok)
 			burn_cut_free(&dev[k].cut);
 		free(dev[k].w);
+		free(dev[k].lw);
 		free(dev[k].trace);
 		free(dev[k].kept);
 		session_data_done(&dev[k].d);

@@ -7,6 +7,7 @@
 #include "error.h"
 #include "fileio.h"
 #include "fmt.h"
+#include "memwork.h"
 #include "svg.h"
 #include "svg_draw.h"
 #include "version.h"
@@ -22,7 +23,8 @@ void burn_kept_of(const BurnWindow *w, BurnKept *k)
 
 /* A remade report says so, and what the logs could not give. */
 #define REMADE "remade from the devices' session logs (flopscope --export --report): each window judged again " \
-               "from the logged samples; other processes counted, not named; a signal that ended the burn unknown"
+               "from its logged figures (an older log's: from its samples); other processes counted, not named; " \
+               "a signal that ended the burn unknown"
 
 /* What both forms say first: the verdict's word and the exit status. */
 static const char *verdict_word(const BurnReport *r)
@@ -94,6 +96,7 @@ typedef struct HeadLines {
 	char command[160];
 	char devices[32];       /* ", 2 devices" */
 	char version[96];
+	char logs[192];         /* how the logs were kept, or "" */
 	char counts[192];       /* ": 2 windows pass, ..." after the verdict's word and exit */
 } HeadLines;
 
@@ -113,6 +116,13 @@ static void head_lines(const BurnReport *r, HeadLines *h)
 	snprintf(h->devices, sizeof h->devices, ", %zu device%s", r->n, r->n == 1 ? "" : "s");
 	snprintf(h->version, sizeof h->version, "flopscope %s, records of schema %d", FLOPSCOPE_VERSION,
 	         FLOPSCOPE_SCHEMA_VERSION);
+	h->logs[0] = '\0';
+	if (m0 && m0->burn_log_budget_b) {
+		char b[32];
+		snprintf(h->logs, sizeof h->logs, "session logs: each device's within %s (its share of --log-cap), "
+		         "its samples thinned to fit, every window's figures from all of them",
+		         mem_size_str(m0->burn_log_budget_b, b, sizeof b));
+	}
 	const size_t *c = r->count;
 	snprintf(h->counts, sizeof h->counts,
 	         " (exit %d): %zu windows pass, %zu unsure, %zu outlier, %zu fail, %zu wrong, %zu error", exit_of(r),
@@ -127,6 +137,8 @@ static void md_head(FILE *f, const BurnReport *r)
 	if (h.interrupted[0])
 		fprintf(f, ": **interrupted** %s", h.interrupted);
 	fprintf(f, "\n- as run: `%s`%s\n- %s\n", h.command, h.devices, h.version);
+	if (h.logs[0])
+		fprintf(f, "- %s\n", h.logs);
 	if (r->remade)
 		fprintf(f, "- %s\n", REMADE);
 	fprintf(f, "- verdict: **%s**%s\n\n", verdict_word(r), h.counts);
@@ -237,6 +249,8 @@ static void html_head(FILE *f, const BurnReport *r)
 	fputs("<li>as run: <code>", f);
 	svg_esc(f, h.command);
 	fprintf(f, "</code>%s</li>\n<li>%s</li>\n", h.devices, h.version);
+	if (h.logs[0])
+		fprintf(f, "<li>%s</li>\n", h.logs);
 	if (r->remade)
 		fprintf(f, "<li>%s</li>\n", REMADE);
 	fprintf(f, "<li>verdict: <strong class=\"%s\">%s</strong>%s</li>\n</ul>\n", r->status ? "FAIL" : "PASS",

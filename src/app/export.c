@@ -177,7 +177,7 @@ int offline_export(const Options *o)
 			return 1;
 		}
 		CsvOut c = { f, false, &d, "" };
-		SlogVisitor v = { &c, csv_row, NULL, NULL };
+		SlogVisitor v = { .ctx = &c, .sample = csv_row };
 		bool loaded = offline_load(o->export_file, &pick, &d, NULL, &v, OFFLINE_KEEP_NONE);
 		if (loaded)
 			csv_head(&c); /* a log without samples: the header alone */

@@ -38,6 +38,13 @@ static void on_gap(void *ctx, double t_ms, double gap_ms)
 		c->also->gap(c->also->ctx, t_ms, gap_ms);
 }
 
+static void on_window(void *ctx, const struct BurnWindow *w)
+{
+	Chain *c = ctx;
+	if (c->also && c->also->window)
+		c->also->window(c->also->ctx, w);
+}
+
 SlogPick offline_pick(const Options *o)
 {
 	return (SlogPick){ .workload = o->workload, .transfer_queue = o->transfer_queue };
@@ -48,7 +55,7 @@ bool offline_load(const char *path, const SlogPick *pick, SessionData *d, Summar
 {
 	char err[1024];
 	Chain c = { sum, also };
-	SlogVisitor v = { &c, on_sample, on_restart, on_gap };
+	SlogVisitor v = { .ctx = &c, .sample = on_sample, .restart = on_restart, .gap = on_gap, .window = on_window };
 	if (sum)
 		summary_init(sum);
 	if (slog_read_visit(path, pick, &v, keep_max, d, err, sizeof err) < 0) {
@@ -109,7 +116,7 @@ bool offline_load_blocks(const char *path, const SlogPick *pick, OfflineBlocks *
 {
 	memset(l, 0, sizeof *l);
 	blocks_init(&l->blocks);
-	SlogVisitor v = { l, blocks_on_sample, blocks_on_cut, blocks_on_gap };
+	SlogVisitor v = { .ctx = l, .sample = blocks_on_sample, .restart = blocks_on_cut, .gap = blocks_on_gap };
 	if (!offline_load(path, pick, &l->d, NULL, &v, 0))
 		return false;
 	blocks_cut(&l->blocks);

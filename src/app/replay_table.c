@@ -93,7 +93,7 @@ int offline_replay_table(const Options *o)
 	SessionData d;
 	Summary sum;
 	Table t = { .o = o, .d = &d };
-	SlogVisitor v = { &t, row, restart, gap };
+	SlogVisitor v = { .ctx = &t, .sample = row, .restart = restart, .gap = gap };
 	if (!offline_load(o->replay, &pick, &d, &sum, &v, OFFLINE_KEEP_NONE))
 		return 2;
 	header(&t);

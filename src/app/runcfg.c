@@ -46,6 +46,8 @@ void run_plan(const Options *o, RunUse use, const struct VkCtx *ctx, const Devic
 		cfg->burn_s = o->burn_s;
 		cfg->burn_window_s = o->window_s;
 		cfg->burn_margin_pct = o->outlier_pct;
+		/* the burn's logs together within --log-cap: each device its share */
+		cfg->burn_log_budget_b = o->log_cap / (slot->devices ? slot->devices : 1);
 	}
 	if (use == RUN_SUITE) {
 		/* one size a workload; a device's workloads share one log */

@@ -129,7 +129,7 @@ static bool emit(Engine *e, const Pending *p, const DispatchTiming *t, bool pipe
 	}
 	engine_sum_end(e);
 	if (e->log.f) {
-		engine_log_step(e, slog_write_sample(&e->log, &s));
+		engine_log_sample(e, &s);
 		engine_log_changes(e, nc, ne);
 	}
 	return true;

@@ -51,6 +51,9 @@ typedef struct EngineConfig {
 	                           run takes no shared lock of its own */
 	/* a burn's (0: none), kept in its log so that its report can be remade */
 	double burn_s, burn_window_s, burn_margin_pct;
+	/* a burn's log kept within this many bytes: its samples thinned to it,
+	 * each window's figures (from every sample) a record; 0: every sample */
+	uint64_t burn_log_budget_b;
 } EngineConfig;
 
 /* What a run is, fixed once it is created: plain facts for the screens. */

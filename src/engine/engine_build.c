@@ -301,6 +301,10 @@ static Status open_log(Engine *e, char *err)
 		slog_abandon(&e->log);
 		return STATUS_FAILED;
 	}
+	if (!engine_log_burn_begin(e)) {
+		snprintf(err, ERR_LEN, "out of memory for the burn's windows in the log %.900s", e->log.path);
+		return STATUS_FAILED;
+	}
 	return STATUS_OK;
 }
 

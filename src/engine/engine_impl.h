@@ -64,6 +64,7 @@ struct Engine {
 	_Atomic uint64_t first_sample_ns; /* after launch; 0 until the first */
 	SessionMeta meta;
 	SessionLog log;          /* written by the engine thread alone */
+	struct BurnCut *cut;     /* a burn's log: its windows, cut from every sample (engine_log_sample) */
 	/* The run's statistics: the log's summary line, the screens' and the
 	 * metrics board's. The engine thread writes sum under sum_mu; a reader
 	 * copies it under the lock (sum_ver tells it changed) into view and reads
@@ -106,5 +107,11 @@ void engine_sum_begin(Engine *e);
 void engine_sum_end(Engine *e);
 /* The log's closing lines: the error if any, then the summary. */
 void engine_log_finish(Engine *e, const char *error);
+/* A sample into the log: a burn's windows cut from every one, each closed
+ * window's record written; the sample itself where the log's budget
+ * allows (every one without a budget). */
+void engine_log_sample(Engine *e, const Sample *s);
+/* A burn's log: its window cutter; false out of memory. */
+bool engine_log_burn_begin(Engine *e);
 
 #endif

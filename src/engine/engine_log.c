@@ -2,6 +2,7 @@
  * workload, the peak), the changes and excursions as they are found, the
  * error and the summary that end it. */
 #include "engine_impl.h"
+#include "burn.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -42,6 +43,7 @@ void engine_fill_meta(Engine *e)
 	m->burn_s = e->cfg.burn_s;
 	m->burn_window_s = e->cfg.burn_window_s;
 	m->burn_margin_pct = e->cfg.burn_margin_pct;
+	m->burn_log_budget_b = e->cfg.burn_s > 0 ? e->cfg.burn_log_budget_b : 0;
 	if (e->cfg.node_id && e->cfg.ordinal) {
 		snprintf(m->node, sizeof m->node, "%s", e->cfg.node_id);
 		m->ordinal = e->cfg.ordinal;
@@ -80,6 +82,57 @@ void engine_sum_end(Engine *e)
 	pthread_mutex_unlock(&e->sum_mu);
 }
 
+bool engine_log_burn_begin(Engine *e)
+{
+	if (!(e->cfg.burn_s > 0 && e->cfg.burn_window_s > 0) || !e->log.f)
+		return true;
+	e->cut = malloc(sizeof *e->cut);
+	if (e->cut && burn_cut_init(e->cut, e->cfg.burn_s, e->cfg.burn_window_s))
+		return true;
+	free(e->cut);
+	e->cut = NULL;
+	return false;
+}
+
+/* Whether a sample at t_s fits a burn's log budget: the bytes written may
+ * grow with the burn's time, 90% of the budget spread over it (a window's
+ * worth granted ahead, so that the first samples are kept); the rest is
+ * room for the window records and the summary. Samples past the planned
+ * length share what is left. */
+static bool within_budget(const Engine *e, double t_s)
+{
+	uint64_t budget = e->meta.burn_log_budget_b;
+	if (!budget)
+		return true;
+	double w = e->cfg.burn_window_s, share = (t_s + w) / (e->cfg.burn_s + w);
+	return (double)e->log.bytes <= 0.9 * (double)budget * (share < 1 ? share : 1);
+}
+
+void engine_log_sample(Engine *e, const Sample *s)
+{
+	BurnWindow closed;
+	if (e->cut && burn_cut_add(e->cut, s, &closed))
+		engine_log_step(e, slog_write_window(&e->log, &closed));
+	if (within_budget(e, s->t_ms / 1000.0))
+		engine_log_step(e, slog_write_sample(&e->log, s));
+}
+
+/* A burn's last window, cut short by the end or a failure (partial). */
+static void burn_close(Engine *e, const char *error)
+{
+	if (!e->cut)
+		return;
+	if (e->cut->seen && e->log.f) {
+		BurnWindow w;
+		burn_cut_close(e->cut, &w, e->cut->cur + 1 < e->cut->windows || error, e->cut->cur + 1);
+		w.error = w.error || (error && !atomic_load(&e->wrong));
+		engine_log_step(e, slog_write_window(&e->log, &w));
+	}
+	burn_cut_free(e->cut);
+	free(e->cut);
+	e->cut = NULL;
+}
+
 void engine_log_finish(Engine *e, const char *error)
 {
 	/* a departure still open at the end is settled, and recorded */
@@ -88,6 +141,7 @@ void engine_log_finish(Engine *e, const char *error)
 	summary_finish(&e->sum);
 	engine_sum_end(e);
 	engine_log_changes(e, nc, ne);
+	burn_close(e, error);
 	if (!e->log.f)
 		return;
 	if (error)

@@ -3,6 +3,8 @@
  * A table alone: the fuzzer links it with the reader. */
 #include "slog.h"
 
+#include "burn.h"
+
 #include <stddef.h>
 
 #define M_(k, old, kind, f, when, ...) \
@@ -43,6 +45,38 @@ const MetaCol session_cols[] = {
 	M_("burn_s", NULL, META_DBL, burn_s, META_SET, 0, NULL, 0),
 	M_("burn_window_s", NULL, META_DBL, burn_window_s, META_SET, 0, NULL, 0),
 	M_("burn_margin_pct", NULL, META_DBL, burn_margin_pct, META_SET, 0, NULL, 0),
+	M_("burn_log_budget_b", NULL, META_U64, burn_log_budget_b, META_SET, 0, NULL, 0),
 };
 #undef M_
 const size_t session_col_count = sizeof session_cols / sizeof *session_cols;
+
+/* the keys the burn's own burn_window records use, where they have one */
+#define W_(k, kind, f) { k, kind, offsetof(BurnWindow, f) }
+const WinCol window_cols[] = {
+	W_("window", WIN_INDEX, index),
+	W_("t_start_s", WIN_DBL, t0_s),
+	W_("t_end_s", WIN_DBL, t1_s),
+	W_("partial", WIN_BOOL, partial),
+	W_("samples", WIN_SIZE, samples),
+	W_("steady_samples", WIN_SIZE, steady),
+	W_("verified_samples", WIN_SIZE, verified),
+	W_("median", WIN_DBL, median),
+	W_("min", WIN_DBL, min),
+	W_("max", WIN_DBL, max),
+	W_("noise", WIN_DBL, noise),
+	W_(TEL_KEY_SM_MHZ, WIN_DBL, mhz),
+	W_(TEL_KEY_POWER_W, WIN_DBL, watts),
+	W_("temp_max_c", WIN_DBL, temp_max),
+	W_("temp_slowdown_c", WIN_DBL, temp_slowdown),
+	W_("held_power_cap", WIN_DBL, held_power),
+	W_("held_thermal", WIN_DBL, held_thermal),
+	W_("held_hw_slowdown", WIN_DBL, held_hw),
+	W_("other_gpu", WIN_DBL, others),
+	W_(TEL_KEY_PCIE_REPLAYS, WIN_DBL, replays),
+	W_("ecc_uncorrected_new", WIN_DBL, ecc_new),
+	W_("rows_remap_pending", WIN_FLAG, remap_pending),
+	W_("rows_remap_failed", WIN_FLAG, remap_failed),
+	W_("run_failed", WIN_BOOL, error),
+};
+#undef W_
+const size_t window_col_count = sizeof window_cols / sizeof *window_cols;

@@ -4,12 +4,14 @@
 #include "retain.h"
 #include "version.h"
 #include "fmt.h"
+#include "burn.h"
 
 #include <cjson/cJSON.h>
 #include <ctype.h>
 #include <pwd.h>
 #include <dirent.h>
 #include <errno.h>
+#include <math.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
@@ -474,6 +476,7 @@ static bool write_line(SessionLog *l, const char *text)
 		return false;
 	errno = 0;
 	bool ok = fputs(text, l->f) >= 0 && fputc('\n', l->f) != EOF && fflush(l->f) == 0;
+	l->bytes += strlen(text) + 1;
 	if (!ok) {
 		l->failed = true;
 		l->err_no = errno ? errno : EIO;
@@ -615,6 +618,31 @@ bool slog_write_error(SessionLog *l, const char *message)
 	if (o) {
 		STR(o, "type", "error");
 		STR(o, "message", message);
+	}
+	return write_obj(l, o);
+}
+
+bool slog_write_window(SessionLog *l, const BurnWindow *w)
+{
+	cJSON *o = cJSON_CreateObject();
+	bool ok = o && STR(o, "type", "window");
+	for (size_t i = 0; ok && i < window_col_count; i++) {
+		const WinCol *c = &window_cols[i];
+		const char *p = (const char *)w + c->off;
+		double v;
+		switch (c->kind) {
+		case WIN_INDEX: v = *(const unsigned *)(const void *)p + 1.0; break;
+		case WIN_SIZE: v = (double)*(const size_t *)(const void *)p; break;
+		case WIN_DBL: v = *(const double *)(const void *)p; break;
+		case WIN_FLAG: v = *(const bool *)p ? 1 : 0; break;
+		default: ok = cJSON_AddBoolToObject(o, c->key, *(const bool *)p) != NULL; continue;
+		}
+		if (isfinite(v))
+			ok = NUM(o, c->key, v) != NULL;
+	}
+	if (!ok) {
+		cJSON_Delete(o);
+		o = NULL;
 	}
 	return write_obj(l, o);
 }

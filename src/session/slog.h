@@ -62,6 +62,9 @@ typedef struct SessionMeta {
 	uint32_t ordinal, devices;
 	/* a burn's planned length, its window and its margin (--outlier); 0: not a burn */
 	double burn_s, burn_window_s, burn_margin_pct;
+	/* a burn's log kept within this many bytes (its share of --log-cap):
+	 * samples thinned to it, a window record each window; 0: every sample */
+	uint64_t burn_log_budget_b;
 } SessionMeta;
 
 /* The session record's fields, one row each (slog.c: session_cols): the
@@ -86,6 +89,20 @@ typedef struct MetaCol {
 extern const MetaCol session_cols[];
 extern const size_t session_col_count;
 
+/* A burn's window as its log keeps it (its figures, not its verdict: a
+ * "window" record, burn.h's BurnWindow), one row a field, which the writer
+ * (slog_write_window) and the reader (slogread.c) walk. A number not
+ * finite is left out, and read as NaN. */
+typedef enum WinKind { WIN_INDEX, WIN_DBL, WIN_SIZE, WIN_BOOL, WIN_FLAG } WinKind;
+typedef struct WinCol {
+	const char *key;
+	WinKind kind;       /* WIN_INDEX: the window's number, 1-based as the burn's records;
+	                       WIN_FLAG: a bool written 0 or 1, as the burn's records do */
+	size_t off;         /* the BurnWindow field */
+} WinCol;
+extern const WinCol window_cols[];
+extern const size_t window_col_count;
+
 typedef struct SessionLog {
 	FILE *f;
 	char path[4096];
@@ -93,6 +110,7 @@ typedef struct SessionLog {
 	bool created;                /* this open made the file (removed if it gets no line) */
 	int err_no;                  /* why */
 	char error[4352];
+	uint64_t bytes;              /* written by this open (a burn's log kept within its budget) */
 } SessionLog;
 
 /* Closes the log and, when this open created the file and it holds
@@ -170,6 +188,10 @@ bool slog_write_change(SessionLog *l, const Change *c, size_t index, const char 
 bool slog_write_excursion(SessionLog *l, const Excursion *e, const char *unit);
 bool slog_write_error(SessionLog *l, const char *message);
 bool slog_write_summary(SessionLog *l, const SummaryResult *r, size_t dropped, uint64_t checks);
+struct BurnWindow;
+/* A burn's window, its figures as the engine cut them from every sample
+ * (window_cols): the log's samples may be thinned, its windows never. */
+bool slog_write_window(SessionLog *l, const struct BurnWindow *w);
 void slog_close(SessionLog *l);
 
 /* Host facts for the session line: host name, kernel, CPU model, UTC time. */

@@ -3,6 +3,7 @@
 #include "fmt.h"
 
 #include "fileio.h"
+#include "burn.h"
 
 #include <cjson/cJSON.h>
 #include <errno.h>
@@ -33,6 +34,30 @@ static void get_str(const cJSON *o, const char *k, char *out, size_t len)
 	snprintf(out, len, "%s", cJSON_IsString(x) ? x->valuestring : "");
 	/* a crafted log's strings reach the terminal: no escape sequence does */
 	fmt_printable(out);
+}
+
+/* A burn's window record (window_cols); false without its number and span. */
+static bool parse_window(const cJSON *o, BurnWindow *w)
+{
+	memset(w, 0, sizeof *w);
+	for (size_t i = 0; i < window_col_count; i++) {
+		const WinCol *c = &window_cols[i];
+		char *p = (char *)w + c->off;
+		double v;
+		bool has = get_num(o, c->key, &v);
+		switch (c->kind) {
+		case WIN_INDEX:
+			if (!has || v < 1 || v > 1e6)
+				return false;
+			*(unsigned *)(void *)p = (unsigned)v - 1;
+			break;
+		case WIN_SIZE: *(size_t *)(void *)p = has && v >= 0 && v < 1e15 ? (size_t)v : 0; break;
+		case WIN_DBL: *(double *)(void *)p = has ? v : NAN; break;
+		case WIN_FLAG: *(bool *)p = has && v != 0; break;
+		default: *(bool *)p = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(o, c->key)); break;
+		}
+	}
+	return isfinite(w->t0_s) && isfinite(w->t1_s) && w->t1_s >= w->t0_s;
 }
 
 static bool parse_meta(const cJSON *o, SessionMeta *m)
@@ -477,6 +502,15 @@ static int feed(Reader *r, const char *line, size_t l, bool nl, bool too_long, c
 			cJSON_Delete(o);
 			return 0;
 		}
+	} else if (!strcmp(t, "window")) {
+		BurnWindow w;
+		if (!parse_window(o, &w)) {
+			cJSON_Delete(o);
+			return feed_damaged(r, line, l, nl);
+		}
+		d->windows++;
+		if (v && v->window)
+			v->window(v->ctx, &w);
 	} else if (!strcmp(t, "error")) {
 		get_str(o, "message", d->engine_error, sizeof d->engine_error);
 	} else if (!strcmp(t, "summary")) {

@@ -24,6 +24,8 @@ typedef struct SlogVisitor {
 	void (*sample)(void *ctx, const Sample *s);
 	void (*restart)(void *ctx);
 	void (*gap)(void *ctx, double t_ms, double gap_ms);
+	/* a burn's window record (slog_write_window), in the log's order */
+	void (*window)(void *ctx, const struct BurnWindow *w);
 } SlogVisitor;
 
 typedef struct SessionData {
@@ -39,6 +41,7 @@ typedef struct SessionData {
 	double gap_ms;           /* their total length */
 	size_t lines;            /* lines read and used */
 	size_t restarts;
+	size_t windows;          /* a burn's window records */
 	bool has_summary;        /* the run ended normally */
 	uint64_t summary_checks; /* its summary's checks_passed: the samples' checks and those of
 	                            dispatches not recorded (the warm-up's) */

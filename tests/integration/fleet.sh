@@ -1392,8 +1392,9 @@ assert "| 1 | 0-1 | PASS |" in md and "| 2 | 1-2 | PASS |" in md and "verdict: *
 PY
 	# two engines; the first computes wrong values from its 40th submission
 	# on: its window is WRONG, said at once (before the burn's last window),
-	# the other burns on; the burn exits 3
-	FLOPSCOPE_FAULT=wrong@40:1 "$FS" --outlier 50 --burn 3s --window 1s -1 -1 >"$T/w.txt" 2>"$T/w.err"
+	# the other burns on; the burn exits 3 (their logs within --log-cap:
+	# checked below)
+	FLOPSCOPE_FAULT=wrong@40:1 "$FS" --outlier 50 --burn 3s --window 1s --log-cap 40K -1 -1 >"$T/w.txt" 2>"$T/w.err"
 	local rc=$?
 	[ $rc = 3 ] || die "a wrong result: exit $rc: $(cat "$T/w.txt" "$T/w.err")"
 	grep -q '^  \[1\] WRONG .*a result was wrong in this window: verification failed' "$T/w.txt" ||
@@ -1424,6 +1425,22 @@ assert live and live == remade, (live, remade)
 assert any(w[2] == "WRONG" and "WRONG_RESULT" in w[3] for w in remade), remade
 text = open(sys.argv[2]).read()
 assert "remade from the devices' session logs" in text and "verdict: **FAIL** (exit 3)" in text, text[:600]
+PY
+	# each log within its share of --log-cap (40K over two devices): its
+	# samples thinned (fewer sample records than its summary counted), a
+	# window record a window (the remade report above judged those)
+	python3 - $(sed -n 's/^  [12]: .*, log \(.*\.jsonl\)$/\1/p' "$T/w.txt") <<'PY' || die "the logs' budget"
+import json, os, sys
+for path in sys.argv[1:]:
+    r = [json.loads(l) for l in open(path)]
+    budget = r[0]["burn_log_budget_b"]
+    kept = sum(x["type"] == "sample" for x in r)
+    windows = [x for x in r if x["type"] == "window"]
+    total = r[-1]["samples"] if r[-1]["type"] == "summary" else None
+    assert budget == 20480 and os.path.getsize(path) <= budget, (path, budget, os.path.getsize(path))
+    assert total and 0 < kept < total, (path, kept, total)
+    assert [w["window"] for w in windows] == list(range(1, len(windows) + 1)) and windows, windows
+    assert sum(w["samples"] for w in windows) == total, (windows, total)
 PY
 	"$FS" llvm --duration 0.3 --log "$T/plain.jsonl" >/dev/null 2>&1 || die "a plain run"
 	"$FS" --export "$T/plain.jsonl" --report "$T/p.md" 2>"$T/p.err"

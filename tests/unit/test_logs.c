@@ -12,6 +12,7 @@
 #include "fileio.h"
 #include "slog.h"
 #include "slogread.h"
+#include "burn.h"
 #include "svg.h"
 
 static Sample sample(uint64_t seq, double flops, bool steady)
@@ -142,6 +143,78 @@ static void every_session_field_should_read_back_as_written(void)
 	}
 	session_data_done(&d);
 	free(text);
+}
+
+typedef struct Windows {
+	BurnWindow w[4];
+	size_t n;
+} Windows;
+
+static void take_window(void *ctx, const BurnWindow *w)
+{
+	Windows *ws = ctx;
+	if (ws->n < 4)
+		ws->w[ws->n++] = *w;
+}
+
+/* A burn's window records: every field of window_cols back as written (a
+ * number unread, NaN, left out and NaN again); a record without its number
+ * is a damaged line, said, not a window. */
+static void every_window_field_should_read_back_as_written(void)
+{
+	char path[64];
+	snprintf(path, sizeof path, "/tmp/flopscope-win-%d.jsonl", (int)getpid());
+	SessionLog l;
+	char err[512];
+	fileio_forget_noted();
+	CHECK(slog_open(&l, path, SLOG_REPLACE, err, sizeof err));
+	SessionMeta m = meta();
+	CHECK(slog_write_session(&l, &m));
+	BurnWindow w[2];
+	memset(w, 0, sizeof w);
+	for (int k = 0; k < 2; k++)
+		for (size_t i = 0; i < window_col_count; i++) {
+			const WinCol *c = &window_cols[i];
+			char *p = (char *)&w[k] + c->off;
+			switch (c->kind) {
+			case WIN_INDEX: *(unsigned *)(void *)p = (unsigned)k + 4; break;
+			case WIN_SIZE: *(size_t *)(void *)p = i * 1000 + (size_t)k; break;
+			case WIN_DBL: *(double *)(void *)p = k ? NAN : 1.0 / 3.0 + (double)i; break;
+			default: *(bool *)p = (i + (size_t)k) % 2; break;
+			}
+		}
+	w[1].t0_s = 60, w[1].t1_s = 90.5; /* a window's span is always known */
+	CHECK(slog_write_window(&l, &w[0]) && slog_write_window(&l, &w[1]));
+	slog_close(&l);
+	FILE *f = fopen(path, "a");
+	CHECK(f && fputs("{\"type\":\"window\",\"t_start_s\":1,\"t_end_s\":2}\n", f) >= 0);
+	fclose(f);
+	Windows got = { .n = 0 };
+	SlogVisitor v = { .ctx = &got, .window = take_window };
+	SessionData d;
+	CHECK(slog_read_visit(path, NULL, &v, 0, &d, err, sizeof err) == 0);
+	CHECK(got.n == 2 && d.windows == 2 && d.damaged == 1);
+	for (int k = 0; k < 2 && got.n == 2; k++)
+		for (size_t i = 0; i < window_col_count; i++) {
+			const WinCol *c = &window_cols[i];
+			const char *a = (const char *)&w[k] + c->off, *b = (const char *)&got.w[k] + c->off;
+			bool same;
+			switch (c->kind) {
+			case WIN_INDEX: same = *(const unsigned *)(const void *)a == *(const unsigned *)(const void *)b; break;
+			case WIN_SIZE: same = *(const size_t *)(const void *)a == *(const size_t *)(const void *)b; break;
+			case WIN_DBL: {
+				double x = *(const double *)(const void *)a, y = *(const double *)(const void *)b;
+				same = x == y || (isnan(x) && isnan(y));
+				break;
+			}
+			default: same = *(const bool *)a == *(const bool *)b; break;
+			}
+			if (!same)
+				fprintf(stderr, "  window %d: %s did not read back\n", k, c->key);
+			CHECK(same);
+		}
+	session_data_done(&d);
+	unlink(path);
 }
 
 static void log_should_keep_doubles_to_the_last_bit(void)
@@ -384,7 +457,7 @@ static void a_long_log_should_be_seen_whole_and_kept_thinned(void)
 	size_t len;
 	char *t = long_log(1000, &len);
 	Seen c = { .last_seq = -1, .in_order = true };
-	SlogVisitor v = { &c, seen_sample, seen_restart, seen_gap };
+	SlogVisitor v = { .ctx = &c, .sample = seen_sample, .restart = seen_restart, .gap = seen_gap };
 	SessionData d;
 	char err[512];
 	CHECK(slog_parse_visit(t, len, "long", NULL, &v, 64, &d, err, sizeof err) == 0);
@@ -422,7 +495,7 @@ static void the_file_reader_should_match_the_buffer_and_bound_a_line(void)
 	fwrite(t + half, 1, len - half, f);
 	CHECK(fclose(f) == 0);
 	Seen c = { .last_seq = -1, .in_order = true };
-	SlogVisitor v = { &c, seen_sample, seen_restart, seen_gap };
+	SlogVisitor v = { .ctx = &c, .sample = seen_sample, .restart = seen_restart, .gap = seen_gap };
 	SessionData d;
 	char err[512];
 	CHECK(slog_read_visit(path, NULL, &v, 0, &d, err, sizeof err) == 0);
@@ -926,6 +999,7 @@ int main(void)
 	RUN(node_logs_should_be_ordered_by_device);
 	RUN(log_should_read_back_every_sample_exactly);
 	RUN(every_session_field_should_read_back_as_written);
+	RUN(every_window_field_should_read_back_as_written);
 	RUN(log_should_keep_doubles_to_the_last_bit);
 	RUN(log_cut_mid_line_should_keep_the_lines_before);
 	RUN(log_with_a_bad_line_should_name_it);
