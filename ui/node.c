@@ -303,6 +303,17 @@ static int name_width(const Node *nv, int w, bool narrow, bool *checks)
 	return nw < name ? name : nw;
 }
 
+/* Whether every device's run has ended (its last samples may wait). */
+static bool runs_ended(const Node *nv)
+{
+	for (size_t k = 0; k < nv->n; k++) {
+		EngineState st = nv->dev[k].src->state(nv->dev[k].src->ctx);
+		if (st != ENGINE_DONE && st != ENGINE_ERROR)
+			return false;
+	}
+	return true;
+}
+
 /* The table's last line: the outlier rule's verdict so far, after (for
  * transfers of several at once) what their figures are: shares of the host. */
 /* The first device far below its peers now: " now: [4] at 31% of its
@@ -324,20 +335,21 @@ static void now_text(Node *nv, char *out, size_t len, int room)
 static void draw_rule_line(Node *nv, Rect r)
 {
 	char line[512], a[FMT_SI_LEN];
+	const char *so_far = runs_ended(nv) ? "" : " (so far)"; /* every run over: the verdict */
 	attrset(screen_attr(nv->s, nv->outliers || nv->outliers_now ? ROLE_STATUS_ERROR : ROLE_AXIS));
 	if (nv->outliers)
 		snprintf(line, sizeof line, " outlier rule: %zu device%s more than %g%% below the median of %s identical peers",
 		         nv->outliers, nv->outliers == 1 ? "" : "s", nv->opt->outlier_pct, nv->outliers == 1 ? "its" : "their");
 	else
-		snprintf(line, sizeof line, " outlier rule: no device more than %g%% below the median of its identical peers "
-		         "(so far)", nv->opt->outlier_pct);
+		snprintf(line, sizeof line, " outlier rule: no device more than %g%% below the median of its identical peers"
+		         "%s", nv->opt->outlier_pct, so_far);
 	/* the same, shorter, where the line is narrower than the words */
 	if ((int)strlen(line) >= r.w) {
 		if (nv->outliers)
 			snprintf(line, sizeof line, " outlier rule: %zu device%s >%g%% below %s peers", nv->outliers,
 			         nv->outliers == 1 ? "" : "s", nv->opt->outlier_pct, nv->outliers == 1 ? "its" : "their");
 		else
-			snprintf(line, sizeof line, " outlier rule: none >%g%% below its peers (so far)", nv->opt->outlier_pct);
+			snprintf(line, sizeof line, " outlier rule: none >%g%% below its peers%s", nv->opt->outlier_pct, so_far);
 	}
 	size_t unsure = outlier_unsure(nv->nd, nv->n);
 	if (unsure) { /* beside it: the shorter words where the line has no room */
@@ -400,25 +412,20 @@ static void draw_table(Node *nv, Rect r)
 			snprintf(pk, sizeof pk, "%.1f%%", d->stats.pct_peak);
 		if (isfinite(nv->nd[k].node_ratio))
 			snprintf(peers, sizeof peers, "%.1f%%", 100 * nv->nd[k].node_ratio);
-		size_t power = d->stats.changes.by_cause[CAUSE_POWER_STATE];
-		snprintf(chg, sizeof chg, "%zu/%zu", power, d->stats.changes.nchanges - power);
+		change_format_cell(&d->stats.changes, chg, sizeof chg);
 		ThemeRole role = ROLE_TEXT;
 		const NodeBurnDev *bd = nv->opt->burn ? &nv->opt->burn->dev[k] : NULL;
 		if (bd && !d->failed) { /* a burn's verdict so far, its windows' */
 			snprintf(status, sizeof status, "%s", bd->text);
 			role = bd->severity >= 2 ? ROLE_STATUS_ERROR : bd->severity ? ROLE_STATUS_WARN : ROLE_TEXT;
-		} else if (d->failed) {
-			snprintf(status, sizeof status, "FAILED");
-			role = ROLE_STATUS_ERROR;
-		} else if (nv->nd[k].outlier) {
-			snprintf(status, sizeof status, "OUTLIER");
-			role = ROLE_STATUS_ERROR;
-		} else if (nv->now[k].outlier) { /* far below its peers now, whatever its run's median */
+		} else if (!d->failed && !nv->nd[k].outlier && nv->now[k].outlier) {
+			/* far below its peers now, whatever its run's median */
 			snprintf(status, sizeof status, "OUTLIER now %.0f%%", 100 * nv->now[k].node_ratio);
 			role = ROLE_STATUS_ERROR;
-		} else if (nv->nd[k].unsure) { /* below them, within the runs' noise */
-			snprintf(status, sizeof status, "unsure");
-			role = ROLE_STATUS_WARN;
+		} else if (d->failed || nv->nd[k].outlier || nv->nd[k].unsure || d->state == ENGINE_DONE) {
+			/* the printed table's word (multi.c), the run's verdict */
+			snprintf(status, sizeof status, "%s", outlier_status_word(d->failed, &nv->nd[k]));
+			role = d->failed || nv->nd[k].outlier ? ROLE_STATUS_ERROR : nv->nd[k].unsure ? ROLE_STATUS_WARN : ROLE_TEXT;
 		} else {
 			snprintf(status, sizeof status, "%s", engine_state_str(d->state));
 		}
@@ -475,7 +482,13 @@ static void draw(Node *nv)
 	if (nv->opt->burn)
 		snprintf(line, sizeof line, " flopscope | burn-in of %zu device%s: %s | %s | %s", nv->n, nv->n == 1 ? "" : "s",
 		         states, s0->workload, nv->opt->burn->header);
-	else
+	else if (s0->replay) { /* the logs' recorded target, as the dashboard's replay says it */
+		double x = s0->ctl.speed ? s0->ctl.speed(s0->ctl.ctx, 0) : 1;
+		char speed[24];
+		snprintf(speed, sizeof speed, isinf(x) ? "max" : "x%g", x);
+		snprintf(line, sizeof line, " flopscope | REPLAY %s | %zu logs: %s | %s | %.1f s | target %s", speed, nv->n,
+		         states, s0->workload, t1, fmt_ms(s0->target_ms(s0->ctx), tms, sizeof tms));
+	} else
 		snprintf(line, sizeof line, " flopscope | %zu devices: %s | %s | %.1f s | target %s", nv->n, states,
 		         s0->workload, t1, fmt_ms(s0->target_ms(s0->ctx), tms, sizeof tms));
 	mvaddnstr(0, 0, line, COLS);
@@ -614,17 +627,6 @@ static double g_position(void *ctx, double *length)
 	const Group *g = ctx;
 	const SampleSource *z = g->nv->dev[g->k].src;
 	return z->ctl.position(z->ctl.ctx, length);
-}
-
-/* Whether every device's run has ended (its last samples may wait). */
-static bool runs_ended(const Node *nv)
-{
-	for (size_t k = 0; k < nv->n; k++) {
-		EngineState st = nv->dev[k].src->state(nv->dev[k].src->ctx);
-		if (st != ENGINE_DONE && st != ENGINE_ERROR)
-			return false;
-	}
-	return true;
 }
 
 /* while zoomed, the other devices' samples are taken too; a burn's device

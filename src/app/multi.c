@@ -152,8 +152,8 @@ static void table_text(FILE *f, const DeviceRow *rows, const NodeDevice *nd, siz
 {
 	/* 80 columns: a name too long for its column is the device's name
 	 * alone (what comes before " (": LLVM's version, the queue) */
-	fprintf(f, "\n dev  %-21s %11s %9s %9s %6s %5s  %s\n", "device", "median", "% of peak", "of peers", "checks",
-	        "power", "status");
+	fprintf(f, "\n dev  %-21s %11s %9s %9s %6s %7s  %s\n", "device", "median", "% of peak", "of peers", "checks",
+	        "changes", "status");
 	for (size_t k = 0; k < n; k++) {
 		const SummaryResult *sum = rows[k].sum;
 		char med[FMT_SI_LEN + 8] = "-", pk[16] = "unknown", peers[16] = "-";
@@ -170,9 +170,11 @@ static void table_text(FILE *f, const DeviceRow *rows, const NodeDevice *nd, siz
 		snprintf(name, sizeof name, "%s", nd[k].name);
 		if (strlen(name) > 21 && strstr(name, " ("))
 			*strstr(name, " (") = '\0';
-		fprintf(f, " %3zu  %-21.21s %11s %9s %9s %6" PRIu64 " %5zu  %s%s\n", k + 1, name, med, pk, peers,
-		        rows[k].checks, sum ? sum->changes.by_cause[CAUSE_POWER_STATE] : 0,
-		        err ? "FAILED: " : !sum ? "FAILED" : nd[k].outlier ? "OUTLIER" : nd[k].unsure ? "unsure" : "ok",
+		char chg[24] = "-";
+		if (sum)
+			change_format_cell(&sum->changes, chg, sizeof chg);
+		fprintf(f, " %3zu  %-21.21s %11s %9s %9s %6" PRIu64 " %7s  %s%s%s\n", k + 1, name, med, pk, peers,
+		        rows[k].checks, chg, outlier_status_word(err || !sum, &nd[k]), err ? ": " : "",
 		        err ? rows[k].error : "");
 	}
 	/* how soon each device measured, from the program's launch */

@@ -517,6 +517,12 @@ void change_format(const Change *c, const char *unit, char *out, size_t len)
 		snprintf(out + w, len - w, "; %s: %s", change_cause_names[c->cause], c->why);
 }
 
+void change_format_cell(const ChangeDetector *d, char *out, size_t len)
+{
+	size_t power = d->by_cause[CAUSE_POWER_STATE];
+	snprintf(out, len, "%zu/%zu", power, d->nchanges - power);
+}
+
 void change_format_counts(const ChangeDetector *d, char *out, size_t len)
 {
 	size_t w = 0;

@@ -169,6 +169,8 @@ void change_format(const Change *c, const char *unit, char *out, size_t len);
 /* The changes by cause, in the causes' words: "1 power state, 0 not a
  * power-state change, 2 unexplained" (the summary, --analyze, the SVG). */
 void change_format_counts(const ChangeDetector *d, char *out, size_t len);
+/* The node tables' "changes" cell: power-state changes / the others ("1/3"). */
+void change_format_cell(const ChangeDetector *d, char *out, size_t len);
 /* "excursion at 1200.0 ms for 60.0 ms (3 samples) to 0.52 of the level;
  * power state: clock 1980 -> 345 MHz" */
 void change_format_excursion(const Excursion *e, char *out, size_t len);

@@ -88,6 +88,11 @@ size_t outlier_apply(NodeDevice *d, size_t n, double pct)
 	return found;
 }
 
+const char *outlier_status_word(bool failed, const NodeDevice *d)
+{
+	return failed ? "FAILED" : d->outlier ? "OUTLIER" : d->unsure ? "unsure" : "ok";
+}
+
 size_t outlier_unsure(const NodeDevice *d, size_t n)
 {
 	size_t u = 0;

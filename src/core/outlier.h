@@ -33,5 +33,9 @@ typedef struct NodeDevice {
 size_t outlier_apply(NodeDevice *d, size_t n, double pct);
 /* How many are unsure (after outlier_apply). */
 size_t outlier_unsure(const NodeDevice *d, size_t n);
+/* A device's word in the node table, the live view's and the printed one's
+ * alike: FAILED, OUTLIER, unsure, else ok (a run still going says its state
+ * instead: the caller's). */
+const char *outlier_status_word(bool failed, const NodeDevice *d);
 
 #endif

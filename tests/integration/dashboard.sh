@@ -568,7 +568,7 @@ node_golden() {
 	local fs=$1 size=$2 name=$3
 	shift 3
 	UI_W=${size%x*} UI_H=${size#*x} UI_DIR=$T start_ui "$fs" --replay "$@" --theme mono || return 1
-	wait_for 'REPLAY|[0-9]+ devices' || return 1
+	wait_for 'REPLAY' || return 1
 	TM send-keys -t fs e
 	wait_for "$# done" || return 1
 	sleep 0.5

@@ -237,10 +237,10 @@ PY
 		die "$(cat "$T/n.out")"
 	# the node view, at the logs' end: the row and the rule's line
 	start_ui "$FS" --replay "$T/n1.jsonl" "$T/n2.jsonl" --outlier 5 || return 1
-	wait_for '^ flopscope \| 2 devices: ' || return 1
+	wait_for '^ flopscope \| REPLAY x1 \| 2 logs: ' || return 1
 	TM send-keys -t fs e
 	wait_for '^ +2 llvmpipe.* unsure$' || return 1
-	wait_for "outlier rule: 0 >5% below peers; 1 within the runs' noise: cannot tell" || return 1
+	wait_for "outlier rule: (0 >5% below peers|no device more than 5% below the median of its identical peers); 1 within the runs' noise: cannot tell" || return 1
 	TM send-keys -t fs q
 	wait_exit || return 1
 }
@@ -519,32 +519,41 @@ assert recs[-1]["type"] == "node" and recs[-1]["devices"] == 3' "$T/r.json" || d
 	grep -q 'over 3 and 3 sessions\|Welch' "$T/cmp.out" || die "$(cat "$T/cmp.out")"
 	# the node view plays them together; q prints the table
 	start_ui "$FS" --replay "${logs[@]}" --outlier 99.9 || return 1
-	wait_for '^ flopscope \| 3 devices: ' || return 1
+	wait_for '^ flopscope \| REPLAY x[0-9.]+ \| 3 logs: ' || return 1
 	wait_for '^\[3\] llvmpipe' || return 1
 	wait_for '^ +3 llvmpipe.*[0-9.]+ [kMGT]?FLOPS' || return 1
 	TM send-keys -t fs 2
 	wait_for 'REPLAY x1 .*\[2 of 3\] llvmpipe' || return 1
 	TM send-keys -t fs Escape
-	wait_for '^ flopscope \| 3 devices: ' || return 1
+	wait_for '^ flopscope \| REPLAY x[0-9.]+ \| 3 logs: ' || return 1
 	# the one-device replay's keys, on every log, in its own key bar and help
 	wait_for '< > speed  left/right seek  \. step  e end' || return 1
 	TM send-keys -t fs '<'
 	wait_for 'replay speed x0.5 on all 3' || return 1
 	TM send-keys -t fs e
 	wait_for 'the end: [0-9.]+ [um]?s of [0-9.]+ [um]?s' || return 1
-	wait_for '^ flopscope \| 3 devices: 3 done' || return 1
+	wait_for '^ flopscope \| REPLAY x0\.5 \| 3 logs: 3 done' || return 1
 	TM send-keys -t fs Left
 	wait_for '^at [0-9.]+ [um]?s of ' || return 1
 	TM send-keys -t fs .
 	wait_for 'paused, one sample on' || return 1
-	wait_for '^ flopscope \| 3 devices: 3 paused' || return 1
+	wait_for '^ flopscope \| REPLAY x0\.5 \| 3 logs: 3 paused' || return 1
 	TM send-keys -t fs '?'
 	wait_for 'a replay of several logs' || return 1
 	wait_for '10 s back / on' || return 1
 	TM send-keys -t fs x
+	# at the end the live table's words are the printed table's: each
+	# device's changes (power-state/other) and status
+	TM send-keys -t fs e
+	wait_for '^ flopscope \| REPLAY x0\.5 \| 3 logs: 3 done' || return 1
+	sleep 0.5
+	screen | awk '/^ +[123] llvmpipe/ { print $1, $(NF - 1), $NF }' >"$T/live"
 	TM send-keys -t fs q
 	wait_exit || return 1
 	[ "$(cat "$T/exit")" = 0 ] || die "exit status $(cat "$T/exit")"
+	TM capture-pane -p -t fs -S -100 | awk '/^ +[123]  llvmpipe/ { print $1, $(NF - 1), $NF }' >"$T/printed"
+	[ "$(wc -l <"$T/live")" = 3 ] && cmp -s "$T/live" "$T/printed" ||
+		die "the live table's words differ from the printed one's: $(paste "$T/live" "$T/printed")"
 	# long paths wrap: the header may be above the pane, in its history
 	TM capture-pane -p -t fs -S -100 | grep -q '^Replay of 3 devices measured together' ||
 		die "$(TM capture-pane -p -t fs -S -100)"
