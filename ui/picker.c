@@ -35,6 +35,12 @@ static void draw(Screen *s, const DeviceList *list, int sel, const bool *marked,
 		         marked[i] ? "[x]" : "[ ]", i + 1,
 		         d->name, d->queue_family, devinfo_type_str(d->type),
 		         d->driver_name[0] ? d->driver_name : "driver ?", api);
+		/* too long for the row: cut between words, "..." says there is more
+		 * (the details below have it all) */
+		if ((int)strlen(line) > COLS - 2 && COLS > 12) {
+			layout_fit_words(line, COLS - 6);
+			strcat(line, " ...");
+		}
 		attrset(screen_attr(s, (int)i == sel ? ROLE_SELECTION : ROLE_TEXT));
 		mvhline(list_top + (int)i, 0, ' ', COLS);
 		mvaddnstr(list_top + (int)i, 1, line, COLS - 2);
