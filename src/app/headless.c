@@ -12,13 +12,11 @@
 #include "clock.h"
 #include "columns.h"
 #include "fmt.h"
-#include "interval.h"
+#include "interval_out.h"
 #include "metrics_live.h"
 #include "report.h"
 #include "slog.h"
 #include "throttle.h"
-
-static void interval_table_header(void);
 
 static void print_preamble(const RunInfo *in, const Options *o)
 {
@@ -43,102 +41,20 @@ static void print_preamble(const RunInfo *in, const Options *o)
 		printf("Rows: every %g s (the median, least and most of its dispatches)\n", o->interval_s);
 	printf("\n");
 	if (o->interval_s > 0)
-		interval_table_header();
+		interval_out_header(FORMAT_TABLE, false);
 	else
 		fputs(report_table_header, stdout);
 }
 
 typedef struct Printer {
 	OutFormat format;
-	Interval *iv;   /* --interval: rows of S seconds; NULL: a row a sample */
-	const DeviceInfo *dev;
-	size_t entry;
-	const char *unit;
+	IntervalOut *iv; /* --interval: rows of S seconds; NULL: a row a sample */
 	MetricsOut *mo;
 	int row;
 	bool out_ok;
 	int err_no;     /* errno of the failed write */
 	char ident[REPORT_CSV_IDENT_LEN]; /* the CSV rows' identity columns */
-	double run_off_ms; /* the monotonic clock (ms) less the run's time, from its first sample; NaN before */
 } Printer;
-
-#define I_(f) offsetof(IntervalLine, f)
-/* --interval's rows: a record of columns (CSV header and JSON from one table) */
-typedef struct IntervalLine {
-	double t0, t1, median, min, max;
-	const char *unit;
-	uint64_t samples, verified;
-	double mhz, watts, throttle;
-	const char *reasons;
-	double others;
-	RowIdentity id;
-} IntervalLine;
-static const Column interval_cols[] = {
-	{ "utc", NULL, COL_UTC, 0, NULL },
-	{ "t_start_s", "t_start_s", COL_NUMBER, I_(t0), "%.3f" },
-	{ "t_end_s", "t_end_s", COL_NUMBER, I_(t1), "%.3f" },
-	{ "median", "median", COL_NUMBER, I_(median), "%.6g" },
-	{ "min", "min", COL_NUMBER, I_(min), "%.6g" },
-	{ "max", "max", COL_NUMBER, I_(max), "%.6g" },
-	{ "unit", "unit", COL_TEXT, I_(unit), NULL },
-	{ "samples", "samples", COL_COUNT, I_(samples), NULL },
-	{ "verified_samples", "verified_samples", COL_COUNT, I_(verified), NULL },
-	{ TEL_KEY_SM_MHZ, TEL_KEY_SM_MHZ, COL_NUMBER, I_(mhz), "%.0f" },
-	{ TEL_KEY_POWER_W, TEL_KEY_POWER_W, COL_NUMBER, I_(watts), "%.1f" },
-	{ "throttle", "throttle", COL_NUMBER, I_(throttle), "%.0f" },
-	{ "reasons", "reasons", COL_QUOTED, I_(reasons), NULL },
-	{ "other_gpu", "other_gpu", COL_NUMBER, I_(others), "%.0f" },
-	{ NULL, "identity", COL_IDENTITY, I_(id), NULL },
-};
-#undef I_
-
-#define INTERVAL_ROW "%-9s %11s %11s %11s %7s %8s %6s %6s  %s\n"
-/* The table's header for --interval rows, in the rows' own format. */
-static void interval_table_header(void)
-{
-	printf(INTERVAL_ROW, "seconds", "median", "min", "max", "samples", "clock", "power", "others", "held by");
-}
-
-/* One --interval row on stdout; false when stdout failed. */
-static bool print_interval(Printer *p, const IntervalRow *r)
-{
-	char reasons[160] = "";
-	if (r->has_reasons)
-		throttle_names(r->reasons, reasons, sizeof reasons);
-	IntervalLine l = { r->t0_s, r->t1_s, r->median, r->min, r->max, p->unit, r->samples, r->verified, r->sm_mhz,
-	                   r->power_w, r->has_reasons ? (double)r->reasons : NAN, reasons, r->others,
-	                   { .dev = p->format == FORMAT_CSV ? p->dev : NULL, .entry = p->entry } };
-	if (p->format == FORMAT_JSON)
-	{
-		cJSON *j = columns_json("interval", interval_cols, NCOLS(interval_cols), &l);
-		if (j && !record_stamp(j)) {
-			cJSON_Delete(j);
-			j = NULL;
-		}
-		return json_line(stdout, j);
-	}
-	if (p->format == FORMAT_CSV)
-		return columns_csv(stdout, interval_cols, NCOLS(interval_cols), &l);
-	char span[48], med[FMT_SI_LEN], lo[FMT_SI_LEN], hi[FMT_SI_LEN], mhz[16], w[16], oth[16];
-	char fm[FMT_SI_LEN + 8], fl[FMT_SI_LEN + 8], fh[FMT_SI_LEN + 8];
-	snprintf(span, sizeof span, "%.2f-%.2f", r->t0_s, r->t1_s);
-	if (r->samples) {
-		snprintf(fm, sizeof fm, "%s%s", fmt_si(r->median, med, sizeof med), p->unit);
-		snprintf(fl, sizeof fl, "%s%s", fmt_si(r->min, lo, sizeof lo), p->unit);
-		snprintf(fh, sizeof fh, "%s%s", fmt_si(r->max, hi, sizeof hi), p->unit);
-	} else { /* no dispatch ended in it */
-		snprintf(fm, sizeof fm, "-");
-		snprintf(fl, sizeof fl, "-");
-		snprintf(fh, sizeof fh, "-");
-	}
-	fmt_cell(r->sm_mhz, "%.0f MHz", mhz, sizeof mhz);
-	fmt_cell(r->power_w, "%.0f W", w, sizeof w);
-	fmt_cell(r->others, "%.0f", oth, sizeof oth);
-	char n[24];
-	snprintf(n, sizeof n, "%zu", r->samples);
-	return printf(INTERVAL_ROW, span, fm, fl, fh, n, mhz, w, oth, reasons[0] ? reasons : r->has_reasons ? "none" : "-") >=
-	       0;
-}
 
 /* One sample on stdout, or (s NULL) the end of a batch: stdout flushed
  * once for it; false (the engine is then stopped) once stdout cannot be
@@ -152,13 +68,10 @@ static bool print_sample(void *ctx, const Sample *s)
 		metrics_out_tick(p->mo);
 	/* --interval: an interval that ended with no dispatch in it is a row
 	 * of 0 samples as it ends (a watcher tells a stall from a hang) */
-	IntervalRow r;
-	while (!s && p->iv && p->out_ok && isfinite(p->run_off_ms) &&
-	       interval_idle(p->iv, (double)clock_mono_ns() * 1e-6 - p->run_off_ms, &r))
-		if (!print_interval(p, &r)) {
-			p->err_no = errno;
-			p->out_ok = false;
-		}
+	if (!s && p->iv && p->out_ok && !interval_out_idle(p->iv)) {
+		p->err_no = errno;
+		p->out_ok = false;
+	}
 	if (!s) {
 		if (fflush(stdout) != 0) {
 			p->err_no = errno;
@@ -168,13 +81,8 @@ static bool print_sample(void *ctx, const Sample *s)
 	}
 	char line[REPORT_CSV_ROW_LEN];
 	bool ok;
-	if (!isfinite(p->run_off_ms))
-		p->run_off_ms = (double)clock_mono_ns() * 1e-6 - s->t_ms;
 	if (p->iv) {
-		ok = true;
-		while (ok && interval_due(p->iv, s->t_ms, &r)) /* those before it, with a dispatch or none */
-			ok = print_interval(p, &r);
-		interval_add(p->iv, s);
+		ok = interval_out_sample(p->iv, s);
 	} else if (p->format == FORMAT_JSON) {
 		ok = json_line(stdout, record_sample_obj(s, 0));
 	} else {
@@ -227,7 +135,7 @@ static void print_heads(Engine *e, const Options *o)
 	if (o->format != FORMAT_TABLE && in->log_path)
 		fprintf(stderr, "flopscope: session log %s\n", in->log_path);
 	if (o->format == FORMAT_CSV && o->interval_s > 0)
-		columns_csv_header(stdout, interval_cols, NCOLS(interval_cols));
+		interval_out_header(FORMAT_CSV, false);
 	else if (o->format == FORMAT_CSV)
 		fputs(report_csv_header(), stdout);
 	else if (o->format == FORMAT_JSON)
@@ -238,8 +146,7 @@ static void print_heads(Engine *e, const Options *o)
 /* --interval: the run's last, shorter row. */
 static void print_last_interval(Printer *p)
 {
-	IntervalRow last;
-	if (p->iv && p->out_ok && interval_flush(p->iv, &last) && (!print_interval(p, &last) || fflush(stdout) != 0)) {
+	if (p->iv && p->out_ok && (!interval_out_last(p->iv) || fflush(stdout) != 0)) {
 		p->err_no = errno;
 		p->out_ok = false;
 	}
@@ -258,16 +165,15 @@ static int run_one(Engine *e, EngineSet *set, const Options *o, MetricsOut *mo, 
 	}
 	if (mo)
 		mboard_attach(mo->board, row, engine_summary_reader(e));
-	Interval iv;
-	interval_init(&iv, o->interval_s);
-	Printer p = { .format = o->format, .iv = o->interval_s > 0 ? &iv : NULL, .dev = in->dev, .entry = entry,
-	              .unit = workload_unit_names[workload_info[in->workload].unit], .mo = mo, .row = row,
-	              .out_ok = true, .run_off_ms = NAN };
+	IntervalOut iv;
+	const char *unit = workload_unit_names[workload_info[in->workload].unit];
+	interval_out_init(&iv, o, unit, in->dev, entry, 0);
+	Printer p = { .format = o->format, .iv = o->interval_s > 0 ? &iv : NULL, .mo = mo, .row = row, .out_ok = true };
 	report_csv_identity(engine_meta(e), p.ident, sizeof p.ident);
 	engine_set_drain(set, print_member_sample, &p, quit);
 	engine_set_finish(set);
 	print_last_interval(&p);
-	interval_done(&iv);
+	interval_out_done(&iv);
 	if (!p.out_ok && p.err_no != EPIPE) {
 		fprintf(stderr, "flopscope: cannot write to standard output: %s; stopped\n", strerror(p.err_no));
 		status = 1;

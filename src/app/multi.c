@@ -18,6 +18,7 @@
 #include "engine_set.h"
 #include "fmt.h"
 #include "columns.h"
+#include "interval_out.h"
 #include "listing.h"
 #include "metrics_live.h"
 #include "outlier.h"
@@ -31,23 +32,27 @@ typedef struct Dev {
 	int idx;                 /* the entry */
 	RunPaths paths;
 	char ident[REPORT_CSV_IDENT_LEN]; /* its CSV rows' identity columns */
+	IntervalOut iv;          /* --interval: its rows */
 } Dev;
 
-static bool print_row(const Options *o, const Dev *d, unsigned dev, const Sample *s);
+static bool print_row(const Options *o, Dev *d, unsigned dev, const Sample *s);
 
 /* Where the samples go: standard output (false once it cannot be written:
  * a closed pipe stops every device) and the metrics. */
 typedef struct Out {
 	const Options *o;
 	MetricsOut *mo;
-	const Dev *d;
+	Dev *d;
+	size_t n;
 	bool ok;
 } Out;
 
 static bool take_sample(void *ctx, size_t k, const Sample *s)
 {
 	Out *out = ctx;
-	if (!s) { /* a batch's end */
+	if (!s) { /* a batch's end: --interval's rows of intervals with no dispatch */
+		for (size_t j = 0; out->o->interval_s > 0 && j < out->n; j++)
+			out->ok = out->ok && interval_out_idle(&out->d[j].iv);
 		if (fflush(stdout) != 0)
 			out->ok = false;
 		metrics_out_tick(out->mo);
@@ -60,8 +65,10 @@ static bool take_sample(void *ctx, size_t k, const Sample *s)
 	return out->ok;
 }
 
-static bool print_row(const Options *o, const Dev *d, unsigned dev, const Sample *s)
+static bool print_row(const Options *o, Dev *d, unsigned dev, const Sample *s)
 {
+	if (o->interval_s > 0)
+		return interval_out_sample(&d->iv, s);
 	if (o->format == FORMAT_CSV) {
 		char row[REPORT_CSV_ROW_LEN];
 		report_csv_row(s, dev, d->ident, row, sizeof row);
@@ -266,6 +273,15 @@ size_t multi_print_table(FILE *f, bool json, const DeviceRow *rows, size_t n, co
 	return outliers;
 }
 
+/* --interval: each device's last, shorter row (while stdout can be written). */
+static void intervals_end(Out *out)
+{
+	for (size_t k = 0; out->o->interval_s > 0 && k < out->n; k++)
+		out->ok = out->ok && interval_out_last(&out->d[k].iv) && fflush(stdout) == 0;
+	for (size_t k = 0; k < out->n; k++)
+		interval_out_done(&out->d[k].iv);
+}
+
 /* What runs: a line, the CSV header or each device's session record. */
 static void print_head(const Options *o, const EngineSet *set, WorkloadType wl)
 {
@@ -279,7 +295,10 @@ static void print_head(const Options *o, const EngineSet *set, WorkloadType wl)
 		char tms[32];
 		printf("Measuring %zu device%s at once: %s, %s at the %s target\n", n, n == 1 ? "" : "s",
 		       workload_info[wl].name, how, fmt_ms(o->target_ms, tms, sizeof tms));
-	} else if (o->format == FORMAT_CSV) {
+		if (o->interval_s > 0)
+			printf("Rows: every %g s of each device's run (the median, least and most of its dispatches)\n",
+			       o->interval_s);
+	} else if (o->format == FORMAT_CSV && o->interval_s <= 0) {
 		fputs(report_csv_header(), stdout); /* one header whatever the device count: dev is its first column */
 	}
 	for (size_t k = 0; k < n; k++) {
@@ -294,7 +313,27 @@ static void print_head(const Options *o, const EngineSet *set, WorkloadType wl)
 			       in->log_path ? ", log " : "", in->log_path ? in->log_path : "");
 		}
 	}
+	if (o->interval_s > 0 && o->format != FORMAT_JSON) /* the CSV header, or the table's */
+		interval_out_header(o->format, true);
 	fflush(stdout);
+}
+
+/* Each device's run planned: one stamp and node id for their logs, its
+ * metrics row. */
+static void plan_devices(const struct VkCtx *ctx, const Options *o, const int *idx, size_t n, WorkloadType wl,
+                         uint64_t launch, MetricsOut *mo, Dev *d, EngineConfig *cfg)
+{
+	char stamp[32], node[48];
+	slog_stamp_now(stamp, sizeof stamp);
+	slog_node_id(stamp, node, sizeof node);
+	for (size_t k = 0; k < n; k++) {
+		d[k].idx = idx[k];
+		d[k].row = mo && mo->board ? mboard_row(mo->board, (unsigned)idx[k] + 1, &ctx->entries[idx[k]],
+		                                        workload_info[wl].name, workload_info[wl].unit) : -1;
+		RunSlot slot = { .ordinal = (unsigned)k + 1, .devices = (unsigned)n, .node_id = node, .stamp = stamp };
+		run_plan(o, RUN_HEADLESS, ctx, &ctx->entries[idx[k]], wl, (unsigned)k + 1, launch, &slot, &d[k].paths,
+		         &cfg[k]);
+	}
 }
 
 int multi_run(const struct VkCtx *ctx, const Options *o, const int *idx, size_t n, WorkloadType wl,
@@ -311,17 +350,7 @@ int multi_run(const struct VkCtx *ctx, const Options *o, const int *idx, size_t 
 		fprintf(stderr, "flopscope: out of memory\n");
 		return 1;
 	}
-	char stamp[32], node[48];
-	slog_stamp_now(stamp, sizeof stamp);
-	slog_node_id(stamp, node, sizeof node);
-	for (size_t k = 0; k < n; k++) {
-		d[k].idx = idx[k];
-		d[k].row = mo && mo->board ? mboard_row(mo->board, (unsigned)idx[k] + 1, &ctx->entries[idx[k]],
-		                                        workload_info[wl].name, workload_info[wl].unit) : -1;
-		RunSlot slot = { .ordinal = (unsigned)k + 1, .devices = (unsigned)n, .node_id = node, .stamp = stamp };
-		run_plan(o, RUN_HEADLESS, ctx, &ctx->entries[idx[k]], wl, (unsigned)k + 1, launch, &slot, &d[k].paths,
-		         &cfg[k]);
-	}
+	plan_devices(ctx, o, idx, n, wl, launch, mo, d, cfg);
 	EngineSet set;
 	Error err;
 	if (!engine_set_create(&set, cfg, n, false, &err) && !set.m) {
@@ -330,14 +359,17 @@ int multi_run(const struct VkCtx *ctx, const Options *o, const int *idx, size_t 
 		free(d);
 		return 1;
 	}
-	for (size_t k = 0; k < n; k++)
+	for (size_t k = 0; k < n; k++) {
 		if (!set.m[k].e)
 			fprintf(stderr, "flopscope: device %zu: %s\n", k + 1, set.m[k].err.msg);
 		else
 			report_csv_identity(engine_meta(set.m[k].e), d[k].ident, sizeof d[k].ident);
+		interval_out_init(&d[k].iv, o, workload_unit_names[workload_info[wl].unit], &ctx->entries[idx[k]],
+		                  (size_t)idx[k] + 1, (unsigned)k + 1);
+	}
 	print_head(o, &set, wl);
 	/* the samples of all, as they come; a device that fails stops alone */
-	Out out = { o, mo, d, true };
+	Out out = { o, mo, d, n, true };
 	bool started = engine_set_start(&set, false);
 	for (size_t k = 0; mo && k < n; k++) /* those started (one that could not start is gone) */
 		if (set.m[k].e)
@@ -345,6 +377,7 @@ int multi_run(const struct VkCtx *ctx, const Options *o, const int *idx, size_t 
 	if (started)
 		engine_set_drain(&set, take_sample, &out, quit);
 	engine_set_finish(&set);
+	intervals_end(&out);
 	for (size_t k = 0; mo && k < n; k++)
 		mboard_end(mo->board, d[k].row); /* before the engines go */
 	bool out_ok = out.ok;

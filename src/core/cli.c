@@ -625,11 +625,6 @@ static int validate_devices(Options *o, const ModeSpec *m, char *err, size_t err
 		         "device)", m->option);
 		return -1;
 	}
-	if (several && o->interval_s > 0 && o->mode == MODE_MEASURE) {
-		snprintf(err, errlen, "--interval gives one device's rows (several at once: a row a dispatch each, "
-		         "and the table at the end)");
-		return -1;
-	}
 	if (several && o->log) {
 		snprintf(err, errlen, "--log names one file; with several devices each writes its own log "
 		         "(the default place, or --no-log)");
