@@ -18,6 +18,7 @@
 #include "plot.h"
 #include "summary.h"
 #include "throttle.h"
+#include "workload.h"
 
 #define STATS_NS (250 * 1000 * 1000ull)  /* statistics refreshed 4 times a second */
 #define WINDOW_S 60.0                    /* scrolling window once the session is longer */
@@ -61,6 +62,9 @@ static const char *const HELP[] = {
 	"  clock      SM or CPU clock, with power drawn to its own scale, temperature, P-state; one "
 	"row of text (\"flat over N s\", with the range) while the clock stays within 1% and power "
 	"within 10% over the window",
+	"  power      the power workload's plot in the clock's place: power in W against the limit "
+	"(its line, \"limit\" in the legend), the clock drawn so that its maximum meets the limit's line, "
+	"what holds it, the changes and events marked; always a plot, never flattened to a row",
 	"",
 	"The statistics panel",
 	"  the run's: the same figures as the log's summary and the summary printed on quit, and over "
@@ -85,6 +89,9 @@ typedef struct Dash {
 	uint64_t stats_ns;
 	bool whole, help;
 	bool clock_line;     /* the clock and power shown as a row of text: flat */
+	bool power_view;     /* the plot being drawn is the power workload's power and clock: its
+	                        horizontal line is the limit, and it marks the changes and events
+	                        though it has two lines */
 	bool zoom;           /* zoomed from the node view */
 	bool paused;
 	int help_scroll;
@@ -131,7 +138,7 @@ static void draw_legend(Dash *d, Rect frame, const char *title, const Series *se
 	for (size_t i = 0; i < nser && nser > 1; i++)
 		key[nkey++] = (Series){ NULL, ser[i].role, ser[i].name };
 	if (target)
-		key[nkey++] = (Series){ NULL, ROLE_TARGET_LINE, "target" };
+		key[nkey++] = (Series){ NULL, ROLE_TARGET_LINE, d->power_view ? "limit" : "target" };
 	if (power_mark)
 		key[nkey++] = (Series){ NULL, ROLE_JUMP_MARK, "| power-state change" };
 	if (other_mark)
@@ -191,7 +198,8 @@ static void draw_plot(Dash *d, Rect frame, const char *title, const char *unit, 
 	 * quiet; the kinds in view go in the legend */
 	const ChangeDetector *cd = &d->stats.changes;
 	bool power_mark = false, other_mark = false;
-	for (size_t j = 0; j < change_kept(cd) && !logy && nser == 1; j++) {
+	bool marks = !logy && (nser == 1 || d->power_view);
+	for (size_t j = 0; j < change_kept(cd) && marks; j++) {
 		const Change *ch = change_get(cd, j);
 		bool power = ch->cause == CAUSE_POWER_STATE;
 		/* a power-state change solid, the others dotted: told apart by
@@ -203,7 +211,7 @@ static void draw_plot(Dash *d, Rect frame, const char *title, const char *unit, 
 	/* the telemetry's events (a cause on or off, the clock's step): solid,
 	 * in the marker colour, whatever the throughput did */
 	bool event_mark = false;
-	for (size_t j = 0; j < d->stats.events.n && !logy && nser == 1; j++) {
+	for (size_t j = 0; j < d->stats.events.n && marks; j++) {
 		double t = d->stats.events.ev[j].t_ms * 1e-3;
 		plot_vline(&cv, &ax, t, (int)nser + 1, false);
 		event_mark |= t >= t0 && t <= t1;
@@ -327,8 +335,51 @@ typedef struct Flat {
 /* The clock plot (power as a second line drawn to its own scale, 0 .. its
  * maximum filling the same height, named in the title), or one row of text
  * while both are flat. */
+/* The power workload's limit, where its plot is power against it (its
+ * power and limit read); NaN for every other run. */
+static double power_view_limit(const Dash *d)
+{
+	const Sample *ls = &d->h.last;
+	int wl = d->src->workload ? workload_find(d->src->workload) : -1;
+	if (wl < 0 || workload_info[wl].kind != WL_POWER || isnan(sample_power_w(ls)) ||
+	    !sample_has_tel(ls, TEL_POWER_LIMIT_W) || !(ls->tel[TEL_POWER_LIMIT_W] > 0))
+		return NAN;
+	return ls->tel[TEL_POWER_LIMIT_W];
+}
+
+/* The power workload's panel: power against the limit (the target line),
+ * the clock against its maximum (where known) drawn to the limit's
+ * height; what holds the clock in the title; the changes and the
+ * telemetry's events (the cap engaging) marked. */
+static void draw_power_view(Dash *d, Rect r, double limit, size_t from, double t0, double t_end)
+{
+	const Sample *ls = &d->h.last;
+	static double scaled[HISTORY_CAP];
+	double cmax = d->src->max_mhz * 1e6;
+	for (size_t i = 0; i < d->h.n && cmax > 0; i++)
+		scaled[i] = d->h.clk_hz[i] / cmax * limit;
+	Series ser[2] = { { d->h.power_w, ROLE_FLOPS_LINE, "power" }, { scaled, ROLE_GROUPS_LINE, "clock" } };
+	char why[160], title[512];
+	double w = sample_power_w(ls);
+	throttle_names(sample_has_tel(ls, TEL_THROTTLE) ? (uint64_t)ls->tel[TEL_THROTTLE] : 0, why, sizeof why);
+	int n = snprintf(title, sizeof title, "power %.0f of %.0f W limit (%.0f%%)", w, limit, 100 * w / limit);
+	if (why[0])
+		n += snprintf(title + n, sizeof title - (size_t)n, "  held by: %s", why);
+	if (cmax > 0)
+		snprintf(title + n, sizeof title - (size_t)n, "  clock %.0f of %.0f MHz", ls->tel[TEL_SM_MHZ],
+		         d->src->max_mhz);
+	d->power_view = true;
+	draw_plot(d, r, title, "W", false, ser, cmax > 0 ? 2 : 1, &limit, from, t0, t_end);
+	d->power_view = false;
+}
+
 static void draw_clock(Dash *d, Rect r, const Flat *f, bool power, size_t from, double t0, double t_end)
 {
+	double limit = power_view_limit(d);
+	if (!isnan(limit)) {
+		draw_power_view(d, r, limit, from, t0, t_end);
+		return;
+	}
 	const Sample *ls = &d->h.last;
 	/* the clock line, and power as a second line drawn to its own scale
 	 * (0 .. its maximum fills the same height), named in the title */
@@ -443,7 +494,8 @@ static void draw(Dash *d)
 		bool in = d->clock_line;
 		bool cflat = plot_flat(d->h.clk_hz + from, d->h.n - from, in ? 0.02 : 0.01, &clo, &chi);
 		bool pflat = !power || plot_flat(d->h.power_w + from, d->h.n - from, in ? 0.20 : 0.10, &plo, &phi);
-		d->clock_line = cflat && pflat;
+		/* the power workload's power against its limit is always a plot */
+		d->clock_line = cflat && pflat && isnan(power_view_limit(d));
 	}
 	Layout l;
 	layout_compute(COLS, LINES, !clock ? LAYOUT_NO_CLOCK : d->clock_line ? LAYOUT_CLOCK_LINE : LAYOUT_CLOCK_PLOT, &l);

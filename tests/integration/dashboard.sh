@@ -728,3 +728,27 @@ t_the_dashboard_should_mark_the_caps_engagement_as_it_happens() {
 	TM send-keys -t fs q
 	wait_exit || return 1
 }
+
+# The power workload's dashboard plots power against the limit (the limit
+# its horizontal line, the legend's "limit"), the clock against its maximum
+# beside it, what holds it in the title, as a plot even when flat; a FLOPS
+# workload keeps the clock row that names power in passing.
+t_the_power_workloads_dashboard_should_plot_power_against_the_limit() {
+	local uuid
+	uuid=$("$FS" --list --format json | python3 -c 'import json, sys; print(json.loads(sys.stdin.readline())["uuid"])')
+	UI_W=160 UI_H=48 start_ui env LD_LIBRARY_PATH="$FAKE_NVML_DIR" FLOPSCOPE_FAKE_NVML="GPU-$uuid" \
+		FLOPSCOPE_FAKE_NVML_TEL="sm=1410,sm_max=1980,power=650,limit=700,reasons=0x4" \
+		"$(realpath "$FS")" llvm --workload power --no-log --theme mono || return 1
+	wait_for '^power 650 of 700 W limit \(93%\)  held by: power cap  clock 1410 of 1980 MHz' || return 1
+	wait_for 'power  clock  limit' || return 1
+	screen | grep -Eq '^ +[0-9.]+ k?W│' || die "no axis in watts: $(screen)"
+	TM send-keys -t fs q
+	wait_exit || return 1
+	UI_W=160 UI_H=48 start_ui env LD_LIBRARY_PATH="$FAKE_NVML_DIR" FLOPSCOPE_FAKE_NVML="GPU-$uuid" \
+		FLOPSCOPE_FAKE_NVML_TEL="sm=1410,sm_max=1980,power=650,limit=700,reasons=0x4" \
+		"$(realpath "$FS")" llvm --no-log --theme mono || return 1
+	wait_for '^clock 1410 of 1980 MHz, power 650 / 700 W' || return 1
+	! screen | grep -q 'W limit (' || die "a FLOPS workload's panel is the power view: $(screen)"
+	TM send-keys -t fs q
+	wait_exit || return 1
+}
