@@ -12,6 +12,7 @@
 #include "memwork.h"
 #include "history.h"
 #include "panel.h"
+#include "proc_view.h"
 #include "keys.h"
 #include "change.h"
 #include "layout.h"
@@ -34,6 +35,7 @@ static const char *const HELP[] = {
 	"  < / >      replay speed /2, x2, then as fast as the screen takes them; replays only",
 	"  arrows     a replay 10 s back (left) or on (right); End or e: its end; a full stop (.): one sample on, paused",
 	"  z          whole session / the last 60 s",
+	"  p          the processes on the device, as nvtop's table (below); live only",
 	"  t          next colour theme",
 	"  S          save the theme, target and window (z) as the defaults (the config file)",
 	"  d, Esc     back to the device picker, or to all devices when zoomed from them",
@@ -66,6 +68,12 @@ static const char *const HELP[] = {
 	"(its line, \"limit\" in the legend), the clock drawn so that its maximum meets the limit's line, "
 	"what holds it, the changes and events marked; always a plot, never flattened to a row",
 	"",
+	"The process table (p)",
+	"  every process the driver lists on the device: pid, user, type (compute, graphics, both), GPU "
+	"util (NVML's share of the SMs), GPU memory, command line; up/down move, left/right the sort "
+	"column, s reverses it; F9 ends the highlighted one after y (SIGTERM, then SIGKILL if it still "
+	"runs 3 s later; another user's process only as root); p or Esc closes",
+	"",
 	"The statistics panel",
 	"  the run's: the same figures as the log's summary and the summary printed on quit, and over "
 	"every segment after r (the plots show the last segment)",
@@ -89,6 +97,7 @@ typedef struct Dash {
 	uint64_t stats_ns;
 	bool whole, help;
 	bool clock_line;     /* the clock and power shown as a row of text: flat */
+	ProcView procs;      /* the process table (p) */
 	bool power_view;     /* the plot being drawn is the power workload's power and clock: its
 	                        horizontal line is the limit, and it marks the changes and events
 	                        though it has two lines */
@@ -528,13 +537,16 @@ static void draw(Dash *d)
 	if (tlog)
 		snprintf(ttl, sizeof ttl, "dispatch time (log: %s)", why);
 	draw_plot(d, l.times, ttl, "s", tlog, tm, d->src->timestamps ? 2 : 1, &target, from, t0, t_end);
-	PanelView pv = { d->s, &d->stats, &d->h.last, d->h.total, d->src->dropped(d->src->ctx), { .n = 0 } };
+	PanelView pv = { d->s, &d->stats, &d->h.last, d->h.total, d->src->dropped(d->src->ctx), { .n = 0 },
+	                 d->src->title };
 	if (d->src->procs)
 		d->src->procs(d->src->ctx, &pv.procs);
 	panel_stats(&pv, l.stats);
 	panel_jumps(&pv, l.jumps);
 
 	draw_status(d, l.status.y, t_end);
+	if (d->procs.open)
+		proc_view_draw(d->s, &d->procs, &pv.procs, d->src->title);
 	if (d->help)
 		screen_help(d->s, " flopscope: keys and marks ", HELP, sizeof HELP / sizeof *HELP, &d->help_scroll);
 	attrset(A_NORMAL);
@@ -762,6 +774,7 @@ static unsigned dash_tick(void *ctx, uint64_t now, bool dirty)
 		return REACT_LEAVE;
 	}
 	dirty |= dash_take(d);
+	dirty |= proc_view_tick(d->s, &d->procs, now);
 	EngineState st = src->state(src->ctx);
 	if (st != d->last_state) {
 		d->last_state = st;
@@ -784,8 +797,20 @@ static void dash_draw(void *ctx)
 
 static unsigned dash_on_key(void *ctx, KeyAction act, int ch)
 {
-	(void)ch;
 	Dash *d = ctx;
+	if (d->procs.open || ch == 'p') { /* the process table takes the keys while it is open */
+		ProcTable t = { .n = 0 };
+		if (d->src->procs)
+			d->src->procs(d->src->ctx, &t);
+		if (d->procs.open)
+			proc_view_key(d->s, &d->procs, &t, ch);
+		else if (d->src->procs)
+			proc_view_open(&d->procs, d->src->ctl.signal_process, d->src->ctl.process_alive);
+		else
+			screen_message(d->s, ROLE_STATUS_WARN, "no process list: %s", d->src->replay
+			               ? "a replay's log has the others' count, not the processes" : "the driver gives none");
+		return REACT_NOW;
+	}
 	return dash_key(d, d->opt, act, &d->how) ? 0 : REACT_LEAVE;
 }
 

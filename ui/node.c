@@ -648,6 +648,7 @@ static DashExit zoom(Node *nv, size_t k)
 		.ctx = &g, .pause = g_pause, .restart = g_restart, .set_target = z->ctl.set_target ? g_set_target : NULL,
 		.speed = z->ctl.speed ? g_speed : NULL, .seek = z->ctl.seek ? g_seek : NULL,
 		.step = z->ctl.step ? g_step : NULL, .position = z->ctl.position ? g_position : NULL,
+		.signal_process = z->ctl.signal_process, .process_alive = z->ctl.process_alive,
 	};
 	snprintf(src.title, sizeof src.title, "[%zu of %zu] %.460s", k + 1, nv->n, z->title);
 	DashOptions o = { .fps = nv->opt->fps, .whole = nv->opt->whole, .history = &nv->dev[k].h,

@@ -10,23 +10,27 @@
 #include "televent.h"
 #include "throttle.h"
 
-/* Who else is on the device now, before the statistics: pid, name, user,
- * share of the SMs, memory (three of them at most); the next row. */
+/* Who else is on the device now, before the statistics: a line that
+ * counts them and names the device (the table is p's: proc_view.h); the
+ * next row. */
 static int draw_procs(const PanelView *v, Rect r, int y)
 {
 	const ProcTable pt = v->procs;
 	if (!pt.total || y >= r.y + r.h)
 		return y;
-	char line[80];
+	char name[128], line[256];
+	snprintf(name, sizeof name, "%s", v->dev ? v->dev : "it");
+	if (strstr(name, " ("))
+		*strstr(name, " (") = '\0';
 	attrset(screen_attr(v->s, ROLE_TEXT) | A_BOLD);
-	snprintf(line, sizeof line, "%u other process%s on it%s", pt.total, pt.total == 1 ? "" : "es",
-	         pt.foreign ? " (another PID namespace's: not named)" : "");
+	/* the longest words that fit the panel */
+	const char *es = pt.total == 1 ? "" : "es", *ns = pt.foreign ? ", another PID namespace's" : "";
+	snprintf(line, sizeof line, "%u other process%s on %s%s (p: the table)", pt.total, es, name, ns);
+	if ((int)strlen(line) > r.w)
+		snprintf(line, sizeof line, "%u other process%s on %s (p)", pt.total, es, name);
+	if ((int)strlen(line) > r.w)
+		snprintf(line, sizeof line, "%u other%s on %s (p)", pt.total, pt.total == 1 ? "" : "s", name);
 	mvaddnstr(y++, r.x, line, r.w);
-	attrset(screen_attr(v->s, ROLE_TEXT));
-	for (unsigned k = 0; k < pt.n && k < 3 && y < r.y + r.h; k++) {
-		procs_line(&pt.p[k], line, sizeof line);
-		mvaddnstr(y++, r.x, line, r.w);
-	}
 	return y;
 }
 

@@ -20,6 +20,7 @@ typedef struct PanelView {
 	uint64_t total;             /* samples seen */
 	size_t dropped;             /* samples the screen was too slow to take */
 	ProcTable procs;            /* the other processes on the device (total 0: none known) */
+	const char *dev;            /* the device's title (its name: what comes before " (") */
 } PanelView;
 
 /* The statistics at the target time, the other processes, the peak and

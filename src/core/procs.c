@@ -50,6 +50,63 @@ bool procs_drm_client(const char *text, const char *pdev, DrmClient *c)
 	return dev && has_id;
 }
 
+const char *const procs_kind_names[] = { "-", "compute", "graphics", "both" };
+const char *const procs_col_names[PROC_COL_COUNT] = { "pid", "user", "type", "GPU util", "GPU memory", "command" };
+
+/* a before b (ascending), unknown figures last */
+static int cmp_num(double a, double b)
+{
+	if (isnan(a) || isnan(b))
+		return isnan(a) - isnan(b);
+	return a < b ? -1 : a > b;
+}
+
+static int cmp_col(const ProcInfo *a, const ProcInfo *b, ProcCol col)
+{
+	switch (col) {
+	case PROC_COL_USER: return strcmp(a->user, b->user);
+	case PROC_COL_KIND: return (int)a->kind - (int)b->kind;
+	case PROC_COL_UTIL: return cmp_num(a->sm_pct, b->sm_pct);
+	case PROC_COL_MEM: return cmp_num(a->mem_bytes, b->mem_bytes);
+	case PROC_COL_CMD: return strcmp(a->cmd[0] ? a->cmd : a->name, b->cmd[0] ? b->cmd : b->name);
+	default: return (a->pid > b->pid) - (a->pid < b->pid);
+	}
+}
+
+void procs_sort(ProcInfo *p, size_t n, ProcCol col, bool descending)
+{
+	/* insertion: a table of at most PROCS_SHOWN rows, stable */
+	for (size_t i = 1; i < n; i++) {
+		ProcInfo x = p[i];
+		size_t j = i;
+		for (; j > 0; j--) {
+			const ProcInfo *y = &p[j - 1];
+			bool unknown_x = (col == PROC_COL_UTIL && isnan(x.sm_pct)) || (col == PROC_COL_MEM && isnan(x.mem_bytes));
+			bool unknown_y = (col == PROC_COL_UTIL && isnan(y->sm_pct)) || (col == PROC_COL_MEM && isnan(y->mem_bytes));
+			int c = cmp_col(y, &x, col);
+			if (descending && !unknown_x && !unknown_y)
+				c = -c;
+			if (c == 0)
+				c = y->pid > x.pid ? 1 : -1;
+			if (c <= 0)
+				break;
+			p[j] = p[j - 1];
+		}
+		p[j] = x;
+	}
+}
+
+bool procs_may_signal(long self, long euid, long target, char *why, size_t len)
+{
+	if (euid == 0 || (target >= 0 && target == self))
+		return true;
+	if (target < 0)
+		snprintf(why, len, "its owner is unknown: only root may end it");
+	else
+		snprintf(why, len, "another user's process (uid %ld): only root may end it", target);
+	return false;
+}
+
 double procs_table_mem(const ProcTable *t)
 {
 	if (t->foreign || t->n != t->total)

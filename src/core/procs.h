@@ -17,12 +17,18 @@ size_t procs_others(const unsigned *pids, size_t n, unsigned self, unsigned *out
 void procs_describe(const unsigned *pids, const char *const *names, size_t n, size_t total, char *out,
                     size_t len);
 
-/* One other process on a device, as the process pane shows it. */
-#define PROCS_SHOWN 8
+/* One other process on a device, as the process pane and table show it. */
+#define PROCS_SHOWN 32
+/* What a process holds on the device, as NVML lists it (DRM: unknown). */
+typedef enum ProcKind { PROC_KIND_UNKNOWN, PROC_COMPUTE, PROC_GRAPHICS, PROC_BOTH } ProcKind;
+extern const char *const procs_kind_names[]; /* "-", "compute", "graphics", "both" */
 typedef struct ProcInfo {
 	unsigned pid;
 	char name[20];      /* /proc/PID/comm; "" unknown */
 	char user[32];      /* its real uid's name (the uid's number without one); "" unknown */
+	char cmd[112];      /* its command line, arguments joined by spaces (cut); "" unknown */
+	long uid;           /* its real uid; -1 unknown */
+	ProcKind kind;
 	double mem_bytes;   /* its memory on the device; NaN unknown */
 	double sm_pct;      /* its utilization of the device: NVML's SM figure, or its DRM
 	                       engines' busy time over the last second; NaN unknown */
@@ -54,6 +60,18 @@ bool procs_drm_client(const char *text, const char *pdev, DrmClient *c);
 /* The device memory the table's processes hold, summed; NaN unless every
  * one of them is in the table and states it (0 with none). */
 double procs_table_mem(const ProcTable *t);
+
+/* The process table's columns, each one a sort key. */
+typedef enum ProcCol { PROC_COL_PID, PROC_COL_USER, PROC_COL_KIND, PROC_COL_UTIL, PROC_COL_MEM, PROC_COL_CMD,
+                       PROC_COL_COUNT } ProcCol;
+extern const char *const procs_col_names[PROC_COL_COUNT]; /* "pid", "user", ... as the table heads them */
+/* p[0..n) sorted by col (descending: the largest first); an unknown figure
+ * last either way, ties by pid. */
+void procs_sort(ProcInfo *p, size_t n, ProcCol col, bool descending);
+/* Whether a process of uid target may be signalled by a caller of real uid
+ * self and effective uid euid (kill(2)'s rule: root, or the same user);
+ * the why when not ("another user's process (uid 0): only root may end it"). */
+bool procs_may_signal(long self, long euid, long target, char *why, size_t len);
 
 /* The table's processes as procs_describe says them ("4711 python3, 4712
  * x and 3 more"); "" when it has none. */

@@ -169,6 +169,7 @@ static bool nvml_others(Nvml *n)
 	if (n->compute_procs(n->dev, &c, list) != 0)
 		return false;
 	np = c < NVML_PROCS_MAX ? c : NVML_PROCS_MAX;
+	unsigned ncompute = np;
 	c = NVML_PROCS_MAX;
 	if (n->graphics_procs && n->graphics_procs(n->dev, &c, list + np) == 0)
 		np += c < NVML_PROCS_MAX ? c : NVML_PROCS_MAX;
@@ -196,9 +197,15 @@ static bool nvml_others(Nvml *n)
 		ProcInfo *p = &t->p[k];
 		p->pid = others[k];
 		p->mem_bytes = p->sm_pct = NAN;
-		for (unsigned i = 0; i < np; i++) /* NVML_VALUE_NOT_AVAILABLE: ~0 */
-			if (list[i].pid == p->pid && list[i].used_memory != ~0ULL)
+		for (unsigned i = 0; i < np; i++) {
+			if (list[i].pid != p->pid)
+				continue;
+			/* a compute context, a graphics one, or both (listed twice) */
+			ProcKind kind = i < ncompute ? PROC_COMPUTE : PROC_GRAPHICS;
+			p->kind = p->kind == PROC_KIND_UNKNOWN || p->kind == kind ? kind : PROC_BOTH;
+			if (list[i].used_memory != ~0ULL) /* NVML_VALUE_NOT_AVAILABLE: ~0 */
 				p->mem_bytes = (double)list[i].used_memory;
+		}
 		procfs_names(p);
 	}
 	proc_shares(n, t);

@@ -1,6 +1,8 @@
 #include "procfs.h"
 
+#include <errno.h>
 #include <pwd.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,9 +21,30 @@ const char *procfs_root(void)
 /* sanitized here, once, for every output (fmt_printable): any user names
  * their own process (prctl PR_SET_NAME) with escapes, and the kernel keeps
  * 15 bytes of a long name, cutting a multibyte character. */
+/* Its command line, the arguments joined by spaces, cut to the field. */
+static void read_cmdline(ProcInfo *p)
+{
+	char path[600];
+	snprintf(path, sizeof path, "%s/%u/cmdline", procfs_root(), p->pid);
+	FILE *f = fopen(path, "re");
+	if (!f)
+		return;
+	size_t n = fread(p->cmd, 1, sizeof p->cmd - 1, f);
+	fclose(f);
+	while (n && p->cmd[n - 1] == '\0')
+		n--;
+	for (size_t i = 0; i < n; i++)
+		if (p->cmd[i] == '\0')
+			p->cmd[i] = ' ';
+	p->cmd[n] = '\0';
+	fmt_printable(p->cmd);
+}
+
 void procfs_names(ProcInfo *p)
 {
 	char path[600], line[256];
+	p->uid = -1;
+	read_cmdline(p);
 	snprintf(path, sizeof path, "%s/%u/comm", procfs_root(), p->pid);
 	FILE *f = fopen(path, "re");
 	if (f) {
@@ -36,6 +59,7 @@ void procfs_names(ProcInfo *p)
 	unsigned uid;
 	while (fgets(line, sizeof line, f))
 		if (sscanf(line, "Uid: %u", &uid) == 1) {
+			p->uid = uid;
 			struct passwd pw, *res = NULL;
 			char buf[1024];
 			if (getpwuid_r(uid, &pw, buf, sizeof buf, &res) == 0 && res)
@@ -46,6 +70,23 @@ void procfs_names(ProcInfo *p)
 			break;
 		}
 	fclose(f);
+}
+
+int procfs_signal(unsigned pid, int sig, char *why, size_t len)
+{
+	ProcInfo p = { .pid = pid };
+	procfs_names(&p);
+	if (!procs_may_signal((long)getuid(), (long)geteuid(), p.uid, why, len))
+		return -1;
+	if (kill((pid_t)pid, sig) == 0)
+		return 0;
+	snprintf(why, len, "%s", errno == ESRCH ? "it has ended" : strerror(errno));
+	return errno == ESRCH ? 1 : -1;
+}
+
+bool procfs_alive(unsigned pid)
+{
+	return kill((pid_t)pid, 0) == 0 || errno == EPERM;
 }
 
 size_t procfs_lock_holders(int fd, unsigned *pids, size_t cap)

@@ -427,10 +427,11 @@ t_help_should_fit_scroll_and_explain_the_marks() {
 	wait_for 'FLOPS at the target time' || return 1
 	TM send-keys -t fs '?'
 	wait_for 'of [0-9]+: up/down/PgUp/PgDn scroll' || return 1
-	wait_for 'AT TARGET +the loop has reached the target' || return 1
+	wait_for 'p +the processes on the device' || return 1
 	# PgDn moves a page (the 20 rows shown, less one kept), not 10 lines
 	TM send-keys -t fs NPage
 	wait_for ' 20-39 of [0-9]+: up/down/PgUp/PgDn scroll' || return 1
+	wait_for 'AT TARGET +the loop has reached the target' || return 1
 	wait_for 'red marks +power-state changes' || return 1
 	TM send-keys -t fs NPage
 	wait_for ' 39-58 of [0-9]+: up/down/PgUp/PgDn scroll' || return 1

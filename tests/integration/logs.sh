@@ -1121,11 +1121,24 @@ assert o and o[0]["severity"] == "warn" and o[0]["figures"]["processes"] == 1 an
 		FLOPSCOPE_FAKE_NVML_TEL="sm=1755,sm_max=1980,power=300,limit=700" \
 		FLOPSCOPE_FAKE_NVML_PROCS="self:100:50,$p:2048:97" "$(realpath "$FS")" llvm --no-log --theme mono ||
 		{ kill $p; return 1; }
-	wait_for "1 other process on it" || { kill $p; return 1; }
-	wait_for "$p sleep \\($(id -un)\\) util 97%" || { kill $p; return 1; }
+	wait_for "1 other process on llvmpipe" || { kill $p; return 1; }
+	# the process table (p): each process's row; F9 and y end it (SIGTERM)
+	TM send-keys -t fs p
+	wait_for "processes on llvmpipe .*: 1" || { kill $p; return 1; }
+	wait_for "^ +$p +$(id -un) +compute +97% +2048\\.0 MiB +sleep 300" || { kill $p; return 1; }
+	wait_for "GPU memory v" || { kill $p; return 1; }
+	TM send-keys -t fs Right
+	wait_for "command v" || { kill $p; return 1; }
+	TM send-keys -t fs F9
+	wait_for "end $p sleep \\($(id -un)\\)\\? y: SIGTERM" || { kill $p; return 1; }
+	TM send-keys -t fs y
+	wait_for "SIGTERM sent to $p" || { kill $p; return 1; }
+	local i=0
+	while kill -0 $p 2>/dev/null && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
+	kill -0 $p 2>/dev/null && { kill $p; die "the process table's SIGTERM did not end $p"; }
+	TM send-keys -t fs Escape
 	TM send-keys -t fs q
-	wait_exit || { kill $p; return 1; }
-	kill $p
+	wait_exit || return 1
 	FLOPSCOPE_FAKE_NVML_PROCS="4242:1:1,4243:1:1" "$FS" --check --workload fp32 --budget 5 --no-log --format json \
 		>"$T/f.json" 2>/dev/null
 	grep -q '"other_processes":"1 at most"' "$T/f.json" || die "another namespace's pids: $(cat "$T/f.json")"

@@ -418,6 +418,36 @@ static void a_process_line_should_say_what_is_known(void)
 	CHECK_STR(s, "9");
 }
 
+/* The process table sorted by any column, either way, an unknown figure
+ * last whichever way; kill(2)'s rule for who may end a process. */
+static void the_process_table_should_sort_by_any_column_and_say_who_may_end_one(void)
+{
+	ProcInfo p[4] = {
+		{ .pid = 30, .user = "bo", .mem_bytes = 2e9, .sm_pct = NAN, .kind = PROC_GRAPHICS, .cmd = "b" },
+		{ .pid = 10, .user = "ana", .mem_bytes = NAN, .sm_pct = 50, .kind = PROC_COMPUTE, .cmd = "c" },
+		{ .pid = 20, .user = "cy", .mem_bytes = 1e9, .sm_pct = 90, .kind = PROC_BOTH, .cmd = "a" },
+		{ .pid = 5, .user = "ana", .mem_bytes = 3e9, .sm_pct = 10, .kind = PROC_COMPUTE, .name = "d" },
+	};
+	procs_sort(p, 4, PROC_COL_MEM, true);
+	CHECK(p[0].pid == 5 && p[1].pid == 30 && p[2].pid == 20 && p[3].pid == 10);
+	procs_sort(p, 4, PROC_COL_MEM, false);
+	CHECK(p[0].pid == 20 && p[1].pid == 30 && p[2].pid == 5 && p[3].pid == 10);
+	procs_sort(p, 4, PROC_COL_UTIL, true);
+	CHECK(p[0].pid == 20 && p[1].pid == 10 && p[2].pid == 5 && p[3].pid == 30);
+	procs_sort(p, 4, PROC_COL_USER, false); /* ties by pid */
+	CHECK(p[0].pid == 5 && p[1].pid == 10 && p[2].pid == 30 && p[3].pid == 20);
+	procs_sort(p, 4, PROC_COL_CMD, false); /* the name where the command line is unknown */
+	CHECK(p[0].pid == 20 && p[1].pid == 30 && p[2].pid == 10 && p[3].pid == 5);
+	procs_sort(p, 4, PROC_COL_PID, true);
+	CHECK(p[0].pid == 30 && p[3].pid == 5);
+	CHECK_STR(procs_kind_names[p[0].kind], "graphics");
+	char why[96] = "";
+	CHECK(procs_may_signal(1000, 1000, 1000, why, sizeof why) && procs_may_signal(1000, 0, 0, why, sizeof why));
+	CHECK(!procs_may_signal(1000, 1000, 0, why, sizeof why));
+	CHECK_STR(why, "another user's process (uid 0): only root may end it");
+	CHECK(!procs_may_signal(1000, 1000, -1, why, sizeof why) && strstr(why, "owner is unknown"));
+}
+
 /* NVML's process lists: this process left out, each other once, in words
  * that fit, the rest counted. */
 static void other_gpu_processes_should_be_listed_once_and_fit(void)
@@ -542,5 +572,6 @@ int main(void)
 	RUN(short_or_bad_series_should_be_safe);
 	RUN(the_tutorials_trace_should_show_its_step);
 	RUN(time_to_plateau_should_find_where_the_level_holds);
+	RUN(the_process_table_should_sort_by_any_column_and_say_who_may_end_one);
 	return CHECK_DONE();
 }
