@@ -38,6 +38,7 @@ typedef struct CheckLine {
 	const char *codes;      /* CSV: the causes' codes, "|" between */
 	const Causes *causes;   /* JSON: the causes (record_causes) */
 	const char *others;     /* other processes on the device during the run; NULL: none seen */
+	const ProcTable *procs; /* ... their table when the most were seen; NULL: none named */
 	const char *link;       /* its PCIe link during the run, and at most ("Gen5 x16 of Gen5 x16"); NULL: unknown */
 	double replays;         /* the link's replays during the run; NaN: not counted, or no transfer */
 	const Energy *energy;   /* JSON: the run's energy (record_energy); NULL: none */
@@ -59,6 +60,7 @@ static const Column check_cols[] = {
 	{ "checks_passed", "checks_passed", COL_COUNT, L_(checks), NULL },
 	{ "why", "why", COL_QUOTED, L_(why), NULL },
 	{ "other_processes", "other_processes", COL_QUOTED, L_(others), NULL },
+	{ "processes", "processes", COL_PROCESSES, L_(procs), NULL },
 	{ "pcie_link", "pcie_link", COL_QUOTED, L_(link), NULL },
 	{ TEL_KEY_PCIE_REPLAYS, TEL_KEY_PCIE_REPLAYS, COL_NUMBER, L_(replays), "%.0f" },
 	{ NULL, "codes", COL_QUOTED, L_(codes), NULL },
@@ -80,6 +82,7 @@ static const Column shared_cols[] = {
 	{ "sum", NULL, COL_NUMBER, L_(sum), NULL },
 	{ "why", "why", COL_QUOTED, L_(why), NULL },
 	{ "other_processes", "other_processes", COL_QUOTED, L_(others), NULL },
+	{ NULL, "processes", COL_PROCESSES, L_(procs), NULL },
 	{ NULL, "pcie_link", COL_QUOTED, L_(link), NULL },
 	{ NULL, TEL_KEY_PCIE_REPLAYS, COL_NUMBER, L_(replays), "%.0f" },
 	{ NULL, "codes", COL_QUOTED, L_(codes), NULL },
@@ -146,7 +149,8 @@ void check_print_line(const Options *o, const VkCtx *ctx, const SuiteDev *sd, co
 		                .unit = workload_unit_names[wi->unit], .median = v->median, .ratio = v->ratio,
 		                .threshold = v->threshold, .peer_ratio = v->peer, .devices = NAN, .sum = NAN,
 		                .reference = v->ref, .checks = v->checks, .why = why, .codes = codes,
-		                .causes = &v->causes, .others = others, .link = link,
+		                .causes = &v->causes, .others = others,
+		                .procs = sd->r.shared.procs.n ? &sd->r.shared.procs : NULL, .link = link,
 		                .replays = link_replays_of(&sd->r.link, wi), .energy = &sd->r.energy };
 		put_line(o, "check", check_cols, NCOLS(check_cols), &l);
 		return;

@@ -35,6 +35,16 @@ void columns_csv_header(FILE *f, const Column *cols, size_t n)
 	fputc('\n', f);
 }
 
+/* A COL_PROCESSES field: the table in one quoted field; none: empty. */
+static void csv_processes(FILE *f, const ProcTable *t)
+{
+	char text[PROCS_SHOWN * 96];
+	if (t) {
+		record_processes_csv(t, text, sizeof text);
+		listing_csv_field(f, text);
+	}
+}
+
 bool columns_csv(FILE *f, const Column *cols, size_t n, const void *row)
 {
 	const char *sep = "";
@@ -105,6 +115,9 @@ bool columns_csv(FILE *f, const Column *cols, size_t n, const void *row)
 			fprintf(f, "%zu", *(const size_t *)v);
 			break;
 		case COL_UTC: /* JSON only */
+			break;
+		case COL_PROCESSES:
+			csv_processes(f, *(const ProcTable *const *)v);
 			break;
 		}
 	}
@@ -203,6 +216,14 @@ static bool add_column(cJSON *j, const Column *c, const void *v)
 	case COL_SIZE:
 		ok = cJSON_AddNumberToObject(j, c->json, (double)*(const size_t *)v) != NULL;
 		break;
+	case COL_PROCESSES: {
+		const ProcTable *t = *(const ProcTable *const *)v;
+		cJSON *a = t ? record_processes(t) : NULL;
+		ok = a ? cJSON_AddItemToObject(j, c->json, a) : !t || t->foreign; /* NULL: out of memory */
+		if (!ok)
+			cJSON_Delete(a);
+		break;
+	}
 	case COL_UTC:
 		ok = record_utc(j);
 		break;

@@ -38,6 +38,8 @@ typedef enum ColForm {
 	COL_SIZE,      /* size_t */
 	COL_UTC,       /* no value of the row: JSON "utc", when the record is written
 	                  (records.h's record_utc); not in CSV */
+	COL_PROCESSES, /* const ProcTable *: JSON the array record_processes makes, CSV its one field
+	                  (record_processes_csv, quoted); NULL or another namespace's: left out, empty */
 } ColForm;
 
 /* Which device and list entry a row is of. */

@@ -49,6 +49,7 @@ static void print_preamble(const RunInfo *in, const Options *o)
 typedef struct Printer {
 	OutFormat format;
 	IntervalOut *iv; /* --interval: rows of S seconds; NULL: a row a sample */
+	Engine *e;       /* its other processes, beside each JSON sample */
 	MetricsOut *mo;
 	int row;
 	bool out_ok;
@@ -84,7 +85,9 @@ static bool print_sample(void *ctx, const Sample *s)
 	if (p->iv) {
 		ok = interval_out_sample(p->iv, s);
 	} else if (p->format == FORMAT_JSON) {
-		ok = json_line(stdout, record_sample_obj(s, 0));
+		ProcTable t;
+		engine_procs(p->e, &t);
+		ok = json_line(stdout, record_sample_procs(s, 0, &t));
 	} else {
 		if (p->format == FORMAT_TABLE)
 			report_table_row(s, line, sizeof line);
@@ -168,7 +171,8 @@ static int run_one(Engine *e, EngineSet *set, const Options *o, MetricsOut *mo, 
 	IntervalOut iv;
 	const char *unit = workload_unit_names[workload_info[in->workload].unit];
 	interval_out_init(&iv, o, unit, in->dev, entry, 0);
-	Printer p = { .format = o->format, .iv = o->interval_s > 0 ? &iv : NULL, .mo = mo, .row = row, .out_ok = true };
+	Printer p = { .format = o->format, .iv = o->interval_s > 0 ? &iv : NULL, .e = e, .mo = mo, .row = row,
+	              .out_ok = true };
 	report_csv_identity(engine_meta(e), p.ident, sizeof p.ident);
 	engine_set_drain(set, print_member_sample, &p, quit);
 	engine_set_finish(set);

@@ -33,6 +33,7 @@ typedef struct Dev {
 	RunPaths paths;
 	char ident[REPORT_CSV_IDENT_LEN]; /* its CSV rows' identity columns */
 	IntervalOut iv;          /* --interval: its rows */
+	Engine *e;               /* its run (NULL: not built) */
 } Dev;
 
 static bool print_row(const Options *o, Dev *d, unsigned dev, const Sample *s);
@@ -74,8 +75,12 @@ static bool print_row(const Options *o, Dev *d, unsigned dev, const Sample *s)
 		report_csv_row(s, dev, d->ident, row, sizeof row);
 		return printf("%s\n", row) >= 0;
 	}
-	if (o->format == FORMAT_JSON) /* the device's number first: {"dev":2,"type":"sample",...} */
-		return json_line(stdout, record_sample_obj(s, dev));
+	if (o->format == FORMAT_JSON) { /* the device's number first: {"dev":2,"type":"sample",...} */
+		ProcTable t;
+		if (d->e)
+			engine_procs(d->e, &t);
+		return json_line(stdout, record_sample_procs(s, dev, d->e ? &t : NULL));
+	}
 	return true; /* the table: one row per device at the end */
 }
 
@@ -366,6 +371,7 @@ int multi_run(const struct VkCtx *ctx, const Options *o, const int *idx, size_t 
 			report_csv_identity(engine_meta(set.m[k].e), d[k].ident, sizeof d[k].ident);
 		interval_out_init(&d[k].iv, o, workload_unit_names[workload_info[wl].unit], &ctx->entries[idx[k]],
 		                  (size_t)idx[k] + 1, (unsigned)k + 1);
+		d[k].e = set.m[k].e;
 	}
 	print_head(o, &set, wl);
 	/* the samples of all, as they come; a device that fails stops alone */

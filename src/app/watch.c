@@ -28,6 +28,7 @@ typedef struct WatchLine {
 	double t, dev;
 	double v[TEL_FIELD_COUNT];
 	const char *reasons, *link, *who;
+	const ProcTable *procs;  /* NULL: not listed */
 	RowIdentity id;
 } WatchLine;
 static const Column watch_cols[] = {
@@ -38,6 +39,7 @@ static const Column watch_cols[] = {
 	{ "readings", "readings", COL_TEL_WATCH, R_(v), NULL },
 	{ "reasons", "reasons", COL_QUOTED, R_(reasons), NULL },
 	{ "other_processes", "other_processes", COL_QUOTED, R_(who), NULL },
+	{ "processes", "processes", COL_PROCESSES, R_(procs), NULL },
 	{ "pcie_link", "pcie_link", COL_QUOTED, R_(link), NULL },
 	{ "identity", "identity", COL_IDENTITY, R_(id), NULL },
 };
@@ -104,6 +106,7 @@ static bool read_row(Telemetry *t, TelReading *r, WatchLine *l, char *reasons, s
 	l->reasons = reasons[0] ? reasons : NULL;
 	l->link = link[0] ? link : NULL;
 	l->who = ok && r->who[0] ? r->who : NULL;
+	l->procs = ok && tel_has(r, TEL_OTHER_GPU) && !r->procs.foreign ? &r->procs : NULL;
 	return ok;
 }
 

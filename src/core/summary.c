@@ -325,8 +325,10 @@ void summary_add(Summary *s, const Sample *x)
 		s->link.replays_last = x->tel[TEL_PCIE_REPLAYS];
 	}
 	if (sample_has_tel(x, TEL_OTHER_GPU) && !(x->tel[TEL_OTHER_GPU] <= s->shared.max)) {
-		if (x->tel[TEL_OTHER_GPU] > s->shared.max)
-			s->shared.who[0] = '\0'; /* more than the named ones: named again */
+		if (x->tel[TEL_OTHER_GPU] > s->shared.max) { /* more than the named ones: named again */
+			s->shared.who[0] = '\0';
+			s->shared.procs.n = 0;
+		}
 		s->shared.max = x->tel[TEL_OTHER_GPU];
 	}
 	s->unit_flags |= x->flags & (SAMPLE_INTEGER | SAMPLE_BYTES);
@@ -496,10 +498,12 @@ bool link_degraded(const LinkSeen *l, char *why, size_t len)
 	return pcie_link_degraded(l->gts, l->width, l->max_gts, l->max_width, why, len);
 }
 
-void summary_note_shared(Summary *s, double count, const char *who)
+void summary_note_shared(Summary *s, double count, const char *who, const ProcTable *procs)
 {
 	if (count > 0 && count >= s->shared.max && who && who[0])
 		snprintf(s->shared.who, sizeof s->shared.who, "%s", who);
+	if (count > 0 && count >= s->shared.max && procs && !procs->foreign && procs->n)
+		s->shared.procs = *procs;
 }
 
 /* The run's noise (SummaryResult's noise, blocks and noise_of_samples). */

@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "change.h"
+#include "procs.h"
 #include "televent.h"
 #include "sample.h"
 #include "stats.h"
@@ -82,6 +83,7 @@ double energy_violation_s(const Energy *e, EnergyViolation k);
 typedef struct SharedBy {
 	double max;
 	char who[128];
+	ProcTable procs;   /* the table of the reading with the most of them (n 0: none named) */
 } SharedBy;
 
 /* The PCIe link over a run's steady samples: how many had a reading, how
@@ -229,7 +231,7 @@ void summary_result(const Summary *s, SummaryResult *r);
 
 /* who names the count other processes a sample's reading saw (NVML's
  * lists, as the run names them): kept where count is the run's most. */
-void summary_note_shared(Summary *s, double count, const char *who);
+void summary_note_shared(Summary *s, double count, const char *who, const ProcTable *procs);
 
 /* Where a run's statistics are read: the run's own summary (its engine's, a
  * replay's), never one a consumer accumulates beside it. */

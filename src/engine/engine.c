@@ -124,7 +124,7 @@ static bool emit(Engine *e, const Pending *p, const DispatchTiming *t, bool pipe
 	if (e->sum.changes.nchanges > nc && tel_has(&tr, TEL_OTHER_GPU))
 		change_name_processes(&e->sum.changes, nc, tr.who);
 	if (tel_has(&tr, TEL_OTHER_GPU)) {
-		summary_note_shared(&e->sum, tr.v[TEL_OTHER_GPU], tr.procs.foreign ? "" : tr.who);
+		summary_note_shared(&e->sum, tr.v[TEL_OTHER_GPU], tr.procs.foreign ? "" : tr.who, &tr.procs);
 		e->procs = tr.procs; /* the process pane's, under sum_mu */
 	}
 	engine_sum_end(e);

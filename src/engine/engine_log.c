@@ -114,7 +114,7 @@ void engine_log_sample(Engine *e, const Sample *s)
 	if (e->cut && burn_cut_add(e->cut, s, &closed))
 		engine_log_step(e, slog_write_window(&e->log, &closed));
 	if (within_budget(e, s->t_ms / 1000.0))
-		engine_log_step(e, slog_write_sample(&e->log, s));
+		engine_log_step(e, slog_write_sample(&e->log, s, &e->procs));
 }
 
 /* A burn's last window, cut short by the end or a failure (partial). */

@@ -40,6 +40,52 @@ cJSON *record_mark_obj(const char *type, double t_ms, double gap_ms)
 	return NULL;
 }
 
+cJSON *record_processes(const ProcTable *t)
+{
+	if (t->foreign)
+		return NULL;
+	cJSON *a = cJSON_CreateArray();
+	for (unsigned k = 0; a && k < t->n && k < PROCS_SHOWN; k++) {
+		const ProcInfo *p = &t->p[k];
+		cJSON *o = cJSON_CreateObject();
+		if (!o || !cJSON_AddItemToArray(a, o)) {
+			cJSON_Delete(o);
+			cJSON_Delete(a);
+			return NULL;
+		}
+		bool ok = cJSON_AddNumberToObject(o, "pid", p->pid) &&
+		          cJSON_AddStringToObject(o, "name", p->name) && cJSON_AddStringToObject(o, "user", p->user) &&
+		          cJSON_AddStringToObject(o, "type", p->kind ? procs_kind_names[p->kind] : "unknown") &&
+		          (!isfinite(p->mem_bytes) || cJSON_AddNumberToObject(o, "memory_bytes", p->mem_bytes)) &&
+		          (!isfinite(p->sm_pct) || cJSON_AddNumberToObject(o, "util_pct", p->sm_pct)) &&
+		          cJSON_AddStringToObject(o, "command", p->cmd);
+		if (!ok) {
+			cJSON_Delete(a); /* o with it */
+			return NULL;
+		}
+	}
+	return a;
+}
+
+void record_processes_csv(const ProcTable *t, char *out, size_t len)
+{
+	size_t n = 0;
+	out[0] = '\0';
+	for (unsigned k = 0; !t->foreign && k < t->n && k < PROCS_SHOWN && n < len; k++) {
+		const ProcInfo *p = &t->p[k];
+		char mem[32] = "-", util[16] = "-";
+		if (isfinite(p->mem_bytes))
+			snprintf(mem, sizeof mem, "%.0f", p->mem_bytes);
+		if (isfinite(p->sm_pct))
+			snprintf(util, sizeof util, "%.0f", p->sm_pct);
+		int w = snprintf(out + n, len - n, "%s%u %s %s %s %s %s", k ? "; " : "", p->pid, p->name[0] ? p->name : "-",
+		                 p->user[0] ? p->user : "-", p->kind ? procs_kind_names[p->kind] : "unknown", mem, util);
+		if (w < 0)
+			break;
+		n += (size_t)w;
+	}
+}
+
 cJSON *record_sample_obj(const Sample *s, unsigned dev)
 {
 	cJSON *o = cJSON_CreateObject();
@@ -85,6 +131,20 @@ cJSON *record_sample_obj(const Sample *s, unsigned dev)
 	if (ok && s->target_ms > 0)
 		ok = cJSON_AddNumberToObject(o, "target_ms", s->target_ms) != NULL;
 	if (!ok) {
+		cJSON_Delete(o);
+		return NULL;
+	}
+	return o;
+}
+
+cJSON *record_sample_procs(const Sample *s, unsigned dev, const ProcTable *t)
+{
+	cJSON *o = record_sample_obj(s, dev);
+	if (!o || !t || t->foreign || !t->n || !sample_has_tel(s, TEL_OTHER_GPU) || !(s->tel[TEL_OTHER_GPU] > 0))
+		return o;
+	cJSON *a = record_processes(t);
+	if (!a || !cJSON_AddItemToObject(o, "processes", a)) {
+		cJSON_Delete(a);
 		cJSON_Delete(o);
 		return NULL;
 	}

@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "procs.h"
 #include "summary.h"
 #include "verdict.h"
 
@@ -28,6 +29,20 @@ bool record_utc(struct cJSON *o);
 /* One sample as a JSON object ({"dev":N first when dev > 0: one of several
  * devices}); NULL out of memory. */
 struct cJSON *record_sample_obj(const Sample *s, unsigned dev);
+/* The same with "processes" (record_processes) where the sample read
+ * other processes on the device and t names them (NULL: none added). */
+struct cJSON *record_sample_procs(const Sample *s, unsigned dev, const ProcTable *t);
+/* The other processes on a device as a JSON array, the rows of the
+ * process table: [{"pid","name","user","type","memory_bytes","util_pct",
+ * "command"}] (a figure unknown left out; name, user and command "" where
+ * unknown); NULL for a table of another PID namespace's pids (counted,
+ * never named) or out of memory. Watch, check and sample records carry it
+ * as "processes". */
+struct cJSON *record_processes(const ProcTable *t);
+/* The same in one CSV field: "pid name user type memory_bytes util_pct"
+ * per process, "; " between them (a figure unknown: "-"; name and user
+ * have no spaces: /proc's comm and a user name); "" with none. */
+void record_processes_csv(const ProcTable *t, char *out, size_t len);
 /* {"type":TYPE} with "t_ms" and "gap_ms" where finite, exact: a replay's
  * "restart" and "gap" marks; NULL out of memory. */
 struct cJSON *record_mark_obj(const char *type, double t_ms, double gap_ms);

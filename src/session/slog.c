@@ -561,9 +561,9 @@ bool slog_print_session(FILE *f, const SessionMeta *m, unsigned dev)
 	return json_line(f, session_json(m, dev));
 }
 
-bool slog_write_sample(SessionLog *l, const Sample *s)
+bool slog_write_sample(SessionLog *l, const Sample *s, const ProcTable *procs)
 {
-	return !l->failed && write_obj(l, record_sample_obj(s, 0)); /* exact numbers, as built */
+	return !l->failed && write_obj(l, record_sample_procs(s, 0, procs)); /* exact numbers, as built */
 }
 
 bool slog_write_restart(SessionLog *l, double t_ms)

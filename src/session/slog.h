@@ -174,7 +174,8 @@ bool slog_write_session(SessionLog *l, const SessionMeta *m);
 /* The same session record on f (--format json puts it first on stdout);
  * dev > 0: led by "dev" (several devices at once). */
 bool slog_print_session(FILE *f, const SessionMeta *m, unsigned dev);
-bool slog_write_sample(SessionLog *l, const Sample *s);
+/* One sample; with "processes" where procs names the others it read (NULL: none). */
+bool slog_write_sample(SessionLog *l, const Sample *s, const ProcTable *procs);
 bool slog_write_restart(SessionLog *l, double t_ms);
 /* {"type":"control","action":"target"|"pause"|"resume"|"stop","t_ms":..}
  * with "target_ms" (target_ms > 0) or "note" (not NULL): what the user did. */

@@ -98,7 +98,7 @@ PY
 	rc=$?
 	[ "$rc" = 3 ] || die "wrong results: exit $rc: $(cat "$T/wrong.csv")"
 	head -1 "$T/wrong.csv" |
-		grep -qx 'status,entry,gpu,device,driver,uuid,pci_bus_id,host,flopscope,workload,median,unit,reference,ratio,threshold,checks_passed,why,other_processes,pcie_link,pcie_replays,codes' ||
+		grep -qx 'status,entry,gpu,device,driver,uuid,pci_bus_id,host,flopscope,workload,median,unit,reference,ratio,threshold,checks_passed,why,other_processes,processes,pcie_link,pcie_replays,codes' ||
 		die "csv header: $(head -1 "$T/wrong.csv")"
 	grep -q '^wrong,1,,"llvmpipe.*","llvmpipe Mesa.*",[0-9a-f-]\{36\},,".*",[0-9.]*,fp32,.*verification failed' "$T/wrong.csv" ||
 		die "$(cat "$T/wrong.csv")"

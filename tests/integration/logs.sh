@@ -1095,6 +1095,21 @@ t_other_processes_on_the_gpu_should_be_named_where_they_can_be() {
 	"$FS" --check --workload fp32 --budget 5 --no-log --format json --metrics-file "$T/m.prom" >"$T/c.json" 2>"$T/c.err"
 	grep -q "\"other_processes\":\"1 at most: $p sleep\"" "$T/c.json" || { kill $p; die "check: $(cat "$T/c.json")"; }
 	python3 tests/schema_check.py check "$T/c.json" >/dev/null || { kill $p; die "the check's schema"; }
+	# the processes array, as the process table's rows: in the check's
+	# record, a measuring run's logged samples and its JSON samples, --watch's
+	"$FS" llvm --duration 0.5 --log "$T/p.jsonl" --format json >"$T/p.json" 2>/dev/null
+	"$FS" --watch llvm --interval 0.2 --duration 0.2 --format json >"$T/w.json" 2>/dev/null
+	python3 - "$p" "$(id -un)" "$T/c.json" "$T/p.jsonl" "$T/p.json" "$T/w.json" <<'PY' || { kill $p; die "processes arrays"; }
+import json, sys
+pid, user = int(sys.argv[1]), sys.argv[2]
+want = {"pid": pid, "name": "sleep", "user": user, "type": "compute", "memory_bytes": 2048 * 2**20, "util_pct": 97,
+        "command": "sleep 300"}
+for path, kind in zip(sys.argv[3:], ("check", "sample", "sample", "watch")):
+    recs = [r for r in map(json.loads, open(path)) if r.get("type") == kind]
+    assert recs and all(r.get("processes") == [want] for r in recs), (path, recs[:1])
+PY
+	python3 tests/schema_check.py watch "$T/w.json" >/dev/null && python3 tests/schema_check.py log "$T/p.jsonl" >/dev/null ||
+		{ kill $p; die "schemas of the processes arrays"; }
 	# the cause by its code, with its figure, in the record and the metrics
 	python3 -c '
 import json, sys

@@ -59,7 +59,7 @@ static char *write_log(size_t n, bool summary)
 	summary_init(&sum);
 	for (size_t i = 0; i < n; i++) {
 		Sample s = sample(i, 1e11 + 1e9 * (double)(i % 7), i >= 3);
-		CHECK(slog_write_sample(&l, &s));
+		CHECK(slog_write_sample(&l, &s, NULL));
 		summary_add(&sum, &s);
 	}
 	if (summary) {
@@ -231,7 +231,7 @@ static void log_should_keep_doubles_to_the_last_bit(void)
 	for (size_t i = 0; i < 4; i++) {
 		Sample s = sample(i, awkward[i], true);
 		s.t_ms = awkward[3 - i];
-		CHECK(slog_write_sample(&l, &s));
+		CHECK(slog_write_sample(&l, &s, NULL));
 	}
 	slog_close(&l);
 	SessionData d;
@@ -928,7 +928,7 @@ static void sessions_appended_should_be_indexed_and_read_back(void)
 		CHECK(slog_write_session(&l, &m));
 		for (uint64_t i = 0; i < 4; i++) {
 			Sample s = sample(i, 1e9 * (k + 1) + (double)i, true);
-			CHECK(slog_write_sample(&l, &s));
+			CHECK(slog_write_sample(&l, &s, NULL));
 		}
 		if (k < 2) { /* the last is cut short: no summary */
 			SummaryResult r;
