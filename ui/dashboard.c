@@ -80,13 +80,23 @@ static const char *const HELP[] = {
 	"  median, min, max of the samples at the target time; mean, and sd: the standard deviation "
 	"(the spread of the samples)",
 	"  95% CI     +- the 95% confidence interval of the mean (the summary's +- is the same)",
+	"  FLOPS at the target time  the panel's heading (IOPS, B/s): its figures are of the samples "
+	"at the target dispatch time, the growth left out",
 	"  peak       % of the theoretical peak at the sample's clock (formula in the summary); over 105% "
 	"is flagged implausible, never shown as a result",
+	"  rated      % of the peak at the device's highest clock (the rated figure), where the clock read "
+	"is below it",
 	"  per cycle  work per clock cycle (rate / clock), a clock-independent figure",
 	"  per W      work per joule (rate / power)",
 	"  plateau    how long the run took to hold within 3% of its final level",
 	"  GPU/CPU    GPU time over CPU time per dispatch: near 1, the device is kept busy",
 	"  dropped    samples the screen was too slow to take (the log has them all)",
+	"  Power-state changes  the level changes with the clock, P-state or a reason changing beside "
+	"them, newest last; none detected: none yet",
+	"  other changes  the level changes that are not a power-state change, and those unexplained, "
+	"counted, the newest listed",
+	"  excursions  departures that came back within 500 ms or 5 samples: how many, and their time",
+	"  N other processes on DEVICE  who else holds a context on it now; p shows them",
 };
 
 typedef struct Dash {

@@ -730,6 +730,55 @@ t_the_dashboard_should_mark_the_caps_engagement_as_it_happens() {
 	wait_exit || return 1
 }
 
+# Every label of the dashboard's side panel is explained in its help: the
+# stand-in NVML gives a clock below its maximum (rated), the cap (held by)
+# and another process; the panel's labels are read off the screen, the
+# help's pages off the overlay, page by page.
+t_every_label_of_the_panel_should_be_in_the_help() {
+	local uuid sp
+	uuid=$("$FS" --list --format json | python3 -c 'import json, sys; print(json.loads(sys.stdin.readline())["uuid"])')
+	sleep 120 &
+	sp=$!
+	UI_W=200 UI_H=60 start_ui env LD_LIBRARY_PATH="$FAKE_NVML_DIR" FLOPSCOPE_FAKE_NVML="GPU-$uuid" \
+		FLOPSCOPE_FAKE_NVML_TEL="sm=1410,sm_max=1980,power=650,limit=700,reasons=0x4,temp=70" \
+		FLOPSCOPE_FAKE_NVML_PROCS="self:100:50,$sp:100:5" "$(realpath "$FS")" llvm --no-log --theme mono || { kill $sp; return 1; }
+	wait_for 'rated +[0-9.]+% of' || { kill $sp; return 1; }
+	wait_for 'mean +[0-9.]+ [kMGT]?FLOPS' || { kill $sp; return 1; }
+	wait_for '1 other process on llvmpipe' || { kill $sp; return 1; }
+	wait_for 'GPU/CPU +[0-9.]+ median' || { kill $sp; return 1; }
+	screen >"$T/dash"
+	TM send-keys -t fs '?'
+	wait_for '(of [0-9]+: up/down/PgUp/PgDn scroll|any key closes)' || { kill $sp; return 1; }
+	: >"$T/help"
+	local i
+	for i in $(seq 1 12); do
+		screen >>"$T/help"
+		screen | grep -Eq ' ([0-9]+)-([0-9]+) of \2:|any key closes' && break
+		TM send-keys -t fs NPage
+		sleep 0.3
+	done
+	TM send-keys -t fs Escape
+	TM send-keys -t fs q
+	wait_exit
+	kill $sp
+	python3 - "$T/dash" "$T/help" <<'PY' || die "labels missing from the help"
+import re, sys
+rows = open(sys.argv[1]).read().splitlines()
+col = min(r.find("FLOPS at the target time") for r in rows if "FLOPS at the target time" in r)
+labels = set()
+for r in rows:
+    cell = r[col:].strip() if len(r) > col else ""
+    m = re.match(r"([A-Za-z][A-Za-z/ -]*?)(?=:|\s+[-+0-9(]|\s*$)", cell)
+    if m and m.group(1).strip():
+        labels.add(m.group(1).strip())
+help_text = " ".join(" ".join(l.strip("│ ").split()) for l in open(sys.argv[2]).read().splitlines())
+missing = sorted(l for l in labels if l not in help_text)
+assert len(labels) >= 15, (sorted(labels), [r[col:col + 30] for r in rows])
+assert not missing, ("not in the help", missing, sorted(labels))
+print(len(labels), "labels, each in the help")
+PY
+}
+
 # The power workload's dashboard plots power against the limit (the limit
 # its horizontal line, the legend's "limit"), the clock against its maximum
 # beside it, what holds it in the title, as a plot even when flat; a FLOPS
