@@ -61,7 +61,8 @@ static const char *const HELP[] = {
 	"-) or a dispatch 4x or more the target (a stall): the 20 ms ones stay readable beside it",
 	"  legends    on each plot's title row where there is room: its lines, the target, and the "
 	"kinds of change marked in view",
-	"  clock      SM or CPU clock, with power drawn to its own scale, temperature, P-state; one "
+	"  clock      SM or CPU clock, with power drawn to its own scale, temperature, P-state: \"clock X "
+	"of Y MHz\" now and the device's highest, \"power X / Y W (P%)\" now and its limit; one "
 	"row of text (\"flat over N s\", with the range) while the clock stays within 1% and power "
 	"within 10% over the window",
 	"  power      the power workload's plot in the clock's place: power in W against the limit "
