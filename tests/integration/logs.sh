@@ -1154,6 +1154,29 @@ assert o and o[0]["severity"] == "warn" and o[0]["figures"]["processes"] == 1 an
 	TM send-keys -t fs Escape
 	TM send-keys -t fs q
 	wait_exit || return 1
+	# one that ignores SIGTERM gets SIGKILL 3 s later, said
+	# (not a job of this shell: no notice of its kill)
+	(bash -c 'trap "" TERM; exec sleep 300' >/dev/null 2>&1 & echo $! >"$T/ignorer")
+	p=$(cat "$T/ignorer")
+	UI_W=120 UI_H=40 start_ui env LD_LIBRARY_PATH="$FAKE_NVML_DIR" FLOPSCOPE_FAKE_NVML="GPU-$uuid" \
+		FLOPSCOPE_FAKE_NVML_TEL="sm=1755,sm_max=1980,power=300,limit=700" \
+		FLOPSCOPE_FAKE_NVML_PROCS="self:100:50,$p:2048:97" "$(realpath "$FS")" llvm --no-log --theme mono ||
+		{ kill -9 $p; return 1; }
+	wait_for "1 other process on llvmpipe" || { kill -9 $p; return 1; }
+	TM send-keys -t fs p
+	wait_for "^ +$p +$(id -un) +compute" || { kill -9 $p; return 1; }
+	TM send-keys -t fs F9
+	wait_for "end $p sleep" || { kill -9 $p; return 1; }
+	TM send-keys -t fs y
+	wait_for "SIGTERM sent to $p" || { kill -9 $p; return 1; }
+	wait_for "$p still ran 3 s after SIGTERM: SIGKILL sent" || { kill -9 $p; return 1; }
+	# ended: gone, or a zombie its new parent has not reaped yet
+	i=0
+	while [ -n "$(awk '$3 != "Z"' /proc/$p/stat 2>/dev/null)" ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
+	[ -n "$(awk '$3 != "Z"' /proc/$p/stat 2>/dev/null)" ] && { kill -9 $p; die "SIGKILL did not end $p"; }
+	TM send-keys -t fs Escape
+	TM send-keys -t fs q
+	wait_exit || return 1
 	FLOPSCOPE_FAKE_NVML_PROCS="4242:1:1,4243:1:1" "$FS" --check --workload fp32 --budget 5 --no-log --format json \
 		>"$T/f.json" 2>/dev/null
 	grep -q '"other_processes":"1 at most"' "$T/f.json" || die "another namespace's pids: $(cat "$T/f.json")"
