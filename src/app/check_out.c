@@ -248,21 +248,15 @@ static void missing_end(cJSON *j, bool ok, const Causes *cs)
 
 /* A missing line's CSV row under the check's header: no entry, driver,
  * workload or figures. */
-static void missing_csv(const char *gpu, const char *name, const char *uuid, const char *pci, const Causes *cs)
+/* A MISSING row under the check's header, through its columns (m NULL: a
+ * row of no GPU, the count's): every other column empty. */
+static void missing_csv(const MissingGpu *m, const Causes *cs)
 {
-	char host[256];
-	slog_host_name(host, sizeof host);
-	printf("%s,,%s,", check_status_names[CHECK_MISSING], gpu);
-	listing_csv_field(stdout, name);
-	printf(",,");
-	listing_csv_field(stdout, uuid);
-	putchar(',');
-	listing_csv_field(stdout, pci);
-	putchar(',');
-	listing_csv_field(stdout, host);
-	printf(",%s,,,,,,,,", FLOPSCOPE_VERSION);
-	listing_csv_field(stdout, cs->c[0].text);
-	printf(",,,,%s\n", verdict_causes[cs->c[0].code].code);
+	static const MissingGpu none = { .gpu = -1 };
+	CheckLine l = { .status = check_status_names[CHECK_MISSING], .id = { .missing = m ? m : &none },
+	                .median = NAN, .ratio = NAN, .threshold = NAN, .peer_ratio = NAN, .devices = NAN, .sum = NAN,
+	                .why = cs->c[0].text, .codes = verdict_causes[cs->c[0].code].code, .replays = NAN };
+	columns_csv(stdout, check_cols, NCOLS(check_cols), &l);
 }
 
 void check_print_missing(const Options *o, const MissingGpu *m)
@@ -287,7 +281,7 @@ void missing_print(OutFormat format, const MissingGpu *m, const char *type)
 		                       cJSON_AddNullToObject(j, "pci_bus_id"));
 		missing_end(j, ok, &cs);
 	} else if (format == FORMAT_CSV) {
-		missing_csv(idx, m->name, m->uuid, m->pci, &cs);
+		missing_csv(m, &cs);
 	} else {
 		printf("%-7s GPU %s (%s%s%s%s%s)  %s\n", "MISSING", idx[0] ? idx : "-", m->name, m->uuid[0] ? ", " : "",
 		       m->uuid, m->pci[0] ? ", " : "", m->pci, cs.c[0].text);
@@ -309,7 +303,7 @@ void check_print_gpu_count(const Options *o, unsigned expected, size_t visible, 
 		          cJSON_AddNumberToObject(j, "visible", (double)visible);
 		missing_end(j, ok, &cs);
 	} else if (o->format == FORMAT_CSV) {
-		missing_csv("", "", "", "", &cs);
+		missing_csv(NULL, &cs);
 	} else {
 		printf("%-7s %s\n", "MISSING", cs.c[0].text);
 	}
