@@ -65,6 +65,7 @@ struct Engine {
 	SessionMeta meta;
 	SessionLog log;          /* written by the engine thread alone */
 	struct BurnCut *cut;     /* a burn's log: its windows, cut from every sample (engine_log_sample) */
+	uint64_t log_win_bytes;  /* ... the bytes of its window records */
 	/* The run's statistics: the log's summary line, the screens' and the
 	 * metrics board's. The engine thread writes sum under sum_mu; a reader
 	 * copies it under the lock (sum_ver tells it changed) into view and reads

@@ -4,6 +4,7 @@
 #include "engine_impl.h"
 #include "burn.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -94,25 +95,40 @@ bool engine_log_burn_begin(Engine *e)
 	return false;
 }
 
-/* Whether a sample at t_s fits a burn's log budget: the bytes written may
- * grow with the burn's time, 90% of the budget spread over it (a window's
- * worth granted ahead, so that the first samples are kept); the rest is
- * room for the window records and the summary. Samples past the planned
- * length share what is left. */
+/* Room kept in a burn's log budget for each window's record and for the
+ * records at its end (the summary, an error): theirs, not the samples'. */
+#define BURN_WINDOW_RECORD_B 640.0
+#define BURN_END_RECORDS_B 4096.0
+
+/* Whether a sample at t_s fits a burn's log budget: what the log holds
+ * besides its window records (the session record, the samples, the level
+ * changes) may grow with the burn's time to the budget less the room kept
+ * for every window's record and the end's, a window's worth granted ahead
+ * so that the first samples are kept; samples past the planned length
+ * share what is left. A budget too small for the windows keeps no sample. */
 static bool within_budget(const Engine *e, double t_s)
 {
 	uint64_t budget = e->meta.burn_log_budget_b;
 	if (!budget)
 		return true;
 	double w = e->cfg.burn_window_s, share = (t_s + w) / (e->cfg.burn_s + w);
-	return (double)e->log.bytes <= 0.9 * (double)budget * (share < 1 ? share : 1);
+	double windows = ceil(e->cfg.burn_s / w - 1e-9) + 1;
+	double room = (double)budget - windows * BURN_WINDOW_RECORD_B - BURN_END_RECORDS_B;
+	return (double)(e->log.bytes - e->log_win_bytes) <= room * (share < 1 ? share : 1);
+}
+
+static void write_window(Engine *e, const BurnWindow *w)
+{
+	uint64_t before = e->log.bytes;
+	engine_log_step(e, slog_write_window(&e->log, w));
+	e->log_win_bytes += e->log.bytes - before;
 }
 
 void engine_log_sample(Engine *e, const Sample *s)
 {
 	BurnWindow closed;
 	if (e->cut && burn_cut_add(e->cut, s, &closed))
-		engine_log_step(e, slog_write_window(&e->log, &closed));
+		write_window(e, &closed);
 	if (within_budget(e, s->t_ms / 1000.0))
 		engine_log_step(e, slog_write_sample(&e->log, s, &e->procs));
 }
@@ -126,7 +142,7 @@ static void burn_close(Engine *e, const char *error)
 		BurnWindow w;
 		burn_cut_close(e->cut, &w, e->cut->cur + 1 < e->cut->windows || error, e->cut->cur + 1);
 		w.error = w.error || (error && !atomic_load(&e->wrong));
-		engine_log_step(e, slog_write_window(&e->log, &w));
+		write_window(e, &w);
 	}
 	burn_cut_free(e->cut);
 	free(e->cut);
