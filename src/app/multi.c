@@ -164,7 +164,7 @@ static void table_text(FILE *f, const DeviceRow *rows, const NodeDevice *nd, siz
 {
 	/* 80 columns: a name too long for its column is the device's name
 	 * alone (what comes before " (": LLVM's version, the queue) */
-	fprintf(f, "\n dev  %-21s %11s %9s %9s %6s %7s  %s\n", "device", "median", "% of peak", "of peers", "checks",
+	fprintf(f, "\n dev  %-21s %11s %9s %8s %6s %7s %s\n", "device", "median", "% of peak", "of peers", "checks",
 	        "changes", "status");
 	for (size_t k = 0; k < n; k++) {
 		const SummaryResult *sum = rows[k].sum;
@@ -185,7 +185,7 @@ static void table_text(FILE *f, const DeviceRow *rows, const NodeDevice *nd, siz
 		char chg[24] = "-";
 		if (sum)
 			change_format_cell(&sum->changes, chg, sizeof chg);
-		fprintf(f, " %3zu  %-21.21s %11s %9s %9s %6" PRIu64 " %7s  %s%s%s\n", k + 1, name, med, pk, peers,
+		fprintf(f, " %3zu  %-21.21s %11s %9s %8s %6" PRIu64 " %7s %s%s%s\n", k + 1, name, med, pk, peers,
 		        rows[k].checks, chg, outlier_status_word(err || !sum, &nd[k]), err ? ": " : "",
 		        err ? rows[k].error : "");
 	}

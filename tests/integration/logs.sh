@@ -974,7 +974,7 @@ t_every_view_of_a_log_should_give_one_count_of_checks() {
 	"$FS" --replay "$T/c.jsonl" --format json 2>/dev/null | tail -1 | grep -q "\"checks_passed\":$want[,}]" ||
 		die "json: $("$FS" --replay "$T/c.jsonl" --format json 2>/dev/null | tail -1)"
 	"$FS" --replay "$T/c.jsonl" "$T/c.jsonl" --headless >"$T/n.txt" 2>&1 || die "node table: exit $?"
-	[ "$(grep -Ec "^ +[12]  llvmpipe.* $want +[0-9]+/[0-9]+  ok$" "$T/n.txt")" = 2 ] || die "node table: $(cat "$T/n.txt")"
+	[ "$(grep -Ec "^ +[12]  llvmpipe.* $want +[0-9]+/[0-9]+ ok$" "$T/n.txt")" = 2 ] || die "node table: $(cat "$T/n.txt")"
 }
 
 # The PCIe link's replays (NVML's replay counter, through the stand-in):
