@@ -65,17 +65,10 @@ void proc_view_draw(Screen *s, ProcView *v, const ProcTable *t, const char *dev)
 	int w = COLS - 4, h = LINES - 4, x = 2, y = 2;
 	if (w < 30 || h < 6)
 		return;
-	attrset(screen_attr(s, ROLE_TEXT));
-	for (int i = 0; i < h; i++)
-		mvhline(y + i, x, ' ', w);
-	attrset(screen_attr(s, ROLE_AXIS));
-	mvhline(y, x, ACS_HLINE, w);
-	mvhline(y + h - 1, x, ACS_HLINE, w);
 	char title[512];
 	snprintf(title, sizeof title, " processes on %s: %u%s ", dev, t->total,
 	         t->foreign ? " (another PID namespace's: counted, not named)" : t->total > t->n ? " (the first shown)" : "");
-	attrset(screen_attr(s, ROLE_TEXT) | A_BOLD);
-	mvaddnstr(y, x + 2, title, w - 4);
+	screen_box(s, y, x, h, w, title);
 	/* the heads, the sort column marked */
 	char head[PROC_COL_COUNT][32];
 	for (int c = 0; c < PROC_COL_COUNT; c++)
@@ -84,10 +77,10 @@ void proc_view_draw(Screen *s, ProcView *v, const ProcTable *t, const char *dev)
 	snprintf(line, sizeof line, ROW_FMT, head[PROC_COL_PID], head[PROC_COL_USER], head[PROC_COL_KIND],
 	         head[PROC_COL_UTIL], head[PROC_COL_MEM], head[PROC_COL_CMD]);
 	attrset(screen_attr(s, ROLE_TEXT) | A_BOLD | A_UNDERLINE);
-	mvaddnstr(y + 1, x, line, w);
+	mvaddnstr(y + 1, x + 1, line, w - 2); /* inside the box's borders */
 	ProcInfo p[PROCS_SHOWN];
 	unsigned n = t->foreign ? 0 : sorted(v, t, p);
-	draw_rows(s, v, p, n, y + 2, x, w, h - 4);
+	draw_rows(s, v, p, n, y + 2, x + 1, w - 2, h - 3);
 	attrset(screen_attr(s, ROLE_AXIS));
 	const char *keys = v->ask_pid ? " y: end it (SIGTERM, then SIGKILL if it stays)  any other key: no "
 	                              : " up/down  left/right: sort column  s: reverse  F9: end one  p Esc: close ";

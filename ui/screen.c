@@ -273,6 +273,24 @@ static size_t help_rows(const char *const *lines, size_t n, int w, const char **
 	return r;
 }
 
+void screen_box(const Screen *s, int y, int x, int h, int w, const char *title)
+{
+	attrset(screen_attr(s, ROLE_TEXT));
+	for (int i = 0; i < h; i++)
+		mvhline(y + i, x, ' ', w);
+	attrset(screen_attr(s, ROLE_AXIS));
+	mvhline(y, x, ACS_HLINE, w);
+	mvhline(y + h - 1, x, ACS_HLINE, w);
+	mvvline(y, x, ACS_VLINE, h);
+	mvvline(y, x + w - 1, ACS_VLINE, h);
+	mvaddch(y, x, ACS_ULCORNER);
+	mvaddch(y, x + w - 1, ACS_URCORNER);
+	mvaddch(y + h - 1, x, ACS_LLCORNER);
+	mvaddch(y + h - 1, x + w - 1, ACS_LRCORNER);
+	attrset(screen_attr(s, ROLE_TEXT) | A_BOLD);
+	mvaddnstr(y, x + 2, title, w - 4);
+}
+
 void screen_help(const Screen *s, const char *title, const char *const *lines, size_t n, int *scroll)
 {
 	int longest = 0;
@@ -303,20 +321,7 @@ void screen_help(const Screen *s, const char *title, const char *const *lines, s
 	if (*scroll < 0)
 		*scroll = 0;
 	int y = (LINES - h) / 2, x = (COLS - w) / 2;
-	attrset(screen_attr(s, ROLE_TEXT));
-	for (int i = 0; i < h; i++)
-		mvhline(y + i, x, ' ', w);
-	attrset(screen_attr(s, ROLE_AXIS));
-	mvhline(y, x, ACS_HLINE, w);
-	mvhline(y + h - 1, x, ACS_HLINE, w);
-	mvvline(y, x, ACS_VLINE, h);
-	mvvline(y, x + w - 1, ACS_VLINE, h);
-	mvaddch(y, x, ACS_ULCORNER);
-	mvaddch(y, x + w - 1, ACS_URCORNER);
-	mvaddch(y + h - 1, x, ACS_LLCORNER);
-	mvaddch(y + h - 1, x + w - 1, ACS_LRCORNER);
-	attrset(screen_attr(s, ROLE_TEXT) | A_BOLD);
-	mvaddnstr(y, x + 2, title, w - 4);
+	screen_box(s, y, x, h, w, title);
 	attrset(screen_attr(s, ROLE_TEXT));
 	for (int i = 0; i < body && *scroll + i < (int)nr; i++) {
 		size_t r = (size_t)(*scroll + i);

@@ -49,6 +49,9 @@ void screen_put_canvas(const Screen *s, const PlotCanvas *cv, Rect c, const Them
  * *scroll (clamped here) is the first row shown when it does not all fit,
  * and the box says how to scroll. */
 void screen_help(const Screen *s, const char *title, const char *const *lines, size_t n, int *scroll);
+/* A bordered box at (y, x), h rows by w columns, blank inside, its title
+ * on its top border (the help's and the process table's). */
+void screen_box(const Screen *s, int y, int x, int h, int w, const char *title);
 /* A key while the help is open: scrolls it (up, down, pages, home, end)
  * and returns true, or returns false: the key closes it. */
 bool screen_help_key(int ch, int *scroll);

@@ -1140,7 +1140,7 @@ assert o and o[0]["severity"] == "warn" and o[0]["figures"]["processes"] == 1 an
 	# the process table (p): each process's row; F9 and y end it (SIGTERM)
 	TM send-keys -t fs p
 	wait_for "processes on llvmpipe .*: 1" || { kill $p; return 1; }
-	wait_for "^ +$p +$(id -un) +compute +97% +2048\\.0 MiB +sleep 300" || { kill $p; return 1; }
+	wait_for "│ +$p +$(id -un) +compute +97% +2048\\.0 MiB +sleep 300" || { kill $p; return 1; }
 	wait_for "GPU memory v" || { kill $p; return 1; }
 	TM send-keys -t fs Right
 	wait_for "command v" || { kill $p; return 1; }
@@ -1164,7 +1164,7 @@ assert o and o[0]["severity"] == "warn" and o[0]["figures"]["processes"] == 1 an
 		{ kill -9 $p; return 1; }
 	wait_for "1 other process on llvmpipe" || { kill -9 $p; return 1; }
 	TM send-keys -t fs p
-	wait_for "^ +$p +$(id -un) +compute" || { kill -9 $p; return 1; }
+	wait_for "│ +$p +$(id -un) +compute" || { kill -9 $p; return 1; }
 	TM send-keys -t fs F9
 	wait_for "end $p sleep" || { kill -9 $p; return 1; }
 	TM send-keys -t fs y
