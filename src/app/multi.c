@@ -323,14 +323,20 @@ static void print_head(const Options *o, const EngineSet *set, WorkloadType wl)
 	fflush(stdout);
 }
 
-/* Each device's run planned: one stamp and node id for their logs, its
- * metrics row. */
-static void plan_devices(const struct VkCtx *ctx, const Options *o, const int *idx, size_t n, WorkloadType wl,
-                         uint64_t launch, MetricsOut *mo, Dev *d, EngineConfig *cfg)
-{
+/* The run's stamp and node id: the engines' configurations point at node
+ * until they are built (the caller's, to outlive them). */
+typedef struct RunIds {
 	char stamp[32], node[48];
-	slog_stamp_now(stamp, sizeof stamp);
-	slog_node_id(stamp, node, sizeof node);
+} RunIds;
+
+/* Each device's run planned: one stamp and node id for their logs (ids),
+ * its metrics row. */
+static void plan_devices(const struct VkCtx *ctx, const Options *o, const int *idx, size_t n, WorkloadType wl,
+                         uint64_t launch, MetricsOut *mo, Dev *d, EngineConfig *cfg, RunIds *ids)
+{
+	char *stamp = ids->stamp, *node = ids->node;
+	slog_stamp_now(ids->stamp, sizeof ids->stamp);
+	slog_node_id(ids->stamp, ids->node, sizeof ids->node);
 	for (size_t k = 0; k < n; k++) {
 		d[k].idx = idx[k];
 		d[k].row = mo && mo->board ? mboard_row(mo->board, (unsigned)idx[k] + 1, &ctx->entries[idx[k]],
@@ -355,7 +361,8 @@ int multi_run(const struct VkCtx *ctx, const Options *o, const int *idx, size_t 
 		fprintf(stderr, "flopscope: out of memory\n");
 		return 1;
 	}
-	plan_devices(ctx, o, idx, n, wl, launch, mo, d, cfg);
+	RunIds ids;
+	plan_devices(ctx, o, idx, n, wl, launch, mo, d, cfg, &ids);
 	EngineSet set;
 	Error err;
 	if (!engine_set_create(&set, cfg, n, false, &err) && !set.m) {
