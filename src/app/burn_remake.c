@@ -66,7 +66,8 @@ static void on_sample(void *ctx, const Sample *s)
 	BurnWindow closed;
 	burn_trace_add(r->trace, s, s->t_ms / 1000.0);
 	r->last_s = s->t_ms / 1000.0;
-	if (burn_cut_add(&r->cut, s, &closed))
+	/* a log with window records is judged by them: its samples no longer cut */
+	if (!r->nlw && burn_cut_add(&r->cut, s, &closed))
 		r->oom |= !push(&r->w, &r->nw, &r->cap, &closed);
 }
 

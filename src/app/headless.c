@@ -85,9 +85,7 @@ static bool print_sample(void *ctx, const Sample *s)
 	if (p->iv) {
 		ok = interval_out_sample(p->iv, s);
 	} else if (p->format == FORMAT_JSON) {
-		ProcTable t;
-		engine_procs(p->e, &t);
-		ok = json_line(stdout, record_sample_procs(s, 0, &t));
+		ok = json_line(stdout, outputs_sample_json(s, 0, p->e));
 	} else {
 		if (p->format == FORMAT_TABLE)
 			report_table_row(s, line, sizeof line);

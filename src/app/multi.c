@@ -76,10 +76,7 @@ static bool print_row(const Options *o, Dev *d, unsigned dev, const Sample *s)
 		return printf("%s\n", row) >= 0;
 	}
 	if (o->format == FORMAT_JSON) { /* the device's number first: {"dev":2,"type":"sample",...} */
-		ProcTable t;
-		if (d->e)
-			engine_procs(d->e, &t);
-		return json_line(stdout, record_sample_procs(s, dev, d->e ? &t : NULL));
+		return json_line(stdout, outputs_sample_json(s, dev, d->e));
 	}
 	return true; /* the table: one row per device at the end */
 }

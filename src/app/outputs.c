@@ -1,5 +1,6 @@
 #include "outputs.h"
 
+#include <cjson/cJSON.h>
 #include <errno.h>
 #include <poll.h>
 #include <stdio.h>
@@ -9,6 +10,7 @@
 
 #include "engine.h"
 #include "fileio.h"
+#include "records.h"
 
 typedef struct Named {
 	const char *opt;
@@ -125,4 +127,13 @@ void outputs_run_notes(const RunInfo *in)
 		fprintf(stderr, "flopscope: note: %s\n", in->cache_note);
 	if (in->lock_note && in->lock_note[0])
 		fprintf(stderr, "flopscope: warning: %s\n", in->lock_note);
+}
+
+cJSON *outputs_sample_json(const Sample *s, unsigned dev, Engine *e)
+{
+	if (!e || !sample_has_tel(s, TEL_OTHER_GPU) || !(s->tel[TEL_OTHER_GPU] > 0))
+		return record_sample_obj(s, dev);
+	ProcTable t;
+	engine_procs(e, &t);
+	return record_sample_procs(s, dev, &t);
 }

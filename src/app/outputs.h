@@ -7,6 +7,7 @@
 #include <stddef.h>
 
 #include "cli.h"
+#include "sample.h"
 
 /* False, with "--OPTION PATH ..." and why in err (the caller exits 2), when
  * an output of o names an input of o (the same path, or the same file by
@@ -27,6 +28,13 @@ enum { OUTPUTS_MAX_INPUTS = 4 * CLI_MAX_DEVICES + 2 * CLI_COMPARE_MAX + 8 };
  * mode, said nowhere); true, with "cannot write to standard output: why"
  * said on stderr, for any other failure (a full disk, /dev/full). */
 bool outputs_stdout_failed(void);
+
+struct cJSON;
+struct Engine;
+/* A sample's JSON record for stdout (dev > 0: one of several devices),
+ * with the engine's table of the other processes where the sample read
+ * some (the table read only then). NULL out of memory. */
+struct cJSON *outputs_sample_json(const Sample *s, unsigned dev, struct Engine *e);
 
 struct RunInfo;
 /* What a run's start found and the user should know, said once on stderr:
