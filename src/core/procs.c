@@ -96,6 +96,12 @@ void procs_sort(ProcInfo *p, size_t n, ProcCol col, bool descending)
 	}
 }
 
+bool procs_stat_ended(const char *stat_line)
+{
+	const char *close = strrchr(stat_line, ')');
+	return close && close[1] == ' ' && (close[2] == 'Z' || close[2] == 'X');
+}
+
 bool procs_may_signal(long self, long euid, long target, char *why, size_t len)
 {
 	if (euid == 0 || (target >= 0 && target == self))

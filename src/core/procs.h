@@ -68,6 +68,10 @@ extern const char *const procs_col_names[PROC_COL_COUNT]; /* "pid", "user", ... 
 /* p[0..n) sorted by col (descending: the largest first); an unknown figure
  * last either way, ties by pid. */
 void procs_sort(ProcInfo *p, size_t n, ProcCol col, bool descending);
+/* Whether a /proc/PID/stat line says the process has ended (state Z or X:
+ * a zombie its parent has not reaped, or dead); its name, in parentheses,
+ * may hold spaces and parentheses: the state follows the last ')'. */
+bool procs_stat_ended(const char *stat_line);
 /* Whether a process of uid target may be signalled by a caller of real uid
  * self and effective uid euid (kill(2)'s rule: root, or the same user);
  * the why when not ("another user's process (uid 0): only root may end it"). */

@@ -86,7 +86,17 @@ int procfs_signal(unsigned pid, int sig, char *why, size_t len)
 
 bool procfs_alive(unsigned pid)
 {
-	return kill((pid_t)pid, 0) == 0 || errno == EPERM;
+	if (kill((pid_t)pid, 0) != 0 && errno != EPERM)
+		return false;
+	/* a zombie still answers kill(0): ended all the same */
+	char path[600], line[512];
+	snprintf(path, sizeof path, "%s/%u/stat", procfs_root(), pid);
+	FILE *f = fopen(path, "re");
+	if (!f)
+		return true;
+	bool ended = fgets(line, sizeof line, f) && procs_stat_ended(line);
+	fclose(f);
+	return !ended;
 }
 
 size_t procfs_lock_holders(int fd, unsigned *pids, size_t cap)

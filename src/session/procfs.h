@@ -18,7 +18,7 @@ void procfs_names(ProcInfo *p);
 /* Sends sig to pid where this user may (procs_may_signal: root, or its
  * own): 0 sent; 1 the process had ended; -1 refused or failed, why said. */
 int procfs_signal(unsigned pid, int sig, char *why, size_t len);
-/* Whether pid still exists (another user's too). */
+/* Whether pid still runs (another user's too; a zombie has ended). */
 bool procfs_alive(unsigned pid);
 /* The processes other than this one that hold a flock on the file open
  * as fd, from procfs' locks (as lslocks reads it): at most cap of them

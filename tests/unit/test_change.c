@@ -446,6 +446,11 @@ static void the_process_table_should_sort_by_any_column_and_say_who_may_end_one(
 	CHECK(!procs_may_signal(1000, 1000, 0, why, sizeof why));
 	CHECK_STR(why, "another user's process (uid 0): only root may end it");
 	CHECK(!procs_may_signal(1000, 1000, -1, why, sizeof why) && strstr(why, "owner is unknown"));
+	/* a zombie has ended, whatever its name holds */
+	CHECK(procs_stat_ended("4711 (sleep) Z 1 4711 4711 0 -1"));
+	CHECK(procs_stat_ended("4711 (a) b) X 1"));
+	CHECK(!procs_stat_ended("4711 (a) Z) S 1 4711"));
+	CHECK(!procs_stat_ended("4711 (sleep) S 1") && !procs_stat_ended("garbage"));
 }
 
 /* NVML's process lists: this process left out, each other once, in words
