@@ -502,7 +502,10 @@ void summary_note_shared(Summary *s, double count, const char *who, const ProcTa
 {
 	if (count > 0 && count >= s->shared.max && who && who[0])
 		snprintf(s->shared.who, sizeof s->shared.who, "%s", who);
-	if (count > 0 && count >= s->shared.max && procs && !procs->foreign && procs->n)
+	/* the first reading with the most of them: a table copied when the count
+	 * grows, not at every sample that repeats it */
+	if (count > 0 && count >= s->shared.max && procs && !procs->foreign && procs->n &&
+	    (!s->shared.procs.n || count > s->shared.procs.total))
 		s->shared.procs = *procs;
 }
 
