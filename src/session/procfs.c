@@ -40,9 +40,26 @@ static void read_cmdline(ProcInfo *p)
 	fmt_printable(p->cmd);
 }
 
-void procfs_names(ProcInfo *p)
+/* pid's real uid (status' Uid line); -1 unreadable */
+static long read_uid(unsigned pid)
 {
 	char path[600], line[256];
+	snprintf(path, sizeof path, "%s/%u/status", procfs_root(), pid);
+	FILE *f = fopen(path, "re");
+	if (!f)
+		return -1;
+	unsigned uid;
+	long found = -1;
+	while (found < 0 && fgets(line, sizeof line, f))
+		if (sscanf(line, "Uid: %u", &uid) == 1)
+			found = uid;
+	fclose(f);
+	return found;
+}
+
+void procfs_names(ProcInfo *p)
+{
+	char path[600];
 	p->uid = -1;
 	read_cmdline(p);
 	snprintf(path, sizeof path, "%s/%u/comm", procfs_root(), p->pid);
@@ -53,30 +70,21 @@ void procfs_names(ProcInfo *p)
 		fclose(f);
 		fmt_printable(p->name);
 	}
-	snprintf(path, sizeof path, "%s/%u/status", procfs_root(), p->pid);
-	if (!(f = fopen(path, "re")))
+	p->uid = read_uid(p->pid);
+	if (p->uid < 0)
 		return;
-	unsigned uid;
-	while (fgets(line, sizeof line, f))
-		if (sscanf(line, "Uid: %u", &uid) == 1) {
-			p->uid = uid;
-			struct passwd pw, *res = NULL;
-			char buf[1024];
-			if (getpwuid_r(uid, &pw, buf, sizeof buf, &res) == 0 && res)
-				snprintf(p->user, sizeof p->user, "%s", res->pw_name);
-			else
-				snprintf(p->user, sizeof p->user, "%u", uid);
-			fmt_printable(p->user);
-			break;
-		}
-	fclose(f);
+	struct passwd pw, *res = NULL;
+	char buf[1024];
+	if (getpwuid_r((uid_t)p->uid, &pw, buf, sizeof buf, &res) == 0 && res)
+		snprintf(p->user, sizeof p->user, "%s", res->pw_name);
+	else
+		snprintf(p->user, sizeof p->user, "%ld", p->uid);
+	fmt_printable(p->user);
 }
 
 int procfs_signal(unsigned pid, int sig, char *why, size_t len)
 {
-	ProcInfo p = { .pid = pid };
-	procfs_names(&p);
-	if (!procs_may_signal((long)getuid(), (long)geteuid(), p.uid, why, len))
+	if (!procs_may_signal((long)getuid(), (long)geteuid(), read_uid(pid), why, len))
 		return -1;
 	if (kill((pid_t)pid, sig) == 0)
 		return 0;
