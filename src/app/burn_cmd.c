@@ -1,7 +1,11 @@
-/* burn_cmd: the soak (core/burn.h judges its windows): one engine a device,
- * all at once; each device's samples cut into windows by its run's time,
- * a window held until every running device has closed the same one (peers
- * judge each other), then printed and kept for the report. */
+/* burn_cmd: the soak (core/burn.h judges its windows): one engine a device
+ * and workload, all at once (several workloads on a device take turns, a
+ * window each: each run's engine waits out the others'); each run's samples
+ * cut into windows by its time, a window held until every running device
+ * has closed the same one (peers judge each other), then printed and kept
+ * for the report. A run is judged against its own first window: a device's
+ * power windows against its first power window, its copy windows against
+ * its first copy window. */
 #include "burn_cmd.h"
 
 #include <inttypes.h>
@@ -37,6 +41,12 @@
 typedef struct Dev {
 	int idx;
 	const DeviceInfo *info;
+	size_t dev;                /* the device's number (1..) among the burn's */
+	WorkloadType wl;           /* what it runs: in its turn's windows (turn of the burn's turns) */
+	unsigned turn;
+	const char *unit;
+	char peer_name[300];       /* whom it is judged beside: the model, and with turns its workload */
+	char label[48];            /* "1", or with turns "1 copy": the table's and records' */
 	RunPaths paths;
 	bool active;               /* its engine runs: windows of others wait for its */
 	bool ended;                /* its engine stopped with an error: its last window closed then */
@@ -62,8 +72,9 @@ typedef struct Burn {
 	const Options *o;
 	const EngineSet *set;
 	Dev *d;
-	size_t n;
-	const char *unit;
+	size_t n;                  /* runs: devices x turns */
+	unsigned turns;            /* workloads taking turns (1: one workload, every window its) */
+	const int *wl;             /* the turns' workloads */
 	unsigned windows;          /* planned */
 	unsigned printed_index;    /* the table's last window header + 1 */
 	bool out_ok;
@@ -89,7 +100,7 @@ typedef struct BurnLine {
 	double dev, window, t0, t1, median, min, mhz, watts, temp, slowdown, held_power, held_thermal, held_hw, others,
 	    replays, ecc_new, remap_pending, remap_failed, drift, peer;
 	bool partial;
-	const char *status, *unit;
+	const char *status, *unit, *workload;
 	uint64_t samples, steady, verified;
 	RowIdentity id;
 } BurnLine;
@@ -98,6 +109,7 @@ static const Column burn_cols[] = {
 	{ "utc", NULL, COL_UTC, 0, NULL },
 	{ "dev", NULL, COL_NUMBER, B_(dev), "%.0f" },
 	{ "window", NULL, COL_NUMBER, B_(window), "%.0f" },
+	{ "workload", NULL, COL_STRING, B_(workload), NULL },
 	{ "t_start_s", NULL, COL_NUMBER, B_(t0), "%.3f" },
 	{ "t_end_s", NULL, COL_NUMBER, B_(t1), "%.3f" },
 	{ "partial", NULL, COL_BOOL, B_(partial), NULL },
@@ -171,10 +183,13 @@ static void view_device(Burn *b, size_t k)
 	const Dev *d = &b->d[k];
 	NodeBurnDev *v = &b->view->dev[k];
 	BurnStatus st = worst(d);
+	const char *wl = b->turns > 1 ? workload_info[d->wl].name : "";
 	if (!d->first_bad) /* short: the table's last column at 120 columns has 14 */
-		snprintf(v->text, sizeof v->text, "%s %zu of %u", burn_status_words[st], d->nkept, b->windows);
+		snprintf(v->text, sizeof v->text, "%s%s%s %zu of %u", wl, wl[0] ? " " : "", burn_status_words[st], d->nkept,
+		         burn_turn_windows(b->windows, d->turn, b->turns));
 	else
-		snprintf(v->text, sizeof v->text, "%s w%u: %.30s", burn_status_words[st], d->first_bad, d->first_bad_codes);
+		snprintf(v->text, sizeof v->text, "%s%s%s w%u: %.30s", wl, wl[0] ? " " : "", burn_status_words[st],
+		         d->first_bad, d->first_bad_codes);
 	v->severity = st == BURN_PASS ? 0 : st == BURN_UNSURE ? 1 : 2;
 }
 
@@ -189,9 +204,12 @@ static bool view_header(Burn *b, double ran_s)
 		return false;
 	b->view_left_s = left;
 	unsigned w = (unsigned)(ran_s / b->o->window_s) + 1;
+	w = w < b->windows ? w : b->windows;
 	char win[32], rest[32];
-	snprintf(b->view->header, sizeof b->view->header, "window %u of %u (%s each), %s left", w < b->windows ? w : b->windows,
-	         b->windows, fmt_seconds(b->o->window_s, win, sizeof win), fmt_seconds((double)left, rest, sizeof rest));
+	snprintf(b->view->header, sizeof b->view->header, "window %u of %u (%s each%s%s), %s left", w, b->windows,
+	         fmt_seconds(b->o->window_s, win, sizeof win), b->turns > 1 ? ", " : "",
+	         b->turns > 1 ? workload_info[b->wl[(w - 1) % b->turns]].name : "",
+	         fmt_seconds((double)left, rest, sizeof rest));
 	return true;
 }
 
@@ -222,13 +240,14 @@ static void print_window(Burn *b, size_t k, const BurnWindow *w)
 		return;
 	}
 	if (o->format == FORMAT_JSON) {
-		BurnLine l = { .dev = (double)k + 1, .window = w->index + 1.0, .t0 = w->t0_s, .t1 = w->t1_s,
+		BurnLine l = { .dev = (double)d->dev, .window = w->index + 1.0, .t0 = w->t0_s, .t1 = w->t1_s,
 		               .median = w->median, .min = w->min, .mhz = w->mhz, .watts = w->watts, .temp = w->temp_max,
 		               .slowdown = w->temp_slowdown, .held_power = w->held_power, .held_thermal = w->held_thermal,
 		               .held_hw = w->held_hw, .others = w->others, .replays = w->replays, .ecc_new = w->ecc_new,
 		               .drift = w->drift, .peer = w->peer_ratio, .partial = w->partial,
 		               .remap_pending = w->remap_pending, .remap_failed = w->remap_failed, /* 0 or 1, as the readings */
-		               .status = burn_status_names[w->status], .unit = b->unit, .samples = w->samples,
+		               .status = burn_status_names[w->status], .unit = d->unit,
+		               .workload = workload_info[d->wl].name, .samples = w->samples,
 		               .steady = w->steady, .verified = w->verified,
 		               .id = { .dev = d->info, .entry = (size_t)d->idx + 1 } };
 		cJSON *j = columns_json("burn_window", burn_cols, NCOLS(burn_cols), &l);
@@ -248,19 +267,20 @@ static void print_window(Burn *b, size_t k, const BurnWindow *w)
 		/* the window's span as planned (a device's own may end early: partial) */
 		double t1 = o->window_s * (w->index + 1) < o->burn_s ? o->window_s * (w->index + 1) : o->burn_s;
 		double rest = round(o->burn_s - t1);
-		printf("window %u of %u (%.4g-%.4g s)%s%s%s\n", w->index + 1, b->windows, w->t0_s, t1,
-		       rest > 0 ? ", " : "", rest > 0 ? fmt_seconds(rest, left, sizeof left) : "", rest > 0 ? " left" : "");
+		printf("window %u of %u (%.4g-%.4g s%s%s)%s%s%s\n", w->index + 1, b->windows, w->t0_s, t1,
+		       b->turns > 1 ? ", " : "", b->turns > 1 ? workload_info[d->wl].name : "", rest > 0 ? ", " : "",
+		       rest > 0 ? fmt_seconds(rest, left, sizeof left) : "", rest > 0 ? " left" : "");
 		b->printed_index = w->index + 1;
 	}
 	char fig[40] = "-", mhz[16], watts[16], temp[16];
 	if (isfinite(w->median)) {
 		fmt_si(w->median, fig, sizeof fig);
-		snprintf(fig + strlen(fig), sizeof fig - strlen(fig), "%s", b->unit);
+		snprintf(fig + strlen(fig), sizeof fig - strlen(fig), "%s", d->unit);
 	}
 	fmt_cell(w->mhz, "%.0f MHz", mhz, sizeof mhz);
 	fmt_cell(w->watts, "%.0f W", watts, sizeof watts);
 	fmt_cell(w->temp_max, "%.0f C", temp, sizeof temp);
-	printf("  [%zu] %-7s %14s %9s %6s %5s%s%s%s\n", k + 1, burn_status_words[w->status], fig, mhz, watts, temp,
+	printf("  [%s] %-7s %14s %9s %6s %5s%s%s%s\n", d->label, burn_status_words[w->status], fig, mhz, watts, temp,
 	       w->partial ? " (partial)" : "", why[0] ? "  " : "", why);
 	if (fflush(stdout) != 0)
 		b->out_ok = false;
@@ -296,16 +316,14 @@ static void flush(Burn *b, bool all)
 	for (;;) {
 		unsigned lo = UINT32_MAX;
 		bool blocked = false;
-		for (size_t k = 0; k < b->n; k++) {
+		for (size_t k = 0; k < b->n; k++)
 			if (b->d[k].npend)
 				lo = b->d[k].pend[0].index < lo ? b->d[k].pend[0].index : lo;
-			else if (b->d[k].active && !all)
-				blocked = true; /* its window may still come */
-		}
 		if (lo == UINT32_MAX)
 			return;
+		/* a run whose turn it is may still close window lo */
 		for (size_t k = 0; !all && k < b->n; k++)
-			if (b->d[k].active && b->d[k].npend == 0)
+			if (b->d[k].active && b->d[k].npend == 0 && lo % b->turns == b->d[k].turn)
 				blocked = true;
 		if (blocked && !all) {
 			/* a device far ahead (its list full) goes on alone */
@@ -481,7 +499,7 @@ static void print_end(Burn *b, double ran_s, int sig, int status, const Reports 
 		          cJSON_AddNumberToObject(j, "seconds", round(ran_s * 1e3) / 1e3) &&
 		          cJSON_AddNumberToObject(j, "burn_s", b->o->burn_s) &&
 		          cJSON_AddNumberToObject(j, "window_s", b->o->window_s) &&
-		          cJSON_AddNumberToObject(j, "devices", (double)b->n) &&
+		          cJSON_AddNumberToObject(j, "devices", (double)(b->n / b->turns)) &&
 		          cJSON_AddBoolToObject(j, "interrupted", sig != 0) &&
 		          (sig ? cJSON_AddNumberToObject(j, "signal", sig) : cJSON_AddNullToObject(j, "signal")) &&
 		          (report[0] ? cJSON_AddStringToObject(j, "report", report) : cJSON_AddNullToObject(j, "report")) &&
@@ -500,7 +518,8 @@ static void print_end(Burn *b, double ran_s, int sig, int status, const Reports 
 		printf("\nBurn verdicts:\n");
 		for (size_t k = 0; k < b->n; k++) {
 			const Dev *d = &b->d[k];
-			printf("  [%zu] %s: %s", k + 1, d->info->name, d->error[0] ? "ERROR" : burn_status_words[worst(d)]);
+			printf("  [%zu] %s%s%s: %s", d->dev, d->info->name, b->turns > 1 ? ", " : "",
+			       b->turns > 1 ? workload_info[d->wl].name : "", d->error[0] ? "ERROR" : burn_status_words[worst(d)]);
 			if (d->error[0])
 				printf(": %s", d->error);
 			printf(" (%zu window%s: %zu pass, %zu unsure, %zu outlier, %zu fail, %zu wrong, %zu error)\n", d->nkept,
@@ -539,12 +558,12 @@ static void write_reports(const Burn *b, double ran_s, int sig, int status, Repo
 		return;
 	}
 	BurnReport r = { .burn_s = b->o->burn_s, .window_s = b->o->window_s, .ran_s = ran_s, .sig = sig, .by_key = b->by_key,
-	                 .status = status, .count = b->count, .unit = b->unit, .d = dv, .n = b->n };
+	                 .status = status, .count = b->count, .d = dv, .n = b->n };
 	for (size_t k = 0; k < b->n; k++) {
 		const Dev *d = &b->d[k];
 		const SessionMeta *m = b->set->m[k].e ? engine_meta(b->set->m[k].e) : NULL;
 		r.m0 = r.m0 ? r.m0 : m;
-		dv[k] = (BurnReportDev){ d->info->name, m, d->error[0] ? "ERROR" : burn_status_words[worst(d)], d->error,
+		dv[k] = (BurnReportDev){ d->dev, d->peer_name, d->unit, m, d->error[0] ? "ERROR" : burn_status_words[worst(d)], d->error,
 		                         d->kept, d->nkept, d->trace };
 	}
 	snprintf(rp->md, sizeof rp->md, "%s.md", base);
@@ -573,7 +592,7 @@ static int finish(Burn *b, double ran_s, int sig)
 			failed++;
 		d->active = false;
 		if (m->e && !d->ended && (d->cut.seen > 0 || m->failed))
-			close_window(b, d, k, d->cut.cur + 1 < b->windows || sig || m->failed, m->wrong, m->failed && !m->wrong);
+			close_window(b, d, k, burn_cut_more(&d->cut) || sig || m->failed, m->wrong, m->failed && !m->wrong);
 	}
 	flush(b, true);
 	int status = burn_exit_status(b->count, failed);
@@ -623,12 +642,71 @@ static void burn_free(Burn *b)
 	free(b->names);
 }
 
-int burn_run(const struct VkCtx *ctx, const Options *o, const int *idx, size_t n, WorkloadType wl, uint64_t launch,
+/* Each run's plan: device k / turns running workload k % turns in its
+ * turns (device-major: a device's runs together). */
+static void plan_runs(Burn *b, const struct VkCtx *ctx, const int *idx, uint64_t launch, const char *node,
+                      EngineConfig *cfg)
+{
+	for (size_t k = 0; k < b->n; k++) {
+		Dev *d = &b->d[k];
+		d->turn = (unsigned)(k % b->turns);
+		d->wl = (WorkloadType)b->wl[d->turn];
+		d->dev = k / b->turns + 1;
+		burn_cut_turns(&d->cut, d->turn, b->turns);
+		d->unit = workload_unit_names[workload_info[d->wl].unit];
+		d->peer = NAN;
+		d->row = b->board ? mboard_row(b->board, (unsigned)idx[d->dev - 1] + 1, &ctx->entries[idx[d->dev - 1]],
+		                               workload_info[d->wl].name, workload_info[d->wl].unit)
+		                  : -1;
+		d->idx = idx[d->dev - 1];
+		d->info = &ctx->entries[d->idx];
+		if (b->turns > 1) {
+			snprintf(d->peer_name, sizeof d->peer_name, "%.255s (%.40s)", d->info->name, workload_info[d->wl].name);
+			snprintf(d->label, sizeof d->label, "%zu %s", d->dev, workload_info[d->wl].name);
+		} else {
+			snprintf(d->peer_name, sizeof d->peer_name, "%.255s", d->info->name);
+			snprintf(d->label, sizeof d->label, "%zu", d->dev);
+		}
+		b->names[k] = d->peer_name;
+		RunSlot slot = { .ordinal = (unsigned)k + 1, .devices = (unsigned)b->n, .node_id = node, .stamp = b->stamp,
+		                 .burn_turn = d->turn, .burn_turns = b->turns };
+		run_plan(b->o, RUN_BURN, ctx, d->info, d->wl, (unsigned)k + 1, launch, &slot, &d->paths, &cfg[k]);
+	}
+}
+
+/* --workload's list for the burn (the power workload alone by default)
+ * and what goes with it; false with why said (exit 2). */
+static bool burn_workloads(const Options *o, unsigned windows, int *wl, size_t *nwl)
+{
+	*nwl = 1;
+	wl[0] = WORKLOAD_POWER;
+	if (o->workload && !run_workloads(o->workload, wl, nwl))
+		return false;
+	if (*nwl > windows) {
+		fprintf(stderr, "flopscope: --workload: %zu workloads take turns a window each: the burn has %u window%s "
+		        "(--burn over --window)\n", *nwl, windows, windows == 1 ? "" : "s");
+		return false;
+	}
+	bool memory = false;
+	for (size_t i = 0; i < *nwl; i++)
+		memory |= workload_is_memory((WorkloadType)wl[i]);
+	if ((o->size_lo || o->transfer_queue) && !memory) {
+		fprintf(stderr, "flopscope: --size and --transfer-queue go with a memory workload (--workload copy, h2d, ...)\n");
+		return false;
+	}
+	return true;
+}
+
+int burn_run(const struct VkCtx *ctx, const Options *o, const int *idx, size_t devices, uint64_t launch,
              atomic_int *quit)
 {
 	double nw = ceil(o->burn_s / o->window_s - 1e-9); /* at most CLI_BURN_MAX_WINDOWS: cli.c */
-	Burn b = { .o = o, .n = n, .unit = workload_unit_names[workload_info[wl].unit], .windows = (unsigned)nw,
-	           .out_ok = true };
+	int wl[WORKLOAD_TYPE_COUNT];
+	size_t nwl;
+	if (!burn_workloads(o, (unsigned)nw, wl, &nwl))
+		return 2;
+	size_t n = devices * nwl;
+	Burn b = { .o = o, .n = n, .turns = (unsigned)nwl, .wl = wl, .windows = (unsigned)nw, .out_ok = true };
 	EngineConfig *cfg = calloc(n, sizeof *cfg);
 	if (!cfg || !burn_alloc(&b)) {
 		fprintf(stderr, "flopscope: out of memory for the burn\n");
@@ -645,17 +723,7 @@ int burn_run(const struct VkCtx *ctx, const Options *o, const int *idx, size_t n
 		free(cfg);
 		return STATUS_NOT_RUN;
 	}
-	for (size_t k = 0; k < n; k++) {
-		b.d[k].peer = NAN;
-		b.d[k].row = b.board ? mboard_row(b.board, (unsigned)idx[k] + 1, &ctx->entries[idx[k]], workload_info[wl].name,
-		                                  workload_info[wl].unit)
-		                     : -1;
-		b.d[k].idx = idx[k];
-		b.d[k].info = &ctx->entries[idx[k]];
-		b.names[k] = b.d[k].info->name;
-		RunSlot slot = { .ordinal = (unsigned)k + 1, .devices = (unsigned)n, .node_id = node, .stamp = b.stamp };
-		run_plan(o, RUN_BURN, ctx, &ctx->entries[idx[k]], wl, (unsigned)k + 1, launch, &slot, &b.d[k].paths, &cfg[k]);
-	}
+	plan_runs(&b, ctx, idx, launch, node, cfg);
 	EngineSet set;
 	Error err;
 	int status = STATUS_NOT_RUN;
@@ -665,19 +733,23 @@ int burn_run(const struct VkCtx *ctx, const Options *o, const int *idx, size_t n
 	}
 	b.set = &set;
 	if (o->format == FORMAT_TABLE) {
-		char dur[32], win[32];
-		printf("Burn-in of %zu device%s: %s for %s, judged every %s\n", n, n == 1 ? "" : "s", workload_info[wl].name,
-		       fmt_seconds(o->burn_s, dur, sizeof dur), fmt_seconds(o->window_s, win, sizeof win));
+		char dur[32], win[32], what[256] = "";
+		for (size_t t = 0; t < nwl; t++)
+			snprintf(what + strlen(what), sizeof what - strlen(what), "%s%s", t ? ", " : "", workload_info[wl[t]].name);
+		printf("Burn-in of %zu device%s: %s%s for %s, judged every %s\n", devices, devices == 1 ? "" : "s", what,
+		       nwl > 1 ? " taking turns" : "", fmt_seconds(o->burn_s, dur, sizeof dur),
+		       fmt_seconds(o->window_s, win, sizeof win));
 	}
 	for (size_t k = 0; k < n; k++) {
+		const Dev *d = &b.d[k];
 		if (!set.m[k].e) {
 			snprintf(b.d[k].error, sizeof b.d[k].error, "%s", set.m[k].err.msg);
-			fprintf(stderr, "flopscope: device %zu: %s\n", k + 1, set.m[k].err.msg);
+			fprintf(stderr, "flopscope: device %s: %s\n", d->label, set.m[k].err.msg);
 		} else if (o->format == FORMAT_JSON) {
-			slog_print_session(stdout, engine_meta(set.m[k].e), (unsigned)k + 1);
+			slog_print_session(stdout, engine_meta(set.m[k].e), (unsigned)d->dev);
 		} else {
 			const RunInfo *in = engine_info(set.m[k].e);
-			printf("  %zu: %s%s%s\n", k + 1, in->dev->name, in->log_path ? ", log " : "", in->log_path ? in->log_path : "");
+			printf("  %s: %s%s%s\n", d->label, in->dev->name, in->log_path ? ", log " : "", in->log_path ? in->log_path : "");
 		}
 	}
 	fflush(stdout);

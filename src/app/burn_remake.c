@@ -22,6 +22,7 @@
 typedef struct RDev {
 	SessionData d;             /* the log's session (samples not kept) */
 	const char *path;
+	char name[300];            /* whom it is judged beside: its model, with turns its workload (as the burn) */
 	bool cut_ok, oom;
 	BurnCut cut;
 	BurnTrace *trace;
@@ -56,6 +57,7 @@ static void on_sample(void *ctx, const Sample *s)
 	const SessionMeta *m = &r->d.meta;
 	if (!r->cut_ok && !r->oom && m->burn_window_s > 0 && m->burn_s > 0) {
 		r->cut_ok = burn_cut_init(&r->cut, m->burn_s, m->burn_window_s);
+		burn_cut_turns(&r->cut, m->burn_turn, m->burn_turns);
 		r->trace = malloc(sizeof *r->trace);
 		r->oom = !r->cut_ok || !r->trace;
 		if (r->trace)
@@ -112,14 +114,19 @@ static bool read_device(RDev *r)
 	SlogVisitor v = { .ctx = r, .sample = on_sample, .window = on_window };
 	if (!offline_load(r->path, &pick, &r->d, NULL, &v, OFFLINE_KEEP_NONE))
 		return false;
-	if (!(r->d.meta.burn_window_s > 0 && r->d.meta.burn_s > 0)) {
+	const SessionMeta *m = &r->d.meta;
+	if (!(m->burn_window_s > 0 && m->burn_s > 0)) {
 		fprintf(stderr, "flopscope: --report: %s is not a burn's log (its session record has no burn_window_s)\n",
 		        r->path);
 		return false;
 	}
+	if (m->burn_turns > 1)
+		snprintf(r->name, sizeof r->name, "%.255s (%.40s)", m->device, m->workload);
+	else
+		snprintf(r->name, sizeof r->name, "%.255s", m->device);
 	if (r->cut_ok && r->cut.seen && !r->nlw) { /* the window the log ends in */
 		BurnWindow w;
-		burn_cut_close(&r->cut, &w, r->cut.cur + 1 < r->cut.windows || r->d.engine_error[0], r->cut.cur + 1);
+		burn_cut_close(&r->cut, &w, burn_cut_more(&r->cut) || r->d.engine_error[0], r->cut.cur + 1);
 		r->oom |= !push(&r->w, &r->nw, &r->cap, &w);
 	}
 	if (r->oom) {
@@ -140,7 +147,7 @@ static bool judge_peers(RDev *dev, size_t n)
 	bool ok = w && names && at;
 	unsigned most = 0;
 	for (size_t k = 0; ok && k < n; k++) {
-		names[k] = dev[k].d.meta.device;
+		names[k] = dev[k].name;
 		most = dev[k].nw > most ? (unsigned)dev[k].nw : most;
 	}
 	for (unsigned i = 0; ok && i < most; i++) {
@@ -175,10 +182,34 @@ static bool keep_rows(RDev *dev, size_t n, BurnReportDev *rd, size_t *count, siz
 			count[w->status]++;
 		}
 		*failed += r->d.engine_error[0] && !strstr(r->d.engine_error, "verification");
-		rd[k] = (BurnReportDev){ r->d.meta.device, &r->d.meta, burn_status_words[burn_worst(r->count)],
+		/* the device's number: its runs' ordinals run device by device */
+		const SessionMeta *m = &r->d.meta;
+		size_t number = m->ordinal ? (m->ordinal - 1) / (m->burn_turns > 1 ? m->burn_turns : 1) + 1 : k + 1;
+		rd[k] = (BurnReportDev){ number, r->name, m->unit, m, burn_status_words[burn_worst(r->count)],
 		                         r->d.engine_error, r->kept, r->nw, r->trace };
 	}
 	return true;
+}
+
+/* The logs in the burn's order of its runs (its report's), whatever the
+ * order named; false out of memory. */
+static bool in_burns_order(RDev *dev, size_t n)
+{
+	const SessionMeta **metas = calloc(n, sizeof *metas);
+	size_t *perm = calloc(n, sizeof *perm);
+	RDev *was = malloc(n * sizeof *was);
+	bool ok = metas && perm && was;
+	for (size_t k = 0; ok && k < n; k++)
+		metas[k] = &dev[k].d.meta;
+	if (ok && slog_node_order(metas, n, perm)) {
+		memcpy(was, dev, n * sizeof *was);
+		for (size_t k = 0; k < n; k++)
+			dev[k] = was[perm[k]];
+	}
+	free(metas);
+	free(perm);
+	free(was);
+	return ok;
 }
 
 static int remake(RDev *dev, size_t n, const Options *o)
@@ -192,6 +223,10 @@ static int remake(RDev *dev, size_t n, const Options *o)
 			        dev[0].path, dev[k].path);
 			return 2;
 		}
+	if (!in_burns_order(dev, n)) {
+		fprintf(stderr, "flopscope: --report: out of memory\n");
+		return 1;
+	}
 	BurnReportDev *rd = calloc(n, sizeof *rd);
 	size_t count[BURN_STATUS_COUNT] = { 0 }, failed = 0;
 	if (!rd || !judge_peers(dev, n) || !keep_rows(dev, n, rd, count, &failed)) {
@@ -204,7 +239,7 @@ static int remake(RDev *dev, size_t n, const Options *o)
 		ran = fmax(ran, dev[k].last_s);
 	const SessionMeta *m0 = &dev[0].d.meta;
 	BurnReport r = { .m0 = m0, .burn_s = m0->burn_s, .window_s = m0->burn_window_s, .ran_s = ran,
-	                 .status = burn_exit_status(count, failed), .count = count, .unit = m0->unit, .d = rd, .n = n,
+	                 .status = burn_exit_status(count, failed), .count = count, .d = rd, .n = n,
 	                 .remade = true };
 	char err[4400];
 	size_t l = strlen(o->report);

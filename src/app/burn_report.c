@@ -57,12 +57,12 @@ static double hottest(const BurnReportDev *d)
 }
 
 /* A window's median, first (last: the last one) of the device's; "-" none. */
-static const char *edge_median(const BurnReport *r, const BurnReportDev *d, bool last, char *out, size_t len)
+static const char *edge_median(const BurnReportDev *d, bool last, char *out, size_t len)
 {
 	const BurnKept *k = d->nkept ? &d->kept[last ? d->nkept - 1 : 0] : NULL;
 	char a[FMT_SI_LEN];
 	if (k && isfinite(k->median))
-		snprintf(out, len, "%s%s", fmt_si(k->median, a, sizeof a), r->unit);
+		snprintf(out, len, "%s%s", fmt_si(k->median, a, sizeof a), d->unit);
 	else
 		snprintf(out, len, "-");
 	return out;
@@ -170,11 +170,11 @@ static void window_cells(const BurnKept *k, char cell[WC_COUNT][360])
 	snprintf(cell[WC_CAUSES], 360, "%.96s%s%.240s", k->codes, k->why[0] ? ": " : "", k->why);
 }
 
-static void md_windows(FILE *f, const BurnReport *r, const BurnReportDev *d)
+static void md_windows(FILE *f, const BurnReportDev *d)
 {
 	for (int c = 0; c < WC_COUNT; c++) {
 		fputs(c ? " | " : "| ", f);
-		fprintf(f, window_heads[c], r->unit);
+		fprintf(f, window_heads[c], d->unit);
 	}
 	fputs(" |\n", f);
 	for (int c = 0; c < WC_COUNT; c++)
@@ -201,18 +201,18 @@ bool burn_report_md(const BurnReport *r, const char *path, bool force, char *err
 	for (size_t k = 0; k < r->n; k++) {
 		const BurnReportDev *d = &r->d[k];
 		char first[48], last[48], hot[16];
-		fprintf(f, "| %zu | %s | %s | %s | %s | %s | %zu | %s | %s | %s |\n", k + 1, d->name,
+		fprintf(f, "| %zu | %s | %s | %s | %s | %s | %zu | %s | %s | %s |\n", d->number, d->name,
 		        d->m ? d->m->driver_info : "", d->m ? d->m->uuid : "", d->m ? d->m->pci_bus_id : "", d->verdict,
-		        d->nkept, edge_median(r, d, false, first, sizeof first), edge_median(r, d, true, last, sizeof last),
+		        d->nkept, edge_median(d, false, first, sizeof first), edge_median(d, true, last, sizeof last),
 		        fmt_cell(hottest(d), "%.0f C", hot, sizeof hot));
 	}
 	for (size_t k = 0; k < r->n; k++) {
 		const BurnReportDev *d = &r->d[k];
-		fprintf(f, "\n## [%zu] %s\n\n", k + 1, d->name);
+		fprintf(f, "\n## [%zu] %s\n\n", d->number, d->name);
 		if (d->error[0])
 			fprintf(f, "The run failed: %s\n\n", d->error);
 		if (d->nkept)
-			md_windows(f, r, d);
+			md_windows(f, d);
 	}
 	return fileio_commit(f, &t, !ferror(f), err, len);
 }
@@ -264,7 +264,7 @@ static void html_devices(FILE *f, const BurnReport *r)
 	for (size_t k = 0; k < r->n; k++) {
 		const BurnReportDev *d = &r->d[k];
 		char first[48], last[48], hot[16], nw[24];
-		fprintf(f, "<tr><td>%zu</td>", k + 1);
+		fprintf(f, "<tr><td>%zu</td>", d->number);
 		td(f, d->name);
 		td(f, d->m ? d->m->driver_info : "");
 		td(f, d->m ? d->m->uuid : "");
@@ -272,8 +272,8 @@ static void html_devices(FILE *f, const BurnReport *r)
 		fprintf(f, "<td class=\"%s\">%s</td>", d->verdict, d->verdict);
 		snprintf(nw, sizeof nw, "%zu", d->nkept);
 		td(f, nw);
-		td(f, edge_median(r, d, false, first, sizeof first));
-		td(f, edge_median(r, d, true, last, sizeof last));
+		td(f, edge_median(d, false, first, sizeof first));
+		td(f, edge_median(d, true, last, sizeof last));
 		td(f, fmt_cell(hottest(d), "%.0f C", hot, sizeof hot));
 		fputs("</tr>\n", f);
 	}
@@ -281,6 +281,27 @@ static void html_devices(FILE *f, const BurnReport *r)
 }
 
 /* The four plots of the soak, every device in each. */
+/* The throughput's plot: one a unit where workloads took turns (FLOPS and
+ * B/s share no axis), each with the runs of that unit. */
+static bool rate_plots(FILE *f, const BurnReport *r, const SvgBurnDev *dv, size_t n)
+{
+	bool ok = true;
+	for (size_t k = 0; k < n && ok; k++) {
+		bool first = true; /* the first run of its unit draws the plot */
+		for (size_t j = 0; j < k && first; j++)
+			first = strcmp(r->d[j].unit, r->d[k].unit) != 0;
+		if (!first)
+			continue;
+		SvgBurnDev same[64];
+		size_t m = 0;
+		for (size_t j = k; j < n; j++)
+			if (!strcmp(r->d[j].unit, r->d[k].unit))
+				same[m++] = dv[j];
+		ok = svg_write_burn(f, BURN_Q_RATE, r->d[k].unit, same, m, r->window_s, r->ran_s);
+	}
+	return ok;
+}
+
 static bool html_plots(FILE *f, const BurnReport *r)
 {
 	SvgBurnDev dv[64];
@@ -303,20 +324,22 @@ static bool html_plots(FILE *f, const BurnReport *r)
 		for (size_t k = 0; k < n && !read; k++)
 			for (size_t i = 0; dv[k].trace && i < dv[k].trace->n && !read; i++)
 				read = dv[k].trace->p[i].q[q].n > 0;
-		if (read)
-			ok = svg_write_burn(f, (BurnQuantity)q, r->unit, dv, n, r->window_s, r->ran_s);
+		if (read && q == BURN_Q_RATE)
+			ok = rate_plots(f, r, dv, n);
+		else if (read)
+			ok = svg_write_burn(f, (BurnQuantity)q, "", dv, n, r->window_s, r->ran_s);
 		else
 			fprintf(f, "<p>No %s was read on %s.</p>\n", what[q], n == 1 ? "this device" : "these devices");
 	}
 	return ok;
 }
 
-static void html_windows(FILE *f, const BurnReport *r, const BurnReportDev *d)
+static void html_windows(FILE *f, const BurnReportDev *d)
 {
 	fputs("<table>\n<tr>", f);
 	for (int c = 0; c < WC_COUNT; c++) {
 		char h[64];
-		snprintf(h, sizeof h, window_heads[c], r->unit);
+		snprintf(h, sizeof h, window_heads[c], d->unit);
 		fputs("<th>", f);
 		svg_esc(f, h);
 		fputs("</th>", f);
@@ -349,7 +372,7 @@ bool burn_report_html(const BurnReport *r, const char *path, bool force, char *e
 	for (size_t k = 0; k < r->n; k++) {
 		const BurnReportDev *d = &r->d[k];
 		char h[320];
-		snprintf(h, sizeof h, "[%zu] %s", k + 1, d->name);
+		snprintf(h, sizeof h, "[%zu] %s", d->number, d->name);
 		fputs("<h2>", f);
 		svg_esc(f, h);
 		fputs("</h2>\n", f);
@@ -359,7 +382,7 @@ bool burn_report_html(const BurnReport *r, const char *path, bool force, char *e
 			fputs("</p>\n", f);
 		}
 		if (d->nkept)
-			html_windows(f, r, d);
+			html_windows(f, d);
 	}
 	fputs("</body>\n</html>\n", f);
 	return fileio_commit(f, &t, ok && !ferror(f), err, len);

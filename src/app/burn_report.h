@@ -25,7 +25,9 @@ typedef struct BurnKept {
 } BurnKept;
 
 typedef struct BurnReportDev {
-	const char *name;
+	size_t number;           /* the device's among the burn's (1..): a device's workloads share it */
+	const char *name;        /* the model; with several workloads taking turns, "model (workload)" */
+	const char *unit;        /* its throughput's */
 	const SessionMeta *m;    /* NULL: it did not start */
 	const char *verdict;     /* "PASS" ... "ERROR" */
 	const char *error;       /* why it could not run or failed; "" none */
@@ -41,7 +43,6 @@ typedef struct BurnReport {
 	bool by_key;             /* sig is SIGINT's for q or Ctrl-C in the node view (the terminal's raw
 	                            mode reads them as keys) */
 	const size_t *count;     /* windows by status, BURN_STATUS_COUNT */
-	const char *unit;        /* the throughput's */
 	const BurnReportDev *d;
 	size_t n;
 	bool remade;             /* made again from the logs (--export --report), not by the burn */

@@ -20,6 +20,7 @@
 #include "offline.h"
 #include "outlier.h"
 #include "peak.h"
+#include "runcfg.h"
 #include "suite.h"
 
 /* The first workload's start-up (shader, pipeline, warm-up, the growth
@@ -69,38 +70,6 @@ static void feed_live(void *arg, size_t k, SummaryReader rd)
 		mboard_attach(f->board, f->rows[k], rd);
 	else
 		mboard_end(f->board, f->rows[k]);
-}
-
-/* The workloads of --workload A,B (or the default list): false with the
- * reason printed for a name that is not a workload or is given twice. */
-static bool parse_workloads(const char *list, int *wl, size_t *n)
-{
-	char buf[512];
-	snprintf(buf, sizeof buf, "%s", list);
-	*n = 0;
-	for (char *save = NULL, *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
-		int w = workload_find(t);
-		if (w < 0) {
-			char names[256];
-			workload_names(names, sizeof names);
-			const char *near = workload_suggest(t);
-			fprintf(stderr, "flopscope: --workload: \"%s\" is not one of %s%s%s%s\n", t, names,
-			        near ? " (did you mean " : "", near ? near : "", near ? "?)" : "");
-			return false;
-		}
-		for (size_t k = 0; k < *n; k++) {
-			if (wl[k] == w) {
-				fprintf(stderr, "flopscope: --workload: %s is named twice\n", t);
-				return false;
-			}
-		}
-		wl[(*n)++] = w;
-	}
-	if (!*n) {
-		fprintf(stderr, "flopscope: --workload: no workload named\n");
-		return false;
-	}
-	return true;
 }
 
 /* One check's state, from its start to its end line. */
@@ -680,7 +649,7 @@ int check_run(const VkCtx *ctx, const int *idx, size_t n, const Options *o, bool
 	                 .t0 = launch_ns ? launch_ns : clock_mono_ns(),
 	                 .budget = o->budget_s > 0 ? o->budget_s : CLI_DEFAULT_BUDGET_S,
 	                 .overhead = CHECK_FIRST_OVERHEAD_S, .teardown = CHECK_TEARDOWN_S };
-	if (!parse_workloads(o->workload ? o->workload : CHECK_DEFAULT_WORKLOADS, c->wl, &c->nwl)) {
+	if (!run_workloads(o->workload ? o->workload : CHECK_DEFAULT_WORKLOADS, c->wl, &c->nwl)) {
 		free(c);
 		return 2;
 	}

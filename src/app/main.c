@@ -389,7 +389,7 @@ static int several_devices(const VkCtx *ctx, Options *o, WorkloadType wl, uint64
 	if (o->mode == MODE_SUITE)
 		return suite_run(ctx, idxs, n, o, launch, &quit_flag);
 	if (o->mode == MODE_BURN)
-		return burn_run(ctx, o, idxs, n, wl, launch, &quit_flag);
+		return burn_run(ctx, o, idxs, n, launch, &quit_flag);
 	if (!o->headless && n <= NODE_VIEW_MAX) {
 		int status = interactive_run(ctx, &(DeviceList){ ctx->entries, ctx->entry_count }, o, idxs, n, wl, launch, mo,
 		                             &quit_flag);
@@ -535,9 +535,9 @@ static int prepare(const Options *o)
 static int on_devices(Options *o, uint64_t launch)
 {
 	char err[ERR_LEN];
-	int wl = o->workload && o->mode != MODE_CHECK ? workload_find(o->workload)
-	         : o->mode == MODE_BURN             ? WORKLOAD_POWER
-	                                            : WORKLOAD_FP32;
+	/* --check's and --burn's lists: theirs to read */
+	bool list = o->mode == MODE_CHECK || o->mode == MODE_BURN;
+	int wl = o->workload && !list ? workload_find(o->workload) : WORKLOAD_FP32;
 	if (wl < 0) {
 		char names[256];
 		workload_names(names, sizeof names);
@@ -546,7 +546,8 @@ static int on_devices(Options *o, uint64_t launch)
 		        near ? " (did you mean " : "", near ? near : "", near ? "?)" : "");
 		return 2;
 	}
-	if ((o->size_lo || o->transfer_queue) && o->mode != MODE_SUITE && !workload_is_memory((WorkloadType)wl)) {
+	if ((o->size_lo || o->transfer_queue) && o->mode != MODE_SUITE && o->mode != MODE_BURN &&
+	    !workload_is_memory((WorkloadType)wl)) {
 		fprintf(stderr, "flopscope: --size and --transfer-queue go with a memory workload (--workload copy, h2d, ...)\n");
 		return 2;
 	}

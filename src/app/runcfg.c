@@ -1,6 +1,7 @@
 #include "runcfg.h"
 
 #include <stdio.h>
+#include <string.h>
 
 #include "shader.h"
 #include "slog.h"
@@ -48,6 +49,8 @@ void run_plan(const Options *o, RunUse use, const struct VkCtx *ctx, const Devic
 		cfg->burn_margin_pct = o->outlier_pct;
 		/* the burn's logs together within --log-cap: each device its share */
 		cfg->burn_log_budget_b = o->log_cap / (slot->devices ? slot->devices : 1);
+		cfg->burn_turn = slot->burn_turn;
+		cfg->burn_turns = slot->burn_turns;
 	}
 	if (use == RUN_SUITE) {
 		/* one size a workload; a device's workloads share one log */
@@ -63,4 +66,34 @@ void run_plan(const Options *o, RunUse use, const struct VkCtx *ctx, const Devic
 			cfg->log_mode = SLOG_APPEND;
 		}
 	}
+}
+
+bool run_workloads(const char *list, int *wl, size_t *n)
+{
+	char buf[512];
+	snprintf(buf, sizeof buf, "%s", list);
+	*n = 0;
+	for (char *save = NULL, *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+		int w = workload_find(t);
+		if (w < 0) {
+			char names[256];
+			workload_names(names, sizeof names);
+			const char *near = workload_suggest(t);
+			fprintf(stderr, "flopscope: --workload: \"%s\" is not one of %s%s%s%s\n", t, names,
+			        near ? " (did you mean " : "", near ? near : "", near ? "?)" : "");
+			return false;
+		}
+		for (size_t k = 0; k < *n; k++) {
+			if (wl[k] == w) {
+				fprintf(stderr, "flopscope: --workload: %s is named twice\n", t);
+				return false;
+			}
+		}
+		wl[(*n)++] = w;
+	}
+	if (!*n) {
+		fprintf(stderr, "flopscope: --workload: no workload named\n");
+		return false;
+	}
+	return true;
 }

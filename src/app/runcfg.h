@@ -44,6 +44,7 @@ typedef struct RunSlot {
 	                            names; NULL: now */
 	const char *log;         /* RUN_SUITE: the device's log of every workload, appended to (NULL: none) */
 	bool transfer_queue;     /* RUN_SUITE: the pass on the copy engine (elsewhere --transfer-queue) */
+	unsigned burn_turn, burn_turns; /* RUN_BURN of several workloads: the run's turn (burn.h) */
 	bool check;              /* RUN_SUITE for a check: its devices' locks are the check's, and a
 	                            window ends where its share of the budget does (a suite's window
 	                            without a steady sample goes on, RUN_SUITE_EXTEND_S at most) */
@@ -55,5 +56,10 @@ typedef struct RunSlot {
  * differ by it). */
 void run_plan(const Options *o, RunUse use, const struct VkCtx *ctx, const DeviceInfo *dev, WorkloadType wl,
               unsigned nth, uint64_t launch_ns, const RunSlot *slot, RunPaths *paths, EngineConfig *cfg);
+
+/* The workloads of --workload A,B (--check's, --burn's) into wl (room for
+ * WORKLOAD_TYPE_COUNT), *n of them: false with the reason printed for a
+ * name that is not a workload or is given twice, or none. */
+bool run_workloads(const char *list, int *wl, size_t *n);
 
 #endif

@@ -319,10 +319,45 @@ void burn_trace_add(BurnTrace *t, const Sample *s, double t_s)
 	agg_add(&p->q[BURN_Q_TEMP], sample_has_tel(s, TEL_TEMP_C) ? s->tel[TEL_TEMP_C] : NAN);
 }
 
+bool burn_turn_owns(double t_s, double window_s, unsigned turn, unsigned turns)
+{
+	return turns < 2 || (unsigned long)floor(t_s / window_s) % turns == turn;
+}
+
+double burn_turn_wait(double t_s, double burn_s, double window_s, unsigned turn, unsigned turns)
+{
+	if (burn_turn_owns(t_s, window_s, turn, turns))
+		return 0;
+	double i = floor(t_s / window_s);
+	double next = i + (double)((turn + turns - (unsigned long)i % turns) % turns);
+	double at = next * window_s;
+	return at < burn_s - 1e-9 ? at - t_s : -1;
+}
+
+unsigned burn_turn_windows(unsigned windows, unsigned turn, unsigned turns)
+{
+	if (turns < 2)
+		return windows;
+	return windows > turn ? (windows - turn + turns - 1) / turns : 0;
+}
+
+void burn_cut_turns(BurnCut *c, unsigned turn, unsigned turns)
+{
+	c->turn = turns > 1 ? turn : 0;
+	c->turns = turns > 1 ? turns : 1;
+	c->cur = c->turn;
+}
+
+bool burn_cut_more(const BurnCut *c)
+{
+	unsigned turns = c->turns ? c->turns : 1;
+	return c->cur + turns < c->windows;
+}
+
 bool burn_cut_init(BurnCut *c, double burn_s, double window_s)
 {
 	*c = (BurnCut){ .burn_s = burn_s, .window_s = window_s, .windows = (unsigned)ceil(burn_s / window_s - 1e-9),
-	                .stride = 1, .min = NAN, .max = NAN, .temp = NAN };
+	                .turns = 1, .stride = 1, .min = NAN, .max = NAN, .temp = NAN };
 	c->buf = malloc(BURN_KEEP_SAMPLES * sizeof *c->buf);
 	return c->buf != NULL;
 }
@@ -381,6 +416,8 @@ bool burn_cut_close(BurnCut *c, BurnWindow *w, bool partial, unsigned next)
 bool burn_cut_add(BurnCut *c, const Sample *s, BurnWindow *closed)
 {
 	unsigned index = (unsigned)floor(s->t_ms / 1000.0 / c->window_s);
+	if (index < c->windows && !burn_turn_owns(s->t_ms / 1000.0, c->window_s, c->turn, c->turns))
+		return false; /* past its turn (its run waits for the next) */
 	bool later = index > c->cur && index < c->windows;
 	if (later)
 		burn_cut_close(c, closed, false, index);

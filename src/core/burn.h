@@ -112,18 +112,39 @@ int burn_exit_status(const size_t count[BURN_STATUS_COUNT], size_t devices_faile
 typedef struct BurnCut {
 	double burn_s, window_s;
 	unsigned windows;          /* planned: ceil(burn_s / window_s) */
+	unsigned turn, turns;      /* burn_cut_turns: its run's turn of turns (0 of 1: every window) */
 	unsigned cur;              /* the window being filled */
 	Sample *buf;
 	size_t n, stride, seen;    /* kept, every stride-th of seen since it began */
 	size_t samples, verified;
 	double min, max, temp;     /* exact over the window */
 } BurnCut;
+/* A burn of several workloads (--workload power,copy) takes turns: window
+ * i is the run of workload i % turns's, each device running them one at a
+ * time (the others' runs wait their turn). turns 0 or 1: one workload,
+ * every window its. */
+/* Whether a sample at t_s falls in one of turn's windows. */
+bool burn_turn_owns(double t_s, double window_s, unsigned turn, unsigned turns);
+/* The seconds from t_s to the start of turn's next window (0: t_s is in
+ * one of its windows); negative where none begins before burn_s: its run
+ * is over. */
+double burn_turn_wait(double t_s, double burn_s, double window_s, unsigned turn, unsigned turns);
+/* How many of the plan's windows are turn's. */
+unsigned burn_turn_windows(unsigned windows, unsigned turn, unsigned turns);
+
 /* false out of memory */
 bool burn_cut_init(BurnCut *c, double burn_s, double window_s);
+/* The cut of a run that takes turn of turns: it begins at its first window;
+ * a sample outside its windows (one that ended past its turn) is left out. */
+void burn_cut_turns(BurnCut *c, unsigned turn, unsigned turns);
+/* Whether windows of the cut's remain in the plan after the one being
+ * filled: closed at the run's end, it was cut short (partial). */
+bool burn_cut_more(const BurnCut *c);
 void burn_cut_free(BurnCut *c);
 /* s into its window; where s is the first of a later window, the one
  * being filled is closed into *closed first (burn_cut_close) and true
- * returned: the caller judges it. */
+ * returned: the caller judges it. A sample outside the cut's turns is
+ * left out (false). */
 bool burn_cut_add(BurnCut *c, const Sample *s, BurnWindow *closed);
 /* The window being filled, closed into *w: its span (partial: cut short,
  * ending at its last sample), figures and counts; the next one begun at

@@ -395,7 +395,7 @@ const OptionSpec cli_option_specs[] = {
 	              "each is and which the device runs; copy and the transfers (h2d ... h2h) measure memory, the "
 	              "transfers swept from 8 KiB to 1 GiB" },
 	            { H_OPTIONS, "--workload A,B,...", "with --check: its workloads (default fp32, fp16-matrix, copy, "
-	              "h2d, d2h; those a device runs)" },
+	              "h2d, d2h; those a device runs); with --burn: workloads taking turns, a window each (power,copy)" },
 	            { H_LOGS, "--workload NAME", "with --replay, --compare, --export, --analyze: the session of that "
 	              "workload in a file of several (--suite writes one a device); add --transfer-queue for one on "
 	              "the transfer queue" } } },
@@ -681,8 +681,8 @@ static int validate(Options *o, bool format_given, char *err, size_t errlen)
 		snprintf(err, errlen, "%s: --transfer-queue picks a session with --workload NAME", m->option);
 		return -1;
 	}
-	if (o->mode != MODE_CHECK && o->workload && strchr(o->workload, ',')) {
-		snprintf(err, errlen, "--workload: one workload (a list goes with --check)");
+	if (o->mode != MODE_CHECK && o->mode != MODE_BURN && o->workload && strchr(o->workload, ',')) {
+		snprintf(err, errlen, "--workload: one workload (a list goes with --check or --burn)");
 		return -1;
 	}
 	if (format_given) {

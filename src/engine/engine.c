@@ -7,6 +7,7 @@
 #include <time.h>
 
 #include "adapt.h"
+#include "burn.h"
 #include "compute.h"
 #include "err.h"
 #include "peak.h"
@@ -406,6 +407,41 @@ static void log_commands(Engine *e, Loop *L, const Commands *cmd)
 
 typedef enum Turn { TURN_STEP, TURN_AGAIN, TURN_END, TURN_FAILED } Turn;
 
+/* A burn of several workloads (core/burn.h): this run waits out the other
+ * workloads' windows, what is in flight completed first, as a pause of the
+ * log's; TURN_END where no window of its is left. */
+static Turn burn_turn(Engine *e, Loop *L)
+{
+	if (e->cfg.burn_turns < 2)
+		return TURN_STEP;
+	double t_s = (double)(clock_mono_ns() - L->start) * 1e-9;
+	double wait = burn_turn_wait(t_s, e->cfg.burn_s, e->cfg.burn_window_s, e->cfg.burn_turn, e->cfg.burn_turns);
+	if (wait == 0)
+		return TURN_STEP;
+	if (!complete_all(e, L))
+		return TURN_FAILED;
+	if (wait < 0)
+		return TURN_END;
+	log_control(e, L, "pause", 0, "the burn's other workload's turn");
+	int before = atomic_load(&e->state);
+	atomic_store(&e->state, ENGINE_PAUSED);
+	uint64_t until = clock_mono_ns() + (uint64_t)(wait * 1e9);
+	for (uint64_t now = clock_mono_ns(); now < until; now = clock_mono_ns()) {
+		pthread_mutex_lock(&e->mu);
+		bool stop = e->cmd.stop;
+		pthread_mutex_unlock(&e->mu);
+		if (stop)
+			break;
+		uint64_t ns = until - now < 20000000u ? until - now : 20000000u; /* a stop heard within 20 ms */
+		nanosleep(&(struct timespec){ .tv_sec = 0, .tv_nsec = (long)ns }, NULL);
+	}
+	atomic_store(&e->state, before);
+	L->last_done = 0; /* the next completion interval starts afresh */
+	L->resumes = clock_resumes();
+	log_control(e, L, "resume", 0, NULL);
+	return TURN_AGAIN;
+}
+
 /* A pause, a restart or the end of a sweep's size: what is in flight
  * belongs to the old phase and is completed first. What the loop does next. */
 static Turn phase_change(Engine *e, Loop *L, const Commands *cmd)
@@ -452,6 +488,12 @@ static void *engine_main(void *arg)
 			break;
 		Turn turn = phase_change(e, L, &cmd);
 		if (turn == TURN_FAILED)
+			ok = false;
+		if (turn == TURN_FAILED || turn == TURN_END)
+			break;
+		if (turn == TURN_AGAIN)
+			continue;
+		if ((turn = burn_turn(e, L)) == TURN_FAILED)
 			ok = false;
 		if (turn == TURN_FAILED || turn == TURN_END)
 			break;

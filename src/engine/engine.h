@@ -54,6 +54,9 @@ typedef struct EngineConfig {
 	/* a burn's log kept within this many bytes: its samples thinned to it,
 	 * each window's figures (from every sample) a record; 0: every sample */
 	uint64_t burn_log_budget_b;
+	/* a burn of several workloads (core/burn.h's turns): this run's turn of
+	 * burn_turns, its engine waiting out the others'; burn_turns 0 or 1: none */
+	unsigned burn_turn, burn_turns;
 } EngineConfig;
 
 /* What a run is, fixed once it is created: plain facts for the screens. */

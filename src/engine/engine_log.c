@@ -45,6 +45,8 @@ void engine_fill_meta(Engine *e)
 	m->burn_window_s = e->cfg.burn_window_s;
 	m->burn_margin_pct = e->cfg.burn_margin_pct;
 	m->burn_log_budget_b = e->cfg.burn_s > 0 ? e->cfg.burn_log_budget_b : 0;
+	m->burn_turns = e->cfg.burn_s > 0 && e->cfg.burn_turns > 1 ? e->cfg.burn_turns : 0;
+	m->burn_turn = m->burn_turns ? e->cfg.burn_turn : 0;
 	if (e->cfg.node_id && e->cfg.ordinal) {
 		snprintf(m->node, sizeof m->node, "%s", e->cfg.node_id);
 		m->ordinal = e->cfg.ordinal;
@@ -88,8 +90,10 @@ bool engine_log_burn_begin(Engine *e)
 	if (!(e->cfg.burn_s > 0 && e->cfg.burn_window_s > 0) || !e->log.f)
 		return true;
 	e->cut = malloc(sizeof *e->cut);
-	if (e->cut && burn_cut_init(e->cut, e->cfg.burn_s, e->cfg.burn_window_s))
+	if (e->cut && burn_cut_init(e->cut, e->cfg.burn_s, e->cfg.burn_window_s)) {
+		burn_cut_turns(e->cut, e->cfg.burn_turn, e->cfg.burn_turns);
 		return true;
+	}
 	free(e->cut);
 	e->cut = NULL;
 	return false;
@@ -140,7 +144,7 @@ static void burn_close(Engine *e, const char *error)
 		return;
 	if (e->cut->seen && e->log.f) {
 		BurnWindow w;
-		burn_cut_close(e->cut, &w, e->cut->cur + 1 < e->cut->windows || error, e->cut->cur + 1);
+		burn_cut_close(e->cut, &w, burn_cut_more(e->cut) || error, e->cut->cur + 1);
 		w.error = w.error || (error && !atomic_load(&e->wrong));
 		write_window(e, &w);
 	}

@@ -46,6 +46,8 @@ const MetaCol session_cols[] = {
 	M_("burn_window_s", NULL, META_DBL, burn_window_s, META_SET, 0, NULL, 0),
 	M_("burn_margin_pct", NULL, META_DBL, burn_margin_pct, META_SET, 0, NULL, 0),
 	M_("burn_log_budget_b", NULL, META_U64, burn_log_budget_b, META_SET, 0, NULL, 0),
+	M_("burn_turn", NULL, META_U32, burn_turn, META_SET, 0, NULL, 0),
+	M_("burn_turns", NULL, META_U32, burn_turns, META_SET, 0, NULL, 0),
 };
 #undef M_
 const size_t session_col_count = sizeof session_cols / sizeof *session_cols;

@@ -65,6 +65,9 @@ typedef struct SessionMeta {
 	/* a burn's log kept within this many bytes (its share of --log-cap):
 	 * samples thinned to it, a window record each window; 0: every sample */
 	uint64_t burn_log_budget_b;
+	/* a burn of several workloads: this run's turn of burn_turns (burn.h);
+	 * 0 of 0: one workload */
+	uint32_t burn_turn, burn_turns;
 } SessionMeta;
 
 /* The session record's fields, one row each (slog.c: session_cols): the

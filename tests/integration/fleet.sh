@@ -1371,6 +1371,63 @@ PY
 		die "a planted console error unseen: $(tail -5 "$T/chr.out")"
 }
 
+# Two workloads taking turns (--workload fp32,copy): a run each on every
+# device, window 1 fp32's, 2 copy's, ...; each run waits out the other's
+# windows (no sample of copy's in window 1, a pause record each), is judged
+# beside its peers of the same workload and against its own first window,
+# its unit its own; the report remade from its logs (named in any order)
+# is the burn's; a list the burn cannot take is refused (exit 2).
+t_a_burn_of_two_workloads_should_take_turns_a_window_each() {
+	"$FS" --outlier 99.9 --burn 4s --window 1s --workload fp32,copy -1 -1 --format json >"$T/b.json" 2>"$T/b.err" ||
+		die "exit $?: $(cat "$T/b.err")"
+	python3 tests/schema_check.py burn "$T/b.json" >"$T/sch" 2>&1 || die "schema: $(cat "$T/sch")"
+	python3 - "$T/b.json" "$T"/state/flopscope/*.jsonl <<'PY' || die "records: $(cat "$T/b.json")"
+import json, sys
+r = [json.loads(l) for l in open(sys.argv[1])]
+turn = ["fp32", "copy"]
+unit = {"fp32": "FLOPS", "copy": "B/s"}
+ses = [x for x in r if x["type"] == "session"]
+assert sorted((x["dev"], x["workload"], x.get("burn_turn", 0), x["burn_turns"]) for x in ses) == \
+    [(1, "copy", 1, 2), (1, "fp32", 0, 2), (2, "copy", 1, 2), (2, "fp32", 0, 2)], ses
+w = [x for x in r if x["type"] == "burn_window"]
+got = sorted((x["dev"], x["window"], x["workload"], x["unit"]) for x in w)
+want = sorted((d, i, turn[(i - 1) % 2], unit[turn[(i - 1) % 2]]) for d in (1, 2) for i in range(1, 5))
+assert got == want, (got, want)
+# (unsure: a lavapipe's copy beside another's on a loaded machine can sink
+# into its noise; the rules' own tests are test_burn's)
+assert all(x["status"] in ("pass", "unsure") and x["steady_samples"] > 0 and x["verified_samples"] > 0 for x in w), w
+end = r[-1]
+c = end["counts"]
+assert end["exit"] == 0 and c["pass"] + c["unsure"] == 8 and end["devices"] == 2, end
+assert len(sys.argv[2:]) == 4, sys.argv
+for log in sys.argv[2:]:
+    recs = [json.loads(l) for l in open(log)]
+    mine = recs[0].get("burn_turn", 0)
+    assert recs[0]["workload"] == turn[mine], (log, recs[0])
+    t = [s["t_ms"] / 1000 for s in recs if s["type"] == "sample"]
+    # its own windows' samples; in the other's, only what was in flight at
+    # its turn's end (dispatches that ended past it: 3 at most were seen)
+    other = [v for v in t if v < 4 and int(v) % 2 != mine]
+    assert t and (mine == 0 or min(t) >= 1.0), (log, mine, t[:3])
+    assert len(other) <= 8 and all(v - int(v) < 0.5 for v in other), (log, mine, other)
+    wins = [s["window"] for s in recs if s["type"] == "window"]
+    assert wins == [i for i in range(1, 5) if (i - 1) % 2 == mine], (log, wins)
+    assert any(s["type"] == "control" and s["action"] == "pause" and "turn" in s.get("note", "") for s in recs), log
+PY
+	local md
+	md=$(python3 -c 'import json, sys; print(json.loads(open(sys.argv[1]).readlines()[-1])["report"])' "$T/b.json")
+	grep -q '^## \[2\] llvmpipe.* (copy)$' "$md" && grep -q '^| window | s | status | median (B/s) |' "$md" &&
+		grep -q '^| window | s | status | median (FLOPS) |' "$md" || die "the report: $(cat "$md")"
+	# the logs named backwards: the report is in the burn's order still
+	# shellcheck disable=SC2046
+	"$FS" --export $(ls -r "$T"/state/flopscope/*.jsonl) --report "$T/re.md" >"$T/re.out" 2>&1 || die "--report: $(cat "$T/re.out")"
+	diff <(grep '^[|#]' "$md") <(grep '^[|#]' "$T/re.md") >"$T/d" || die "the remade report differs: $(cat "$T/d")"
+	"$FS" --burn 2s --window 1s --workload fp32,copy,int32 llvm >"$T/o" 2>&1
+	[ $? = 2 ] && grep -q '3 workloads take turns a window each: the burn has 2 windows' "$T/o" || die "three in two: $(cat "$T/o")"
+	"$FS" --burn 2s --window 1s --workload fp32,int32 --size 1M llvm >"$T/o" 2>&1
+	[ $? = 2 ] && grep -q 'go with a memory workload' "$T/o" || die "--size: $(cat "$T/o")"
+}
+
 # A burn-in (--burn): windows judged as they close, records by the schema, a
 # Markdown report beside the logs; a wrong result fails its window and the
 # burn (exit 3); the stand-in NVML's thermal reason fails its windows and

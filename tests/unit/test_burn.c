@@ -279,8 +279,50 @@ static void a_run_should_be_cut_into_its_windows(void)
 	burn_cut_free(&c);
 }
 
+/* Two workloads taking turns over 5 windows of 1 s: turn 0 has windows 0,
+ * 2, 4 and turn 1 windows 1, 3; each run's cut begins at its first window,
+ * leaves out what falls in the other's (a dispatch that ended past its
+ * turn) and is cut short only where a window of its remains. */
+static void workloads_taking_turns_should_each_keep_their_own_windows(void)
+{
+	CHECK(burn_turn_owns(0.5, 1, 0, 2) && !burn_turn_owns(1.5, 1, 0, 2) && burn_turn_owns(1.5, 1, 1, 2));
+	CHECK(burn_turn_owns(7.5, 1, 0, 1) && burn_turn_owns(7.5, 1, 0, 0));
+	CHECK(burn_turn_wait(0.2, 5, 1, 0, 2) == 0 && fabs(burn_turn_wait(0.2, 5, 1, 1, 2) - 0.8) < 1e-9);
+	CHECK(fabs(burn_turn_wait(1.25, 5, 1, 0, 2) - 0.75) < 1e-9 && fabs(burn_turn_wait(2.5, 5, 1, 1, 3) - 1.5) < 1e-9);
+	/* past turn 1's last window (3) of five: nothing left to wait for */
+	CHECK(burn_turn_wait(4.2, 5, 1, 1, 2) < 0 && burn_turn_wait(3.5, 5, 1, 1, 2) == 0);
+	CHECK(burn_turn_windows(5, 0, 2) == 3 && burn_turn_windows(5, 1, 2) == 2 && burn_turn_windows(2, 2, 3) == 0);
+	CHECK(burn_turn_windows(5, 0, 1) == 5);
+	Sample *s = samples(250, 0, 1e9, 0, 0, 0); /* 5 s at 20 ms */
+	BurnCut c;
+	CHECK(s && burn_cut_init(&c, 5, 1));
+	burn_cut_turns(&c, 1, 2);
+	CHECK(c.cur == 1);
+	BurnWindow w[4], closed;
+	size_t nw = 0;
+	for (size_t k = 0; s && k < 250; k++)
+		if (burn_cut_add(&c, &s[k], &closed))
+			w[nw++] = closed;
+	/* window 1 closed where window 3's first sample came; window 3 is the
+	 * last of turn 1's: not cut short, though the burn has one more */
+	CHECK(nw == 1 && w[0].index == 1 && w[0].samples == 50 && w[0].t0_s == 1.0 && w[0].t1_s == 2.0);
+	CHECK(c.cur == 3 && c.samples == 50 && !burn_cut_more(&c));
+	burn_cut_close(&c, &w[nw++], burn_cut_more(&c), c.cur + 1);
+	CHECK(!w[1].partial && w[1].index == 3 && w[1].t1_s == 4.0);
+	burn_cut_free(&c);
+	/* turn 0's cut, ended after window 2: window 4 of its remains */
+	CHECK(burn_cut_init(&c, 5, 1));
+	burn_cut_turns(&c, 0, 2);
+	for (size_t k = 0; s && k < 150; k++)
+		burn_cut_add(&c, &s[k], &closed);
+	CHECK(c.cur == 2 && burn_cut_more(&c));
+	burn_cut_free(&c);
+	free(s);
+}
+
 int main(void)
 {
+	RUN(workloads_taking_turns_should_each_keep_their_own_windows);
 	RUN(a_run_should_be_cut_into_its_windows);
 	RUN(a_trace_should_stay_small_and_keep_every_minimum);
 	RUN(a_window_of_memory_errors_should_fail);
