@@ -35,7 +35,8 @@ done
 # machine too busy"): they run when nothing else does
 ALONE="t_a_busy_loop_should_be_a_change_that_is_not_a_power_state \
 t_quitting_the_node_view_should_be_a_verdict_only_when_asked \
-t_the_node_view_should_name_a_device_far_below_its_peers_now"
+t_the_node_view_should_name_a_device_far_below_its_peers_now \
+t_the_outlier_rule_should_name_the_device_and_set_the_status"
 
 names=$(declare -F | awk '{ print $3 }' | grep '^t_')
 [ $# -gt 0 ] && names=$(printf "t_%s\n" "${@#t_}")
