@@ -91,6 +91,8 @@ typedef struct NodeDev {
 	SummaryResult stats;     /* the source's, read at most 4 times a second */
 	EngineState state;
 	bool failed;
+	char peer[600];          /* whom the outlier rule holds it beside: its device's name and its
+	                            workload (a burn's workloads taking turns are rows of one device) */
 } NodeDev;
 
 typedef struct Node {
@@ -154,7 +156,7 @@ static void refresh_stats(Node *nv)
 	for (size_t k = 0; k < nv->n; k++) {
 		NodeDev *d = &nv->dev[k];
 		d->src->summary(d->src->ctx, &d->stats);
-		nv->nd[k].name = d->src->title;
+		nv->nd[k].name = d->peer;
 		nv->nd[k].median = !d->failed && d->stats.flops.n ? d->stats.flops.median : NAN;
 		nv->nd[k].noise = d->stats.noise;
 		/* held to the spread of its samples now, and its peers': a run's
@@ -162,7 +164,7 @@ static void refresh_stats(Node *nv)
 		 * mid-run reads a noise of 90%) */
 		double spread;
 		double level = history_level_now_spread(&d->h, NOW_S, &spread);
-		nv->now[k] = (NodeDevice){ .name = d->src->title, .noise = spread,
+		nv->now[k] = (NodeDevice){ .name = d->peer, .noise = spread,
 		                           .median = !d->failed && d->stats.flops.n ? level : NAN };
 	}
 	nv->outliers = outlier_apply(nv->nd, nv->n, nv->opt->outlier_pct);
@@ -479,9 +481,12 @@ static void draw(Node *nv)
 	mvhline(0, 0, ' ', COLS);
 	SampleSource *s0 = nv->dev[0].src;
 	char tms[32];
-	if (nv->opt->burn)
-		snprintf(line, sizeof line, " flopscope | burn-in of %zu device%s: %s | %s | %s", nv->n, nv->n == 1 ? "" : "s",
-		         states, s0->workload, nv->opt->burn->header);
+	if (nv->opt->burn) {
+		const NodeBurn *b = nv->opt->burn;
+		size_t devs = b->devices ? b->devices : nv->n;
+		snprintf(line, sizeof line, " flopscope | burn-in of %zu device%s: %s | %s | %s", devs, devs == 1 ? "" : "s",
+		         states, b->what[0] ? b->what : s0->workload, b->header);
+	}
 	else if (s0->replay) { /* the logs' recorded target, as the dashboard's replay says it */
 		double x = s0->ctl.speed ? s0->ctl.speed(s0->ctl.ctx, 0) : 1;
 		char speed[24];
@@ -779,6 +784,7 @@ static bool node_init(Node *nv, SampleSource *src, size_t *ready)
 		NodeDev *d = &nv->dev[*ready];
 		memset(d, 0, sizeof *d);
 		d->src = &src[*ready];
+		snprintf(d->peer, sizeof d->peer, "%.511s\x1f%.80s", d->src->title, d->src->workload ? d->src->workload : "");
 		if (!history_init(&d->h, HISTORY_CAP))
 			break;
 		stats_reset(&d->stats);

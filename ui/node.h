@@ -22,6 +22,8 @@ typedef struct NodeBurnDev {
 } NodeBurnDev;
 typedef struct NodeBurn {
 	char header[160];
+	size_t devices;       /* the burn's devices (its rows: a device's workloads taking turns each a row); 0: a row each */
+	char what[64];        /* its workloads ("power, copy"); "": the first row's */
 	NodeBurnDev dev[NODE_MAX];
 } NodeBurn;
 

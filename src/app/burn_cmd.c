@@ -185,8 +185,8 @@ static void view_device(Burn *b, size_t k)
 	BurnStatus st = worst(d);
 	const char *wl = b->turns > 1 ? workload_info[d->wl].name : "";
 	if (!d->first_bad) /* short: the table's last column at 120 columns has 14 */
-		snprintf(v->text, sizeof v->text, "%s%s%s %zu of %u", wl, wl[0] ? " " : "", burn_status_words[st], d->nkept,
-		         burn_turn_windows(b->windows, d->turn, b->turns));
+		snprintf(v->text, sizeof v->text, "%s%s%s %zu%s%u", wl, wl[0] ? " " : "", burn_status_words[st], d->nkept,
+		         wl[0] ? "/" : " of ", burn_turn_windows(b->windows, d->turn, b->turns));
 	else
 		snprintf(v->text, sizeof v->text, "%s%s%s w%u: %.30s", wl, wl[0] ? " " : "", burn_status_words[st],
 		         d->first_bad, d->first_bad_codes);
@@ -444,6 +444,10 @@ static bool burn_view(Burn *b, EngineSet *set, uint64_t t0, atomic_int *quit)
 	memset(&nb, 0, sizeof nb);
 	b->view = &nb;
 	b->view_left_s = -1;
+	nb.devices = b->n / b->turns;
+	for (unsigned t = 0; t < b->turns; t++)
+		snprintf(nb.what + strlen(nb.what), sizeof nb.what - strlen(nb.what), "%s%s", t ? ", " : "",
+		         workload_info[b->wl[t]].name);
 	view_header(b, 0);
 	for (size_t k = 0; k < b->n; k++) {
 		snprintf(nb.dev[k].text, sizeof nb.dev[k].text, "window 1");

@@ -1376,7 +1376,9 @@ PY
 # windows (no sample of copy's in window 1, a pause record each), is judged
 # beside its peers of the same workload and against its own first window,
 # its unit its own; the report remade from its logs (named in any order)
-# is the burn's; a list the burn cannot take is refused (exit 2).
+# is the burn's; on a terminal the node view has a row a run, its header
+# the devices (not the runs) and the turns; a list the burn cannot take is
+# refused (exit 2).
 t_a_burn_of_two_workloads_should_take_turns_a_window_each() {
 	"$FS" --outlier 99.9 --burn 4s --window 1s --workload fp32,copy -1 -1 --format json >"$T/b.json" 2>"$T/b.err" ||
 		die "exit $?: $(cat "$T/b.err")"
@@ -1422,6 +1424,14 @@ PY
 	# shellcheck disable=SC2046
 	"$FS" --export $(ls -r "$T"/state/flopscope/*.jsonl) --report "$T/re.md" >"$T/re.out" 2>&1 || die "--report: $(cat "$T/re.out")"
 	diff <(grep '^[|#]' "$md") <(grep '^[|#]' "$T/re.md") >"$T/d" || die "the remade report differs: $(cat "$T/d")"
+	# on a terminal: a row a run, the header the devices and their turns,
+	# each row's status its workload's
+	start_ui "$FS" --outlier 99.9 --burn 6s --window 1s --workload fp32,copy -1 -1
+	wait_for '^ flopscope \| burn-in of 2 devices: .* \| fp32, copy \| window [0-9]+ of 6 \(1 s each, (fp32|copy)\)' 60
+	wait_for '^ +4 llvmpipe .* copy (PASS|UNSURE) [0-9]/3$' 60
+	screen | grep -Eq '^ +3 llvmpipe .* fp32 (PASS|UNSURE) [0-9]/3$' || die "the view: $(screen)"
+	wait_exit 60
+	[ "$(cat "$T/exit")" = 0 ] || die "the view's burn: exit $(cat "$T/exit"): $(screen)"
 	"$FS" --burn 2s --window 1s --workload fp32,copy,int32 llvm >"$T/o" 2>&1
 	[ $? = 2 ] && grep -q '3 workloads take turns a window each: the burn has 2 windows' "$T/o" || die "three in two: $(cat "$T/o")"
 	"$FS" --burn 2s --window 1s --workload fp32,int32 --size 1M llvm >"$T/o" 2>&1
