@@ -448,22 +448,11 @@ static void draw_table(Node *nv, Rect r)
 	draw_rule_line(nv, r);
 }
 
-static void draw(Node *nv)
+/* The header: how many run and in which states, the workload, the time
+ * and the target (a burn's: its devices, workloads, window and time
+ * left); returns the time the panels end at, the latest sample's. */
+static double header(Node *nv)
 {
-	NodeLayout l;
-	layout_node(COLS, LINES, nv->n, &l);
-	erase();
-	if (l.too_small) {
-		attrset(screen_attr(nv->s, ROLE_STATUS_WARN));
-		char line[160];
-		snprintf(line, sizeof line, "%zu devices need a larger terminal than %dx%d (80x24 at least; "
-		         "a device's number shows it in full)", nv->n, COLS, LINES);
-		mvaddnstr(0, 0, line, COLS);
-		attrset(A_NORMAL);
-		refresh();
-		return;
-	}
-	/* the header: how many run, the workload, the time and the target */
 	size_t by[ENGINE_STATE_COUNT] = { 0 };
 	double t1 = 0;
 	for (size_t k = 0; k < nv->n; k++) {
@@ -479,7 +468,7 @@ static void draw(Node *nv)
 			              engine_state_str((EngineState)st));
 	attrset(screen_attr(nv->s, ROLE_HEADER));
 	mvhline(0, 0, ' ', COLS);
-	SampleSource *s0 = nv->dev[0].src;
+	const SampleSource *s0 = nv->dev[0].src;
 	char tms[32];
 	if (nv->opt->burn) {
 		const NodeBurn *b = nv->opt->burn;
@@ -497,6 +486,26 @@ static void draw(Node *nv)
 		snprintf(line, sizeof line, " flopscope | %zu devices: %s | %s | %.1f s | target %s", nv->n, states,
 		         s0->workload, t1, fmt_ms(s0->target_ms(s0->ctx), tms, sizeof tms));
 	mvaddnstr(0, 0, line, COLS);
+	return t1;
+}
+
+static void draw(Node *nv)
+{
+	NodeLayout l;
+	layout_node(COLS, LINES, nv->n, &l);
+	erase();
+	if (l.too_small) {
+		attrset(screen_attr(nv->s, ROLE_STATUS_WARN));
+		char line[160];
+		snprintf(line, sizeof line, "%zu devices need a larger terminal than %dx%d (80x24 at least; "
+		         "a device's number shows it in full)", nv->n, COLS, LINES);
+		mvaddnstr(0, 0, line, COLS);
+		attrset(A_NORMAL);
+		refresh();
+		return;
+	}
+	double t1 = header(nv);
+	SampleSource *s0 = nv->dev[0].src;
 
 	/* one scale for every panel of the same unit: the slow one shows */
 	double hi = 0;
