@@ -86,7 +86,7 @@ typedef struct Burn {
 	NodeBurn *view;            /* the node view's burn lines while it shows (no window lines printed) */
 	long view_left_s;          /* the time left its header says */
 	bool by_key;               /* ended from the view's keyboard (q, Ctrl-C): interrupted, as SIGINT */
-	char stamp[32];            /* when planned: the logs' default names and the reports' share it */
+	SlogRunIds ids;            /* when planned: the logs' default names and the reports' share its stamp */
 } Burn;
 
 /* The reports' paths ("" not written) and why one could not be. */
@@ -486,9 +486,9 @@ static void report_path(const Burn *b, char *out, size_t len)
 		if (!b->set->m[k].e || !engine_info(b->set->m[k].e)->log_path)
 			continue;
 		if (slash)
-			snprintf(out, len, "%.*s/burn-%s", (int)(slash - log), log, b->stamp);
+			snprintf(out, len, "%.*s/burn-%s", (int)(slash - log), log, b->ids.stamp);
 		else
-			snprintf(out, len, "burn-%s", b->stamp);
+			snprintf(out, len, "burn-%s", b->ids.stamp);
 		return;
 	}
 }
@@ -648,8 +648,7 @@ static void burn_free(Burn *b)
 
 /* Each run's plan: device k / turns running workload k % turns in its
  * turns (device-major: a device's runs together). */
-static void plan_runs(Burn *b, const struct VkCtx *ctx, const int *idx, uint64_t launch, const char *node,
-                      EngineConfig *cfg)
+static void plan_runs(Burn *b, const struct VkCtx *ctx, const int *idx, uint64_t launch, EngineConfig *cfg)
 {
 	for (size_t k = 0; k < b->n; k++) {
 		Dev *d = &b->d[k];
@@ -672,8 +671,8 @@ static void plan_runs(Burn *b, const struct VkCtx *ctx, const int *idx, uint64_t
 			snprintf(d->label, sizeof d->label, "%zu", d->dev);
 		}
 		b->names[k] = d->peer_name;
-		RunSlot slot = { .ordinal = (unsigned)k + 1, .devices = (unsigned)b->n, .node_id = node, .stamp = b->stamp,
-		                 .burn_turn = d->turn, .burn_turns = b->turns };
+		RunSlot slot = { .ordinal = (unsigned)k + 1, .devices = (unsigned)b->n, .node_id = b->ids.node,
+		                 .stamp = b->ids.stamp, .burn_turn = d->turn, .burn_turns = b->turns };
 		run_plan(b->o, RUN_BURN, ctx, d->info, d->wl, (unsigned)k + 1, launch, &slot, &d->paths, &cfg[k]);
 	}
 }
@@ -718,16 +717,14 @@ int burn_run(const struct VkCtx *ctx, const Options *o, const int *idx, size_t d
 		free(cfg);
 		return STATUS_NOT_RUN;
 	}
-	char node[48];
-	slog_stamp_now(b.stamp, sizeof b.stamp);
-	slog_node_id(b.stamp, node, sizeof node);
+	slog_run_ids(&b.ids);
 	if (o->metrics_file && !(b.board = mboard_create())) {
 		fprintf(stderr, "flopscope: out of memory for the metrics\n");
 		burn_free(&b);
 		free(cfg);
 		return STATUS_NOT_RUN;
 	}
-	plan_runs(&b, ctx, idx, launch, node, cfg);
+	plan_runs(&b, ctx, idx, launch, cfg);
 	EngineSet set;
 	Error err;
 	int status = STATUS_NOT_RUN;

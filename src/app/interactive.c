@@ -67,12 +67,11 @@ static bool start_engines(Screen *s, const struct VkCtx *ctx, const DeviceList *
                           const int *sel, size_t n, WorkloadType wl, unsigned *runs, uint64_t launch,
                           RunPaths *paths, EngineConfig *cfg, EngineSet *set, RunEnd *end)
 {
-	char stamp[32], node[48];
-	slog_stamp_now(stamp, sizeof stamp);
-	slog_node_id(stamp, node, sizeof node);
+	SlogRunIds ids;
+	slog_run_ids(&ids);
 	for (size_t k = 0; k < n; k++) {
-		RunSlot slot = { .ordinal = n > 1 ? (unsigned)k + 1 : 0, .devices = (unsigned)n, .node_id = node,
-		                 .stamp = stamp };
+		RunSlot slot = { .ordinal = n > 1 ? (unsigned)k + 1 : 0, .devices = (unsigned)n, .node_id = ids.node,
+		                 .stamp = ids.stamp };
 		/* the nth run of a --log name takes "-n"; a default name is the run's
 		 * own (time, device, workload: a w wrote "...-fp64-2.jsonl" beside no
 		 * "...-fp64.jsonl"), two alike in one second kept apart when opened */

@@ -320,25 +320,17 @@ static void print_head(const Options *o, const EngineSet *set, WorkloadType wl)
 	fflush(stdout);
 }
 
-/* The run's stamp and node id: the engines' configurations point at node
- * until they are built (the caller's, to outlive them). */
-typedef struct RunIds {
-	char stamp[32], node[48];
-} RunIds;
-
 /* Each device's run planned: one stamp and node id for their logs (ids),
  * its metrics row. */
 static void plan_devices(const struct VkCtx *ctx, const Options *o, const int *idx, size_t n, WorkloadType wl,
-                         uint64_t launch, MetricsOut *mo, Dev *d, EngineConfig *cfg, RunIds *ids)
+                         uint64_t launch, MetricsOut *mo, Dev *d, EngineConfig *cfg, SlogRunIds *ids)
 {
-	char *stamp = ids->stamp, *node = ids->node;
-	slog_stamp_now(ids->stamp, sizeof ids->stamp);
-	slog_node_id(ids->stamp, ids->node, sizeof ids->node);
+	slog_run_ids(ids); /* the engines' configurations point at it until they are built */
 	for (size_t k = 0; k < n; k++) {
 		d[k].idx = idx[k];
 		d[k].row = mo && mo->board ? mboard_row(mo->board, (unsigned)idx[k] + 1, &ctx->entries[idx[k]],
 		                                        workload_info[wl].name, workload_info[wl].unit) : -1;
-		RunSlot slot = { .ordinal = (unsigned)k + 1, .devices = (unsigned)n, .node_id = node, .stamp = stamp };
+		RunSlot slot = { .ordinal = (unsigned)k + 1, .devices = (unsigned)n, .node_id = ids->node, .stamp = ids->stamp };
 		run_plan(o, RUN_HEADLESS, ctx, &ctx->entries[idx[k]], wl, (unsigned)k + 1, launch, &slot, &d[k].paths,
 		         &cfg[k]);
 	}
@@ -358,7 +350,7 @@ int multi_run(const struct VkCtx *ctx, const Options *o, const int *idx, size_t 
 		fprintf(stderr, "flopscope: out of memory\n");
 		return 1;
 	}
-	RunIds ids;
+	SlogRunIds ids;
 	plan_devices(ctx, o, idx, n, wl, launch, mo, d, cfg, &ids);
 	EngineSet set;
 	Error err;

@@ -65,9 +65,8 @@ void suite_prebuild(const VkCtx *ctx, const int *idx, size_t n, const Options *o
 void suite_measure(const VkCtx *ctx, SuiteDev *d, size_t n, const Options *o, WorkloadType w, bool tq,
                    unsigned nth, const SuiteWatch *watch, atomic_int *quit)
 {
-	char stamp[32], node[48];
-	slog_stamp_now(stamp, sizeof stamp);
-	slog_node_id(stamp, node, sizeof node);
+	SlogRunIds ids;
+	slog_run_ids(&ids);
 	RunPaths *paths = calloc(n ? n : 1, sizeof *paths);
 	EngineConfig *cfg = calloc(n ? n : 1, sizeof *cfg);
 	for (size_t k = 0; k < n; k++) {
@@ -83,7 +82,7 @@ void suite_measure(const VkCtx *ctx, SuiteDev *d, size_t n, const Options *o, Wo
 	} else {
 		for (size_t k = 0; k < n; k++) {
 			/* watched: a check's */
-			measure_config(ctx, d, k, n, o, w, tq, watch != NULL, nth, node, &paths[k], &cfg[k]);
+			measure_config(ctx, d, k, n, o, w, tq, watch != NULL, nth, ids.node, &paths[k], &cfg[k]);
 		}
 		/* all run at once; their samples taken as they come */
 		bool started = engine_set_create(&set, cfg, n, false, &e_err) && engine_set_start(&set, false);

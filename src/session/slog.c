@@ -691,6 +691,12 @@ void slog_node_id(const char *stamp, char *out, size_t len)
 	snprintf(out, len, "%s-%ld", stamp, (long)getpid());
 }
 
+void slog_run_ids(SlogRunIds *ids)
+{
+	slog_stamp_now(ids->stamp, sizeof ids->stamp);
+	slog_node_id(ids->stamp, ids->node, sizeof ids->node);
+}
+
 void slog_host_name(char *out, size_t len)
 {
 	if (gethostname(out, len) != 0)

@@ -208,4 +208,12 @@ void slog_host_name(char *out, size_t len);
  * stamp (slog_stamp_now) and the process id ("20261123T150803Z-4242"). */
 void slog_node_id(const char *stamp, char *out, size_t len);
 
+/* A run's ids, taken once where it is planned (a burn, several devices,
+ * the dashboard's devices, a suite's workload): its stamp and the node id
+ * its devices' logs share. */
+typedef struct SlogRunIds {
+	char stamp[32], node[48];
+} SlogRunIds;
+void slog_run_ids(SlogRunIds *ids);
+
 #endif
