@@ -567,8 +567,9 @@ static void write_reports(const Burn *b, double ran_s, int sig, int status, Repo
 		const Dev *d = &b->d[k];
 		const SessionMeta *m = b->set->m[k].e ? engine_meta(b->set->m[k].e) : NULL;
 		r.m0 = r.m0 ? r.m0 : m;
-		dv[k] = (BurnReportDev){ d->dev, d->peer_name, d->unit, m, d->error[0] ? "ERROR" : burn_status_words[worst(d)], d->error,
-		                         d->kept, d->nkept, d->trace };
+		dv[k] = (BurnReportDev){ d->dev, d->peer_name, d->unit, m,
+		                         d->error[0] ? "ERROR" : burn_status_words[worst(d)], d->error, d->kept, d->nkept,
+		                         d->trace };
 	}
 	snprintf(rp->md, sizeof rp->md, "%s.md", base);
 	snprintf(rp->html, sizeof rp->html, "%s.html", base);
@@ -663,13 +664,11 @@ static void plan_runs(Burn *b, const struct VkCtx *ctx, const int *idx, uint64_t
 		                  : -1;
 		d->idx = idx[d->dev - 1];
 		d->info = &ctx->entries[d->idx];
-		if (b->turns > 1) {
-			snprintf(d->peer_name, sizeof d->peer_name, "%.255s (%.40s)", d->info->name, workload_info[d->wl].name);
+		burn_run_name(d->info->name, workload_info[d->wl].name, b->turns, d->peer_name, sizeof d->peer_name);
+		if (b->turns > 1)
 			snprintf(d->label, sizeof d->label, "%zu %s", d->dev, workload_info[d->wl].name);
-		} else {
-			snprintf(d->peer_name, sizeof d->peer_name, "%.255s", d->info->name);
+		else
 			snprintf(d->label, sizeof d->label, "%zu", d->dev);
-		}
 		b->names[k] = d->peer_name;
 		RunSlot slot = { .ordinal = (unsigned)k + 1, .devices = (unsigned)b->n, .node_id = b->ids.node,
 		                 .stamp = b->ids.stamp, .burn_turn = d->turn, .burn_turns = b->turns };

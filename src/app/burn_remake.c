@@ -120,10 +120,7 @@ static bool read_device(RDev *r)
 		        r->path);
 		return false;
 	}
-	if (m->burn_turns > 1)
-		snprintf(r->name, sizeof r->name, "%.255s (%.40s)", m->device, m->workload);
-	else
-		snprintf(r->name, sizeof r->name, "%.255s", m->device);
+	burn_run_name(m->device, m->workload, m->burn_turns, r->name, sizeof r->name);
 	if (r->cut_ok && r->cut.seen && !r->nlw) { /* the window the log ends in */
 		BurnWindow w;
 		burn_cut_close(&r->cut, &w, burn_cut_more(&r->cut) || r->d.engine_error[0], r->cut.cur + 1);

@@ -341,6 +341,14 @@ unsigned burn_turn_windows(unsigned windows, unsigned turn, unsigned turns)
 	return windows > turn ? (windows - turn + turns - 1) / turns : 0;
 }
 
+void burn_run_name(const char *device, const char *workload, unsigned turns, char *out, size_t len)
+{
+	if (turns > 1)
+		snprintf(out, len, "%.255s (%.40s)", device, workload);
+	else
+		snprintf(out, len, "%.255s", device);
+}
+
 void burn_cut_turns(BurnCut *c, unsigned turn, unsigned turns)
 {
 	c->turn = turns > 1 ? turn : 0;

@@ -131,6 +131,10 @@ bool burn_turn_owns(double t_s, double window_s, unsigned turn, unsigned turns);
 double burn_turn_wait(double t_s, double burn_s, double window_s, unsigned turn, unsigned turns);
 /* How many of the plan's windows are turn's. */
 unsigned burn_turn_windows(unsigned windows, unsigned turn, unsigned turns);
+/* The name a run goes by in the report and beside its peers: its device's
+ * model, and where workloads take turns its workload ("llvmpipe (copy)"):
+ * the burn and its remake from the logs name a run alike. */
+void burn_run_name(const char *device, const char *workload, unsigned turns, char *out, size_t len);
 
 /* false out of memory */
 bool burn_cut_init(BurnCut *c, double burn_s, double window_s);

@@ -356,18 +356,32 @@ static bool size_done(const Loop *L)
 	       clock_mono_ns() - L->size_since >= (uint64_t)(SWEEP_WINDOW_S * 1e9);
 }
 
-/* Paused with nothing in flight: waits for resume or stop. */
-static void wait_while_paused(Engine *e, Loop *L)
+/* Held PAUSED with nothing in flight until a stop, and: until_ns 0, the
+ * user's resume; else that time (a burn's other workload's turn; a stop
+ * heard within 20 ms). */
+static void hold(Engine *e, Loop *L, uint64_t until_ns)
 {
 	pthread_mutex_lock(&e->mu);
 	int before = atomic_load(&e->state);
 	atomic_store(&e->state, ENGINE_PAUSED);
-	while (e->cmd.paused && !e->cmd.stop)
-		pthread_cond_wait(&e->cv, &e->mu);
+	for (uint64_t now; !e->cmd.stop;) {
+		if (!until_ns) {
+			if (!e->cmd.paused)
+				break;
+			pthread_cond_wait(&e->cv, &e->mu);
+			continue;
+		}
+		if ((now = clock_mono_ns()) >= until_ns)
+			break;
+		uint64_t ns = until_ns - now < 20000000u ? until_ns - now : 20000000u;
+		pthread_mutex_unlock(&e->mu);
+		nanosleep(&(struct timespec){ .tv_sec = 0, .tv_nsec = (long)ns }, NULL);
+		pthread_mutex_lock(&e->mu);
+	}
 	atomic_store(&e->state, before);
 	pthread_mutex_unlock(&e->mu);
 	L->last_done = 0; /* the next completion interval starts afresh */
-	L->resumes = clock_resumes(); /* a stop while paused measured nothing */
+	L->resumes = clock_resumes(); /* a stop while held measured nothing */
 }
 
 /* The loop's state at the start of the run. */
@@ -423,21 +437,7 @@ static Turn burn_turn(Engine *e, Loop *L)
 	if (wait < 0)
 		return TURN_END;
 	log_control(e, L, "pause", 0, "the burn's other workload's turn");
-	int before = atomic_load(&e->state);
-	atomic_store(&e->state, ENGINE_PAUSED);
-	uint64_t until = clock_mono_ns() + (uint64_t)(wait * 1e9);
-	for (uint64_t now = clock_mono_ns(); now < until; now = clock_mono_ns()) {
-		pthread_mutex_lock(&e->mu);
-		bool stop = e->cmd.stop;
-		pthread_mutex_unlock(&e->mu);
-		if (stop)
-			break;
-		uint64_t ns = until - now < 20000000u ? until - now : 20000000u; /* a stop heard within 20 ms */
-		nanosleep(&(struct timespec){ .tv_sec = 0, .tv_nsec = (long)ns }, NULL);
-	}
-	atomic_store(&e->state, before);
-	L->last_done = 0; /* the next completion interval starts afresh */
-	L->resumes = clock_resumes();
+	hold(e, L, clock_mono_ns() + (uint64_t)(wait * 1e9));
 	log_control(e, L, "resume", 0, NULL);
 	return TURN_AGAIN;
 }
@@ -454,7 +454,7 @@ static Turn phase_change(Engine *e, Loop *L, const Commands *cmd)
 	if (cmd->paused) {
 		L->logged_pauses = cmd->pauses;
 		log_control(e, L, "pause", 0, NULL);
-		wait_while_paused(e, L);
+		hold(e, L, 0);
 		log_control(e, L, "resume", 0, NULL);
 		return TURN_AGAIN;
 	}
