@@ -1374,19 +1374,21 @@ PY
 # Two workloads taking turns (--workload fp32,copy): a run each on every
 # device, window 1 fp32's, 2 copy's, ...; each run waits out the other's
 # windows (no sample of copy's in window 1, a pause record each), is judged
-# beside its peers of the same workload and against its own first window,
+# as its turn ends (not a turn later), beside its peers of the same
+# workload and against its own first window,
 # its unit its own; the report remade from its logs (named in any order)
 # is the burn's; on a terminal the node view has a row a run, its header
 # the devices (not the runs) and the turns; a list the burn cannot take is
 # refused (exit 2).
 t_a_burn_of_two_workloads_should_take_turns_a_window_each() {
-	"$FS" --outlier 99.9 --burn 4s --window 1s --workload fp32,copy -1 -1 --format json >"$T/b.json" 2>"$T/b.err" ||
+	"$FS" --outlier 99.9 --burn 8s --window 2s --workload fp32,copy -1 -1 --format json >"$T/b.json" 2>"$T/b.err" ||
 		die "exit $?: $(cat "$T/b.err")"
 	python3 tests/schema_check.py burn "$T/b.json" >"$T/sch" 2>&1 || die "schema: $(cat "$T/sch")"
 	python3 - "$T/b.json" "$T"/state/flopscope/*.jsonl <<'PY' || die "records: $(cat "$T/b.json")"
-import json, sys
+import datetime, json, sys
 r = [json.loads(l) for l in open(sys.argv[1])]
 turn = ["fp32", "copy"]
+utc = lambda x: datetime.datetime.strptime(x["utc"], "%Y-%m-%dT%H:%M:%S.%fZ").timestamp()
 unit = {"fp32": "FLOPS", "copy": "B/s"}
 ses = [x for x in r if x["type"] == "session"]
 assert sorted((x["dev"], x["workload"], x.get("burn_turn", 0), x["burn_turns"]) for x in ses) == \
@@ -1401,6 +1403,11 @@ assert all(x["status"] in ("pass", "unsure") and x["steady_samples"] > 0 and x["
 end = r[-1]
 c = end["counts"]
 assert end["exit"] == 0 and c["pass"] + c["unsure"] == 8 and end["devices"] == 2, end
+# each window judged as its turn ends (with half a second for what is in
+# flight), not a turn later where its run's next sample comes
+t0 = utc(end) - end["seconds"]
+late = [(x["dev"], x["window"], round(utc(x) - t0, 2)) for x in w if x["window"] < 4 and utc(x) - t0 > x["t_end_s"] + 1.2]
+assert not late, late
 assert len(sys.argv[2:]) == 4, sys.argv
 for log in sys.argv[2:]:
     recs = [json.loads(l) for l in open(log)]
@@ -1409,9 +1416,9 @@ for log in sys.argv[2:]:
     t = [s["t_ms"] / 1000 for s in recs if s["type"] == "sample"]
     # its own windows' samples; in the other's, only what was in flight at
     # its turn's end (dispatches that ended past it: 3 at most were seen)
-    other = [v for v in t if v < 4 and int(v) % 2 != mine]
-    assert t and (mine == 0 or min(t) >= 1.0), (log, mine, t[:3])
-    assert len(other) <= 8 and all(v - int(v) < 0.5 for v in other), (log, mine, other)
+    other = [v for v in t if v < 8 and int(v / 2) % 2 != mine]
+    assert t and (mine == 0 or min(t) >= 2.0), (log, mine, t[:3])
+    assert len(other) <= 8 and all(v % 2 < 0.5 for v in other), (log, mine, other)
     wins = [s["window"] for s in recs if s["type"] == "window"]
     assert wins == [i for i in range(1, 5) if (i - 1) % 2 == mine], (log, wins)
     assert any(s["type"] == "control" and s["action"] == "pause" and "turn" in s.get("note", "") for s in recs), log
