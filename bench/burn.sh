@@ -7,6 +7,7 @@
 # beside nvidia-smi's of that GPU over the window's span.
 # The burn's resident memory every 5 s beside (a long soak's must not grow).
 #   bench/burn.sh [DUR] [START] [BUSY]    FS=build/flopscope DEV= (every GPU) WINDOW=30s
+#   WORKLOAD=power,copy (--workload: a list takes turns, a window each)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 FS=${FS:-build/flopscope}
@@ -30,7 +31,7 @@ while time.time() - t < 60: torch.matmul(a, b)
 torch.cuda.synchronize()' >"$out/torch.txt" 2>&1) &
 fi
 rc=0
-"$FS" ${DEV:-} --burn "$dur" --window "${WINDOW:-30s}" --format json >"$out/burn.json" 2>"$out/burn.err" &
+"$FS" ${DEV:-} --burn "$dur" --window "${WINDOW:-30s}" ${WORKLOAD:+--workload "$WORKLOAD"} --format json >"$out/burn.json" 2>"$out/burn.err" &
 fs=$!
 # its resident memory every 5 s: a long burn's must stay flat
 while kill -0 "$fs" 2>/dev/null; do
