@@ -86,7 +86,6 @@ typedef struct Burn {
 	NodeBurn *view;            /* the node view's burn lines while it shows (no window lines printed) */
 	long view_left_s;          /* the time left its header says */
 	bool by_key;               /* ended from the view's keyboard (q, Ctrl-C): interrupted, as SIGINT */
-	uint64_t t0;               /* when the runs started (clock_mono_ns): the burn's time */
 	SlogRunIds ids;            /* when planned: the logs' default names and the reports' share its stamp */
 } Burn;
 
@@ -389,27 +388,19 @@ static bool board_write(Burn *b)
 	return false;
 }
 
-/* A dispatch in flight at a turn's end completes within this (a 20 ms
- * target's, with room for a slow completion): then the turn's window is
- * closed. */
-#define TURN_END_GRACE_S 0.5
-
-/* Each run whose turn has ended closes its window then, not where its next
- * turn's first sample comes: its verdict would wait out the other
- * workloads' windows. The plan's last window closes at the burn's end. */
+/* Each run whose turn has ended (its engine holds, or has ended with no
+ * turn left: what was in flight has completed) closes its window then,
+ * not where its next turn's first sample comes, or at the burn's end: its
+ * verdict would wait out the other workloads' windows. */
 static void close_turns(Burn *b)
 {
-	if (b->turns < 2)
-		return;
-	double now_s = (double)(clock_mono_ns() - b->t0) / 1e9;
-	for (size_t k = 0; k < b->n; k++) {
+	for (size_t k = 0; b->turns > 1 && k < b->n; k++) {
 		Dev *d = &b->d[k];
-		double end = b->o->window_s * (d->cut.cur + 1);
-		if (!d->active || !d->cut.seen || d->cut.cur + 1 >= b->windows || now_s < end + TURN_END_GRACE_S)
-			continue;
+		Engine *e = b->set->m[k].e;
+		EngineState st = e ? engine_state(e) : ENGINE_ERROR;
 		BurnWindow w;
-		burn_cut_close(&d->cut, &w, false, d->cut.cur + b->turns);
-		judge_window(b, d, k, w, false, false);
+		if (d->active && (st == ENGINE_PAUSED || st == ENGINE_DONE) && burn_cut_turn_end(&d->cut, &w))
+			judge_window(b, d, k, w, false, false);
 	}
 }
 
@@ -785,7 +776,7 @@ int burn_run(const struct VkCtx *ctx, const Options *o, const int *idx, size_t d
 		if (b.board && set.m[k].e)
 			mboard_attach(b.board, b.d[k].row, engine_summary_reader(set.m[k].e));
 	}
-	uint64_t t0 = b.t0 = clock_mono_ns();
+	uint64_t t0 = clock_mono_ns();
 	if (started && !burn_view(&b, &set, t0, quit))
 		engine_set_drain(&set, take_sample, &b, quit);
 	double ran_s = (double)(clock_mono_ns() - t0) / 1e9;

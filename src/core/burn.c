@@ -356,6 +356,14 @@ void burn_cut_turns(BurnCut *c, unsigned turn, unsigned turns)
 	c->cur = c->turn;
 }
 
+bool burn_cut_turn_end(BurnCut *c, BurnWindow *closed)
+{
+	if (c->turns < 2 || !c->seen || c->cur + 1 >= c->windows)
+		return false;
+	burn_cut_close(c, closed, false, c->cur + c->turns);
+	return true;
+}
+
 bool burn_cut_more(const BurnCut *c)
 {
 	unsigned turns = c->turns ? c->turns : 1;
@@ -424,6 +432,8 @@ bool burn_cut_close(BurnCut *c, BurnWindow *w, bool partial, unsigned next)
 bool burn_cut_add(BurnCut *c, const Sample *s, BurnWindow *closed)
 {
 	unsigned index = (unsigned)floor(s->t_ms / 1000.0 / c->window_s);
+	if (index < c->cur) /* of a window closed at its turn's end (burn_cut_turn_end) */
+		return false;
 	if (index < c->windows && !burn_turn_owns(s->t_ms / 1000.0, c->window_s, c->turn, c->turns))
 		return false; /* past its turn (its run waits for the next) */
 	bool later = index > c->cur && index < c->windows;

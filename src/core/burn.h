@@ -141,6 +141,12 @@ bool burn_cut_init(BurnCut *c, double burn_s, double window_s);
 /* The cut of a run that takes turn of turns: it begins at its first window;
  * a sample outside its windows (one that ended past its turn) is left out. */
 void burn_cut_turns(BurnCut *c, unsigned turn, unsigned turns);
+/* Its run's turn has ended (its engine holds, what was in flight
+ * completed): the window being filled is closed into *closed and true
+ * returned, where a turn's window had samples and is not the plan's last
+ * (that one closes at the burn's end). A sample of it that comes later is
+ * left out. */
+bool burn_cut_turn_end(BurnCut *c, BurnWindow *closed);
 /* Whether windows of the cut's remain in the plan after the one being
  * filled: closed at the run's end, it was cut short (partial). */
 bool burn_cut_more(const BurnCut *c);

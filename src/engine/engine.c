@@ -436,6 +436,7 @@ static Turn burn_turn(Engine *e, Loop *L)
 		return TURN_FAILED;
 	if (wait < 0)
 		return TURN_END;
+	engine_log_turn_end(e);
 	log_control(e, L, "pause", 0, "the burn's other workload's turn");
 	hold(e, L, clock_mono_ns() + (uint64_t)(wait * 1e9));
 	log_control(e, L, "resume", 0, NULL);

@@ -112,6 +112,9 @@ void engine_log_finish(Engine *e, const char *error);
  * window's record written; the sample itself where the log's budget
  * allows (every one without a budget). */
 void engine_log_sample(Engine *e, const Sample *s);
+/* A burn's run of one workload of several: its turn has ended, its log's
+ * window is written now (not where its next turn's first sample comes). */
+void engine_log_turn_end(Engine *e);
 /* A burn's log: its window cutter; false out of memory. */
 bool engine_log_burn_begin(Engine *e);
 

@@ -137,6 +137,13 @@ void engine_log_sample(Engine *e, const Sample *s)
 		engine_log_step(e, slog_write_sample(&e->log, s, &e->procs));
 }
 
+void engine_log_turn_end(Engine *e)
+{
+	BurnWindow closed;
+	if (e->cut && burn_cut_turn_end(e->cut, &closed))
+		write_window(e, &closed);
+}
+
 /* A burn's last window, cut short by the end or a failure (partial). */
 static void burn_close(Engine *e, const char *error)
 {

@@ -316,6 +316,12 @@ static void workloads_taking_turns_should_each_keep_their_own_windows(void)
 	for (size_t k = 0; s && k < 150; k++)
 		burn_cut_add(&c, &s[k], &closed);
 	CHECK(c.cur == 2 && burn_cut_more(&c));
+	/* its turn ends: window 2 closed then, window 4 next; a late sample of
+	 * window 2 is left out of it; the plan's last window is the end's */
+	CHECK(burn_cut_turn_end(&c, &closed) && closed.index == 2 && closed.samples == 50 && !closed.partial);
+	CHECK(c.cur == 4 && !burn_cut_turn_end(&c, &closed));
+	CHECK(!burn_cut_add(&c, &s[120], &closed) && c.samples == 0);
+	CHECK(!burn_cut_add(&c, &s[210], &closed) && c.samples == 1 && !burn_cut_turn_end(&c, &closed));
 	burn_cut_free(&c);
 	free(s);
 }
