@@ -40,6 +40,22 @@ static void read_cmdline(ProcInfo *p)
 	fmt_printable(p->cmd);
 }
 
+/* The first line of /proc/PID/WHAT into line (its newline dropped);
+ * false unreadable. */
+static bool read_line(unsigned pid, const char *what, char *line, size_t len)
+{
+	char path[600];
+	snprintf(path, sizeof path, "%s/%u/%s", procfs_root(), pid, what);
+	FILE *f = fopen(path, "re");
+	if (!f)
+		return false;
+	bool ok = fgets(line, (int)len, f) != NULL;
+	fclose(f);
+	if (ok)
+		line[strcspn(line, "\n")] = '\0';
+	return ok;
+}
+
 /* pid's real uid (status' Uid line); -1 unreadable */
 static long read_uid(unsigned pid)
 {
@@ -59,17 +75,10 @@ static long read_uid(unsigned pid)
 
 void procfs_names(ProcInfo *p)
 {
-	char path[600];
 	p->uid = -1;
 	read_cmdline(p);
-	snprintf(path, sizeof path, "%s/%u/comm", procfs_root(), p->pid);
-	FILE *f = fopen(path, "re");
-	if (f) {
-		if (fgets(p->name, sizeof p->name, f))
-			p->name[strcspn(p->name, "\n")] = '\0';
-		fclose(f);
+	if (read_line(p->pid, "comm", p->name, sizeof p->name))
 		fmt_printable(p->name);
-	}
 	p->uid = read_uid(p->pid);
 	if (p->uid < 0)
 		return;
@@ -97,14 +106,8 @@ bool procfs_alive(unsigned pid)
 	if (kill((pid_t)pid, 0) != 0 && errno != EPERM)
 		return false;
 	/* a zombie still answers kill(0): ended all the same */
-	char path[600], line[512];
-	snprintf(path, sizeof path, "%s/%u/stat", procfs_root(), pid);
-	FILE *f = fopen(path, "re");
-	if (!f)
-		return true;
-	bool ended = fgets(line, sizeof line, f) && procs_stat_ended(line);
-	fclose(f);
-	return !ended;
+	char line[512];
+	return !(read_line(pid, "stat", line, sizeof line) && procs_stat_ended(line));
 }
 
 size_t procfs_lock_holders(int fd, unsigned *pids, size_t cap)
