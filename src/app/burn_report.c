@@ -2,6 +2,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "error.h"
@@ -280,7 +281,6 @@ static void html_devices(FILE *f, const BurnReport *r)
 	fputs("</table>\n", f);
 }
 
-/* The four plots of the soak, every device in each. */
 /* The throughput's plot: one a unit where workloads took turns (FLOPS and
  * B/s share no axis), each with the runs of that unit. */
 static bool rate_plots(FILE *f, const BurnReport *r, const SvgBurnDev *dv, size_t n)
@@ -302,23 +302,57 @@ static bool rate_plots(FILE *f, const BurnReport *r, const SvgBurnDev *dv, size_
 	return ok;
 }
 
+/* What a device reads whatever it runs (clock, power, temperature): a
+ * line a device, its workloads' turns one trace (own[j] where merged, the
+ * caller frees). The devices' count; 0 out of memory. */
+static size_t by_device(const BurnReport *r, size_t n, SvgBurnDev *out, BurnTrace **own)
+{
+	size_t m = 0;
+	for (size_t k = 0; k < n; k++) {
+		const BurnReportDev *d = &r->d[k];
+		size_t j = 0;
+		while (j < m && out[j].number != d->number)
+			j++;
+		if (j == m) {
+			own[m] = NULL;
+			out[m++] = (SvgBurnDev){ d->number, d->m ? d->m->device : d->name, d->trace };
+		} else if (d->trace && !out[j].trace) {
+			out[j].trace = d->trace;
+		} else if (d->trace) {
+			if (!own[j] && (own[j] = malloc(sizeof *own[j])) != NULL) {
+				*own[j] = *out[j].trace;
+				out[j].trace = own[j];
+			}
+			if (!own[j])
+				return 0;
+			burn_trace_merge(own[j], d->trace);
+		}
+	}
+	return m;
+}
+
+/* The four plots of the soak, every device in each. */
 static bool html_plots(FILE *f, const BurnReport *r)
 {
-	SvgBurnDev dv[64];
+	SvgBurnDev dv[64], dev[64];
+	BurnTrace *own[64] = { 0 };
 	size_t n = r->n < 64 ? r->n : 64;
 	bool any = false;
 	for (size_t k = 0; k < n; k++) {
-		dv[k] = (SvgBurnDev){ r->d[k].name, r->d[k].trace };
+		dv[k] = (SvgBurnDev){ r->d[k].number, r->d[k].name, r->d[k].trace };
 		any |= r->d[k].trace && r->d[k].trace->n;
 	}
 	if (!any)
 		return true;
-	fputs("<h2>Over the burn</h2>\n<p>Each device's run in spans of equal length: the mean of each span a solid "
-	      "line, its least (throughput, clock) or greatest (power, temperature) dotted, so that no window's dip or "
-	      "peak is lost however long the burn. Power is the driver's instant reading where it has one (NVML's "
-	      "NVML_FI_DEV_POWER_INSTANT), else its average.</p>\n", f);
+	size_t ndev = by_device(r, n, dev, own);
+	fprintf(f, "<h2>Over the burn</h2>\n<p>Each device's run in spans of equal length: the mean of each span a solid "
+	        "line, its least (throughput, clock) or greatest (power, temperature) dotted, so that no window's dip or "
+	        "peak is lost however long the burn.%s Power is the driver's instant reading where it has one (NVML's "
+	        "NVML_FI_DEV_POWER_INSTANT), else its average.</p>\n",
+	        ndev < n ? " Throughput is a line a workload, in a plot a unit; the clock, power and temperature a line a "
+	                   "device, its workloads' windows together." : "");
 	static const char *const what[BURN_Q_COUNT] = { "throughput", "clock", "power", "temperature" };
-	bool ok = true;
+	bool ok = ndev > 0;
 	for (int q = 0; q < BURN_Q_COUNT && ok; q++) {
 		bool read = false;
 		for (size_t k = 0; k < n && !read; k++)
@@ -327,10 +361,12 @@ static bool html_plots(FILE *f, const BurnReport *r)
 		if (read && q == BURN_Q_RATE)
 			ok = rate_plots(f, r, dv, n);
 		else if (read)
-			ok = svg_write_burn(f, (BurnQuantity)q, "", dv, n, r->window_s, r->ran_s);
+			ok = svg_write_burn(f, (BurnQuantity)q, "", dev, ndev, r->window_s, r->ran_s);
 		else
-			fprintf(f, "<p>No %s was read on %s.</p>\n", what[q], n == 1 ? "this device" : "these devices");
+			fprintf(f, "<p>No %s was read on %s.</p>\n", what[q], ndev == 1 ? "this device" : "these devices");
 	}
+	for (size_t j = 0; j < n; j++)
+		free(own[j]);
 	return ok;
 }
 

@@ -1,5 +1,6 @@
 #include "burn.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -317,6 +318,64 @@ void burn_trace_add(BurnTrace *t, const Sample *s, double t_s)
 	agg_add(&p->q[BURN_Q_MHZ], sample_has_tel(s, TEL_SM_MHZ) ? s->tel[TEL_SM_MHZ] : NAN);
 	agg_add(&p->q[BURN_Q_WATTS], sample_power_w(s));
 	agg_add(&p->q[BURN_Q_TEMP], sample_has_tel(s, TEL_TEMP_C) ? s->tel[TEL_TEMP_C] : NAN);
+}
+
+/* Each two neighbouring spans into one until t's span is span_s. */
+static void trace_coarsen(BurnTrace *t, double span_s)
+{
+	while (t->span_s < span_s * (1 - 1e-9))
+		trace_halve(t);
+}
+
+/* b's point k in into's spans (ratio: b's span over into's, at most 1). */
+static long trace_mapped(const BurnTrace *b, size_t k, double ratio)
+{
+	return (long)floor(((double)b->p[k].slot + 0.5) * ratio);
+}
+
+/* The points into and b would make together: their distinct slots. */
+static size_t trace_union(const BurnTrace *into, const BurnTrace *b, double ratio)
+{
+	size_t total = 0, i = 0, k = 0;
+	long last = LONG_MIN;
+	while (i < into->n || k < b->n) {
+		long si = i < into->n ? into->p[i].slot : LONG_MAX, sk = k < b->n ? trace_mapped(b, k, ratio) : LONG_MAX;
+		long s = si <= sk ? si : sk;
+		if (si <= sk)
+			i++;
+		else
+			k++;
+		total += s != last;
+		last = s;
+	}
+	return total;
+}
+
+void burn_trace_merge(BurnTrace *into, const BurnTrace *b)
+{
+	trace_coarsen(into, b->span_s);
+	double ratio = b->span_s / into->span_s;
+	size_t total;
+	/* traces of one burn fit as they are; any others as they must */
+	while ((total = trace_union(into, b, ratio)) > BURN_TRACE_POINTS) {
+		trace_halve(into);
+		ratio = b->span_s / into->span_s;
+	}
+	/* from the back, so that into's points move up before they are
+	 * overwritten: a slot of both (or of several of b's) one point */
+	size_t at = total, i = into->n, k = b->n;
+	while (i > 0 || k > 0) {
+		long si = i ? into->p[i - 1].slot : LONG_MIN, sk = k ? trace_mapped(b, k - 1, ratio) : LONG_MIN;
+		bool from_b = sk > si;
+		BurnPoint pt = from_b ? b->p[--k] : into->p[--i];
+		pt.slot = from_b ? sk : si;
+		if (at < total && into->p[at].slot == pt.slot)
+			for (int q = 0; q < BURN_Q_COUNT; q++)
+				agg_merge(&into->p[at].q[q], &pt.q[q]);
+		else
+			into->p[--at] = pt;
+	}
+	into->n = total;
 }
 
 bool burn_turn_owns(double t_s, double window_s, unsigned turn, unsigned turns)

@@ -192,5 +192,9 @@ void burn_trace_init(BurnTrace *t, double burn_s);
 void burn_trace_add(BurnTrace *t, const Sample *s, double t_s);
 /* A point's mean of q; NaN where nothing was read. */
 double burn_agg_mean(const BurnAgg *a);
+/* b's points added to into's, as if b's samples had been added to it: the
+ * device's runs taking turns, one line a device (traces of one burn: spans
+ * of one start, each a power of two of the other; the coarser kept). */
+void burn_trace_merge(BurnTrace *into, const BurnTrace *b);
 
 #endif

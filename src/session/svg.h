@@ -36,11 +36,14 @@ typedef struct SvgSweep {
 bool svg_write_sweeps(FILE *f, const char *title, const SvgSweep *sw, size_t n, const char *unit);
 
 /* A soak's chart of quantity q (burn.h's traces) over the run, for the
- * burn's report: a line a device, each span's mean solid and the extreme
- * that matters dotted (throughput and clock: the least; power and
- * temperature: the greatest), the windows' edges; an <svg> element to put
- * in a page (no XML declaration). unit: the throughput's. */
+ * burn's report: a line a trace (a run, or a device's runs merged), each
+ * span's mean solid and the extreme that matters dotted (throughput and
+ * clock: the least; power and temperature: the greatest), the windows'
+ * edges; an <svg> element to put in a page (no XML declaration). unit: the
+ * throughput's. A trace is named and coloured by its device's number, the
+ * same in every chart. */
 typedef struct SvgBurnDev {
+	size_t number;           /* the device's among the burn's (1..) */
 	const char *label;
 	const BurnTrace *trace;  /* NULL: the device did not run */
 } SvgBurnDev;

@@ -66,6 +66,12 @@ static void trace_line(FILE *f, const SvgPanel *p, const BurnDoc *doc, const Bur
 		fputs("\"/>\n", f);
 }
 
+/* A device's colour, the same in every chart of the report. */
+static const char *colour(const SvgBurnDev *d)
+{
+	return svg_colours[(d->number ? d->number - 1 : 0) % SVG_COLOURS];
+}
+
 static double burn_content(FILE *f, const void *ctx)
 {
 	const BurnDoc *doc = ctx;
@@ -86,8 +92,8 @@ static double burn_content(FILE *f, const void *ctx)
 	char names[SVG_COLOURS][96], style[SVG_COLOURS][64];
 	size_t nl = doc->n < SVG_COLOURS ? doc->n : SVG_COLOURS;
 	for (size_t k = 0; k < nl; k++) {
-		snprintf(names[k], sizeof names[k], "[%zu] %.80s", k + 1, doc->d[k].label);
-		snprintf(style[k], sizeof style[k], "stroke=\"%s\" stroke-width=\"1.5\"", svg_colours[k % SVG_COLOURS]);
+		snprintf(names[k], sizeof names[k], "[%zu] %.80s", doc->d[k].number, doc->d[k].label);
+		snprintf(style[k], sizeof style[k], "stroke=\"%s\" stroke-width=\"1.5\"", colour(&doc->d[k]));
 		lg[k] = (SvgLegend){ names[k], style[k] };
 	}
 	SvgPanel p = { svg_header(f, 20, title, lg, nl), SVG_PANEL_H, { 0, t1, false }, { 0, hi > 0 ? hi * 1.05 : 1, false },
@@ -104,7 +110,7 @@ static double burn_content(FILE *f, const void *ctx)
 		if (!doc->d[k].trace)
 			continue;
 		char solid[96], dotted[128];
-		const char *col = svg_colours[k % SVG_COLOURS];
+		const char *col = colour(&doc->d[k]);
 		snprintf(solid, sizeof solid, "stroke=\"%s\" stroke-width=\"1.5\"", col);
 		snprintf(dotted, sizeof dotted, "stroke=\"%s\" stroke-width=\"1\" stroke-dasharray=\"1 2\"", col);
 		trace_line(f, &p, doc, doc->d[k].trace, true, dotted);

@@ -1431,6 +1431,35 @@ PY
 	# shellcheck disable=SC2046
 	"$FS" --export $(ls -r "$T"/state/flopscope/*.jsonl) --report "$T/re.md" >"$T/re.out" 2>&1 || die "--report: $(cat "$T/re.out")"
 	diff <(grep '^[|#]' "$md") <(grep '^[|#]' "$T/re.md") >"$T/d" || die "the remade report differs: $(cat "$T/d")"
+	# shellcheck disable=SC2046
+	"$FS" --export $(ls -r "$T"/state/flopscope/*.jsonl) --report "$T/re.html" >"$T/re.out" 2>&1 || die "--report: $(cat "$T/re.out")"
+	# the HTML's plots: throughput a plot a unit, a line a run; the clock a
+	# line a device, its two runs' turns together; a device named by its
+	# number and drawn in its colour in every plot (the burn's and the remade)
+	python3 - "${md%.md}.html" "$T/re.html" <<'PY' || die "the HTML's plots"
+import re, sys
+for path in sys.argv[1:]:
+    page = open(path).read()
+    plots = {}
+    for svg in re.findall(r"<svg\b.*?</svg>", page, re.S):
+        title = re.search(r"<text[^>]*>([a-z ]+) over the burn", svg).group(1)
+        legend = re.findall(r'stroke="(#[0-9a-f]+)" stroke-width="1.5"/>\s*<text[^>]*>(\[\d\] [^<]*)</text>', svg)
+        lines = re.findall(r'<polyline fill="none" stroke="(#[0-9a-f]+)" stroke-width="1.5"', svg)
+        plots.setdefault(title, []).append((legend, lines))
+    assert sorted(plots) == ["shader clock", "throughput"], (path, sorted(plots))
+    rate = plots["throughput"]
+    assert [[n[-6:] for _, n in lg] for lg, _ in rate] == [["(fp32)", "(fp32)"], ["(copy)", "(copy)"]], (path, rate)
+    (clock, clines), = plots["shader clock"]
+    assert [n[:4] for _, n in clock] == ["[1] ", "[2] "] and not any("(" in n[-6:] for _, n in clock), (path, clock)
+    colour = dict((n[:3], c) for c, n in clock)
+    assert colour["[1]"] != colour["[2]"], clock
+    for lg, lines in rate:
+        assert all(colour[n[:3]] == c for c, n in lg), (path, lg, clock)
+    # a device's clock is one line over the whole burn (its runs' windows
+    # side by side, no gap), where a run's throughput breaks at each turn
+    assert sorted(clines) == sorted(colour.values()), (path, clines)
+    assert all(len(lines) >= 4 for _, lines in rate), (path, rate)
+PY
 	# on a terminal: a row a run, the header the devices and their turns,
 	# each row's status its workload's
 	start_ui "$FS" --outlier 99.9 --burn 6s --window 1s --workload fp32,copy -1 -1

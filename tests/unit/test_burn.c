@@ -251,6 +251,46 @@ static void a_trace_should_stay_small_and_keep_every_minimum(void)
 	CHECK(t.n == 1 && t.p[0].q[BURN_Q_RATE].n == 0 && t.p[0].q[BURN_Q_MHZ].n == 1);
 }
 
+/* Two runs of one device taking turns (2 s windows, one run's trace
+ * coarsened by a late sample): merged, they are the trace of all their
+ * samples together, a point a span, whichever was coarser. */
+static void the_runs_of_a_device_should_merge_into_one_trace(void)
+{
+	static BurnTrace a, b, both;
+	burn_trace_init(&a, 8);
+	burn_trace_init(&b, 8);
+	burn_trace_init(&both, 8);
+	Sample s = { .flags = SAMPLE_STEADY, .tel_valid = 1u << TEL_SM_MHZ };
+	for (int k = 0; k < 400; k++) { /* 0 to 8 s, 20 ms apart */
+		double t = 0.02 * k;
+		bool turn_b = (int)floor(t / 2) % 2;
+		s.rate = turn_b ? 3e12 : 5e12;
+		s.tel[TEL_SM_MHZ] = 1500 + k % 7;
+		burn_trace_add(turn_b ? &b : &a, &s, t);
+		burn_trace_add(&both, &s, t);
+	}
+	s.rate = 1e9; /* past the points: b's spans double */
+	burn_trace_add(&b, &s, 60); /* spans of 0.1 s: slot 600 */
+	burn_trace_add(&both, &s, 60);
+	CHECK(b.span_s == 2 * a.span_s);
+	burn_trace_merge(&a, &b);
+	CHECK(a.span_s == both.span_s && a.n == both.n);
+	for (size_t k = 0; k < a.n && k < both.n; k++) {
+		CHECK(a.p[k].slot == both.p[k].slot);
+		for (int q = 0; q < BURN_Q_COUNT; q++) {
+			const BurnAgg *x = &a.p[k].q[q], *y = &both.p[k].q[q];
+			CHECK(x->n == y->n && (!x->n || (x->min == y->min && x->max == y->max)));
+			CHECK(fabs(x->sum - y->sum) <= 1e-9 * fabs(y->sum));
+		}
+	}
+	/* merged into the coarser one: the same points */
+	static BurnTrace c;
+	burn_trace_init(&c, 8);
+	burn_trace_add(&c, &s, 60);
+	burn_trace_merge(&c, &both);
+	CHECK(c.n == both.n && c.p[c.n - 1].q[BURN_Q_RATE].n == 2 && c.p[0].q[BURN_Q_RATE].n == both.p[0].q[BURN_Q_RATE].n);
+}
+
 /* A run cut into its windows by the samples' time: each closed as the
  * first sample of the next comes, with its span, counts and extremes; the
  * last closed at the end, partial, to its last sample; past the planned
@@ -331,6 +371,7 @@ int main(void)
 	RUN(workloads_taking_turns_should_each_keep_their_own_windows);
 	RUN(a_run_should_be_cut_into_its_windows);
 	RUN(a_trace_should_stay_small_and_keep_every_minimum);
+	RUN(the_runs_of_a_device_should_merge_into_one_trace);
 	RUN(a_window_of_memory_errors_should_fail);
 	RUN(a_window_of_pcie_replays_should_fail);
 	RUN(a_window_near_its_slowdown_threshold_should_be_said);
