@@ -8,6 +8,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "fmt.h"
@@ -73,6 +74,45 @@ static long read_uid(unsigned pid)
 	return found;
 }
 
+/* A uid's user name (its number where the system has none), sanitized.
+ * Kept a minute by the thread that asked (each telemetry thread asks for
+ * the same few users every 250 ms, and a name service such as sssd or
+ * LDAP may take milliseconds to answer): no lock, no shared state. */
+#define USER_CACHE 16
+#define USER_CACHE_S 60
+typedef struct UserName {
+	uid_t uid;
+	time_t at;   /* when it was looked up (CLOCK_MONOTONIC s); 0: empty */
+	char name[sizeof ((ProcInfo *)0)->user];
+} UserName;
+static _Thread_local UserName user_cache[USER_CACHE];
+static _Thread_local unsigned user_next;
+
+static void user_name(uid_t uid, char *out, size_t len)
+{
+	struct timespec now;
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	time_t t = now.tv_sec + 1; /* never 0 */
+	for (unsigned k = 0; k < USER_CACHE; k++) {
+		const UserName *u = &user_cache[k];
+		if (u->at && u->uid == uid && t - u->at < USER_CACHE_S) {
+			snprintf(out, len, "%s", u->name);
+			return;
+		}
+	}
+	UserName *u = &user_cache[user_next++ % USER_CACHE];
+	struct passwd pw, *res = NULL;
+	char buf[1024];
+	if (getpwuid_r(uid, &pw, buf, sizeof buf, &res) == 0 && res)
+		snprintf(u->name, sizeof u->name, "%s", res->pw_name);
+	else
+		snprintf(u->name, sizeof u->name, "%lu", (unsigned long)uid);
+	fmt_printable(u->name);
+	u->uid = uid;
+	u->at = t;
+	snprintf(out, len, "%s", u->name);
+}
+
 void procfs_names(ProcInfo *p)
 {
 	p->uid = -1;
@@ -82,13 +122,7 @@ void procfs_names(ProcInfo *p)
 	p->uid = read_uid(p->pid);
 	if (p->uid < 0)
 		return;
-	struct passwd pw, *res = NULL;
-	char buf[1024];
-	if (getpwuid_r((uid_t)p->uid, &pw, buf, sizeof buf, &res) == 0 && res)
-		snprintf(p->user, sizeof p->user, "%s", res->pw_name);
-	else
-		snprintf(p->user, sizeof p->user, "%ld", p->uid);
-	fmt_printable(p->user);
+	user_name((uid_t)p->uid, p->user, sizeof p->user);
 }
 
 int procfs_signal(unsigned pid, int sig, char *why, size_t len)
