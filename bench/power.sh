@@ -10,7 +10,8 @@
 # the first cap reading, the median SM clock, and the throughput at the cap
 # (the median over the readings' second half).
 #   bench/power.sh [SECONDS] [ROUNDS]     FS=flopscope DEV=-1
-#   POWER_VARIANTS='FLOPSCOPE_POWER_FORM=fma;FLOPSCOPE_POWER_SHAPE=16,16,16,1,4,64' (a variant: NAME=VALUE ...)
+#   POWER_VARIANTS='FLOPSCOPE_POWER_FORM=fma;FLOPSCOPE_POWER_SHAPE=16,16,16,1,4,64;FLOPSCOPE_POWER_SHARED=40960'
+#   (a variant: NAME=VALUE ...)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 FS=${FS:-build/flopscope}

@@ -56,6 +56,7 @@ typedef struct DeviceInfo {
 	uint32_t max_group_count[3];
 	uint32_t max_group_size[3];
 	uint32_t max_invocations;
+	uint32_t max_shared_bytes;       /* a workgroup's shared memory at most */
 	uint32_t heap_count;
 	uint64_t heap_size[DEVINFO_MAX_HEAPS];
 	bool heap_device_local[DEVINFO_MAX_HEAPS];

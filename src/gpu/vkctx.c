@@ -164,6 +164,7 @@ static void take_limits(DeviceInfo *d, const VkPhysicalDeviceProperties *p, cons
 	memcpy(d->max_group_count, p->limits.maxComputeWorkGroupCount, sizeof d->max_group_count);
 	memcpy(d->max_group_size, p->limits.maxComputeWorkGroupSize, sizeof d->max_group_size);
 	d->max_invocations = p->limits.maxComputeWorkGroupInvocations;
+	d->max_shared_bytes = p->limits.maxComputeSharedMemorySize;
 	d->max_storage_range = p->limits.maxStorageBufferRange;
 	d->heap_count = mem->memoryHeapCount < DEVINFO_MAX_HEAPS ? mem->memoryHeapCount : DEVINFO_MAX_HEAPS;
 	for (uint32_t h = 0; h < d->heap_count; h++) {

@@ -38,6 +38,29 @@ static bool offers_shape(const DeviceInfo *d, uint32_t m, uint32_t n, uint32_t k
 	return false;
 }
 
+/* FLOPSCOPE_POWER_SHARED=BYTES: each workgroup holds that much shared
+ * memory, so fewer are resident (bench/power.sh: what occupancy does at the
+ * power cap); false with why where the device cannot. */
+static bool shared_words(Work *w, PowerState *st, const DeviceInfo *d, bool matrix, char *err)
+{
+	const char *shared = getenv("FLOPSCOPE_POWER_SHARED");
+	if (!shared || !*shared)
+		return true;
+	if (!matrix) {
+		snprintf(err, ERR_LEN, "FLOPSCOPE_POWER_SHARED: the matrix form's only (%s runs the FMA form)", d->name);
+		return false;
+	}
+	char *end;
+	unsigned long b = strtoul(shared, &end, 10);
+	if (*end || b < 4 || b > d->max_shared_bytes) {
+		snprintf(err, ERR_LEN, "FLOPSCOPE_POWER_SHARED: %s: bytes, 4 to %s's %u", shared, d->name, d->max_shared_bytes);
+		return false;
+	}
+	snprintf(st->text[5], sizeof st->text[5], "%lu", b / 4);
+	w->defs[w->ndefs++] = (ShaderDefine){ "SHARED_WORDS", st->text[5] };
+	return true;
+}
+
 static Status plan(Work *w, const WorkInput *in, char *err)
 {
 	const DeviceInfo *d = in->dev;
@@ -75,6 +98,8 @@ static Status plan(Work *w, const WorkInput *in, char *err)
 			return STATUS_USAGE;
 		}
 	}
+	if (!shared_words(w, st, d, matrix, err))
+		return STATUS_USAGE;
 	/* operands new each run */
 	p->seed = (uint64_t)time(NULL) * 0x9e3779b97f4a7c15ull ^ (uint64_t)getpid() ^ (uint64_t)(uintptr_t)st;
 	w->input = (ComputeInput){ power_words(p) * 4, fill, p };

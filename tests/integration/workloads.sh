@@ -97,6 +97,12 @@ t_matrix_shaders_should_compile_to_valid_spirv() {
 			FLOPSCOPE_NO_SPIRV_OPT=1 2>"$T/err" || die "power $v: $(cat "$T/err")"
 		spirv-val --target-env vulkan1.1 "$T/p.spv" 2>"$T/err" || die "power $v: spirv-val: $(cat "$T/err")"
 	done
+	# FLOPSCOPE_POWER_SHARED's shared memory (bench/power.sh) stays in the
+	# module: 10240 words a workgroup
+	$sc shaders/power.comp "$T/p.spv" MATRIX=1 M_SIZE=16 N_SIZE=8 K_SIZE=16 CHAINS=2 UNROLL=4 SHARED_WORDS=10240 \
+		FLOPSCOPE_NO_SPIRV_OPT=1 2>"$T/err" || die "power shared: $(cat "$T/err")"
+	spirv-val --target-env vulkan1.1 "$T/p.spv" 2>"$T/err" || die "power shared: spirv-val: $(cat "$T/err")"
+	spirv-dis "$T/p.spv" | grep -Eq 'OpTypeArray %uint %uint_10240' || die "power shared: no array of 10240 words"
 }
 
 # The power workload: random operands from a seed of the run, checked by
@@ -128,6 +134,9 @@ PY
 		die "FLOPSCOPE_POWER_SHAPE: $(cat "$T/out")"
 	FLOPSCOPE_POWER_SHAPE=9,4,8 "$FS" llvm --workload power --duration 0.5 --no-log >"$T/out" 2>&1
 	[ $? = 2 ] && grep -q 'FLOPSCOPE_POWER_SHAPE: "9,4,8": CHAINS 1-8' "$T/out" || die "$(cat "$T/out")"
+	FLOPSCOPE_POWER_SHARED=4096 "$FS" llvm --workload power --duration 0.5 --no-log >"$T/out" 2>&1
+	[ $? = 2 ] && grep -q "FLOPSCOPE_POWER_SHARED: the matrix form's only (llvmpipe.* runs the FMA form)" "$T/out" ||
+		die "$(cat "$T/out")"
 }
 
 t_memory_workloads_should_move_checked_bytes() {
