@@ -202,6 +202,31 @@ static void others_text(SampleSource *src, char *out, size_t len, int room)
 	         named ? who : "");
 }
 
+/* The runs' workloads, each once, in their order ("fp32"; logs of
+ * several replayed: "fp32, int32"). */
+static void workloads_text(const Node *nv, char *out, size_t len)
+{
+	size_t at = 0;
+	out[0] = '\0';
+	for (size_t k = 0; k < nv->n && at < len; k++) {
+		const char *w = nv->dev[k].src->workload ? nv->dev[k].src->workload : "";
+		bool seen = false;
+		for (size_t j = 0; j < k && !seen; j++)
+			seen = !strcmp(w, nv->dev[j].src->workload ? nv->dev[j].src->workload : "");
+		if (!seen)
+			at += (size_t)snprintf(out + at, len - at, "%s%s", at ? ", " : "", w);
+	}
+}
+
+/* Whether the runs differ in workload (a burn's workloads taking turns,
+ * logs of several replayed): then each panel names its own. */
+static bool mixed_workloads(const Node *nv)
+{
+	char wl[160];
+	workloads_text(nv, wl, sizeof wl);
+	return strchr(wl, ',') != NULL;
+}
+
 static void draw_panel(Node *nv, size_t k, Rect r, const PlotAxis *ay, double t1)
 {
 	NodeDev *d = &nv->dev[k];
@@ -210,7 +235,10 @@ static void draw_panel(Node *nv, size_t k, Rect r, const PlotAxis *ay, double t1
 	attrset(screen_attr(nv->s, ROLE_TEXT) | A_BOLD);
 	snprintf(state, sizeof state, " %s ", engine_state_str(d->state));
 	upper(state);
-	snprintf(line, sizeof line, "[%zu] %.480s", k + 1, d->src->title);
+	if (mixed_workloads(nv) && d->src->workload)
+		snprintf(line, sizeof line, "[%zu] %.20s: %.460s", k + 1, d->src->workload, d->src->title);
+	else
+		snprintf(line, sizeof line, "[%zu] %.480s", k + 1, d->src->title);
 	mvaddstr(r.y, r.x, layout_fit_words(line, r.w - 2 - (int)strlen(state)));
 	int sx = r.x + r.w - 1 - (int)strlen(state);
 	attrset(screen_attr(nv->s, state_role(d->state)) | A_REVERSE);
@@ -469,22 +497,23 @@ static double header(Node *nv)
 	attrset(screen_attr(nv->s, ROLE_HEADER));
 	mvhline(0, 0, ' ', COLS);
 	const SampleSource *s0 = nv->dev[0].src;
-	char tms[32];
+	char tms[32], wl[160];
+	workloads_text(nv, wl, sizeof wl);
 	if (nv->opt->burn) {
 		const NodeBurn *b = nv->opt->burn;
 		size_t devs = b->devices ? b->devices : nv->n;
 		snprintf(line, sizeof line, " flopscope | burn-in of %zu device%s: %s | %s | %s", devs, devs == 1 ? "" : "s",
-		         states, b->what[0] ? b->what : s0->workload, b->header);
+		         states, b->what[0] ? b->what : wl, b->header);
 	}
 	else if (s0->replay) { /* the logs' recorded target, as the dashboard's replay says it */
 		double x = s0->ctl.speed ? s0->ctl.speed(s0->ctl.ctx, 0) : 1;
 		char speed[24];
 		snprintf(speed, sizeof speed, isinf(x) ? "max" : "x%g", x);
 		snprintf(line, sizeof line, " flopscope | REPLAY %s | %zu logs: %s | %s | %.1f s | target %s", speed, nv->n,
-		         states, s0->workload, t1, fmt_ms(s0->target_ms(s0->ctx), tms, sizeof tms));
+		         states, wl, t1, fmt_ms(s0->target_ms(s0->ctx), tms, sizeof tms));
 	} else
-		snprintf(line, sizeof line, " flopscope | %zu devices: %s | %s | %.1f s | target %s", nv->n, states,
-		         s0->workload, t1, fmt_ms(s0->target_ms(s0->ctx), tms, sizeof tms));
+		snprintf(line, sizeof line, " flopscope | %zu devices: %s | %s | %.1f s | target %s", nv->n, states, wl, t1,
+		         fmt_ms(s0->target_ms(s0->ctx), tms, sizeof tms));
 	mvaddnstr(0, 0, line, COLS);
 	return t1;
 }

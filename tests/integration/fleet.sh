@@ -1466,6 +1466,8 @@ PY
 	wait_for '^ flopscope \| burn-in of 2 devices: .* \| fp32, copy \| window [0-9]+ of 6 \(1 s each, (fp32|copy)\)' 60
 	wait_for '^ +4 llvmpipe .* copy (PASS|UNSURE) [0-9]/3$' 60
 	screen | grep -Eq '^ +3 llvmpipe .* fp32 (PASS|UNSURE) [0-9]/3$' || die "the view: $(screen)"
+	# each panel names its run's workload
+	screen | grep -q '\[2\] copy: llvmpipe' && screen | grep -q '\[3\] fp32: llvmpipe' || die "the panels: $(screen)"
 	wait_exit 60
 	[ "$(cat "$T/exit")" = 0 ] || die "the view's burn: exit $(cat "$T/exit"): $(screen)"
 	"$FS" --burn 2s --window 1s --workload fp32,copy,int32 llvm >"$T/o" 2>&1
