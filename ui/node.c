@@ -502,17 +502,17 @@ static double header(Node *nv)
 	if (nv->opt->burn) {
 		const NodeBurn *b = nv->opt->burn;
 		size_t devs = b->devices ? b->devices : nv->n;
-		snprintf(line, sizeof line, " flopscope | burn-in of %zu device%s: %s | %s | %s", devs, devs == 1 ? "" : "s",
+		snprintf(line, sizeof line, " flopscope | burn-in of %zu device%s: %s | %.80s | %s", devs, devs == 1 ? "" : "s",
 		         states, b->what[0] ? b->what : wl, b->header);
 	}
 	else if (s0->replay) { /* the logs' recorded target, as the dashboard's replay says it */
 		double x = s0->ctl.speed ? s0->ctl.speed(s0->ctl.ctx, 0) : 1;
 		char speed[24];
 		snprintf(speed, sizeof speed, isinf(x) ? "max" : "x%g", x);
-		snprintf(line, sizeof line, " flopscope | REPLAY %s | %zu logs: %s | %s | %.1f s | target %s", speed, nv->n,
+		snprintf(line, sizeof line, " flopscope | REPLAY %s | %zu logs: %s | %.80s | %.1f s | target %s", speed, nv->n,
 		         states, wl, t1, fmt_ms(s0->target_ms(s0->ctx), tms, sizeof tms));
 	} else
-		snprintf(line, sizeof line, " flopscope | %zu devices: %s | %s | %.1f s | target %s", nv->n, states, wl, t1,
+		snprintf(line, sizeof line, " flopscope | %zu devices: %s | %.80s | %.1f s | target %s", nv->n, states, wl, t1,
 		         fmt_ms(s0->target_ms(s0->ctx), tms, sizeof tms));
 	mvaddnstr(0, 0, line, COLS);
 	return t1;
