@@ -45,7 +45,7 @@ INC_ui      := -Isrc/core -Isrc/session -Isrc/engine -Iui
 INC_app     := $(INC_engine) -Iui -Isrc/app
 # ui/: pure pieces (unit-tested) and the curses screens.
 UI_PURE := theme layout history keys
-UI      := screen picker panel proc_view dashboard node fleet_view
+UI      := screen picker panel proc_view dashboard node node_group fleet_view
 OBJ     := $(addprefix $(B)/src/core/,$(addsuffix .o,$(CORE))) \
            $(addprefix $(B)/src/session/,$(addsuffix .o,$(SESSION))) \
            $(addprefix $(B)/src/gpu/,$(addsuffix .o,$(GPU))) \

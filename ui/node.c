@@ -11,6 +11,7 @@
 #include "history.h"
 #include "keys.h"
 #include "layout.h"
+#include "node_group.h"
 #include "outlier.h"
 #include "plot.h"
 #include "summary.h"
@@ -606,93 +607,30 @@ static void node_replay_move(Node *nv, KeyAction act)
 	               "resumes): " : act == ACT_END ? "the end: " : "at ", fmt_ms(at, a, sizeof a), fmt_ms(len, b, sizeof b));
 }
 
-/* The zoomed device's controls act on all: device k's source, whose
- * controls pause, restart and set the target of every device. */
-typedef struct Group {
-	Node *nv;
-	size_t k;
-} Group;
-
-static void g_pause(void *ctx, bool paused)
-{
-	const Group *g = ctx;
-	for (size_t k = 0; k < g->nv->n; k++)
-		g->nv->dev[k].src->ctl.pause(g->nv->dev[k].src->ctl.ctx, paused);
-}
-
-static void g_restart(void *ctx)
-{
-	const Group *g = ctx;
-	for (size_t k = 0; k < g->nv->n; k++)
-		g->nv->dev[k].src->ctl.restart(g->nv->dev[k].src->ctl.ctx);
-}
-
-static void g_set_target(void *ctx, double ms)
-{
-	const Group *g = ctx;
-	for (size_t k = 0; k < g->nv->n; k++)
-		if (g->nv->dev[k].src->ctl.set_target)
-			g->nv->dev[k].src->ctl.set_target(g->nv->dev[k].src->ctl.ctx, ms);
-}
-
-static double g_speed(void *ctx, int dir)
-{
-	const Group *g = ctx;
-	double v = 0;
-	for (size_t k = 0; k < g->nv->n; k++)
-		if (g->nv->dev[k].src->ctl.speed)
-			v = g->nv->dev[k].src->ctl.speed(g->nv->dev[k].src->ctl.ctx, dir);
-	return v;
-}
-
-/* a replay's seek and step, on every device's log: the zoomed one's
- * position is the one shown */
-static bool g_seek(void *ctx, double delta_ms)
-{
-	const Group *g = ctx;
-	bool back = false;
-	for (size_t k = 0; k < g->nv->n; k++)
-		if (g->nv->dev[k].src->ctl.seek)
-			back |= g->nv->dev[k].src->ctl.seek(g->nv->dev[k].src->ctl.ctx, delta_ms);
-	return back;
-}
-
-static void g_step(void *ctx)
-{
-	const Group *g = ctx;
-	for (size_t k = 0; k < g->nv->n; k++)
-		if (g->nv->dev[k].src->ctl.step)
-			g->nv->dev[k].src->ctl.step(g->nv->dev[k].src->ctl.ctx);
-}
-
-static double g_position(void *ctx, double *length)
-{
-	const Group *g = ctx;
-	const SampleSource *z = g->nv->dev[g->k].src;
-	return z->ctl.position(z->ctl.ctx, length);
-}
-
 /* while zoomed, the other devices' samples are taken too; a burn's device
  * in full goes back to the node view when every run has ended (its
  * verdicts and report follow there) */
+typedef struct Zoomed {
+	Node *nv;
+	size_t k;
+} Zoomed;
+
 static bool g_idle(void *ctx)
 {
-	const Group *g = ctx;
+	const Zoomed *g = ctx;
 	take(g->nv, g->k);
 	return !(g->nv->opt->burn && runs_ended(g->nv));
 }
 
 static DashExit zoom(Node *nv, size_t k)
 {
-	SampleSource *z = nv->dev[k].src;
-	Group g = { nv, k };
+	SampleSource *z = nv->dev[k].src, *all[NODE_MAX];
+	for (size_t j = 0; j < nv->n && j < NODE_MAX; j++)
+		all[j] = nv->dev[j].src;
+	SourceGroup group = { all, nv->n < NODE_MAX ? nv->n : NODE_MAX, z };
+	Zoomed g = { nv, k };
 	SampleSource src = *z; /* its samples (and their tap), the group's controls */
-	src.ctl = (SourceControls){
-		.ctx = &g, .pause = g_pause, .restart = g_restart, .set_target = z->ctl.set_target ? g_set_target : NULL,
-		.speed = z->ctl.speed ? g_speed : NULL, .seek = z->ctl.seek ? g_seek : NULL,
-		.step = z->ctl.step ? g_step : NULL, .position = z->ctl.position ? g_position : NULL,
-		.signal_process = z->ctl.signal_process, .process_alive = z->ctl.process_alive,
-	};
+	src.ctl = source_group_controls(&group);
 	snprintf(src.title, sizeof src.title, "[%zu of %zu] %.460s", k + 1, nv->n, z->title);
 	DashOptions o = { .fps = nv->opt->fps, .whole = nv->opt->whole, .history = &nv->dev[k].h,
 	                  .idle = g_idle, .idle_ctx = &g, .locked = nv->opt->burn ? BURN_LOCKED : NULL };
