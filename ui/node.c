@@ -111,6 +111,8 @@ typedef struct Node {
 	int help_scroll;
 	bool stale;               /* the statistics are behind the samples taken */
 	bool redraw_now;          /* back from a device in full: drawn at once */
+	bool mixed;               /* the runs differ in workload (a burn's turns, logs of several
+	                             replayed): each panel names its own; the header's, each frame */
 	DashExit how;             /* how the screen is left */
 } Node;
 
@@ -219,15 +221,6 @@ static void workloads_text(const Node *nv, char *out, size_t len)
 	}
 }
 
-/* Whether the runs differ in workload (a burn's workloads taking turns,
- * logs of several replayed): then each panel names its own. */
-static bool mixed_workloads(const Node *nv)
-{
-	char wl[160];
-	workloads_text(nv, wl, sizeof wl);
-	return strchr(wl, ',') != NULL;
-}
-
 static void draw_panel(Node *nv, size_t k, Rect r, const PlotAxis *ay, double t1)
 {
 	NodeDev *d = &nv->dev[k];
@@ -236,7 +229,7 @@ static void draw_panel(Node *nv, size_t k, Rect r, const PlotAxis *ay, double t1
 	attrset(screen_attr(nv->s, ROLE_TEXT) | A_BOLD);
 	snprintf(state, sizeof state, " %s ", engine_state_str(d->state));
 	upper(state);
-	if (mixed_workloads(nv) && d->src->workload)
+	if (nv->mixed && d->src->workload)
 		snprintf(line, sizeof line, "[%zu] %.20s: %.460s", k + 1, d->src->workload, d->src->title);
 	else
 		snprintf(line, sizeof line, "[%zu] %.480s", k + 1, d->src->title);
@@ -500,6 +493,7 @@ static double header(Node *nv)
 	const SampleSource *s0 = nv->dev[0].src;
 	char tms[32], wl[160];
 	workloads_text(nv, wl, sizeof wl);
+	nv->mixed = strchr(wl, ',') != NULL;
 	if (nv->opt->burn) {
 		const NodeBurn *b = nv->opt->burn;
 		size_t devs = b->devices ? b->devices : nv->n;
