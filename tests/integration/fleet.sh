@@ -56,16 +56,21 @@ t_check_should_pass_miss_and_catch_wrong_results_by_its_exit_status() {
 	make_baseline
 	# a file of two sessions (as --suite writes): the fp32 one is the baseline
 	{ sed '1s/"workload":"fp32"/"workload":"int32"/' "$T/base.jsonl"; cat "$T/base.jsonl"; } >"$T/two.jsonl"
-	"$FS" --check llvm --workload fp32 --budget 10s --baseline "$T/two.jsonl" --threshold 50 --no-log \
+	# a loose threshold, 10%: the other lane's load can change between the
+	# baseline and the check, and has taken the check to 36.6% (rehearsal
+	# 18), 28% (rehearsal 23) and 43.9% (CI of da4b791, under a threshold
+	# of 50%) of the baseline
+	"$FS" --check llvm --workload fp32 --budget 10s --baseline "$T/two.jsonl" --threshold 10 --no-log \
 		>"$T/pass.out" 2>&1
 	rc=$?
 	[ "$rc" = 0 ] || die "loose threshold: exit $rc: $(cat "$T/pass.out")"
-	# the other lane's load can change between the baseline and the check
-	# (rehearsal 18: 36.6% of the baseline, its interval reaching 50%):
-	# UNSURE is then the right verdict, and this test cannot tell; it says so
-	grep -Eq '^UNSURE \[1\] fp32 .* of the baseline.s median, but its 95% interval .* reaches the threshold 50%$' "$T/pass.out" &&
+	# should the load take it lower still, UNSURE (in either of its forms:
+	# the interval reaching the threshold, or a shortfall within the
+	# session's noise) is the right verdict, and this test cannot tell; it
+	# says so
+	grep -Eq '^UNSURE \[1\] fp32 .* of the baseline.s median, (but its 95% interval .* reaches the threshold 10%|below the threshold 10% by less than one session.s noise .*)$' "$T/pass.out" &&
 		skip "the load changed between the baseline and the check (the CPUs $(cpu_busy_pct)% busy now): $(grep '^UNSURE' "$T/pass.out")"
-	grep -Eq '^PASS   \[1\] fp32 .* of the baseline.s median, threshold 50%$' "$T/pass.out" || die "$(cat "$T/pass.out")"
+	grep -Eq '^PASS   \[1\] fp32 .* of the baseline.s median, threshold 10%$' "$T/pass.out" || die "$(cat "$T/pass.out")"
 	grep -q '^1 pass, 0 fail, 0 outlier, 0 wrong, 0 error, 0 unsure, 0 noref, 0 skip in ' "$T/pass.out" ||
 		die "$(cat "$T/pass.out")"
 
