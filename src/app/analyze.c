@@ -197,7 +197,7 @@ if (o->format == FORMAT_JSON) {
 } else {
 	report_changes(stdout, cd, unit, "", 0);
 	for (size_t i = ekept; i-- > 0;) {
-		char line[200];
+		char line[CHANGE_TEXT_LEN];
 		change_format_excursion(change_excursion(cd, i), line, sizeof line);
 		printf("  %s\n", line);
 	}

@@ -142,7 +142,7 @@ void report_changes(FILE *f, const ChangeDetector *cd, const char *unit, const c
 	for (size_t i = kept; i-- > 0;) {
 		if (!show[i])
 			continue;
-		char line[400];
+		char line[CHANGE_TEXT_LEN];
 		change_format(change_get(cd, i), unit, line, sizeof line);
 		fprintf(f, "%s  %s\n", indent, line);
 	}

@@ -163,6 +163,9 @@ size_t change_excursions_kept(const ChangeDetector *d);
 /* The telemetry of a sample as change_add takes it (NaN where not read). */
 void change_tel_of(const Sample *s, double tel[TEL_FIELD_COUNT]);
 
+/* A change or an excursion in words (change_format, change_format_excursion)
+ * whole: its why, and the longest kind, times, values and cause before it. */
+#define CHANGE_TEXT_LEN 640
 /* "step at 241.5 ms: 3.19 TFLOPS -> 6.15 TFLOPS (x1.93); power state: clock
  * 1980 -> 1755 MHz" (a ramp says until when). */
 void change_format(const Change *c, const char *unit, char *out, size_t len);

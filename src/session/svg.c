@@ -320,10 +320,10 @@ static double change_list(FILE *f, double y, const SummaryResult *r, size_t nchg
 	}
 	for (size_t j = 0; j < nchg; j++) {
 		const Change *ch = change_get(&r->changes, nchg - 1 - j);
-		char line[400], row[420], lines[4][200];
+		char line[CHANGE_TEXT_LEN], row[CHANGE_TEXT_LEN + 24], lines[8][200];
 		change_format(ch, unit, line, sizeof line);
 		snprintf(row, sizeof row, "%zu  %s", j + 1 + (all - nchg), line);
-		size_t nl = svg_wrap(row, SVG_PLOT_W, 10, lines, 4);
+		size_t nl = svg_wrap(row, SVG_PLOT_W, 10, lines, 8);
 		for (size_t k = 0; k < nl; k++)
 			svg_label(f, SVG_LEFT + (k ? 20 : 0), at += 13, "start", 10,
 			     ch->cause == CAUSE_POWER_STATE ? "fill=\"#cf222e\"" : NULL, lines[k]);

@@ -487,6 +487,41 @@ assert len(recs) == 2' || die "json"
 	[ $? = 2 ] && grep -q 'bad.csv:3: column 2 is not a number: "abc"' "$T/out" || die "$(cat "$T/out")"
 }
 
+# Each change and excursion --analyze lists is whole, its cause as its JSON
+# record has it: a departure with three parts (a busy CPU, the clock, two
+# processes on the GPU) was cut at 200 characters ("2 other processes on ").
+t_analyze_should_print_each_change_whole() {
+	python3 tests/data/mklog.py fp32 "$T/a.jsonl" || die "mklog"
+	python3 - "$T/a.jsonl" "$T/b.jsonl" <<'PY' || exit 1
+import json, sys
+out = []
+for line in open(sys.argv[1]):
+    r = json.loads(line)
+    if r["type"] == "sample":
+        r["other_gpu"], r["other_cpu"] = 0, 5.0
+        if 8980 <= r["t_ms"] < 9100:  # mklog's departure at 9 s, longer, with the three
+            r["rate"] *= 0.5
+            r["sm_mhz"], r["other_gpu"], r["other_cpu"] = 1300.0, 2, 90.0
+    out.append(json.dumps(r))
+open(sys.argv[2], "w").write("\n".join(out) + "\n")
+PY
+	"$FS" --analyze "$T/b.jsonl" >"$T/out" 2>&1 || die "exit $?: $(cat "$T/out")"
+	"$FS" --analyze "$T/b.jsonl" --format json >"$T/out.json" 2>&1 || die "json: exit $?: $(cat "$T/out.json")"
+	python3 - "$T/out" "$T/out.json" <<'PY' || die "$(cat "$T/out")"
+import json, sys
+text = open(sys.argv[1]).read().splitlines()
+recs = [json.loads(l) for l in open(sys.argv[2])]
+exc = [r for r in recs if r["type"] == "excursion"]
+chg = [r for r in recs if r["type"] == "change"]
+assert len(exc) == 1 and len(chg) == 1, recs
+# the departure's three parts, as the record has them
+assert exc[0]["why"].count(";") == 2 and "2 other processes on the GPU" in exc[0]["why"], exc[0]
+for r, word in ((exc[0], "excursion at"), (chg[0], "step at")):
+    line = [l for l in text if l.startswith("  " + word)]
+    assert len(line) == 1 and line[0].endswith(": " + r["why"]), (line, r["why"])
+PY
+}
+
 # A session log never destroys a file: an existing --log is refused (exit 2)
 # unless --force; two runs on one --log: the second refuses, the first's log
 # stays whole; two default-path runs in the same second get two files.

@@ -558,6 +558,29 @@ static void time_to_plateau_should_find_where_the_level_holds(void)
 	CHECK(change_time_to_plateau(t, x, 100, &level) == 1400);
 }
 
+/* A change or an excursion in CHANGE_TEXT_LEN whole, its why as long as it
+ * holds and everything before it at its longest in a session (a year's
+ * times, a ratio of a million, values from a nano- to a peta-unit):
+ * --analyze cut its excursions at 200 characters ("clock unchanged at 23"). */
+static void a_change_in_words_should_fit_whole(void)
+{
+	Change c = { .kind = CHANGE_RAMP, .cause = CAUSE_NOT_POWER_STATE, .t_ms = -3.2e10, .t_end_ms = 3.2e10,
+	             .before = -1.23456e-9, .after = -999.999e15, .ratio = -999999.999, .at_end = true };
+	Excursion e = { .t_ms = -3.2e10, .t_end_ms = 3.2e10, .samples = 4000000000u, .depth = -999999.999,
+	                .cause = CAUSE_NOT_POWER_STATE };
+	memset(c.why, 'w', sizeof c.why - 2);
+	memcpy(c.why + sizeof c.why - 6, " end", 5);
+	memcpy(e.why, c.why, sizeof e.why);
+	for (int k = 0; k < CAUSE_COUNT; k++) /* the longest cause's name */
+		if (strlen(change_cause_names[k]) > strlen(change_cause_names[c.cause]))
+			c.cause = e.cause = (ChangeCause)k;
+	char line[CHANGE_TEXT_LEN];
+	change_format(&c, "FLOPS/s", line, sizeof line);
+	CHECK(strlen(line) > strlen(c.why) && !strcmp(line + strlen(line) - strlen(c.why), c.why));
+	change_format_excursion(&e, line, sizeof line);
+	CHECK(strlen(line) > strlen(e.why) && !strcmp(line + strlen(line) - strlen(e.why), e.why));
+}
+
 int main(void)
 {
 	RUN(other_gpu_processes_should_be_listed_once_and_fit);
@@ -578,5 +601,6 @@ int main(void)
 	RUN(the_tutorials_trace_should_show_its_step);
 	RUN(time_to_plateau_should_find_where_the_level_holds);
 	RUN(the_process_table_should_sort_by_any_column_and_say_who_may_end_one);
+	RUN(a_change_in_words_should_fit_whole);
 	return CHECK_DONE();
 }
