@@ -639,6 +639,19 @@ screen_whole() { # WIDTH: the checks above on the pane now (wc -L: the widest
 		[[ $first == *flopscope* && $first != *ERROR* ]]
 }
 
+# screen_whole WIDTH within 3 s: the dashboard draws a key's effect or a new
+# size at its next frame, which a loaded machine can hold back past 0.1 s
+# (rehearsal 49: the first key after the resize to 80x24 found the pane
+# still cropped from 120x36, no header on top)
+screen_whole_soon() {
+	local i
+	for i in $(seq 30); do
+		screen_whole "$1" && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
 t_every_key_in_every_theme_and_size_should_keep_the_screen_whole() {
 	local sizes="80x24 200x60" sz th k
 	sanitized && sizes=80x24
@@ -653,7 +666,7 @@ t_every_key_in_every_theme_and_size_should_keep_the_screen_whole() {
 			for k in Space Space r + - z z '?' x S w d Enter F1 Escape t; do
 				TM send-keys -t fs "$k"
 				sleep 0.1
-				screen_whole "${sz%x*}" || die "$th at $sz, after $k:"$'\n'"$(screen)"
+				screen_whole_soon "${sz%x*}" || die "$th at $sz, after $k:"$'\n'"$(screen)"
 			done
 		done
 	done
