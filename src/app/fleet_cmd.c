@@ -58,8 +58,9 @@ typedef struct Query {
 	CURLcode rc;
 } Query;
 
-/* The query's handle set up (false: out of memory). */
-static bool query_start(Query *q, const char *base, const char *promql)
+/* The query's handle set up (false: out of memory, or a libcurl that cannot
+ * be kept to HTTP: redirects too, which libcurl otherwise lets reach FTP). */
+static bool query_start(Query *q, const char *base, const char *promql, char *why, size_t len)
 {
 	*q = (Query){ .c = curl_easy_init(), .rc = CURLE_FAILED_INIT };
 	char *e = q->c ? curl_easy_escape(q->c, promql, 0) : NULL;
@@ -67,6 +68,7 @@ static bool query_start(Query *q, const char *base, const char *promql)
 	q->url = e ? malloc(ul) : NULL;
 	if (!q->url) {
 		curl_free(e);
+		snprintf(why, len, "out of memory for the queries");
 		return false;
 	}
 	snprintf(q->url, ul, "%s/api/v1/query?query=%s", base, e);
@@ -79,7 +81,12 @@ static bool query_start(Query *q, const char *base, const char *promql)
 	curl_easy_setopt(q->c, CURLOPT_FOLLOWLOCATION, 1L);
 	curl_easy_setopt(q->c, CURLOPT_NOSIGNAL, 1L);
 	curl_easy_setopt(q->c, CURLOPT_PRIVATE, q);
-	return true;
+	CURLcode rc = curl_easy_setopt(q->c, CURLOPT_PROTOCOLS_STR, "http,https");
+	if (rc == CURLE_OK)
+		rc = curl_easy_setopt(q->c, CURLOPT_REDIR_PROTOCOLS_STR, "http,https");
+	if (rc != CURLE_OK)
+		snprintf(why, len, "libcurl cannot be held to HTTP and HTTPS: %s", curl_easy_strerror(rc));
+	return rc == CURLE_OK;
 }
 
 static void query_done(Query *q)
@@ -440,10 +447,8 @@ static bool read_fleet(const char *base, Fleet *f, char *why, size_t len, char *
 	Fleet readings = { 0 };
 	bool ok = true;
 	for (size_t k = 0; k < NQ; k++)
-		if (!query_start(&q[k], base, qs[k].promql) && ok) {
-			snprintf(why, len, "out of memory for the queries");
+		if (!query_start(&q[k], base, qs[k].promql, ok ? why : NULL, ok ? len : 0))
 			ok = false;
-		}
 	ok = ok && queries_run(q, NQ, why, len);
 	/* the answers in the table's order: the GPUs first, their readings last */
 	for (size_t k = 0; ok && k < NQ; k++) {

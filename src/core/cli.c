@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "fmt.h"
 #include "memwork.h"
@@ -105,6 +106,23 @@ static int take_string(const OptionSpec *s, Options *o, Args *a, const char *val
 		return -1;
 	}
 	*(const char **)(void *)((char *)o + s->str - 1) = val;
+	return 0;
+}
+
+/* Prometheus' address: http:// or https://, a host after it, short enough
+ * to hold with a query (libcurl would otherwise read file://, ftp:// ...). */
+#define FLEET_URL_MAX 1024
+static int take_fleet_url(const OptionSpec *s, Options *o, Args *a, const char *val, char *err, size_t errlen)
+{
+	size_t scheme = !strncasecmp(val, "http://", 7) ? 7 : !strncasecmp(val, "https://", 8) ? 8 : 0;
+	if (take_string(s, o, a, val, err, errlen) < 0)
+		return -1;
+	if (!scheme || !val[scheme] || val[scheme] == '/' || strlen(val) > FLEET_URL_MAX ||
+	    strpbrk(val, " \t\r\n")) {
+		snprintf(err, errlen, "%s: \"%.200s%s\" is not Prometheus' address: http://HOST:PORT or https://..., at "
+		         "most %d characters, no space", s->name, val, strlen(val) > 200 ? "..." : "", FLEET_URL_MAX);
+		return -1;
+	}
 	return 0;
 }
 
@@ -421,8 +439,8 @@ const OptionSpec cli_option_specs[] = {
 	  .help = { { H_OPTIONS, "--suite", "every supported workload for a short window each (2 s, or --duration), "
 	              "then one table; --format json too; one session log a device, a session a workload" } } },
 	{ .name = "--fleet", .value = true, .modes = M_ANY, .mode = MODE_FLEET, .str = STR(fleet_url),
-	  .empty = "an empty URL", .take = take_string,
-	  .help = { { H_OPTIONS, "--fleet URL", "a fleet's GPUs as the Prometheus server at URL holds flopscope's "
+	  .empty = "an empty URL", .take = take_fleet_url,
+	  .help = { { H_OPTIONS, "--fleet URL", "a fleet's GPUs as the Prometheus server at URL (http:// or https://) holds flopscope's "
 	              "series: a row a GPU and workload by host, the last check's verdict and causes, the readings, "
 	              "and the GPUs more than --outlier below their model's median across the fleet; exit 1 where "
 	              "one is to act on, 6 where Prometheus cannot be read" } } },

@@ -1269,6 +1269,55 @@ PY
 	[ "$rc" = 6 ] && grep -q "HTTP 404" "$T/y.out" || die "not Prometheus: exit $rc: $(cat "$T/y.out")"
 }
 
+# --fleet reads Prometheus over HTTP and nothing else: another scheme is a
+# usage error (libcurl would have read file:// and ftp://), and a redirect
+# to FTP is not followed (libcurl's default follows one), its listener never
+# reached.
+t_fleet_should_read_prometheus_over_http_only() {
+	local u
+	for u in ftp://127.0.0.1/ file:///etc/hostname localhost:9090 http:// "http://a b"; do
+		"$FS" --fleet "$u" >"$T/u.out" 2>&1
+		rc=$?
+		[ "$rc" = 2 ] && grep -q "^flopscope: --fleet: \"$u\" is not Prometheus' address: http://HOST:PORT" "$T/u.out" ||
+			die "$u: exit $rc: $(cat "$T/u.out")"
+	done
+	python3 - "$T/ports" "$T/reached" <<'PY' &
+import http.server, socket, sys, threading
+ftp = socket.socket()
+ftp.bind(("127.0.0.1", 0))
+ftp.listen(1)
+class H(http.server.BaseHTTPRequestHandler):
+    def do_GET(self):
+        self.send_response(302)
+        self.send_header("Location", "ftp://127.0.0.1:%d/api" % ftp.getsockname()[1])
+        self.end_headers()
+    def log_message(self, *a):
+        pass
+srv = http.server.HTTPServer(("127.0.0.1", 0), H)
+def watch():
+    c, _ = ftp.accept()
+    open(sys.argv[2], "w").write("reached\n")
+    c.close()
+threading.Thread(target=watch, daemon=True).start()
+with open(sys.argv[1] + ".tmp", "w") as f:
+    f.write("%d\n" % srv.server_address[1])
+import os
+os.rename(sys.argv[1] + ".tmp", sys.argv[1])
+srv.serve_forever()  # until the test ends it
+PY
+	local srv=$! i
+	for i in $(seq 50); do [ -s "$T/ports" ] && break; sleep 0.1; done
+	[ -s "$T/ports" ] || { kill "$srv"; die "the redirecting server did not start"; }
+	"$FS" --fleet "http://127.0.0.1:$(cat "$T/ports")" >"$T/r.out" 2>&1
+	rc=$?
+	sleep 0.5 # a connection to the FTP listener, had one been made, told
+	kill "$srv" 2>/dev/null
+	wait "$srv" 2>/dev/null
+	[ ! -e "$T/reached" ] || die "the redirect to FTP was followed"
+	[ "$rc" = 6 ] && grep -qi "^flopscope: --fleet: http://127.0.0.1:[0-9]*: query .*protocol.*ftp" "$T/r.out" ||
+		die "a redirect to FTP: exit $rc: $(cat "$T/r.out")"
+}
+
 # stand_in_burn NAME DUR TEL: a burn of DUR in 1 s windows under the
 # stand-in NVML giving TEL, its records in $T/NAME.json; its exit status.
 stand_in_burn() {
