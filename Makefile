@@ -35,7 +35,7 @@ SESSION := clock fileio paths csvread records slog slogread session_cols svg svg
 GPU     := err features vkctx shader memory pipeline submit compute
 WORKLOADS := workloads fma copy transfer power kinds
 ENGINE  := sysfs inventory tel_registry tel_nvml tel_gpu_sysfs tel_cpu tel_pcie telemetry engine engine_build engine_log engine_set source replay
-APP     := interval_out progress report runcfg columns outputs config listing devlist metrics_live interactive headless offline replay_table export compare_cmd analyze loglist suite check_judge check_out check_cmd burn_cmd burn_report burn_remake fleet_cmd latency multi watch main
+APP     := interval_out progress report runcfg columns outputs config listing devlist metrics_live interactive headless offline replay_table export compare_cmd analyze loglist suite check_judge check_out check_cmd burn_cmd burn_report burn_remake fleet_read fleet_cmd latency multi watch main
 INC_core    := -Isrc/core
 INC_session := $(INC_core) -Isrc/session
 INC_gpu     := $(INC_session) -Isrc/gpu
@@ -304,8 +304,12 @@ build-fuzz/fuzz_spirv: tests/fuzz/fuzz_spirv.c src/core/spirv_khr.c
 	@mkdir -p build-fuzz
 	clang $(FUZZ_CFLAGS) -Isrc/core -o $@ $^ $(FUZZ_LIBS)
 
+build-fuzz/fuzz_fleet: tests/fuzz/fuzz_fleet.c src/app/fleet_read.c src/core/fleet.c src/core/outlier.c src/core/stats.c src/core/fmt.c
+	@mkdir -p build-fuzz
+	clang $(FUZZ_CFLAGS) -Isrc/app -o $@ $^ $(FUZZ_LIBS)
+
 # fuzz_spirv's seed is the bf16-matrix shader as shaderc writes it (shader_check)
-fuzz: deps-test build-fuzz/fuzz_theme build-fuzz/fuzz_log build-fuzz/fuzz_csv build-fuzz/fuzz_spirv
+fuzz: deps-test build-fuzz/fuzz_theme build-fuzz/fuzz_log build-fuzz/fuzz_csv build-fuzz/fuzz_spirv build-fuzz/fuzz_fleet
 	$(MAKE) $(B)/tests/shader_check
 	tests/fuzz/run.sh
 
