@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "fmt.h"
 #include "memwork.h"
 
 /* Each key's parser (shown: the key, or the option that shares it, in
@@ -34,7 +35,7 @@ static int set_target(Options *o, const char *shown, const char *val, char *err,
 
 static void show_target(const Options *o, char *out, size_t len)
 {
-	snprintf(out, len, "%g", o->target_ms);
+	fmt_exact(o->target_ms, out, len);
 }
 
 /* A whole number in [lo, hi] into *to. */
@@ -84,7 +85,7 @@ static int set_outlier(Options *o, const char *shown, const char *val, char *err
 
 static void show_outlier(const Options *o, char *out, size_t len)
 {
-	snprintf(out, len, "%g", o->outlier_pct);
+	fmt_exact(o->outlier_pct, out, len);
 }
 
 static int set_expect_gpus(Options *o, const char *shown, const char *val, char *err, size_t errlen)

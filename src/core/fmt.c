@@ -5,6 +5,7 @@
 #include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static const char PREFIX_UP[] = { 0, 'k', 'M', 'G', 'T', 'P' };
@@ -166,6 +167,16 @@ void fmt_csv_field(const char *s, char *out, size_t len, size_t *at)
 		out[o++] = '"';
 	out[o < len ? o : len - 1] = '\0';
 	*at = o < len ? o : len - 1;
+}
+
+char *fmt_exact(double v, char *out, size_t len)
+{
+	for (int digits = 1; digits <= 17; digits++) {
+		snprintf(out, len, "%.*g", digits, v);
+		if (strtod(out, NULL) == v)
+			break;
+	}
+	return out;
 }
 
 char *fmt_seconds(double s, char *out, size_t len)

@@ -31,6 +31,9 @@ char *fmt_cell(double v, const char *fmt, char *out, size_t len);
 /* A moment of a run, or a span of one, given in ms: "241.5 ms" below a
  * second, "14.54 s" from there (the 10 ms a sample takes). Returns out. */
 char *fmt_at_ms(double ms, char *out, size_t len);
+/* v in the fewest significant digits that read back to v ("1234.5678",
+ * "0.1", "5"): a setting written as it will be read. Returns out. */
+char *fmt_exact(double v, char *out, size_t len);
 /* Seconds in the largest whole unit that states them: "30 days", "2 h",
  * "90 s", "0.5 s". */
 char *fmt_seconds(double s, char *out, size_t len);

@@ -336,6 +336,11 @@ t_config_should_round_trip_or_be_refused() {
 	"$FS" --save-config --fps 3 >/dev/null 2>"$T/err" || die "resave: $(cat "$T/err")"
 	grep -qx "theme = $T/themes/#1.json" "$f" && grep -qx 'target_ms = 7' "$f" && grep -qx 'fps = 3' "$f" ||
 		die "did not read back: $(grep -v '^#' "$f")"
+	# a number as given, not rounded to 6 digits (1234.57, 2.34568)
+	"$FS" --save-config --target-ms 1234.5678 --outlier 2.3456789 >/dev/null 2>"$T/err" || die "$(cat "$T/err")"
+	grep -qx 'target_ms = 1234.5678' "$f" && grep -qx 'outlier = 2.3456789' "$f" ||
+		die "rounded: $(grep -v '^#' "$f")"
+	"$FS" --save-config --target-ms 7 >/dev/null 2>"$T/err" || die "$(cat "$T/err")"
 	cp "$f" "$T/before"
 	"$FS" --save-config --theme $'a\nfps = 20' >"$T/out" 2>&1
 	[ $? = 2 ] && grep -q 'characters a config line keeps' "$T/out" || die "a newline: $(cat "$T/out")"

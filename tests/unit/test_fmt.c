@@ -1,5 +1,6 @@
 #include <math.h>
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "check.h"
@@ -157,9 +158,24 @@ static void seconds_and_near_misses_should_read_as_a_person_writes(void)
 	CHECK(fmt_nearest("x", words, 4) == NULL);
 }
 
+/* A setting written as it will be read: the fewest digits that read back
+ * to the same double (--save-config wrote target_ms 1234.5678 as 1234.57). */
+static void fmt_exact_should_read_back_to_the_same_number(void)
+{
+	char b[32];
+	CHECK_STR(fmt_exact(1234.5678, b, sizeof b), "1234.5678");
+	CHECK_STR(fmt_exact(0.1, b, sizeof b), "0.1");
+	CHECK_STR(fmt_exact(5, b, sizeof b), "5");
+	CHECK_STR(fmt_exact(0.001, b, sizeof b), "0.001");
+	const double v[] = { 1.0 / 3, 2.345678901234567, 9999.999999999998, 1e-300, 0.30000000000000004 };
+	for (size_t k = 0; k < sizeof v / sizeof *v; k++)
+		CHECK(strtod(fmt_exact(v[k], b, sizeof b), NULL) == v[k]);
+}
+
 int main(void)
 {
 	RUN(seconds_and_near_misses_should_read_as_a_person_writes);
+	RUN(fmt_exact_should_read_back_to_the_same_number);
 	RUN(csv_field_should_quote_and_fit);
 	RUN(fmt_ms_should_pick_the_unit);
 	RUN(fmt_si_should_print_the_tutorials_figures);
