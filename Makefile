@@ -314,9 +314,13 @@ build-fuzz/fuzz_config: tests/fuzz/fuzz_config.c $(filter-out src/core/fmawork.c
 	@mkdir -p build-fuzz
 	clang $(FUZZ_CFLAGS) -o $@ $^ $(FUZZ_LIBS)
 
+build-fuzz/fuzz_cli: tests/fuzz/fuzz_cli.c $(filter-out src/core/fmawork.c,$(CORE:%=src/core/%.c))
+	@mkdir -p build-fuzz
+	clang $(FUZZ_CFLAGS) -o $@ $^ $(FUZZ_LIBS)
+
 # fuzz_spirv's seed is the bf16-matrix shader as shaderc writes it (shader_check)
 fuzz: deps-test build-fuzz/fuzz_theme build-fuzz/fuzz_log build-fuzz/fuzz_csv build-fuzz/fuzz_spirv build-fuzz/fuzz_fleet \
-      build-fuzz/fuzz_config
+      build-fuzz/fuzz_config build-fuzz/fuzz_cli
 	$(MAKE) $(B)/tests/shader_check
 	tests/fuzz/run.sh
 
