@@ -286,43 +286,31 @@ uninstall:
 deb:
 	dpkg-buildpackage -us -uc -b
 
-# libFuzzer harnesses (clang), each run for FUZZ_SECONDS from tests/fuzz/corpus.
+# libFuzzer harnesses (clang), each run for FUZZ_SECONDS from tests/fuzz/corpus:
+# one a line of FUZZERS, tests/fuzz/fuzz_NAME.c with the sources FUZZ_SRC_NAME.
 FUZZ_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -g -O1 \
-              -fsanitize=fuzzer,address,undefined $(INC_session) -Iui $(shell pkg-config --cflags libcjson)
+              -fsanitize=fuzzer,address,undefined $(INC_session) -Iui -Isrc/app $(shell pkg-config --cflags libcjson)
 FUZZ_LIBS   = $(shell pkg-config --libs libcjson) -lm
-build-fuzz/fuzz_theme: tests/fuzz/fuzz_theme.c ui/theme.c src/session/fileio.c
-	@mkdir -p build-fuzz
-	clang $(FUZZ_CFLAGS) -o $@ $^ $(FUZZ_LIBS)
-build-fuzz/fuzz_log: tests/fuzz/fuzz_log.c src/session/slogread.c src/session/session_cols.c src/session/fileio.c src/core/fmt.c src/core/sample.c
-	@mkdir -p build-fuzz
-	clang $(FUZZ_CFLAGS) -o $@ $^ $(FUZZ_LIBS)
-build-fuzz/fuzz_csv: tests/fuzz/fuzz_csv.c src/session/csvread.c src/session/fileio.c src/core/sample.c
-	@mkdir -p build-fuzz
-	clang $(FUZZ_CFLAGS) -o $@ $^ $(FUZZ_LIBS)
-
-build-fuzz/fuzz_spirv: tests/fuzz/fuzz_spirv.c src/core/spirv_khr.c
-	@mkdir -p build-fuzz
-	clang $(FUZZ_CFLAGS) -Isrc/core -o $@ $^ $(FUZZ_LIBS)
-
-build-fuzz/fuzz_fleet: tests/fuzz/fuzz_fleet.c src/app/fleet_read.c src/core/fleet.c src/core/outlier.c src/core/stats.c src/core/fmt.c
-	@mkdir -p build-fuzz
-	clang $(FUZZ_CFLAGS) -Isrc/app -o $@ $^ $(FUZZ_LIBS)
-
-# (the pure code but fmawork.c, whose _Float16 Debian 12's clang does not have
-# on x86 and which the options do not call)
-build-fuzz/fuzz_config: tests/fuzz/fuzz_config.c $(filter-out src/core/fmawork.c,$(CORE:%=src/core/%.c))
-	@mkdir -p build-fuzz
-	clang $(FUZZ_CFLAGS) -o $@ $^ $(FUZZ_LIBS)
-
-build-fuzz/fuzz_cli: tests/fuzz/fuzz_cli.c $(filter-out src/core/fmawork.c,$(CORE:%=src/core/%.c))
+# the pure code but fmawork.c, whose _Float16 Debian 12's clang does not have
+# on x86 and which the options do not call
+FUZZ_CORE   = $(filter-out src/core/fmawork.c,$(CORE:%=src/core/%.c))
+FUZZERS     = theme log csv spirv fleet config cli
+FUZZ_SRC_theme  = ui/theme.c src/session/fileio.c
+FUZZ_SRC_log    = src/session/slogread.c src/session/session_cols.c src/session/fileio.c src/core/fmt.c src/core/sample.c
+FUZZ_SRC_csv    = src/session/csvread.c src/session/fileio.c src/core/sample.c
+FUZZ_SRC_spirv  = src/core/spirv_khr.c
+FUZZ_SRC_fleet  = src/app/fleet_read.c src/core/fleet.c src/core/outlier.c src/core/stats.c src/core/fmt.c
+FUZZ_SRC_config = $(FUZZ_CORE)
+FUZZ_SRC_cli    = $(FUZZ_CORE)
+.SECONDEXPANSION:
+build-fuzz/fuzz_%: tests/fuzz/fuzz_%.c $$(FUZZ_SRC_$$*)
 	@mkdir -p build-fuzz
 	clang $(FUZZ_CFLAGS) -o $@ $^ $(FUZZ_LIBS)
 
 # fuzz_spirv's seed is the bf16-matrix shader as shaderc writes it (shader_check)
-fuzz: deps-test build-fuzz/fuzz_theme build-fuzz/fuzz_log build-fuzz/fuzz_csv build-fuzz/fuzz_spirv build-fuzz/fuzz_fleet \
-      build-fuzz/fuzz_config build-fuzz/fuzz_cli
+fuzz: deps-test $(FUZZERS:%=build-fuzz/fuzz_%)
 	$(MAKE) $(B)/tests/shader_check
-	tests/fuzz/run.sh
+	FUZZERS="$(FUZZERS)" tests/fuzz/run.sh
 
 clean:
 	rm -rf build build-asan build-tsan build-fuzz build-deb

@@ -12,7 +12,7 @@ mkdir -p build-fuzz/crashes
 mkdir -p build-fuzz/corpus-spirv
 build/tests/shader_check shaders/coopmat.comp build-fuzz/corpus-spirv/bf16.spv TYPE_STANDIN_MATRIX=1 M_SIZE=16 \
 	N_SIZE=16 K_SIZE=16 VEC4S=1 UNROLL=4 FLOPSCOPE_NO_SPIRV_OPT=1 || { echo "FAIL: fuzz_spirv: no seed"; exit 1; }
-for h in theme log csv spirv fleet config cli; do
+for h in ${FUZZERS:?the harnesses, as the Makefile names them}; do
 	work=$(mktemp -d)
 	corpus=tests/fuzz/corpus/$h
 	[ "$h" = spirv ] && corpus=build-fuzz/corpus-spirv
