@@ -67,7 +67,7 @@ UNIT    := $(patsubst tests/unit/%.c,$(B)/tests/%,$(wildcard tests/unit/test_*.c
 DEB_BUILD := gcc libstdc++-12-dev make pkg-config libvulkan-dev mesa-vulkan-drivers libncurses-dev libcjson-dev \
              libshaderc-dev glslang-dev spirv-tools libmicrohttpd-dev libcurl4-openssl-dev
 DEB_TEST  := vulkan-validationlayers tmux python3 python3-jsonschema man-db procps clang libclang-rt-14-dev locales gdb \
-             librsvg2-bin chromium util-linux zsh debhelper lintian git build-essential \
+             librsvg2-bin chromium cmark-gfm util-linux zsh debhelper lintian git build-essential \
              libhwloc15 liblz4-1 libnuma1 libpam0g libreadline8 libdbus-1-3 libjson-c5 liblua5.1-0 libyaml-0-2 \
              libgcrypt20 libbz2-1.0 zlib1g
 # The servers the fleet tests start on loopback (Prometheus, node_exporter,

@@ -1,6 +1,8 @@
 #include "burn_report.h"
 
+#include <ctype.h>
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -130,14 +132,50 @@ static void head_lines(const BurnReport *r, HeadLines *h)
 	         c[BURN_PASS], c[BURN_UNSURE], c[BURN_OUTLIER], c[BURN_FAIL], c[BURN_WRONG], c[BURN_ERROR]);
 }
 
+/* Text as Markdown shows it, never as its marks: a name from a log or a
+ * process's (a "|" opened a table cell of its own, "*y*" became emphasis,
+ * "<b>" HTML) has each mark escaped with a backslash; "_" only where it
+ * could open or close emphasis (not inside THERMAL_HOLD). */
+static void md_text(FILE *f, const char *s)
+{
+	for (const char *c = s; *c; c++) {
+		bool word_before = c > s && isalnum((unsigned char)c[-1]), word_after = isalnum((unsigned char)c[1]);
+		if (strchr("\\`*[]<>|&~", *c) || (*c == '_' && !(word_before && word_after)))
+			fputc('\\', f);
+		fputc(*c, f);
+	}
+}
+
+/* Text as a code span: fenced by one backtick more than its longest run. */
+static void md_code(FILE *f, const char *s)
+{
+	size_t run = 0, longest = 0;
+	for (const char *c = s; *c; c++)
+		longest = (run = *c == '`' ? run + 1 : 0) > longest ? run : longest;
+	for (size_t k = 0; k <= longest; k++)
+		fputc('`', f);
+	fputs(longest ? " " : "", f);
+	fputs(s, f);
+	fputs(longest ? " " : "", f);
+	for (size_t k = 0; k <= longest; k++)
+		fputc('`', f);
+}
+
 static void md_head(FILE *f, const BurnReport *r)
 {
 	HeadLines h;
 	head_lines(r, &h);
-	fprintf(f, "# %s\n\n- %s", h.title, h.started);
-	if (h.interrupted[0])
-		fprintf(f, ": **interrupted** %s", h.interrupted);
-	fprintf(f, "\n- as run: `%s`%s\n- %s\n", h.command, h.devices, h.version);
+	fputs("# ", f);
+	md_text(f, h.title);
+	fputs("\n\n- ", f);
+	md_text(f, h.started);
+	if (h.interrupted[0]) {
+		fputs(": **interrupted** ", f);
+		md_text(f, h.interrupted);
+	}
+	fputs("\n- as run: ", f);
+	md_code(f, h.command);
+	fprintf(f, "%s\n- %s\n", h.devices, h.version);
 	if (h.logs[0])
 		fprintf(f, "- %s\n", h.logs);
 	if (r->remade)
@@ -184,8 +222,10 @@ static void md_windows(FILE *f, const BurnReportDev *d)
 	for (size_t w = 0; w < d->nkept; w++) {
 		static char cell[WC_COUNT][360];
 		window_cells(&d->kept[w], cell);
-		for (int c = 0; c < WC_COUNT; c++)
-			fprintf(f, "%s%s", c ? " | " : "| ", cell[c]);
+		for (int c = 0; c < WC_COUNT; c++) {
+			fputs(c ? " | " : "| ", f);
+			md_text(f, cell[c]);
+		}
 		fputs(" |\n", f);
 	}
 }
@@ -202,16 +242,27 @@ bool burn_report_md(const BurnReport *r, const char *path, bool force, char *err
 	for (size_t k = 0; k < r->n; k++) {
 		const BurnReportDev *d = &r->d[k];
 		char first[48], last[48], hot[16];
-		fprintf(f, "| %zu | %s | %s | %s | %s | %s | %zu | %s | %s | %s |\n", d->number, d->name,
-		        d->m ? d->m->driver_info : "", d->m ? d->m->uuid : "", d->m ? d->m->pci_bus_id : "", d->verdict,
-		        d->nkept, edge_median(d, false, first, sizeof first), edge_median(d, true, last, sizeof last),
-		        fmt_cell(hottest(d), "%.0f C", hot, sizeof hot));
+		const char *text[] = { d->name, d->m ? d->m->driver_info : "", d->m ? d->m->uuid : "",
+		                       d->m ? d->m->pci_bus_id : "", d->verdict };
+		fprintf(f, "| %zu |", d->number);
+		for (size_t c = 0; c < sizeof text / sizeof *text; c++) {
+			fputc(' ', f);
+			md_text(f, text[c]);
+			fputs(" |", f);
+		}
+		fprintf(f, " %zu | %s | %s | %s |\n", d->nkept, edge_median(d, false, first, sizeof first),
+		        edge_median(d, true, last, sizeof last), fmt_cell(hottest(d), "%.0f C", hot, sizeof hot));
 	}
 	for (size_t k = 0; k < r->n; k++) {
 		const BurnReportDev *d = &r->d[k];
-		fprintf(f, "\n## [%zu] %s\n\n", d->number, d->name);
-		if (d->error[0])
-			fprintf(f, "The run failed: %s\n\n", d->error);
+		fprintf(f, "\n## [%zu] ", d->number);
+		md_text(f, d->name);
+		fputs("\n\n", f);
+		if (d->error[0]) {
+			fputs("The run failed: ", f);
+			md_text(f, d->error);
+			fputs("\n\n", f);
+		}
 		if (d->nkept)
 			md_windows(f, d);
 	}

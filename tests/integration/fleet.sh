@@ -1425,6 +1425,69 @@ PY
 		die "a planted console error unseen: $(tail -5 "$T/chr.out")"
 }
 
+# The burn's reports show what a log says as text: a device, driver or host
+# name holding Markdown's or HTML's marks ("|" opened a table cell of its
+# own in the Markdown, "*y*" was emphasis, "<b>" a tag) is the same text in
+# the Markdown as GitHub's renderer shows it (cmark-gfm, tables on) and in
+# the HTML, every row of the devices' table its 10 cells.
+t_a_burns_reports_should_show_a_logs_names_as_text() {
+	sanitized && skip "pages written once, no thread of their own: make test runs it"
+	command -v cmark-gfm >/dev/null || die "no cmark-gfm (make deps-test installs it)"
+	"$FS" --burn 2s --window 1s llvm --log "$T/b.jsonl" >"$T/b.out" 2>&1 || die "burn: exit $?: $(cat "$T/b.out")"
+	python3 - "$T/b.jsonl" "$T/c.jsonl" <<'PY' || exit 1
+import json, sys
+lines = open(sys.argv[1]).read().splitlines()
+s = json.loads(lines[0])
+s["device"] = "GPU | x `y` *z* _w_ [l](http://e) <b>b</b> &amp; \\"
+s["driver_info"] = "drv|2 <i>i</i>"
+s["host"] = "<em>h</em>|*"
+lines[0] = json.dumps(s)
+open(sys.argv[2], "w").write("\n".join(lines) + "\n")
+PY
+	"$FS" --export "$T/c.jsonl" --report "$T/r.md" >"$T/e.out" 2>&1 || die "md: exit $?: $(cat "$T/e.out")"
+	"$FS" --export "$T/c.jsonl" --report "$T/r.html" >"$T/e.out" 2>&1 || die "html: exit $?: $(cat "$T/e.out")"
+	cmark-gfm --extension table "$T/r.md" >"$T/md.html" || die "cmark-gfm: exit $?"
+	python3 - "$T/md.html" "$T/r.html" <<'PY' || die "$(cat "$T/r.md")"
+import html.parser, sys
+name = "GPU | x `y` *z* _w_ [l](http://e) <b>b</b> &amp; \\"
+class Page(html.parser.HTMLParser):
+    def __init__(self):
+        super().__init__()
+        self.tags, self.rows, self.h, self.cell, self.heads = set(), [], None, None, []
+    def handle_starttag(self, tag, attrs):
+        self.tags.add(tag)
+        if tag == "tr":
+            self.rows.append([])
+        if tag in ("td", "th"):
+            self.cell = ""
+        if tag in ("h1", "h2"):
+            self.h = ""
+    def handle_endtag(self, tag):
+        if tag in ("td", "th") and self.rows:
+            self.rows[-1].append(self.cell)
+            self.cell = None
+        if tag in ("h1", "h2"):
+            self.heads.append(self.h)
+            self.h = None
+    def handle_data(self, d):
+        if self.cell is not None:
+            self.cell += d
+        if self.h is not None:
+            self.h += d
+for path in sys.argv[1:]:
+    p = Page()
+    p.feed(open(path).read())
+    # no mark of the names became a tag, a link or emphasis
+    assert not p.tags & {"b", "i", "em", "a", "script", "img"}, (path, p.tags)
+    devices = [r for r in p.rows if len(r) > 1 and r[1].startswith("GPU")]
+    windows = [r for r in p.rows if len(r) > 1 and r[1][:1].isdigit()]
+    assert len(devices) == 1 and len(devices[0]) == 10, (path, devices)
+    assert windows and all(len(r) == 13 for r in windows), (path, windows)
+    assert devices[0][1] == name and devices[0][2] == "drv|2 <i>i</i>", (path, devices[0])
+    assert "flopscope burn-in of <em>h</em>|*" in p.heads and "[1] " + name in p.heads, (path, p.heads)
+PY
+}
+
 # Two workloads taking turns (--workload fp32,copy): a run each on every
 # device, window 1 fp32's, 2 copy's, ...; each run waits out the other's
 # windows (no sample of copy's in window 1, a pause record each), is judged
