@@ -71,9 +71,20 @@ void run_plan(const Options *o, RunUse use, const struct VkCtx *ctx, const Devic
 bool run_workloads(const char *list, int *wl, size_t *n)
 {
 	char buf[512];
-	snprintf(buf, sizeof buf, "%s", list);
 	*n = 0;
-	for (char *save = NULL, *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+	if ((size_t)snprintf(buf, sizeof buf, "%s", list) >= sizeof buf) {
+		fprintf(stderr, "flopscope: --workload: a list of more than %zu characters\n", sizeof buf - 1);
+		return false;
+	}
+	/* each name between commas (strtok_r would pass over "fp32,,copy"'s) */
+	for (char *t = buf, *next; t; t = next) {
+		next = strchr(t, ',');
+		if (next)
+			*next++ = '\0';
+		if (!*t) {
+			fprintf(stderr, "flopscope: --workload: an empty name in \"%s\"\n", list);
+			return false;
+		}
 		int w = workload_find(t);
 		if (w < 0) {
 			char names[256];

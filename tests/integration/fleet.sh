@@ -132,6 +132,13 @@ assert wrong and all(r["codes"].split("|")[0] == "WRONG_RESULT" for r in wrong),
 		[ "$rc" = 2 ] || die "$args: exit $rc: $(cat "$T/usage.out")"
 		grep -q '^flopscope: ' "$T/usage.out" || die "$args: no reason: $(cat "$T/usage.out")"
 	done
+	# a list with an empty name (it ran the names there were)
+	for w in fp32, fp32,,copy ,copy; do
+		"$FS" --check llvm --workload "$w" --no-log >"$T/usage.out" 2>&1
+		rc=$?
+		[ "$rc" = 2 ] && grep -qx "flopscope: --workload: an empty name in \"$w\"" "$T/usage.out" ||
+			die "$w: exit $rc: $(cat "$T/usage.out")"
+	done
 }
 
 # The check's table: a budget too short for the workloads asked says so
