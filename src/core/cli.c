@@ -13,6 +13,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "devsel.h"
 #include "fmt.h"
 #include "memwork.h"
 #include "retain.h"
@@ -107,6 +108,14 @@ static int take_string(const OptionSpec *s, Options *o, Args *a, const char *val
 	}
 	*(const char **)(void *)((char *)o + s->str - 1) = val;
 	return 0;
+}
+
+/* --gpus: a list's form checked here, bad input before any device starts */
+static int take_gpus(const OptionSpec *s, Options *o, Args *a, const char *val, char *err, size_t errlen)
+{
+	if (take_string(s, o, a, val, err, errlen) < 0)
+		return -1;
+	return devsel_gpu_list_wellformed(val, s->name, err, errlen) ? 0 : -1;
 }
 
 /* Prometheus' address: http:// or https://, a host after it, short enough
@@ -380,7 +389,7 @@ const OptionSpec cli_option_specs[] = {
 	  .help = { { H_DEVICE, "--all", "every physical device (with NAME: those it names), its first compute "
 	              "queue family" } } },
 	{ .name = "--gpus", .value = true, .modes = M_RUN | M_(MODE_WATCH), .str = STR(gpus), .empty = "an empty list",
-	  .take = take_string,
+	  .take = take_gpus,
 	  .help = { { H_DEVICE, "--gpus LIST", "the GPUs named by NVML index (as nvidia-smi and Slurm number them; "
 	              "0,2 or 0-3), UUID or PCI address, each its first compute queue family; --check takes "
 	              "SLURM_JOB_GPUS when set and no device is named" } } },

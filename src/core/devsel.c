@@ -195,11 +195,7 @@ static int gpu_item(const DeviceInfo *d, size_t n, const char *item, const char 
 			         k, from, map->by, k, map->hint);
 		return -1;
 	}
-	DevselWord w = devsel_word(item);
-	if (w.kind == DEVSEL_NAME) {
-		snprintf(err, errlen, "\"%s\" (%s): a GPU is named by its NVML index, UUID or PCI address", item, from);
-		return -1;
-	}
+	DevselWord w = devsel_word(item); /* a UUID or a PCI address: a name was refused with the list's form */
 	int found = -1;
 	for (size_t i = 0; i < n; i++) {
 		if (!word_matches(&d[i], &w, item))
@@ -232,8 +228,17 @@ bool devsel_gpu_list_wellformed(const char *list, const char *from, char *err, s
 		memcpy(item, p, len);
 		item[len] = '\0';
 		size_t d1 = strspn(item, "0123456789");
-		bool index = d1 == len || (d1 && item[d1] == '-' && item[d1 + 1] &&
-		                           strspn(item + d1 + 1, "0123456789") == len - d1 - 1);
+		/* digits-digits is a range of NVML indices, never a UUID's prefix */
+		bool looks = d1 && item[d1] == '-' && item[d1 + 1] && strspn(item + d1 + 1, "0123456789") == len - d1 - 1;
+		unsigned long lo, hi;
+		int used = 0;
+		if (looks && !(sscanf(item, "%lu-%lu%n", &lo, &hi, &used) == 2 && (size_t)used == len && lo <= hi &&
+		               hi - lo < 1024)) {
+			snprintf(err, errlen, "%s: \"%s\" is not a range of GPU indices (LOW-HIGH, low first, at most 1024 "
+			         "GPUs)", from, item);
+			return false;
+		}
+		bool index = d1 == len || looks;
 		if (!index && devsel_word(item).kind == DEVSEL_NAME) {
 			snprintf(err, errlen, "%s: \"%s\" is not a GPU's index, range, UUID or PCI address (in \"%s\")", from,
 			         item, list);
@@ -249,30 +254,22 @@ bool devsel_gpu_list_wellformed(const char *list, const char *from, char *err, s
 size_t devsel_gpu_list(const DeviceInfo *d, size_t n, const char *list, const char *from, const GpuMap *map,
                        int *idx, size_t cap, char *err, size_t errlen)
 {
+	/* the whole list's form first: a malformed item is bad input before
+	 * any item is looked up ("0," was said as GPU 0's mapping) */
+	if (!devsel_gpu_list_wellformed(list, from, err, errlen))
+		return 0;
 	size_t count = 0;
 	const char *p = list;
 	for (;;) {
 		char item[128];
 		size_t len = strcspn(p, ",");
-		if (len == 0 || len >= sizeof item) {
-			snprintf(err, errlen, "%s: \"%s\" is not a list of GPUs (0,1 or GPU-<uuid>,... or 0000:1b:00.0,...)",
-			         from, list);
-			return 0;
-		}
 		memcpy(item, p, len);
 		item[len] = '\0';
-		/* a range of NVML indices: 0-3 */
-		unsigned long lo, hi;
+		/* a range of NVML indices: 0-3 (its form checked above) */
+		unsigned long lo = 0, hi = 0;
 		int used = 0;
 		size_t d1 = strspn(item, "0123456789");
-		bool looks = d1 && item[d1] == '-' && item[d1 + 1] && strspn(item + d1 + 1, "0123456789") == len - d1 - 1;
-		bool range = looks && sscanf(item, "%lu-%lu%n", &lo, &hi, &used) == 2 && (size_t)used == len && lo <= hi &&
-		             hi - lo < 1024;
-		if (looks && !range) { /* digits-digits is a range, never a UUID's prefix */
-			snprintf(err, errlen, "%s: \"%s\" is not a range of GPU indices (LOW-HIGH, low first, at most 1024 "
-			         "GPUs)", from, item);
-			return 0;
-		}
+		bool range = d1 && item[d1] == '-' && sscanf(item, "%lu-%lu%n", &lo, &hi, &used) == 2;
 		for (unsigned long k = range ? lo : 0; k <= (range ? hi : 0); k++) {
 			char one[32];
 			if (range)

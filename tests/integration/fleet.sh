@@ -863,6 +863,12 @@ PY
 		die "--gpus GPU-$uuid: exit $?: $(cat "$T/u.err")"
 	"$FS" --gpus 0 llvm --check >"$T/both.out" 2>&1
 	[ $? = 2 ] && grep -q "give it alone" "$T/both.out" || die "$(cat "$T/both.out")"
+	# a list's form is bad input whatever the map (where NVML could not tie
+	# GPU 0, "0," was said as GPU 0's mapping)
+	FLOPSCOPE_SYSFS_ROOT="$T/nosys" "$FS" --gpus 0, --check --budget 2s --no-log >"$T/form.out" 2>&1
+	rc=$?
+	[ "$rc" = 2 ] && grep -qx 'flopscope: --gpus: "0," is not a list of GPUs (0,1 or GPU-<uuid>,... or 0000:1b:00.0,...)' \
+		"$T/form.out" || die "--gpus 0,: exit $rc: $(cat "$T/form.out")"
 }
 
 # In a terminal narrower than the progress line, the line wrapped and \r

@@ -150,7 +150,7 @@ static void a_malformed_gpu_list_should_be_called_malformed(void)
 	static const char *const good[] = { "0", "0,1", "0-3,7", "GPU-6d657361", "0000:1b:00.0", "1b:00.0,2" };
 	for (size_t i = 0; i < sizeof good / sizeof *good; i++)
 		CHECK(devsel_gpu_list_wellformed(good[i], "SLURM_JOB_GPUS", err, sizeof err));
-	static const char *const bad[] = { "garbage", "0,,1", "-1", "0,", ",0", "" };
+	static const char *const bad[] = { "garbage", "0,,1", "-1", "0,", ",0", "", "3-1", "0-4294967295" };
 	for (size_t i = 0; i < sizeof bad / sizeof *bad; i++)
 		CHECK(!devsel_gpu_list_wellformed(bad[i], "SLURM_JOB_GPUS", err, sizeof err) &&
 		      !strncmp(err, "SLURM_JOB_GPUS: ", 16));
@@ -176,7 +176,11 @@ static void gpu_lists_should_name_devices_as_nvml_and_slurm_do(void)
 	CHECK(devsel_gpu_list(DEVS, 4, "1", "--gpus", &none, idx, 8, err, 400) == 0);
 	CHECK_STR(err, "GPU 1 (--gpus): cannot be mapped to a device: NVML not found (libnvidia-ml.so.1)");
 	/* a name is not a GPU's identity; an empty item is not a list */
-	CHECK(gpus("Quadro", idx, err) == 0 && strstr(err, "NVML index, UUID or PCI address") != NULL);
+	CHECK(gpus("Quadro", idx, err) == 0 && strstr(err, "is not a GPU's index, range, UUID or PCI address") != NULL);
+	/* the list's form before any item is looked up: "0," was said as GPU 0's
+	 * mapping where NVML could not answer */
+	CHECK(devsel_gpu_list(DEVS, 4, "0,", "--gpus", &none, idx, 8, err, 400) == 0);
+	CHECK(strstr(err, "--gpus: \"0,\" is not a list of GPUs") == err);
 	CHECK(gpus("0,,1", idx, err) == 0 && strstr(err, "is not a list of GPUs") != NULL);
 	CHECK(gpus("", idx, err) == 0);
 	/* a UUID prefix two devices share names neither */
