@@ -320,11 +320,20 @@ static int take_compare(const OptionSpec *s, Options *o, Args *a, const char *va
 	}
 	if (!split && nf == 2)
 		split = 1;
-	if (!split || split == nf) {
+	if (!split || split == nf || !strcmp(val, "--")) {
 		snprintf(err, errlen, "--compare needs session logs on both sides: --compare A B, or "
 		         "--compare A1 A2 -- B1 B2");
 		return -1;
 	}
+	/* a session counts once a side: named again it would pass for another
+	 * and narrow the side's spread */
+	for (unsigned k = 0; k < nf; k++)
+		for (unsigned j = k < split ? 0 : split; j < k; j++)
+			if (!strcmp(files[j], files[k])) {
+				snprintf(err, errlen, "--compare: %s is named twice on one side (a session counts once)",
+				         files[k]);
+				return -1;
+			}
 	if (split > CLI_COMPARE_MAX || nf - split > CLI_COMPARE_MAX) {
 		snprintf(err, errlen, "--compare: at most %d sessions a side", CLI_COMPARE_MAX);
 		return -1;

@@ -174,6 +174,13 @@ static void cli_should_refuse_bad_input_with_a_reason(void)
 	CHECK(parse(&o, err, 4, "--compare", "a", "--") == -1);
 	CHECK(parse(&o, err, 7, "--compare", "a", "--", "b", "--", "c") == -1);
 	CHECK_STR(err, "--compare: one -- between the two sides");
+	/* "--compare -- b" took "--" for side A's log; a log twice on a side
+	 * passed for two sessions; the same log on both sides is a comparison */
+	CHECK(parse(&o, err, 4, "--compare", "--", "b") == -1 && strstr(err, "needs session logs on both sides"));
+	CHECK(parse(&o, err, 7, "--compare", "a", "a", "--", "b", "c") == -1);
+	CHECK_STR(err, "--compare: a is named twice on one side (a session counts once)");
+	CHECK(parse(&o, err, 7, "--compare", "a", "b", "--", "c", "c") == -1 && strstr(err, "c is named twice"));
+	CHECK(parse(&o, err, 7, "--compare", "a", "b", "--", "b", "a") == 0 && o.ncompare_a == 2);
 	CHECK(parse(&o, err, 6, "--compare", "a", "b", "--fail-if-slower", "5") == 0 && o.fail_if_slower == 5);
 	CHECK(parse(&o, err, 6, "--compare", "a", "b", "--fail-if-slower", "0") == -1);
 	CHECK(parse(&o, err, 6, "--compare", "a", "b", "--fail-if-slower", "nan") == -1);
