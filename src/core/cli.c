@@ -268,6 +268,20 @@ static int take_fail_if_slower(const OptionSpec *s, Options *o, Args *a, const c
 	return cli_number(s->name, val, 0.001, 99.999, false, &o->fail_if_slower, err, errlen);
 }
 
+/* -1 with why where a log of list[0..n) is named twice (as many sessions,
+ * devices or sweeps as names, a copy would pass for one more); else 0 */
+static int named_twice(const char *what, const char *const *list, unsigned n, const char *one, char *err,
+                       size_t errlen)
+{
+	for (unsigned k = 1; k < n; k++)
+		for (unsigned j = 0; j < k; j++)
+			if (!strcmp(list[j], list[k])) {
+				snprintf(err, errlen, "%s: %s is named twice%s (a log counts once)", what, list[k], one);
+				return -1;
+			}
+	return 0;
+}
+
 /* val, then the words up to the next option, into list (at most max) */
 static int take_files(const char *what, const char **list, unsigned *n, Args *a, const char *val, char *err,
                       size_t errlen)
@@ -281,7 +295,7 @@ static int take_files(const char *what, const char **list, unsigned *n, Args *a,
 		}
 		list[(*n)++] = a->argv[++a->i];
 	}
-	return 0;
+	return named_twice(what, list, *n, "", err, errlen);
 }
 
 static int take_baseline(const OptionSpec *s, Options *o, Args *a, const char *val, char *err, size_t errlen)
@@ -326,14 +340,10 @@ static int take_compare(const OptionSpec *s, Options *o, Args *a, const char *va
 		return -1;
 	}
 	/* a session counts once a side: named again it would pass for another
-	 * and narrow the side's spread */
-	for (unsigned k = 0; k < nf; k++)
-		for (unsigned j = k < split ? 0 : split; j < k; j++)
-			if (!strcmp(files[j], files[k])) {
-				snprintf(err, errlen, "--compare: %s is named twice on one side (a session counts once)",
-				         files[k]);
-				return -1;
-			}
+	 * and narrow the side's spread (the same log on both sides compares) */
+	if (named_twice("--compare", files, split, " on one side", err, errlen) < 0 ||
+	    named_twice("--compare", files + split, nf - split, " on one side", err, errlen) < 0)
+		return -1;
 	if (split > CLI_COMPARE_MAX || nf - split > CLI_COMPARE_MAX) {
 		snprintf(err, errlen, "--compare: at most %d sessions a side", CLI_COMPARE_MAX);
 		return -1;
@@ -361,7 +371,7 @@ static int take_export(const OptionSpec *s, Options *o, Args *a, const char *val
 		}
 		o->exports[o->nexports++] = a->argv[++a->i];
 	}
-	return 0;
+	return named_twice("--export", o->exports, o->nexports, "", err, errlen);
 }
 
 /* --csv, or --csv OUT (a file, not standard output) */

@@ -279,6 +279,7 @@ t_log_fifo_without_a_reader_should_be_refused() {
 # still an error (exit 1, said).
 t_closed_pipe_should_be_a_normal_end_in_every_mode() {
 	a_session "$T/s.jsonl"
+	cp "$T/s.jsonl" "$T/s2.jsonl" # a second device's log, for the table of several
 	"$FS" --export "$T/s.jsonl" --csv "$T/s.csv" || die "export"
 	"$FS" llvm --duration 0.3 >/dev/null 2>&1 || die "a default-folder log"
 	local args got
@@ -305,7 +306,7 @@ print(p.returncode, p.stderr.decode().count("Broken pipe") + p.stderr.decode().c
 --replay "$T/s.jsonl" --headless
 --replay "$T/s.jsonl" --format csv
 --replay "$T/s.jsonl" --format json
---replay "$T/s.jsonl" "$T/s.jsonl" --headless
+--replay "$T/s.jsonl" "$T/s2.jsonl" --headless
 --export "$T/s.jsonl" --csv
 --analyze "$T/s.csv"
 --compare "$T/s.jsonl" "$T/s.jsonl"

@@ -84,8 +84,12 @@ PY
 	# shellcheck disable=SC2046
 	"$FS" --replay $(cat "$T/logs") >"$T/r.out" 2>&1 || die "replay: exit $?: $(cat "$T/r.out")"
 	grep -q '^host: the 2 ran transfers at once' "$T/r.out" || die "replay: $(cat "$T/r.out")"
-	"$FS" --replay "$(head -1 "$T/logs")" "$(head -1 "$T/logs")" >"$T/r2.out" 2>&1
+	cp "$(head -1 "$T/logs")" "$T/copy.jsonl"
+	"$FS" --replay "$(head -1 "$T/logs")" "$T/copy.jsonl" >"$T/r2.out" 2>&1 || die "a copy: exit $?: $(cat "$T/r2.out")"
 	grep -q '^host:' "$T/r2.out" && die "one log twice called one run: $(cat "$T/r2.out")"
+	# the same name twice is refused (a device twice)
+	"$FS" --replay "$(head -1 "$T/logs")" "$(head -1 "$T/logs")" >"$T/r3.out" 2>&1
+	[ $? = 2 ] && grep -q 'is named twice (a log counts once)' "$T/r3.out" || die "named twice: $(cat "$T/r3.out")"
 	start_ui "$FS" -1 -1 --workload h2d --size 4M --no-log --outlier 99.9 || return 1
 	wait_for '^ +2 llvmpipe.*B/s' || return 1
 	wait_for '^ shares of the host \([0-9.]+ [kMG]?B/s in all\) \| outlier rule' || return 1

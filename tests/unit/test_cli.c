@@ -178,9 +178,16 @@ static void cli_should_refuse_bad_input_with_a_reason(void)
 	 * passed for two sessions; the same log on both sides is a comparison */
 	CHECK(parse(&o, err, 4, "--compare", "--", "b") == -1 && strstr(err, "needs session logs on both sides"));
 	CHECK(parse(&o, err, 7, "--compare", "a", "a", "--", "b", "c") == -1);
-	CHECK_STR(err, "--compare: a is named twice on one side (a session counts once)");
+	CHECK_STR(err, "--compare: a is named twice on one side (a log counts once)");
 	CHECK(parse(&o, err, 7, "--compare", "a", "b", "--", "c", "c") == -1 && strstr(err, "c is named twice"));
 	CHECK(parse(&o, err, 7, "--compare", "a", "b", "--", "b", "a") == 0 && o.ncompare_a == 2);
+	/* so on every list of logs: a replay's devices, a check's baselines, a
+	 * chart's sweeps */
+	CHECK(parse(&o, err, 4, "--replay", "a", "a") == -1);
+	CHECK_STR(err, "--replay: a is named twice (a log counts once)");
+	CHECK(parse(&o, err, 7, "--check", "--baseline", "a", "b", "a", "--no-log") == -1 && strstr(err, "--baseline: a is"));
+	CHECK(parse(&o, err, 6, "--export", "a", "a", "--svg", "o.svg") == -1 && strstr(err, "--export: a is named twice"));
+	CHECK(parse(&o, err, 4, "--replay", "a", "b") == 0 && o.nreplays == 2);
 	CHECK(parse(&o, err, 6, "--compare", "a", "b", "--fail-if-slower", "5") == 0 && o.fail_if_slower == 5);
 	CHECK(parse(&o, err, 6, "--compare", "a", "b", "--fail-if-slower", "0") == -1);
 	CHECK(parse(&o, err, 6, "--compare", "a", "b", "--fail-if-slower", "nan") == -1);
