@@ -816,7 +816,7 @@ static unsigned dash_on_key(void *ctx, KeyAction act, int ch)
 		if (d->procs.open)
 			proc_view_key(d->s, &d->procs, &t, ch);
 		else if (d->src->procs)
-			proc_view_open(&d->procs, d->src->ctl.signal_process, d->src->ctl.process_alive);
+			proc_view_open(&d->procs, d->src->ctl.procs);
 		else
 			screen_message(d->s, ROLE_STATUS_WARN, "no process list: %s", d->src->replay
 			               ? "a replay's log has the others' count, not the processes" : "the driver gives none");

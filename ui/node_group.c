@@ -64,7 +64,6 @@ SourceControls source_group_controls(SourceGroup *g)
 	return (SourceControls){
 		.ctx = g, .pause = g_pause, .restart = g_restart, .set_target = z->set_target ? g_set_target : NULL,
 		.speed = z->speed ? g_speed : NULL, .seek = z->seek ? g_seek : NULL, .step = z->step ? g_step : NULL,
-		.position = z->position ? g_position : NULL, .signal_process = z->signal_process,
-		.process_alive = z->process_alive,
+		.position = z->position ? g_position : NULL, .procs = z->procs,
 	};
 }

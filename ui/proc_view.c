@@ -9,9 +9,36 @@
 
 #include "clock.h"
 
-void proc_view_open(ProcView *v, int (*signal)(unsigned, int, char *, size_t), bool (*alive)(unsigned))
+/* lets go of the process held (none: claim.pid 0) */
+static void let_go(ProcView *v)
 {
-	*v = (ProcView){ .open = true, .col = PROC_COL_MEM, .desc = true, .signal = signal, .alive = alive };
+	if (v->claim.pid && v->ops)
+		v->ops->release(&v->claim);
+	v->claim.pid = 0;
+	v->asking = false;
+}
+
+void proc_view_open(ProcView *v, const ProcOps *ops)
+{
+	/* a process sent SIGTERM stays held for its SIGKILL; a question is not */
+	if (v->asking)
+		let_go(v);
+	ProcClaim held = v->claim;
+	const ProcOps *held_ops = v->ops;
+	uint64_t kill_ns = v->kill_ns;
+	*v = (ProcView){ .open = true, .col = PROC_COL_MEM, .desc = true, .ops = ops };
+	if (held.pid) {
+		v->claim = held;
+		v->ops = held_ops;
+		v->kill_ns = kill_ns;
+	}
+}
+
+void proc_view_close(ProcView *v)
+{
+	v->open = false;
+	if (v->asking)
+		let_go(v);
 }
 
 /* The table's rows in the view's order (at most PROCS_SHOWN). */
@@ -82,7 +109,7 @@ void proc_view_draw(Screen *s, ProcView *v, const ProcTable *t, const char *dev)
 	unsigned n = t->foreign ? 0 : sorted(v, t, p);
 	draw_rows(s, v, p, n, y + 2, x + 1, w - 2, h - 3);
 	attrset(screen_attr(s, ROLE_AXIS));
-	const char *keys = v->ask_pid ? " y: end it (SIGTERM, then SIGKILL if it stays)  any other key: no "
+	const char *keys = v->asking ? " y: end it (SIGTERM, then SIGKILL if it stays)  any other key: no "
 	                              : " up/down  left/right: sort column  s: reverse  F9: end one  p Esc: close ";
 	mvaddnstr(y + h - 1, x + 2, keys, w - 4);
 	attrset(A_NORMAL);
@@ -99,15 +126,27 @@ static void ask(Screen *s, ProcView *v, const ProcTable *t)
 	}
 	const ProcInfo *q = &p[v->sel < (int)n ? v->sel : 0];
 	char why[160];
-	if (!v->signal) {
+	if (!v->ops) {
 		screen_message(s, ROLE_STATUS_WARN, "a replay ends no process");
+		return;
+	}
+	if (v->claim.pid) {
+		screen_message(s, ROLE_STATUS_WARN, "%u is being ended: SIGKILL follows if it stays", v->claim.pid);
 		return;
 	}
 	if (!procs_may_signal((long)getuid(), (long)geteuid(), q->uid, why, sizeof why)) {
 		screen_message(s, ROLE_STATUS_WARN, "%u %s: %s", q->pid, q->name, why);
 		return;
 	}
-	v->ask_pid = q->pid;
+	/* held from the question on: "y" seconds later ends this process,
+	 * never one that took its pid */
+	int rc = v->ops->claim(q->pid, q->name, &v->claim, why, sizeof why);
+	if (rc != 0) {
+		v->claim.pid = 0;
+		screen_message(s, ROLE_STATUS_WARN, "%u %s not ended: %s", q->pid, q->name, why);
+		return;
+	}
+	v->asking = true;
 	screen_message(s, ROLE_STATUS_WARN, "end %u %s (%s)? y: SIGTERM, then SIGKILL after %.0f s if it stays", q->pid,
 	               q->name, q->user[0] ? q->user : "?", PROC_VIEW_KILL_WAIT_S);
 }
@@ -115,25 +154,25 @@ static void ask(Screen *s, ProcView *v, const ProcTable *t)
 static void end_it(Screen *s, ProcView *v)
 {
 	char why[160];
-	unsigned pid = v->ask_pid;
-	v->ask_pid = 0;
-	int rc = v->signal(pid, SIGTERM, why, sizeof why);
+	unsigned pid = v->claim.pid;
+	v->asking = false;
+	int rc = v->ops->signal(&v->claim, SIGTERM, why, sizeof why);
 	if (rc == 0) {
-		v->term_pid = pid;
 		v->kill_ns = clock_mono_ns() + (uint64_t)(PROC_VIEW_KILL_WAIT_S * 1e9);
 		screen_message(s, ROLE_STATUS_OK, "SIGTERM sent to %u", pid);
 	} else {
+		let_go(v);
 		screen_message(s, ROLE_STATUS_WARN, "%u not ended: %s", pid, why);
 	}
 }
 
 bool proc_view_key(Screen *s, ProcView *v, const ProcTable *t, int ch)
 {
-	if (v->ask_pid) {
+	if (v->asking) {
 		if (ch == 'y' || ch == 'Y')
 			end_it(s, v);
 		else {
-			v->ask_pid = 0;
+			let_go(v);
 			screen_message(s, ROLE_STATUS_OK, "not ended");
 		}
 		return true;
@@ -145,7 +184,7 @@ bool proc_view_key(Screen *s, ProcView *v, const ProcTable *t, int ch)
 	case KEY_RIGHT: v->col = (ProcCol)((v->col + 1) % PROC_COL_COUNT); break;
 	case 's': v->desc = !v->desc; break;
 	case KEY_F(9): ask(s, v, t); break;
-	case 'p': case 27: case 'q': v->open = false; return false;
+	case 'p': case 27: case 'q': proc_view_close(v); return false;
 	default: break;
 	}
 	return true;
@@ -153,18 +192,16 @@ bool proc_view_key(Screen *s, ProcView *v, const ProcTable *t, int ch)
 
 bool proc_view_tick(Screen *s, ProcView *v, uint64_t now_ns)
 {
-	if (!v->term_pid || now_ns < v->kill_ns)
+	if (!v->claim.pid || v->asking || now_ns < v->kill_ns)
 		return false;
-	unsigned pid = v->term_pid;
-	v->term_pid = 0;
-	if (!v->alive || !v->alive(pid)) {
-		screen_message(s, ROLE_STATUS_OK, "%u ended after SIGTERM", pid);
-		return true;
-	}
+	unsigned pid = v->claim.pid;
 	char why[160];
-	if (v->signal(pid, SIGKILL, why, sizeof why) == 0)
+	if (!v->ops->alive(&v->claim))
+		screen_message(s, ROLE_STATUS_OK, "%u ended after SIGTERM", pid);
+	else if (v->ops->signal(&v->claim, SIGKILL, why, sizeof why) == 0)
 		screen_message(s, ROLE_STATUS_WARN, "%u still ran %.0f s after SIGTERM: SIGKILL sent", pid, PROC_VIEW_KILL_WAIT_S);
 	else
 		screen_message(s, ROLE_STATUS_WARN, "%u: SIGKILL not sent: %s", pid, why);
+	let_go(v);
 	return true;
 }

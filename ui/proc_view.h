@@ -23,17 +23,20 @@ typedef struct ProcView {
 	bool desc;
 	int sel, top;            /* the highlighted row, the first shown */
 	unsigned sel_pid;        /* the highlighted process (rows move as they sort) */
-	unsigned ask_pid;        /* F9 asked to end it: y confirms; 0 none */
-	unsigned term_pid;       /* sent SIGTERM: SIGKILL at kill_ns if it still runs; 0 none */
+	/* the process F9 asked about, held from the question on (its pidfd):
+	 * asking, y confirms; then sent SIGTERM, SIGKILL at kill_ns if it
+	 * still runs; none: claim.pid 0 */
+	ProcClaim claim;
+	bool asking;
 	uint64_t kill_ns;
-	int (*signal)(unsigned pid, int sig, char *why, size_t len); /* the source's; NULL: none ended here */
-	bool (*alive)(unsigned pid);
+	const ProcOps *ops;      /* the source's; NULL: none ended here */
 } ProcView;
 
 /* Opens it, sorted by GPU memory, largest first; its processes ended
- * through signal and alive (a live run's source controls; NULL: a view
- * that ends none). */
-void proc_view_open(ProcView *v, int (*signal)(unsigned, int, char *, size_t), bool (*alive)(unsigned));
+ * through ops (a live run's source controls; NULL: a view that ends none). */
+void proc_view_open(ProcView *v, const ProcOps *ops);
+/* Closes it, letting go of a process it held. */
+void proc_view_close(ProcView *v);
 /* Draws it over the screen: the table t of the device named dev. */
 void proc_view_draw(Screen *s, ProcView *v, const ProcTable *t, const char *dev);
 /* A key while it is open; false when the key closes it. */

@@ -1,6 +1,7 @@
 #include "procs.h"
 
 #include <limits.h>
+#include <errno.h>
 #include <math.h>
 
 #include <stdio.h>
@@ -100,6 +101,23 @@ bool procs_stat_ended(const char *stat_line)
 {
 	const char *close = strrchr(stat_line, ')');
 	return close && close[1] == ' ' && (close[2] == 'Z' || close[2] == 'X');
+}
+
+bool procs_stat_start(const char *stat_line, unsigned long long *start)
+{
+	const char *p = strrchr(stat_line, ')');
+	if (!p)
+		return false;
+	/* field 3 (the state) follows the name; the start time is field 22 */
+	for (int field = 2; field < 22; field++) {
+		p = strchr(p + 1, ' ');
+		if (!p)
+			return false;
+	}
+	char *end;
+	errno = 0;
+	*start = strtoull(p + 1, &end, 10);
+	return end != p + 1 && (*end == ' ' || *end == '\0' || *end == '\n') && errno == 0;
 }
 
 bool procs_may_signal(long self, long euid, long target, char *why, size_t len)

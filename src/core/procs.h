@@ -72,6 +72,31 @@ void procs_sort(ProcInfo *p, size_t n, ProcCol col, bool descending);
  * a zombie its parent has not reaped, or dead); its name, in parentheses,
  * may hold spaces and parentheses: the state follows the last ')'. */
 bool procs_stat_ended(const char *stat_line);
+/* A /proc/PID/stat line's start time (field 22: clock ticks after boot),
+ * which with the pid names one process for its whole life; false where the
+ * line has none. */
+bool procs_stat_start(const char *stat_line, unsigned long long *start);
+
+/* A process the process table asked to end, held from the question on:
+ * by its pidfd (Linux 5.3), so that no signal reaches a process that took
+ * its pid after it ended; where there is none (fd -1), by its start time,
+ * read again before each signal. */
+typedef struct ProcClaim {
+	unsigned pid;
+	int fd;
+	unsigned long long start;
+} ProcClaim;
+
+/* What a live run's source does with a claim (procfs.h's): each 0 done, 1
+ * the process had ended, -1 refused or failed, why said. */
+typedef struct ProcOps {
+	/* holds pid, this user's to end (procs_may_signal), whose name (comm,
+	 * sanitized) is still name: not, it ended and its pid is another's */
+	int (*claim)(unsigned pid, const char *name, ProcClaim *c, char *why, size_t len);
+	int (*signal)(const ProcClaim *c, int sig, char *why, size_t len);
+	bool (*alive)(const ProcClaim *c);       /* a zombie has ended */
+	void (*release)(ProcClaim *c);
+} ProcOps;
 /* Whether a process of uid target may be signalled by a caller of real uid
  * self and effective uid euid (kill(2)'s rule: root, or the same user);
  * the why when not ("another user's process (uid 0): only root may end it"). */

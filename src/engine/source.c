@@ -41,7 +41,7 @@ static const SampleSource engine_ops = {
 	.error = eng_error,
 	.log_error = eng_log_error,
 	.ctl = { .pause = eng_pause, .restart = eng_restart, .set_target = eng_set_target, .note_stop = eng_note_stop,
-	         .stop = eng_stop, .signal_process = procfs_signal, .process_alive = procfs_alive },
+	         .stop = eng_stop, .procs = &procfs_ops },
 };
 
 void source_engine(SampleSource *src, Engine *e)

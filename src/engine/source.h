@@ -35,10 +35,8 @@ typedef struct SourceControls {
 	double (*position)(void *ctx, double *length); /* replay: the play position and the length, ms */
 	void (*note_stop)(void *ctx, const char *why); /* why the next stop comes, for the log */
 	/* another process on the device, ended from the process table (a live
-	 * run's: procfs_signal, procfs_alive): 0 sent, 1 it had ended, -1
-	 * refused or failed (why); NULL: a replay's */
-	int (*signal_process)(unsigned pid, int sig, char *why, size_t len);
-	bool (*process_alive)(unsigned pid);
+	 * run's: procfs_ops, by pidfd); NULL: a replay's */
+	const ProcOps *procs;
 	void (*stop)(void *ctx);
 } SourceControls;
 

@@ -6,7 +6,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <poll.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/sysmacros.h>
 #include <time.h>
 #include <unistd.h>
@@ -125,24 +127,94 @@ void procfs_names(ProcInfo *p)
 	user_name((uid_t)p->uid, p->user, sizeof p->user);
 }
 
-int procfs_signal(unsigned pid, int sig, char *why, size_t len)
+/* pid's start time (its stat line's) and whether it has ended; false
+ * where its stat cannot be read (gone) */
+static bool read_start(unsigned pid, unsigned long long *start, bool *ended)
 {
-	if (!procs_may_signal((long)getuid(), (long)geteuid(), read_uid(pid), why, len))
-		return -1;
-	if (kill((pid_t)pid, sig) == 0)
-		return 0;
-	snprintf(why, len, "%s", errno == ESRCH ? "it has ended" : strerror(errno));
-	return errno == ESRCH ? 1 : -1;
+	char line[1024];
+	if (!read_line(pid, "stat", line, sizeof line) || !procs_stat_start(line, start))
+		return false;
+	*ended = procs_stat_ended(line);
+	return true;
 }
 
-bool procfs_alive(unsigned pid)
+/* whether the pidfd's process has ended (its fd reads as ready) */
+static bool pidfd_ended(int fd)
 {
-	if (kill((pid_t)pid, 0) != 0 && errno != EPERM)
-		return false;
-	/* a zombie still answers kill(0): ended all the same */
-	char line[512];
-	return !(read_line(pid, "stat", line, sizeof line) && procs_stat_ended(line));
+	struct pollfd p = { .fd = fd, .events = POLLIN };
+	return poll(&p, 1, 0) != 0;
 }
+
+static int ended(char *why, size_t len)
+{
+	snprintf(why, len, "it has ended");
+	return 1;
+}
+
+int procfs_claim(unsigned pid, const char *name, ProcClaim *c, char *why, size_t len)
+{
+	*c = (ProcClaim){ .pid = pid, .fd = -1 };
+	if (!procs_may_signal((long)getuid(), (long)geteuid(), read_uid(pid), why, len))
+		return -1;
+	long fd = syscall(SYS_pidfd_open, (pid_t)pid, 0);
+	if (fd < 0 && errno == ESRCH)
+		return ended(why, len);
+	if (fd < 0 && errno != ENOSYS) {
+		snprintf(why, len, "pidfd_open: %s", strerror(errno));
+		return -1;
+	}
+	c->fd = (int)fd;
+	/* its stat read while the pidfd's process still runs is that
+	 * process's: a pid is not taken again before its process ends */
+	bool gone = false;
+	char comm[sizeof ((ProcInfo *)0)->name] = "";
+	if (!read_start(pid, &c->start, &gone) || gone ||
+	    (name && name[0] && (!read_line(pid, "comm", comm, sizeof comm) || strcmp(fmt_printable(comm), name))) ||
+	    (c->fd >= 0 && pidfd_ended(c->fd))) {
+		procfs_release(c);
+		return ended(why, len);
+	}
+	return 0;
+}
+
+int procfs_claim_signal(const ProcClaim *c, int sig, char *why, size_t len)
+{
+	unsigned long long start;
+	bool gone = false;
+	int rc;
+	if (c->fd >= 0)
+		rc = (int)syscall(SYS_pidfd_send_signal, c->fd, sig, NULL, 0);
+	else if (!read_start(c->pid, &start, &gone) || start != c->start || gone)
+		return ended(why, len);
+	else
+		rc = kill((pid_t)c->pid, sig);
+	if (rc == 0)
+		return 0;
+	if (errno == ESRCH)
+		return ended(why, len);
+	snprintf(why, len, "%s", strerror(errno));
+	return -1;
+}
+
+bool procfs_claim_alive(const ProcClaim *c)
+{
+	unsigned long long start;
+	bool gone = false;
+	if (c->fd >= 0)
+		return !pidfd_ended(c->fd);
+	return read_start(c->pid, &start, &gone) && start == c->start && !gone;
+}
+
+void procfs_release(ProcClaim *c)
+{
+	if (c->fd >= 0)
+		close(c->fd);
+	c->fd = -1;
+}
+
+const ProcOps procfs_ops = {
+	.claim = procfs_claim, .signal = procfs_claim_signal, .alive = procfs_claim_alive, .release = procfs_release,
+};
 
 size_t procfs_lock_holders(int fd, unsigned *pids, size_t cap)
 {

@@ -451,6 +451,14 @@ static void the_process_table_should_sort_by_any_column_and_say_who_may_end_one(
 	CHECK(procs_stat_ended("4711 (a) b) X 1"));
 	CHECK(!procs_stat_ended("4711 (a) Z) S 1 4711"));
 	CHECK(!procs_stat_ended("4711 (sleep) S 1") && !procs_stat_ended("garbage"));
+	/* its start time, field 22, after a name of spaces and parentheses */
+	unsigned long long start = 0;
+	CHECK(procs_stat_start("4711 (a) b (c) S 1 4711 4711 0 -1 4194560 95 0 0 0 0 0 0 0 20 0 1 0 987654 123 45",
+	                       &start) && start == 987654);
+	CHECK(procs_stat_start("1 (x) S 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 42", &start) && start == 42);
+	CHECK(!procs_stat_start("1 (x) S 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18", &start));
+	CHECK(!procs_stat_start("1 (x) S 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 4x", &start));
+	CHECK(!procs_stat_start("garbage", &start));
 }
 
 /* NVML's process lists: this process left out, each other once, in words

@@ -609,6 +609,45 @@ static void lock_holders_should_be_read_from_procfs_locks(void)
 	unlink(path);
 }
 
+/* The process table's claim on a process it ends: held by its pidfd from
+ * the question on; refused where the pid's name is no longer the one shown
+ * (its process ended and another took the pid); without a pidfd, its start
+ * time read again before a signal, another's never signalled. */
+static void a_claimed_process_should_be_the_only_one_signalled(void)
+{
+	pid_t child = fork();
+	if (child == 0) {
+		for (;;)
+			pause();
+	}
+	CHECK(child > 0);
+	char comm[32] = "", why[160] = "";
+	FILE *f = fopen("/proc/self/comm", "r"); /* the child's name is ours */
+	CHECK(f && fgets(comm, sizeof comm, f));
+	if (f)
+		fclose(f);
+	comm[strcspn(comm, "\n")] = '\0';
+	ProcClaim c;
+	/* another name at that pid: not the process shown */
+	CHECK(procfs_claim((unsigned)child, "python3", &c, why, sizeof why) == 1 && c.fd == -1);
+	CHECK_STR(why, "it has ended");
+	CHECK(procfs_claim((unsigned)child, comm, &c, why, sizeof why) == 0 && c.pid == (unsigned)child && c.start > 0);
+	CHECK(procfs_claim_alive(&c));
+	/* without its pidfd, a start time not its own (its pid taken again): no signal */
+	ProcClaim other = { .pid = c.pid, .fd = -1, .start = c.start + 1 };
+	CHECK(procfs_claim_signal(&other, SIGKILL, why, sizeof why) == 1 && !procfs_claim_alive(&other));
+	CHECK(waitpid(child, NULL, WNOHANG) == 0); /* still running */
+	ProcClaim bare = { .pid = c.pid, .fd = -1, .start = c.start };
+	CHECK(procfs_claim_alive(&bare));
+	/* the claim's own signal ends it; then it has ended, said */
+	CHECK(procfs_claim_signal(&c, SIGKILL, why, sizeof why) == 0);
+	CHECK(waitpid(child, NULL, 0) == child);
+	CHECK(!procfs_claim_alive(&c) && !procfs_claim_alive(&bare));
+	CHECK(procfs_claim_signal(&c, SIGTERM, why, sizeof why) == 1);
+	procfs_release(&c);
+	CHECK(c.fd == -1);
+}
+
 int main(void)
 {
 	RUN(pcie_peak_should_follow_the_link);
@@ -619,6 +658,7 @@ int main(void)
 	RUN(runtime_masks_should_be_tied_only_where_sound);
 	RUN(drm_fdinfo_should_name_the_other_processes);
 	RUN(lock_holders_should_be_read_from_procfs_locks);
+	RUN(a_claimed_process_should_be_the_only_one_signalled);
 	RUN(pcie_link_should_be_read_now_and_at_most);
 	RUN(intel_gt_clock_should_be_read);
 	RUN(cpu_clock_and_rapl_power_should_be_read);
