@@ -482,7 +482,7 @@ const OptionSpec cli_option_specs[] = {
 	              "result, a thermal or HW-slowdown hold, throughput sinking below its first window, an outlier "
 	              "among identical peers) with a Markdown report beside the logs; exit as --check's" } } },
 	{ .name = "--window", .value = true, .modes = M_(MODE_BURN), .goes_with = "--burn", .take = take_window,
-	  .help = { { H_OPTIONS, "--window DUR", "with --burn: the windows each GPU is judged in (default 60s)" } } },
+	  .help = { { H_OPTIONS, "--window DUR", "with --burn: the windows each GPU is judged in (default 60s; one longer than the burn is the whole burn)" } } },
 	{ .name = "--budget", .value = true, .modes = M_(MODE_CHECK), .goes_with = "--check", .take = take_budget,
 	  .help = { { H_OPTIONS, "--budget DUR", "with --check: the whole check's time (30s, 2m; default 30s), "
 	              "shared among the workloads" } } },
@@ -711,6 +711,10 @@ static int validate(Options *o, bool format_given, char *err, size_t errlen)
 	}
 	if (validate_devices(o, m, err, errlen))
 		return -1;
+	/* a window past the burn's end is the whole burn: one window, said as
+	 * such everywhere ("judged every 60 s" of a 30 s burn was not) */
+	if (o->mode == MODE_BURN && o->window_s > o->burn_s)
+		o->window_s = o->burn_s;
 	if (o->mode == MODE_BURN && ceil(o->burn_s / o->window_s - 1e-9) > CLI_BURN_MAX_WINDOWS) {
 		char a[32], w[32];
 		snprintf(err, errlen, "--window %s cuts --burn %s into %.0f windows; %d at most: a longer --window",

@@ -246,6 +246,9 @@ static void burn_should_take_its_times_and_refuse_too_many_windows(void)
 	char err[256];
 	CHECK(parse(&o, err, 3, "--burn", "30m") == 0 && o.mode == MODE_BURN && o.burn_s == 1800 && o.window_s == 60);
 	CHECK(parse(&o, err, 5, "--burn", "4h", "--window", "90s") == 0 && o.burn_s == 14400 && o.window_s == 90);
+	/* a window past the burn's end (the default 60 s of a 30 s burn) is the whole burn */
+	CHECK(parse(&o, err, 3, "--burn", "30s") == 0 && o.window_s == 30);
+	CHECK(parse(&o, err, 5, "--burn", "4s", "--window", "20s") == 0 && o.window_s == 4);
 	CHECK(parse(&o, err, 5, "--burn", "720h", "--window", "1m") == -1 && strstr(err, "43200 windows; 20000 at most"));
 	CHECK(parse(&o, err, 5, "--burn", "720h", "--window", "3m") == 0);
 	CHECK(parse(&o, err, 3, "--burn", "0.5s") == -1);
