@@ -75,6 +75,19 @@ void layout_node(int cols, int rows, size_t n, NodeLayout *l)
 	l->status = (Rect){ 0, rows - 1, cols, 1 };
 }
 
+int layout_node_rows(int cols, size_t n)
+{
+	/* a panel's 2 rows a grid row, the header, table and status lines: far
+	 * below 4 * NODE_MAX + 3 + LAYOUT_MIN_ROWS rows at any width */
+	for (int rows = LAYOUT_MIN_ROWS; rows <= LAYOUT_MIN_ROWS + 4 * NODE_MAX + 3; rows++) {
+		NodeLayout l;
+		layout_node(cols, rows, n, &l);
+		if (!l.too_small)
+			return rows;
+	}
+	return 0;
+}
+
 #define STATUS_ITEMS 24
 
 void layout_status_line(const char *msg, const char *keys, int cols, char *out, size_t len, int *keys_at)

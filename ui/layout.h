@@ -43,6 +43,9 @@ typedef struct NodeLayout {
 } NodeLayout;
 
 void layout_node(int cols, int rows, size_t n, NodeLayout *l);
+/* The fewest rows the node view of n devices takes at cols columns; 0
+ * where no height is enough (under LAYOUT_MIN_COLS, more than NODE_MAX). */
+int layout_node_rows(int cols, size_t n);
 
 /* What the clock and power take under the FLOPS plot: nothing, one row of
  * text (flat over the window), or a plot. */

@@ -519,11 +519,20 @@ static void draw(Node *nv)
 	layout_node(COLS, LINES, nv->n, &l);
 	erase();
 	if (l.too_small) {
-		attrset(screen_attr(nv->s, ROLE_STATUS_WARN));
-		char line[160];
-		snprintf(line, sizeof line, "%zu devices need a larger terminal than %dx%d (80x24 at least; "
-		         "a device's number shows it in full)", nv->n, COLS, LINES);
-		mvaddnstr(0, 0, line, COLS);
+		/* short lines, as screen_too_small's: what it takes, here */
+		char line[4][80];
+		int need = layout_node_rows(COLS, nv->n);
+		snprintf(line[0], sizeof line[0], "terminal too small for %zu devices", nv->n);
+		if (need)
+			snprintf(line[1], sizeof line[1], "need %dx%d (wider: fewer rows),", COLS, need);
+		else
+			snprintf(line[1], sizeof line[1], "need %d columns or more,", LAYOUT_MIN_COLS);
+		snprintf(line[2], sizeof line[2], "have %dx%d", COLS, LINES);
+		snprintf(line[3], sizeof line[3], "1-9: a device in full, q quits");
+		for (int k = 0; k < 4; k++) {
+			attrset(screen_attr(nv->s, k ? ROLE_TEXT : ROLE_STATUS_WARN));
+			mvaddnstr(k, 0, line[k], COLS);
+		}
 		attrset(A_NORMAL);
 		refresh();
 		return;

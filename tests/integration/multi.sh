@@ -446,6 +446,30 @@ t_node_view_should_fit_eight_and_show_a_lost_one() {
 	die "no error in the table: $(TM capture-pane -p -J -t fs)"
 }
 
+# A node view too small for its devices says the size it needs there, in
+# lines a small terminal shows whole (one 120-character line, cut at 80
+# columns, said "80x24 at least" to a terminal of 80x24); at that size it
+# draws. Sixteen logs replayed (copies of one), no device started.
+t_a_node_view_too_small_should_say_the_size_it_needs() {
+	python3 tests/data/mklog.py fp32 "$T/d1.jsonl" || die "mklog"
+	local k logs=()
+	for k in $(seq 16); do
+		[ "$k" = 1 ] || cp "$T/d1.jsonl" "$T/d$k.jsonl"
+		logs+=("$T/d$k.jsonl")
+	done
+	UI_W=80 UI_H=24 start_ui "$FS" --replay "${logs[@]}" --theme mono || return 1
+	wait_for '^terminal too small for 16 devices$' || return 1
+	wait_for '^need 80x36 \(wider: fewer rows\),$' || return 1
+	screen | grep -qx 'have 80x24' || die "$(screen)"
+	TM resize-window -t fs -x 80 -y 36
+	wait_for '^ flopscope \| REPLAY .* \| 16 logs: ' || return 1
+	TM resize-window -t fs -x 160 -y 24
+	wait_for '^need 160x28 \(wider: fewer rows\),$' || return 1
+	TM send-keys -t fs q
+	wait_exit || return 1
+	[ "$(cat "$T/exit")" = 0 ] || die "exit $(cat "$T/exit")"
+}
+
 # Two physical devices (lavapipe's manifest twice): the picker marks both
 # with space, Enter starts them together; d goes back; a marks every
 # physical device once.

@@ -361,6 +361,15 @@ static void node_layout_should_fit_2_to_8_devices(void)
 	CHECK(l.too_small);
 	layout_node(79, 24, 2, &l);
 	CHECK(l.too_small);
+	/* what a view too small says it needs: 16 devices take 36 rows at 80
+	 * columns (2 panels a row, 8 rows of 2), 28 at 160 (4 a row) */
+	CHECK(layout_node_rows(80, 16) == 36 && layout_node_rows(160, 16) == 28);
+	CHECK(layout_node_rows(80, 8) == LAYOUT_MIN_ROWS && layout_node_rows(79, 2) == 0 &&
+	      layout_node_rows(80, NODE_MAX + 1) == 0);
+	layout_node(80, 35, 16, &l);
+	CHECK(l.too_small);
+	layout_node(80, 36, 16, &l);
+	CHECK(!l.too_small);
 }
 
 static void history_should_stay_bounded_and_keep_the_whole_shape(void)
