@@ -546,11 +546,6 @@ static int on_devices(Options *o, uint64_t launch)
 		        near ? " (did you mean " : "", near ? near : "", near ? "?)" : "");
 		return 2;
 	}
-	/* a list's names before any device starts (each is read again by its mode) */
-	int names[WORKLOAD_TYPE_COUNT];
-	size_t nnames;
-	if (list && o->workload && !run_workloads(o->workload, names, &nnames))
-		return 2;
 	if ((o->size_lo || o->transfer_queue) && o->mode != MODE_SUITE && o->mode != MODE_BURN &&
 	    !workload_is_memory((WorkloadType)wl)) {
 		fprintf(stderr, "flopscope: --size and --transfer-queue go with a memory workload (--workload copy, h2d, ...)\n");

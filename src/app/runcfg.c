@@ -70,41 +70,9 @@ void run_plan(const Options *o, RunUse use, const struct VkCtx *ctx, const Devic
 
 bool run_workloads(const char *list, int *wl, size_t *n)
 {
-	char buf[512];
-	*n = 0;
-	if ((size_t)snprintf(buf, sizeof buf, "%s", list) >= sizeof buf) {
-		fprintf(stderr, "flopscope: --workload: a list of more than %zu characters\n", sizeof buf - 1);
-		return false;
-	}
-	/* each name between commas (strtok_r would pass over "fp32,,copy"'s) */
-	for (char *t = buf, *next; t; t = next) {
-		next = strchr(t, ',');
-		if (next)
-			*next++ = '\0';
-		if (!*t) {
-			fprintf(stderr, "flopscope: --workload: an empty name in \"%s\"\n", list);
-			return false;
-		}
-		int w = workload_find(t);
-		if (w < 0) {
-			char names[256];
-			workload_names(names, sizeof names);
-			const char *near = workload_suggest(t);
-			fprintf(stderr, "flopscope: --workload: \"%s\" is not one of %s%s%s%s\n", t, names,
-			        near ? " (did you mean " : "", near ? near : "", near ? "?)" : "");
-			return false;
-		}
-		for (size_t k = 0; k < *n; k++) {
-			if (wl[k] == w) {
-				fprintf(stderr, "flopscope: --workload: %s is named twice\n", t);
-				return false;
-			}
-		}
-		wl[(*n)++] = w;
-	}
-	if (!*n) {
-		fprintf(stderr, "flopscope: --workload: no workload named\n");
-		return false;
-	}
-	return true;
+	char why[512];
+	if (workload_list(list, wl, n, why, sizeof why))
+		return true;
+	fprintf(stderr, "flopscope: %s\n", why);
+	return false;
 }

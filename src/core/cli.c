@@ -679,6 +679,30 @@ static int validate_devices(Options *o, const ModeSpec *m, char *err, size_t err
 	return 0;
 }
 
+/* --workload as the mode takes it: none with --suite, one name, or with
+ * --check and --burn a list read here (each takes it again from
+ * workload_list); -1 with why */
+static int validate_workloads(const Options *o, const ModeSpec *m, char *err, size_t errlen)
+{
+	if (o->mode == MODE_SUITE && o->workload) {
+		snprintf(err, errlen, "--suite runs every workload: --workload picks one (drop --suite), or a "
+		         "session of a suite's log (with --replay, --export, --compare, --analyze)");
+		return -1;
+	}
+	if (m->picks_session && o->transfer_queue && !o->workload) {
+		snprintf(err, errlen, "%s: --transfer-queue picks a session with --workload NAME", m->option);
+		return -1;
+	}
+	bool list = o->mode == MODE_CHECK || o->mode == MODE_BURN;
+	if (!list && o->workload && strchr(o->workload, ',')) {
+		snprintf(err, errlen, "--workload: one workload (a list goes with --check or --burn)");
+		return -1;
+	}
+	int wl[WORKLOAD_TYPE_COUNT];
+	size_t nwl;
+	return list && o->workload && !workload_list(o->workload, wl, &nwl, err, errlen) ? -1 : 0;
+}
+
 static int validate(Options *o, bool format_given, char *err, size_t errlen)
 {
 	const ModeSpec *m = &cli_mode_specs[o->mode];
@@ -722,19 +746,8 @@ static int validate(Options *o, bool format_given, char *err, size_t errlen)
 		         ceil(o->burn_s / o->window_s - 1e-9), CLI_BURN_MAX_WINDOWS);
 		return -1;
 	}
-	if (o->mode == MODE_SUITE && o->workload) {
-		snprintf(err, errlen, "--suite runs every workload: --workload picks one (drop --suite), or a "
-		         "session of a suite's log (with --replay, --export, --compare, --analyze)");
+	if (validate_workloads(o, m, err, errlen))
 		return -1;
-	}
-	if (m->picks_session && o->transfer_queue && !o->workload) {
-		snprintf(err, errlen, "%s: --transfer-queue picks a session with --workload NAME", m->option);
-		return -1;
-	}
-	if (o->mode != MODE_CHECK && o->mode != MODE_BURN && o->workload && strchr(o->workload, ',')) {
-		snprintf(err, errlen, "--workload: one workload (a list goes with --check or --burn)");
-		return -1;
-	}
 	if (format_given) {
 		if (!(m->formats & (1u << o->format))) {
 			char list[40];

@@ -43,6 +43,43 @@ const char *workload_suggest(const char *name)
 	return fmt_nearest(name, names, WORKLOAD_TYPE_COUNT);
 }
 
+bool workload_list(const char *list, int *wl, size_t *n, char *why, size_t len)
+{
+	char buf[512];
+	*n = 0;
+	if ((size_t)snprintf(buf, sizeof buf, "%s", list) >= sizeof buf) {
+		snprintf(why, len, "--workload: a list of more than %zu characters", sizeof buf - 1);
+		return false;
+	}
+	/* each name between commas (strtok_r would pass over "fp32,,copy"'s) */
+	for (char *t = buf, *next; t; t = next) {
+		next = strchr(t, ',');
+		if (next)
+			*next++ = '\0';
+		if (!*t) {
+			snprintf(why, len, "--workload: an empty name in \"%s\"", list);
+			return false;
+		}
+		int w = workload_find(t);
+		if (w < 0) {
+			char names[256];
+			workload_names(names, sizeof names);
+			const char *near = workload_suggest(t);
+			snprintf(why, len, "--workload: \"%s\" is not one of %s%s%s%s", t, names, near ? " (did you mean " : "",
+			         near ? near : "", near ? "?)" : "");
+			return false;
+		}
+		for (size_t k = 0; k < *n; k++)
+			if (wl[k] == w) {
+				snprintf(why, len, "--workload: %s is named twice", t);
+				return false;
+			}
+		wl[(*n)++] = w;
+	}
+	return true;
+}
+
+
 int workload_find(const char *name)
 {
 	for (int i = 0; i < WORKLOAD_TYPE_COUNT; i++)

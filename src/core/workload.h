@@ -140,6 +140,11 @@ void workload_names(char *out, size_t len);
 int workload_find(const char *name);
 /* The workload a mistyped name most likely meant ("FP32": fp32), or NULL. */
 const char *workload_suggest(const char *name);
+/* The workloads of a list "A,B" (--check's, --burn's) into wl (room for
+ * WORKLOAD_TYPE_COUNT), *n of them; false with why ("--workload: ...")
+ * for an empty name, one that is no workload or is given twice, or a list
+ * longer than any list of them. */
+bool workload_list(const char *list, int *wl, size_t *n, char *why, size_t len);
 /* What a device offers the workloads: its features (FEAT() bits), whether
  * it lists a cooperative-matrix extension at all, and per matrix workload
  * the subgroup shape (M, N, K) of its types with the most work a step (0:
