@@ -5,7 +5,6 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "clock.h"
 
@@ -134,12 +133,9 @@ static void ask(Screen *s, ProcView *v, const ProcTable *t)
 		screen_message(s, ROLE_STATUS_WARN, "%u is being ended: SIGKILL follows if it stays", v->claim.pid);
 		return;
 	}
-	if (!procs_may_signal((long)getuid(), (long)geteuid(), q->uid, why, sizeof why)) {
-		screen_message(s, ROLE_STATUS_WARN, "%u %s: %s", q->pid, q->name, why);
-		return;
-	}
 	/* held from the question on: "y" seconds later ends this process,
-	 * never one that took its pid */
+	 * never one that took its pid; another user's is refused there
+	 * (procs_may_signal, its uid read afresh) */
 	int rc = v->ops->claim(q->pid, q->name, &v->claim, why, sizeof why);
 	if (rc != 0) {
 		v->claim.pid = 0;
