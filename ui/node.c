@@ -111,8 +111,6 @@ typedef struct Node {
 	int help_scroll;
 	bool stale;               /* the statistics are behind the samples taken */
 	bool redraw_now;          /* back from a device in full: drawn at once */
-	bool mixed;               /* the runs differ in workload (a burn's turns, logs of several
-	                             replayed): each panel names its own; the header's, each frame */
 	DashExit how;             /* how the screen is left */
 } Node;
 
@@ -221,7 +219,18 @@ static void workloads_text(const Node *nv, char *out, size_t len)
 	}
 }
 
-static void draw_panel(Node *nv, size_t k, Rect r, const PlotAxis *ay, double t1)
+/* Whether the runs differ in workload (a burn's turns, logs of several
+ * replayed): each panel then names its own. */
+static bool runs_mixed(const Node *nv)
+{
+	const char *w0 = nv->dev[0].src->workload ? nv->dev[0].src->workload : "";
+	for (size_t k = 1; k < nv->n; k++)
+		if (strcmp(w0, nv->dev[k].src->workload ? nv->dev[k].src->workload : ""))
+			return true;
+	return false;
+}
+
+static void draw_panel(Node *nv, size_t k, Rect r, const PlotAxis *ay, double t1, bool mixed)
 {
 	NodeDev *d = &nv->dev[k];
 	const Sample *ls = &d->h.last;
@@ -229,7 +238,7 @@ static void draw_panel(Node *nv, size_t k, Rect r, const PlotAxis *ay, double t1
 	attrset(screen_attr(nv->s, ROLE_TEXT) | A_BOLD);
 	snprintf(state, sizeof state, " %s ", engine_state_str(d->state));
 	upper(state);
-	if (nv->mixed && d->src->workload)
+	if (mixed && d->src->workload)
 		snprintf(line, sizeof line, "[%zu] %.20s: %.460s", k + 1, d->src->workload, d->src->title);
 	else
 		snprintf(line, sizeof line, "[%zu] %.480s", k + 1, d->src->title);
@@ -493,7 +502,6 @@ static double header(Node *nv)
 	const SampleSource *s0 = nv->dev[0].src;
 	char tms[32], wl[160];
 	workloads_text(nv, wl, sizeof wl);
-	nv->mixed = strchr(wl, ',') != NULL;
 	if (nv->opt->burn) {
 		const NodeBurn *b = nv->opt->burn;
 		size_t devs = b->devices ? b->devices : nv->n;
@@ -550,8 +558,9 @@ static void draw(Node *nv)
 	}
 	PlotAxis ay = { 0, hi > 0 ? hi * 1.05 : 1, false };
 	plot_axis_round(&ay, 2); /* a round number at the top */
+	bool mixed = runs_mixed(nv);
 	for (size_t k = 0; k < nv->n; k++)
-		draw_panel(nv, k, l.panel[k], &ay, t1);
+		draw_panel(nv, k, l.panel[k], &ay, t1, mixed);
 	draw_table(nv, l.table);
 
 	char sline[1024];
